@@ -1,0 +1,55 @@
+# Sheetforge: `make run` serves the app, `make test` runs every test. See README.md.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PG_URL := postgres://postgres@127.0.0.1:5432/sheetforge
+
+.PHONY: run test venv venv-dev migrate seed lock bench clean
+
+$(VENV)/.runtime: requirements.lock
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --disable-pip-version-check -r requirements.lock
+	@touch $@
+
+$(VENV)/.dev: requirements-dev.lock $(VENV)/.runtime
+	$(PIP) install --quiet --disable-pip-version-check -r requirements-dev.lock
+	@touch $@
+
+venv: $(VENV)/.runtime
+venv-dev: $(VENV)/.dev
+
+run: venv
+	@if [ -n "$$DATABASE_URL" ]; then echo "Database: $$DATABASE_URL"; else echo "Database: SQLite (db.sqlite3). Set DATABASE_URL=postgres://... to use Postgres."; fi
+	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
+	DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(HOST):$(PORT)
+
+# Tests run against Postgres: DATABASE_URL when set, else the local server on 127.0.0.1:5432
+# when it answers, else (loudly) SQLite so that a newcomer still gets a run.
+test: venv-dev
+	@set -e; \
+	if [ -z "$$DATABASE_URL" ]; then \
+	  if $(PY) -c "import psycopg; psycopg.connect('postgresql://postgres@127.0.0.1:5432/postgres', connect_timeout=2).close()" 2>/dev/null; then \
+	    export DATABASE_URL=$(PG_URL); \
+	  else \
+	    echo "!!! No Postgres answers on 127.0.0.1:5432 and DATABASE_URL is unset: running the tests on SQLite."; \
+	    echo "!!! Row locks and concurrency tests are only meaningful on Postgres."; \
+	  fi; \
+	fi; \
+	echo "Tests use database: $${DATABASE_URL:-SQLite}"; \
+	DATABASE_URL=$$DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: venv-dev
+	$(PY) bench/run.py
+
+lock:
+	rm -rf /tmp/sheetforge-lock && $(PYTHON) -m venv /tmp/sheetforge-lock
+	/tmp/sheetforge-lock/bin/pip install --quiet -r requirements.in && /tmp/sheetforge-lock/bin/pip freeze > requirements.lock
+	/tmp/sheetforge-lock/bin/pip install --quiet -r requirements-dev.in && /tmp/sheetforge-lock/bin/pip freeze > requirements-dev.lock
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

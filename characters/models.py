@@ -1,0 +1,184 @@
+"""Campaigns, membership, characters, their versions, the ledger and advancement.
+
+Money-like numbers (CP, XP, points) are never stored as a balance: the unspent
+budget of a character is derived from its ledger (awards − spends), and a ledger
+row is written in the same transaction as the change it pays for.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings as django_settings
+from django.db import models
+
+JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at the table
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(8))
+
+
+class Campaign(models.Model):
+    """A table: one GM, players, one ruleset, its house rules and homebrew."""
+
+    name = models.CharField(max_length=120)
+    ruleset = models.CharField(max_length=32)  # a slug of rulesets.engine.registry
+    # {"starting_budget": {"cp": 40}, "house_rules": {...overrides of the ruleset's house defaults}}
+    settings = models.JSONField(default=dict, blank=True)
+    # {kind: [entries]} in the shape of the ruleset's content catalogues
+    homebrew = models.JSONField(default=dict, blank=True)
+    join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
+    gm = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_run")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def house_rules(self) -> dict:
+        return (self.settings or {}).get("house_rules") or {}
+
+    @property
+    def starting_budget(self) -> dict:
+        return (self.settings or {}).get("starting_budget") or {}
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        GM = "gm", "Game master"
+        PLAYER = "player", "Player"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.PLAYER)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]
+        ordering = ["joined", "id"]
+
+
+class Character(models.Model):
+    """A character: its build (choices), its play state, and the version counter.
+
+    ``build`` is the working build: the approved one once the character is active
+    (advancement proposals live in ``Advancement`` until approved). ``report`` is
+    the rules service's report of ``build``, cached at save time.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        ACTIVE = "active", "Active"
+        RETIRED = "retired", "Retired"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="characters")
+    owner = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters")
+    name = models.CharField(max_length=120)
+    ruleset = models.CharField(max_length=32)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.DRAFT)
+    build = models.JSONField(default=dict)
+    state = models.JSONField(default=dict, blank=True)
+    report = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["campaign", "owner"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CharacterVersion(models.Model):
+    """Every saved change of a character's build or state, numbered 1, 2, 3…"""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    build = models.JSONField()
+    state = models.JSONField(default=dict, blank=True)
+    report = models.JSONField(default=dict, blank=True)
+    reason = models.CharField(max_length=200, blank=True)  # "created", "saved draft", "advancement #3", "revert to v2"
+    author = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [models.UniqueConstraint(fields=["character", "number"], name="one_version_number")]
+
+
+class LedgerEntry(models.Model):
+    """One award or spend of one currency. Balances are sums of these rows."""
+
+    class Kind(models.TextChoices):
+        AWARD = "award", "Award"
+        SPEND = "spend", "Spend"
+        REVERSAL = "reversal", "Reversal"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="ledger")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    currency = models.CharField(max_length=32)
+    # Signed: awards positive, spends negative, reversals the opposite of what they reverse.
+    amount = models.IntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+    author = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    advancement = models.ForeignKey(
+        "Advancement", null=True, blank=True, on_delete=models.SET_NULL, related_name="ledger_entries"
+    )
+    version = models.PositiveIntegerField(null=True, blank=True)  # the character version it paid for
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        indexes = [models.Index(fields=["character", "currency"])]
+
+
+class Advancement(models.Model):
+    """A player's proposed new build, priced against the approved one, for the GM to review."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        APPROVED = "approved", "Approved"
+        REJECTED = "rejected", "Rejected"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        REVERTED = "reverted", "Reverted"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="advancements")
+    requested_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    base_version = models.PositiveIntegerField()  # the character version it was priced against
+    build = models.JSONField()
+    note = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    diff = models.JSONField(default=list, blank=True)
+    cost = models.JSONField(default=dict, blank=True)
+    report = models.JSONField(default=dict, blank=True)
+    reviewed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    review_comment = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    reviewed = models.DateTimeField(null=True, blank=True)
+    applied_version = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["character", "status"])]
+
+
+class RollLog(models.Model):
+    """A roll made on a character's sheet: who rolled what, when, and the odds of it."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="rolls")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    label = models.CharField(max_length=120)
+    request = models.JSONField()
+    result = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]

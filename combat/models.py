@@ -1,0 +1,66 @@
+"""Encounters, their combatants and the append-only event log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Encounter(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Setting up"
+        ACTIVE = "active", "Running"
+        ENDED = "ended", "Ended"
+
+    campaign = models.ForeignKey("characters.Campaign", on_delete=models.CASCADE, related_name="encounters")
+    name = models.CharField(max_length=120)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.SETUP)
+    round = models.PositiveIntegerField(default=0)
+    turn = models.PositiveIntegerField(default=0)  # index into ``order``
+    order = models.JSONField(default=list, blank=True)  # combatant ids, in turn order
+    # Ruleset-specific encounter state (Our D&D's scene TD, Paragon's exchange, …).
+    state = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+
+class Combatant(models.Model):
+    """A character of the campaign (its live sheet state takes the damage) or an NPC."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
+    character = models.ForeignKey(
+        "characters.Character", null=True, blank=True, on_delete=models.CASCADE, related_name="combatants"
+    )
+    name = models.CharField(max_length=120)
+    build = models.JSONField(default=dict, blank=True)  # NPCs only; PCs read their character's build
+    state = models.JSONField(default=dict, blank=True)  # NPCs' play state; PCs use character.state
+    combat = models.JSONField(default=dict, blank=True)  # per-encounter numbers: speed, actions left, initiative…
+    group = models.CharField(max_length=60, blank=True)  # NPCs sharing Momentum/initiative
+    is_npc = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class EncounterEvent(models.Model):
+    """Append-only: everything that happened in an encounter, in order."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    round = models.PositiveIntegerField(default=0)
+    actor = models.ForeignKey(Combatant, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    kind = models.CharField(max_length=40)
+    text = models.CharField(max_length=500)
+    data = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["encounter", "seq"], name="one_event_per_seq")]

@@ -1,0 +1,3 @@
+"""Websocket routes (config/asgi.py)."""
+
+websocket_urlpatterns: list = []

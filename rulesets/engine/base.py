@@ -1,0 +1,429 @@
+"""The Ruleset base class: every hook a game system fills in, documented once.
+
+A ruleset takes plain data (the build document, the campaign's house rules and
+homebrew content) and returns plain data (a Report, an odds answer, a roll). It
+never touches the ORM, the request or the clock, and it never raises on user
+input: problems are ``Issue`` values in the report.
+
+Adding a ruleset: a folder under ``rulesets/systems/<slug>/`` whose
+``__init__.py`` defines a subclass and ``RULESET = MyRuleset()``, its content
+in ``content/*.json``, and one line in ``registry.SYSTEMS``.
+
+Content files: a JSON *list* of entries with an ``id`` is a catalogue (skills,
+items, …) indexed by id and extensible by campaign homebrew; a JSON *object* is
+a table kept as it is. ``content/house.json`` holds the house defaults
+(RULES.md "HD"), which campaign house rules override key by key.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .dice import Roller
+from .pointer import ptr
+from .report import Issue, Report
+
+logger = logging.getLogger(__name__)
+
+FORMAT = "sheetforge.build/1"
+COMMON_KEYS = frozenset({"format", "ruleset", "name", "budget", "notes"})
+ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_NAME_KEY_RE = re.compile(r"[^a-z0-9]+")
+
+
+def name_key(text: str) -> str:
+    """Compare names typed by people: "Space Flight" == "spaceflight" (RULES.md)."""
+    return _NAME_KEY_RE.sub("", text.lower())
+
+
+def is_int(value: Any) -> bool:
+    """A JSON whole number (bools are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class OddsError(ValueError):
+    """An odds or roll request the ruleset cannot answer; the message says why."""
+
+
+class StateError(ValueError):
+    """A play-state change the rules refuse; carries a rule code and a message."""
+
+    def __init__(self, code: str, message: str, path: str = ""):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.path = path
+
+
+@dataclass(slots=True)
+class Context:
+    """What a check needs besides the build: house rules and the merged catalogue.
+
+    ``settings`` are the ruleset's house defaults with the campaign's overrides
+    on top. ``catalogue[kind][id]`` is an entry of the content merged with the
+    campaign's homebrew. ``issues`` are problems found in the homebrew itself.
+    ``phase`` is "draft" while a player builds and "approval" when a GM approves
+    (some rules are warnings in one and errors in the other).
+    """
+
+    settings: dict[str, Any]
+    catalogue: dict[str, dict[str, dict[str, Any]]]
+    tables: dict[str, Any]
+    issues: list[Issue] = field(default_factory=list)
+    phase: str = "draft"
+
+
+def _deep_merge(base: dict, override: dict) -> dict:
+    out = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+class Ruleset:
+    """Base class of the five game systems. Subclasses set the class attributes
+    and override the hooks marked "override"; the rest have working defaults."""
+
+    slug: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    seed: ClassVar[str] = ""  # the rulebook file in shared/seeds/
+    #: Currencies of this ruleset's budget, in display order.
+    currencies: ClassVar[tuple[str, ...]] = ()
+    #: Currencies that the GM awards and the ledger tracks (Paragon's force points come
+    #: from the power level table, not from awards). Defaults to ``currencies``.
+    awardable: ClassVar[tuple[str, ...] | None] = None
+    #: Ruleset-specific top-level keys of the build document. Others are warnings.
+    known_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Catalogue kinds that campaign homebrew may extend, e.g. ("skills", "items").
+    homebrew_kinds: ClassVar[tuple[str, ...]] = ()
+    #: Folder of content/*.json; subclasses set ``content_dir = Path(__file__).parent / "content"``.
+    content_dir: ClassVar[Path | None] = None
+
+    def __init__(self) -> None:
+        self.catalogue: dict[str, dict[str, dict[str, Any]]] = {}
+        self.tables: dict[str, Any] = {}
+        if self.content_dir and self.content_dir.is_dir():
+            for path in sorted(self.content_dir.glob("*.json")):
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if isinstance(data, list):
+                    self.catalogue[path.stem] = {entry["id"]: entry for entry in data}
+                else:
+                    self.tables[path.stem] = data
+        self.house_defaults: dict[str, Any] = self.tables.get("house", {})
+        self._default_context = Context(
+            settings=copy.deepcopy(self.house_defaults), catalogue=self.catalogue, tables=self.tables
+        )
+        self._context_cache: dict[str, Context] = {}
+
+    # ------------------------------------------------------------------ the door
+
+    def validate(
+        self,
+        doc: Any,
+        *,
+        settings: dict | None = None,
+        homebrew: dict | None = None,
+        phase: str = "draft",
+        previous: dict | None = None,
+    ) -> Report:
+        """Check, price and derive a build. Never raises on input.
+
+        ``settings`` are the campaign's house-rule overrides, ``homebrew`` its extra
+        content ({kind: [entries]}), ``previous`` the approved build when this is an
+        advancement (then ``check_advancement`` runs too).
+        """
+        report = Report(self.slug)
+        try:
+            ctx = self.context(settings, homebrew, phase=phase)
+            report.warnings.extend(ctx.issues)
+            if not isinstance(doc, dict):
+                report.error("build.malformed", "", "A build document must be a JSON object.")
+                return report
+            self._check_common(doc, report)
+            report.budget = self.budget_of(doc, ctx, report)
+            self.check(doc, report, ctx)
+            if isinstance(previous, dict):
+                self.check_advancement(previous, doc, report, ctx)
+            for currency, limit in report.budget.items():
+                spent = report.spent.get(currency, 0)
+                if spent > limit:
+                    report.error(
+                        "budget.exceeded",
+                        ptr("budget", currency),
+                        f"This build spends {spent} {self.currency_label(currency)} but has only "
+                        f"{limit}: remove {spent - limit} {self.currency_label(currency)} of choices "
+                        "or get more awarded.",
+                    )
+            for currency in self.currencies:
+                report.spent.setdefault(currency, 0)
+                report.budget.setdefault(currency, 0)
+        except Exception:  # the safety net: a bug in a ruleset must not become a 500
+            logger.exception("ruleset %s raised on a document", self.slug)
+            report.error(
+                "build.malformed",
+                "",
+                "The rules service could not read this build; check that every value has the type "
+                "the ruleset expects.",
+            )
+        return report
+
+    def _check_common(self, doc: dict, report: Report) -> None:
+        fmt = doc.get("format", FORMAT)
+        if fmt != FORMAT:
+            report.error("build.malformed", "/format", f'Unknown format {fmt!r}: this service reads "{FORMAT}".')
+        name = doc.get("name")
+        if name is None:
+            report.error("build.malformed", "/name", "Give the character a name (1–120 characters).")
+        elif not isinstance(name, str) or not 1 <= len(name.strip()) <= 120:
+            report.error("build.malformed", "/name", "The name must be text of 1 to 120 characters.")
+        notes = doc.get("notes")
+        if notes is not None and not isinstance(notes, str):
+            report.error("build.malformed", "/notes", "Notes must be text.")
+        for key in doc:
+            if key not in COMMON_KEYS and key not in self.known_keys:
+                report.warn(
+                    "build.unknown_key",
+                    ptr(key),
+                    f"{self.name} does not know the key {key!r}; it is kept but ignored.",
+                )
+
+    # ------------------------------------------------------------- context
+
+    def context(self, settings: dict | None = None, homebrew: dict | None = None, *, phase: str = "draft") -> Context:
+        """House defaults merged with ``settings``, catalogue merged with ``homebrew`` (cached)."""
+        if not settings and not homebrew:
+            if phase == self._default_context.phase:
+                return self._default_context
+            base = self._default_context
+            return Context(settings=base.settings, catalogue=base.catalogue, tables=base.tables, phase=phase)
+        key = json.dumps([settings, homebrew, phase], sort_keys=True, default=str)
+        ctx = self._context_cache.get(key)
+        if ctx is None:
+            ctx = self._build_context(settings or {}, homebrew or {}, phase)
+            if len(self._context_cache) > 256:
+                self._context_cache.clear()
+            self._context_cache[key] = ctx
+        return ctx
+
+    def _build_context(self, settings: dict, homebrew: dict, phase: str) -> Context:
+        issues: list[Issue] = []
+        merged_settings = copy.deepcopy(self.house_defaults)
+        if isinstance(settings, dict):
+            issues.extend(self.check_settings(settings))
+            good = {k: v for k, v in settings.items() if k in self.house_defaults}
+            merged_settings = _deep_merge(merged_settings, good)
+        catalogue = dict(self.catalogue)
+        entries_ok, hb_issues = self.split_homebrew(homebrew)
+        issues.extend(hb_issues)
+        for kind, entries in entries_ok.items():
+            merged = dict(catalogue.get(kind, {}))
+            for entry in entries:
+                merged[entry["id"]] = {**entry, "homebrew": True}
+            catalogue[kind] = merged
+        return Context(settings=merged_settings, catalogue=catalogue, tables=self.tables, issues=issues, phase=phase)
+
+    def check_settings(self, settings: Any) -> list[Issue]:
+        """House-rule overrides: only keys of ``house_defaults``, each of the default's JSON type."""
+        if not isinstance(settings, dict):
+            return [Issue("settings.malformed", "", "House rules must be a JSON object.")]
+        issues = []
+        for key, value in settings.items():
+            if key not in self.house_defaults:
+                known = ", ".join(sorted(self.house_defaults)) or "none"
+                issues.append(
+                    Issue("settings.unknown", ptr(key), f"{self.name} has no house rule {key!r} (known: {known}).")
+                )
+                continue
+            default = self.house_defaults[key]
+            if default is not None and value is not None and _json_type(value) != _json_type(default):
+                issues.append(
+                    Issue(
+                        "settings.malformed",
+                        ptr(key),
+                        f"House rule {key!r} must be {_json_type(default)}, like its default {default!r}.",
+                    )
+                )
+        return issues
+
+    def split_homebrew(self, homebrew: Any) -> tuple[dict[str, list[dict]], list[Issue]]:
+        """Sort homebrew into usable entries and issues; a malformed entry is reported, not raised."""
+        good: dict[str, list[dict]] = {}
+        issues: list[Issue] = []
+        if not homebrew:
+            return good, issues
+        if not isinstance(homebrew, dict):
+            return good, [Issue("homebrew.malformed", "", "Homebrew must be an object of {kind: [entries]}.")]
+        for kind, entries in homebrew.items():
+            if kind not in self.homebrew_kinds:
+                kinds = ", ".join(self.homebrew_kinds) or "none"
+                issues.append(
+                    Issue("homebrew.unknown_kind", ptr(kind), f"{self.name} homebrew can add: {kinds}; not {kind!r}.")
+                )
+                continue
+            if not isinstance(entries, list):
+                issues.append(Issue("homebrew.malformed", ptr(kind), f"Homebrew {kind} must be a list of entries."))
+                continue
+            seen: set[str] = set()
+            for i, entry in enumerate(entries):
+                path = ptr(kind, i)
+                if not isinstance(entry, dict):
+                    issues.append(Issue("homebrew.malformed", path, "Each homebrew entry must be an object."))
+                    continue
+                entry_id = entry.get("id")
+                if not isinstance(entry_id, str) or not ID_RE.match(entry_id):
+                    issues.append(
+                        Issue("homebrew.malformed", path + "/id", "Give the entry an id in lower_snake_case.")
+                    )
+                    continue
+                if entry_id in seen:
+                    issues.append(Issue("homebrew.duplicate", path + "/id", f"The id {entry_id!r} is used twice."))
+                    continue
+                problems = self.check_homebrew_entry(kind, entry, path)
+                if problems:
+                    issues.extend(problems)
+                    continue
+                seen.add(entry_id)
+                good.setdefault(kind, []).append(entry)
+        return good, issues
+
+    # ---------------------------------------------------------- override these
+
+    def check(self, build: dict, report: Report, ctx: Context) -> None:
+        """Override: validate, price (``report.charge``) and derive (``report.derived``).
+
+        Called after the common keys were checked and ``report.budget`` set. Errors
+        go in with ``report.error(code, path, message)``; ``budget.exceeded`` is
+        added afterwards by ``validate`` from ``spent`` and ``budget``.
+        """
+        raise NotImplementedError
+
+    def budget_of(self, build: dict, ctx: Context, report: Report) -> dict[str, int]:
+        """What the build has to spend, per currency. Default: the document's ``budget``,
+        falling back to the house default starting budget for a currency it omits."""
+        starting = ctx.settings.get("starting_budget", {}) if isinstance(ctx.settings, dict) else {}
+        raw = build.get("budget", {})
+        out: dict[str, int] = {}
+        if not isinstance(raw, dict):
+            report.error("build.malformed", "/budget", "The budget must be an object such as {\"cp\": 40}.")
+            raw = {}
+        for currency, amount in raw.items():
+            if currency not in self.currencies:
+                report.warn(
+                    "build.unknown_key",
+                    ptr("budget", currency),
+                    f"{self.name} has no currency {currency!r} (it uses {', '.join(self.currencies)}).",
+                )
+                continue
+            if not is_int(amount) or amount < 0:
+                report.error(
+                    "build.malformed", ptr("budget", currency), f"The {currency} budget must be a whole number ≥ 0."
+                )
+                continue
+            out[currency] = amount
+        for currency in self.currencies:
+            if currency not in out and is_int(starting.get(currency)):
+                out[currency] = starting[currency]
+        return out
+
+    def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
+        """Override: rules that compare a proposed build with the approved one
+        (Pando's fixed resistance mapping, Maelstrom's nothing-decreases)."""
+
+    def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
+        """Override: field checks for one homebrew entry of ``kind`` (id already checked)."""
+        return []
+
+    def currency_label(self, currency: str) -> str:
+        return {"cp": "CP", "xp": "XP"}.get(currency, currency.replace("_", " "))
+
+    def traits(self, ctx: Context) -> dict[str, Any]:
+        """Override: what a build is made of, for the builder and ``GET /rulesets/<slug>/``
+        (attributes with ranges and costs, skill groups, slots, …)."""
+        return {}
+
+    def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
+        """Override: the starting point of a new character in the builder."""
+        return {"format": FORMAT, "ruleset": self.slug, "name": name, "budget": dict(budget or {})}
+
+    def describe(self, ctx: Context | None = None) -> dict[str, Any]:
+        """The ruleset as the API and the builder see it."""
+        ctx = ctx or self._default_context
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "seed": self.seed,
+            "currencies": list(self.currencies),
+            "awardable": list(self.awardable_currencies),
+            "traits": self.traits(ctx),
+            "catalogue": {kind: list(entries.values()) for kind, entries in ctx.catalogue.items()},
+            "house_defaults": self.house_defaults,
+            "homebrew_kinds": list(self.homebrew_kinds),
+        }
+
+    @cached_property
+    def awardable_currencies(self) -> tuple[str, ...]:
+        return self.awardable if self.awardable is not None else self.currencies
+
+    # ---------------------------------------------------------------- odds
+
+    def odds(self, request: Any) -> dict[str, Any]:
+        """Override: the exact distribution of the core roll (CONTRACT.md "Odds").
+        Raise ``OddsError`` with a reason for a request it cannot answer."""
+        raise NotImplementedError
+
+    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
+        """Override: roll the core roll for real with ``roller`` (same request as ``odds``).
+        Returns {"faces": [...], "total": n, "outcome": "success"|…, "text": "…"}."""
+        raise NotImplementedError
+
+    def rollables(self, build: dict, report: Report, state: dict | None = None) -> list[dict[str, Any]]:
+        """Override: the sheet's roll buttons: [{"id", "label", "request"}] where ``request``
+        goes to ``odds`` and ``roll`` unchanged (state such as wound penalties applied)."""
+        return []
+
+    # ----------------------------------------------------------- play state
+
+    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
+        """Override: a fresh play state for a valid build (full pools, no harm)."""
+        return {}
+
+    def check_state(self, state: Any, build: dict, report: Report) -> list[Issue]:
+        """Override: problems with a play state (a pool above its maximum, an unknown
+        body part). Paths point into the state object."""
+        return []
+
+    def state_effects(self, build: dict, report: Report, state: dict) -> dict[str, Any]:
+        """Override: what the state does to the numbers, for the sheet
+        (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]})."""
+        return {}
+
+    # ------------------------------------------------------------- combat
+    # Filled in by the combat work (rulesets/engine/combat.py documents the shapes).
+
+    def combat(self):
+        """Override: this ruleset's combat rules object (see engine/combat.py)."""
+        raise NotImplementedError(f"{self.slug} has no combat rules yet")
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "null"

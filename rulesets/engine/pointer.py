@@ -1,0 +1,47 @@
+"""JSON Pointers (RFC 6901): every Issue path is one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_MISSING = object()
+
+
+def escape(token: Any) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def ptr(*tokens: Any) -> str:
+    """``ptr("skills", 2)`` → ``"/skills/2"``; ``ptr()`` → ``""`` (the whole document)."""
+    return "".join("/" + escape(t) for t in tokens)
+
+
+def join(base: str, *tokens: Any) -> str:
+    return base + ptr(*tokens)
+
+
+def split(pointer: str) -> list[str]:
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise ValueError(f"not a JSON pointer: {pointer!r}")
+    return [unescape(t) for t in pointer[1:].split("/")]
+
+
+def resolve(doc: Any, pointer: str, default: Any = _MISSING) -> Any:
+    """The value at ``pointer`` in ``doc``; ``default`` (or KeyError) when it is not there."""
+    node = doc
+    for token in split(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            if default is _MISSING:
+                raise KeyError(pointer)
+            return default
+    return node
