@@ -407,6 +407,27 @@ class Ruleset:
         (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]})."""
         return {}
 
+    def state_sections(self, build: dict, report: Report, state: dict) -> list[dict[str, Any]]:
+        """Override: how the sheet shows and edits the play state, one section per block:
+
+        {"id", "label", "kind": "pools"|"body"|"track"|"list"|"flags", "items": [...]} where, for
+        "pools", each item is {"id", "label", "path" (JSON pointer into state), "value", "min", "max",
+        "status" (text such as "wounded" or "")}; "body" items are body parts {"id", "label", "harm",
+        "status", "max"}; "track" items are boxes {"label", "penalty", "damage" (None|"bashing"|…)};
+        "list" items are entries of a list in the state; "flags" items are {"id","label","on"}.
+        Each section may list "actions": [{"action", "label", "fields": [...]}] that ``state_action``
+        understands.
+        """
+        return []
+
+    def state_action(
+        self, state: dict, action: dict, build: dict, report: Report, roller: Roller | None = None
+    ) -> tuple[dict, str]:
+        """Override: apply one play-state action (take harm, heal, spend willpower, rest, set a pool)
+        and return (new_state, a sentence for the log). Never mutates ``state``. A refused action
+        raises ``StateError(code, message, path)``. Combat reuses these actions."""
+        raise StateError("state.unknown_action", f"{self.name} has no play-state actions yet.")
+
     # ------------------------------------------------------------- combat
     # Filled in by the combat work (rulesets/engine/combat.py documents the shapes).
 
