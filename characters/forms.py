@@ -1,0 +1,102 @@
+"""Account and campaign forms. They only check shapes; the services check the rules."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from characters.services.campaigns import ruleset_choices
+
+
+class SignUpForm(UserCreationForm):
+    """Django's sign-up form (username rules, the password validators, the repeat)."""
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
+
+
+class JSONObjectField(forms.CharField):
+    """A textarea holding a JSON object; blank means {}."""
+
+    widget = forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "class": "mono"})
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if not value or not value.strip():
+            return {}
+        try:
+            data = json.loads(value)
+        except ValueError as exc:
+            raise forms.ValidationError(f"This is not valid JSON: {exc}.") from None
+        if not isinstance(data, dict):
+            raise forms.ValidationError('Write a JSON object, such as {"max_attribute": 6}.')
+        return data
+
+    def prepare_value(self, value):
+        if isinstance(value, dict):
+            return json.dumps(value, indent=2, sort_keys=True) if value else ""
+        return value
+
+
+class CampaignCreateForm(forms.Form):
+    name = forms.CharField(max_length=120, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    ruleset = forms.ChoiceField(choices=())
+    starting_budget = JSONObjectField(
+        required=False,
+        label="Starting budget",
+        help_text='Optional, e.g. {"cp": 40}. Blank: the ruleset\'s house default.',
+    )
+    house_rules = JSONObjectField(
+        required=False, label="House rules", help_text="Optional overrides of the ruleset's house defaults."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = ruleset_choices()
+
+    def settings(self) -> dict:
+        return {
+            "starting_budget": self.cleaned_data.get("starting_budget") or {},
+            "house_rules": self.cleaned_data.get("house_rules") or {},
+        }
+
+
+class CampaignSettingsForm(forms.Form):
+    """Name, one whole-number field per currency of the ruleset, and the house rules."""
+
+    name = forms.CharField(max_length=120)
+    house_rules = JSONObjectField(
+        required=False, label="House rules", help_text="Overrides of the ruleset's house defaults, as JSON."
+    )
+
+    def __init__(self, *args, currencies=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.currencies = list(currencies)
+        for currency in self.currencies:
+            self.fields[f"budget_{currency}"] = forms.IntegerField(
+                min_value=0, max_value=1_000_000, label=f"Starting {currency.replace('_', ' ')}"
+            )
+
+    @property
+    def budget_fields(self):
+        return [self[f"budget_{c}"] for c in self.currencies]
+
+    def settings(self) -> dict:
+        return {
+            "starting_budget": {c: self.cleaned_data[f"budget_{c}"] for c in self.currencies},
+            "house_rules": self.cleaned_data.get("house_rules") or {},
+        }
+
+
+class JoinForm(forms.Form):
+    join_code = forms.CharField(
+        max_length=32,
+        label="Join code",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
+    )

@@ -1,0 +1,86 @@
+"""Reads about campaigns, always through the user's membership: what is not theirs does not exist."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from characters.models import Campaign, Character, Membership
+
+_MAX_ID = 2**63 - 1
+
+
+class CampaignNotFound(Http404, Campaign.DoesNotExist):
+    """The campaign does not exist or the user is not a member: pages and API answer 404 alike.
+
+    It is both an ``Http404`` (views need not catch it) and a ``Campaign.DoesNotExist``
+    (plain Python callers may catch that)."""
+
+
+def campaigns_for_user(user) -> QuerySet[Campaign]:
+    """The campaigns ``user`` belongs to (as GM or player), ordered by name."""
+    if not getattr(user, "is_authenticated", False):
+        return Campaign.objects.none()
+    return Campaign.objects.filter(memberships__user=user).select_related("gm").distinct()
+
+
+def campaign_for_user(user, id) -> Campaign:
+    """The campaign ``id`` if ``user`` is a member, else ``CampaignNotFound`` (a 404)."""
+    try:
+        pk = int(id)
+    except (TypeError, ValueError):
+        raise CampaignNotFound("No such campaign.") from None
+    if not 0 < pk <= _MAX_ID:
+        raise CampaignNotFound("No such campaign.")
+    campaign = campaigns_for_user(user).filter(pk=pk).first()
+    if campaign is None:
+        raise CampaignNotFound("No such campaign.")
+    return campaign
+
+
+def campaign_role(user, campaign: Campaign) -> str | None:
+    """'gm', 'player' or None."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    if campaign.gm_id == user.pk:
+        return Membership.Role.GM
+    role = Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True).first()
+    return role
+
+
+def campaign_members(campaign: Campaign) -> QuerySet[Membership]:
+    """Members, the GM first, then players in the order they joined."""
+    return (
+        Membership.objects.filter(campaign=campaign)
+        .select_related("user")
+        .order_by("role", "joined", "id")  # "gm" < "player": the GM first
+    )
+
+
+def campaign_characters(campaign: Campaign) -> QuerySet[Character]:
+    return campaign.characters.select_related("owner").order_by("name", "id")
+
+
+def home_campaigns(user) -> dict[str, list[Campaign]]:
+    """The home page's two lists: campaigns I run and campaigns I play in."""
+    campaigns = list(
+        campaigns_for_user(user).prefetch_related(
+            Prefetch("memberships", queryset=Membership.objects.only("id", "campaign_id"))
+        )
+    )
+    return {
+        "running": [c for c in campaigns if c.gm_id == user.pk],
+        "playing": [c for c in campaigns if c.gm_id != user.pk],
+    }
+
+
+def characters_for_user(user) -> QuerySet[Character]:
+    """My characters, in campaigns I still belong to."""
+    if not getattr(user, "is_authenticated", False):
+        return Character.objects.none()
+    return (
+        Character.objects.filter(owner=user, campaign__memberships__user=user)
+        .select_related("campaign")
+        .distinct()
+        .order_by("name", "id")
+    )

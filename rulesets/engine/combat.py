@@ -1,0 +1,155 @@
+"""Combat hooks: the plain-Python half of an encounter.
+
+The combat app (``combat/services.py``) loads an encounter and its combatants,
+locks the encounter row, turns each combatant into a ``Fighter`` and calls the
+ruleset's ``CombatRules``. The hooks never touch the ORM: they take plain data
+and return an ``Outcome`` (what changed, what to log). The service applies the
+outcome and broadcasts it. A refused action raises ``CombatRefused`` and the
+service changes nothing (HTTP 422 with the rule's code and message).
+
+Shapes
+------
+``Fighter.state`` is the combatant's play state in the ruleset's own shape (the
+same object the character sheet edits: harm, pools, health chart…). For a
+player character it *is* the character's live state, so damage taken in a fight
+shows on the sheet. ``Fighter.combat`` holds the per-encounter numbers the
+ruleset needs (Pando speed and Momentum, ascendant actions left and reaction,
+Paragon footing, initiative results, uses of each action this round…).
+
+``encounter_state`` is the ruleset's encounter-wide state (Our D&D's scene TD and
+how far it was lowered, Paragon's surprise round, the current exchange…).
+
+An action request is a dict: ``{"action": "<id>", "target": <fighter id>?, ...params}``.
+``ActionSpec`` describes one to the page: its id, label, cost text, whether it
+is allowed now (and if not, why), what it targets, its parameters, the odds
+request of its roll (so the page shows the odds), and whether only the GM may
+take it (``gm``: damage, conditions, TD).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import Roller
+
+
+class CombatRefused(Exception):
+    """The rules refuse an action: not enough speed, not this combatant's turn, an unusable body part."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Fighter:
+    id: int
+    name: str
+    is_npc: bool
+    group: str
+    build: dict[str, Any]
+    derived: dict[str, Any]
+    state: dict[str, Any]
+    combat: dict[str, Any]
+    controller_ids: tuple[int, ...] = ()  # user ids that may act for this fighter (owner); GM always may
+
+
+@dataclass
+class ActionSpec:
+    id: str
+    label: str
+    cost: str = ""  # "2 speed", "1 action", "1 stamina"
+    allowed: bool = True
+    reason: str = ""  # why not, when not allowed
+    target: str | None = None  # None | "enemy" | "ally" | "any" | "self"
+    params: list[dict[str, Any]] = field(default_factory=list)  # [{"id","label","kind","options"?}]
+    odds: dict[str, Any] | None = None  # an odds request of the ruleset
+    gm: bool = False  # only the GM may take it
+    reaction: bool = False  # may be taken outside the actor's turn
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "label": self.label, "cost": self.cost, "allowed": self.allowed,
+            "reason": self.reason, "target": self.target, "params": self.params, "odds": self.odds,
+            "gm": self.gm, "reaction": self.reaction,
+        }
+
+
+@dataclass
+class Event:
+    kind: str
+    text: str  # "Pablo strikes with the warhammer: 3 EP, −2 speed"
+    actor: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    """What an action or a phase did. Only the fighters listed in ``state``/``combat`` changed."""
+
+    state: dict[int, dict[str, Any]] = field(default_factory=dict)  # fighter id → new play state
+    combat: dict[int, dict[str, Any]] = field(default_factory=dict)  # fighter id → new combat numbers
+    encounter_state: dict[str, Any] | None = None
+    order: list[int] | None = None  # a new turn order (ids), when it changes
+    events: list[Event] = field(default_factory=list)
+    end_turn: bool = False  # the action ends the actor's turn (Our D&D "move far", …)
+
+    def log(self, kind: str, text: str, actor: int | None = None, **data: Any) -> None:
+        self.events.append(Event(kind, text, actor, data))
+
+
+class CombatRules:
+    """Base class of a ruleset's combat hooks. One instance per ruleset (``Ruleset.combat()``).
+
+    The service calls, in an encounter's life:
+    ``start`` once (initiative, order, opening numbers) → for each round ``round_start``
+    → for each turn ``turn_start`` → any number of ``perform`` (the current actor's
+    actions, other fighters' reactions, GM actions) → ``next turn`` … → ``round_start`` again.
+    ``actions`` lists what a fighter can do right now, for the page.
+    """
+
+    def __init__(self, ruleset):
+        self.ruleset = ruleset
+
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        """Override: roll initiative (or Momentum order…), set each fighter's opening combat numbers,
+        return ``Outcome(order=[ids…])``. Called when the GM starts the encounter."""
+        raise NotImplementedError
+
+    def round_start(self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller) -> Outcome:
+        """Override: what happens at the top of each round (Pando: stamina loss, then speed;
+        order changes from Momentum). Default: nothing."""
+        return Outcome()
+
+    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        """Override: the start of ``actor``'s turn (ascendant: 3 actions and the reaction refresh)."""
+        return Outcome()
+
+    def actions(
+        self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *, current: int | None
+    ) -> list[ActionSpec]:
+        """Override: the actions ``actor`` could take now (``current`` is the id whose turn it is),
+        each with its cost, whether it is allowed and why not, and the odds request of its roll."""
+        return []
+
+    def perform(
+        self,
+        action: dict[str, Any],
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        current: int | None,
+        by_gm: bool,
+    ) -> Outcome:
+        """Override: carry out ``action`` for ``actor``. Raise ``CombatRefused(code, message)`` when the
+        rules refuse it (then nothing changes). Must not mutate its arguments: return new dicts."""
+        raise CombatRefused("combat.unknown_action", "This ruleset has no such action.")
+
+    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+        """Override: the key numbers shown on the fighter's row (speed 4/6, HP 12/20, wound −1…):
+        {"stats": [{"label","value"}], "status": ["wounded arm", …]}."""
+        return {"stats": [], "status": []}

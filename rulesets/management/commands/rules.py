@@ -1,0 +1,136 @@
+"""`manage.py rules`: the rules service's command-line door (CONTRACT.md "Doors").
+
+    python manage.py rules validate PATH [PATH ...]   # build documents; - reads stdin
+    python manage.py rules odds SLUG JSON [JSON ...]  # each JSON an odds request
+
+One JSON object per input, one per line, in input order. Exit codes:
+
+- ``validate``: 0 every build valid, 1 any build invalid, 2 any PATH unreadable (its line is
+  ``{"path": ..., "error": ...}``). A readable file that is not JSON is a readable path whose
+  document is malformed: its line is a report with ``build.malformed`` at path "".
+- ``odds``: 0, or 2 when any request cannot be answered (its line is ``{"error": ...}``).
+
+No database and no system checks: a player validates a folder of exports in one start-up.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def malformed_json_report(exc: Exception) -> dict[str, Any]:
+    """The report for bytes that are not JSON: the document is there but unreadable as a build."""
+    from rulesets.engine import Report
+
+    report = Report(None)
+    report.error("build.malformed", "", f"This is not a JSON document ({exc}); export the build again.")
+    return report.as_dict()
+
+
+def validate_bytes(data: bytes | str) -> dict[str, Any]:
+    """The report for one document given as its bytes (never raises).
+
+    JSON is UTF-8 (a BOM is tolerated; json.loads also detects UTF-16/32); bytes that are not
+    a JSON text get a ``build.malformed`` report at path "" rather than an unreadable-path line.
+    """
+    from rulesets.engine import validate
+
+    if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        return malformed_json_report(exc)
+    return validate(doc).as_dict()
+
+
+class Command(BaseCommand):
+    help = "Validate build documents or compute odds, one JSON line per input (CONTRACT.md)."
+    # The rules service is plain Python: no checks, no migrations, no database.
+    requires_system_checks: list[str] = []
+    stealth_options = ("stdin",)  # call_command("rules", "validate", "-", stdin=io.BytesIO(...))
+
+    def add_arguments(self, parser):
+        sub = parser.add_subparsers(dest="action", required=True)
+        v = sub.add_parser("validate", help="Validate build documents; - reads stdin.")
+        v.add_argument("paths", nargs="+", metavar="PATH")
+        o = sub.add_parser("odds", help="Exact odds of a ruleset's core roll.")
+        o.add_argument("slug", metavar="SLUG")
+        o.add_argument("requests", nargs="+", metavar="JSON")
+
+    def handle(self, *args, action: str, **options):
+        self._stdin = options.get("stdin")
+        if action == "validate":
+            code = self.validate(options["paths"])
+        else:
+            code = self.odds(options["slug"], options["requests"])
+        self.stdout.flush()
+        if code:
+            # SystemExit, not CommandError: run_from_argv would print a CommandError to stderr,
+            # and the lines already say what went wrong. call_command callers catch SystemExit.
+            raise SystemExit(code)
+
+    def _emit(self, obj: Any) -> None:
+        self.stdout.write(_dumps(obj))
+
+    def validate(self, paths: list[str]) -> int:
+        code = EXIT_OK
+        stdin_data: bytes | str | None = None
+        for path in paths:
+            try:
+                if path == "-":
+                    if stdin_data is None:  # "-" twice reads stdin once and validates it twice
+                        stdin_data = self._read_stdin()
+                    data = stdin_data
+                else:
+                    with open(path, "rb") as fh:
+                        data = fh.read()
+            except OSError as exc:
+                self._emit({"path": path, "error": _reason(exc)})
+                code = EXIT_UNREADABLE
+                continue
+            report = validate_bytes(data)
+            self._emit(report)
+            if not report["valid"] and code == EXIT_OK:
+                code = EXIT_INVALID
+        return code
+
+    def _read_stdin(self) -> bytes | str:
+        # call_command(..., stdin=StringIO(...)) in tests; the real binary stdin otherwise.
+        stream = self._stdin or sys.stdin.buffer
+        return stream.read()
+
+    def odds(self, slug: str, requests: list[str]) -> int:
+        from rulesets.engine import OddsError, odds
+
+        code = EXIT_OK
+        for text in requests:
+            try:
+                answer = odds(slug, json.loads(text))
+            except ValueError as exc:  # OddsError and JSONDecodeError are both ValueErrors
+                reason = str(exc) if isinstance(exc, OddsError) else f"Not a JSON request: {exc}."
+                self._emit({"error": reason})
+                code = EXIT_UNREADABLE
+                continue
+            self._emit(answer)
+        return code
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "No such file."
+    if isinstance(exc, IsADirectoryError):
+        return "This is a folder, not a file."
+    if isinstance(exc, PermissionError):
+        return "Permission denied."
+    return getattr(exc, "strerror", None) or str(exc)
