@@ -1,1 +1,227 @@
-urlpatterns: list = []
+"""/api/v1/auth/… and /api/v1/campaigns/…: the same services as the pages (CONTRACT.md "Resources")."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.urls import path
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from characters.models import Membership
+from characters.selectors.campaigns import campaign_for_user, campaigns_for_user
+from characters.serializers_campaigns import (
+    CampaignCreateSerializer,
+    CampaignDetailSerializer,
+    CampaignSummarySerializer,
+    CampaignUpdateSerializer,
+    ErrorSerializer,
+    JoinCodeSerializer,
+    JoinResultSerializer,
+    JoinSerializer,
+    RegisterSerializer,
+    TokenRequestSerializer,
+    TokenSerializer,
+    UserSerializer,
+)
+from characters.services import campaigns as services
+
+User = get_user_model()
+
+E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
+E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
+E403 = OpenApiResponse(ErrorSerializer, description="Signed in, but only the campaign's GM may do this.")
+E404 = OpenApiResponse(ErrorSerializer, description="No such campaign, or you are not a member of it.")
+
+
+@contextmanager
+def _service_errors():
+    """A service's Django ValidationError becomes the API's 400 with the same reasons."""
+    try:
+        yield
+    except DjangoValidationError as exc:
+        raise serializers.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages) from exc
+
+
+def _valid(serializer_class, request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _detail(campaign, request) -> Response:
+    return Response(CampaignDetailSerializer(campaign, context={"request": request}).data)
+
+
+# ------------------------------------------------------------------- auth
+
+
+@extend_schema(
+    tags=["auth"],
+    summary="Create an account",
+    request=RegisterSerializer,
+    responses={201: UserSerializer, 400: E400},
+    auth=[],
+)
+@api_view(["POST"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def auth_register(request):
+    data = _valid(RegisterSerializer, request)
+    with _service_errors():
+        user = services.account_register(username=data["username"], password=data["password"])
+    return Response({"id": user.pk, "username": user.get_username()}, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["auth"],
+    summary="Get the API token for a username and password",
+    description="Send it as `Authorization: Token <token>`.",
+    request=TokenRequestSerializer,
+    responses={200: TokenSerializer, 400: E400},
+    auth=[],
+)
+@api_view(["POST"])
+@authentication_classes([])
+@permission_classes([AllowAny])
+def auth_token(request):
+    serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+    serializer.is_valid(raise_exception=True)
+    token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+    return Response({"token": token.key})
+
+
+# -------------------------------------------------------------- campaigns
+
+
+@extend_schema(
+    methods=["GET"],
+    tags=["campaigns"],
+    summary="The campaigns I belong to",
+    responses={200: CampaignSummarySerializer(many=True), 401: E401},
+)
+@extend_schema(
+    methods=["POST"],
+    tags=["campaigns"],
+    summary="Create a campaign; I am its GM",
+    request=CampaignCreateSerializer,
+    responses={201: CampaignDetailSerializer, 400: E400, 401: E401},
+)
+@api_view(["GET", "POST"])
+def campaign_list(request):
+    if request.method == "GET":
+        campaigns = campaigns_for_user(request.user)
+        return Response(CampaignSummarySerializer(campaigns, many=True, context={"request": request}).data)
+    data = _valid(CampaignCreateSerializer, request)
+    with _service_errors():
+        campaign = services.campaign_create(
+            gm=request.user, name=data["name"], ruleset=data["ruleset"], settings=data.get("settings")
+        )
+    response = _detail(campaign, request)
+    response.status_code = status.HTTP_201_CREATED
+    return response
+
+
+@extend_schema(
+    tags=["campaigns"],
+    summary="Join a campaign with its join code",
+    request=JoinSerializer,
+    responses={200: JoinResultSerializer, 400: E400, 401: E401},
+)
+@api_view(["POST"])
+def campaign_join(request):
+    data = _valid(JoinSerializer, request)
+    with _service_errors():
+        membership = services.campaign_join(user=request.user, join_code=data["join_code"])
+    return Response({"id": membership.campaign_id, "role": membership.role})
+
+
+@extend_schema(
+    methods=["GET"],
+    tags=["campaigns"],
+    summary="A campaign I belong to, with its members",
+    responses={200: CampaignDetailSerializer, 401: E401, 404: E404},
+)
+@extend_schema(
+    methods=["PATCH"],
+    tags=["campaigns"],
+    summary="Rename the campaign or change its settings (GM only)",
+    request=CampaignUpdateSerializer,
+    responses={200: CampaignDetailSerializer, 400: E400, 401: E401, 403: E403, 404: E404},
+)
+@api_view(["GET", "PATCH"])
+def campaign_detail(request, id: int):
+    campaign = campaign_for_user(request.user, id)
+    if request.method == "PATCH":
+        data = _valid(CampaignUpdateSerializer, request)
+        with _service_errors():
+            campaign = services.campaign_update_settings(
+                gm=request.user, campaign=campaign, name=data.get("name"), settings=data.get("settings")
+            )
+    return _detail(campaign, request)
+
+
+@extend_schema(
+    tags=["campaigns"],
+    summary="Leave a campaign (players; the GM cannot leave)",
+    request=None,
+    responses={204: None, 400: E400, 401: E401, 404: E404},
+)
+@api_view(["POST"])
+def campaign_leave(request, id: int):
+    campaign = campaign_for_user(request.user, id)
+    with _service_errors():
+        services.campaign_leave(user=request.user, campaign=campaign)
+    return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(
+    tags=["campaigns"],
+    summary="Remove a player from the campaign (GM only)",
+    request=None,
+    responses={204: None, 400: E400, 401: E401, 403: E403, 404: E404},
+)
+@api_view(["DELETE"])
+def campaign_member_remove(request, id: int, user_id: int):
+    campaign = campaign_for_user(request.user, id)
+    if campaign.gm_id != request.user.pk:
+        raise PermissionDenied("Only the campaign's GM may remove players.")
+    membership = Membership.objects.filter(campaign=campaign, user_id=user_id).select_related("user").first()
+    if membership is None:
+        return Response({"detail": "No such member in this campaign.", "errors": []}, status=404)
+    with _service_errors():
+        services.campaign_remove_player(gm=request.user, campaign=campaign, user=membership.user)
+    return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(
+    tags=["campaigns"],
+    summary="Make a new join code; the old one stops working (GM only)",
+    request=None,
+    responses={200: JoinCodeSerializer, 401: E401, 403: E403, 404: E404},
+)
+@api_view(["POST"])
+def campaign_join_code(request, id: int):
+    campaign = campaign_for_user(request.user, id)
+    code = services.campaign_regenerate_join_code(gm=request.user, campaign=campaign)
+    return Response({"join_code": code})
+
+
+urlpatterns = [
+    path("auth/register/", auth_register, name="api-auth-register"),
+    path("auth/token/", auth_token, name="api-auth-token"),
+    path("campaigns/", campaign_list, name="api-campaign-list"),
+    path("campaigns/join/", campaign_join, name="api-campaign-join"),
+    path("campaigns/<int:id>/", campaign_detail, name="api-campaign-detail"),
+    path("campaigns/<int:id>/leave/", campaign_leave, name="api-campaign-leave"),
+    path("campaigns/<int:id>/members/<int:user_id>/", campaign_member_remove, name="api-campaign-member"),
+    path("campaigns/<int:id>/join-code/", campaign_join_code, name="api-campaign-join-code"),
+]

@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from django.core.exceptions import ImproperlyConfigured as DjangoImproperlyConfigured
 
-class ImproperlyConfigured(Exception):
-    """Raised when an environment variable holds a value we cannot use."""
+
+class ImproperlyConfigured(DjangoImproperlyConfigured):
+    """Raised when an environment variable holds a value we cannot use (a Django ImproperlyConfigured)."""
 
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -89,7 +91,7 @@ def parse_database_url(url: str, *, base_dir) -> dict:
     if scheme == "sqlite":
         path = parts.path
         if url.startswith("sqlite:////"):
-            name = path
+            name = "/" + path.lstrip("/")
         else:
             name = str(base_dir / path.lstrip("/")) if path.strip("/") else str(base_dir / "db.sqlite3")
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": name}

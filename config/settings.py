@@ -13,8 +13,9 @@ SECRET_KEY = env_str("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG and not env_bool("SHEETFORGE_INSECURE_DEV_KEY", default=True):
         raise ImproperlyConfigured("SECRET_KEY is not set.")
-    # Development only: a fixed key so that sessions survive a restart of `make run`.
-    SECRET_KEY = "dev-insecure-sheetforge-key-change-me-in-production-0123456789"
+    # Development only: a fixed key so that sessions survive a restart of `make run`. Its
+    # "django-insecure-" prefix makes `manage.py check --deploy` flag it (security.W009).
+    SECRET_KEY = "django-insecure-sheetforge-dev-key-change-me-in-production-0123456789"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -125,9 +126,10 @@ MAX_REQUEST_BODY = env_int("MAX_REQUEST_BODY", 256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 
 REST_FRAMEWORK = {
+    # Token first: an anonymous API call then gets 401 with `WWW-Authenticate: Token`, not a bare 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

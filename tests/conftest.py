@@ -1,13 +1,36 @@
+import os
+
 import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM then refuses to run
+# from it unless told that this is fine (it is: tests are single-threaded per connection).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+_PLAIN_HTTP = {
+    "SECURE_SSL_REDIRECT": False,
+    "SESSION_COOKIE_SECURE": False,
+    "CSRF_COOKIE_SECURE": False,
+    "SECURE_HSTS_SECONDS": 0,
+    # A fast hasher: production's PBKDF2 costs ~0.3 s per password, which dominates a test run.
+    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+}
+
+
+def pytest_configure(config):
+    """Process-wide, before any server starts: live_server builds its middleware once per session,
+    so a per-test override would come too late for it (SecurityMiddleware would redirect to https)."""
+    from django.conf import settings
+
+    for name, value in _PLAIN_HTTP.items():
+        setattr(settings, name, value)
 
 
 @pytest.fixture(autouse=True)
 def _plain_http_test_settings(settings):
     """Tests talk plain HTTP to the test client and live_server: no TLS redirects or secure cookies,
-    and plain static storage (no manifest to build)."""
-    settings.SECURE_SSL_REDIRECT = False
-    settings.SESSION_COOKIE_SECURE = False
-    settings.CSRF_COOKIE_SECURE = False
+    plain static storage (no manifest to build) and a fast password hasher."""
+    for name, value in _PLAIN_HTTP.items():
+        setattr(settings, name, value)
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

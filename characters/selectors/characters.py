@@ -8,6 +8,8 @@ may not see does not exist, so ids leak nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
@@ -104,3 +106,144 @@ def character_awarded(*, character: Character) -> dict[str, int]:
         .order_by("currency")
     )
     return {row["currency"]: row["total"] or 0 for row in rows}
+
+
+# ------------------------------------------------------------------ the builder's reads
+
+_TRAITS_CACHE: dict[int, tuple[Any, dict]] = {}
+
+
+def builder_traits(*, campaign: Campaign):
+    """(ruleset, ctx, traits) for ``campaign``: the ruleset's builder sections with its homebrew.
+
+    Traits are computed once per rules context (the ruleset caches contexts by house rules
+    and homebrew), so the live-validation request does not rebuild them.
+    """
+    from rulesets.engine import registry
+
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return None, None, {"sections": []}
+    ctx = ruleset.context(campaign.house_rules, campaign.homebrew)
+    cached = _TRAITS_CACHE.get(id(ctx))
+    if cached is None or cached[0] is not ctx:
+        traits = ruleset.traits(ctx) or {}
+        if len(_TRAITS_CACHE) > 256:
+            _TRAITS_CACHE.clear()
+        cached = _TRAITS_CACHE[id(ctx)] = (ctx, traits)  # ctx kept alive so its id is not reused
+    return ruleset, cached[0], cached[1]
+
+
+def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) -> dict[str, dict]:
+    """What one more point of each stepper costs: {pointer: {"cost": {currency: delta}}}.
+
+    Priced by validating the build with that point added, so house rules, homebrew and
+    non-linear costs come out right. To keep a live update cheap (a Maelstrom sheet has
+    31 steppers and one validation takes ~0.3 ms) the price is computed once per
+    (section, group, current value) and shared by the steppers of that group at that
+    value: every ruleset here prices a point by the trait's kind and current value.
+    """
+    from rulesets.engine import validate
+    from rulesets.engine.base import is_int
+    from rulesets.engine.pointer import ptr, split
+
+    if not isinstance(build, dict):
+        return {}
+    spent = dict(report.spent)
+    out: dict[str, dict] = {}
+    memo: dict[tuple, dict | None] = {}
+
+    def price(obj: dict, key: str, top, memo_key: tuple) -> dict | None:
+        value = obj.get(key, 0)
+        if not is_int(value) or (top is not None and value + 1 > top):
+            return None
+        memo_key = memo_key + (value, key in obj)
+        if memo_key in memo:
+            return memo[memo_key]
+        had = key in obj
+        obj[key] = value + 1
+        try:
+            other = validate(build, settings=campaign.house_rules, homebrew=campaign.homebrew, slug=campaign.ruleset)
+        finally:
+            if had:
+                obj[key] = value
+            else:
+                del obj[key]
+        cost = {c: other.spent.get(c, 0) - spent.get(c, 0) for c in set(other.spent) | set(spent)}
+        result = memo[memo_key] = {"cost": {c: v for c, v in cost.items() if v}}
+        return result
+
+    for section in traits.get("sections", []):
+        kind = section.get("kind")
+        if kind not in ("numbers", "ranks", "number") or section.get("ranks"):
+            continue
+        tokens = split(section["path"])
+        if not tokens:
+            continue
+        parent = build
+        for token in tokens[:-1]:
+            parent = parent.get(token) if isinstance(parent, dict) else None
+        if not isinstance(parent, dict):
+            continue
+        if kind == "number":
+            result = price(parent, tokens[-1], section.get("max"), (section.get("id"),))
+            if result is not None:
+                out[section["path"]] = result
+            continue
+        obj = parent.get(tokens[-1])
+        created = obj is None and kind == "ranks"
+        if created:
+            obj = parent[tokens[-1]] = {}
+        if not isinstance(obj, dict):
+            continue
+        entries = section.get("fields") if kind == "numbers" else section.get("options")
+        for f in entries or []:
+            if kind == "numbers" and f["id"] not in obj:
+                continue
+            top = f.get("max", section.get("max"))
+            result = price(obj, f["id"], top, (section.get("id"), f.get("group", "")))
+            if result is not None:
+                out[section["path"] + ptr(f["id"])] = result
+        if created:
+            del parent[tokens[-1]]
+    return out
+
+
+def character_budgets(*, characters) -> dict[int, dict[str, dict[str, int]]]:
+    """{character id: {currency: {"total", "spent", "unspent"}}} for the API, in one query.
+
+    ``total`` is the sum of the character's ledger *award* rows per awardable currency
+    (the starting budget is the first award); a currency the GM does not award (Paragon's
+    force points) takes its total from the report's budget. ``spent`` is the report's.
+    """
+    from django.db.models import Sum
+
+    from rulesets.engine import registry
+
+    characters = list(characters)
+    if not characters:
+        return {}
+    awarded: dict[int, dict[str, int]] = {}
+    rows = (
+        LedgerEntry.objects.filter(character__in=[c.id for c in characters], kind=LedgerEntry.Kind.AWARD)
+        .values("character_id", "currency")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    for row in rows:
+        awarded.setdefault(row["character_id"], {})[row["currency"]] = row["total"] or 0
+    out = {}
+    for c in characters:
+        ruleset = registry.get(c.ruleset)
+        report = c.report if isinstance(c.report, dict) else {}
+        spent = report.get("spent") or {}
+        budget = report.get("budget") or {}
+        currencies = list(ruleset.currencies) if ruleset else list(budget)
+        awardable = set(ruleset.awardable_currencies) if ruleset else set()
+        lines = {}
+        for currency in currencies:
+            total = awarded.get(c.id, {}).get(currency, 0) if currency in awardable else budget.get(currency, 0)
+            s = spent.get(currency, 0) or 0
+            lines[currency] = {"total": total, "spent": s, "unspent": total - s}
+        out[c.id] = lines
+    return out

@@ -24,6 +24,11 @@ from django.core.management.base import BaseCommand
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
 
+def _reject_constant(name: str) -> None:
+    # NaN and Infinity are not JSON (RFC 8259); Python's json would accept and echo them.
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
@@ -48,7 +53,7 @@ def validate_bytes(data: bytes | str) -> dict[str, Any]:
     if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        doc = json.loads(data)
+        doc = json.loads(data, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:
         return malformed_json_report(exc)
     return validate(doc).as_dict()
@@ -116,13 +121,16 @@ class Command(BaseCommand):
         code = EXIT_OK
         for text in requests:
             try:
-                answer = odds(slug, json.loads(text))
+                answer = odds(slug, json.loads(text, parse_constant=_reject_constant))
             except ValueError as exc:  # OddsError and JSONDecodeError are both ValueErrors
                 reason = str(exc) if isinstance(exc, OddsError) else f"Not a JSON request: {exc}."
-                self._emit({"error": reason})
-                code = EXIT_UNREADABLE
+            except Exception as exc:  # a ruleset bug: still one line for this input, and exit 2
+                reason = f"This request cannot be answered ({type(exc).__name__})."
+            else:
+                self._emit(answer)
                 continue
-            self._emit(answer)
+            self._emit({"error": reason})
+            code = EXIT_UNREADABLE
         return code
 
 

@@ -82,7 +82,8 @@ def check_settings(settings: dict) -> list[Issue]:
         values = [thresholds.get(k) for k in ("wounded", "lame", "maimed") if k in thresholds]
         if not all(is_int(v) and v >= 1 for v in values):
             issues.append(Issue("settings.malformed", "/harm_thresholds",
-                                "Harm thresholds (wounded, lame, maimed) must be whole numbers of 1 or more."))
+                                "Harm thresholds (wounded, lame, maimed) must be whole numbers of 1 "
+                                "or more."))
     return issues
 
 
@@ -101,7 +102,7 @@ class _Build:
         self.learned: dict[str, dict] = {}  # skill id → catalogue entry
         self.items: list[tuple[int, dict, str, list[str]]] = []  # (index, item, state, arms)
         self.equipment_known = True  # False when a wielded/worn item cannot be read
-        self.body: dict[tuple[str, str], int] = {}  # (body part, slot) → equipment index
+        self.body: dict[tuple[str, str], tuple[int, str]] = {}  # (body part, slot) → (index, item name)
 
 
 def check_build(build: dict, report: Report, ctx: Context) -> None:
@@ -118,8 +119,8 @@ def _check_attributes(build: dict, report: Report, ctx: Context, b: _Build) -> N
     attrs = build.get("attributes")
     if attrs is None:
         report.error("build.malformed", "/attributes",
-                     "Give the character its seven attributes (strength, endurance, acrobatics, coordination, "
-                     "rationality, perspective, presence), each at least 1.")
+                     "Give the character its seven attributes (strength, endurance, acrobatics, "
+                     "coordination, rationality, perspective, presence), each at least 1.")
         return
     if not isinstance(attrs, dict):
         report.error("build.malformed", "/attributes",
@@ -127,11 +128,11 @@ def _check_attributes(build: dict, report: Report, ctx: Context, b: _Build) -> N
         return
     cap = attribute_max(ctx)
     for key, value in attrs.items():
-        path = ptr("attributes", key)
         if key not in ATTRIBUTE_GROUPS:
-            report.error("attribute.unknown", path,
+            report.error("attribute.unknown", ptr("attributes", key),
                          f"Pando has no attribute {key!r}: remove it. The seven are {', '.join(ATTRIBUTES)}.")
             continue
+        path = f"/attributes/{key}"  # a known attribute id needs no escaping
         if not is_int(value):
             report.error("build.malformed", path, f"{label(key)} must be a whole number of 1 or more.")
             continue
@@ -148,7 +149,7 @@ def _check_attributes(build: dict, report: Report, ctx: Context, b: _Build) -> N
             report.charge("cp", attribute_total_cost(value), path=path, label=f"{label(key)} {value}")
     for key in ATTRIBUTES:
         if key not in attrs:
-            report.error("attribute.missing", ptr("attributes", key),
+            report.error("attribute.missing", f"/attributes/{key}",
                          f"{label(key)} is missing: every character has it, starting at 1.")
 
 
@@ -221,11 +222,12 @@ def _check_skills(build: dict, report: Report, ctx: Context, b: _Build) -> None:
     if skills is None:
         skills = []
     if not isinstance(skills, list):
-        report.error("build.malformed", "/skills", 'Skills must be a list of skill ids such as ["melee", "blades"].')
+        report.error("build.malformed", "/skills",
+                     'Skills must be a list of skill ids such as ["melee", "blades"].')
         return
     positions: list[tuple[int, dict]] = []
     for i, sid in enumerate(skills):
-        path = ptr("skills", i)
+        path = f"/skills/{i}"
         if not isinstance(sid, str):
             report.error("build.malformed", path, 'Each skill must be a skill id such as "melee".')
             continue
@@ -275,7 +277,8 @@ def resolve_item(entry: dict, path: str, report: Report, ctx: Context) -> dict |
     if "custom" in entry:
         custom = entry["custom"]
         if not isinstance(custom, dict):
-            report.error("build.malformed", path + "/custom", "A custom item must be an object with the item fields.")
+            report.error("build.malformed", path + "/custom",
+                         "A custom item must be an object with the item fields.")
             return None
         custom = {"id": "custom", **custom}
         problems = item_problems(custom, path + "/custom", code="build.malformed", ctx=ctx)
@@ -303,3 +306,613 @@ def resolve_item(entry: dict, path: str, report: Report, ctx: Context) -> dict |
     return item
 
 
+def _check_equipment(build: dict, report: Report, ctx: Context, b: _Build) -> None:
+    equipment = build.get("equipment", [])
+    if equipment is None:
+        equipment = []
+    if not isinstance(equipment, list):
+        report.error("build.malformed", "/equipment",
+                     'Equipment must be a list of entries such as {"item": "dagger", "state": "carried"}.')
+        b.equipment_known = False
+        return
+    arms_of = b.species.get("arms", []) if b.species else None
+    parts_of = b.species.get("body_parts", []) if b.species else None
+    held: dict[str, tuple[int, str]] = {}  # arm → (equipment index, item name)
+    for i, entry in enumerate(equipment):
+        path = f"/equipment/{i}"
+        if not isinstance(entry, dict):
+            report.error("build.malformed", path,
+                         'Each equipment entry must be an object with "item" and "state".')
+            b.equipment_known = False
+            continue
+        for key in entry:
+            if key not in ENTRY_KEYS:
+                report.warn("build.unknown_key", ptr("equipment", i, key),
+                            f"Equipment entries do not use {key!r}; it is kept but ignored.")
+        item = resolve_item(entry, path, report, ctx)
+        state = entry.get("state")
+        if state not in EQUIPMENT_STATES:
+            report.error("build.malformed", path + "/state",
+                         'Say how the item is kept: state is "wielded", "worn" or "carried".')
+            b.equipment_known = False
+            continue
+        if item is None:
+            if state != "carried":
+                b.equipment_known = False
+            continue
+        name = item["name"]
+        arms: list[str] = []
+        if state == "wielded":
+            if not item["wield"]:
+                other = " or wear it" if item["wear"] else ""
+                report.error("equipment.state_invalid", path + "/state",
+                             f"The {name} cannot be wielded: carry it{other} instead.")
+            elif arms_of is not None:
+                arms = _check_arms(entry, item, i, report, arms_of, held)
+        elif state == "worn":
+            if not item["wear"]:
+                other = " or wield it" if item["wield"] else ""
+                report.error("equipment.state_invalid", path + "/state",
+                             f"The {name} cannot be worn: carry it{other} instead.")
+            elif parts_of is not None:
+                _check_wear(item, i, report, parts_of, b.body)
+        if state != "carried":
+            _check_requirements(item, path, report, b, ctx)
+        b.items.append((i, item, state, arms))
+
+
+def _check_arms(entry: dict, item: dict, i: int, report: Report, arms_of: list[str],
+                held: dict[str, tuple[int, str]]) -> list[str]:
+    need = item["wield"]["arms"]
+    name = item["name"]
+    word = "arm" if need == 1 else "arms"
+    choices = ", ".join(arms_of) if arms_of else "nothing (this species has no arms)"
+    arms = entry.get("arms")
+    if arms is None:
+        report.error("equipment.arms_invalid", ptr("equipment", i, "arms"),
+                     f"Say which {word} {'holds' if need == 1 else 'hold'} the {name}: "
+                     f"it needs {need} {word} (of {choices}), "
+                     f'e.g. "arms": {arms_of[:need]!r}.'.replace("'", '"'))
+        return []
+    if not isinstance(arms, list) or not all(isinstance(a, str) for a in arms):
+        report.error("build.malformed", ptr("equipment", i, "arms"),
+                     'Arms must be a list such as ["right_arm"].')
+        return []
+    good: list[str] = []
+    for k, arm in enumerate(arms):
+        if arm not in arms_of:
+            report.error("equipment.arms_invalid", ptr("equipment", i, "arms", k),
+                         f"This character has no arm {arm!r}: wield the {name} with one of {choices}.")
+        elif arm in good:
+            report.error("equipment.arms_invalid", ptr("equipment", i, "arms", k),
+                         f"{label(arm)} is listed twice: the {name} needs {need} different {word}.")
+        else:
+            good.append(arm)
+    if len(good) != len(arms):
+        return []
+    if len(arms) != need:
+        report.error("equipment.arms_invalid", ptr("equipment", i, "arms"),
+                     f"The {name} is wielded with {need} {word}, not {len(arms)}: "
+                     f"list exactly {need} of {choices}.")
+        return []
+    out = []
+    for k, arm in enumerate(arms):
+        if arm in held:
+            j, other = held[arm]
+            report.error("equipment.arm_conflict", ptr("equipment", i, "arms", k),
+                         f"The {label(arm).lower()} already holds the {other} (equipment {j}), and an "
+                         f"arm holds one item: carry one of them or wield the {name} with another arm.")
+            continue
+        out.append(arm)
+    for arm in out:
+        held[arm] = (i, name)
+    return out
+
+
+def _check_wear(item: dict, i: int, report: Report, parts_of: list[str],
+                body: dict[tuple[str, str], tuple[int, str]]) -> None:
+    name = item["name"]
+    wear = item["wear"]
+    path = ptr("equipment", i)
+    missing = [p for p in wear["body_parts"] if p not in parts_of]
+    if missing:
+        report.error("equipment.body_part_missing", path,
+                     f"The {name} is worn on {', '.join(label(p).lower() for p in missing)}, which this "
+                     "character does not have: carry it instead, or pick an item made for this body.")
+    cells = [(p, s) for p in wear["body_parts"] if p in parts_of for s in wear["slots"]]
+    clashes = [(p, s, body[(p, s)]) for p, s in cells if (p, s) in body]
+    if clashes:
+        seen: dict[tuple[int, str], list[str]] = {}
+        for p, s, who in clashes:
+            seen.setdefault(who, []).append(f"{s} on the {label(p).lower()}")
+        what = "; ".join(f"the {other} (equipment {j}) already takes the {', '.join(where)}"
+                         for (j, other), where in seen.items())
+        report.error("equipment.slot_conflict", path,
+                     f"The {name} cannot be worn: {what}. Each body part wears one item per apparel slot: "
+                     f"take one off (carry it) or pick another item.")
+        return
+    for cell in cells:
+        body[cell] = (i, name)
+
+
+def _check_requirements(item: dict, path: str, report: Report, b: _Build, ctx: Context) -> None:
+    requires = item["requires"]
+    unmet, fixes = [], []
+    for attr, minimum in requires["attributes"].items():
+        value = b.attrs.get(attr)
+        if value is not None and value < minimum:
+            unmet.append(f"{label(attr)} {minimum} (this character has {value})")
+            cost = attribute_total_cost(minimum) - attribute_total_cost(value)
+            fixes.append(f"raise {label(attr)} to {minimum} ({cost} CP)")
+    skills = ctx.catalogue.get("skills", {})
+    for sid in requires["skills"]:
+        if sid != CAPABILITY and sid not in b.learned:
+            entry = skills.get(sid)
+            unmet.append(f"the skill {entry['name'] if entry else sid}")
+            fixes.append(f"learn {entry['name'] if entry else sid}")
+    if unmet:
+        report.error("equipment.requirement_unmet", path,
+                     f"Using the {item['name']} needs {' and '.join(unmet)}: {' and '.join(fixes)}, "
+                     "or carry it instead of wielding or wearing it.")
+
+
+# ------------------------------------------------------------------ derived
+
+
+def _derive(report: Report, b: _Build) -> None:
+    a = b.attrs
+    if a.get("acrobatics", 0) >= 1:
+        report.derived["max_speed"] = 3 + a["acrobatics"]
+        if a.get("presence", 0) >= 1:
+            report.derived["momentum"] = a["acrobatics"] + a["presence"]
+    if b.mapping is not None and all(a.get(attr, 0) >= 1 for attr in RESISTANCE_ATTRIBUTES):
+        report.derived["resistances"] = {r: a[b.mapping[r]] for r in RESISTANCES}
+    if not b.equipment_known:
+        return
+    encumbrance = sum(item["encumbrance"] for _, item, state, _ in b.items if state != "carried")
+    if a.get("endurance", 0) >= 1:
+        report.derived["max_stamina"] = 10 + a["endurance"] - encumbrance
+    report.derived["encumbrance"] = encumbrance
+    if b.species is not None:
+        report.derived["protection"] = protection_of(b.items, b.species["body_parts"])
+
+
+def protection_of(
+    items: list[tuple[int, dict, str, list[str]]], parts: list[str]
+) -> dict[str, dict[str, int]]:
+    """Σ protection per body part and kind: a wielded item guards the arms holding it, a worn item
+    the body parts it is worn on (or the ones its protection names)."""
+    out: dict[str, dict[str, int]] = {p: {} for p in parts}
+    for _, item, state, arms in items:
+        if state == "wielded" and item["wield"]:
+            covered = arms
+        elif state == "worn" and item["wear"]:
+            covered = [p for p in item["wear"]["body_parts"] if p in out]
+        else:
+            continue
+        for prot in item["protection"]:
+            targets = prot.get("body_parts")
+            for part in covered:
+                if targets is None or part in targets:
+                    out[part][prot["kind"]] = out[part].get(prot["kind"], 0) + prot["value"]
+    return out
+
+
+# ------------------------------------------------------------- advancement
+
+
+def check_advancement(old: dict, new: dict, report: Report) -> None:
+    before, after = old.get("resistances"), new.get("resistances")
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return
+    if any(before.get(r) != after.get(r) for r in RESISTANCES):
+        was = ", ".join(f"{r} ← {before.get(r)}" for r in RESISTANCES)
+        report.error("resistance.mapping_changed", "/resistances",
+                     "Resistances are tied to their attributes at creation and never change: "
+                     f"put back {was}.")
+
+
+# ----------------------------------------------------------- items, homebrew
+
+
+def normalise_item(item: dict) -> dict:
+    """An item with every field present (custom and homebrew items may leave some out)."""
+    requires = item.get("requires") or {}
+    return {
+        "id": item["id"],
+        "name": item.get("name") or label(item["id"]),
+        "wield": item.get("wield") or None,
+        "wear": item.get("wear") or None,
+        "encumbrance": item.get("encumbrance") or 0,
+        "protection": item.get("protection") or [],
+        "range": item.get("range"),
+        "requires": {"attributes": requires.get("attributes") or {}, "skills": requires.get("skills") or []},
+        "actions": item.get("actions") or [],
+    }
+
+
+def _ids(value: Any) -> bool:
+    return (isinstance(value, list) and bool(value)
+            and all(isinstance(v, str) and ID_RE.match(v) for v in value))
+
+
+def item_problems(
+    item: dict, path: str, *, code: str = "homebrew.malformed", ctx: Context | None = None
+) -> list[Issue]:
+    """Field checks of an item (homebrew or a build's custom item); one issue per bad field."""
+    out: list[Issue] = []
+
+    def bad(key: str, message: str) -> None:
+        out.append(Issue(code, f"{path}/{key}", message))
+
+    name = item.get("name")
+    if not isinstance(name, str) or not name.strip():
+        bad("name", "Give the item a name.")
+    wield = item.get("wield")
+    if wield is not None and not (isinstance(wield, dict) and wield.get("arms") in (1, 2)
+                                  and not isinstance(wield.get("arms"), bool)):
+        bad("wield", 'wield is null or {"arms": 1} / {"arms": 2}.')
+    wear = item.get("wear")
+    if wear is not None and not (
+        isinstance(wear, dict) and _ids(wear.get("body_parts")) and _ids(wear.get("slots"))
+    ):
+        bad("wear", 'wear is null or {"body_parts": ["head"], "slots": ["helmet"]} '
+                    "(ids in lower_snake_case).")
+    enc = item.get("encumbrance", 0)
+    if not (is_int(enc) and enc >= 0):
+        bad("encumbrance", "Encumbrance is a whole number of 0 or more.")
+    protection = item.get("protection", [])
+    if protection is None:
+        protection = []
+    if not isinstance(protection, list):
+        bad("protection", 'Protection is a list such as [{"kind": "harm", "value": 1}].')
+    else:
+        for k, prot in enumerate(protection):
+            ok = (isinstance(prot, dict) and isinstance(prot.get("kind"), str) and prot["kind"]
+                  and is_int(prot.get("value")) and prot["value"] >= 0
+                  and (prot.get("body_parts") is None or _ids(prot.get("body_parts"))))
+            if not ok:
+                bad(f"protection/{k}", 'Each protection is {"kind": "harm" or "exhaustion:<type>", '
+                                       '"value": n, "body_parts": [...] (optional)}.')
+    rng = item.get("range")
+    if rng is not None and not (isinstance(rng, (int, float)) and not isinstance(rng, bool) and rng >= 0):
+        bad("range", "Range is a number of 0 or more, or null when the item does not reach.")
+    requires = item.get("requires")
+    if requires is not None:
+        if not isinstance(requires, dict):
+            bad("requires", 'requires is {"attributes": {"strength": 2}, "skills": ["melee"]}.')
+        else:
+            attrs = requires.get("attributes") or {}
+            if not isinstance(attrs, dict) or not all(
+                k in ATTRIBUTE_GROUPS and is_int(v) for k, v in attrs.items()
+            ):
+                bad("requires/attributes",
+                    f"Required attributes map attributes ({', '.join(ATTRIBUTES)}) to numbers.")
+            skills = requires.get("skills") or []
+            if not isinstance(skills, list) or not all(isinstance(s, str) for s in skills):
+                bad("requires/skills", "Required skills are a list of skill ids.")
+            elif ctx is not None:
+                known = ctx.catalogue.get("skills", {})
+                for k, sid in enumerate(skills):
+                    if sid != CAPABILITY and sid not in known:
+                        bad(f"requires/skills/{k}", f"{sid!r} is not a skill here.")
+    actions = item.get("actions", [])
+    if actions is not None and not isinstance(actions, list):
+        bad("actions", "Actions are a list.")
+    return out
+
+
+def skill_problems(entry: dict, path: str) -> list[Issue]:
+    """Field checks of a homebrew skill; the tree itself is checked by ``tree_problems``."""
+    out: list[Issue] = []
+    if not isinstance(entry.get("name"), str) or not entry["name"].strip():
+        out.append(Issue("homebrew.malformed", path + "/name", "Give the skill a name."))
+    level = entry.get("level")
+    if not (is_int(level) and 2 <= level <= 5):
+        out.append(Issue("homebrew.malformed", path + "/level",
+                         "A homebrew skill has level 2, 3, 4 or 5 (capability is the only level 1 skill)."))
+    parent = entry.get("parent")
+    if not isinstance(parent, str):
+        out.append(Issue("homebrew.malformed", path + "/parent",
+                         'Name the parent skill ("capability" for a level 2 skill).'))
+    elif is_int(level) and level == 2 and parent != CAPABILITY:
+        out.append(Issue("homebrew.malformed", path + "/parent",
+                         'A level 2 skill has the parent "capability".'))
+    attr = entry.get("attribute")
+    if attr is not None and attr not in ATTRIBUTE_GROUPS:
+        out.append(Issue("homebrew.malformed", path + "/attribute",
+                         f"The usual attribute of a skill is one of {', '.join(ATTRIBUTES)} "
+                         "(or leave it out)."))
+    return out
+
+
+def species_problems(entry: dict, path: str) -> list[Issue]:
+    out: list[Issue] = []
+    if not isinstance(entry.get("name"), str) or not entry["name"].strip():
+        out.append(Issue("homebrew.malformed", path + "/name", "Give the species a name."))
+    parts = entry.get("body_parts")
+    if not _ids(parts) or len(set(parts)) != len(parts):
+        out.append(Issue("homebrew.malformed", path + "/body_parts",
+                         'List the body parts once each, e.g. ["head", "torso", "tail"].'))
+        return out
+    for key in ("arms", "vital"):
+        value = entry.get(key, [])
+        if not isinstance(value, list) or not all(v in parts for v in value):
+            out.append(Issue("homebrew.malformed", f"{path}/{key}",
+                             f"{key} lists some of the species' own body parts ({', '.join(parts)})."))
+    return out
+
+
+def tree_problems(skills: list[tuple[int, dict]], base: dict[str, dict]) -> tuple[list[dict], list[Issue]]:
+    """Keep the homebrew skills (index in the homebrew list, entry) whose parent is one level up,
+    in the content or earlier/later in the same homebrew, and whose level 4 parent has no other
+    mastery. A new level 4 skill without a mastery gets one, since each leads to exactly one."""
+    brewed = {entry["id"]: entry for _, entry in skills}
+    tree = {**base, **brewed}
+    ok: set[str] = set()
+    changed = True
+    while changed:  # a parent may come later in the same list
+        changed = False
+        for _, entry in skills:
+            sid = entry["id"]
+            if sid in ok:
+                continue
+            parent = tree.get(entry["parent"])
+            if entry["level"] == 2 or (
+                parent is not None and parent.get("level") == entry["level"] - 1
+                and (parent["id"] not in brewed or parent["id"] in ok)
+            ):
+                ok.add(sid)
+                changed = True
+    issues: list[Issue] = []
+    for i, entry in skills:
+        if entry["id"] in ok:
+            continue
+        parent = tree.get(entry["parent"])
+        if parent is None:
+            why = f"its parent {entry['parent']!r} is not in the skill tree: add that skill or fix the parent"
+        elif parent.get("level") != entry["level"] - 1:
+            why = (f"a level {entry['level']} skill hangs from a level {entry['level'] - 1} skill, "
+                   f"but {parent.get('name', parent['id'])} is level {parent.get('level')}")
+        else:
+            why = f"its parent {entry['parent']!r} is itself unusable (see its own problem)"
+        issues.append(Issue("homebrew.malformed", ptr("skills", i, "parent"), f"{entry['name']}: {why}."))
+    kept = [entry for _, entry in skills if entry["id"] in ok]
+    masteries = {e["parent"]: e["id"] for e in base.values() if e.get("level") == 5 and e["id"] not in brewed}
+    out = []
+    for i, entry in skills:
+        if entry["id"] not in ok:
+            continue
+        if entry["level"] == 5:
+            other = masteries.get(entry["parent"])
+            if other is not None and other != entry["id"]:
+                issues.append(Issue("homebrew.malformed", ptr("skills", i, "parent"),
+                                    f"{entry['parent']} already leads to its mastery {other!r}; a level 4 "
+                                    "skill leads to exactly one level 5 skill."))
+                continue
+            masteries[entry["parent"]] = entry["id"]
+        out.append(entry)
+    for entry in kept:
+        mastery = f"{entry['id']}_mastery"
+        if entry["level"] == 4 and entry["id"] not in masteries and mastery not in tree:
+            out.append({"id": mastery, "name": f"{entry['name']} Mastery", "level": 5, "parent": entry["id"],
+                        "attribute": entry.get("attribute"), "description": f"Mastery of {entry['name']}."})
+            masteries[entry["id"]] = mastery
+    return out, issues
+
+
+# ---------------------------------------------------------------- the roll
+
+
+def parse_roll(request: Any) -> tuple[int, int]:
+    """(dice, skill level) of an efficiency roll request, or OddsError saying what is wrong."""
+    if not isinstance(request, dict):
+        raise OddsError('An efficiency roll is {"dice": N, "skill": L}.')
+    dice, skill = request.get("dice"), request.get("skill")
+    if not is_int(dice):
+        raise OddsError('"dice" must be a whole number: the value of the attribute rolled (N d6).')
+    if not is_int(skill):
+        raise OddsError('"skill" must be a whole number: the level of the skill used (1 for capability).')
+    if not 0 <= dice <= MAX_DICE:
+        raise OddsError(f'"dice" must be between 0 and {MAX_DICE}, not {dice}.')
+    if not 0 <= skill <= 6:
+        raise OddsError(f'"skill" must be between 0 and 6, not {skill}.')
+    return dice, skill
+
+
+_ODDS: dict[tuple[int, int], dict[str, float]] = {}
+
+
+def efficiency_odds(dice: int, skill: int) -> dict[str, float]:
+    """P(k EP) for k = 0..dice: each d6 showing ≤ skill is one EP, so k is binomial(dice, skill/6).
+    Computed in whole numbers and divided once, so every probability is the float nearest the truth."""
+    key = (dice, skill)
+    if key not in _ODDS:
+        whole = 6**dice
+        _ODDS[key] = {
+            str(k): comb(dice, k) * skill**k * (6 - skill) ** (dice - k) / whole for k in range(dice + 1)
+        }
+    return dict(_ODDS[key])
+
+
+def efficiency_roll(request: Any, roller: Roller) -> dict[str, Any]:
+    dice, skill = parse_roll(request)
+    faces = roller.roll(dice, 6)
+    ep = sum(1 for face in faces if face <= skill)
+    if ep == 0:
+        outcome = "none"
+    elif ep == dice:
+        outcome = "full"
+    else:
+        outcome = "partial"
+    shown = ", ".join(str(f) for f in faces) or "no dice"
+    text = (f"Rolled {dice}d6 against skill level {skill}: {shown} → {ep} EP"
+            + (" (every die counts: the roll's fullest potential)." if outcome == "full" and dice else
+               " (no outcome this time)." if ep == 0 else "."))
+    return {"faces": faces, "total": ep, "outcome": outcome, "text": text}
+
+
+def _roll_choice(attr: str, value: int, level: int) -> dict[str, Any]:
+    return {"attribute": attr, "label": f"{label(attr)} {value}d6",
+            "request": {"dice": min(max(value, 0), MAX_DICE), "skill": level}}
+
+
+def rollables(build: dict, report: Report, effects: dict[str, Any], catalogue: dict[str, dict]) -> list[dict]:
+    """Efficiency rolls of the sheet: one per learned skill (its usual attribute, the others as
+    alternatives, since the player picks what fits the action), capability, and each wielded or
+    carried item with an action. ``effects`` are the play-state effects (lame arms, wounds)."""
+    attrs = build.get("attributes")
+    attrs = {k: v for k, v in attrs.items() if k in ATTRIBUTE_GROUPS and is_int(v) and v >= 0} \
+        if isinstance(attrs, dict) else {}
+    if not attrs:
+        return []
+    skills = catalogue.get("skills", {})
+    levels: dict[str, int] = {CAPABILITY: 1}
+    names: dict[str, str] = {CAPABILITY: "Capability"}
+    listed = build.get("skills") if isinstance(build.get("skills"), list) else []
+    for cost in report.costs:  # homebrew skills are priced too: cost = level, the label is the name
+        path = cost["path"]
+        if path.startswith("/skills/"):
+            index = int(path.rsplit("/", 1)[1])
+            sid = listed[index] if index < len(listed) else None
+            if isinstance(sid, str):
+                levels[sid], names[sid] = cost["cost"], cost["label"]
+    dead = effects.get("dead", False)
+    out: list[dict] = []
+    best_attr = max(attrs, key=lambda a: (attrs[a], -ATTRIBUTES.index(a)))
+    for sid, level in levels.items():
+        attr = (skills.get(sid) or {}).get("attribute") or best_attr
+        if attr not in attrs:
+            attr = best_attr
+        choices = [_roll_choice(a, attrs[a], level) for a in ATTRIBUTES if a in attrs]
+        main = next(c for c in choices if c["attribute"] == attr)
+        out.append({
+            "id": f"skill:{sid}", "label": f"{names[sid]} ({main['label']}, level {level})",
+            "group": "Skills", "skill": sid, "attribute": attr, "request": main["request"],
+            "alternatives": [c for c in choices if c["attribute"] != attr],
+            "leisure": {"ep": level,
+                        "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}."},
+            "usable": not dead,
+        })
+    equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
+    items = catalogue.get("items", {})
+    status = effects.get("body", {})
+    for i, entry in enumerate(equipment):
+        if not isinstance(entry, dict) or entry.get("state") not in ("wielded", "carried"):
+            continue
+        item_id = entry.get("item")
+        item = items.get(item_id) if isinstance(item_id, str) and "custom" not in entry else None
+        if item is None and isinstance(entry.get("custom"), dict):
+            custom = {"id": "custom", **entry["custom"]}
+            item = normalise_item(custom) if not item_problems(custom, "") else None
+        if item is None:
+            continue
+        arms = []
+        if entry["state"] == "wielded":
+            raw = entry.get("arms")
+            arms = [a for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
+        for action in item["actions"]:
+            if not isinstance(action, dict) or not isinstance(action.get("attribute"), str):
+                continue
+            if action.get("action") == "strike" and entry["state"] != "wielded":
+                continue
+            attr = action["attribute"] if action["attribute"] in attrs else best_attr
+            listed_skills = action.get("skills") if isinstance(action.get("skills"), list) else []
+            known = [s for s in listed_skills if isinstance(s, str) and s in levels]
+            sid = max(known, key=lambda s: levels[s], default=CAPABILITY)
+            level = levels[sid]
+            hurt = [a for a in arms if status.get(a, {}).get("status") in ("lame", "maimed")]
+            wounded = [a for a in arms if status.get(a, {}).get("status") == "wounded"]
+            rollable = {
+                "id": f"item:{i}:{action.get('action')}",
+                "label": f"{item['name']}: {label(str(action.get('action')))} "
+                         f"({label(attr)} {attrs[attr]}d6, {names[sid]} level {level})",
+                "group": "Weapons" if item["wield"] else "Items",
+                "attribute": attr, "skill": sid, "equipment": i,
+                "request": _roll_choice(attr, attrs[attr], level)["request"],
+                "speed_cost": 1 + (effects.get("wounded_speed_cost", 1) if wounded else 0),
+                "usable": not dead and not hurt,
+            }
+            if hurt:
+                rollable["reason"] = (f"The {' and '.join(label(a).lower() for a in hurt)} cannot be used "
+                                      "until healed.")
+            elif wounded:
+                rollable["reason"] = (f"The {' and '.join(label(a).lower() for a in wounded)} is wounded: "
+                                      f"+{effects.get('wounded_speed_cost', 1)} speed{HOUSE_NOTE}.")
+            out.append(rollable)
+    return out
+
+
+# ------------------------------------------------------------ builder hooks
+
+
+def traits(ctx: Context) -> dict[str, Any]:
+    """The sections the generic builder renders (the hook contract in base.py)."""
+    cap = attribute_max(ctx)
+    skills = ctx.catalogue.get("skills", {})
+    items = ctx.catalogue.get("items", {})
+    species = ctx.catalogue.get("species", {})
+    arms = sorted({a for s in species.values() for a in s.get("arms", [])},
+                  key=lambda a: (a != "left_arm", a))
+    slots = sorted({s for it in items.values() if it.get("wear") for s in it["wear"]["slots"]})
+    return {"sections": [
+        {"id": "species", "label": "Species", "kind": "choice", "path": "/species", "nullable": False,
+         "default": "humanoid",
+         "options": [{"id": s["id"], "label": s["name"],
+                      "help": f"Body parts: {', '.join(label(p).lower() for p in s['body_parts'])}."}
+                     for s in species.values()]},
+        {"id": "attributes", "label": "Attributes", "kind": "numbers", "path": "/attributes",
+         "help": "Every attribute starts at 1. Raising one to the next value costs twice that value in CP "
+                 "(1→2 is 4 CP, 2→3 is 6 CP; 1→4 is 18 CP in all)."
+                 + ("" if cap is None else f" This campaign caps attributes at {cap}."),
+         "cost": {"per_point": "2 × new value", "total": "v(v+1) − 2 from 1", "currency": "cp"},
+         "fields": [{"id": a, "label": label(a), "min": 1, "max": cap, "default": 1,
+                     "group": ATTRIBUTE_GROUPS[a]} for a in ATTRIBUTES]},
+        {"id": "resistances", "label": "Resistances", "kind": "mapping", "path": "/resistances",
+         "help": "Tie each resistance to a different personality attribute. This is chosen at creation "
+                 "and cannot change later.",
+         "keys": [{"id": r, "label": label(r)} for r in RESISTANCES],
+         "options": [{"id": a, "label": label(a)} for a in RESISTANCE_ATTRIBUTES],
+         "default": dict(DEFAULT_RESISTANCES)},
+        {"id": "skills", "label": "Skills", "kind": "tree", "path": "/skills",
+         "help": "Capability (level 1) is always known. Learning a skill costs CP equal to its level, "
+                 "and its parent skill must be learned first: a level 4 skill costs 9 CP with its "
+                 "parents, its mastery 14.",
+         "nodes": [{"id": s["id"], "label": s["name"], "level": s["level"], "parent": s["parent"],
+                    "cost": skill_cost(s["level"]), "total": skill_total_cost(s["id"], skills),
+                    "attribute": s.get("attribute"),
+                    "help": s.get("description", "")} for s in skills.values()]},
+        {"id": "equipment", "label": "Equipment", "kind": "items", "path": "/equipment",
+         "help": "Wielded items take one or two arms, one item per arm. Worn items take their apparel "
+                 "slot on every body part they cover. Only wielded and worn items encumber "
+                 "(−max stamina).",
+         "options": [{**it, "label": it["name"]} for it in items.values()],
+         "entry_fields": [
+             {"id": "state", "label": "How", "kind": "choice", "default": "carried",
+              "options": [{"id": s, "label": label(s)} for s in EQUIPMENT_STATES]},
+             {"id": "arms", "label": "Arms", "kind": "multi", "when": {"state": "wielded"},
+              "options": [{"id": a, "label": label(a)} for a in arms]},
+         ]},
+        {"id": "body", "label": "Body", "kind": "custom", "widget": "pando_body", "path": "/equipment",
+         "species": {s["id"]: {"body_parts": [{"id": p, "label": label(p), "vital": p in s.get("vital", [])}
+                                              for p in s["body_parts"]],
+                               "arms": s.get("arms", [])} for s in species.values()},
+         "slots": [{"id": s, "label": label(s)} for s in slots],
+         "occupies": {it["id"]: [{"body_part": p, "slot": s} for p in it["wear"]["body_parts"]
+                                 for s in it["wear"]["slots"]]
+                      for it in items.values() if it.get("wear")},
+         "wields": {it["id"]: it["wield"]["arms"] for it in items.values() if it.get("wield")}},
+    ]}
+
+
+def blank_build(name: str, budget: dict | None, ctx: Context) -> dict:
+    starting = ctx.settings.get("starting_budget") or {"cp": 40}
+    return {
+        "format": FORMAT, "ruleset": "pando", "name": name,
+        "budget": dict(budget) if budget else dict(starting),
+        "species": "humanoid",
+        "attributes": {a: 1 for a in ATTRIBUTES},
+        "resistances": dict(DEFAULT_RESISTANCES),
+        "skills": [],
+        "equipment": [],
+    }

@@ -1,0 +1,950 @@
+"""The builder form ↔ the build document, in one place.
+
+Field names are JSON Pointers into the build (``name="/attributes/strength"``), so the
+form needs no per-ruleset code: ``build_from_post`` walks the ruleset's traits
+(``Ruleset.traits(ctx)["sections"]``) and reads each section by its kind.
+
+Markers and actions that ride along in the same POST:
+
+- ``_section`` (one per rendered section, its id): only those sections are read;
+  the rest of the build (format, ruleset, budget, anything the form does not show)
+  comes from ``base_build``.
+- ``_count:<path>``: how many entries a list of objects (items, records) has on the page.
+- ``<path>/-``: append (JSON Pointer's "end of list"): the id of an item to add.
+- ``_add=<path>``: append an empty record; ``_remove=<path>/<i>``: remove an entry;
+  ``_step=<path>|<delta>``: a stepper's − / + button.
+- ``_list=<pointer>`` (custom widgets): the value at that pointer is a list of the
+  values posted under it.
+
+A value that does not parse keeps its raw string so that the rules service reports it
+(``build.malformed`` at its path): the builder never answers a 500 to a typo.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from rulesets.engine.pointer import ptr, resolve, split
+
+_INT_RE = re.compile(r"^[+-]?\d{1,9}$")
+_MISSING = object()
+
+
+# ------------------------------------------------------------------ parsing
+
+
+def parse_int(raw: Any) -> Any:
+    """A whole number when ``raw`` is one; else the raw (stripped) string, for the rules to report."""
+    if isinstance(raw, str):
+        text = raw.strip()
+        if _INT_RE.match(text):
+            return int(text)
+        return text
+    return raw
+
+
+def _getlist(post, name: str) -> list:
+    if hasattr(post, "getlist"):
+        return post.getlist(name)
+    value = post.get(name)
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def set_at(doc: Any, pointer: str, value: Any) -> Any:
+    """Set ``value`` at ``pointer`` in ``doc`` (creating objects on the way); returns ``doc``.
+
+    ``value is _MISSING`` deletes the key. A token "-" on a list appends.
+    """
+    tokens = split(pointer)
+    if not tokens:
+        return value
+    node = doc
+    for token in tokens[:-1]:
+        if isinstance(node, list):
+            if token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+                continue
+            return doc  # nowhere to put it: the list is shorter than the form thought
+        if not isinstance(node, dict):
+            return doc
+        if not isinstance(node.get(token), (dict, list)):
+            node[token] = {}
+        node = node[token]
+    last = tokens[-1]
+    if isinstance(node, list):
+        if last == "-":
+            if value is not _MISSING:
+                node.append(value)
+        elif last.isdigit() and int(last) < len(node):
+            if value is _MISSING:
+                del node[int(last)]
+            else:
+                node[int(last)] = value
+    elif isinstance(node, dict):
+        if value is _MISSING:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    return doc
+
+
+def delete_at(doc: Any, pointer: str) -> Any:
+    return set_at(doc, pointer, _MISSING)
+
+
+# ------------------------------------------------------------------ sections
+
+
+def _read_number(section, post, build):
+    path = section["path"]
+    raw = post.get(path)
+    if raw is None:
+        return
+    if raw.strip() == "":
+        if section.get("nullable"):
+            set_at(build, path, None)
+        else:
+            set_at(build, path, "")  # reported as malformed by the rules
+        return
+    set_at(build, path, parse_int(raw))
+
+
+def _read_numbers(section, post, build):
+    path = section["path"]
+    current = resolve(build, path, None)
+    obj = dict(current) if isinstance(current, dict) else {}
+    for f in section.get("fields", []):
+        raw = post.get(ptr_join(path, f["id"]))
+        if raw is None:
+            continue
+        obj[f["id"]] = parse_int(raw) if raw.strip() != "" else ""
+    set_at(build, path, obj)
+
+
+def _read_ranks(section, post, build):
+    path = section["path"]
+    current = resolve(build, path, None)
+    obj = dict(current) if isinstance(current, dict) else {}
+    ids = [o["id"] for o in section.get("options", [])] + [k for k in obj if k not in {o["id"] for o in section.get("options", [])}]
+    named = [r["id"] for r in section.get("ranks") or [] if isinstance(r, dict)]
+    for oid in ids:
+        raw = post.get(ptr_join(path, oid))
+        if raw is None:
+            continue
+        if named:  # ranks by name (Ascendant's proficiency): the first rank is the same as absent
+            if raw in ("", named[0]):
+                obj.pop(oid, None)
+            else:
+                obj[oid] = raw
+            continue
+        value = parse_int(raw) if raw.strip() != "" else 0
+        if value == 0:
+            obj.pop(oid, None)  # sparse: missing means 0
+        else:
+            obj[oid] = value
+    set_at(build, path, obj)
+
+
+def _read_choice(section, post, build):
+    path = section["path"]
+    raw = post.get(path)
+    if raw is None:
+        return
+    if raw == "":
+        if section.get("nullable"):
+            set_at(build, path, None)
+        else:
+            delete_at(build, path)
+        return
+    set_at(build, path, raw)
+
+
+def _read_mapping(section, post, build):
+    path = section["path"]
+    current = resolve(build, path, None)
+    obj = dict(current) if isinstance(current, dict) else {}
+    for key in section.get("keys", []):
+        raw = post.get(ptr_join(path, key["id"]))
+        if raw is None:
+            continue
+        if raw == "":
+            obj.pop(key["id"], None)
+        else:
+            obj[key["id"]] = raw
+    set_at(build, path, obj)
+
+
+def _read_id_list(section, post, build):
+    """Tree and multi: the checked ids, in the order they were learned, new ones in catalogue order."""
+    path = section["path"]
+    checked = [v for v in _getlist(post, path) if v]
+    current = resolve(build, path, None)
+    current = current if isinstance(current, list) else []
+    checked_set = set(checked)
+    kept = [v for v in current if isinstance(v, str) and v in checked_set]
+    kept_set = set(kept)
+    order = [n["id"] for n in section.get("nodes", section.get("options", []))]
+    new = [v for v in order if v in checked_set and v not in kept_set]
+    new_set = kept_set | set(new)
+    extra = [v for v in checked if v not in new_set]  # posted ids the catalogue does not know
+    set_at(build, path, kept + new + list(dict.fromkeys(extra)))
+
+
+def _read_entries(section, post, build, fields_key):
+    """Items and records: a list of objects; each entry's posted fields on top of its stored keys."""
+    path = section["path"]
+    current = resolve(build, path, None)
+    current = current if isinstance(current, list) else []
+    try:
+        count = int(post.get(f"_count:{path}", len(current)))
+    except (TypeError, ValueError):
+        count = len(current)
+    count = max(0, min(count, len(current) + 1000))
+    lists = set(_getlist(post, "_list"))
+    entries = []
+    for i in range(count):
+        base = current[i] if i < len(current) else {}
+        entry = copy.deepcopy(base) if isinstance(base, dict) else {}
+        prefix = ptr_join(path, i)
+        if fields_key == "entry_fields":
+            raw = post.get(prefix + "/item")
+            if raw is not None and raw != "":
+                entry["item"] = raw
+        for f in section.get(fields_key, []):
+            name = prefix + "/" + f["id"]
+            kind = f.get("kind", "text")
+            if kind == "multi":
+                if name in lists:  # the checkboxes were on the page: none checked means none
+                    values = [v for v in _getlist(post, name) if v]
+                    if values or f["id"] in entry:
+                        entry[f["id"]] = values
+                continue
+            raw = post.get(name)
+            if raw is None:
+                continue
+            if raw.strip() == "":
+                entry.pop(f["id"], None)
+            elif kind == "number":
+                entry[f["id"]] = parse_int(raw)
+            else:
+                entry[f["id"]] = raw.strip() if kind == "text" else raw
+        entries.append(entry)
+    set_at(build, path, entries)
+
+
+def _read_object(section, post, build):
+    path = section["path"]
+    current = resolve(build, path, None)
+    obj = dict(current) if isinstance(current, dict) else {}
+    for f in section.get("fields", []):
+        raw = post.get(ptr_join(path, f["id"]))
+        if raw is None:
+            continue
+        if raw.strip() == "":
+            obj.pop(f["id"], None)
+        elif f.get("kind") == "number":
+            obj[f["id"]] = parse_int(raw)
+        else:
+            obj[f["id"]] = raw
+    set_at(build, path, obj)
+
+
+def _read_custom(section, post, build):
+    """Custom widgets post plain pointers under the section's path (ints parsed, "" deletes)."""
+    path = section["path"]
+    optional = set(_getlist(post, "_list_opt"))  # lists that are absent rather than empty
+    lists = set(_getlist(post, "_list")) | optional
+    prefix = path + "/" if path else "/"
+    keys = [k for k in post.keys() if k.startswith(prefix) and not k.endswith("/-")]
+    for name in sorted(lists):
+        if name == path or name.startswith(prefix):
+            values = [parse_int(v) for v in _getlist(post, name) if v != ""]
+            if not values and name in optional:
+                delete_at(build, name)
+            else:
+                set_at(build, name, values)
+    for name in keys:
+        if name in lists:
+            continue
+        raw = post.get(name)
+        if raw is None:
+            continue
+        if raw.strip() == "":
+            delete_at(build, name)
+        else:
+            set_at(build, name, parse_int(raw))
+
+
+READERS = {
+    "number": _read_number,
+    "numbers": _read_numbers,
+    "ranks": _read_ranks,
+    "choice": _read_choice,
+    "mapping": _read_mapping,
+    "tree": _read_id_list,
+    "multi": _read_id_list,
+    "items": lambda s, p, b: _read_entries(s, p, b, "entry_fields"),
+    "records": lambda s, p, b: _read_entries(s, p, b, "fields"),
+    "object": _read_object,
+    "custom": _read_custom,
+}
+
+
+def ptr_join(path: str, token: Any) -> str:
+    return path + ptr(token)
+
+
+def _apply_actions(sections, post, build) -> None:
+    by_path = {s["path"]: s for s in sections if s.get("kind") != "custom"}
+    for s in sections:
+        by_path.setdefault(s["path"], s)
+    # Append an item chosen in an "add" select (items sections).
+    for section in sections:
+        if section.get("kind") != "items":
+            continue
+        raw = post.get(section["path"] + "/-")
+        if raw:
+            entry = {"item": raw}
+            for f in section.get("entry_fields", []):
+                if "default" in f:
+                    entry[f["id"]] = copy.deepcopy(f["default"])
+            current = resolve(build, section["path"], None)
+            if not isinstance(current, list):
+                set_at(build, section["path"], [])
+            set_at(build, section["path"] + "/-", entry)
+    for target in _getlist(post, "_add"):
+        section = by_path.get(target)
+        if section and section.get("kind") in ("records", "items"):
+            current = resolve(build, target, None)
+            if not isinstance(current, list):
+                set_at(build, target, [])
+            set_at(build, target + "/-", {})
+    for target in _getlist(post, "_remove"):
+        parent, _, index = target.rpartition("/")
+        if parent in by_path and index.isdigit():
+            delete_at(build, target)
+    for step in _getlist(post, "_step"):
+        pointer, _, delta = step.rpartition("|")
+        if not pointer.startswith("/"):
+            continue
+        try:
+            delta = int(delta)
+        except ValueError:
+            continue
+        value = resolve(build, pointer, 0)
+        if value is None:
+            value = 0
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        parent = pointer.rpartition("/")[0]
+        section = by_path.get(parent)
+        if value + delta == 0 and section is not None and section.get("kind") == "ranks":
+            delete_at(build, pointer)
+        else:
+            set_at(build, pointer, value + delta)
+
+
+def build_from_post(ruleset_traits: dict, post_data, base_build: Any) -> dict:
+    """The build document a builder form describes: ``base_build`` with the posted sections on top.
+
+    ``post_data`` is a QueryDict (or a plain dict of strings / lists). Never raises on what a
+    browser can send; unparseable values stay strings for the rules service to report.
+    """
+    build = copy.deepcopy(base_build) if isinstance(base_build, dict) else {}
+    sections = [s for s in (ruleset_traits or {}).get("sections", []) if isinstance(s, dict) and "path" in s]
+    present = set(_getlist(post_data, "_section"))
+    shown = [s for s in sections if s.get("id") in present]
+    own = {s["path"] for s in sections}
+    # The common keys every ruleset shares, unless the ruleset describes them itself.
+    if "/name" not in own and post_data.get("/name") is not None:
+        build["name"] = post_data.get("/name").strip()
+    if "/notes" not in own and post_data.get("/notes") is not None:
+        notes = post_data.get("/notes").replace("\r\n", "\n")
+        if notes.strip():
+            build["notes"] = notes
+        else:
+            build.pop("notes", None)
+    for section in shown:
+        reader = READERS.get(section.get("kind"))
+        if reader is not None:
+            reader(section, post_data, build)
+    _apply_actions(shown, post_data, build)
+    return build
+
+
+# ------------------------------------------------------------------ rendering
+
+
+_ID_RE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def html_id(pointer: str, prefix: str = "f") -> str:
+    """A stable, valid HTML id for a JSON pointer: "/attributes/strength" → "f-attributes-strength"."""
+    return prefix + _ID_RE.sub("-", pointer)
+
+
+def _parent(pointer: str) -> str:
+    return pointer.rpartition("/")[0]
+
+
+def _label(ident: Any) -> str:
+    return str(ident).replace("_", " ").capitalize()
+
+
+class _Anchors:
+    """Where each issue is shown: the deepest rendered control whose pointer is a prefix of its path."""
+
+    def __init__(self) -> None:
+        self.slots: dict[str, dict] = {}
+
+    def add(self, pointer: str, dom_id: str) -> list:
+        slot = self.slots.get(pointer)
+        if slot is None:
+            slot = self.slots[pointer] = {"dom_id": dom_id, "issues": []}
+        return slot["issues"]
+
+    def place(self, issue: dict) -> str | None:
+        path = issue.get("path") or ""
+        while True:
+            slot = self.slots.get(path)
+            if slot is not None:
+                slot["issues"].append(issue)
+                return slot["dom_id"]
+            if not path:
+                return None
+            path = _parent(path)
+
+
+def _cost_text(cost: dict | None, label_of) -> str:
+    if not cost:
+        return ""
+    return ", ".join(f"{'+' if v >= 0 else ''}{v} {label_of(c)}" for c, v in cost.items())
+
+
+def builder_form(
+    traits: dict,
+    build: Any,
+    report: dict,
+    *,
+    next_costs: dict[str, dict] | None = None,
+    currency_label=None,
+) -> dict:
+    """Everything the builder template shows, computed once in Python (templates stay simple and fast).
+
+    Returns {"sections": [...], "summary": [...issues with the id of the control they are shown
+    beside], "general": [...issues with no control], "name": {...}, "notes": {...}}.
+    """
+    label_of = currency_label or (lambda c: c.upper() if c in ("cp", "xp") else c.replace("_", " "))
+    build = build if isinstance(build, dict) else {}
+    next_costs = next_costs or {}
+    spent_at: dict[str, dict[str, int]] = {}
+    for line in report.get("costs") or []:
+        per = spent_at.setdefault(line.get("path", ""), {})
+        per[line.get("currency")] = per.get(line.get("currency"), 0) + (line.get("cost") or 0)
+    anchors = _Anchors()
+
+    def control(pointer: str, value: Any, dom_id: str | None = None, **extra) -> dict:
+        dom_id = dom_id or html_id(pointer)
+        issues = anchors.add(pointer, dom_id)
+        nxt = next_costs.get(pointer)
+        return {
+            "name": pointer, "id": dom_id, "value": value, "issues": issues, "err_id": dom_id + "-err",
+            "spent": _cost_text(spent_at.get(pointer), label_of).lstrip("+"),
+            "next": nxt, "next_text": _cost_text(nxt.get("cost"), label_of) if nxt else "",
+            **extra,
+        }
+
+    name = control("/name", build.get("name", ""), label="Name")
+    notes = control("/notes", build.get("notes", ""), label="Notes")
+    anchors.add("/budget", "builder-costs")
+    sections = []
+    for raw in (traits or {}).get("sections", []):
+        if not isinstance(raw, dict) or "path" not in raw:
+            continue
+        kind = raw.get("kind", "")
+        path = raw["path"]
+        value = resolve(build, path, None)
+        model = {
+            "id": raw.get("id", ""), "label": raw.get("label", ""), "kind": kind, "path": path,
+            "help": raw.get("help", ""), "raw": raw, "dom_id": "sec-" + str(raw.get("id", "")),
+            "value": value, "spent": _cost_text(spent_at.get(path), label_of).lstrip("+"),
+        }
+        if kind == "custom":
+            widget = raw.get("widget")
+            model["template"] = (
+                f"characters/_builder_section_custom_{widget}.html"
+                if widget in CUSTOM_WIDGETS
+                else "characters/_builder_section_unknown.html"
+            )
+            # Issues beside the widget's own controls, else at the section (unless another section
+            # already shows that path: then the widget lists every issue under it, see below).
+            model["shared_path"] = path in anchors.slots
+            model["issues"] = [] if model["shared_path"] else anchors.add(path, model["dom_id"])
+            builder = CUSTOM_MODELS.get(raw.get("widget"))
+            if builder is not None:
+                model.update(builder(raw, build, report, control, traits.get("sections", [])))
+        else:
+            model["template"] = f"characters/_builder_section_{kind}.html"
+            model["issues"] = anchors.add(path, model["dom_id"])
+            shaper = SHAPERS.get(kind)
+            if shaper is not None:
+                model.update(shaper(raw, value, control, build))
+            else:
+                model["template"] = "characters/_builder_section_unknown.html"
+        sections.append(model)
+
+    summary, general = [], []
+    for severity, key in (("error", "errors"), ("warning", "warnings")):
+        for issue in report.get(key) or []:
+            item = {**issue, "severity": severity}
+            dom_id = anchors.place(item)
+            item["dom_id"] = dom_id
+            summary.append(item)
+            if dom_id is None:
+                general.append(item)
+    for model in sections:
+        if model["kind"] == "custom" and model["shared_path"]:
+            prefix = model["path"]
+            model["issues"] = [i for i in summary if i.get("path", "").startswith(prefix) and prefix]
+    return {"sections": sections, "summary": summary, "general": general, "name": name, "notes": notes,
+            "budget_issues": anchors.slots["/budget"]["issues"]}
+
+
+def _groups(rows: list[dict]) -> list[dict]:
+    groups: list[dict] = []
+    for row in rows:
+        g = row.get("group") or ""
+        if not groups or groups[-1]["key"] != g:
+            groups.append({"key": g, "label": _label(g) if g else "", "rows": []})
+        groups[-1]["rows"].append(row)
+    return groups
+
+
+def _shape_number(raw, value, control, build):
+    default = raw.get("default")
+    return {"field": control(raw["path"], default if value is None and not raw.get("nullable") else value,
+                             min=raw.get("min"), max=raw.get("max"), nullable=raw.get("nullable", False),
+                             label=raw.get("label", ""))}
+
+
+def _shape_numbers(raw, value, control, build):
+    obj = value if isinstance(value, dict) else {}
+    rows = []
+    for f in raw.get("fields", []):
+        v = obj.get(f["id"], f.get("default"))
+        rows.append(control(ptr_join(raw["path"], f["id"]), v, label=f.get("label", _label(f["id"])),
+                            min=f.get("min"), max=f.get("max"), group=f.get("group", ""),
+                            help=f.get("help", ""), stepper=True,
+                            at_min=isinstance(v, int) and f.get("min") is not None and v <= f["min"],
+                            at_max=isinstance(v, int) and f.get("max") is not None and v >= f["max"]))
+    return {"groups": _groups(rows)}
+
+
+def _shape_ranks(raw, value, control, build):
+    obj = value if isinstance(value, dict) else {}
+    named = [r for r in raw.get("ranks") or [] if isinstance(r, dict)]
+    if named:
+        rows = []
+        for o in raw.get("options", []):
+            v = obj.get(o["id"], named[0]["id"])
+            rows.append(control(ptr_join(raw["path"], o["id"]), v, label=o.get("label", _label(o["id"])),
+                                group=o.get("group", ""), help=o.get("help", ""),
+                                options=[{"id": r["id"], "label": r.get("label", _label(r["id"])), "selected": r["id"] == v}
+                                         for r in named]))
+        return {"groups": _groups(rows), "named_ranks": True}
+    lo, hi = raw.get("min", 0), raw.get("max")
+    rows = []
+    known = set()
+    for o in raw.get("options", []):
+        known.add(o["id"])
+        v = obj.get(o["id"], 0)
+        top = o.get("max", hi)
+        rows.append(control(ptr_join(raw["path"], o["id"]), v, label=o.get("label", _label(o["id"])),
+                            min=lo, max=top, group=o.get("group", ""), help=o.get("help", ""), stepper=True,
+                            at_min=isinstance(v, int) and lo is not None and v <= lo,
+                            at_max=isinstance(v, int) and top is not None and v >= top))
+    for key, v in obj.items():  # ranks the catalogue does not know (the rules report them)
+        if key not in known:
+            rows.append(control(ptr_join(raw["path"], key), v, label=f"{key} (unknown)", min=lo, max=hi,
+                                group="unknown", stepper=True, at_min=False, at_max=False))
+    return {"groups": _groups(rows)}
+
+
+def _options(options, selected) -> list[dict]:
+    out = []
+    selected_set = set(selected) if isinstance(selected, (list, tuple, set)) else {selected}
+    for o in options or []:
+        out.append({"id": o["id"], "label": o.get("label", _label(o["id"])), "help": o.get("help", ""),
+                    "selected": o["id"] in selected_set})
+    return out
+
+
+def _shape_choice(raw, value, control, build):
+    if value is None and not raw.get("nullable"):
+        value = raw.get("default")
+    options = _options(raw.get("options"), value)
+    ids = {o["id"] for o in options}
+    if value not in (None, "") and value not in ids:
+        options.append({"id": value, "label": f"{value} (unknown)", "help": "", "selected": True})
+    chosen = next((o for o in options if o["selected"]), None)
+    return {"field": control(raw["path"], value, options=options, nullable=raw.get("nullable", False),
+                             chosen_help=chosen["help"] if chosen else "")}
+
+
+def _shape_mapping(raw, value, control, build):
+    obj = value if isinstance(value, dict) else (raw.get("default") or {})
+    rows = [control(ptr_join(raw["path"], k["id"]), obj.get(k["id"]), label=k.get("label", _label(k["id"])),
+                    options=_options(raw.get("options"), obj.get(k["id"])))
+            for k in raw.get("keys", [])]
+    return {"rows": rows}
+
+
+def _shape_tree(raw, value, control, build):
+    learned_list = [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+    index = {}
+    for i, v in enumerate(learned_list):
+        index.setdefault(v, i)
+    nodes = raw.get("nodes", [])
+    by_id = {n["id"]: n for n in nodes}
+    children: dict[Any, list] = {}
+    for n in nodes:
+        children.setdefault(n.get("parent"), []).append(n)
+    roots = [n for n in nodes if n.get("parent") not in by_id]
+    branches = []
+
+    def row(n, depth):
+        learned = n["id"] in index
+        parent = by_id.get(n.get("parent"))
+        if learned:
+            state, reason = "learned", ""
+        elif parent is None or parent["id"] in index:
+            state, reason = "available", ""
+        else:
+            state, reason = "locked", f"needs {parent.get('label', _label(parent['id']))}"
+        pointer = ptr_join(raw["path"], index[n["id"]]) if learned else ptr_join(raw["path"], "#" + n["id"])
+        return control(pointer, n["id"], label=n.get("label", _label(n["id"])), level=n.get("level"),
+                       depth=depth, cost=n.get("cost"), checked=learned, state=state, reason=reason,
+                       help=n.get("help", ""), node_id=n["id"], dom_id=html_id(raw["path"] + "/" + n["id"], "n"))
+
+    for root in roots:
+        rows = []
+        stack = [(root, 0)]
+        while stack:
+            n, depth = stack.pop()
+            rows.append(row(n, depth))
+            for child in reversed(children.get(n["id"], [])):
+                stack.append((child, depth + 1))
+        branches.append({"label": rows[0]["label"], "rows": rows, "learned": sum(r["checked"] for r in rows)})
+    unknown = [control(ptr_join(raw["path"], i), v, label=f"{v} (unknown)", checked=True, state="unknown",
+                       reason="", node_id=v, dom_id=html_id(raw["path"] + "/" + v, "n"), depth=0, level=None,
+                       cost=None, help="")
+               for v, i in index.items() if v not in by_id]
+    return {"branches": branches, "unknown": unknown, "learned_count": len(learned_list)}
+
+
+def _shape_multi(raw, value, control, build):
+    chosen = [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+    index = {v: i for i, v in reversed(list(enumerate(chosen)))}
+    rows = []
+    for o in raw.get("options", []):
+        pointer = ptr_join(raw["path"], index[o["id"]]) if o["id"] in index else ptr_join(raw["path"], "#" + o["id"])
+        rows.append(control(pointer, o["id"], label=o.get("label", _label(o["id"])), checked=o["id"] in index,
+                            help=o.get("help", ""), dom_id=html_id(raw["path"] + "/" + o["id"], "n")))
+    return {"rows": rows}
+
+
+def _entry_fields(raw_fields, entry, prefix, control):
+    fields = []
+    for f in raw_fields or []:
+        when = f.get("when")
+        if isinstance(when, dict) and any(entry.get(k) != v for k, v in when.items()):
+            continue
+        kind = f.get("kind", "text")
+        value = entry.get(f["id"], f.get("default") if kind == "choice" else None)
+        fields.append(control(prefix + "/" + f["id"], value, label=f.get("label", _label(f["id"])), kind=kind,
+                              options=_options(f.get("options"), value if value is not None else []),
+                              list_id=f.get("list")))
+    return fields
+
+
+def _shape_items(raw, value, control, build):
+    entries_raw = value if isinstance(value, list) else []
+    catalogue = {o["id"]: o for o in raw.get("options", [])}
+    entries = []
+    for i, entry in enumerate(entries_raw):
+        prefix = ptr_join(raw["path"], i)
+        e = entry if isinstance(entry, dict) else {}
+        item_id = e.get("item")
+        option = catalogue.get(item_id)
+        if option is not None:
+            label = option.get("label", _label(item_id))
+        elif isinstance(e.get("custom"), dict):
+            label = str(e["custom"].get("name") or "Custom item")
+        else:
+            label = f"{item_id} (unknown)" if item_id else "Item"
+        head = control(prefix, item_id, label=label)
+        entries.append({**head, "index": i, "item": item_id, "summary": _item_summary(option),
+                        "fields": _entry_fields(raw.get("entry_fields"), e, prefix, control)})
+    add = control(raw["path"] + "/-", "", label=f"Add to {raw.get('label', 'the list').lower()}",
+                  options=[{"id": o["id"], "label": o.get("label", _label(o["id"])), "summary": _item_summary(o)}
+                           for o in raw.get("options", [])])
+    return {"entries": entries, "add": add, "count": len(entries_raw)}
+
+
+def _item_summary(option: dict | None) -> str:
+    """A short line about a catalogue entry: how it is held or worn, what it protects, its die."""
+    if not option:
+        return ""
+    bits = []
+    wield = option.get("wield")
+    if isinstance(wield, dict) and wield.get("arms"):
+        bits.append(f"{wield['arms']}-handed" if wield["arms"] > 1 else "one hand")
+    wear = option.get("wear")
+    if isinstance(wear, dict):
+        bits.append("worn: " + ", ".join(_label(p).lower() for p in wear.get("body_parts", [])))
+    for p in option.get("protection") or []:
+        if isinstance(p, dict):
+            bits.append(f"protection {p.get('kind')} {p.get('value')}")
+    if option.get("encumbrance"):
+        bits.append(f"encumbrance {option['encumbrance']}")
+    for key in ("die", "effort", "defense"):
+        if option.get(key) not in (None, "", 0):
+            bits.append(f"{key} {option[key]}")
+    if option.get("summary"):
+        bits.append(str(option["summary"]))
+    return "; ".join(bits)
+
+
+def _shape_records(raw, value, control, build):
+    entries_raw = value if isinstance(value, list) else []
+    entries = []
+    for i, entry in enumerate(entries_raw):
+        prefix = ptr_join(raw["path"], i)
+        e = entry if isinstance(entry, dict) else {}
+        head = control(prefix, None, label=f"{raw.get('label', 'Entry')} {i + 1}")
+        entries.append({**head, "index": i, "fields": _entry_fields(raw.get("fields"), e, prefix, control)})
+    suggestions = raw.get("suggestions")
+    names: list[str] = []
+    if isinstance(suggestions, dict):
+        for group in suggestions.values():
+            for s in group or []:
+                names.append(s.get("name") if isinstance(s, dict) else str(s))
+    elif isinstance(suggestions, list):
+        names = [s.get("name") if isinstance(s, dict) else str(s) for s in suggestions]
+    return {"entries": entries, "count": len(entries_raw), "suggestions": sorted({n for n in names if n}),
+            "datalist_id": "dl-" + str(raw.get("id", ""))}
+
+
+def _shape_object(raw, value, control, build):
+    obj = value if isinstance(value, dict) else {}
+    fields = [control(ptr_join(raw["path"], f["id"]), obj.get(f["id"]), label=f.get("label", _label(f["id"])),
+                      kind=f.get("kind", "text"), options=_options(f.get("options"), obj.get(f["id"])))
+              for f in raw.get("fields", [])]
+    return {"fields": fields}
+
+
+SHAPERS = {
+    "number": _shape_number,
+    "numbers": _shape_numbers,
+    "ranks": _shape_ranks,
+    "choice": _shape_choice,
+    "mapping": _shape_mapping,
+    "tree": _shape_tree,
+    "multi": _shape_multi,
+    "items": _shape_items,
+    "records": _shape_records,
+    "object": _shape_object,
+}
+
+#: Custom widgets: widget name → function(section, build, report, control) → extra model keys.
+CUSTOM_MODELS: dict[str, Any] = {}
+
+
+#: Custom widgets that have a partial ``_builder_section_custom_<widget>.html``.
+CUSTOM_WIDGETS = frozenset({"pando_body", "maelstrom_creation", "ascendant_levels", "ascendant_boosts"})
+
+
+def _pando_body(raw, build, report, control, sections) -> dict:
+    """Body parts × apparel slots: which worn item sits where, which arm holds what, and clashes."""
+    species_id = build.get("species") or "humanoid"
+    species = (raw.get("species") or {}).get(species_id) or {}
+    parts = species.get("body_parts") or []
+    slots = raw.get("slots") or []
+    occupies = raw.get("occupies") or {}
+    equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
+    names: dict[str, str] = {}
+    cells: dict[tuple[str, str], list[str]] = {}
+    held: dict[str, list[str]] = {}
+    for i, entry in enumerate(equipment):
+        if not isinstance(entry, dict):
+            continue
+        item_id = entry.get("item")
+        name = names.get(item_id) or _label(item_id or (entry.get("custom") or {}).get("name") or f"item {i + 1}")
+        if entry.get("state") == "worn":
+            custom = entry.get("custom") if isinstance(entry.get("custom"), dict) else None
+            spots = occupies.get(item_id)
+            if spots is None and custom and isinstance(custom.get("wear"), dict):
+                spots = [{"body_part": p, "slot": s} for p in custom["wear"].get("body_parts", [])
+                         for s in custom["wear"].get("slots", [])]
+            for spot in spots or []:
+                cells.setdefault((spot["body_part"], spot["slot"]), []).append(name)
+        elif entry.get("state") == "wielded":
+            for arm in entry.get("arms") or []:
+                if isinstance(arm, str):
+                    held.setdefault(arm, []).append(name)
+    used_slots = [s for s in slots if any(key[1] == s["id"] for key in cells)] or slots
+    arms = set(species.get("arms") or [])
+    rows = []
+    for part in parts:
+        pid = part["id"]
+        row_cells = []
+        for slot in used_slots:
+            items = cells.get((pid, slot["id"]), [])
+            row_cells.append({"slot": slot["label"], "items": items, "clash": len(items) > 1})
+        hand = held.get(pid, []) if pid in arms else None
+        rows.append({"id": pid, "label": part["label"], "vital": part.get("vital"), "cells": row_cells,
+                     "held": hand, "is_arm": pid in arms, "clash": bool(hand and len(hand) > 1)})
+    return {"body": {"species": species_id, "slots": used_slots, "rows": rows,
+                     "empty": not cells and not held}}
+
+
+CUSTOM_MODELS["pando_body"] = _pando_body
+
+
+def _ascendant_boosts(raw, build, report, control, sections) -> dict:
+    """Ancestry, background and free boosts as rows of attribute checkboxes; the class boost a select."""
+    data = raw.get("data") or {}
+    attributes = data.get("attributes") or []
+    boosts = build.get("boosts") if isinstance(build.get("boosts"), dict) else {}
+    by_id = {s.get("id"): s for s in sections}
+    ancestry = next((o for o in (by_id.get("ancestry") or {}).get("options", []) if o["id"] == build.get("ancestry")), None)
+    klass = next((o for o in (by_id.get("class") or {}).get("options", []) if o["id"] == build.get("class")), None)
+    background = next((o for o in (by_id.get("background") or {}).get("options", []) if o["id"] == build.get("background")), None)
+    groups = []
+    hints = {
+        "ancestry": (
+            (f"{ancestry['label']}: always {', '.join(ancestry.get('boosts') or []) or 'nothing fixed'}"
+             + (f", plus {ancestry.get('free_boosts')} free" if ancestry.get("free_boosts") else " (automatic if you tick none)"))
+            if ancestry else "Choose an ancestry first."
+        ),
+        "background": (
+            f"{data.get('background_boosts', 3)} different attributes"
+            + (f"; one of them {' or '.join(background.get('boosts') or [])}" if background and background.get("boosts") else "")
+        ),
+        "free": f"{data.get('free_boosts', 4)} different attributes.",
+    }
+    for group in ("ancestry", "background", "free"):
+        chosen = boosts.get(group) if isinstance(boosts.get(group), list) else []
+        pointer = ptr_join(raw["path"], group)
+        head = control(pointer, chosen, label=_label(group))
+        head["options"] = [{"id": a["id"], "label": a.get("label", a["id"]), "selected": a["id"] in chosen,
+                            "dom_id": html_id(pointer + "/" + a["id"], "b")} for a in attributes]
+        head["hint"] = hints[group]
+        groups.append(head)
+    keys = (klass or {}).get("key_attributes") or [a["id"] for a in attributes]
+    class_field = control(ptr_join(raw["path"], "class"), boosts.get("class"), label="Class key attribute",
+                          options=[{"id": a["id"], "label": a.get("label", a["id"]), "selected": a["id"] == boosts.get("class")}
+                                   for a in attributes if a["id"] in keys or a["id"] == boosts.get("class")])
+    final = (report.get("derived") or {}).get("attributes") or {}
+    totals = [{"id": a["id"], "label": a.get("label", a["id"]), "value": final.get(a["id"])} for a in attributes]
+    return {"boost_groups": groups, "class_field": class_field, "totals": totals}
+
+
+def _ascendant_levels(raw, build, report, control, sections) -> dict:
+    """Level by level: the attribute points, the skill increase and one select per feat slot."""
+    data = raw.get("data") or {}
+    feats = data.get("feats") or {}
+    level = build.get("level") if isinstance(build.get("level"), int) else 1
+    chosen = build.get("levels") if isinstance(build.get("levels"), dict) else {}
+    by_id = {s.get("id"): s for s in sections}
+    skills = [(o["id"], o.get("label", _label(o["id"]))) for o in (by_id.get("skills") or {}).get("options", [])]
+    attributes = ((by_id.get("boosts") or {}).get("data") or {}).get("attributes") or []
+    steps = []
+    for plan in data.get("levels") or []:
+        n = plan.get("level")
+        if not isinstance(n, int) or n > max(level, 1):
+            continue
+        mine = chosen.get(str(n)) if isinstance(chosen.get(str(n)), dict) else {}
+        base = ptr_join(raw["path"], str(n))
+        slots = []
+        my_feats = mine.get("feats") if isinstance(mine.get("feats"), dict) else {}
+        for kind, allowed in (plan.get("feats") or {}).items():
+            value = my_feats.get(kind)
+            opts = [{"id": f, "label": (feats.get(f) or {}).get("label", _label(f)),
+                     "help": (feats.get(f) or {}).get("help", ""), "selected": f == value} for f in allowed]
+            if isinstance(value, str) and value and value not in allowed:
+                opts.append({"id": value, "label": f"{value} (not allowed here)", "help": "", "selected": True})
+            slots.append(control(base + "/feats/" + kind, value if isinstance(value, str) else "",
+                                 label=f"{_label(kind)} feat", options=opts))
+        points = []
+        if plan.get("attribute_points"):
+            my_attrs = mine.get("attributes") if isinstance(mine.get("attributes"), dict) else {}
+            for a in attributes:
+                points.append(control(base + "/attributes/" + a["id"], my_attrs.get(a["id"], ""),
+                                      label=a.get("label", a["id"]), max=plan["attribute_points"]))
+        increase = None
+        if plan.get("skill_increase"):
+            value = mine.get("skill_increase")
+            increase = control(base + "/skill_increase", value or "", label="Skill increase",
+                               options=[{"id": sid, "label": lab, "selected": sid == value} for sid, lab in skills])
+        head = control(base, None, label=f"Level {n}")
+        done = all(s["value"] for s in slots) and (increase is None or increase["value"]) and (
+            not points or any(p["value"] not in ("", None, 0) for p in points))
+        steps.append({**head, "level": n, "proficiency": plan.get("class_proficiency"),
+                      "attribute_max": plan.get("attribute_max"), "attribute_points": plan.get("attribute_points"),
+                      "slots": slots, "points": points, "increase": increase, "done": done})
+    return {"steps": steps, "current_level": level}
+
+
+def _maelstrom_creation(raw, build, report, control, sections) -> dict:
+    """Dots as circles: the starting dot, the free creation dots, and the dots bought with XP."""
+    derived = report.get("derived") or {}
+    allocation = derived.get("creation") or {}
+    by_id = {s.get("id"): s for s in sections}
+    start = raw.get("attribute_start", 1)
+    rows = []
+
+    def dots(final, free, base):
+        final = final if isinstance(final, int) and not isinstance(final, bool) else 0
+        out = []
+        for i in range(1, max(final, 0) + 1):
+            if i <= base:
+                out.append("base")
+            elif i <= base + free:
+                out.append("free")
+            else:
+                out.append("xp")
+        return out
+
+    attributes = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
+    created = allocation.get("attributes") or {}
+    groups = raw.get("groups") or {}
+    primary = allocation.get("primary") or derived.get("primary")
+    for group, ids in groups.items():
+        items = []
+        for aid in ids:
+            final = attributes.get(aid)
+            free = max(0, (created.get(aid, start) or start) - start)
+            items.append({"id": aid, "label": _label(aid), "dots": dots(final, free, start), "final": final})
+        rows.append({"label": f"{_label(group)} attributes" + (" (primary)" if group == primary else ""), "items": items})
+    abilities = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
+    ab_created = allocation.get("abilities") or {}
+    labels = {o["id"]: o.get("label", _label(o["id"])) for o in (by_id.get("abilities") or {}).get("options", [])}
+    items = [{"id": aid, "label": labels.get(aid, _label(aid)), "dots": dots(v, ab_created.get(aid, 0) or 0, 0), "final": v}
+             for aid, v in abilities.items() if isinstance(v, int) and v > 0]
+    rows.append({"label": "Abilities", "items": items})
+    wp = build.get("willpower")
+    wp_start = raw.get("willpower_start", 3)
+    rows.append({"label": "Willpower", "items": [{"id": "willpower", "label": "Willpower", "final": wp,
+                                                   "dots": dots(wp, 0, wp_start if isinstance(wp, int) else 0)}]})
+    return {"creation": {"rows": rows, "source": allocation.get("source"), "recorded": isinstance(build.get("creation"), dict),
+                         "priced": bool(allocation)}}
+
+
+CUSTOM_MODELS["ascendant_boosts"] = _ascendant_boosts
+CUSTOM_MODELS["ascendant_levels"] = _ascendant_levels
+CUSTOM_MODELS["maelstrom_creation"] = _maelstrom_creation

@@ -1,0 +1,105 @@
+"""Shapes of the auth and campaign API (CONTRACT.md "Resources"). Shapes only: services decide."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from characters.models import Membership
+from characters.selectors.campaigns import campaign_members
+from characters.services.campaigns import RULESET_NAMES
+from rulesets.engine import registry
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error answer: {"detail": ..., "errors": [...]} (config.api)."""
+
+    detail = serializers.CharField()
+    errors = serializers.ListField(child=serializers.DictField())
+
+
+class RegisterSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, write_only=True, trim_whitespace=False)
+
+
+class UserSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class CampaignSettingsSerializer(serializers.Serializer):
+    starting_budget = serializers.DictField(
+        child=serializers.IntegerField(min_value=0), required=False, help_text='currency → whole number, e.g. {"cp": 40}'
+    )
+    house_rules = serializers.DictField(required=False, help_text="overrides of the ruleset's house defaults")
+
+
+class CampaignCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    ruleset = serializers.ChoiceField(choices=[(s, RULESET_NAMES.get(s, s)) for s in registry.SYSTEMS])
+    settings = serializers.JSONField(
+        required=False,
+        help_text='{"starting_budget": {currency: int}, "house_rules": {...}}; omitted parts take the '
+        "ruleset's house defaults. Checked against the ruleset (400 with its messages).",
+    )
+
+
+class CampaignUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    settings = serializers.JSONField(required=False, help_text="as on create; replaces the settings")
+
+
+class JoinSerializer(serializers.Serializer):
+    join_code = serializers.CharField(max_length=32, help_text="case-insensitive")
+
+
+class JoinResultSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the campaign")
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class JoinCodeSerializer(serializers.Serializer):
+    join_code = serializers.CharField()
+
+
+class MemberSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="user.id", help_text="the user")
+    username = serializers.CharField(source="user.username")
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+    joined = serializers.DateTimeField()
+
+
+class CampaignSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    gm = UserSerializer()
+    role = serializers.SerializerMethodField()
+
+    def get_role(self, campaign) -> str:
+        user = self.context["request"].user
+        return Membership.Role.GM if campaign.gm_id == user.pk else Membership.Role.PLAYER
+
+
+class CampaignDetailSerializer(CampaignSummarySerializer):
+    settings = CampaignSettingsSerializer()
+    join_code = serializers.SerializerMethodField(help_text="shown to the GM only")
+    members = serializers.SerializerMethodField()
+    created = serializers.DateTimeField()
+
+    def get_join_code(self, campaign) -> str | None:
+        return campaign.join_code if campaign.gm_id == self.context["request"].user.pk else None
+
+    @extend_schema_field(MemberSerializer(many=True))
+    def get_members(self, campaign) -> list[dict]:
+        return MemberSerializer(campaign_members(campaign), many=True).data

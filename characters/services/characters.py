@@ -1,0 +1,355 @@
+"""Writes about characters' builds: create, save a draft, submit, revert, import/export, homebrew.
+
+Every service is keyword-only, owns its transaction and locks the character row
+(``select_for_update``) before changing it. The rules service is always called with
+the campaign's house rules and homebrew, so every door (page, API, import) sees the
+same report.
+
+Errors: ``Http404`` (via the selectors) for what the user may not see,
+``PermissionDenied`` for what they may not do, ``Conflict`` for a stale version and
+``RuleRefused`` for a rules refusal (submit an invalid build, import a document of
+another ruleset). Views and the API turn these into 404/403/409/422.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from characters.models import Campaign, Character, CharacterVersion, LedgerEntry
+from characters.selectors.characters import can_edit_build, character_for_user, is_campaign_gm
+from config.api import Conflict, RuleRefused
+from rulesets.engine import FORMAT, Report, registry, validate
+
+#: What a character without a name is called until the player names it.
+UNNAMED = "Unnamed character"
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def campaign_ruleset(campaign: Campaign):
+    """The campaign's Ruleset, or ``RuleRefused`` when the slug is unknown (never None)."""
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        raise RuleRefused(
+            f"The campaign's ruleset {campaign.ruleset!r} is not available.",
+            errors=[{"code": "ruleset.unknown", "path": "/ruleset", "message": "Unknown ruleset."}],
+        )
+    return ruleset
+
+
+def campaign_starting_budget(campaign: Campaign) -> dict[str, int]:
+    """The campaign's starting budget, else the ruleset's house default ``starting_budget``."""
+    budget = campaign.starting_budget
+    if isinstance(budget, dict) and budget:
+        return {k: v for k, v in budget.items() if isinstance(v, int) and not isinstance(v, bool)}
+    ruleset = registry.get(campaign.ruleset)
+    default = (ruleset.house_defaults.get("starting_budget") if ruleset else None) or {}
+    return dict(default) if isinstance(default, dict) else {}
+
+
+def character_validate(*, campaign: Campaign, build: Any, phase: str = "draft", previous: dict | None = None) -> Report:
+    """The rules service's report of ``build`` in ``campaign`` (its house rules and homebrew)."""
+    return validate(
+        build,
+        settings=campaign.house_rules,
+        homebrew=campaign.homebrew,
+        phase=phase,
+        previous=previous,
+        slug=campaign.ruleset,
+    )
+
+
+def character_budget(character: Character) -> dict[str, int]:
+    """The budget a build of ``character`` gets: the server's, never the one a client sends.
+
+    Today it is the budget stored on the character's build since creation; the
+    advancement work derives it from the ledger.
+    """
+    build = character.build if isinstance(character.build, dict) else {}
+    budget = build.get("budget")
+    return dict(budget) if isinstance(budget, dict) else {}
+
+
+def _name_of(build: Any) -> str:
+    name = build.get("name") if isinstance(build, dict) else None
+    if isinstance(name, str) and name.strip():
+        return name.strip()[:120]
+    return UNNAMED
+
+
+def _normalise(build: Any, *, ruleset_slug: str, budget: dict) -> Any:
+    """The stored form of a build: the format written, the server's budget.
+
+    A build naming another ruleset keeps that name so that the report says
+    ``ruleset.unknown`` at /ruleset instead of the service silently changing it.
+    """
+    if not isinstance(build, dict):
+        return build
+    doc = copy.deepcopy(build)
+    doc["format"] = FORMAT
+    doc.setdefault("ruleset", ruleset_slug)
+    doc["budget"] = dict(budget)
+    return doc
+
+
+def _new_version(character: Character, *, author, reason: str) -> CharacterVersion:
+    return CharacterVersion.objects.create(
+        character=character,
+        number=character.version,
+        build=character.build,
+        state=character.state,
+        report=character.report,
+        reason=reason[:200],
+        author=author,
+    )
+
+
+def _check_version(character: Character, version: Any) -> None:
+    if not isinstance(version, int) or isinstance(version, bool) or version != character.version:
+        raise Conflict(
+            f"This character is at version {character.version}; you edited version {version}. "
+            "Reload it and make your change again."
+        )
+
+
+def _require_build_editor(user, character: Character) -> None:
+    if not can_edit_build(user, character):
+        raise PermissionDenied("Only the character's owner may change its build.")
+
+
+def _require_draft(character: Character, action: str) -> None:
+    if character.status != Character.Status.DRAFT:
+        raise RuleRefused(
+            f"This character is {character.get_status_display().lower()}: {action} only drafts; "
+            "an active character changes through advancement.",
+            errors=[{"code": "character.not_draft", "path": "", "message": "Not a draft."}],
+        )
+
+
+# ----------------------------------------------------------------- services
+
+
+@transaction.atomic
+def character_create(
+    *, campaign: Campaign, owner, name: str = "", build: Any = None, budget: dict | None = None
+) -> Character:
+    """Create a draft character in ``campaign``'s ruleset with the campaign's starting budget.
+
+    ``build`` (optional) is a build document: it is kept even when invalid, with its
+    report; its ``budget`` is replaced by the campaign's starting budget (``budget``
+    overrides that for trusted callers such as the demo seed). A starting-budget
+    award is written to the ledger per awardable currency, and version 1 is created.
+    """
+    ruleset = campaign_ruleset(campaign)
+    budget = dict(budget) if isinstance(budget, dict) else campaign_starting_budget(campaign)
+    if build is None:
+        ctx = ruleset.context(campaign.house_rules, campaign.homebrew)
+        build = ruleset.blank_build(name.strip() or UNNAMED, budget, ctx)
+    elif name and isinstance(build, dict):
+        build = {**build, "name": name}
+    build = _normalise(build, ruleset_slug=ruleset.slug, budget=budget)
+    report = character_validate(campaign=campaign, build=build)
+    character = Character.objects.create(
+        campaign=campaign,
+        owner=owner,
+        name=_name_of(build),
+        ruleset=ruleset.slug,
+        status=Character.Status.DRAFT,
+        build=build,
+        state={},
+        report=report.as_dict(),
+        version=1,
+    )
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                character=character,
+                kind=LedgerEntry.Kind.AWARD,
+                currency=currency,
+                amount=budget[currency],
+                reason="starting budget",
+                author=owner,
+                version=1,
+            )
+            for currency in ruleset.awardable_currencies
+            if isinstance(budget.get(currency), int) and budget[currency] > 0
+        ]
+    )
+    _new_version(character, author=owner, reason="created")
+    return character
+
+
+@transaction.atomic
+def character_save_draft(*, character_id, user, build: Any, version: Any, reason: str = "saved draft") -> Character:
+    """Save a draft's build, valid or not, with its report; a new version.
+
+    The owner only (403 otherwise), drafts only (422), ``version`` must be current (409).
+    """
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    _require_build_editor(user, character)
+    _require_draft(character, "saving a build applies to")
+    _check_version(character, version)
+    if not isinstance(build, dict):
+        raise RuleRefused(
+            "A build document must be a JSON object.",
+            errors=[{"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}],
+        )
+    build = _normalise(build, ruleset_slug=character.ruleset, budget=character_budget(character))
+    report = character_validate(campaign=character.campaign, build=build)
+    character.build = build
+    character.report = report.as_dict()
+    character.name = _name_of(build)
+    character.version += 1
+    character.save(update_fields=["build", "report", "name", "version", "updated"])
+    _new_version(character, author=user, reason=reason)
+    return character
+
+
+def submit_refusal(*, campaign: Campaign, build: Any) -> Report | None:
+    """The approval-phase report when ``build`` may not be submitted, else None.
+
+    Submission checks with ``phase="approval"`` (Ascendant's missing level choices
+    are errors then); the builder uses this to disable its Submit button.
+    """
+    report = character_validate(campaign=campaign, build=build, phase="approval")
+    return None if report.valid else report
+
+
+@transaction.atomic
+def character_submit(*, character_id, user, version: Any = None) -> Character:
+    """Make a valid draft active: its first play state from ``ruleset.initial_state``; a version.
+
+    ``version``, when given, must be current (409).
+    """
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    _require_build_editor(user, character)
+    _require_draft(character, "submitting applies to")
+    if version is not None:
+        _check_version(character, version)
+    campaign = character.campaign
+    report = character_validate(campaign=campaign, build=character.build, phase="approval")
+    if not report.valid:
+        raise RuleRefused(
+            "Only a valid build can be submitted: " + "; ".join(i.message for i in report.errors[:3]),
+            errors=[i.as_dict() for i in report.errors],
+        )
+    ruleset = campaign_ruleset(campaign)
+    draft_report = character_validate(campaign=campaign, build=character.build)
+    character.report = draft_report.as_dict()
+    character.state = ruleset.initial_state(character.build, draft_report) or {}
+    character.status = Character.Status.ACTIVE
+    character.version += 1
+    character.save(update_fields=["report", "state", "status", "version", "updated"])
+    _new_version(character, author=user, reason="submitted")
+    return character
+
+
+@transaction.atomic
+def character_revert(*, character_id, user, to_version: Any) -> Character:
+    """A new version of a draft carrying the build of version ``to_version`` (re-validated)."""
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    _require_build_editor(user, character)
+    _require_draft(character, "reverting here applies to")
+    try:
+        number = int(to_version)
+    except (TypeError, ValueError):
+        number = 0
+    old = CharacterVersion.objects.filter(character=character, number=number).first()
+    if old is None:
+        raise RuleRefused(
+            f"Version {to_version} does not exist.",
+            errors=[{"code": "version.unknown", "path": "", "message": f"No version {to_version}."}],
+        )
+    build = _normalise(old.build, ruleset_slug=character.ruleset, budget=character_budget(character))
+    report = character_validate(campaign=character.campaign, build=build)
+    character.build = build
+    character.report = report.as_dict()
+    character.name = _name_of(build) if isinstance(build, dict) else character.name
+    character.version += 1
+    character.save(update_fields=["build", "report", "name", "version", "updated"])
+    _new_version(character, author=user, reason=f"revert to v{number}")
+    return character
+
+
+def import_refusal(*, campaign: Campaign, document: Any) -> list[dict]:
+    """Why ``document`` cannot be imported into ``campaign`` ([] when it can)."""
+    if not isinstance(document, dict):
+        return [{"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}]
+    errors = []
+    fmt = document.get("format", FORMAT)
+    if fmt != FORMAT:
+        errors.append(
+            {"code": "build.malformed", "path": "/format", "message": f'Unknown format {fmt!r}: Sheetforge reads "{FORMAT}".'}
+        )
+    named = document.get("ruleset")
+    if named != campaign.ruleset:
+        ruleset = registry.get(campaign.ruleset)
+        other = registry.get(named)
+        errors.append(
+            {
+                "code": "ruleset.unknown",
+                "path": "/ruleset",
+                "message": (
+                    f"This document is a {other.name if other else repr(named)} build, but "
+                    f"{campaign.name} plays {ruleset.name if ruleset else campaign.ruleset}: "
+                    "import it into a campaign of that ruleset."
+                )
+                if named is not None
+                else f'The document does not say its ruleset: add "ruleset": "{campaign.ruleset}".',
+            }
+        )
+    return errors
+
+
+def character_import(*, campaign: Campaign, owner, document: Any) -> Character:
+    """Import a ``sheetforge.build/1`` document into ``campaign`` as a draft, with its report.
+
+    The document's ruleset must be the campaign's (``RuleRefused`` with the reason);
+    its budget is replaced by the campaign's starting budget (the GM awards the rest).
+    """
+    errors = import_refusal(campaign=campaign, document=document)
+    if errors:
+        raise RuleRefused("; ".join(e["message"] for e in errors), errors=errors)
+    return character_create(campaign=campaign, owner=owner, build=document)
+
+
+def character_export(character: Character) -> dict:
+    """The character's build document, ready to download and import elsewhere."""
+    build = copy.deepcopy(character.build) if isinstance(character.build, dict) else {}
+    return {"format": FORMAT, "ruleset": character.ruleset, **{k: v for k, v in build.items() if k != "format"}}
+
+
+@dataclass
+class HomebrewResult:
+    """What happened to a homebrew edit: saved or not, and the issues (dicts with code/path/message)."""
+
+    saved: bool
+    issues: list[dict] = field(default_factory=list)
+
+
+@transaction.atomic
+def campaign_update_homebrew(*, campaign: Campaign, user, homebrew: Any) -> HomebrewResult:
+    """Replace the campaign's homebrew if the rules service finds no issue in it (GM only).
+
+    Issues are returned for the page to show, never raised; nothing is saved while any remain.
+    """
+    if not is_campaign_gm(user, campaign):
+        raise PermissionDenied("Only the campaign's GM may edit its homebrew.")
+    ruleset = campaign_ruleset(campaign)
+    if not isinstance(homebrew, dict):
+        return HomebrewResult(False, [{"code": "homebrew.malformed", "path": "", "message": "Homebrew must be an object of {kind: [entries]}."}])
+    homebrew = {kind: entries for kind, entries in homebrew.items() if entries != []}
+    _, issues = ruleset.split_homebrew(homebrew)
+    if issues:
+        return HomebrewResult(False, [i.as_dict() for i in issues])
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    locked.homebrew = homebrew
+    locked.save(update_fields=["homebrew"])
+    campaign.homebrew = homebrew
+    return HomebrewResult(True, [])

@@ -1,0 +1,308 @@
+"""Play: the sheet's writes. Play-state actions, whole-state replace (the API's PATCH),
+loadout changes and dice rolls.
+
+Each service is its own transaction and locks the character row first, so two
+tabs (or the player and the GM) changing the same sheet never lose a change.
+Every state change is a new ``CharacterVersion`` whose reason is the ruleset's
+log sentence: the history shows "Took 2 lethal damage" next to "advancement #3".
+
+Errors, understood alike by the pages and the DRF API (config.api):
+``CharacterNotFound`` (404, from the selector), ``PermissionDenied`` (403),
+``Conflict`` (409, stale version), ``RuleRefused`` (422, the rules say no; carries
+the rule's code, path and message) and ``StateInvalid`` (400, a state with issues).
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from rest_framework import status
+from rest_framework.exceptions import APIException
+
+from characters.models import Character, CharacterVersion, RollLog
+from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
+from characters.selectors.play import (
+    _hook,
+    character_play_state,
+    character_report,
+    character_ruleset,
+    label,
+    rollable_by_id,
+    sheet_rules,
+)
+from config.api import Conflict, RuleRefused
+from rulesets.engine.base import OddsError, Ruleset, StateError, is_int
+from rulesets.engine.dice import Roller
+from rulesets.engine.pointer import resolve, split
+from rulesets.engine.report import Issue, Report
+
+logger = logging.getLogger(__name__)
+
+REASON_LENGTH = 200  # CharacterVersion.reason
+
+
+class StateInvalid(APIException):
+    """A play state the ruleset finds problems with (400); ``errors`` are its issues."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = "The play state has problems."
+    default_code = "state_invalid"
+
+    def __init__(self, issues: list[Issue]):
+        self.issues = list(issues)
+        self.errors = [i.as_dict() for i in self.issues]
+        detail = "; ".join(f"{i.path or '/'}: {i.message}" for i in self.issues) or self.default_detail
+        super().__init__(detail=detail, code=self.default_code)
+
+
+def _refused(code: str, message: str, path: str = "") -> RuleRefused:
+    return RuleRefused(message, errors=[{"code": code, "path": path, "message": message}], code=code)
+
+
+def _rules_of(character: Character) -> tuple[Ruleset, Report]:
+    ruleset = character_ruleset(character)
+    if ruleset is None:
+        raise _refused("ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset")
+    return ruleset, character_report(character=character, ruleset=ruleset)
+
+
+def _save_version(character: Character, *, user, reason: str, fields: list[str]) -> CharacterVersion:
+    """Bump the version counter and write the version row, in the caller's transaction."""
+    character.version += 1
+    character.save(update_fields=[*fields, "version", "updated"])
+    return CharacterVersion.objects.create(
+        character=character,
+        number=character.version,
+        build=character.build,
+        state=character.state,
+        report=character.report,
+        reason=reason[:REASON_LENGTH],
+        author=user,
+    )
+
+
+def _lock_for_state(*, character_id, user) -> Character:
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    if not can_edit_state(user, character):
+        raise PermissionDenied("Only the owner and the GM change this character's play state.")
+    return character
+
+
+# ------------------------------------------------------------------ state actions
+
+
+def _set_pool(state: dict, action: dict, ruleset: Ruleset, build: dict, report: Report) -> tuple[dict, str]:
+    """The generic "set a pool" action for rulesets without their own: put a whole number at a
+    pool's path, within the pool's min and max as ``state_sections`` gives them."""
+    path = action.get("path")
+    value = action.get("value")
+    delta = action.get("delta")
+    pool = None
+    for section in _hook(None, "state_sections", [], ruleset.state_sections, build, report, state) or []:
+        if section.get("kind") != "pools":
+            continue
+        for item in section.get("items", []):
+            if item.get("path") == path:
+                pool = item
+    if pool is None:
+        raise StateError("state.unknown_pool", "There is no such pool on this sheet.", str(path or ""))
+    current = resolve(state, path, pool.get("value"))
+    if is_int(delta):
+        value = (current if is_int(current) else 0) + delta
+    if not is_int(value):
+        raise StateError("state.malformed", f"{pool.get('label', 'The pool')} takes a whole number.", path)
+    low, high = pool.get("min"), pool.get("max")
+    if is_int(low) and value < low:
+        raise StateError("state.below_minimum", f"{pool.get('label', 'The pool')} cannot go below {low}.", path)
+    if is_int(high) and value > high:
+        raise StateError("state.above_maximum", f"{pool.get('label', 'The pool')} cannot go above {high}.", path)
+    new_state = copy.deepcopy(state)
+    node = new_state
+    tokens = split(path)
+    for token in tokens[:-1]:
+        node = node.setdefault(token, {}) if isinstance(node, dict) else node[int(token)]
+    if isinstance(node, list):
+        node[int(tokens[-1])] = value
+    else:
+        node[tokens[-1]] = value
+    return new_state, f"{pool.get('label') or label(tokens[-1])} set to {value} (was {current})."
+
+
+def _apply_action(
+    ruleset: Ruleset, state: dict, action: dict, build: dict, report: Report, roller: Roller | None
+) -> tuple[dict, str]:
+    try:
+        return ruleset.state_action(state, action, build, report, roller)
+    except StateError as exc:
+        if exc.code == "state.unknown_action" and action.get("action") in {"set", "set_pool"}:
+            return _set_pool(state, action, ruleset, build, report)
+        raise
+    except NotImplementedError:
+        if action.get("action") in {"set", "set_pool"}:
+            return _set_pool(state, action, ruleset, build, report)
+        raise StateError("state.unknown_action", f"{ruleset.name} has no play-state actions yet.") from None
+
+
+def character_state_action(*, character_id, user, action: dict[str, Any], roller: Roller | None = None) -> tuple[
+    Character, str
+]:
+    """Apply one play-state action (take harm, heal, spend willpower, set a pool…).
+
+    Returns (character, the log sentence). A refusal raises ``RuleRefused`` with the
+    rule's code and message and changes nothing. The sentence becomes the reason of
+    the new version.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("action"), str):
+        raise _refused("state.malformed", "Say which action to take.")
+    with transaction.atomic():
+        character = _lock_for_state(character_id=character_id, user=user)
+        ruleset, report = _rules_of(character)
+        if not report.valid:
+            raise _refused("state.build_invalid", "Fix the build before playing this character.")
+        state = character_play_state(character=character, ruleset=ruleset, report=report)
+        try:
+            new_state, sentence = _apply_action(ruleset, state, action, character.build, report, roller or Roller())
+        except StateError as exc:
+            raise _refused(exc.code, exc.message, exc.path) from None
+        except Exception:  # a ruleset bug: refuse, keep the state, log it
+            logger.exception("state_action of %s failed on %r", ruleset.slug, action)
+            raise _refused("state.error", "The rules could not apply this action; nothing was changed.") from None
+        # Only problems the action brings are refused: an old problem (a maximum lowered by a
+        # loadout change) must not lock the sheet.
+        before = {(i.code, i.path) for i in _hook(None, "check_state", [], ruleset.check_state, state,
+                                                   character.build, report) or []}
+        issues = _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report) or []
+        issues = [i for i in issues if (i.code, i.path) not in before]
+        if issues:
+            raise _refused(issues[0].code, issues[0].message, issues[0].path)
+        character.state = new_state
+        _save_version(character, user=user, reason=sentence or f"play: {action['action']}", fields=["state"])
+    return character, sentence
+
+
+def character_update_state(*, character_id, user, state: Any, version: Any) -> Character:
+    """Replace the whole play state (the API's PATCH {version, state}).
+
+    ``version`` must be the character's current version (else ``Conflict``); the
+    state must pass the ruleset's ``check_state`` (else ``StateInvalid`` listing the
+    issues with their paths). Writes a new version.
+    """
+    with transaction.atomic():
+        character = _lock_for_state(character_id=character_id, user=user)
+        if not is_int(version) or version != character.version:
+            raise Conflict(
+                f"This character is at version {character.version}, not {version!r}: reload it and try again."
+            )
+        if not isinstance(state, dict):
+            raise StateInvalid([Issue("state.malformed", "", "The play state must be a JSON object.")])
+        ruleset, report = _rules_of(character)
+        try:
+            issues = ruleset.check_state(state, character.build, report)
+        except Exception:  # a state shaped so oddly that the ruleset trips over it
+            logger.exception("check_state of %s failed", ruleset.slug)
+            issues = [Issue("state.malformed", "", "The rules service could not read this play state.")]
+        if issues:
+            raise StateInvalid(issues)
+        character.state = state
+        _save_version(character, user=user, reason="play state updated", fields=["state"])
+    return character
+
+
+# ------------------------------------------------------------------ loadout
+
+
+def _equipment_entry(value: Any) -> dict[str, Any]:
+    """``"wielded"`` or ``{"state": "wielded", "arms": ["right_arm"]}`` → the fields to set."""
+    if isinstance(value, str):
+        return {"state": value}
+    if isinstance(value, dict) and isinstance(value.get("state"), str):
+        out: dict[str, Any] = {"state": value["state"]}
+        if "arms" in value:
+            out["arms"] = value["arms"]
+        return out
+    raise _refused("equipment.malformed", "Say whether the item is wielded, worn or carried.")
+
+
+def character_equipment_state(*, character_id, user, index: Any, state: Any) -> Character:
+    """Wield, wear or carry an equipment entry: a loadout change of the build.
+
+    Only the owner may do it (the GM gets ``PermissionDenied``). The new build is
+    re-validated; a change that brings new errors (a slot or arm conflict) is refused
+    with them (``RuleRefused``) and nothing changes. Writes a new version.
+    """
+    with transaction.atomic():
+        character = character_for_user(user=user, character_id=character_id, for_update=True)
+        if not can_edit_build(user, character):
+            raise PermissionDenied("Only the owner changes what this character wields, wears or carries.")
+        ruleset, old_report = _rules_of(character)
+        equipment = character.build.get("equipment")
+        if not is_int(index) or not isinstance(equipment, list) or not 0 <= index < len(equipment):
+            raise _refused("equipment.unknown", "There is no such equipment entry.", f"/equipment/{index}")
+        if not isinstance(equipment[index], dict) or "state" not in equipment[index]:
+            raise _refused("equipment.malformed", "This entry has no wield/wear/carry state.", f"/equipment/{index}")
+        change = _equipment_entry(state)
+        build = copy.deepcopy(character.build)
+        entry = build["equipment"][index]
+        entry.update(change)
+        if entry["state"] != "wielded" and "arms" not in change:
+            entry.pop("arms", None)
+        phase = "approval" if character.status == Character.Status.ACTIVE else "draft"
+        report = ruleset.validate(
+            build,
+            settings=character.campaign.house_rules or None,
+            homebrew=character.campaign.homebrew or None,
+            phase=phase,
+        )
+        before = {(i.code, i.path) for i in old_report.errors}
+        new_errors = [i for i in report.errors if (i.code, i.path) not in before]
+        if new_errors:
+            first = new_errors[0]
+            raise RuleRefused(first.message, errors=[i.as_dict() for i in new_errors], code=first.code)
+        if report.spent != old_report.spent:
+            raise _refused("equipment.costs", "A loadout change may not change what the build costs.",
+                           f"/equipment/{index}")
+        character.build = build
+        character.report = report.as_dict()
+        name = entry.get("item") or (entry.get("custom") or {}).get("name") or f"item {index + 1}"
+        _save_version(character, user=user, reason=f"loadout: {label(name)} {entry['state']}",
+                      fields=["build", "report"])
+    return character
+
+
+# ------------------------------------------------------------------ dice
+
+
+def character_roll(*, character_id, user, rollable_id: Any, roller: Roller | None = None) -> RollLog:
+    """Roll one of the sheet's rollables on the server and log it with its exact odds.
+
+    The RollLog's ``result`` is the ruleset's roll ({"faces", "total", "outcome",
+    "text"}) plus ``"odds"``: the odds answer for the same request.
+    """
+    with transaction.atomic():
+        character = _lock_for_state(character_id=character_id, user=user)
+        rules = sheet_rules(character=character)
+        if rules.ruleset is None:
+            raise _refused("ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset")
+        rollable = rollable_by_id(rules, rollable_id)
+        if rollable is None:
+            raise _refused("roll.unknown", "This character has no such roll.")
+        request = rollable.get("request")
+        try:
+            odds = rules.ruleset.odds(request)
+            result = rules.ruleset.roll(request, roller or Roller())
+        except OddsError as exc:
+            raise _refused("roll.refused", str(exc)) from None
+        except NotImplementedError:
+            raise _refused("roll.unavailable", f"{rules.ruleset.name} cannot roll yet.") from None
+        log = RollLog.objects.create(
+            character=character,
+            user=user,
+            label=str(rollable.get("label") or rollable_id)[:120],
+            request=request,
+            result={**result, "odds": odds, "rollable": str(rollable_id)},
+        )
+    return log

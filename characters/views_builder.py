@@ -1,0 +1,361 @@
+"""The builder pages: create, build (live validation), drafts, history, export/import, homebrew.
+
+Thin function views: they read through the selectors (which 404 what the user may not
+see), write through the services, and render one generic builder driven by the
+ruleset's traits. A POST of the builder form re-validates; with htmx it answers the
+named partials (the sections and, out of band, the panels), without it the whole page.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from characters.diff import build_diff
+from characters.forms_builder import build_from_post, builder_form
+from characters.models import Character
+from characters.selectors.campaigns import campaign_for_user
+from characters.selectors.characters import (
+    builder_traits,
+    can_edit_build,
+    character_for_user,
+    character_versions,
+    is_campaign_gm,
+    next_point_costs,
+)
+from characters.services import characters as svc
+from config.api import Conflict, RuleRefused
+
+MAX_IMPORT_BYTES = 256 * 1024
+
+
+def _sheet_url(character: Character) -> str:
+    try:
+        return reverse("character_sheet", args=[character.id])
+    except NoReverseMatch:  # the sheet page is another feature; fall back to the builder
+        return reverse("character_builder", args=[character.id])
+
+
+def _redirect(request, url: str):
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+# ------------------------------------------------------------------ create
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_create(request, campaign_id):
+    """A new character in the campaign: a name, then the builder (any member may create one)."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    error = ""
+    name = ""
+    if request.method == "POST":
+        name = request.POST.get("name", "").strip()
+        if not 1 <= len(name) <= 120:
+            error = "Give the character a name of 1 to 120 characters."
+        else:
+            character = svc.character_create(campaign=campaign, owner=request.user, name=name)
+            messages.success(request, f"{character.name} is started as a draft. Build away: nothing is lost.")
+            return HttpResponseRedirect(reverse("character_builder", args=[character.id]))
+    return render(
+        request,
+        "characters/builder_new.html",
+        {"campaign": campaign, "error": error, "name": name, "budget": svc.campaign_starting_budget(campaign)},
+        status=400 if error else 200,
+    )
+
+
+# ------------------------------------------------------------------ the builder
+
+
+def _builder_context(request, character: Character, build, report, *, readonly: bool, note: str = "") -> dict:
+    campaign = character.campaign
+    ruleset, ctx, traits = builder_traits(campaign=campaign)
+    report_dict = report.as_dict() if hasattr(report, "as_dict") else (report or {})
+    next_costs = {}
+    if not readonly and hasattr(report, "spent"):
+        next_costs = next_point_costs(campaign=campaign, build=build, report=report, traits=traits)
+    form = builder_form(
+        traits, build, report_dict, next_costs=next_costs,
+        currency_label=ruleset.currency_label if ruleset else None,
+    )
+    submit_reason = ""
+    if not report_dict.get("valid"):
+        first = next((e for e in report_dict.get("errors", [])), None)
+        count = len(report_dict.get("errors", []))
+        submit_reason = f"Fix {count} problem{'s' if count != 1 else ''} first" + (
+            f": {first['message']}" if first else "."
+        )
+    elif not readonly:
+        refusal = svc.submit_refusal(campaign=campaign, build=build)
+        if refusal is not None:
+            submit_reason = "Not ready to submit: " + refusal.errors[0].message
+    currencies = []
+    label_of = ruleset.currency_label if ruleset else (lambda c: c)
+    for c in report_dict.get("budget", {}) or {}:
+        currencies.append({
+            "id": c, "label": label_of(c),
+            "spent": report_dict.get("spent", {}).get(c, 0),
+            "budget": report_dict.get("budget", {}).get(c, 0),
+            "remaining": report_dict.get("remaining", {}).get(c, 0),
+            "lines": [line for line in report_dict.get("costs", []) if line.get("currency") == c],
+        })
+    return {
+        "character": character,
+        "campaign": campaign,
+        "ruleset": ruleset,
+        "form": form,
+        "report": report_dict,
+        "currencies": currencies,
+        "readonly": readonly,
+        "can_edit": can_edit_build(request.user, character),
+        "is_draft": character.status == Character.Status.DRAFT,
+        "submit_reason": submit_reason,
+        "note": note,
+        "builder_url": reverse("character_builder", args=[character.id]),
+        "sheet_url": _sheet_url(character),
+        "dirty": build != character.build,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_builder(request, character_id):
+    """The builder: GET shows the saved build; POST re-validates the form, saves or submits."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    editable = can_edit_build(request.user, character) and character.status == Character.Status.DRAFT
+    if request.method == "GET":
+        report = character.report or {}
+        if editable:  # re-validate: homebrew or house rules may have changed since it was saved
+            report = svc.character_validate(campaign=character.campaign, build=character.build)
+        ctx = _builder_context(request, character, character.build, report, readonly=not editable)
+        return render(request, "characters/builder.html", ctx)
+
+    if not can_edit_build(request.user, character):
+        raise PermissionDenied("Only the character's owner may change its build.")
+    if character.status != Character.Status.DRAFT:
+        messages.error(request, "This character is active: propose changes through advancement.")
+        return _redirect(request, _sheet_url(character))
+
+    _, _, traits = builder_traits(campaign=character.campaign)
+    build = build_from_post(traits, request.POST, character.build)
+    version = request.POST.get("_version", "")
+    version = int(version) if version.isdigit() else version
+
+    if "_save" in request.POST or "_submit" in request.POST:
+        try:
+            if build != character.build or "_save" in request.POST:
+                character = svc.character_save_draft(
+                    character_id=character.id, user=request.user, build=build, version=version
+                )
+                version = character.version
+            if "_submit" in request.POST:
+                character = svc.character_submit(character_id=character.id, user=request.user, version=version)
+                messages.success(request, f"{character.name} is submitted and active.")
+                return _redirect(request, _sheet_url(character))
+        except Conflict as exc:
+            report = svc.character_validate(campaign=character.campaign, build=build)
+            ctx = _builder_context(request, character, build, report, readonly=False, note=str(exc.detail))
+            return render(request, "characters/builder.html", ctx, status=409)
+        except RuleRefused as exc:
+            character.refresh_from_db()
+            report = svc.character_validate(campaign=character.campaign, build=character.build)
+            ctx = _builder_context(request, character, character.build, report, readonly=False, note=str(exc.detail))
+            return render(request, "characters/builder.html", ctx, status=422)
+        valid = character.report.get("valid")
+        messages.success(
+            request,
+            f"Draft saved as version {character.version}"
+            + ("." if valid else " — it still has problems to fix before you can submit it."),
+        )
+        return _redirect(request, reverse("character_builder", args=[character.id]))
+
+    report = svc.character_validate(campaign=character.campaign, build=build)
+    ctx = _builder_context(request, character, build, report, readonly=False)
+    if request.htmx:
+        return render(request, "characters/builder.html#builder-update", ctx)
+    return render(request, "characters/builder.html", ctx)
+
+
+# ------------------------------------------------------------------ history
+
+
+def _version_pick(versions: list, raw, default):
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        return default
+    return next((v for v in versions if v.number == number), default)
+
+
+@login_required
+@require_http_methods(["GET"])
+def character_history(request, character_id):
+    """Versions newest first (number, date, author, reason, valid?) and a diff of any two."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    versions = list(character_versions(character=character))
+    new = _version_pick(versions, request.GET.get("b"), versions[0] if versions else None)
+    old_default = next((v for v in versions if new and v.number < new.number), None)
+    old = _version_pick(versions, request.GET.get("a"), old_default)
+    diff = build_diff(old.build, new.build) if old and new else []
+    ctx = {
+        "character": character,
+        "versions": versions,
+        "old": old,
+        "new": new,
+        "diff": diff,
+        "can_revert": can_edit_build(request.user, character) and character.status == Character.Status.DRAFT,
+        "builder_url": reverse("character_builder", args=[character.id]),
+        "sheet_url": _sheet_url(character),
+    }
+    if request.htmx and request.GET.get("partial") == "diff":
+        return render(request, "characters/history.html#history-diff", ctx)
+    return render(request, "characters/history.html", ctx)
+
+
+@login_required
+@require_POST
+def character_revert(request, character_id):
+    """Revert a draft to an earlier version: a new version carrying the old build."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    try:
+        character = svc.character_revert(
+            character_id=character.id, user=request.user, to_version=request.POST.get("to_version")
+        )
+    except RuleRefused as exc:
+        messages.error(request, str(exc.detail))
+        return HttpResponseRedirect(reverse("character_history", args=[character.id]))
+    messages.success(request, f"Reverted: version {character.version} carries the build of an earlier one.")
+    return HttpResponseRedirect(reverse("character_history", args=[character.id]))
+
+
+# ------------------------------------------------------------------ export / import
+
+
+@login_required
+@require_http_methods(["GET"])
+def character_export(request, character_id):
+    """The build document as a JSON download."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    document = svc.character_export(character)
+    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = f"{slugify(character.name) or 'character'}.{character.ruleset}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_import(request, campaign_id):
+    """Import a build document (a file or pasted JSON) into the campaign as a draft."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    errors: list[dict] = []
+    pasted = ""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        pasted = request.POST.get("document", "")
+        text = ""
+        if upload is not None:
+            if upload.size > MAX_IMPORT_BYTES:
+                errors.append({"path": "", "message": "That file is larger than 256 KiB: not a build document."})
+            else:
+                raw = upload.read()
+                try:
+                    text = raw.decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    errors.append({"path": "", "message": "That file is not UTF-8 text: export it again as JSON."})
+        elif pasted.strip():
+            text = pasted
+        else:
+            errors.append({"path": "", "message": "Choose a JSON file or paste a build document."})
+        document = None
+        if text and not errors:
+            try:
+                document = json.loads(text)
+            except ValueError as exc:
+                errors.append({"path": "", "message": f"That is not valid JSON ({exc})."})
+        if document is not None and not errors:
+            try:
+                character = svc.character_import(campaign=campaign, owner=request.user, document=document)
+            except RuleRefused as exc:
+                errors.extend(exc.errors or [{"path": "", "message": str(exc.detail)}])
+            else:
+                problems = len(character.report.get("errors", []))
+                messages.success(
+                    request,
+                    f"Imported {character.name} as a draft"
+                    + (f" with {problems} problem{'s' if problems != 1 else ''} to fix." if problems else "."),
+                )
+                return HttpResponseRedirect(reverse("character_builder", args=[character.id]))
+    return render(
+        request,
+        "characters/import.html",
+        {"campaign": campaign, "errors": errors, "pasted": pasted},
+        status=422 if errors else 200,
+    )
+
+
+# ------------------------------------------------------------------ homebrew
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_homebrew(request, campaign_id):
+    """The GM edits the campaign's extra content, one JSON list per kind; members may read it."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    is_gm = is_campaign_gm(request.user, campaign)
+    ruleset, _, _ = builder_traits(campaign=campaign)
+    kinds = list(ruleset.homebrew_kinds) if ruleset else []
+    texts = {kind: json.dumps((campaign.homebrew or {}).get(kind, []), indent=2, ensure_ascii=False) for kind in kinds}
+    issues: list[dict] = []
+    status = 200
+    if request.method == "POST":
+        if not is_gm:
+            raise PermissionDenied("Only the campaign's GM may edit its homebrew.")
+        homebrew: dict = {}
+        for kind in kinds:
+            text = request.POST.get(f"kind-{kind}", "").strip()
+            texts[kind] = text
+            if not text:
+                continue
+            try:
+                homebrew[kind] = json.loads(text)
+            except ValueError as exc:
+                issues.append({"code": "homebrew.malformed", "path": f"/{kind}", "message": f"Not valid JSON: {exc}."})
+        if not issues:
+            result = svc.campaign_update_homebrew(campaign=campaign, user=request.user, homebrew=homebrew)
+            issues = result.issues
+            if result.saved:
+                messages.success(request, "Homebrew saved: every build in this campaign now sees it.")
+                return HttpResponseRedirect(reverse("campaign_homebrew", args=[campaign.id]))
+        status = 422
+    examples = {}
+    if ruleset is not None:
+        for kind in kinds:
+            entries = list(ruleset.catalogue.get(kind, {}).values())
+            if entries:
+                examples[kind] = json.dumps([entries[0]], indent=2, ensure_ascii=False)
+    rows = []
+    for kind in kinds:
+        kind_issues = [i for i in issues if i.get("path", "").split("/")[1:2] == [kind]]
+        rows.append({"kind": kind, "label": kind.replace("_", " ").capitalize(), "text": texts.get(kind, "[]"),
+                     "example": examples.get(kind, ""), "issues": kind_issues, "count": len((campaign.homebrew or {}).get(kind, []) or [])})
+    other = [i for i in issues if i.get("path", "").split("/")[1:2] not in [[k] for k in kinds]]
+    return render(
+        request,
+        "characters/homebrew.html",
+        {"campaign": campaign, "ruleset": ruleset, "rows": rows, "issues": issues, "other_issues": other, "is_gm": is_gm},
+        status=status,
+    )

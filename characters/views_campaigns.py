@@ -1,0 +1,208 @@
+"""Home and campaign pages. Thin: access helpers, forms, then a service call."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.http import require_POST
+
+from characters.forms import CampaignCreateForm, CampaignSettingsForm, JoinForm
+from characters.models import Campaign, Membership
+from characters.selectors.campaigns import (
+    campaign_characters,
+    campaign_for_user,
+    campaign_members,
+    campaign_role,
+    characters_for_user,
+    home_campaigns,
+)
+from characters.services import campaigns as services
+from rulesets.engine import registry
+
+User = get_user_model()
+
+
+def _get_campaign_for_user(request, campaign_id) -> Campaign:
+    """The campaign if the signed-in user belongs to it; 404 otherwise (its existence is not leaked)."""
+    return campaign_for_user(request.user, campaign_id)
+
+
+def _get_campaign_for_gm(request, campaign_id) -> Campaign:
+    """404 for strangers, 403 for players: only the GM passes."""
+    campaign = _get_campaign_for_user(request, campaign_id)
+    if campaign.gm_id != request.user.pk:
+        raise PermissionDenied("Only the campaign's GM may do this.")
+    return campaign
+
+
+def _maybe_reverse(name: str, *args) -> str | None:
+    """A link to a page another feature provides, or None while that page does not exist yet."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def _add_errors(form, exc: ValidationError) -> None:
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            for error in errors:
+                form.add_error(field if field in form.fields else None, error)
+    else:
+        for error in exc.messages:
+            form.add_error(None, error)
+
+
+def _with_links(characters):
+    for character in characters:
+        character.url = _maybe_reverse("character_detail", character.pk)
+    return characters
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        return render(request, "characters/welcome.html", {"rulesets": services.ruleset_choices()})
+    return render(
+        request,
+        "characters/home.html",
+        {
+            **home_campaigns(request.user),
+            "characters": _with_links(list(characters_for_user(request.user))),
+            "join_form": JoinForm(),
+        },
+    )
+
+
+@login_required
+def campaign_list(request):
+    return render(
+        request,
+        "characters/campaign_list.html",
+        {**home_campaigns(request.user), "join_form": JoinForm()},
+    )
+
+
+@login_required
+def campaign_create(request):
+    form = CampaignCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = services.campaign_create(
+                gm=request.user,
+                name=form.cleaned_data["name"],
+                ruleset=form.cleaned_data["ruleset"],
+                settings=form.settings(),
+            )
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, f"Campaign “{campaign.name}” created. Share the join code with your players.")
+            return redirect("campaign_detail", campaign_id=campaign.pk)
+    return render(request, "characters/campaign_form.html", {"form": form})
+
+
+@login_required
+def campaign_join(request):
+    form = JoinForm(request.POST or request.GET or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            membership = services.campaign_join(user=request.user, join_code=form.cleaned_data["join_code"])
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, f"You joined “{membership.campaign.name}”.")
+            return redirect("campaign_detail", campaign_id=membership.campaign_id)
+    return render(request, "characters/campaign_join.html", {"form": form})
+
+
+@login_required
+def campaign_detail(request, campaign_id: int):
+    campaign = _get_campaign_for_user(request, campaign_id)
+    return render(request, "characters/campaign_detail.html", _detail_context(request, campaign))
+
+
+def _detail_context(request, campaign: Campaign) -> dict:
+    role = campaign_role(request.user, campaign)
+    return {
+        "campaign": campaign,
+        "role": role,
+        "is_gm": role == Membership.Role.GM,
+        "members": campaign_members(campaign),
+        "characters": _with_links(list(campaign_characters(campaign))),
+        "ruleset_name": services.RULESET_NAMES.get(campaign.ruleset, campaign.ruleset),
+        "new_character_url": _maybe_reverse("character_create", campaign.pk),
+    }
+
+
+@login_required
+def campaign_settings(request, campaign_id: int):
+    campaign = _get_campaign_for_gm(request, campaign_id)
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        raise Http404("This campaign's ruleset is not installed.")
+    initial = {"name": campaign.name, "house_rules": campaign.house_rules}
+    for currency in ruleset.currencies:
+        initial[f"budget_{currency}"] = campaign.starting_budget.get(currency, 0)
+    form = CampaignSettingsForm(request.POST or None, initial=initial, currencies=ruleset.currencies)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.campaign_update_settings(
+                gm=request.user, campaign=campaign, name=form.cleaned_data["name"], settings=form.settings()
+            )
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("campaign_detail", campaign_id=campaign.pk)
+    return render(
+        request,
+        "characters/campaign_settings.html",
+        {"campaign": campaign, "form": form, "house_defaults": ruleset.house_defaults},
+    )
+
+
+@login_required
+@require_POST
+def campaign_leave(request, campaign_id: int):
+    campaign = _get_campaign_for_user(request, campaign_id)
+    try:
+        services.campaign_leave(user=request.user, campaign=campaign)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("campaign_detail", campaign_id=campaign.pk)
+    messages.success(request, f"You left “{campaign.name}”.")
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def campaign_remove_member(request, campaign_id: int, user_id: int):
+    campaign = _get_campaign_for_gm(request, campaign_id)
+    member = Membership.objects.filter(campaign=campaign, user_id=user_id).select_related("user").first()
+    if member is None:
+        raise Http404("No such member.")
+    try:
+        services.campaign_remove_player(gm=request.user, campaign=campaign, user=member.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.success(request, f"{member.user.get_username()} was removed from the campaign.")
+    if request.htmx:
+        return render(request, "characters/campaign_detail.html#members", _detail_context(request, campaign))
+    return redirect("campaign_detail", campaign_id=campaign.pk)
+
+
+@login_required
+@require_POST
+def campaign_regenerate_code(request, campaign_id: int):
+    campaign = _get_campaign_for_gm(request, campaign_id)
+    services.campaign_regenerate_join_code(gm=request.user, campaign=campaign)
+    if request.htmx:
+        return render(request, "characters/campaign_detail.html#join-code", _detail_context(request, campaign))
+    messages.success(request, "A new join code was made; the old one no longer works.")
+    return redirect("campaign_detail", campaign_id=campaign.pk)

@@ -1,0 +1,290 @@
+"""The character sheet: derived numbers, play state edited in place, dice with odds, print.
+
+Thin function views: they read through ``characters.selectors`` and write through
+``characters.services.play``. Every POST answers htmx with the partials it changed
+(outerHTML swaps of stable ids) and a plain form POST with a redirect back to the
+sheet, so the page works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from characters.models import Character
+from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
+from characters.selectors.play import (
+    SheetRules,
+    character_roll,
+    character_roll_log,
+    label,
+    sheet_rules,
+)
+from characters.services import play
+from config.api import Conflict, RuleRefused
+
+TEMPLATE = "characters/sheet.html"
+#: Top-level build keys the summary leaves to other blocks (or that say nothing).
+SUMMARY_SKIP = {"format", "ruleset", "name", "budget", "notes", "creation"}
+EQUIPMENT_STATES = ("wielded", "worn", "carried")
+
+
+# ------------------------------------------------------------------ context
+
+
+def _build_summary(build: dict) -> list[dict[str, Any]]:
+    """The build's own keys as labelled blocks, in the document's order."""
+    blocks = []
+    for key, value in build.items():
+        if key in SUMMARY_SKIP or value in (None, "", [], {}):
+            continue
+        if key == "equipment" and isinstance(value, list):
+            continue  # its own block, with the loadout controls
+        blocks.append({"key": key, "label": label(key), "value": value})
+    return blocks
+
+
+def _equipment(character: Character) -> list[dict[str, Any]]:
+    equipment = character.build.get("equipment")
+    if not isinstance(equipment, list):
+        return []
+    rows = []
+    for i, entry in enumerate(equipment):
+        if not isinstance(entry, dict):
+            continue
+        name = entry.get("item") or (entry.get("custom") or {}).get("name") or f"Item {i + 1}"
+        rows.append(
+            {
+                "index": i,
+                "name": label(name),
+                "state": entry.get("state"),
+                "arms": entry.get("arms") or [],
+                "has_state": "state" in entry,
+            }
+        )
+    return rows
+
+
+def _effect_rows(effects: dict[str, Any]) -> list[dict[str, Any]]:
+    """``state_effects`` as rows for people; "labels" (ready sentences) come first."""
+    rows = []
+    for key, value in (effects or {}).items():
+        if key == "labels" or value in (None, {}, [], 0, False):
+            continue
+        rows.append({"key": key, "label": label(key), "value": value})
+    return rows
+
+
+def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[str, Any]:
+    rules: SheetRules = extra.pop("rules", None) or sheet_rules(character=character)
+    groups: dict[str, list] = {}
+    for rollable in rules.rollables:
+        groups.setdefault(str(rollable.get("group") or "Rolls"), []).append(rollable)
+    effects = rules.effects if isinstance(rules.effects, dict) else {}
+    report = character.report or {}
+    live = rules.report.as_dict() if rules.report else report
+    return {
+        "character": character,
+        "campaign": character.campaign,
+        "rules": rules,
+        "slug": character.ruleset,
+        "ruleset_name": rules.ruleset.name if rules.ruleset else character.ruleset,
+        "derived": rules.derived or report.get("derived") or {},
+        "report": live,
+        "costs": [
+            {
+                "currency": c,
+                "label": label(c),
+                "spent": live.get("spent", {}).get(c, 0),
+                "budget": live.get("budget", {}).get(c, 0),
+                "remaining": live.get("remaining", {}).get(c, 0),
+            }
+            for c in live.get("budget", {})
+        ],
+        "summary": _build_summary(character.build if isinstance(character.build, dict) else {}),
+        "equipment": _equipment(character),
+        "equipment_states": EQUIPMENT_STATES,
+        "sections": rules.sections,
+        "effects": effects,
+        "effect_labels": effects.get("labels") or [],
+        "effect_rows": _effect_rows(effects),
+        "roll_groups": groups,
+        "can_edit_state": can_edit_state(request.user, character),
+        "can_edit_build": can_edit_build(request.user, character),
+        "is_draft": character.status == Character.Status.DRAFT,
+        "printing": request.GET.get("print") == "1",
+        **extra,
+    }
+
+
+def _load(request: HttpRequest, character_id: int) -> Character:
+    """The character if this user may see it; 404 otherwise (pages and htmx alike)."""
+    return character_for_user(user=request.user, character_id=character_id)
+
+
+def _partials(request: HttpRequest, context: dict, *names: str, status: int = 200) -> HttpResponse:
+    """Render several partials of the sheet into one htmx response (the first is the swap
+    target; the others carry hx-swap-oob)."""
+    html = "".join(
+        render(request, f"{TEMPLATE}#{name}", {**context, "oob": i > 0}).content.decode() for i, name in enumerate(names)
+    )
+    return HttpResponse(html, status=status)
+
+
+def _refusal(exc: Exception) -> str:
+    if isinstance(exc, RuleRefused | Conflict):
+        return str(exc.detail)
+    if isinstance(exc, PermissionDenied):
+        return str(exc) or "You may not do that."
+    return str(exc)
+
+
+# ------------------------------------------------------------------ pages
+
+
+@login_required
+@require_GET
+def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
+    """The sheet page (also for drafts). ``?print=1`` gives the print layout;
+    ``?roll=<id>`` shows that roll's result and odds chart."""
+    character = _load(request, character_id)
+    rolls = character_roll_log(character=character)
+    shown_roll = None
+    if request.GET.get("roll"):
+        shown_roll = next((r for r in rolls if str(r.pk) == request.GET["roll"]), None) or character_roll(
+            character=character, roll_id=request.GET["roll"]
+        )
+    context = _sheet_context(request, character, rolls=rolls, shown_roll=shown_roll)
+    return render(request, TEMPLATE, context)
+
+
+@login_required
+@require_GET
+def character_sheet_rolls(request: HttpRequest, character_id: int) -> HttpResponse:
+    """The roll log block (htmx refresh; plain GET → the sheet)."""
+    character = _load(request, character_id)
+    if not request.htmx:
+        return redirect(reverse("character_sheet", args=[character.pk]) + "#roll-log")
+    return render(request, f"{TEMPLATE}#roll-log", {"character": character, "rolls": character_roll_log(character=character)})
+
+
+@login_required
+@require_GET
+def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) -> HttpResponse:
+    """One logged roll with its odds chart (htmx: the result block; plain GET: the sheet showing it)."""
+    character = _load(request, character_id)
+    if not request.htmx:
+        return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={roll_id}#roll-result")
+    roll = character_roll(character=character, roll_id=roll_id)
+    return render(request, f"{TEMPLATE}#roll-result", {"character": character, "shown_roll": roll, "slug": character.ruleset})
+
+
+# ------------------------------------------------------------------ writes
+
+
+def _action_from_post(request: HttpRequest) -> dict[str, Any]:
+    """Form fields → a state action: whole numbers become ints, empty fields are dropped."""
+    action: dict[str, Any] = {}
+    for key in request.POST:
+        if key in {"csrfmiddlewaretoken"}:
+            continue
+        values = [v for v in request.POST.getlist(key) if v != ""]
+        if not values:
+            continue
+        converted = [_number(v) for v in values]
+        if all(isinstance(v, bool) for v in converted):
+            action[key] = converted[-1]  # a checkbox after its hidden "false"
+        else:
+            action[key] = converted if len(converted) > 1 or key.endswith("[]") else converted[0]
+    for key in [k for k in action if k.endswith("[]")]:
+        action[key[:-2]] = action.pop(key)
+    return action
+
+
+def _number(value: str) -> Any:
+    text = value.strip()
+    if text in {"true", "false"}:
+        return text == "true"
+    if text.lstrip("-+").isdigit() and len(text) < 12:
+        return int(text)
+    return value
+
+
+@login_required
+@require_POST
+def character_state_action(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Apply one play-state action from a section's form (or a pool's +/− button)."""
+    action = _action_from_post(request)
+    error = None
+    sentence = ""
+    try:
+        character, sentence = play.character_state_action(character_id=character_id, user=request.user, action=action)
+    except (RuleRefused, PermissionDenied) as exc:
+        error = _refusal(exc)
+        character = _load(request, character_id)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(request, sentence or "Done.")
+        return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-state")
+    context = _sheet_context(request, character, state_error=error, state_message=sentence)
+    # The state block is the target; numbers, effects and roll buttons follow out of band.
+    return _partials(request, context, "sheet-state", "sheet-effects", "sheet-derived", "sheet-rollables", "sheet-version")
+
+
+@login_required
+@require_POST
+def character_equipment(request: HttpRequest, character_id: int, index: int) -> HttpResponse:
+    """Wield, wear or carry an equipment entry (the owner only; the GM gets 403)."""
+    state: Any = request.POST.get("state", "")
+    arms = [a for a in request.POST.getlist("arms") if a]
+    if arms:
+        state = {"state": state, "arms": arms}
+    error = None
+    try:
+        character = play.character_equipment_state(character_id=character_id, user=request.user, index=index, state=state)
+    except PermissionDenied:
+        _load(request, character_id)  # a stranger still gets 404, not 403
+        raise
+    except RuleRefused as exc:
+        error = _refusal(exc)
+        character = _load(request, character_id)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-equipment")
+    context = _sheet_context(request, character, equipment_error=error)
+    return _partials(
+        request, context, "sheet-equipment", "sheet-derived", "sheet-effects", "sheet-state", "sheet-rollables", "sheet-version"
+    )
+
+
+@login_required
+@require_POST
+def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Roll one of the sheet's rollables on the server; show the result and its odds."""
+    error = None
+    log = None
+    try:
+        log = play.character_roll(character_id=character_id, user=request.user, rollable_id=request.POST.get("rollable", ""))
+    except (RuleRefused, PermissionDenied) as exc:
+        error = _refusal(exc)
+    character = _load(request, character_id)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+            return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
+        return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
+    context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error}
+    if log is None:
+        return _partials(request, context, "roll-result")
+    context["rolls"] = character_roll_log(character=character)
+    return _partials(request, context, "roll-result", "roll-log")

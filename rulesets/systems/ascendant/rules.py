@@ -1,0 +1,746 @@
+"""Ascendant character rules: validate, price and derive a build document.
+
+The document's shape is described in the package docstring (``__init__.py``). Every
+number that RULES.md marks HD comes from ``content/house.json`` through
+``ctx.settings``, so a campaign's house rules change it without code.
+
+Checking walks the levels in order (1 → the character's level), the way a player
+levels up: Class Proficiency and the attribute cap of level N, then that level's
+attribute points, its skill increase, and its feats, whose ranks and
+prerequisites are judged against the character *as of* level N (attributes after
+that level's points, skills after that level's increase, feats of earlier levels
+and of the same level — the seed lets a player take the steps of a level-up in
+any order).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.engine.base import Context, is_int
+from rulesets.engine.pointer import escape as esc
+from rulesets.engine.pointer import ptr
+from rulesets.engine.report import Report
+
+ATTRIBUTES: tuple[str, ...] = ("str", "dex", "con", "int", "wis", "cha")
+ATTRIBUTE_LABELS = {
+    "str": "Strength", "dex": "Dexterity", "con": "Constitution",
+    "int": "Intelligence", "wis": "Wisdom", "cha": "Charisma",
+}
+#: Each defense and the attribute it adds (seed, "Attributes").
+DEFENSES: dict[str, str] = {
+    "stability": "str", "evasion": "dex", "resilience": "con",
+    "clarity": "int", "spirit": "wis", "resolve": "cha",
+}
+FEAT_KINDS: tuple[str, ...] = ("ancestry", "class", "archetype", "skill", "general")
+GROUP_SLOTS = ("ancestry", "background", "class", "free")
+
+MISSING = "ascendant.level_choices_missing"
+_RULES_CACHE: dict[int, tuple[dict, "Rules"]] = {}
+
+
+class Rules:
+    """The house tables of one context, indexed once per check."""
+
+    __slots__ = ("s", "ranks", "rank_index", "bonus", "cp_levels", "attr_max", "slots", "attr_levels",
+                 "skill_levels", "_cp", "_cap", "_bonus")
+
+    def __init__(self, settings: dict[str, Any]):
+        self.s = settings
+        self.ranks: list[str] = list(settings["ranks"])
+        self.rank_index = {r: i for i, r in enumerate(self.ranks)}
+        self.bonus: dict[str, int] = settings["rank_bonus"]
+        self.cp_levels = sorted(settings["class_proficiency_levels"])
+        self.attr_max: dict[str, int] = settings["attribute_max"]
+        self.slots = {kind: frozenset(levels) for kind, levels in settings["feat_slots"].items()}
+        self.attr_levels = frozenset(settings["attribute_levels"])
+        self.skill_levels = frozenset(settings["skill_increase_levels"])
+        top = len(self.ranks) - 1
+        levels = range(settings["max_level"] + 1)
+        self._cp = [min(sum(1 for lv in self.cp_levels if lv <= n), top) for n in levels]
+        self._bonus = [self.bonus.get(rank, 0) for rank in self.ranks]
+        self._cap = [self._compute_cap(n) for n in levels]
+
+    @classmethod
+    def of(cls, settings: dict[str, Any]) -> "Rules":
+        """The tables of ``settings``, built once per settings object (contexts are cached)."""
+        cached = _RULES_CACHE.get(id(settings))
+        if cached is None or cached[0] is not settings:
+            if len(_RULES_CACHE) > 256:
+                _RULES_CACHE.clear()
+            cached = _RULES_CACHE[id(settings)] = (settings, cls(settings))
+        return cached[1]
+
+    def class_proficiency(self, level: int) -> int:
+        """Rank index of Class Proficiency at ``level`` (1 = trained)."""
+        return self._cp[level]
+
+    def rank_label(self, index: int) -> str:
+        rank = self.ranks[max(0, min(index, len(self.ranks) - 1))]
+        return self.s.get("rank_labels", {}).get(rank, rank.title())
+
+    def bonus_of(self, index: int) -> int:
+        return self._bonus[max(0, min(index, len(self._bonus) - 1))]
+
+    def cap(self, level: int) -> int:
+        """The highest an attribute may be at ``level`` (HD table; the creation cap at 1)."""
+        return self._cap[level]
+
+    def _compute_cap(self, level: int) -> int:
+        cp = self.ranks[self._cp[level]]
+        cap = self.attr_max.get(cp, 0)
+        if level == 1:
+            cap = min(cap, self.s["creation_attribute_max"])
+        return cap
+
+
+def _label(entry: dict | None, fallback: str) -> str:
+    return entry.get("name", fallback) if isinstance(entry, dict) else fallback
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _few(ids: list[str], limit: int = 8) -> str:
+    shown = ", ".join(ids[:limit])
+    return shown + (", …" if len(ids) > limit else "") if ids else "none"
+
+
+def allowed_feats(
+    ctx: Context, rules: Rules, kind: str, max_rank: int, *, ancestry: str | None = None,
+    klass: str | None = None,
+) -> list[str]:
+    """Feat ids of ``kind`` a character could put in a slot of ``max_rank`` (by rank and owner only)."""
+    out = []
+    for fid, feat in ctx.catalogue.get("feats", {}).items():
+        if feat.get("kind") != kind or rules.rank_index.get(feat.get("rank"), 99) > max_rank:
+            continue
+        if kind == "ancestry" and (feat.get("heritage") or (ancestry and feat.get("ancestry") != ancestry)):
+            continue
+        if kind == "class" and klass and feat.get("class") != klass:
+            continue
+        out.append(fid)
+    return out
+
+
+def check(build: dict, report: Report, ctx: Context) -> None:
+    """Validate ``build`` into ``report`` (errors, warnings, xp spent, derived)."""
+    rules = Rules.of(ctx.settings)
+    s = ctx.settings
+    cat = ctx.catalogue
+    approval = ctx.phase == "approval"
+
+    def missing(path: str, message: str) -> None:
+        (report.error if approval else report.warn)(MISSING, path, message)
+
+    # ------------------------------------------------------------------ level and XP
+    level = build.get("level")
+    max_level = s["max_level"]
+    if not is_int(level) or not 1 <= level <= max_level:
+        report.error("build.malformed", "/level", f"The level must be a whole number from 1 to {max_level}.")
+        return
+    report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
+
+    # ------------------------------------------------------------ the big choices
+    def pick(key: str, kind: str, label: str) -> dict | None:
+        value = build.get(key)
+        options = list(cat.get(kind, {}))
+        if value is None:
+            missing(ptr(key), f"Choose a {label}: one of {_few(options)}.")
+            return None
+        if not isinstance(value, str):
+            report.error("build.malformed", ptr(key), f"The {label} must be an id such as {options[0]!r}.")
+            return None
+        entry = cat.get(kind, {}).get(value)
+        if entry is None:
+            report.error("skill.unknown", ptr(key), f"{value!r} is not a {label} here; choose one of {_few(options)}.")
+        return entry
+
+    ancestry = pick("ancestry", "ancestries", "ancestry")
+    heritage = None
+    if ancestry is not None:
+        heritage = pick("heritage", "heritages", "heritage")
+        if heritage is not None and heritage.get("ancestry") != ancestry["id"]:
+            own = [h for h, e in cat.get("heritages", {}).items() if e.get("ancestry") == ancestry["id"]]
+            report.error(
+                "ascendant.heritage_mismatch", "/heritage",
+                f"{_label(heritage, build['heritage'])} is a heritage of another ancestry; a "
+                f"{_label(ancestry, ancestry['id'])} chooses one of {_few(own)}.",
+            )
+            heritage = None
+    elif build.get("heritage") is not None and not isinstance(build.get("heritage"), str):
+        report.error("build.malformed", "/heritage", "The heritage must be an id such as \"rock_dwarf\".")
+    background = pick("background", "backgrounds", "background")
+    klass = pick("class", "classes", "class")
+
+    # ----------------------------------------------------------------- creation
+    attrs = dict.fromkeys(ATTRIBUTES, 0)
+    attrs_ok = True
+    boosts = build.get("boosts")
+    if boosts is None:
+        boosts = {}
+        missing("/boosts", "Choose the attribute boosts of your ancestry, background and class, and four free ones.")
+    elif not isinstance(boosts, dict):
+        report.error("build.malformed", "/boosts", "Boosts must be an object: {\"ancestry\": [...], "
+                     "\"background\": [...], \"class\": \"str\", \"free\": [...]}.")
+        boosts, attrs_ok = {}, False
+    for key in boosts:
+        if key not in GROUP_SLOTS:
+            report.warn("build.unknown_key", ptr("boosts", key), f"Boosts come from {', '.join(GROUP_SLOTS)}; "
+                        f"{key!r} is ignored.")
+
+    def boost_list(group: str, required: int, what: str) -> list[tuple[str, str]]:
+        nonlocal attrs_ok
+        path = f"/boosts/{group}"
+        raw = boosts.get(group)
+        if raw is None or raw == []:
+            if required:
+                missing(path, f"Choose {required} different attributes to boost from your {what}.")
+            return []
+        if not isinstance(raw, list):
+            report.error("build.malformed", path, f"The {what} boosts must be a list of attributes such as "
+                         "[\"str\", \"con\"].")
+            attrs_ok = False
+            return []
+        out: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        for i, attr in enumerate(raw):
+            p = f"/boosts/{group}/{i}"
+            if not isinstance(attr, str):
+                report.error("build.malformed", p, "A boost is an attribute id: str, dex, con, int, wis or cha.")
+                attrs_ok = False
+            elif attr not in attrs:
+                report.error("attribute.unknown", p, f"{attr!r} is not an attribute; use str, dex, con, int, wis "
+                             "or cha.")
+                attrs_ok = False
+            elif i >= required:
+                report.error("ascendant.boost_invalid", p, f"Your {what} gives {required} boosts, not "
+                             f"{len(raw)}: remove this one.")
+            elif attr in seen:
+                report.error("ascendant.boost_invalid", p, f"{ATTRIBUTE_LABELS[attr]} is boosted twice by your "
+                             f"{what}; each of these boosts must go to a different attribute.")
+            else:
+                seen.add(attr)
+                out.append((p, attr))
+        if len(raw) < required:
+            missing(path, f"Your {what} gives {required} boosts; choose {required - len(raw)} more, each to a "
+                    "different attribute.")
+        return out
+
+    applied: list[tuple[str, str]] = []
+    if ancestry is not None:
+        fixed = [a for a in ancestry.get("boosts", []) if a in attrs]
+        free = ancestry.get("free_boosts", 0)
+        if boosts.get("ancestry") is None and not free:
+            applied += [(ptr("boosts", "ancestry"), a) for a in fixed]  # nothing to choose: automatic
+        else:
+            got = boost_list("ancestry", len(fixed) + free, f"ancestry ({_label(ancestry, ancestry['id'])})")
+            lacking = [a for a in fixed if a not in {a for _, a in got}]
+            if lacking and isinstance(boosts.get("ancestry"), list) and len(boosts["ancestry"]) >= len(fixed) + free:
+                report.error(
+                    "ascendant.boost_invalid", ptr("boosts", "ancestry"),
+                    f"A {_label(ancestry, ancestry['id'])} always boosts {', '.join(fixed)}; "
+                    f"list {', '.join(lacking)} here.",
+                )
+            applied += got
+    elif isinstance(boosts.get("ancestry"), list):
+        applied += boost_list("ancestry", len(boosts["ancestry"]), "ancestry")
+
+    bg_boosts = boost_list("background", s["background_boosts"], "background")
+    if background is not None and len(bg_boosts) == s["background_boosts"]:
+        options = background.get("boosts") or list(ATTRIBUTES)
+        if not any(a in options for _, a in bg_boosts):
+            report.error(
+                "ascendant.boost_invalid", ptr("boosts", "background"),
+                f"The {_label(background, background['id'])} background boosts {' or '.join(options)} with one of "
+                "its three boosts; put one of them in this list.",
+            )
+    applied += bg_boosts
+
+    class_boost = boosts.get("class")
+    if class_boost is None:
+        missing("/boosts/class", "Boost your class's key attribute"
+                + (f": {' or '.join(klass.get('key_attributes', []))}." if klass else "."))
+    elif not isinstance(class_boost, str):
+        report.error("build.malformed", "/boosts/class", "The class boost is one attribute id, such as \"str\".")
+        attrs_ok = False
+    elif class_boost not in attrs:
+        report.error("attribute.unknown", "/boosts/class", f"{class_boost!r} is not an attribute.")
+        attrs_ok = False
+    elif klass is not None and class_boost not in klass.get("key_attributes", []):
+        report.error(
+            "ascendant.boost_invalid", "/boosts/class",
+            f"The {_label(klass, klass['id'])}'s key attribute is {' or '.join(klass.get('key_attributes', []))}; "
+            f"boost that instead of {class_boost}.",
+        )
+    else:
+        applied.append(("/boosts/class", class_boost))
+    applied += boost_list("free", s["free_boosts"], "free boosts")
+
+    creation_cap = rules.cap(1)
+    capped: set[str] = set()
+    for path, attr in applied:
+        attrs[attr] += 1
+        if attrs[attr] > creation_cap and attr not in capped:
+            capped.add(attr)
+            report.error(
+                "ascendant.attribute_cap", path,
+                f"{ATTRIBUTE_LABELS[attr]} would start at +{attrs[attr]}; no attribute starts above "
+                f"+{creation_cap}. Move this boost to another attribute.",
+            )
+
+    # ------------------------------------------------------------- levels object
+    levels = build.get("levels")
+    if levels is None:
+        levels = {}
+    elif not isinstance(levels, dict):
+        report.error("build.malformed", "/levels", "Levels must be an object keyed by level: {\"2\": {...}}.")
+        levels = {}
+    for key, value in levels.items():
+        number = int(key) if key.isdigit() and key == str(int(key)) else None
+        if number is None or not 1 <= number <= max_level:
+            report.error("build.malformed", ptr("levels", key), f"Level keys are \"1\" to \"{max_level}\", not {key!r}.")
+        elif not isinstance(value, dict):
+            report.error("build.malformed", ptr("levels", key), "Each level is an object: {\"feats\": {...}, "
+                         "\"attributes\": {...}, \"skill_increase\": \"...\"}.")
+        elif number > level:
+            report.warn("build.unknown_key", ptr("levels", key), f"Level {number} choices are kept for later and "
+                        f"ignored until the character reaches level {number}.")
+        else:
+            for sub in value:
+                if sub not in ("feats", "attributes", "skill_increase"):
+                    report.warn("build.unknown_key", ptr("levels", key, sub), f"A level holds feats, attributes "
+                                f"and skill_increase; {sub!r} is ignored.")
+
+    # ------------------------------------------------------------------- skills
+    skills_cat = cat.get("skills", {})
+    skill_rank = dict.fromkeys(skills_cat, 0)
+    key_skill = klass.get("key_skill") if klass else None
+    automatic: set[str] = set()
+    if background and background.get("skill") in skill_rank:
+        automatic.add(background["skill"])
+    if klass:
+        automatic.update(x for x in [key_skill, *klass.get("trained_skills", [])] if x in skill_rank)
+    for name in automatic:
+        skill_rank[name] = 1
+    chosen_skills = 0
+    picks = klass.get("skill_choices", 0) if klass else None
+    doc_skills = build.get("skills")
+    if doc_skills is None:
+        doc_skills = {}
+    elif not isinstance(doc_skills, dict):
+        report.error("build.malformed", "/skills", "Skills must be an object: {\"athletics\": \"trained\"}.")
+        doc_skills = {}
+    for name, rank in doc_skills.items():
+        path = "/skills/" + esc(name)
+        if name not in skill_rank:
+            report.error("skill.unknown", path, f"{name!r} is not a skill; choose from {_few(list(skills_cat), 15)}.")
+        elif not isinstance(rank, str) or rank not in rules.rank_index:
+            report.error("build.malformed", path, f"A skill's rank is one of {', '.join(rules.ranks)}.")
+        elif rules.rank_index[rank] > 1:
+            report.error(
+                "ascendant.skill_rank_too_high", path,
+                f"At 1st level a skill starts at Trained, not {rules.rank_label(rules.rank_index[rank])}; raise "
+                "it with the skill increases of levels 3, 5, 7….",
+            )
+        elif rules.rank_index[rank] == 1 and name not in automatic:
+            chosen_skills += 1
+            if picks is not None and chosen_skills > picks:
+                report.error(
+                    "ascendant.too_many_skills", path,
+                    f"The {_label(klass, '')} is trained in {picks} skills of your choice (besides its key skill "
+                    f"and your background's); remove {name} or another.",
+                )
+            else:
+                skill_rank[name] = 1
+    if picks is not None and chosen_skills < picks:
+        missing("/skills", f"The {_label(klass, '')} is trained in {picks} skills of your choice; "
+                f"{picks - chosen_skills} still to choose.")
+
+    # ------------------------------------------------------------------- feats
+    feats_cat = cat.get("feats", {})
+    held: dict[str, str] = {}  # feat id -> path where it was gained
+    granted: list[tuple[str, str]] = []
+    if heritage and heritage.get("feat"):
+        granted.append(("/heritage", heritage["feat"]))
+    if background:
+        granted += [("/background", background[k]) for k in ("skill_feat", "general_feat") if background.get(k)]
+    for path, fid in granted:
+        held[fid] = path
+    anc_id = ancestry["id"] if ancestry else None
+    class_id = klass["id"] if klass else None
+    first_archetype = min(rules.slots.get("archetype", [1]) or [1])
+    trade_downs = 0
+    trade_max = s.get("trade_downs_max")
+    final_cap = rules.cap(level)
+
+    for n in range(1, level + 1):
+        lv = levels.get(str(n))
+        lv = lv if isinstance(lv, dict) else {}
+        cp = rules.class_proficiency(n)
+        cap = rules.cap(n)
+        if key_skill in skill_rank:
+            skill_rank[key_skill] = max(skill_rank[key_skill], cp)
+
+        # attribute points
+        base = f"/levels/{n}/attributes"
+        points = lv.get("attributes")
+        if n in rules.attr_levels:
+            if points is None or points == {}:
+                missing(base, f"Level {n} gives {s['attribute_points']} attribute points: +1 to three attributes, "
+                        "+2 and +1, or +3 to one.")
+            elif not isinstance(points, dict):
+                report.error("build.malformed", base, "Attribute points are an object such as {\"str\": 2, "
+                             "\"dex\": 1}.")
+                attrs_ok = False
+            else:
+                total = 0
+                for attr, amount in points.items():
+                    p = base + "/" + esc(attr)
+                    if attr not in attrs:
+                        report.error("attribute.unknown", p, f"{attr!r} is not an attribute; use str, dex, con, "
+                                     "int, wis or cha.")
+                        attrs_ok = False
+                    elif not is_int(amount) or amount < 0:
+                        report.error("build.malformed", p, "Attribute points are whole numbers from 1 to 3.")
+                        attrs_ok = False
+                    else:
+                        total += amount
+                        attrs[attr] += amount
+                        if amount and attrs[attr] > cap:
+                            report.error(
+                                "ascendant.attribute_cap", p,
+                                f"{ATTRIBUTE_LABELS[attr]} would reach +{attrs[attr]}, above the +{cap} that "
+                                f"{rules.rank_label(cp)} Class Proficiency allows at level {n}; put these points "
+                                "elsewhere.",
+                            )
+                if total > s["attribute_points"]:
+                    report.error("ascendant.boost_invalid", base, f"Level {n} gives {s['attribute_points']} "
+                                 f"attribute points, not {total}: take {total - s['attribute_points']} away.")
+                elif total < s["attribute_points"]:
+                    missing(base, f"Level {n} gives {s['attribute_points']} attribute points; "
+                            f"{s['attribute_points'] - total} still to place.")
+        elif points not in (None, {}):
+            report.error("ascendant.boost_invalid", base, f"Level {n} gives no attribute points (they come at "
+                         "even levels); remove them or move them to an even level.")
+
+        # skill increase
+        base = f"/levels/{n}/skill_increase"
+        raised = lv.get("skill_increase")
+        if n in rules.skill_levels:
+            if raised is None:
+                missing(base, f"Level {n} gives a skill increase: name a skill to raise by one rank.")
+            elif not isinstance(raised, str):
+                report.error("build.malformed", base, "A skill increase is one skill id, such as \"stealth\".")
+            elif raised not in skill_rank:
+                report.error("skill.unknown", base, f"{raised!r} is not a skill; choose from "
+                             f"{_few(list(skills_cat), 15)}.")
+            elif raised == key_skill:
+                report.error(
+                    "ascendant.skill_rank_too_high", base,
+                    f"{_label(skills_cat.get(raised), raised)} is your class's key skill and rises with Class "
+                    "Proficiency by itself; raise another skill.",
+                )
+            elif skill_rank[raised] + 1 > cp:
+                report.error(
+                    "ascendant.skill_rank_too_high", base,
+                    f"{_label(skills_cat.get(raised), raised)} is already {rules.rank_label(skill_rank[raised])}; "
+                    f"no skill goes above your Class Proficiency ({rules.rank_label(cp)} at level {n}). "
+                    "Raise another skill.",
+                )
+            else:
+                skill_rank[raised] += 1
+        elif raised is not None:
+            report.error("ascendant.choice_not_due", base, f"Level {n} gives no skill increase (they come at "
+                         f"{_few(sorted(str(x) for x in rules.skill_levels), 3)} and every odd level); remove it.")
+
+        # feats: collect this level's picks, then judge them together
+        base = f"/levels/{n}/feats"
+        feats = lv.get("feats")
+        if feats is None:
+            feats = {}
+        elif not isinstance(feats, dict):
+            report.error("build.malformed", base, "Feats are an object keyed by kind: {\"class\": \"power_attack\"}.")
+            feats = {}
+        for kind in FEAT_KINDS:
+            if n in rules.slots.get(kind, ()) and feats.get(kind) in (None, [], ""):
+                options = allowed_feats(ctx, rules, kind, cp, ancestry=anc_id, klass=class_id)
+                if kind == "archetype" and n == first_archetype:
+                    options = [f for f in options if feats_cat[f].get("dedication")]
+                missing(f"{base}/{kind}", f"Level {n} gives a{'n' if kind[0] in 'aeiou' else ''} "
+                        f"{kind} feat: choose one (e.g. {_few(options, 5)}).")
+        picked: list[tuple[str, str, str, bool]] = []  # (path, feat id, slot kind, traded down)
+        for kind, value in feats.items():
+            path = base + "/" + esc(kind)
+            if n not in rules.slots.get(kind, ()):
+                due = sorted(k for k in FEAT_KINDS if n in rules.slots.get(k, ()))
+                report.error(
+                    "ascendant.feat_slot_missing", path,
+                    f"Level {n} has no {kind} feat slot (its slots: {', '.join(due) or 'none'}); move this feat to a "
+                    "level that gives one.",
+                )
+                continue
+            if value in (None, [], ""):
+                continue
+            if isinstance(value, str):
+                picked.append((path, value, kind, False))
+                continue
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                report.error("build.malformed", path, "A feat slot holds one feat id, or a list of two feat ids of "
+                             "the rank below.")
+                continue
+            if len(value) == 1:
+                picked.append((path + "/0", value[0], kind, False))
+                continue
+            if not s.get("trade_down", True):
+                report.error("ascendant.feat_slot_missing", path + "/1",
+                             "This campaign does not trade a feat slot for two lower feats; keep one feat.")
+                continue
+            trade_downs += 1
+            if is_int(trade_max) and trade_downs > trade_max:
+                report.error("ascendant.feat_slot_missing", path, f"This campaign allows {trade_max} trade-down"
+                             f"{'s' if trade_max != 1 else ''} in all; keep one feat in this slot.")
+                continue
+            for i, fid in enumerate(value):
+                if i >= 2:
+                    report.error(
+                        "ascendant.feat_slot_missing", f"{path}/{i}",
+                        "A slot traded down holds exactly two feats of the rank below; it cannot trade down again "
+                        "(two Expert feats never become four Trained ones). Remove this feat.",
+                    )
+                else:
+                    picked.append((f"{path}/{i}", fid, kind, True))
+        level_ids = {fid for _, fid, _, _ in picked}
+        seen_here: set[str] = set()
+        for path, fid, kind, traded in picked:
+            feat = feats_cat.get(fid)
+            if feat is None:
+                report.error("skill.unknown", path, f"{fid!r} is not a feat here; pick one from the level-up list.")
+                continue
+            name = feat.get("name", fid)
+            if (fid in held or fid in seen_here) and not feat.get("repeatable"):
+                where = held.get(fid, f"level {n}")
+                report.error("skill.duplicate", path, f"{name} is already taken ({where}); choose another feat.")
+                continue
+            seen_here.add(fid)
+            if feat.get("kind") != kind:
+                report.error(
+                    "ascendant.feat_slot_missing", path,
+                    f"{name} is a{'n' if str(feat.get('kind', ' '))[0] in 'aeiou' else ''} {feat.get('kind')} feat, "
+                    f"and this is a {kind} slot; put it in a {feat.get('kind')} slot or choose a {kind} feat.",
+                )
+                continue
+            if feat.get("heritage"):
+                report.error("ascendant.feat_prerequisite_missing", path,
+                             f"{name} comes only with the {feat['heritage']} heritage; choose another feat.")
+                continue
+            if kind == "ancestry" and feat.get("ancestry") not in (None, anc_id):
+                report.error("ascendant.feat_prerequisite_missing", path,
+                             f"{name} is a feat of the {feat.get('ancestry')} ancestry; choose one of your own.")
+                continue
+            if kind == "class" and feat.get("class") not in (None, class_id):
+                report.error("ascendant.feat_prerequisite_missing", path,
+                             f"{name} is a {feat.get('class')} feat; choose one of your own class's.")
+                continue
+            if kind == "skill":
+                limit = skill_rank.get(feat.get("skill"), 0)
+                where = f"your proficiency in {_label(skills_cat.get(feat.get('skill')), str(feat.get('skill')))}"
+            else:
+                limit = cp
+                where = f"your Class Proficiency at level {n}"
+            rank = rules.rank_index.get(feat.get("rank"), len(rules.ranks))
+            if traded and rank > limit - 1:
+                report.error(
+                    "ascendant.feat_rank_too_high", path,
+                    f"Two feats in one slot must be of the rank below the slot's ({rules.rank_label(limit - 1)} "
+                    f"here, from {where}: {rules.rank_label(limit)}); {name} is {rules.rank_label(rank)}. "
+                    "Choose a lower feat or keep one feat in this slot.",
+                )
+                continue
+            if rank > limit:
+                report.error(
+                    "ascendant.feat_rank_too_high", path,
+                    f"{name} is {_a(rules.rank_label(rank))} feat, above {where} ({rules.rank_label(limit)}); "
+                    "take it at a later level.",
+                )
+                continue
+            unmet = []
+            if kind == "archetype":
+                if n == first_archetype and not feat.get("dedication"):
+                    unmet.append("your first archetype feat must be a Dedication")
+                elif not feat.get("dedication"):
+                    dedication = (cat.get("archetypes", {}).get(feat.get("archetype")) or {}).get("dedication")
+                    if dedication and dedication not in held and dedication not in level_ids:
+                        unmet.append(f"{_label(feats_cat.get(dedication), dedication)} first")
+            for need in feat.get("prerequisites", []):
+                text = _unmet(need, attrs, skill_rank, held, level_ids - {fid}, rules, cat)
+                if text:
+                    unmet.append(text)
+            if unmet:
+                report.error("ascendant.feat_prerequisite_missing", path, f"{name} needs {'; '.join(unmet)}.")
+                continue
+        for path, fid, _, _ in picked:
+            if fid in feats_cat:
+                held.setdefault(fid, path)
+
+    # ------------------------------------------------------------------- lores
+    lore_cat = cat.get("lores", {})
+    lore_slots = max(0, attrs["int"])
+    bg_lore = background.get("lore") if background else None
+    lores_held = [bg_lore] if bg_lore else []
+    doc_lores = build.get("lores")
+    if doc_lores is None:
+        doc_lores = []
+    elif not isinstance(doc_lores, list):
+        report.error("build.malformed", "/lores", "Lores are a list of lore ids, such as [\"warfare\"].")
+        doc_lores = []
+    chosen = 0
+    for i, lore in enumerate(doc_lores):
+        path = f"/lores/{i}"
+        if not isinstance(lore, str):
+            report.error("build.malformed", path, "A lore is an id such as \"warfare\".")
+        elif lore not in lore_cat:
+            report.error("skill.unknown", path, f"{lore!r} is not a Lore here; choose from {_few(list(lore_cat))}.")
+        elif lore in lores_held:
+            why = "your background already gives it" if lore == bg_lore else "it is listed twice"
+            report.error("skill.duplicate", path, f"{_label(lore_cat[lore], lore)}: {why}; choose another Lore.")
+        else:
+            chosen += 1
+            lores_held.append(lore)
+            if chosen > lore_slots:
+                report.error(
+                    "ascendant.too_many_lores", path,
+                    f"Intelligence +{max(0, attrs['int'])} gives {lore_slots} Lore{'s' if lore_slots != 1 else ''}; "
+                    "remove this one, or raise Intelligence first.",
+                )
+    if attrs_ok and chosen < lore_slots:
+        report.warn("ascendant.lore_slots_unused", "/lores",
+                    f"Intelligence gives {lore_slots} Lores and {chosen} are chosen; add {lore_slots - chosen} more.")
+
+    # ------------------------------------------------------------------ armor
+    armor = None
+    armor_id = build.get("armor")
+    if armor_id is not None:
+        if not isinstance(armor_id, str):
+            report.error("build.malformed", "/armor", "Armor is an id such as \"chain_mail\" (or null).")
+        else:
+            armor = cat.get("armor", {}).get(armor_id)
+            if armor is None:
+                report.error("skill.unknown", "/armor", f"{armor_id!r} is not armor here; choose from "
+                             f"{_few(list(cat.get('armor', {})))}.")
+
+    # ---------------------------------------------------------------- derived
+    cp = rules.class_proficiency(level)
+    d = report.derived
+    d["level"] = level
+    d["class_proficiency"] = rules.ranks[cp]
+    d["proficiency_bonus"] = rules.bonus_of(cp)
+    d["attribute_max"] = final_cap
+    d["skill_ranks"] = {k: rules.ranks[v] for k, v in skill_rank.items()}
+    d["feats"] = sorted(held)
+    d["lores"] = lores_held
+    if not attrs_ok:
+        return
+    d["attributes"] = dict(attrs)
+    d["invest_limit"] = s["invest_base"] + attrs["cha"]
+    d["lore_slots"] = lore_slots
+    d["skills"] = {k: rules.bonus_of(v) + attrs[skills_cat[k].get("attribute", "str")] for k, v in skill_rank.items()}
+    d["lore_modifiers"] = {lore: rules.bonus_of(1) + attrs["int"] for lore in lores_held}
+    if klass is None:
+        return
+    lagging = set(klass.get("lagging", []))
+
+    def prof(name: str) -> int:
+        return max(1, cp - 1) if name in lagging else cp
+
+    d["defenses"] = {name: rules.bonus_of(prof(name)) + attrs[attr] for name, attr in DEFENSES.items()}
+    d["perception"] = rules.bonus_of(prof("perception")) + attrs["wis"]
+    category = armor.get("category", "unarmored") if armor else "unarmored"
+    armor_prof = rules.bonus_of(cp) if category in klass.get("armor", []) else 0
+    base = s["threshold_base"]
+    d["thresholds"] = {name: base + value for name, value in d["defenses"].items()}
+    d["thresholds"]["deflection"] = base + armor_prof + attrs["dex"] + (armor.get("bonus", 0) if armor else 0)
+    if ancestry is not None:
+        d["max_stamina"] = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
+
+
+def _unmet(need: Any, attrs: dict, skill_rank: dict, held: dict, same_level: set, rules: Rules,
+           cat: dict) -> str | None:
+    """Why a prerequisite is not met (None when it is)."""
+    if not isinstance(need, dict):
+        return None
+    if "feat" in need:
+        fid = need["feat"]
+        if fid in held or fid in same_level:
+            return None
+        return _label(cat.get("feats", {}).get(fid), str(fid))
+    if "attribute" in need:
+        attr, low = need["attribute"], need.get("min", 0)
+        if attrs.get(attr, 0) >= low:
+            return None
+        return f"{ATTRIBUTE_LABELS.get(attr, attr)} +{low} (you have +{attrs.get(attr, 0)})"
+    if "skill" in need:
+        skill, rank = need["skill"], rules.rank_index.get(need.get("rank"), 1)
+        if skill_rank.get(skill, 0) >= rank:
+            return None
+        return (f"{rules.rank_label(rank)} in {_label(cat.get('skills', {}).get(skill), str(skill))} "
+                f"(you are {rules.rank_label(skill_rank.get(skill, 0))})")
+    return None
+
+
+def check_advancement(old: Any, new: dict, report: Report) -> None:
+    """A level-up keeps every earlier choice: flag ``ascendant.history_changed`` where it does not.
+
+    Compared: the level (it may not drop), ancestry, heritage, background, class,
+    the creation boosts, the level-1 skills (new ones may fill unused picks), lores
+    (new ones may be added as Intelligence rises) and, for every level up to the
+    approved one, its attribute points, skill increase and each feat slot. A choice
+    the approved build left empty may be filled in. Armor is equipment and may change.
+    """
+    if not isinstance(old, dict):
+        return
+
+    def changed(path: str, what: str) -> None:
+        report.error("ascendant.history_changed", path,
+                     f"{what} was approved earlier and cannot change in a level-up; put it back as it was "
+                     "(ask your GM for a retraining if you want it changed).")
+
+    old_level = old.get("level") if is_int(old.get("level")) else 1
+    new_level = new.get("level")
+    if is_int(new_level) and new_level < old_level:
+        changed("/level", f"Level {old_level}")
+    for key in ("ancestry", "heritage", "background", "class"):
+        if old.get(key) is not None and new.get(key) != old.get(key):
+            changed(ptr(key), f"The {key} {old.get(key)!r}")
+    old_boosts = old.get("boosts") if isinstance(old.get("boosts"), dict) else {}
+    new_boosts = new.get("boosts") if isinstance(new.get("boosts"), dict) else {}
+    for group in GROUP_SLOTS:
+        if old_boosts.get(group) not in (None, []) and new_boosts.get(group) != old_boosts.get(group):
+            changed(ptr("boosts", group), f"The {group} boosts")
+    old_skills = old.get("skills") if isinstance(old.get("skills"), dict) else {}
+    new_skills = new.get("skills") if isinstance(new.get("skills"), dict) else {}
+    for name, rank in old_skills.items():
+        if new_skills.get(name) != rank:
+            changed(ptr("skills", name), f"{name} ({rank})")
+    old_lores = old.get("lores") if isinstance(old.get("lores"), list) else []
+    new_lores = new.get("lores") if isinstance(new.get("lores"), list) else []
+    for i, lore in enumerate(old_lores):
+        if lore not in new_lores:
+            changed(ptr("lores", i), f"The lore {lore!r}")
+    old_levels = old.get("levels") if isinstance(old.get("levels"), dict) else {}
+    new_levels = new.get("levels") if isinstance(new.get("levels"), dict) else {}
+    for n in range(1, old_level + 1):
+        before = old_levels.get(str(n))
+        if not isinstance(before, dict):
+            continue
+        after = new_levels.get(str(n))
+        after = after if isinstance(after, dict) else {}
+        for key in ("attributes", "skill_increase"):
+            if before.get(key) not in (None, {}) and after.get(key) != before.get(key):
+                changed(ptr("levels", n, key), f"Level {n}'s {key.replace('_', ' ')}")
+        old_feats = before.get("feats") if isinstance(before.get("feats"), dict) else {}
+        new_feats = after.get("feats") if isinstance(after.get("feats"), dict) else {}
+        for kind, value in old_feats.items():
+            if value not in (None, [], "") and new_feats.get(kind) != value:
+                changed(ptr("levels", n, "feats", kind), f"Level {n}'s {kind} feat {value!r}")

@@ -1,0 +1,106 @@
+"""Maelstrom (seed 004): d10 pools, attributes + abilities + specialties bought with XP.
+
+The rules are in ``rules.py`` (build checks, pricing, creation, advancement, builder
+hooks), ``dice.py`` (odds and rolls) and ``state.py`` (health track, willpower, roll
+buttons); this class only wires them to the ``Ruleset`` hooks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rulesets.engine.base import Context, Ruleset
+from rulesets.engine.dice import Roller
+from rulesets.engine.report import Issue, Report
+
+from . import dice, rules, state
+
+
+class MaelstromRuleset(Ruleset):
+    slug = "maelstrom"
+    name = "Maelstrom"
+    seed = "004_9fd047e5a2b53674.txt"
+    currencies = ("xp",)
+    known_keys = frozenset({"attributes", "abilities", "willpower", "specialties", "creation"})
+    # What a storyteller adds: specialties not in the book's suggestions ("work with the
+    # storyteller", says the seed) and whole new abilities for a setting.
+    homebrew_kinds = ("specialties", "abilities")
+    content_dir = Path(__file__).parent / "content"
+
+    # ---------------------------------------------------------------- build
+
+    def check(self, build: dict, report: Report, ctx: Context) -> None:
+        rules.check(build, report, ctx, self.house_defaults)
+
+    def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
+        rules.check_advancement(old, new, report, ctx)
+
+    def check_settings(self, settings: Any) -> list[Issue]:
+        issues = super().check_settings(settings)
+        if isinstance(settings, dict):
+            issues.extend(rules.check_settings(settings, self.house_defaults))
+        return issues
+
+    def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
+        return rules.check_homebrew_entry(kind, entry, path)
+
+    def split_homebrew(self, homebrew: Any) -> tuple[dict[str, list[dict]], list[Issue]]:
+        good, issues = super().split_homebrew(homebrew)
+        issues.extend(rules.drop_orphan_specialties(good, homebrew, self.catalogue.get("abilities", {})))
+        return good, issues
+
+    def traits(self, ctx: Context) -> dict[str, Any]:
+        return rules.traits(ctx, self.house_defaults)
+
+    def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
+        return rules.blank_build(name, budget, ctx or self._default_context, self.house_defaults)
+
+    # ----------------------------------------------------------------- dice
+
+    def odds(self, request: Any) -> dict[str, Any]:
+        return dice.odds(request, self._difficulty())
+
+    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
+        return dice.roll(request, roller, self._difficulty())
+
+    def rollables(self, build: dict, report: Report, state_: dict | None = None) -> list[dict[str, Any]]:
+        return state.rollables(
+            build, report, state_, self.catalogue, self._chart(report), self._willpower_start(), self._difficulty()
+        )
+
+    # ----------------------------------------------------------- play state
+
+    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
+        return state.initial_state(build, report, self._chart(report), self._willpower_start())
+
+    def check_state(self, state_: Any, build: dict, report: Report) -> list[Issue]:
+        return state.check_state(state_, self._chart(report), self._permanent(build, report))
+
+    def state_effects(self, build: dict, report: Report, state_: dict) -> dict[str, Any]:
+        return state.effects(state_, self._chart(report), self._permanent(build, report))
+
+    def state_sections(self, build: dict, report: Report, state_: dict) -> list[dict[str, Any]]:
+        return state.sections(state_, self._chart(report), self._permanent(build, report))
+
+    def state_action(
+        self, state_: dict, action: dict, build: dict, report: Report, roller: Roller | None = None
+    ) -> tuple[dict, str]:
+        return state.action(state_, action, self._chart(report), self._permanent(build, report))
+
+    # -------------------------------------------------------------- helpers
+
+    def _chart(self, report: Report) -> list[dict]:
+        return state.chart_of(report, self.house_defaults["health_chart"])
+
+    def _willpower_start(self) -> int:
+        return self.house_defaults["willpower_start"]
+
+    def _permanent(self, build: dict, report: Report) -> int:
+        return state.permanent_willpower(build, report, self._willpower_start())
+
+    def _difficulty(self) -> int:
+        return self.house_defaults["default_difficulty"]
+
+
+RULESET = MaelstromRuleset()

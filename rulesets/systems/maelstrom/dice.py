@@ -1,0 +1,125 @@
+"""Maelstrom dice: pools of d10 against a difficulty, with botches and thresholds.
+
+Request (``odds`` and ``roll`` alike): ``{"pool": N, "difficulty": D, "threshold": K}``,
+N 0–30 dice, D 2–10 (default 6), K ≥ 0 (default 0).
+
+Each die ≥ D is a success, each 1 a botch. The threshold removes up to K
+successes first, and removed successes do not cancel botches. Then each botch
+cancels a remaining success: more botches than remaining successes is a botch;
+nothing left (and no botch outstanding) is a failure; otherwise the roll has
+the successes left. Seed examples: pool 5, difficulty 6, rolled 1, 3, 4, 6, 7
+→ 1 success; threshold 2 with two successes and a botch → botch.
+
+The odds are exact: a multinomial over the counts (successes, botches, other)
+of the pool, (N+1)(N+2)/2 terms, cached per request.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+from typing import Any
+
+from rulesets.engine.base import OddsError, is_int
+from rulesets.engine.dice import Roller
+
+MAX_POOL = 30
+REQUEST_KEYS = frozenset({"pool", "difficulty", "threshold"})
+
+
+def parse(request: Any, default_difficulty: int = 6) -> tuple[int, int, int]:
+    if not isinstance(request, dict):
+        raise OddsError("A Maelstrom roll is an object {\"pool\": N, \"difficulty\": D, \"threshold\": K}.")
+    unknown = sorted(set(request) - REQUEST_KEYS)
+    if unknown:
+        raise OddsError(f"A Maelstrom roll has pool, difficulty and threshold; not {', '.join(unknown)}.")
+    if "pool" not in request:
+        raise OddsError("Say how many dice to roll: \"pool\" (0–30).")
+    pool = request["pool"]
+    difficulty = request.get("difficulty", default_difficulty)
+    threshold = request.get("threshold", 0)
+    if not is_int(pool) or not 0 <= pool <= MAX_POOL:
+        raise OddsError(f"pool must be a whole number of dice from 0 to {MAX_POOL}, not {pool!r}.")
+    if not is_int(difficulty) or not 2 <= difficulty <= 10:
+        raise OddsError(f"difficulty must be a whole number from 2 to 10, not {difficulty!r}.")
+    if not is_int(threshold) or threshold < 0:
+        raise OddsError(f"threshold must be a whole number ≥ 0, not {threshold!r}.")
+    return pool, difficulty, threshold
+
+
+def outcome(successes: int, botches: int, threshold: int) -> int:
+    """The result of a roll: −1 for a botch, 0 for a failure, n ≥ 1 successes."""
+    remaining = max(0, successes - threshold)
+    if botches > remaining:
+        return -1
+    return remaining - botches
+
+
+_COMB = [[comb(n, k) for k in range(n + 1)] for n in range(MAX_POOL + 1)]
+
+
+@lru_cache(maxsize=4096)
+def _distribution(pool: int, difficulty: int, threshold: int) -> tuple[tuple[int, float], ...]:
+    p_success = (11 - difficulty) / 10
+    p_other = (difficulty - 2) / 10
+    pow_s = [p_success**k for k in range(pool + 1)]
+    pow_b = [0.1**k for k in range(pool + 1)]
+    pow_o = [p_other**k for k in range(pool + 1)]
+    out = [0.0] * (pool + 2)  # index 0: botch, 1: failure, n + 1: n successes
+    for s in range(pool + 1):
+        rest = pool - s
+        head = _COMB[pool][s] * pow_s[s]
+        if not head:
+            continue
+        remaining = s - threshold if s > threshold else 0
+        row = _COMB[rest]
+        for b in range(rest + 1):
+            p = head * row[b] * pow_b[b] * pow_o[rest - b]
+            # outcome(): a botch when botches outnumber the successes left after the threshold.
+            out[0 if b > remaining else remaining - b + 1] += p
+    return tuple((i - 1, p) for i, p in enumerate(out) if p)
+
+
+def odds(request: Any, default_difficulty: int = 6) -> dict[str, Any]:
+    pool, difficulty, threshold = parse(request, default_difficulty)
+    dist = dict(_distribution(pool, difficulty, threshold))
+    return {
+        "botch": dist.pop(-1, 0.0),
+        "failure": dist.pop(0, 0.0),
+        "successes": {str(k): p for k, p in sorted(dist.items())},
+    }
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('h') else 's'}"
+
+
+def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str, Any]:
+    pool, difficulty, threshold = parse(request, default_difficulty)
+    faces = roller.roll(pool, 10) if pool else []
+    successes = sum(1 for f in faces if f >= difficulty)
+    botches = sum(1 for f in faces if f == 1)
+    result = outcome(successes, botches, threshold)
+    remaining = max(0, successes - threshold)
+    text = f"Rolled {', '.join(map(str, faces)) or 'no dice'} at difficulty {difficulty}: " \
+           f"{_plural(successes, 'success')}, {_plural(botches, 'botch')}"
+    if threshold:
+        text += f"; threshold {threshold} removes {min(threshold, successes)}"
+    if result < 0:
+        name, total = "botch", 0
+        text += f" → botch ({botches - remaining} uncancelled)."
+    elif result == 0:
+        name, total = "failure", 0
+        text += " → failure."
+    else:
+        name, total = "success", result
+        text += f" → {_plural(result, 'success')}."
+    return {
+        "faces": faces,
+        "total": total,
+        "outcome": name,
+        "text": text,
+        "successes": successes,
+        "botches": botches,
+        "uncancelled_botches": max(0, botches - remaining) if result < 0 else 0,
+    }

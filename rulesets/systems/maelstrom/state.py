@@ -1,0 +1,361 @@
+"""Maelstrom play state: the health track, current willpower, and the roll buttons.
+
+The state object (beside the build on the character, never priced)::
+
+    {
+      "health": [null | "bashing" | "lethal" | "aggravated", ...],  one box per level of the
+                 health chart (8 by default: Bruised … Incapacitated), top first
+      "willpower": 3,          current willpower, 0 … permanent
+      "ignore_wounds": false,  a willpower dot was spent to ignore wound penalties for the next
+                               action (once per turn; cleared by "end_action")
+      "dead": false,           a fatal level was taken
+      "notes": ""
+    }
+
+The track is kept ordered by severity: more serious damage fills from the top
+(aggravated, then lethal, then bashing). Once the Incapacitated box holds
+bashing, a further level turns one bashing level into lethal (or into the more
+serious type taken); once it holds lethal or aggravated, any further level is
+fatal. The penalty of the lowest box holding damage comes off every action
+pool (not willpower rolls); a full track or 0 current willpower incapacitates.
+
+Actions for ``state_action`` (refusals raise ``StateError``):
+
+- ``{"action": "damage", "levels": n, "type": "bashing"|"lethal"|"aggravated"}``
+- ``{"action": "heal", "levels": n, "type"?: …}``  least serious damage first, from the bottom
+- ``{"action": "spend_willpower", "purpose": "ignore_wounds"|"automatic_success"}``
+  (not the last dot for an automatic success: ``maelstrom.last_willpower``)
+- ``{"action": "lose_willpower", "dots": n}``  a botched willpower roll
+- ``{"action": "recover_willpower", "dots": n}``  rest: 1 dot per 12 safe hours
+- ``{"action": "end_action"}``  the action that ignored wounds is over
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rulesets.engine.base import StateError, is_int
+from rulesets.engine.report import Issue, Report
+
+DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
+SEVERITY = {None: 0, "bashing": 1, "lethal": 2, "aggravated": 3}
+STATE_KEYS = frozenset({"health", "willpower", "ignore_wounds", "dead", "notes"})
+
+
+def chart_of(report: Report, default_chart: list[dict]) -> list[dict]:
+    chart = report.derived.get("health_levels")
+    return chart if isinstance(chart, list) and chart else default_chart
+
+
+def permanent_willpower(build: dict, report: Report, start: int) -> int:
+    value = report.derived.get("willpower", build.get("willpower") if isinstance(build, dict) else None)
+    return value if is_int(value) and value >= 0 else start
+
+
+def initial_state(build: dict, report: Report, chart: list[dict], start: int) -> dict[str, Any]:
+    return {
+        "health": [None] * len(chart),
+        "willpower": permanent_willpower(build, report, start),
+        "ignore_wounds": False,
+        "dead": False,
+        "notes": "",
+    }
+
+
+def check_state(state: Any, chart: list[dict], permanent: int) -> list[Issue]:
+    if not isinstance(state, dict):
+        return [Issue("state.malformed", "", "The play state must be an object.")]
+    issues: list[Issue] = []
+    for key in state:
+        if key not in STATE_KEYS:
+            issues.append(Issue("state.unknown_key", f"/{key}", f"The Maelstrom play state has no {key!r}."))
+    health = state.get("health", [])
+    if not isinstance(health, list) or len(health) != len(chart):
+        issues.append(Issue("state.malformed", "/health", f"health is a list of {len(chart)} boxes."))
+    else:
+        for i, box in enumerate(health):
+            if box is not None and box not in DAMAGE_TYPES:
+                issues.append(Issue("state.malformed", f"/health/{i}", "A health box is empty (null) or holds "
+                                    "bashing, lethal or aggravated damage."))
+        if not issues and [SEVERITY[b] for b in health] != sorted((SEVERITY[b] for b in health), reverse=True):
+            issues.append(Issue("maelstrom.health_order", "/health", "More serious damage fills the track from "
+                                "the top: aggravated, then lethal, then bashing, then empty boxes."))
+    willpower = state.get("willpower", permanent)
+    if not is_int(willpower):
+        issues.append(Issue("state.malformed", "/willpower", "Current willpower is a whole number of dots."))
+    elif willpower < 0:
+        issues.append(Issue("state.below_minimum", "/willpower", "Current willpower cannot be below 0."))
+    elif willpower > permanent:
+        issues.append(Issue("state.above_maximum", "/willpower", f"Current willpower {willpower} is above the "
+                            f"permanent {permanent}."))
+    for key in ("ignore_wounds", "dead"):
+        if key in state and not isinstance(state[key], bool):
+            issues.append(Issue("state.malformed", f"/{key}", f"{key} is true or false."))
+    if "notes" in state and not isinstance(state["notes"], str):
+        issues.append(Issue("state.malformed", "/notes", "Notes must be text."))
+    return issues
+
+
+def _normalise(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
+    """A usable copy of a state (tolerant of missing keys; refuses a broken one)."""
+    if state is None:
+        state = {}
+    if not isinstance(state, dict):
+        raise StateError("state.malformed", "The play state must be an object.")
+    out = copy.deepcopy(state)
+    health = out.get("health")
+    if health is None:
+        health = [None] * len(chart)
+    if not isinstance(health, list) or any(b is not None and b not in DAMAGE_TYPES for b in health):
+        raise StateError("state.malformed", "The health track is damaged; reset it.", "/health")
+    health = (health + [None] * len(chart))[: len(chart)]
+    health.sort(key=lambda b: -SEVERITY[b])
+    out["health"] = health
+    wp = out.get("willpower", permanent)
+    out["willpower"] = wp if is_int(wp) and 0 <= wp else permanent
+    out["ignore_wounds"] = bool(out.get("ignore_wounds", False))
+    out["dead"] = bool(out.get("dead", False))
+    out.setdefault("notes", "")
+    return out
+
+
+def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
+    try:
+        s = _normalise(state, chart, permanent)
+    except StateError:
+        s = _normalise({}, chart, permanent)
+    health = s["health"]
+    filled = sum(1 for b in health if b is not None)
+    penalty, level = 0, None
+    for i in range(filled - 1, -1, -1):
+        if is_int(chart[i].get("penalty")):
+            penalty = chart[i]["penalty"]
+            break
+    if filled:
+        level = chart[filled - 1]["label"]
+    full = filled == len(health)
+    incapacitated = full or s["willpower"] == 0
+    labels = []
+    if s["dead"]:
+        labels.append("Dead")
+    elif full:
+        labels.append("Incapacitated: cannot act")
+    elif level:
+        labels.append(f"{level} ({penalty:+d} dice)" if penalty else level)
+    if s["willpower"] == 0 and not s["dead"]:
+        labels.append("No willpower left: incapacitated")
+    if s["ignore_wounds"]:
+        labels.append("Ignoring wound penalties this action")
+    return {
+        "wound_penalty": 0 if s["ignore_wounds"] else penalty,
+        "wound_level": level,
+        "incapacitated": incapacitated or s["dead"],
+        "dead": s["dead"],
+        "willpower": s["willpower"],
+        "willpower_max": permanent,
+        "ignore_wounds": s["ignore_wounds"],
+        "damage": {t: sum(1 for b in health if b == t) for t in DAMAGE_TYPES},
+        "labels": labels,
+    }
+
+
+def sections(state: Any, chart: list[dict], permanent: int) -> list[dict[str, Any]]:
+    try:
+        s = _normalise(state, chart, permanent)
+    except StateError:
+        s = _normalise({}, chart, permanent)
+    type_field = {"id": "type", "label": "Damage", "kind": "choice",
+                  "options": [{"id": t, "label": t.title()} for t in DAMAGE_TYPES]}
+    levels_field = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
+    dots_field = {"id": "dots", "label": "Dots", "kind": "number", "min": 1, "default": 1}
+    eff = effects(s, chart, permanent)
+    return [
+        {
+            "id": "health", "label": "Health", "kind": "track",
+            "status": ", ".join(eff["labels"]),
+            "items": [
+                {"label": level["label"], "penalty": level.get("penalty"), "damage": box}
+                for level, box in zip(chart, s["health"])
+            ],
+            "actions": [
+                {"action": "damage", "label": "Take damage",
+                 "fields": [levels_field, {**type_field, "default": "bashing"}]},
+                {"action": "heal", "label": "Heal", "fields": [levels_field, {**type_field, "nullable": True}]},
+            ],
+        },
+        {
+            "id": "willpower", "label": "Willpower", "kind": "pools",
+            "items": [
+                {"id": "willpower", "label": "Willpower", "path": "/willpower", "value": s["willpower"], "min": 0,
+                 "max": permanent, "status": "incapacitated" if s["willpower"] == 0 else ""},
+            ],
+            "actions": [
+                {"action": "spend_willpower", "label": "Spend willpower",
+                 "fields": [{"id": "purpose", "label": "To", "kind": "choice", "options": [
+                     {"id": "ignore_wounds", "label": "Ignore wound penalties this action"},
+                     {"id": "automatic_success", "label": "Succeed automatically on a willpower roll"},
+                 ]}]},
+                {"action": "lose_willpower", "label": "Lose willpower (botch)", "fields": [dots_field]},
+                {"action": "recover_willpower", "label": "Recover willpower (12 safe hours)", "fields": [dots_field]},
+                {"action": "end_action", "label": "End action", "fields": []},
+            ],
+        },
+    ]
+
+
+def _count(action: dict, key: str) -> int:
+    value = action.get(key, 1)
+    if not is_int(value) or value < 1:
+        raise StateError("state.malformed", f"{key} must be a whole number ≥ 1.", f"/{key}")
+    return value
+
+
+def _take_one(health: list, kind: str) -> str:
+    """Put one level of ``kind`` on the track; returns "taken", "upgraded" or "fatal"."""
+    if health[-1] is None:
+        health[health.index(None)] = kind
+        health.sort(key=lambda b: -SEVERITY[b])
+        return "taken"
+    if health[-1] == "bashing":
+        # A full track with bashing in the Incapacitated box: one bashing level worsens.
+        i = max(j for j, b in enumerate(health) if b == "bashing")
+        health[i] = "lethal" if kind == "bashing" else kind
+        health.sort(key=lambda b: -SEVERITY[b])
+        return "upgraded"
+    return "fatal"
+
+
+def action(state: Any, act: Any, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    if not isinstance(act, dict) or not isinstance(act.get("action"), str):
+        raise StateError("state.unknown_action", 'An action is an object such as {"action": "damage", ...}.')
+    s = _normalise(state, chart, permanent)
+    name = act["action"]
+    health = s["health"]
+    if name == "damage":
+        levels = _count(act, "levels")
+        kind = act.get("type")
+        if kind not in DAMAGE_TYPES:
+            raise StateError("state.malformed", "Say which damage: bashing, lethal or aggravated.", "/type")
+        if s["dead"]:
+            raise StateError("maelstrom.dead", "This character is dead; no further damage applies.")
+        for _ in range(levels):
+            if _take_one(health, kind) == "fatal":
+                s["dead"] = True
+                return s, f"Takes {levels} {kind} — a fatal wound: the character dies."
+        eff = effects(s, chart, permanent)
+        return s, f"Takes {levels} level{'s' if levels > 1 else ''} of {kind} damage; now {eff['wound_level']}."
+    if name == "heal":
+        levels = _count(act, "levels")
+        kind = act.get("type")
+        if kind is not None and kind not in DAMAGE_TYPES:
+            raise StateError("state.malformed", "Heal bashing, lethal or aggravated damage (or leave type out).",
+                             "/type")
+        if s["dead"]:
+            raise StateError("maelstrom.dead", "The dead do not heal.")
+        healable = [i for i, b in enumerate(health) if b is not None and (kind is None or b == kind)]
+        if not healable:
+            raise StateError("maelstrom.no_damage", f"There is no {kind or ''} damage to heal.".replace("  ", " "))
+        healed = 0
+        for i in sorted(healable, key=lambda j: (SEVERITY[health[j]], -j))[:levels]:
+            health[i] = None
+            healed += 1
+        health.sort(key=lambda b: -SEVERITY[b])
+        return s, f"Heals {healed} level{'s' if healed > 1 else ''}{' of ' + kind if kind else ''}."
+    if name == "spend_willpower":
+        purpose = act.get("purpose")
+        if purpose not in ("ignore_wounds", "automatic_success"):
+            raise StateError("state.malformed", 'Spend willpower to "ignore_wounds" or for an '
+                             '"automatic_success".', "/purpose")
+        if s["willpower"] < 1:
+            raise StateError("maelstrom.no_willpower", "No willpower left to spend.", "/willpower")
+        if purpose == "automatic_success":
+            if s["willpower"] < 2:
+                raise StateError("maelstrom.last_willpower", "The last willpower dot cannot buy an automatic "
+                                 "success: it would leave zero successes. Roll instead.", "/willpower")
+            s["willpower"] -= 1
+            return s, f"Spends a willpower dot: succeeds automatically with {s['willpower']} successes."
+        if s["ignore_wounds"]:
+            raise StateError("maelstrom.wounds_already_ignored", "Wound penalties are already ignored for this "
+                             "action (once per turn).", "/ignore_wounds")
+        s["willpower"] -= 1
+        s["ignore_wounds"] = True
+        return s, "Spends a willpower dot to ignore wound penalties for the next action."
+    if name == "lose_willpower":
+        dots = _count(act, "dots")
+        lost = min(dots, s["willpower"])
+        s["willpower"] -= lost
+        tail = " — no willpower left: incapacitated." if s["willpower"] == 0 else "."
+        return s, f"Loses {lost} willpower{tail}"
+    if name == "recover_willpower":
+        dots = _count(act, "dots")
+        if s["willpower"] >= permanent:
+            raise StateError("maelstrom.willpower_full", "Willpower is already at its permanent rating.",
+                             "/willpower")
+        gained = min(dots, permanent - s["willpower"])
+        s["willpower"] += gained
+        return s, f"Recovers {gained} willpower ({s['willpower']} of {permanent})."
+    if name == "end_action":
+        s["ignore_wounds"] = False
+        return s, "The action is over; wound penalties apply again."
+    raise StateError("state.unknown_action", f"Maelstrom has no play-state action {name!r}; use damage, heal, "
+                     "spend_willpower, lose_willpower, recover_willpower or end_action.")
+
+
+# ----------------------------------------------------------------- rollables
+
+
+def rollables(
+    build: dict, report: Report, state: Any, catalogue: dict, chart: list[dict], start: int, difficulty: int
+) -> list[dict[str, Any]]:
+    """Attribute + ability pools (wound penalty applied), attributes alone and willpower.
+
+    Zero dots: a talent rolls the attribute alone; a skill rolls it at difficulty + 1;
+    a knowledge cannot be attempted (left out).
+    """
+    build = build if isinstance(build, dict) else {}
+    raw_attrs = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
+    raw_abil = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
+    attributes = {k: v for k, v in raw_attrs.items() if k in catalogue["attributes"] and is_int(v) and v >= 0}
+    permanent = permanent_willpower(build, report, start)
+    eff = effects(state, chart, permanent)
+    penalty = eff["wound_penalty"]
+    blocked = "Dead." if eff["dead"] else "Incapacitated: cannot act." if eff["incapacitated"] else None
+    out: list[dict[str, Any]] = []
+
+    def add(entry_id: str, label: str, group: str, pool: int, diff: int, note: str = "") -> None:
+        entry = {"id": entry_id, "label": label, "group": group,
+                 "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0}}
+        notes = [n for n in (note, f"wound penalty {penalty}" if penalty else "", blocked or "") if n]
+        if notes:
+            entry["note"] = "; ".join(notes)
+        if blocked:
+            entry["disabled"] = True
+        out.append(entry)
+
+    names = {k: e["name"] for k, e in catalogue["attributes"].items()}
+    for key, dots in attributes.items():
+        add(key, names[key], "attributes", dots, difficulty)
+    for key, entry in catalogue["abilities"].items():
+        dots = raw_abil.get(key, 0)
+        if not is_int(dots) or dots < 0:
+            continue
+        category = entry.get("category", "talent")
+        pairs = [a for a in entry.get("common_attributes") or list(names) if a in attributes]
+        for attr in pairs:
+            label = f"{names[attr]} + {entry['name']}"
+            rid = f"{attr}__{key}"
+            if dots:
+                add(rid, label, category, attributes[attr] + dots, difficulty)
+            elif category == "talent":
+                add(rid, label, category, attributes[attr], difficulty, f"no dots: {names[attr]} alone")
+            elif category == "skill":
+                add(rid, label, category, attributes[attr], min(10, difficulty + 1),
+                    f"no dots: {names[attr]} alone at difficulty +1")
+    current = eff["willpower"]
+    out.append({
+        "id": "willpower", "label": "Willpower", "group": "willpower",
+        "request": {"pool": min(30, current), "difficulty": difficulty, "threshold": 0},
+        "note": f"current willpower {current} of {permanent}; rolled alone, no wound penalty",
+    })
+    return out

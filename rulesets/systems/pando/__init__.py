@@ -1,0 +1,108 @@
+"""Pando (seed 000, RULES.md section 1): attributes bought with CP, a skill tree grown from
+Capability, resistances tied to personality attributes, equipment on a body of parts.
+
+The rules are in ``rules.py``, the play state in ``state.py`` (its shape is documented there),
+the catalogues and house defaults in ``content/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rulesets.engine.base import Context, Ruleset
+from rulesets.engine.dice import Roller
+from rulesets.engine.report import Issue, Report
+
+from . import rules, state
+
+
+class PandoRuleset(Ruleset):
+    slug = "pando"
+    name = "Pando"
+    seed = "000_1b23bdfbced6bd10.txt"
+    currencies = ("cp",)
+    known_keys = frozenset({"species", "attributes", "resistances", "skills", "equipment"})
+    homebrew_kinds = ("skills", "items", "species")
+    content_dir = Path(__file__).parent / "content"
+
+    def check(self, build: dict, report: Report, ctx: Context) -> None:
+        rules.check_build(build, report, ctx)
+
+    def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
+        rules.check_advancement(old, new, report)
+
+    def check_settings(self, settings: Any) -> list[Issue]:
+        issues = super().check_settings(settings)
+        if isinstance(settings, dict):
+            issues.extend(rules.check_settings(settings))
+        return issues
+
+    def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
+        if kind == "skills":
+            return rules.skill_problems(entry, path)
+        if kind == "items":
+            return rules.item_problems(entry, path)
+        if kind == "species":
+            return rules.species_problems(entry, path)
+        return []
+
+    def split_homebrew(self, homebrew: Any) -> tuple[dict[str, list[dict]], list[Issue]]:
+        """Field checks per entry (base class), then the skill tree across the whole homebrew:
+        a parent may be another homebrew skill. Items get every field filled in."""
+        good, issues = super().split_homebrew(homebrew)
+        if "skills" in good:
+            listed = homebrew["skills"]
+            indexed = [(next(i for i, e in enumerate(listed) if e is entry), entry)
+                       for entry in good["skills"]]
+            good["skills"], tree_issues = rules.tree_problems(indexed, self.catalogue.get("skills", {}))
+            issues.extend(tree_issues)
+        if "items" in good:
+            good["items"] = [rules.normalise_item(entry) for entry in good["items"]]
+        return good, issues
+
+    def traits(self, ctx: Context) -> dict[str, Any]:
+        return rules.traits(ctx)
+
+    def blank_build(
+        self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
+    ) -> dict:
+        return rules.blank_build(name, budget, ctx or self._default_context)
+
+    # ---------------------------------------------------------------- dice
+
+    def odds(self, request: Any) -> dict[str, Any]:
+        return {"ep": rules.efficiency_odds(*rules.parse_roll(request))}
+
+    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
+        return rules.efficiency_roll(request, roller)
+
+    def rollables(self, build: dict, report: Report, state: dict | None = None) -> list[dict[str, Any]]:
+        fx = self.state_effects(build, report, state) if isinstance(state, dict) else {}
+        return rules.rollables(build, report, fx, self.catalogue)
+
+    # ---------------------------------------------------------- play state
+
+    def _body(self, build: dict, report: Report) -> state.Body:
+        doc = build if isinstance(build, dict) else {}
+        return state.Body(doc, report, self.catalogue, self.house_defaults)
+
+    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
+        return state.initial_state(self._body(build, report))
+
+    def check_state(self, play_state: Any, build: dict, report: Report) -> list[Issue]:
+        return state.check_state(play_state, self._body(build, report))
+
+    def state_effects(self, build: dict, report: Report, play_state: dict) -> dict[str, Any]:
+        return state.effects(play_state, self._body(build, report))
+
+    def state_sections(self, build: dict, report: Report, play_state: dict) -> list[dict[str, Any]]:
+        return state.sections(play_state, build, self._body(build, report), self.catalogue)
+
+    def state_action(
+        self, play_state: dict, action: dict, build: dict, report: Report, roller: Roller | None = None
+    ) -> tuple[dict, str]:
+        return state.apply(play_state, action, build, self._body(build, report))
+
+
+RULESET = PandoRuleset()

@@ -1,0 +1,181 @@
+"""The rules service's HTTP door: /api/v1/rulesets/… (CONTRACT.md "Doors")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+from rulesets.engine import registry
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = Path(__file__).parent / "examples"
+CHARLOTTE = json.loads((EXAMPLES / "pando" / "charlotte_archer.json").read_text())["build"]
+CHARLOTTE_WITHOUT_RANGED = json.loads((EXAMPLES / "pando" / "charlotte_without_ranged.json").read_text())["build"]
+
+
+@pytest.fixture
+def api() -> APIClient:
+    # enforce_csrf_checks: an anonymous script has no CSRF token, and must still be able to POST.
+    return APIClient(enforce_csrf_checks=True)
+
+
+def post_json(api: APIClient, url: str, body, **extra):
+    return api.post(url, data=json.dumps(body), content_type="application/json", **extra)
+
+
+def test_the_list_names_every_ruleset(api):
+    response = api.get("/api/v1/rulesets/")
+    assert response.status_code == 200
+    data = response.json()
+    assert [r["slug"] for r in data] == list(registry.SYSTEMS)
+    pando = data[0]
+    assert pando == {"slug": "pando", "name": "Pando", "seed": pando["seed"], "currencies": ["cp"]}
+    assert all(r["name"] and r["currencies"] for r in data)
+
+
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_the_detail_describes_the_ruleset(api, slug):
+    response = api.get(f"/api/v1/rulesets/{slug}/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["slug"] == slug
+    assert data["currencies"] == list(registry.get(slug).currencies)
+    assert {"traits", "catalogue", "house_defaults"} <= set(data)
+    assert data["catalogue"], f"{slug} has no content catalogue"
+    assert all(isinstance(entries, list) for entries in data["catalogue"].values())
+
+
+def test_a_valid_build_gets_its_report(api):
+    response = post_json(api, "/api/v1/rulesets/pando/validate/", CHARLOTTE)
+    assert response.status_code == 200
+    report = response.json()
+    assert report["valid"] is True and report["errors"] == []
+    assert report["spent"] == {"cp": 34} and report["remaining"] == {"cp": 6}
+    assert report["ruleset"] == "pando"
+
+
+def test_an_invalid_build_is_still_a_200_with_its_errors(api):
+    response = post_json(api, "/api/v1/rulesets/pando/validate/", CHARLOTTE_WITHOUT_RANGED)
+    assert response.status_code == 200
+    report = response.json()
+    assert report["valid"] is False
+    assert ("skill.prerequisite_missing", "/skills/0") in [(e["code"], e["path"]) for e in report["errors"]]
+
+
+def test_a_document_without_ruleset_is_validated_as_the_urls_ruleset(api):
+    build = {k: v for k, v in CHARLOTTE.items() if k != "ruleset"}
+    report = post_json(api, "/api/v1/rulesets/pando/validate/", build).json()
+    assert report["ruleset"] == "pando" and report["valid"] is True
+
+
+def test_a_build_sent_to_another_rulesets_url_is_ruleset_unknown(api):
+    response = post_json(api, "/api/v1/rulesets/maelstrom/validate/", CHARLOTTE)
+    assert response.status_code == 200
+    report = response.json()
+    assert report["valid"] is False
+    assert [(e["code"], e["path"]) for e in report["errors"]] == [("ruleset.unknown", "/ruleset")]
+
+
+@pytest.mark.parametrize("body", [[1, 2], "a string", 42, None])
+def test_json_that_is_not_an_object_is_a_malformed_report(api, body):
+    response = post_json(api, "/api/v1/rulesets/pando/validate/", body)
+    assert response.status_code == 200
+    assert [(e["code"], e["path"]) for e in response.json()["errors"]] == [("build.malformed", "")]
+
+
+def test_a_build_posted_without_a_json_content_type_is_still_read(api):
+    # `curl -d @build.json URL` sends application/x-www-form-urlencoded.
+    response = api.post(
+        "/api/v1/rulesets/pando/validate/", data=json.dumps(CHARLOTTE),
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200 and response.json()["valid"] is True
+
+
+def test_the_odds_of_a_pando_roll(api):
+    response = post_json(api, "/api/v1/rulesets/pando/odds/", {"dice": 2, "skill": 3})
+    assert response.status_code == 200
+    ep = response.json()["ep"]
+    assert abs(ep["0"] - 0.25) < 1e-12 and abs(ep["1"] - 0.5) < 1e-12 and abs(ep["2"] - 0.25) < 1e-12
+
+
+@pytest.mark.parametrize("body", [{"dice": "three", "skill": 2}, {"skill": 2}, {"dice": -1, "skill": 2}, [3, 2]])
+def test_an_odds_request_the_ruleset_cannot_answer_is_a_400(api, body):
+    response = post_json(api, "/api/v1/rulesets/pando/odds/", body)
+    assert response.status_code == 400
+    data = response.json()
+    assert set(data) == {"detail", "errors"}
+    assert data["detail"].startswith("This odds request cannot be answered")
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("get", "/api/v1/rulesets/gurps/"),
+        ("post", "/api/v1/rulesets/gurps/validate/"),
+        ("post", "/api/v1/rulesets/gurps/odds/"),
+        ("get", "/api/v1/rulesets/PANDO/"),
+    ],
+)
+def test_an_unknown_slug_is_a_404(api, method, url):
+    response = api.get(url) if method == "get" else post_json(api, url, {})
+    assert response.status_code == 404
+    data = response.json()
+    assert set(data) == {"detail", "errors"}
+    assert "No ruleset" in data["detail"]
+
+
+@pytest.mark.parametrize("url", ["/api/v1/rulesets/pando/validate/", "/api/v1/rulesets/pando/odds/"])
+@pytest.mark.parametrize("body", [b"{not json", b"", b"NaN", b'{"name": Infinity}', b"[" * 100_000])
+def test_a_body_that_is_not_json_is_a_400_that_says_so(api, url, body):
+    response = api.post(url, data=body, content_type="application/json")
+    assert response.status_code == 400
+    data = response.json()
+    assert set(data) == {"detail", "errors"}
+    assert "JSON" in data["detail"] or "nested" in data["detail"]
+
+
+@pytest.mark.parametrize("url", ["/api/v1/rulesets/pando/validate/", "/api/v1/rulesets/pando/odds/"])
+def test_a_body_over_256_kib_is_a_413(api, url):
+    big = {"ruleset": "pando", "name": "Big", "notes": "x" * (256 * 1024)}
+    response = post_json(api, url, big)
+    assert response.status_code == 413
+    assert set(response.json()) == {"detail", "errors"}
+
+
+def test_a_body_just_under_the_limit_is_read(api):
+    build = dict(CHARLOTTE, notes="x" * (250 * 1024))
+    response = post_json(api, "/api/v1/rulesets/pando/validate/", build)
+    assert response.status_code == 200 and response.json()["valid"] is True
+
+
+def test_anonymous_callers_need_no_session_token_or_csrf(api):
+    assert api.get("/api/v1/rulesets/").status_code == 200
+    assert post_json(api, "/api/v1/rulesets/pando/validate/", CHARLOTTE).status_code == 200
+    assert post_json(api, "/api/v1/rulesets/pando/odds/", {"dice": 1, "skill": 1}).status_code == 200
+
+
+def test_a_signed_in_browser_may_post_without_a_csrf_token_too(api, django_user_model):
+    # No session authentication on these endpoints, so no CSRF check either: they read no user data.
+    user = django_user_model.objects.create_user("player", password="pw-long-enough-1")
+    api.force_login(user)
+    assert post_json(api, "/api/v1/rulesets/pando/validate/", CHARLOTTE).status_code == 200
+
+
+def test_the_openapi_schema_documents_the_rules_service(api):
+    response = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    schema = json.loads(response.content)
+    paths = schema["paths"]
+    validate = paths["/api/v1/rulesets/{slug}/validate/"]["post"]
+    assert set(validate["responses"]) >= {"200", "400", "404", "413"}
+    assert validate.get("security", [{}]) == [{}]  # anonymous callers welcome
+    report = schema["components"]["schemas"]["Report"]
+    assert set(report["required"]) >= {"ruleset", "valid", "errors", "warnings", "spent", "budget", "remaining", "derived"}
+    slug = next(p for p in validate["parameters"] if p["name"] == "slug")
+    assert sorted(slug["schema"]["enum"]) == sorted(registry.SYSTEMS)
+    assert set(paths["/api/v1/rulesets/{slug}/odds/"]["post"]["responses"]) >= {"200", "400", "404", "413"}

@@ -1,0 +1,172 @@
+"""`manage.py rules`: the command-line door (CONTRACT.md "Doors")."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((Path(__file__).parent / "examples").glob("*/*.json"))
+
+
+def _example(valid: bool) -> dict:
+    """A build document from the examples whose report is (in)valid."""
+    for path in EXAMPLES:
+        data = json.loads(path.read_text())
+        if data["expect"]["valid"] is valid:
+            return data["build"]
+    raise AssertionError(f"no example with valid={valid}")
+
+
+@pytest.fixture
+def valid_build() -> dict:
+    return _example(True)
+
+
+@pytest.fixture
+def invalid_build() -> dict:
+    return _example(False)
+
+
+def _write(tmp_path: Path, name: str, doc) -> str:
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return str(path)
+
+
+def rules(*args: str, stdin: bytes | None = None) -> tuple[int, list[dict]]:
+    """Run `rules` in-process: (exit code, the JSON Lines parsed)."""
+    out = io.StringIO()
+    code = 0
+    try:
+        kwargs = {"stdin": io.BytesIO(stdin)} if stdin is not None else {}
+        call_command("rules", *args, stdout=out, **kwargs)
+    except SystemExit as exc:
+        code = exc.code
+    text = out.getvalue()
+    assert text.endswith("\n") or text == ""
+    lines = text.splitlines()
+    return code, [json.loads(line) for line in lines]
+
+
+REPORT_KEYS = {"ruleset", "valid", "errors", "warnings", "spent", "budget", "remaining", "derived"}
+
+
+def test_validate_exits_0_when_every_build_is_valid(tmp_path, valid_build):
+    a = _write(tmp_path, "a.json", valid_build)
+    b = _write(tmp_path, "b.json", valid_build)
+    code, lines = rules("validate", a, b)
+    assert code == 0
+    assert len(lines) == 2
+    assert all(REPORT_KEYS <= set(line) and line["valid"] is True and line["errors"] == [] for line in lines)
+
+
+def test_validate_exits_1_when_any_build_is_invalid(tmp_path, valid_build, invalid_build):
+    code, lines = rules("validate", _write(tmp_path, "ok.json", valid_build), _write(tmp_path, "bad.json", invalid_build))
+    assert code == 1
+    assert [line["valid"] for line in lines] == [True, False]
+    assert lines[1]["errors"]
+
+
+def test_an_unreadable_path_is_its_own_line_and_exit_2(tmp_path, valid_build, invalid_build):
+    missing = str(tmp_path / "nope.json")
+    code, lines = rules(
+        "validate", _write(tmp_path, "bad.json", invalid_build), missing, str(tmp_path), _write(tmp_path, "ok.json", valid_build)
+    )
+    assert code == 2  # 2 wins over 1
+    assert lines[0]["valid"] is False
+    assert lines[1] == {"path": missing, "error": "No such file."}
+    assert lines[2]["path"] == str(tmp_path) and lines[2]["error"]
+    assert lines[3]["valid"] is True
+
+
+def test_a_file_that_is_not_json_is_a_malformed_build_not_an_unreadable_path(tmp_path):
+    code, lines = rules("validate", _write(tmp_path, "junk.json", "{not json"), _write(tmp_path, "nan.json", "NaN"))
+    assert code == 1
+    for line in lines:
+        assert line["valid"] is False
+        assert [(e["code"], e["path"]) for e in line["errors"]] == [("build.malformed", "")]
+
+
+def test_a_dash_reads_the_build_from_stdin(tmp_path, valid_build, invalid_build):
+    code, lines = rules("validate", "-", stdin=json.dumps(invalid_build).encode())
+    assert code == 1
+    assert len(lines) == 1 and lines[0]["valid"] is False
+    code, lines = rules("validate", "-", stdin=("\ufeff" + json.dumps(valid_build)).encode())  # a BOM is fine
+    assert code == 0 and lines[0]["valid"] is True
+
+
+def test_many_documents_in_one_call_answer_in_input_order(tmp_path, valid_build, invalid_build):
+    pattern = [valid_build, invalid_build, None, [1, 2], {"ruleset": "gurps"}] * 40
+    paths = []
+    for i, doc in enumerate(pattern):
+        paths.append(str(tmp_path / f"missing{i}.json") if doc is None else _write(tmp_path, f"{i:03}.json", doc))
+    code, lines = rules("validate", *paths)
+    assert code == 2
+    assert len(lines) == len(pattern) == 200
+    for path, doc, line in zip(paths, pattern, lines):
+        if doc is None:
+            assert line == {"path": path, "error": "No such file."}
+        elif doc is valid_build:
+            assert line["valid"] is True
+        elif doc is invalid_build:
+            assert line["valid"] is False and line["errors"]
+        elif doc == [1, 2]:
+            assert [e["code"] for e in line["errors"]] == ["build.malformed"]
+        else:
+            assert [(e["code"], e["path"]) for e in line["errors"]] == [("ruleset.unknown", "/ruleset")]
+
+
+@pytest.mark.parametrize(
+    ("slug", "request_", "key"),
+    [
+        ("pando", {"dice": 3, "skill": 2}, "ep"),
+        ("maelstrom", {"pool": 5, "difficulty": 6, "threshold": 0}, "successes"),
+        ("ascendant", {"modifier": 5, "threshold": 15}, "critical_success"),
+    ],
+)
+def test_odds_prints_one_answer_per_request(slug, request_, key):
+    code, lines = rules("odds", slug, json.dumps(request_), json.dumps(request_))
+    assert code == 0
+    assert len(lines) == 2 and lines[0] == lines[1]
+    assert key in lines[0]
+
+
+def test_odds_of_a_request_that_cannot_be_answered_is_an_error_line_and_exit_2():
+    code, lines = rules("odds", "pando", '{"dice": 3, "skill": 2}', '{"dice": "many"}', "not json", "[1]")
+    assert code == 2
+    assert "ep" in lines[0]
+    assert [set(line) for line in lines[1:]] == [{"error"}] * 3
+    assert all(isinstance(line["error"], str) and line["error"] for line in lines[1:])
+
+
+def test_odds_of_an_unknown_ruleset_is_an_error_line_per_request():
+    code, lines = rules("odds", "gurps", "{}", "{}")
+    assert code == 2
+    assert len(lines) == 2 and all("gurps" in line["error"] for line in lines)
+
+
+def _manage(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "rules", *args],
+        input=stdin, capture_output=True, cwd=ROOT, timeout=60,
+    )
+
+
+def test_the_real_command_exits_with_the_contract_codes(tmp_path, valid_build, invalid_build):
+    # Two real processes (each start-up costs about a second); call_command covers the rest.
+    ok = _write(tmp_path, "ok.json", valid_build)
+    result = _manage("validate", ok, "-", stdin=json.dumps(valid_build).encode())
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line)["valid"] for line in result.stdout.decode().splitlines()] == [True, True]
+    bad = _write(tmp_path, "bad.json", invalid_build)
+    result = _manage("validate", bad, str(tmp_path / "missing.json"))
+    assert result.returncode == 2
+    assert [set(json.loads(line)) >= {"valid"} for line in result.stdout.decode().splitlines()] == [True, False]
+    assert result.stderr == b""  # the lines say what went wrong; no traceback, no CommandError noise
