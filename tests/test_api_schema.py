@@ -67,7 +67,6 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
         "--seed", "20261129",
         "--workers", "1",
         "--request-timeout", "20",
-        "--max-time", "75",
         "--suppress-health-check", "all",
         "--no-shrink",
         "--report", "junit",

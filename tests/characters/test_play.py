@@ -35,6 +35,7 @@ def request_of(html: str, rollable_id: str) -> str:
 
 def test_pando_harm_on_the_right_arm_wounds_it_and_raises_the_strike_speed_cost(client, table):
     character = character_at_table(table, "pando")
+    v0 = character.version
     client.force_login(table["player"])
     before = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     assert re.search(r'data-testid="speed-cost-right_arm">—<', before)
@@ -49,14 +50,15 @@ def test_pando_harm_on_the_right_arm_wounds_it_and_raises_the_strike_speed_cost(
     assert "· 2 speed" in strike and "right arm is wounded" in strike
     character.refresh_from_db()
     assert character.state["harm"]["right_arm"] == 1
-    assert character.version == 2
-    version = CharacterVersion.objects.get(character=character, number=2)
+    assert character.version == v0 + 1
+    version = CharacterVersion.objects.get(character=character, number=v0 + 1)
     assert version.reason.startswith("Alex takes 1 harm to the right arm") and version.state["harm"]["right_arm"] == 1
     assert version.author == table["player"]
 
 
 def test_maelstrom_two_lethal_give_a_wound_penalty_and_lower_the_pools(client, table):
     character = character_at_table(table, "maelstrom")
+    v0 = character.version
     client.force_login(table["player"])
     before = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     assert request_of(before, "strength").startswith("Pool: 2,")
@@ -70,6 +72,7 @@ def test_maelstrom_two_lethal_give_a_wound_penalty_and_lower_the_pools(client, t
 
 def test_paragon_health_below_half_is_incapacitated(client, table):
     character = character_at_table(table, "paragon")
+    v0 = character.version
     client.force_login(table["player"])
     html = act(client, character, action="damage", pool="health", amount="11")
     pool = re.search(r'<li class="state-pool has-status" id="pool-pools-health".*?</li>', html, re.S).group(0)
@@ -81,6 +84,7 @@ def test_paragon_health_below_half_is_incapacitated(client, table):
 
 def test_ascendant_a_condition_lowers_a_skill_modifier(client, table):
     character = character_at_table(table, "ascendant")
+    v0 = character.version
     client.force_login(table["player"])
     before = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     assert request_of(before, "skill.arcana").startswith("Modifier: 6,")
@@ -93,6 +97,7 @@ def test_ascendant_a_condition_lowers_a_skill_modifier(client, table):
 
 def test_ourdnd_damage_to_zero_is_dying(client, table):
     character = character_at_table(table, "ourdnd")
+    v0 = character.version
     client.force_login(table["player"])
     html = act(client, character, action="damage", amount="10")
     assert re.search(r'data-testid="pool-hp"><strong>0</strong> / 10', html)
@@ -103,17 +108,19 @@ def test_ourdnd_damage_to_zero_is_dying(client, table):
 
 def test_a_refused_action_changes_nothing_and_says_why(client, table):
     character = character_at_table(table, "maelstrom")
+    v0 = character.version
     client.force_login(table["player"])
     html = act(client, character, action="heal", levels="1", type="lethal")
     error = re.search(r'data-testid="state-error">([^<]*)<', html).group(1)
     assert "no lethal damage to heal" in error
     character.refresh_from_db()
-    assert character.version == 1 and character.state["health"] == [None] * 8
-    assert CharacterVersion.objects.filter(character=character).count() == 1
+    assert character.version == v0 and character.state["health"] == [None] * 8
+    assert CharacterVersion.objects.filter(character=character).count() == v0
 
 
 def test_a_refused_action_without_htmx_redirects_with_the_reason(client, table):
     character = character_at_table(table, "pando")
+    v0 = character.version
     client.force_login(table["player"])
     url = reverse("character_state_action", args=[character.pk])
     response = client.post(url, {"action": "spend_stamina", "amount": "99"}, follow=True)
@@ -121,33 +128,36 @@ def test_a_refused_action_without_htmx_redirects_with_the_reason(client, table):
     html = response.content.decode()
     assert 'class="message message-error"' in html
     character.refresh_from_db()
-    assert character.version == 1 and character.state["stamina"] == 11
+    assert character.version == v0 and character.state["stamina"] == 11
 
 
 def test_pool_buttons_set_a_value_and_refuse_one_above_the_maximum(client, table):
     character = character_at_table(table, "pando")
+    v0 = character.version
     client.force_login(table["player"])
     html = act(client, character, action="set", path="/stamina", value="10")
     assert re.search(r'data-testid="pool-stamina"><strong>10</strong> / 11', html)
     html = act(client, character, action="set", path="/stamina", value="12")
     assert "cannot go above 11" in re.search(r'data-testid="state-error">([^<]*)<', html).group(1)
     character.refresh_from_db()
-    assert character.state["stamina"] == 10 and character.version == 2
-    assert CharacterVersion.objects.get(character=character, number=2).reason == "Stamina set to 10 (was 11)."
+    assert character.state["stamina"] == 10 and character.version == v0 + 1
+    assert CharacterVersion.objects.get(character=character, number=v0 + 1).reason == "Stamina set to 10 (was 11)."
 
 
 def test_state_action_service_refuses_with_the_rule_code(table):
     character = character_at_table(table, "ourdnd")
+    v0 = character.version
     with pytest.raises(RuleRefused) as exc:
         play.character_state_action(character_id=character.pk, user=table["player"],
                                     action={"action": "fly", "amount": 1})
     assert exc.value.errors[0]["code"] == "state.unknown_action"
     character.refresh_from_db()
-    assert character.version == 1
+    assert character.version == v0
 
 
 def test_the_state_action_update_stays_within_its_query_budget(client, table, django_assert_max_num_queries):
     character = character_at_table(table, "pando")
+    v0 = character.version
     client.force_login(table["player"])
     client.get(reverse("character_sheet", args=[character.pk]))  # warm the session
     # session, user, SELECT … FOR UPDATE, UPDATE, INSERT version = 5; under the test's outer
@@ -161,35 +171,38 @@ def test_the_state_action_update_stays_within_its_query_budget(client, table, dj
 
 def test_update_state_refuses_a_stale_version(table):
     character = character_at_table(table, "ourdnd")
+    v0 = character.version
     state = {**character.state, "hp": 7}
     with pytest.raises(Conflict):
-        play.character_update_state(character_id=character.pk, user=table["player"], state=state, version=0)
+        play.character_update_state(character_id=character.pk, user=table["player"], state=state, version=v0 - 1)
     character.refresh_from_db()
     assert character.state["hp"] == 10
 
 
 def test_update_state_refuses_an_invalid_state_with_the_issue_path(table):
     character = character_at_table(table, "pando")
+    v0 = character.version
     state = {**character.state, "harm": {**character.state["harm"], "tail": 2}}
     with pytest.raises(play.StateInvalid) as exc:
-        play.character_update_state(character_id=character.pk, user=table["player"], state=state, version=1)
+        play.character_update_state(character_id=character.pk, user=table["player"], state=state, version=v0)
     assert exc.value.status_code == 400
     assert any(e["path"] == "/harm/tail" for e in exc.value.errors), exc.value.errors
     with pytest.raises(play.StateInvalid):
-        play.character_update_state(character_id=character.pk, user=table["player"], state=[1, 2], version=1)
+        play.character_update_state(character_id=character.pk, user=table["player"], state=[1, 2], version=v0)
     character.refresh_from_db()
-    assert character.version == 1 and "tail" not in character.state["harm"]
+    assert character.version == v0 and "tail" not in character.state["harm"]
 
 
 def test_update_state_writes_a_new_version(table):
     character = character_at_table(table, "ourdnd")
+    v0 = character.version
     state = {**character.state, "hp": 4}
-    updated = play.character_update_state(character_id=character.pk, user=table["gm"], state=state, version=1)
-    assert updated.version == 2 and updated.state["hp"] == 4
-    version = CharacterVersion.objects.get(character=character, number=2)
+    updated = play.character_update_state(character_id=character.pk, user=table["gm"], state=state, version=v0)
+    assert updated.version == v0 + 1 and updated.state["hp"] == 4
+    version = CharacterVersion.objects.get(character=character, number=v0 + 1)
     assert version.state["hp"] == 4 and version.author == table["gm"] and version.reason == "play state updated"
     with pytest.raises(Conflict):  # the same PATCH again is now stale
-        play.character_update_state(character_id=character.pk, user=table["player"], state=state, version=1)
+        play.character_update_state(character_id=character.pk, user=table["player"], state=state, version=v0)
 
 
 # ------------------------------------------------------------------ loadout
@@ -203,6 +216,7 @@ def loadout_build() -> dict:
 
 def test_the_owner_changes_what_is_carried_and_a_version_is_written(client, table):
     character = character_at_table(table, "pando", build=loadout_build())
+    v0 = character.version
     client.force_login(table["player"])
     url = reverse("character_equipment", args=[character.pk, 2])
     response = client.post(url, {"state": "carried"}, **HX)
@@ -210,13 +224,14 @@ def test_the_owner_changes_what_is_carried_and_a_version_is_written(client, tabl
     html = response.content.decode()
     assert re.search(r'<tr data-part="head">\s*<th scope="row">Head</th>\s*<td>—</td>', html)
     character.refresh_from_db()
-    assert character.build["equipment"][2]["state"] == "carried" and character.version == 2
+    assert character.build["equipment"][2]["state"] == "carried" and character.version == v0 + 1
     assert character.report["derived"]["protection"]["head"] == {}
-    assert CharacterVersion.objects.get(character=character, number=2).reason == "loadout: Leather cap carried"
+    assert CharacterVersion.objects.get(character=character, number=v0 + 1).reason == "loadout: Leather cap carried"
 
 
 def test_a_slot_conflict_is_refused_with_the_report_error(client, table):
     character = character_at_table(table, "pando", build=loadout_build())
+    v0 = character.version
     with pytest.raises(RuleRefused) as exc:
         play.character_equipment_state(character_id=character.pk, user=table["player"], index=4, state="worn")
     assert exc.value.errors[0]["code"] == "equipment.slot_conflict"
@@ -224,18 +239,19 @@ def test_a_slot_conflict_is_refused_with_the_report_error(client, table):
     response = client.post(reverse("character_equipment", args=[character.pk, 4]), {"state": "worn"}, **HX)
     assert "equipment-error" in response.content.decode()
     character.refresh_from_db()
-    assert character.build["equipment"][4]["state"] == "carried" and character.version == 1
+    assert character.build["equipment"][4]["state"] == "carried" and character.version == v0
 
 
 def test_the_gm_cannot_change_the_loadout(client, table):
     character = character_at_table(table, "pando")
+    v0 = character.version
     with pytest.raises(PermissionDenied):
         play.character_equipment_state(character_id=character.pk, user=table["gm"], index=3, state="carried")
     client.force_login(table["gm"])
     response = client.post(reverse("character_equipment", args=[character.pk, 3]), {"state": "carried"}, **HX)
     assert response.status_code == 403
     character.refresh_from_db()
-    assert character.version == 1
+    assert character.version == v0
 
 
 # ------------------------------------------------------------------ permissions
@@ -256,17 +272,19 @@ def sheet_endpoints(character: Character, roll: RollLog) -> list[tuple[str, str,
 @pytest.mark.parametrize("htmx", [False, True])
 def test_another_player_gets_404_on_every_sheet_endpoint(client, table, who, htmx):
     character = character_at_table(table, "pando")
+    v0 = character.version
     roll = play.character_roll(character_id=character.pk, user=table["player"], rollable_id="skill:capability")
     client.force_login(table[who])
     for method, url, data in sheet_endpoints(character, roll):
         response = getattr(client, method)(url, data, **(HX if htmx else {}))
         assert response.status_code == 404, (method, url, response.status_code)
     character.refresh_from_db()
-    assert character.version == 1 and RollLog.objects.filter(character=character).count() == 1
+    assert character.version == v0 and RollLog.objects.filter(character=character).count() == 1
 
 
 def test_the_gm_sees_the_sheet_changes_play_state_and_rolls(client, table):
     character = character_at_table(table, "pando")
+    v0 = character.version
     client.force_login(table["gm"])
     assert client.get(reverse("character_sheet", args=[character.pk])).status_code == 200
     html = act(client, character, action="harm", body_part="legs", amount="2")
@@ -277,10 +295,11 @@ def test_the_gm_sees_the_sheet_changes_play_state_and_rolls(client, table):
     assert log.user == table["gm"]
     character.refresh_from_db()
     assert character.state["harm"]["legs"] == 2
-    assert CharacterVersion.objects.get(character=character, number=2).author == table["gm"]
+    assert CharacterVersion.objects.get(character=character, number=v0 + 1).author == table["gm"]
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, table):
     character = character_at_table(table, "pando")
+    v0 = character.version
     response = client.get(reverse("character_sheet", args=[character.pk]))
     assert response.status_code == 302 and "login" in response["Location"]

@@ -43,10 +43,13 @@ BUILDS: dict[str, dict] = {
     },
     "ascendant": {
         "ruleset": "ascendant", "name": "Ysolde", "budget": {"xp": 0}, "level": 1, "ancestry": "human",
-        "background": "scholar", "class": "wizard",
+        "heritage": "skilled_human", "background": "scholar", "class": "wizard",
         "boosts": {"ancestry": ["int", "dex"], "background": ["int", "wis", "con"], "class": "int",
                    "free": ["int", "dex", "con", "wis"]},
-        "levels": {}, "skills": {}, "lores": [],
+        "levels": {"1": {"feats": {"ancestry": "natural_ambition", "class": "reach_spell",
+                                   "archetype": "linguist_dedication", "general": "toughness"}}},
+        "skills": {"arcana": "trained", "society": "trained", "medicine": "trained", "nature": "trained"},
+        "lores": [],
     },
     "ourdnd": {
         "ruleset": "ourdnd", "name": "Bram", "budget": {"points": 6},

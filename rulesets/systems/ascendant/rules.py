@@ -298,6 +298,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         report.error("build.malformed", "/levels", "Levels must be an object keyed by level: {\"2\": {...}}.")
         levels = {}
     for key, value in levels.items():
+        key = str(key)
         number = int(key) if key.isdigit() and key == str(int(key)) else None
         if number is None or not 1 <= number <= max_level:
             report.error("build.malformed", ptr("levels", key), f"Level keys are \"1\" to \"{max_level}\", not {key!r}.")

@@ -7,6 +7,7 @@ document. Play state lives in ``state.py``.
 
 from __future__ import annotations
 
+import json
 from math import comb
 from typing import Any
 
@@ -372,7 +373,7 @@ def _check_arms(entry: dict, item: dict, i: int, report: Report, arms_of: list[s
         report.error("equipment.arms_invalid", ptr("equipment", i, "arms"),
                      f"Say which {word} {'holds' if need == 1 else 'hold'} the {name}: "
                      f"it needs {need} {word} (of {choices}), "
-                     f'e.g. "arms": {arms_of[:need]!r}.'.replace("'", '"'))
+                     f'e.g. "arms": {json.dumps(arms_of[:need])}.')
         return []
     if not isinstance(arms, list) or not all(isinstance(a, str) for a in arms):
         report.error("build.malformed", ptr("equipment", i, "arms"),

@@ -421,7 +421,7 @@ def apply(state: Any, action: Any, build: dict, body: Body) -> tuple[dict, str]:
         part, amount = _need_part(action, body), _need_int(action, "amount")
         blocked = 0
         if action.get("protected"):
-            bypass = action.get("bypass", 0) if is_int(action.get("bypass")) else 0
+            bypass = max(0, action["bypass"]) if is_int(action.get("bypass")) else 0
             blocked = min(amount, max(0, body.protection.get(part, {}).get("harm", 0) - bypass))
         before = s["harm"][part]
         s["harm"][part] = min(body.maimed, before + amount - blocked)
