@@ -354,6 +354,12 @@ def build_from_post(ruleset_traits: dict, post_data, base_build: Any) -> dict:
     ``post_data`` is a QueryDict (or a plain dict of strings / lists). Never raises on what a
     browser can send; unparseable values stay strings for the rules service to report.
     """
+    if not hasattr(post_data, "getlist"):
+        from django.utils.datastructures import MultiValueDict
+
+        post_data = MultiValueDict(
+            {k: [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)] for k, v in dict(post_data).items()}
+        )
     build = copy.deepcopy(base_build) if isinstance(base_build, dict) else {}
     sections = [s for s in (ruleset_traits or {}).get("sections", []) if isinstance(s, dict) and "path" in s]
     present = set(_getlist(post_data, "_section"))

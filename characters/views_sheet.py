@@ -78,6 +78,8 @@ def _effect_rows(effects: dict[str, Any]) -> list[dict[str, Any]]:
     for key, value in (effects or {}).items():
         if key == "labels" or value in (None, {}, [], 0, False):
             continue
+        if isinstance(value, dict) and any(isinstance(v, (dict, list)) for v in value.values()):
+            continue  # per-part details: the state blocks show those where they belong
         rows.append({"key": key, "label": label(key), "value": value})
     return rows
 

@@ -70,7 +70,7 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
         "--suppress-health-check", "all",
         "--no-shrink",
         "--report", "junit",
-        "--report-dir", str(tmp_path),
+        "--report-dir", os.environ.get("SCHEMATHESIS_REPORT_DIR", str(tmp_path)),
     ]
     result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=110)
     output = result.stdout + result.stderr

@@ -90,7 +90,8 @@ def test_paragon_from_nothing_to_valid(client):
     table = make_table("paragon")
     character, s = start(client, table, "Sela")
     assert s.figure("budget", "skill_points") == 15
-    s.change(("_step", "/power_level|1"))
+    s.set("/power_level", "1").change()
+    assert s.figure("budget", "force_points") == 15
     s.change(("_step", "/power_level|1"))
     assert s.figure("budget", "force_points") == 20  # power level 2: 20 force points
     for force, rank in {"fire": 1, "wind": 4, "thunder": 2, "light": 1, "shadow": 2}.items():

@@ -210,10 +210,17 @@ def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house
     hero_point. Returns (new state, a sentence); raises StateError when refused."""
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
         raise StateError("state.malformed", 'An action is {"action": "damage", "amount": 5}.')
+    broken = [i for i in check_state(state if isinstance(state, dict) else {}, derived, conditions, house)
+              if i.code in ("state.malformed", "state.unknown_condition", "state.duplicate")]
+    if broken:  # repair the state first (the sheet's editor) rather than guess at it
+        raise StateError(broken[0].code, broken[0].message, broken[0].path)
     new = copy.deepcopy(state) if isinstance(state, dict) else {}
     top = derived.get("max_stamina")
     if top is None:
         raise StateError("state.unavailable", "This build's maximum Stamina is unknown; fix the build first.")
+    for key in ("stamina", "temp_stamina", "hero_points", "conditions"):
+        if new.get(key) is None:
+            new.pop(key, None)
     new.setdefault("stamina", top)
     new.setdefault("temp_stamina", 0)
     new.setdefault("hero_points", house["hero_points_start"])
@@ -265,7 +272,7 @@ def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house
         return new, f"{name} has {new['temp_stamina']} temporary Stamina."
     if kind == "add_condition":
         cid = action.get("id")
-        if cid not in conditions:
+        if not isinstance(cid, str) or cid not in conditions:
             raise StateError("state.unknown_condition", f"{cid!r} is not a condition; use one of "
                              f"{', '.join(conditions)}.", "/id")
         value = _amount(action, "value") if conditions[cid].get("valued") else 1

@@ -1,0 +1,105 @@
+"""The sheet in a real browser: take harm, roll with odds, take damage (Playwright + Debian's Chromium)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.characters.test_sheet_fixtures import character_at_table, table  # noqa: F401
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian's chromium is not installed")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page_as(browser, live_server):
+    contexts = []
+
+    def open_as(user):
+        client = Client()
+        client.force_login(user)
+        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 1000})
+        cookie = client.cookies["sessionid"]
+        context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+
+
+def test_a_pando_player_takes_harm_on_an_arm_and_rolls_with_odds(page_as, table):
+    from playwright.sync_api import expect
+
+    character = character_at_table(table, "pando")
+    page = page_as(table["player"])
+    page.goto(reverse("character_sheet", args=[character.pk]))
+    expect(page.get_by_role("heading", name="Alex")).to_be_visible()
+    expect(page.locator('[data-key="max_speed"] dd')).to_have_text("5")
+
+    harm = page.locator('#state-body form[data-action="harm"]')
+    harm.get_by_label("Body part").select_option("right_arm")
+    harm.get_by_label("Amount").fill("1")
+    harm.get_by_role("button", name="Take harm").click()
+    expect(page.locator("#body-right_arm .body-status")).to_have_text("wounded")
+    expect(page.locator('[data-testid="speed-cost-right_arm"]')).to_have_text("+1")
+    expect(page.locator('[data-testid="state-message"]')).to_contain_text("takes 1 harm to the right arm")
+    expect(page.locator('.body-diagram [data-part="right_arm"]')).to_have_class("body-part body-wounded")
+
+    page.locator('button[data-rollable="skill:blades"]').click()
+    chart = page.locator("#roll-chart svg[role=img]")
+    expect(chart).to_be_visible()
+    assert chart.get_attribute("aria-label").startswith("Odds: 0 EP")
+    expect(page.locator("#roll-chart .roll-bar")).to_have_count(4)  # coordination 3d6 → 0..3 EP
+    expect(page.locator("#roll-chart .roll-bar.is-rolled")).to_have_count(1)
+    expect(page.locator("#roll-log tbody tr")).to_have_count(1)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "sheet-pando.png"), full_page=True)
+
+    page.goto(reverse("character_sheet", args=[character.pk]) + "?print=1")
+    expect(page.locator(".state-actions").first).to_be_hidden()
+    page.emulate_media(media="print")
+    expect(page.locator("header.site-header")).to_be_hidden()
+    page.screenshot(path=str(ARTIFACTS / "sheet-pando-print.png"), full_page=True)
+
+
+def test_a_maelstrom_character_takes_lethal_damage_on_the_health_chart(page_as, table):
+    from playwright.sync_api import expect
+
+    character = character_at_table(table, "maelstrom")
+    page = page_as(table["gm"])  # the GM runs the table and marks the damage
+    page.goto(reverse("character_sheet", args=[character.pk]))
+    expect(page.locator(".sheet-health-chart tbody tr")).to_have_count(8)
+    expect(page.locator('[data-testid="request-strength"]')).to_contain_text("Pool: 2")
+
+    damage = page.locator('#state-health form[data-action="damage"]')
+    damage.get_by_label("Levels").fill("2")
+    damage.get_by_label("Damage").select_option("lethal")
+    damage.get_by_role("button", name="Take damage").click()
+    expect(page.locator('#state-health .track-box[data-damage="lethal"]')).to_have_count(2)
+    expect(page.locator('[data-testid="wound-penalty"]')).to_have_text("−1")
+    expect(page.locator('[data-testid="request-strength"]')).to_contain_text("Pool: 1")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "sheet-maelstrom.png"), full_page=True)
