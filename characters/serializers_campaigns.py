@@ -20,7 +20,7 @@ class ErrorSerializer(serializers.Serializer):
 
 class RegisterSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, write_only=True, trim_whitespace=False)
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
 
 
 class UserSerializer(serializers.Serializer):

@@ -1,0 +1,117 @@
+"""Server time of the character sheet: the page render and a state-action htmx update, per ruleset,
+through the Django test client against a throwaway database.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench .venv/bin/python bench/bench_sheet.py [runs]
+
+Prints, per ruleset, the median and p95 in milliseconds and the SQL queries per request.
+The character has 40 versions and 60 logged rolls, as a played character would.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+os.environ.setdefault("STATICFILES_BACKEND", "django.contrib.staticfiles.storage.StaticFilesStorage")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+
+#: One state action per ruleset that can be applied again and again (undone by the next one).
+ACTIONS = {
+    "pando": [{"action": "harm", "body_part": "legs", "amount": "1"}, {"action": "heal", "body_part": "legs", "amount": "1"}],
+    "maelstrom": [{"action": "damage", "levels": "1", "type": "bashing"}, {"action": "heal", "levels": "1", "type": "bashing"}],
+    "paragon": [{"action": "damage", "pool": "stamina", "amount": "1"}, {"action": "restore", "pool": "stamina", "amount": "1"}],
+    "ascendant": [{"action": "damage", "amount": "1"}, {"action": "heal", "amount": "1"}],
+    "ourdnd": [{"action": "damage", "amount": "1"}, {"action": "heal", "amount": "1"}],
+}
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main(runs: int) -> None:
+    from django.test import Client
+    from django.test.utils import get_runner  # noqa: F401
+    from django.urls import reverse
+
+    from characters.models import CharacterVersion
+    from characters.services import play
+    from rulesets.engine.dice import FixedRoller
+    from tests.characters.test_sheet_fixtures import make_character
+    from tests.factories import make_campaign, make_user
+
+    gm, player = make_user("bench-gm"), make_user("bench-player")
+    client = Client()
+    client.force_login(player)
+    print(f"{'ruleset':<10} {'request':<13} {'median ms':>9} {'p95 ms':>7} {'queries':>7}")
+    for slug, actions in ACTIONS.items():
+        campaign = make_campaign(gm=gm, ruleset=slug, players=[player])
+        character = make_character(ruleset=slug, owner=player, campaign=campaign)
+        first = character.version + 1
+        CharacterVersion.objects.bulk_create(
+            CharacterVersion(character=character, number=n, build=character.build, state=character.state,
+                             report=character.report, reason=f"v{n}", author=player)
+            for n in range(first, first + 40)
+        )
+        character.version = first + 39
+        character.save(update_fields=["version"])
+        rollable = play.sheet_rules(character=character).rollables[0]["id"] if hasattr(play, "sheet_rules") else None
+        for _ in range(60):
+            play.character_roll(character_id=character.pk, user=player, rollable_id=rollable,
+                                roller=FixedRoller([1] * 40))
+        sheet_url = reverse("character_sheet", args=[character.pk])
+        action_url = reverse("character_state_action", args=[character.pk])
+
+        timings, queries = [], 0
+        for i in range(runs + 3):
+            with CaptureQueriesContext(connection) as q:
+                start = time.perf_counter()
+                response = client.get(sheet_url)
+                elapsed = (time.perf_counter() - start) * 1000
+            assert response.status_code == 200, response.status_code
+            if i >= 3:
+                timings.append(elapsed)
+                queries = len(q.captured_queries)
+        print(f"{slug:<10} {'sheet page':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {queries:>7}")
+
+        timings = []
+        for i in range(runs + 3):
+            with CaptureQueriesContext(connection) as q:
+                start = time.perf_counter()
+                response = client.post(action_url, actions[i % 2], HTTP_HX_REQUEST="true")
+                elapsed = (time.perf_counter() - start) * 1000
+            assert response.status_code == 200 and b"state-error" not in response.content, response.content[:300]
+            if i >= 3:
+                timings.append(elapsed)
+                queries = len(q.captured_queries)
+        print(f"{slug:<10} {'state action':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {queries:>7}")
+
+
+if __name__ == "__main__":
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SECURE_SSL_REDIRECT = False
+    setup_test_environment()
+    from django.test.utils import setup_databases, teardown_databases
+
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        main(runs)
+    finally:
+        teardown_databases(old, verbosity=0)

@@ -1,0 +1,79 @@
+"""Export a build document and import it again; a document of another ruleset is refused clearly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from characters.models import Character
+from characters.services.characters import character_create, character_save_draft
+from tests.characters.conftest import make_table, parse_html
+
+pytestmark = pytest.mark.django_db
+
+ALEX = {"species": "humanoid", "attributes": {"strength": 2, "endurance": 1, "acrobatics": 2, "coordination": 3,
+                                              "rationality": 2, "perspective": 1, "presence": 1},
+        "skills": ["melee", "blades", "shields"],
+        "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"]}]}
+
+
+def test_export_then_import_round_trip(client):
+    table = make_table("pando")
+    c = character_create(campaign=table.campaign, owner=table.player, name="Alex")
+    c = character_save_draft(character_id=c.id, user=table.player, version=1, build={**c.build, **ALEX})
+    client.force_login(table.player)
+    response = client.get(reverse("character_export", args=[c.id]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="alex.pando.json"'
+    document = json.loads(response.content)
+    assert document["format"] == "sheetforge.build/1" and document["ruleset"] == "pando"
+    assert document["skills"] == ALEX["skills"]
+
+    upload = SimpleUploadedFile("alex.json", response.content, content_type="application/json")
+    imported = client.post(reverse("character_import", args=[table.campaign.id]), {"file": upload})
+    assert imported.status_code == 302
+    copy = Character.objects.exclude(id=c.id).get(campaign=table.campaign)
+    assert imported["Location"] == reverse("character_builder", args=[copy.id])
+    assert (copy.status, copy.owner, copy.name) == ("draft", table.player, "Alex")
+    assert {k: copy.build[k] for k in ALEX} == ALEX
+    assert copy.report["valid"] is True
+
+
+def test_pasted_json_of_an_invalid_build_is_imported_as_a_draft_with_its_problems(client):
+    table = make_table("pando")
+    client.force_login(table.player)
+    doc = {"format": "sheetforge.build/1", "ruleset": "pando", "name": "Broken", **ALEX, "skills": ["blades"]}
+    response = client.post(reverse("character_import", args=[table.campaign.id]), {"document": json.dumps(doc)})
+    assert response.status_code == 302
+    c = Character.objects.get(name="Broken")
+    assert [e["code"] for e in c.report["errors"]] == ["skill.prerequisite_missing"]
+
+
+def test_a_document_for_another_ruleset_is_refused_with_the_reason(client):
+    table = make_table("pando")
+    client.force_login(table.player)
+    doc = {"format": "sheetforge.build/1", "ruleset": "maelstrom", "name": "Kestrel", "willpower": 3}
+    response = client.post(reverse("character_import", args=[table.campaign.id]), {"document": json.dumps(doc)})
+    assert response.status_code == 422
+    errors = parse_html(response.content).by_id("import-errors")
+    assert [li.attrs["data-code"] for li in errors.find_all("li")] == ["ruleset.unknown"]
+    assert "Maelstrom build" in errors.text and "Pando" in errors.text
+    assert not Character.objects.exists()
+
+
+@pytest.mark.parametrize("text, reason", [("{not json", b"not valid JSON"), ("[1, 2]", b"must be a JSON object")])
+def test_junk_is_refused_not_raised(client, text, reason):
+    table = make_table("pando")
+    client.force_login(table.player)
+    response = client.post(reverse("character_import", args=[table.campaign.id]), {"document": text})
+    assert response.status_code == 422
+    assert reason in response.content
+
+
+def test_import_into_a_campaign_i_do_not_belong_to_is_404(client):
+    table = make_table("pando")
+    client.force_login(table.outsider)
+    assert client.get(reverse("character_import", args=[table.campaign.id])).status_code == 404
