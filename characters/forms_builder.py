@@ -701,10 +701,25 @@ def _shape_items(raw, value, control, build):
     return {"entries": entries, "add": add, "count": len(entries_raw)}
 
 
+_SUMMARIES: dict[int, tuple[dict, str]] = {}
+
+
 def _item_summary(option: dict | None) -> str:
-    """A short line about a catalogue entry: how it is held or worn, what it protects, its die."""
+    """A short line about a catalogue entry (cached: catalogue entries come from cached traits)."""
     if not option:
         return ""
+    hit = _SUMMARIES.get(id(option))
+    if hit is not None and hit[0] is option:
+        return hit[1]
+    if len(_SUMMARIES) > 4096:
+        _SUMMARIES.clear()
+    text = _item_summary_text(option)
+    _SUMMARIES[id(option)] = (option, text)
+    return text
+
+
+def _item_summary_text(option: dict) -> str:
+    """How it is held or worn, what it protects, its die."""
     bits = []
     wield = option.get("wield")
     if isinstance(wield, dict) and wield.get("arms"):

@@ -60,7 +60,9 @@ def _add_errors(form, exc: ValidationError) -> None:
 
 def _with_links(characters):
     for character in characters:
-        character.url = _maybe_reverse("character_detail", character.pk)
+        character.url = _maybe_reverse("character_sheet", character.pk) or _maybe_reverse(
+            "character_builder", character.pk
+        )
     return characters
 
 
@@ -136,6 +138,7 @@ def _detail_context(request, campaign: Campaign) -> dict:
         "characters": _with_links(list(campaign_characters(campaign))),
         "ruleset_name": services.RULESET_NAMES.get(campaign.ruleset, campaign.ruleset),
         "new_character_url": _maybe_reverse("character_create", campaign.pk),
+        "homebrew_url": _maybe_reverse("campaign_homebrew", campaign.pk) if role == Membership.Role.GM else None,
     }
 
 

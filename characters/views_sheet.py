@@ -131,13 +131,10 @@ def _load(request: HttpRequest, character_id: int) -> Character:
     return character_for_user(user=request.user, character_id=character_id)
 
 
-def _partials(request: HttpRequest, context: dict, *names: str, status: int = 200) -> HttpResponse:
-    """Render several partials of the sheet into one htmx response (the first is the swap
-    target; the others carry hx-swap-oob)."""
-    html = "".join(
-        render(request, f"{TEMPLATE}#{name}", {**context, "oob": i > 0}).content.decode() for i, name in enumerate(names)
-    )
-    return HttpResponse(html, status=status)
+def _partials(request: HttpRequest, context: dict, name: str) -> HttpResponse:
+    """One htmx answer: a partial of the sheet that renders the swapped block and, with
+    hx-swap-oob, every other block the change touched (sheet.html's "*-update" partials)."""
+    return render(request, f"{TEMPLATE}#{name}", context)
 
 
 def _refusal(exc: Exception) -> str:
@@ -239,7 +236,7 @@ def character_state_action(request: HttpRequest, character_id: int) -> HttpRespo
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-state")
     context = _sheet_context(request, character, state_error=error, state_message=sentence)
     # The state block is the target; numbers, effects and roll buttons follow out of band.
-    return _partials(request, context, "sheet-state", "sheet-effects", "sheet-derived", "sheet-rollables", "sheet-version")
+    return _partials(request, context, "state-update")
 
 
 @login_required
@@ -264,9 +261,7 @@ def character_equipment(request: HttpRequest, character_id: int, index: int) -> 
             messages.error(request, error)
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-equipment")
     context = _sheet_context(request, character, equipment_error=error)
-    return _partials(
-        request, context, "sheet-equipment", "sheet-derived", "sheet-effects", "sheet-state", "sheet-rollables", "sheet-version"
-    )
+    return _partials(request, context, "equipment-update")
 
 
 @login_required
@@ -285,8 +280,6 @@ def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse
             messages.error(request, error)
             return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
-    context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error}
-    if log is None:
-        return _partials(request, context, "roll-result")
-    context["rolls"] = character_roll_log(character=character)
-    return _partials(request, context, "roll-result", "roll-log")
+    context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error,
+               "rolls": character_roll_log(character=character) if log is not None else None}
+    return _partials(request, context, "roll-update")

@@ -1,3 +1,9 @@
 """Websocket routes (config/asgi.py)."""
 
-websocket_urlpatterns: list = []
+from django.urls import re_path
+
+from combat.consumers import EncounterConsumer
+
+websocket_urlpatterns: list = [
+    re_path(r"^ws/encounters/(?P<encounter_id>[0-9]{1,18})/$", EncounterConsumer.as_asgi()),
+]

@@ -147,6 +147,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several models have a "status" field with different choices: name each enum after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "CharacterStatusEnum": "characters.models.Character.Status",
+        "AdvancementStatusEnum": "characters.models.Advancement.Status",
+        "EncounterStatusEnum": "combat.models.Encounter.Status",
+    },
 }
 
 # Production hardening: on when DEBUG is off (behind TLS). `manage.py check --deploy` stays quiet.

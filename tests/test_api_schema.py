@@ -61,7 +61,7 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
         "run",
         f"{live_server.url}/api/schema/",
         "--checks", "not_a_server_error",
-        "--max-examples", os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "20"),
+        "--max-examples", os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"),
         "--phases", "examples,fuzzing",
         "--header", f"Authorization: Token {token.key}",
         "--seed", "20261129",

@@ -140,8 +140,8 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
     Priced by validating the build with that point added, so house rules, homebrew and
     non-linear costs come out right. To keep a live update cheap (a Maelstrom sheet has
     31 steppers and one validation takes ~0.3 ms) the price is computed once per
-    (section, group, current value) and shared by the steppers of that group at that
-    value: every ruleset here prices a point by the trait's kind and current value.
+    (section, attribute group, current value) and shared by the steppers at that value:
+    every ruleset here prices a point of a trait by its section, group and current value.
     """
     from rulesets.engine import validate
     from rulesets.engine.base import is_int
@@ -201,7 +201,9 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
             if kind == "numbers" and f["id"] not in obj:
                 continue
             top = f.get("max", section.get("max"))
-            result = price(obj, f["id"], top, (section.get("id"), f.get("group", "")))
+            # Attributes may be priced by their group (Maelstrom's primary/secondary); ranks are not.
+            group = f.get("group", "") if kind == "numbers" else ""
+            result = price(obj, f["id"], top, (section.get("id"), group))
             if result is not None:
                 out[section["path"] + ptr(f["id"])] = result
         if created:

@@ -125,6 +125,8 @@ def sheet_rules(*, character: Character) -> SheetRules:
     report = character_report(character=character, ruleset=ruleset)
     state = character_play_state(character=character, ruleset=ruleset, report=report)
     rules = SheetRules(ruleset=ruleset, report=report, state=state)
+    if character.status != Character.Status.ACTIVE:
+        return rules  # a draft (or retired character) is not played: no state blocks, no dice
     build = character.build
     rules.sections = _hook(rules, "state_sections", [], ruleset.state_sections, build, report, state) or []
     rules.effects = _hook(rules, "state_effects", {}, ruleset.state_effects, build, report, state) or {}

@@ -247,6 +247,9 @@ def character_submit(*, character_id, user, version: Any = None) -> Character:
     character.version += 1
     character.save(update_fields=["report", "state", "status", "version", "updated"])
     _new_version(character, author=user, reason="submitted")
+    from characters.services.advancement import advancement_open_ledger  # the ledger's first spend rows
+
+    advancement_open_ledger(character=character, author=user)
     return character
 
 

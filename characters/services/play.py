@@ -89,6 +89,9 @@ def _lock_for_state(*, character_id, user) -> Character:
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     if not can_edit_state(user, character):
         raise PermissionDenied("Only the owner and the GM change this character's play state.")
+    if character.status != Character.Status.ACTIVE:
+        raise _refused("state.not_active", f"{character.name} is {character.get_status_display().lower()}: "
+                       "play state and dice open once the character is submitted.")
     return character
 
 

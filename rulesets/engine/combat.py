@@ -24,6 +24,23 @@ An action request is a dict: ``{"action": "<id>", "target": <fighter id>?, ...pa
 is allowed now (and if not, why), what it targets, its parameters, the odds
 request of its roll (so the page shows the odds), and whether only the GM may
 take it (``gm``: damage, conditions, TD).
+
+GM actions are performed with ``actor`` = the fighter they change (apply harm to
+*this* fighter); the service refuses them (403) to anyone but the GM before
+``perform`` is called, using ``ActionSpec.gm`` from ``actions``.
+
+Additions by the combat work (additive, defaults keep older hooks working):
+
+- ``Fighter.report``: the rules ``Report`` of the fighter's build (campaign house
+  rules and homebrew applied), so hooks can reuse the play-state hooks
+  (``ruleset.state_action(state, action, build, report, roller)``,
+  ``state_effects``) without validating again. Treat it as read-only.
+- ``CombatRules.join``: a combatant added to a running encounter (default: no
+  numbers; the service appends it to the end of the order).
+- ``CombatRules.turn_span``: how many consecutive entries of the order act in one
+  turn (default 1; Pando: an NPC group sharing Momentum acts together).
+- ``CombatRules.refusal``: helper raising ``CombatRefused`` for a spec that is not
+  allowed, with the code kept on ``ActionSpec.code``.
 """
 
 from __future__ import annotations
@@ -54,6 +71,7 @@ class Fighter:
     state: dict[str, Any]
     combat: dict[str, Any]
     controller_ids: tuple[int, ...] = ()  # user ids that may act for this fighter (owner); GM always may
+    report: Any = None  # the rules Report of ``build`` (read-only); None when unknown
 
 
 @dataclass
@@ -68,12 +86,13 @@ class ActionSpec:
     odds: dict[str, Any] | None = None  # an odds request of the ruleset
     gm: bool = False  # only the GM may take it
     reaction: bool = False  # may be taken outside the actor's turn
+    code: str = ""  # the rule code of the refusal when not allowed ("pando.not_enough_speed")
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id, "label": self.label, "cost": self.cost, "allowed": self.allowed,
             "reason": self.reason, "target": self.target, "params": self.params, "odds": self.odds,
-            "gm": self.gm, "reaction": self.reaction,
+            "gm": self.gm, "reaction": self.reaction, "code": self.code,
         }
 
 
@@ -126,6 +145,22 @@ class CombatRules:
     def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
         """Override: the start of ``actor``'s turn (ascendant: 3 actions and the reaction refresh)."""
         return Outcome()
+
+    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        """Override: a fighter added to a running encounter (its opening numbers). ``fighters``
+        includes it. The service appends it to the end of the order unless ``Outcome.order`` says
+        otherwise. Default: nothing."""
+        return Outcome()
+
+    def turn_span(self, order: list[int], turn: int, fighters: dict[int, Fighter]) -> int:
+        """Override: how many consecutive entries of ``order`` from index ``turn`` act in this one
+        turn (they are all "current"; next turn skips past them). Default 1."""
+        return 1
+
+    @staticmethod
+    def refusal(spec: ActionSpec) -> CombatRefused:
+        """The ``CombatRefused`` for a spec that is not allowed (its code and reason)."""
+        return CombatRefused(spec.code or "combat.not_allowed", spec.reason or f"{spec.label} is not allowed now.")
 
     def actions(
         self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *, current: int | None

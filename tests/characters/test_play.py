@@ -303,3 +303,17 @@ def test_anonymous_visitors_are_sent_to_log_in(client, table):
     v0 = character.version
     response = client.get(reverse("character_sheet", args=[character.pk]))
     assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_a_draft_has_no_play_state_or_dice(client, table):
+    character = character_at_table(table, "ourdnd", status=Character.Status.DRAFT)
+    with pytest.raises(RuleRefused) as exc:
+        play.character_state_action(character_id=character.pk, user=table["player"],
+                                    action={"action": "damage", "amount": 1})
+    assert exc.value.errors[0]["code"] == "state.not_active"
+    with pytest.raises(RuleRefused):
+        play.character_roll(character_id=character.pk, user=table["player"], rollable_id="check:str:normal")
+    client.force_login(table["player"])
+    html = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
+    assert "No play state for a draft." in html and "data-rollable=" not in html
+    assert not RollLog.objects.exists()

@@ -111,5 +111,15 @@ class OurDnD(Ruleset):
                      roller: Roller | None = None) -> tuple[dict, str]:
         return rules.state_action(state, action, build, report, self.context(), roller)
 
+    # ------------------------------------------------------------ combat
+
+    def combat(self):
+        """The combat hooks (combat.py), one cached instance."""
+        if self.__dict__.get("_combat") is None:
+            from .combat import OurDnDCombat
+
+            self.__dict__["_combat"] = OurDnDCombat(self)
+        return self.__dict__["_combat"]
+
 
 RULESET = OurDnD()

@@ -104,5 +104,15 @@ class PandoRuleset(Ruleset):
     ) -> tuple[dict, str]:
         return state.apply(play_state, action, build, self._body(build, report))
 
+    # --------------------------------------------------------------- combat
+
+    def combat(self):
+        """Pando's action rounds (combat.py), one cached instance."""
+        if self.__dict__.get("_combat") is None:
+            from .combat import PandoCombat
+
+            self.__dict__["_combat"] = PandoCombat(self)
+        return self.__dict__["_combat"]
+
 
 RULESET = PandoRuleset()

@@ -155,5 +155,15 @@ class Paragon(Ruleset):
                      roller: Roller | None = None) -> tuple[dict, str]:
         return rules.state_action(state, action, build, report, self.context(), roller)
 
+    # ------------------------------------------------------------ combat
+
+    def combat(self):
+        """The combat hooks (combat.py), one cached instance."""
+        if self.__dict__.get("_combat") is None:
+            from .combat import ParagonCombat
+
+            self.__dict__["_combat"] = ParagonCombat(self)
+        return self.__dict__["_combat"]
+
 
 RULESET = Paragon()

@@ -1,0 +1,111 @@
+"""Server time of the builder's live-validation update (an htmx POST of the whole form).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench .venv/bin/python bench/bench_htmx.py [N]
+
+Runs in-process with Django's test client against a throw-away test database (created
+and destroyed here), for each ruleset a realistic, valid build, and prints the median
+and p95 of N updates and the queries one update makes. Budget: median < 10 ms.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+BUILDS = {
+    "pando": {"species": "humanoid",
+              "attributes": {"strength": 2, "endurance": 1, "acrobatics": 2, "coordination": 3,
+                             "rationality": 2, "perspective": 1, "presence": 1},
+              "resistances": {"awareness": "presence", "insight": "rationality", "willpower": "perspective"},
+              "skills": ["melee", "blades", "shields"],
+              "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"]},
+                            {"item": "round_shield", "state": "wielded", "arms": ["left_arm"]},
+                            {"item": "leather_cap", "state": "worn"}, {"item": "bandage", "state": "carried"}]},
+    "maelstrom": {"attributes": {"strength": 2, "precision": 3, "reflexes": 2, "perception": 3, "intelligence": 3,
+                                 "wits": 3},
+                  "abilities": {"investigation": 4, "computer_science": 3, "alertness": 2, "technology": 2,
+                                "medicine": 2, "science": 2, "stealth": 1, "streetwise": 1, "driving": 1,
+                                "firearms": 1, "humanities": 1, "statecraft": 1},
+                  "willpower": 4, "specialties": [{"ability": "investigation", "name": "Forensics"}]},
+    "paragon": {"power_level": 2, "forces": {"fire": 1, "wind": 4, "thunder": 2, "light": 1, "shadow": 2},
+                "skills": {"melee": 1, "missile": 2, "triarmatura": 3, "travel": 1, "intuition": 2}},
+    "ascendant": {"level": 1, "ancestry": "human", "heritage": "skilled_human", "background": "scholar",
+                  "class": "wizard",
+                  "boosts": {"ancestry": ["int", "dex"], "background": ["int", "wis", "con"], "class": "int",
+                             "free": ["int", "dex", "con", "wis"]},
+                  "levels": {"1": {"feats": {"ancestry": "natural_ambition", "class": "reach_spell",
+                                             "archetype": "linguist_dedication", "general": "toughness"}}},
+                  "skills": {"arcana": "trained", "society": "trained", "medicine": "trained", "nature": "trained"},
+                  "lores": []},
+    "ourdnd": {"stats": {"str": 2, "dex": 0, "con": 2, "int": 0, "wis": 0, "cha": 2}, "hearts": 1,
+               "gear": [{"item": "sword"}, {"item": "shield"}]},
+}
+
+
+def main(n: int) -> int:
+    from characters.services.characters import character_create, character_save_draft
+    from tests.characters.conftest import form_fields, parse_html
+    from tests.factories import make_campaign, make_user
+
+    # No setup_test_environment(): its template instrumentation would be measured too.
+    settings.ALLOWED_HOSTS = ["testserver"]
+    settings.SECURE_SSL_REDIRECT = False
+    settings.STORAGES = {**settings.STORAGES,
+                         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    all_times: list[float] = []
+    try:
+        print(f"{'ruleset':<10} {'median ms':>10} {'p95 ms':>8} {'queries':>8}")
+        for slug, extra in BUILDS.items():
+            gm, player = make_user(), make_user()
+            campaign = make_campaign(gm=gm, ruleset=slug, players=[player])
+            c = character_create(campaign=campaign, owner=player, name="Bench")
+            c = character_save_draft(character_id=c.id, user=player, version=1, build={**c.build, **extra})
+            client = Client()
+            client.force_login(player)
+            url = reverse("character_builder", args=[c.id])
+            page = client.get(url)
+            data: dict[str, list[str]] = {}
+            for k, v in form_fields(parse_html(page.content).by_id("builder-form")):
+                data.setdefault(k, []).append(v)
+            for _ in range(5):  # warm the caches (templates, rules contexts, traits)
+                client.post(url, data, HTTP_HX_REQUEST="true")
+            with CaptureQueriesContext(connection) as queries:
+                response = client.post(url, data, HTTP_HX_REQUEST="true")
+            assert response.status_code == 200 and b"builder-sections" in response.content
+            times = []
+            for _ in range(n):
+                t0 = time.perf_counter()
+                client.post(url, data, HTTP_HX_REQUEST="true")
+                times.append((time.perf_counter() - t0) * 1000)
+            all_times += times
+            times.sort()
+            print(f"{slug:<10} {statistics.median(times):>10.2f} {times[int(len(times) * 0.95) - 1]:>8.2f} "
+                  f"{len(queries.captured_queries):>8}")
+        all_times.sort()
+        median = statistics.median(all_times)
+        print(f"{'all':<10} {median:>10.2f} {all_times[int(len(all_times) * 0.95) - 1]:>8.2f}")
+        return 0 if median < 10 else 1
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 200))

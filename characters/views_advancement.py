@@ -1,0 +1,347 @@
+"""Pages of advancement: advance mode, requests, the GM's review queue, awards and the ledger.
+
+Thin function views over ``characters.services.advancement`` (writes) and
+``characters.selectors.advancement`` (reads). Advance mode reuses the builder's form
+conversion (``forms_builder``) and its section partials, posting to its own URL.
+A refused write never becomes a 500: the page shows the reason (htmx gets a 200
+fragment carrying it, a plain POST a redirect with a message).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+from rest_framework.exceptions import APIException
+
+from characters.forms_builder import build_from_post, builder_form
+from characters.models import Advancement, Character
+from characters.selectors import advancement as sel
+from characters.selectors.campaigns import campaign_for_user
+from characters.selectors.characters import (
+    builder_traits,
+    can_edit_build,
+    character_for_user,
+    is_campaign_gm,
+    next_point_costs,
+)
+from characters.services import advancement as svc
+from characters.services.characters import character_validate
+
+
+def _redirect(request, url: str):
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+
+
+def _reason(exc: APIException) -> str:
+    errors = getattr(exc, "errors", None) or []
+    detail = str(exc.detail)
+    extra = [e.get("message") for e in errors if isinstance(e, dict) and e.get("message") and e.get("message") not in detail]
+    return " ".join([detail, *extra[:3]])
+
+
+def _label_of(slug: str):
+    from rulesets.engine import registry
+
+    ruleset = registry.get(slug)
+    return ruleset.currency_label if ruleset else (lambda c: c)
+
+
+def _sheet_url(character: Character) -> str:
+    return reverse("character_sheet", args=[character.id])
+
+
+# ------------------------------------------------------------------ advance mode
+
+
+def _advance_context(request, character: Character, build, *, note: str = "", error: str = "") -> dict:
+    campaign = character.campaign
+    ruleset, _, traits = builder_traits(campaign=campaign)
+    preview = svc.advancement_preview(character=character, build=build)
+    report = preview["report"]
+    report_dict = report.as_dict()
+    draft_report = character_validate(campaign=campaign, build=preview["build"])
+    label_of = _label_of(character.ruleset)
+    form = builder_form(
+        traits, preview["build"], report_dict,
+        next_costs=next_point_costs(campaign=campaign, build=preview["build"], report=draft_report, traits=traits),
+        currency_label=label_of,
+    )
+    awardable = ruleset.awardable_currencies if ruleset else ()
+    currencies = []
+    for c in report_dict.get("budget", {}):
+        balance = preview["balance"].get(c)
+        cost = preview["cost"].get(c, 0)
+        currencies.append({
+            "id": c, "label": label_of(c), "cost": cost, "awardable": c in awardable,
+            "balance": balance if balance is not None else report_dict["budget"][c] - (character.report.get("spent", {}) or {}).get(c, 0),
+            "after": report_dict.get("remaining", {}).get(c, 0),
+        })
+    level_due = None
+    if character.ruleset == "ascendant":
+        level = preview["build"].get("level") if isinstance(preview["build"].get("level"), int) else 1
+        xp = report_dict.get("budget", {}).get("xp", 0)
+        reachable = min(20, xp // 1000 + 1)
+        if reachable > level:
+            level_due = {"level": level, "reachable": reachable}
+    pending = Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).order_by("-id").first()
+    return {
+        "character": character,
+        "campaign": campaign,
+        "ruleset": ruleset,
+        "form": form,
+        "report": report_dict,
+        "currencies": currencies,
+        "diff": preview["diff"],
+        "note": note,
+        "error": error,
+        "pending": pending,
+        "level_due": level_due,
+        "builder_url": reverse("character_advance", args=[character.id]),
+        "sheet_url": _sheet_url(character),
+        "can_request": report.valid and bool(preview["diff"]),
+        "readonly": False,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_advance(request, character_id):
+    """The builder in advance mode: the approved build, priced live against it and the ledger."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    if not can_edit_build(request.user, character):
+        raise PermissionDenied("Only the character's owner may request an advancement.")
+    if character.status != Character.Status.ACTIVE:
+        messages.error(request, f"{character.name} is a {character.get_status_display().lower()}: advancement is for active characters.")
+        return _redirect(request, reverse("character_builder", args=[character.id]))
+    _, _, traits = builder_traits(campaign=character.campaign)
+    if request.method == "GET":
+        pending = Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).order_by("-id").first()
+        build = pending.build if pending and request.GET.get("fresh") is None else character.build
+        return render(request, "characters/advancement_advance.html",
+                      _advance_context(request, character, build, note=pending.note if pending else ""))
+
+    build = build_from_post(traits, request.POST, character.build)
+    note = request.POST.get("note", "")
+    if "_request" in request.POST:
+        try:
+            advancement = svc.advancement_request(character_id=character.id, user=request.user, build=build, note=note)
+        except APIException as exc:
+            ctx = _advance_context(request, character, build, note=note, error=_reason(exc))
+            template = "characters/advancement_advance.html#advance-body" if request.htmx else "characters/advancement_advance.html"
+            return render(request, template, ctx, status=200 if request.htmx else 422)
+        messages.success(request, f"Request #{advancement.id} is sent to the GM.")
+        return _redirect(request, reverse("advancement_detail", args=[advancement.id]))
+    ctx = _advance_context(request, character, build, note=note)
+    if request.htmx:
+        return render(request, "characters/advancement_advance.html#advance-body", ctx)
+    return render(request, "characters/advancement_advance.html", ctx)
+
+
+# ------------------------------------------------------------------ one request
+
+
+def _detail_context(request, advancement: Advancement) -> dict:
+    character = advancement.character
+    is_gm = is_campaign_gm(request.user, character.campaign)
+    label_of = _label_of(character.ruleset)
+    return {
+        "a": advancement,
+        "character": character,
+        "campaign": character.campaign,
+        "is_gm": is_gm,
+        "is_owner": character.owner_id == request.user.pk,
+        "cost_rows": [{"id": c, "label": label_of(c), "cost": v} for c, v in (advancement.cost or {}).items() if v],
+        "balance": {c: line["unspent"] for c, line in sel.ledger_totals(character=character).items()},
+    }
+
+
+@login_required
+@require_GET
+def advancement_detail(request, advancement_id):
+    advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
+    return render(request, "characters/advancement_detail.html", _detail_context(request, advancement))
+
+
+def _review_action(request, advancement_id, action):
+    advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
+    error = ""
+    try:
+        advancement = action(advancement)
+    except APIException as exc:
+        error = _reason(exc)
+        advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
+    if request.htmx and request.POST.get("_card"):
+        ctx = {**_detail_context(request, advancement), "error": error, "done": not error, "oob": True,
+               "review_pending": sel.pending_review_count(user=request.user)}
+        return render(request, "characters/review.html#review-card", ctx)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, f"Request #{advancement.id} is {advancement.get_status_display().lower()}.")
+    return _redirect(request, reverse("advancement_detail", args=[advancement.id]))
+
+
+@login_required
+@require_POST
+def advancement_approve(request, advancement_id):
+    return _review_action(request, advancement_id, lambda a: svc.advancement_approve(
+        advancement_id=a.id, gm=request.user, comment=request.POST.get("comment", "")))
+
+
+@login_required
+@require_POST
+def advancement_reject(request, advancement_id):
+    return _review_action(request, advancement_id, lambda a: svc.advancement_reject(
+        advancement_id=a.id, gm=request.user, comment=request.POST.get("comment", "")))
+
+
+@login_required
+@require_POST
+def advancement_revert(request, advancement_id):
+    return _review_action(request, advancement_id, lambda a: svc.advancement_revert(
+        advancement_id=a.id, gm=request.user, reason=request.POST.get("reason", "")))
+
+
+@login_required
+@require_POST
+def advancement_withdraw(request, advancement_id):
+    return _review_action(request, advancement_id, lambda a: svc.advancement_withdraw(
+        advancement_id=a.id, user=request.user))
+
+
+# ------------------------------------------------------------------ the GM's queue
+
+
+def _cards(request, queue) -> list[dict]:
+    return [_detail_context(request, a) for a in queue]
+
+
+@login_required
+@require_GET
+def review_queue(request):
+    """Pending requests of every campaign I run, oldest first."""
+    queue = list(sel.review_queue(user=request.user))
+    return render(request, "characters/review.html", {"cards": _cards(request, queue), "campaign": None})
+
+
+@login_required
+@require_GET
+def campaign_review(request, campaign_id):
+    """One campaign's pending requests: its GM only (members 403, others 404)."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    if not is_campaign_gm(request.user, campaign):
+        raise PermissionDenied("Only the campaign's GM reviews its requests.")
+    queue = list(sel.review_queue(user=request.user, campaign=campaign))
+    recent = sel.advancements_for_user(user=request.user, campaign=campaign).exclude(status=Advancement.Status.PENDING)[:20]
+    return render(request, "characters/review.html", {"cards": _cards(request, queue), "campaign": campaign, "recent": recent})
+
+
+@login_required
+@require_GET
+def character_advancements(request, character_id):
+    """A character's requests and their outcomes (the owner and the GM)."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    items = sel.advancements_for_user(user=request.user).filter(character=character)
+    return render(request, "characters/advancement_list.html", {
+        "character": character, "campaign": character.campaign, "items": items,
+        "can_advance": can_edit_build(request.user, character) and character.status == Character.Status.ACTIVE,
+    })
+
+
+# ------------------------------------------------------------------ awards and the ledger
+
+
+def _awards_context(campaign, *, form=None, error=""):
+    from characters.models import LedgerEntry
+    from rulesets.engine import registry
+
+    ruleset = registry.get(campaign.ruleset)
+    label_of = _label_of(campaign.ruleset)
+    characters = list(Character.objects.filter(campaign=campaign).exclude(status=Character.Status.RETIRED)
+                      .select_related("owner").order_by("name", "id"))
+    form = form or {}
+    chosen = form.get("characters")
+    for c in characters:
+        c.checked = (str(c.id) in chosen) if chosen is not None else c.status == Character.Status.ACTIVE
+    return {
+        "campaign": campaign,
+        "ruleset": ruleset,
+        "characters": characters,
+        "currencies": [{"id": c, "label": label_of(c)} for c in (ruleset.awardable_currencies if ruleset else ())],
+        "quick": [{**q, "currency_label": label_of(q["currency"])} for q in svc.quick_awards(campaign.ruleset)],
+        "form": form,
+        "error": error,
+        "recent": LedgerEntry.objects.filter(character__campaign=campaign, kind=LedgerEntry.Kind.AWARD)
+        .select_related("character", "author").order_by("-created", "-id")[:30],
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_awards(request, campaign_id):
+    """The GM's awards form: quick choices of the ruleset, or any amount, to chosen characters."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    if not is_campaign_gm(request.user, campaign):
+        raise PermissionDenied("Only the campaign's GM awards points.")
+    if request.method == "GET":
+        return render(request, "characters/awards.html", _awards_context(campaign))
+    post = request.POST
+    chosen = post.getlist("characters")
+    form = {"currency": post.get("currency", ""), "amount": post.get("amount", ""), "reason": post.get("reason", ""),
+            "characters": chosen}
+    quick = post.get("quick")
+    if quick:
+        choice = next((q for q in svc.quick_awards(campaign.ruleset) if q["id"] == quick), None)
+        if choice is None:
+            return render(request, "characters/awards.html", _awards_context(campaign, form=form, error="Unknown quick award."), status=400)
+        currency, amount, reason = choice["currency"], choice["amount"], choice["label"]
+    else:
+        currency, reason = form["currency"], form["reason"]
+        amount = int(form["amount"]) if form["amount"].strip().isdigit() else form["amount"]
+    try:
+        rows = svc.award_create(gm=request.user, campaign=campaign, character_ids=chosen, currency=currency,
+                                amount=amount, reason=reason)
+    except APIException as exc:
+        return render(request, "characters/awards.html", _awards_context(campaign, form=form, error=_reason(exc)), status=400)
+    label = _label_of(campaign.ruleset)(currency)
+    names = ", ".join(r.character.name for r in rows)
+    messages.success(request, f"Awarded {amount} {label} ({reason}) to {names}.")
+    return HttpResponseRedirect(reverse("campaign_awards", args=[campaign.id]))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_ledger(request, character_id):
+    """Every award and spend with date, who, reason and the running balance; the GM may award here."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    is_gm = is_campaign_gm(request.user, character.campaign)
+    error = ""
+    if request.method == "POST":
+        if not is_gm:
+            raise PermissionDenied("Only the campaign's GM awards points.")
+        raw = request.POST.get("amount", "")
+        try:
+            svc.award_create(gm=request.user, character_id=character.id, currency=request.POST.get("currency", ""),
+                             amount=int(raw) if raw.strip().isdigit() else raw, reason=request.POST.get("reason", ""))
+        except APIException as exc:
+            error = _reason(exc)
+        else:
+            messages.success(request, "Awarded.")
+            return HttpResponseRedirect(reverse("character_ledger", args=[character.id]))
+    label_of = _label_of(character.ruleset)
+    totals = sel.ledger_totals(character=character)
+    entries = sel.ledger_entries(character=character)
+    for e in entries:
+        e["currency_label"] = label_of(e["currency"])
+    return render(request, "characters/ledger.html", {
+        "character": character, "campaign": character.campaign, "is_gm": is_gm, "error": error,
+        "entries": entries,
+        "totals": [{"id": c, "label": label_of(c), **line} for c, line in totals.items()],
+    }, status=400 if error else 200)
+

@@ -1,0 +1,51 @@
+"""The encounter page's websocket: ws/encounters/<id>/.
+
+The session (AuthMiddlewareStack, config/asgi.py) says who is connecting. Anonymous: closed
+with 4403; not a member of the encounter's campaign (or no such encounter): closed with 4404
+— before the handshake completes, so nothing leaks. Members join the encounter's group and
+receive the server-rendered board after every change (combat/broadcast.py).
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from combat.broadcast import group_name
+
+CLOSE_ANONYMOUS = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class EncounterConsumer(AsyncWebsocketConsumer):
+    group: str | None = None
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_ANONYMOUS)
+            return
+        encounter_id = self.scope["url_route"]["kwargs"]["encounter_id"]
+        if not await database_sync_to_async(_visible)(user, encounter_id):
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = group_name(int(encounter_id))
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """The page sends nothing that matters (htmx may send form values): actions go through
+        the HTTP endpoints, which check rights and rules."""
+
+    async def encounter_update(self, event):
+        await self.send(text_data=event["html"])
+
+
+def _visible(user, encounter_id) -> bool:
+    from combat.selectors import encounter_visible
+
+    return encounter_visible(user=user, encounter_id=encounter_id)

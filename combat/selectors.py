@@ -1,0 +1,382 @@
+"""Reads about encounters, always through the user's membership of the encounter's campaign.
+
+An encounter of a campaign the user is not in does not exist for them (``EncounterNotFound``,
+a 404 for pages, the API and the websocket alike). ``encounter_fight`` turns an encounter
+and its combatants into the ruleset's ``Fighter`` values; the services (writes), the page,
+the API and the broadcast all read the board through ``encounter_board``, so they can
+never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+
+from characters.models import Campaign, Character, Membership
+from characters.selectors.characters import is_campaign_gm
+from characters.selectors.play import label
+from combat.models import Combatant, Encounter, EncounterEvent
+from rulesets.engine import registry, validate
+from rulesets.engine.base import OddsError, Ruleset
+from rulesets.engine.combat import ActionSpec, CombatRules, Fighter
+from rulesets.engine.report import Report
+
+logger = logging.getLogger(__name__)
+
+_MAX_ID = 2**63 - 1
+LOG_LENGTH = 50
+
+
+class EncounterNotFound(Http404, Encounter.DoesNotExist):
+    """The encounter does not exist or the user is not in its campaign (404 everywhere)."""
+
+
+def _pk(value) -> int | None:
+    try:
+        pk = int(value)
+    except (TypeError, ValueError):
+        return None
+    return pk if 0 < pk <= _MAX_ID else None
+
+
+def encounters_for_user(*, user, campaign_id=None) -> QuerySet[Encounter]:
+    """Encounters of the campaigns ``user`` belongs to (optionally one campaign), newest first."""
+    if not getattr(user, "is_authenticated", False):
+        return Encounter.objects.none()
+    qs = Encounter.objects.filter(campaign__memberships__user=user).select_related("campaign").distinct()
+    if campaign_id is not None:
+        pk = _pk(campaign_id)
+        if pk is None:
+            return Encounter.objects.none()
+        qs = qs.filter(campaign_id=pk)
+    return qs.order_by("-created", "-id")
+
+
+def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encounter:
+    """The encounter if ``user`` is a member of its campaign, else ``EncounterNotFound``.
+    With ``for_update`` the encounter row is locked (inside a transaction): every change of
+    one encounter is serialised on that lock."""
+    pk = _pk(encounter_id)
+    if pk is None or not getattr(user, "is_authenticated", False):
+        raise EncounterNotFound("No such encounter.")
+    member = Membership.objects.filter(user=user).values("campaign_id")
+    qs = Encounter.objects.filter(pk=pk, campaign_id__in=member).select_related("campaign")
+    if for_update:
+        qs = qs.select_for_update(of=("self",))
+    encounter = qs.first()
+    if encounter is None:
+        raise EncounterNotFound("No such encounter.")
+    return encounter
+
+
+def encounter_visible(*, user, encounter_id) -> bool:
+    """For the websocket: may ``user`` watch this encounter?"""
+    try:
+        encounter_for_user(user=user, encounter_id=encounter_id)
+    except EncounterNotFound:
+        return False
+    return True
+
+
+def encounter_is_gm(user, encounter: Encounter) -> bool:
+    return is_campaign_gm(user, encounter.campaign)
+
+
+# ---------------------------------------------------------------- rules and fighters
+
+
+def campaign_combat_rules(campaign: Campaign) -> tuple[Ruleset | None, CombatRules | None, str]:
+    """(ruleset, its combat rules, "" ) or (…, None, why not) when the ruleset has no combat yet."""
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return None, None, f"The ruleset {campaign.ruleset!r} is not available."
+    try:
+        return ruleset, ruleset.combat(), ""
+    except NotImplementedError:
+        return ruleset, None, (f"{ruleset.name} has no combat rules yet: encounters of this campaign can be set up "
+                               "but not run until they are written.")
+
+
+_REPORTS: dict[tuple, Report] = {}
+
+
+def fighter_report(ruleset: Ruleset, campaign: Campaign, build: Any) -> Report:
+    """The report of a build under the campaign's house rules and homebrew, cached (a fight
+    re-reads the same builds on every action; reports are treated as read-only)."""
+    try:
+        key = (ruleset.slug, json.dumps(build, sort_keys=True), json.dumps(campaign.house_rules, sort_keys=True),
+               json.dumps(campaign.homebrew, sort_keys=True))
+    except (TypeError, ValueError):
+        key = None
+    if key is not None and key in _REPORTS:
+        return _REPORTS[key]
+    report = validate(build, settings=campaign.house_rules or None, homebrew=campaign.homebrew or None,
+                      slug=ruleset.slug)
+    if key is not None:
+        if len(_REPORTS) > 1024:
+            _REPORTS.clear()
+        _REPORTS[key] = report
+    return report
+
+
+def _initial_state(ruleset: Ruleset, build: dict, report: Report) -> dict:
+    if not report.valid:
+        return {}
+    try:
+        return ruleset.initial_state(build, report) or {}
+    except NotImplementedError:
+        return {}
+    except Exception:
+        logger.exception("initial_state of %s failed", ruleset.slug)
+        return {}
+
+
+def combatant_fighter(ruleset: Ruleset, campaign: Campaign, c: Combatant) -> Fighter:
+    if c.character_id:
+        character: Character = c.character
+        build = character.build if isinstance(character.build, dict) else {}
+        report = fighter_report(ruleset, campaign, build)
+        state = character.state if character.state else _initial_state(ruleset, build, report)
+        controllers = (character.owner_id,)
+        name = character.name or c.name
+    else:
+        build = c.build if isinstance(c.build, dict) else {}
+        report = fighter_report(ruleset, campaign, build)
+        state = c.state if c.state else _initial_state(ruleset, build, report)
+        controllers = ()
+        name = c.name
+    return Fighter(id=c.id, name=name, is_npc=c.is_npc, group=c.group, build=build, derived=report.derived,
+                   state=state, combat=c.combat or {}, controller_ids=controllers, report=report)
+
+
+@dataclass
+class Fight:
+    """An encounter with its combatants as the ruleset sees them (one load per request)."""
+
+    encounter: Encounter
+    ruleset: Ruleset | None
+    rules: CombatRules | None
+    unsupported: str
+    combatants: list[Combatant]
+    fighters: list[Fighter] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.by_id = {c.id: c for c in self.combatants}
+        self.fighter_by_id = {f.id: f for f in self.fighters}
+
+    @property
+    def order(self) -> list[int]:
+        return [i for i in (self.encounter.order or []) if i in self.by_id]
+
+    @property
+    def current_id(self) -> int | None:
+        order = self.encounter.order or []
+        if self.encounter.status != Encounter.Status.ACTIVE or not 0 <= self.encounter.turn < len(order):
+            return None
+        return order[self.encounter.turn]
+
+    @property
+    def current_ids(self) -> list[int]:
+        """Everyone acting in this turn (an NPC group acts together)."""
+        current = self.current_id
+        if current is None:
+            return []
+        order = self.encounter.order
+        span = 1
+        if self.rules is not None:
+            try:
+                span = max(1, self.rules.turn_span(order, self.encounter.turn, self.fighter_by_id))
+            except Exception:
+                logger.exception("turn_span failed")
+        return [i for i in order[self.encounter.turn:self.encounter.turn + span]]
+
+
+def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> Fight:
+    """Load the combatants (PCs with their characters) and build the fighters. With
+    ``lock_characters`` the PCs' character rows are locked too (their play state changes)."""
+    combatants = list(encounter.combatants.select_related("character", "character__owner").order_by("id"))
+    if lock_characters:
+        ids = [c.character_id for c in combatants if c.character_id]
+        if ids:
+            locked = {ch.id: ch for ch in Character.objects.select_for_update().filter(id__in=ids).order_by("id")}
+            for c in combatants:
+                if c.character_id in locked:
+                    c.character = locked[c.character_id]
+                    c.character.owner  # noqa: B018 — owner is read for names only
+    ruleset, rules, why = campaign_combat_rules(encounter.campaign)
+    fighters = [combatant_fighter(ruleset, encounter.campaign, c) for c in combatants] if ruleset else []
+    return Fight(encounter=encounter, ruleset=ruleset, rules=rules, unsupported=why, combatants=combatants,
+                 fighters=fighters)
+
+
+# ---------------------------------------------------------------- the board
+
+
+def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
+    if fight.rules is None:
+        return {"stats": [], "status": []}
+    try:
+        out = fight.rules.summary(fighter, fight.encounter.state or {}) or {}
+    except Exception:  # a ruleset bug shows an empty row, not a 500
+        logger.exception("summary failed")
+        out = {}
+    return {"stats": list(out.get("stats") or []), "status": list(out.get("status") or [])}
+
+
+def encounter_log(*, encounter: Encounter, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
+    """The latest events, newest first."""
+    rows = (EncounterEvent.objects.filter(encounter=encounter).order_by("-seq")
+            .values("seq", "round", "kind", "text", "actor_id", "data", "created")[:limit])
+    return [{"seq": r["seq"], "round": r["round"], "kind": r["kind"], "text": r["text"], "actor": r["actor_id"],
+             "data": r["data"], "created": r["created"]} for r in rows]
+
+
+def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, Any]:
+    """Everything every member sees: status, order, rows with the ruleset's summary, the log."""
+    e = fight.encounter
+    current = set(fight.current_ids)
+    position = {cid: i + 1 for i, cid in enumerate(fight.order)}
+    rows = []
+    for c in fight.combatants:
+        f = fight.fighter_by_id.get(c.id)
+        rows.append({
+            "id": c.id, "name": f.name if f else c.name, "is_npc": c.is_npc, "group": c.group,
+            "character": c.character_id,
+            "owner": c.character.owner.get_username() if c.character_id else "",
+            "owner_id": c.character.owner_id if c.character_id else None,
+            "position": position.get(c.id), "current": c.id in current,
+            "summary": _summary(fight, f) if f else {"stats": [], "status": []},
+            "state": f.state if f else c.state, "combat": c.combat or {},
+        })
+    by_id = {r["id"]: r for r in rows}
+    ordered = [by_id[i] for i in fight.order]
+    rest = [r for r in rows if r["position"] is None]
+    current_names = [by_id[i]["name"] for i in fight.current_ids if i in by_id]
+    return {
+        "encounter": e, "id": e.id, "name": e.name, "status": e.status, "status_label": e.get_status_display(),
+        "round": e.round, "turn": e.turn, "version": e.version, "campaign": e.campaign_id,
+        "current": fight.current_id, "current_ids": list(fight.current_ids), "current_names": current_names,
+        "order": fight.order, "ordered": ordered, "unordered": rest, "combatants": rows,
+        "log": encounter_log(encounter=e, limit=log_limit), "unsupported": fight.unsupported,
+        "ruleset_name": fight.ruleset.name if fight.ruleset else e.campaign.ruleset,
+    }
+
+
+# ---------------------------------------------------------------- the actions panel
+
+
+_ODDS: dict[tuple[str, str], list[dict[str, Any]]] = {}
+
+
+def odds_rows(ruleset: Ruleset | None, request: Any) -> list[dict[str, Any]]:
+    """An odds answer flattened for a tiny bar chart: [{"label": "2 EP", "p": 0.31, "pct": 31}].
+    Ruleset-neutral: a float is one row, a dict of floats is one row per key."""
+    if ruleset is None or not isinstance(request, dict):
+        return []
+    try:
+        key = (ruleset.slug, json.dumps(request, sort_keys=True))
+    except (TypeError, ValueError):
+        return []
+    if key in _ODDS:
+        return _ODDS[key]
+    try:
+        answer = ruleset.odds(request)
+    except (OddsError, NotImplementedError):
+        return []
+    except Exception:
+        logger.exception("odds failed")
+        return []
+    rows = []
+    for name, value in (answer or {}).items():
+        if isinstance(value, (int, float)):
+            rows.append({"label": label(name), "p": float(value)})
+        elif isinstance(value, dict):
+            for k, p in value.items():
+                if isinstance(p, (int, float)):
+                    rows.append({"label": f"{k} {label(name)}", "p": float(p)})
+    for r in rows:
+        r["pct"] = round(r["p"] * 100)
+        r["width"] = max(0, min(100, round(r["p"] * 100)))
+    if len(_ODDS) > 2048:
+        _ODDS.clear()
+    _ODDS[key] = rows
+    return rows
+
+
+def fighter_actions(fight: Fight, fighter: Fighter) -> list[ActionSpec]:
+    if fight.rules is None or fight.encounter.status != Encounter.Status.ACTIVE:
+        return []
+    try:
+        return list(fight.rules.actions(fighter, fight.fighters, fight.encounter.state or {},
+                                        current=fight.current_id))
+    except NotImplementedError:
+        return []
+    except Exception:
+        logger.exception("actions failed")
+        return []
+
+
+def _targets(fight: Fight, fighter: Fighter, kind: str | None) -> list[dict[str, Any]]:
+    if kind in (None, "self"):
+        return []
+    out = []
+    for f in fight.fighters:
+        if kind == "enemy" and f.id == fighter.id:
+            continue
+        if kind == "enemy" and f.is_npc == fighter.is_npc:
+            continue
+        if kind == "ally" and f.is_npc != fighter.is_npc:
+            continue
+        out.append({"id": f.id, "name": f.name})
+    if kind == "enemy":  # the other side first, then anyone (a brawl among allies is allowed)
+        out += [{"id": f.id, "name": f.name} for f in fight.fighters
+                if f.id != fighter.id and f.is_npc == fighter.is_npc]
+    return out
+
+
+def encounter_panel(*, fight: Fight, user, is_gm: bool) -> dict[str, Any]:
+    """The actions ``user`` may take now: the current actor's actions (if theirs, or for the GM),
+    reactions of their other combatants that are allowed now, and for the GM the GM actions of
+    every combatant. Each action comes with its targets and the odds rows of its roll."""
+    blocks = []
+    gm_blocks = []
+    current = set(fight.current_ids)
+    uid = getattr(user, "pk", None)
+    for f in fight.fighters:
+        mine = is_gm or uid in f.controller_ids
+        if not mine:
+            continue
+        specs = fighter_actions(fight, f)
+        own = [s for s in specs if not s.gm]
+        if f.id in current:
+            shown = own
+            title = f"{f.name}'s turn"
+        else:
+            shown = [s for s in own if s.reaction and s.allowed]
+            title = f"{f.name}: reactions"
+        if shown:
+            blocks.append({"fighter": f, "title": title, "current": f.id in current,
+                           "actions": [_action_row(fight, f, s) for s in shown]})
+        if is_gm:
+            gm = [s for s in specs if s.gm]
+            if gm:
+                gm_blocks.append({"fighter": f, "actions": [_action_row(fight, f, s) for s in gm]})
+    blocks.sort(key=lambda b: not b["current"])
+    return {"blocks": blocks, "gm_blocks": gm_blocks, "is_gm": is_gm}
+
+
+def _action_row(fight: Fight, fighter: Fighter, spec: ActionSpec) -> dict[str, Any]:
+    return {"spec": spec, "targets": _targets(fight, fighter, spec.target),
+            "odds": odds_rows(fight.ruleset, spec.odds) if spec.odds else []}
+
+
+def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
+    """Characters of the campaign not yet in the encounter (for the GM's "add" form)."""
+    taken = {c.character_id for c in fight.combatants if c.character_id}
+    return [c for c in fight.encounter.campaign.characters.select_related("owner").order_by("name", "id")
+            if c.id not in taken and c.status != Character.Status.RETIRED]

@@ -1,0 +1,129 @@
+"""Shapes of /api/v1/encounters/… (CONTRACT.md "Resources"); the views call the services."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from combat.services import MAX_GROUP
+
+MAX_ID = 2**63 - 1
+
+
+class EncounterCreateSerializer(serializers.Serializer):
+    campaign = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    name = serializers.CharField(max_length=120, min_length=1, trim_whitespace=True)
+
+
+class EncounterCreatedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+
+
+class CombatantCreateSerializer(serializers.Serializer):
+    """Either ``character`` (a campaign character) or ``build`` (an NPC quick build)."""
+
+    character = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    name = serializers.CharField(required=False, max_length=116, allow_blank=True,
+                                 help_text="NPC name (defaults to the build's name); with count > 1: “Goblin 1…N”.")
+    build = serializers.JSONField(required=False, help_text="An NPC's build document of the campaign's ruleset.")
+    count = serializers.IntegerField(required=False, min_value=1, max_value=MAX_GROUP, default=1)
+    group = serializers.CharField(required=False, max_length=60, allow_blank=True, default="",
+                                  help_text="NPCs of a group share Momentum/initiative; defaults to the name when count > 1.")
+
+    def validate_build(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("An NPC build must be a JSON object (a build document).")
+        return value
+
+    def validate(self, data):
+        if ("character" in data) == ("build" in data):
+            raise serializers.ValidationError("Send either a character id or an NPC build (with a name).")
+        return data
+
+
+class CombatantCreatedSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The (first) new combatant.")
+    ids = serializers.ListField(child=serializers.IntegerField(), help_text="Every new combatant (count > 1).")
+
+
+class ActionRequestSerializer(serializers.Serializer):
+    """``{combatant, action, ...params}``: ``action`` is the action id of the ruleset (``"strike:0"``)
+    with its parameters beside it (``target``, ``body_part``, ``amount``…), or an object
+    ``{"action": id, ...params}``."""
+
+    combatant = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    action = serializers.JSONField(help_text='An action id such as "move", or {"action": id, ...params}.')
+    target = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1,
+                                                help_text="Refuse with 409 unless the encounter is at this version.")
+
+    def validate_action(self, value):
+        if isinstance(value, str) and 0 < len(value) <= 80:
+            return value
+        if isinstance(value, dict) and isinstance(value.get("action"), str) and 0 < len(value["action"]) <= 80:
+            return value
+        raise serializers.ValidationError('An action is an id such as "move", or {"action": "move", ...}.')
+
+
+class NextTurnSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+
+
+class StatSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    value = serializers.CharField()
+
+
+class SummarySerializer(serializers.Serializer):
+    stats = StatSerializer(many=True)
+    status = serializers.ListField(child=serializers.CharField())
+
+
+class CombatantSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    is_npc = serializers.BooleanField()
+    group = serializers.CharField()
+    character = serializers.IntegerField(allow_null=True, help_text="The campaign character (PCs); null for NPCs.")
+    owner = serializers.CharField(help_text="The PC's player (username); empty for NPCs.")
+    position = serializers.IntegerField(allow_null=True, help_text="1-based place in the turn order.")
+    current = serializers.BooleanField(help_text="Acting now (an NPC group acts together).")
+    summary = SummarySerializer(help_text="The ruleset's key numbers and statuses for the row.")
+    state = serializers.JSONField(help_text="Play state (a PC's is the character's live state).")
+    combat = serializers.JSONField(help_text="Per-encounter numbers of the ruleset (speed, Momentum…).")
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    round = serializers.IntegerField()
+    kind = serializers.CharField()
+    text = serializers.CharField()
+    actor = serializers.IntegerField(allow_null=True)
+    data = serializers.JSONField()
+    created = serializers.DateTimeField()
+
+
+class EncounterSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    campaign = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=["setup", "active", "ended"])
+    round = serializers.IntegerField()
+    turn = serializers.IntegerField(help_text="Index into order of whose turn it is.")
+    version = serializers.IntegerField()
+    current = serializers.IntegerField(allow_null=True, help_text="The combatant whose turn it is.")
+    current_ids = serializers.ListField(child=serializers.IntegerField(), help_text="Everyone acting this turn.")
+    order = serializers.ListField(child=serializers.IntegerField(), help_text="Combatant ids in turn order.")
+    state = serializers.JSONField(help_text="The ruleset's encounter state (a pending attack…).")
+    combatants = CombatantSerializer(many=True)
+    log = EventSerializer(many=True, help_text="Events in order (oldest first), at most the last 200.")
+
+
+class EncounterSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    campaign = serializers.IntegerField(source="campaign_id")
+    name = serializers.CharField()
+    status = serializers.CharField()
+    round = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    version = serializers.IntegerField()
+    created = serializers.DateTimeField()

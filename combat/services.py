@@ -1,0 +1,474 @@
+"""Writes about encounters: create, add combatants, start, act, next turn, end.
+
+Every service is keyword-only and one transaction that first locks the encounter row
+(``select_for_update``): the actions on one encounter are serialised, so twenty clicks at
+once are applied one after the other, each seeing the previous one's speed. The PCs'
+character rows are locked too when a fight step may change their play state.
+
+The ruleset's ``CombatRules`` (rulesets/engine/combat.py) decides; the service applies its
+``Outcome``: play state to ``Character.state`` (PCs; the character's version is bumped and
+a ``CharacterVersion`` written, so a sheet PATCH with a stale version gets 409 and the
+history shows "Alex takes 2 harm…") or ``Combatant.state`` (NPCs), combat numbers, the order,
+the encounter state and ``EncounterEvent`` rows with gap-free ``seq``. Then the encounter's
+version goes up and, once committed, the new board is broadcast (combat/broadcast.py).
+
+Errors: ``EncounterNotFound`` (404: not a member), ``PermissionDenied`` (403: a player doing
+GM things or acting for another's combatant), ``RuleRefused`` (422: the rules refuse —
+carries the rule's code; nothing changed, no event written), ``InvalidInput`` (400: a
+malformed request), ``Conflict`` (409: ``expected_version`` is stale).
+
+Choices: only the GM adds combatants, PCs and NPCs alike (players join a fight through the
+GM, who knows who is present); the GM may act for any combatant; a player may end the
+turn of a combatant they control when it is that combatant's turn.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Max
+from rest_framework import status
+from rest_framework.exceptions import APIException
+
+from characters.models import Campaign, Character, CharacterVersion
+from characters.selectors.characters import is_campaign_gm
+from combat import broadcast
+from combat.models import Combatant, Encounter, EncounterEvent
+from combat.selectors import (
+    Fight,
+    campaign_combat_rules,
+    combatant_fighter,
+    encounter_fight,
+    encounter_for_user,
+    fighter_report,
+)
+from config.api import Conflict, RuleRefused
+from rulesets.engine.base import StateError
+from rulesets.engine.combat import CombatRefused, Event, Fighter, Outcome
+from rulesets.engine.dice import Roller
+
+logger = logging.getLogger(__name__)
+
+MAX_GROUP = 30
+NAME_LENGTH = 120
+REASON_LENGTH = 200
+
+
+class InvalidInput(APIException):
+    """A malformed request (400), with {"field", "message"} errors."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid"
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.errors = [{"field": field, "message": message}]
+
+
+def refused(code: str, message: str) -> RuleRefused:
+    return RuleRefused(message, errors=[{"code": code, "message": message}], code=code)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _lock(encounter: Encounter | int, user) -> Encounter:
+    pk = encounter.pk if isinstance(encounter, Encounter) else encounter
+    return encounter_for_user(user=user, encounter_id=pk, for_update=True)
+
+
+def _require_gm(user, encounter: Encounter, what: str) -> None:
+    if not is_campaign_gm(user, encounter.campaign):
+        raise PermissionDenied(f"Only the GM may {what}.")
+
+
+def _require_rules(fight: Fight):
+    if fight.rules is None:
+        raise refused("combat.unsupported", fight.unsupported)
+    return fight.rules
+
+
+def _require_active(encounter: Encounter) -> None:
+    if encounter.status == Encounter.Status.SETUP:
+        raise refused("combat.not_started", "The encounter has not started yet: the GM starts it.")
+    if encounter.status == Encounter.Status.ENDED:
+        raise refused("combat.ended", "The encounter has ended.")
+
+
+def _call(fn, *args, **kwargs) -> Outcome:
+    """Call a hook; rules refusals and unwritten hooks become 422s, never 500s."""
+    try:
+        out = fn(*args, **kwargs)
+    except CombatRefused as exc:
+        raise refused(exc.code, exc.message) from None
+    except StateError as exc:
+        raise refused(exc.code, exc.message) from None
+    except NotImplementedError:
+        raise refused("combat.unsupported", "This ruleset's combat rules cannot do that yet.") from None
+    return out if isinstance(out, Outcome) else Outcome()
+
+
+class _Step:
+    """Collects what one service call changes, then writes it in a few queries."""
+
+    def __init__(self, fight: Fight, user):
+        self.fight = fight
+        self.user = user
+        self.events: list[tuple[Event, int]] = []  # (event, round)
+        self.dirty: set[int] = set()
+        self.characters: dict[int, tuple[Character, list[str]]] = {}
+
+    def apply(self, out: Outcome) -> None:
+        fight, e = self.fight, self.fight.encounter
+        for fid, new_state in (out.state or {}).items():
+            c = fight.by_id.get(fid)
+            if c is None:
+                continue
+            if c.character_id:
+                c.character.state = new_state
+                self.characters.setdefault(c.character_id, (c.character, []))
+            else:
+                c.state = new_state
+                self.dirty.add(fid)
+            f = fight.fighter_by_id.get(fid)
+            if f is not None:
+                f.state = new_state
+        for fid, numbers in (out.combat or {}).items():
+            c = fight.by_id.get(fid)
+            if c is None:
+                continue
+            c.combat = numbers
+            self.dirty.add(fid)
+            f = fight.fighter_by_id.get(fid)
+            if f is not None:
+                f.combat = numbers
+        if out.encounter_state is not None:
+            e.state = out.encounter_state
+        if out.order is not None:
+            e.order = [i for i in out.order if i in fight.by_id]
+        for event in out.events:
+            self.events.append((event, e.round))
+        texts = [event.text for event in out.events]
+        for fid in out.state or {}:
+            c = fight.by_id.get(fid)
+            if c is not None and c.character_id:
+                self.characters[c.character_id][1].extend(texts)
+
+    def log(self, kind: str, text: str, actor: int | None = None, **data) -> None:
+        self.events.append((Event(kind, text, actor, data), self.fight.encounter.round))
+
+    def save(self, *, fields: list[str]) -> None:
+        fight, e = self.fight, self.fight.encounter
+        if self.dirty:
+            Combatant.objects.bulk_update([fight.by_id[i] for i in sorted(self.dirty)], ["state", "combat"])
+        for character, texts in self.characters.values():
+            character.version += 1
+            character.save(update_fields=["state", "version", "updated"])
+            reason = f"{e.name}: " + " ".join(texts) if texts else f"{e.name}: play state"
+            CharacterVersion.objects.create(
+                character=character, number=character.version, build=character.build, state=character.state,
+                report=character.report, reason=reason[:REASON_LENGTH], author=self.user)
+        if self.events:
+            last = EncounterEvent.objects.filter(encounter=e).aggregate(m=Max("seq"))["m"] or 0
+            rows = []
+            for i, (event, round_no) in enumerate(self.events, start=1):
+                actor = event.actor if event.actor in fight.by_id else None
+                rows.append(EncounterEvent(encounter=e, seq=last + i, round=round_no, actor_id=actor,
+                                           user=self.user, kind=str(event.kind)[:40], text=str(event.text)[:500],
+                                           data=_jsonable(event.data)))
+            EncounterEvent.objects.bulk_create(rows)
+        e.version += 1
+        e.save(update_fields=[*fields, "version", "updated"])
+        broadcast.encounter_changed(fight)
+
+
+def _jsonable(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {str(k): _jsonable(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_jsonable(v) for v in data]
+    if data is None or isinstance(data, (bool, int, float, str)):
+        return data
+    return str(data)
+
+
+def _turn_started(step: _Step, roller: Roller) -> None:
+    """Run ``turn_start`` for whoever's turn it now is."""
+    fight, e = step.fight, step.fight.encounter
+    current = fight.current_id
+    if current is None:
+        return
+    step.log("turn", f"{' and '.join(fight.fighter_by_id[i].name for i in fight.current_ids)}: your turn.", current)
+    step.apply(_call(fight.rules.turn_start, fight.fighter_by_id[current], fight.fighters, e.state or {}, roller))
+
+
+def _round_started(step: _Step, roller: Roller) -> None:
+    fight, e = step.fight, step.fight.encounter
+    step.log("round", f"Round {e.round} begins.")
+    step.apply(_call(fight.rules.round_start, fight.fighters, e.state or {}, e.round, roller))
+    e.turn = 0
+
+
+def _advance(step: _Step, roller: Roller) -> None:
+    """The next turn; past the end of the order, the next round."""
+    fight, e = step.fight, step.fight.encounter
+    order = e.order or []
+    span = 1
+    try:
+        span = max(1, fight.rules.turn_span(order, e.turn, fight.fighter_by_id))
+    except Exception:
+        logger.exception("turn_span failed")
+    e.turn += span
+    if e.turn >= len(order):
+        e.round += 1
+        _round_started(step, roller)
+    _turn_started(step, roller)
+
+
+# ------------------------------------------------------------------ services
+
+
+def encounter_create(*, campaign: Campaign, user, name: str) -> Encounter:
+    """A new encounter in ``campaign`` (GM only), in setup."""
+    if not is_campaign_gm(user, campaign):
+        raise PermissionDenied("Only the GM creates encounters.")
+    name = (name or "").strip()
+    if not 1 <= len(name) <= NAME_LENGTH:
+        raise InvalidInput("Give the encounter a name of 1 to 120 characters.", "name")
+    with transaction.atomic():
+        encounter = Encounter.objects.create(campaign=campaign, name=name, created_by=user)
+        EncounterEvent.objects.create(encounter=encounter, seq=1, user=user, kind="created",
+                                      text=f"{user.get_username()} sets up the encounter “{name}”.")
+    return encounter
+
+
+def encounter_add_combatant(
+    *, encounter: Encounter | int, user, character: Character | int | None = None, name: str | None = None,
+    build: dict | None = None, count: int = 1, group: str = "", roller: Roller | None = None,
+) -> list[Combatant]:
+    """Add a campaign character (PC) or ``count`` NPCs from a quick build (GM only).
+
+    NPCs: the build is validated by the rules service with the campaign's house rules (an
+    invalid build is a 422 carrying the report's errors); their play state starts from
+    ``ruleset.initial_state``. ``count`` > 1 makes "Goblin 1…N" sharing one group (the group
+    defaults to the name). Added to a running encounter, ``CombatRules.join`` gives them their
+    numbers and they go to the end of the order.
+    """
+    roller = roller or Roller()
+    with transaction.atomic():
+        e = _lock(encounter, user)
+        _require_gm(user, e, "add combatants")
+        if e.status == Encounter.Status.ENDED:
+            raise refused("combat.ended", "The encounter has ended.")
+        campaign = e.campaign
+        ruleset, rules, _ = campaign_combat_rules(campaign)
+        if ruleset is None:
+            raise refused("ruleset.unknown", f"The campaign's ruleset {campaign.ruleset!r} is not available.")
+        created: list[Combatant] = []
+        if character is not None:
+            cid = character.pk if isinstance(character, Character) else character
+            try:
+                cid = int(cid)
+            except (TypeError, ValueError):
+                raise InvalidInput("character must be a character id.", "character") from None
+            pc = Character.objects.filter(pk=cid, campaign=campaign).first()
+            if pc is None:
+                raise InvalidInput("That character is not in this encounter's campaign.", "character")
+            if e.combatants.filter(character=pc).exists():
+                raise refused("combat.already_in", f"{pc.name} is already in this encounter.")
+            created.append(Combatant.objects.create(encounter=e, character=pc, name=pc.name[:NAME_LENGTH],
+                                                    is_npc=False))
+        else:
+            if not isinstance(build, dict):
+                raise InvalidInput("An NPC needs a build document (a JSON object).", "build")
+            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_GROUP:
+                raise InvalidInput(f"count must be a whole number from 1 to {MAX_GROUP}.", "count")
+            build = copy.deepcopy(build)
+            build.setdefault("ruleset", campaign.ruleset)
+            raw = name if name else build.get("name")
+            base = raw.strip() if isinstance(raw, str) else ""
+            if not base:
+                raise InvalidInput("Give the NPC a name.", "name")
+            base = base[:NAME_LENGTH - 4]
+            build["name"] = base
+            report = fighter_report(ruleset, campaign, build)
+            if not report.valid:
+                first = report.errors[0]
+                raise RuleRefused(f"The NPC's build is not valid: {first.message}",
+                                  errors=[i.as_dict() for i in report.errors], code=first.code)
+            group = (group or "").strip()[:60]
+            if count > 1 and not group:
+                group = base[:60]
+            state: dict = {}
+            try:
+                state = ruleset.initial_state(build, report) or {}
+            except NotImplementedError:
+                state = {}
+            for i in range(1, count + 1):
+                npc_name = f"{base} {i}" if count > 1 else base
+                created.append(Combatant(encounter=e, name=npc_name, build={**build, "name": npc_name},
+                                         state=copy.deepcopy(state), group=group, is_npc=True))
+            created = Combatant.objects.bulk_create(created)
+        fight = encounter_fight(encounter=e)
+        step = _Step(fight, user)
+        who = ", ".join(c.name for c in created)
+        step.log("added", f"{who} {'join' if len(created) > 1 else 'joins'} the encounter.")
+        fields = ["state"]
+        if e.status == Encounter.Status.ACTIVE and rules is not None:
+            for c in created:
+                f = fight.fighter_by_id[c.id]
+                out = _call(rules.join, f, fight.fighters, e.state or {}, roller)
+                if out.order is None:
+                    e.order = [*(e.order or []), c.id]
+                step.apply(out)
+            fields.append("order")
+        step.save(fields=fields)
+    return created
+
+
+def encounter_remove_combatant(*, encounter: Encounter | int, user, combatant_id) -> None:
+    """Take a combatant out (GM only); the turn stays with whoever has it."""
+    with transaction.atomic():
+        e = _lock(encounter, user)
+        _require_gm(user, e, "remove combatants")
+        try:
+            cid = int(combatant_id)
+        except (TypeError, ValueError):
+            raise InvalidInput("No such combatant in this encounter.", "combatant") from None
+        c = e.combatants.filter(pk=cid).first()
+        if c is None:
+            raise InvalidInput("No such combatant in this encounter.", "combatant")
+        order = list(e.order or [])
+        if cid in order:
+            index = order.index(cid)
+            order.remove(cid)
+            if index < e.turn:
+                e.turn -= 1
+            if order and e.turn >= len(order):
+                e.turn = 0
+            e.order = order
+        c.delete()
+        fight = encounter_fight(encounter=e)
+        step = _Step(fight, user)
+        step.log("removed", f"{c.name} leaves the encounter.")
+        step.save(fields=["order", "turn"])
+
+
+def encounter_start(*, encounter: Encounter | int, user, roller: Roller | None = None) -> Encounter:
+    """Start (GM only): ``CombatRules.start`` sets the order and opening numbers, then round 1
+    begins (``round_start``) and the first turn (``turn_start``)."""
+    roller = roller or Roller()
+    with transaction.atomic():
+        e = _lock(encounter, user)
+        _require_gm(user, e, "start the encounter")
+        if e.status != Encounter.Status.SETUP:
+            raise refused("combat.already_started", "The encounter has already started.")
+        fight = encounter_fight(encounter=e, lock_characters=True)
+        rules = _require_rules(fight)
+        if not fight.fighters:
+            raise refused("combat.no_combatants", "Add combatants before starting the encounter.")
+        step = _Step(fight, user)
+        e.status, e.round, e.turn = Encounter.Status.ACTIVE, 1, 0
+        step.log("start", "The encounter begins.")
+        out = _call(rules.start, fight.fighters, e.state or {}, roller)
+        if out.order is None:
+            out.order = [f.id for f in fight.fighters]
+        step.apply(out)
+        _round_started(step, roller)
+        _turn_started(step, roller)
+        step.save(fields=["status", "round", "turn", "order", "state"])
+    return e
+
+
+def _combatant(fight: Fight, combatant_id) -> Fighter:
+    try:
+        cid = int(combatant_id)
+    except (TypeError, ValueError):
+        raise InvalidInput("combatant must be the id of a combatant of this encounter.", "combatant") from None
+    f = fight.fighter_by_id.get(cid)
+    if f is None:
+        raise InvalidInput("No such combatant in this encounter.", "combatant")
+    return f
+
+
+def encounter_act(
+    *, encounter: Encounter | int, user, combatant_id, action: dict[str, Any], roller: Roller | None = None,
+    expected_version: int | None = None,
+) -> Encounter:
+    """One action of one combatant (its owner or the GM; GM-only actions for the GM).
+
+    ``action`` is ``{"action": "<id>", "target": <combatant id>?, ...params}`` as the ruleset's
+    ``actions`` list them. A refusal raises ``RuleRefused`` and changes nothing.
+    """
+    roller = roller or Roller()
+    if not isinstance(action, dict) or not isinstance(action.get("action"), str) or not action["action"]:
+        raise InvalidInput('An action is an object such as {"action": "move"}.', "action")
+    with transaction.atomic():
+        e = _lock(encounter, user)
+        if expected_version is not None and e.version != expected_version:
+            raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
+        gm = is_campaign_gm(user, e.campaign)
+        fight = encounter_fight(encounter=e, lock_characters=True)
+        actor = _combatant(fight, combatant_id)
+        if not gm and user.pk not in actor.controller_ids:
+            raise PermissionDenied(f"You may not act for {actor.name}.")
+        _require_active(e)
+        rules = _require_rules(fight)
+        if not gm:
+            try:
+                specs = rules.actions(actor, fight.fighters, e.state or {}, current=fight.current_id)
+            except NotImplementedError:
+                specs = []
+            spec = next((s for s in specs if s.id == action["action"]), None)
+            if spec is not None and spec.gm:
+                raise PermissionDenied(f"Only the GM may take “{spec.label}”.")
+        out = _call(rules.perform, copy.deepcopy(action), actor, fight.fighters, e.state or {}, roller,
+                    current=fight.current_id, by_gm=gm)
+        step = _Step(fight, user)
+        step.apply(out)
+        if out.end_turn:
+            _advance(step, roller)
+        step.save(fields=["state", "order", "turn", "round"])
+    return e
+
+
+def encounter_next_turn(*, encounter: Encounter | int, user, roller: Roller | None = None,
+                        expected_version: int | None = None) -> Encounter:
+    """End the current turn (the GM, or a player whose combatant's turn it is); past the last
+    turn a new round begins (``round_start``)."""
+    roller = roller or Roller()
+    with transaction.atomic():
+        e = _lock(encounter, user)
+        if expected_version is not None and e.version != expected_version:
+            raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
+        fight = encounter_fight(encounter=e, lock_characters=True)
+        gm = is_campaign_gm(user, e.campaign)
+        if not gm and not any(user.pk in fight.fighter_by_id[i].controller_ids for i in fight.current_ids):
+            raise PermissionDenied("Only the GM, or the player whose turn it is, ends the turn.")
+        _require_active(e)
+        _require_rules(fight)
+        if not e.order:
+            raise refused("combat.no_combatants", "Nobody is left in the turn order.")
+        step = _Step(fight, user)
+        _advance(step, roller)
+        step.save(fields=["state", "order", "turn", "round"])
+    return e
+
+
+def encounter_end(*, encounter: Encounter | int, user) -> Encounter:
+    """End the encounter (GM only). Damage taken stays on the characters' sheets."""
+    with transaction.atomic():
+        e = _lock(encounter, user)
+        _require_gm(user, e, "end the encounter")
+        if e.status == Encounter.Status.ENDED:
+            raise refused("combat.ended", "The encounter has already ended.")
+        e.status = Encounter.Status.ENDED
+        fight = encounter_fight(encounter=e)
+        step = _Step(fight, user)
+        step.log("end", f"The encounter ends after {e.round} round{'s' if e.round != 1 else ''}.")
+        step.save(fields=["status"])
+    return e

@@ -1,0 +1,229 @@
+"""Encounter pages: the list of a campaign's encounters and the live encounter page.
+
+Thin function views over ``combat.selectors`` (reads) and ``combat.services`` (writes).
+Every POST answers htmx with the changed parts (out of band, by stable ids) and a plain
+form POST with a redirect back to the page, so the page works without JavaScript. The
+shared parts also reach every open page through the websocket (combat/broadcast.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from characters.selectors.campaigns import campaign_for_user
+from characters.selectors.characters import is_campaign_gm
+from combat import services
+from combat.broadcast import render_live
+from combat.quick_builds import quick_build
+from combat.selectors import (
+    campaign_characters_to_add,
+    campaign_combat_rules,
+    encounter_board as board_of,
+    encounter_fight,
+    encounter_for_user,
+    encounter_panel as panel_of,
+    encounters_for_user,
+)
+from config.api import Conflict, RuleRefused
+
+TEMPLATE = "combat/encounter_detail.html"
+_INT = re.compile(r"^-?[0-9]{1,9}$")
+NOT_PARAMS = {"csrfmiddlewaretoken", "combatant", "expected_version", "next"}
+
+
+def _message(exc: Exception) -> str:
+    if isinstance(exc, (RuleRefused, Conflict, services.InvalidInput)):
+        return str(exc.detail)
+    return str(exc) or "You may not do that."
+
+
+def _context(request: HttpRequest, encounter, **extra) -> dict[str, Any]:
+    fight = encounter_fight(encounter=encounter)
+    gm = is_campaign_gm(request.user, encounter.campaign)
+    board = board_of(fight=fight)
+    panel = panel_of(fight=fight, user=request.user, is_gm=gm)
+    mine = [f.id for f in fight.fighters if request.user.pk in f.controller_ids]
+    can_next = encounter.status == encounter.Status.ACTIVE and (
+        gm or any(i in mine for i in fight.current_ids))
+    ctx = {
+        "encounter": encounter, "campaign": encounter.campaign, "board": board, "panel": panel, "is_gm": gm,
+        "can_next": can_next, "mine": mine,
+    }
+    if gm and encounter.status != encounter.Status.ENDED:
+        ctx["characters_to_add"] = campaign_characters_to_add(fight=fight)
+        ctx["quick_build"] = json.dumps(quick_build(fight.ruleset, encounter.campaign), indent=1)
+    ctx.update(extra)
+    return ctx
+
+
+def _reply(request: HttpRequest, encounter, *, error: str = "", done: str = "") -> HttpResponse:
+    """htmx: the shared parts and this user's panel (all out of band); otherwise a redirect."""
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        elif done:
+            messages.success(request, done)
+        return redirect(reverse("encounter_detail", args=[encounter.pk]))
+    encounter.refresh_from_db()
+    ctx = _context(request, encounter, panel_error=error, oob=True)
+    html = render_live(ctx["board"]) + render(request, f"{TEMPLATE}#encounter-panel", ctx).content.decode()
+    return HttpResponse(html)
+
+
+# ------------------------------------------------------------------ pages
+
+
+@login_required
+@require_GET
+def encounter_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_for_user(request.user, campaign_id)
+    _, rules, why = campaign_combat_rules(campaign)
+    return render(request, "combat/encounter_list.html", {
+        "campaign": campaign, "encounters": encounters_for_user(user=request.user, campaign_id=campaign.pk),
+        "is_gm": is_campaign_gm(request.user, campaign), "unsupported": why,
+    })
+
+
+@login_required
+@require_POST
+def encounter_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_for_user(request.user, campaign_id)
+    try:
+        encounter = services.encounter_create(campaign=campaign, user=request.user, name=request.POST.get("name", ""))
+    except services.InvalidInput as exc:
+        messages.error(request, _message(exc))
+        return redirect(reverse("encounter_list", args=[campaign.pk]))
+    return redirect(reverse("encounter_detail", args=[encounter.pk]))
+
+
+@login_required
+@require_GET
+def encounter_detail(request: HttpRequest, encounter_id: int) -> HttpResponse:
+    encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
+    return render(request, TEMPLATE, _context(request, encounter))
+
+
+@login_required
+@require_GET
+def encounter_panel(request: HttpRequest, encounter_id: int) -> HttpResponse:
+    """This user's actions panel (fetched by each page after a live update)."""
+    encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
+    if not request.htmx:
+        return redirect(reverse("encounter_detail", args=[encounter.pk]) + "#encounter-panel")
+    return render(request, f"{TEMPLATE}#encounter-panel", _context(request, encounter))
+
+
+@login_required
+@require_GET
+def encounter_board(request: HttpRequest, encounter_id: int) -> HttpResponse:
+    """The shared parts, as the websocket sends them (for a page catching up)."""
+    encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
+    if not request.htmx:
+        return redirect(reverse("encounter_detail", args=[encounter.pk]))
+    return HttpResponse(render_live(board_of(fight=encounter_fight(encounter=encounter))))
+
+
+# ------------------------------------------------------------------ writes
+
+
+def _run(request: HttpRequest, encounter_id: int, fn, done: str = "") -> HttpResponse:
+    encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
+    try:
+        result = fn(encounter)
+    except (RuleRefused, Conflict, services.InvalidInput) as exc:
+        # 200 on purpose for htmx: it does not swap 4xx answers, and the panel shows the refusal.
+        return _reply(request, encounter, error=_message(exc))
+    return _reply(request, encounter, done=result if isinstance(result, str) else done)
+
+
+@login_required
+@require_POST
+def encounter_add_combatant(request: HttpRequest, encounter_id: int) -> HttpResponse:
+    def add(encounter):
+        post = request.POST
+        if post.get("character"):
+            created = services.encounter_add_combatant(encounter=encounter, user=request.user,
+                                                       character=post.get("character"))
+        else:
+            try:
+                build = json.loads(post.get("build") or "")
+            except ValueError:
+                raise services.InvalidInput("The quick build must be a JSON object.", "build") from None
+            raw = post.get("count") or "1"
+            count = int(raw) if _INT.match(raw) else 0
+            created = services.encounter_add_combatant(
+                encounter=encounter, user=request.user, name=post.get("name", ""), build=build, count=count,
+                group=post.get("group", ""))
+        return f"Added {', '.join(c.name for c in created)}."
+
+    return _run(request, encounter_id, add)
+
+
+@login_required
+@require_POST
+def encounter_remove_combatant(request: HttpRequest, encounter_id: int, combatant_id: int) -> HttpResponse:
+    return _run(request, encounter_id, lambda e: services.encounter_remove_combatant(
+        encounter=e, user=request.user, combatant_id=combatant_id), "Removed.")
+
+
+@login_required
+@require_POST
+def encounter_start(request: HttpRequest, encounter_id: int) -> HttpResponse:
+    return _run(request, encounter_id, lambda e: services.encounter_start(encounter=e, user=request.user),
+                "The encounter has started.")
+
+
+@login_required
+@require_POST
+def encounter_next_turn(request: HttpRequest, encounter_id: int) -> HttpResponse:
+    return _run(request, encounter_id, lambda e: services.encounter_next_turn(encounter=e, user=request.user),
+                "Next turn.")
+
+
+@login_required
+@require_POST
+def encounter_end(request: HttpRequest, encounter_id: int) -> HttpResponse:
+    return _run(request, encounter_id, lambda e: services.encounter_end(encounter=e, user=request.user),
+                "The encounter has ended.")
+
+
+def _action_from_post(request: HttpRequest) -> dict[str, Any]:
+    """The form's fields as an action request: whole numbers as ints, "true"/"false" as booleans
+    (a flag is a hidden "false" followed by a checkbox "true"), empty fields left out."""
+    action: dict[str, Any] = {}
+    for key in request.POST:
+        if key in NOT_PARAMS:
+            continue
+        value = request.POST.get(key, "")
+        if value == "":
+            continue
+        if value in ("true", "false"):
+            action[key] = value == "true"
+        elif _INT.match(value):
+            action[key] = int(value)
+        else:
+            action[key] = value
+    return action
+
+
+@login_required
+@require_POST
+def encounter_act(request: HttpRequest, encounter_id: int) -> HttpResponse:
+    action = _action_from_post(request)
+
+    def act(encounter):
+        services.encounter_act(encounter=encounter, user=request.user, combatant_id=request.POST.get("combatant"),
+                               action=action)
+        return ""
+
+    return _run(request, encounter_id, act)
+

@@ -1,0 +1,96 @@
+"""Shared browser fixtures: Debian's Chromium driven by Playwright, launched once per session.
+
+    def test_something(browser_context, live_server):
+        page = browser_context().new_page()
+        sign_up(page, live_server.url, "mira", PASSWORD)
+
+`page_as(user)` opens a page already signed in as a Django user (session cookie, no form).
+Screenshots of failing steps can go in test-artifacts/ (ignored by git).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop runs in the test thread
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PASSWORD = "velvet-lantern-77"
+HOME_URL = re.compile(r"^https?://[^/]+/$")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for the whole session; skips with the reason when it cannot run here."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (CI installs it; never `playwright install`)")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def browser_context(browser, live_server):
+    """A factory of isolated browser contexts (separate cookies: one per person at the table)."""
+    contexts = []
+
+    def make(**options):
+        options = {"base_url": live_server.url, "viewport": {"width": 1280, "height": 900}, **options}
+        context = browser.new_context(**options)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page_as(browser_context, live_server):
+    """Open a page signed in as ``user`` (a Django user) without going through the login form."""
+    from django.test import Client
+
+    def open_as(user, **options):
+        client = Client()
+        client.force_login(user)
+        context = browser_context(**options)
+        cookie = client.cookies["sessionid"]
+        context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
+        return context.new_page()
+
+    return open_as
+
+
+def sign_up(page, username: str, password: str = PASSWORD) -> None:
+    """Create an account through the sign-up form; the page ends on the home page, signed in."""
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Password confirmation").fill(password)
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(HOME_URL)
+
+
+def log_in(page, username: str, password: str = PASSWORD) -> None:
+    """Sign in through the login form; the page ends on the home page."""
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(HOME_URL)
