@@ -1,3 +1,8 @@
 def navigation(request):
-    """Values every page's navigation needs (the GM's pending-review badge is added by advancement)."""
-    return {}
+    """Values every page's navigation needs: the GM's pending-review badge (one query, GMs only)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    from characters.selectors.advancement import review_badge
+
+    return review_badge(user=user)

@@ -247,3 +247,18 @@ def priced_diff(diff: list[dict], changes: list[dict]) -> list[dict[str, Any]]:
         target["cost"][change["currency"]] = target["cost"].get(change["currency"], 0) + change["delta"]
         target["items"].extend(change["labels"])
     return rows
+
+
+def review_badge(*, user) -> dict[str, Any]:
+    """{"review_gm": runs a campaign, "review_pending": pending requests there}: one aggregate query."""
+    from django.db.models import Count
+
+    row = _gm_campaigns(user).aggregate(
+        campaigns=Count("id", distinct=True),
+        pending=Count(
+            "characters__advancements",
+            filter=Q(characters__advancements__status=Advancement.Status.PENDING),
+            distinct=True,
+        ),
+    )
+    return {"review_gm": bool(row["campaigns"]), "review_pending": row["pending"] or 0}
