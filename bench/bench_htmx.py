@@ -87,6 +87,7 @@ def main(n: int) -> int:
                 data.setdefault(k, []).append(v)
             for _ in range(5):  # warm the caches (templates, rules contexts, traits)
                 client.post(url, data, HTTP_HX_REQUEST="true")
+            connection.queries_log.clear()
             with CaptureQueriesContext(connection) as queries:
                 response = client.post(url, data, HTTP_HX_REQUEST="true")
             assert response.status_code == 200 and b"builder-sections" in response.content

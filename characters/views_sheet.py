@@ -14,6 +14,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.template.loader import get_template
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -133,8 +135,12 @@ def _load(request: HttpRequest, character_id: int) -> Character:
 
 def _partials(request: HttpRequest, context: dict, name: str) -> HttpResponse:
     """One htmx answer: a partial of the sheet that renders the swapped block and, with
-    hx-swap-oob, every other block the change touched (sheet.html's "*-update" partials)."""
-    return render(request, f"{TEMPLATE}#{name}", context)
+    hx-swap-oob, every other block the change touched (sheet.html's "*-update" partials).
+
+    Rendered without the request's context processors: the fragments need none of the
+    page chrome (navigation badges cost queries), only the CSRF token of their forms."""
+    html = get_template(f"{TEMPLATE}#{name}").render({**context, "csrf_token": get_token(request)})
+    return HttpResponse(html)
 
 
 def _refusal(exc: Exception) -> str:
@@ -171,7 +177,7 @@ def character_sheet_rolls(request: HttpRequest, character_id: int) -> HttpRespon
     character = _load(request, character_id)
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]) + "#roll-log")
-    return render(request, f"{TEMPLATE}#roll-log", {"character": character, "rolls": character_roll_log(character=character)})
+    return _partials(request, {"character": character, "rolls": character_roll_log(character=character)}, "roll-log")
 
 
 @login_required
@@ -182,7 +188,7 @@ def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) 
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={roll_id}#roll-result")
     roll = character_roll(character=character, roll_id=roll_id)
-    return render(request, f"{TEMPLATE}#roll-result", {"character": character, "shown_roll": roll, "slug": character.ruleset})
+    return _partials(request, {"character": character, "shown_roll": roll, "slug": character.ruleset}, "roll-result")
 
 
 # ------------------------------------------------------------------ writes

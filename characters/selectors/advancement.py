@@ -225,30 +225,6 @@ def cost_changes(old_costs: list[dict] | None, new_costs: list[dict] | None) -> 
     return changes
 
 
-def _related(a: str, b: str) -> bool:
-    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
-
-
-def priced_diff(diff: list[dict], changes: list[dict]) -> list[dict[str, Any]]:
-    """``diff`` rows with the cost of each: {"cost": {currency: delta}, "items": [labels]}.
-
-    A cost change belongs to the diff rows whose path is it, under it or above it (a list
-    of skills is one diff row; its cost lines are per entry). A cost change that matches no
-    row (a creation allocation re-priced) is its own row with old/new None.
-    """
-    rows = [dict(row, cost={}, items=[]) for row in diff]
-    for change in changes:
-        matched = [row for row in rows if _related(row["path"], change["path"])]
-        if not matched:
-            label = change["labels"][0] if change["labels"] else change["path"]
-            matched = [{"path": change["path"], "label": label, "old": None, "new": None, "cost": {}, "items": []}]
-            rows.append(matched[0])
-        target = matched[0]
-        target["cost"][change["currency"]] = target["cost"].get(change["currency"], 0) + change["delta"]
-        target["items"].extend(change["labels"])
-    return rows
-
-
 def review_badge(*, user) -> dict[str, Any]:
     """{"review_gm": runs a campaign, "review_pending": pending requests there}: one aggregate query."""
     from django.db.models import Count

@@ -73,12 +73,7 @@ from rest_framework.exceptions import APIException
 
 from characters.diff import build_diff
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
-from characters.selectors.advancement import (
-    advancement_for_user,
-    cost_changes,
-    ledger_totals,
-    priced_diff,
-)
+from characters.selectors.advancement import advancement_for_user, cost_changes, ledger_totals
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import character_for_user, is_campaign_gm
 from characters.services.characters import campaign_ruleset, character_validate
@@ -223,10 +218,45 @@ def _price(character: Character, build: Any, totals) -> tuple[Any, Report, dict[
     report = character_validate(campaign=campaign, build=doc, phase="approval", previous=previous)
     before = _spent_now(character, totals)
     cost = {c: report.spent.get(c, 0) - before.get(c, 0) for c in ruleset.currencies}
-    old_report = character_validate(campaign=campaign, build=character.build)
     diff = build_diff(_core(character.build), _core(doc), labels=_labels(campaign))
-    rows = priced_diff(diff, cost_changes(old_report.costs, report.costs))
+    rows = _priced_rows(campaign, previous if previous is not None else {}, doc, diff, report)
     return doc, report, cost, rows
+
+
+def _priced_rows(campaign: Campaign, old: dict, new: dict, diff: list[dict], new_report: Report) -> list[dict]:
+    """The diff rows, each with what it costs: {"cost": {currency: delta}, "items": [the rules' lines]}.
+
+    Each change is priced at the margin: applied in document order to the approved build
+    (budget aside), the spent before and after it. The rows then add up to the request's
+    cost even where a ruleset re-prices other traits (Maelstrom re-allocates unrecorded
+    creation dots), and each change carries the cost lines the rules wrote for it.
+    """
+    from characters.forms_builder import delete_at, set_at
+
+    current = copy.deepcopy(old)
+    current["budget"] = copy.deepcopy(new.get("budget", {}))
+    before = character_validate(campaign=campaign, build=current)
+    changes = cost_changes(before.costs, new_report.costs)
+    spent = dict(before.spent)
+    rows = []
+    for i, change in enumerate(diff):
+        if i == len(diff) - 1:
+            after = dict(new_report.spent)
+        else:
+            if change["new"] is None:
+                delete_at(current, change["path"])
+            else:
+                set_at(current, change["path"], copy.deepcopy(change["new"]))
+            after = dict(character_validate(campaign=campaign, build=current).spent)
+        cost = {c: after.get(c, 0) - spent.get(c, 0) for c in set(after) | set(spent)}
+        spent = after
+        items = [label for ch in changes if _related(ch["path"], change["path"]) for label in ch["labels"]]
+        rows.append({**change, "cost": {c: v for c, v in sorted(cost.items()) if v}, "items": items})
+    return rows
+
+
+def _related(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
 
 def _is_stale(character: Character, base_version: int) -> bool:

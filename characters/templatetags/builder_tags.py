@@ -99,7 +99,7 @@ def issues(f):
 @register.simple_tag
 def options(opts, blank=None):
     """<option>s of a select, the selected one marked; ``blank`` adds a first empty option."""
-    head = format_html('<option value="">{}</option>', blank) if blank else ""
+    head = format_html('<option value="">{}</option>', blank) if blank else mark_safe("")
     return head + format_html_join(
         "", '<option value="{}"{}>{}</option>',
         ((o["id"], mark_safe(" selected") if o.get("selected") else "", o.get("label", o["id"])) for o in opts or []),
@@ -116,7 +116,7 @@ def tree_rows(rows, path):
         elif f.get("reason"):
             described = format_html(' aria-describedby="{}-why"', f["id"])
         else:
-            described = ""
+            described = mark_safe("")
         cost = f"{f['cost']}" if f.get("cost") else "free"
         level = f" · L{f['level']}" if f.get("level") else ""
         why = format_html('<span class="node-why" id="{}-why">{}</span>', f["id"], f["reason"]) if f.get("reason") else ""
@@ -134,7 +134,7 @@ def tree_rows(rows, path):
 @register.simple_tag
 def stepper(f, url):
     """A number with − / + buttons (plain submits without JavaScript) and the cost of the next point."""
-    bounds = ""
+    bounds = mark_safe("")
     if f.get("min") is not None:
         bounds += format_html(' min="{}"', f["min"])
     if f.get("max") is not None:

@@ -199,6 +199,7 @@ class BuilderSession:
         headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
         response = self.client.post(self.url, self.data(extra), **headers)
         assert response.status_code == 200, (response.status_code, response.content[:2000])
+        assert b"&lt;option" not in response.content and b"&lt;li" not in response.content  # no double escaping
         self.last = response
         self.root = parse_html(response.content)
         sections = self.root.by_id("builder-sections") if htmx else self.root.by_id("builder-form")

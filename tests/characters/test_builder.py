@@ -67,6 +67,10 @@ def test_pando_from_nothing_to_valid(client):
     # Equipment: a sword in the right hand, a shield in the left.
     s.set("/equipment/-", "longsword").change()
     assert s.get("/equipment/0/item") == ["longsword"]
+    state = s.root.by_id("f-equipment-0-state")
+    assert [o.attrs["value"] for o in state.find_all("option")] == ["wielded", "worn", "carried"]
+    assert s.get("/equipment/0/state") == ["carried"]  # the entry field's default
+    assert s.root.by_id("f-attributes-strength").attrs.get("min") == "1"
     s.set("/equipment/0/state", "wielded").change()
     s.check("/equipment/0/arms", "right_arm").change()
     s.set("/equipment/-", "round_shield").change()

@@ -155,6 +155,9 @@ def test_sheet_page_stays_within_twelve_queries_with_many_versions_and_rolls(
     assert html.count('id="roll-') >= 20  # the log shows the latest rolls
     with django_assert_max_num_queries(12):
         sheet(client, character, roll=str(RollLog.objects.filter(character=character).last().pk))
+    client.force_login(table["gm"])  # the GM's page carries the review badge too
+    with django_assert_max_num_queries(12):
+        assert "Alex" in sheet(client, character)
 
 
 def test_sheet_query_count_does_not_grow_with_skills_and_items(client, table, django_assert_max_num_queries):

@@ -152,7 +152,8 @@ def test_players_lower_the_td_at_most_three_below_where_it_started():
     scene.act(2, action="lower_td", amount=2, reason="light spell")
     assert scene.es["td"] == 12 and scene.es["td_lowered"] == 3
     message = scene.refused(1, "ourdnd.td_floor", action="lower_td", amount=1)
-    assert "never lower the TD more than 3 below where it started (15)" in message
+    assert message == ("The TD has been lowered 3 already: players never lower it more than 3 below where it "
+                       "started (15).")
     assert scene.spec(1, "lower_td").code == "ourdnd.td_floor"
     scene.refused(3, "ourdnd.players_only", action="lower_td", amount=1)
 
@@ -183,7 +184,7 @@ def test_a_natural_20_is_critical_adds_a_d12_to_effort_and_grants_inspiration():
     scene.act(1, [20, 4, 9], action="attempt", stat="str", target=3, gear="sword")  # d6 4 + d12 9 = 13
     assert scene.st(3)["hp"] == 0 and scene.st(3)["dying"] is True
     assert scene.st(1)["inspiration"] is True
-    assert "Natural 20: Bram gains Heroic Inspiration." in scene.log
+    assert "Natural 20: Bram the Shield-Bearer gains Heroic Inspiration." in scene.log
 
 
 def test_a_second_natural_20_passes_inspiration_to_an_ally_without_one():

@@ -387,5 +387,15 @@ class AscendantRuleset(Ruleset):
         name = build.get("name") if isinstance(build.get("name"), str) else "The character"
         return play.apply_action(state, action, report.derived, self._conditions, self.house_defaults, name)
 
+    # ---------------------------------------------------------------- combat
+
+    def combat(self):
+        """Ascendant's encounters (combat.py), one cached instance."""
+        if self.__dict__.get("_combat") is None:
+            from .combat import AscendantCombat
+
+            self.__dict__["_combat"] = AscendantCombat(self)
+        return self.__dict__["_combat"]
+
 
 RULESET = AscendantRuleset()

@@ -102,5 +102,15 @@ class MaelstromRuleset(Ruleset):
     def _difficulty(self) -> int:
         return self.house_defaults["default_difficulty"]
 
+    # ---------------------------------------------------------------- combat
+
+    def combat(self):
+        """Maelstrom's combat turns (combat.py), one cached instance."""
+        if self.__dict__.get("_combat") is None:
+            from .combat import MaelstromCombat
+
+            self.__dict__["_combat"] = MaelstromCombat(self)
+        return self.__dict__["_combat"]
+
 
 RULESET = MaelstromRuleset()

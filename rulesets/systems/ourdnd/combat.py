@@ -480,8 +480,8 @@ class OurDnDCombat(CombatRules):
         what = "attempt" if attempt else "check"
         at = f" on {target.name}" if target else ""
         again = " (re-roll)" if reroll else ""
-        out.log(what, f"{actor.name}'s {stat.upper()} {what}{at}{again}: {roll['text'].replace('vs TD', 'vs')}"
-                      f"{'' if against == 'the TD' else ' (' + against + ')'}.", actor.id,
+        text = roll["text"] if against == "the TD" else roll["text"].replace(f"vs TD {td}", f"vs {td} ({against})")
+        out.log(what, f"{actor.name}'s {stat.upper()} {what}{at}{again}: {text}.", actor.id,
                 faces=roll["faces"], natural=roll["natural"], total=roll["total"], td=td, outcome=roll["outcome"],
                 target=target.id if target else None)
         if roll["natural"] == 20:

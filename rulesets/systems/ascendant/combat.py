@@ -1,0 +1,579 @@
+"""Ascendant encounters (RULES.md 3 "Checks and encounters", seed 002 "Encounter mode").
+
+Plain Python over ``Fighter`` values (engine/combat.py); the combat service applies the
+``Outcome``. Stamina and conditions change only through the ruleset's play-state hook
+``state_action`` (damage, heal, add_condition, remove_condition), so the fight and the
+character sheet never disagree.
+
+``Fighter.combat`` for Ascendant::
+
+    {"initiative": 17,         # the Perception check that placed the fighter in the order
+     "actions": 3,             # actions left this turn (3 at the start of each of its turns)
+     "reaction": true,         # the reaction is unused (refreshes at the start of its turn)
+     "attacks": 1,             # attacks made this turn (the multiple attack penalty)
+     "free_used": false,       # the turn's free action is taken
+     "shield_raised": false}   # +2 circumstance to Deflection until the start of its next turn
+
+``encounter_state``::
+
+    {"last_action": {"actor": id, "action": "stride"}}   # the trigger of Reactive Strike
+
+Rules where the seed is silent (house defaults, shown to players on the page):
+
+- **Initiative** is a Perception check: d20 + Perception with the fighter's conditions
+  stacked in (``modifiers.stack``) and Incredible Initiative's +2 circumstance bonus.
+  Highest first; ties: NPCs before PCs, then the higher Dexterity, then the higher
+  Perception modifier, then the earlier combatant. A latecomer rolls and goes to the end.
+- **Turn**: 3 actions and 1 reaction, both refreshed at the start of the fighter's own
+  turn. An activity costs 1–3 actions and is paid whole or not at all: with fewer actions
+  left than it costs it is refused (``ascendant.not_enough_actions``; with none left,
+  ``ascendant.no_actions_left``). Activities resolve at once; an activity that a foe's
+  reaction disrupts is lost whole, which the GM applies with "Lose actions".
+- **Free action** (speak, release, drop an item): no action, once per turn.
+- **Strike** (1 action): d20 + class proficiency bonus + Strength (Dexterity for finesse
+  and ranged weapons, the better of the two for finesse) vs the target's Deflection, with
+  conditions stacked on both sides (frightened on the attacker, off-guard on the target…).
+  **Multiple attack penalty** (untyped): the 2nd attack of a turn −5, the 3rd and later
+  −10 (agile weapons −4/−8); reactions ignore it. Degrees: critical success = critical
+  hit, success = hit, failures miss; natural 20/1 shift the degree (``play.degree``).
+- **Damage** (HD): one weapon die + Strength for melee weapons (ranged: the die alone),
+  at least 1; a critical hit doubles the total. The weapon table is below (builds list no
+  weapons: the class suggests one, the player picks any).
+- **Power Attack** (feat, 2 actions): a Strike with one extra weapon die; counts as two
+  attacks. **Sudden Charge** (feat, 2 actions): Stride twice, then Strike.
+- **Spell attack** (bards and wizards, 2 actions): d20 + class proficiency bonus + the
+  class's key attribute vs Deflection; ⌈level/2⌉d6 damage, doubled on a critical hit.
+- **Raise a Shield** (1 action): +2 circumstance bonus to Deflection until the start of
+  the fighter's next turn. **Reactive Shield** (feat, reaction): raise it out of turn.
+- **Reactive Strike** (reaction, every fighter): a Strike without the multiple attack
+  penalty at a foe whose latest action was a Stride (leaving your reach: the GM judges).
+- A fighter at 0 Stamina, unconscious or dying cannot act (``ascendant.unconscious``);
+  dying 4 is dead (``ascendant.dead``). GM actions always work.
+- GM actions (``gm``): damage, heal, add or remove a condition, lose actions.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rulesets.engine.base import StateError, is_int
+from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
+from rulesets.engine.dice import Roller
+from rulesets.engine.modifiers import stack
+
+from . import play
+
+ACTIONS_PER_TURN = 3
+
+#: HD weapon table: damage die, attack attribute ("str", "dex" or "finesse"), agile, ranged.
+WEAPONS: dict[str, dict[str, Any]] = {
+    "fist": {"name": "Fist", "die": 4, "attribute": "str", "agile": True, "ranged": False},
+    "dagger": {"name": "Dagger", "die": 4, "attribute": "finesse", "agile": True, "ranged": False},
+    "shortsword": {"name": "Shortsword", "die": 6, "attribute": "finesse", "agile": True, "ranged": False},
+    "rapier": {"name": "Rapier", "die": 6, "attribute": "finesse", "agile": False, "ranged": False},
+    "staff": {"name": "Staff", "die": 6, "attribute": "str", "agile": False, "ranged": False},
+    "longsword": {"name": "Longsword", "die": 8, "attribute": "str", "agile": False, "ranged": False},
+    "warhammer": {"name": "Warhammer", "die": 8, "attribute": "str", "agile": False, "ranged": False},
+    "greataxe": {"name": "Greataxe", "die": 12, "attribute": "str", "agile": False, "ranged": False},
+    "shortbow": {"name": "Shortbow", "die": 6, "attribute": "dex", "agile": False, "ranged": True},
+    "longbow": {"name": "Longbow", "die": 8, "attribute": "dex", "agile": False, "ranged": True},
+}
+CLASS_WEAPON = {"fighter": "longsword", "bard": "rapier", "wizard": "staff"}
+SPELLCASTERS = ("bard", "wizard")
+SHIELD_BONUS = 2
+INITIATIVE_FEAT = ("incredible_initiative", 2)  # a circumstance bonus to initiative
+
+#: Actions that take the reaction (they may be taken on others' turns).
+REACTIONS = ("reactive_strike", "reactive_shield")
+
+
+def _int(value: Any) -> int | None:
+    """A whole number from JSON or a form field ("3"), else None."""
+    if is_int(value):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return None
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+class AscendantCombat(CombatRules):
+    def __init__(self, ruleset):
+        super().__init__(ruleset)
+        self.conditions: dict[str, dict] = ruleset.catalogue.get("conditions", {})
+        self.house: dict[str, Any] = ruleset.house_defaults
+
+    # ---------------------------------------------------------------- reading a fighter
+
+    def _report(self, f: Fighter):
+        return f.report if f.report is not None else self.ruleset.validate(f.build)
+
+    def _derived(self, f: Fighter) -> dict:
+        return f.derived or getattr(self._report(f), "derived", {}) or {}
+
+    def _attr(self, f: Fighter, attr: str) -> int:
+        value = (self._derived(f).get("attributes") or {}).get(attr, 0)
+        return value if is_int(value) else 0
+
+    def _feats(self, f: Fighter) -> set[str]:
+        return set(self._derived(f).get("feats") or [])
+
+    def _conds(self, f: Fighter) -> list[dict]:
+        state = f.state if isinstance(f.state, dict) else {}
+        return [c for c in state.get("conditions") or [] if isinstance(c, dict)]
+
+    def _cond_value(self, f: Fighter, cid: str) -> int:
+        entry = next((c for c in self._conds(f) if c.get("id") == cid), None)
+        if entry is None:
+            return 0
+        value = entry.get("value", 1)
+        return value if is_int(value) else 1
+
+    def _stamina(self, f: Fighter) -> int:
+        value = (f.state or {}).get("stamina")
+        if is_int(value):
+            return max(0, value)
+        top = self._derived(f).get("max_stamina")
+        return top if is_int(top) else 0
+
+    def _down(self, f: Fighter) -> tuple[str, str]:
+        """("", "") when the fighter can act, else (reason, code)."""
+        if self._cond_value(f, "dying") >= self.house.get("dying_max", 4):
+            return f"{f.name} is dead.", "ascendant.dead"
+        if self._stamina(f) == 0 or self._cond_value(f, "unconscious") or self._cond_value(f, "dying"):
+            return (f"{f.name} is unconscious and cannot act until healed above 0 Stamina.",
+                    "ascendant.unconscious")
+        return "", ""
+
+    def _cond_mods(self, f: Fighter, tags: set[str]) -> list[dict]:
+        return play.condition_modifiers(self.conditions, f.state, tags)
+
+    def _weapon_attr(self, f: Fighter, weapon: dict) -> str:
+        if weapon["attribute"] == "finesse":
+            return "dex" if self._attr(f, "dex") > self._attr(f, "str") else "str"
+        return weapon["attribute"]
+
+    def _default_weapon(self, f: Fighter) -> str:
+        return CLASS_WEAPON.get(f.build.get("class") if isinstance(f.build, dict) else None, "fist")
+
+    def _key_attr(self, f: Fighter) -> str:
+        cls = self.ruleset.catalogue.get("classes", {}).get(f.build.get("class") if isinstance(f.build, dict) else "")
+        keys = (cls or {}).get("key_attributes") or ["str"]
+        return max(keys, key=lambda a: self._attr(f, a))
+
+    def _attack(self, f: Fighter, attr: str, *, attacks: int = 0, agile: bool = False,
+                tag: str = "attack") -> tuple[int, dict]:
+        """(modifier, stacked) of an attack roll: proficiency + attribute, conditions, MAP."""
+        base = self._derived(f).get("proficiency_bonus", 0) or 0
+        mods = self._cond_mods(f, {"all", "attack", tag, f"attr:{attr}"})
+        if attacks >= 1:
+            step = min(attacks, 2)
+            penalty = (-4 if agile else -5) * step
+            mods.append({"value": penalty, "type": None,
+                         "source": f"multiple attack penalty ({_ordinal(attacks + 1)} attack)"})
+        stacked = stack(mods)
+        return base + self._attr(f, attr) + stacked["total"], stacked
+
+    def _deflection(self, f: Fighter) -> tuple[int, dict]:
+        base = (self._derived(f).get("thresholds") or {}).get("deflection", 10)
+        mods = self._cond_mods(f, {"all", "deflection", "attr:dex"})
+        if (f.combat or {}).get("shield_raised"):
+            mods.append({"value": SHIELD_BONUS, "type": "circumstance", "source": "raised shield"})
+        stacked = stack(mods)
+        return base + stacked["total"], stacked
+
+    def _perception(self, f: Fighter) -> tuple[int, dict]:
+        base = self._derived(f).get("perception", 0) or 0
+        mods = self._cond_mods(f, {"all", "perception", "attr:wis"})
+        feat, bonus = INITIATIVE_FEAT
+        if feat in self._feats(f):
+            mods.append({"value": bonus, "type": "circumstance", "source": "Incredible Initiative"})
+        stacked = stack(mods)
+        return base + stacked["total"], stacked
+
+    @staticmethod
+    def _opponents(actor: Fighter, fighters: list[Fighter]) -> list[Fighter]:
+        return [f for f in fighters if f.id != actor.id and f.is_npc != actor.is_npc]
+
+    # ---------------------------------------------------------------- initiative and turns
+
+    def _roll_initiative(self, f: Fighter, roller: Roller) -> dict[str, Any]:
+        modifier, stacked = self._perception(f)
+        face = roller.d(20)
+        return {"initiative": face + modifier, "initiative_roll": face, "initiative_modifier": modifier,
+                "initiative_applied": [m.get("source") for m in stacked["applied"]]}
+
+    @staticmethod
+    def _fresh() -> dict[str, Any]:
+        return {"actions": ACTIONS_PER_TURN, "reaction": True, "attacks": 0, "free_used": False,
+                "shield_raised": False}
+
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        out = Outcome()
+        rolls: dict[int, dict] = {}
+        for f in fighters:
+            rolls[f.id] = self._roll_initiative(f, roller)
+            out.combat[f.id] = {**self._fresh(), **rolls[f.id]}
+
+        def key(f: Fighter):
+            return (-rolls[f.id]["initiative"], 0 if f.is_npc else 1, -self._attr(f, "dex"),
+                    -rolls[f.id]["initiative_modifier"], f.id)
+
+        ordered = sorted(fighters, key=key)
+        out.order = [f.id for f in ordered]
+        parts = []
+        for f in ordered:
+            r = rolls[f.id]
+            parts.append(f"{f.name} {r['initiative']} (d20 {r['initiative_roll']} {r['initiative_modifier']:+d})")
+        out.log("initiative", "Initiative (Perception): " + ", ".join(parts) + ".",
+                initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
+        return out
+
+    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        out = Outcome()
+        r = self._roll_initiative(fighter, roller)
+        out.combat[fighter.id] = {**self._fresh(), **r}
+        out.log("initiative", f"{fighter.name} joins: initiative {r['initiative']} (d20 {r['initiative_roll']} "
+                f"{r['initiative_modifier']:+d}); they act last this round.", fighter.id)
+        return out
+
+    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        out = Outcome()
+        out.combat[actor.id] = {**copy.deepcopy(actor.combat or {}), **self._fresh()}
+        reason, _ = self._down(actor)
+        if reason:
+            out.log("down", reason, actor.id)
+        return out
+
+    # ---------------------------------------------------------------- actions
+
+    def _gate(self, spec: ActionSpec, actor: Fighter, *, on_turn: bool, cost: int) -> None:
+        """Refuse ``spec`` with the first rule that stops it."""
+        combat = actor.combat or {}
+        left = combat.get("actions", 0) if is_int(combat.get("actions")) else 0
+        reason, code = self._down(actor)
+        if not reason and spec.reaction:
+            if not combat.get("reaction", False):
+                reason, code = (f"{actor.name} has used their reaction this round; it comes back at the start of "
+                                "their turn.", "ascendant.reaction_used")
+        elif not reason and not on_turn:
+            reason, code = f"It is not {actor.name}'s turn.", "ascendant.not_your_turn"
+        elif not reason and cost > 0 and left == 0:
+            reason, code = (f"{actor.name} has no actions left this turn: end the turn.",
+                            "ascendant.no_actions_left")
+        elif not reason and cost > left:
+            reason, code = (f"{spec.label} costs {cost} actions but {actor.name} has {left} left: "
+                            f"take a 1-action activity or end the turn.", "ascendant.not_enough_actions")
+        if reason:
+            spec.allowed, spec.reason, spec.code = False, reason, code
+
+    def _strike_spec(self, actor: Fighter, fighters: list[Fighter], sid: str, label: str, cost: int, *,
+                     attacks: int, reaction: bool = False) -> ActionSpec:
+        weapon_id = self._default_weapon(actor)
+        weapon = WEAPONS[weapon_id]
+        modifier, _ = self._attack(actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"])
+        foes = [f for f in self._opponents(actor, fighters) if not self._down(f)[1] == "ascendant.dead"]
+        threshold = self._deflection(foes[0])[0] if foes else self.house.get("default_threshold", 15)
+        params = [{"id": "weapon", "label": "Weapon", "kind": "choice", "default": weapon_id,
+                   "options": [{"id": wid, "label": f"{w['name']} (d{w['die']}"
+                                + (", agile" if w["agile"] else "") + (", ranged" if w["ranged"] else "")
+                                + (", finesse" if w["attribute"] == "finesse" else "") + ")"}
+                               for wid, w in WEAPONS.items()]}]
+        cost_text = "reaction" if reaction else f"{cost} action{'s' if cost > 1 else ''}"
+        if attacks and not reaction:
+            cost_text += f" ({_ordinal(attacks + 1)} attack: −{min(attacks, 2) * 5})"
+        return ActionSpec(id=sid, label=label, cost=cost_text, target="enemy", params=params,
+                          odds={"modifier": modifier, "threshold": threshold}, reaction=reaction)
+
+    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
+        combat = actor.combat or {}
+        on_turn = current is not None and actor.id == current
+        attacks = combat.get("attacks", 0) if is_int(combat.get("attacks")) else 0
+        feats = self._feats(actor)
+        specs: list[tuple[ActionSpec, int]] = []
+
+        specs.append((self._strike_spec(actor, fighters, "strike", "Strike", 1, attacks=attacks), 1))
+        specs.append((ActionSpec(id="stride", label="Stride", cost="1 action"), 1))
+        specs.append((ActionSpec(id="raise_shield", label="Raise a Shield",
+                                 cost="1 action (+2 circumstance to Deflection until your next turn)"), 1))
+        if "power_attack" in feats:
+            spec = self._strike_spec(actor, fighters, "power_attack", "Power Attack", 2, attacks=attacks)
+            spec.cost = "2 actions (an extra weapon die; counts as two attacks)"
+            specs.append((spec, 2))
+        if "sudden_charge" in feats:
+            spec = self._strike_spec(actor, fighters, "sudden_charge", "Sudden Charge", 2, attacks=attacks)
+            spec.cost = "2 actions (Stride twice, then Strike)"
+            specs.append((spec, 2))
+        if (actor.build or {}).get("class") in SPELLCASTERS:
+            key = self._key_attr(actor)
+            modifier, _ = self._attack(actor, key, tag="spell")
+            foes = self._opponents(actor, fighters)
+            threshold = self._deflection(foes[0])[0] if foes else self.house.get("default_threshold", 15)
+            dice = self._spell_dice(actor)
+            specs.append((ActionSpec(id="cast_spell", label="Cast a Spell (attack)",
+                                     cost=f"2 actions ({dice}d6 damage)", target="enemy",
+                                     odds={"modifier": modifier, "threshold": threshold}), 2))
+        free = ActionSpec(id="free_action", label="Free action (speak, release, drop)", cost="free, once a turn",
+                          params=[{"id": "note", "label": "What", "kind": "text"}])
+        specs.append((free, 0))
+        # Reactions.
+        reactive = self._strike_spec(actor, fighters, "reactive_strike", "Reactive Strike", 0, attacks=0,
+                                     reaction=True)
+        specs.append((reactive, 0))
+        if "reactive_shield" in feats:
+            specs.append((ActionSpec(id="reactive_shield", label="Reactive Shield", cost="reaction",
+                                     reaction=True), 0))
+
+        out: list[ActionSpec] = []
+        for spec, cost in specs:
+            self._gate(spec, actor, on_turn=on_turn, cost=cost)
+            if spec.allowed and spec.id == "free_action" and combat.get("free_used"):
+                spec.allowed, spec.reason, spec.code = (False, f"{actor.name} has taken this turn's free action.",
+                                                        "ascendant.free_action_used")
+            if spec.allowed and spec.id == "reactive_strike":
+                last = es.get("last_action") or {}
+                mover = next((f for f in fighters if f.id == last.get("actor")), None)
+                if not (last.get("action") in ("stride", "sudden_charge") and mover is not None
+                        and mover.is_npc != actor.is_npc):
+                    spec.allowed, spec.reason, spec.code = (
+                        False, "Reactive Strike: take it when a foe Strides out of your reach.",
+                        "ascendant.no_trigger")
+            if spec.allowed and spec.id in ("raise_shield", "reactive_shield") and combat.get("shield_raised"):
+                spec.allowed, spec.reason, spec.code = (False, f"{actor.name}'s shield is already raised.",
+                                                        "ascendant.shield_raised")
+            spec.__dict__["_cost"] = cost
+            out.append(spec)
+        out.extend(self._gm_specs())
+        return out
+
+    def _gm_specs(self) -> list[ActionSpec]:
+        amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
+        cond = {"id": "id", "label": "Condition", "kind": "choice",
+                "options": [{"id": cid, "label": c["name"]} for cid, c in self.conditions.items()]}
+        value = {"id": "value", "label": "Value", "kind": "number", "min": 1}
+        return [
+            ActionSpec(id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True, params=[amount]),
+            ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
+            ActionSpec(id="gm_add_condition", label="Add a condition", cost="GM", gm=True, reaction=True,
+                       params=[cond, value]),
+            ActionSpec(id="gm_remove_condition", label="Remove or lower a condition", cost="GM", gm=True,
+                       reaction=True, params=[cond, {**value, "label": "Lower by (empty: remove)"}]),
+            ActionSpec(id="gm_lose_actions", label="Lose actions (disrupted, slowed, stunned)", cost="GM", gm=True,
+                       reaction=True, params=[{**amount, "label": "Actions"}]),
+        ]
+
+    def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
+                current: int | None) -> list[ActionSpec]:
+        return self._specs(actor, fighters, encounter_state or {}, current)
+
+    # ---------------------------------------------------------------- perform
+
+    def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
+        tid = _int(action.get("target"))
+        target = next((f for f in fighters if f.id == tid), None) if tid is not None else None
+        if target is None:
+            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
+        if target.id == actor.id:
+            raise CombatRefused("combat.invalid_target", f"{actor.name} cannot strike themselves.")
+        if self._down(target)[1] == "ascendant.dead":
+            raise CombatRefused("ascendant.target_dead", f"{target.name} is already dead; choose another target.")
+        return target
+
+    def _state_action(self, f: Fighter, state: dict, action: dict) -> tuple[dict, str]:
+        try:
+            return self.ruleset.state_action(state, action, f.build, self._report(f))
+        except StateError as exc:
+            raise CombatRefused(exc.code, exc.message) from None
+
+    def _spell_dice(self, f: Fighter) -> int:
+        level = self._derived(f).get("level", 1)
+        return max(1, ((level if is_int(level) else 1) + 1) // 2)
+
+    def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
+                roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
+        es = encounter_state or {}
+        aid = action.get("action")
+        specs = {s.id: s for s in self._specs(actor, fighters, es, current)}
+        spec = specs.get(aid) if isinstance(aid, str) else None
+        if spec is None:
+            raise CombatRefused("combat.unknown_action",
+                                f"{actor.name} has no action {aid!r} (they have {', '.join(specs)}).")
+        if spec.gm:
+            if not by_gm:
+                raise CombatRefused("ascendant.gm_only", f"Only the GM may take “{spec.label}”.")
+            return self._gm(spec, action, actor)
+        if not spec.allowed:
+            raise self.refusal(spec)
+        cost = spec.__dict__["_cost"]
+        out = Outcome()
+        combat = copy.deepcopy(actor.combat or {})
+        if cost:
+            combat["actions"] = combat.get("actions", 0) - cost
+        spent = "reaction" if spec.reaction else ("free" if cost == 0 else f"−{cost} action{'s' if cost > 1 else ''}")
+        if aid in ("strike", "power_attack", "sudden_charge", "reactive_strike"):
+            target = self._target(action, actor, fighters)
+            weapon_id = action.get("weapon") or self._default_weapon(actor)
+            if weapon_id not in WEAPONS:
+                raise CombatRefused("ascendant.unknown_weapon",
+                                    f"Strike with one of: {', '.join(WEAPONS)} (not {weapon_id!r}).")
+            attacks = 0 if spec.reaction else combat.get("attacks", 0)
+            self._strike(out, actor, target, WEAPONS[weapon_id], roller, attacks=attacks,
+                         extra_dice=1 if aid == "power_attack" else 0, what=spec.label, spent=spent)
+            if spec.reaction:
+                combat["reaction"] = False
+            else:
+                combat["attacks"] = combat.get("attacks", 0) + (2 if aid == "power_attack" else 1)
+        elif aid == "cast_spell":
+            target = self._target(action, actor, fighters)
+            self._spell(out, actor, target, roller, spent=spent)
+            combat["attacks"] = combat.get("attacks", 0) + 1
+        elif aid == "stride":
+            out.log("stride", f"{actor.name} strides ({spent}).", actor.id, cost=cost)
+        elif aid in ("raise_shield", "reactive_shield"):
+            combat["shield_raised"] = True
+            if spec.reaction:
+                combat["reaction"] = False
+            out.log(aid, f"{actor.name} raises a shield: +{SHIELD_BONUS} circumstance to Deflection until their "
+                         f"next turn ({spent}).", actor.id, cost=cost)
+        elif aid == "free_action":
+            combat["free_used"] = True
+            note = action.get("note") if isinstance(action.get("note"), str) else ""
+            out.log("free_action", f"{actor.name} takes a free action" + (f": {note.strip()[:120]}"
+                                                                           if note.strip() else "") + ".", actor.id)
+        out.combat[actor.id] = combat
+        out.encounter_state = {**es, "last_action": {"actor": actor.id, "action": aid}}
+        return out
+
+    def _apply_damage(self, out: Outcome, target: Fighter, amount: int) -> str:
+        state = out.state.get(target.id, target.state)
+        new_state, text = self._state_action(target, state, {"action": "damage", "amount": amount})
+        out.state[target.id] = new_state
+        return text
+
+    def _strike(self, out: Outcome, actor: Fighter, target: Fighter, weapon: dict, roller: Roller, *,
+                attacks: int, extra_dice: int, what: str, spent: str) -> None:
+        attr = self._weapon_attr(actor, weapon)
+        modifier, stacked = self._attack(actor, attr, attacks=attacks, agile=weapon["agile"])
+        threshold, t_stacked = self._deflection(target)
+        roll = play.roll({"modifier": modifier, "threshold": threshold}, roller)
+        outcome = roll["outcome"]
+        head = (f"{actor.name}: {what} at {target.name} with the {weapon['name'].lower()} ({spent}): "
+                f"d20 {roll['faces'][0]} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
+                f"{play.DEGREE_TEXT[outcome]}")
+        data: dict[str, Any] = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"],
+                                "threshold": threshold, "outcome": outcome,
+                                "modifiers": [m.get("source") for m in stacked["applied"]],
+                                "threshold_modifiers": [m.get("source") for m in t_stacked["applied"]]}
+        if outcome in ("success", "critical_success"):
+            dice = roller.roll(1 + extra_dice, weapon["die"])
+            bonus = 0 if weapon["ranged"] else self._attr(actor, "str")
+            damage = max(1, sum(dice) + bonus)
+            if outcome == "critical_success":
+                damage *= 2
+            data.update(damage=damage, damage_faces=dice)
+            dice_text = f"{len(dice)}d{weapon['die']} {'+'.join(map(str, dice))}" + (f" {bonus:+d}" if bonus else "")
+            crit = " ×2 (critical hit)" if outcome == "critical_success" else ""
+            text = self._apply_damage(out, target, damage)
+            out.log("strike", f"{head} — {damage} damage ({dice_text}{crit}). {text}", actor.id, **data)
+        else:
+            out.log("strike", f"{head} — miss.", actor.id, **data)
+
+    def _spell(self, out: Outcome, actor: Fighter, target: Fighter, roller: Roller, *, spent: str) -> None:
+        key = self._key_attr(actor)
+        modifier, stacked = self._attack(actor, key, tag="spell")
+        threshold, _ = self._deflection(target)
+        roll = play.roll({"modifier": modifier, "threshold": threshold}, roller)
+        outcome = roll["outcome"]
+        head = (f"{actor.name} casts a spell at {target.name} ({spent}): d20 {roll['faces'][0]} {modifier:+d} = "
+                f"{roll['total']} vs Deflection {threshold}: {play.DEGREE_TEXT[outcome]}")
+        data = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"], "threshold": threshold,
+                "outcome": outcome}
+        if outcome in ("success", "critical_success"):
+            dice = roller.roll(self._spell_dice(actor), 6)
+            damage = sum(dice) * (2 if outcome == "critical_success" else 1)
+            data.update(damage=damage, damage_faces=dice)
+            text = self._apply_damage(out, target, damage)
+            crit = " ×2 (critical hit)" if outcome == "critical_success" else ""
+            out.log("spell", f"{head} — {damage} damage ({len(dice)}d6 {'+'.join(map(str, dice))}{crit}). {text}",
+                    actor.id, **data)
+        else:
+            out.log("spell", f"{head} — miss.", actor.id, **data)
+
+    def _gm(self, spec: ActionSpec, action: dict, actor: Fighter) -> Outcome:
+        out = Outcome()
+
+        def number(key: str, *, required: bool = True) -> int | None:
+            raw = action.get(key)
+            if raw in (None, "") and not required:
+                return None
+            value = _int(raw)
+            if value is None or value < 1:
+                raise CombatRefused("ascendant.invalid_amount", f"{key.title()} must be a whole number of 1 or more.")
+            return value
+
+        if spec.id in ("gm_damage", "gm_heal"):
+            kind = "damage" if spec.id == "gm_damage" else "heal"
+            new_state, text = self._state_action(actor, actor.state, {"action": kind, "amount": number("amount")})
+            out.state[actor.id] = new_state
+            out.log(spec.id, f"GM: {text}", actor.id)
+        elif spec.id == "gm_add_condition":
+            cid = action.get("id")
+            act = {"action": "add_condition", "id": cid}
+            if self.conditions.get(cid, {}).get("valued"):
+                act["value"] = number("value", required=False) or 1
+            new_state, text = self._state_action(actor, actor.state, act)
+            out.state[actor.id] = new_state
+            out.log(spec.id, f"GM: {text}", actor.id, condition=cid)
+        elif spec.id == "gm_remove_condition":
+            cid = action.get("id")
+            act: dict[str, Any] = {"action": "remove_condition", "id": cid}
+            by = number("value", required=False)
+            if by is not None:
+                act["value"] = by
+            new_state, text = self._state_action(actor, actor.state, act)
+            out.state[actor.id] = new_state
+            out.log(spec.id, f"GM: {text}", actor.id, condition=cid)
+        elif spec.id == "gm_lose_actions":
+            lost = number("amount")
+            combat = copy.deepcopy(actor.combat or {})
+            left = max(0, (combat.get("actions", 0) or 0) - lost)
+            combat["actions"] = left
+            out.combat[actor.id] = combat
+            out.log(spec.id, f"GM: {actor.name} loses {lost} action{'s' if lost > 1 else ''} ({left} left).",
+                    actor.id, amount=lost)
+        return out
+
+    # ---------------------------------------------------------------- the row
+
+    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+        combat = fighter.combat or {}
+        derived = self._derived(fighter)
+        state = fighter.state if isinstance(fighter.state, dict) else {}
+        stamina = f"{self._stamina(fighter)}/{derived.get('max_stamina', '?')}"
+        temp = state.get("temp_stamina")
+        if is_int(temp) and temp > 0:
+            stamina += f" (+{temp} temp)"
+        stats = [{"label": "Stamina", "value": stamina, "key": "stamina"}]
+        if "actions" in combat:
+            stats.append({"label": "Actions", "value": f"{combat.get('actions', 0)}/{ACTIONS_PER_TURN}",
+                          "key": "actions"})
+            stats.append({"label": "Reaction", "value": "ready" if combat.get("reaction") else "used",
+                          "key": "reaction"})
+        stats.append({"label": "Deflection", "value": str(self._deflection(fighter)[0]), "key": "deflection"})
+        if "initiative" in combat:
+            stats.append({"label": "Initiative", "value": str(combat["initiative"]), "key": "initiative"})
+        status: list[str] = []
+        reason, code = self._down(fighter)
+        if code == "ascendant.dead":
+            status.append("dead")
+        for c in self._conds(fighter):
+            cond = self.conditions.get(c.get("id"))
+            if cond:
+                status.append(cond["name"].lower() + (f" {c.get('value', 1)}" if cond.get("valued") else ""))
+        if combat.get("shield_raised"):
+            status.append("shield raised")
+        return {"stats": stats, "status": status}

@@ -1,0 +1,541 @@
+"""Maelstrom combat turns (RULES.md 5, seed 004 "Performing Actions", "Willpower").
+
+Plain Python over ``Fighter`` values (engine/combat.py); the combat service applies the
+``Outcome``. The health track and willpower change only through the ruleset's play-state
+hook ``state_action`` (damage, heal, spend_willpower, lose_willpower, end_action), so the
+fight and the character sheet never disagree.
+
+``Fighter.combat`` for Maelstrom::
+
+    {"initiative": 12, "initiative_roll": 7,   # reflexes + wits + d10
+     "acted": false,                          # the turn's one action is taken
+     "willpower_spent": false,                # a dot was spent this turn to ignore wounds
+     "willpower_roll": "failure" | null}      # the fighter's latest willpower roll this turn
+
+``encounter_state``::
+
+    {"difficulty": 6, "threshold": 0}         # set by the storyteller (GM action)
+
+The seed has no combat chapter (its Health section "isn't ready yet"), so most of this
+is house default, shown to players on the page:
+
+- **Initiative**: Reflexes + Wits + 1d10, highest first; ties: the higher Reflexes + Wits,
+  then the higher Wits, then PCs before NPCs, then the earlier combatant. Kept all fight;
+  a latecomer rolls and goes to the end of the order.
+- **One action per turn** (``maelstrom.already_acted``). The seed does not let a pool be
+  split between several actions, so there is no splitting.
+- **Pools** (seed): one die per dot of at most two traits, the wound penalty of the
+  current state taken off (not off soak or willpower rolls). Zero dots: a talent rolls the
+  attribute alone, a skill rolls it at difficulty + 1, a knowledge cannot be attempted.
+  Difficulty and threshold are the storyteller's: the encounter's (default 6 and 0).
+- **Attacks**: melee is Strength + Melee, ranged Precision + Firearms. Each success left
+  after botches hits; damage levels = the weapon's damage + every success beyond the first.
+  The target soaks bashing and lethal damage with a Strength roll at difficulty 6 (each
+  success removes a level; the seed: Strength "safely absorbs certain types of damage");
+  aggravated damage cannot be soaked. The rest goes on the health track (filling from the
+  top; a full track incapacitates, more damage kills — ``state.py``).
+- **Willpower** (seed): once per turn, before the action, spend a dot to roll that action
+  without the wound penalty (a fighter who spends the last dot this way acts first and is
+  incapacitated after). A willpower roll (current dots, no wound penalty) is free when the
+  storyteller calls for it; a botch loses a dot per uncancelled botch; after a roll that
+  did not botch, spending a dot makes it an automatic success (not the last dot).
+- Incapacitated (full track or 0 willpower) and dead fighters cannot act
+  (``maelstrom.incapacitated``, ``maelstrom.dead``). GM actions always work.
+- GM actions (``gm``): damage by type (soaked or not), heal, set the difficulty/threshold.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rulesets.engine.base import StateError, is_int
+from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
+from rulesets.engine.dice import Roller
+
+from . import dice
+from .state import DAMAGE_TYPES
+
+#: HD weapons: pool traits and damage (levels, type).
+ATTACKS: dict[str, dict[str, Any]] = {
+    "melee": {"label": "Melee attack", "attribute": "strength", "ability": "melee", "default": "fists",
+              "weapons": {
+                  "fists": {"name": "Fists", "damage": 1, "type": "bashing"},
+                  "club": {"name": "Club", "damage": 2, "type": "bashing"},
+                  "knife": {"name": "Knife", "damage": 2, "type": "lethal"},
+                  "sword": {"name": "Sword", "damage": 3, "type": "lethal"},
+                  "plasma_cutter": {"name": "Plasma cutter", "damage": 2, "type": "aggravated"},
+              }},
+    "ranged": {"label": "Ranged attack", "attribute": "precision", "ability": "firearms", "default": "pistol",
+               "weapons": {
+                   "stunner": {"name": "Stunner", "damage": 2, "type": "bashing"},
+                   "pistol": {"name": "Pistol", "damage": 2, "type": "lethal"},
+                   "rifle": {"name": "Rifle", "damage": 3, "type": "lethal"},
+                   "shotgun": {"name": "Shotgun", "damage": 4, "type": "lethal"},
+                   "plasma_rifle": {"name": "Plasma rifle", "damage": 3, "type": "aggravated"},
+               }},
+}
+SOAKABLE = ("bashing", "lethal")
+SOAK_ATTRIBUTE = "strength"
+DEFAULT_ROLL = ("reflexes", "athletics")  # the "other action" form's starting choice
+
+
+def _int(value: Any) -> int | None:
+    """A whole number from JSON or a form field ("3"), else None."""
+    if is_int(value):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return None
+
+
+def _flag(value: Any) -> bool:
+    return value not in (None, False, "false", "0", "off", "", 0)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class MaelstromCombat(CombatRules):
+    def __init__(self, ruleset):
+        super().__init__(ruleset)
+        self.attributes: dict[str, dict] = ruleset.catalogue.get("attributes", {})
+        self.abilities: dict[str, dict] = ruleset.catalogue.get("abilities", {})
+        self.house: dict[str, Any] = ruleset.house_defaults
+
+    # ---------------------------------------------------------------- reading a fighter
+
+    def _report(self, f: Fighter):
+        return f.report if f.report is not None else self.ruleset.validate(f.build)
+
+    def _dots(self, f: Fighter, key: str, trait: str) -> int:
+        raw = (f.build or {}).get(key) if isinstance(f.build, dict) else None
+        value = raw.get(trait, 0) if isinstance(raw, dict) else 0
+        return value if is_int(value) and value >= 0 else 0
+
+    def _attr(self, f: Fighter, attr: str) -> int:
+        return self._dots(f, "attributes", attr)
+
+    def _effects(self, f: Fighter, state: dict | None = None) -> dict[str, Any]:
+        return self.ruleset.state_effects(f.build, self._report(f), f.state if state is None else state)
+
+    def _down(self, f: Fighter, fx: dict | None = None) -> tuple[str, str]:
+        """("", "") when the fighter can act, else (reason, code)."""
+        fx = fx or self._effects(f)
+        if fx["dead"]:
+            return f"{f.name} is dead.", "maelstrom.dead"
+        if fx["incapacitated"]:
+            full = sum(fx["damage"].values()) >= len(self._chart_labels(f))
+            if not full and fx["willpower"] == 0 and fx["ignore_wounds"]:
+                return "", ""  # spent the last dot to push through: acts once more (seed)
+            why = "the health track is full" if full else "no willpower left"
+            return f"{f.name} is incapacitated ({why}) and cannot act.", "maelstrom.incapacitated"
+        return "", ""
+
+    def _chart_labels(self, f: Fighter) -> list[str]:
+        chart = (self._report(f).derived or {}).get("health_levels") or self.house["health_chart"]
+        return [level["label"] for level in chart]
+
+    def _difficulty(self, es: dict) -> tuple[int, int]:
+        d = es.get("difficulty", self.house["default_difficulty"])
+        t = es.get("threshold", 0)
+        return (d if is_int(d) and 2 <= d <= 10 else self.house["default_difficulty"],
+                t if is_int(t) and t >= 0 else 0)
+
+    def _pool(self, f: Fighter, attr: str, ability: str | None, es: dict,
+              fx: dict | None = None) -> tuple[dict[str, int], list[str]]:
+        """The roll request of attribute + ability with the wound penalty, and notes on how."""
+        fx = fx or self._effects(f)
+        difficulty, threshold = self._difficulty(es)
+        notes: list[str] = []
+        dots = self._attr(f, attr)
+        if ability:
+            a_dots = self._dots(f, "abilities", ability)
+            category = self.abilities.get(ability, {}).get("category", "talent")
+            name = self.abilities.get(ability, {}).get("name", ability)
+            if a_dots:
+                dots += a_dots
+            elif category == "skill":
+                difficulty = min(10, difficulty + 1)
+                notes.append(f"no {name} dots: difficulty +1")
+            elif category == "knowledge":
+                raise CombatRefused("maelstrom.untrained_knowledge",
+                                    f"{f.name} has no dots in {name}: a knowledge cannot be attempted untrained.")
+            else:
+                notes.append(f"no {name} dots: {attr} alone")
+        penalty = fx["wound_penalty"]
+        if penalty:
+            notes.append(f"wound penalty {penalty}")
+        elif fx["ignore_wounds"]:
+            notes.append("wound penalty ignored (willpower)")
+        pool = max(0, min(dice.MAX_POOL, dots + penalty))
+        return {"pool": pool, "difficulty": difficulty, "threshold": threshold}, notes
+
+    # ---------------------------------------------------------------- initiative and turns
+
+    def _roll_initiative(self, f: Fighter, roller: Roller) -> dict[str, Any]:
+        base = self._attr(f, "reflexes") + self._attr(f, "wits")
+        face = roller.d(10)
+        return {"initiative": base + face, "initiative_roll": face, "initiative_base": base}
+
+    @staticmethod
+    def _fresh() -> dict[str, Any]:
+        return {"acted": False, "willpower_spent": False, "willpower_roll": None}
+
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        out = Outcome()
+        rolls = {f.id: self._roll_initiative(f, roller) for f in fighters}
+        for f in fighters:
+            out.combat[f.id] = {**self._fresh(), **rolls[f.id]}
+
+        def key(f: Fighter):
+            r = rolls[f.id]
+            return (-r["initiative"], -r["initiative_base"], -self._attr(f, "wits"), 1 if f.is_npc else 0, f.id)
+
+        ordered = sorted(fighters, key=key)
+        out.order = [f.id for f in ordered]
+        out.log("initiative", "Initiative (Reflexes + Wits + d10): " + ", ".join(
+            f"{f.name} {rolls[f.id]['initiative']} ({rolls[f.id]['initiative_base']} + {rolls[f.id]['initiative_roll']})"
+            for f in ordered) + ".", initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
+        difficulty, threshold = self._difficulty(encounter_state or {})
+        out.encounter_state = {**(encounter_state or {}), "difficulty": difficulty, "threshold": threshold}
+        return out
+
+    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        out = Outcome()
+        r = self._roll_initiative(fighter, roller)
+        out.combat[fighter.id] = {**self._fresh(), **r}
+        out.log("initiative", f"{fighter.name} joins: initiative {r['initiative']} ({r['initiative_base']} + "
+                f"{r['initiative_roll']}); they act last this round.", fighter.id)
+        return out
+
+    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+        out = Outcome()
+        out.combat[actor.id] = {**copy.deepcopy(actor.combat or {}), **self._fresh()}
+        reason, _ = self._down(actor)
+        if reason:
+            out.log("down", reason, actor.id)
+        return out
+
+    # ---------------------------------------------------------------- actions
+
+    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
+        combat = actor.combat or {}
+        fx = self._effects(actor)
+        on_turn = current is not None and actor.id == current
+        down_reason, down_code = self._down(actor, fx)
+        specs: list[ActionSpec] = []
+
+        def gate(spec: ActionSpec, *, turn_action: bool) -> ActionSpec:
+            reason, code = down_reason, down_code
+            if not reason and not spec.reaction and not on_turn:
+                reason, code = f"It is not {actor.name}'s turn.", "maelstrom.not_your_turn"
+            elif not reason and turn_action and combat.get("acted"):
+                reason, code = (f"{actor.name} has taken this turn's action: one action a turn; end the turn.",
+                                "maelstrom.already_acted")
+            if reason:
+                spec.allowed, spec.reason, spec.code = False, reason, code
+            return spec
+
+        for aid, attack in ATTACKS.items():
+            try:
+                odds, notes = self._pool(actor, attack["attribute"], attack["ability"], es, fx)
+            except CombatRefused:  # pragma: no cover - attacks use a talent and a skill
+                continue
+            default = attack["default"]
+            options = [{"id": wid, "label": f"{w['name']} ({w['damage']} {w['type']})"}
+                       for wid, w in attack["weapons"].items()]
+            pool_text = f"{self.attributes[attack['attribute']]['name']} + {self.abilities[attack['ability']]['name']}"
+            cost = f"the turn's action ({pool_text}: {odds['pool']} dice" + (f"; {'; '.join(notes)}" if notes else "") + ")"
+            specs.append(gate(ActionSpec(
+                id=aid, label=attack["label"], cost=cost, target="enemy", odds=odds,
+                params=[{"id": "weapon", "label": "Weapon", "kind": "choice", "default": default,
+                         "options": options}]), turn_action=True))
+        attr0, ability0 = DEFAULT_ROLL
+        try:
+            odds, _ = self._pool(actor, attr0, ability0, es, fx)
+        except CombatRefused:  # pragma: no cover
+            odds = None
+        specs.append(gate(ActionSpec(
+            id="roll", label="Other action (roll a pool)", cost="the turn's action", odds=odds,
+            params=[{"id": "attribute", "label": "Attribute", "kind": "choice", "default": attr0,
+                     "options": [{"id": k, "label": a["name"]} for k, a in self.attributes.items()]},
+                    {"id": "ability", "label": "Ability", "kind": "choice", "default": ability0,
+                     "options": [{"id": "", "label": "— (attribute alone)"}]
+                     + [{"id": k, "label": a["name"]} for k, a in self.abilities.items()]},
+                    {"id": "note", "label": "What", "kind": "text"}]), turn_action=True))
+
+        spend = gate(ActionSpec(id="spend_willpower", label="Spend willpower: ignore wound penalties",
+                                cost="1 willpower, once a turn, before the action"), turn_action=True)
+        if spend.allowed:
+            if combat.get("willpower_spent") or fx["ignore_wounds"]:
+                spend.allowed, spend.reason, spend.code = (
+                    False, f"{actor.name} already ignores wound penalties for the next action (once a turn).",
+                    "maelstrom.wounds_already_ignored")
+            elif fx["willpower"] < 1:
+                spend.allowed, spend.reason, spend.code = (False, f"{actor.name} has no willpower left.",
+                                                           "maelstrom.no_willpower")
+            elif not fx["wound_penalty"]:
+                spend.allowed, spend.reason, spend.code = (
+                    False, f"{actor.name} has no wound penalty to ignore; keep the dot.", "maelstrom.no_wound_penalty")
+        specs.append(spend)
+
+        difficulty, _ = self._difficulty(es)
+        wp_odds = {"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty, "threshold": 0}
+        specs.append(gate(ActionSpec(
+            id="willpower_roll", label="Willpower roll", cost="free (when the storyteller calls for it)",
+            reaction=True, odds=wp_odds,
+            params=[{"id": "difficulty", "label": "Difficulty", "kind": "number", "min": 2, "max": 10,
+                     "default": difficulty},
+                    {"id": "note", "label": "Against", "kind": "text"}]), turn_action=False))
+        auto = gate(ActionSpec(id="willpower_auto", label="Spend willpower: succeed automatically",
+                               cost="1 willpower (successes = the dots left)", reaction=True), turn_action=False)
+        if auto.allowed:
+            last = combat.get("willpower_roll")
+            if last == "botch":
+                auto.allowed, auto.reason, auto.code = (
+                    False, "A botched willpower roll cannot be cancelled by spending willpower.",
+                    "maelstrom.botch_not_cancellable")
+            elif fx["willpower"] < 2:
+                auto.allowed, auto.reason, auto.code = (
+                    False, "The last willpower dot cannot buy an automatic success: it would leave zero "
+                    "successes. Roll instead.", "maelstrom.last_willpower")
+        specs.append(auto)
+        specs.extend(self._gm_specs(es))
+        return specs
+
+    def _gm_specs(self, es: dict) -> list[ActionSpec]:
+        levels = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
+        kind = {"id": "type", "label": "Damage", "kind": "choice", "default": "bashing",
+                "options": [{"id": t, "label": t.title()} for t in DAMAGE_TYPES]}
+        difficulty, threshold = self._difficulty(es)
+        return [
+            ActionSpec(id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True,
+                       params=[levels, kind, {"id": "soak", "label": "Soak with Strength (not aggravated)",
+                                              "kind": "flag", "default": False}]),
+            ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True,
+                       params=[levels, {**kind, "default": None,
+                                        "options": [{"id": "", "label": "Least serious first"}, *kind["options"]]}]),
+            ActionSpec(id="gm_difficulty", label="Set the difficulty", cost="GM", gm=True, reaction=True,
+                       params=[{"id": "difficulty", "label": "Difficulty", "kind": "number", "min": 2, "max": 10,
+                                "default": difficulty},
+                               {"id": "threshold", "label": "Threshold", "kind": "number", "min": 0,
+                                "default": threshold}]),
+        ]
+
+    def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
+                current: int | None) -> list[ActionSpec]:
+        return self._specs(actor, fighters, encounter_state or {}, current)
+
+    # ---------------------------------------------------------------- perform
+
+    def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
+        tid = _int(action.get("target"))
+        target = next((f for f in fighters if f.id == tid), None) if tid is not None else None
+        if target is None:
+            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
+        if target.id == actor.id:
+            raise CombatRefused("combat.invalid_target", f"{actor.name} cannot attack themselves.")
+        if self._effects(target)["dead"]:
+            raise CombatRefused("maelstrom.target_dead", f"{target.name} is already dead; choose another target.")
+        return target
+
+    def _state_action(self, f: Fighter, state: dict, action: dict) -> tuple[dict, str]:
+        try:
+            return self.ruleset.state_action(state, action, f.build, self._report(f))
+        except StateError as exc:
+            raise CombatRefused(exc.code, exc.message) from None
+
+    def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
+                roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
+        es = encounter_state or {}
+        aid = action.get("action")
+        specs = {s.id: s for s in self._specs(actor, fighters, es, current)}
+        spec = specs.get(aid) if isinstance(aid, str) else None
+        if spec is None:
+            raise CombatRefused("combat.unknown_action",
+                                f"{actor.name} has no action {aid!r} (they have {', '.join(specs)}).")
+        if spec.gm:
+            if not by_gm:
+                raise CombatRefused("maelstrom.gm_only", f"Only the GM may take “{spec.label}”.")
+            return self._gm(spec, action, actor, es, roller)
+        if not spec.allowed:
+            raise self.refusal(spec)
+        out = Outcome()
+        combat = copy.deepcopy(actor.combat or {})
+        if aid in ATTACKS:
+            self._attack(out, ATTACKS[aid], action, actor, fighters, es, roller)
+            combat["acted"] = True
+            self._end_action(out, actor)
+        elif aid == "roll":
+            self._other(out, action, actor, es, roller)
+            combat["acted"] = True
+            self._end_action(out, actor)
+        elif aid == "spend_willpower":
+            new_state, text = self._state_action(actor, actor.state,
+                                                 {"action": "spend_willpower", "purpose": "ignore_wounds"})
+            out.state[actor.id] = new_state
+            combat["willpower_spent"] = True
+            out.log("willpower", f"{actor.name}: {text} ({new_state['willpower']} left)", actor.id)
+        elif aid == "willpower_roll":
+            combat["willpower_roll"] = self._willpower_roll(out, action, actor, es, roller)
+        elif aid == "willpower_auto":
+            new_state, text = self._state_action(actor, actor.state,
+                                                 {"action": "spend_willpower", "purpose": "automatic_success"})
+            out.state[actor.id] = new_state
+            combat["willpower_roll"] = "success"
+            out.log("willpower", f"{actor.name}: {text}", actor.id, successes=new_state["willpower"])
+        out.combat[actor.id] = combat
+        return out
+
+    def _end_action(self, out: Outcome, actor: Fighter) -> None:
+        """The action that ignored wounds is over: wound penalties apply again."""
+        state = out.state.get(actor.id, actor.state)
+        if isinstance(state, dict) and state.get("ignore_wounds"):
+            new_state, _ = self._state_action(actor, state, {"action": "end_action"})
+            out.state[actor.id] = new_state
+
+    def _soak(self, target: Fighter, kind: str, roller: Roller) -> tuple[int, str, list[int]]:
+        """(levels soaked, text, faces) of the target's Strength roll against ``kind`` damage."""
+        if kind not in SOAKABLE:
+            return 0, "aggravated damage cannot be soaked", []
+        pool = self._attr(target, SOAK_ATTRIBUTE)
+        roll = dice.roll({"pool": pool, "difficulty": self.house["default_difficulty"], "threshold": 0}, roller)
+        faces = ", ".join(map(str, roll["faces"])) or "no dice"
+        return roll["total"], f"soaks {roll['total']} (Strength {pool}: {faces})", list(roll["faces"])
+
+    def _damage(self, out: Outcome, target: Fighter, levels: int, kind: str) -> str:
+        state = out.state.get(target.id, target.state)
+        new_state, text = self._state_action(target, state, {"action": "damage", "levels": levels, "type": kind})
+        out.state[target.id] = new_state
+        return text
+
+    def _attack(self, out: Outcome, attack: dict, action: dict, actor: Fighter, fighters: list[Fighter],
+                es: dict, roller: Roller) -> None:
+        target = self._target(action, actor, fighters)
+        wid = action.get("weapon") or attack["default"]
+        weapon = attack["weapons"].get(wid) if isinstance(wid, str) else None
+        if weapon is None:
+            raise CombatRefused("maelstrom.unknown_weapon", f"{attack['label']}: use one of "
+                                f"{', '.join(attack['weapons'])} (not {wid!r}).")
+        request, notes = self._pool(actor, attack["attribute"], attack["ability"], es)
+        roll = dice.roll(request, roller)
+        how = f" ({'; '.join(notes)})" if notes else ""
+        head = (f"{actor.name} attacks {target.name} with the {weapon['name'].lower()}: {request['pool']} dice"
+                f"{how}. {roll['text']}")
+        data: dict[str, Any] = {"target": target.id, "faces": roll["faces"], "pool": request["pool"],
+                                "difficulty": request["difficulty"], "threshold": request["threshold"],
+                                "outcome": roll["outcome"], "successes": roll["total"]}
+        if roll["total"] < 1:
+            out.log("attack", f"{head} Miss.", actor.id, **data)
+            return
+        levels = weapon["damage"] + roll["total"] - 1
+        soaked, soak_text, soak_faces = self._soak(target, weapon["type"], roller)
+        left = max(0, levels - soaked)
+        data.update(levels=levels, type=weapon["type"], soaked=min(soaked, levels), soak_faces=soak_faces,
+                    damage=left)
+        dmg = f"Hit: {_plural(levels, 'level')} of {weapon['type']}; {target.name} {soak_text}"
+        if left == 0:
+            out.log("attack", f"{head} {dmg} — no damage.", actor.id, **data)
+            return
+        text = self._damage(out, target, left, weapon["type"])
+        out.log("attack", f"{head} {dmg}. {target.name}: {text}", actor.id, **data)
+
+    def _other(self, out: Outcome, action: dict, actor: Fighter, es: dict, roller: Roller) -> None:
+        attr = action.get("attribute") or DEFAULT_ROLL[0]
+        ability = action.get("ability") or None
+        if attr not in self.attributes:
+            raise CombatRefused("maelstrom.unknown_trait", f"Roll one of the attributes {', '.join(self.attributes)}.")
+        if ability is not None and ability not in self.abilities:
+            raise CombatRefused("maelstrom.unknown_trait", f"{ability!r} is not an ability.")
+        request, notes = self._pool(actor, attr, ability, es)
+        roll = dice.roll(request, roller)
+        what = self.attributes[attr]["name"] + (f" + {self.abilities[ability]['name']}" if ability else "")
+        note = action.get("note") if isinstance(action.get("note"), str) else ""
+        how = f" ({'; '.join(notes)})" if notes else ""
+        out.log("roll", f"{actor.name} {('— ' + note.strip()[:120] + ' — ') if note.strip() else ''}rolls {what}, "
+                f"{request['pool']} dice{how}. {roll['text']}", actor.id, faces=roll["faces"],
+                outcome=roll["outcome"], successes=roll["total"], pool=request["pool"])
+
+    def _willpower_roll(self, out: Outcome, action: dict, actor: Fighter, es: dict, roller: Roller) -> str:
+        fx = self._effects(actor)
+        difficulty = _int(action.get("difficulty"))
+        if difficulty is None:
+            difficulty = self._difficulty(es)[0]
+        if not 2 <= difficulty <= 10:
+            raise CombatRefused("maelstrom.invalid_difficulty", "The difficulty is a whole number from 2 to 10.")
+        roll = dice.roll({"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty}, roller)
+        note = action.get("note") if isinstance(action.get("note"), str) else ""
+        against = f" against {note.strip()[:120]}" if note.strip() else ""
+        text = f"{actor.name} rolls willpower{against} ({fx['willpower']} dice). {roll['text']}"
+        if roll["outcome"] == "botch":
+            new_state, lost = self._state_action(actor, actor.state, {"action": "lose_willpower",
+                                                                      "dots": max(1, roll["uncancelled_botches"])})
+            out.state[actor.id] = new_state
+            text += f" {lost}"
+        out.log("willpower", text, actor.id, faces=roll["faces"], outcome=roll["outcome"], successes=roll["total"])
+        return roll["outcome"]
+
+    def _gm(self, spec: ActionSpec, action: dict, actor: Fighter, es: dict, roller: Roller) -> Outcome:
+        out = Outcome()
+
+        def number(key: str, low: int, high: int | None = None, default: int | None = None) -> int:
+            raw = action.get(key)
+            value = default if raw in (None, "") else _int(raw)
+            if value is None or value < low or (high is not None and value > high):
+                span = f"from {low} to {high}" if high is not None else f"of {low} or more"
+                raise CombatRefused("maelstrom.invalid_amount", f"{key.title()} must be a whole number {span}.")
+            return value
+
+        if spec.id == "gm_damage":
+            kind = action.get("type")
+            if kind not in DAMAGE_TYPES:
+                raise CombatRefused("state.malformed", "Say which damage: bashing, lethal or aggravated.")
+            levels = number("levels", 1)
+            text = ""
+            if _flag(action.get("soak")):
+                soaked, soak_text, _ = self._soak(actor, kind, roller)
+                text = f"{actor.name} {soak_text}. "
+                levels -= soaked
+            if levels <= 0:
+                out.log(spec.id, f"GM: {text}No damage gets through.", actor.id)
+                return out
+            text += self._damage(out, actor, levels, kind)
+            out.log(spec.id, f"GM: {actor.name}: {text}", actor.id, levels=levels, type=kind)
+        elif spec.id == "gm_heal":
+            kind = action.get("type") or None
+            act: dict[str, Any] = {"action": "heal", "levels": number("levels", 1)}
+            if kind is not None:
+                act["type"] = kind
+            new_state, text = self._state_action(actor, actor.state, act)
+            out.state[actor.id] = new_state
+            out.log(spec.id, f"GM: {actor.name}: {text}", actor.id)
+        elif spec.id == "gm_difficulty":
+            current_d, current_t = self._difficulty(es)
+            difficulty = number("difficulty", 2, 10, current_d)
+            threshold = number("threshold", 0, None, current_t)
+            out.encounter_state = {**es, "difficulty": difficulty, "threshold": threshold}
+            out.log(spec.id, f"GM: rolls are now at difficulty {difficulty}"
+                    + (f", threshold {threshold}" if threshold else "") + ".", actor.id,
+                    difficulty=difficulty, threshold=threshold)
+        return out
+
+    # ---------------------------------------------------------------- the row
+
+    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+        combat = fighter.combat or {}
+        fx = self._effects(fighter)
+        damage = fx["damage"]
+        track = " ".join(f"{n}{t[0].upper()}" for t, n in damage.items() if n) or "unhurt"
+        stats = [
+            {"label": "Health", "value": f"{fx['wound_level'] or 'Unhurt'} ({track})", "key": "health"},
+            {"label": "Wound penalty", "value": f"{fx['wound_penalty']:+d}" if fx["wound_penalty"] else "0",
+             "key": "wound_penalty"},
+            {"label": "Willpower", "value": f"{fx['willpower']}/{fx['willpower_max']}", "key": "willpower"},
+        ]
+        if "acted" in combat:
+            stats.append({"label": "Action", "value": "taken" if combat.get("acted") else "ready", "key": "action"})
+        if "initiative" in combat:
+            stats.append({"label": "Initiative", "value": str(combat["initiative"]), "key": "initiative"})
+        return {"stats": stats, "status": list(fx["labels"])}

@@ -1,0 +1,152 @@
+"""Live updates over the websocket (channels' WebsocketCommunicator, driven through async_to_sync):
+members receive the new board after a change; strangers and anonymous visitors are refused.
+Once on the in-memory channel layer and once on Redis (db 15) when Redis answers."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from combat import services
+from combat.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
+from rulesets.engine.dice import FixedRoller
+from tests.combat.conftest import GOBLIN
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
+
+
+def _redis_up() -> bool:
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=1).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def _threads_close_their_connections():
+    """database_sync_to_async closes a thread's connection only when it is past CONN_MAX_AGE: make that
+    0 here, or the worker threads keep the test database open and its teardown fails."""
+    from django.db import connections
+
+    conf = connections.settings["default"]
+    before = conf.get("CONN_MAX_AGE")
+    conf["CONN_MAX_AGE"] = 0
+    yield
+    conf["CONN_MAX_AGE"] = before
+
+
+@pytest.fixture(params=["memory", "redis"])
+def layer(request, settings):
+    if request.param == "redis":
+        if not _redis_up():
+            pytest.skip(f"Redis does not answer at {REDIS_TEST_URL}")
+        settings.CHANNEL_LAYERS = {"default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": f"sf-test-{uuid.uuid4().hex[:8]}"},
+        }}
+    else:
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return request.param
+
+
+@pytest.fixture
+def fight(table):
+    gm = table["gm"]
+    e = services.encounter_create(campaign=table["campaign"], user=gm, name="Live")
+    pablo = services.encounter_add_combatant(encounter=e, user=gm, character=table["pablo"])[0]
+    goblin = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)[0]
+    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
+    return {**table, "e": e, "c_pablo": pablo, "goblin": goblin}
+
+
+def _headers(user):
+    headers = [(b"origin", b"http://testserver")]
+    if user is not None:
+        c = Client()
+        c.force_login(user)
+        headers.append((b"cookie", f"sessionid={c.cookies['sessionid'].value}".encode()))
+    return headers
+
+
+def _communicator(user, encounter_id):
+    from config.asgi import application
+
+    return WebsocketCommunicator(application, f"/ws/encounters/{encounter_id}/", headers=_headers(user))
+
+
+def test_a_member_receives_the_new_log_line(layer, fight):
+    e, pablo, player = fight["e"], fight["c_pablo"], fight["player"]
+
+    def act():
+        services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk,
+                               action={"action": "strike:0", "target": fight["goblin"].pk},
+                               roller=FixedRoller([1, 6, 6]))
+
+    async def run():
+        watcher = _communicator(fight["gm"], e.pk)
+        connected, _ = await watcher.connect()
+        assert connected
+        await database_sync_to_async(act)()
+        message = await watcher.receive_from(timeout=5)
+        await watcher.disconnect()
+        return message
+
+    html = async_to_sync(run)()
+    assert "Pablo strikes Goblin with the longsword: 1 EP, −1 speed." in html
+    assert 'id="encounter-log" class="card log" hx-swap-oob="true"' in html
+    assert f'id="combatant-{pablo.pk}"' in html
+    assert 'hx-trigger="load"' in html  # each page then fetches its own actions panel
+    assert "csrfmiddlewaretoken" not in html  # nothing per person in the broadcast
+
+
+def test_a_refused_action_broadcasts_nothing(layer, fight):
+    e, pablo, player = fight["e"], fight["c_pablo"], fight["player"]
+
+    def refused():
+        with pytest.raises(services.RuleRefused):
+            services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk, action={"action": "dodge"})
+
+    async def run():
+        watcher = _communicator(fight["player"], e.pk)
+        connected, _ = await watcher.connect()
+        assert connected
+        await database_sync_to_async(refused)()
+        nothing = await watcher.receive_nothing(timeout=0.3)
+        await watcher.disconnect()
+        return nothing
+
+    assert async_to_sync(run)() is True
+
+
+@pytest.mark.parametrize("who, code", [("stranger", CLOSE_NOT_FOUND), (None, CLOSE_ANONYMOUS)])
+def test_strangers_and_anonymous_visitors_are_refused(fight, who, code):
+    user = fight[who] if who else None
+
+    async def run():
+        comm = _communicator(user, fight["e"].pk)
+        result = await comm.connect()
+        await comm.disconnect()
+        return result
+
+    assert async_to_sync(run)() == (False, code)
+
+
+def test_an_unknown_encounter_is_refused_like_a_strangers(fight):
+    async def run():
+        comm = _communicator(fight["gm"], fight["e"].pk + 1000)
+        result = await comm.connect()
+        await comm.disconnect()
+        return result
+
+    assert async_to_sync(run)() == (False, CLOSE_NOT_FOUND)

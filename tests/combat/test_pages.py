@@ -1,0 +1,114 @@
+"""The encounter pages: who sees what, plain form posts, htmx fragments."""
+
+from __future__ import annotations
+
+import json
+import re
+from unittest import mock
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from combat import services
+from combat.models import Encounter
+from rulesets.engine.dice import FixedRoller
+from tests.combat.conftest import GOBLIN
+
+pytestmark = pytest.mark.django_db
+
+
+def client(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def setup(table):
+    gm = table["gm"]
+    e = services.encounter_create(campaign=table["campaign"], user=gm, name="Bridge")
+    pablo = services.encounter_add_combatant(encounter=e, user=gm, character=table["pablo"])[0]
+    bea = services.encounter_add_combatant(encounter=e, user=gm, character=table["bea"])[0]
+    goblin = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)[0]
+    return {**table, "e": e, "c_pablo": pablo, "c_bea": bea, "goblin": goblin}
+
+
+def test_members_see_the_page_strangers_get_404(setup):
+    e = setup["e"]
+    url = reverse("encounter_detail", args=[e.pk])
+    assert client(setup["stranger"]).get(url).status_code == 404
+    assert client(setup["stranger"]).get(reverse("encounter_list", args=[setup["campaign"].pk])).status_code == 404
+    assert client(setup["stranger"]).post(reverse("encounter_start", args=[e.pk])).status_code == 404
+    assert Client().get(url).status_code == 302  # to the sign-in page
+    page = client(setup["gm"]).get(url).content.decode()
+    assert 'id="combatant-%d"' % setup["c_pablo"].pk in page
+    assert "Start the encounter" in page and "GM: add combatants" in page
+    assert f'ws-connect="/ws/encounters/{e.pk}/"' in page
+    page = client(setup["player"]).get(url).content.decode()
+    assert "Start the encounter" not in page and "GM: add combatants" not in page
+    listing = client(setup["player"]).get(reverse("encounter_list", args=[setup["campaign"].pk])).content.decode()
+    assert f'href="/encounters/{e.pk}/"' in listing and "New encounter" not in listing
+
+
+def test_players_may_not_start_or_end(setup):
+    e = setup["e"]
+    player = client(setup["player"])
+    assert player.post(reverse("encounter_start", args=[e.pk])).status_code == 403
+    assert player.post(reverse("encounter_end", args=[e.pk])).status_code == 403
+    assert player.post(reverse("encounter_add_combatant", args=[e.pk]),
+                       {"name": "Orc", "build": json.dumps(GOBLIN)}).status_code == 403
+    assert Encounter.objects.get(pk=e.pk).status == "setup"
+
+
+def test_the_gm_runs_the_fight_with_plain_forms(setup):
+    e = setup["e"]
+    gm = client(setup["gm"])
+    r = gm.post(reverse("encounter_add_combatant", args=[e.pk]),
+                {"name": "Rat", "count": "3", "group": "", "build": json.dumps(GOBLIN)})
+    assert r.status_code == 302
+    assert [c.name for c in e.combatants.filter(group="Rat")] == ["Rat 1", "Rat 2", "Rat 3"]
+    r = gm.post(reverse("encounter_add_combatant", args=[e.pk]), {"name": "Bad", "build": "{nope"}, follow=True)
+    assert "The quick build must be a JSON object." in r.content.decode()
+    with mock.patch("combat.services.Roller", lambda: FixedRoller([1, 2, 3, 4, 5, 6] * 5)):
+        assert gm.post(reverse("encounter_start", args=[e.pk])).status_code == 302
+    e.refresh_from_db()
+    assert e.status == "active" and e.order[0] == setup["c_pablo"].pk
+    page = gm.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    assert re.search(r'id="combatant-%d" class="combatant is-current' % setup["c_pablo"].pk, page)
+    assert "Next turn" in page and "GM: harm, conditions, Momentum" in page
+
+
+def test_a_player_acts_for_their_own_character_and_sees_only_their_actions(setup):
+    e, pablo, bea = setup["e"], setup["c_pablo"], setup["c_bea"]
+    services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
+    player = client(setup["player"])
+    page = player.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    assert f'data-fighter="{pablo.pk}"' in page and f'data-fighter="{bea.pk}"' not in page
+    assert 'data-action="strike:0"' in page and "gm_harm" not in page
+    assert 'aria-label="Odds: 0 EP 12%, 1 EP 38%, 2 EP 38%, 3 EP 12%"' in page  # 3d6 against Blades 3
+    assert "End my turn" in page
+    other_page = client(setup["other"]).get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    assert f'data-fighter="{pablo.pk}"' not in other_page and "End my turn" not in other_page
+
+    # htmx: the shared parts and the panel come back out of band.
+    with mock.patch("combat.services.Roller", lambda: FixedRoller([1, 1, 1])):
+        r = player.post(reverse("encounter_act", args=[e.pk]),
+                        {"combatant": pablo.pk, "action": "strike:0", "target": setup["goblin"].pk},
+                        HTTP_HX_REQUEST="true")
+    html = r.content.decode()
+    assert r.status_code == 200
+    assert 'id="encounter-log" class="card log" hx-swap-oob="true"' in html
+    assert "Pablo strikes Goblin with the longsword: 3 EP, −1 speed." in html
+    assert 'id="encounter-panel" class="card panel" hx-swap-oob="true"' in html
+    assert 'hx-trigger="load"' in html
+
+    # Someone else's character: 403. A refusal: the message in the panel, nothing changed.
+    assert player.post(reverse("encounter_act", args=[e.pk]), {"combatant": bea.pk, "action": "move"}).status_code == 403
+    version = Encounter.objects.get(pk=e.pk).version
+    r = player.post(reverse("encounter_act", args=[e.pk]), {"combatant": pablo.pk, "action": "dodge"},
+                    HTTP_HX_REQUEST="true")
+    assert 'data-testid="panel-error"' in r.content.decode() and "when you are attacked" in r.content.decode()
+    assert Encounter.objects.get(pk=e.pk).version == version
+    r = player.post(reverse("encounter_act", args=[e.pk]), {"combatant": pablo.pk, "action": "dodge"}, follow=True)
+    assert "when you are attacked" in r.content.decode()
