@@ -1,15 +1,15 @@
 import pytest
-from tests.combat.test_live import *  # noqa
+import threading, psycopg
+
+def dump():
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres") as c:
+        for row in c.execute("select pid, state, left(query, 60), application_name from pg_stat_activity where datname='test_sf_combat'"):
+            print(row)
+    print([t.name for t in threading.enumerate()])
 
 @pytest.mark.django_db(transaction=True)
-def test_probe(fight):
-    import psycopg, threading
-    async def run():
-        comm = _communicator(fight["stranger"], fight["e"].pk)
-        result = await comm.connect()
-        return result
-    print(async_to_sync(run)())
-    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres") as c:
-        for row in c.execute("select pid, state, backend_start, left(query, 80) from pg_stat_activity where datname='test_sf_combat'"):
-            print(row)
-    print(threading.enumerate())
+def test_probe(table):
+    print("after table"); dump()
+    from combat import services
+    e = services.encounter_create(campaign=table["campaign"], user=table["gm"], name="Live")
+    print("after create"); dump()

@@ -97,6 +97,10 @@ def _int(value: Any) -> int | None:
     return None
 
 
+def _d20(face: int) -> str:
+    return f"d20 {face}" + (" (natural 20)" if face == 20 else " (natural 1)" if face == 1 else "")
+
+
 def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
@@ -462,7 +466,7 @@ class AscendantCombat(CombatRules):
         roll = play.roll({"modifier": modifier, "threshold": threshold}, roller)
         outcome = roll["outcome"]
         head = (f"{actor.name}: {what} at {target.name} with the {weapon['name'].lower()} ({spent}): "
-                f"d20 {roll['faces'][0]} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
+                f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
                 f"{play.DEGREE_TEXT[outcome]}")
         data: dict[str, Any] = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"],
                                 "threshold": threshold, "outcome": outcome,
@@ -488,7 +492,7 @@ class AscendantCombat(CombatRules):
         threshold, _ = self._deflection(target)
         roll = play.roll({"modifier": modifier, "threshold": threshold}, roller)
         outcome = roll["outcome"]
-        head = (f"{actor.name} casts a spell at {target.name} ({spent}): d20 {roll['faces'][0]} {modifier:+d} = "
+        head = (f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
                 f"{roll['total']} vs Deflection {threshold}: {play.DEGREE_TEXT[outcome]}")
         data = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"], "threshold": threshold,
                 "outcome": outcome}
