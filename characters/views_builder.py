@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
@@ -185,7 +186,9 @@ def character_builder(request, character_id):
     report = svc.character_validate(campaign=character.campaign, build=build)
     ctx = _builder_context(request, character, build, report, readonly=False)
     if request.htmx:
-        return render(request, "characters/builder.html#builder-update", ctx)
+        # The partials need nothing from the request: rendering without it skips the context
+        # processors (the navigation's queries) on the hottest path of the app.
+        return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
     return render(request, "characters/builder.html", ctx)
 
 

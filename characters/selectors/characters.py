@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
 from characters.models import Campaign, Character, CharacterVersion, LedgerEntry, Membership
@@ -49,7 +49,8 @@ def character_for_user(*, user, character_id, for_update: bool = False) -> Chara
     """The character ``character_id`` if ``user`` may see it, else ``CharacterNotFound`` (a 404).
 
     With ``for_update`` the character row is locked (call inside a transaction).
-    The campaign and owner come with it (one query).
+    The campaign and owner come with it, and the user's role in the campaign is read by
+    a subquery of the same statement: one query (the live builder runs this on every change).
     """
     if not getattr(user, "is_authenticated", False):
         raise CharacterNotFound("No such character.")
@@ -59,11 +60,17 @@ def character_for_user(*, user, character_id, for_update: bool = False) -> Chara
         raise CharacterNotFound("No such character.") from None
     if not 0 < pk <= _MAX_ID:
         raise CharacterNotFound("No such character.")
-    qs = Character.objects.filter(_visible_filter(user), pk=pk).select_related("campaign", "owner")
+    role = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user_id=user.pk).values("role")[:1]
+    qs = Character.objects.filter(pk=pk).select_related("campaign", "owner").annotate(viewer_role=Subquery(role))
     if for_update:
         qs = qs.select_for_update(of=("self",))
-    character = qs.first()
+    character = next(iter(qs), None)
     if character is None:
+        raise CharacterNotFound("No such character.")
+    role = character.viewer_role
+    runs_it = character.campaign.gm_id == user.pk or role == Membership.Role.GM
+    owns_it = character.owner_id == user.pk and role is not None
+    if not (runs_it or owns_it):
         raise CharacterNotFound("No such character.")
     return character
 
@@ -86,7 +93,11 @@ def can_edit_state(user, character: Character) -> bool:
     """The owner and the campaign's GM may change play state (hit points, conditions…)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    return character.owner_id == user.pk or character.campaign.gm_id == user.pk or is_campaign_gm(user, character.campaign)
+    if character.owner_id == user.pk or character.campaign.gm_id == user.pk:
+        return True
+    if getattr(character, "viewer_role", None) is not None:  # read with the character: no query
+        return character.viewer_role == Membership.Role.GM
+    return is_campaign_gm(user, character.campaign)
 
 
 def character_versions(*, character: Character) -> QuerySet[CharacterVersion]:

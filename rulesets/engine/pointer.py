@@ -7,7 +7,19 @@ from typing import Any
 _MISSING = object()
 
 
+#: Escaped text tokens seen before (keys, ids: a small, bounded vocabulary in practice).
+_ESCAPED: dict[str, str] = {}
+
+
 def escape(token: Any) -> str:
+    if type(token) is str:
+        out = _ESCAPED.get(token)
+        if out is None:
+            out = token.replace("~", "~0").replace("/", "~1")
+            if len(_ESCAPED) > 4096:
+                _ESCAPED.clear()
+            _ESCAPED[token] = out
+        return out
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
@@ -17,7 +29,9 @@ def unescape(token: str) -> str:
 
 def ptr(*tokens: Any) -> str:
     """``ptr("skills", 2)`` → ``"/skills/2"``; ``ptr()`` → ``""`` (the whole document)."""
-    return "".join("/" + escape(t) for t in tokens)
+    if not tokens:
+        return ""
+    return "/" + "/".join([escape(t) for t in tokens])
 
 
 def join(base: str, *tokens: Any) -> str:

@@ -169,3 +169,21 @@ def test_ledger_page_shows_running_balances(t):
     ]
     unspent = [n for n in page.iter() if n.attrs.get("data-testid") == "unspent-xp"][0].text
     assert unspent == "15"
+
+
+def test_ascendant_level_up_from_advance_mode_shows_the_new_levels_choices(t):
+    campaign = make_campaign(gm=t["gm"], ruleset="ascendant", players=[t["player"]])
+    ch = make_character(ruleset="ascendant", owner=t["player"], campaign=campaign)
+    svc.award_create(gm=t["gm"], character_id=ch.pk, currency="xp", amount=1000, reason="Milestone")
+    player = as_user(t["player"])
+    root = parse_html(player.get(f"/characters/{ch.pk}/advance/").content)
+    due = [n for n in root.iter() if n.attrs.get("data-testid") == "level-due"]
+    assert due and "level 2" in due[0].text
+    fields = [(k, v) for k, v in form_fields(root.by_id("builder-form")) if k != "/level"] + [("/level", "2")]
+    frag = parse_html(player.post(f"/characters/{ch.pk}/advance/", dict_of(fields), HTTP_HX_REQUEST="true").content)
+    names = {n.attrs.get("name") for n in frag.iter()}
+    assert {"/levels/2/feats/class", "/levels/2/feats/skill", "/levels/2/attributes/str"} <= names
+    codes = {n.attrs.get("data-code") for n in frag.by_id("builder-errors").iter()}
+    assert "ascendant.level_choices_missing" in codes  # what is due, before it can be requested
+    cost = [n for n in frag.iter() if n.attrs.get("data-testid") == "cost-xp"][0].text
+    assert cost == "1000"

@@ -50,6 +50,21 @@ def table(db):
             "pablo": pablo, "bea": bea}
 
 
+@pytest.fixture
+def stray_connections_closed():
+    """After a test whose worker threads (database_sync_to_async, thread pools) opened their own
+    database connections: end those sessions, or the test database cannot be dropped at the end.
+    A thread that uses its connection again reconnects (CONN_HEALTH_CHECKS)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
 def set_state(character: Character, **changes) -> None:
     state = copy.deepcopy(character.state)
     state.update(changes)

@@ -34,16 +34,8 @@ def _redis_up() -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _threads_close_their_connections():
-    """database_sync_to_async closes a thread's connection only when it is past CONN_MAX_AGE: make that
-    0 here, or the worker threads keep the test database open and its teardown fails."""
-    from django.db import connections
-
-    conf = connections.settings["default"]
-    before = conf.get("CONN_MAX_AGE")
-    conf["CONN_MAX_AGE"] = 0
-    yield
-    conf["CONN_MAX_AGE"] = before
+def _stray_connections_closed(stray_connections_closed):
+    """The consumer's database_sync_to_async threads keep their connections (CONN_MAX_AGE)."""
 
 
 @pytest.fixture(params=["memory", "redis"])

@@ -36,17 +36,19 @@ def fighter(id: int, build: dict, *, npc: bool) -> Fighter:
                    state=RULESET.initial_state(build, report), combat={}, report=report)
 
 
-def frozen(*values):
-    return copy.deepcopy(values)
+def frozen(fighters: list[Fighter], *values):
+    """A deep copy of what the hooks must not mutate: the fighters' data, the encounter state, the action."""
+    return copy.deepcopy(([(f.id, f.build, f.derived, f.state, f.combat) for f in fighters],
+                          [v for v in values if isinstance(v, dict)]))
 
 
 def call(hook, fighters: list[Fighter], es: dict, *args, **kwargs):
-    """Call a hook and check that it did not mutate the fighters or the encounter state."""
-    before = frozen([f.__dict__ for f in fighters], es, args)
+    """Call a hook and check that it did not mutate the fighters, the encounter state or the action."""
+    before = frozen(fighters, es, *args)
     try:
         return hook(*args, **kwargs)
     finally:
-        assert frozen([f.__dict__ for f in fighters], es, args) == before
+        assert frozen(fighters, es, *args) == before
 
 
 class Table:
@@ -89,11 +91,11 @@ class Table:
         return out
 
     def refused(self, code: str, fid: int, action: dict, faces=(1, 1, 1), *, gm: bool = False) -> CombatRefused:
-        before = frozen([f.__dict__ for f in self.fighters], self.es)
+        before = frozen(self.fighters, self.es)
         with pytest.raises(CombatRefused) as exc:
             self.act(fid, action, faces, gm=gm)
         assert exc.value.code == code, exc.value.message
-        assert frozen([f.__dict__ for f in self.fighters], self.es) == before
+        assert frozen(self.fighters, self.es) == before
         return exc.value
 
     def spec(self, fid: int, sid: str):

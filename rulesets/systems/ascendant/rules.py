@@ -43,7 +43,8 @@ class Rules:
     """The house tables of one context, indexed once per check."""
 
     __slots__ = ("s", "ranks", "rank_index", "bonus", "cp_levels", "attr_max", "slots", "attr_levels",
-                 "skill_levels", "_cp", "_cap", "_bonus")
+                 "skill_levels", "_cp", "_cap", "_bonus", "level_plan", "rank_bonus_of",
+                 "level_numbers")
 
     def __init__(self, settings: dict[str, Any]):
         self.s = settings
@@ -60,6 +61,23 @@ class Rules:
         self._cp = [min(sum(1 for lv in self.cp_levels if lv <= n), top) for n in levels]
         self._bonus = [self.bonus.get(rank, 0) for rank in self.ranks]
         self._cap = [self._compute_cap(n) for n in levels]
+        #: Rank id -> its bonus, for ranks that are ranks here.
+        self.rank_bonus_of = {rank: self.bonus.get(rank, 0) for rank in self.ranks}
+        #: Per level n (index n): what ``check`` walks — (level key, Class Proficiency, cap,
+        #: attribute points due, skill increase due, FEAT_KINDS with a slot here, every slot kind
+        #: here, the attributes / skill_increase / feats paths).
+        self.level_plan = [
+            (
+                str(n), self._cp[n], self._cap[n], n in self.attr_levels, n in self.skill_levels,
+                tuple(k for k in FEAT_KINDS if n in self.slots.get(k, ())),
+                frozenset(k for k, lvls in self.slots.items() if n in lvls),
+                f"/levels/{n}/attributes", f"/levels/{n}/skill_increase", f"/levels/{n}/feats",
+                {k: f"/levels/{n}/feats/{k}" for k in FEAT_KINDS},
+            )
+            for n in levels
+        ]
+        #: "1" … str(max_level) -> the level number (the keys ``levels`` may have).
+        self.level_numbers = {str(n): n for n in range(1, settings["max_level"] + 1)}
 
     @classmethod
     def of(cls, settings: dict[str, Any]) -> "Rules":
@@ -92,6 +110,20 @@ class Rules:
         if level == 1:
             cap = min(cap, self.s["creation_attribute_max"])
         return cap
+
+
+_SKILL_ATTR_CACHE: dict[int, tuple[dict, dict[str, Any]]] = {}
+
+
+def _skill_attributes(skills_cat: dict[str, dict]) -> dict[str, Any]:
+    """Skill id -> the attribute it adds, once per skills catalogue (catalogues are cached per context)."""
+    cached = _SKILL_ATTR_CACHE.get(id(skills_cat))
+    if cached is None or cached[0] is not skills_cat:
+        if len(_SKILL_ATTR_CACHE) > 256:
+            _SKILL_ATTR_CACHE.clear()
+        table = {k: entry.get("attribute", "str") for k, entry in skills_cat.items()}
+        cached = _SKILL_ATTR_CACHE[id(skills_cat)] = (skills_cat, table)
+    return cached[1]
 
 
 def _label(entry: dict | None, fallback: str) -> str:
@@ -145,6 +177,10 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     # ------------------------------------------------------------ the big choices
     def pick(key: str, kind: str, label: str) -> dict | None:
         value = build.get(key)
+        if type(value) is str:
+            entry = cat.get(kind, {}).get(value)
+            if entry is not None:
+                return entry
         options = list(cat.get(kind, {}))
         if value is None:
             missing(ptr(key), f"Choose a {label}: one of {_few(options)}.")
@@ -297,9 +333,10 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     elif not isinstance(levels, dict):
         report.error("build.malformed", "/levels", "Levels must be an object keyed by level: {\"2\": {...}}.")
         levels = {}
+    level_numbers = rules.level_numbers
     for key, value in levels.items():
         key = str(key)
-        number = int(key) if key.isdigit() and key == str(int(key)) else None
+        number = level_numbers.get(key)
         if number is None or not 1 <= number <= max_level:
             report.error("build.malformed", ptr("levels", key), f"Level keys are \"1\" to \"{max_level}\", not {key!r}.")
         elif not isinstance(value, dict):
@@ -376,18 +413,22 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     trade_max = s.get("trade_downs_max")
     final_cap = rules.cap(level)
 
+    level_plan = rules.level_plan
+    rank_index = rules.rank_index
+    n_ranks = len(rules.ranks)
+    key_skill_known = key_skill in skill_rank
     for n in range(1, level + 1):
-        lv = levels.get(str(n))
+        (key_n, cp, cap, attr_due, skill_due, due_kinds, slot_kinds,
+         attr_base, skill_base, feats_base, kind_paths) = level_plan[n]
+        lv = levels.get(key_n)
         lv = lv if isinstance(lv, dict) else {}
-        cp = rules.class_proficiency(n)
-        cap = rules.cap(n)
-        if key_skill in skill_rank:
-            skill_rank[key_skill] = max(skill_rank[key_skill], cp)
+        if key_skill_known and skill_rank[key_skill] < cp:
+            skill_rank[key_skill] = cp
 
         # attribute points
-        base = f"/levels/{n}/attributes"
+        base = attr_base
         points = lv.get("attributes")
-        if n in rules.attr_levels:
+        if attr_due:
             if points is None or points == {}:
                 missing(base, f"Level {n} gives {s['attribute_points']} attribute points: +1 to three attributes, "
                         "+2 and +1, or +3 to one.")
@@ -427,9 +468,9 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                          "even levels); remove them or move them to an even level.")
 
         # skill increase
-        base = f"/levels/{n}/skill_increase"
+        base = skill_base
         raised = lv.get("skill_increase")
-        if n in rules.skill_levels:
+        if skill_due:
             if raised is None:
                 missing(base, f"Level {n} gives a skill increase: name a skill to raise by one rank.")
             elif not isinstance(raised, str):
@@ -457,15 +498,15 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                          f"{_few(sorted(str(x) for x in rules.skill_levels), 3)} and every odd level); remove it.")
 
         # feats: collect this level's picks, then judge them together
-        base = f"/levels/{n}/feats"
+        base = feats_base
         feats = lv.get("feats")
         if feats is None:
             feats = {}
         elif not isinstance(feats, dict):
             report.error("build.malformed", base, "Feats are an object keyed by kind: {\"class\": \"power_attack\"}.")
             feats = {}
-        for kind in FEAT_KINDS:
-            if n in rules.slots.get(kind, ()) and feats.get(kind) in (None, [], ""):
+        for kind in due_kinds:
+            if feats.get(kind) in (None, [], ""):
                 options = allowed_feats(ctx, rules, kind, cp, ancestry=anc_id, klass=class_id)
                 if kind == "archetype" and n == first_archetype:
                     options = [f for f in options if feats_cat[f].get("dedication")]
@@ -473,8 +514,8 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                         f"{kind} feat: choose one (e.g. {_few(options, 5)}).")
         picked: list[tuple[str, str, str, bool]] = []  # (path, feat id, slot kind, traded down)
         for kind, value in feats.items():
-            path = base + "/" + esc(kind)
-            if n not in rules.slots.get(kind, ()):
+            path = kind_paths.get(kind) or base + "/" + esc(kind)
+            if kind not in slot_kinds:
                 due = sorted(k for k in FEAT_KINDS if n in rules.slots.get(k, ()))
                 report.error(
                     "ascendant.feat_slot_missing", path,
@@ -546,11 +587,14 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                 continue
             if kind == "skill":
                 limit = skill_rank.get(feat.get("skill"), 0)
-                where = f"your proficiency in {_label(skills_cat.get(feat.get('skill')), str(feat.get('skill')))}"
             else:
                 limit = cp
-                where = f"your Class Proficiency at level {n}"
-            rank = rules.rank_index.get(feat.get("rank"), len(rules.ranks))
+            rank = rank_index.get(feat.get("rank"), n_ranks)
+            if rank > limit or (traded and rank > limit - 1):
+                if kind == "skill":
+                    where = f"your proficiency in {_label(skills_cat.get(feat.get('skill')), str(feat.get('skill')))}"
+                else:
+                    where = f"your Class Proficiency at level {n}"
             if traded and rank > limit - 1:
                 report.error(
                     "ascendant.feat_rank_too_high", path,
@@ -566,6 +610,9 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                     "take it at a later level.",
                 )
                 continue
+            prerequisites = feat.get("prerequisites", ())
+            if kind != "archetype" and (prerequisites == () or prerequisites == []):
+                continue
             unmet = []
             if kind == "archetype":
                 if n == first_archetype and not feat.get("dedication"):
@@ -574,8 +621,8 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                     dedication = (cat.get("archetypes", {}).get(feat.get("archetype")) or {}).get("dedication")
                     if dedication and dedication not in held and dedication not in level_ids:
                         unmet.append(f"{_label(feats_cat.get(dedication), dedication)} first")
-            for need in feat.get("prerequisites", []):
-                text = _unmet(need, attrs, skill_rank, held, level_ids - {fid}, rules, cat)
+            for need in prerequisites:
+                text = _unmet(need, attrs, skill_rank, held, level_ids, fid, rules, cat)
                 if text:
                     unmet.append(text)
             if unmet:
@@ -646,7 +693,9 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     d["attributes"] = dict(attrs)
     d["invest_limit"] = s["invest_base"] + attrs["cha"]
     d["lore_slots"] = lore_slots
-    d["skills"] = {k: rules.bonus_of(v) + attrs[skills_cat[k].get("attribute", "str")] for k, v in skill_rank.items()}
+    bonus, top = rules._bonus, len(rules._bonus) - 1
+    skill_attr = _skill_attributes(skills_cat)
+    d["skills"] = {k: bonus[v if v <= top else top] + attrs[skill_attr[k]] for k, v in skill_rank.items()}
     d["lore_modifiers"] = {lore: rules.bonus_of(1) + attrs["int"] for lore in lores_held}
     if klass is None:
         return
@@ -666,14 +715,14 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         d["max_stamina"] = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
 
 
-def _unmet(need: Any, attrs: dict, skill_rank: dict, held: dict, same_level: set, rules: Rules,
+def _unmet(need: Any, attrs: dict, skill_rank: dict, held: dict, same_level: set, this_feat: str, rules: Rules,
            cat: dict) -> str | None:
-    """Why a prerequisite is not met (None when it is)."""
+    """Why a prerequisite is not met (None when it is); ``same_level`` minus ``this_feat`` also count."""
     if not isinstance(need, dict):
         return None
     if "feat" in need:
         fid = need["feat"]
-        if fid in held or fid in same_level:
+        if fid in held or (fid in same_level and fid != this_feat):
             return None
         return _label(cat.get("feats", {}).get(fid), str(fid))
     if "attribute" in need:

@@ -493,16 +493,16 @@ class MaelstromCombat(CombatRules):
             if kind not in DAMAGE_TYPES:
                 raise CombatRefused("state.malformed", "Say which damage: bashing, lethal or aggravated.")
             levels = number("levels", 1)
-            text = ""
+            soak = ""
             if _flag(action.get("soak")):
                 soaked, soak_text, _ = self._soak(actor, kind, roller)
-                text = f"{actor.name} {soak_text}. "
+                soak = f"{actor.name} {soak_text}. "
                 levels -= soaked
             if levels <= 0:
-                out.log(spec.id, f"GM: {text}No damage gets through.", actor.id)
+                out.log(spec.id, f"GM: {soak}No damage gets through.", actor.id)
                 return out
-            text += self._damage(out, actor, levels, kind)
-            out.log(spec.id, f"GM: {actor.name}: {text}", actor.id, levels=levels, type=kind)
+            text = self._damage(out, actor, levels, kind)
+            out.log(spec.id, f"GM: {soak}{actor.name}: {text}", actor.id, levels=levels, type=kind)
         elif spec.id == "gm_heal":
             kind = action.get("type") or None
             act: dict[str, Any] = {"action": "heal", "levels": number("levels", 1)}
@@ -527,9 +527,9 @@ class MaelstromCombat(CombatRules):
         combat = fighter.combat or {}
         fx = self._effects(fighter)
         damage = fx["damage"]
-        track = " ".join(f"{n}{t[0].upper()}" for t, n in damage.items() if n) or "unhurt"
+        track = ", ".join(f"{n} {t}" for t, n in damage.items() if n)
         stats = [
-            {"label": "Health", "value": f"{fx['wound_level'] or 'Unhurt'} ({track})", "key": "health"},
+            {"label": "Health", "value": f"{fx['wound_level']} ({track})" if track else "Unhurt", "key": "health"},
             {"label": "Wound penalty", "value": f"{fx['wound_penalty']:+d}" if fx["wound_penalty"] else "0",
              "key": "wound_penalty"},
             {"label": "Willpower", "value": f"{fx['willpower']}/{fx['willpower_max']}", "key": "willpower"},

@@ -91,7 +91,7 @@ def odds(request: Any, default_difficulty: int = 6) -> dict[str, Any]:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('h') else 's'}"
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith(('h', 's')) else 's'}"
 
 
 def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str, Any]:

@@ -1,0 +1,120 @@
+"""A scripted Ascendant fight through the combat services, dice fixed (RULES.md 3 "Checks and encounters")."""
+
+from __future__ import annotations
+
+import pytest
+
+from characters.models import Character, CharacterVersion
+from combat import services
+from combat.models import Combatant, Encounter, EncounterEvent
+from config.api import RuleRefused
+from rulesets.engine.dice import FixedRoller
+from tests.characters.test_sheet_fixtures import make_character
+from tests.factories import make_campaign, make_user
+from tests.rulesets.test_ascendant_combat import CULTIST, LIRAEL
+
+pytestmark = pytest.mark.django_db
+
+
+def _snapshot(encounter: Encounter):
+    encounter.refresh_from_db()
+    rows = {c.id: (c.state, c.combat) for c in encounter.combatants.all()}
+    chars = {c.id: (c.state, c.version) for c in Character.objects.filter(combatants__encounter=encounter)}
+    return (encounter.version, encounter.round, encounter.turn, encounter.order, encounter.state, rows, chars,
+            EncounterEvent.objects.filter(encounter=encounter).count())
+
+
+def _refused(code: str, fn, *args, **kwargs):
+    with pytest.raises(RuleRefused) as exc:
+        fn(*args, **kwargs)
+    assert exc.value.errors[0]["code"] == code, exc.value.errors
+    return exc.value
+
+
+def _last(e: Encounter) -> EncounterEvent:
+    return EncounterEvent.objects.filter(encounter=e).order_by("-seq").first()
+
+
+@pytest.fixture
+def fight(db):
+    gm, player = make_user("gm"), make_user("player")
+    campaign = make_campaign(gm=gm, ruleset="ascendant", players=[player])
+    lirael = make_character(ruleset="ascendant", owner=player, campaign=campaign, build=LIRAEL)
+    e = services.encounter_create(campaign=campaign, user=gm, name="The crypt")
+    pc = services.encounter_add_combatant(encounter=e, user=gm, character=lirael)[0]
+    npc = services.encounter_add_combatant(encounter=e, user=gm, name="Cultist", build=CULTIST)[0]
+    return {"gm": gm, "player": player, "lirael": lirael, "e": e, "pc": pc, "npc": npc}
+
+
+def test_the_scripted_fight(fight):
+    gm, player, e, pc, npc = fight["gm"], fight["player"], fight["e"], fight["pc"], fight["npc"]
+    assert Combatant.objects.get(pk=npc.pk).state["stamina"] == 16
+
+    # Initiative: Lirael d20 10 + 8 = 18, the Cultist 14 + 4 = 18: a tie goes to the NPC.
+    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([10, 14]))
+    e.refresh_from_db()
+    assert e.order == [npc.pk, pc.pk] and e.round == 1 and e.turn == 0
+    texts = list(EncounterEvent.objects.filter(encounter=e).order_by("seq").values_list("text", flat=True))
+    assert "Initiative (Perception): Cultist 18 (d20 14 +4), Lirael Windsong 18 (d20 10 +8)." in texts
+    assert texts[-1] == "Cultist: your turn."
+
+    # The cultist strides away; Lirael's Reactive Strike (her reaction, on his turn) hits for 6.
+    services.encounter_act(encounter=e, user=gm, combatant_id=npc.pk, action={"action": "stride"})
+    services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
+                           action={"action": "reactive_strike", "target": npc.pk, "weapon": "rapier"},
+                           roller=FixedRoller([9, 6]))
+    last = _last(e)
+    assert last.text == ("Lirael Windsong: Reactive Strike at Cultist with the rapier (reaction): d20 9 +8 = 17 vs "
+                         "Deflection 14: success — 6 damage (1d6 6). Cultist takes 6 damage: 10/16 Stamina.")
+    assert last.actor_id == pc.pk and last.data["damage"] == 6
+    assert Combatant.objects.get(pk=npc.pk).state["stamina"] == 10
+
+    # He strides again: her reaction is spent for the round. Refused, and nothing changes.
+    services.encounter_act(encounter=e, user=gm, combatant_id=npc.pk, action={"action": "stride"})
+    before = _snapshot(e)
+    _refused("ascendant.reaction_used", services.encounter_act, encounter=e, user=player, combatant_id=pc.pk,
+             action={"action": "reactive_strike", "target": npc.pk}, roller=FixedRoller([20, 6]))
+    assert _snapshot(e) == before
+
+    # The GM frightens Lirael: on her sheet, with a new character version.
+    version = Character.objects.get(pk=fight["lirael"].pk).version
+    services.encounter_act(encounter=e, user=gm, combatant_id=pc.pk,
+                           action={"action": "gm_add_condition", "id": "frightened", "value": 1})
+    character = Character.objects.get(pk=fight["lirael"].pk)
+    assert character.state["conditions"] == [{"id": "frightened", "value": 1}]
+    assert character.version == version + 1
+    assert CharacterVersion.objects.get(character=character, number=character.version).reason == (
+        "The crypt: GM: Lirael Windsong is frightened 1.")
+    with pytest.raises(services.PermissionDenied):
+        services.encounter_act(encounter=e, user=player, combatant_id=npc.pk,
+                               action={"action": "gm_damage", "amount": 5})
+
+    # Lirael's turn: 3 actions and her reaction back. A strike (frightened: +7), then a 2-action spell.
+    services.encounter_next_turn(encounter=e, user=gm)
+    pc.refresh_from_db()
+    assert (pc.combat["actions"], pc.combat["reaction"]) == (3, True)
+    services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
+                           action={"action": "strike", "target": str(npc.pk), "weapon": "rapier"},
+                           roller=FixedRoller([10, 3]))
+    assert "d20 10 +7 = 17 vs Deflection 14: success — 3 damage" in _last(e).text
+    services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
+                           action={"action": "cast_spell", "target": npc.pk}, roller=FixedRoller([10, 2, 3, 4]))
+    assert _last(e).text.endswith("Cultist takes 9 damage and falls unconscious, dying 1: 0/16 Stamina.")
+    pc.refresh_from_db()
+    assert pc.combat["actions"] == 0
+
+    before = _snapshot(e)
+    exc = _refused("ascendant.no_actions_left", services.encounter_act, encounter=e, user=player,
+                   combatant_id=pc.pk, action={"action": "strike", "target": npc.pk}, roller=FixedRoller([20, 6]))
+    assert "no actions left" in exc.errors[0]["message"]
+    assert _snapshot(e) == before
+
+    # Round 2: the cultist is down and cannot act.
+    services.encounter_next_turn(encounter=e, user=player)
+    e.refresh_from_db()
+    assert e.round == 2 and e.order[e.turn] == npc.pk
+    assert _last(e).text == "Cultist is unconscious and cannot act until healed above 0 Stamina."
+    _refused("ascendant.unconscious", services.encounter_act, encounter=e, user=gm, combatant_id=npc.pk,
+             action={"action": "stride"})
+    seqs = list(EncounterEvent.objects.filter(encounter=e).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))

@@ -1,0 +1,141 @@
+"""The encounter page in a real browser, GM and player side by side: the player's action shows on the
+GM's page without a reload (Playwright + Debian's Chromium against daphne, websockets and all).
+
+pytest-django's live_server speaks WSGI only, so daphne runs in a subprocess on a free port against the
+test database (the data is committed: a transactional test)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from combat import services
+from rulesets.engine.dice import FixedRoller
+from tests.characters.test_sheet_fixtures import make_character
+from tests.combat.conftest import GOBLIN, PABLO
+from tests.factories import make_campaign, make_user
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """daphne serving config.asgi on the test database; yields its base URL."""
+    db = connection.settings_dict
+    url = f"postgres://{db.get('USER') or 'postgres'}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    if connection.vendor != "postgresql":
+        pytest.skip("the browser test of encounters needs Postgres (a server process shares the test database)")
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "true", "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
+           "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+           "ALLOWED_HOSTS": "127.0.0.1,localhost", "REDIS_URL": "", "LOG_LEVEL": "ERROR"}
+    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                             "config.asgi:application"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail("daphne did not start: " + proc.stderr.read().decode()[-2000:])
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian's chromium is not installed")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _page_as(browser, base_url, user, *, viewport):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(base_url=base_url, viewport=viewport)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
+    context.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.__wsOpen = true; });")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return context, page
+
+
+def test_the_players_action_appears_on_the_gms_page_without_a_reload(browser, asgi_server):
+    from playwright.sync_api import expect
+
+    gm, player = make_user("gm"), make_user("player")
+    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
+    pablo = make_character(ruleset="pando", owner=player, campaign=campaign, build=PABLO)
+    e = services.encounter_create(campaign=campaign, user=gm, name="Ambush at the ford")
+    c_pablo = services.encounter_add_combatant(encounter=e, user=gm, character=pablo)[0]
+    services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN, count=2)
+    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
+    url = reverse("encounter_detail", args=[e.pk])
+
+    gm_context, gm_page = _page_as(browser, asgi_server, gm, viewport={"width": 1280, "height": 1000})
+    pl_context, pl_page = _page_as(browser, asgi_server, player, viewport={"width": 390, "height": 844})
+    try:
+        gm_page.goto(url)
+        pl_page.goto(url)
+        gm_page.wait_for_function("window.__wsOpen === true")
+        pl_page.wait_for_function("window.__wsOpen === true")
+        row = gm_page.locator(f"#combatant-{c_pablo.pk}")
+        expect(row).to_have_class("combatant is-current")
+        expect(row.locator('[data-stat="speed"] dd')).to_have_text("6/6")
+        gm_page.evaluate("window.__notReloaded = true")
+
+        # The player, on a phone, moves Pablo.
+        move = pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]')
+        expect(move.locator(".action-cost")).to_have_text("1 speed")
+        move.get_by_role("button", name="Move").click()
+
+        # The GM's page updates live: the log line and Pablo's speed, and it was not reloaded.
+        expect(gm_page.locator("#encounter-log li").first).to_contain_text("Pablo moves, −1 speed.")
+        expect(gm_page.locator(f"#combatant-{c_pablo.pk} [data-stat='speed'] dd")).to_have_text("5/6")
+        assert gm_page.evaluate("window.__notReloaded") is True
+        # The player's own panel follows: Move now costs 2.
+        expect(pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"] .action-cost')) \
+            .to_contain_text("2 speed")
+
+        # The GM ends the turn; the player's page shows the goblins acting, and Pablo's actions refuse.
+        gm_page.get_by_role("button", name="Next turn").click()
+        expect(pl_page.locator('[data-testid="encounter-current"]')).to_have_text("Acting: Goblin 1, Goblin 2")
+        expect(pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]')).to_have_count(0)
+        ARTIFACTS.mkdir(exist_ok=True)
+        gm_page.screenshot(path=str(ARTIFACTS / "encounter-gm.png"), full_page=True)
+        pl_page.screenshot(path=str(ARTIFACTS / "encounter-player-phone.png"), full_page=True)
+    finally:
+        gm_context.close()
+        pl_context.close()
