@@ -38,8 +38,19 @@ ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _NAME_KEY_RE = re.compile(r"[^a-z0-9]+")
 
 
+_NAME_KEYS: dict[str, str] = {}
+
+
 def name_key(text: str) -> str:
     """Compare names typed by people: "Space Flight" == "spaceflight" (RULES.md)."""
+    if type(text) is str:
+        key = _NAME_KEYS.get(text)
+        if key is None:
+            key = _NAME_KEY_RE.sub("", text.lower())
+            if len(_NAME_KEYS) > 4096:
+                _NAME_KEYS.clear()
+            _NAME_KEYS[text] = key
+        return key
     return _NAME_KEY_RE.sub("", text.lower())
 
 

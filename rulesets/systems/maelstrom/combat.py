@@ -195,9 +195,10 @@ class MaelstromCombat(CombatRules):
 
         ordered = sorted(fighters, key=key)
         out.order = [f.id for f in ordered]
-        out.log("initiative", "Initiative (Reflexes + Wits + d10): " + ", ".join(
-            f"{f.name} {rolls[f.id]['initiative']} ({rolls[f.id]['initiative_base']} + {rolls[f.id]['initiative_roll']})"
-            for f in ordered) + ".", initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
+        parts = [f"{f.name} {r['initiative']} ({r['initiative_base']} + {r['initiative_roll']})"
+                 for f in ordered for r in (rolls[f.id],)]
+        out.log("initiative", "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
+                initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
         difficulty, threshold = self._difficulty(encounter_state or {})
         out.encounter_state = {**(encounter_state or {}), "difficulty": difficulty, "threshold": threshold}
         return out
@@ -246,8 +247,9 @@ class MaelstromCombat(CombatRules):
             default = attack["default"]
             options = [{"id": wid, "label": f"{w['name']} ({w['damage']} {w['type']})"}
                        for wid, w in attack["weapons"].items()]
-            pool_text = f"{self.attributes[attack['attribute']]['name']} + {self.abilities[attack['ability']]['name']}"
-            cost = f"the turn's action ({pool_text}: {odds['pool']} dice" + (f"; {'; '.join(notes)}" if notes else "") + ")"
+            traits = f"{self.attributes[attack['attribute']]['name']} + {self.abilities[attack['ability']]['name']}"
+            how = "".join(f"; {n}" for n in notes)
+            cost = f"the turn's action ({traits}: {odds['pool']} dice{how})"
             specs.append(gate(ActionSpec(
                 id=aid, label=attack["label"], cost=cost, target="enemy", odds=odds,
                 params=[{"id": "weapon", "label": "Weapon", "kind": "choice", "default": default,

@@ -189,7 +189,19 @@ def check_settings(settings: dict, defaults: dict) -> list[Issue]:
 # ------------------------------------------------------------------- helpers
 
 
+_ORDINALS: dict[int, str] = {}
+
+
 def ordinal(n: int) -> str:
+    text = _ORDINALS.get(n) if type(n) is int else None
+    if text is None:
+        text = _ordinal(n)
+        if type(n) is int and len(_ORDINALS) < 1024:
+            _ORDINALS[n] = text
+    return text
+
+
+def _ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
@@ -255,6 +267,30 @@ def find_specialty(ctx: Context, ability: str, name: str) -> dict | None:
             if owner == ability and suffix == last:
                 return template
     return entry
+
+
+_spec_memo: dict[int, tuple[dict, dict[tuple[str, str], tuple[dict | None, tuple[str, str]]]]] = {}
+
+
+def _find_with_identity(ctx: Context, ability: str, name: str) -> tuple[dict | None, tuple[str, str]]:
+    """``find_specialty`` and ``specialty_identity`` of a typed specialty, remembered per catalogue
+    (both depend only on the catalogue's specialties, which are fixed per cached context)."""
+    specs = ctx.catalogue.get("specialties", {})
+    hit = _spec_memo.get(id(specs))
+    if hit is None or hit[0] is not specs:
+        if len(_spec_memo) > 512:
+            _spec_memo.clear()
+        hit = _spec_memo[id(specs)] = (specs, {})
+    memo = hit[1]
+    key = (ability, name)
+    found = memo.get(key)
+    if found is None:
+        listed = find_specialty(ctx, ability, name)
+        found = (listed, specialty_identity(listed, ability, name))
+        if len(memo) > 4096:
+            memo.clear()
+        memo[key] = found
+    return found
 
 
 def specialty_identity(entry: dict | None, ability: str, name: str) -> tuple[str, str]:
@@ -414,10 +450,21 @@ def _read_willpower(build: dict, report: Report, h: House, sheet: Sheet) -> None
 # -------------------------------------------------------------- attributes
 
 
+_groups_cache: dict[int, tuple[dict, dict[str, list[str]]]] = {}
+
+
 def _group_of(ctx: Context) -> dict[str, list[str]]:
+    """Group -> its attribute ids, in catalogue order (cached per attributes catalogue; do not mutate)."""
+    known = ctx.catalogue.get("attributes", {})
+    hit = _groups_cache.get(id(known))
+    if hit is not None and hit[0] is known:
+        return hit[1]
     groups: dict[str, list[str]] = {g: [] for g in GROUPS}
-    for key, entry in ctx.catalogue.get("attributes", {}).items():
+    for key, entry in known.items():
         groups.setdefault(entry.get("group", "physical"), []).append(key)
+    if len(_groups_cache) > 512:
+        _groups_cache.clear()
+    _groups_cache[id(known)] = (known, groups)
     return groups
 
 
@@ -524,15 +571,19 @@ def _creation_attributes_from_document(
 
 def _price_attributes(report: Report, ctx: Context, h: House, sheet: Sheet, creation: dict[str, int]) -> None:
     cost = h.costs["attribute"]
+    source = None
     for key, final in sheet.attributes.items():
         first = creation.get(key, h.creation_start) + 1
         if first > final:
             continue
+        if source is None:
+            source = h.source("xp_costs")
         label = _title(ctx.catalogue, "attributes", key)
+        path = "/attributes/" + key
         for rank in range(first, final + 1):
-            report.charge("xp", cost, path="/attributes/" + key,
+            report.charge("xp", cost, path=path,
                           label=f"{label} {rank} costs {cost} XP: every attribute dot above the creation dots "
-                                f"costs {cost} ({h.source('xp_costs')}).")
+                                f"costs {cost} ({source}).")
 
 
 # ---------------------------------------------------------------- abilities
@@ -550,9 +601,9 @@ def _creation_abilities_cheapest(
     for key, slot in zip(ranked, slots):
         creation[key] = min(slot, sheet.abilities[key])
     missing = []
-    for level in sorted({s for s in slots if s > 0}, reverse=True):
-        need = sum(1 for s in slots if s >= level)
-        have = sum(1 for v in sheet.abilities.values() if v >= level)
+    finals = sheet.abilities.values()
+    for level, need in _slot_needs(slots):
+        have = sum(1 for v in finals if v >= level)
         if have < need:
             missing.append(f"{need} abilities with {level}+ dots (this sheet has {have})")
     if missing:
@@ -565,6 +616,21 @@ def _creation_abilities_cheapest(
         )
     allocation["abilities"] = creation
     return True
+
+
+_slot_needs_cache: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
+
+
+def _slot_needs(slots: list[int]) -> list[tuple[int, int]]:
+    """(level, how many slots give level+ dots), highest level first (cached per House's slot list)."""
+    hit = _slot_needs_cache.get(id(slots))
+    if hit is not None and hit[0] is slots:
+        return hit[1]
+    needs = [(level, sum(1 for s in slots if s >= level)) for level in sorted({s for s in slots if s > 0}, reverse=True)]
+    if len(_slot_needs_cache) > 512:
+        _slot_needs_cache.clear()
+    _slot_needs_cache[id(slots)] = (slots, needs)
+    return needs
 
 
 def _slots_text(slots: list[int]) -> str:
@@ -613,23 +679,28 @@ def _creation_abilities_from_document(
 
 def _price_abilities(report: Report, ctx: Context, h: House, sheet: Sheet, creation: dict[str, int]) -> None:
     per = h.costs["ability_per_rank"]
+    source = None
     for key, final in sheet.abilities.items():
         first = creation.get(key, 0) + 1
         if first > final:
             continue
+        if source is None:
+            source = h.source("xp_costs")
         label = _title(ctx.catalogue, "abilities", key)
+        path = "/abilities/" + key
         for rank in range(first, final + 1):
-            report.charge("xp", rank * per, path="/abilities/" + key,
+            report.charge("xp", rank * per, path=path,
                           label=f"{label} {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
-                                f"(new rank × {per}, {h.source('xp_costs')}).")
+                                f"(new rank × {per}, {source}).")
 
 
 def _price_willpower(report: Report, h: House, willpower: int) -> None:
     per = h.costs["willpower_per_rank"]
+    source = h.source("xp_costs")
     for rank in range(h.willpower_start + 1, willpower + 1):
         report.charge("xp", rank * per, path="/willpower",
                       label=f"Willpower {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
-                            f"(new rank × {per}, {h.source('xp_costs')}).")
+                            f"(new rank × {per}, {source}).")
 
 
 # -------------------------------------------------------------- specialties
@@ -642,6 +713,7 @@ def _check_specialties(build: dict, report: Report, ctx: Context, h: House) -> N
                      '[{"ability": "firearms", "name": "Pistols"}].')
         return
     abilities = ctx.catalogue.get("abilities", {})
+    source = h.source("xp_costs")
     seen: dict[tuple[str, str], int] = {}
     for i, entry in enumerate(raw):
         path = f"/specialties/{i}"
@@ -671,8 +743,7 @@ def _check_specialties(build: dict, report: Report, ctx: Context, h: House) -> N
         if not ok:
             continue
         ability_name = abilities[ability]["name"]
-        listed = find_specialty(ctx, ability, name)
-        identity = specialty_identity(listed, ability, name)
+        listed, identity = _find_with_identity(ctx, ability, name)
         if listed is not None:
             priced_kind = listed["kind"]
             if kind is not None and kind != listed["kind"]:
@@ -693,7 +764,7 @@ def _check_specialties(build: dict, report: Report, ctx: Context, h: House) -> N
         cost = h.costs[f"{priced_kind}_specialty"]
         report.charge("xp", cost, path=path,
                       label=f"{ability_name}: {name} costs {cost} XP ({priced_kind} specialty, "
-                            f"{h.source('xp_costs')}).")
+                            f"{source}).")
 
 
 # ------------------------------------------------------------- advancement

@@ -82,8 +82,39 @@ def power_level_row(ctx: Context, level: Any) -> dict | None:
     return None
 
 
+_LEVELS_CACHE: dict[int, tuple[Any, tuple[list[int], frozenset[int]]]] = {}
+_MAX_RANK_CACHE: dict[int, tuple[Any, int]] = {}
+
+
+def _levels_of(table: Any) -> tuple[list[int], frozenset[int]]:
+    """(sorted power levels, the same as a set) of a power level table, computed once per
+    table object (settings are cached per context and never changed)."""
+    hit = _LEVELS_CACHE.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    levels = sorted(int(k) for k in table if k.isdigit())
+    result = (levels, frozenset(levels))
+    if len(_LEVELS_CACHE) > 256:
+        _LEVELS_CACHE.clear()
+    _LEVELS_CACHE[id(table)] = (table, result)
+    return result
+
+
+def _absolute_max_rank(table: Any) -> int:
+    """The highest max_rank of any row of a power level table (5 when none), once per table object."""
+    hit = _MAX_RANK_CACHE.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    result = max((r["max_rank"] for r in table.values() if isinstance(r, dict) and is_int(r.get("max_rank"))),
+                 default=5)
+    if len(_MAX_RANK_CACHE) > 256:
+        _MAX_RANK_CACHE.clear()
+    _MAX_RANK_CACHE[id(table)] = (table, result)
+    return result
+
+
 def power_levels(ctx: Context) -> list[int]:
-    return sorted(int(k) for k in ctx.settings.get("power_levels", {}) if k.isdigit())
+    return list(_levels_of(ctx.settings.get("power_levels", {}))[0])
 
 
 # ------------------------------------------------------------------ the build
@@ -94,8 +125,8 @@ def read_power_level(build: dict, report: Report, ctx: Context) -> tuple[bool, i
     level = build.get("power_level")
     if level is None:
         return True, None
-    levels = power_levels(ctx)
-    if not is_int(level) or level not in levels:
+    if not is_int(level) or level not in _levels_of(ctx.settings.get("power_levels", {}))[1]:
+        levels = power_levels(ctx)
         report.error(
             "build.malformed",
             "/power_level",
@@ -123,7 +154,9 @@ def without_force_budget(build: dict, report: Report) -> dict:
 
 def force_budget(build: dict, ctx: Context) -> int | None:
     """The force point total of the build's power level, None when the level is unusable."""
-    ok, level = read_power_level({"power_level": build.get("power_level")}, Report(None), ctx)
+    level = build.get("power_level")
+    # read_power_level without a report (its error is the check's to report, not the budget's)
+    ok = level is None or (is_int(level) and level in _levels_of(ctx.settings.get("power_levels", {}))[1])
     row = power_level_row(ctx, level) if ok else None
     return row["force_points"] if row is not None else None
 
@@ -203,9 +236,7 @@ def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -
         report.error("build.malformed", "/forces", "Forces must be an object of force → rank (0–5).")
         return good
     known = ctx.catalogue.get("forces", {})
-    absolute_max = max((r["max_rank"] for r in ctx.settings.get("power_levels", {}).values()
-                        if isinstance(r, dict) and is_int(r.get("max_rank"))), default=5)
-    max_rank = row["max_rank"] if row is not None else absolute_max
+    max_rank = row["max_rank"] if row is not None else _absolute_max_rank(ctx.settings.get("power_levels", {}))
     for force, rank in raw.items():
         path = ptr("forces", force)
         if force not in known:
