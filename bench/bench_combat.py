@@ -94,32 +94,34 @@ async def run(fight, runs: int, label: str) -> None:
         assert connected
         comms.append(comm)
 
-    def one() -> tuple[float, int]:
+    def one() -> tuple[float, float, int]:
         # Untimed: give Pablo his speed back so that the strike is always allowed.
         Combatant.objects.filter(pk=pablo.pk).update(combat={**pablo.combat, "speed": 6, "uses": {}})
         with CaptureQueriesContext(connection) as q:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             services.encounter_act(encounter=e.pk, user=player, combatant_id=pablo.pk,
                                    action={"action": "strike:0", "target": target.pk},
                                    roller=FixedRoller([1, 2, 6]))
-            elapsed = (time.perf_counter() - start) * 1000
-        return elapsed, len(q.captured_queries)
+            elapsed, cpu = (time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000
+        return elapsed, cpu, len(q.captured_queries)
 
     pablo.refresh_from_db()
-    server, delivered, queries = [], [], 0
+    server, delivered, cpus, queries = [], [], [], 0
     for i in range(runs + 5):
         start = time.perf_counter()
-        elapsed, queries = await database_sync_to_async(one)()
+        elapsed, cpu, queries = await database_sync_to_async(one)()
         messages = await asyncio.gather(*(c.receive_from(timeout=5) for c in comms))
         total = (time.perf_counter() - start) * 1000
         assert all("Pablo strikes Goblin 1" in m for m in messages)
         if i >= 5:
             server.append(elapsed)
             delivered.append(total)
+            cpus.append(cpu)
     for comm in comms:
         await comm.disconnect()
     print(f"{label:<10} {'action+broadcast':<18} {statistics.median(server):>9.1f} {pct(server, .95):>7.1f} "
           f"{queries:>7}")
+    print(f"{label:<10} {'  of which CPU':<18} {statistics.median(cpus):>9.1f} {pct(cpus, .95):>7.1f}")
     print(f"{label:<10} {'delivered to 8':<18} {statistics.median(delivered):>9.1f} {pct(delivered, .95):>7.1f}")
 
 
@@ -136,6 +138,8 @@ def redis_up() -> bool:
 def main(runs: int) -> None:
     from asgiref.sync import async_to_sync
 
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average {load:.1f} on {os.cpu_count()} CPUs (server times are wall clock; CPU is this thread's)")
     fight = build_fight()
     print(f"{'layer':<10} {'measure':<18} {'median ms':>9} {'p95 ms':>7} {'queries':>7}")
     with override_settings(CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from characters.models import Character, CharacterVersion
@@ -38,7 +39,9 @@ class CharacterSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    def get_budget(self, obj) -> dict[str, BudgetLineSerializer]:
+    @extend_schema_field(serializers.DictField(child=BudgetLineSerializer(),
+                                               help_text="{currency: {total, spent, unspent}}"))
+    def get_budget(self, obj):
         budgets = self.context.get("budgets") or {}
         return budgets.get(obj.id, {})
 

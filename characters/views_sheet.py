@@ -11,6 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.template.defaultfilters import add
+from django.utils import formats
+from django.utils.timezone import template_localtime
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -20,7 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.models import Character
+from characters.models import Character, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
     SheetRules,
@@ -30,6 +33,7 @@ from characters.selectors.play import (
     sheet_rules,
 )
 from characters.services import play
+from characters.templatetags.sheet_tags import pretty, state_fields
 from config.api import Conflict, RuleRefused
 
 TEMPLATE = "characters/sheet.html"
@@ -86,11 +90,107 @@ def _effect_rows(effects: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+# The rows below are what the sheet's loops print, worked out once in Python: a failed
+# lookup, a filter chain or a {% url %} inside a loop of fifty rollables or twenty logged rolls
+# costs more than everything the rules compute for the page.
+
+
+def _roll_groups(rollables: list, *, can_edit_state: bool) -> dict[str, list[dict[str, Any]]]:
+    """The roll buttons by group, each with every key the template reads (so no lookup fails)."""
+    groups: dict[str, list] = {}
+    for rollable in rollables:
+        if not isinstance(rollable, dict):
+            continue
+        request = rollable.get("request")
+        groups.setdefault(str(rollable.get("group") or "Rolls"), []).append(
+            {
+                "id": rollable.get("id", ""),
+                "label": rollable.get("label", ""),
+                "request_text": pretty(request) if request else "",
+                "speed_cost": rollable.get("speed_cost"),
+                "reason": rollable.get("reason"),
+                "disabled": not can_edit_state or rollable.get("usable") is False,
+            }
+        )
+    return groups
+
+
+def _compare(a: Any, op: str, b: Any) -> bool:
+    """``{% if a <= b %}`` as the template reads it: a comparison that cannot be made is false."""
+    try:
+        return a <= b if op == "<=" else a >= b
+    except TypeError:
+        return False
+
+
+def _pool_steps(item: dict[str, Any]) -> list[dict[str, Any]]:
+    """The −1 and +1 buttons of a pool: the value each sets and whether it is at the limit."""
+    value = item.get("value", "")  # a missing value reads as "" in a template, None as None
+    low, high = item.get("min"), item.get("max")
+    return [
+        {"sign": "−", "verb": "Lower", "value": add(value, "-1"),
+         "disabled": low is not None and _compare(item.get("value"), "<=", low)},
+        {"sign": "+", "verb": "Raise", "value": add(value, "1"),
+         "disabled": high is not None and _compare(item.get("value"), ">=", high)},
+    ]
+
+
+def _section_views(sections: list) -> list[Any]:
+    """``state_sections`` with their forms' fields (and element ids) and pool buttons worked out."""
+    views = []
+    for section in sections:
+        if not isinstance(section, dict):
+            views.append(section)
+            continue
+        view = dict(section)
+        if isinstance(section.get("actions"), list):
+            view["actions"] = [_action_view(section, action) for action in section["actions"]]
+        if section.get("kind") == "pools" and isinstance(section.get("items"), list):
+            view["items"] = [{**item, "steps": _pool_steps(item)} if isinstance(item, dict) else item
+                             for item in section["items"]]
+        views.append(view)
+    return views
+
+
+def _action_view(section: dict[str, Any], action: Any) -> Any:
+    if not isinstance(action, dict):
+        return action
+    fields = state_fields(action.get("fields"))
+    prefix = add(add(add("f-", section.get("id", "")), "-"), action.get("action", ""))
+    for field in fields:
+        field["fid"] = add(add(prefix, "-"), field["name"])
+    return {**action, "form_fields": fields}
+
+
+def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[str, Any]] | None:
+    """The roll log's rows: when, who, what (with its links) and the result text."""
+    if rolls is None:
+        return None
+    sheet_url = reverse("character_sheet", args=[character.pk])
+    rows = []
+    for roll in rolls:
+        when = template_localtime(roll.created)
+        result = roll.result if isinstance(roll.result, dict) else {}
+        rows.append(
+            {
+                "pk": roll.pk,
+                "when_iso": formats.date_format(when, "c") if when else "",
+                "when": formats.date_format(when, "j M H:i") if when else "",
+                "who": (roll.user.get_username() if roll.user else "") or "—",
+                "label": roll.label,
+                "sheet_url": f"{sheet_url}?roll={roll.pk}#roll-result",
+                "detail_url": reverse("character_roll_detail", args=[character.pk, roll.pk]),
+                "text": result.get("text") or result.get("outcome") or "",
+            }
+        )
+    return rows
+
+
 def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[str, Any]:
     rules: SheetRules = extra.pop("rules", None) or sheet_rules(character=character)
-    groups: dict[str, list] = {}
-    for rollable in rules.rollables:
-        groups.setdefault(str(rollable.get("group") or "Rolls"), []).append(rollable)
+    if "rolls" in extra:
+        extra["rolls"] = _roll_rows(character, extra["rolls"])
+    may_edit_state = can_edit_state(request.user, character)
     effects = rules.effects if isinstance(rules.effects, dict) else {}
     report = character.report or {}
     live = rules.report.as_dict() if rules.report else report
@@ -115,12 +215,12 @@ def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[
         "summary": _build_summary(character.build if isinstance(character.build, dict) else {}),
         "equipment": _equipment(character),
         "equipment_states": EQUIPMENT_STATES,
-        "sections": rules.sections,
+        "sections": _section_views(rules.sections),
         "effects": effects,
         "effect_labels": effects.get("labels") or [],
         "effect_rows": _effect_rows(effects),
-        "roll_groups": groups,
-        "can_edit_state": can_edit_state(request.user, character),
+        "roll_groups": _roll_groups(rules.rollables, can_edit_state=may_edit_state),
+        "can_edit_state": may_edit_state,
         "can_edit_build": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,
         "printing": request.GET.get("print") == "1",
@@ -177,7 +277,8 @@ def character_sheet_rolls(request: HttpRequest, character_id: int) -> HttpRespon
     character = _load(request, character_id)
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]) + "#roll-log")
-    return _partials(request, {"character": character, "rolls": character_roll_log(character=character)}, "roll-log")
+    rolls = _roll_rows(character, character_roll_log(character=character))
+    return _partials(request, {"character": character, "rolls": rolls}, "roll-log")
 
 
 @login_required
@@ -287,5 +388,5 @@ def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse
             return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
     context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error,
-               "rolls": character_roll_log(character=character) if log is not None else None}
+               "rolls": _roll_rows(character, character_roll_log(character=character)) if log is not None else None}
     return _partials(request, context, "roll-update")

@@ -16,6 +16,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.html import format_html
+from django.utils.text import slugify
 
 from characters.models import Campaign, Character, Membership
 from characters.selectors.characters import is_campaign_gm
@@ -29,7 +31,7 @@ from rulesets.engine.report import Report
 logger = logging.getLogger(__name__)
 
 _MAX_ID = 2**63 - 1
-LOG_LENGTH = 50
+LOG_LENGTH = 30
 
 
 class EncounterNotFound(Http404, Encounter.DoesNotExist):
@@ -164,6 +166,8 @@ class Fight:
     unsupported: str
     combatants: list[Combatant]
     fighters: list[Fighter] = field(default_factory=list)
+    #: The latest events, newest first, when a service already has them (saves the board a query).
+    log: list[dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         self.by_id = {c.id: c for c in self.combatants}
@@ -203,11 +207,11 @@ def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> F
     if lock_characters:
         ids = [c.character_id for c in combatants if c.character_id]
         if ids:
-            locked = {ch.id: ch for ch in Character.objects.select_for_update().filter(id__in=ids).order_by("id")}
+            locked = Character.objects.select_for_update(of=("self",)).select_related("owner")
+            locked = {ch.id: ch for ch in locked.filter(id__in=ids).order_by("id")}
             for c in combatants:
                 if c.character_id in locked:
                     c.character = locked[c.character_id]
-                    c.character.owner  # noqa: B018 — owner is read for names only
     ruleset, rules, why = campaign_combat_rules(encounter.campaign)
     fighters = [combatant_fighter(ruleset, encounter.campaign, c) for c in combatants] if ruleset else []
     return Fight(encounter=encounter, ruleset=ruleset, rules=rules, unsupported=why, combatants=combatants,
@@ -225,15 +229,28 @@ def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
     except Exception:  # a ruleset bug shows an empty row, not a 500
         logger.exception("summary failed")
         out = {}
-    return {"stats": list(out.get("stats") or []), "status": list(out.get("status") or [])}
+    stats = [{**st, "key": st.get("key") or slugify(str(st.get("label", "")))} for st in out.get("stats") or []
+             if isinstance(st, dict)]
+    return {"stats": stats, "status": list(out.get("status") or [])}
+
+
+LOG_FIELDS = ("seq", "round", "kind", "text", "actor_id", "data", "created")
+
+
+def log_entry(row: dict[str, Any]) -> dict[str, Any]:
+    """An event as the page and the API show it; ``html`` is its ready ``<li>`` (events never
+    change, and one pre-escaped string renders much faster than a template loop)."""
+    round_ = format_html('<span class="log-round">R{}</span> ', row["round"]) if row["round"] else ""
+    return {"seq": row["seq"], "round": row["round"], "kind": row["kind"], "text": row["text"],
+            "actor": row["actor_id"], "data": row["data"], "created": row["created"],
+            "html": format_html('<li class="log-{}" data-seq="{}">{}{}</li>', row["kind"], row["seq"], round_,
+                                row["text"])}
 
 
 def encounter_log(*, encounter: Encounter, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
     """The latest events, newest first."""
-    rows = (EncounterEvent.objects.filter(encounter=encounter).order_by("-seq")
-            .values("seq", "round", "kind", "text", "actor_id", "data", "created")[:limit])
-    return [{"seq": r["seq"], "round": r["round"], "kind": r["kind"], "text": r["text"], "actor": r["actor_id"],
-             "data": r["data"], "created": r["created"]} for r in rows]
+    rows = EncounterEvent.objects.filter(encounter=encounter).order_by("-seq").values(*LOG_FIELDS)[:limit]
+    return [log_entry(r) for r in rows]
 
 
 def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, Any]:
@@ -262,7 +279,9 @@ def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, A
         "round": e.round, "turn": e.turn, "version": e.version, "campaign": e.campaign_id,
         "current": fight.current_id, "current_ids": list(fight.current_ids), "current_names": current_names,
         "order": fight.order, "ordered": ordered, "unordered": rest, "combatants": rows,
-        "log": encounter_log(encounter=e, limit=log_limit), "unsupported": fight.unsupported,
+        "log": fight.log[:log_limit] if fight.log is not None and log_limit <= LOG_LENGTH
+        else encounter_log(encounter=e, limit=log_limit),
+        "unsupported": fight.unsupported,
         "ruleset_name": fight.ruleset.name if fight.ruleset else e.campaign.ruleset,
     }
 

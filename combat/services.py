@@ -29,8 +29,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
@@ -39,12 +38,15 @@ from characters.selectors.characters import is_campaign_gm
 from combat import broadcast
 from combat.models import Combatant, Encounter, EncounterEvent
 from combat.selectors import (
+    LOG_FIELDS,
+    LOG_LENGTH,
     Fight,
     campaign_combat_rules,
     combatant_fighter,
     encounter_fight,
     encounter_for_user,
     fighter_report,
+    log_entry,
 )
 from config.api import Conflict, RuleRefused
 from rulesets.engine.base import StateError
@@ -76,8 +78,17 @@ def refused(code: str, message: str) -> RuleRefused:
 # ------------------------------------------------------------------ helpers
 
 
-def _lock(encounter: Encounter | int, user) -> Encounter:
+def _lock(encounter: Encounter | int, user, *, fast_commit: bool = False) -> Encounter:
+    """Lock the encounter row (call inside the service's transaction).
+
+    ``fast_commit``: the fight's steps (act, next turn) commit without waiting for the WAL flush
+    (``SET LOCAL synchronous_commit = off``, Postgres only): an action is still all-or-nothing and
+    in order, but a database crash may lose the last few hundred milliseconds of acknowledged
+    actions. That trade buys ~5 ms per action at the table; setup and the end stay fully durable."""
     pk = encounter.pk if isinstance(encounter, Encounter) else encounter
+    if fast_commit and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit = off")
     return encounter_for_user(user=user, encounter_id=pk, for_update=True)
 
 
@@ -172,8 +183,11 @@ class _Step:
             CharacterVersion.objects.create(
                 character=character, number=character.version, build=character.build, state=character.state,
                 report=character.report, reason=reason[:REASON_LENGTH], author=self.user)
+        # The latest events give the next seq and, with the new ones, the board's log.
+        recent = list(EncounterEvent.objects.filter(encounter=e).order_by("-seq").values(*LOG_FIELDS)[:LOG_LENGTH])
+        fight.log = [log_entry(r) for r in recent]
         if self.events:
-            last = EncounterEvent.objects.filter(encounter=e).aggregate(m=Max("seq"))["m"] or 0
+            last = recent[0]["seq"] if recent else 0
             rows = []
             for i, (event, round_no) in enumerate(self.events, start=1):
                 actor = event.actor if event.actor in fight.by_id else None
@@ -181,6 +195,7 @@ class _Step:
                                            user=self.user, kind=str(event.kind)[:40], text=str(event.text)[:500],
                                            data=_jsonable(event.data)))
             EncounterEvent.objects.bulk_create(rows)
+            fight.log = [log_entry({f: getattr(r, f) for f in LOG_FIELDS}) for r in reversed(rows)] + fight.log
         e.version += 1
         e.save(update_fields=[*fields, "version", "updated"])
         broadcast.encounter_changed(fight)
@@ -408,7 +423,7 @@ def encounter_act(
     if not isinstance(action, dict) or not isinstance(action.get("action"), str) or not action["action"]:
         raise InvalidInput('An action is an object such as {"action": "move"}.', "action")
     with transaction.atomic():
-        e = _lock(encounter, user)
+        e = _lock(encounter, user, fast_commit=True)
         if expected_version is not None and e.version != expected_version:
             raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
         gm = is_campaign_gm(user, e.campaign)
@@ -442,7 +457,7 @@ def encounter_next_turn(*, encounter: Encounter | int, user, roller: Roller | No
     turn a new round begins (``round_start``)."""
     roller = roller or Roller()
     with transaction.atomic():
-        e = _lock(encounter, user)
+        e = _lock(encounter, user, fast_commit=True)
         if expected_version is not None and e.version != expected_version:
             raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
         fight = encounter_fight(encounter=e, lock_characters=True)

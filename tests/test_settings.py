@@ -84,7 +84,7 @@ def test_parse_database_url_refuses_what_it_cannot_use(url, message):
 
 
 def _manage(*args, **overrides):
-    environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "SECRET_KEY")}
+    environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     environ.update(overrides)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60

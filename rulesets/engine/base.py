@@ -56,7 +56,7 @@ def name_key(text: str) -> str:
 
 def is_int(value: Any) -> bool:
     """A JSON whole number (bools are not numbers here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 class OddsError(ValueError):

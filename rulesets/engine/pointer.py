@@ -29,9 +29,16 @@ def unescape(token: str) -> str:
 
 def ptr(*tokens: Any) -> str:
     """``ptr("skills", 2)`` → ``"/skills/2"``; ``ptr()`` → ``""`` (the whole document)."""
-    if not tokens:
-        return ""
-    return "/" + "/".join([escape(t) for t in tokens])
+    out = ""
+    for token in tokens:
+        if type(token) is str:
+            text = _ESCAPED.get(token)
+            if text is None:
+                text = escape(token)
+        else:
+            text = escape(token)
+        out += "/" + text
+    return out
 
 
 def join(base: str, *tokens: Any) -> str:

@@ -238,3 +238,49 @@ def test_odds_of_any_json_is_an_answer_or_an_odds_error(slug, request):
         return
     assert isinstance(request, dict)
     assert_sound_answer(slug, answer)
+
+
+# ------------------------------------------------------------------ huge numbers
+
+class _TooSlow(BaseException):  # not an Exception: the ruleset's safety net must not swallow it
+    pass
+
+
+def _int_leaves(node, prefix=()):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _int_leaves(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _int_leaves(value, (*prefix, index))
+    elif isinstance(node, int) and not isinstance(node, bool):
+        yield prefix
+
+
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+@pytest.mark.parametrize("huge", [10**9, -(10**9), 10**300], ids=["1e9", "-1e9", "1e300"])
+def test_a_huge_number_anywhere_in_a_build_costs_no_more_than_a_small_one(slug, huge):
+    """A 100-byte body must not buy seconds of CPU: a rank of a billion is refused, not looped over."""
+    import signal
+
+    def _alarm(signum, frame):
+        raise _TooSlow
+
+    slow = []
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for base in seed_builds(slug):
+            for path in _int_leaves(base):
+                doc = copy.deepcopy(base)
+                _parent(doc, path)[path[-1]] = huge
+                signal.setitimer(signal.ITIMER_REAL, 1.0)
+                try:
+                    assert_sound_report(doc, slug)
+                except _TooSlow:
+                    slow.append("/" + "/".join(map(str, path)))
+                    break  # one slow path per build says enough, and keeps this test fast
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert not slow, f"{slug}: validating took over 1 s with {str(huge)[:12]}… at {slow}"

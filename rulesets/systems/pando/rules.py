@@ -37,8 +37,19 @@ HOUSE_NOTE = " (house default; your GM may change it)"
 MAX_DICE = 30
 
 
+_LABELS: dict[str, str] = {}
+
+
 def label(ident: str) -> str:
     """``left_arm`` → "Left arm": the words a player reads."""
+    if type(ident) is str:
+        text = _LABELS.get(ident)
+        if text is None:
+            text = ident.replace("_", " ").capitalize()
+            if len(_LABELS) > 4096:
+                _LABELS.clear()
+            _LABELS[ident] = text
+        return text
     return ident.replace("_", " ").capitalize()
 
 
