@@ -154,7 +154,8 @@ def main() -> int:
     for r in odds_rows:
         req = json.dumps(r["request"], separators=(",", ":"))
         print(f"  {r['slug']:<10} {req:<48} {r['cold_ms']:>8} {r['warm_ms']:>8}  {mark[r['ok']]}")
-    print(f"\nCLI: manage.py rules validate, {cli['documents']:,} documents in one call (target < {TARGET_CLI_S} s)")
+    print(f"\nCLI: manage.py rules validate, {cli['documents']:,} documents in one call "
+          f"(target < {TARGET_CLI_S} s)")
     print(f"  wall best {cli['wall_s_best']} s (CPU {cli['cpu_s_best']} s), median {cli['wall_s_median']} s; "
           f"start-up alone {cli['startup_wall_s']} s (CPU {cli['startup_cpu_s']} s); "
           f"{cli['lines']} lines, exit {cli['exit_code']}  {mark[cli['ok']]}")

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.template.defaultfilters import add
-from django.utils import formats
+from django.utils.dates import MONTHS_3
 from django.utils.timezone import template_localtime
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -174,8 +174,9 @@ def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[s
         rows.append(
             {
                 "pk": roll.pk,
-                "when_iso": formats.date_format(when, "c") if when else "",
-                "when": formats.date_format(when, "j M H:i") if when else "",
+                # What |date:"c" and |date:"j M H:i" print, without the filter's machinery.
+                "when_iso": when.isoformat() if when else "",
+                "when": f"{when.day} {str(MONTHS_3[when.month]).title()} {when:%H:%M}" if when else "",
                 "who": (roll.user.get_username() if roll.user else "") or "—",
                 "label": roll.label,
                 "sheet_url": f"{sheet_url}?roll={roll.pk}#roll-result",

@@ -203,15 +203,20 @@ class Fight:
 def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> Fight:
     """Load the combatants (PCs with their characters) and build the fighters. With
     ``lock_characters`` the PCs' character rows are locked too (their play state changes)."""
-    combatants = list(encounter.combatants.select_related("character", "character__owner").order_by("id"))
+    # The characters' cached reports are not read here (the fight re-validates builds through a
+    # cache); leaving them out saves decoding the largest JSON column on every action.
     if lock_characters:
+        combatants = list(encounter.combatants.order_by("id"))
         ids = [c.character_id for c in combatants if c.character_id]
         if ids:
-            locked = Character.objects.select_for_update(of=("self",)).select_related("owner")
+            locked = Character.objects.select_for_update(of=("self",)).select_related("owner").defer("report")
             locked = {ch.id: ch for ch in locked.filter(id__in=ids).order_by("id")}
             for c in combatants:
                 if c.character_id in locked:
                     c.character = locked[c.character_id]
+    else:
+        combatants = list(encounter.combatants.select_related("character", "character__owner")
+                          .defer("character__report").order_by("id"))
     ruleset, rules, why = campaign_combat_rules(encounter.campaign)
     fighters = [combatant_fighter(ruleset, encounter.campaign, c) for c in combatants] if ruleset else []
     return Fight(encounter=encounter, ruleset=ruleset, rules=rules, unsupported=why, combatants=combatants,

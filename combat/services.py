@@ -29,7 +29,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
+from django.db import transaction
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
@@ -78,17 +78,12 @@ def refused(code: str, message: str) -> RuleRefused:
 # ------------------------------------------------------------------ helpers
 
 
-def _lock(encounter: Encounter | int, user, *, fast_commit: bool = False) -> Encounter:
+def _lock(encounter: Encounter | int, user) -> Encounter:
     """Lock the encounter row (call inside the service's transaction).
 
-    ``fast_commit``: the fight's steps (act, next turn) commit without waiting for the WAL flush
-    (``SET LOCAL synchronous_commit = off``, Postgres only): an action is still all-or-nothing and
-    in order, but a database crash may lose the last few hundred milliseconds of acknowledged
-    actions. That trade buys ~5 ms per action at the table; setup and the end stay fully durable."""
+    Every step of a fight commits durably: damage to a PC is a character version, and
+    "nothing is lost" outranks the few milliseconds an asynchronous commit would save."""
     pk = encounter.pk if isinstance(encounter, Encounter) else encounter
-    if fast_commit and connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit = off")
     return encounter_for_user(user=user, encounter_id=pk, for_update=True)
 
 
@@ -423,7 +418,7 @@ def encounter_act(
     if not isinstance(action, dict) or not isinstance(action.get("action"), str) or not action["action"]:
         raise InvalidInput('An action is an object such as {"action": "move"}.', "action")
     with transaction.atomic():
-        e = _lock(encounter, user, fast_commit=True)
+        e = _lock(encounter, user)
         if expected_version is not None and e.version != expected_version:
             raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
         gm = is_campaign_gm(user, e.campaign)
@@ -457,7 +452,7 @@ def encounter_next_turn(*, encounter: Encounter | int, user, roller: Roller | No
     turn a new round begins (``round_start``)."""
     roller = roller or Roller()
     with transaction.atomic():
-        e = _lock(encounter, user, fast_commit=True)
+        e = _lock(encounter, user)
         if expected_version is not None and e.version != expected_version:
             raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
         fight = encounter_fight(encounter=e, lock_characters=True)

@@ -158,7 +158,9 @@ class OddsView(_OpenView):
         examples=[ODDS_EXAMPLE],
         responses={
             200: OpenApiResponse(ODDS_ANSWER_SCHEMA, description="The odds answer (CONTRACT.md \"Odds\")."),
-            400: OpenApiResponse(ApiErrorSerializer, description="Not JSON, or a request the ruleset cannot answer."),
+            400: OpenApiResponse(
+                ApiErrorSerializer, description="Not JSON, or a request the ruleset cannot answer."
+            ),
             404: NOT_FOUND,
             413: TOO_BIG,
         },

@@ -42,6 +42,11 @@ def _is_p(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _count_order(item: tuple[Any, Any]) -> tuple[int, int, str]:
+    key = str(item[0])
+    return (0, int(key), "") if key.lstrip("-").isdigit() else (1, 0, key)
+
+
 def odds_bars(slug: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
     """Turn an odds answer (CONTRACT.md "Odds") into bars ``[{"label", "p", "percent"}]``.
 
@@ -60,7 +65,7 @@ def odds_bars(slug: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
         elif isinstance(value, dict):
             one, many = UNITS.get(key, (key.replace("_", " "), key.replace("_", " ")))
             numbered = [(k, v) for k, v in value.items() if _is_p(v)]
-            numbered.sort(key=lambda kv: (0, int(kv[0])) if str(kv[0]).lstrip("-").isdigit() else (1, str(kv[0])))
+            numbered.sort(key=_count_order)
             for k, v in numbered:
                 unit = one if str(k) == "1" else many
                 bars.append(_bar(f"{k} {unit}", float(v)))

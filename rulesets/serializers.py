@@ -76,7 +76,8 @@ BUILD_SCHEMA = {
 ODDS_REQUEST_SCHEMA = {
     "type": "object",
     "additionalProperties": True,
-    "description": 'pando {"dice","skill"}; paragon {"force","skill","tn"}; ascendant {"modifier","threshold"}; '
+    "description": 'pando {"dice","skill"}; paragon {"force","skill","tn"}; '
+    'ascendant {"modifier","threshold"}; '
     'ourdnd {"stat","td","mode"}; maelstrom {"pool","difficulty","threshold"}.',
 }
 

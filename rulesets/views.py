@@ -103,7 +103,9 @@ def _cell(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def catalogue_tables(catalogue: dict[str, list[dict[str, Any]]], max_columns: int = 6) -> list[dict[str, Any]]:
+def catalogue_tables(
+    catalogue: dict[str, list[dict[str, Any]]], max_columns: int = 6
+) -> list[dict[str, Any]]:
     """Each content kind as a table: the first ``max_columns`` keys its entries use, id and name first."""
     tables = []
     for kind, entries in catalogue.items():
@@ -115,7 +117,8 @@ def catalogue_tables(catalogue: dict[str, list[dict[str, Any]]], max_columns: in
         keys.sort(key=lambda k: {"id": 0, "name": 1}.get(k, 2))  # stable: the rest keep their order
         columns = keys[:max_columns]
         rows = [[_cell(entry.get(k)) for k in columns] for entry in entries]
-        tables.append({"kind": kind, "label": kind.replace("_", " ").capitalize(), "columns": columns, "rows": rows})
+        label = kind.replace("_", " ").capitalize()
+        tables.append({"kind": kind, "label": label, "columns": columns, "rows": rows})
     return tables
 
 

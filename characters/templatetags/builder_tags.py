@@ -162,3 +162,38 @@ def stepper(f, url):
         value=value, bounds=bounds, described=describedby(f), raise_label=raise_label, nxt=nxt,
         issues=_issues_html(f),
     )
+
+
+# ------------------------------------------------------------------ sections, re-rendered only when they change
+# A live update changes one control, so most sections come out exactly as on the update before.
+# A section's HTML is a function of its model (built by ``builder_form``) and the builder's URL
+# alone, so the last HTML of each section of each builder is kept with a fingerprint of what it
+# was rendered from, and reused while the fingerprint is the same. The fingerprint is the repr of
+# the model (repr, not ==: True == 1 but they render differently); the template object is part
+# of it, so that without the cached loader (DEBUG) an edited template is never masked.
+
+_SECTION_HTML: dict[tuple[str, str], tuple[object, str, str]] = {}
+_SECTION_HTML_MAX = 4096
+
+
+def section_fingerprint(section: dict) -> str:
+    """What a section's HTML depends on: its model less the raw traits (which it copies from)."""
+    return repr([(k, v) for k, v in section.items() if k != "raw"])
+
+
+@register.simple_tag(takes_context=True)
+def builder_section(context, section):
+    """One section of the builder form, rendered with only its model and the builder's URL."""
+    builder_url = context.get("builder_url", "")
+    template = context.template.engine.get_template(section["template"])
+    key = (builder_url, section.get("dom_id", ""))
+    fingerprint = section_fingerprint(section)
+    hit = _SECTION_HTML.get(key)
+    if hit is not None and hit[0] is template and hit[1] == fingerprint:
+        return mark_safe(hit[2])
+    # Only these two: the fingerprint above must be all the section's HTML depends on.
+    html = template.render(context.new({"section": section, "builder_url": builder_url}))
+    if len(_SECTION_HTML) >= _SECTION_HTML_MAX:
+        _SECTION_HTML.clear()
+    _SECTION_HTML[key] = (template, fingerprint, html)
+    return mark_safe(html)

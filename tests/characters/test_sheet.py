@@ -178,3 +178,27 @@ def test_sheet_query_count_does_not_grow_with_skills_and_items(client, table, dj
     with django_assert_max_num_queries(12):
         html = sheet(client, character)
     assert len(re.findall(r'id="equipment-\d+"', html)) == 23
+
+
+def test_a_pools_buttons_set_one_less_and_one_more_and_the_one_past_its_maximum_is_disabled(client, table):
+    character = character_at_table(table, "ourdnd")  # HP 10 / 10
+    client.force_login(table["player"])
+    html = sheet(client, character)
+    hp = re.search(r'<li class="state-pool[^"]*" id="pool-health-hp".*?</li>', html, re.S).group(0)
+    assert re.findall(r'<input type="hidden" name="value" value="(-?\d+)">', hp) == ["9", "11"]
+    buttons = re.findall(r'aria-label="(Lower|Raise) HP by 1"\s*( disabled)?>([−+])</button>', hp)
+    assert buttons == [("Lower", "", "−"), ("Raise", " disabled", "+")]
+
+
+def test_the_roll_log_links_each_roll_to_its_result(client, table):
+    character = character_at_table(table, "ourdnd")
+    roll = play.character_roll(character_id=character.pk, user=table["player"], rollable_id="check:str:normal",
+                               roller=FixedRoller([20]))
+    client.force_login(table["player"])
+    html = sheet(client, character)
+    row = re.search(rf'<tr id="roll-{roll.pk}">.*?</tr>', html, re.S).group(0)
+    sheet_url = reverse("character_sheet", args=[character.pk])
+    assert f'href="{sheet_url}?roll={roll.pk}#roll-result"' in row
+    assert f'hx-get="{reverse("character_roll_detail", args=[character.pk, roll.pk])}"' in row
+    assert "<td>player</td>" in row and roll.result["text"] in row
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{1,2} [A-Z][a-z]{2} \d\d:\d\d</time>', row)

@@ -15,7 +15,9 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = Path(__file__).parent / "examples"
 CHARLOTTE = json.loads((EXAMPLES / "pando" / "charlotte_archer.json").read_text())["build"]
-CHARLOTTE_WITHOUT_RANGED = json.loads((EXAMPLES / "pando" / "charlotte_without_ranged.json").read_text())["build"]
+CHARLOTTE_WITHOUT_RANGED = json.loads((EXAMPLES / "pando" / "charlotte_without_ranged.json").read_text())[
+    "build"
+]
 
 
 @pytest.fixture
@@ -104,7 +106,9 @@ def test_the_odds_of_a_pando_roll(api):
     assert abs(ep["0"] - 0.25) < 1e-12 and abs(ep["1"] - 0.5) < 1e-12 and abs(ep["2"] - 0.25) < 1e-12
 
 
-@pytest.mark.parametrize("body", [{"dice": "three", "skill": 2}, {"skill": 2}, {"dice": -1, "skill": 2}, [3, 2]])
+@pytest.mark.parametrize(
+    "body", [{"dice": "three", "skill": 2}, {"skill": 2}, {"dice": -1, "skill": 2}, [3, 2]]
+)
 def test_an_odds_request_the_ruleset_cannot_answer_is_a_400(api, body):
     response = post_json(api, "/api/v1/rulesets/pando/odds/", body)
     assert response.status_code == 400
@@ -176,7 +180,9 @@ def test_the_openapi_schema_documents_the_rules_service(api):
     assert set(validate["responses"]) >= {"200", "400", "404", "413"}
     assert validate.get("security", [{}]) == [{}]  # anonymous callers welcome
     report = schema["components"]["schemas"]["Report"]
-    assert set(report["required"]) >= {"ruleset", "valid", "errors", "warnings", "spent", "budget", "remaining", "derived"}
+    assert set(report["required"]) >= {
+        "ruleset", "valid", "errors", "warnings", "spent", "budget", "remaining", "derived"
+    }
     slug = next(p for p in validate["parameters"] if p["name"] == "slug")
     assert sorted(slug["schema"]["enum"]) == sorted(registry.SYSTEMS)
     assert set(paths["/api/v1/rulesets/{slug}/odds/"]["post"]["responses"]) >= {"200", "400", "404", "413"}
@@ -212,5 +218,7 @@ def test_the_rules_service_api_keeps_to_its_schema_and_never_answers_500(case):
     )
 
     case.call_and_validate(
-        checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+        checks=[
+            not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance
+        ]
     )

@@ -68,7 +68,8 @@ def test_validate_exits_0_when_every_build_is_valid(tmp_path, valid_build):
 
 
 def test_validate_exits_1_when_any_build_is_invalid(tmp_path, valid_build, invalid_build):
-    code, lines = rules("validate", _write(tmp_path, "ok.json", valid_build), _write(tmp_path, "bad.json", invalid_build))
+    ok, bad = _write(tmp_path, "ok.json", valid_build), _write(tmp_path, "bad.json", invalid_build)
+    code, lines = rules("validate", ok, bad)
     assert code == 1
     assert [line["valid"] for line in lines] == [True, False]
     assert lines[1]["errors"]
@@ -76,9 +77,8 @@ def test_validate_exits_1_when_any_build_is_invalid(tmp_path, valid_build, inval
 
 def test_an_unreadable_path_is_its_own_line_and_exit_2(tmp_path, valid_build, invalid_build):
     missing = str(tmp_path / "nope.json")
-    code, lines = rules(
-        "validate", _write(tmp_path, "bad.json", invalid_build), missing, str(tmp_path), _write(tmp_path, "ok.json", valid_build)
-    )
+    bad, ok = _write(tmp_path, "bad.json", invalid_build), _write(tmp_path, "ok.json", valid_build)
+    code, lines = rules("validate", bad, missing, str(tmp_path), ok)
     assert code == 2  # 2 wins over 1
     assert lines[0]["valid"] is False
     assert lines[1] == {"path": missing, "error": "No such file."}
@@ -87,7 +87,8 @@ def test_an_unreadable_path_is_its_own_line_and_exit_2(tmp_path, valid_build, in
 
 
 def test_a_file_that_is_not_json_is_a_malformed_build_not_an_unreadable_path(tmp_path):
-    code, lines = rules("validate", _write(tmp_path, "junk.json", "{not json"), _write(tmp_path, "nan.json", "NaN"))
+    junk, nan = _write(tmp_path, "junk.json", "{not json"), _write(tmp_path, "nan.json", "NaN")
+    code, lines = rules("validate", junk, nan)
     assert code == 1
     for line in lines:
         assert line["valid"] is False
@@ -106,7 +107,8 @@ def test_many_documents_in_one_call_answer_in_input_order(tmp_path, valid_build,
     pattern = [valid_build, invalid_build, None, [1, 2], {"ruleset": "gurps"}] * 40
     paths = []
     for i, doc in enumerate(pattern):
-        paths.append(str(tmp_path / f"missing{i}.json") if doc is None else _write(tmp_path, f"{i:03}.json", doc))
+        missing = str(tmp_path / f"missing{i}.json")
+        paths.append(missing if doc is None else _write(tmp_path, f"{i:03}.json", doc))
     code, lines = rules("validate", *paths)
     assert code == 2
     assert len(lines) == len(pattern) == 200
@@ -168,5 +170,7 @@ def test_the_real_command_exits_with_the_contract_codes(tmp_path, valid_build, i
     bad = _write(tmp_path, "bad.json", invalid_build)
     result = _manage("validate", bad, str(tmp_path / "missing.json"))
     assert result.returncode == 2
-    assert [set(json.loads(line)) >= {"valid"} for line in result.stdout.decode().splitlines()] == [True, False]
+    lines = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert [line.get("valid") for line in lines] == [False, None]
+    assert lines[1] == {"path": str(tmp_path / "missing.json"), "error": "No such file."}
     assert result.stderr == b""  # the lines say what went wrong; no traceback, no CommandError noise

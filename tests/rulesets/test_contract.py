@@ -36,7 +36,8 @@ def assert_contract_report(report: dict, slug: str | None = None) -> None:
     for issue in report["errors"] + report["warnings"]:
         assert set(issue) == {"code", "path", "message"}
         assert CODE_RE.match(issue["code"]), issue
-        assert isinstance(issue["path"], str) and (issue["path"] == "" or issue["path"].startswith("/")), issue
+        assert isinstance(issue["path"], str), issue
+        assert issue["path"] == "" or issue["path"].startswith("/"), issue
         assert isinstance(issue["message"], str) and issue["message"].strip(), issue
     json.dumps(report, allow_nan=False)  # plain JSON, no NaN
 
@@ -62,7 +63,9 @@ def test_describe_is_plain_json(slug):
 
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-@pytest.mark.parametrize("doc", [{}, {"ruleset": "{slug}"}, {"ruleset": "{slug}", "name": ""}], ids=["empty", "bare", "unnamed"])
+@pytest.mark.parametrize(
+    "doc", [{}, {"ruleset": "{slug}"}, {"ruleset": "{slug}", "name": ""}], ids=["empty", "bare", "unnamed"]
+)
 def test_a_near_empty_document_gets_a_contract_report(slug, doc):
     doc = {k: (v.format(slug=slug) if isinstance(v, str) else v) for k, v in doc.items()}
     report = validate(doc, slug=slug).as_dict()

@@ -43,12 +43,16 @@ scalars = (
 )
 json_values = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5)
+    ),
     max_leaves=15,
 )
 
 #: Junk for mutations: shallow, so that hypothesis spends its time on where to break, not on what.
-junk_values = scalars | st.lists(scalars, max_size=3) | st.dictionaries(st.text(max_size=8), scalars, max_size=3)
+junk_values = (
+    scalars | st.lists(scalars, max_size=3) | st.dictionaries(st.text(max_size=8), scalars, max_size=3)
+)
 
 
 def seed_builds(slug: str) -> list[dict]:
@@ -147,12 +151,16 @@ ODDS_REQUESTS = {
     "ourdnd": st.fixed_dictionaries(
         {"stat": _ints(-5, 10), "td": _ints(1, 30), "mode": st.sampled_from(["normal", "easy", "hard"])}
     ),
-    "maelstrom": st.fixed_dictionaries({"pool": _ints(1, 10), "difficulty": _ints(2, 10), "threshold": _ints(0, 5)}),
+    "maelstrom": st.fixed_dictionaries(
+        {"pool": _ints(1, 10), "difficulty": _ints(2, 10), "threshold": _ints(0, 5)}
+    ),
 }
 #: A key of each request that counts dice (or ranks) and must refuse -1 and 1000.
 COUNT_KEY = {"pando": "dice", "paragon": "force", "ascendant": None, "ourdnd": None, "maelstrom": "pool"}
 #: Keys without which there is no roll to price (others, such as Maelstrom's difficulty, may default).
-REQUIRED_KEY = {"pando": "dice", "paragon": "tn", "ascendant": "threshold", "ourdnd": "td", "maelstrom": "pool"}
+REQUIRED_KEY = {
+    "pando": "dice", "paragon": "tn", "ascendant": "threshold", "ourdnd": "td", "maelstrom": "pool"
+}
 
 
 def _is_p(p) -> bool:
@@ -205,6 +213,9 @@ def test_odds_in_range_are_exact_distributions(slug, data):
     assert_sound_answer(slug, engine_odds(slug, request))
 
 
+ODDS_KEYS = [
+    "dice", "skill", "force", "tn", "modifier", "threshold", "stat", "td", "mode", "pool", "difficulty"
+]
 WRONG_TYPES = ["3", None, 2.5, True, [3], {"n": 3}]
 
 
@@ -227,9 +238,7 @@ def test_odds_of_a_broken_request_is_an_odds_error(slug, data):
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
 @settings(PROPERTY, max_examples=100)
-@given(request=json_values | st.dictionaries(st.sampled_from(["dice", "skill", "force", "tn", "modifier", "threshold",
-                                                               "stat", "td", "mode", "pool", "difficulty"]),
-                                            scalars, max_size=4))
+@given(request=json_values | st.dictionaries(st.sampled_from(ODDS_KEYS), scalars, max_size=4))
 def test_odds_of_any_json_is_an_answer_or_an_odds_error(slug, request):
     try:
         answer = engine_odds(slug, request)

@@ -80,7 +80,8 @@ def test_odds_bars_give_a_lone_pass_chance_its_complement():
 
 
 def test_odds_bars_label_the_contract_answers():
-    bars = odds_bars("ascendant", {"critical_success": 0.05, "success": 0.5, "failure": 0.4, "critical_failure": 0.05})
+    answer = {"critical_success": 0.05, "success": 0.5, "failure": 0.4, "critical_failure": 0.05}
+    bars = odds_bars("ascendant", answer)
     assert [b["label"] for b in bars] == ["Critical success", "Success", "Failure", "Critical failure"]
     assert [b["label"] for b in odds_bars("pando", {"ep": {"0": 0.5, "1": 0.5}})] == ["0 EP", "1 EP"]
     assert odds_bars("pando", "not an answer") == []
