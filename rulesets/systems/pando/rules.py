@@ -378,9 +378,9 @@ def _check_arms(entry: dict, item: dict, i: int, report: Report, arms_of: list[s
     need = item["wield"]["arms"]
     name = item["name"]
     word = "arm" if need == 1 else "arms"
-    choices = ", ".join(arms_of) if arms_of else "nothing (this species has no arms)"
     arms = entry.get("arms")
     if arms is None:
+        choices = ", ".join(arms_of) if arms_of else "nothing (this species has no arms)"
         report.error("equipment.arms_invalid", ptr("equipment", i, "arms"),
                      f"Say which {word} {'holds' if need == 1 else 'hold'} the {name}: "
                      f"it needs {need} {word} (of {choices}), "
@@ -391,8 +391,10 @@ def _check_arms(entry: dict, item: dict, i: int, report: Report, arms_of: list[s
                      'Arms must be a list such as ["right_arm"].')
         return []
     good: list[str] = []
+    choices = None
     for k, arm in enumerate(arms):
         if arm not in arms_of:
+            choices = ", ".join(arms_of) if arms_of else "nothing (this species has no arms)"
             report.error("equipment.arms_invalid", ptr("equipment", i, "arms", k),
                          f"This character has no arm {arm!r}: wield the {name} with one of {choices}.")
         elif arm in good:
@@ -403,6 +405,7 @@ def _check_arms(entry: dict, item: dict, i: int, report: Report, arms_of: list[s
     if len(good) != len(arms):
         return []
     if len(arms) != need:
+        choices = ", ".join(arms_of) if arms_of else "nothing (this species has no arms)"
         report.error("equipment.arms_invalid", ptr("equipment", i, "arms"),
                      f"The {name} is wielded with {need} {word}, not {len(arms)}: "
                      f"list exactly {need} of {choices}.")
