@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from html import escape as _html_escape
 
 from django import template
 from django.utils.html import format_html, format_html_join
@@ -15,28 +16,40 @@ def _label(key) -> str:
     return str(key).replace("_", " ").capitalize()
 
 
-def _value_html(value, depth: int = 0):
+def _e(value) -> str:
+    """``conditional_escape`` without its SafeString wrapping: the hot loops below build one
+    string and mark it safe once (format_html per row was most of their time)."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return _html_escape(str(value))
+
+
+_MUTED_DASH = '<span class="muted">—</span>'
+
+
+def _value_html(value, depth: int = 0) -> str:
+    """The HTML of a derived value (already escaped; the caller marks it safe)."""
     if isinstance(value, dict):
         if not value:
-            return mark_safe('<span class="muted">—</span>')
+            return _MUTED_DASH
         if depth >= 3:
-            return format_html("<code>{}</code>", json.dumps(value, ensure_ascii=False))
-        rows = format_html_join(
-            "", "<div class=\"derived-row\"><dt>{}</dt><dd>{}</dd></div>",
-            ((_label(k), _value_html(v, depth + 1)) for k, v in value.items()),
+            return f"<code>{_e(json.dumps(value, ensure_ascii=False))}</code>"
+        rows = "".join(
+            f'<div class="derived-row"><dt>{_e(_label(k))}</dt><dd>{_value_html(v, depth + 1)}</dd></div>'
+            for k, v in value.items()
         )
-        return format_html('<dl class="derived-list derived-depth-{}">{}</dl>', depth, rows)
+        return f'<dl class="derived-list derived-depth-{depth}">{rows}</dl>'
     if isinstance(value, list):
         if not value:
-            return mark_safe('<span class="muted">—</span>')
+            return _MUTED_DASH
         if all(not isinstance(v, (dict, list)) for v in value):
-            return format_html("{}", ", ".join(str(v) for v in value))
-        return format_html_join("", "<div>{}</div>", ((_value_html(v, depth + 1),) for v in value))
+            return _e(", ".join(str(v) for v in value))
+        return "".join(f"<div>{_value_html(v, depth + 1)}</div>" for v in value)
     if value is None:
-        return mark_safe('<span class="muted">—</span>')
+        return _MUTED_DASH
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return format_html("{}", value)
+    return _e(value)
 
 
 @register.simple_tag
@@ -44,7 +57,7 @@ def derived_list(derived):
     """The report's derived numbers as nested definition lists (computed in Python: fast)."""
     if not derived:
         return mark_safe('<p class="muted">Nothing derived yet: fix the problems above.</p>')
-    return _value_html(derived)
+    return mark_safe(_value_html(derived))
 
 
 @register.filter
@@ -76,69 +89,74 @@ def describedby(field) -> str:
 
 
 # ------------------------------------------------------------------ hot loops, rendered in Python
-# The live update re-renders the whole form on every change; these loops (a skill tree of
-# 60 nodes, steppers, option lists) are ~10× faster as format_html than as template nodes.
+# A live update re-renders the section that changed; these loops (a skill tree of 60 nodes,
+# steppers, option lists) are much faster as Python than as template nodes, and faster again
+# as f-strings escaped with ``_e`` than as one format_html per row. The output is the same.
 
 
 def _issues_html(f) -> str:
     if not f.get("issues"):
         return ""
-    return format_html(
-        '<ul class="field-issues" id="{}">{}</ul>', f["err_id"],
-        format_html_join("", '<li class="issue issue-{}" data-code="{}">{}</li>',
-                         ((i.get("severity", "error"), i.get("code", ""), i.get("message", "")) for i in f["issues"])),
+    rows = "".join(
+        f'<li class="issue issue-{_e(i.get("severity", "error"))}" data-code="{_e(i.get("code", ""))}">'
+        f'{_e(i.get("message", ""))}</li>'
+        for i in f["issues"]
     )
+    return f'<ul class="field-issues" id="{_e(f["err_id"])}">{rows}</ul>'
 
 
 @register.simple_tag
 def issues(f):
     """The issues shown beside a control (the list its aria-describedby points at)."""
-    return _issues_html(f)
+    return mark_safe(_issues_html(f))
 
 
 @register.simple_tag
 def options(opts, blank=None):
     """<option>s of a select, the selected one marked; ``blank`` adds a first empty option."""
-    head = format_html('<option value="">{}</option>', blank) if blank else mark_safe("")
-    return head + format_html_join(
-        "", '<option value="{}"{}>{}</option>',
-        ((o["id"], mark_safe(" selected") if o.get("selected") else "", o.get("label", o["id"])) for o in opts or []),
-    )
+    head = f'<option value="">{_e(blank)}</option>' if blank else ""
+    return mark_safe(head + "".join(
+        f'<option value="{_e(o["id"])}"{" selected" if o.get("selected") else ""}>{_e(o.get("label", o["id"]))}</option>'
+        for o in opts or []
+    ))
 
 
 @register.simple_tag
 def tree_rows(rows, path):
     """The nodes of one branch of a skill tree: learned / available / locked (and why)."""
     out = []
+    path = _e(path)
     for f in rows:
+        dom_id = _e(f["id"])
         if f.get("issues"):
-            described = format_html(' aria-describedby="{}" aria-invalid="true"', f["err_id"])
+            described = f' aria-describedby="{_e(f["err_id"])}" aria-invalid="true"'
         elif f.get("reason"):
-            described = format_html(' aria-describedby="{}-why"', f["id"])
+            described = f' aria-describedby="{dom_id}-why"'
         else:
-            described = mark_safe("")
+            described = ""
         cost = f"{f['cost']}" if f.get("cost") else "free"
         level = f" · L{f['level']}" if f.get("level") else ""
-        why = format_html('<span class="node-why" id="{}-why">{}</span>', f["id"], f["reason"]) if f.get("reason") else ""
-        out.append(format_html(
-            '<li class="tree-node node-{state} depth-{depth}{err}" style="--depth: {depth}">'
-            '<input type="checkbox" id="{id}" name="{path}" value="{value}"{checked}{described}>'
-            '<label for="{id}">{label} <span class="node-cost">{cost}{level}</span></label>{why}{issues}</li>',
-            state=f.get("state", ""), depth=f.get("depth", 0), err=" has-error" if f.get("issues") else "",
-            id=f["id"], path=path, value=f["node_id"], checked=mark_safe(" checked") if f.get("checked") else "",
-            described=described, label=f["label"], cost=cost, level=level, why=why, issues=_issues_html(f),
-        ))
+        why = f'<span class="node-why" id="{dom_id}-why">{_e(f["reason"])}</span>' if f.get("reason") else ""
+        depth = _e(f.get("depth", 0))
+        out.append(
+            f'<li class="tree-node node-{_e(f.get("state", ""))} depth-{depth}{" has-error" if f.get("issues") else ""}"'
+            f' style="--depth: {depth}">'
+            f'<input type="checkbox" id="{dom_id}" name="{path}" value="{_e(f["node_id"])}"'
+            f'{" checked" if f.get("checked") else ""}{described}>'
+            f'<label for="{dom_id}">{_e(f["label"])} <span class="node-cost">{_e(cost)}{_e(level)}</span></label>'
+            f'{why}{_issues_html(f)}</li>'
+        )
     return mark_safe("".join(out))
 
 
 @register.simple_tag
 def stepper(f, url):
     """A number with − / + buttons (plain submits without JavaScript) and the cost of the next point."""
-    bounds = mark_safe("")
+    bounds = ""
     if f.get("min") is not None:
-        bounds += format_html(' min="{}"', f["min"])
+        bounds += f' min="{_e(f["min"])}"'
     if f.get("max") is not None:
-        bounds += format_html(' max="{}"', f["max"])
+        bounds += f' max="{_e(f["max"])}"'
     value = "" if f.get("value") is None else f["value"]
     if f.get("at_max"):
         nxt = "maximum"
@@ -149,18 +167,19 @@ def stepper(f, url):
     else:
         nxt = ""
     raise_label = f"Raise {f['label']}" + (f" ({f['next_text']})" if f.get("next_text") else "")
-    return format_html(
-        '<div class="stepper-row{err}"><label for="{id}">{label}</label><div class="stepper">'
-        '<button type="submit" class="btn btn-small step" name="_step" value="{name}|-1" hx-post="{url}"{lo} '
-        'aria-label="Lower {label}" aria-controls="{id}">−</button>'
-        '<input type="number" inputmode="numeric" id="{id}" name="{name}" value="{value}"{bounds}{described}>'
-        '<button type="submit" class="btn btn-small step" name="_step" value="{name}|1" hx-post="{url}"{hi} '
-        'aria-label="{raise_label}" aria-controls="{id}">+</button></div>'
-        '<span class="next-cost" id="{id}-next">{nxt}</span>{issues}</div>',
-        err=" has-error" if f.get("issues") else "", id=f["id"], label=f["label"], name=f["name"], url=url,
-        lo=mark_safe(" disabled") if f.get("at_min") else "", hi=mark_safe(" disabled") if f.get("at_max") else "",
-        value=value, bounds=bounds, described=describedby(f), raise_label=raise_label, nxt=nxt,
-        issues=_issues_html(f),
+    dom_id, label, name, url = _e(f["id"]), _e(f["label"]), _e(f["name"]), _e(url)
+    return mark_safe(
+        f'<div class="stepper-row{" has-error" if f.get("issues") else ""}"><label for="{dom_id}">{label}</label>'
+        f'<div class="stepper">'
+        f'<button type="submit" class="btn btn-small step" name="_step" value="{name}|-1" hx-post="{url}"'
+        f'{" disabled" if f.get("at_min") else ""} '
+        f'aria-label="Lower {label}" aria-controls="{dom_id}">−</button>'
+        f'<input type="number" inputmode="numeric" id="{dom_id}" name="{name}" value="{_e(value)}"{bounds}'
+        f'{_e(describedby(f))}>'
+        f'<button type="submit" class="btn btn-small step" name="_step" value="{name}|1" hx-post="{url}"'
+        f'{" disabled" if f.get("at_max") else ""} '
+        f'aria-label="{_e(raise_label)}" aria-controls="{dom_id}">+</button></div>'
+        f'<span class="next-cost" id="{dom_id}-next">{_e(nxt)}</span>{_issues_html(f)}</div>'
     )
 
 
