@@ -19,7 +19,6 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from characters.models import Advancement
@@ -40,6 +39,7 @@ from characters.serializers_advancement import (
 )
 from characters.serializers_campaigns import ErrorSerializer
 from characters.services import advancement as svc
+from config.api import api_view
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")

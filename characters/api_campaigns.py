@@ -12,7 +12,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.decorators import authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
@@ -33,6 +33,7 @@ from characters.serializers_campaigns import (
     UserSerializer,
 )
 from characters.services import campaigns as services
+from config.api import api_view
 
 User = get_user_model()
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
@@ -45,6 +44,7 @@ from characters.serializers_characters import (
     VersionSerializer,
 )
 from characters.services import characters as svc
+from config.api import api_view
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from characters.selectors.campaigns import campaign_for_user
@@ -30,6 +29,7 @@ from combat.serializers import (
     EncounterSummarySerializer,
     NextTurnSerializer,
 )
+from config.api import api_view
 
 API_LOG = 200
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from rest_framework import status
-from rest_framework.exceptions import APIException
+from rest_framework.decorators import api_view as drf_api_view
+from rest_framework.exceptions import APIException, ParseError
+from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+#: How deep a request body may nest. Build documents, play state and actions are a few levels
+#: deep; far deeper bodies would hit Python's recursion limit somewhere in the services (a 500).
+MAX_BODY_DEPTH = 64
+#: Text Postgres cannot store (NUL) and UTF-8 cannot carry (unpaired surrogates, from "\ud800").
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 class Conflict(APIException):
@@ -24,6 +35,68 @@ class RuleRefused(APIException):
     def __init__(self, detail=None, *, errors=None, code=None):
         super().__init__(detail=detail, code=code)
         self.errors = errors or []
+
+
+class BadBody(ParseError):
+    """A JSON body the API will not take (400), with where and why in ``errors``."""
+
+    def __init__(self, detail: str, *, path: str | None = None):
+        super().__init__(detail)
+        field = path.split("/")[1].replace("~1", "/").replace("~0", "~") if path and path.count("/") else None
+        self.errors = [{"field": field, "path": path, "message": detail}] if path is not None else []
+
+
+def _pointer_token(key: Any) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def body_problem(data: Any) -> BadBody | None:
+    """Why a parsed JSON body is refused: nested deeper than MAX_BODY_DEPTH, or a key or string
+    holding NUL or an unpaired surrogate (the JSON Pointer says where; the bad text is not echoed)."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if isinstance(value, str):
+            if _UNSTORABLE.search(value):
+                return BadBody("Text may not contain NUL characters or unpaired surrogates.", path=path)
+            continue
+        if not isinstance(value, (dict, list)):
+            continue
+        if depth >= MAX_BODY_DEPTH:
+            return BadBody(f"The body is nested more than {MAX_BODY_DEPTH} levels deep.", path=path)
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if _UNSTORABLE.search(key):
+                    return BadBody("Keys may not contain NUL characters or unpaired surrogates.", path=path)
+                stack.append((item, f"{path}/{_pointer_token(key)}", depth + 1))
+        else:
+            stack.extend((item, f"{path}/{i}", depth + 1) for i, item in enumerate(value))
+    return None
+
+
+class SafeJSONParser(JSONParser):
+    """DRF's JSON parser, refusing with 400 what would be a 500 further in: a body nested too deeply
+    (for Python's json or for the services), or text Postgres cannot store."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise BadBody("The body is nested too deeply to read.") from None
+        problem = body_problem(data)
+        if problem is not None:
+            raise problem
+        return data
+
+
+def api_view(http_method_names):
+    """``rest_framework.decorators.api_view`` with the SafeJSONParser: the resource API's views."""
+
+    def decorator(func):
+        func.parser_classes = [SafeJSONParser]
+        return drf_api_view(http_method_names)(func)
+
+    return decorator
 
 
 def _flatten(data, prefix=""):

@@ -112,13 +112,19 @@ def issues(f):
 
 
 @register.simple_tag
-def options(opts, blank=None):
-    """<option>s of a select, the selected one marked; ``blank`` adds a first empty option."""
+def options(opts, blank=None, titles=False):
+    """<option>s of a select, the selected one marked; ``blank`` adds a first empty option;
+    ``titles`` shows each option's help as its title (a tooltip)."""
     head = f'<option value="">{_e(blank)}</option>' if blank else ""
     return mark_safe(head + "".join(
-        f'<option value="{_e(o["id"])}"{" selected" if o.get("selected") else ""}>{_e(o.get("label", o["id"]))}</option>'
+        f'<option value="{_e(o["id"])}"{" selected" if o.get("selected") else ""}'
+        f'{_title(o) if titles else ""}>{_e(o.get("label", o["id"]))}</option>'
         for o in opts or []
     ))
+
+
+def _title(option) -> str:
+    return f' title="{_e(option["help"])}"' if option.get("help") else ""
 
 
 @register.simple_tag
@@ -180,6 +186,17 @@ def stepper(f, url):
         f'{" disabled" if f.get("at_max") else ""} '
         f'aria-label="{_e(raise_label)}" aria-controls="{dom_id}">+</button></div>'
         f'<span class="next-cost" id="{dom_id}-next">{_e(nxt)}</span>{_issues_html(f)}</div>'
+    )
+
+
+@register.simple_tag
+def creation_dots(item):
+    """One row of Maelstrom's creation dots (every dot changes with the allocation: a hot loop)."""
+    dots = [_e(d) for d in item.get("dots") or []]
+    final = item.get("final") or 0
+    return mark_safe(
+        f'<span class="dots" role="img" aria-label="{_e(item.get("label", ""))} {_e(final)}: {", ".join(dots)}">'
+        + "".join(f'<span class="dot {d}"></span>' for d in dots) + "</span>"
     )
 
 
