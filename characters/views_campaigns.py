@@ -58,10 +58,15 @@ def _add_errors(form, exc: ValidationError) -> None:
             form.add_error(None, error)
 
 
-def _with_links(characters):
+def _with_links(characters, *, viewer=None, is_gm: bool = True):
+    """Each character with the link to its sheet, when the viewer may open it: a player
+    sees the other players' characters listed but their sheets are theirs (a 404)."""
     for character in characters:
-        character.url = _maybe_reverse("character_sheet", character.pk) or _maybe_reverse(
-            "character_builder", character.pk
+        visible = is_gm or viewer is None or character.owner_id == viewer.pk
+        character.url = (
+            _maybe_reverse("character_sheet", character.pk) or _maybe_reverse("character_builder", character.pk)
+            if visible
+            else None
         )
     return characters
 
@@ -135,7 +140,9 @@ def _detail_context(request, campaign: Campaign) -> dict:
         "role": role,
         "is_gm": role == Membership.Role.GM,
         "members": campaign_members(campaign),
-        "characters": _with_links(list(campaign_characters(campaign))),
+        "characters": _with_links(
+            list(campaign_characters(campaign)), viewer=request.user, is_gm=role == Membership.Role.GM
+        ),
         "ruleset_name": services.RULESET_NAMES.get(campaign.ruleset, campaign.ruleset),
         "new_character_url": _maybe_reverse("character_create", campaign.pk),
         "homebrew_url": _maybe_reverse("campaign_homebrew", campaign.pk) if role == Membership.Role.GM else None,

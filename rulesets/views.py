@@ -100,6 +100,9 @@ def _cell(value: Any) -> str:
         return ", ".join(str(v) for v in value)
     if value is None:
         return ""
+    if isinstance(value, dict) and all(isinstance(v, (str, int, float)) for v in value.values()):
+        # {"arms": 1} reads as "arms: 1" in a table cell; nested content stays JSON
+        return ", ".join(f"{k}: {v}" for k, v in value.items())
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -118,7 +121,8 @@ def catalogue_tables(
         columns = keys[:max_columns]
         rows = [[_cell(entry.get(k)) for k in columns] for entry in entries]
         label = kind.replace("_", " ").capitalize()
-        tables.append({"kind": kind, "label": label, "columns": columns, "rows": rows})
+        headers = [c.replace("_", " ") for c in columns]
+        tables.append({"kind": kind, "label": label, "columns": columns, "headers": headers, "rows": rows})
     return tables
 
 

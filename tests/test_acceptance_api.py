@@ -95,9 +95,11 @@ CASES = {
                       cost=1000, advance=_ascendant_advance, broken=_ascendant_broken, broken_code=None,
                       action={"action": "stride"}),
     "ourdnd": dict(demo=("ourdnd", "bram_shieldbearer"), npc=("ourdnd", "wren_emberhand"), currency="points",
-                   award=1, cost=1, advance=_ourdnd_advance, broken=_ourdnd_broken, broken_code="gear.unknown",
+                   award=1, cost=1, advance=_ourdnd_advance, broken=_ourdnd_broken,
+                   broken_code="gear.unknown",
                    action={"action": "move_near"}),
-    "maelstrom": dict(demo=("maelstrom", "kestrel"), npc=("maelstrom", "rook"), currency="xp", award=5, cost=10,
+    "maelstrom": dict(demo=("maelstrom", "kestrel"), npc=("maelstrom", "rook"), currency="xp", award=5,
+                      cost=10,
                       advance=_maelstrom_advance, broken=_maelstrom_broken, broken_code="skill.unknown",
                       action={"action": "roll", "attribute": "wits", "ability": "alertness"}),
 }
@@ -145,8 +147,9 @@ class Client:
         return self.call("patch", path, body, status=status)
 
 
-def codes(error_body: dict) -> list[str]:
-    return [e.get("code") for e in error_body["errors"]]
+def codes(body: dict) -> list[str]:
+    """The codes of an error answer's (or a report's) ``errors``."""
+    return [e.get("code") for e in body["errors"]]
 
 
 def sign_up(username: str) -> tuple[Client, int]:
@@ -205,10 +208,11 @@ def test_a_table_walks_the_api(slug):
     assert draft["status"] == "draft"
     assert draft["report"]["valid"] is False and draft["report"]["errors"]
     if case["broken_code"]:
-        assert case["broken_code"] in [e["code"] for e in draft["report"]["errors"]], draft["report"]["errors"]
+        assert case["broken_code"] in codes(draft["report"]), draft["report"]["errors"]
     refused = p1.post(f"characters/{draft['id']}/submit/", {}, status=422)  # only a valid build is submitted
     assert refused["errors"] and all(e.get("code") for e in refused["errors"]), refused
-    resaved = p1.post(f"characters/{draft['id']}/draft/", {"version": draft["version"], "build": pc_build}, status=200)
+    resaved = p1.post(f"characters/{draft['id']}/draft/", {"version": draft["version"], "build": pc_build},
+                      status=200)
     assert resaved["version"] == draft["version"] + 1 and resaved["report"]["valid"] is True
     p1.post(f"characters/{draft['id']}/draft/", {"version": draft["version"], "build": broken}, status=409)
 
@@ -236,7 +240,7 @@ def test_a_table_walks_the_api(slug):
     export = p1.get(f"{url}export/")
     assert export["format"] == FORMAT and export["ruleset"] == slug and export["name"] == pc_build["name"]
     assert export["budget"] == starting
-    assert {k: v for k, v in export.items() if k != "format"} == {k: v for k, v in sheet["build"].items() if k != "format"}
+    assert export == {**sheet["build"], "format": FORMAT}
 
     history = p1.get(f"{url}history/")
     numbers = [v["number"] for v in history]
@@ -268,7 +272,8 @@ def test_a_table_walks_the_api(slug):
 
     # 4. Advancement. -------------------------------------------------------------------------
     currency, award_amount = case["currency"], case["award"]
-    p1.post(f"{url}awards/", {"currency": currency, "amount": award_amount, "reason": "self-serve"}, status=403)
+    p1.post(f"{url}awards/", {"currency": currency, "amount": award_amount, "reason": "self-serve"},
+            status=403)
     award = gm.post(f"{url}awards/", {"currency": currency, "amount": award_amount, "reason": "the ogre"},
                     status=201)
     assert (award["currency"], award["amount"], award["kind"]) == (currency, award_amount, "award")
@@ -305,7 +310,8 @@ def test_a_table_walks_the_api(slug):
     second = p1.post(f"{url}advancements/", {"build": wanted, "note": "after the siege"}, status=201)
     assert second["status"] == "pending" and second["cost"][currency] == case["cost"]
     assert {"id", "status", "diff", "report", "cost"} <= set(second)
-    assert [a["id"] for a in gm.get("advancements/", {"campaign": cid, "status": "pending"})] == [second["id"]]
+    pending = gm.get("advancements/", {"campaign": cid, "status": "pending"})
+    assert [a["id"] for a in pending] == [second["id"]]
     approved = gm.post(f"advancements/{second['id']}/approve/", {"comment": "Well earned."}, status=200)
     assert approved["status"] == "approved"
     gm.post(f"advancements/{second['id']}/approve/", {}, status=409)
@@ -408,12 +414,13 @@ def test_a_table_walks_the_api(slug):
     huge = {"campaign": cid, "build": {**pc_build, "notes": "x" * (257 * 1024)}}
     p1.call("post", "characters/", raw=json.dumps(huge), status=413)
     p1.call("patch", url, raw=json.dumps({"version": 1, "state": {"x": "y" * (300 * 1024)}}), status=413)
-    gm.call("post", f"{enc}actions/", raw=json.dumps({"combatant": npc, "pad": "z" * (260 * 1024)}), status=413)
+    gm.call("post", f"{enc}actions/", raw=json.dumps({"combatant": npc, "pad": "z" * (260 * 1024)}),
+            status=413)
     anon.call("post", f"rulesets/{slug}/validate/", raw=json.dumps({**pc_build, "notes": "n" * (257 * 1024)}),
               status=413)
     for path in ("campaigns/", "campaigns/join/", "characters/", f"{url}advancements/", f"{url}awards/",
-                 f"advancements/{second['id']}/approve/", "encounters/", f"{enc}combatants/", f"{enc}actions/",
-                 f"{enc}next-turn/"):
+                 f"advancements/{second['id']}/approve/", "encounters/", f"{enc}combatants/",
+                 f"{enc}actions/", f"{enc}next-turn/"):
         gm.call("post", path, raw="{not json", status=400)
         gm.call("post", path, raw="[1, 2]", status=400)
     p1.call("patch", url, raw="{not json", status=400)
