@@ -136,3 +136,12 @@ def exception_handler(exc, context):
 
 def error_response(detail: str, *, status_code: int, errors=None) -> Response:
     return Response({"detail": detail, "errors": errors or []}, status=status_code)
+
+
+def api_not_found(request, *args, **kwargs):
+    """Unknown paths under /api/ answer in the API's own shape, not with an HTML page."""
+    from django.http import JsonResponse
+
+    return JsonResponse(
+        {"detail": f"No API endpoint at {request.path}; see /api/docs/.", "errors": []}, status=404
+    )

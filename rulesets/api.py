@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import error_response
+from config.api import body_problem, error_response
 from rulesets.engine import OddsError, registry
 from rulesets.engine import odds as engine_odds
 from rulesets.engine import validate as engine_validate
@@ -78,12 +78,18 @@ def _json_body(request: Request) -> Any:
     if not raw.strip():
         raise _BadBody(error_response("The body is empty: send a JSON document.", status_code=400))
     try:
-        return json.loads(raw, parse_constant=_reject_constant)
+        data = json.loads(raw, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:
         detail = f"The body is not a JSON document: {exc}." if isinstance(exc, ValueError) else (
             "The body is nested too deeply to read."
         )
         raise _BadBody(error_response(detail, status_code=400)) from None
+    # Text that cannot be written back out as UTF-8 (a lone surrogate) or absurd nesting is refused
+    # here, the same way the resource API refuses it, rather than failing while rendering the report.
+    problem = body_problem(data)
+    if problem is not None:
+        raise _BadBody(error_response(str(problem.detail), status_code=400, errors=problem.errors))
+    return data
 
 
 def _ruleset_or_404(slug: str):
