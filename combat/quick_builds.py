@@ -18,6 +18,23 @@ QUICK_BUILDS: dict[str, dict[str, Any]] = {
         "skills": ["melee", "blades"],
         "equipment": [{"item": "dagger", "state": "wielded", "arms": ["right_arm"]}],
     },
+    # A blank build has no class, so no maximum Stamina: nobody could strike it.
+    "ascendant": {
+        "ruleset": "ascendant", "name": "Bandit", "budget": {"xp": 0}, "level": 1, "ancestry": "human",
+        "background": "soldier", "class": "fighter", "armor": "leather_armor",
+        "boosts": {"ancestry": ["str", "dex"], "background": ["str", "con", "dex"], "class": "str",
+                   "free": ["str", "dex", "con", "wis"]},
+        "levels": {}, "skills": {}, "lores": [],
+    },
+    # A blank build misses the creation dots, so the rules refuse it as an NPC.
+    "maelstrom": {
+        "ruleset": "maelstrom", "name": "Thug", "budget": {"xp": 0},
+        "attributes": {"strength": 3, "precision": 3, "reflexes": 3, "perception": 2, "intelligence": 2, "wits": 3},
+        "abilities": {"melee": 3, "athletics": 3, "firearms": 2, "alertness": 2, "streetwise": 2, "stealth": 2,
+                      "driving": 1, "survival": 1, "medicine": 1, "technology": 1, "tradecraft": 1,
+                      "heavy_weapons": 1},
+        "willpower": 3, "specialties": [],
+    },
 }
 
 

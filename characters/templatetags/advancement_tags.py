@@ -20,6 +20,13 @@ def cost_text(cost, slug) -> str:
     return ", ".join(parts) or "free"
 
 
+@register.filter
+def currency_label(currency, slug) -> str:
+    """"cp" → "CP": a currency as its ruleset names it (``{{ c|currency_label:character.ruleset }}``)."""
+    ruleset = registry.get(slug)
+    return ruleset.currency_label(currency) if ruleset else currency
+
+
 @register.inclusion_tag("characters/_advancement_notices.html", takes_context=True)
 def advancement_notices(context, character):
     """The owner's latest request outcomes: ``{% load advancement_tags %}{% advancement_notices character %}``."""

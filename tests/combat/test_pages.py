@@ -112,3 +112,21 @@ def test_a_player_acts_for_their_own_character_and_sees_only_their_actions(setup
     assert Encounter.objects.get(pk=e.pk).version == version
     r = player.post(reverse("encounter_act", args=[e.pk]), {"combatant": pablo.pk, "action": "dodge"}, follow=True)
     assert "when you are attacked" in r.content.decode()
+
+
+@pytest.mark.parametrize("slug", ["pando", "paragon", "ascendant", "ourdnd", "maelstrom"])
+def test_the_quick_npc_form_starts_from_a_build_the_gm_can_add_and_fight(slug):
+    from combat.quick_builds import quick_build
+    from combat.selectors import encounter_board, encounter_fight
+    from rulesets.engine import registry
+    from tests.factories import make_campaign, make_user
+
+    gm = make_user("gm")
+    campaign = make_campaign(gm=gm, ruleset=slug)
+    build = quick_build(registry.get(slug), campaign)
+    assert registry.get(slug).validate(build).errors == []
+    e = services.encounter_create(campaign=campaign, user=gm, name="Ambush")
+    [npc] = services.encounter_add_combatant(encounter=e, user=gm, name="Raider", build=build)
+    shown = next(c for c in encounter_board(fight=encounter_fight(encounter=e))["combatants"] if c["id"] == npc.pk)
+    # every number of a quick NPC is known (a blank Ascendant build showed "Stamina 0/?")
+    assert "?" not in json.dumps(shown["summary"], default=str)

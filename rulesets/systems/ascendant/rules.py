@@ -126,6 +126,25 @@ def _skill_attributes(skills_cat: dict[str, dict]) -> dict[str, Any]:
     return cached[1]
 
 
+_FEAT_TABLE_CACHE: dict[int, tuple[dict, dict[str, tuple]]] = {}
+
+
+def _feat_table(feats_cat: dict[str, dict]) -> dict[str, tuple]:
+    """Feat id -> (entry, name, kind, heritage, ancestry, class, skill, rank, prerequisites): the
+    fields ``check`` reads of every feat taken, read once per feats catalogue (cached per context)."""
+    cached = _FEAT_TABLE_CACHE.get(id(feats_cat))
+    if cached is None or cached[0] is not feats_cat:
+        if len(_FEAT_TABLE_CACHE) > 256:
+            _FEAT_TABLE_CACHE.clear()
+        table = {
+            fid: (feat, feat.get("name", fid), feat.get("kind"), feat.get("heritage"), feat.get("ancestry"),
+                  feat.get("class"), feat.get("skill"), feat.get("rank"), feat.get("prerequisites", ()))
+            for fid, feat in feats_cat.items()
+        }
+        cached = _FEAT_TABLE_CACHE[id(feats_cat)] = (feats_cat, table)
+    return cached[1]
+
+
 def _label(entry: dict | None, fallback: str) -> str:
     return entry.get("name", fallback) if isinstance(entry, dict) else fallback
 
@@ -414,6 +433,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     final_cap = rules.cap(level)
 
     level_plan = rules.level_plan
+    feat_table = _feat_table(feats_cat)
     rank_index = rules.rank_index
     n_ranks = len(rules.ranks)
     key_skill_known = key_skill in skill_rank
@@ -556,40 +576,40 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         level_ids = {fid for _, fid, _, _ in picked}
         seen_here: set[str] = set()
         for path, fid, kind, traded in picked:
-            feat = feats_cat.get(fid)
-            if feat is None:
+            record = feat_table.get(fid)
+            if record is None:
                 report.error("skill.unknown", path, f"{fid!r} is not a feat here; pick one from the level-up list.")
                 continue
-            name = feat.get("name", fid)
+            feat, name, f_kind, f_heritage, f_ancestry, f_class, f_skill, f_rank, prerequisites = record
             if (fid in held or fid in seen_here) and not feat.get("repeatable"):
                 where = held.get(fid, f"level {n}")
                 report.error("skill.duplicate", path, f"{name} is already taken ({where}); choose another feat.")
                 continue
             seen_here.add(fid)
-            if feat.get("kind") != kind:
+            if f_kind != kind:
                 report.error(
                     "ascendant.feat_slot_missing", path,
                     f"{name} is a{'n' if str(feat.get('kind', ' '))[0] in 'aeiou' else ''} {feat.get('kind')} feat, "
                     f"and this is a {kind} slot; put it in a {feat.get('kind')} slot or choose a {kind} feat.",
                 )
                 continue
-            if feat.get("heritage"):
+            if f_heritage:
                 report.error("ascendant.feat_prerequisite_missing", path,
                              f"{name} comes only with the {feat['heritage']} heritage; choose another feat.")
                 continue
-            if kind == "ancestry" and feat.get("ancestry") not in (None, anc_id):
+            if kind == "ancestry" and f_ancestry not in (None, anc_id):
                 report.error("ascendant.feat_prerequisite_missing", path,
                              f"{name} is a feat of the {feat.get('ancestry')} ancestry; choose one of your own.")
                 continue
-            if kind == "class" and feat.get("class") not in (None, class_id):
+            if kind == "class" and f_class not in (None, class_id):
                 report.error("ascendant.feat_prerequisite_missing", path,
                              f"{name} is a {feat.get('class')} feat; choose one of your own class's.")
                 continue
             if kind == "skill":
-                limit = skill_rank.get(feat.get("skill"), 0)
+                limit = skill_rank.get(f_skill, 0)
             else:
                 limit = cp
-            rank = rank_index.get(feat.get("rank"), n_ranks)
+            rank = rank_index.get(f_rank, n_ranks)
             if rank > limit or (traded and rank > limit - 1):
                 if kind == "skill":
                     where = f"your proficiency in {_label(skills_cat.get(feat.get('skill')), str(feat.get('skill')))}"
@@ -610,7 +630,6 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                     "take it at a later level.",
                 )
                 continue
-            prerequisites = feat.get("prerequisites", ())
             if kind != "archetype" and (prerequisites == () or prerequisites == []):
                 continue
             unmet = []
