@@ -392,6 +392,9 @@ def _read_attributes(build: dict, report: Report, ctx: Context, h: House, sheet:
         if value > h.attribute_max:
             report.error("attribute.above_maximum", path, f"{label} {value} is above the maximum of "
                          f"{h.attribute_max}; lower it to {h.attribute_max}.")
+            # Dots above the maximum cannot be bought, so they are not priced: a rank of a billion
+            # must cost no more work than a rank of five.
+            value = h.attribute_max
         elif value == 0:
             report.warn("attribute.zero", path, f"{label} 0 is only for extreme exceptions (every character "
                         "normally has at least 1 dot); check with the storyteller or raise it to 1.")
@@ -425,6 +428,7 @@ def _read_abilities(build: dict, report: Report, ctx: Context, h: House, sheet: 
         if value > h.ability_max:
             report.error("skill.above_maximum", path, f"{label} {value} is above the maximum of {h.ability_max}; "
                          f"lower it to {h.ability_max}.")
+            value = h.ability_max  # not priced above the maximum (see attributes)
         sheet.abilities[key] = value
 
 
@@ -444,6 +448,7 @@ def _read_willpower(build: dict, report: Report, h: House, sheet: Sheet) -> None
     elif value > h.willpower_max:
         report.error("attribute.above_maximum", "/willpower", f"Willpower {value} is above the maximum of "
                      f"{h.willpower_max}; lower it to {h.willpower_max}.")
+        value = h.willpower_max  # not priced above the maximum (see attributes)
     sheet.willpower = value
 
 
