@@ -163,8 +163,13 @@ if __name__ == "__main__":
     try:
         main(runs)
     finally:
-        from django.db import connections
+        from django.db import connection, connections
 
+        # The websocket consumers' worker threads keep their own sessions open: end them, or the
+        # test database cannot be dropped.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()")
         connections.close_all()
         try:
             teardown_databases(old, verbosity=0)

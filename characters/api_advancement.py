@@ -39,7 +39,7 @@ from characters.serializers_advancement import (
 )
 from characters.serializers_campaigns import ErrorSerializer
 from characters.services import advancement as svc
-from config.api import api_view
+from config.api import api_view, validated
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
@@ -47,12 +47,6 @@ E403 = OpenApiResponse(ErrorSerializer, description="Only the campaign's GM (or 
 E404 = OpenApiResponse(ErrorSerializer, description="No such character, campaign or request, or you may not see it.")
 E409 = OpenApiResponse(ErrorSerializer, description="Not pending any more, made stale by another approved change, or the points are gone.")
 E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `errors` carries the codes and paths.")
-
-
-def _valid(serializer_class, request):
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 @extend_schema(
@@ -65,7 +59,7 @@ def _valid(serializer_class, request):
 )
 @api_view(["POST"])
 def character_award(request, id):
-    data = _valid(AwardRequestSerializer, request)
+    data = validated(AwardRequestSerializer, request)
     rows = svc.award_create(
         gm=request.user, character_id=id, currency=data["currency"], amount=data["amount"], reason=data["reason"]
     )
@@ -83,7 +77,7 @@ def character_award(request, id):
 @api_view(["POST"])
 def campaign_award(request, id):
     campaign = campaign_for_user(request.user, id)
-    data = _valid(PartyAwardRequestSerializer, request)
+    data = validated(PartyAwardRequestSerializer, request)
     rows = svc.award_create(
         gm=request.user, campaign=campaign, character_ids=data.get("characters"), currency=data["currency"],
         amount=data["amount"], reason=data["reason"],
@@ -114,7 +108,7 @@ def character_advancements(request, id):
     if request.method == "GET":
         qs = sel.advancements_for_user(user=request.user).filter(character=character)
         return Response(AdvancementSerializer(qs, many=True).data)
-    data = _valid(AdvancementRequestSerializer, request)
+    data = validated(AdvancementRequestSerializer, request)
     advancement = svc.advancement_request(
         character_id=character.id, user=request.user, build=data["build"], note=data["note"]
     )
@@ -166,7 +160,7 @@ def advancement_detail(request, id):
 )
 @api_view(["POST"])
 def advancement_approve(request, id):
-    data = _valid(CommentSerializer, request)
+    data = validated(CommentSerializer, request)
     advancement = svc.advancement_approve(advancement_id=id, gm=request.user, comment=data["comment"])
     return Response(AdvancementSerializer(advancement).data)
 
@@ -180,7 +174,7 @@ def advancement_approve(request, id):
 )
 @api_view(["POST"])
 def advancement_reject(request, id):
-    data = _valid(RejectSerializer, request)
+    data = validated(RejectSerializer, request)
     advancement = svc.advancement_reject(advancement_id=id, gm=request.user, comment=data["comment"])
     return Response(AdvancementSerializer(advancement).data)
 
@@ -195,7 +189,7 @@ def advancement_reject(request, id):
 )
 @api_view(["POST"])
 def advancement_revert(request, id):
-    data = _valid(RevertSerializer, request)
+    data = validated(RevertSerializer, request)
     advancement = svc.advancement_revert(advancement_id=id, gm=request.user, reason=data["reason"])
     return Response(AdvancementSerializer(advancement).data)
 

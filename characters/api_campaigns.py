@@ -33,7 +33,7 @@ from characters.serializers_campaigns import (
     UserSerializer,
 )
 from characters.services import campaigns as services
-from config.api import api_view
+from config.api import api_view, validated
 
 User = get_user_model()
 
@@ -50,12 +50,6 @@ def _service_errors():
         yield
     except DjangoValidationError as exc:
         raise serializers.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages) from exc
-
-
-def _valid(serializer_class, request):
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _detail(campaign, request) -> Response:
@@ -76,7 +70,7 @@ def _detail(campaign, request) -> Response:
 @authentication_classes([])
 @permission_classes([AllowAny])
 def auth_register(request):
-    data = _valid(RegisterSerializer, request)
+    data = validated(RegisterSerializer, request)
     with _service_errors():
         user = services.account_register(username=data["username"], password=data["password"])
     return Response({"id": user.pk, "username": user.get_username()}, status=status.HTTP_201_CREATED)
@@ -121,7 +115,7 @@ def campaign_list(request):
     if request.method == "GET":
         campaigns = campaigns_for_user(request.user)
         return Response(CampaignSummarySerializer(campaigns, many=True, context={"request": request}).data)
-    data = _valid(CampaignCreateSerializer, request)
+    data = validated(CampaignCreateSerializer, request)
     with _service_errors():
         campaign = services.campaign_create(
             gm=request.user, name=data["name"], ruleset=data["ruleset"], settings=data.get("settings")
@@ -139,7 +133,7 @@ def campaign_list(request):
 )
 @api_view(["POST"])
 def campaign_join(request):
-    data = _valid(JoinSerializer, request)
+    data = validated(JoinSerializer, request)
     with _service_errors():
         membership = services.campaign_join(user=request.user, join_code=data["join_code"])
     return Response({"id": membership.campaign_id, "role": membership.role})
@@ -162,7 +156,7 @@ def campaign_join(request):
 def campaign_detail(request, id: int):
     campaign = campaign_for_user(request.user, id)
     if request.method == "PATCH":
-        data = _valid(CampaignUpdateSerializer, request)
+        data = validated(CampaignUpdateSerializer, request)
         with _service_errors():
             campaign = services.campaign_update_settings(
                 gm=request.user, campaign=campaign, name=data.get("name"), settings=data.get("settings")

@@ -44,7 +44,7 @@ from characters.serializers_characters import (
     VersionSerializer,
 )
 from characters.services import characters as svc
-from config.api import api_view
+from config.api import api_view, validated
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
@@ -63,12 +63,6 @@ class WrongRuleset(APIException):
     def __init__(self, message: str):
         super().__init__(message)
         self.errors = [{"code": "ruleset.unknown", "path": "/build/ruleset", "message": message}]
-
-
-def _valid(serializer_class, request):
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
@@ -109,7 +103,7 @@ def character_list(request):
         budgets = character_budgets(characters=characters)
         return Response(CharacterSummarySerializer(characters, many=True, context={"budgets": budgets}).data)
 
-    data = _valid(CharacterCreateSerializer, request)
+    data = validated(CharacterCreateSerializer, request)
     campaign = campaign_for_user(request.user, data["campaign"])
     build = data.get("build")
     if build is not None:
@@ -143,7 +137,7 @@ def character_detail(request, id):
         raise serializers.ValidationError(
             {key: ["Only `version` and `state` may be patched; the build changes through drafts or advancement."] for key in sorted(extra)}
         )
-    data = _valid(CharacterStateSerializer, request)
+    data = validated(CharacterStateSerializer, request)
     from characters.services.play import character_update_state  # the sheet feature's service
 
     character = character_update_state(
@@ -163,7 +157,7 @@ def character_detail(request, id):
 @api_view(["PUT", "POST"])
 def character_draft(request, id):
     character = character_for_user(user=request.user, character_id=id)
-    data = _valid(CharacterDraftSerializer, request)
+    data = validated(CharacterDraftSerializer, request)
     character = svc.character_save_draft(
         character_id=character.id, user=request.user, build=data["build"], version=data["version"]
     )
@@ -180,7 +174,7 @@ def character_draft(request, id):
 @api_view(["POST"])
 def character_submit(request, id):
     character = character_for_user(user=request.user, character_id=id)
-    data = _valid(CharacterSubmitSerializer, request)
+    data = validated(CharacterSubmitSerializer, request)
     character = svc.character_submit(character_id=character.id, user=request.user, version=data.get("version"))
     return _detail(character)
 
@@ -195,7 +189,7 @@ def character_submit(request, id):
 @api_view(["POST"])
 def character_revert(request, id):
     character = character_for_user(user=request.user, character_id=id)
-    data = _valid(CharacterRevertSerializer, request)
+    data = validated(CharacterRevertSerializer, request)
     character = svc.character_revert(character_id=character.id, user=request.user, to_version=data["to_version"])
     return _detail(character)
 

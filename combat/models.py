@@ -21,6 +21,8 @@ class Encounter(models.Model):
     # Ruleset-specific encounter state (Our D&D's scene TD, Paragon's exchange, …).
     state = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
+    #: The ``seq`` of the latest event: the next event's number, read with the locked row (no scan of the log).
+    last_seq = models.PositiveIntegerField(default=0)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.html import format_html
@@ -59,20 +60,83 @@ def encounters_for_user(*, user, campaign_id=None) -> QuerySet[Encounter]:
     return qs.order_by("-created", "-id")
 
 
+_CONVERTERS: dict[tuple, list] = {}
+
+
+def _converters(model, fields) -> list[tuple[Any, list]]:
+    """Per column: (the column expression, the converters the ORM would apply to it) — the
+    backend's (SQLite's dates and booleans) and the field's own (JSON)."""
+    key = (model, tuple(f.attname for f in fields))
+    if key not in _CONVERTERS:
+        out = []
+        for f in fields:
+            col = f.get_col(model._meta.db_table)
+            out.append((col, connection.ops.get_db_converters(col) + f.get_db_converters(connection)))
+        _CONVERTERS[key] = out
+    return _CONVERTERS[key]
+
+
+def _from_row(model, values, fields=None) -> Any:
+    """A model instance from its concrete columns (or ``fields``: the others are deferred) as the
+    database sent them, converted as the ORM converts them."""
+    fields = fields if fields is not None else model._meta.concrete_fields
+    converted = []
+    for (col, convs), value in zip(_converters(model, fields), values):
+        for conv in convs:
+            value = conv(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+def _columns(model, alias: str, fields=None) -> str:
+    qn = connection.ops.quote_name
+    return ", ".join(f"{alias}.{qn(f.column)}" for f in (fields if fields is not None else model._meta.concrete_fields))
+
+
+def _can_lock() -> bool:
+    """Postgres locks rows; SQLite (a developer's default database) locks the whole file anyway."""
+    return connection.features.has_select_for_update_of
+
+
+_ENCOUNTER_SQL: dict[bool, str] = {}
+
+
+def _encounter_sql(for_update: bool) -> str:
+    """The encounter, its campaign, and whether the user is its GM, if the user is a member: one
+    statement, written once. Every request of the encounter page starts with it (the action,
+    the panel every page fetches after every change, the board), and the ORM's compiling of the
+    equivalent queryset cost three times the statement itself."""
+    if for_update not in _ENCOUNTER_SQL:
+        qn = connection.ops.quote_name
+        member = qn(Membership._meta.db_table)
+        _ENCOUNTER_SQL[for_update] = (
+            f"SELECT {_columns(Encounter, 'e')}, {_columns(Campaign, 'c')}, "
+            f"EXISTS (SELECT 1 FROM {member} g WHERE g.campaign_id = e.campaign_id AND g.user_id = %s "
+            f"AND g.role = %s) "
+            f"FROM {qn(Encounter._meta.db_table)} e JOIN {qn(Campaign._meta.db_table)} c ON c.id = e.campaign_id "
+            f"WHERE e.id = %s AND EXISTS (SELECT 1 FROM {member} m WHERE m.campaign_id = e.campaign_id "
+            f"AND m.user_id = %s)" + (" FOR UPDATE OF e" if for_update and _can_lock() else ""))
+    return _ENCOUNTER_SQL[for_update]
+
+
 def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encounter:
     """The encounter if ``user`` is a member of its campaign, else ``EncounterNotFound``.
     With ``for_update`` the encounter row is locked (inside a transaction): every change of
-    one encounter is serialised on that lock."""
+    one encounter is serialised on that lock. The same statement answers "is ``user`` its GM?"
+    (read by ``encounter_is_gm``): no second round trip."""
     pk = _pk(encounter_id)
     if pk is None or not getattr(user, "is_authenticated", False):
         raise EncounterNotFound("No such encounter.")
-    member = Membership.objects.filter(user=user).values("campaign_id")
-    qs = Encounter.objects.filter(pk=pk, campaign_id__in=member).select_related("campaign")
-    if for_update:
-        qs = qs.select_for_update(of=("self",))
-    encounter = qs.first()
-    if encounter is None:
+    with connection.cursor() as cursor:
+        cursor.execute(_encounter_sql(for_update), [user.pk, Membership.Role.GM, pk, user.pk])
+        row = cursor.fetchone()
+    if row is None:
         raise EncounterNotFound("No such encounter.")
+    n = len(Encounter._meta.concrete_fields)
+    encounter = _from_row(Encounter, row[:n])
+    Encounter.campaign.field.set_cached_value(encounter, _from_row(Campaign, row[n:-1]))
+    encounter.user_is_gm = bool(row[-1])
+    encounter._gm_for = user.pk
     return encounter
 
 
@@ -86,6 +150,13 @@ def encounter_visible(*, user, encounter_id) -> bool:
 
 
 def encounter_is_gm(user, encounter: Encounter) -> bool:
+    """Whether ``user`` runs the encounter's campaign; free when ``encounter_for_user`` loaded it
+    for this user (its ``user_is_gm`` annotation), else ``is_campaign_gm``."""
+    if getattr(user, "is_authenticated", False) and encounter.campaign.gm_id == user.pk:
+        return True
+    known = getattr(encounter, "user_is_gm", None)
+    if known is not None and getattr(encounter, "_gm_for", None) == user.pk:
+        return bool(known)
     return is_campaign_gm(user, encounter.campaign)
 
 
@@ -200,23 +271,83 @@ class Fight:
         return [i for i in order[self.encounter.turn:self.encounter.turn + span]]
 
 
+def _fighter_fields():
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model()
+    # The characters' cached reports are not read (the fight re-validates builds through a cache);
+    # leaving them out saves decoding the largest JSON column on every action. Of the owner, the
+    # name shown on the row.
+    return (Combatant._meta.concrete_fields,
+            [f for f in Character._meta.concrete_fields if f.attname != "report"],
+            [user._meta.pk, user._meta.get_field(user.USERNAME_FIELD)], user)
+
+
+_COMBATANT_SQL: dict[bool, list[str]] = {}
+
+
+def _combatant_sql(lock_characters: bool) -> list[str]:
+    """The combatants with their characters and owners, written once (see ``_encounter_sql``).
+    Locking: the combatants, then the PCs' character rows ``FOR UPDATE`` (a lock cannot take the
+    nullable side of an outer join: two statements). Reading: one statement."""
+    if lock_characters not in _COMBATANT_SQL:
+        qn = connection.ops.quote_name
+        cf, chf, uf, user = _fighter_fields()
+        cc, ch, us = (qn(m._meta.db_table) for m in (Combatant, Character, user))
+        if lock_characters:
+            _COMBATANT_SQL[True] = [
+                f"SELECT {_columns(Combatant, 'cc', cf)} FROM {cc} cc WHERE cc.encounter_id = %s ORDER BY cc.id",
+                f"SELECT {_columns(Character, 'ch', chf)}, {_columns(user, 'u', uf)} FROM {ch} ch "
+                f"JOIN {us} u ON u.id = ch.owner_id WHERE ch.id IN (SELECT character_id FROM {cc} "
+                f"WHERE encounter_id = %s AND character_id IS NOT NULL) ORDER BY ch.id"
+                + (" FOR UPDATE OF ch" if _can_lock() else ""),
+            ]
+        else:
+            _COMBATANT_SQL[False] = [
+                f"SELECT {_columns(Combatant, 'cc', cf)}, {_columns(Character, 'ch', chf)}, {_columns(user, 'u', uf)} "
+                f"FROM {cc} cc LEFT JOIN {ch} ch ON ch.id = cc.character_id LEFT JOIN {us} u ON u.id = ch.owner_id "
+                f"WHERE cc.encounter_id = %s ORDER BY cc.id",
+            ]
+    return _COMBATANT_SQL[lock_characters]
+
+
+def _load_combatants(encounter: Encounter, lock_characters: bool) -> list[Combatant]:
+    cf, chf, uf, user = _fighter_fields()
+    n, m = len(cf), len(chf)
+    sql = _combatant_sql(lock_characters)
+    combatants: list[Combatant] = []
+    with connection.cursor() as cursor:
+        cursor.execute(sql[0], [encounter.pk])
+        rows = cursor.fetchall()
+        characters: dict[int, Character] = {}
+        if lock_characters:
+            if any(r[[f.attname for f in cf].index("character_id")] for r in rows):
+                cursor.execute(sql[1], [encounter.pk])
+                for r in cursor.fetchall():
+                    character = _from_row(Character, r[:m], chf)
+                    Character.owner.field.set_cached_value(character, _from_row(user, r[m:], uf))
+                    characters[character.pk] = character
+            for r in rows:
+                combatants.append(_from_row(Combatant, r, cf))
+        else:
+            for r in rows:
+                c = _from_row(Combatant, r[:n], cf)
+                if c.character_id and r[n] is not None:
+                    character = _from_row(Character, r[n:n + m], chf)
+                    Character.owner.field.set_cached_value(character, _from_row(user, r[n + m:], uf))
+                    characters[character.pk] = character
+                combatants.append(c)
+    for c in combatants:
+        c.encounter = encounter
+        if c.character_id in characters:
+            c.character = characters[c.character_id]
+    return combatants
+
+
 def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> Fight:
     """Load the combatants (PCs with their characters) and build the fighters. With
     ``lock_characters`` the PCs' character rows are locked too (their play state changes)."""
-    # The characters' cached reports are not read here (the fight re-validates builds through a
-    # cache); leaving them out saves decoding the largest JSON column on every action.
-    if lock_characters:
-        combatants = list(encounter.combatants.order_by("id"))
-        ids = [c.character_id for c in combatants if c.character_id]
-        if ids:
-            locked = Character.objects.select_for_update(of=("self",)).select_related("owner").defer("report")
-            locked = {ch.id: ch for ch in locked.filter(id__in=ids).order_by("id")}
-            for c in combatants:
-                if c.character_id in locked:
-                    c.character = locked[c.character_id]
-    else:
-        combatants = list(encounter.combatants.select_related("character", "character__owner")
-                          .defer("character__report").order_by("id"))
+    combatants = _load_combatants(encounter, lock_characters)
     ruleset, rules, why = campaign_combat_rules(encounter.campaign)
     fighters = [combatant_fighter(ruleset, encounter.campaign, c) for c in combatants] if ruleset else []
     return Fight(encounter=encounter, ruleset=ruleset, rules=rules, unsupported=why, combatants=combatants,
@@ -258,9 +389,7 @@ def encounter_log(*, encounter: Encounter, limit: int = LOG_LENGTH) -> list[dict
     return [log_entry(r) for r in rows]
 
 
-def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, Any]:
-    """Everything every member sees: status, order, rows with the ruleset's summary, the log."""
-    e = fight.encounter
+def _rows(fight: Fight) -> list[dict[str, Any]]:
     current = set(fight.current_ids)
     position = {cid: i + 1 for i, cid in enumerate(fight.order)}
     rows = []
@@ -275,17 +404,41 @@ def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, A
             "summary": _summary(fight, f) if f else {"stats": [], "status": []},
             "state": f.state if f else c.state, "combat": c.combat or {},
         })
+    return rows
+
+
+def row_signature(row: dict[str, Any]) -> str:
+    """What a combatant's row on the page shows (``_combatant_row.html``): equal signatures,
+    equal HTML — the broadcast sends only the rows whose signature changed."""
+    return json.dumps([row["name"], row["is_npc"], row["group"], row["owner"], row["position"], row["current"],
+                       row["summary"]], sort_keys=True, default=str)
+
+
+def row_signatures(fight: Fight) -> dict[int, str]:
+    return {r["id"]: row_signature(r) for r in _rows(fight)}
+
+
+def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, Any]:
+    """Everything every member sees: status, order, rows with the ruleset's summary, the log
+    (``log_limit`` = 0: no log, no query)."""
+    e = fight.encounter
+    rows = _rows(fight)
     by_id = {r["id"]: r for r in rows}
     ordered = [by_id[i] for i in fight.order]
     rest = [r for r in rows if r["position"] is None]
     current_names = [by_id[i]["name"] for i in fight.current_ids if i in by_id]
+    if log_limit <= 0:
+        log = []
+    elif fight.log is not None and log_limit <= LOG_LENGTH:
+        log = fight.log[:log_limit]
+    else:
+        log = encounter_log(encounter=e, limit=log_limit)
     return {
         "encounter": e, "id": e.id, "name": e.name, "status": e.status, "status_label": e.get_status_display(),
         "round": e.round, "turn": e.turn, "version": e.version, "campaign": e.campaign_id,
         "current": fight.current_id, "current_ids": list(fight.current_ids), "current_names": current_names,
         "order": fight.order, "ordered": ordered, "unordered": rest, "combatants": rows,
-        "log": fight.log[:log_limit] if fight.log is not None and log_limit <= LOG_LENGTH
-        else encounter_log(encounter=e, limit=log_limit),
+        "log": log,
         "unsupported": fight.unsupported,
         "ruleset_name": fight.ruleset.name if fight.ruleset else e.campaign.ruleset,
     }
@@ -400,7 +553,9 @@ def _action_row(fight: Fight, fighter: Fighter, spec: ActionSpec) -> dict[str, A
 
 
 def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
-    """Characters of the campaign not yet in the encounter (for the GM's "add" form)."""
+    """Active characters of the campaign not yet in the encounter (for the GM's "add" form):
+    a draft has not been approved, a retired character has left the table."""
     taken = {c.character_id for c in fight.combatants if c.character_id}
-    return [c for c in fight.encounter.campaign.characters.select_related("owner").order_by("name", "id")
-            if c.id not in taken and c.status != Character.Status.RETIRED]
+    active = fight.encounter.campaign.characters.filter(status=Character.Status.ACTIVE)
+    return [c for c in active.select_related("owner").defer("report", "build", "state").order_by("name", "id")
+            if c.id not in taken]

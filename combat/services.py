@@ -25,6 +25,7 @@ turn of a combatant they control when it is that combatant's turn.
 from __future__ import annotations
 
 import copy
+import json
 import logging
 from typing import Any
 
@@ -39,14 +40,15 @@ from combat import broadcast
 from combat.models import Combatant, Encounter, EncounterEvent
 from combat.selectors import (
     LOG_FIELDS,
-    LOG_LENGTH,
     Fight,
     campaign_combat_rules,
     combatant_fighter,
     encounter_fight,
     encounter_for_user,
+    encounter_is_gm,
     fighter_report,
     log_entry,
+    row_signatures,
 )
 from config.api import Conflict, RuleRefused
 from rulesets.engine.base import StateError
@@ -88,7 +90,7 @@ def _lock(encounter: Encounter | int, user) -> Encounter:
 
 
 def _require_gm(user, encounter: Encounter, what: str) -> None:
-    if not is_campaign_gm(user, encounter.campaign):
+    if not encounter_is_gm(user, encounter):
         raise PermissionDenied(f"Only the GM may {what}.")
 
 
@@ -118,15 +120,30 @@ def _call(fn, *args, **kwargs) -> Outcome:
     return out if isinstance(out, Outcome) else Outcome()
 
 
-class _Step:
-    """Collects what one service call changes, then writes it in a few queries."""
+def _dump(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
 
-    def __init__(self, fight: Fight, user):
+
+class _Step:
+    """Collects what one service call changes, then writes only that, in a few queries.
+
+    Created before the rules run: it notes what the page shows now (each row's signature) and
+    the stored play state and numbers, so that ``save`` writes only the combatants and
+    characters that really changed and the broadcast sends only the rows that differ.
+    ``structural``: combatants came or went (the whole turn order is sent)."""
+
+    def __init__(self, fight: Fight, user, *, structural: bool = False):
         self.fight = fight
         self.user = user
+        self.structural = structural
         self.events: list[tuple[Event, int]] = []  # (event, round)
         self.dirty: set[int] = set()
         self.characters: dict[int, tuple[Character, list[str]]] = {}
+        e = fight.encounter
+        self.order_before = list(e.order or [])
+        self.rows_before = {} if structural else row_signatures(fight)
+        self.stored = {c.id: (_dump(c.state), _dump(c.combat)) for c in fight.combatants}
+        self.stored_pc = {c.character_id: _dump(c.character.state) for c in fight.combatants if c.character_id}
 
     def apply(self, out: Outcome) -> None:
         fight, e = self.fight, self.fight.encounter
@@ -169,20 +186,32 @@ class _Step:
 
     def save(self, *, fields: list[str]) -> None:
         fight, e = self.fight, self.fight.encounter
-        if self.dirty:
-            Combatant.objects.bulk_update([fight.by_id[i] for i in sorted(self.dirty)], ["state", "combat"])
+        changed: dict[int, list[str]] = {}
+        for i in sorted(self.dirty):
+            c, (state, numbers) = fight.by_id[i], self.stored.get(i, ("", ""))
+            names = [name for name, was, now in (("state", state, c.state), ("combat", numbers, c.combat))
+                     if _dump(now) != was]
+            if names:
+                changed[i] = names
+        if len(changed) == 1:  # the usual action: one row, only its changed columns
+            [(i, names)] = changed.items()
+            Combatant.objects.filter(pk=i).update(**{name: getattr(fight.by_id[i], name) for name in names})
+        elif changed:
+            Combatant.objects.bulk_update([fight.by_id[i] for i in changed],
+                                          sorted({name for names in changed.values() for name in names}))
         for character, texts in self.characters.values():
+            if _dump(character.state) == self.stored_pc.get(character.id):
+                continue  # the rules returned the same play state: no new version of the sheet
             character.version += 1
             character.save(update_fields=["state", "version", "updated"])
             reason = f"{e.name}: " + " ".join(texts) if texts else f"{e.name}: play state"
             CharacterVersion.objects.create(
                 character=character, number=character.version, build=character.build, state=character.state,
                 report=character.report, reason=reason[:REASON_LENGTH], author=self.user)
-        # The latest events give the next seq and, with the new ones, the board's log.
-        recent = list(EncounterEvent.objects.filter(encounter=e).order_by("-seq").values(*LOG_FIELDS)[:LOG_LENGTH])
-        fight.log = [log_entry(r) for r in recent]
+        new_log: list[dict[str, Any]] = []
         if self.events:
-            last = recent[0]["seq"] if recent else 0
+            # ``last_seq`` is read with the locked encounter row: gap-free numbers, no scan of the log.
+            last = e.last_seq
             rows = []
             for i, (event, round_no) in enumerate(self.events, start=1):
                 actor = event.actor if event.actor in fight.by_id else None
@@ -190,10 +219,12 @@ class _Step:
                                            user=self.user, kind=str(event.kind)[:40], text=str(event.text)[:500],
                                            data=_jsonable(event.data)))
             EncounterEvent.objects.bulk_create(rows)
-            fight.log = [log_entry({f: getattr(r, f) for f in LOG_FIELDS}) for r in reversed(rows)] + fight.log
+            e.last_seq = last + len(rows)
+            new_log = [log_entry({f: getattr(r, f) for f in LOG_FIELDS}) for r in reversed(rows)]
         e.version += 1
-        e.save(update_fields=[*fields, "version", "updated"])
-        broadcast.encounter_changed(fight)
+        e.save(update_fields=[*fields, "version", "updated", "last_seq"])
+        structural = self.structural or list(e.order or []) != self.order_before
+        broadcast.encounter_changed(fight, rows_before=None if structural else self.rows_before, new_log=new_log)
 
 
 def _jsonable(data: Any) -> Any:
@@ -250,7 +281,7 @@ def encounter_create(*, campaign: Campaign, user, name: str) -> Encounter:
     if not 1 <= len(name) <= NAME_LENGTH:
         raise InvalidInput("Give the encounter a name of 1 to 120 characters.", "name")
     with transaction.atomic():
-        encounter = Encounter.objects.create(campaign=campaign, name=name, created_by=user)
+        encounter = Encounter.objects.create(campaign=campaign, name=name, created_by=user, last_seq=1)
         EncounterEvent.objects.create(encounter=encounter, seq=1, user=user, kind="created",
                                       text=f"{user.get_username()} sets up the encounter “{name}”.")
     return encounter
@@ -288,6 +319,10 @@ def encounter_add_combatant(
             pc = Character.objects.filter(pk=cid, campaign=campaign).first()
             if pc is None:
                 raise InvalidInput("That character is not in this encounter's campaign.", "character")
+            if pc.status != Character.Status.ACTIVE:
+                raise refused("combat.character_not_active",
+                              f"{pc.name} is {pc.get_status_display().lower()}: only active characters can join "
+                              "an encounter (the GM approves a draft first).")
             if e.combatants.filter(character=pc).exists():
                 raise refused("combat.already_in", f"{pc.name} is already in this encounter.")
             created.append(Combatant.objects.create(encounter=e, character=pc, name=pc.name[:NAME_LENGTH],
@@ -324,7 +359,7 @@ def encounter_add_combatant(
                                          state=copy.deepcopy(state), group=group, is_npc=True))
             created = Combatant.objects.bulk_create(created)
         fight = encounter_fight(encounter=e)
-        step = _Step(fight, user)
+        step = _Step(fight, user, structural=True)
         who = ", ".join(c.name for c in created)
         step.log("added", f"{who} {'join' if len(created) > 1 else 'joins'} the encounter.")
         fields = ["state"]
@@ -363,7 +398,7 @@ def encounter_remove_combatant(*, encounter: Encounter | int, user, combatant_id
             e.order = order
         c.delete()
         fight = encounter_fight(encounter=e)
-        step = _Step(fight, user)
+        step = _Step(fight, user, structural=True)
         step.log("removed", f"{c.name} leaves the encounter.")
         step.save(fields=["order", "turn"])
 
@@ -381,7 +416,7 @@ def encounter_start(*, encounter: Encounter | int, user, roller: Roller | None =
         rules = _require_rules(fight)
         if not fight.fighters:
             raise refused("combat.no_combatants", "Add combatants before starting the encounter.")
-        step = _Step(fight, user)
+        step = _Step(fight, user, structural=True)
         e.status, e.round, e.turn = Encounter.Status.ACTIVE, 1, 0
         step.log("start", "The encounter begins.")
         out = _call(rules.start, fight.fighters, e.state or {}, roller)
@@ -421,7 +456,7 @@ def encounter_act(
         e = _lock(encounter, user)
         if expected_version is not None and e.version != expected_version:
             raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
-        gm = is_campaign_gm(user, e.campaign)
+        gm = encounter_is_gm(user, e)
         fight = encounter_fight(encounter=e, lock_characters=True)
         actor = _combatant(fight, combatant_id)
         if not gm and user.pk not in actor.controller_ids:
@@ -436,9 +471,9 @@ def encounter_act(
             spec = next((s for s in specs if s.id == action["action"]), None)
             if spec is not None and spec.gm:
                 raise PermissionDenied(f"Only the GM may take “{spec.label}”.")
+        step = _Step(fight, user)
         out = _call(rules.perform, copy.deepcopy(action), actor, fight.fighters, e.state or {}, roller,
                     current=fight.current_id, by_gm=gm)
-        step = _Step(fight, user)
         step.apply(out)
         if out.end_turn:
             _advance(step, roller)
@@ -456,7 +491,7 @@ def encounter_next_turn(*, encounter: Encounter | int, user, roller: Roller | No
         if expected_version is not None and e.version != expected_version:
             raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
         fight = encounter_fight(encounter=e, lock_characters=True)
-        gm = is_campaign_gm(user, e.campaign)
+        gm = encounter_is_gm(user, e)
         if not gm and not any(user.pk in fight.fighter_by_id[i].controller_ids for i in fight.current_ids):
             raise PermissionDenied("Only the GM, or the player whose turn it is, ends the turn.")
         _require_active(e)
@@ -476,9 +511,9 @@ def encounter_end(*, encounter: Encounter | int, user) -> Encounter:
         _require_gm(user, e, "end the encounter")
         if e.status == Encounter.Status.ENDED:
             raise refused("combat.ended", "The encounter has already ended.")
-        e.status = Encounter.Status.ENDED
         fight = encounter_fight(encounter=e)
         step = _Step(fight, user)
+        e.status = Encounter.Status.ENDED
         step.log("end", f"The encounter ends after {e.round} round{'s' if e.round != 1 else ''}.")
         step.save(fields=["status"])
     return e

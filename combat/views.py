@@ -15,6 +15,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -30,6 +32,7 @@ from combat.selectors import (
     encounter_board as board_of,
     encounter_fight,
     encounter_for_user,
+    encounter_is_gm,
     encounter_panel as panel_of,
     encounters_for_user,
 )
@@ -46,18 +49,16 @@ def _message(exc: Exception) -> str:
     return str(exc) or "You may not do that."
 
 
-def _context(request: HttpRequest, encounter, **extra) -> dict[str, Any]:
-    fight = encounter_fight(encounter=encounter)
-    gm = is_campaign_gm(request.user, encounter.campaign)
-    board = board_of(fight=fight)
+def _panel_context(request: HttpRequest, encounter, fight, **extra) -> dict[str, Any]:
+    """What the actions panel needs (and nothing of the board: the panel is fetched by every
+    page after every change, so it stays cheap)."""
+    gm = encounter_is_gm(request.user, encounter)
     panel = panel_of(fight=fight, user=request.user, is_gm=gm)
     mine = [f.id for f in fight.fighters if request.user.pk in f.controller_ids]
     can_next = encounter.status == encounter.Status.ACTIVE and (
         gm or any(i in mine for i in fight.current_ids))
-    ctx = {
-        "encounter": encounter, "campaign": encounter.campaign, "board": board, "panel": panel, "is_gm": gm,
-        "can_next": can_next, "mine": mine,
-    }
+    ctx = {"encounter": encounter, "campaign": encounter.campaign, "panel": panel, "is_gm": gm,
+           "can_next": can_next, "mine": mine}
     if gm and encounter.status != encounter.Status.ENDED:
         ctx["characters_to_add"] = campaign_characters_to_add(fight=fight)
         ctx["quick_build"] = json.dumps(quick_build(fight.ruleset, encounter.campaign), indent=1)
@@ -65,18 +66,62 @@ def _context(request: HttpRequest, encounter, **extra) -> dict[str, Any]:
     return ctx
 
 
+def _context(request: HttpRequest, encounter, **extra) -> dict[str, Any]:
+    fight = encounter_fight(encounter=encounter)
+    ctx = _panel_context(request, encounter, fight, **extra)
+    ctx["board"] = board_of(fight=fight)
+    return ctx
+
+
+_FORMS: dict[str, str] = {}
+_CSRF_SLOT = "__sheetforge_csrf_slot__"
+
+
+def _render_forms(ctx: dict[str, Any]) -> None:
+    """Render each action form of the panel once per content, process-wide: a form is a pure
+    function of its action (spec, targets, odds), its fighter and the encounter — the same from
+    one refresh to the next for most of them (the GM's harm/condition/Momentum forms of every
+    combatant above all) — and the CSRF token, which goes in afterwards."""
+    act_url = reverse("encounter_act", args=[ctx["encounter"].pk])
+    for block in [*ctx["panel"]["blocks"], *ctx["panel"]["gm_blocks"]]:
+        fighter = block["fighter"]
+        for row in block["actions"]:
+            key = repr((act_url, fighter.id, row["spec"].as_dict(), row["targets"], row["odds"]))
+            html = _FORMS.get(key)
+            if html is None:
+                html = render_to_string("combat/_action_form.html", {
+                    "row": row, "fighter": fighter, "act_url": act_url, "csrf_token": _CSRF_SLOT})
+                if len(_FORMS) > 4096:
+                    _FORMS.clear()
+                _FORMS[key] = html
+            row["html"] = html
+
+
+def _render_panel(request: HttpRequest, encounter, **extra) -> str:
+    """The panel fragment (every page fetches it after every change). Rendered without the
+    context processors (the navigation's counts are not in it) and with its forms from
+    ``_render_forms``: only the CSRF token is this request's."""
+    ctx = _panel_context(request, encounter, encounter_fight(encounter=encounter), **extra)
+    token = get_token(request)
+    ctx["csrf_token"] = token
+    _render_forms(ctx)
+    return render_to_string(f"{TEMPLATE}#encounter-panel", ctx).replace(_CSRF_SLOT, token)
+
+
 def _reply(request: HttpRequest, encounter, *, error: str = "", done: str = "") -> HttpResponse:
-    """htmx: the shared parts and this user's panel (all out of band); otherwise a redirect."""
+    """htmx: nothing after a change — the websocket brings what changed to every page, this one
+    included, and makes each fetch its own panel once; a refusal (nothing changed, nothing
+    broadcast) answers with this user's panel showing why (out of band). Otherwise a redirect."""
     if not request.htmx:
         if error:
             messages.error(request, error)
         elif done:
             messages.success(request, done)
         return redirect(reverse("encounter_detail", args=[encounter.pk]))
+    if not error:
+        return HttpResponse(status=204)
     encounter.refresh_from_db()
-    ctx = _context(request, encounter, panel_error=error, oob=True)
-    html = render_live(ctx["board"]) + render(request, f"{TEMPLATE}#encounter-panel", ctx).content.decode()
-    return HttpResponse(html)
+    return HttpResponse(_render_panel(request, encounter, panel_error=error, oob=True))
 
 
 # ------------------------------------------------------------------ pages
@@ -119,16 +164,21 @@ def encounter_panel(request: HttpRequest, encounter_id: int) -> HttpResponse:
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     if not request.htmx:
         return redirect(reverse("encounter_detail", args=[encounter.pk]) + "#encounter-panel")
-    return render(request, f"{TEMPLATE}#encounter-panel", _context(request, encounter))
+    return HttpResponse(_render_panel(request, encounter))
 
 
 @login_required
 @require_GET
 def encounter_board(request: HttpRequest, encounter_id: int) -> HttpResponse:
-    """The shared parts, as the websocket sends them (for a page catching up)."""
+    """The shared parts, whole (for a page catching up after a reconnect or a missed message).
+    ``?since=<version>``: the version the page shows; when it is still the current one, 204 and
+    nothing to swap."""
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     if not request.htmx:
         return redirect(reverse("encounter_detail", args=[encounter.pk]))
+    since = request.GET.get("since", "")
+    if _INT.match(since) and int(since) == encounter.version:
+        return HttpResponse(status=204)
     return HttpResponse(render_live(board_of(fight=encounter_fight(encounter=encounter))))
 
 

@@ -99,6 +99,14 @@ def api_view(http_method_names):
     return decorator
 
 
+def validated(serializer_class, request) -> Any:
+    """The request body as ``serializer_class`` validates it; invalid input raises
+    ``ValidationError``, a 400 whose ``errors`` say what and why."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
 def _flatten(data, prefix=""):
     """DRF validation errors → a flat list of {field, message}."""
     out = []

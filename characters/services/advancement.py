@@ -76,9 +76,9 @@ from characters.models import Advancement, Campaign, Character, CharacterVersion
 from characters.selectors.advancement import advancement_for_user, cost_changes, ledger_totals
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import character_for_user, is_campaign_gm
-from characters.services.characters import campaign_ruleset, character_validate
+from characters.services.characters import campaign_ruleset, character_validate, stored_build
 from config.api import Conflict, RuleRefused
-from rulesets.engine import FORMAT, Report, registry
+from rulesets.engine import Report, registry
 from rulesets.engine.base import is_int
 
 #: The largest single award: a typo guard, not a rule.
@@ -167,17 +167,6 @@ def _core(build: Any) -> Any:
     return {k: v for k, v in build.items() if k not in ("format", "budget")}
 
 
-def _with_budget(build: Any, *, ruleset_slug: str, awarded: dict[str, int]) -> Any:
-    """The stored form of a build: format written, the ledger's awarded totals as its budget."""
-    if not isinstance(build, dict):
-        return build
-    doc = copy.deepcopy(build)
-    doc["format"] = FORMAT
-    doc.setdefault("ruleset", ruleset_slug)
-    doc["budget"] = dict(awarded)
-    return doc
-
-
 def _name_of(build: Any, default: str) -> str:
     name = build.get("name") if isinstance(build, dict) else None
     return name.strip()[:120] if isinstance(name, str) and name.strip() else default
@@ -213,7 +202,7 @@ def _price(character: Character, build: Any, totals) -> tuple[Any, Report, dict[
     campaign = character.campaign
     ruleset = campaign_ruleset(campaign)
     awarded = {c: line["awarded"] for c, line in totals.items()}
-    doc = _with_budget(build, ruleset_slug=ruleset.slug, awarded=awarded)
+    doc = stored_build(build, ruleset_slug=ruleset.slug, budget=awarded)
     previous = character.build if isinstance(character.build, dict) else None
     report = character_validate(campaign=campaign, build=doc, phase="approval", previous=previous)
     before = _spent_now(character, totals)
@@ -272,7 +261,7 @@ def _refresh_budget(character: Character, totals) -> None:
     if not isinstance(character.build, dict):
         return
     awarded = {c: line["awarded"] for c, line in totals.items()}
-    character.build = _with_budget(character.build, ruleset_slug=character.ruleset, awarded=awarded)
+    character.build = stored_build(character.build, ruleset_slug=character.ruleset, budget=awarded)
     character.report = character_validate(campaign=character.campaign, build=character.build).as_dict()
     character.save(update_fields=["build", "report", "updated"])
 
@@ -608,7 +597,7 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
         )
     totals = ledger_totals(character=character)
     awarded = {c: line["awarded"] for c, line in totals.items()}
-    character.build = _with_budget(before.build, ruleset_slug=character.ruleset, awarded=awarded)
+    character.build = stored_build(before.build, ruleset_slug=character.ruleset, budget=awarded)
     character.report = character_validate(campaign=character.campaign, build=character.build).as_dict()
     character.name = _name_of(character.build, character.name)
     character.version += 1

@@ -83,8 +83,9 @@ def _name_of(build: Any) -> str:
     return UNNAMED
 
 
-def _normalise(build: Any, *, ruleset_slug: str, budget: dict) -> Any:
-    """The stored form of a build: the format written, the server's budget.
+def stored_build(build: Any, *, ruleset_slug: str, budget: dict) -> Any:
+    """The stored form of a build: the format written, the server's budget (the ledger's
+    awarded totals, or the campaign's starting budget), never the client's.
 
     A build naming another ruleset keeps that name so that the report says
     ``ruleset.unknown`` at /ruleset instead of the service silently changing it.
@@ -153,7 +154,7 @@ def character_create(
         build = ruleset.blank_build(name.strip() or UNNAMED, budget, ctx)
     elif name and isinstance(build, dict):
         build = {**build, "name": name}
-    build = _normalise(build, ruleset_slug=ruleset.slug, budget=budget)
+    build = stored_build(build, ruleset_slug=ruleset.slug, budget=budget)
     report = character_validate(campaign=campaign, build=build)
     character = Character.objects.create(
         campaign=campaign,
@@ -200,7 +201,7 @@ def character_save_draft(*, character_id, user, build: Any, version: Any, reason
             "A build document must be a JSON object.",
             errors=[{"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}],
         )
-    build = _normalise(build, ruleset_slug=character.ruleset, budget=character_budget(character))
+    build = stored_build(build, ruleset_slug=character.ruleset, budget=character_budget(character))
     report = character_validate(campaign=character.campaign, build=build)
     character.build = build
     character.report = report.as_dict()
@@ -269,7 +270,7 @@ def character_revert(*, character_id, user, to_version: Any) -> Character:
             f"Version {to_version} does not exist.",
             errors=[{"code": "version.unknown", "path": "", "message": f"No version {to_version}."}],
         )
-    build = _normalise(old.build, ruleset_slug=character.ruleset, budget=character_budget(character))
+    build = stored_build(old.build, ruleset_slug=character.ruleset, budget=character_budget(character))
     report = character_validate(campaign=character.campaign, build=build)
     character.build = build
     character.report = report.as_dict()

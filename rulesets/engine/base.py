@@ -59,6 +59,15 @@ def is_int(value: Any) -> bool:
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
+def whole_number(value: Any) -> int | None:
+    """A whole number from JSON (``is_int``) or a form field ("3", " -2 "), else None."""
+    if is_int(value):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return None
+
+
 class OddsError(ValueError):
     """An odds or roll request the ruleset cannot answer; the message says why."""
 

@@ -41,14 +41,24 @@ Additions by the combat work (additive, defaults keep older hooks working):
   turn (default 1; Pando: an NPC group sharing Momentum acts together).
 - ``CombatRules.refusal``: helper raising ``CombatRefused`` for a spec that is not
   allowed, with the code kept on ``ActionSpec.code``.
+
+Helpers the rulesets' hooks share (on ``CombatRules``, not hooks: nothing overrides them):
+``spec_for`` (the spec an action request names, or ``combat.unknown_action``),
+``play_state_action`` (a play-state action, its ``StateError`` turned into ``CombatRefused``),
+``combat_numbers`` (a fighter's per-encounter numbers, copied, with this turn's fresh values) and
+``target_of`` (the fighter an action's ``target`` names); ``ActionSpec.deny`` marks a spec not
+allowed with the first rule that stops it.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from .base import StateError
 from .dice import Roller
+from .report import Report
 
 
 class CombatRefused(Exception):
@@ -87,6 +97,12 @@ class ActionSpec:
     gm: bool = False  # only the GM may take it
     reaction: bool = False  # may be taken outside the actor's turn
     code: str = ""  # the rule code of the refusal when not allowed ("pando.not_enough_speed")
+
+    def deny(self, reason: str, code: str) -> None:
+        """Not allowed now, because ``reason`` (rule ``code``). The first rule that stops an action
+        is the one the page shows, so a spec already denied keeps its reason; no reason, no change."""
+        if reason and self.allowed:
+            self.allowed, self.reason, self.code = False, reason, code
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -156,6 +172,60 @@ class CombatRules:
         """Override: how many consecutive entries of ``order`` from index ``turn`` act in this one
         turn (they are all "current"; next turn skips past them). Default 1."""
         return 1
+
+    # ---------------------------------------------------------------- helpers for the hooks
+
+    def play_state_action(
+        self, fighter: Fighter, state: dict, action: dict, report: Report, roller: Roller | None = None
+    ) -> tuple[dict, str]:
+        """Apply one of the ruleset's play-state actions (``Ruleset.state_action``: take harm, heal,
+        spend a pool…) to ``state`` (``fighter``'s, or one this outcome already changed) and return
+        (new_state, the log sentence). The sheet and the fight share these rules; a refusal there
+        (``StateError``) is a refusal here, ``CombatRefused`` with the same code and message."""
+        try:
+            return self.ruleset.state_action(state, action, fighter.build, report, roller)
+        except StateError as exc:
+            raise CombatRefused(exc.code, exc.message) from None
+
+    @staticmethod
+    def spec_for(action: dict[str, Any], actor: Fighter, specs: list[ActionSpec]) -> ActionSpec:
+        """The spec of the action ``action["action"]`` names, among ``specs`` (what ``actor`` may take
+        now, allowed or not). Any other id is refused (``combat.unknown_action``, naming those there are)."""
+        aid = action.get("action")
+        by_id = {s.id: s for s in specs}
+        spec = by_id.get(aid) if isinstance(aid, str) else None
+        if spec is None:
+            raise CombatRefused("combat.unknown_action",
+                                f"{actor.name} has no action {aid!r} now (they have {', '.join(by_id)}).")
+        return spec
+
+    @staticmethod
+    def combat_numbers(fighter: Fighter, **changes: Any) -> dict[str, Any]:
+        """A deep copy of ``fighter.combat`` with ``changes`` set (a new turn's fresh actions,
+        reaction, move…): hooks return new dicts and never mutate the fighter."""
+        return {**copy.deepcopy(fighter.combat or {}), **changes}
+
+    @staticmethod
+    def target_of(
+        action: dict[str, Any], fighters: list[Fighter], *, required: bool = True
+    ) -> Fighter | None:
+        """The fighter ``action["target"]`` names (its id, or the id as text from a form). No target
+        is None, or refused when ``required``; an id that is not one of ``fighters`` is refused
+        (``combat.invalid_target``)."""
+        raw = action.get("target")
+        if raw in (None, ""):
+            if required:
+                raise CombatRefused("combat.invalid_target", "Choose a target.")
+            return None
+        not_here = "The target must be a combatant of this encounter."
+        try:
+            tid = int(raw)
+        except (TypeError, ValueError):
+            raise CombatRefused("combat.invalid_target", not_here) from None
+        target = next((f for f in fighters if f.id == tid), None)
+        if target is None:
+            raise CombatRefused("combat.invalid_target", not_here)
+        return target
 
     @staticmethod
     def refusal(spec: ActionSpec) -> CombatRefused:

@@ -6,33 +6,14 @@ import pytest
 
 from characters.models import Character, CharacterVersion
 from combat import services
-from combat.models import Combatant, Encounter, EncounterEvent
-from config.api import RuleRefused
+from combat.models import Combatant, EncounterEvent
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
+from tests.combat.helpers import last_event, refused, snapshot
 from tests.factories import make_campaign, make_user
 from tests.rulesets.test_ascendant_combat import CULTIST, LIRAEL
 
 pytestmark = pytest.mark.django_db
-
-
-def _snapshot(encounter: Encounter):
-    encounter.refresh_from_db()
-    rows = {c.id: (c.state, c.combat) for c in encounter.combatants.all()}
-    chars = {c.id: (c.state, c.version) for c in Character.objects.filter(combatants__encounter=encounter)}
-    return (encounter.version, encounter.round, encounter.turn, encounter.order, encounter.state, rows, chars,
-            EncounterEvent.objects.filter(encounter=encounter).count())
-
-
-def _refused(code: str, fn, *args, **kwargs):
-    with pytest.raises(RuleRefused) as exc:
-        fn(*args, **kwargs)
-    assert exc.value.errors[0]["code"] == code, exc.value.errors
-    return exc.value
-
-
-def _last(e: Encounter) -> EncounterEvent:
-    return EncounterEvent.objects.filter(encounter=e).order_by("-seq").first()
 
 
 @pytest.fixture
@@ -63,7 +44,7 @@ def test_the_scripted_fight(fight):
     services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
                            action={"action": "reactive_strike", "target": npc.pk, "weapon": "rapier"},
                            roller=FixedRoller([9, 6]))
-    last = _last(e)
+    last = last_event(e)
     assert last.text == ("Lirael Windsong: Reactive Strike at Cultist with the rapier (reaction): d20 9 +8 = 17 vs "
                          "Deflection 14: success — 6 damage (1d6 6). Cultist takes 6 damage: 10/16 Stamina.")
     assert last.actor_id == pc.pk and last.data["damage"] == 6
@@ -71,10 +52,10 @@ def test_the_scripted_fight(fight):
 
     # He strides again: her reaction is spent for the round. Refused, and nothing changes.
     services.encounter_act(encounter=e, user=gm, combatant_id=npc.pk, action={"action": "stride"})
-    before = _snapshot(e)
-    _refused("ascendant.reaction_used", services.encounter_act, encounter=e, user=player, combatant_id=pc.pk,
-             action={"action": "reactive_strike", "target": npc.pk}, roller=FixedRoller([20, 6]))
-    assert _snapshot(e) == before
+    before = snapshot(e)
+    refused("ascendant.reaction_used", services.encounter_act, encounter=e, user=player, combatant_id=pc.pk,
+            action={"action": "reactive_strike", "target": npc.pk}, roller=FixedRoller([20, 6]))
+    assert snapshot(e) == before
 
     # The GM frightens Lirael: on her sheet, with a new character version.
     version = Character.objects.get(pk=fight["lirael"].pk).version
@@ -96,25 +77,25 @@ def test_the_scripted_fight(fight):
     services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
                            action={"action": "strike", "target": str(npc.pk), "weapon": "rapier"},
                            roller=FixedRoller([10, 3]))
-    assert "d20 10 +7 = 17 vs Deflection 14: success — 3 damage" in _last(e).text
+    assert "d20 10 +7 = 17 vs Deflection 14: success — 3 damage" in last_event(e).text
     services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
                            action={"action": "cast_spell", "target": npc.pk}, roller=FixedRoller([10, 2, 3, 4]))
-    assert _last(e).text.endswith("Cultist takes 9 damage and falls unconscious, dying 1: 0/16 Stamina.")
+    assert last_event(e).text.endswith("Cultist takes 9 damage and falls unconscious, dying 1: 0/16 Stamina.")
     pc.refresh_from_db()
     assert pc.combat["actions"] == 0
 
-    before = _snapshot(e)
-    exc = _refused("ascendant.no_actions_left", services.encounter_act, encounter=e, user=player,
-                   combatant_id=pc.pk, action={"action": "strike", "target": npc.pk}, roller=FixedRoller([20, 6]))
+    before = snapshot(e)
+    exc = refused("ascendant.no_actions_left", services.encounter_act, encounter=e, user=player,
+                  combatant_id=pc.pk, action={"action": "strike", "target": npc.pk}, roller=FixedRoller([20, 6]))
     assert "no actions left" in exc.errors[0]["message"]
-    assert _snapshot(e) == before
+    assert snapshot(e) == before
 
     # Round 2: the cultist is down and cannot act.
     services.encounter_next_turn(encounter=e, user=player)
     e.refresh_from_db()
     assert e.round == 2 and e.order[e.turn] == npc.pk
-    assert _last(e).text == "Cultist is unconscious and cannot act until healed above 0 Stamina."
-    _refused("ascendant.unconscious", services.encounter_act, encounter=e, user=gm, combatant_id=npc.pk,
-             action={"action": "stride"})
+    assert last_event(e).text == "Cultist is unconscious and cannot act until healed above 0 Stamina."
+    refused("ascendant.unconscious", services.encounter_act, encounter=e, user=gm, combatant_id=npc.pk,
+            action={"action": "stride"})
     seqs = list(EncounterEvent.objects.filter(encounter=e).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))

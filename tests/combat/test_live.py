@@ -5,6 +5,7 @@ Once on the in-memory channel layer and once on Redis (db 15) when Redis answers
 from __future__ import annotations
 
 import os
+import re
 import uuid
 
 import pytest
@@ -15,8 +16,10 @@ from django.test import Client
 
 from combat import services
 from combat.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
+from combat.models import Encounter
 from rulesets.engine.dice import FixedRoller
 from tests.combat.conftest import GOBLIN
+from tests.combat.helpers import snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -95,19 +98,60 @@ def test_a_member_receives_the_new_log_line(layer, fight):
         return message
 
     html = async_to_sync(run)()
-    assert "Pablo strikes Goblin with the longsword: 1 EP, −1 speed." in html
-    assert 'id="encounter-log" class="card log" hx-swap-oob="true"' in html
-    assert f'id="combatant-{pablo.pk}"' in html
-    assert 'hx-trigger="load"' in html  # each page then fetches its own actions panel
+    # Only the new log line, added on top of the page's log.
+    log = re.search(r'<ol id="encounter-log-list" hx-swap-oob="afterbegin">(.*?)</ol>', html, re.S)
+    assert log and log.group(1).count("<li") == 1
+    assert "Pablo strikes Goblin with the longsword: 1 EP, −1 speed." in log.group(1)
+    assert 'id="encounter-log"' not in html  # not the whole log again
+    assert f'<li id="combatant-{pablo.pk}" class="combatant is-current" hx-swap-oob="true"' in html
+    assert 'id="encounter-combatants"' not in html  # nobody came or went: rows only
+    assert f'data-version="{Encounter.objects.get(pk=e.pk).version}"' in html  # the page checks it follows its own
+    assert html.count('hx-trigger="load"') == 1  # each page then fetches its own actions panel, once
     assert "csrfmiddlewaretoken" not in html  # nothing per person in the broadcast
+
+
+def _one_message(user, encounter_id, fn):
+    async def run():
+        watcher = _communicator(user, encounter_id)
+        connected, _ = await watcher.connect()
+        assert connected
+        await database_sync_to_async(fn)()
+        message = await watcher.receive_from(timeout=5)
+        await watcher.disconnect()
+        return message
+
+    return async_to_sync(run)()
+
+
+def test_only_the_rows_that_changed_are_sent(fight, settings):
+    """Pablo moves: his row (speed) and nothing of the goblin's; when combatants come, the whole order."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    e, pablo, goblin = fight["e"], fight["c_pablo"], fight["goblin"]
+    html = _one_message(fight["gm"], e.pk, lambda: services.encounter_act(
+        encounter=e, user=fight["player"], combatant_id=pablo.pk, action={"action": "move"}))
+    assert f'id="combatant-{pablo.pk}"' in html and f'id="combatant-{goblin.pk}"' not in html
+    assert 'id="encounter-combatants"' not in html
+    assert html.count("<li") == 2  # Pablo's row and the one new log line
+
+    # The GM ends the turn: the rows whose "acting" mark moves are sent, both of them.
+    html = _one_message(fight["gm"], e.pk, lambda: services.encounter_next_turn(encounter=e, user=fight["gm"]))
+    assert f'id="combatant-{pablo.pk}"' in html and f'id="combatant-{goblin.pk}"' in html
+
+    # Somebody joins: the whole turn order (rows cannot be swapped into a list that lacks them).
+    html = _one_message(fight["gm"], e.pk, lambda: services.encounter_add_combatant(
+        encounter=e, user=fight["gm"], name="Wolf", build=GOBLIN))
+    assert 'id="encounter-combatants" class="card" hx-swap-oob="true"' in html and "Wolf" in html
 
 
 def test_a_refused_action_broadcasts_nothing(layer, fight):
     e, pablo, player = fight["e"], fight["c_pablo"], fight["player"]
 
+    before = snapshot(e)
+
     def refused():
         with pytest.raises(services.RuleRefused):
             services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk, action={"action": "dodge"})
+        assert snapshot(e) == before  # and nothing changed
 
     async def run():
         watcher = _communicator(fight["player"], e.pk)

@@ -6,34 +6,15 @@ import pytest
 
 from characters.models import Character, CharacterVersion
 from combat import services
-from combat.models import Combatant, Encounter, EncounterEvent
-from config.api import RuleRefused
+from combat.models import Combatant, EncounterEvent
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
+from tests.combat.helpers import last_event, refused, snapshot
 from tests.factories import make_campaign, make_user
 from tests.rulesets.test_maelstrom_combat import ROOK, VASQUEZ
 
 pytestmark = pytest.mark.django_db
 L = "lethal"
-
-
-def _snapshot(encounter: Encounter):
-    encounter.refresh_from_db()
-    rows = {c.id: (c.state, c.combat) for c in encounter.combatants.all()}
-    chars = {c.id: (c.state, c.version) for c in Character.objects.filter(combatants__encounter=encounter)}
-    return (encounter.version, encounter.round, encounter.turn, encounter.order, encounter.state, rows, chars,
-            EncounterEvent.objects.filter(encounter=encounter).count())
-
-
-def _refused(code: str, fn, *args, **kwargs):
-    with pytest.raises(RuleRefused) as exc:
-        fn(*args, **kwargs)
-    assert exc.value.errors[0]["code"] == code, exc.value.errors
-    return exc.value
-
-
-def _last(e: Encounter) -> EncounterEvent:
-    return EncounterEvent.objects.filter(encounter=e).order_by("-seq").first()
 
 
 @pytest.fixture
@@ -61,7 +42,7 @@ def test_the_scripted_fight(fight):
     services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
                            action={"action": "ranged", "target": str(npc.pk), "weapon": "pistol"},
                            roller=FixedRoller([6, 7, 8, 2, 3, 4, 5, 6, 2]))
-    last = _last(e)
+    last = last_event(e)
     assert last.text == (
         "Rook Abara attacks Vasquez with the pistol: 7 dice. Rolled 6, 7, 8, 2, 3, 4, 5 at difficulty 6: "
         "3 successes, 0 botches → 3 successes. Hit: 4 levels of lethal; Vasquez soaks 1 (Strength 2: 6, 2). "
@@ -70,13 +51,13 @@ def test_the_scripted_fight(fight):
     assert Combatant.objects.get(pk=npc.pk).state["health"] == [L, L, L, None, None, None, None, None]
 
     # One action a turn: the second is refused and nothing changes.
-    before = _snapshot(e)
-    _refused("maelstrom.already_acted", services.encounter_act, encounter=e, user=player, combatant_id=pc.pk,
-             action={"action": "ranged", "target": npc.pk}, roller=FixedRoller([10] * 9))
-    assert _snapshot(e) == before
-    _refused("maelstrom.not_your_turn", services.encounter_act, encounter=e, user=gm, combatant_id=npc.pk,
-             action={"action": "ranged", "target": pc.pk}, roller=FixedRoller([10] * 9))
-    assert _snapshot(e) == before
+    before = snapshot(e)
+    refused("maelstrom.already_acted", services.encounter_act, encounter=e, user=player, combatant_id=pc.pk,
+            action={"action": "ranged", "target": npc.pk}, roller=FixedRoller([10] * 9))
+    assert snapshot(e) == before
+    refused("maelstrom.not_your_turn", services.encounter_act, encounter=e, user=gm, combatant_id=npc.pk,
+            action={"action": "ranged", "target": pc.pk}, roller=FixedRoller([10] * 9))
+    assert snapshot(e) == before
 
     # Vasquez's turn: a willpower dot ignores his Hurt (−1) for the rifle shot; Rook's soak botches.
     services.encounter_next_turn(encounter=e, user=player)
@@ -84,8 +65,8 @@ def test_the_scripted_fight(fight):
     services.encounter_act(encounter=e, user=gm, combatant_id=npc.pk,
                            action={"action": "ranged", "target": pc.pk, "weapon": "rifle"},
                            roller=FixedRoller([1, 2, 3, 4, 5, 6, 9, 1, 1]))
-    assert _last(e).text.startswith("Vasquez attacks Rook Abara with the rifle: 7 dice (wound penalty ignored "
-                                    "(willpower)).")
+    assert last_event(e).text.startswith("Vasquez attacks Rook Abara with the rifle: 7 dice "
+                                         "(wound penalty ignored (willpower)).")
     npc.refresh_from_db()
     assert npc.state["willpower"] == 2 and npc.state["ignore_wounds"] is False
     character = Character.objects.get(pk=fight["rook"].pk)
@@ -106,10 +87,10 @@ def test_the_scripted_fight(fight):
     services.encounter_next_turn(encounter=e, user=gm)
     e.refresh_from_db()
     assert e.round == 2 and e.order[e.turn] == pc.pk
-    assert _last(e).text == "Rook Abara is incapacitated (the health track is full) and cannot act."
-    before = _snapshot(e)
-    _refused("maelstrom.incapacitated", services.encounter_act, encounter=e, user=player, combatant_id=pc.pk,
-             action={"action": "melee", "target": npc.pk}, roller=FixedRoller([10] * 9))
-    assert _snapshot(e) == before
+    assert last_event(e).text == "Rook Abara is incapacitated (the health track is full) and cannot act."
+    before = snapshot(e)
+    refused("maelstrom.incapacitated", services.encounter_act, encounter=e, user=player, combatant_id=pc.pk,
+            action={"action": "melee", "target": npc.pk}, roller=FixedRoller([10] * 9))
+    assert snapshot(e) == before
     seqs = list(EncounterEvent.objects.filter(encounter=e).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))

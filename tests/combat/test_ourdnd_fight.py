@@ -9,10 +9,10 @@ import pytest
 
 from characters.models import Character
 from combat import services
-from combat.models import Encounter, EncounterEvent
 from config.api import RuleRefused
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
+from tests.combat.helpers import event_texts, snapshot
 from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
@@ -22,17 +22,6 @@ BRAM = json.loads((ROOT / "characters/demo/ourdnd/bram_shieldbearer.json").read_
 GOBLIN = {"ruleset": "ourdnd", "name": "Goblin", "budget": {"points": 3},
           "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0}, "hearts": 1,
           "gear": [{"item": "dagger"}]}
-
-
-def _snapshot(e: Encounter):
-    e.refresh_from_db()
-    rows = {c.id: (c.state, c.combat) for c in e.combatants.all()}
-    chars = {c.id: (c.state, c.version) for c in Character.objects.filter(combatants__encounter=e)}
-    return e.version, e.round, e.turn, e.order, e.state, rows, chars, EncounterEvent.objects.filter(encounter=e).count()
-
-
-def _texts(e: Encounter) -> list[str]:
-    return list(EncounterEvent.objects.filter(encounter=e).order_by("seq").values_list("text", flat=True))
 
 
 def test_a_scene_through_the_services(db):
@@ -47,7 +36,7 @@ def test_a_scene_through_the_services(db):
     services.encounter_start(encounter=e, user=gm, roller=FixedRoller([15, 9]))
     e.refresh_from_db()
     assert e.order == [c_bram.pk, g1.pk, g2.pk] and e.state["td"] == 12
-    assert "The DM rolls initiative for Goblin 1, Goblin 2: d20 9." in _texts(e)
+    assert "The DM rolls initiative for Goblin 1, Goblin 2: d20 9." in event_texts(e)
 
     # Bram lowers the TD with his torch, then attempts: d20 10 + STR 2 = 12 vs 11, sword d6 5.
     services.encounter_act(encounter=e, user=player, combatant_id=c_bram.pk,
@@ -57,17 +46,17 @@ def test_a_scene_through_the_services(db):
                            roller=FixedRoller([10, 5]))
     g1.refresh_from_db()
     assert g1.state["hp"] == 5
-    texts = _texts(e)
+    texts = event_texts(e)
     assert texts[-3] == "Bram the Shield-Bearer lowers the TD by 1 (torch): TD 11."
     assert texts[-2] == "Bram the Shield-Bearer's STR attempt on Goblin 1: d20 10 + 2 = 12 vs TD 11: success."
     assert texts[-1] == "Effort (sword): Effort d6: 5 = 5. Goblin 1 takes 5 damage: HP 10 → 5."
 
     # A second action is refused and changes nothing (422 with the rule's code).
-    before = _snapshot(e)
+    before = snapshot(e)
     with pytest.raises(RuleRefused) as exc:
         services.encounter_act(encounter=e, user=player, combatant_id=c_bram.pk, action={"action": "move_near"})
     assert exc.value.errors[0]["code"] == "ourdnd.already_acted"
-    assert _snapshot(e) == before
+    assert snapshot(e) == before
 
     # The DM's turn: both goblins act. Against Bram they need his Defense + 10 = 13.
     services.encounter_next_turn(encounter=e, user=gm)
@@ -88,13 +77,13 @@ def test_a_scene_through_the_services(db):
     assert e.round == 2 and e.turn == 0
     character = Character.objects.get(pk=bram.pk)
     assert character.state["dying_rounds"] == 2
-    assert _texts(e)[-1] == "Bram the Shield-Bearer is dying. Countdown: 2 rounds. Miracle roll: 7."
-    before = _snapshot(e)
+    assert event_texts(e)[-1] == "Bram the Shield-Bearer is dying. Countdown: 2 rounds. Miracle roll: 7."
+    before = snapshot(e)
     with pytest.raises(RuleRefused) as exc:
         services.encounter_act(encounter=e, user=player, combatant_id=c_bram.pk,
                                action={"action": "check", "stat": "str"})
     assert exc.value.errors[0]["code"] == "ourdnd.unconscious"
-    assert _snapshot(e) == before
+    assert snapshot(e) == before
 
 
 def test_move_far_ends_the_turn_through_the_services(db):
@@ -108,4 +97,4 @@ def test_move_far_ends_the_turn_through_the_services(db):
     services.encounter_act(encounter=e, user=player, combatant_id=c_bram.pk, action={"action": "move_far"})
     e.refresh_from_db()
     assert e.turn == 1
-    assert _texts(e)[-2] == "Bram the Shield-Bearer moves far (the whole turn)."
+    assert event_texts(e)[-2] == "Bram the Shield-Bearer moves far (the whole turn)."

@@ -14,6 +14,7 @@ from combat import services
 from combat.models import Encounter
 from rulesets.engine.dice import FixedRoller
 from tests.combat.conftest import GOBLIN
+from tests.combat.helpers import last_event
 
 pytestmark = pytest.mark.django_db
 
@@ -91,17 +92,15 @@ def test_a_player_acts_for_their_own_character_and_sees_only_their_actions(setup
     other_page = client(setup["other"]).get(reverse("encounter_detail", args=[e.pk])).content.decode()
     assert f'data-fighter="{pablo.pk}"' not in other_page and "End my turn" not in other_page
 
-    # htmx: the shared parts and the panel come back out of band.
+    # htmx: the reply is empty (the websocket brings the change to every page, this one included,
+    # and makes each fetch its panel once: no second /panel/ GET, no out-of-band swap from a form
+    # the panel refresh may already have replaced).
     with mock.patch("combat.services.Roller", lambda: FixedRoller([1, 1, 1])):
         r = player.post(reverse("encounter_act", args=[e.pk]),
                         {"combatant": pablo.pk, "action": "strike:0", "target": setup["goblin"].pk},
                         HTTP_HX_REQUEST="true")
-    html = r.content.decode()
-    assert r.status_code == 200
-    assert 'id="encounter-log" class="card log" hx-swap-oob="true"' in html
-    assert "Pablo strikes Goblin with the longsword: 3 EP, −1 speed." in html
-    assert 'id="encounter-panel" class="card panel" hx-swap-oob="true"' in html
-    assert 'hx-trigger="load"' in html
+    assert r.status_code == 204 and r.content == b""
+    assert last_event(e).text == "Pablo strikes Goblin with the longsword: 3 EP, −1 speed."
 
     # Someone else's character: 403. A refusal: the message in the panel, nothing changed.
     assert player.post(reverse("encounter_act", args=[e.pk]), {"combatant": bea.pk, "action": "move"}).status_code == 403
@@ -130,3 +129,53 @@ def test_the_quick_npc_form_starts_from_a_build_the_gm_can_add_and_fight(slug):
     shown = next(c for c in encounter_board(fight=encounter_fight(encounter=e))["combatants"] if c["id"] == npc.pk)
     # every number of a quick NPC is known (a blank Ascendant build showed "Stamina 0/?")
     assert "?" not in json.dumps(shown["summary"], default=str)
+
+
+def test_the_panel_is_cheap_and_the_board_catches_a_page_up(setup, django_assert_max_num_queries):
+    e, pablo = setup["e"], setup["c_pablo"]
+    services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
+    e.refresh_from_db()
+    player = client(setup["player"])
+    player.get(reverse("encounter_detail", args=[e.pk]))
+    # The panel each page fetches after each change: the panel only (no board, no log), in a few
+    # queries (session, user, the encounter with "am I the GM?", the combatants).
+    with django_assert_max_num_queries(4):
+        r = player.get(reverse("encounter_panel", args=[e.pk]), HTTP_HX_REQUEST="true")
+    html = r.content.decode()
+    assert 'id="encounter-panel"' in html and f'data-fighter="{pablo.pk}"' in html
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert "encounter-log" not in html and "encounter-status" not in html
+
+    board = reverse("encounter_board", args=[e.pk])
+    # Up to date: nothing to swap.
+    assert player.get(board, {"since": e.version}, HTTP_HX_REQUEST="true").status_code == 204
+    # Behind: the whole board, out of band, and the panel refreshed once.
+    html = player.get(board, {"since": e.version - 1}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="encounter-log" class="card log" hx-swap-oob="true"' in html
+    assert 'id="encounter-combatants" class="card" hx-swap-oob="true"' in html
+    assert f'data-version="{e.version}"' in html and html.count('hx-trigger="load"') == 1
+
+
+def test_a_refusal_answers_with_the_panel_only(setup):
+    e, pablo = setup["e"], setup["c_pablo"]
+    services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
+    r = client(setup["player"]).post(reverse("encounter_act", args=[e.pk]),
+                                     {"combatant": pablo.pk, "action": "dodge"}, HTTP_HX_REQUEST="true")
+    html = r.content.decode()
+    assert r.status_code == 200 and 'id="encounter-panel" class="card panel" hx-swap-oob="true"' in html
+    assert "encounter-log" not in html and 'hx-trigger="load"' not in html  # nothing changed: no refresh
+
+
+def test_the_gm_cannot_add_a_draft_character_from_the_page(setup):
+    from characters.models import Character
+    from tests.characters.test_sheet_fixtures import make_character
+    from tests.combat.conftest import pando
+
+    draft = make_character(ruleset="pando", owner=setup["other"], campaign=setup["campaign"],
+                           build=pando("Dora"), status=Character.Status.DRAFT)
+    gm = client(setup["gm"])
+    page = gm.get(reverse("encounter_detail", args=[setup["e"].pk])).content.decode()
+    assert "Dora" not in page  # not offered
+    r = gm.post(reverse("encounter_add_combatant", args=[setup["e"].pk]), {"character": draft.pk}, follow=True)
+    assert "Dora is draft: only active characters can join an encounter" in r.content.decode()
+    assert not setup["e"].combatants.filter(character=draft).exists()

@@ -6,29 +6,14 @@ import pytest
 
 from characters.models import Character, CharacterVersion
 from combat import services
-from combat.models import Combatant, Encounter, EncounterEvent
-from config.api import RuleRefused
+from combat.models import Combatant, EncounterEvent
 from rulesets.engine import registry
 from rulesets.engine.combat import Fighter
 from rulesets.engine.dice import FixedRoller
 from tests.combat.conftest import BOSS, GOBLIN, WOLF, set_state
+from tests.combat.helpers import refused, snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-def _snapshot(encounter: Encounter):
-    encounter.refresh_from_db()
-    rows = {c.id: (c.state, c.combat) for c in encounter.combatants.all()}
-    chars = {c.id: (c.state, c.version) for c in Character.objects.filter(combatants__encounter=encounter)}
-    return (encounter.version, encounter.round, encounter.turn, encounter.order, encounter.state, rows, chars,
-            EncounterEvent.objects.filter(encounter=encounter).count())
-
-
-def _refused(code: str, fn, *args, **kwargs):
-    with pytest.raises(RuleRefused) as exc:
-        fn(*args, **kwargs)
-    assert exc.value.errors[0]["code"] == code, exc.value.errors
-    return exc.value
 
 
 @pytest.fixture
@@ -58,8 +43,8 @@ def test_npc_groups_are_named_one_to_n_and_start_with_a_fresh_play_state(fight):
 
 def test_an_invalid_npc_build_is_refused_with_the_reports_errors(fight):
     bad = {**GOBLIN, "attributes": {**GOBLIN["attributes"], "strength": 0}}
-    exc = _refused("attribute.below_minimum", services.encounter_add_combatant, encounter=fight["e"],
-                   user=fight["gm"], name="Broken", build=bad)
+    exc = refused("attribute.below_minimum", services.encounter_add_combatant, encounter=fight["e"],
+                  user=fight["gm"], name="Broken", build=bad)
     assert exc.errors[0]["path"] == "/attributes/strength"
     assert not Combatant.objects.filter(name="Broken").exists()
 
@@ -114,10 +99,10 @@ def test_the_scripted_fight(fight):
     assert costs == [1, 2, 3]
 
     # The fourth strike would cost 4: refused, nothing changed, no event written.
-    before = _snapshot(e)
-    _refused("pando.not_enough_speed", services.encounter_act, encounter=e, user=player, combatant_id=pablo.pk,
-             action={"action": "strike:0"}, roller=FixedRoller([1, 1, 1]))
-    assert _snapshot(e) == before
+    before = snapshot(e)
+    refused("pando.not_enough_speed", services.encounter_act, encounter=e, user=player, combatant_id=pablo.pk,
+            action={"action": "strike:0"}, roller=FixedRoller([1, 1, 1]))
+    assert snapshot(e) == before
 
     # The GM wounds Pablo's sword arm: it shows on the sheet, and the character's version moves on.
     version = Character.objects.get(pk=fight["pablo"].pk).version
@@ -141,11 +126,11 @@ def test_the_scripted_fight(fight):
     # The wolf strikes Pablo (dagger, coordination 2d6 against Melee 2): 2 EP. Pablo has no speed left to block.
     services.encounter_act(encounter=e, user=gm, combatant_id=wolf.pk,
                            action={"action": "strike:0", "target": pablo.pk}, roller=FixedRoller([1, 2]))
-    _refused("pando.not_enough_speed", services.encounter_act, encounter=e, user=player, combatant_id=pablo.pk,
-             action={"action": "block:1"}, roller=FixedRoller([1, 1]))
+    refused("pando.not_enough_speed", services.encounter_act, encounter=e, user=player, combatant_id=pablo.pk,
+            action={"action": "block:1"}, roller=FixedRoller([1, 1]))
     # Bea is not attacked: her block is not triggered.
-    _refused("pando.no_trigger", services.encounter_act, encounter=e, user=other, combatant_id=bea.pk,
-             action={"action": "dodge"}, roller=FixedRoller([1, 1]))
+    refused("pando.no_trigger", services.encounter_act, encounter=e, user=other, combatant_id=bea.pk,
+            action={"action": "dodge"}, roller=FixedRoller([1, 1]))
     services.encounter_act(encounter=e, user=gm, combatant_id=wolf.pk,
                            action={"action": "harm", "body_part": "torso", "amount": 2})
     character = Character.objects.get(pk=fight["pablo"].pk)
@@ -157,8 +142,8 @@ def test_the_scripted_fight(fight):
     assert e.order[e.turn] == g1.pk
     services.encounter_act(encounter=e, user=gm, combatant_id=g2.pk, action={"action": "move"})
     services.encounter_act(encounter=e, user=gm, combatant_id=boss.pk, action={"action": "move"})
-    _refused("combat.not_your_turn", services.encounter_act, encounter=e, user=other, combatant_id=bea.pk,
-             action={"action": "move"})
+    refused("combat.not_your_turn", services.encounter_act, encounter=e, user=other, combatant_id=bea.pk,
+            action={"action": "move"})
 
     # Round 2: stamina loss again, then speed. Pablo's wounded sword arm: a strike costs 1 + 1.
     services.encounter_next_turn(encounter=e, user=gm)
@@ -180,11 +165,11 @@ def test_the_scripted_fight(fight):
     # Two more harm: the arm is lame and cannot strike.
     services.encounter_act(encounter=e, user=gm, combatant_id=pablo.pk,
                            action={"action": "gm_harm", "body_part": "right_arm", "amount": 2})
-    before = _snapshot(e)
-    exc = _refused("pando.body_part_unusable", services.encounter_act, encounter=e, user=player,
-                   combatant_id=pablo.pk, action={"action": "strike:0"}, roller=FixedRoller([1, 1, 1]))
+    before = snapshot(e)
+    exc = refused("pando.body_part_unusable", services.encounter_act, encounter=e, user=player,
+                  combatant_id=pablo.pk, action={"action": "strike:0"}, roller=FixedRoller([1, 1, 1]))
     assert "right arm (lame)" in exc.errors[0]["message"]
-    assert _snapshot(e) == before
+    assert snapshot(e) == before
 
     seqs = list(EncounterEvent.objects.filter(encounter=e).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))

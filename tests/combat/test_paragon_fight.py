@@ -10,10 +10,10 @@ from django.core.exceptions import PermissionDenied
 
 from characters.models import Character
 from combat import services
-from combat.models import Encounter, EncounterEvent
 from config.api import RuleRefused
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
+from tests.combat.helpers import event_texts, snapshot
 from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
@@ -21,17 +21,6 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())
 HESK = json.loads((ROOT / "characters/demo/paragon/old_hesk.json").read_text())
-
-
-def _snapshot(e: Encounter):
-    e.refresh_from_db()
-    rows = {c.id: (c.state, c.combat) for c in e.combatants.all()}
-    chars = {c.id: (c.state, c.version) for c in Character.objects.filter(combatants__encounter=e)}
-    return e.version, e.round, e.turn, e.order, e.state, rows, chars, EncounterEvent.objects.filter(encounter=e).count()
-
-
-def _texts(e: Encounter) -> list[str]:
-    return list(EncounterEvent.objects.filter(encounter=e).order_by("seq").values_list("text", flat=True))
 
 
 @pytest.fixture
@@ -51,7 +40,7 @@ def test_a_strike_hits_through_the_services_and_a_refusal_changes_nothing(duel):
     gm, player, e, aren, hesk = duel["gm"], duel["player"], duel["e"], duel["aren"], duel["hesk"]
     e.refresh_from_db()
     assert e.order == [aren.pk, hesk.pk] and e.turn == 0
-    texts = _texts(e)
+    texts = event_texts(e)
     assert "Aren of the Eastern Gate rolls initiative: d12!+2d6+4: 8 | 4,6 +4 = 22." in texts
     assert "Turn order by initiative: Aren of the Eastern Gate (22), Old Hesk (9)." in texts
 
@@ -67,28 +56,28 @@ def test_a_strike_hits_through_the_services_and_a_refusal_changes_nothing(duel):
                            roller=FixedRoller([6, 5, 4, 3]))
     hesk.refresh_from_db()
     assert hesk.state["pools"]["health"] == 5 and hesk.state["pools"]["morale"] == 3
-    texts = _texts(e)
+    texts = event_texts(e)
     assert texts[-2].startswith("Aren of the Eastern Gate hits Old Hesk (strong weapon 3d6: 6+5+4 = 15). "
                                 "Old Hesk: health 20 → 5.")
     assert texts[-1] == "Old Hesk is incapacitated: the exchange ends."
 
-    before = _snapshot(e)
+    before = snapshot(e)
     with pytest.raises(RuleRefused) as exc:
         services.encounter_act(encounter=e, user=player, combatant_id=aren.pk,
                                action={"action": "engage", "target": hesk.pk, "kind": "melee"})
     assert exc.value.errors[0]["code"] == "paragon.already_engaged"
-    assert _snapshot(e) == before
+    assert snapshot(e) == before
 
     # Hesk's turn: an ordinary man has no Hero Point to resist with.
     services.encounter_next_turn(encounter=e, user=gm)
     e.refresh_from_db()
     assert e.turn == 1
-    before = _snapshot(e)
+    before = snapshot(e)
     with pytest.raises(RuleRefused) as exc:
         services.encounter_act(encounter=e, user=gm, combatant_id=hesk.pk,
                                action={"action": "resist_incapacitation"})
     assert exc.value.errors[0]["code"] == "paragon.no_hero_points"
-    assert _snapshot(e) == before
+    assert snapshot(e) == before
 
 
 def test_a_chained_strike_spends_the_character_s_stamina_on_the_sheet(duel):
@@ -104,12 +93,12 @@ def test_a_chained_strike_spends_the_character_s_stamina_on_the_sheet(duel):
     assert character.state["pools"]["stamina"] == 19
     hesk.refresh_from_db()
     assert hesk.state["pools"]["stamina"] == 19
-    assert _texts(e)[-1].endswith("a miss, the chain ends.")
+    assert event_texts(e)[-1].endswith("a miss, the chain ends.")
 
 
 def test_a_player_cannot_take_a_gm_action(duel):
-    before = _snapshot(duel["e"])
+    before = snapshot(duel["e"])
     with pytest.raises(PermissionDenied):
         services.encounter_act(encounter=duel["e"], user=duel["player"], combatant_id=duel["aren"].pk,
                                action={"action": "gm_restore", "pool": "health", "amount": 1})
-    assert _snapshot(duel["e"]) == before
+    assert snapshot(duel["e"]) == before

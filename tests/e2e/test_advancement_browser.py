@@ -2,48 +2,22 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from django.test import Client
 
 from tests.characters.test_sheet_fixtures import character_at_table, table  # noqa: F401
+from tests.e2e.conftest import ARTIFACTS
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-# `browser` is the session-wide Chromium of tests/e2e/conftest.py: one Playwright per process.
-
-
-@pytest.fixture
-def page_as(browser, live_server):
-    contexts = []
-
-    def open_as(user):
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 1000})
-        cookie = client.cookies["sessionid"]
-        context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        return page
-
-    yield open_as
-    for context in contexts:
-        context.close()
+# The window these walks were written for; the shared `page_as` defaults to 900 high.
+VIEWPORT = {"width": 1280, "height": 1000}
 
 
 def test_player_requests_gm_approves_and_the_sheet_shows_the_new_numbers(page_as, table):  # noqa: F811
     from playwright.sync_api import expect
 
     character = character_at_table(table, "pando")  # 30 of 40 CP spent; max speed 3 + acrobatics 2
-    player = page_as(table["player"])
+    player = page_as(table["player"], viewport=VIEWPORT)
     player.goto(f"/characters/{character.pk}/advance/")
     expect(player.get_by_role("heading", name="Advance Alex")).to_be_visible()
     expect(player.locator('[data-testid="balance-cp"]')).to_have_text("10")
@@ -56,7 +30,7 @@ def test_player_requests_gm_approves_and_the_sheet_shows_the_new_numbers(page_as
     player.get_by_role("button", name="Request advancement").click()
     expect(player.locator('[data-testid="advancement-status"]')).to_have_text("Pending")
 
-    gm = page_as(table["gm"])
+    gm = page_as(table["gm"], viewport=VIEWPORT)
     gm.goto("/")
     badge = gm.locator('[data-testid="review-badge"]')
     expect(badge).to_have_text("1")

@@ -129,3 +129,84 @@ def test_the_players_action_appears_on_the_gms_page_without_a_reload(browser, as
     finally:
         gm_context.close()
         pl_context.close()
+
+
+def _watch(page) -> dict:
+    """Count the page's GETs of its actions panel and the htmx out-of-band errors."""
+    seen = {"panel": 0}
+    page.on("request", lambda r: seen.__setitem__("panel", seen["panel"] + 1) if "/panel/" in r.url else None)
+    page.evaluate("window.__oobErrors = [];"
+                  "document.body.addEventListener('htmx:oobErrorNoTarget',"
+                  " (e) => window.__oobErrors.push(String(e.detail.target)));")
+    return seen
+
+
+def test_quick_adds_refresh_the_panel_once_each_without_oob_errors(browser, asgi_server):
+    from playwright.sync_api import expect
+
+    gm, player = make_user("gm"), make_user("player")
+    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
+    pablo = make_character(ruleset="pando", owner=player, campaign=campaign, build=PABLO)
+    e = services.encounter_create(campaign=campaign, user=gm, name="Ambush at the ford")
+    services.encounter_add_combatant(encounter=e, user=gm, character=pablo)
+    context, page = _page_as(browser, asgi_server, gm, viewport={"width": 1280, "height": 1000})
+    try:
+        page.goto(reverse("encounter_detail", args=[e.pk]))
+        page.wait_for_function("window.__wsOpen === true")
+        seen = _watch(page)
+        add = page.locator("form.quick-npc button[type=submit]")
+        for _ in range(3):  # the GM clicks fast: each reply may land after the panel was refreshed
+            add.click()
+        expect(page.locator("#encounter-order > li")).to_have_count(4)
+        expect(page.locator("#encounter-log-list li").first).to_contain_text("joins the encounter")
+        page.wait_for_timeout(800)  # let any late request land
+        assert page.evaluate("window.__oobErrors") == []
+        assert seen["panel"] == 3  # one refresh of the panel per change (was two: the reply's and the socket's)
+    finally:
+        context.close()
+
+
+def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):
+    """Changes made by another process (no broadcast reaches this page) stand for messages lost
+    while the websocket was down: on reconnect, and on a message whose version does not follow
+    its own, the page fetches the whole board."""
+    from playwright.sync_api import expect
+
+    gm, player = make_user("gm"), make_user("player")
+    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
+    pablo = make_character(ruleset="pando", owner=player, campaign=campaign, build=PABLO)
+    e = services.encounter_create(campaign=campaign, user=gm, name="Ambush at the ford")
+    c_pablo = services.encounter_add_combatant(encounter=e, user=gm, character=pablo)[0]
+    services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN, count=2)
+    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
+    context, page = _page_as(browser, asgi_server, gm, viewport={"width": 1280, "height": 1000})
+    context.add_init_script("document.addEventListener('htmx:wsOpen', (e) => { window.__ws = e.detail.socketWrapper; });")
+    pl_context, pl_page = _page_as(browser, asgi_server, player, viewport={"width": 390, "height": 844})
+    speed = page.locator(f"#combatant-{c_pablo.pk} [data-stat='speed'] dd")
+    try:
+        page.goto(reverse("encounter_detail", args=[e.pk]))
+        pl_page.goto(reverse("encounter_detail", args=[e.pk]))
+        page.wait_for_function("window.__wsOpen === true")
+        pl_page.wait_for_function("window.__wsOpen === true")
+        page.evaluate("window.__notReloaded = true")
+        expect(speed).to_have_text("6/6")
+
+        # Missed: Pablo moves, and this page hears nothing of it.
+        services.encounter_act(encounter=e, user=player, combatant_id=c_pablo.pk, action={"action": "move"})
+        page.wait_for_timeout(300)
+        expect(speed).to_have_text("6/6")
+        page.evaluate("window.__wsOpen = false; window.__ws.reconnect()")
+        page.wait_for_function("window.__wsOpen === true")
+        expect(speed).to_have_text("5/6")
+        expect(page.locator("#encounter-log-list li").first).to_contain_text("Pablo moves, −1 speed.")
+
+        # Missed again; then a live message arrives whose version skips one: the page takes the board.
+        services.encounter_act(encounter=e, user=player, combatant_id=c_pablo.pk, action={"action": "move"})
+        pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]').get_by_role(
+            "button", name="Move").click()
+        expect(speed).to_have_text("0/6")  # 6 − 1 − 2 − 3: all three moves, none lost
+        expect(page.locator("#encounter-log-list li.log-move")).to_have_count(3)
+        assert page.evaluate("window.__notReloaded") is True
+    finally:
+        context.close()
+        pl_context.close()

@@ -2,49 +2,23 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from tests.characters.test_sheet_fixtures import character_at_table, table  # noqa: F401
+from tests.e2e.conftest import ARTIFACTS
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-# `browser` is the session-wide Chromium of tests/e2e/conftest.py: one Playwright per process.
-
-
-@pytest.fixture
-def page_as(browser, live_server):
-    contexts = []
-
-    def open_as(user):
-        client = Client()
-        client.force_login(user)
-        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 1000})
-        cookie = client.cookies["sessionid"]
-        context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        return page
-
-    yield open_as
-    for context in contexts:
-        context.close()
+# The window these walks were written for; the shared `page_as` defaults to 900 high.
+VIEWPORT = {"width": 1280, "height": 1000}
 
 
 def test_a_pando_player_takes_harm_on_an_arm_and_rolls_with_odds(page_as, table):
     from playwright.sync_api import expect
 
     character = character_at_table(table, "pando")
-    page = page_as(table["player"])
+    page = page_as(table["player"], viewport=VIEWPORT)
     page.goto(reverse("character_sheet", args=[character.pk]))
     expect(page.get_by_role("heading", name="Alex")).to_be_visible()
     expect(page.locator('[data-key="max_speed"] dd')).to_have_text("5")
@@ -79,7 +53,7 @@ def test_a_maelstrom_character_takes_lethal_damage_on_the_health_chart(page_as, 
     from playwright.sync_api import expect
 
     character = character_at_table(table, "maelstrom")
-    page = page_as(table["gm"])  # the GM runs the table and marks the damage
+    page = page_as(table["gm"], viewport=VIEWPORT)  # the GM runs the table and marks the damage
     page.goto(reverse("character_sheet", args=[character.pk]))
     expect(page.locator(".sheet-health-chart tbody tr")).to_have_count(8)
     expect(page.locator('[data-testid="request-strength"]')).to_contain_text("Pool: 2")

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
 import pytest
 
 from rulesets.engine import registry, validate
-from rulesets.engine.combat import CombatRefused, Fighter, Outcome
-from rulesets.engine.dice import FixedRoller
+from rulesets.engine.combat import Fighter
+from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = registry.get("maelstrom")
@@ -28,78 +27,12 @@ VASQUEZ = _build("bench/builds/maelstrom_typical.json")  # reflexes 3, wits 2; p
 
 
 def fighter(id: int, build: dict, *, npc: bool) -> Fighter:
-    report = validate(build)
-    assert report.valid, report.errors
-    return Fighter(id=id, name=build["name"], is_npc=npc, group="", build=build, derived=report.derived,
-                   state=RULESET.initial_state(build, report), combat={}, report=report)
+    return combat_helpers.make_fighter(RULESET, id, build, npc=npc)
 
 
-def frozen(fighters: list[Fighter], *values):
-    """A deep copy of what the hooks must not mutate: the fighters' data, the encounter state, the action."""
-    return copy.deepcopy(([(f.id, f.build, f.derived, f.state, f.combat) for f in fighters],
-                          [v for v in values if isinstance(v, dict)]))
-
-
-def call(hook, fighters: list[Fighter], es: dict, *args, **kwargs):
-    """Call a hook and check that it did not mutate the fighters, the encounter state or the action."""
-    before = frozen(fighters, es, *args)
-    try:
-        return hook(*args, **kwargs)
-    finally:
-        assert frozen(fighters, es, *args) == before
-
-
-class Table:
-    """A tiny stand-in for the combat service: applies outcomes to the fighters."""
-
-    def __init__(self, *fighters: Fighter):
-        self.fighters = list(fighters)
-        self.by_id = {f.id: f for f in fighters}
-        self.es: dict = {}
-        self.current: int | None = None
-        self.log: list[str] = []
-
-    def apply(self, out: Outcome) -> Outcome:
-        for fid, state in out.state.items():
-            self.by_id[fid].state = state
-        for fid, numbers in out.combat.items():
-            self.by_id[fid].combat = numbers
-        if out.encounter_state is not None:
-            self.es = out.encounter_state
-        self.log.extend(e.text for e in out.events)
-        return out
-
-    def start(self, faces) -> Outcome:
-        roller = FixedRoller(faces)
-        out = self.apply(call(RULES.start, self.fighters, self.es, self.fighters, self.es, roller))
-        assert roller.faces == []
-        self.order = out.order
-        return out
-
-    def turn(self, fid: int) -> Outcome:
-        self.current = fid
-        return self.apply(call(RULES.turn_start, self.fighters, self.es, self.by_id[fid], self.fighters, self.es,
-                               FixedRoller([])))
-
-    def act(self, fid: int, action: dict, faces=(), *, gm: bool = False) -> Outcome:
-        roller = FixedRoller(faces)
-        out = self.apply(call(RULES.perform, self.fighters, self.es, action, self.by_id[fid], self.fighters, self.es,
-                              roller, current=self.current, by_gm=gm))
-        assert roller.faces == []
-        return out
-
-    def refused(self, code: str, fid: int, action: dict, faces=(1,) * 12, *, gm: bool = False) -> CombatRefused:
-        before = frozen(self.fighters, self.es)
-        with pytest.raises(CombatRefused) as exc:
-            self.act(fid, action, faces, gm=gm)
-        assert exc.value.code == code, exc.value.message
-        assert frozen(self.fighters, self.es) == before
-        return exc.value
-
-    def spec(self, fid: int, sid: str):
-        specs = call(RULES.actions, self.fighters, self.es, self.by_id[fid], self.fighters, self.es,
-                     current=self.current)
-        return next(s for s in specs if s.id == sid)
+class Table(combat_helpers.Table):
+    rules = RULES
+    refusal_faces = (1,) * 12
 
     def health(self, fid: int) -> list:
         return self.by_id[fid].state["health"]

@@ -15,9 +15,10 @@ from hypothesis import given, settings as hsettings, strategies as st
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.ourdnd import RULESET as OURDND
 from rulesets.systems.ourdnd import rules
+from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((Path(__file__).parent / "examples" / "ourdnd").glob("*.json"))
+EXAMPLES = example_paths("ourdnd")
 TYPICAL = json.loads((ROOT / "bench/builds/ourdnd_typical.json").read_text())
 DEMOS = sorted((ROOT / "characters/demo/ourdnd").glob("*.json"))
 STATS = {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}
@@ -31,33 +32,12 @@ def base_build(**changes) -> dict:
     return build
 
 
-def codes(report) -> list[tuple[str, str]]:
-    return [(i.code, i.path) for i in report.errors]
-
-
-def warnings(report) -> list[tuple[str, str]]:
-    return [(i.code, i.path) for i in report.warnings]
-
-
 # ------------------------------------------------------------------ examples
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_the_shared_examples_report_what_they_expect(path):
-    example = json.loads(path.read_text())
-    expect = example["expect"]
-    report = validate(example["build"]).as_dict()
-    assert report["valid"] is expect["valid"]
-    for key in ("spent", "remaining", "budget"):
-        for currency, value in expect.get(key, {}).items():
-            assert report[key][currency] == value, (key, currency)
-    for key, value in expect.get("derived", {}).items():
-        assert report["derived"][key] == value, key
-    found = {(e["code"], e["path"]) for e in report["errors"]}
-    for error in expect.get("errors", []):
-        assert (error["code"], error["path"]) in found
-    if expect["valid"]:
-        assert report["errors"] == []
+    check_example(path)
 
 
 @pytest.mark.parametrize("path", [ROOT / "bench/builds/ourdnd_typical.json", *DEMOS], ids=lambda p: p.stem)

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from rulesets.engine import FixedRoller
-from rulesets.engine.combat import CombatRefused, Fighter, Outcome
+from rulesets.engine.combat import Fighter, Outcome
 from rulesets.systems.ourdnd import RULESET as OURDND
+from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[2]
 BRAM = json.loads((ROOT / "characters/demo/ourdnd/bram_shieldbearer.json").read_text())  # str 2 con 2, def 3, 10 HP
@@ -25,64 +26,20 @@ RULES = OURDND.combat()
 
 
 def fighter(fid: int, build: dict, *, npc: bool = False, name: str | None = None, **state) -> Fighter:
-    report = OURDND.validate(build)
-    assert report.valid, report.errors
-    return Fighter(id=fid, name=name or build["name"].split()[0], is_npc=npc, group="", build=build,
-                   derived=report.derived, state={**OURDND.initial_state(build, report), **state}, combat={},
-                   report=report)
+    return combat_helpers.make_fighter(OURDND, fid, build, npc=npc, name=name or build["name"].split()[0],
+                                       state=state)
 
 
-class Scene:
-    """Applies outcomes the way combat/services.py does."""
-
-    def __init__(self, fighters: list[Fighter], faces: list[int], es: dict | None = None):
-        self.fighters = fighters
-        self.by = {f.id: f for f in fighters}
-        self.es: dict = {}
-        self.log: list[str] = []
-        out = self.apply(RULES.start(fighters, es or {}, FixedRoller(faces)))
-        self.order = out.order
-        self.current = self.order[0]
-
-    def apply(self, out: Outcome) -> Outcome:
-        for fid, st in out.state.items():
-            self.by[fid].state = st
-        for fid, c in out.combat.items():
-            self.by[fid].combat = c
-        if out.encounter_state is not None:
-            self.es = out.encounter_state
-        self.log.extend(e.text for e in out.events)
-        return out
-
-    def act(self, fid: int, faces: list[int] = (), gm: bool = False, **action) -> Outcome:
-        roller = FixedRoller(faces)
-        out = RULES.perform(action, self.by[fid], self.fighters, self.es, roller, current=self.current, by_gm=gm)
-        assert not roller.faces, f"unused faces {roller.faces}"
-        return self.apply(out)
-
-    def turn(self, fid: int, faces: list[int] = ()) -> Outcome:
-        self.current = fid
-        return self.apply(RULES.turn_start(self.by[fid], self.fighters, self.es, FixedRoller(faces)))
-
-    def refused(self, fid: int, code: str, gm: bool = False, **action) -> str:
-        before = copy.deepcopy(([f.state for f in self.fighters], [f.combat for f in self.fighters], self.es))
-        with pytest.raises(CombatRefused) as exc:
-            self.act(fid, [], gm=gm, **action)
-        assert exc.value.code == code, exc.value.message
-        assert before == ([f.state for f in self.fighters], [f.combat for f in self.fighters], self.es)
-        return exc.value.message
+class Scene(combat_helpers.Scene):
+    rules = RULES
 
     def st(self, fid: int) -> dict:
-        return self.by[fid].state
-
-    def spec(self, fid: int, action: str):
-        return next(s for s in RULES.actions(self.by[fid], self.fighters, self.es, current=self.current)
-                    if s.id == action)
+        return self.by_id[fid].state
 
 
 def party(faces=(20, 5, 2), **es) -> Scene:
     """Bram, Wren, then a goblin at the DM's seat. Default rolls: Bram 20 (first), Wren 5, DM 2."""
-    return Scene([fighter(1, BRAM), fighter(2, WREN), fighter(3, GOBLIN, npc=True)], list(faces), es)
+    return Scene([fighter(1, BRAM), fighter(2, WREN), fighter(3, GOBLIN, npc=True)], es, list(faces))
 
 
 # ------------------------------------------------------------------ initiative
@@ -92,7 +49,7 @@ def test_the_highest_roll_goes_first_then_clockwise_and_the_dm_rolls_once_for_al
     fighters = [fighter(1, BRAM), fighter(2, WREN), fighter(3, GOBLIN, npc=True, name="Goblin 1"),
                 fighter(4, GOBLIN, npc=True, name="Goblin 2"), fighter(5, PIP)]
     # Seats: Bram 5, Wren 12, the DM 17 (both goblins), Pip 17: the tie goes to the earlier seat, the DM's.
-    scene = Scene(fighters, [5, 12, 17, 17])
+    scene = Scene(fighters, faces=[5, 12, 17, 17])
     assert scene.order == [3, 4, 5, 1, 2]
     assert scene.by[3].combat["initiative"] == scene.by[4].combat["initiative"] == 17
     assert RULES.turn_span(scene.order, 0, scene.by) == 2  # the goblins act in the DM's one turn
@@ -103,7 +60,7 @@ def test_the_highest_roll_goes_first_then_clockwise_and_the_dm_rolls_once_for_al
 
 def test_both_npcs_act_in_the_dm_s_turn_and_nobody_else_does():
     scene = Scene([fighter(1, BRAM), fighter(3, GOBLIN, npc=True, name="Goblin 1"),
-                   fighter(4, GOBLIN, npc=True, name="Goblin 2")], [3, 9])
+                   fighter(4, GOBLIN, npc=True, name="Goblin 2")], faces=[3, 9])
     assert scene.current == 3
     assert scene.spec(4, "check").allowed
     message = scene.refused(1, "ourdnd.not_your_turn", action="check", stat="str")

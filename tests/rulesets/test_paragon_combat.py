@@ -7,11 +7,10 @@ import copy
 import json
 from pathlib import Path
 
-import pytest
-
 from rulesets.engine import FixedRoller
-from rulesets.engine.combat import CombatRefused, Fighter, Outcome
+from rulesets.engine.combat import Fighter, Outcome
 from rulesets.systems.paragon import RULESET as PARAGON
+from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[2]
 AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())  # def melee 20, triarmatura 23
@@ -21,63 +20,18 @@ RULES = PARAGON.combat()
 
 
 def fighter(fid: int, build: dict, *, npc: bool = False, group: str = "", **state_changes) -> Fighter:
-    report = PARAGON.validate(build)
-    assert report.valid, report.errors
-    state = PARAGON.initial_state(build, report)
-    state["pools"].update(state_changes)
-    return Fighter(id=fid, name=build["name"].split()[0], is_npc=npc, group=group, build=build,
-                   derived=report.derived, state=state, combat={}, report=report)
+    f = combat_helpers.make_fighter(PARAGON, fid, build, npc=npc, name=build["name"].split()[0], group=group)
+    f.state["pools"].update(state_changes)
+    return f
 
 
-class Fight:
-    """Applies outcomes the way combat/services.py does, so a test reads like a fight."""
+class Fight(combat_helpers.Scene):
+    """A fight started with the opening rolls ``faces``, so a test reads like a fight."""
 
-    def __init__(self, fighters: list[Fighter], es: dict | None = None, faces: list[int] = ()):
-        self.fighters = fighters
-        self.by = {f.id: f for f in fighters}
-        out = RULES.start(fighters, es or {}, FixedRoller(faces))
-        self.log: list[str] = []
-        self.es: dict = {}
-        self.apply(out)
-        self.order = out.order
-        self.current = self.order[0]
-
-    def apply(self, out: Outcome) -> Outcome:
-        for fid, st in out.state.items():
-            self.by[fid].state = st
-        for fid, c in out.combat.items():
-            self.by[fid].combat = c
-        if out.encounter_state is not None:
-            self.es = out.encounter_state
-        if out.order is not None:
-            self.order = out.order
-        self.log.extend(e.text for e in out.events)
-        return out
-
-    def act(self, fid: int, faces: list[int] = (), gm: bool = False, **action) -> Outcome:
-        roller = FixedRoller(faces)
-        out = RULES.perform(action, self.by[fid], self.fighters, self.es, roller, current=self.current, by_gm=gm)
-        assert not roller.faces, f"unused faces {roller.faces}"
-        return self.apply(out)
-
-    def turn(self, fid: int, faces: list[int] = ()) -> Outcome:
-        self.current = fid
-        return self.apply(RULES.turn_start(self.by[fid], self.fighters, self.es, FixedRoller(faces)))
-
-    def refused(self, fid: int, code: str, faces: list[int] = (), gm: bool = False, **action) -> str:
-        before = copy.deepcopy(([f.state for f in self.fighters], [f.combat for f in self.fighters], self.es))
-        with pytest.raises(CombatRefused) as exc:
-            self.act(fid, faces, gm=gm, **action)
-        assert exc.value.code == code, exc.value.message
-        assert before == ([f.state for f in self.fighters], [f.combat for f in self.fighters], self.es)
-        return exc.value.message
+    rules = RULES
 
     def pools(self, fid: int) -> dict:
-        return self.by[fid].state["pools"]
-
-    def spec(self, fid: int, action: str):
-        specs = RULES.actions(self.by[fid], self.fighters, self.es, current=self.current)
-        return next(s for s in specs if s.id == action)
+        return self.by_id[fid].state["pools"]
 
 
 def duel(**es) -> Fight:

@@ -54,10 +54,9 @@ Rules where the seed is silent (house defaults, shown to players on the page):
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int
+from rulesets.engine.base import is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.modifiers import stack
@@ -86,15 +85,6 @@ INITIATIVE_FEAT = ("incredible_initiative", 2)  # a circumstance bonus to initia
 
 #: Actions that take the reaction (they may be taken on others' turns).
 REACTIONS = ("reactive_strike", "reactive_shield")
-
-
-def _int(value: Any) -> int | None:
-    """A whole number from JSON or a form field ("3"), else None."""
-    if is_int(value):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    return None
 
 
 def _d20(face: int) -> str:
@@ -247,7 +237,7 @@ class AscendantCombat(CombatRules):
 
     def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
         out = Outcome()
-        out.combat[actor.id] = {**copy.deepcopy(actor.combat or {}), **self._fresh()}
+        out.combat[actor.id] = self.combat_numbers(actor, **self._fresh())
         reason, _ = self._down(actor)
         if reason:
             out.log("down", reason, actor.id)
@@ -377,7 +367,7 @@ class AscendantCombat(CombatRules):
     # ---------------------------------------------------------------- perform
 
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
-        tid = _int(action.get("target"))
+        tid = whole_number(action.get("target"))
         target = next((f for f in fighters if f.id == tid), None) if tid is not None else None
         if target is None:
             raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
@@ -388,10 +378,7 @@ class AscendantCombat(CombatRules):
         return target
 
     def _state_action(self, f: Fighter, state: dict, action: dict) -> tuple[dict, str]:
-        try:
-            return self.ruleset.state_action(state, action, f.build, self._report(f))
-        except StateError as exc:
-            raise CombatRefused(exc.code, exc.message) from None
+        return self.play_state_action(f, state, action, self._report(f))
 
     def _spell_dice(self, f: Fighter) -> int:
         level = self._derived(f).get("level", 1)
@@ -400,12 +387,8 @@ class AscendantCombat(CombatRules):
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
                 roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
         es = encounter_state or {}
-        aid = action.get("action")
-        specs = {s.id: s for s in self._specs(actor, fighters, es, current)}
-        spec = specs.get(aid) if isinstance(aid, str) else None
-        if spec is None:
-            raise CombatRefused("combat.unknown_action",
-                                f"{actor.name} has no action {aid!r} (they have {', '.join(specs)}).")
+        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        aid = spec.id
         if spec.gm:
             if not by_gm:
                 raise CombatRefused("ascendant.gm_only", f"Only the GM may take “{spec.label}”.")
@@ -414,7 +397,7 @@ class AscendantCombat(CombatRules):
             raise self.refusal(spec)
         cost = spec.__dict__["_cost"]
         out = Outcome()
-        combat = copy.deepcopy(actor.combat or {})
+        combat = self.combat_numbers(actor)
         if cost:
             combat["actions"] = combat.get("actions", 0) - cost
         spent = "reaction" if spec.reaction else ("free" if cost == 0 else f"−{cost} action{'s' if cost > 1 else ''}")
@@ -514,7 +497,7 @@ class AscendantCombat(CombatRules):
             raw = action.get(key)
             if raw in (None, "") and not required:
                 return None
-            value = _int(raw)
+            value = whole_number(raw)
             if value is None or value < 1:
                 raise CombatRefused("ascendant.invalid_amount", f"{key.title()} must be a whole number of 1 or more.")
             return value
@@ -543,7 +526,7 @@ class AscendantCombat(CombatRules):
             out.log(spec.id, f"GM: {text}", actor.id, condition=cid)
         elif spec.id == "gm_lose_actions":
             lost = number("amount")
-            combat = copy.deepcopy(actor.combat or {})
+            combat = self.combat_numbers(actor)
             left = max(0, (combat.get("actions", 0) or 0) - lost)
             combat["actions"] = left
             out.combat[actor.id] = combat

@@ -46,10 +46,9 @@ is house default, shown to players on the page:
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int
+from rulesets.engine.base import is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
@@ -78,15 +77,6 @@ ATTACKS: dict[str, dict[str, Any]] = {
 SOAKABLE = ("bashing", "lethal")
 SOAK_ATTRIBUTE = "strength"
 DEFAULT_ROLL = ("reflexes", "athletics")  # the "other action" form's starting choice
-
-
-def _int(value: Any) -> int | None:
-    """A whole number from JSON or a form field ("3"), else None."""
-    if is_int(value):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    return None
 
 
 def _flag(value: Any) -> bool:
@@ -213,7 +203,7 @@ class MaelstromCombat(CombatRules):
 
     def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
         out = Outcome()
-        out.combat[actor.id] = {**copy.deepcopy(actor.combat or {}), **self._fresh()}
+        out.combat[actor.id] = self.combat_numbers(actor, **self._fresh())
         reason, _ = self._down(actor)
         if reason:
             out.log("down", reason, actor.id)
@@ -333,7 +323,7 @@ class MaelstromCombat(CombatRules):
     # ---------------------------------------------------------------- perform
 
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
-        tid = _int(action.get("target"))
+        tid = whole_number(action.get("target"))
         target = next((f for f in fighters if f.id == tid), None) if tid is not None else None
         if target is None:
             raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
@@ -344,20 +334,13 @@ class MaelstromCombat(CombatRules):
         return target
 
     def _state_action(self, f: Fighter, state: dict, action: dict) -> tuple[dict, str]:
-        try:
-            return self.ruleset.state_action(state, action, f.build, self._report(f))
-        except StateError as exc:
-            raise CombatRefused(exc.code, exc.message) from None
+        return self.play_state_action(f, state, action, self._report(f))
 
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
                 roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
         es = encounter_state or {}
-        aid = action.get("action")
-        specs = {s.id: s for s in self._specs(actor, fighters, es, current)}
-        spec = specs.get(aid) if isinstance(aid, str) else None
-        if spec is None:
-            raise CombatRefused("combat.unknown_action",
-                                f"{actor.name} has no action {aid!r} (they have {', '.join(specs)}).")
+        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        aid = spec.id
         if spec.gm:
             if not by_gm:
                 raise CombatRefused("maelstrom.gm_only", f"Only the GM may take “{spec.label}”.")
@@ -365,7 +348,7 @@ class MaelstromCombat(CombatRules):
         if not spec.allowed:
             raise self.refusal(spec)
         out = Outcome()
-        combat = copy.deepcopy(actor.combat or {})
+        combat = self.combat_numbers(actor)
         if aid in ATTACKS:
             self._attack(out, ATTACKS[aid], action, actor, fighters, es, roller)
             combat["acted"] = True
@@ -462,7 +445,7 @@ class MaelstromCombat(CombatRules):
 
     def _willpower_roll(self, out: Outcome, action: dict, actor: Fighter, es: dict, roller: Roller) -> str:
         fx = self._effects(actor)
-        difficulty = _int(action.get("difficulty"))
+        difficulty = whole_number(action.get("difficulty"))
         if difficulty is None:
             difficulty = self._difficulty(es)[0]
         if not 2 <= difficulty <= 10:
@@ -484,7 +467,7 @@ class MaelstromCombat(CombatRules):
 
         def number(key: str, low: int, high: int | None = None, default: int | None = None) -> int:
             raw = action.get(key)
-            value = default if raw in (None, "") else _int(raw)
+            value = default if raw in (None, "") else whole_number(raw)
             if value is None or value < low or (high is not None and value > high):
                 span = f"from {low} to {high}" if high is not None else f"of {low} or more"
                 raise CombatRefused("maelstrom.invalid_amount", f"{key.title()} must be a whole number {span}.")

@@ -53,7 +53,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int
+from rulesets.engine.base import is_int
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.report import Report
@@ -82,10 +82,6 @@ def _side(f: Fighter) -> str:
     return f.group or ("npcs" if f.is_npc else "pcs")
 
 
-def _copy(f: Fighter) -> dict[str, Any]:
-    return copy.deepcopy(f.combat or {})
-
-
 def _flag(value: Any) -> bool:
     return value in (True, "true", "on", "1", 1)
 
@@ -101,10 +97,7 @@ class OurDnDCombat(CombatRules):
         return report
 
     def _state_action(self, f: Fighter, state: dict, action: dict, roller: Roller | None = None) -> tuple[dict, str]:
-        try:
-            return self.ruleset.state_action(state, action, f.build, self._report(f), roller)
-        except StateError as exc:
-            raise CombatRefused(exc.code, exc.message) from None
+        return self.play_state_action(f, state, action, self._report(f), roller)
 
     def _st(self, f: Fighter, state: dict | None = None) -> dict:
         return rules._normal(f.state if state is None else state, f.build, self._report(f), self.ruleset.context())
@@ -174,8 +167,8 @@ class OurDnDCombat(CombatRules):
                 rolls.append(face)
                 out.log("initiative", f"{seat[0].name} rolls initiative: d20 {face}.", seat[0].id, initiative=face)
             for f in seat:
-                out.combat[f.id] = {**_copy(f), "initiative": rolls[-1], "move": None, "acted": False,
-                                    "last_roll": None}
+                out.combat[f.id] = self.combat_numbers(f, initiative=rolls[-1], move=None, acted=False,
+                                                       last_roll=None)
         if seats:
             top = max(range(len(seats)), key=lambda i: (rolls[i], -i))  # a tie goes to the earlier seat
             ordered = seats[top:] + seats[:top]
@@ -194,8 +187,8 @@ class OurDnDCombat(CombatRules):
         out = Outcome()
         npc = (encounter_state or {}).get("initiative_npcs")
         face = npc if fighter.is_npc and is_int(npc) else roller.d(20)
-        out.combat[fighter.id] = {**_copy(fighter), "initiative": face, "move": None, "acted": False,
-                                  "last_roll": None}
+        out.combat[fighter.id] = self.combat_numbers(fighter, initiative=face, move=None, acted=False,
+                                                     last_roll=None)
         out.log("initiative", f"{fighter.name} joins the scene (initiative {face}).", fighter.id)
         return out
 
@@ -222,7 +215,7 @@ class OurDnDCombat(CombatRules):
         out = Outcome()
         who = [f for f in fighters if f.is_npc] if actor.is_npc else [actor]
         for f in who:
-            out.combat[f.id] = {**_copy(f), "move": None, "acted": False, "last_roll": None}
+            out.combat[f.id] = self.combat_numbers(f, move=None, acted=False, last_roll=None)
         for f in who:
             st = self._st(f)
             if st["dying"]:
@@ -240,11 +233,6 @@ class OurDnDCombat(CombatRules):
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
                 current: int | None) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
-
-    @staticmethod
-    def _refuse(spec: ActionSpec, reason: str, code: str) -> None:
-        if reason and spec.allowed:
-            spec.allowed, spec.reason, spec.code = False, reason, code
 
     def _gate(self, actor: Fighter, fighters: list[Fighter], current: int | None) -> tuple[str, str]:
         st = self._st(actor)
@@ -281,11 +269,11 @@ class OurDnDCombat(CombatRules):
         for distance in MOVES:
             spec = ActionSpec(id=f"move_{distance}", label=f"Move {distance}",
                               cost="the whole turn" if distance == "far" else "the move (an action may follow)")
-            self._refuse(spec, *gate)
+            spec.deny(*gate)
             if c.get("move"):
-                self._refuse(spec, f"{actor.name} has already moved this turn.", "ourdnd.already_moved")
+                spec.deny(f"{actor.name} has already moved this turn.", "ourdnd.already_moved")
             elif c.get("acted"):
-                self._refuse(spec, "After an action you cannot move this turn.", "ourdnd.already_acted")
+                spec.deny("After an action you cannot move this turn.", "ourdnd.already_acted")
             specs.append(spec)
 
         check = ActionSpec(id="check", label="Check (d20 + stat vs TD)", cost="the action",
@@ -302,8 +290,8 @@ class OurDnDCombat(CombatRules):
                     {"id": "task", "label": "Task (no target)", "kind": "text"}],
             odds={"stat": stats[best], "td": td, "mode": "normal"})
         for spec in (check, attempt):
-            self._refuse(spec, *gate)
-            self._refuse(spec, *action_gate)
+            spec.deny(*gate)
+            spec.deny(*action_gate)
             specs.append(spec)
 
         aid_stat = "int" if stats["int"] >= stats["wis"] else "wis"
@@ -312,17 +300,17 @@ class OurDnDCombat(CombatRules):
                                params=[{"id": "stat", "label": "Stat", "kind": "choice", "options": ["int", "wis"],
                                         "default": aid_stat}],
                                odds={"stat": stats[aid_stat], "td": td, "mode": "normal"})
-        self._refuse(first_aid, *gate)
-        self._refuse(first_aid, *action_gate)
+        first_aid.deny(*gate)
+        first_aid.deny(*action_gate)
         if not any(self._st(f)["dying"] for f in fighters if f.id != actor.id):
-            self._refuse(first_aid, "Nobody is dying.", "ourdnd.not_dying")
+            first_aid.deny("Nobody is dying.", "ourdnd.not_dying")
         specs.append(first_aid)
 
         recover = ActionSpec(id="recover", label=f"Recover (d20 + CON vs TD: regain {stats['con'] + 1} HP)",
                              cost="the whole turn", odds={"stat": stats["con"], "td": td, "mode": "normal"})
-        self._refuse(recover, *gate)
+        recover.deny(*gate)
         if c.get("move") or c.get("acted"):
-            self._refuse(recover, "Recovering takes the whole turn: no move or action before it.",
+            recover.deny("Recovering takes the whole turn: no move or action before it.",
                          "ourdnd.whole_turn")
         specs.append(recover)
 
@@ -330,12 +318,12 @@ class OurDnDCombat(CombatRules):
         reroll = ActionSpec(id="reroll", label="Re-roll the last failed roll (Heroic Inspiration)",
                             cost="Heroic Inspiration",
                             odds={k: last["request"][k] for k in ("stat", "td", "mode")} if last else None)
-        self._refuse(reroll, *gate)
+        reroll.deny(*gate)
         if not last:
-            self._refuse(reroll, "There is no failed check or attempt to re-roll this turn.",
+            reroll.deny("There is no failed check or attempt to re-roll this turn.",
                          "ourdnd.nothing_to_reroll")
         elif not st["inspiration"]:
-            self._refuse(reroll, f"{actor.name} has no Heroic Inspiration.", "ourdnd.no_inspiration")
+            reroll.deny(f"{actor.name} has no Heroic Inspiration.", "ourdnd.no_inspiration")
         specs.append(reroll)
 
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
@@ -346,10 +334,10 @@ class OurDnDCombat(CombatRules):
                                     "default": 1},
                                    {"id": "reason", "label": "How", "kind": "text"}])
         if actor.is_npc:
-            self._refuse(lower, "Players lower the TD; the DM sets it.", "ourdnd.players_only")
+            lower.deny("Players lower the TD; the DM sets it.", "ourdnd.players_only")
         elif room <= 0:
-            self._refuse(lower, f"The TD has been lowered {lowered} already: players never lower it more than "
-                                f"{self._max_lower()} below where it started ({es.get('td_start', td)}).",
+            lower.deny(f"The TD has been lowered {lowered} already: players never lower it more than "
+                       f"{self._max_lower()} below where it started ({es.get('td_start', td)}).",
                          "ourdnd.td_floor")
         specs.append(lower)
 
@@ -375,30 +363,11 @@ class OurDnDCombat(CombatRules):
 
     # ---------------------------------------------------------------- perform
 
-    def _target(self, action: dict, fighters: list[Fighter], *, required: bool) -> Fighter | None:
-        raw = action.get("target")
-        if raw in (None, ""):
-            if required:
-                raise CombatRefused("combat.invalid_target", "Choose a target.")
-            return None
-        try:
-            tid = int(raw)
-        except (TypeError, ValueError):
-            raise CombatRefused("combat.invalid_target", "The target must be a combatant of this encounter.") from None
-        target = next((f for f in fighters if f.id == tid), None)
-        if target is None:
-            raise CombatRefused("combat.invalid_target", "The target must be a combatant of this encounter.")
-        return target
-
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
                 roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
         es = dict(encounter_state or {})
-        aid = action.get("action")
-        specs = {s.id: s for s in self._specs(actor, fighters, es, current)}
-        spec = specs.get(aid) if isinstance(aid, str) else None
-        if spec is None:
-            raise CombatRefused("combat.unknown_action",
-                                f"{actor.name} has no action {aid!r} (they have {', '.join(specs)}).")
+        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        aid = spec.id
         if spec.gm and not by_gm:
             raise CombatRefused("ourdnd.gm_only", f"Only the DM may take “{spec.label}”.")
         if not spec.allowed:
@@ -407,7 +376,7 @@ class OurDnDCombat(CombatRules):
         return handler(action, actor, fighters, es, roller)
 
     def _mark(self, actor: Fighter, out: Outcome, **changes: Any) -> dict:
-        c = {**_copy(actor), **out.combat.get(actor.id, {}), **changes}
+        c = {**self.combat_numbers(actor), **out.combat.get(actor.id, {}), **changes}
         out.combat[actor.id] = c
         return c
 
@@ -459,7 +428,7 @@ class OurDnDCombat(CombatRules):
     def _roll(self, action, actor, fighters, es, roller, *, attempt: bool, reroll: bool) -> Outcome:
         stats = self._stats(actor)
         stat, mode = self._read(action, stats, max(rules.STATS, key=lambda s: stats[s]))
-        target = self._target(action, fighters, required=False) if attempt else None
+        target = self.target_of(action, fighters, required=False) if attempt else None
         if target is not None and self._st(target)["dead"]:
             raise CombatRefused("ourdnd.dead", f"{target.name} is dead already.")
         gear = None
@@ -525,7 +494,7 @@ class OurDnDCombat(CombatRules):
                           f"({tasks[task] / per_heart:g} hearts).", actor.id, effort=total, task=task)
 
     def _do_first_aid(self, action, actor, fighters, es, roller) -> Outcome:
-        target = self._target(action, fighters, required=True)
+        target = self.target_of(action, fighters, required=True)
         stats = self._stats(actor)
         stat = action.get("stat") or ("int" if stats["int"] >= stats["wis"] else "wis")
         if stat not in ("int", "wis"):
@@ -561,7 +530,7 @@ class OurDnDCombat(CombatRules):
         spent, text = self._state_action(actor, actor.state, {"action": "spend_inspiration"})
         again = copy.deepcopy(actor)
         again.state = spent
-        again.combat = {**_copy(actor), "acted": False, "last_roll": None}
+        again.combat = self.combat_numbers(actor, acted=False, last_roll=None)
         redo = {**last["action"], "action": last["kind"]}
         if last["kind"] == "attempt":
             redo["inspire"] = False  # the inspiration is spent on the re-roll

@@ -39,10 +39,9 @@ target. Decisions where the seed is silent (documented for players on the page):
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int
+from rulesets.engine.base import StateError, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
@@ -209,7 +208,7 @@ class PandoCombat(CombatRules):
         combat: dict[int, dict] = {}
         for f in fighters:
             own = f.derived.get("momentum") if is_int(f.derived.get("momentum")) else 0
-            combat[f.id] = {**copy.deepcopy(f.combat or {}), "own_momentum": own, "momentum": own,
+            combat[f.id] = {**self.combat_numbers(f), "own_momentum": own, "momentum": own,
                             "uses": {}, "speed": (f.combat or {}).get("speed", 0)}
             combat[f.id].pop("momentum_next", None)
         groups: dict[str, list[Fighter]] = {}
@@ -257,7 +256,7 @@ class PandoCombat(CombatRules):
 
     def round_start(self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller) -> Outcome:
         out = Outcome()
-        combat = {f.id: copy.deepcopy(f.combat or {}) for f in fighters}
+        combat = {f.id: self.combat_numbers(f) for f in fighters}
         changed = [f for f in fighters if "momentum_next" in combat[f.id]]
         for f in changed:
             combat[f.id]["momentum"] = combat[f.id].pop("momentum_next")
@@ -445,18 +444,9 @@ class PandoCombat(CombatRules):
 
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool,
                 allow_self: bool) -> Fighter | None:
-        raw = action.get("target")
-        if raw in (None, ""):
-            if required:
-                raise CombatRefused("combat.invalid_target", "Choose a target.")
-            return None
-        try:
-            tid = int(raw)
-        except (TypeError, ValueError):
-            raise CombatRefused("combat.invalid_target", "The target must be a combatant of this encounter.") from None
-        target = next((f for f in fighters if f.id == tid), None)
+        target = self.target_of(action, fighters, required=required)
         if target is None:
-            raise CombatRefused("combat.invalid_target", "The target must be a combatant of this encounter.")
+            return None
         if target.id == actor.id and not allow_self:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot target themselves with that.")
         return target
@@ -465,20 +455,13 @@ class PandoCombat(CombatRules):
         return efficiency_roll(request, roller)
 
     def _state_action(self, f: Fighter, action: dict) -> tuple[dict, str]:
-        try:
-            return self.ruleset.state_action(f.state, action, f.build, f.report)
-        except StateError as exc:
-            raise CombatRefused(exc.code, exc.message) from None
+        return self.play_state_action(f, f.state, action, f.report)
 
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
                 roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
         es = encounter_state or {}
-        aid = action.get("action")
-        specs = {s.id: s for s in self._specs(actor, fighters, es, current)}
-        spec = specs.get(aid) if isinstance(aid, str) else None
-        if spec is None:
-            known = ", ".join(specs)
-            raise CombatRefused("combat.unknown_action", f"{actor.name} has no action {aid!r} now (they have {known}).")
+        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        aid = spec.id
         if spec.gm:
             return self._gm(spec, action, actor, fighters, es)
         if not spec.allowed:
@@ -488,7 +471,7 @@ class PandoCombat(CombatRules):
         meta = spec.__dict__["_meta"]
         kind, cost = meta["kind"], meta["cost"]
         out = Outcome()
-        combat = copy.deepcopy(actor.combat or {})
+        combat = self.combat_numbers(actor)
         combat["speed"] = (combat.get("speed") or 0) - cost
         uses = combat.setdefault("uses", {})
         uses[kind] = uses.get(kind, 0) + 1
@@ -574,10 +557,8 @@ class PandoCombat(CombatRules):
         out = Outcome()
 
         def amount_of(key: str = "amount", minimum: int = 1) -> int:
-            value = action.get(key)
-            if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-                value = int(value)
-            if not is_int(value) or value < minimum:
+            value = whole_number(action.get(key))
+            if value is None or value < minimum:
                 raise CombatRefused("pando.invalid_amount", f"{label(key)} must be a whole number of {minimum} or more.")
             return value
 
@@ -604,7 +585,7 @@ class PandoCombat(CombatRules):
             who = [f for f in fighters if f.id == actor.id or (actor.is_npc and actor.group and f.is_npc
                                                                and f.group == actor.group)]
             for f in who:
-                out.combat[f.id] = {**copy.deepcopy(f.combat or {}), "momentum_next": value}
+                out.combat[f.id] = {**self.combat_numbers(f), "momentum_next": value}
             names = actor.group if len(who) > 1 else actor.name
             out.log("gm_momentum", f"GM: {names}'s Momentum becomes {value} from the next round.", actor.id,
                     value=value)

@@ -66,7 +66,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int
+from rulesets.engine.base import is_int
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.report import Report
@@ -93,10 +93,6 @@ def _side(f: Fighter) -> str:
     return f.group or ("npcs" if f.is_npc else "pcs")
 
 
-def _copy(f: Fighter) -> dict[str, Any]:
-    return copy.deepcopy(f.combat or {})
-
-
 class ParagonCombat(CombatRules):
     # ---------------------------------------------------------------- reading a fighter
 
@@ -108,10 +104,7 @@ class ParagonCombat(CombatRules):
         return report
 
     def _state_action(self, f: Fighter, state: dict, action: dict, roller: Roller | None = None) -> tuple[dict, str]:
-        try:
-            return self.ruleset.state_action(state, action, f.build, self._report(f), roller)
-        except StateError as exc:
-            raise CombatRefused(exc.code, exc.message) from None
+        return self.play_state_action(f, state, action, self._report(f), roller)
 
     def _maxima(self, f: Fighter) -> dict[str, int]:
         return rules.maxima(f.build, self._report(f), self.ruleset.context())
@@ -177,7 +170,7 @@ class ParagonCombat(CombatRules):
         footings = es.get("footing") if isinstance(es.get("footing"), dict) else {}
         out = Outcome()
         for f in fighters:
-            c = _copy(f)
+            c = self.combat_numbers(f)
             intent = bool(c.get("killing_intent")) or str(f.id) in intent_ids
             footing = c.get("footing") or footings.get(str(f.id)) or "forward"
             roll = rules.roll(self._check(f, "initiative"), roller)
@@ -216,7 +209,7 @@ class ParagonCombat(CombatRules):
     def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
         out = Outcome()
         roll = rules.roll(self._check(fighter, "initiative"), roller)
-        c = _copy(fighter)
+        c = self.combat_numbers(fighter)
         c.update(initiative=roll["total"], initiative_text=roll["text"], killing_intent=False, temp_morale=0,
                  footing=c.get("footing") if c.get("footing") in ("forward", "rearward") else "forward",
                  surprised=False, engaged=False, forgo=False, retreating=False, retreated=False)
@@ -246,7 +239,7 @@ class ParagonCombat(CombatRules):
         if es.get("exchange") or threat:
             es["exchange"], es["threat"] = None, None
             out.encounter_state = es
-        c = _copy(actor)
+        c = self.combat_numbers(actor)
         c.update(engaged=False, forgo=False)
         if c.get("retreating"):
             c.update(retreating=False, retreated=True)
@@ -285,15 +278,10 @@ class ParagonCombat(CombatRules):
                     "paragon.turn_forgone")
         return "", ""
 
-    @staticmethod
-    def _refuse(spec: ActionSpec, reason: str, code: str) -> None:
-        if reason and spec.allowed:
-            spec.allowed, spec.reason, spec.code = False, reason, code
-
     def _stamina_spec(self, spec: ActionSpec, actor: Fighter, cost: int, what: str) -> None:
         have = self._pools(actor)["stamina"]
         if cost > have:
-            self._refuse(spec, f"{what} costs {cost} stamina but {actor.name} has {have}.",
+            spec.deny(f"{what} costs {cost} stamina but {actor.name} has {have}.",
                          "paragon.not_enough_stamina")
 
     def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
@@ -312,11 +300,11 @@ class ParagonCombat(CombatRules):
                             params=[{"id": "kind", "label": "Exchange", "kind": "choice",
                                      "options": ["ranged"] if footing == "rearward" else ["melee", "ranged"],
                                      "default": "ranged" if footing == "rearward" else "melee"}])
-        self._refuse(engage, turn_reason, turn_code)
+        engage.deny(turn_reason, turn_code)
         if c.get("engaged"):
-            self._refuse(engage, f"{actor.name} already engaged a foe this turn.", "paragon.already_engaged")
+            engage.deny(f"{actor.name} already engaged a foe this turn.", "paragon.already_engaged")
         if threat:
-            self._refuse(engage, "A threat is waiting for the defender's answer.", "paragon.threat_pending")
+            engage.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
         specs.append(engage)
 
         # Strike: inside the exchange the actor is part of.
@@ -334,31 +322,31 @@ class ParagonCombat(CombatRules):
                     {"id": "weapon", "label": "Weapon", "kind": "choice", "default": "unarmed",
                      "options": [{"id": w, "label": f"{n} ({d}d6)"} for w, (n, d) in WEAPONS.items()]}],
             odds={**self._check(actor, skill), "tn": self._defense(opponent, kind)} if opponent else None)
-        self._refuse(strike, any_reason, any_code)
+        strike.deny(any_reason, any_code)
         if not in_ex:
-            self._refuse(strike, f"{actor.name} is in no exchange: engage a foe first.", "paragon.no_exchange")
+            strike.deny(f"{actor.name} is in no exchange: engage a foe first.", "paragon.no_exchange")
         elif threat:
-            self._refuse(strike, "A threat is waiting for the defender's answer (avoid it or take the hit).",
+            strike.deny("A threat is waiting for the defender's answer (avoid it or take the hit).",
                          "paragon.threat_pending")
         elif strikes >= MAX_CHAIN:
-            self._refuse(strike, f"A chain holds at most {MAX_CHAIN} strikes, the first included.",
+            strike.deny(f"A chain holds at most {MAX_CHAIN} strikes, the first included.",
                          "paragon.chain_limit")
         elif actor.id in (ex.get("done") or []):
-            self._refuse(strike, f"{actor.name}'s action in this exchange is over.", "paragon.action_used")
+            strike.deny(f"{actor.name}'s action in this exchange is over.", "paragon.action_used")
         elif ex.get("first") not in (None, actor.id) and ex["first"] not in (ex.get("done") or []) \
                 and self._down(by[ex["first"]]) == "":
-            self._refuse(strike, f"{by[ex['first']].name} has the higher initiative and acts first in this exchange.",
+            strike.deny(f"{by[ex['first']].name} has the higher initiative and acts first in this exchange.",
                          "paragon.acts_second")
         elif strikes >= 1:
             self._stamina_spec(strike, actor, 1, "A chained strike")
         specs.append(strike)
 
         end = ActionSpec(id="end_action", label="End my action in this exchange (stop chaining)", reaction=True)
-        self._refuse(end, any_reason, any_code)
+        end.deny(any_reason, any_code)
         if not in_ex or actor.id in (ex.get("done") or []):
-            self._refuse(end, f"{actor.name} has no action under way in an exchange.", "paragon.no_exchange")
+            end.deny(f"{actor.name} has no action under way in an exchange.", "paragon.no_exchange")
         elif threat:
-            self._refuse(end, "A threat is waiting for the defender's answer.", "paragon.threat_pending")
+            end.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
         specs.append(end)
 
         # Reactions to a threat.
@@ -367,11 +355,11 @@ class ParagonCombat(CombatRules):
         take = ActionSpec(id="take_hit", label="Let the strike hit", cost="Health and 1d6 Morale", reaction=True)
         for spec in (avoid, take):
             if not threatened:
-                self._refuse(spec, f"No strike threatens {actor.name} now.", "paragon.no_threat")
+                spec.deny(f"No strike threatens {actor.name} now.", "paragon.no_threat")
         if self._down(actor) == "dead":
-            self._refuse(avoid, f"{actor.name} is dead.", "paragon.dead")
+            avoid.deny(f"{actor.name} is dead.", "paragon.dead")
         elif self._down(actor) == "incapacitated":
-            self._refuse(avoid, "An incapacitated combatant cannot avoid a strike.", "paragon.incapacitated")
+            avoid.deny("An incapacitated combatant cannot avoid a strike.", "paragon.incapacitated")
         self._stamina_spec(avoid, actor, 1, "Avoiding")
         specs.extend([avoid, take])
 
@@ -383,9 +371,9 @@ class ParagonCombat(CombatRules):
                           params=[] if to == "forward" else
                           [{"id": "forgo", "label": "Forgo the turn's other actions instead of 1 stamina",
                             "kind": "flag", "default": False}])
-        self._refuse(foot, turn_reason, turn_code)
+        foot.deny(turn_reason, turn_code)
         if threat:
-            self._refuse(foot, "A threat is waiting for the defender's answer.", "paragon.threat_pending")
+            foot.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
         specs.append(foot)
 
         # Reactions to a declared melee exchange against a Rearward foe.
@@ -393,12 +381,12 @@ class ParagonCombat(CombatRules):
         attacker = by.get(ex.get("attacker")) if ex else None
         intercept = ActionSpec(id="intercept", label=f"Intercept {attacker.name}" if attacker else "Intercept",
                                cost="1 stamina", reaction=True)
-        self._refuse(intercept, any_reason, any_code)
+        intercept.deny(any_reason, any_code)
         if not declared or attacker is None or _side(attacker) == _side(actor) or actor.id == ex.get("defender"):
-            self._refuse(intercept, "Interception answers a melee exchange declared against a Rearward ally.",
+            intercept.deny("Interception answers a melee exchange declared against a Rearward ally.",
                          "paragon.no_interception")
         elif footing != "forward":
-            self._refuse(intercept, "Only a combatant in Forward footing can intercept.", "paragon.not_forward")
+            intercept.deny("Only a combatant in Forward footing can intercept.", "paragon.not_forward")
         self._stamina_spec(intercept, actor, 1, "Interception")
         specs.append(intercept)
 
@@ -410,32 +398,32 @@ class ParagonCombat(CombatRules):
             mine = self._check(actor, evasion_skill, extra_dice=1 if footing == "rearward" else 0)
             theirs = self._check(attacker, evasion_skill)
             evade.odds = {**mine, "tn": round(EXPLODING_D12_MEAN + 3.5 * theirs["force"] + 2 * theirs["skill"])}
-        self._refuse(evade, any_reason, any_code)
+        evade.deny(any_reason, any_code)
         if not declared or ex.get("defender") != actor.id:
-            self._refuse(evade, "Evasion answers a melee exchange declared against you.", "paragon.no_evasion")
+            evade.deny("Evasion answers a melee exchange declared against you.", "paragon.no_evasion")
         elif ex.get("evaded"):
-            self._refuse(evade, f"{actor.name} already tried to evade this exchange.", "paragon.evasion_tried")
+            evade.deny(f"{actor.name} already tried to evade this exchange.", "paragon.evasion_tried")
         elif footing != "rearward":
-            self._refuse(evade, "Only a combatant in Rearward footing can evade.", "paragon.not_rearward")
+            evade.deny("Only a combatant in Rearward footing can evade.", "paragon.not_rearward")
         self._stamina_spec(evade, actor, 1, "Evasion")
         specs.append(evade)
 
         retreat = ActionSpec(id="retreat", label="Retreat from the battle", cost="the whole turn")
-        self._refuse(retreat, turn_reason, turn_code)
+        retreat.deny(turn_reason, turn_code)
         if footing != "rearward":
-            self._refuse(retreat, "Retreat needs Rearward footing: change footing first.", "paragon.not_rearward")
+            retreat.deny("Retreat needs Rearward footing: change footing first.", "paragon.not_rearward")
         elif c.get("engaged"):
-            self._refuse(retreat, "Retreat must be the turn's only action.", "paragon.not_sole_action")
+            retreat.deny("Retreat must be the turn's only action.", "paragon.not_sole_action")
         specs.append(retreat)
 
         resist = ActionSpec(id="resist_incapacitation", label="Spend a Hero Point to resist incapacitation",
                             cost="1 Hero Point", reaction=True)
         down = self._down(actor)
         if down != "incapacitated":
-            self._refuse(resist, "Dead." if down == "dead" else f"{actor.name} is not incapacitated.",
+            resist.deny("Dead." if down == "dead" else f"{actor.name} is not incapacitated.",
                          "paragon.not_incapacitated")
         elif self._pools(actor)["heroism"] < 1:
-            self._refuse(resist, f"{actor.name} has no Hero Points left.", "paragon.no_hero_points")
+            resist.deny(f"{actor.name} has no Hero Points left.", "paragon.no_hero_points")
         specs.append(resist)
 
         if es.get("opening"):
@@ -443,7 +431,7 @@ class ParagonCombat(CombatRules):
                                 cost="+1d6 initiative, +5 temporary Morale; radiates a murderous aura",
                                 reaction=True)
             if c.get("killing_intent"):
-                self._refuse(intent, f"{actor.name} has already declared killing intent.", "paragon.intent_declared")
+                intent.deny(f"{actor.name} has already declared killing intent.", "paragon.intent_declared")
             specs.append(intent)
 
         specs.extend(self._gm_specs(actor, es))
@@ -459,11 +447,11 @@ class ParagonCombat(CombatRules):
             ActionSpec(id="gm_end_exchange", label="End the exchange", cost="GM", gm=True, reaction=True),
         ]
         if not es.get("exchange"):
-            self._refuse(specs[2], "No exchange is under way.", "paragon.no_exchange")
+            specs[2].deny("No exchange is under way.", "paragon.no_exchange")
         surprised = ActionSpec(id="gm_surprised", label="Surprised (skips the surprise round)", cost="GM",
                                gm=True, reaction=True)
         if not es.get("opening"):
-            self._refuse(surprised, "Surprise is marked before anyone acts.", "paragon.not_opening")
+            surprised.deny("Surprise is marked before anyone acts.", "paragon.not_opening")
         specs.append(surprised)
         return specs
 
@@ -485,12 +473,8 @@ class ParagonCombat(CombatRules):
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
                 roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
         es = dict(encounter_state or {})
-        aid = action.get("action")
-        specs = {s.id: s for s in self._specs(actor, fighters, es, current)}
-        spec = specs.get(aid) if isinstance(aid, str) else None
-        if spec is None:
-            raise CombatRefused("combat.unknown_action",
-                                f"{actor.name} has no action {aid!r} now (they have {', '.join(specs)}).")
+        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        aid = spec.id
         if spec.gm:
             if not by_gm:
                 raise CombatRefused("paragon.gm_only", f"Only the GM may take “{spec.label}”.")
@@ -540,10 +524,10 @@ class ParagonCombat(CombatRules):
             self._spend_stamina(actor, actor.state, 1, roller, out, f"Melee against Rearward {target.name}")
         ex = {"attacker": actor.id, "defender": target.id, "kind": kind, "declared": declared,
               "first": self._first(actor, target, es), "strikes": {}, "done": [], "intercepted": None}
-        new_c = {**_copy(actor), "engaged": True}
+        new_c = {**self.combat_numbers(actor), "engaged": True}
         out.combat[actor.id] = new_c
         if kind == "melee" and t.get("retreating"):
-            out.combat[target.id] = {**_copy(target), "retreating": False}
+            out.combat[target.id] = {**self.combat_numbers(target), "retreating": False}
             out.log("retreat", f"{target.name} is engaged in melee: the retreat fails.", target.id)
         first = ex["first"]
         order = "simultaneously" if first is None else f"{actor.name if first == actor.id else target.name} acts first"
@@ -647,7 +631,8 @@ class ParagonCombat(CombatRules):
             out.log("exchange", f"{defender.name} is {what}: the exchange ends.")
             if ex.get("intercepted") and defender.id == ex["defender"]:
                 attacker = by[ex["attacker"]]
-                out.combat[attacker.id] = {**out.combat.get(attacker.id, _copy(attacker)), "engaged": False}
+                numbers = out.combat.get(attacker.id, self.combat_numbers(attacker))
+                out.combat[attacker.id] = {**numbers, "engaged": False}
                 out.log("intercept", f"{attacker.name} defeated the interceptor and may carry out the declared "
                                      "exchange.", attacker.id)
             return new_es
@@ -677,7 +662,7 @@ class ParagonCombat(CombatRules):
         state, text = self._state_action(defender, state, {"action": "damage", "pool": "health", "amount": damage},
                                          roller)
         morale = roller.d(6)
-        c = {**_copy(defender), **out.combat.get(defender.id, {})}
+        c = {**self.combat_numbers(defender), **out.combat.get(defender.id, {})}
         temp = c.get("temp_morale") or 0
         absorbed = min(temp, morale)
         morale_text = ""
@@ -705,7 +690,7 @@ class ParagonCombat(CombatRules):
         return out
 
     def _do_footing(self, action, actor, fighters, es, roller) -> Outcome:
-        c = _copy(actor)
+        c = self.combat_numbers(actor)
         out = Outcome()
         to = "forward" if c.get("footing") == "rearward" else "rearward"
         how = "free"
@@ -766,7 +751,7 @@ class ParagonCombat(CombatRules):
 
     def _do_retreat(self, action, actor, fighters, es, roller) -> Outcome:
         out = Outcome(end_turn=True)
-        out.combat[actor.id] = {**_copy(actor), "retreating": True}
+        out.combat[actor.id] = {**self.combat_numbers(actor), "retreating": True}
         out.log("retreat", f"{actor.name} retreats: unless engaged in melee, they quit the field on their next "
                            "turn.", actor.id)
         return out
@@ -780,7 +765,7 @@ class ParagonCombat(CombatRules):
 
     def _do_killing_intent(self, action, actor, fighters, es, roller) -> Outcome:
         out = Outcome()
-        c = _copy(actor)
+        c = self.combat_numbers(actor)
         bonus = roller.d(6)
         c.update(killing_intent=True, temp_morale=KILLING_INTENT_MORALE,
                  initiative=(c.get("initiative") or 0) + bonus,
@@ -808,7 +793,7 @@ class ParagonCombat(CombatRules):
             out.log("exchange", "GM: the exchange ends.")
         elif aid == "gm_surprised":
             surprised = not (actor.combat or {}).get("surprised")
-            out.combat[actor.id] = {**_copy(actor), "surprised": surprised}
+            out.combat[actor.id] = {**self.combat_numbers(actor), "surprised": surprised}
             others = any((f.combat or {}).get("surprised") for f in fighters if f.id != actor.id)
             out.encounter_state = {**es, "surprise_round": surprised or others}
             out.log("surprise", f"GM: {actor.name} is {'surprised' if surprised else 'not surprised'}.", actor.id)
