@@ -179,3 +179,22 @@ def test_the_gm_cannot_add_a_draft_character_from_the_page(setup):
     r = gm.post(reverse("encounter_add_combatant", args=[setup["e"].pk]), {"character": draft.pk}, follow=True)
     assert "Dora is draft: only active characters can join an encounter" in r.content.decode()
     assert not setup["e"].combatants.filter(character=draft).exists()
+
+
+def test_the_panel_fragment_is_the_pages_panel(setup):
+    """The fragment's forms come from a process-wide cache of rendered forms: the same HTML as
+    the page renders, each with this request's CSRF token."""
+    e = setup["e"]
+    services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
+    gm = client(setup["gm"])
+
+    def panel(html: str) -> str:
+        section = re.search(r'<section id="encounter-panel".*?</section>', html, re.S).group(0)
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "TOKEN", section)
+
+    page = gm.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    for _ in range(2):  # rendered, then from the cache
+        fragment = gm.get(reverse("encounter_panel", args=[e.pk]), HTTP_HX_REQUEST="true").content.decode()
+        assert "__sheetforge_csrf_slot__" not in fragment
+        assert fragment.count('name="csrfmiddlewaretoken"') > 10
+        assert panel(fragment) == panel(page)
