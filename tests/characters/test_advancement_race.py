@@ -15,6 +15,10 @@ from config.api import Conflict
 from tests.characters.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import api_client, make_campaign, make_user
 
+pytestmark = pytest.mark.skipif(
+    connection.vendor == "sqlite", reason="the race needs Postgres row locks (make test's SQLite fallback)"
+)
+
 
 def _setup():
     gm, player, other, stranger = make_user(), make_user(), make_user(), make_user()
