@@ -95,7 +95,12 @@ def test_enter_a_maelstrom_character_from_a_paper_sheet(page_as, live_server):
     for group, values in PAPER.items():
         for key, value in values.items():
             page.locator(f"#f-{group}-{key}").fill(str(value))
-            page.locator(f"#f-{group}-{key}").dispatch_event("change")
+            # Let the live re-validation land before typing into the next box, as a person copying a
+            # paper sheet does; filling an input while htmx swaps it out makes Playwright type into
+            # the replacement ("1" into a box that shows "0" becomes "10").
+            with page.expect_response(lambda r: r.request.method == "POST"):
+                page.locator(f"#f-{group}-{key}").dispatch_event("change")
+            page.wait_for_function("() => !document.querySelector('#builder-form.htmx-request')")
             expect(page.locator(f"#f-{group}-{key}")).to_have_value(str(value))
     expect(page.locator("#builder-errors")).to_contain_text("The build is valid")
     creation = page.locator("#sec-creation")
