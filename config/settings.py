@@ -97,7 +97,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Sessions live in the database (nothing is kept in a web process) and are read through the cache
+# (Redis when REDIS_URL is set), which saves a query on every request, live builder updates included.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
