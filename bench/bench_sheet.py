@@ -28,7 +28,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 #: One state action per ruleset that can be applied again and again (undone by the next one).
 ACTIONS = {
@@ -107,7 +107,10 @@ if __name__ == "__main__":
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     settings.ALLOWED_HOSTS = ["testserver"]
     settings.SECURE_SSL_REDIRECT = False
-    setup_test_environment()
+    settings.STORAGES = {**settings.STORAGES,
+                         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    # No setup_test_environment(): its template-rendered signal makes the test client copy every
+    # context of every template rendered, which would be measured as if the page cost it.
     from django.test.utils import setup_databases, teardown_databases
 
     old = setup_databases(verbosity=0, interactive=False)
