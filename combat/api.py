@@ -29,7 +29,7 @@ from combat.serializers import (
     EncounterSummarySerializer,
     NextTurnSerializer,
 )
-from config.api import api_view
+from config.api import api_view, validated
 
 API_LOG = 200
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
@@ -39,12 +39,6 @@ E404 = OpenApiResponse(ErrorSerializer, description="No such encounter (or campa
 E409 = OpenApiResponse(ErrorSerializer, description="`expected_version` is stale: reload and try again.")
 E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `errors` carries the rule's code.")
 ENCOUNTER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="An encounter id")
-
-
-def _valid(serializer_class, request):
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _encounter_data(encounter) -> dict:
@@ -89,7 +83,7 @@ def encounter_list(request):
             campaign_for_user(request.user, campaign_id)
         encounters = encounters_for_user(user=request.user, campaign_id=campaign_id)
         return Response(EncounterSummarySerializer(encounters, many=True).data)
-    data = _valid(EncounterCreateSerializer, request)
+    data = validated(EncounterCreateSerializer, request)
     campaign = campaign_for_user(request.user, data["campaign"])
     encounter = services.encounter_create(campaign=campaign, user=request.user, name=data["name"])
     return Response({"id": encounter.pk}, status=status.HTTP_201_CREATED)
@@ -115,7 +109,7 @@ def encounter_detail(request, pk):
 @api_view(["POST"])
 def encounter_combatants(request, pk):
     encounter = _encounter(request, pk)
-    data = _valid(CombatantCreateSerializer, request)
+    data = validated(CombatantCreateSerializer, request)
     created = services.encounter_add_combatant(
         encounter=encounter, user=request.user, character=data.get("character"), name=data.get("name"),
         build=data.get("build"), count=data.get("count", 1), group=data.get("group", ""))
@@ -144,7 +138,7 @@ def encounter_start(request, pk):
 @api_view(["POST"])
 def encounter_actions(request, pk):
     encounter = _encounter(request, pk)
-    data = _valid(ActionRequestSerializer, request)
+    data = validated(ActionRequestSerializer, request)
     raw = data["action"]
     extra = {k: v for k, v in request.data.items() if k not in ("combatant", "action", "expected_version")}
     action = {**extra, **raw} if isinstance(raw, dict) else {**extra, "action": raw}
@@ -161,7 +155,7 @@ def encounter_actions(request, pk):
 @api_view(["POST"])
 def encounter_next_turn(request, pk):
     encounter = _encounter(request, pk)
-    data = _valid(NextTurnSerializer, request) if request.data else {}
+    data = validated(NextTurnSerializer, request) if request.data else {}
     encounter = services.encounter_next_turn(encounter=encounter, user=request.user,
                                              expected_version=data.get("expected_version"))
     return Response(_encounter_data(encounter))
