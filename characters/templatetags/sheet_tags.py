@@ -204,3 +204,242 @@ def state_fields(fields: Any) -> list[dict[str, Any]]:
             "default": field.get("default"),
         })
     return out
+
+
+# ------------------------------------------------------------------ hot loops in Python
+# The sheet's biggest loops (fifty roll buttons, each its own form; the play-state sections'
+# forms) built as one string with the standard library's escaping, as builder_tags does: the
+# template engine's per-variable machinery was most of the page's time. The output is exactly
+# what the templates these replace printed.
+
+from html import escape as _html_escape  # noqa: E402
+
+from django.template.defaulttags import CsrfTokenNode  # noqa: E402
+from django.utils.formats import localize as _localize  # noqa: E402
+from django.utils.safestring import mark_safe  # noqa: E402
+
+_MISSING = object()
+
+
+def _e(value: Any) -> str:
+    """``{{ value }}``: localized like the template engine does, then escaped (safe strings kept)."""
+    value = _localize(value)
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return _html_escape(str(value))
+
+
+def _g(obj: Any, key: str) -> Any:
+    """A lookup as ``{% if obj.key %}`` reads it: a failed one is None."""
+    if isinstance(obj, dict):
+        return obj.get(key)
+    return None
+
+
+def _o(obj: Any, key: str) -> str:
+    """A lookup as ``{{ obj.key }}`` prints it: a failed one prints nothing."""
+    if isinstance(obj, dict):
+        value = obj.get(key, _MISSING)
+        if value is not _MISSING:
+            return _e(value)
+    return ""
+
+
+def _csrf(context: Any) -> str:
+    return str(CsrfTokenNode().render(context))
+
+
+@register.simple_tag(takes_context=True)
+def roll_buttons(context: Any) -> str:
+    """The Dice block's groups of roll buttons (``roll_groups``: views_sheet._roll_groups)."""
+    groups = context.get("roll_groups")
+    if not groups or not isinstance(groups, dict):
+        draft = " until the build is valid" if context.get("is_draft") else ""
+        return mark_safe(f'\n          <p class="muted">No rolls{draft}.</p>\n        ')
+    url = _e(context.get("roll_url", ""))
+    csrf = _csrf(context)
+    head = (f'\n            <li>\n              <form method="post" action="{url}" class="inline-form" hx-post="{url}"'
+            f' hx-target="#roll-result" hx-swap="outerHTML">\n                {csrf}\n'
+            '                <input type="hidden" name="rollable" value="')
+    out = []
+    for group, rollables in groups.items():
+        out.append(f'\n          <h3 class="sheet-subhead">{_e(group)}</h3>\n          <ul class="sheet-rollables">\n          ')
+        for r in rollables:
+            rid = _o(r, "id")
+            request_text = _g(r, "request_text")
+            speed = _g(r, "speed_cost")
+            reason = _g(r, "reason")
+            out.append(
+                f'{head}{rid}">\n                <button type="submit" class="btn btn-small sheet-roll-button"'
+                f' data-rollable="{rid}"{" disabled" if _g(r, "disabled") else ""}>Roll</button>\n'
+                f'                <span class="sheet-roll-label">{_o(r, "label")}</span>\n                '
+                + (f'<span class="sheet-roll-request muted" data-testid="request-{rid}">{_e(request_text)}</span>'
+                   if request_text else "")
+                + "\n                "
+                + (f'<span class="muted">· {_e(speed)} speed</span>' if speed else "")
+                + "\n                "
+                + (f'<span class="sheet-roll-reason">{_e(reason)}</span>' if reason else "")
+                + "\n              </form>\n            </li>\n          "
+            )
+        out.append("\n          </ul>\n        ")
+    return mark_safe("".join(out))
+
+
+def _field_html(field: dict[str, Any]) -> str:
+    fid, name, label_ = _o(field, "fid"), _o(field, "name"), _o(field, "label")
+    kind_ = _g(field, "type")
+    default = _g(field, "default")
+    if kind_ == "choice":
+        options = "".join(
+            f'<option value="{_o(opt, "value")}"{" selected" if _g(opt, "value") == default else ""}>{_o(opt, "label")}</option>'
+            for opt in (_g(field, "options") or ())
+        )
+        body = (f'\n          <label for="{fid}">{label_}</label>\n'
+                f'          <select name="{name}" id="{fid}">{options}</select>\n        ')
+    elif kind_ == "flag":
+        body = (f'\n          <input type="hidden" name="{name}" value="false">\n'
+                f'          <label class="state-flag-field"><input type="checkbox" name="{name}" value="true"'
+                f' id="{fid}"{" checked" if default else ""}> {label_}</label>\n        ')
+    else:
+        value = "" if default is None else _e(default)
+        if kind_ == "number":
+            low, high = _g(field, "min"), _g(field, "max")
+            body = (f'\n          <label for="{fid}">{label_}</label>\n'
+                    f'          <input type="number" name="{name}" id="{fid}" value="{value}" class="state-number"'
+                    + (f' min="{_e(low)}"' if low is not None else "")
+                    + (f' max="{_e(high)}"' if high is not None else "")
+                    + '>\n        ')
+        else:
+            body = (f'\n          <label for="{fid}">{label_}</label>\n'
+                    f'          <input type="text" name="{name}" id="{fid}" value="{value}">\n        ')
+    return f"\n        \n        {body}\n        \n      "
+
+
+@register.simple_tag(takes_context=True)
+def state_action_forms(context: Any, section: Any) -> str:
+    """A play-state section's action forms (``form_fields``: views_sheet._action_view)."""
+    url = _e(context.get("action_url", ""))
+    csrf = _csrf(context)
+    out = []
+    for action in _g(section, "actions") or ():
+        act = _o(action, "action")
+        fields = _g(action, "form_fields")
+        out.append(
+            f'\n    <form method="post" action="{url}" class="state-action-form"\n'
+            f'          hx-post="{url}" hx-target="#sheet-state" hx-swap="outerHTML"\n'
+            f'          data-action="{act}">\n      {csrf}\n'
+            f'      <input type="hidden" name="action" value="{act}">\n      '
+            + "".join(_field_html(f) if isinstance(f, dict) else "" for f in (fields if isinstance(fields, (list, tuple)) else ()))
+            + f'\n      <button type="submit" class="btn btn-small">{_e(_g(action, "label") or act)}</button>\n    </form>\n    '
+        )
+    return mark_safe("".join(out))
+
+
+def _gt_zero(value: Any) -> bool:
+    try:
+        return value > 0
+    except TypeError:
+        return False
+
+
+@register.simple_tag(takes_context=True)
+def state_pools(context: Any, section: Any) -> str:
+    """A "pools" section's items: value, meter, −/+ buttons and the typed value (``steps``:
+    views_sheet._pool_steps)."""
+    url = _e(context.get("action_url", ""))
+    csrf = _csrf(context)
+    edit = context.get("can_edit_state")
+    sid = _o(section, "id")
+    form_head = (f'\n      <form method="post" action="{url}" class="inline-form"\n'
+                 f'            hx-post="{url}" hx-target="#sheet-state" hx-swap="outerHTML">\n        {csrf}'
+                 '<input type="hidden" name="action" value="set"><input type="hidden" name="path" value="')
+    out = []
+    for item in _g(section, "items") or ():
+        iid, label_, value = _o(item, "id"), _o(item, "label"), _o(item, "value")
+        status, high, low = _g(item, "status"), _g(item, "max"), _g(item, "min")
+        out.append(
+            f'\n  <li class="state-pool{" has-status" if status else ""}" id="pool-{sid}-{iid}" data-pool="{iid}">\n'
+            f'    <span class="state-pool-label">{label_}</span>\n'
+            f'    <span class="state-pool-value" data-testid="pool-{iid}"><strong>{value}</strong>'
+            + (f" / {_e(high)}" if high is not None else "") + "</span>\n    "
+            + (f'<meter min="{_e(_g(item, "min") or 0)}" max="{_e(high)}" value="{value}" aria-label="{label_}"></meter>'
+               if high is not None and _gt_zero(high) else "")
+            + "\n    "
+            + (f'<span class="badge state-status">{_e(status)}</span>' if status else "")
+            + "\n    "
+        )
+        path = _g(item, "path")
+        if edit and path:
+            p = _e(path)
+            out.append('\n    <span class="state-pool-controls no-print">\n      ')
+            for step in _g(item, "steps") or ():
+                out.append(
+                    f'{form_head}{p}">\n        <input type="hidden" name="value" value="{_o(step, "value")}">\n'
+                    f'        <button type="submit" class="btn btn-small btn-ghost" aria-label="{_o(step, "verb")} {label_} by 1"\n'
+                    f'          {" disabled" if _g(step, "disabled") else ""}>{_o(step, "sign")}</button>\n      </form>\n      '
+                )
+            out.append(
+                f'{form_head}{p}">\n'
+                f'        <label class="visually-hidden" for="set-{sid}-{iid}">Set {label_}</label>\n'
+                f'        <input type="number" class="state-number" name="value" id="set-{sid}-{iid}" value="{value}"'
+                + (f' min="{_e(low)}"' if low is not None else "")
+                + (f' max="{_e(high)}"' if high is not None else "")
+                + '>\n        <button type="submit" class="btn btn-small btn-ghost">Set</button>\n      </form>\n    </span>\n    '
+            )
+        out.append("\n  </li>\n  ")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def roll_log_rows(rolls: Any) -> str:
+    """The roll log's table rows (``rolls``: views_sheet._roll_rows)."""
+    return mark_safe("".join(
+        f'\n            <tr id="roll-{_o(roll, "pk")}">\n'
+        f'              <td><time datetime="{_o(roll, "when_iso")}">{_o(roll, "when")}</time></td>\n'
+        f'              <td>{_o(roll, "who")}</td>\n'
+        f'              <td><a href="{_o(roll, "sheet_url")}"\n'
+        f'                     hx-get="{_o(roll, "detail_url")}" hx-target="#roll-result" hx-swap="outerHTML">{_o(roll, "label")}</a></td>\n'
+        f'              <td>{_o(roll, "text")}</td>\n            </tr>\n          '
+        for roll in rolls or ()
+    ))
+
+
+def _value_html(value: Any) -> str:
+    k = kind(value)
+    if k in ("scalar", "flag", "list"):
+        return f'<span class="sheet-value">{_e(pretty(value))}</span>\n\n'
+    if k == "table":
+        rows = "".join(f'<tr data-key="{_e(key)}"><th scope="row">{_e(_label(key))}</th><td>{_e(pretty(v))}</td></tr>'
+                       for key, v in value.items())
+        return f'<table class="table sheet-kv"><tbody>{rows}</tbody></table>\n\n'
+    if k == "nested":
+        rows = "".join(f'<div data-key="{_e(key)}"><dt>{_e(_label(key))}</dt><dd>{_e(pretty(v))}</dd></div>'
+                       for key, v in value.items())
+        return f'<dl class="sheet-dl sheet-nested">{rows}</dl>\n\n'
+    return f'<ul class="sheet-rows">{"".join(f"<li>{_e(pretty(v))}</li>" for v in value)}</ul>\n'
+
+
+@register.simple_tag
+def sheet_value(value: Any) -> str:
+    """``_sheet_value.html`` in Python: a value of the build, the derived numbers or the effects."""
+    return mark_safe(_value_html(value))
+
+
+@register.simple_tag
+def skill_rows(skills: Any, effects: Any) -> str:
+    """Ascendant's skills table rows: each skill's modifier and, if play state lowers it, the lowered one."""
+    if not isinstance(skills, dict):
+        return ""
+    checks = effects.get("checks", "") if isinstance(effects, dict) else ""
+    out = []
+    for key, value in skills.items():
+        now = get(checks, f"skill.{key}") if isinstance(key, str) else get(checks, "")
+        lowered = ""
+        if now:
+            modifier = now.get("modifier") if isinstance(now, dict) else None
+            if modifier is not None and modifier != value:
+                lowered = f' → <strong class="sheet-lowered">{_e(signed(modifier))}</strong>'
+        k = _e(key)
+        out.append(f'<tr data-key="{k}"><th scope="row">{_e(_label(key))}</th>'
+                   f'<td data-testid="skill-{k}">{_e(signed(value))}{lowered}</td></tr>')
+    return mark_safe("".join(out))
