@@ -421,7 +421,7 @@ def _value_html(value: Any) -> str:
 
 @register.simple_tag
 def sheet_value(value: Any) -> str:
-    """``_sheet_value.html`` in Python: a value of the build, the derived numbers or the effects."""
+    """A value of the build, the derived numbers or the effects."""
     return mark_safe(_value_html(value))
 
 
