@@ -2,7 +2,6 @@
 
 import copy
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -519,12 +518,7 @@ def test_traits_list_what_each_level_up_asks_for():
 # -------------------------------------------------------------------- speed
 
 
-def test_two_thousand_validations_of_the_typical_build(capsys):
-    start = time.perf_counter()
-    for _ in range(2000):
-        report = validate(BENCH)
-    elapsed = time.perf_counter() - start
+def test_the_typical_level_ten_build_is_valid():
+    # Its speed is measured in bench/run.py, not here.
+    report = validate(BENCH)
     assert report.valid
-    with capsys.disabled():
-        print(f"\nascendant: 2000 validations of the level-10 build in {elapsed:.2f} s "
-              f"({elapsed / 2000 * 1e6:.0f} µs each)")

@@ -2,7 +2,6 @@
 
 import copy
 import json
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -98,14 +97,13 @@ def test_a_roll_uses_the_roller_and_names_the_natural_result():
         RULESET.roll({"modifier": 3}, FixedRoller([12]))
 
 
-def test_odds_answer_in_microseconds(capsys):
-    start = time.perf_counter()
+def test_every_odds_answer_over_a_wide_range_sums_to_one():
+    # Latency is measured in bench/run.py; here the answers must be whole distributions.
     for modifier in range(-20, 30):
         for threshold in range(0, 40):
-            RULESET.odds({"modifier": modifier, "threshold": threshold})
-    elapsed = time.perf_counter() - start
-    with capsys.disabled():
-        print(f"\nascendant: 2000 odds requests in {elapsed * 1000:.1f} ms")
+            answer = RULESET.odds({"modifier": modifier, "threshold": threshold})
+            assert sum(answer.values()) == pytest.approx(1, abs=1e-9)
+            assert all(0 <= p <= 1 for p in answer.values())
 
 
 # ---------------------------------------------------------------- rollables

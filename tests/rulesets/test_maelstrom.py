@@ -3,7 +3,6 @@ homebrew and advancement (RULES.md section 5)."""
 
 import copy
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -543,17 +542,13 @@ def test_demo_characters_are_valid(path):
     assert report["remaining"]["xp"] >= 0
 
 
-def test_bench_build_is_valid_and_timed():
+def test_bench_build_is_valid():
+    # Its speed is measured in bench/run.py, not here.
     doc = json.loads(BENCH.read_text())
     assert len(doc["abilities"]) == 15 and len(doc["specialties"]) == 10 and "creation" not in doc
     first = run(doc)
     assert first["valid"] and first["spent"] == {"xp": 29} and first["warnings"] == []
-    start = time.perf_counter()
-    for _ in range(2000):
-        report = validate(doc)
-    elapsed = time.perf_counter() - start
-    print(f"\nmaelstrom: 2,000 validations of maelstrom_typical.json in {elapsed:.3f} s "
-          f"({elapsed / 2000 * 1000:.3f} ms each)")
+    report = validate(doc)
     assert report.valid
 
 

@@ -1,7 +1,6 @@
 """Maelstrom dice: the seed's worked rolls, exact odds against brute force, and refusals."""
 
 import itertools
-import time
 from fractions import Fraction
 
 import pytest
@@ -124,12 +123,8 @@ def test_bad_requests_raise_odds_error(request_):
         RULESET.roll(request_, FixedRoller([5] * 40))
 
 
-def test_odds_for_pool_ten_are_fast():
+def test_odds_for_pool_ten_uncached():
+    # Its latency is measured in bench/run.py, not here.
     dice._distribution.cache_clear()
-    start = time.perf_counter()
-    for _ in range(200):
-        dice._distribution.cache_clear()
-        answer = odds("maelstrom", {"pool": 10, "difficulty": 6, "threshold": 0})
-    per_call_ms = (time.perf_counter() - start) / 200 * 1000
-    print(f"\nmaelstrom odds pool 10 (uncached): {per_call_ms:.3f} ms per request")
+    answer = odds("maelstrom", {"pool": 10, "difficulty": 6, "threshold": 0})
     assert answer["successes"]["10"] == pytest.approx(0.5**10)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -475,9 +474,7 @@ def test_ourdnd_is_in_the_registry():
     assert OURDND.awardable_currencies == ("points",)
 
 
-def test_timing_2000_validations_of_the_typical_build():
-    start = time.perf_counter()
-    reports = [validate(TYPICAL) for _ in range(2000)]
-    elapsed = time.perf_counter() - start
+def test_the_typical_build_validates_the_same_every_time():
+    # Its speed is measured in bench/run.py, not here.
+    reports = [validate(TYPICAL) for _ in range(3)]
     assert all(r.valid and r.spent == {"points": 9} for r in reports)
-    print(f"\nourdnd: 2000 validations in {elapsed * 1000:.0f} ms ({elapsed / 2 * 1000:.1f} µs each)")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -101,15 +100,10 @@ def test_the_bench_build_is_a_valid_typical_character():
     assert report.derived["encumbrance"] == 1 and report.derived["max_stamina"] == 11
 
 
-def test_time_two_thousand_validations_of_the_bench_build(capsys):
-    doc = json.loads(BENCH.read_text())
-    start = time.perf_counter()
-    for _ in range(2000):
-        report = validate(doc)
-    per = (time.perf_counter() - start) / 2000
+def test_the_bench_build_is_valid():
+    # Its speed is measured in bench/run.py, not here.
+    report = validate(json.loads(BENCH.read_text()))
     assert report.valid
-    with capsys.disabled():
-        print(f"\npando: {per * 1e6:.0f} µs per validation of bench/builds/pando_typical.json (2,000 runs)")
 
 
 # ------------------------------------------------------------- the seed's sums
