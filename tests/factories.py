@@ -9,7 +9,6 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from rulesets.engine import registry
-from rulesets.engine.base import Ruleset
 
 User = get_user_model()
 PASSWORD = "a-long-table-password-42"
@@ -42,33 +41,3 @@ def api_client(user=None, *, token: bool = False) -> APIClient:
         else:
             client.force_login(user)
     return client
-
-
-class StubRuleset(Ruleset):
-    """Stands in for a ruleset package that does not import yet (while it is being written), so that
-    tests of campaigns test campaigns. Real rulesets are always preferred."""
-
-    currencies = ("cp",)
-
-    def __init__(self, slug: str) -> None:
-        super().__init__()
-        self.slug = slug
-        self.name = slug.title()
-        self.house_defaults = {"starting_budget": {"cp": 40}, "max_attribute": None}
-
-    def check(self, build, report, ctx) -> None:
-        pass
-
-
-def with_ruleset_fallbacks(monkeypatch) -> None:
-    """Route registry lookups of a ruleset that fails to import to a StubRuleset."""
-    real_load = registry._load
-    stubs: dict[str, Ruleset] = {}
-
-    def load(slug: str):
-        try:
-            return real_load(slug)
-        except (ImportError, AttributeError):
-            return stubs.setdefault(slug, StubRuleset(slug))
-
-    monkeypatch.setattr(registry, "_load", load)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from rest_framework.authtoken.models import Token
 
-from tests.factories import make_campaign, make_user, with_ruleset_fallbacks
+from tests.factories import make_campaign, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
@@ -52,7 +52,6 @@ def test_the_docs_page_is_served_without_a_cdn(client):
 def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkeypatch, tmp_path):
     if not SCHEMATHESIS.exists() and not shutil.which("schemathesis"):
         pytest.skip("schemathesis is not installed (requirements-dev.lock)")
-    with_ruleset_fallbacks(monkeypatch)
     user = make_user("fuzzer")
     make_campaign(gm=user, name="Fuzzed")  # something for the list and detail endpoints to find
     token = Token.objects.create(user=user)

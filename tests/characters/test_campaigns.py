@@ -9,15 +9,10 @@ from characters.models import Campaign, Character, Membership
 from characters.selectors.campaigns import campaign_for_user, campaigns_for_user
 from characters.services import campaigns as services
 from rulesets.engine import registry
-from tests.factories import make_campaign, make_user, with_ruleset_fallbacks
+from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
 SLUG = registry.SYSTEMS[0]
-
-
-@pytest.fixture(autouse=True)
-def _rulesets(monkeypatch):
-    with_ruleset_fallbacks(monkeypatch)
 
 
 def _default_budget(slug=SLUG):

@@ -4,15 +4,10 @@ import pytest
 
 from characters.models import Campaign
 from rulesets.engine import registry
-from tests.factories import api_client, make_campaign, make_user, with_ruleset_fallbacks
+from tests.factories import api_client, make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
 SLUG = registry.SYSTEMS[0]
-
-
-@pytest.fixture(autouse=True)
-def _rulesets(monkeypatch):
-    with_ruleset_fallbacks(monkeypatch)
 
 
 def test_post_campaigns_creates_one_with_me_as_gm():

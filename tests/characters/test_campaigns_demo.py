@@ -8,13 +8,11 @@ from django.core.management import call_command
 
 from characters.models import Campaign, Membership
 from rulesets.engine import registry
-from tests.factories import with_ruleset_fallbacks
 
 pytestmark = pytest.mark.django_db
 
 
 def test_seed_demo_creates_the_table_once_and_prints_the_logins(monkeypatch):
-    with_ruleset_fallbacks(monkeypatch)
     calls = []
     monkeypatch.setattr(
         "characters.demo.seed_demo_characters", lambda **kwargs: calls.append(kwargs) or []

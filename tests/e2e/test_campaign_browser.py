@@ -3,7 +3,7 @@
 import pytest
 
 from tests.e2e.conftest import ARTIFACTS, log_in, sign_up
-from tests.factories import make_user, with_ruleset_fallbacks
+from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -11,7 +11,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_gm_creates_a_campaign_and_a_player_joins_it_with_the_code(browser_context, monkeypatch):
     from playwright.sync_api import expect
 
-    with_ruleset_fallbacks(monkeypatch)
     make_user("pip", password="velvet-lantern-77")
 
     gm_page = browser_context().new_page()
