@@ -7,8 +7,7 @@ from rest_framework import serializers
 
 from characters.models import Membership
 from characters.selectors.campaigns import campaign_members
-from characters.services.campaigns import RULESET_NAMES
-from rulesets.engine import registry
+from characters.services.campaigns import ruleset_choices
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -46,7 +45,7 @@ class CampaignSettingsSerializer(serializers.Serializer):
 
 class CampaignCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
-    ruleset = serializers.ChoiceField(choices=[(s, RULESET_NAMES.get(s, s)) for s in registry.SYSTEMS])
+    ruleset = serializers.ChoiceField(choices=ruleset_choices())
     settings = serializers.JSONField(
         required=False,
         help_text='{"starting_budget": {currency: int}, "house_rules": {...}}; omitted parts take the '

@@ -16,7 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -40,10 +40,7 @@ MAX_IMPORT_BYTES = 256 * 1024
 
 
 def _sheet_url(character: Character) -> str:
-    try:
-        return reverse("character_sheet", args=[character.id])
-    except NoReverseMatch:  # the sheet page is another feature; fall back to the builder
-        return reverse("character_builder", args=[character.id])
+    return reverse("character_sheet", args=[character.id])
 
 
 def _redirect(request, url: str):

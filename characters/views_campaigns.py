@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from characters.forms import CampaignCreateForm, CampaignSettingsForm, JoinForm
@@ -40,14 +40,6 @@ def _get_campaign_for_gm(request, campaign_id) -> Campaign:
     return campaign
 
 
-def _maybe_reverse(name: str, *args) -> str | None:
-    """A link to a page another feature provides, or None while that page does not exist yet."""
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:
-        return None
-
-
 def _add_errors(form, exc: ValidationError) -> None:
     if hasattr(exc, "error_dict"):
         for field, errors in exc.message_dict.items():
@@ -64,7 +56,7 @@ def _with_links(characters, *, viewer=None, is_gm: bool = True):
     for character in characters:
         visible = is_gm or viewer is None or character.owner_id == viewer.pk
         character.url = (
-            _maybe_reverse("character_sheet", character.pk) or _maybe_reverse("character_builder", character.pk)
+            reverse("character_sheet", args=[character.pk])
             if visible
             else None
         )
@@ -143,9 +135,9 @@ def _detail_context(request, campaign: Campaign) -> dict:
         "characters": _with_links(
             list(campaign_characters(campaign)), viewer=request.user, is_gm=role == Membership.Role.GM
         ),
-        "ruleset_name": services.RULESET_NAMES.get(campaign.ruleset, campaign.ruleset),
-        "new_character_url": _maybe_reverse("character_create", campaign.pk),
-        "homebrew_url": _maybe_reverse("campaign_homebrew", campaign.pk) if role == Membership.Role.GM else None,
+        "ruleset_name": services.ruleset_name(campaign.ruleset),
+        "new_character_url": reverse("character_create", args=[campaign.pk]),
+        "homebrew_url": reverse("campaign_homebrew", args=[campaign.pk]) if role == Membership.Role.GM else None,
     }
 
 

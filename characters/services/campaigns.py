@@ -19,22 +19,20 @@ from rulesets.engine import registry
 
 User = get_user_model()
 
-#: Display names that need no ruleset import (the ruleset packages load lazily).
-RULESET_NAMES: dict[str, str] = {
-    "pando": "Pando",
-    "paragon": "Paragon RPG",
-    "ascendant": "Ascendant (d20 Game Basics)",
-    "ourdnd": "Our D&D",
-    "maelstrom": "Maelstrom",
-}
 #: A starting budget is a whole number of a currency; this bound keeps typos (and fuzzers) out.
 MAX_STARTING_BUDGET = 1_000_000
 SETTINGS_KEYS = ("starting_budget", "house_rules")
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    """(slug, name) for every registered ruleset, without importing the ruleset packages."""
-    return [(slug, RULESET_NAMES.get(slug, slug)) for slug in registry.SYSTEMS]
+    """(slug, name) for every registered ruleset."""
+    return registry.choices()
+
+
+def ruleset_name(slug: str) -> str:
+    """The ruleset's display name (the slug itself for one that is not registered)."""
+    ruleset = registry.get(slug)
+    return ruleset.name if ruleset else slug
 
 
 # ----------------------------------------------------------------- accounts

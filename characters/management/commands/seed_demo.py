@@ -14,7 +14,7 @@ from django.db import transaction
 
 from characters import demo
 from characters.models import Campaign, Membership
-from characters.services.campaigns import RULESET_NAMES, campaign_create
+from characters.services.campaigns import campaign_create, ruleset_name
 from rulesets.engine import registry
 
 User = get_user_model()
@@ -42,12 +42,7 @@ class Command(BaseCommand):
             players = [self._user(name, password, reset_passwords) for name in PLAYERS]
             campaigns: dict[str, Campaign] = {}
             for slug in registry.SYSTEMS:
-                try:
-                    registry.get(slug)
-                except Exception as exc:  # a ruleset package still being written must not stop the demo
-                    self.stderr.write(self.style.WARNING(f"Skipping {slug}: its ruleset does not load ({exc})."))
-                    continue
-                name = f"Demo: {RULESET_NAMES.get(slug, slug)}"
+                name = f"Demo: {ruleset_name(slug)}"
                 campaign = Campaign.objects.filter(gm=gm, ruleset=slug, name=name).first()
                 if campaign is None:
                     campaign = campaign_create(gm=gm, name=name, ruleset=slug, settings=None)
