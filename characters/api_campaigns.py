@@ -16,8 +16,7 @@ from rest_framework.decorators import authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from characters.models import Membership
-from characters.selectors.campaigns import campaign_for_user, campaigns_for_user
+from characters.selectors.campaigns import campaign_for_user, campaign_member, campaigns_for_user
 from characters.serializers_campaigns import (
     CampaignCreateSerializer,
     CampaignDetailSerializer,
@@ -189,7 +188,7 @@ def campaign_member_remove(request, id: int, user_id: int):
     campaign = campaign_for_user(request.user, id)
     if campaign.gm_id != request.user.pk:
         raise PermissionDenied("Only the campaign's GM may remove players.")
-    membership = Membership.objects.filter(campaign=campaign, user_id=user_id).select_related("user").first()
+    membership = campaign_member(campaign, user_id)
     if membership is None:
         return Response({"detail": "No such member in this campaign.", "errors": []}, status=404)
     with _service_errors():

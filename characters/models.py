@@ -39,6 +39,13 @@ class Campaign(models.Model):
         return self.name
 
     @property
+    def ruleset_name(self) -> str:
+        from rulesets.engine import registry
+
+        ruleset = registry.get(self.ruleset)
+        return ruleset.name if ruleset else self.ruleset
+
+    @property
     def house_rules(self) -> dict:
         return (self.settings or {}).get("house_rules") or {}
 

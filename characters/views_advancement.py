@@ -83,13 +83,10 @@ def _advance_context(request, character: Character, build, *, note: str = "", er
             "after": report_dict.get("remaining", {}).get(c, 0),
         })
     level_due = None
-    if character.ruleset == "ascendant":
-        level = preview["build"].get("level") if isinstance(preview["build"].get("level"), int) else 1
-        xp = report_dict.get("budget", {}).get("xp", 0)
-        reachable = min(20, xp // 1000 + 1)
-        if reachable > level:
-            level_due = {"level": level, "reachable": reachable}
-    pending = Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).order_by("-id").first()
+    derived = report_dict.get("derived", {})
+    if isinstance(derived.get("level_reachable"), int) and derived["level_reachable"] > derived.get("level", 1):
+        level_due = {"level": derived.get("level", 1), "reachable": derived["level_reachable"]}
+    pending = sel.advancement_pending(character=character)
     return {
         "character": character,
         "campaign": campaign,
@@ -121,7 +118,7 @@ def character_advance(request, character_id):
         return _redirect(request, reverse("character_builder", args=[character.id]))
     _, _, traits = builder_traits(campaign=character.campaign)
     if request.method == "GET":
-        pending = Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).order_by("-id").first()
+        pending = sel.advancement_pending(character=character)
         build = pending.build if pending and request.GET.get("fresh") is None else character.build
         return render(request, "characters/advancement_advance.html",
                       _advance_context(request, character, build, note=pending.note if pending else ""))
@@ -258,13 +255,12 @@ def character_advancements(request, character_id):
 
 
 def _awards_context(campaign, *, form=None, error=""):
-    from characters.models import LedgerEntry
     from rulesets.engine import registry
 
     ruleset = registry.get(campaign.ruleset)
     label_of = _label_of(campaign.ruleset)
-    characters = list(Character.objects.filter(campaign=campaign).exclude(status=Character.Status.RETIRED)
-                      .select_related("owner").order_by("name", "id"))
+    data = sel.awards_page_data(campaign=campaign)
+    characters = data["characters"]
     form = form or {}
     chosen = form.get("characters")
     for c in characters:
@@ -277,8 +273,7 @@ def _awards_context(campaign, *, form=None, error=""):
         "quick": [{**q, "currency_label": label_of(q["currency"])} for q in svc.quick_awards(campaign.ruleset)],
         "form": form,
         "error": error,
-        "recent": LedgerEntry.objects.filter(character__campaign=campaign, kind=LedgerEntry.Kind.AWARD)
-        .select_related("character", "author").order_by("-created", "-id")[:30],
+        "recent": data["recent"],
     }
 
 

@@ -16,6 +16,7 @@ from characters.models import Campaign, Membership
 from characters.selectors.campaigns import (
     campaign_characters,
     campaign_for_user,
+    campaign_member,
     campaign_members,
     campaign_role,
     characters_for_user,
@@ -185,7 +186,7 @@ def campaign_leave(request, campaign_id: int):
 @require_POST
 def campaign_remove_member(request, campaign_id: int, user_id: int):
     campaign = _get_campaign_for_gm(request, campaign_id)
-    member = Membership.objects.filter(campaign=campaign, user_id=user_id).select_related("user").first()
+    member = campaign_member(campaign, user_id)
     if member is None:
         raise Http404("No such member.")
     try:

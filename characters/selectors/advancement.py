@@ -238,3 +238,20 @@ def review_badge(*, user) -> dict[str, Any]:
         ),
     )
     return {"review_gm": bool(row["campaigns"]), "review_pending": row["pending"] or 0}
+
+
+def advancement_pending(*, character: Character) -> Advancement | None:
+    """The character's pending request (a new request supersedes the old, so at most one)."""
+    return Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).order_by("-id").first()
+
+
+def awards_page_data(*, campaign: Campaign) -> dict[str, Any]:
+    """The characters an award can go to (not retired, with owners) and the latest 30 awards."""
+    return {
+        "characters": list(
+            Character.objects.filter(campaign=campaign).exclude(status=Character.Status.RETIRED)
+            .select_related("owner").order_by("name", "id")
+        ),
+        "recent": LedgerEntry.objects.filter(character__campaign=campaign, kind=LedgerEntry.Kind.AWARD)
+        .select_related("character", "author").order_by("-created", "-id")[:30],
+    }

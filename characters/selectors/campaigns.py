@@ -84,3 +84,8 @@ def characters_for_user(user) -> QuerySet[Character]:
         .distinct()
         .order_by("name", "id")
     )
+
+
+def campaign_member(campaign: Campaign, user_id) -> Membership | None:
+    """The membership of ``user_id`` in ``campaign`` with its user (None when not a member)."""
+    return Membership.objects.filter(campaign=campaign, user_id=user_id).select_related("user").first()

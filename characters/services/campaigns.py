@@ -31,8 +31,7 @@ def ruleset_choices() -> list[tuple[str, str]]:
 
 def ruleset_name(slug: str) -> str:
     """The ruleset's display name (the slug itself for one that is not registered)."""
-    ruleset = registry.get(slug)
-    return ruleset.name if ruleset else slug
+    return Campaign(ruleset=slug).ruleset_name
 
 
 # ----------------------------------------------------------------- accounts

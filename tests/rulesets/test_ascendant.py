@@ -522,3 +522,11 @@ def test_the_typical_level_ten_build_is_valid():
     # Its speed is measured in bench/run.py, not here.
     report = validate(BENCH)
     assert report.valid
+
+
+@pytest.mark.parametrize("xp, reachable", [(9400, 10), (9999, 10), (10000, 11), (12500, 13), (99999, 20)])
+def test_level_reachable_is_the_level_the_earned_xp_pays_for(xp, reachable):
+    build = {**copy.deepcopy(BENCH), "budget": {"xp": xp}}
+    report = validate(build)
+    assert report.derived["level"] == 10
+    assert report.derived["level_reachable"] == reachable

@@ -701,6 +701,10 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     cp = rules.class_proficiency(level)
     d = report.derived
     d["level"] = level
+    # The highest level the earned XP reaches: the advance page offers the level-up wizard up to it.
+    xp = report.budget.get("xp")
+    if is_int(xp):
+        d["level_reachable"] = max(1, min(max_level, xp // s["xp_per_level"] + 1))
     d["class_proficiency"] = rules.ranks[cp]
     d["proficiency_bonus"] = rules.bonus_of(cp)
     d["attribute_max"] = final_cap
