@@ -10,7 +10,6 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.decorators import authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny
@@ -89,8 +88,7 @@ def auth_register(request):
 def auth_token(request):
     serializer = AuthTokenSerializer(data=request.data, context={"request": request})
     serializer.is_valid(raise_exception=True)
-    token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
-    return Response({"token": token.key})
+    return Response({"token": services.account_token(user=serializer.validated_data["user"])})
 
 
 # -------------------------------------------------------------- campaigns
