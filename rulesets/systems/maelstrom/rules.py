@@ -95,20 +95,9 @@ class House:
         return " (this campaign's house rule)" if self.overridden.intersection(keys) else ""
 
 
-_house_cache: dict[int, tuple[dict, House]] = {}
-
-
 def house(ctx: Context, defaults: dict[str, Any]) -> House:
-    """The ``House`` of a context (cached per settings object)."""
-    settings = ctx.settings
-    hit = _house_cache.get(id(settings))
-    if hit is not None and hit[0] is settings:
-        return hit[1]
-    result = _read_house(settings, defaults)
-    if len(_house_cache) > 512:
-        _house_cache.clear()
-    _house_cache[id(settings)] = (settings, result)
-    return result
+    """The ``House`` of a context (worked out once per context)."""
+    return ctx.memo("maelstrom.house", lambda: _read_house(ctx.settings, defaults))
 
 
 def _read_house(settings: dict, defaults: dict) -> House:
