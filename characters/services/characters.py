@@ -21,6 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from characters.models import Campaign, Character, CharacterVersion, LedgerEntry
+from characters.selectors.campaigns import campaign_context
 from characters.selectors.characters import can_edit_build, character_for_user, is_campaign_gm
 from config.api import Conflict, RuleRefused
 from rulesets.engine import FORMAT, Report, registry, validate
@@ -150,7 +151,7 @@ def character_create(
     ruleset = campaign_ruleset(campaign)
     budget = dict(budget) if isinstance(budget, dict) else campaign_starting_budget(campaign)
     if build is None:
-        ctx = ruleset.context(campaign.house_rules, campaign.homebrew)
+        ctx = campaign_context(campaign=campaign, ruleset=ruleset)
         build = ruleset.blank_build(name.strip() or UNNAMED, budget, ctx)
     elif name and isinstance(build, dict):
         build = {**build, "name": name}
@@ -243,7 +244,8 @@ def character_submit(*, character_id, user, version: Any = None) -> Character:
     ruleset = campaign_ruleset(campaign)
     draft_report = character_validate(campaign=campaign, build=character.build)
     character.report = draft_report.as_dict()
-    character.state = ruleset.initial_state(character.build, draft_report) or {}
+    ctx = campaign_context(campaign=campaign, ruleset=ruleset)
+    character.state = ruleset.initial_state(character.build, draft_report, ctx=ctx) or {}
     character.status = Character.Status.ACTIVE
     character.version += 1
     character.save(update_fields=["report", "state", "status", "version", "updated"])

@@ -27,6 +27,7 @@ from characters.models import Character, CharacterVersion, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
     _hook,
+    character_context,
     character_play_state,
     character_report,
     character_ruleset,
@@ -35,7 +36,7 @@ from characters.selectors.play import (
     sheet_rules,
 )
 from config.api import Conflict, RuleRefused
-from rulesets.engine.base import OddsError, Ruleset, StateError, is_int
+from rulesets.engine.base import Context, OddsError, Ruleset, StateError, is_int
 from rulesets.engine.dice import Roller
 from rulesets.engine.pointer import resolve, split
 from rulesets.engine.report import Issue, Report
@@ -63,11 +64,13 @@ def _refused(code: str, message: str, path: str = "") -> RuleRefused:
     return RuleRefused(message, errors=[{"code": code, "path": path, "message": message}], code=code)
 
 
-def _rules_of(character: Character) -> tuple[Ruleset, Report]:
+def _rules_of(character: Character) -> tuple[Ruleset, Report, Context]:
+    """The character's ruleset, its report and its campaign's rules context (built once here)."""
     ruleset = character_ruleset(character)
     if ruleset is None:
         raise _refused("ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset")
-    return ruleset, character_report(character=character, ruleset=ruleset)
+    ctx = character_context(character=character, ruleset=ruleset)
+    return ruleset, character_report(character=character, ruleset=ruleset), ctx
 
 
 def _save_version(character: Character, *, user, reason: str, fields: list[str]) -> CharacterVersion:
@@ -98,14 +101,16 @@ def _lock_for_state(*, character_id, user) -> Character:
 # ------------------------------------------------------------------ state actions
 
 
-def _set_pool(state: dict, action: dict, ruleset: Ruleset, build: dict, report: Report) -> tuple[dict, str]:
+def _set_pool(
+    state: dict, action: dict, ruleset: Ruleset, build: dict, report: Report, ctx: Context
+) -> tuple[dict, str]:
     """The generic "set a pool" action for rulesets without their own: put a whole number at a
     pool's path, within the pool's min and max as ``state_sections`` gives them."""
     path = action.get("path")
     value = action.get("value")
     delta = action.get("delta")
     pool = None
-    for section in _hook(None, "state_sections", [], ruleset.state_sections, build, report, state) or []:
+    for section in _hook(None, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []:
         if section.get("kind") != "pools":
             continue
         for item in section.get("items", []):
@@ -136,17 +141,17 @@ def _set_pool(state: dict, action: dict, ruleset: Ruleset, build: dict, report: 
 
 
 def _apply_action(
-    ruleset: Ruleset, state: dict, action: dict, build: dict, report: Report, roller: Roller | None
+    ruleset: Ruleset, state: dict, action: dict, build: dict, report: Report, roller: Roller | None, ctx: Context
 ) -> tuple[dict, str]:
     try:
-        return ruleset.state_action(state, action, build, report, roller)
+        return ruleset.state_action(state, action, build, report, roller, ctx=ctx)
     except StateError as exc:
         if exc.code == "state.unknown_action" and action.get("action") in {"set", "set_pool"}:
-            return _set_pool(state, action, ruleset, build, report)
+            return _set_pool(state, action, ruleset, build, report, ctx)
         raise
     except NotImplementedError:
         if action.get("action") in {"set", "set_pool"}:
-            return _set_pool(state, action, ruleset, build, report)
+            return _set_pool(state, action, ruleset, build, report, ctx)
         raise StateError("state.unknown_action", f"{ruleset.name} has no play-state actions yet.") from None
 
 
@@ -163,12 +168,13 @@ def character_state_action(*, character_id, user, action: dict[str, Any], roller
         raise _refused("state.malformed", "Say which action to take.")
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
-        ruleset, report = _rules_of(character)
+        ruleset, report, ctx = _rules_of(character)
         if not report.valid:
             raise _refused("state.build_invalid", "Fix the build before playing this character.")
-        state = character_play_state(character=character, ruleset=ruleset, report=report)
+        state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
         try:
-            new_state, sentence = _apply_action(ruleset, state, action, character.build, report, roller or Roller())
+            new_state, sentence = _apply_action(ruleset, state, action, character.build, report, roller or Roller(),
+                                                ctx)
         except StateError as exc:
             raise _refused(exc.code, exc.message, exc.path) from None
         except Exception:  # a ruleset bug: refuse, keep the state, log it
@@ -177,8 +183,9 @@ def character_state_action(*, character_id, user, action: dict[str, Any], roller
         # Only problems the action brings are refused: an old problem (a maximum lowered by a
         # loadout change) must not lock the sheet.
         before = {(i.code, i.path) for i in _hook(None, "check_state", [], ruleset.check_state, state,
-                                                   character.build, report) or []}
-        issues = _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report) or []
+                                                   character.build, report, ctx=ctx) or []}
+        issues = _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report,
+                       ctx=ctx) or []
         issues = [i for i in issues if (i.code, i.path) not in before]
         if issues:
             raise _refused(issues[0].code, issues[0].message, issues[0].path)
@@ -202,9 +209,9 @@ def character_update_state(*, character_id, user, state: Any, version: Any) -> C
             )
         if not isinstance(state, dict):
             raise StateInvalid([Issue("state.malformed", "", "The play state must be a JSON object.")])
-        ruleset, report = _rules_of(character)
+        ruleset, report, ctx = _rules_of(character)
         try:
-            issues = ruleset.check_state(state, character.build, report)
+            issues = ruleset.check_state(state, character.build, report, ctx=ctx)
         except Exception:  # a state shaped so oddly that the ruleset trips over it
             logger.exception("check_state of %s failed", ruleset.slug)
             issues = [Issue("state.malformed", "", "The rules service could not read this play state.")]
@@ -241,7 +248,7 @@ def character_equipment_state(*, character_id, user, index: Any, state: Any) -> 
         character = character_for_user(user=user, character_id=character_id, for_update=True)
         if not can_edit_build(user, character):
             raise PermissionDenied("Only the owner changes what this character wields, wears or carries.")
-        ruleset, old_report = _rules_of(character)
+        ruleset, old_report, _ = _rules_of(character)
         equipment = character.build.get("equipment")
         if not is_int(index) or not isinstance(equipment, list) or not 0 <= index < len(equipment):
             raise _refused("equipment.unknown", "There is no such equipment entry.", f"/equipment/{index}")
@@ -295,8 +302,8 @@ def character_roll(*, character_id, user, rollable_id: Any, roller: Roller | Non
             raise _refused("roll.unknown", "This character has no such roll.")
         request = rollable.get("request")
         try:
-            odds = rules.ruleset.odds(request)
-            result = rules.ruleset.roll(request, roller or Roller())
+            odds = rules.ruleset.odds(request, ctx=rules.ctx)
+            result = rules.ruleset.roll(request, roller or Roller(), ctx=rules.ctx)
         except OddsError as exc:
             raise _refused("roll.refused", str(exc)) from None
         except NotImplementedError:
