@@ -156,7 +156,7 @@ class AscendantRuleset(Ruleset):
     def traits(self, ctx: Context) -> dict[str, Any]:
         """The builder's sections; "ascendant_levels" carries what each level-up asks for."""
         s = ctx.settings
-        r = Rules.of(s)
+        r = Rules.of(ctx)
         cat = ctx.catalogue
 
         def options(kind: str, **extra_keys: str) -> list[dict[str, Any]]:

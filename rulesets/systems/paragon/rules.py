@@ -82,39 +82,28 @@ def power_level_row(ctx: Context, level: Any) -> dict | None:
     return None
 
 
-_LEVELS_CACHE: dict[int, tuple[Any, tuple[list[int], frozenset[int]]]] = {}
-_MAX_RANK_CACHE: dict[int, tuple[Any, int]] = {}
+def _levels_of(ctx: Context) -> tuple[list[int], frozenset[int]]:
+    """(sorted power levels, the same as a set) of the context's power level table, once per
+    context (``Context.memo``)."""
+    def levels() -> tuple[list[int], frozenset[int]]:
+        found = sorted(int(k) for k in ctx.settings.get("power_levels", {}) if k.isdigit())
+        return found, frozenset(found)
+
+    return ctx.memo("paragon.power_levels", levels)
 
 
-def _levels_of(table: Any) -> tuple[list[int], frozenset[int]]:
-    """(sorted power levels, the same as a set) of a power level table, computed once per
-    table object (settings are cached per context and never changed)."""
-    hit = _LEVELS_CACHE.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    levels = sorted(int(k) for k in table if k.isdigit())
-    result = (levels, frozenset(levels))
-    if len(_LEVELS_CACHE) > 256:
-        _LEVELS_CACHE.clear()
-    _LEVELS_CACHE[id(table)] = (table, result)
-    return result
+def _absolute_max_rank(ctx: Context) -> int:
+    """The highest max_rank of any row of the power level table (5 when none), once per context."""
+    def highest() -> int:
+        table = ctx.settings.get("power_levels", {})
+        return max((r["max_rank"] for r in table.values() if isinstance(r, dict) and is_int(r.get("max_rank"))),
+                   default=5)
 
-
-def _absolute_max_rank(table: Any) -> int:
-    """The highest max_rank of any row of a power level table (5 when none), once per table object."""
-    hit = _MAX_RANK_CACHE.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    result = max((r["max_rank"] for r in table.values() if isinstance(r, dict) and is_int(r.get("max_rank"))),
-                 default=5)
-    if len(_MAX_RANK_CACHE) > 256:
-        _MAX_RANK_CACHE.clear()
-    _MAX_RANK_CACHE[id(table)] = (table, result)
-    return result
+    return ctx.memo("paragon.absolute_max_rank", highest)
 
 
 def power_levels(ctx: Context) -> list[int]:
-    return list(_levels_of(ctx.settings.get("power_levels", {}))[0])
+    return list(_levels_of(ctx)[0])
 
 
 # ------------------------------------------------------------------ the build
@@ -125,7 +114,7 @@ def read_power_level(build: dict, report: Report, ctx: Context) -> tuple[bool, i
     level = build.get("power_level")
     if level is None:
         return True, None
-    if not is_int(level) or level not in _levels_of(ctx.settings.get("power_levels", {}))[1]:
+    if not is_int(level) or level not in _levels_of(ctx)[1]:
         levels = power_levels(ctx)
         report.error(
             "build.malformed",
@@ -156,7 +145,7 @@ def force_budget(build: dict, ctx: Context) -> int | None:
     """The force point total of the build's power level, None when the level is unusable."""
     level = build.get("power_level")
     # read_power_level without a report (its error is the check's to report, not the budget's)
-    ok = level is None or (is_int(level) and level in _levels_of(ctx.settings.get("power_levels", {}))[1])
+    ok = level is None or (is_int(level) and level in _levels_of(ctx)[1])
     row = power_level_row(ctx, level) if ok else None
     return row["force_points"] if row is not None else None
 
@@ -170,20 +159,10 @@ def _skill_index(skills: dict[str, dict]) -> dict[str, str]:
     return index
 
 
-_INDEX_CACHE: dict[int, tuple[dict, dict[str, str]]] = {}
-
-
 def skill_index(ctx: Context) -> dict[str, str]:
     """Skill names typed by people ("Forbidden Lore") find their id (RULES.md: ids and names
-    compare with everything but letters and digits removed). Cached per catalogue."""
-    skills = ctx.catalogue.get("skills", {})
-    hit = _INDEX_CACHE.get(id(skills))
-    if hit is None or hit[0] is not skills:
-        if len(_INDEX_CACHE) > 64:
-            _INDEX_CACHE.clear()
-        hit = (skills, _skill_index(skills))
-        _INDEX_CACHE[id(skills)] = hit
-    return hit[1]
+    compare with everything but letters and digits removed). Once per context."""
+    return ctx.memo("paragon.skill_index", lambda: _skill_index(ctx.catalogue.get("skills", {})))
 
 
 def check(build: dict, report: Report, ctx: Context) -> None:
@@ -236,7 +215,7 @@ def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -
         report.error("build.malformed", "/forces", "Forces must be an object of force → rank (0–5).")
         return good
     known = ctx.catalogue.get("forces", {})
-    max_rank = row["max_rank"] if row is not None else _absolute_max_rank(ctx.settings.get("power_levels", {}))
+    max_rank = row["max_rank"] if row is not None else _absolute_max_rank(ctx)
     for force, rank in raw.items():
         path = ptr("forces", force)
         if force not in known:
