@@ -80,6 +80,7 @@ from characters.services.characters import campaign_ruleset, character_validate,
 from config.api import Conflict, RuleRefused
 from rulesets.engine import Report, registry
 from rulesets.engine.base import is_int
+from rulesets.engine.pointer import delete_at, set_at
 
 #: The largest single award: a typo guard, not a rule.
 MAX_AWARD = 1_000_000
@@ -220,8 +221,6 @@ def _priced_rows(campaign: Campaign, old: dict, new: dict, diff: list[dict], new
     cost even where a ruleset re-prices other traits (Maelstrom re-allocates unrecorded
     creation dots), and each change carries the cost lines the rules wrote for it.
     """
-    from characters.forms_builder import delete_at, set_at
-
     current = copy.deepcopy(old)
     current["budget"] = copy.deepcopy(new.get("budget", {}))
     before = character_validate(campaign=campaign, build=current)

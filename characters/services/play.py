@@ -38,7 +38,7 @@ from characters.selectors.play import (
 from config.api import Conflict, RuleRefused
 from rulesets.engine.base import Context, OddsError, Ruleset, StateError, is_int
 from rulesets.engine.dice import Roller
-from rulesets.engine.pointer import resolve, split
+from rulesets.engine.pointer import resolve, set_at, split
 from rulesets.engine.report import Issue, Report
 
 logger = logging.getLogger(__name__)
@@ -128,16 +128,8 @@ def _set_pool(
         raise StateError("state.below_minimum", f"{pool.get('label', 'The pool')} cannot go below {low}.", path)
     if is_int(high) and value > high:
         raise StateError("state.above_maximum", f"{pool.get('label', 'The pool')} cannot go above {high}.", path)
-    new_state = copy.deepcopy(state)
-    node = new_state
-    tokens = split(path)
-    for token in tokens[:-1]:
-        node = node.setdefault(token, {}) if isinstance(node, dict) else node[int(token)]
-    if isinstance(node, list):
-        node[int(tokens[-1])] = value
-    else:
-        node[tokens[-1]] = value
-    return new_state, f"{pool.get('label') or label(tokens[-1])} set to {value} (was {current})."
+    new_state = set_at(copy.deepcopy(state), path, value)
+    return new_state, f"{pool.get('label') or label(split(path)[-1])} set to {value} (was {current})."
 
 
 def _apply_action(

@@ -68,6 +68,15 @@ def whole_number(value: Any) -> int | None:
     return None
 
 
+def action_amount(action: dict, key: str = "amount", low: int = 0) -> int:
+    """The whole number ``action[key]`` (≥ ``low``) of a play-state action, else ``StateError``
+    ("state.malformed" at ``/key``): the amounts of harm, healing, pools and condition values."""
+    value = action.get(key)
+    if not is_int(value) or value < low:
+        raise StateError("state.malformed", f'"{key}" must be a whole number ≥ {low}.', ptr(key))
+    return value
+
+
 class OddsError(ValueError):
     """An odds or roll request the ruleset cannot answer; the message says why."""
 

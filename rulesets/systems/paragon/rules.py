@@ -44,7 +44,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rulesets.engine.base import Context, OddsError, StateError, is_int, name_key
+from rulesets.engine.base import Context, OddsError, StateError, action_amount, is_int, name_key
 from rulesets.engine.dice import Roller, exploding, sum_dice
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
@@ -796,13 +796,6 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
     ]
 
 
-def _amount(action: dict, key: str = "amount") -> int:
-    value = action.get(key)
-    if not is_int(value) or value < 0:
-        raise StateError("state.malformed", f'"{key}" must be a whole number ≥ 0.', "/" + key)
-    return value
-
-
 def _pool(action: dict) -> str:
     pool = action.get("pool")
     if pool not in POOLS:
@@ -830,15 +823,15 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
                              ptr("pools", pool))
         before = pools[pool]
         if kind == "set":
-            value = _amount(action, "value")
+            value = action_amount(action, "value")
             if value > top.get(pool, 0):
                 raise StateError("state.above_maximum",
                                  f"{pool.title()} cannot be above its maximum {top.get(pool, 0)}.", "/value")
             pools[pool] = value
         elif kind == "damage":
-            pools[pool] = max(0, before - _amount(action))
+            pools[pool] = max(0, before - action_amount(action))
         else:
-            pools[pool] = min(top.get(pool, 0), before + _amount(action))
+            pools[pool] = min(top.get(pool, 0), before + action_amount(action))
         log = f"{name}: {pool} {before} → {pools[pool]}."
         if pool == "health" and pools[pool] < before:
             st["incapacitation_resisted"] = False  # a new blow calls for a new Hero Point
@@ -883,7 +876,7 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
         return st, f"{name} sits down and regulates their breathing: stamina {before} → {pools['stamina']}."
 
     if kind in ("corrupt", "cleanse"):
-        amount = _amount(action)
+        amount = action_amount(action)
         before = st["corruption"]
         st["corruption"] = before + amount if kind == "corrupt" else max(0, before - amount)
         log = f"{name}: corruption {before} → {st['corruption']}."
