@@ -324,7 +324,17 @@ class AscendantRuleset(Ruleset):
     # ------------------------------------------------------------ play state
 
     def _conditions(self, ctx: Context) -> dict[str, dict]:
-        return ctx.catalogue.get("conditions", {})
+        """The conditions, with Dying's maximum the campaign's ``dying_max`` (at it, one dies)."""
+        def conditions() -> dict[str, dict]:
+            found = dict(ctx.catalogue.get("conditions", {}))
+            top = ctx.settings.get("dying_max")
+            if "dying" in found and isinstance(top, int) and top >= 1 and found["dying"].get("max") != top:
+                dying = found["dying"]
+                text = dying.get("text", "").replace(f"dying {dying.get('max', 4)} ", f"dying {top} ")
+                found["dying"] = {**dying, "max": top, "text": text}
+            return found
+
+        return ctx.memo("ascendant.conditions", conditions)
 
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         ctx = self.context_of(report, ctx)

@@ -93,7 +93,8 @@ class MaelstromRuleset(Ruleset):
         self, build: dict, report: Report, state_: dict, *, ctx: Context | None = None
     ) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
-        return state.sections(state_, self._chart(report, ctx), self._permanent(build, report, ctx))
+        return state.sections(state_, self._chart(report, ctx), self._permanent(build, report, ctx),
+                              rules.house(ctx, self.house_defaults).willpower_recovery_hours)
 
     def state_action(
         self,

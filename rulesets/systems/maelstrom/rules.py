@@ -85,6 +85,7 @@ class House:
     creation_abilities: list[int]
     health_chart: list[dict[str, Any]]
     default_difficulty: int
+    willpower_recovery_hours: int = 12
     overridden: frozenset[str] = field(default_factory=frozenset)
 
     def source(self, key: str) -> str:
@@ -131,6 +132,7 @@ def _read_house(settings: dict, defaults: dict) -> House:
         creation_abilities=sorted(slots, reverse=True),
         health_chart=[dict(level) for level in chart],
         default_difficulty=num("default_difficulty", low=2),
+        willpower_recovery_hours=num("willpower_recovery_hours", low=1),
         overridden=frozenset(overridden),
     )
 

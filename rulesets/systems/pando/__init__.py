@@ -82,7 +82,7 @@ class PandoRuleset(Ruleset):
     ) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
         fx = self.state_effects(build, report, state, ctx=ctx) if isinstance(state, dict) else {}
-        return rules.rollables(build, report, fx, ctx.catalogue)
+        return rules.rollables(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
 
     # ---------------------------------------------------------- play state
 
