@@ -163,3 +163,33 @@ def test_an_ourdnd_campaign_kills_at_minus_6_and_rolls_at_td_15_on_the_sheet():
                                                  action={"action": "damage", "amount": 7})
     assert character.state["dead"] is True and character.state["hp"] == 0
     assert sentence == "Pip takes 7 damage and is reduced to -6 HP in one blow: dead instantly."
+
+
+# --------------------------------------------------------------- homebrew gets its roll buttons
+
+HOMEBREW_ROLLS = {
+    "maelstrom": ({"abilities": [{"id": "zero_g_combat", "name": "Zero-G Combat", "category": "skill"}]},
+                  lambda b: {**b, "budget": {"xp": 40}, "abilities": {**b["abilities"], "zero_g_combat": 1}},
+                  "precision__zero_g_combat", "Precision + Zero-G Combat"),
+    "ourdnd": ({"gear": [{"id": "war_pick", "name": "War pick", "effort": "d8"}]},
+               lambda b: {**b, "gear": [{"item": "war_pick"}]}, "effort:war_pick", "War pick effort (d8)"),
+    "pando": ({"skills": [{"id": "slings", "name": "Slings", "level": 3, "parent": "ranged"}]},
+              lambda b: {**b, "budget": {"cp": 120}, "skills": [*b.get("skills", []), "slings"]},
+              "skill:slings", None),
+}
+
+
+@pytest.mark.parametrize("slug", sorted(HOMEBREW_ROLLS))
+def test_homebrew_abilities_and_items_get_their_roll_buttons(slug):
+    homebrew, change, rollable_id, label = HOMEBREW_ROLLS[slug]
+    ruleset = registry.get(slug)
+    build = change(typical(slug))
+    report = ruleset.validate(build, homebrew=homebrew)
+    assert report.valid, report.errors
+    ctx = ruleset.context(None, homebrew)
+    state = ruleset.initial_state(build, report, ctx=ctx)
+    buttons = {r["id"]: r for r in ruleset.rollables(build, report, state, ctx=ctx)}
+    assert rollable_id in buttons
+    if label is not None:
+        assert buttons[rollable_id]["label"] == label
+    assert ruleset.odds(buttons[rollable_id]["request"], ctx=ctx)
