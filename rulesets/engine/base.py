@@ -254,15 +254,24 @@ class Ruleset:
     def context(self, settings: dict | None = None, homebrew: dict | None = None, *, phase: str = "draft") -> Context:
         """House defaults merged with ``settings``, catalogue merged with ``homebrew`` (cached)."""
         if not settings and not homebrew:
-            return self._default_context.with_phase(phase)
-        key = json.dumps([settings, homebrew], sort_keys=True, default=str)
+            if phase == "draft":
+                return self._default_context
+            key = phase
+        else:
+            key = json.dumps([settings, homebrew, phase], sort_keys=True, default=str)
         ctx = self._context_cache.get(key)
         if ctx is None:
-            ctx = self._build_context(settings or {}, homebrew or {}, "draft")
+            # One context per campaign's house rules and homebrew; its phases share its memo.
+            if not settings and not homebrew:
+                ctx = self._default_context.with_phase(phase)
+            elif phase == "draft":
+                ctx = self._build_context(settings or {}, homebrew or {}, "draft")
+            else:
+                ctx = self.context(settings, homebrew).with_phase(phase)
             if len(self._context_cache) > 256:
                 self._context_cache.clear()
             self._context_cache[key] = ctx
-        return ctx.with_phase(phase)
+        return ctx
 
     def context_of(self, report: Report | None = None, ctx: Context | None = None) -> Context:
         """The context a play, dice or combat hook works under: ``ctx`` when the caller passed the

@@ -318,12 +318,12 @@ class AscendantRuleset(Ruleset):
         stacked in (``modifiers``/``ignored`` say which applied); the threshold is the house
         ``default_threshold`` for the sheet to change."""
         ctx = self.context_of(report, ctx)
-        return play.rollables(build, report, state, self._conditions(ctx), ctx.settings,
+        return play.rollables(build, report, state, self.conditions_of(ctx), ctx.settings,
                               ctx.catalogue.get("skills", {}), ctx.catalogue.get("lores", {}))
 
     # ------------------------------------------------------------ play state
 
-    def _conditions(self, ctx: Context) -> dict[str, dict]:
+    def conditions_of(self, ctx: Context) -> dict[str, dict]:
         """The conditions, with Dying's maximum the campaign's ``dying_max`` (at it, one dies)."""
         def conditions() -> dict[str, dict]:
             found = dict(ctx.catalogue.get("conditions", {}))
@@ -347,18 +347,18 @@ class AscendantRuleset(Ruleset):
 
     def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
         ctx = self.context_of(report, ctx)
-        return play.check_state(state, report.derived, self._conditions(ctx), ctx.settings)
+        return play.check_state(state, report.derived, self.conditions_of(ctx), ctx.settings)
 
     def state_effects(self, build: dict, report: Report, state: dict, *,
                       ctx: Context | None = None) -> dict[str, Any]:
         """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
         ctx = self.context_of(report, ctx)
-        return play.effects(report.derived, self._conditions(ctx), state, ctx.catalogue.get("skills", {}))
+        return play.effects(report.derived, self.conditions_of(ctx), state, ctx.catalogue.get("skills", {}))
 
     def state_sections(self, build: dict, report: Report, state: dict, *,
                        ctx: Context | None = None) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
-        conditions, house = self._conditions(ctx), ctx.settings
+        conditions, house = self.conditions_of(ctx), ctx.settings
         state = state if isinstance(state, dict) else {}
         top = report.derived.get("max_stamina")
         stamina = state.get("stamina", top)
@@ -404,7 +404,7 @@ class AscendantRuleset(Ruleset):
                      roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
         ctx = self.context_of(report, ctx)
         name = build.get("name") if isinstance(build.get("name"), str) else "The character"
-        return play.apply_action(state, action, report.derived, self._conditions(ctx), ctx.settings, name)
+        return play.apply_action(state, action, report.derived, self.conditions_of(ctx), ctx.settings, name)
 
     # ---------------------------------------------------------------- combat
 

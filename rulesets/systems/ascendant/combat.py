@@ -98,7 +98,6 @@ def _ordinal(n: int) -> str:
 class AscendantCombat(CombatRules):
     def __init__(self, ruleset):
         super().__init__(ruleset)
-        self.conditions: dict[str, dict] = ruleset.catalogue.get("conditions", {})
 
     # ---------------------------------------------------------------- reading a fighter
 
@@ -140,7 +139,7 @@ class AscendantCombat(CombatRules):
         return "", ""
 
     def _cond_mods(self, f: Fighter, tags: set[str]) -> list[dict]:
-        return play.condition_modifiers(self.conditions, f.state, tags)
+        return play.condition_modifiers(self._conditions(f), f.state, tags)
 
     def _weapon_attr(self, f: Fighter, weapon: dict) -> str:
         if weapon["attribute"] == "finesse":
@@ -342,13 +341,17 @@ class AscendantCombat(CombatRules):
                                                         "ascendant.shield_raised")
             spec.__dict__["_cost"] = cost
             out.append(spec)
-        out.extend(self._gm_specs())
+        out.extend(self._gm_specs(actor))
         return out
 
-    def _gm_specs(self) -> list[ActionSpec]:
+    def _conditions(self, f: Fighter) -> dict[str, dict]:
+        """The campaign's conditions (Dying's maximum is its ``dying_max``)."""
+        return self.ruleset.conditions_of(self.ctx_of(f))
+
+    def _gm_specs(self, actor: Fighter) -> list[ActionSpec]:
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         cond = {"id": "id", "label": "Condition", "kind": "choice",
-                "options": [{"id": cid, "label": c["name"]} for cid, c in self.conditions.items()]}
+                "options": [{"id": cid, "label": c["name"]} for cid, c in self._conditions(actor).items()]}
         value = {"id": "value", "label": "Value", "kind": "number", "min": 1}
         return [
             ActionSpec(id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True, params=[amount]),
@@ -507,7 +510,7 @@ class AscendantCombat(CombatRules):
         elif spec.id == "gm_add_condition":
             cid = action.get("id")
             act = {"action": "add_condition", "id": cid}
-            if self.conditions.get(cid, {}).get("valued"):
+            if self._conditions(actor).get(cid, {}).get("valued"):
                 act["value"] = number("value", required=False) or 1
             new_state, text = self.play_state_action(actor, actor.state, act)
             out.state[actor.id] = new_state
@@ -556,7 +559,7 @@ class AscendantCombat(CombatRules):
         if code == "ascendant.dead":
             status.append("dead")
         for c in self._conds(fighter):
-            cond = self.conditions.get(c.get("id"))
+            cond = self._conditions(fighter).get(c.get("id"))
             if cond:
                 status.append(cond["name"].lower() + (f" {c.get('value', 1)}" if cond.get("valued") else ""))
         if combat.get("shield_raised"):
