@@ -133,8 +133,9 @@ def sheet_rules(*, character: Character) -> SheetRules:
     ruleset = character_ruleset(character)
     if ruleset is None:
         return SheetRules(ruleset=None, report=None, state=character.state or {}, missing=["ruleset"])
-    ctx = character_context(character=character, ruleset=ruleset)
     report = character_report(character=character, ruleset=ruleset)
+    # The campaign's context the report was checked under (the same the ruleset caches).
+    ctx = report.context or character_context(character=character, ruleset=ruleset)
     state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
     rules = SheetRules(ruleset=ruleset, report=report, state=state, ctx=ctx)
     if character.status != Character.Status.ACTIVE:

@@ -69,8 +69,8 @@ def _rules_of(character: Character) -> tuple[Ruleset, Report, Context]:
     ruleset = character_ruleset(character)
     if ruleset is None:
         raise _refused("ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset")
-    ctx = character_context(character=character, ruleset=ruleset)
-    return ruleset, character_report(character=character, ruleset=ruleset), ctx
+    report = character_report(character=character, ruleset=ruleset)
+    return ruleset, report, report.context or character_context(character=character, ruleset=ruleset)
 
 
 def _save_version(character: Character, *, user, reason: str, fields: list[str]) -> CharacterVersion:
