@@ -68,33 +68,33 @@ class MaelstromRuleset(Ruleset):
         self, build: dict, report: Report, state_: dict | None = None, *, ctx: Context | None = None
     ) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
+        h = self._house(ctx)
         return state.rollables(
-            build, report, state_, ctx.catalogue, self._chart(report, ctx), self._willpower_start(ctx),
-            self._difficulty(ctx),
+            build, report, state_, ctx.catalogue, state.chart_of(report, h.health_chart), h.willpower_start,
+            h.default_difficulty,
         )
 
     # ----------------------------------------------------------- play state
 
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        ctx = self.context_of(report, ctx)
-        return state.initial_state(build, report, self._chart(report, ctx), self._willpower_start(ctx))
+        h = self._house(self.context_of(report, ctx))
+        return state.initial_state(build, report, state.chart_of(report, h.health_chart), h.willpower_start)
 
     def check_state(self, state_: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
-        ctx = self.context_of(report, ctx)
-        return state.check_state(state_, self._chart(report, ctx), self._permanent(build, report, ctx))
+        chart, permanent, _ = self._play(build, report, ctx)
+        return state.check_state(state_, chart, permanent)
 
     def state_effects(
         self, build: dict, report: Report, state_: dict, *, ctx: Context | None = None
     ) -> dict[str, Any]:
-        ctx = self.context_of(report, ctx)
-        return state.effects(state_, self._chart(report, ctx), self._permanent(build, report, ctx))
+        chart, permanent, _ = self._play(build, report, ctx)
+        return state.effects(state_, chart, permanent)
 
     def state_sections(
         self, build: dict, report: Report, state_: dict, *, ctx: Context | None = None
     ) -> list[dict[str, Any]]:
-        ctx = self.context_of(report, ctx)
-        return state.sections(state_, self._chart(report, ctx), self._permanent(build, report, ctx),
-                              rules.house(ctx, self.house_defaults).willpower_recovery_hours)
+        chart, permanent, h = self._play(build, report, ctx)
+        return state.sections(state_, chart, permanent, h.willpower_recovery_hours)
 
     def state_action(
         self,
@@ -106,22 +106,23 @@ class MaelstromRuleset(Ruleset):
         *,
         ctx: Context | None = None,
     ) -> tuple[dict, str]:
-        ctx = self.context_of(report, ctx)
-        return state.action(state_, action, self._chart(report, ctx), self._permanent(build, report, ctx))
+        chart, permanent, _ = self._play(build, report, ctx)
+        return state.action(state_, action, chart, permanent)
 
     # -------------------------------------------------------------- helpers
 
-    def _chart(self, report: Report, ctx: Context) -> list[dict]:
-        return state.chart_of(report, rules.house(ctx, self.house_defaults).health_chart)
+    def _house(self, ctx: Context) -> rules.House:
+        """The campaign's house rules, read once per context."""
+        return rules.house(ctx, self.house_defaults)
 
-    def _willpower_start(self, ctx: Context) -> int:
-        return rules.house(ctx, self.house_defaults).willpower_start
-
-    def _permanent(self, build: dict, report: Report, ctx: Context) -> int:
-        return state.permanent_willpower(build, report, self._willpower_start(ctx))
+    def _play(self, build: dict, report: Report, ctx: Context | None) -> tuple[list[dict], int, rules.House]:
+        """(health chart, permanent willpower, house rules) of a build in the campaign."""
+        h = self._house(self.context_of(report, ctx))
+        return (state.chart_of(report, h.health_chart), state.permanent_willpower(build, report, h.willpower_start),
+                h)
 
     def _difficulty(self, ctx: Context) -> int:
-        return rules.house(ctx, self.house_defaults).default_difficulty
+        return self._house(ctx).default_difficulty
 
     # ---------------------------------------------------------------- combat
 
