@@ -88,9 +88,9 @@ class PandoRuleset(Ruleset):
 
     def _body(self, build: dict, report: Report, ctx: Context | None) -> state.Body:
         """The body of ``build`` under the campaign's species (homebrew too) and house rules."""
-        ctx = self.context_of(report, ctx)
-        doc = build if isinstance(build, dict) else {}
-        return state.Body(doc, report, ctx.catalogue, ctx.settings)
+        if ctx is None:
+            ctx = self.context_of(report)
+        return state.Body(build if isinstance(build, dict) else {}, report, ctx.catalogue, ctx.settings)
 
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         return state.initial_state(self._body(build, report, ctx))
