@@ -79,16 +79,27 @@ def _log_lockout(sender, request, username=None, ip_address=None, **kwargs) -> N
 # ------------------------------------------------------------------- DRF throttles
 
 
-class AuthTokenThrottle(SimpleRateThrottle):
+class _SettingRate:
+    """The rate is read from a Django setting when the throttle is made (not frozen at import, as
+    DRF's ``THROTTLE_RATES`` is), so that tests and ``override_settings`` can change it."""
+
+    rate_setting = ""
+
+    def get_rate(self):
+        return getattr(settings, self.rate_setting, None)
+
+
+class AuthTokenThrottle(_SettingRate, SimpleRateThrottle):
     """Every ``POST /api/v1/auth/token/`` per client IP, right password or wrong."""
 
     scope = "auth_token"
+    rate_setting = "AUTH_TOKEN_RATE"
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class FailureThrottle(SimpleRateThrottle):
+class FailureThrottle(_SettingRate, SimpleRateThrottle):
     """A DRF throttle that counts failures only: ``allow_request`` checks, ``record_failure``
     (called by the view once the attempt failed) counts. A right join code costs nothing."""
 
@@ -113,6 +124,7 @@ class FailureThrottle(SimpleRateThrottle):
 
 class JoinCodeUserThrottle(FailureThrottle):
     scope = "join_code"
+    rate_setting = "JOIN_CODE_FAILURE_RATE"
 
     def get_cache_key(self, request, view):
         user = getattr(request, "user", None)
@@ -123,6 +135,7 @@ class JoinCodeUserThrottle(FailureThrottle):
 
 class JoinCodeIPThrottle(FailureThrottle):
     scope = "join_code"
+    rate_setting = "JOIN_CODE_FAILURE_RATE"
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": f"{self.scope}_ip", "ident": self.get_ident(request)}

@@ -193,8 +193,7 @@ REST_FRAMEWORK = {
         "characters.auth.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,
-    "DEFAULT_THROTTLE_RATES": {"join_code": JOIN_CODE_FAILURE_RATE, "auth_token": AUTH_TOKEN_RATE},
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,  # the throttles' client IP (characters.throttling)
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
