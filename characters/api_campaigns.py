@@ -11,7 +11,6 @@ from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import authentication_classes, permission_classes
-from rest_framework.exceptions import Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -190,7 +189,9 @@ def campaign_join(request):
     data = validated(JoinSerializer, request)
     attempt = JoinAttempt(request)
     if not attempt.allowed:
-        raise Throttled(wait=attempt.wait, detail=attempt.message)
+        response = error_response(attempt.message, status_code=429)
+        response["Retry-After"] = str(attempt.wait)
+        return response
     try:
         with _service_errors():
             membership = services.campaign_join(user=request.user, join_code=data["join_code"])
