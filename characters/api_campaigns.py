@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -91,7 +92,7 @@ class AuthTokenView(APIView):
     the login page; every request also counts towards ``AUTH_TOKEN_RATE`` per IP.
     """
 
-    authentication_classes = [ApiTokenAuthentication]
+    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
     parser_classes = [SafeJSONParser]
 
     def get_permissions(self):
