@@ -6,7 +6,8 @@ test process. What one process learns, the other enforces:
 - failed sign-ins counted by daphne lock the account out here too (the login page), and the
   cooling-off period ends it in both.
 
-Skipped when Redis does not answer at REDIS_TEST_URL. The server listens on SF_TEST_PORT (8461).
+Skipped when Redis does not answer at REDIS_TEST_URL; that Redis database is flushed before and after
+each test (both processes use it with default key prefixes). The server listens on SF_TEST_PORT (8461).
 """
 
 from __future__ import annotations
