@@ -179,3 +179,23 @@ def test_wrong_join_codes_are_throttled_in_the_api_per_user_and_per_ip(settings)
     response = elsewhere.post("/api/v1/campaigns/join/", {"join_code": campaign.join_code}, format="json",
                               REMOTE_ADDR="198.51.100.20")
     assert response.status_code == 200
+
+
+# ------------------------------------------------------------------- settings
+
+
+@pytest.mark.parametrize("raw, expected", [("10/minute", "10/minute"), (" 5/H ", "5/h"), ("", "7/day")])
+def test_rates_are_read_through_config_env(monkeypatch, raw, expected):
+    from config.env import env_rate
+
+    monkeypatch.setenv("SF_RATE", raw)
+    assert env_rate("SF_RATE", "7/day") == expected
+
+
+@pytest.mark.parametrize("raw", ["ten/minute", "10/fortnight", "10", "-1/minute"])
+def test_a_bad_rate_stops_start_up_with_its_name(monkeypatch, raw):
+    from config.env import ImproperlyConfigured, env_rate
+
+    monkeypatch.setenv("SF_RATE", raw)
+    with pytest.raises(ImproperlyConfigured, match=f"SF_RATE={raw!r} is not a rate"):
+        env_rate("SF_RATE", "7/day")
