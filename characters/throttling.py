@@ -16,6 +16,7 @@ and the path; axes logs each failure that leads to one.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 
@@ -31,17 +32,27 @@ logger = logging.getLogger(__name__)
 LOCKOUT_MESSAGE = "Too many failed sign-ins. Try again in {wait}."
 
 
+def _address(text: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        return None
+
+
 def client_ip(request) -> str:
     """The client's address: REMOTE_ADDR, or the X-Forwarded-For entry added by the outermost of
-    ``TRUSTED_PROXY_COUNT`` proxies (what DRF's ``NUM_PROXIES`` reads too)."""
-    remote = request.META.get("REMOTE_ADDR", "")
+    ``TRUSTED_PROXY_COUNT`` proxies (what DRF's ``NUM_PROXIES`` reads too). Anything that is not an
+    IP address (a forged header reaching the app past the proxy) falls back to REMOTE_ADDR."""
+    remote = request.META.get("REMOTE_ADDR", "") or "0.0.0.0"
     count = settings.TRUSTED_PROXY_COUNT
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
     if count > 0 and forwarded:
         addresses = [a.strip() for a in forwarded.split(",") if a.strip()]
         if addresses:
-            return addresses[-min(count, len(addresses))]
-    return remote
+            chosen = _address(addresses[-min(count, len(addresses))])
+            if chosen:
+                return chosen
+    return _address(remote) or "0.0.0.0"
 
 
 def _wait_text(seconds: int) -> str:

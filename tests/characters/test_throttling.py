@@ -199,3 +199,26 @@ def test_a_bad_rate_stops_start_up_with_its_name(monkeypatch, raw):
     monkeypatch.setenv("SF_RATE", raw)
     with pytest.raises(ImproperlyConfigured, match=f"SF_RATE={raw!r} is not a rate"):
         env_rate("SF_RATE", "7/day")
+
+
+@pytest.mark.parametrize("count, forwarded, expected", [
+    (0, "203.0.113.9", "10.0.0.1"),  # no proxy trusted: the header is the client's to forge
+    (1, "198.51.100.1, 203.0.113.9", "203.0.113.9"),  # the entry our proxy added
+    (2, "198.51.100.1, 203.0.113.9", "198.51.100.1"),
+    (1, "not-an-address", "10.0.0.1"),
+    (1, "", "10.0.0.1"),
+])
+def test_the_client_ip_behind_trusted_proxies(settings, rf, count, forwarded, expected):
+    from characters.throttling import client_ip
+
+    settings.TRUSTED_PROXY_COUNT = count
+    request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_ip(request) == expected
+
+
+def test_a_forged_forwarded_header_does_not_break_sign_in(settings, handler):
+    settings.TRUSTED_PROXY_COUNT = 1
+    make_user("bram")
+    response = Client().post("/accounts/login/", {"username": "bram", "password": "wrong-wrong"},
+                             HTTP_X_FORWARDED_FOR="<script>, \x7f")
+    assert response.status_code == 200
