@@ -115,3 +115,18 @@ def test_anonymous_pages_and_errors_carry_it_too(client):
     for path in ("/", "/accounts/login/", "/rulesets/", "/no/such/page/", "/api/v1/no-such/", f"/rulesets/{registry.SYSTEMS[0]}/"):
         response = client.get(path)
         assert _policy(response)["script-src"] == ["'self'"], path
+
+
+def test_the_admin_works_under_the_policy(client, world):
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.create_superuser("root", password="x-long-admin-password-1"))
+    pages = ["/admin/", "/admin/characters/campaign/", f"/admin/characters/campaign/{world['values']['campaign_id']}/change/",
+             "/admin/characters/apitoken/", "/admin/auth/user/add/"]
+    for path in pages:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert _policy(response)["script-src"] == ["'self'"], path
+        html = response.content.decode()
+        assert not INLINE_SCRIPT.search(html), (path, INLINE_SCRIPT.search(html).group(0))
+        assert not INLINE_HANDLER.search(html), (path, INLINE_HANDLER.search(html).group(0))

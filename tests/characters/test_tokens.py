@@ -198,3 +198,19 @@ def test_the_schema_documents_issuing_and_revoking(client):
     assert {"204", "400", "401"} <= set(token["delete"]["responses"])
     assert "name" in client.get("/api/schema/", HTTP_ACCEPT="application/json").json()["components"]["schemas"][
         "TokenRequestRequest"]["properties"]
+
+
+def test_staff_see_tokens_in_the_admin_and_may_only_delete_them():
+    from django.contrib.auth import get_user_model
+
+    admin = get_user_model().objects.create_superuser("root", password=PASSWORD)
+    make_user("orla")
+    _issue("orla", "laptop")
+    client = Client()
+    client.force_login(admin)
+    html = client.get("/admin/characters/apitoken/").content.decode()
+    assert "laptop" in html and "orla" in html
+    assert client.get("/admin/characters/apitoken/add/").status_code == 403
+    token = ApiToken.objects.get()
+    response = client.post(f"/admin/characters/apitoken/{token.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302 and not ApiToken.objects.exists()
