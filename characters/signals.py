@@ -7,6 +7,7 @@
 - A password change (``set_password`` then ``save``: the password change page, the admin,
   ``manage.py changepassword``): every API token of the user is deleted and their sockets
   close; sessions other than the one that changed it are already void (Django's session hash).
+- An account deactivated (``is_active`` false): its sockets close (knox already refuses its tokens).
 """
 
 from __future__ import annotations
@@ -33,12 +34,15 @@ def _logged_out(sender, request, user, **kwargs) -> None:
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="characters.password_changed")
-def _password_changed(sender, instance, created: bool, update_fields=None, **kwargs) -> None:
+def _user_saved(sender, instance, created: bool, **kwargs) -> None:
+    if created:
+        return
     # AbstractBaseUser.set_password keeps the new raw password in ``_password`` until the save
     # that stores its hash (this one) is done: it tells a password change from any other save.
-    if created or getattr(instance, "_password", None) is None:
-        return
-    from characters.services.accounts import account_tokens_revoke_all
+    if getattr(instance, "_password", None) is not None:
+        from characters.services.accounts import account_tokens_revoke_all
 
-    account_tokens_revoke_all(user=instance)
-    close_user_sockets(user_id=instance.pk)
+        account_tokens_revoke_all(user=instance)
+        close_user_sockets(user_id=instance.pk)
+    elif not instance.is_active:  # a deactivated account: its sockets go too (it cannot reconnect)
+        close_user_sockets(user_id=instance.pk)

@@ -185,3 +185,15 @@ def test_a_removal_that_rolls_back_closes_nothing(layer, fight):
         return quiet
 
     assert async_to_sync(run)() is True
+
+
+def test_a_deactivated_account_s_stream_ends(layer, fight):
+    player = _signed_in(fight["player"])
+
+    def deactivate():
+        fight["player"].is_active = False
+        fight["player"].save(update_fields=["is_active"])
+
+    closed, _, reconnect = _stream_ends(player, fight["e"].pk, deactivate)
+    assert closed == {"type": "websocket.close", "code": CLOSE_RECHECK}
+    assert reconnect == (False, CLOSE_ANONYMOUS)
