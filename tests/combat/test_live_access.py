@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -197,3 +198,44 @@ def test_a_deactivated_account_s_stream_ends(layer, fight):
     closed, _, reconnect = _stream_ends(player, fight["e"].pk, deactivate)
     assert closed == {"type": "websocket.close", "code": CLOSE_RECHECK}
     assert reconnect == (False, CLOSE_ANONYMOUS)
+
+
+def test_any_campaign_channel_follows_the_same_rule(layer, fight):
+    """The mixin is the whole mechanism: a campaign-wide channel (the table's roll feed, say)
+    that joins with ``follow_access`` closes on leaving as the encounter socket does."""
+    from channels.auth import AuthMiddlewareStack
+    from channels.generic.websocket import AsyncWebsocketConsumer
+    from django.urls import re_path
+
+    from characters.live import AccessFollowingMixin
+    from characters.models import Membership
+
+    class CampaignFeed(AccessFollowingMixin, AsyncWebsocketConsumer):
+        async def connect(self):
+            user, campaign_id = self.scope["user"], int(self.scope["url_route"]["kwargs"]["campaign_id"])
+            member = await database_sync_to_async(
+                Membership.objects.filter(user_id=getattr(user, "pk", None), campaign_id=campaign_id).exists)()
+            if not member:
+                await self.close(code=4404)
+                return
+            await self.follow_access(user, campaign_id)
+            await self.accept()
+
+        async def disconnect(self, code):
+            await self.unfollow_access()
+
+    app = AuthMiddlewareStack(URLRouter([re_path(r"^ws/campaigns/(?P<campaign_id>[0-9]+)/$", CampaignFeed.as_asgi())]))
+    player = _signed_in(fight["player"])
+    path = f"/ws/campaigns/{fight['campaign'].pk}/"
+    cookie = [(b"cookie", f"sessionid={player.cookies['sessionid'].value}".encode())]
+
+    async def run():
+        feed = WebsocketCommunicator(app, path, headers=cookie)
+        assert (await feed.connect())[0]
+        await database_sync_to_async(campaign_services.campaign_leave)(user=fight["player"], campaign=fight["campaign"])
+        closed = await feed.receive_output(timeout=1)
+        return closed, await WebsocketCommunicator(app, path, headers=cookie).connect(timeout=2)
+
+    closed, reconnect = async_to_sync(run)()
+    assert closed == {"type": "websocket.close", "code": CLOSE_RECHECK}
+    assert reconnect == (False, 4404)
