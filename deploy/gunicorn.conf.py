@@ -21,3 +21,24 @@ proc_name = "sheetforge-web"
 # gunicorn 27 opens a control socket in ~/.gunicorn by default: one path for every gunicorn of the
 # user, so a second stack (or a benchmark) on the same machine would fight over it. Not used here.
 control_socket_disable = True
+
+
+def when_ready(server):
+    """With preload_app, before the workers fork: load once what each would otherwise load on its
+    first request (the URL resolver, the rulesets' content, the main templates, ~1 s together)."""
+    try:
+        from django.template.loader import get_template
+        from django.urls import get_resolver
+
+        from rulesets.engine import registry
+
+        get_resolver().url_patterns  # noqa: B018 (imports every view module)
+        for slug in registry.SYSTEMS:
+            registry.get(slug)
+        for name in ("base.html", "characters/sheet.html", "characters/builder.html", "characters/home.html"):
+            try:
+                get_template(name)
+            except Exception:  # a template renamed since: nothing to warm
+                pass
+    except Exception:  # warming is an optimisation; a worker loads what it needs anyway
+        server.log.warning("warm-up before the fork failed", exc_info=True)
