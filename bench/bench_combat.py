@@ -209,12 +209,14 @@ def stack(processes: int, clients: int, actions: int) -> int:
                         f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
         "REDIS_URL": REDIS_URL, "DEBUG": "false", "SECRET_KEY": settings.SECRET_KEY,
         "SECURE_SSL_REDIRECT": "false", "SESSION_COOKIE_SECURE": "false", "CSRF_COOKIE_SECURE": "false",
-        "SECURE_HSTS_SECONDS": "0", "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+        "SECURE_HSTS_SECONDS": "0",
+        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
     })
     bin_dir = Path(sys.executable).parent
     web_port, ws_ports = _free_port(), [_free_port() for _ in range(processes)]
     procs = [("gunicorn", web_port, subprocess.Popen(
-        [str(bin_dir / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "--bind", f"127.0.0.1:{web_port}",
+        [str(bin_dir / "gunicorn"), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{web_port}",
          "--log-level", "warning", "config.wsgi:application"], cwd=ROOT, env=env, start_new_session=True))]
     for port in ws_ports:
         procs.append((f"daphne:{port}", port, subprocess.Popen(
@@ -229,7 +231,8 @@ def stack(processes: int, clients: int, actions: int) -> int:
     version_re = re.compile(r'data-version="(\d+)"')
 
     def post(value: int) -> int:
-        body = urllib.parse.urlencode({"combatant": target.pk, "action": "gm_momentum", "value": value}).encode()
+        fields = {"combatant": target.pk, "action": "gm_momentum", "value": value}
+        body = urllib.parse.urlencode(fields).encode()
         request = urllib.request.Request(
             f"http://127.0.0.1:{web_port}/encounters/{e.pk}/act/", data=body, method="POST",
             headers={"Cookie": f"{cookie}; csrftoken={csrf}", "X-CSRFToken": csrf, "HX-Request": "true",
@@ -291,13 +294,15 @@ def stack(processes: int, clients: int, actions: int) -> int:
             await ws.close()
         for task in tasks:
             task.cancel()
-        return {"deliveries": deliveries, "lasts": lasts, "posts": posts, "missed": missed, "refused": refused}
+        return {"deliveries": deliveries, "lasts": lasts, "posts": posts, "missed": missed,
+                "refused": refused}
 
     try:
         for name, port, proc in procs:
             _wait_healthy(port, proc, name)
         load = os.getloadavg()[0]
-        print(f"load average {load:.1f} on {os.cpu_count()} CPUs; gunicorn on {web_port}, {processes} websocket "
+        print(f"load average {load:.1f} on {os.cpu_count()} CPUs; gunicorn on {web_port}, "
+              f"{processes} websocket "
               f"processes on {', '.join(map(str, ws_ports))}, Redis {REDIS_URL}")
         r = asyncio.run(run())
     finally:
@@ -318,7 +323,8 @@ def stack(processes: int, clients: int, actions: int) -> int:
     print(f"{'measure':<28} {'median ms':>9} {'p95 ms':>7}")
     print(f"{'POST answered (204)':<28} {statistics.median(r['posts']):>9.1f} {pct(r['posts'], .95):>7.1f}")
     print(f"{'delivered, every client':<28} {median:>9.1f} {pct(r['deliveries'], .95):>7.1f}")
-    print(f"{'delivered, last client':<28} {statistics.median(r['lasts']):>9.1f} {pct(r['lasts'], .95):>7.1f}")
+    lasts = r["lasts"]
+    print(f"{'delivered, last client':<28} {statistics.median(lasts):>9.1f} {pct(lasts, .95):>7.1f}")
     ok = got == expected and r["refused"] == 0 and median < 100
     print(f"targets: 100 % delivery, median < 100 ms: {'ok' if ok else 'MISSED'}")
     return 0 if ok else 1
@@ -329,7 +335,8 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser()
     parser.add_argument("runs", nargs="?", type=int, default=200)
-    parser.add_argument("--processes", type=int, default=0, help="real websocket server processes (0: in-process)")
+    parser.add_argument("--processes", type=int, default=0,
+                        help="real websocket server processes (0: in-process)")
     parser.add_argument("--clients", type=int, default=200)
     parser.add_argument("--actions", type=int, default=40)
     args = parser.parse_args()

@@ -74,8 +74,9 @@ function done(summary, latency, requests)
     nb = nb + t:get("bad"); n3 = n3 + t:get("s3"); n4 = n4 + t:get("s4"); n5 = n5 + t:get("s5")
   end
   local e = summary.errors
-  io.write(string.format('JSON {"requests": %%d, "duration_us": %%d, "non2xx": %%d, "s3xx": %%d, "s4xx": %%d, ' ..
-    '"s5xx": %%d, "socket_errors": %%d, "timeouts": %%d, "p50_ms": %%.2f, "p95_ms": %%.2f, "p99_ms": %%.2f}\n',
+  io.write(string.format('JSON {"requests": %%d, "duration_us": %%d, "non2xx": %%d, ' ..
+    '"s3xx": %%d, "s4xx": %%d, "s5xx": %%d, "socket_errors": %%d, "timeouts": %%d, ' ..
+    '"p50_ms": %%.2f, "p95_ms": %%.2f, "p99_ms": %%.2f}\n',
     summary.requests, summary.duration, nb, n3, n4, n5, e.connect + e.read + e.write, e.timeout,
     latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000))
 end
@@ -87,6 +88,7 @@ def say(message: str = "") -> None:
 
 
 # ------------------------------------------------------------------ servers
+
 
 def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float = 180) -> None:
     deadline = time.monotonic() + timeout
@@ -105,8 +107,9 @@ def wait_healthy(url: str, proc: subprocess.Popen | None, timeout: float = 180) 
 
 def start(argv: list[str], env: dict, log: Path) -> subprocess.Popen:
     handle = log.open("w")
-    return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    return subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True
+    )
 
 
 def stop(proc: subprocess.Popen, sig=signal.SIGTERM, timeout: float = 30) -> None:
@@ -130,8 +133,11 @@ def baseline_role(database_url: str, limit: int) -> str:
     with psycopg.connect(database_url, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [BASELINE_ROLE]).fetchone()
         verb = "ALTER" if exists else "CREATE"
-        conn.execute(sql.SQL(verb + " ROLE {} LOGIN NOSUPERUSER CONNECTION LIMIT {}").format(
-            sql.Identifier(BASELINE_ROLE), sql.Literal(limit)))
+        conn.execute(
+            sql.SQL(verb + " ROLE {} LOGIN NOSUPERUSER CONNECTION LIMIT {}").format(
+                sql.Identifier(BASELINE_ROLE), sql.Literal(limit)
+            )
+        )
         conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(owner), sql.Identifier(BASELINE_ROLE)))
     netloc = f"{BASELINE_ROLE}@{parts.hostname}:{parts.port or 5432}"
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
@@ -151,8 +157,10 @@ class PeakConnections:
 
     def now(self) -> int:
         return self.conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND usename = %s AND pid <> pg_backend_pid()",
-            [self.name, self.user]).fetchone()[0]
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = %s AND usename = %s AND pid <> pg_backend_pid()",
+            [self.name, self.user],
+        ).fetchone()[0]
 
     def __enter__(self):
         self.peak = self.now()
@@ -173,6 +181,7 @@ class PeakConnections:
 
 # ------------------------------------------------------------------ what is requested
 
+
 def prepare(env: dict) -> dict:
     """The demo player's session, a sheet to read, a draft to edit (made here once), the bodies."""
     for key in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", *serve.PLAIN_HTTP):
@@ -183,19 +192,20 @@ def prepare(env: dict) -> dict:
 
     django.setup()
     from django.conf import settings
+    from django.contrib.auth import get_user_model
     from django.db import connections
     from django.test import Client
 
     from characters.models import Campaign, Character
     from characters.services.characters import character_create
-    from django.contrib.auth import get_user_model
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     player = get_user_model().objects.get(username="player1")
     sheet = Character.objects.filter(owner=player, status=Character.Status.ACTIVE).order_by("id").first()
     campaign = Campaign.objects.get(gm__username="gm", ruleset="pando", name__startswith="Demo")
-    draft = Character.objects.filter(owner=player, campaign=campaign, name="Load bench draft",
-                                     status=Character.Status.DRAFT).first()
+    draft = Character.objects.filter(
+        owner=player, campaign=campaign, name="Load bench draft", status=Character.Status.DRAFT
+    ).first()
     if draft is None:
         draft = character_create(campaign=campaign, owner=player, name="Load bench draft")
     client = Client()
@@ -210,23 +220,45 @@ def requests_for(base: str, ids: dict) -> dict[str, dict]:
 
     cookie = f"sessionid={ids['session']}; csrftoken={CSRF}"
     builder_url = f"{base}characters/{ids['draft']}/build/"
-    page = urllib.request.urlopen(urllib.request.Request(builder_url, headers={"Cookie": cookie}), timeout=30).read()
+    page = urllib.request.urlopen(
+        urllib.request.Request(builder_url, headers={"Cookie": cookie}), timeout=30
+    ).read()
     form = urllib.parse.urlencode(list(form_fields(parse_html(page).by_id("builder-form"))))
     build = (ROOT / "bench" / "builds" / "pando_typical.json").read_text()
     return {
-        "sheet": {"path": f"characters/{ids['sheet']}/", "method": "GET", "body": "",
-                  "headers": {"Cookie": cookie}},
-        "builder": {"path": f"characters/{ids['draft']}/build/", "method": "POST", "body": form,
-                    "headers": {"Cookie": cookie, "X-CSRFToken": CSRF, "HX-Request": "true",
-                                "Content-Type": "application/x-www-form-urlencoded"}},
-        "validate": {"path": "api/v1/rulesets/pando/validate/", "method": "POST", "body": build,
-                     "headers": {"Content-Type": "application/json"}},
+        "sheet": {
+            "path": f"characters/{ids['sheet']}/",
+            "method": "GET",
+            "body": "",
+            "headers": {"Cookie": cookie},
+        },
+        "builder": {
+            "path": f"characters/{ids['draft']}/build/",
+            "method": "POST",
+            "body": form,
+            "headers": {
+                "Cookie": cookie,
+                "X-CSRFToken": CSRF,
+                "HX-Request": "true",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+        },
+        "validate": {
+            "path": "api/v1/rulesets/pando/validate/",
+            "method": "POST",
+            "body": build,
+            "headers": {"Content-Type": "application/json"},
+        },
     }
 
 
 def check_once(base: str, req: dict) -> int:
-    request = urllib.request.Request(base + req["path"], method=req["method"], headers=req["headers"],
-                                     data=req["body"].encode() if req["body"] else None)
+    request = urllib.request.Request(
+        base + req["path"],
+        method=req["method"],
+        headers=req["headers"],
+        data=req["body"].encode() if req["body"] else None,
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as r:
             return r.status
@@ -238,10 +270,22 @@ def wrk(base: str, req: dict, clients: int, duration: int, threads: int, tmp: Pa
     headers = "\n".join(f'wrk.headers["{k}"] = [==[{v}]==]' for k, v in req["headers"].items())
     script = tmp / "request.lua"
     script.write_text(LUA % {"method": req["method"], "body": req["body"], "headers": headers})
-    argv = ["wrk", "-t", str(min(threads, clients)), "-c", str(clients), "-d", f"{duration}s", "--timeout", "10s",
-            "-s", str(script), base + req["path"]]
+    argv = [
+        "wrk",
+        "-t",
+        str(min(threads, clients)),
+        "-c",
+        str(clients),
+        "-d",
+        f"{duration}s",
+        "--timeout",
+        "10s",
+        "-s",
+        str(script),
+        base + req["path"],
+    ]
     out = subprocess.run(argv, capture_output=True, text=True, timeout=duration + 60)
-    line = next((l for l in out.stdout.splitlines() if l.startswith("JSON ")), None)
+    line = next((x for x in out.stdout.splitlines() if x.startswith("JSON ")), None)
     if line is None:
         raise SystemExit(f"wrk printed no result:\n{out.stdout}\n{out.stderr}")
     result = json.loads(line[5:])
@@ -251,15 +295,27 @@ def wrk(base: str, req: dict, clients: int, duration: int, threads: int, tmp: Pa
     return result
 
 
-def measure(label: str, base: str, req: dict, n: int, duration: int, threads: int, database_url: str,
-            user: str, tmp: Path) -> dict:
+def measure(
+    label: str,
+    base: str,
+    req: dict,
+    n: int,
+    duration: int,
+    threads: int,
+    database_url: str,
+    user: str,
+    tmp: Path,
+) -> dict:
     with PeakConnections(database_url, user) as peak:
         r = wrk(base, req, n, duration, threads, tmp)
     r["peak_connections"] = peak.peak
     peak.conn.close()
-    say(f"  {label:<7} {req['name']:<9} {n:>3} clients {r['rps']:>8.1f} req/s ({r['ok_rps']:.1f} 2xx/s)  p50 {r['p50_ms']:>7.1f}  "
+    say(
+        f"  {label:<7} {req['name']:<9} {n:>3} clients {r['rps']:>8.1f} req/s ({r['ok_rps']:.1f} 2xx/s)  "
+        f"p50 {r['p50_ms']:>7.1f}  "
         f"p95 {r['p95_ms']:>7.1f}  p99 {r['p99_ms']:>7.1f} ms  non-2xx {r['non2xx']:>5}  "
-        f"socket errors {r['socket_errors'] + r['timeouts']:>4}  peak connections {r['peak_connections']:>3}")
+        f"socket errors {r['socket_errors'] + r['timeouts']:>4}  peak connections {r['peak_connections']:>3}"
+    )
     time.sleep(1)
     return r
 
@@ -277,12 +333,18 @@ def main() -> int:
     parser.add_argument("--duration", type=int, default=30, help="seconds per measurement (default 30)")
     parser.add_argument("--clients", default="8,32,64", help="concurrent connections, comma-separated")
     parser.add_argument("--port", type=int, default=8100, help="port of the stack started here (and +1, +2)")
-    parser.add_argument("--url", help="measure an already running `make serve` instead (http://127.0.0.1:PORT/)")
+    parser.add_argument(
+        "--url", help="measure an already running `make serve` instead (http://127.0.0.1:PORT/)"
+    )
     parser.add_argument("--baseline-port", type=int, default=8150)
     parser.add_argument("--no-baseline", action="store_true", help="skip today's single daphne")
     parser.add_argument("--baseline-connection-limit", type=int, default=40)
-    parser.add_argument("--threads", type=int, default=1, help="wrk threads (default 1: the CPUs go to the servers)")
-    parser.add_argument("--only", default="sheet,builder,validate", help="requests to measure, comma-separated")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="wrk threads (default 1: the CPUs go to the servers)"
+    )
+    parser.add_argument(
+        "--only", default="sheet,builder,validate", help="requests to measure, comma-separated"
+    )
     args = parser.parse_args()
     clients = [int(c) for c in args.clients.split(",")]
     if not shutil.which("wrk"):
@@ -295,8 +357,11 @@ def main() -> int:
         raise SystemExit("bench/load.py needs Postgres (DATABASE_URL, or a local server on 127.0.0.1:5432).")
     serve.ensure_database(database_url)
     runs = (1 if args.no_baseline else 2) * len(clients) * len(args.only.split(","))
-    say(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; {runs} measurements of {args.duration} s "
-        f"(~{runs * (args.duration + 2) / 60:.1f} min)")
+    say(
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; "
+        f"{runs} measurements of {args.duration} s "
+        f"(~{runs * (args.duration + 2) / 60:.1f} min)"
+    )
 
     procs: list[subprocess.Popen] = []
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -309,27 +374,51 @@ def main() -> int:
             wait_healthy(base, None)
         else:
             base = f"http://127.0.0.1:{args.port}/"
-            stack = start([sys.executable, "deploy/serve.py"], {**env, "PORT": str(args.port), "HOST": "127.0.0.1"},
-                          RESULTS / "load-serve.log")
+            stack = start(
+                [sys.executable, "deploy/serve.py"],
+                {**env, "PORT": str(args.port), "HOST": "127.0.0.1"},
+                RESULTS / "load-serve.log",
+            )
             procs.append(stack)
             wait_healthy(base, stack)
         ids = prepare(env)
         reqs = {k: v for k, v in requests_for(base, ids).items() if k in args.only.split(",")}
-        say(f"stack: {base} (nginx → gunicorn, {env.get('WEB_CONCURRENCY') or os.cpu_count()} workers; daphne for /ws/)")
+        say(
+            f"stack: {base} (nginx → gunicorn, {env.get('WEB_CONCURRENCY') or os.cpu_count()} workers; "
+            "daphne for /ws/)"
+        )
         labels = {"stack": (base, stack_user)}
         if not args.no_baseline:
-            baseline_env = {**env, "DATABASE_URL": baseline_role(database_url, args.baseline_connection_limit)}
+            baseline_env = {
+                **env,
+                "DATABASE_URL": baseline_role(database_url, args.baseline_connection_limit),
+            }
             baseline_env.pop("SHEETFORGE_SERVER", None)
             base_b = f"http://127.0.0.1:{args.baseline_port}/"
-            daphne = start([str(Path(sys.executable).parent / "daphne"), "--bind", "127.0.0.1", "--port",
-                            str(args.baseline_port), "--proxy-headers", "bench.baseline_asgi:application"],
-                           baseline_env, RESULTS / "load-baseline.log")
+            daphne = start(
+                [
+                    str(Path(sys.executable).parent / "daphne"),
+                    "--bind",
+                    "127.0.0.1",
+                    "--port",
+                    str(args.baseline_port),
+                    "--proxy-headers",
+                    "bench.baseline_asgi:application",
+                ],
+                baseline_env,
+                RESULTS / "load-baseline.log",
+            )
             procs.append(daphne)
             wait_healthy(base_b, daphne)
-            say(f"today: {base_b} (one daphne, HTTP and websockets, CONN_MAX_AGE=60; its role may open "
-                f"{args.baseline_connection_limit} connections)")
+            say(
+                f"today: {base_b} (one daphne, HTTP and websockets, CONN_MAX_AGE=60; its role may open "
+                f"{args.baseline_connection_limit} connections)"
+            )
             labels["daphne"] = (base_b, BASELINE_ROLE)
-        say("Each measurement runs on the stack, then on today's daphne (the machine's load drifts: pairs compare).")
+        say(
+            "Each measurement runs on the stack, then on today's daphne "
+            "(the machine's load drifts: pairs compare)."
+        )
         results: dict = {label: {} for label in labels}
         with tempfile.TemporaryDirectory(prefix="sheetforge-load-") as tmp:
             for label, (url, _) in labels.items():
@@ -337,17 +426,31 @@ def main() -> int:
             for name, req in reqs.items():
                 for n in clients:
                     for label, (url, user) in labels.items():
-                        results[label][f"{name}@{n}"] = measure(label, url, {**req, "name": name}, n, args.duration,
-                                                                args.threads, database_url, user, Path(tmp))
+                        results[label][f"{name}@{n}"] = measure(
+                            label,
+                            url,
+                            {**req, "name": name},
+                            n,
+                            args.duration,
+                            args.threads,
+                            database_url,
+                            user,
+                            Path(tmp),
+                        )
     finally:
         for proc in reversed(procs):
             stop(proc, signal.SIGINT if proc.args[1:2] == ["deploy/serve.py"] else signal.SIGTERM)
 
     say()
-    say("2xx/s: answers per second that were not errors (today's daphne answers 500 fast once Postgres refuses it).")
-    say(f"{'request':<9} {'clients':>7} {'stack 2xx/s':>12} {'daphne 2xx/s':>13} {'ratio':>6}   "
+    say(
+        "2xx/s: answers per second that were not errors "
+        "(today's daphne answers 500 fast once Postgres refuses it)."
+    )
+    say(
+        f"{'request':<9} {'clients':>7} {'stack 2xx/s':>12} {'daphne 2xx/s':>13} {'ratio':>6}   "
         f"{'stack p50/p95/p99 ms':>22}   {'daphne p50/p95/p99 ms':>22}   {'non-2xx stack/daphne':>20}   "
-        f"{'peak conns stack/daphne':>23}")
+        f"{'peak conns stack/daphne':>23}"
+    )
     ok = True
     for key, s in results["stack"].items():
         name, n = key.split("@")
@@ -355,33 +458,50 @@ def main() -> int:
         ratio = s["ok_rps"] / d["ok_rps"] if d and d["ok_rps"] else float("nan")
         lat = f"{s['p50_ms']:.1f}/{s['p95_ms']:.1f}/{s['p99_ms']:.1f}"
         lat_d = f"{d['p50_ms']:.1f}/{d['p95_ms']:.1f}/{d['p99_ms']:.1f}" if d else "-"
-        bad = f"{s['non2xx'] + s['socket_errors'] + s['timeouts']}/{(d['non2xx'] + d['socket_errors'] + d['timeouts']) if d else '-'}"
+        errors_d = (d["non2xx"] + d["socket_errors"] + d["timeouts"]) if d else "-"
+        bad = f"{s['non2xx'] + s['socket_errors'] + s['timeouts']}/{errors_d}"
         conns = f"{s['peak_connections']}/{d['peak_connections'] if d else '-'}"
-        say(f"{name:<9} {n:>7} {s['ok_rps']:>12.1f} {(d['ok_rps'] if d else float('nan')):>13.1f} {ratio:>6.2f}   "
-            f"{lat:>22}   {lat_d:>22}   {bad:>20}   {conns:>23}")
+        say(
+            f"{name:<9} {n:>7} {s['ok_rps']:>12.1f} {(d['ok_rps'] if d else float('nan')):>13.1f} "
+            f"{ratio:>6.2f}   "
+            f"{lat:>22}   {lat_d:>22}   {bad:>20}   {conns:>23}"
+        )
         ok &= s["non2xx"] + s["socket_errors"] + s["timeouts"] == 0
     workers = int(env.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
     max_conns = workers + int(env.get("ASGI_DB_POOL_MAX") or 4)
     peak = max(s["peak_connections"] for s in results["stack"].values())
     say()
-    say(f"targets: 0 non-2xx on the stack: {'ok' if ok else 'MISSED'}; peak connections {peak} ≤ {max_conns} "
-        f"({workers} workers + pool {max_conns - workers}): {'ok' if peak <= max_conns else 'MISSED'}")
+    say(
+        f"targets: 0 non-2xx on the stack: {'ok' if ok else 'MISSED'}; peak connections {peak} ≤ {max_conns} "
+        f"({workers} workers + pool {max_conns - workers}): {'ok' if peak <= max_conns else 'MISSED'}"
+    )
     ok &= peak <= max_conns
     if "sheet@32" in results["stack"] and "daphne" in results:
         ratio = results["stack"]["sheet@32"]["ok_rps"] / max(results["daphne"]["sheet@32"]["ok_rps"], 1e-9)
-        say(f"         sheet at 32 clients {ratio:.2f}× today's daphne (≥ {TARGETS['ratio_sheet_32']}): "
-            f"{'ok' if ratio >= TARGETS['ratio_sheet_32'] else 'MISSED'}")
+        say(
+            f"         sheet at 32 clients {ratio:.2f}× today's daphne (≥ {TARGETS['ratio_sheet_32']}): "
+            f"{'ok' if ratio >= TARGETS['ratio_sheet_32'] else 'MISSED'}"
+        )
         ok &= ratio >= TARGETS["ratio_sheet_32"]
     if any(k.startswith("validate@") for k in results["stack"]):
         best = max(v["ok_rps"] for k, v in results["stack"].items() if k.startswith("validate@"))
-        say(f"         validate {best:.0f} req/s (≥ {TARGETS['validate_rps']:,}): "
-            f"{'ok' if best >= TARGETS['validate_rps'] else 'MISSED'}")
+        say(
+            f"         validate {best:.0f} req/s (≥ {TARGETS['validate_rps']:,}): "
+            f"{'ok' if best >= TARGETS['validate_rps'] else 'MISSED'}"
+        )
         ok &= best >= TARGETS["validate_rps"]
     say(f"load average after: {os.getloadavg()[0]:.2f}")
 
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H%M%SZ")
-    record = {"when": stamp, "load_average": os.getloadavg(), "cpus": os.cpu_count(), "duration_s": args.duration,
-              "workers": workers, "max_connections_documented": max_conns, "results": results}
+    record = {
+        "when": stamp,
+        "load_average": os.getloadavg(),
+        "cpus": os.cpu_count(),
+        "duration_s": args.duration,
+        "workers": workers,
+        "max_connections_documented": max_conns,
+        "results": results,
+    }
     (RESULTS / f"load-{stamp}.json").write_text(json.dumps(record, indent=2) + "\n")
     say(f"written to bench/results/load-{stamp}.json")
     return 0 if ok else 1

@@ -41,9 +41,16 @@ async def _health_only(scope, receive, send):
         await django_asgi_app(scope, receive, send)
         return
     body = b"Not found: this server answers websockets (/ws/) and /healthz only.\n"
-    await send({"type": "http.response.start", "status": 404,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 404,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

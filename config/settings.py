@@ -128,7 +128,10 @@ if REDIS_URL:
     # them one by one: 200 watchers cost 200 round trips). At most once, like any live update: a
     # page that misses one sees the version gap and fetches the board (combat/broadcast.py).
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -59,6 +59,7 @@ def fail(message: str) -> None:
 
 # ------------------------------------------------------------------ environment
 
+
 def _postgres_answers(url: str = "postgresql://postgres@127.0.0.1:5432/postgres") -> bool:
     try:
         import psycopg
@@ -96,7 +97,9 @@ def ensure_database(url: str) -> None:
 
     parts = urlsplit(url)
     name = parts.path.lstrip("/")
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True, connect_timeout=5) as conn:
+    with psycopg.connect(
+        urlunsplit(parts._replace(path="/postgres")), autocommit=True, connect_timeout=5
+    ) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     say(f"Created the database {name!r}.")
 
@@ -116,7 +119,10 @@ def secret_key() -> str:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write(key + "\n")
-        say(f"Generated a SECRET_KEY into {path.relative_to(ROOT)} (git-ignored); it is kept for the next runs.")
+        say(
+            f"Generated a SECRET_KEY into {path.relative_to(ROOT)} (git-ignored); "
+            "it is kept for the next runs."
+        )
     return key
 
 
@@ -153,7 +159,9 @@ def nginx_binary() -> str:
         if subprocess.run(install, env=apt_env).returncode != 0:
             subprocess.run(["apt-get", "update", "-qq"], env=apt_env, check=False)
             subprocess.run(install, env=apt_env, check=False)
-        found = shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None)
+        found = shutil.which("nginx") or (
+            "/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None
+        )
         if found:
             return found
     fail("nginx is not installed. Install Debian's package: sudo apt-get install nginx")
@@ -162,6 +170,7 @@ def nginx_binary() -> str:
 
 def render(template: Path, values: dict[str, str]) -> str:
     """Substitute ``${SHEETFORGE_…}`` as envsubst does in the official image; nginx's own ``$vars`` stay."""
+
     def value(match: re.Match) -> str:
         name = match.group(1)
         if name not in values:
@@ -180,15 +189,25 @@ def write_nginx_config(*, listen: str, web: str, ws: str, static_root: Path) -> 
         user = "user nobody nogroup;"
         for path in (conf / "tmp", *(conf / "tmp").iterdir()):
             shutil.chown(path, user="nobody", group="nogroup")
-    (conf / "sheetforge.conf").write_text(render(NGINX_TEMPLATE, {
-        "SHEETFORGE_LISTEN": listen, "SHEETFORGE_WEB": web, "SHEETFORGE_WS": ws,
-        "SHEETFORGE_STATIC_ROOT": str(static_root),
-    }))
-    (conf / "nginx.conf").write_text(render(NGINX_MAIN_TEMPLATE, {"SHEETFORGE_RUN": str(conf), "SHEETFORGE_USER": user}))
+    (conf / "sheetforge.conf").write_text(
+        render(
+            NGINX_TEMPLATE,
+            {
+                "SHEETFORGE_LISTEN": listen,
+                "SHEETFORGE_WEB": web,
+                "SHEETFORGE_WS": ws,
+                "SHEETFORGE_STATIC_ROOT": str(static_root),
+            },
+        )
+    )
+    (conf / "nginx.conf").write_text(
+        render(NGINX_MAIN_TEMPLATE, {"SHEETFORGE_RUN": str(conf), "SHEETFORGE_USER": user})
+    )
     return conf / "nginx.conf"
 
 
 # ------------------------------------------------------------------ processes
+
 
 def _die_with_parent() -> None:
     """In the child: its own session (Ctrl-C reaches serve.py, which stops everyone in order), and
@@ -229,7 +248,9 @@ class Stack:
     def __init__(self) -> None:
         self.procs: list[tuple[str, subprocess.Popen, int]] = []
 
-    def start(self, name: str, argv: list[str], env: dict[str, str], stop_signal=signal.SIGTERM) -> subprocess.Popen:
+    def start(
+        self, name: str, argv: list[str], env: dict[str, str], stop_signal=signal.SIGTERM
+    ) -> subprocess.Popen:
         proc = subprocess.Popen(argv, cwd=ROOT, env=env, preexec_fn=_die_with_parent)
         self.procs.append((name, proc, stop_signal))
         return proc
@@ -266,28 +287,78 @@ def start_stack(*, host: str, port: int, env: dict[str, str], stack: Stack) -> d
         if not port_free(h, p):
             fail(f"{h}:{p} is in use: `make serve` needs PORT, PORT+1 and PORT+2 free (PORT={port}).")
     nginx = nginx_binary()
-    conf = write_nginx_config(listen=f"{host}:{port}", web=f"127.0.0.1:{web_port}", ws=f"127.0.0.1:{ws_port}",
-                              static_root=ROOT / "staticfiles")
-    test = subprocess.run([nginx, "-t", "-q", "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log")],
-                          capture_output=True, text=True)
+    conf = write_nginx_config(
+        listen=f"{host}:{port}",
+        web=f"127.0.0.1:{web_port}",
+        ws=f"127.0.0.1:{ws_port}",
+        static_root=ROOT / "staticfiles",
+    )
+    test = subprocess.run(
+        [nginx, "-t", "-q", "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log")],
+        capture_output=True,
+        text=True,
+    )
     if test.returncode != 0:
         fail(f"nginx refuses its configuration {conf}:\n{test.stderr}")
 
     bin_dir = Path(sys.executable).parent
     workers = int(env.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
     pool = int(env.get("ASGI_DB_POOL_MAX") or 4)
-    web = stack.start("gunicorn", [str(bin_dir / "gunicorn"), "-c", str(GUNICORN_CONF),
-                                   "--bind", f"127.0.0.1:{web_port}", "config.wsgi:application"], env)
-    ws = stack.start("daphne", [str(bin_dir / "daphne"), "--bind", "127.0.0.1", "--port", str(ws_port),
-                                "--proxy-headers", "config.asgi:websocket_application"], env)
+    web = stack.start(
+        "gunicorn",
+        [
+            str(bin_dir / "gunicorn"),
+            "-c",
+            str(GUNICORN_CONF),
+            "--bind",
+            f"127.0.0.1:{web_port}",
+            "config.wsgi:application",
+        ],
+        env,
+    )
+    ws = stack.start(
+        "daphne",
+        [
+            str(bin_dir / "daphne"),
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(ws_port),
+            "--proxy-headers",
+            "config.asgi:websocket_application",
+        ],
+        env,
+    )
     wait_for_port("127.0.0.1", web_port, web, "gunicorn")
     wait_for_port("127.0.0.1", ws_port, ws, "daphne")
-    proxy = stack.start("nginx", [nginx, "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log"),
-                                  "-g", "daemon off;"], env, stop_signal=signal.SIGQUIT)
+    proxy = stack.start(
+        "nginx",
+        [
+            nginx,
+            "-p",
+            str(conf.parent),
+            "-c",
+            str(conf),
+            "-e",
+            str(conf.parent / "error.log"),
+            "-g",
+            "daemon off;",
+        ],
+        env,
+        stop_signal=signal.SIGQUIT,
+    )
     connect_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     wait_for_port(connect_host, port, proxy, "nginx")
-    return {"nginx": proxy.pid, "gunicorn": web.pid, "daphne": ws.pid, "workers": workers, "pool": pool,
-            "web_port": web_port, "ws_port": ws_port, "url": f"http://{connect_host}:{port}/"}
+    return {
+        "nginx": proxy.pid,
+        "gunicorn": web.pid,
+        "daphne": ws.pid,
+        "workers": workers,
+        "pool": pool,
+        "web_port": web_port,
+        "ws_port": ws_port,
+        "url": f"http://{connect_host}:{port}/",
+    }
 
 
 def healthz(url: str) -> str:
@@ -309,7 +380,11 @@ def main() -> int:
     port = int(os.environ.get("PORT", "8000"))
     env = environment()
     ensure_database(env.get("DATABASE_URL", ""))
-    say("Collecting static files, migrating" + ("" if env.get("SEED_DEMO", "true") == "false" else ", loading the demo table") + "...")
+    say(
+        "Collecting static files, migrating"
+        + ("" if env.get("SEED_DEMO", "true") == "false" else ", loading the demo table")
+        + "..."
+    )
     manage(env, "collectstatic", "--noinput", "-v", "0")
     manage(env, "migrate", "--noinput", "-v", "0")
     if env.get("SEED_DEMO", "true") != "false":
@@ -332,14 +407,28 @@ def main() -> int:
         fail(str(exc))
     say()
     say(f"Sheetforge (DEBUG=false) on {info['url']}   Ctrl-C stops every server below.")
-    say(f"  nginx     pid {info['nginx']:<7} {host}:{port:<6}  proxy: /ws/ → daphne, /static/ → staticfiles/, the rest → gunicorn")
-    say(f"  gunicorn  pid {info['gunicorn']:<7} 127.0.0.1:{info['web_port']:<6} WSGI, {info['workers']} sync workers "
-        f"(WEB_CONCURRENCY), one database connection each")
-    say(f"  daphne    pid {info['daphne']:<7} 127.0.0.1:{info['ws_port']:<6} ASGI, websockets only, database pool ≤ {info['pool']}")
-    say(f"  database  {_redact(env.get('DATABASE_URL') or 'SQLite db.sqlite3')}   "
-        f"Redis {_redact(env.get('REDIS_URL') or '(none: in-process layer)')}")
-    say(f"  Postgres connections at most {info['workers']} + {info['pool']} = {info['workers'] + info['pool']} "
-        "(README: workers × 1 + ASGI processes × ASGI_DB_POOL_MAX)")
+    say(
+        f"  nginx     pid {info['nginx']:<7} {host}:{port:<6}  "
+        "proxy: /ws/ → daphne, /static/ → staticfiles/, the rest → gunicorn"
+    )
+    say(
+        f"  gunicorn  pid {info['gunicorn']:<7} 127.0.0.1:{info['web_port']:<6} "
+        f"WSGI, {info['workers']} sync workers "
+        f"(WEB_CONCURRENCY), one database connection each"
+    )
+    say(
+        f"  daphne    pid {info['daphne']:<7} 127.0.0.1:{info['ws_port']:<6} "
+        f"ASGI, websockets only, database pool ≤ {info['pool']}"
+    )
+    say(
+        f"  database  {_redact(env.get('DATABASE_URL') or 'SQLite db.sqlite3')}   "
+        f"Redis {_redact(env.get('REDIS_URL') or '(none: in-process layer)')}"
+    )
+    say(
+        f"  Postgres connections at most {info['workers']} + {info['pool']} = "
+        f"{info['workers'] + info['pool']} "
+        "(README: workers × 1 + ASGI processes × ASGI_DB_POOL_MAX)"
+    )
     say(f"  {info['url']}healthz → {healthz(info['url'])}")
     code = 0
     while not stopping:

@@ -14,16 +14,30 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PG = "postgres://postgres@127.0.0.1:5432/sheetforge_settings_only"  # never connected to
-PRINT_DB = ("from django.conf import settings; import json; d = settings.DATABASES['default']; "
-            "print(json.dumps({'age': d['CONN_MAX_AGE'], 'options': d.get('OPTIONS', {})}))")
+PRINT_DB = (
+    "from django.conf import settings; import json; d = settings.DATABASES['default']; "
+    "print(json.dumps({'age': d['CONN_MAX_AGE'], 'options': d.get('OPTIONS', {})}))"
+)
 
 
 def _python(code: str, **overrides) -> subprocess.CompletedProcess:
-    drop = ("DATABASE_URL", "DB_CONN_MAX_AGE", "ASGI_DB_POOL_MAX", "SHEETFORGE_SERVER", "DJANGO_SETTINGS_MODULE")
+    drop = (
+        "DATABASE_URL",
+        "DB_CONN_MAX_AGE",
+        "ASGI_DB_POOL_MAX",
+        "SHEETFORGE_SERVER",
+        "DJANGO_SETTINGS_MODULE",
+    )
     environ = {k: v for k, v in os.environ.items() if k not in drop}
     environ.update({"DATABASE_URL": PG, "DEBUG": "true", **overrides})
-    return subprocess.run([sys.executable, "-W", "ignore", "-c", code], cwd=ROOT, env=environ,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _db(entry: str, **overrides) -> dict:
@@ -33,7 +47,10 @@ def _db(entry: str, **overrides) -> dict:
 
 
 def test_the_asgi_side_takes_connections_from_a_bounded_pool():
-    assert _db("config.asgi") == {"age": 0, "options": {"pool": {"min_size": 1, "max_size": 4, "timeout": 10}}}
+    assert _db("config.asgi") == {
+        "age": 0,
+        "options": {"pool": {"min_size": 1, "max_size": 4, "timeout": 10}},
+    }
     assert _db("config.asgi", ASGI_DB_POOL_MAX="7")["options"]["pool"]["max_size"] == 7
 
 

@@ -13,8 +13,12 @@ import yaml
 from deploy import serve
 
 ROOT = Path(__file__).resolve().parents[2]
-VALUES = {"SHEETFORGE_LISTEN": "127.0.0.1:8299", "SHEETFORGE_WEB": "127.0.0.1:8298",
-          "SHEETFORGE_WS": "127.0.0.1:8297", "SHEETFORGE_STATIC_ROOT": "/srv/static"}
+VALUES = {
+    "SHEETFORGE_LISTEN": "127.0.0.1:8299",
+    "SHEETFORGE_WEB": "127.0.0.1:8298",
+    "SHEETFORGE_WS": "127.0.0.1:8297",
+    "SHEETFORGE_STATIC_ROOT": "/srv/static",
+}
 
 
 def test_the_template_renders_our_values_and_leaves_nginx_variables():
@@ -39,10 +43,15 @@ def test_nginx_accepts_the_rendered_configuration(tmp_path, monkeypatch):
     if nginx is None:
         pytest.skip("nginx is not installed (apt-get install nginx)")
     monkeypatch.setattr(serve, "RUN", tmp_path)
-    conf = serve.write_nginx_config(listen="127.0.0.1:8299", web="127.0.0.1:8298", ws="127.0.0.1:8297",
-                                    static_root=ROOT / "staticfiles")
-    result = subprocess.run([nginx, "-t", "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log")],
-                            capture_output=True, text=True, timeout=60)
+    conf = serve.write_nginx_config(
+        listen="127.0.0.1:8299", web="127.0.0.1:8298", ws="127.0.0.1:8297", static_root=ROOT / "staticfiles"
+    )
+    result = subprocess.run(
+        [nginx, "-t", "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert "test is successful" in result.stderr
 
@@ -54,7 +63,10 @@ def test_compose_runs_the_topology_of_make_serve():
     # the proxy renders the same template as make serve
     proxy = services["proxy"]
     assert proxy["image"].startswith("nginx:")
-    assert "./deploy/nginx/sheetforge.conf.template:/etc/nginx/templates/default.conf.template:ro" in proxy["volumes"]
+    assert (
+        "./deploy/nginx/sheetforge.conf.template:/etc/nginx/templates/default.conf.template:ro"
+        in proxy["volumes"]
+    )
     assert set(proxy["environment"]) == set(VALUES)
     # the same servers and entry points as deploy/serve.py
     assert services["web"]["command"][:3] == ["gunicorn", "-c", "deploy/gunicorn.conf.py"]

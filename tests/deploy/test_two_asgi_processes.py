@@ -72,16 +72,28 @@ def _database_url() -> str:
 
 def _start(app: str, port: int) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("SHEETFORGE_SERVER", "DJANGO_ALLOW_ASYNC_UNSAFE")}
-    env.update({
-        "DATABASE_URL": _database_url(), "REDIS_URL": REDIS_TEST_URL, "DEBUG": "false",
-        "SECRET_KEY": settings.SECRET_KEY, "SECURE_SSL_REDIRECT": "false", "SESSION_COOKIE_SECURE": "false",
-        "CSRF_COOKIE_SECURE": "false", "SECURE_HSTS_SECONDS": "0", "ASGI_DB_POOL_MAX": "2",
-        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    })
+    env.update(
+        {
+            "DATABASE_URL": _database_url(),
+            "REDIS_URL": REDIS_TEST_URL,
+            "DEBUG": "false",
+            "SECRET_KEY": settings.SECRET_KEY,
+            "SECURE_SSL_REDIRECT": "false",
+            "SESSION_COOKIE_SECURE": "false",
+            "CSRF_COOKIE_SECURE": "false",
+            "SECURE_HSTS_SECONDS": "0",
+            "ASGI_DB_POOL_MAX": "2",
+            "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+    )
     return subprocess.Popen(
         [sys.executable, "-m", "daphne", "--bind", "127.0.0.1", "--port", str(port), app],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
 
 
@@ -99,7 +111,9 @@ def _wait_healthy(proc: subprocess.Popen, port: int) -> None:
             last = exc
         time.sleep(0.3)
     proc.kill()
-    pytest.fail(f"daphne on {port} was not healthy within {START_TIMEOUT_S} s (last: {last}):\n{proc.stdout.read()}")
+    pytest.fail(
+        f"daphne on {port} was not healthy within {START_TIMEOUT_S} s (last: {last}):\n{proc.stdout.read()}"
+    )
 
 
 @pytest.fixture
@@ -156,24 +170,40 @@ def test_a_change_through_one_process_reaches_a_client_of_the_other(two_servers,
     def post_action() -> int:
         body = urllib.parse.urlencode({"combatant": goblin.pk, "action": "gm_momentum", "value": 3}).encode()
         request = urllib.request.Request(
-            f"http://127.0.0.1:{b_port}/encounters/{e.pk}/act/", data=body, method="POST",
-            headers={"Cookie": f"sessionid={session}; csrftoken={CSRF}", "X-CSRFToken": CSRF,
-                     "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"},
+            f"http://127.0.0.1:{b_port}/encounters/{e.pk}/act/",
+            data=body,
+            method="POST",
+            headers={
+                "Cookie": f"sessionid={session}; csrftoken={CSRF}",
+                "X-CSRFToken": CSRF,
+                "Content-Type": "application/x-www-form-urlencoded",
+                "HX-Request": "true",
+            },
         )
         with urllib.request.urlopen(request, timeout=RECEIVE_TIMEOUT_S) as r:
             return r.status
 
     async def run() -> tuple[str, str]:
         headers = {"Cookie": f"sessionid={session}"}
-        async with websockets.connect(f"ws://127.0.0.1:{a_port}/ws/encounters/{e.pk}/",
-                                      origin=f"http://127.0.0.1:{a_port}", additional_headers=headers,
-                                      open_timeout=RECEIVE_TIMEOUT_S) as on_a, \
-                websockets.connect(f"ws://127.0.0.1:{b_port}/ws/encounters/{e.pk}/",
-                                   origin=f"http://127.0.0.1:{b_port}", additional_headers=headers,
-                                   open_timeout=RECEIVE_TIMEOUT_S) as on_b:
+        async with (
+            websockets.connect(
+                f"ws://127.0.0.1:{a_port}/ws/encounters/{e.pk}/",
+                origin=f"http://127.0.0.1:{a_port}",
+                additional_headers=headers,
+                open_timeout=RECEIVE_TIMEOUT_S,
+            ) as on_a,
+            websockets.connect(
+                f"ws://127.0.0.1:{b_port}/ws/encounters/{e.pk}/",
+                origin=f"http://127.0.0.1:{b_port}",
+                additional_headers=headers,
+                open_timeout=RECEIVE_TIMEOUT_S,
+            ) as on_b,
+        ):
             assert await asyncio.to_thread(post_action) == 204  # htmx: the websocket brings the change
-            return (await asyncio.wait_for(on_a.recv(), RECEIVE_TIMEOUT_S),
-                    await asyncio.wait_for(on_b.recv(), RECEIVE_TIMEOUT_S))
+            return (
+                await asyncio.wait_for(on_a.recv(), RECEIVE_TIMEOUT_S),
+                await asyncio.wait_for(on_b.recv(), RECEIVE_TIMEOUT_S),
+            )
 
     from_a, from_b = asyncio.run(run())
     version = Encounter.objects.get(pk=e.pk).version
@@ -192,8 +222,11 @@ def test_an_anonymous_websocket_is_refused_by_the_production_server(two_servers,
 
     async def run():
         with pytest.raises(websockets.InvalidStatus) as refused:
-            async with websockets.connect(f"ws://127.0.0.1:{a_port}/ws/encounters/{fight['e'].pk}/",
-                                          origin=f"http://127.0.0.1:{a_port}", open_timeout=RECEIVE_TIMEOUT_S):
+            async with websockets.connect(
+                f"ws://127.0.0.1:{a_port}/ws/encounters/{fight['e'].pk}/",
+                origin=f"http://127.0.0.1:{a_port}",
+                open_timeout=RECEIVE_TIMEOUT_S,
+            ):
                 pass
         return refused.value.response.status_code
 
