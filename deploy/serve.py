@@ -46,6 +46,9 @@ PLAIN_HTTP = {  # loopback, no TLS: see the module docstring
     "CSRF_COOKIE_SECURE": "false",
     "SECURE_HSTS_SECONDS": "0",
 }
+#: nginx appends the client's address to X-Forwarded-For: the sign-in limits and throttles
+#: (TRUSTED_PROXY_COUNT in config/settings.py, once merged) count per client, not per proxy.
+BEHIND_ONE_PROXY = {"TRUSTED_PROXY_COUNT": "1"}
 
 
 def say(message: str = "") -> None:
@@ -132,7 +135,7 @@ def environment() -> dict[str, str]:
     env["SECRET_KEY"] = secret_key()
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env.pop("SHEETFORGE_SERVER", None)  # config/asgi.py sets it in the ASGI process only
-    for name, value in PLAIN_HTTP.items():
+    for name, value in {**PLAIN_HTTP, **BEHIND_ONE_PROXY}.items():
         env.setdefault(name, value)
     if not env.get("DATABASE_URL"):
         if _postgres_answers():
