@@ -18,7 +18,9 @@ spread evenly over the N processes; each action is an htmx POST to gunicorn (the
 goblin's momentum), and its delivery time is from just before the POST until a client has the
 message with the encounter's new version. Prints how many clients got every update (target
 100 %), the median and p95 over every (action, client) delivery (target median < 100 ms) and the
-same for the last client of each action.
+same for the last client of each action. The clients are asyncio websockets (the `websockets`
+library) in this one process: with a thread per client (websocket-client), 200 threads waking
+under the GIL added ~40 ms to the measured delivery, which real browsers do not pay.
 """
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ Real processes on free loopback ports, real sockets; generous timeouts for a loa
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import signal
@@ -19,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import websocket
 from django.conf import settings
 from django.db import connection
 from django.test import Client
@@ -161,8 +161,6 @@ def test_the_websocket_server_answers_health_and_nothing_else_over_http(two_serv
 
 
 def test_a_change_through_one_process_reaches_a_client_of_the_other(two_servers, fight):
-    import websockets
-
     a_port, b_port = two_servers
     e, goblin, session = fight["e"], fight["goblin"], fight["session"]
     version_before = Encounter.objects.get(pk=e.pk).version
@@ -183,51 +181,36 @@ def test_a_change_through_one_process_reaches_a_client_of_the_other(two_servers,
         with urllib.request.urlopen(request, timeout=RECEIVE_TIMEOUT_S) as r:
             return r.status
 
-    async def run() -> tuple[str, str]:
-        headers = {"Cookie": f"sessionid={session}"}
-        async with (
-            websockets.connect(
-                f"ws://127.0.0.1:{a_port}/ws/encounters/{e.pk}/",
-                origin=f"http://127.0.0.1:{a_port}",
-                additional_headers=headers,
-                open_timeout=RECEIVE_TIMEOUT_S,
-            ) as on_a,
-            websockets.connect(
-                f"ws://127.0.0.1:{b_port}/ws/encounters/{e.pk}/",
-                origin=f"http://127.0.0.1:{b_port}",
-                additional_headers=headers,
-                open_timeout=RECEIVE_TIMEOUT_S,
-            ) as on_b,
-        ):
-            assert await asyncio.to_thread(post_action) == 204  # htmx: the websocket brings the change
-            return (
-                await asyncio.wait_for(on_a.recv(), RECEIVE_TIMEOUT_S),
-                await asyncio.wait_for(on_b.recv(), RECEIVE_TIMEOUT_S),
-            )
+    def connect(port: int):
+        return websocket.create_connection(
+            f"ws://127.0.0.1:{port}/ws/encounters/{e.pk}/",
+            origin=f"http://127.0.0.1:{port}",
+            header=[f"Cookie: sessionid={session}"],
+            timeout=RECEIVE_TIMEOUT_S,
+        )
 
-    from_a, from_b = asyncio.run(run())
+    on_a, on_b = connect(a_port), connect(b_port)
+    try:
+        assert post_action() == 204  # htmx: the websocket brings the change
+        from_a, from_b = on_a.recv(), on_b.recv()
+    finally:
+        on_a.close()
+        on_b.close()
     version = Encounter.objects.get(pk=e.pk).version
     assert version == version_before + 1
     assert from_a == from_b  # the one broadcast, rendered once by process B, through Redis
     assert f'data-version="{version}"' in from_a
-    log = re.search(r'<ol id="encounter-log-list" hx-swap-oob="afterbegin">(.*?)</ol>', from_a, re.S)
+    log = re.search(r'<ol id="encounter-log-list" hx-swap-oob="afterbegin">(.*?)</ol>', from_a, re.DOTALL)
     assert log and log.group(1).count("<li") == 1
     assert "GM: Goblin&#x27;s Momentum becomes 3 from the next round." in log.group(1)
 
 
 def test_an_anonymous_websocket_is_refused_by_the_production_server(two_servers, fight):
-    import websockets
-
     a_port, _ = two_servers
-
-    async def run():
-        with pytest.raises(websockets.InvalidStatus) as refused:
-            async with websockets.connect(
-                f"ws://127.0.0.1:{a_port}/ws/encounters/{fight['e'].pk}/",
-                origin=f"http://127.0.0.1:{a_port}",
-                open_timeout=RECEIVE_TIMEOUT_S,
-            ):
-                pass
-        return refused.value.response.status_code
-
-    assert asyncio.run(run()) == 403
+    with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+        websocket.create_connection(
+            f"ws://127.0.0.1:{a_port}/ws/encounters/{fight['e'].pk}/",
+            origin=f"http://127.0.0.1:{a_port}",
+            timeout=RECEIVE_TIMEOUT_S,
+        )
+    assert refused.value.status_code == 403
