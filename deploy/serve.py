@@ -166,6 +166,8 @@ def nginx_binary() -> str:
             "/usr/sbin/nginx" if os.access("/usr/sbin/nginx", os.X_OK) else None
         )
         if found:
+            say("Installed nginx. Debian's package may also have started its own service on port 80")
+            say("(`service nginx stop` stops it); make serve runs an nginx of its own.")
             return found
     fail("nginx is not installed. Install Debian's package: sudo apt-get install nginx")
     raise AssertionError  # unreachable
