@@ -18,8 +18,8 @@ of Postgres connections to the database (pg_stat_activity, polled every 50 ms), 
 
 Today's daphne opens a connection per thread until Postgres refuses more. On a shared Postgres
 that would starve its other users, so the baseline connects as a role of its own with a
-CONNECTION LIMIT (--baseline-connection-limit, default 40): its failure shows at that ceiling
-instead of at max_connections. The stack connects as DATABASE_URL's user.
+CONNECTION LIMIT (--baseline-connection-limit, default 40; created for the run, dropped after):
+its failure shows at that ceiling instead of at max_connections. The stack connects as DATABASE_URL's user.
 
 DATABASE_URL and REDIS_URL default as for `make serve` (the local Postgres and Redis). It takes
 2 × 9 × --duration seconds and a little more (9.5 min at the default 30 s; --duration 10 on a
@@ -141,6 +141,18 @@ def baseline_role(database_url: str, limit: int) -> str:
         conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(owner), sql.Identifier(BASELINE_ROLE)))
     netloc = f"{BASELINE_ROLE}@{parts.hostname}:{parts.port or 5432}"
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+
+
+def drop_baseline_role(database_url: str) -> None:
+    """The role exists for one run: it may use everything DATABASE_URL's user may."""
+    import psycopg
+    from psycopg import sql
+
+    try:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(BASELINE_ROLE)))
+    except psycopg.Error as exc:
+        say(f"(the role {BASELINE_ROLE} was not dropped: {exc})")
 
 
 class PeakConnections:
@@ -440,6 +452,8 @@ def main() -> int:
     finally:
         for proc in reversed(procs):
             stop(proc, signal.SIGINT if proc.args[1:2] == ["deploy/serve.py"] else signal.SIGTERM)
+        if not args.no_baseline:
+            drop_baseline_role(database_url)
 
     say()
     say(
