@@ -58,6 +58,8 @@ if len(sys.argv) > 1 and sys.argv[1] == "runserver":
     INSTALLED_APPS.insert(0, "daphne")
 
 MIDDLEWARE = [
+    # First: /healthz answers before sessions, host checks and https redirects (config/health.py).
+    "config.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -99,13 +101,51 @@ DATABASES = {
     if DATABASE_URL
     else {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
 }
+
+# Database connections are bounded whatever the load (README "Deployment and scaling"):
+# - a WSGI worker (gunicorn, one thread) keeps its one connection for DB_CONN_MAX_AGE seconds;
+# - the ASGI server runs every database call in a thread of its own, so a persistent connection
+#   per thread grows with the load until Postgres refuses more ("too many clients already"). Its
+#   process (config/asgi.py sets SHEETFORGE_SERVER=asgi) takes connections from a psycopg pool of
+#   at most ASGI_DB_POOL_MAX, or opens one per call when ASGI_DB_POOL_MAX=0; a persistent
+#   connection there is refused at start-up.
+ASGI_SERVER = env_str("SHEETFORGE_SERVER", "") == "asgi"
+ASGI_DB_POOL_MAX = env_int("ASGI_DB_POOL_MAX", 4)
+if ASGI_DB_POOL_MAX < 0:
+    raise ImproperlyConfigured(f"ASGI_DB_POOL_MAX={ASGI_DB_POOL_MAX} must be 0 (no pool) or more.")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    _db = DATABASES["default"]
+    if ASGI_SERVER:
+        _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 0)
+        if _db["CONN_MAX_AGE"] != 0:
+            raise ImproperlyConfigured(
+                f"DB_CONN_MAX_AGE={_db['CONN_MAX_AGE']} on the ASGI server (config.asgi): it runs every "
+                "database call in a thread of its own, and persistent connections per thread pile up until "
+                "Postgres refuses more. Leave DB_CONN_MAX_AGE unset there: the ASGI side takes its "
+                f"connections from a pool of at most ASGI_DB_POOL_MAX (now {ASGI_DB_POOL_MAX}) per process, "
+                "or opens one per call with ASGI_DB_POOL_MAX=0."
+            )
+        if ASGI_DB_POOL_MAX:
+            _db["OPTIONS"] = {
+                **_db.get("OPTIONS", {}),
+                "pool": {"min_size": 1, "max_size": ASGI_DB_POOL_MAX, "timeout": 10},
+            }
+    else:
+        _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Redis pub/sub: a broadcast is published once and each websocket process hands it to its own
+    # clients (the list-based RedisChannelLayer stores one copy per client and each process pops
+    # them one by one: 200 watchers cost 200 round trips). At most once, like any live update: a
+    # page that misses one sees the version gap and fetches the board (combat/broadcast.py).
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
