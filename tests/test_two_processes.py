@@ -92,7 +92,7 @@ def shared_redis(settings, daphne):
     _redis().flushdb()
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_TEST_URL}}
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_TEST_URL]}}
+        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_TEST_URL]}}
     }
     settings.AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
     settings.LOGIN_COOLOFF_SECONDS = COOLOFF
