@@ -112,6 +112,9 @@ class CharacterVersion(models.Model):
     state = models.JSONField(default=dict, blank=True)
     report = models.JSONField(default=dict, blank=True)
     reason = models.CharField(max_length=200, blank=True)  # "created", "saved draft", "advancement #3", "revert to v2"
+    #: "build" (the character's choices changed) or "play" (play state only: harm, pools, a
+    #: combat round). History lists build versions by default; the play log lists the others.
+    kind = models.CharField(max_length=8, choices=[("build", "Build"), ("play", "Play")], default="build")
     author = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
 
@@ -179,17 +182,27 @@ class Advancement(models.Model):
 
 
 class RollLog(models.Model):
-    """A roll made on a character's sheet: who rolled what, when, and the odds of it."""
+    """A roll at the table: who rolled what for which character, when, and the odds of it.
 
+    The campaign's rows are the table's roll feed; a character's rows are its roll log. A
+    ``private`` roll is the GM's: only the campaign's GM ever sees it (feed, log, sockets).
+    """
+
+    campaign = models.ForeignKey(Campaign, null=True, on_delete=models.CASCADE, related_name="rolls")
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="rolls")
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     label = models.CharField(max_length=120)
     request = models.JSONField()
     result = models.JSONField()
+    private = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created", "-id"]
+        indexes = [
+            models.Index(fields=["campaign", "-created", "-id"], name="roll_feed"),
+            models.Index(fields=["character", "-created", "-id"], name="roll_log"),
+        ]
 
 
 class ApiToken(AbstractAuthToken):

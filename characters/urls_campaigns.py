@@ -20,6 +20,7 @@ urlpatterns = [
     path("campaigns/new/", views_campaigns.campaign_create, name="campaign_create"),
     path("campaigns/join/", views_campaigns.campaign_join, name="campaign_join"),
     path("campaigns/<int:campaign_id>/", views_campaigns.campaign_detail, name="campaign_detail"),
+    path("campaigns/<int:campaign_id>/rolls/", views_campaigns.campaign_feed, name="campaign_feed"),
     path("campaigns/<int:campaign_id>/settings/", views_campaigns.campaign_settings, name="campaign_settings"),
     path("campaigns/<int:campaign_id>/leave/", views_campaigns.campaign_leave, name="campaign_leave"),
     path(

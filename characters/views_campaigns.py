@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -132,6 +132,23 @@ def campaign_join(request):
 def campaign_detail(request, campaign_id: int):
     campaign = _get_campaign_for_user(request, campaign_id)
     return render(request, "characters/campaign_detail.html", _detail_context(request, campaign))
+
+
+@login_required
+def campaign_feed(request, campaign_id: int):
+    """The table's latest rolls (htmx: the list, swapped in place after the feed's socket
+    reconnects; plain GET: the campaign page)."""
+    from django.template.loader import render_to_string
+
+    from characters.feed import FEED_LENGTH, roll_line
+    from characters.selectors.play import campaign_roll_feed
+
+    campaign = _get_campaign_for_user(request, campaign_id)
+    if not request.htmx:
+        return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#table-feed")
+    lines = [roll_line(r) for r in campaign_roll_feed(campaign=campaign, viewer=request.user, limit=FEED_LENGTH)]
+    html = "".join(render_to_string("characters/_table_feed_item.html", {"line": line}) for line in lines)
+    return HttpResponse(f'<ol class="table-feed-list" id="table-feed-list" aria-live="polite">{html}</ol>')
 
 
 def _detail_context(request, campaign: Campaign) -> dict:

@@ -261,11 +261,11 @@ def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
     """The sheet page (also for drafts). ``?print=1`` gives the print layout;
     ``?roll=<id>`` shows that roll's result and odds chart."""
     character = _load(request, character_id)
-    rolls = character_roll_log(character=character)
+    rolls = character_roll_log(character=character, viewer=request.user)
     shown_roll = None
     if request.GET.get("roll"):
         shown_roll = next((r for r in rolls if str(r.pk) == request.GET["roll"]), None) or character_roll(
-            character=character, roll_id=request.GET["roll"]
+            character=character, roll_id=request.GET["roll"], viewer=request.user
         )
     context = _sheet_context(request, character, rolls=rolls, shown_roll=shown_roll)
     return render(request, TEMPLATE, context)
@@ -278,7 +278,7 @@ def character_sheet_rolls(request: HttpRequest, character_id: int) -> HttpRespon
     character = _load(request, character_id)
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]) + "#roll-log")
-    rolls = _roll_rows(character, character_roll_log(character=character))
+    rolls = _roll_rows(character, character_roll_log(character=character, viewer=request.user))
     return _partials(request, {"character": character, "rolls": rolls}, "roll-log")
 
 
@@ -289,7 +289,7 @@ def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) 
     character = _load(request, character_id)
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={roll_id}#roll-result")
-    roll = character_roll(character=character, roll_id=roll_id)
+    roll = character_roll(character=character, roll_id=roll_id, viewer=request.user)
     return _partials(request, {"character": character, "shown_roll": roll, "slug": character.ruleset}, "roll-result")
 
 
@@ -372,6 +372,14 @@ def character_equipment(request: HttpRequest, character_id: int, index: int) -> 
     return _partials(request, context, "equipment-update")
 
 
+ROLL_INPUT_PREFIX = "in_"
+
+
+def _roll_inputs_from_post(request: HttpRequest) -> dict[str, str]:
+    """``in_td=14`` → {"td": "14"}: the numbers the player set on the roll's form."""
+    return {k[len(ROLL_INPUT_PREFIX):]: v for k, v in request.POST.items() if k.startswith(ROLL_INPUT_PREFIX)}
+
+
 @login_required
 @require_POST
 def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse:
@@ -379,7 +387,10 @@ def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse
     error = None
     log = None
     try:
-        log = play.character_roll(character_id=character_id, user=request.user, rollable_id=request.POST.get("rollable", ""))
+        log = play.character_roll(
+            character_id=character_id, user=request.user, rollable_id=request.POST.get("rollable", ""),
+            private=request.POST.get("private") == "true", inputs=_roll_inputs_from_post(request),
+        )
     except (RuleRefused, PermissionDenied) as exc:
         error = _refusal(exc)
     character = _load(request, character_id)
@@ -389,5 +400,6 @@ def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse
             return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
     context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error,
-               "rolls": _roll_rows(character, character_roll_log(character=character)) if log is not None else None}
+               "rolls": _roll_rows(character, character_roll_log(character=character, viewer=request.user))
+               if log is not None else None}
     return _partials(request, context, "roll-update")

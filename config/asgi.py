@@ -1,4 +1,4 @@
-"""ASGI entry points: websockets through Channels (combat pages).
+"""ASGI entry points: websockets through Channels (encounter pages, the table's roll feed).
 
 - ``application``: HTTP through Django and websockets, in one process: ``manage.py runserver``
   (``make run``) and the tests.
@@ -27,10 +27,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from characters.routing import websocket_urlpatterns as table_urlpatterns  # noqa: E402
 from combat.routing import websocket_urlpatterns  # noqa: E402
 from config.health import PATHS as HEALTH_PATHS  # noqa: E402
 
-websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns + table_urlpatterns)))
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
 

@@ -154,17 +154,121 @@ def rollable_by_id(rules: SheetRules, rollable_id: str) -> dict[str, Any] | None
     return None
 
 
-def character_roll_log(*, character: Character, limit: int = ROLL_LOG_LENGTH) -> list[RollLog]:
-    """The latest rolls on the sheet, newest first, with who rolled them (one query)."""
-    return list(RollLog.objects.filter(character=character).select_related("user").order_by("-created", "-id")[:limit])
+def _visible_rolls(rolls, *, campaign_gm_id: int | None, viewer):
+    """A private roll is the GM's: everybody else never sees it."""
+    if viewer is not None and campaign_gm_id is not None and getattr(viewer, "pk", None) == campaign_gm_id:
+        return rolls
+    return rolls.filter(private=False)
 
 
-def character_roll(*, character: Character, roll_id) -> RollLog | None:
-    """One roll of this character (None when the id is not one of its rolls)."""
+def character_roll_log(*, character: Character, viewer=None, limit: int = ROLL_LOG_LENGTH) -> list[RollLog]:
+    """The latest rolls for the character that ``viewer`` may see, newest first, with who rolled
+    them (one query; the campaign's GM also sees their private rolls)."""
+    rolls = RollLog.objects.filter(character=character)
+    rolls = _visible_rolls(rolls, campaign_gm_id=character.campaign.gm_id, viewer=viewer)
+    return list(rolls.select_related("user").order_by("-created", "-id")[:limit])
+
+
+def character_roll(*, character: Character, roll_id, viewer=None) -> RollLog | None:
+    """One roll of this character that ``viewer`` may see (None when the id is not one)."""
     try:
         pk = int(roll_id)
     except (TypeError, ValueError):
         return None
     if not 0 < pk < 2**63:
         return None
-    return RollLog.objects.filter(character=character, pk=pk).select_related("user").first()
+    rolls = _visible_rolls(RollLog.objects.filter(character=character, pk=pk),
+                           campaign_gm_id=character.campaign.gm_id, viewer=viewer)
+    return rolls.select_related("user").first()
+
+
+def campaign_roll_feed(*, campaign, viewer, limit: int = 20) -> list[RollLog]:
+    """The table's latest rolls that ``viewer`` (a member) may see, newest first (one query)."""
+    rolls = _visible_rolls(RollLog.objects.filter(campaign=campaign), campaign_gm_id=campaign.gm_id, viewer=viewer)
+    return list(rolls.select_related("user", "character").order_by("-created", "-id")[:limit])
+
+
+# ------------------------------------------------------------------ the table's numbers
+
+#: Where a roll's table numbers come from besides the rules' defaults: functions
+#: ``(character) -> {input name: value}``, asked in order, the first answer per name wins.
+#: The combat app adds the running encounter's (combat/apps.py): the layers point one way.
+TABLE_NUMBER_SOURCES: list[Any] = []
+
+
+def _odds_form(ruleset: Ruleset | None) -> list[dict[str, Any]]:
+    """The ruleset's odds form (its inputs, declared in its folder)."""
+    if ruleset is None:
+        return []
+    hook = getattr(ruleset, "odds_form", None)
+    try:
+        form = hook() if callable(hook) else None
+    except Exception:
+        logger.exception("odds_form of %s failed", ruleset.slug)
+        form = None
+    return [f for f in form or [] if isinstance(f, dict) and isinstance(f.get("name"), str)]
+
+
+def table_numbers(*, character: Character) -> dict[str, Any]:
+    """What the table has set for this character's rolls now (a running encounter's scene
+    TD…): {input name: value}."""
+    numbers: dict[str, Any] = {}
+    for source in TABLE_NUMBER_SOURCES:
+        try:
+            for key, value in (source(character) or {}).items():
+                numbers.setdefault(key, value)
+        except Exception:
+            logger.exception("table number source %r failed", source)
+    return numbers
+
+
+def roll_inputs(rules: SheetRules, rollable: dict[str, Any], table: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The inputs a player sets on this roll: the fields of the ruleset's odds form marked
+    ``"table": true`` that the roll's request carries, each with its ``value`` (what the table
+    set, else the rules' default with the campaign's house rules, which the request already has)."""
+    request = rollable.get("request") if isinstance(rollable, dict) else None
+    if not isinstance(request, dict):
+        return []
+    out = []
+    for spec in _odds_form(rules.ruleset):
+        name = spec["name"]
+        if not spec.get("table") or name not in request:
+            continue
+        value = (table or {}).get(name, request[name])
+        out.append({**spec, "value": value, "kind": "choice" if "choices" in spec else "int"})
+    return out
+
+
+def _input_value(spec: dict[str, Any], raw: Any) -> tuple[Any, str]:
+    if "choices" in spec:
+        if raw in spec["choices"]:
+            return raw, ""
+        return None, f"{spec.get('label', spec['name'])} is one of {', '.join(map(str, spec['choices']))}."
+    try:
+        value = raw if isinstance(raw, int) and not isinstance(raw, bool) else int(str(raw).strip())
+    except ValueError:
+        return None, f"{spec.get('label', spec['name'])} must be a whole number."
+    low, high = spec.get("min"), spec.get("max")
+    if (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high):
+        return None, f"{spec.get('label', spec['name'])} goes from {low} to {high}."
+    return value, ""
+
+
+def roll_request(
+    rules: SheetRules, rollable: dict[str, Any], inputs: dict[str, Any]
+) -> tuple[dict[str, Any], str]:
+    """The roll's request with the player's inputs set: (request, "") or (the request, a
+    sentence saying what is wrong). Inputs the roll does not take are refused."""
+    request = dict(rollable.get("request") or {}) if isinstance(rollable.get("request"), dict) else rollable.get("request")
+    specs = {s["name"]: s for s in roll_inputs(rules, rollable)}
+    for name, raw in (inputs or {}).items():
+        spec = specs.get(name)
+        if spec is None:
+            return request, "This roll does not take that number."
+        if raw in (None, ""):
+            continue
+        value, problem = _input_value(spec, raw)
+        if problem:
+            return request, problem
+        request[name] = value
+    return request, ""

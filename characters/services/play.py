@@ -278,21 +278,35 @@ def character_equipment_state(*, character_id, user, index: Any, state: Any) -> 
 # ------------------------------------------------------------------ dice
 
 
-def character_roll(*, character_id, user, rollable_id: Any, roller: Roller | None = None) -> RollLog:
+def character_roll(
+    *, character_id, user, rollable_id: Any, roller: Roller | None = None, private: bool = False,
+    inputs: dict[str, Any] | None = None,
+) -> RollLog:
     """Roll one of the sheet's rollables on the server and log it with its exact odds.
 
     The RollLog's ``result`` is the ruleset's roll ({"faces", "total", "outcome",
-    "text"}) plus ``"odds"``: the odds answer for the same request.
+    "text"}) plus ``"odds"``: the odds answer for the same request. ``inputs`` sets the
+    numbers the table chooses (a target, a difficulty: the roll's ``inputs``, see
+    ``selectors.play.roll_inputs``); anything else in it is refused. ``private`` is the GM's:
+    the roll goes to the GM's feed only; a player asking for it is refused (403). Once the
+    transaction commits the roll goes to the table's feed (characters/feed.py).
     """
+    from characters.feed import roll_logged
+    from characters.selectors.play import roll_request
+
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
+        if private and character.campaign.gm_id != user.pk:
+            raise PermissionDenied("Only the GM rolls privately.")
         rules = sheet_rules(character=character)
         if rules.ruleset is None:
             raise _refused("ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset")
         rollable = rollable_by_id(rules, rollable_id)
         if rollable is None:
             raise _refused("roll.unknown", "This character has no such roll.")
-        request = rollable.get("request")
+        request, problem = roll_request(rules, rollable, inputs or {})
+        if problem:
+            raise _refused("roll.input", problem)
         try:
             odds = rules.ruleset.odds(request, ctx=rules.ctx)
             result = rules.ruleset.roll(request, roller or Roller(), ctx=rules.ctx)
@@ -301,10 +315,13 @@ def character_roll(*, character_id, user, rollable_id: Any, roller: Roller | Non
         except NotImplementedError:
             raise _refused("roll.unavailable", f"{rules.ruleset.name} cannot roll yet.") from None
         log = RollLog.objects.create(
+            campaign_id=character.campaign_id,
             character=character,
             user=user,
             label=str(rollable.get("label") or rollable_id)[:120],
             request=request,
             result={**result, "odds": odds, "rollable": str(rollable_id)},
+            private=bool(private),
         )
+        roll_logged(log)
     return log

@@ -1,0 +1,9 @@
+"""Websocket routes of the characters app (config/asgi.py)."""
+
+from django.urls import re_path
+
+from characters.consumers import TableFeedConsumer
+
+websocket_urlpatterns: list = [
+    re_path(r"^ws/campaigns/(?P<campaign_id>[0-9]{1,18})/rolls/$", TableFeedConsumer.as_asgi()),
+]

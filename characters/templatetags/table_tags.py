@@ -1,0 +1,21 @@
+"""``{% table_feed campaign %}``: the table's roll feed block (characters/feed.py), for the campaign
+and encounter pages. The viewer is the request's user; private rolls show to the GM only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from characters.feed import FEED_LENGTH, roll_line
+from characters.selectors.play import campaign_roll_feed
+
+register = template.Library()
+
+
+@register.inclusion_tag("characters/_table_feed.html", takes_context=True)
+def table_feed(context: Any, campaign: Any) -> dict[str, Any]:
+    request = context.get("request")
+    viewer = getattr(request, "user", None)
+    rolls = campaign_roll_feed(campaign=campaign, viewer=viewer, limit=FEED_LENGTH)
+    return {"feed": [roll_line(r) for r in rolls], "feed_campaign": campaign}
