@@ -203,9 +203,11 @@ def _version_pick(versions: list, raw, default):
 @login_required
 @require_http_methods(["GET"])
 def character_history(request, character_id):
-    """Versions newest first (number, date, author, reason, valid?) and a diff of any two."""
+    """Build versions newest first (number, date, author, reason, valid?) and a diff of any two;
+    ``?show=all`` lists the play-state versions too (the play log has its own page)."""
     character = character_for_user(user=request.user, character_id=character_id)
-    versions = list(character_versions(character=character))
+    show_all = request.GET.get("show") == "all"
+    versions = list(character_versions(character=character, kind=None if show_all else "build"))
     new = _version_pick(versions, request.GET.get("b"), versions[0] if versions else None)
     old_default = next((v for v in versions if new and v.number < new.number), None)
     old = _version_pick(versions, request.GET.get("a"), old_default)
@@ -216,6 +218,8 @@ def character_history(request, character_id):
         "old": old,
         "new": new,
         "diff": diff,
+        "show_all": show_all,
+        "play_log_url": reverse("character_play_log", args=[character.id]),
         "can_revert": can_edit_build(request.user, character) and character.status == Character.Status.DRAFT,
         "builder_url": reverse("character_builder", args=[character.id]),
         "sheet_url": _sheet_url(character),
@@ -223,6 +227,17 @@ def character_history(request, character_id):
     if request.htmx and request.GET.get("partial") == "diff":
         return render(request, "characters/history.html#history-diff", ctx)
     return render(request, "characters/history.html", ctx)
+
+
+@login_required
+def character_play_log(request, character_id):
+    """The play log: every play-state change (harm, pools, combat rounds), newest first."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    entries = list(character_versions(character=character, kind="play")[:200])
+    return render(request, "characters/play_log.html", {
+        "character": character, "entries": entries, "sheet_url": _sheet_url(character),
+        "history_url": reverse("character_history", args=[character.id]),
+    })
 
 
 @login_required

@@ -207,7 +207,7 @@ class _Step:
             reason = f"{e.name}: " + " ".join(texts) if texts else f"{e.name}: play state"
             CharacterVersion.objects.create(
                 character=character, number=character.version, build=character.build, state=character.state,
-                report=character.report, reason=reason[:REASON_LENGTH], author=self.user)
+                report=character.report, reason=reason[:REASON_LENGTH], author=self.user, kind="play")
         new_log: list[dict[str, Any]] = []
         if self.events:
             # ``last_seq`` is read with the locked encounter row: gap-free numbers, no scan of the log.

@@ -100,9 +100,13 @@ def can_edit_state(user, character: Character) -> bool:
     return is_campaign_gm(user, character.campaign)
 
 
-def character_versions(*, character: Character) -> QuerySet[CharacterVersion]:
-    """The character's versions, newest first, with their authors."""
-    return CharacterVersion.objects.filter(character=character).select_related("author").order_by("-number")
+def character_versions(*, character: Character, kind: str | None = None) -> QuerySet[CharacterVersion]:
+    """The character's versions, newest first, with their authors: every one, or only those of
+    ``kind`` ("build": the character's choices changed; "play": play state only, the play log)."""
+    versions = CharacterVersion.objects.filter(character=character)
+    if kind:
+        versions = versions.filter(kind=kind)
+    return versions.select_related("author").order_by("-number")
 
 
 def character_awarded(*, character: Character) -> dict[str, int]:

@@ -3,8 +3,8 @@ loadout changes and dice rolls.
 
 Each service is its own transaction and locks the character row first, so two
 tabs (or the player and the GM) changing the same sheet never lose a change.
-Every state change is a new ``CharacterVersion`` whose reason is the ruleset's
-log sentence: the history shows "Took 2 lethal damage" next to "advancement #3".
+Every state change is a new ``CharacterVersion`` of kind "play" whose reason is the ruleset's
+log sentence: the play log shows "Took 2 lethal damage"; History lists build versions.
 
 Errors, understood alike by the pages and the DRF API (config.api):
 ``CharacterNotFound`` (404, from the selector), ``PermissionDenied`` (403),
@@ -74,7 +74,8 @@ def _rules_of(character: Character) -> tuple[Ruleset, Report, Context]:
 
 
 def _save_version(character: Character, *, user, reason: str, fields: list[str]) -> CharacterVersion:
-    """Bump the version counter and write the version row, in the caller's transaction."""
+    """Bump the version counter and write the version row, in the caller's transaction. A change
+    of the play state alone is a "play" version (the play log), not a build version."""
     character.version += 1
     character.save(update_fields=[*fields, "version", "updated"])
     return CharacterVersion.objects.create(
@@ -85,6 +86,7 @@ def _save_version(character: Character, *, user, reason: str, fields: list[str])
         report=character.report,
         reason=reason[:REASON_LENGTH],
         author=user,
+        kind="build" if "build" in fields else "play",
     )
 
 
