@@ -14,6 +14,7 @@ urlpatterns = [
     ),
     path("characters/<int:character_id>/roll/", views_sheet.character_roll_view, name="character_roll"),
     path("characters/<int:character_id>/rolls/", views_sheet.character_sheet_rolls, name="character_rolls"),
+    path("characters/<int:character_id>/odds/", views_sheet.character_roll_odds, name="character_roll_odds"),
     path(
         "characters/<int:character_id>/rolls/<int:roll_id>/",
         views_sheet.character_sheet_roll,

@@ -123,7 +123,12 @@ def campaign_join(request):
             attempt.failed()
             _add_errors(form, exc)
         else:
-            messages.success(request, f"You joined “{membership.campaign.name}”.")
+            if getattr(membership, "is_new", True):
+                messages.success(request, f"You joined “{membership.campaign.name}”.")
+            elif membership.role == Membership.Role.GM:
+                messages.info(request, f"You are already the GM of “{membership.campaign.name}”.")
+            else:
+                messages.info(request, f"You are already a member of “{membership.campaign.name}”.")
             return redirect("campaign_detail", campaign_id=membership.campaign_id)
     return render(request, "characters/campaign_join.html", {"form": form})
 

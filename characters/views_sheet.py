@@ -8,6 +8,7 @@ sheet, so the page works without JavaScript.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -30,7 +31,12 @@ from characters.selectors.play import (
     character_roll,
     character_roll_log,
     label,
+    roll_inputs,
+    roll_request,
+    rollable_by_id,
+    sheet_numbers,
     sheet_rules,
+    table_numbers,
 )
 from characters.services import play
 from characters.templatetags.sheet_tags import pretty, state_fields
@@ -95,6 +101,11 @@ def _effect_rows(effects: dict[str, Any]) -> list[dict[str, Any]]:
 # costs more than everything the rules compute for the page.
 
 
+def html_id(value: Any) -> str:
+    """A rollable's id as a stable piece of an HTML id: ``check:str:normal`` → ``check-str-normal``."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", str(value)).strip("-") or "roll"
+
+
 def _roll_groups(rollables: list, *, can_edit_state: bool) -> dict[str, list[dict[str, Any]]]:
     """The roll buttons by group, each with every key the template reads (so no lookup fails)."""
     groups: dict[str, list] = {}
@@ -102,9 +113,10 @@ def _roll_groups(rollables: list, *, can_edit_state: bool) -> dict[str, list[dic
         if not isinstance(rollable, dict):
             continue
         request = rollable.get("request")
-        groups.setdefault(str(rollable.get("group") or "Rolls"), []).append(
+        groups.setdefault(label(rollable.get("group") or "Rolls"), []).append(
             {
                 "id": rollable.get("id", ""),
+                "sid": html_id(rollable.get("id", "")),
                 "label": rollable.get("label", ""),
                 "request_text": pretty(request) if request else "",
                 "speed_cost": rollable.get("speed_cost"),
@@ -187,6 +199,50 @@ def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[s
     return rows
 
 
+def _roll_form(character: Character, rules: SheetRules, *, request: HttpRequest, can_roll: bool) -> dict[str, Any]:
+    """The Dice block's form: the numbers the table sets for its rolls (a TD, a difficulty,
+    defaulting to the running encounter's, else the campaign's house default), the roll whose
+    odds the chart previews, that chart, and the GM's private toggle."""
+    if not can_roll or not rules.rollables:
+        return {"roll_numbers": [], "roll_previews": [], "roll_private": False}
+    numbers = sheet_numbers(rules)
+    table: dict[str, Any] = {}
+    if numbers:
+        table = table_numbers(character=character)
+        if table:
+            numbers = sheet_numbers(rules, table)
+    previews = [
+        {"id": r.get("id"), "label": r.get("label") or r.get("id")}
+        for r in rules.rollables
+        if isinstance(r, dict) and r.get("usable") is not False and roll_inputs(rules, r)
+    ]
+    context: dict[str, Any] = {
+        "roll_numbers": numbers,
+        "roll_previews": previews,
+        "roll_private": character.campaign.gm_id == request.user.pk,
+    }
+    if previews:
+        context.update(_roll_odds(rules, str(previews[0]["id"]), {n["name"]: n["value"] for n in numbers}))
+    return context
+
+
+def _roll_odds(rules: SheetRules, rollable_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The preview chart's context: the roll, its request with the inputs, and the rules
+    service's odds of exactly that request."""
+    rollable = rollable_by_id(rules, rollable_id)
+    if rollable is None or rules.ruleset is None:
+        return {"preview": None, "preview_error": "This character has no such roll."}
+    request, problem = roll_request(rules, rollable, inputs)
+    if problem:
+        return {"preview": rollable_id, "preview_error": problem}
+    try:
+        odds = rules.ruleset.odds(request, ctx=rules.ctx)
+    except Exception:  # an odds request the rules refuse: say so, no chart
+        return {"preview": rollable_id, "preview_error": "The rules cannot give the odds of these numbers."}
+    return {"preview": rollable_id, "preview_label": rollable.get("label") or rollable_id,
+            "preview_odds": odds, "preview_error": ""}
+
+
 def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[str, Any]:
     rules: SheetRules = extra.pop("rules", None) or sheet_rules(character=character)
     if "rolls" in extra:
@@ -221,6 +277,7 @@ def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[
         "effect_labels": effects.get("labels") or [],
         "effect_rows": _effect_rows(effects),
         "roll_groups": _roll_groups(rules.rollables, can_edit_state=may_edit_state),
+        **_roll_form(character, rules, request=request, can_roll=may_edit_state),
         "can_edit_state": may_edit_state,
         "can_edit_build": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,
@@ -375,6 +432,21 @@ def character_equipment(request: HttpRequest, character_id: int, index: int) -> 
 ROLL_INPUT_PREFIX = "in_"
 
 
+@login_required
+@require_GET
+def character_roll_odds(request: HttpRequest, character_id: int) -> HttpResponse:
+    """The odds chart of one roll with the numbers the player is setting (htmx, as the inputs
+    change, before the roll); plain GET: the sheet."""
+    character = _load(request, character_id)
+    if not request.htmx:
+        return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
+    rules = sheet_rules(character=character)
+    inputs = {k[len(ROLL_INPUT_PREFIX):]: v for k, v in request.GET.items() if k.startswith(ROLL_INPUT_PREFIX)}
+    context = {"character": character, "slug": character.ruleset,
+               **_roll_odds(rules, request.GET.get("preview", ""), inputs)}
+    return _partials(request, context, "roll-odds")
+
+
 def _roll_inputs_from_post(request: HttpRequest) -> dict[str, str]:
     """``in_td=14`` → {"td": "14"}: the numbers the player set on the roll's form."""
     return {k[len(ROLL_INPUT_PREFIX):]: v for k, v in request.POST.items() if k.startswith(ROLL_INPUT_PREFIX)}
@@ -400,6 +472,7 @@ def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse
             return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
     context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error,
+               "here": log,
                "rolls": _roll_rows(character, character_roll_log(character=character, viewer=request.user))
                if log is not None else None}
     return _partials(request, context, "roll-update")

@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class CombatConfig(AppConfig):
     name = "combat"
     verbose_name = "Encounters"
+
+    def ready(self):
+        # The sheet's rolls default to the running encounter's numbers (Our D&D's scene TD…):
+        # combat offers them to characters, which knows nothing of combat.
+        from characters.selectors.play import TABLE_NUMBER_SOURCES
+        from combat.selectors import running_encounter_numbers
+
+        if running_encounter_numbers not in TABLE_NUMBER_SOURCES:
+            TABLE_NUMBER_SOURCES.append(running_encounter_numbers)

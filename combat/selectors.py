@@ -565,3 +565,15 @@ def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
     active = fight.encounter.campaign.characters.filter(status=Character.Status.ACTIVE)
     return [c for c in active.select_related("owner").defer("report", "build", "state").order_by("name", "id")
             if c.id not in taken]
+
+
+def running_encounter_numbers(character) -> dict[str, Any]:
+    """The numbers the running encounter of the character's campaign has set (its ruleset's
+    encounter state: Our D&D's scene ``td``…), for the sheet's roll form (one query)."""
+    state = (
+        Encounter.objects.filter(campaign_id=character.campaign_id, status=Encounter.Status.ACTIVE)
+        .order_by("-updated", "-id")
+        .values_list("state", flat=True)
+        .first()
+    )
+    return {k: v for k, v in (state or {}).items() if isinstance(v, (int, str)) and not isinstance(v, bool)}

@@ -47,6 +47,18 @@ def _count_order(item: tuple[Any, Any]) -> tuple[int, int, str]:
     return (0, int(key), "") if key.lstrip("-").isdigit() else (1, 0, key)
 
 
+def _ruleset_outcomes(slug: str, answer: dict[str, Any]) -> list[tuple[str, float]] | None:
+    """The ruleset's own reading of its answer (its ``odds_chart`` hook: [(label, p)], each
+    outcome once), when its answer's keys overlap; None: the generic walk below."""
+    from rulesets.engine import registry
+
+    try:
+        hook = getattr(registry.get(slug), "odds_chart", None)
+        return hook(answer) if callable(hook) else None
+    except Exception:  # a ruleset bug must not take a chart down: the generic bars instead
+        return None
+
+
 def odds_bars(slug: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
     """Turn an odds answer (CONTRACT.md "Odds") into bars ``[{"label", "p", "percent"}]``.
 
@@ -57,6 +69,9 @@ def odds_bars(slug: str, answer: dict[str, Any]) -> list[dict[str, Any]]:
     bars: list[dict[str, Any]] = []
     if not isinstance(answer, dict):
         return bars
+    outcomes = _ruleset_outcomes(slug, answer)
+    if outcomes is not None:
+        return [_bar(str(name), float(p)) for name, p in outcomes]
     for key, value in answer.items():
         if _is_p(value):
             bars.append(_bar(_label(key), float(value)))

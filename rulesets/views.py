@@ -27,21 +27,21 @@ ODDS_FORMS: dict[str, list[dict[str, Any]]] = {
     "paragon": [
         {"name": "force", "label": "Force (d6)", "default": 2, "min": 0, "max": 5},
         {"name": "skill", "label": "Skill rank", "default": 2, "min": 0, "max": 5},
-        {"name": "tn", "label": "Target number", "default": 15, "min": 1, "max": 60},
+        {"name": "tn", "label": "Target number", "default": 15, "min": 1, "max": 60, "table": True},
     ],
     "ascendant": [
         {"name": "modifier", "label": "Modifier", "default": 3, "min": -10, "max": 30},
-        {"name": "threshold", "label": "Threshold", "default": 15, "min": 1, "max": 40},
+        {"name": "threshold", "label": "Threshold", "default": 15, "min": 1, "max": 40, "table": True},
     ],
     "ourdnd": [
         {"name": "stat", "label": "Stat", "default": 2, "min": -5, "max": 10},
-        {"name": "td", "label": "Target Difficulty", "default": 12, "min": 1, "max": 30},
-        {"name": "mode", "label": "Mode", "default": "normal", "choices": ["normal", "easy", "hard"]},
+        {"name": "td", "label": "Target Difficulty", "default": 12, "min": 1, "max": 30, "table": True},
+        {"name": "mode", "label": "Mode", "default": "normal", "choices": ["normal", "easy", "hard"], "table": True},
     ],
     "maelstrom": [
         {"name": "pool", "label": "Pool (d10)", "default": 5, "min": 1, "max": 10},
-        {"name": "difficulty", "label": "Difficulty", "default": 6, "min": 2, "max": 10},
-        {"name": "threshold", "label": "Threshold", "default": 0, "min": 0, "max": 10},
+        {"name": "difficulty", "label": "Difficulty", "default": 6, "min": 2, "max": 10, "table": True},
+        {"name": "threshold", "label": "Threshold", "default": 0, "min": 0, "max": 10, "table": True},
     ],
 }
 

@@ -202,7 +202,12 @@ def _odds_form(ruleset: Ruleset | None) -> list[dict[str, Any]]:
         return []
     hook = getattr(ruleset, "odds_form", None)
     try:
-        form = hook() if callable(hook) else None
+        if callable(hook):
+            form = hook()
+        else:  # before the ruleset folders own their odds forms
+            from rulesets.views import ODDS_FORMS
+
+            form = ODDS_FORMS.get(ruleset.slug)
     except Exception:
         logger.exception("odds_form of %s failed", ruleset.slug)
         form = None
@@ -258,17 +263,30 @@ def roll_request(
     rules: SheetRules, rollable: dict[str, Any], inputs: dict[str, Any]
 ) -> tuple[dict[str, Any], str]:
     """The roll's request with the player's inputs set: (request, "") or (the request, a
-    sentence saying what is wrong). Inputs the roll does not take are refused."""
+    sentence saying what is wrong). The sheet's numbers are shared by all its rolls: an input
+    this roll does not take is left out (a skill roll ignores the TD of the check)."""
     request = dict(rollable.get("request") or {}) if isinstance(rollable.get("request"), dict) else rollable.get("request")
     specs = {s["name"]: s for s in roll_inputs(rules, rollable)}
     for name, raw in (inputs or {}).items():
         spec = specs.get(name)
-        if spec is None:
-            return request, "This roll does not take that number."
-        if raw in (None, ""):
+        if spec is None or raw in (None, ""):
             continue
         value, problem = _input_value(spec, raw)
         if problem:
             return request, problem
         request[name] = value
     return request, ""
+
+
+def sheet_numbers(rules: SheetRules, table: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The numbers the sheet's rolls take, once each (a TD shared by every check), in the odds
+    form's order, each with its value: what the table set, else the first roll's (the rules'
+    default with the campaign's house rules)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for rollable in rules.rollables:
+        if not isinstance(rollable, dict) or rollable.get("usable") is False:
+            continue
+        for spec in roll_inputs(rules, rollable, table):
+            seen.setdefault(spec["name"], spec)
+    order = [f["name"] for f in _odds_form(rules.ruleset)]
+    return sorted(seen.values(), key=lambda s: order.index(s["name"]))

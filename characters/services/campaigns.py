@@ -172,7 +172,8 @@ def normalise_join_code(code: Any) -> str:
 
 
 def campaign_join(*, user: User, join_code: str) -> Membership:
-    """Join the campaign whose code this is, as a player. Joining twice returns the same membership."""
+    """Join the campaign whose code this is, as a player. Joining twice returns the same membership;
+    its ``is_new`` says whether this call made it (a second join changes nothing)."""
     code = normalise_join_code(join_code)
     if not code or any(ch not in JOIN_CODE_ALPHABET for ch in code):
         raise ValidationError({"join_code": ["No campaign has this join code; check it with your GM."]})
@@ -180,9 +181,10 @@ def campaign_join(*, user: User, join_code: str) -> Membership:
         campaign = Campaign.objects.select_for_update().filter(join_code=code).first()
         if campaign is None:
             raise ValidationError({"join_code": ["No campaign has this join code; check it with your GM."]})
-        membership, _ = Membership.objects.get_or_create(
+        membership, created = Membership.objects.get_or_create(
             campaign=campaign, user=user, defaults={"role": Membership.Role.PLAYER}
         )
+    membership.is_new = created
     return membership
 
 

@@ -153,6 +153,19 @@ def roll_chart(slug: str, odds: Any, result: Any = None, chart_id: str = "roll-c
     return {**chart_data(slug, odds, result), "chart_id": chart_id}
 
 
+@register.simple_tag
+def roll_outcome(slug: str, result: Any) -> str:
+    """What a roll came to, in the words of its odds chart ("1 EP", "Failure", "Pass"): the bar it
+    landed on; else the ruleset's outcome word, never a bare code such as Pando's "none"."""
+    if not isinstance(result, dict):
+        return ""
+    chart = chart_data(slug, result.get("odds"), result)
+    if chart["rolled_label"]:
+        return chart["rolled_label"]
+    outcome = result.get("outcome")
+    return _label(outcome) if isinstance(outcome, str) and outcome not in ("none", "") else ""
+
+
 @register.filter
 def without(mapping: Any, keys: Any) -> list[tuple[str, Any]]:
     """``derived|without:"max_speed,protection"``: the items of a dict except those keys."""
@@ -251,35 +264,35 @@ def _csrf(context: Any) -> str:
 
 @register.simple_tag(takes_context=True)
 def roll_buttons(context: Any) -> str:
-    """The Dice block's groups of roll buttons (``roll_groups``: views_sheet._roll_groups)."""
+    """The Dice block's groups of roll buttons (``roll_groups``: views_sheet._roll_groups), inside
+    the block's one form (sheet.html): each button posts the form (the table's numbers, the GM's
+    private toggle) with its roll, and its result lands in the live region right below it."""
     groups = context.get("roll_groups")
     if not groups or not isinstance(groups, dict):
         draft = " until the build is valid" if context.get("is_draft") else ""
         return mark_safe(f'\n          <p class="muted">No rolls{draft}.</p>\n        ')
     url = _e(context.get("roll_url", ""))
-    csrf = _csrf(context)
-    head = (f'\n            <li>\n              <form method="post" action="{url}" class="inline-form" hx-post="{url}"'
-            f' hx-target="#roll-result" hx-swap="outerHTML">\n                {csrf}\n'
-            '                <input type="hidden" name="rollable" value="')
     out = []
     for group, rollables in groups.items():
-        out.append(f'\n          <h3 class="sheet-subhead">{_e(group)}</h3>\n          <ul class="sheet-rollables">\n          ')
+        out.append(f'\n          <h3 class="sheet-subhead">{_e(group)}</h3>\n          <ul class="sheet-rollables">')
         for r in rollables:
-            rid = _o(r, "id")
+            rid, sid = _o(r, "id"), _o(r, "sid")
             request_text = _g(r, "request_text")
             speed = _g(r, "speed_cost")
             reason = _g(r, "reason")
             out.append(
-                f'{head}{rid}">\n                <button type="submit" class="btn btn-small sheet-roll-button"'
-                f' data-rollable="{rid}"{" disabled" if _g(r, "disabled") else ""}>Roll</button>\n'
-                f'                <span class="sheet-roll-label">{_o(r, "label")}</span>\n                '
-                + (f'<span class="sheet-roll-request muted" data-testid="request-{rid}">{_e(request_text)}</span>'
+                f'\n            <li id="rollable-{sid}">\n'
+                f'              <button type="submit" name="rollable" value="{rid}" id="roll-btn-{sid}"'
+                f' class="btn btn-small sheet-roll-button" data-rollable="{rid}" hx-post="{url}"'
+                f' hx-target="#roll-here-{sid}" hx-swap="innerHTML show:none" aria-describedby="roll-label-{sid}"'
+                f'{" disabled" if _g(r, "disabled") else ""}>Roll</button>\n'
+                f'              <span class="sheet-roll-label" id="roll-label-{sid}">{_o(r, "label")}</span>\n'
+                + (f'              <span class="sheet-roll-request muted" data-testid="request-{rid}">{_e(request_text)}</span>\n'
                    if request_text else "")
-                + "\n                "
-                + (f'<span class="muted">· {_e(speed)} speed</span>' if speed else "")
-                + "\n                "
-                + (f'<span class="sheet-roll-reason">{_e(reason)}</span>' if reason else "")
-                + "\n              </form>\n            </li>\n          "
+                + (f'              <span class="muted">· {_e(speed)} speed</span>\n' if speed else "")
+                + (f'              <span class="sheet-roll-reason">{_e(reason)}</span>\n' if reason else "")
+                + f'              <div class="roll-here" id="roll-here-{sid}" role="status" aria-live="polite"></div>\n'
+                '            </li>'
             )
         out.append("\n          </ul>\n        ")
     return mark_safe("".join(out))

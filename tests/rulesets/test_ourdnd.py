@@ -254,11 +254,12 @@ def test_an_effort_roll_adds_a_d12_on_a_critical():
     assert (result["faces"], result["total"]) == ([5, 12], 17)
 
 
-def test_the_sheet_offers_checks_in_three_modes_and_effort_per_die():
+def test_the_sheet_offers_one_check_per_stat_and_effort_per_die():
+    """Easy or hard is chosen on the roll form (the odds form's "mode"), not six more buttons."""
     report = validate(TYPICAL)
     rollables = {r["id"]: r["request"] for r in OURDND.rollables(TYPICAL, report)}
-    assert rollables["check:dex:easy"] == {"stat": 3, "td": 12, "mode": "easy"}
-    assert sum(1 for i in rollables if i.startswith("check:")) == 18
+    assert rollables["check:dex:normal"] == {"stat": 3, "td": 12, "mode": "normal"}
+    assert sum(1 for i in rollables if i.startswith("check:")) == 6
     assert {i: r for i, r in rollables.items() if i.startswith("effort:")} == {
         "effort:bare_hands": {"effort": "d4"}, "effort:shortbow": {"effort": "d6"},
         "effort:dagger": {"effort": "d6"}, "effort:bandages": {"effort": "d6"}}

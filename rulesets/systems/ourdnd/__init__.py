@@ -90,6 +90,11 @@ class OurDnD(Ruleset):
     def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         return rules.roll(request, roller)
 
+    def odds_chart(self, answer: dict[str, Any]) -> list[tuple[str, float]] | None:
+        """A check's answer overlaps (success includes critical, failure is left out): the chart
+        shows the four outcomes a roll lands on, each once."""
+        return rules.check_outcomes(answer)
+
     def rollables(self, build: dict, report: Report, state: dict | None = None, *,
                   ctx: Context | None = None) -> list[dict[str, Any]]:
         return rules.rollables(build, report, self.context_of(report, ctx), state)

@@ -250,6 +250,16 @@ def check_odds(stat: int, td: int, mode: str) -> dict[str, float]:
     return dict(hit)
 
 
+def check_outcomes(answer: Any) -> list[tuple[str, float]] | None:
+    """A check's odds as the outcomes a roll lands on (``roll``'s ``outcome``), each once, worst
+    first; None for an effort answer."""
+    if not isinstance(answer, dict) or not all(k in answer for k in ("success", "critical", "blunder")):
+        return None
+    success, critical, blunder = answer["success"], answer["critical"], answer["blunder"]
+    return [("Blunder", blunder), ("Failure", max(0.0, 1.0 - success - blunder)),
+            ("Success", max(0.0, success - critical)), ("Critical", critical)]
+
+
 def odds(request: Any) -> dict[str, Any]:
     if not isinstance(request, dict):
         raise OddsError('An Our D&D request is {"stat": S, "td": T, "mode": "normal"} or {"effort": "d6"}.')
@@ -293,7 +303,8 @@ def roll(request: Any, roller: Roller) -> dict[str, Any]:
 
 
 def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
-    """A check per stat in each of the three modes, and an effort roll per gear die."""
+    """A check per stat (easy or hard is the roller's choice, like the scene's TD: the roll form's
+    inputs), and an effort roll per gear die."""
     stats = report.derived.get("stats")
     if not isinstance(stats, dict):
         raw = build.get("stats") if isinstance(build.get("stats"), dict) else {}
@@ -304,14 +315,12 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
     for stat in STATS:
         if stat not in stats:
             continue
-        for mode in MODES:
-            label = f"{names.get(stat, {}).get('name', stat.upper())} check"
-            out.append({
-                "id": f"check:{stat}:{mode}",
-                "label": label if mode == "normal" else f"{label} ({mode})",
-                "group": "checks",
-                "request": {"stat": stats[stat], "td": td, "mode": mode},
-            })
+        out.append({
+            "id": f"check:{stat}:normal",
+            "label": f"{names.get(stat, {}).get('name', stat.upper())} check",
+            "group": "checks",
+            "request": {"stat": stats[stat], "td": td, "mode": "normal"},
+        })
     catalogue = ctx.catalogue.get("gear", {})
     for key, effort in (report.derived.get("effort") or {}).items():
         label = "Bare hands" if key == "bare_hands" else catalogue.get(key, {}).get("name", key)

@@ -798,6 +798,9 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
 
 def _pool(action: dict) -> str:
     pool = action.get("pool")
+    path = action.get("path")
+    if pool is None and isinstance(path, str) and path.startswith("/pools/"):
+        pool = path[len("/pools/"):]  # the sheet's steppers name the pool by its path
     if pool not in POOLS:
         raise StateError("state.malformed", f"Name the pool: one of {', '.join(POOLS)}.", "/pool")
     return pool
@@ -814,6 +817,9 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
     kind = action.get("action")
     name = build.get("name") if isinstance(build.get("name"), str) else "The character"
 
+    if kind == "set" and action.get("pool") is None and not str(action.get("path", "")).startswith("/pools/"):
+        # Another number with a stepper (Corruption): the generic "set a pool" of the sheet.
+        raise StateError("state.unknown_action", "Paragon sets only its pools here.")
     if kind in ("damage", "restore", "set"):
         pool = _pool(action)
         if pool in LOCKED_AT_ZERO and pools[pool] == 0:
