@@ -102,6 +102,32 @@ class Character(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        """Documents come back from Postgres (jsonb) in another key order: put them back in the
+        rulebook's order (rulesets/engine/order.py), so the sheet, the builder and the API list
+        attributes, stats and skills as the rules do."""
+        instance = super().from_db(db, field_names, values)
+        instance._in_rulebook_order()
+        return instance
+
+    def _in_rulebook_order(self) -> None:
+        loaded = self.__dict__
+        if not isinstance(loaded.get("ruleset"), str):
+            return
+        from rulesets.engine import registry
+        from rulesets.engine.order import in_rulebook_order, report_in_rulebook_order, rulebook_index
+
+        ruleset = registry.get(loaded["ruleset"])
+        if ruleset is None:
+            return
+        index = rulebook_index(ruleset)
+        for name in ("build", "state"):
+            if isinstance(loaded.get(name), dict):
+                loaded[name] = in_rulebook_order(loaded[name], index)
+        if isinstance(loaded.get("report"), dict):
+            loaded["report"] = report_in_rulebook_order(loaded["report"], ruleset)
+
 
 class CharacterVersion(models.Model):
     """Every saved change of a character's build or state, numbered 1, 2, 3…"""

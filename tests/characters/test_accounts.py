@@ -21,7 +21,7 @@ def test_sign_up_creates_the_user_and_signs_them_in(client):
     assert user.check_password("velvet-lantern-77")
     home = client.get(reverse("home"))
     assert home.context["user"] == user
-    assert "Welcome back, mira" in home.content.decode()
+    assert "Welcome to Sheetforge, mira" in home.content.decode()  # a brand-new user is not welcomed back
 
 
 def test_sign_up_refuses_a_weak_password_with_the_validators_reasons(client):
