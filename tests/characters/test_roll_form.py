@@ -149,3 +149,21 @@ def test_the_gm_sees_the_private_toggle_and_a_player_does_not(client, table):
     client.post(reverse("character_roll", args=[character.pk]), {"rollable": "check:str:normal", "private": "true"},
                 **HX)
     assert RollLog.objects.get(character=character).private is True
+
+
+def test_the_sheet_stays_within_12_queries_whatever_the_roll_log_length(client, table, django_assert_max_num_queries):
+    """With the table's numbers (a running encounter), the preview chart and a long roll log, for
+    the player and for the GM (who also sees private rolls)."""
+    character = _ourdnd(table, default_td=13)
+    Encounter.objects.create(campaign=character.campaign, name="Bridge", status=Encounter.Status.ACTIVE,
+                             state={"td": 15})
+    for i in range(80):
+        play.character_roll(character_id=character.pk, user=table["gm"] if i % 2 else table["player"],
+                            rollable_id="check:str:normal", roller=FixedRoller([10]), private=bool(i % 4 == 1))
+    for user in (table["player"], table["gm"]):
+        client.force_login(user)
+        with django_assert_max_num_queries(12):
+            page = _sheet(client, character)
+        assert len(re.findall(r'<tr id="roll-\d+"', page)) == 20 and _value(page, "td") == "15"
+        with django_assert_max_num_queries(8):
+            client.get(reverse("campaign_detail", args=[character.campaign_id]))

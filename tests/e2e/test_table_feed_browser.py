@@ -113,6 +113,13 @@ def test_a_player_s_roll_reaches_the_gm_s_feed_and_a_private_gm_roll_never_the_p
         assert abs(sheet.evaluate("() => window.scrollY") - before) < 50
         assert sheet.evaluate("() => document.activeElement.id") == "roll-btn-check-str-normal"
 
+        # A play-state change re-renders the Dice block: the TD the player set stays, focus too.
+        damage = sheet.locator('form[data-action="damage"]')
+        damage.locator('input[name="amount"]').fill("1")
+        damage.locator("button").click()
+        sheet.locator("[data-testid=state-message]").wait_for()
+        assert sheet.input_value("#roll-in-td") == "14"
+
         line = gm_feed.locator("#table-feed-list > li").first
         line.wait_for()
         text = line.inner_text()
