@@ -162,3 +162,19 @@ def test_the_pages_show_the_last_rolls_and_a_private_one_to_the_gm_only(table):
     stranger = Client()
     stranger.force_login(table["stranger"])
     assert stranger.get(reverse("campaign_feed", args=[character.campaign_id]), **HX).status_code == 404
+
+
+def test_the_running_encounter_page_shows_the_table_s_rolls_too(table):
+    from combat.models import Encounter
+
+    character = character_at_table(table, "pando")
+    public = _roll(character, table["player"])
+    secret = _roll(character, table["gm"], private=True)
+    encounter = Encounter.objects.create(campaign=character.campaign, name="Ford", status=Encounter.Status.ACTIVE)
+    player = Client()
+    player.force_login(table["player"])
+    page = player.get(reverse("encounter_detail", args=[encounter.pk])).content.decode()
+    assert 'ws-connect="/ws/campaigns/%d/rolls/"' % character.campaign_id in page
+    assert f'id="table-roll-{public.pk}"' in page and f'id="table-roll-{secret.pk}"' not in page
+    # Outside the encounter's own live element: the two sockets' events do not mix.
+    assert page.index('id="table-feed"') > page.index('id="encounter-log"')
