@@ -200,7 +200,7 @@ def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[s
 
 
 def _roll_form(character: Character, rules: SheetRules, *, request: HttpRequest, can_roll: bool) -> dict[str, Any]:
-    """The Dice block's form: the numbers the table sets for its rolls (a TD, a difficulty,
+    """The Dice block's form: the numbers the table sets for its rolls (a target, a difficulty,
     defaulting to the running encounter's, else the campaign's house default), the roll whose
     odds the chart previews, that chart, and the GM's private toggle."""
     if not can_roll or not rules.rollables:
@@ -448,7 +448,7 @@ def character_roll_odds(request: HttpRequest, character_id: int) -> HttpResponse
 
 
 def _roll_inputs_from_post(request: HttpRequest) -> dict[str, str]:
-    """``in_td=14`` → {"td": "14"}: the numbers the player set on the roll's form."""
+    """``in_target=14`` → {"target": "14"}: the numbers the player set on the roll's form."""
     return {k[len(ROLL_INPUT_PREFIX):]: v for k, v in request.POST.items() if k.startswith(ROLL_INPUT_PREFIX)}
 
 

@@ -6,7 +6,7 @@ class CombatConfig(AppConfig):
     verbose_name = "Encounters"
 
     def ready(self):
-        # The sheet's rolls default to the running encounter's numbers (Our D&D's scene TD…):
+        # The sheet's rolls default to the running encounter's numbers (a scene's target…):
         # combat offers them to characters, which knows nothing of combat.
         from characters.selectors.play import TABLE_NUMBER_SOURCES
         from combat.selectors import running_encounter_numbers

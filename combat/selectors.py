@@ -569,7 +569,7 @@ def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
 
 def running_encounter_numbers(character) -> dict[str, Any]:
     """The numbers the running encounter of the character's campaign has set (its ruleset's
-    encounter state: Our D&D's scene ``td``…), for the sheet's roll form (one query)."""
+    encounter state: a scene's target…), for the sheet's roll form (one query)."""
     state = (
         Encounter.objects.filter(campaign_id=character.campaign_id, status=Encounter.Status.ACTIVE)
         .order_by("-updated", "-id")

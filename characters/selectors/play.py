@@ -216,7 +216,7 @@ def _odds_form(ruleset: Ruleset | None) -> list[dict[str, Any]]:
 
 def table_numbers(*, character: Character) -> dict[str, Any]:
     """What the table has set for this character's rolls now (a running encounter's scene
-    TD…): {input name: value}."""
+    target…): {input name: value}."""
     numbers: dict[str, Any] = {}
     for source in TABLE_NUMBER_SOURCES:
         try:
@@ -264,7 +264,7 @@ def roll_request(
 ) -> tuple[dict[str, Any], str]:
     """The roll's request with the player's inputs set: (request, "") or (the request, a
     sentence saying what is wrong). The sheet's numbers are shared by all its rolls: an input
-    this roll does not take is left out (a skill roll ignores the TD of the check)."""
+    this roll does not take is left out (a roll without a target ignores the target)."""
     request = dict(rollable.get("request") or {}) if isinstance(rollable.get("request"), dict) else rollable.get("request")
     specs = {s["name"]: s for s in roll_inputs(rules, rollable)}
     for name, raw in (inputs or {}).items():
@@ -279,7 +279,7 @@ def roll_request(
 
 
 def sheet_numbers(rules: SheetRules, table: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The numbers the sheet's rolls take, once each (a TD shared by every check), in the odds
+    """The numbers the sheet's rolls take, once each (one target shared by every check), in the odds
     form's order, each with its value: what the table set, else the first roll's (the rules'
     default with the campaign's house rules)."""
     seen: dict[str, dict[str, Any]] = {}

@@ -156,7 +156,7 @@ def roll_chart(slug: str, odds: Any, result: Any = None, chart_id: str = "roll-c
 @register.simple_tag
 def roll_outcome(slug: str, result: Any) -> str:
     """What a roll came to, in the words of its odds chart ("1 EP", "Failure", "Pass"): the bar it
-    landed on; else the ruleset's outcome word, never a bare code such as Pando's "none"."""
+    landed on; else the ruleset's outcome word, never a bare code such as "none"."""
     if not isinstance(result, dict):
         return ""
     chart = chart_data(slug, result.get("odds"), result)
