@@ -102,6 +102,32 @@ def main(runs: int) -> None:
                 queries = len(q.captured_queries)
         print(f"{slug:<10} {'state action':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {queries:>7}")
 
+        # The roll form's live odds (as the player changes a number) and a roll, where the ruleset
+        # has numbers the table sets.
+        from characters.selectors.play import roll_inputs
+
+        rules = play.sheet_rules(character=character)
+        preview = next((r for r in rules.rollables if roll_inputs(rules, r)), None)
+        if preview is None:
+            continue
+        odds_url = reverse("character_roll_odds", args=[character.pk])
+        roll_url = reverse("character_roll", args=[character.pk])
+        spec = roll_inputs(rules, preview)[0]
+        values = [spec["value"], spec["choices"][-1]] if "choices" in spec else [spec["value"], spec["value"] + 1]
+        for label, url, method in (("odds preview", odds_url, client.get), ("roll", roll_url, client.post)):
+            timings = []
+            for i in range(runs + 3):
+                data = {"preview": preview["id"], "rollable": preview["id"], f"in_{spec['name']}": values[i % 2]}
+                with CaptureQueriesContext(connection) as q:
+                    start = time.perf_counter()
+                    response = method(url, data, HTTP_HX_REQUEST="true")
+                    elapsed = (time.perf_counter() - start) * 1000
+                assert response.status_code == 200, response.status_code
+                if i >= 3:
+                    timings.append(elapsed)
+                    queries = len(q.captured_queries)
+            print(f"{slug:<10} {label:<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {queries:>7}")
+
 
 if __name__ == "__main__":
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 50
