@@ -7,7 +7,8 @@ from django.db import migrations, models
 
 def forwards(apps, schema_editor):
     """Existing rolls join their character's campaign; an existing version whose build is the
-    same as the one before it was a play-state change (harm, a pool, a combat round)."""
+    same as the one before it, which already had a play state, was a play-state change (harm, a
+    pool, a combat round). Submitting (the first play state) stays a build version."""
     RollLog = apps.get_model("characters", "RollLog")
     CharacterVersion = apps.get_model("characters", "CharacterVersion")
     for roll in RollLog.objects.filter(campaign__isnull=True).select_related("character").iterator():
@@ -15,11 +16,12 @@ def forwards(apps, schema_editor):
     previous = {}
     play = []
     for version in CharacterVersion.objects.order_by("character_id", "number").only(
-        "id", "character_id", "build"
+        "id", "character_id", "build", "state"
     ).iterator():
-        if previous.get(version.character_id, object()) == version.build:
+        before = previous.get(version.character_id)
+        if before is not None and before[0] == version.build and before[1]:
             play.append(version.pk)
-        previous[version.character_id] = version.build
+        previous[version.character_id] = (version.build, version.state)
     for start in range(0, len(play), 1000):
         CharacterVersion.objects.filter(pk__in=play[start:start + 1000]).update(kind="play")
 

@@ -58,3 +58,25 @@ def test_a_loadout_change_is_a_build_version(table):
 def test_the_play_log_is_the_character_s_own(client, table):
     client.force_login(table["stranger"])
     assert client.get(reverse("character_play_log", args=[table["pablo"].pk])).status_code == 404
+
+
+def test_the_migration_files_existing_play_versions_and_rolls(table):
+    """0003: a version whose build is the one before it becomes a play version; rolls get their
+    campaign."""
+    import importlib
+
+    from django.apps import apps
+
+    from characters.models import RollLog
+
+    migration = importlib.import_module("characters.migrations.0003_table_rolls_and_play_log")
+    pablo = table["pablo"]
+    play.character_state_action(character_id=pablo.pk, user=table["player"],
+                                action={"action": "harm", "body_part": "legs", "amount": 1})
+    roll = play.character_roll(character_id=pablo.pk, user=table["player"], rollable_id="skill:capability",
+                               roller=FixedRoller([1, 1, 1]))
+    CharacterVersion.objects.filter(character=pablo).update(kind="build")
+    RollLog.objects.filter(pk=roll.pk).update(campaign=None)
+    migration.forwards(apps, None)
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (3, "play")]  # created, submitted, harm
+    assert RollLog.objects.get(pk=roll.pk).campaign_id == pablo.campaign_id
