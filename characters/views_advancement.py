@@ -70,7 +70,7 @@ def _advance_context(request, character: Character, build, *, note: str = "", er
     form = builder_form(
         traits, preview["build"], report_dict,
         next_costs=next_point_costs(campaign=campaign, build=preview["build"], report=draft_report, traits=traits),
-        currency_label=label_of,
+        currency_label=label_of, ruleset=ruleset,
     )
     awardable = ruleset.awardable_currencies if ruleset else ()
     currencies = []
@@ -271,6 +271,7 @@ def _awards_context(campaign, *, form=None, error=""):
         "characters": characters,
         "currencies": [{"id": c, "label": label_of(c)} for c in (ruleset.awardable_currencies if ruleset else ())],
         "quick": [{**q, "currency_label": label_of(q["currency"])} for q in svc.quick_awards(campaign.ruleset)],
+        "awards_help": ruleset.awards_help() if ruleset else "",
         "form": form,
         "error": error,
         "recent": data["recent"],

@@ -87,7 +87,7 @@ def _builder_context(request, character: Character, build, report, *, readonly: 
         next_costs = next_point_costs(campaign=campaign, build=build, report=report, traits=traits)
     form = builder_form(
         traits, build, report_dict, next_costs=next_costs,
-        currency_label=ruleset.currency_label if ruleset else None,
+        currency_label=ruleset.currency_label if ruleset else None, ruleset=ruleset,
     )
     submit_reason = ""
     if not report_dict.get("valid"):

@@ -1,7 +1,7 @@
 """Odds answers as bars, for the SVG chart partial ``rulesets/_odds_chart.html``.
 
     from rulesets.charts import odds_bars
-    bars = odds_bars("maelstrom", {"botch": 0.1, "failure": 0.3, "successes": {"1": 0.4, "2": 0.2}})
+    bars = odds_bars(slug, {"botch": 0.1, "failure": 0.3, "successes": {"1": 0.4, "2": 0.2}})
     # [{"label": "Botch", "p": 0.1, "percent": 10.0}, {"label": "Failure", ...},
     #  {"label": "1 success", ...}, {"label": "2 successes", ...}]
 

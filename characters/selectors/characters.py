@@ -149,10 +149,9 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
     """What one more point of each stepper costs: {pointer: {"cost": {currency: delta}}}.
 
     Priced by validating the build with that point added, so house rules, homebrew and
-    non-linear costs come out right. To keep a live update cheap (a Maelstrom sheet has
-    31 steppers and one validation takes ~0.3 ms) the price is computed once per
-    (section, attribute group, current value) and shared by the steppers at that value:
-    every ruleset here prices a point of a trait by its section, group and current value.
+    non-linear costs come out right. To keep a live update cheap (a sheet may have thirty
+    steppers and one validation take ~0.3 ms) steppers whose next point costs the same
+    share one price: the ruleset says which (``Ruleset.point_price_key``).
     """
     from rulesets.engine import validate
     from rulesets.engine.base import is_int
@@ -160,21 +159,27 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
 
     if not isinstance(build, dict):
         return {}
+    from rulesets.engine import registry
+
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return {}
     spent = dict(report.spent)
     out: dict[str, dict] = {}
     memo: dict[tuple, dict | None] = {}
 
-    def price(obj: dict, key: str, top, memo_key: tuple) -> dict | None:
+    def price(obj: dict, key: str, top, section: dict, entry: dict | None) -> dict | None:
         value = obj.get(key, 0)
         if not is_int(value) or (top is not None and value + 1 > top):
             return None
-        memo_key = memo_key + (value, key in obj)
+        shared = ruleset.point_price_key(section, entry, value)
+        memo_key = (shared, key in obj) if shared is not None else ("pointer", section.get("path"), key)
         if memo_key in memo:
             return memo[memo_key]
         had = key in obj
         obj[key] = value + 1
         try:
-            other = validate(build, settings=campaign.house_rules, homebrew=campaign.homebrew, slug=campaign.ruleset)
+            other = validate(build, settings=campaign.house_rules, homebrew=campaign.homebrew, slug=ruleset.slug)
         finally:
             if had:
                 obj[key] = value
@@ -197,7 +202,7 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
         if not isinstance(parent, dict):
             continue
         if kind == "number":
-            result = price(parent, tokens[-1], section.get("max"), (section.get("id"),))
+            result = price(parent, tokens[-1], section.get("max"), section, None)
             if result is not None:
                 out[section["path"]] = result
             continue
@@ -212,9 +217,7 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
             if kind == "numbers" and f["id"] not in obj:
                 continue
             top = f.get("max", section.get("max"))
-            # Attributes may be priced by their group (Maelstrom's primary/secondary); ranks are not.
-            group = f.get("group", "") if kind == "numbers" else ""
-            result = price(obj, f["id"], top, (section.get("id"), group))
+            result = price(obj, f["id"], top, section, f)
             if result is not None:
                 out[section["path"] + ptr(f["id"])] = result
         if created:

@@ -85,26 +85,6 @@ from rulesets.engine.base import is_int
 MAX_AWARD = 1_000_000
 MAX_COMMENT = 2000
 
-#: One-click awards per ruleset (besides Maelstrom's, which come from its content: awards.json).
-#: The amounts are suggestions the GM can change; the seeds give none for these rulesets.
-QUICK_AWARDS: dict[str, list[dict[str, Any]]] = {
-    "pando": [
-        {"id": "session", "label": "Session", "currency": "cp", "amount": 2, "who": "all"},
-        {"id": "arc", "label": "Story arc completed", "currency": "cp", "amount": 5, "who": "all"},
-    ],
-    "paragon": [
-        {"id": "training", "label": "Training (citadel phase)", "currency": "skill_points", "amount": 3, "who": "each"},
-    ],
-    "ascendant": [
-        {"id": "encounter", "label": "Encounter", "currency": "xp", "amount": 80, "who": "all"},
-        {"id": "milestone", "label": "Milestone (a level's worth)", "currency": "xp", "amount": 1000, "who": "all"},
-    ],
-    "ourdnd": [
-        {"id": "milestone", "label": "Milestone", "currency": "points", "amount": 1, "who": "all"},
-    ],
-}
-
-
 class BadInput(APIException):
     """A value the service cannot take (400), with {field, message} errors."""
 
@@ -129,26 +109,11 @@ class AdvancementConflict(Conflict):
 
 
 def quick_awards(slug: str) -> list[dict[str, Any]]:
-    """The one-click award choices of a ruleset: {id, label, currency, amount, who, scope?, help?}.
-
-    ``who`` is "all" (the whole party earns it) or "each" (the players who earned it).
-    """
-    if slug == "maelstrom":
-        ruleset = registry.get(slug)
-        entries = (ruleset.catalogue.get("awards") or {}).values() if ruleset else []
-        return [
-            {
-                "id": e["id"],
-                "label": f"{e.get('name', e['id'])} ({e.get('scope', '')})",
-                "currency": "xp",
-                "amount": e.get("xp", 1),
-                "who": e.get("who", "each"),
-                "scope": e.get("scope", ""),
-                "help": e.get("description", ""),
-            }
-            for e in entries
-        ]
-    return [dict(choice) for choice in QUICK_AWARDS.get(slug, [])]
+    """The one-click award choices of a ruleset (``Ruleset.quick_awards``): {id, label, currency,
+    amount, who, scope?, help?}; ``who`` is "all" (the whole party earns it) or "each" (the
+    players who earned it)."""
+    ruleset = registry.get(slug)
+    return ruleset.quick_awards() if ruleset is not None else []
 
 
 def _lock(character_id: int) -> Character:

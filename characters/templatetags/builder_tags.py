@@ -221,7 +221,9 @@ def section_fingerprint(section: dict) -> str:
 def builder_section(context, section):
     """One section of the builder form, rendered with only its model and the builder's URL."""
     builder_url = context.get("builder_url", "")
-    template = context.template.engine.get_template(section["template"])
+    names = section["template"]  # a name, or the names to try in turn (a ruleset's widget, then a fallback)
+    engine = context.template.engine
+    template = engine.get_template(names) if isinstance(names, str) else engine.select_template(names)
     key = (builder_url, section.get("dom_id", ""))
     fingerprint = section_fingerprint(section)
     hit = _SECTION_HTML.get(key)

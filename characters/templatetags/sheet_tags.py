@@ -25,6 +25,13 @@ def label(value: Any) -> str:
     return _label(value)
 
 
+@register.simple_tag
+def ruleset_template(slug: Any, name: str, fallback: str) -> tuple[str, str]:
+    """A ruleset's own template for a piece of a page (``<slug>/<name>.html``, in its folder),
+    else the generic ``fallback``: ``{% ruleset_template slug "sheet_derived" "x.html" as t %}{% include t %}``."""
+    return (f"{slug}/{name}.html", fallback)
+
+
 @register.filter
 def get(mapping: Any, key: Any) -> Any:
     """``{{ derived|get:"max_hp" }}``: a dict value by a key that is not a valid variable name."""

@@ -21,8 +21,8 @@ def _build(path: str) -> dict:
     return json.loads((ROOT / path).read_text())
 
 
-ROOK = _build("characters/demo/maelstrom/rook.json")  # reflexes 4, wits 2; precision 4 + firearms 3; strength 2; wp 3
-KESTREL = _build("characters/demo/maelstrom/kestrel.json")  # reflexes 2, wits 3; melee 0; investigation 4; wp 4
+ROOK = _build("rulesets/systems/maelstrom/demo/rook.json")  # reflexes 4, wits 2; precision 4 + firearms 3; strength 2; wp 3
+KESTREL = _build("rulesets/systems/maelstrom/demo/kestrel.json")  # reflexes 2, wits 3; melee 0; investigation 4; wp 4
 VASQUEZ = _build("bench/builds/maelstrom_typical.json")  # reflexes 3, wits 2; precision 4 + firearms 3; wp 3
 
 
