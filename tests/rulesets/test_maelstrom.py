@@ -15,7 +15,7 @@ from rulesets.systems.maelstrom import RULESET
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((Path(__file__).parent / "examples" / "maelstrom").glob("*.json"))
 BENCH = ROOT / "bench" / "builds" / "maelstrom_typical.json"
-DEMOS = sorted((ROOT / "characters" / "demo" / "maelstrom").glob("*.json"))
+DEMOS = sorted((ROOT / "rulesets" / "systems" / "maelstrom" / "demo").glob("*.json"))
 
 KESTREL = json.loads((Path(__file__).parent / "examples" / "maelstrom" / "kestrel_investigator.json").read_text())[
     "build"

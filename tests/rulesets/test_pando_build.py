@@ -14,7 +14,7 @@ from rulesets.engine import registry, validate
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((Path(__file__).parent / "examples" / "pando").glob("*.json"))
-DEMOS = sorted((ROOT / "characters" / "demo" / "pando").glob("*.json"))
+DEMOS = sorted((ROOT / "rulesets" / "systems" / "pando" / "demo").glob("*.json"))
 BENCH = ROOT / "bench" / "builds" / "pando_typical.json"
 PANDO = registry.get("pando")
 
