@@ -21,9 +21,9 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
+from characters.errors import BadInput
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import (
     character_budgets,
@@ -54,15 +54,13 @@ E409 = OpenApiResponse(ErrorSerializer, description="`version` is stale: reload 
 E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `errors` carries the codes and paths.")
 
 
-class WrongRuleset(APIException):
+class WrongRuleset(BadInput):
     """A build of another ruleset than the campaign's: refused (400), nothing saved."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "ruleset_unknown"
+    code = "ruleset_unknown"
 
     def __init__(self, message: str):
-        super().__init__(message)
-        self.errors = [{"code": "ruleset.unknown", "path": "/build/ruleset", "message": message}]
+        super().__init__(message, errors=[{"code": "ruleset.unknown", "path": "/build/ruleset", "message": message}])
 
 
 def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:

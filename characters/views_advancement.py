@@ -17,8 +17,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
-from rest_framework.exceptions import APIException
 
+from characters.errors import SHOWN_INLINE, ApplicationError
 from characters.forms_builder import build_from_post, builder_form
 from characters.models import Advancement, Character
 from characters.selectors import advancement as sel
@@ -38,9 +38,9 @@ def _redirect(request, url: str):
     return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
 
 
-def _reason(exc: APIException) -> str:
+def _reason(exc: ApplicationError) -> str:
     errors = getattr(exc, "errors", None) or []
-    detail = str(exc.detail)
+    detail = exc.message
     extra = [e.get("message") for e in errors if isinstance(e, dict) and e.get("message") and e.get("message") not in detail]
     return " ".join([detail, *extra[:3]])
 
@@ -128,7 +128,7 @@ def character_advance(request, character_id):
     if "_request" in request.POST:
         try:
             advancement = svc.advancement_request(character_id=character.id, user=request.user, build=build, note=note)
-        except APIException as exc:
+        except SHOWN_INLINE as exc:
             ctx = _advance_context(request, character, build, note=note, error=_reason(exc))
             template = "characters/advancement_advance.html#advance-body" if request.htmx else "characters/advancement_advance.html"
             return render(request, template, ctx, status=200 if request.htmx else 422)
@@ -170,7 +170,7 @@ def _review_action(request, advancement_id, action):
     error = ""
     try:
         advancement = action(advancement)
-    except APIException as exc:
+    except SHOWN_INLINE as exc:
         error = _reason(exc)
         advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
     if request.htmx and request.POST.get("_card"):
@@ -303,7 +303,7 @@ def campaign_awards(request, campaign_id):
     try:
         rows = svc.award_create(gm=request.user, campaign=campaign, character_ids=chosen, currency=currency,
                                 amount=amount, reason=reason)
-    except APIException as exc:
+    except SHOWN_INLINE as exc:
         return render(request, "characters/awards.html", _awards_context(campaign, form=form, error=_reason(exc)), status=400)
     label = _label_of(campaign.ruleset)(currency)
     names = ", ".join(r.character.name for r in rows)
@@ -325,7 +325,7 @@ def character_ledger(request, character_id):
         try:
             svc.award_create(gm=request.user, character_id=character.id, currency=request.POST.get("currency", ""),
                              amount=int(raw) if raw.strip().isdigit() else raw, reason=request.POST.get("reason", ""))
-        except APIException as exc:
+        except SHOWN_INLINE as exc:
             error = _reason(exc)
         else:
             messages.success(request, "Awarded.")

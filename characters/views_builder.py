@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from characters.diff import build_diff
+from characters.errors import Conflict, RuleRefused
 from characters.forms_builder import build_from_post, builder_form
 from characters.models import Character
 from characters.selectors.campaigns import campaign_for_user
@@ -34,7 +35,6 @@ from characters.selectors.characters import (
     next_point_costs,
 )
 from characters.services import characters as svc
-from config.api import Conflict, RuleRefused
 
 MAX_IMPORT_BYTES = 256 * 1024
 

@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
+    "config.middleware.ApplicationErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

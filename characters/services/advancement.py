@@ -55,9 +55,9 @@ Requests and review
   reversal row for each of its spends; only the latest change of the build can be
   reverted (409 with the reason otherwise).
 
-Errors: ``Http404`` for what the user may not see, ``PermissionDenied`` (403) for what
-they may not do, ``Conflict`` (409) for races and stale requests, ``RuleRefused`` (422)
-for rule refusals, ``BadInput`` (400) for bad values. Views and the API map them.
+Errors (characters/errors.py): the selectors' ``*NotFound`` (404) for what the user may not
+see, ``NotPermitted`` (403) for what they may not do, ``Conflict`` (409) for races and stale
+requests, ``RuleRefused`` (422) for rule refusals, ``BadInput`` (400) for bad values.
 """
 
 from __future__ import annotations
@@ -65,19 +65,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
-from rest_framework import status
-from rest_framework.exceptions import APIException
 
 from characters.diff import build_diff
+from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
 from characters.selectors.advancement import advancement_for_user, cost_changes, ledger_totals
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import character_for_user, is_campaign_gm
 from characters.services.characters import campaign_ruleset, character_validate, stored_build
-from config.api import Conflict, RuleRefused
 from rulesets.engine import Report, registry
 from rulesets.engine.base import is_int
 
@@ -85,24 +82,8 @@ from rulesets.engine.base import is_int
 MAX_AWARD = 1_000_000
 MAX_COMMENT = 2000
 
-class BadInput(APIException):
-    """A value the service cannot take (400), with {field, message} errors."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_detail = "Invalid input."
-    default_code = "invalid"
-
-    def __init__(self, detail: str, *, field: str | None = None):
-        super().__init__(detail=detail)
-        self.errors = [{"field": field, "message": detail}]
-
-
 class AdvancementConflict(Conflict):
     """A 409 that carries the rules' errors (a budget that is no longer there)."""
-
-    def __init__(self, detail: str, *, errors: list[dict] | None = None):
-        super().__init__(detail=detail)
-        self.errors = errors or []
 
 
 # ------------------------------------------------------------------ helpers
@@ -122,7 +103,7 @@ def _lock(character_id: int) -> Character:
 
 def _require_gm(user, campaign: Campaign, action: str) -> None:
     if not is_campaign_gm(user, campaign):
-        raise PermissionDenied(f"Only the campaign's GM may {action}.")
+        raise NotPermitted(f"Only the campaign's GM may {action}.")
 
 
 def _core(build: Any) -> Any:
@@ -377,7 +358,7 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
     """
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     if character.owner_id != user.pk:
-        raise PermissionDenied("Only the character's owner may request an advancement.")
+        raise NotPermitted("Only the character's owner may request an advancement.")
     if character.status != Character.Status.ACTIVE:
         raise RuleRefused(
             "Only an active character advances; finish and submit the draft first.",
@@ -422,7 +403,7 @@ def advancement_withdraw(*, advancement_id, user) -> Advancement:
     """The owner withdraws their pending request (409 when it is no longer pending)."""
     advancement = advancement_for_user(user=user, advancement_id=advancement_id)
     if advancement.character.owner_id != user.pk:
-        raise PermissionDenied("Only the character's owner may withdraw this request.")
+        raise NotPermitted("Only the character's owner may withdraw this request.")
     _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
     _require_pending(advancement)

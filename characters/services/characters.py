@@ -5,8 +5,8 @@ Every service is keyword-only, owns its transaction and locks the character row
 the campaign's house rules and homebrew, so every door (page, API, import) sees the
 same report.
 
-Errors: ``Http404`` (via the selectors) for what the user may not see,
-``PermissionDenied`` for what they may not do, ``Conflict`` for a stale version and
+Errors (characters/errors.py): ``CharacterNotFound`` (404, via the selectors) for what the
+user may not see, ``NotPermitted`` for what they may not do, ``Conflict`` for a stale version and
 ``RuleRefused`` for a rules refusal (submit an invalid build, import a document of
 another ruleset). Views and the API turn these into 404/403/409/422.
 """
@@ -17,12 +17,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from characters.errors import Conflict, NotPermitted, RuleRefused
 from characters.models import Campaign, Character, CharacterVersion, LedgerEntry
 from characters.selectors.characters import can_edit_build, character_for_user, is_campaign_gm
-from config.api import Conflict, RuleRefused
 from rulesets.engine import FORMAT, Report, registry, validate
 
 #: What a character without a name is called until the player names it.
@@ -121,7 +120,7 @@ def _check_version(character: Character, version: Any) -> None:
 
 def _require_build_editor(user, character: Character) -> None:
     if not can_edit_build(user, character):
-        raise PermissionDenied("Only the character's owner may change its build.")
+        raise NotPermitted("Only the character's owner may change its build.")
 
 
 def _require_draft(character: Character, action: str) -> None:
@@ -344,7 +343,7 @@ def campaign_update_homebrew(*, campaign: Campaign, user, homebrew: Any) -> Home
     Issues are returned for the page to show, never raised; nothing is saved while any remain.
     """
     if not is_campaign_gm(user, campaign):
-        raise PermissionDenied("Only the campaign's GM may edit its homebrew.")
+        raise NotPermitted("Only the campaign's GM may edit its homebrew.")
     ruleset = campaign_ruleset(campaign)
     if not isinstance(homebrew, dict):
         return HomebrewResult(False, [{"code": "homebrew.malformed", "path": "", "message": "Homebrew must be an object of {kind: [entries]}."}])

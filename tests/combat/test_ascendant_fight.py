@@ -66,7 +66,7 @@ def test_the_scripted_fight(fight):
     assert character.version == version + 1
     assert CharacterVersion.objects.get(character=character, number=character.version).reason == (
         "The crypt: GM: Lirael Windsong is frightened 1.")
-    with pytest.raises(services.PermissionDenied):
+    with pytest.raises(services.NotPermitted):
         services.encounter_act(encounter=e, user=player, combatant_id=npc.pk,
                                action={"action": "gm_damage", "amount": 5})
 

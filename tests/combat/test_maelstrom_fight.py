@@ -79,7 +79,7 @@ def test_the_scripted_fight(fight):
                            action={"action": "gm_difficulty", "difficulty": 7, "threshold": 0})
     e.refresh_from_db()
     assert e.state == {"difficulty": 7, "threshold": 0}
-    with pytest.raises(services.PermissionDenied):
+    with pytest.raises(services.NotPermitted):
         services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
                                action={"action": "gm_damage", "levels": 1, "type": "bashing"})
     services.encounter_act(encounter=e, user=gm, combatant_id=pc.pk,
