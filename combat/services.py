@@ -34,6 +34,7 @@ from django.db import transaction
 from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
 from characters.models import Campaign, Character, CharacterVersion
 from characters.selectors.characters import is_campaign_gm
+from characters.services.versions import character_version_write
 from combat import broadcast
 from combat.models import Combatant, Encounter, EncounterEvent
 from combat.selectors import (
@@ -195,12 +196,8 @@ class _Step:
         for character, texts in self.characters.values():
             if _dump(character.state) == self.stored_pc.get(character.id):
                 continue  # the rules returned the same play state: no new version of the sheet
-            character.version += 1
-            character.save(update_fields=["state", "version", "updated"])
             reason = f"{e.name}: " + " ".join(texts) if texts else f"{e.name}: play state"
-            CharacterVersion.objects.create(
-                character=character, number=character.version, build=character.build, state=character.state,
-                report=character.report, reason=reason[:REASON_LENGTH], author=self.user)
+            character_version_write(character=character, author=self.user, reason=reason, fields=["state"])
         new_log: list[dict[str, Any]] = []
         if self.events:
             # ``last_seq`` is read with the locked encounter row: gap-free numbers, no scan of the log.

@@ -9,7 +9,7 @@ Every CP, XP or point a character has is a ``LedgerEntry`` row of one currency:
   GM award (``award_create``).
 - ``spend``: what an approved change cost, negative (a refund, when a change makes the
   build cheaper, is a positive spend). The first spend rows are the initial build's,
-  written when the character is submitted (``advancement_open_ledger``, called by
+  written when the character is submitted (``ledger_open``, called by
   ``character_submit``); every approved advancement adds one row per currency whose
   price changed, linked to the advancement and the version it made.
 - ``reversal``: the opposite amount of a row it undoes; a reversal linked to an
@@ -74,7 +74,9 @@ from characters.models import Advancement, Campaign, Character, CharacterVersion
 from characters.selectors.advancement import advancement_for_user, cost_changes, ledger_totals
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import character_for_user, is_campaign_gm
-from characters.services.characters import campaign_ruleset, character_validate, stored_build
+from characters.services.ledger import ledger_award, ledger_open, ledger_reverse, ledger_spend
+from characters.services.rules import campaign_ruleset, character_validate, stored_build
+from characters.services.versions import character_version_write
 from rulesets.engine import Report, registry
 from rulesets.engine.base import is_int
 
@@ -212,60 +214,12 @@ def _refresh_budget(character: Character, totals) -> None:
     character.save(update_fields=["build", "report", "updated"])
 
 
-def _new_version(character: Character, *, author, reason: str) -> None:
-    CharacterVersion.objects.create(
-        character=character,
-        number=character.version,
-        build=character.build,
-        state=character.state,
-        report=character.report,
-        reason=reason[:200],
-        author=author,
-    )
-
-
 def _require_pending(advancement: Advancement) -> None:
     if advancement.status != Advancement.Status.PENDING:
         raise Conflict(
             f"Request #{advancement.id} is already {advancement.get_status_display().lower()}: "
             "only a pending request can be reviewed."
         )
-
-
-# ------------------------------------------------------------------ the opening balance
-
-
-def advancement_open_ledger(*, character: Character, author=None) -> list[LedgerEntry]:
-    """Book the approved build's price as its first spend rows, once (call under the row lock).
-
-    ``character_submit`` calls this when a draft becomes active. For an active character
-    that has no spend rows yet (made active before the ledger tracked spends, or seeded),
-    the advancement services call it before pricing anything, so the invariant holds.
-    """
-    if character.status != Character.Status.ACTIVE:
-        return []
-    if LedgerEntry.objects.filter(character=character).exclude(kind=LedgerEntry.Kind.AWARD).exists():
-        return []
-    if Advancement.objects.filter(character=character, status=Advancement.Status.APPROVED).exists():
-        return []
-    ruleset = registry.get(character.ruleset)
-    if ruleset is None:
-        return []
-    report = character_validate(campaign=character.campaign, build=character.build)
-    rows = [
-        LedgerEntry(
-            character=character,
-            kind=LedgerEntry.Kind.SPEND,
-            currency=currency,
-            amount=-report.spent.get(currency, 0),
-            reason="initial build",
-            author=author,
-            version=character.version,
-        )
-        for currency in ruleset.awardable_currencies
-        if report.spent.get(currency, 0)
-    ]
-    return LedgerEntry.objects.bulk_create(rows)
 
 
 # ------------------------------------------------------------------ awards
@@ -330,18 +284,8 @@ def award_create(
     for character in Character.objects.select_for_update(of=("self",)).select_related("campaign").filter(pk__in=ids).order_by("id"):
         if character.status == Character.Status.RETIRED:
             raise BadInput(f"{character.name} is retired: no more awards.", field="character")
-        advancement_open_ledger(character=character, author=gm)
-        rows.append(
-            LedgerEntry.objects.create(
-                character=character,
-                kind=LedgerEntry.Kind.AWARD,
-                currency=currency,
-                amount=amount,
-                reason=reason,
-                author=gm,
-                version=character.version,
-            )
-        )
+        ledger_open(character=character, author=gm)
+        rows.append(ledger_award(character=character, currency=currency, amount=amount, reason=reason, author=gm))
         _refresh_budget(character, ledger_totals(character=character))
     return rows
 
@@ -368,7 +312,7 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
         raise BadInput("A build document must be a JSON object.", field="build")
     if not isinstance(note, str) or len(note) > MAX_COMMENT:
         raise BadInput(f"The note must be text of at most {MAX_COMMENT} characters.", field="note")
-    advancement_open_ledger(character=character, author=character.owner)
+    ledger_open(character=character, author=character.owner)
     totals = ledger_totals(character=character)
     doc, report, cost, rows = _price(character, build, totals)
     if not report.valid:
@@ -442,7 +386,7 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
             f"Request #{advancement.id} was made stale by another approved change (it was priced on version "
             f"{advancement.base_version}; the build has changed since): ask the player to re-submit."
         )
-    advancement_open_ledger(character=character, author=gm)
+    ledger_open(character=character, author=gm)
     totals = ledger_totals(character=character)
     doc, report, cost, _rows = _price(character, advancement.build, totals)
     if not report.valid:
@@ -458,26 +402,10 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
     character.build = doc
     character.report = character_validate(campaign=character.campaign, build=doc).as_dict()
     character.name = _name_of(doc, character.name)
-    character.version += 1
-    character.save(update_fields=["build", "report", "name", "version", "updated"])
-    _new_version(character, author=gm, reason=f"advancement #{advancement.id}")
-    awardable = campaign_ruleset(character.campaign).awardable_currencies
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                character=character,
-                kind=LedgerEntry.Kind.SPEND,
-                currency=currency,
-                amount=-cost[currency],
-                reason=f"advancement #{advancement.id}",
-                author=gm,
-                advancement=advancement,
-                version=character.version,
-            )
-            for currency in awardable
-            if cost.get(currency)
-        ]
-    )
+    character_version_write(character=character, author=gm, reason=f"advancement #{advancement.id}",
+                            fields=["build", "report", "name"])
+    ledger_spend(character=character, cost=cost, currencies=campaign_ruleset(character.campaign).awardable_currencies,
+                 reason=f"advancement #{advancement.id}", author=gm, advancement=advancement)
     advancement.status = Advancement.Status.APPROVED
     advancement.reviewed_by = gm
     advancement.review_comment = comment
@@ -546,24 +474,10 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
     character.build = stored_build(before.build, ruleset_slug=character.ruleset, budget=awarded)
     character.report = character_validate(campaign=character.campaign, build=character.build).as_dict()
     character.name = _name_of(character.build, character.name)
-    character.version += 1
-    character.save(update_fields=["build", "report", "name", "version", "updated"])
-    _new_version(character, author=gm, reason=f"revert of advancement #{advancement.id}: {reason}")
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                character=character,
-                kind=LedgerEntry.Kind.REVERSAL,
-                currency=row.currency,
-                amount=-row.amount,
-                reason=f"revert of advancement #{advancement.id}: {reason}",
-                author=gm,
-                advancement=advancement,
-                version=character.version,
-            )
-            for row in LedgerEntry.objects.filter(advancement=advancement, kind=LedgerEntry.Kind.SPEND)
-        ]
-    )
+    character_version_write(character=character, author=gm, reason=f"revert of advancement #{advancement.id}: {reason}",
+                            fields=["build", "report", "name"])
+    ledger_reverse(character=character, advancement=advancement, reason=f"revert of advancement #{advancement.id}: {reason}",
+                   author=gm)
     advancement.status = Advancement.Status.REVERTED
     advancement.review_comment = (advancement.review_comment + "\n" if advancement.review_comment else "") + f"Reverted: {reason}"
     advancement.save(update_fields=["status", "review_comment"])
@@ -577,7 +491,7 @@ def advancement_preview(*, character: Character, build: Any) -> dict[str, Any]:
     """
     totals = ledger_totals(character=character)
     if not LedgerEntry.objects.filter(character=character).exclude(kind=LedgerEntry.Kind.AWARD).exists():
-        # Not booked yet (see advancement_open_ledger): price against the report as the ledger will.
+        # Not booked yet (see ledger.ledger_open): price against the report as the ledger will.
         report = character.report if isinstance(character.report, dict) else {}
         for currency, line in totals.items():
             line["spent"] = (report.get("spent") or {}).get(currency, 0)

@@ -32,6 +32,7 @@ from characters.selectors.play import (
     rollable_by_id,
     sheet_rules,
 )
+from characters.services.versions import character_version_write
 from rulesets.engine.base import OddsError, Ruleset, StateError, is_int
 from rulesets.engine.dice import Roller
 from rulesets.engine.pointer import resolve, split
@@ -67,17 +68,7 @@ def _rules_of(character: Character) -> tuple[Ruleset, Report]:
 
 def _save_version(character: Character, *, user, reason: str, fields: list[str]) -> CharacterVersion:
     """Bump the version counter and write the version row, in the caller's transaction."""
-    character.version += 1
-    character.save(update_fields=[*fields, "version", "updated"])
-    return CharacterVersion.objects.create(
-        character=character,
-        number=character.version,
-        build=character.build,
-        state=character.state,
-        report=character.report,
-        reason=reason[:REASON_LENGTH],
-        author=user,
-    )
+    return character_version_write(character=character, author=user, reason=reason, fields=fields)
 
 
 def _lock_for_state(*, character_id, user) -> Character:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.pointer import join
-
 
 def creation(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     """Dots as circles: the starting dot, the free creation dots, and the dots bought with XP."""

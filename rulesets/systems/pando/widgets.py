@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.pointer import join
-
 
 def body(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     """Body parts × apparel slots: which worn item sits where, which arm holds what, and clashes.
