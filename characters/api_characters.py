@@ -29,7 +29,7 @@ from characters.selectors.characters import (
     character_budgets,
     character_for_user,
     character_versions,
-    characters_for_user,
+    characters_visible_to,
 )
 from characters.serializers_campaigns import ErrorSerializer
 from characters.serializers_characters import (
@@ -97,7 +97,7 @@ def character_list(request):
             except ValueError:
                 raise serializers.ValidationError({"campaign": ["A campaign id is a whole number."]}) from None
             campaign_for_user(request.user, campaign_id)  # 404 when not a member
-        characters = list(characters_for_user(user=request.user, campaign_id=campaign_id))
+        characters = list(characters_visible_to(user=request.user, campaign_id=campaign_id))
         budgets = character_budgets(characters=characters)
         return Response(CharacterSummarySerializer(characters, many=True, context={"budgets": budgets}).data)
 

@@ -87,7 +87,7 @@ class CampaignSummarySerializer(serializers.Serializer):
 
     def get_role(self, campaign) -> str:
         user = self.context["request"].user
-        return Membership.Role.GM if campaign.gm_id == user.pk else Membership.Role.PLAYER
+        return Membership.Role.GM if campaign.is_gm(user) else Membership.Role.PLAYER
 
 
 class CampaignDetailSerializer(CampaignSummarySerializer):
@@ -97,7 +97,7 @@ class CampaignDetailSerializer(CampaignSummarySerializer):
     created = serializers.DateTimeField()
 
     def get_join_code(self, campaign) -> str | None:
-        return campaign.join_code if campaign.gm_id == self.context["request"].user.pk else None
+        return campaign.join_code if campaign.is_gm(self.context["request"].user) else None
 
     @extend_schema_field(MemberSerializer(many=True))
     def get_members(self, campaign) -> list[dict]:

@@ -25,11 +25,10 @@ class CharacterNotFound(Http404, Character.DoesNotExist):
 def _visible_filter(user) -> Q:
     """Characters ``user`` may see: own ones in campaigns they belong to, or any in campaigns they run."""
     member = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user=user)
-    gm_member = member.filter(role=Membership.Role.GM)
-    return (Q(owner=user) & Exists(member)) | Q(campaign__gm=user) | Exists(gm_member)
+    return (Q(owner=user) & Exists(member)) | Q(campaign__gm=user)
 
 
-def characters_for_user(*, user, campaign_id=None) -> QuerySet[Character]:
+def characters_visible_to(*, user, campaign_id=None) -> QuerySet[Character]:
     """Every character ``user`` may see, optionally in one campaign, ordered by name."""
     if not getattr(user, "is_authenticated", False):
         return Character.objects.none()
@@ -68,7 +67,7 @@ def character_for_user(*, user, character_id, for_update: bool = False) -> Chara
     if character is None:
         raise CharacterNotFound("No such character.")
     role = character.viewer_role
-    runs_it = character.campaign.gm_id == user.pk or role == Membership.Role.GM
+    runs_it = is_campaign_gm(user, character.campaign)
     owns_it = character.owner_id == user.pk and role is not None
     if not (runs_it or owns_it):
         raise CharacterNotFound("No such character.")
@@ -76,12 +75,8 @@ def character_for_user(*, user, character_id, for_update: bool = False) -> Chara
 
 
 def is_campaign_gm(user, campaign: Campaign) -> bool:
-    """Whether ``user`` runs ``campaign`` (its ``gm`` field; a GM membership counts too)."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if campaign.gm_id == user.pk:
-        return True
-    return Membership.objects.filter(campaign=campaign, user=user, role=Membership.Role.GM).exists()
+    """Whether ``user`` runs ``campaign`` (``Campaign.is_gm``: its ``gm`` field; no query)."""
+    return campaign.is_gm(user)
 
 
 def can_edit_build(user, character: Character) -> bool:
@@ -93,11 +88,7 @@ def can_edit_state(user, character: Character) -> bool:
     """The owner and the campaign's GM may change play state (hit points, conditions…)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if character.owner_id == user.pk or character.campaign.gm_id == user.pk:
-        return True
-    if getattr(character, "viewer_role", None) is not None:  # read with the character: no query
-        return character.viewer_role == Membership.Role.GM
-    return is_campaign_gm(user, character.campaign)
+    return character.owner_id == user.pk or is_campaign_gm(user, character.campaign)
 
 
 def character_versions(*, character: Character) -> QuerySet[CharacterVersion]:
