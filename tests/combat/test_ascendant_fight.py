@@ -11,7 +11,7 @@ from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
 from tests.combat.helpers import last_event, refused, snapshot
 from tests.factories import make_campaign, make_user
-from tests.rulesets.test_ascendant_combat import CULTIST, LIRAEL
+from tests.rulesets.ascendant.test_ascendant_combat import CULTIST, LIRAEL
 
 pytestmark = pytest.mark.django_db
 

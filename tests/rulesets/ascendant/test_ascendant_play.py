@@ -11,7 +11,7 @@ from rulesets.engine import FixedRoller, OddsError, StateError, odds, registry, 
 from rulesets.systems.ascendant.play import degree
 
 RULESET = registry.get("ascendant")
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 BUILD = json.loads((ROOT / "rulesets" / "systems" / "ascendant" / "demo" / "ysolde.json").read_text())
 REPORT = validate(BUILD)
 

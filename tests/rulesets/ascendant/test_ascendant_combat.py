@@ -11,7 +11,7 @@ from rulesets.engine import registry
 from rulesets.engine.combat import Fighter
 from tests.rulesets import combat_helpers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RULESET = registry.get("ascendant")
 RULES = RULESET.combat()
 

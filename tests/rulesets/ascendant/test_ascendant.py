@@ -8,7 +8,7 @@ import pytest
 
 from rulesets.engine import registry, validate
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]  # tests/rulesets (its examples/)
 ROOT = HERE.parents[1]
 EXAMPLES = sorted((HERE / "examples" / "ascendant").glob("*.json"))
 RULESET = registry.get("ascendant")

@@ -16,7 +16,7 @@ from rulesets.systems.ourdnd import RULESET as OURDND
 from rulesets.systems.ourdnd import rules
 from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = example_paths("ourdnd")
 TYPICAL = json.loads((ROOT / "bench/builds/ourdnd_typical.json").read_text())
 DEMOS = sorted((ROOT / "rulesets/systems/ourdnd/demo").glob("*.json"))
