@@ -12,7 +12,7 @@ Choices documented here (CONTRACT.md leaves them open):
   invalid build is saved as a draft with its report (201).
 - ``budget`` is ``{currency: {"total", "spent", "unspent"}}``: total = the sum of the
   character's ledger award rows (the starting budget is the first), or for a currency
-  the GM does not award (Paragon's force points) the report's budget; spent = the
+  the GM does not award (one the rules derive) the report's budget; spent = the
   report's; unspent = total − spent.
 """
 

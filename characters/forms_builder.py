@@ -137,7 +137,7 @@ def _read_ranks(section, post, build):
         raw = post.get(ptr_join(path, oid))
         if raw is None:
             continue
-        if named:  # ranks by name (Ascendant's proficiency): the first rank is the same as absent
+        if named:  # ranks by name (a proficiency ladder): the first rank is the same as absent
             if raw in ("", named[0]):
                 obj.pop(oid, None)
             else:

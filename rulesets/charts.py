@@ -11,8 +11,8 @@ and in a template (or ``{% load rulesets_charts %}{% odds_chart slug answer %}``
 
 The helper knows nothing of any one ruleset: it walks the answer in its own key order, so a
 sixth ruleset's odds chart without a line of code here. Nested objects of whole-number keys
-(Pando's ``ep``, Maelstrom's ``successes``) become one bar per number, in numeric order.
-A lone probability (Paragon's ``{"pass": p}``) gets its complement as a second bar.
+(``{"ep": {"0": p, …}}``, ``{"successes": {"1": p, …}}``) become one bar per number, in numeric
+order. A lone probability (``{"pass": p}``) gets its complement as a second bar.
 """
 
 from __future__ import annotations

@@ -220,8 +220,8 @@ def character_budgets(*, characters) -> dict[int, dict[str, dict[str, int]]]:
     """{character id: {currency: {"total", "spent", "unspent"}}} for the API, in one query.
 
     ``total`` is the sum of the character's ledger *award* rows per awardable currency
-    (the starting budget is the first award); a currency the GM does not award (Paragon's
-    force points) takes its total from the report's budget. ``spent`` is the report's.
+    (the starting budget is the first award); a currency the GM does not award (one the
+    rules derive) takes its total from the report's budget. ``spent`` is the report's.
     """
     from django.db.models import Sum
 

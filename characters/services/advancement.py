@@ -21,8 +21,8 @@ From these rows alone (``selectors.advancement.ledger_totals``): **awarded** = a
 sum of every row = awarded − spent. Nothing else stores a balance.
 
 Only the ruleset's *awardable* currencies are in the ledger (``Ruleset.awardable_currencies``):
-Paragon's force points come from the power level table, so they are priced but never
-awarded or booked.
+a currency a ruleset derives from something else (force points from a power level table,
+say) is priced but never awarded or booked.
 
 The build's ``budget`` mirrors the ledger: whenever a build is validated for a request or
 applied, and whenever an award is booked, ``build["budget"]`` is set to the awarded
@@ -30,9 +30,9 @@ total. The rules service then reports ``remaining = budget − spent = awarded �
 since the spend rows of an active character always add up to its approved build's
 ``report.spent`` (the initial build's price, then each approved change's delta), the
 invariant is **ledger unspent == report remaining** for every awardable currency of every
-active character. Ascendant XP is "used" by the level, not spent: the rules report it as
-``spent`` ((level − 1) × 1000), so a level-up is booked as a spend of the XP the new
-level uses, and the same invariant holds.
+active character. XP that a level "uses" rather than spends is reported by the rules as
+``spent`` too, so a level-up is booked as a spend of the XP the new level uses, and the
+same invariant holds.
 
 Requests and review
 ===================
@@ -165,8 +165,7 @@ def _priced_rows(campaign: Campaign, old: dict, new: dict, diff: list[dict], new
 
     Each change is priced at the margin: applied in document order to the approved build
     (budget aside), the spent before and after it. The rows then add up to the request's
-    cost even where a ruleset re-prices other traits (Maelstrom re-allocates unrecorded
-    creation dots), and each change carries the cost lines the rules wrote for it.
+    cost even where a ruleset re-prices other traits (re-allocating free creation points, say), and each change carries the cost lines the rules wrote for it.
     """
     from characters.forms_builder import delete_at, set_at
 

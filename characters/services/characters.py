@@ -139,8 +139,8 @@ def character_save_draft(*, character_id, user, build: Any, version: Any, reason
 def submit_refusal(*, campaign: Campaign, build: Any) -> Report | None:
     """The approval-phase report when ``build`` may not be submitted, else None.
 
-    Submission checks with ``phase="approval"`` (Ascendant's missing level choices
-    are errors then); the builder uses this to disable its Submit button.
+    Submission checks with ``phase="approval"`` (a ruleset's missing choices may be
+    warnings in a draft and errors then); the builder uses this to disable its Submit button.
     """
     report = character_validate(campaign=campaign, build=build, phase="approval")
     return None if report.valid else report

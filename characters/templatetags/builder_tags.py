@@ -191,7 +191,8 @@ def stepper(f, url):
 
 @register.simple_tag
 def creation_dots(item):
-    """One row of Maelstrom's creation dots (every dot changes with the allocation: a hot loop)."""
+    """A row of dots, each of its kind ("base", "free", "xp"…), for a ruleset's dot widget
+    (every dot can change with one edit: a hot loop, so no template loop)."""
     dots = [_e(d) for d in item.get("dots") or []]
     final = item.get("final") or 0
     return mark_safe(

@@ -434,7 +434,8 @@ def sheet_value(value: Any) -> str:
 
 @register.simple_tag
 def skill_rows(skills: Any, effects: Any) -> str:
-    """Ascendant's skills table rows: each skill's modifier and, if play state lowers it, the lowered one."""
+    """Table rows of named modifiers (``skills``: {id: modifier}) and, where the play state's effects
+    lower one (``effects.checks["skill.<id>"]``), the lowered modifier beside it."""
     if not isinstance(skills, dict):
         return ""
     checks = effects.get("checks", "") if isinstance(effects, dict) else ""
