@@ -540,12 +540,16 @@ class Ruleset:
         merged into it. ``ui`` offers ``control(pointer, value, **extra)`` (a form control with its
         issues), ``html_id(pointer, prefix)``, ``label(id)`` and ``sections`` (every traits section).
         Default: the function ``WIDGETS[widget]`` of the ruleset's ``widgets.py``, if it has one."""
+        fn = self._widgets.get(widget)
+        return fn(section, build, report, ui) if fn is not None else {}
+
+    @cached_property
+    def _widgets(self) -> dict[str, Any]:
         try:
             module = import_module(f"{type(self).__module__}.widgets")
         except ModuleNotFoundError:
             return {}
-        fn = getattr(module, "WIDGETS", {}).get(widget)
-        return fn(section, build, report, ui) if fn is not None else {}
+        return dict(getattr(module, "WIDGETS", {}))
 
     def demo_builds(self) -> list[dict[str, Any]]:
         """Finished characters for ``manage.py seed_demo``: the documents of ``<folder>/demo/*.json``."""
