@@ -52,14 +52,14 @@ class CoinRuleset(Ruleset):
 
     # ------------------------------------------------------------- dice
 
-    def odds(self, request: Any) -> dict[str, Any]:
+    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
         coins = request.get("coins") if isinstance(request, dict) else None
         if not is_int(coins) or not 1 <= coins <= 10:
             raise OddsError("Flip 1 to 10 coins.")
         miss = 0.5**coins
         return {"success": 1 - miss, "failure": miss}
 
-    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
+    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         self.odds(request)
         faces = roller.roll(request["coins"], 2)
         heads = faces.count(2)
@@ -67,22 +67,24 @@ class CoinRuleset(Ruleset):
         return {"faces": faces, "total": heads, "outcome": outcome,
                 "text": f"{heads} head{'s' if heads != 1 else ''}: {outcome}"}
 
-    def rollables(self, build: dict, report: Report, state: dict | None = None) -> list[dict[str, Any]]:
+    def rollables(self, build: dict, report: Report, state: dict | None = None, *,
+                  ctx: Context | None = None) -> list[dict[str, Any]]:
         luck = report.derived.get("luck", 1)
         return [{"id": "flip", "label": f"Flip {luck} coin{'s' if luck != 1 else ''}", "request": {"coins": luck}}]
 
     # ------------------------------------------------------- play state
 
-    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
+    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         return {"lives": LIVES}
 
-    def check_state(self, state: Any, build: dict, report: Report) -> list[Issue]:
+    def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
         lives = state.get("lives") if isinstance(state, dict) else None
         if not is_int(lives) or not 0 <= lives <= LIVES:
             return [Issue("coin.lives_invalid", "/lives", f"Lives are 0 to {LIVES}.")]
         return []
 
-    def state_sections(self, build: dict, report: Report, state: dict) -> list[dict[str, Any]]:
+    def state_sections(self, build: dict, report: Report, state: dict, *,
+                       ctx: Context | None = None) -> list[dict[str, Any]]:
         lives = state.get("lives", LIVES)
         return [{"id": "lives", "label": "Lives", "kind": "pools",
                  "items": [{"id": "lives", "label": "Lives", "path": "/lives", "value": lives, "min": 0,
@@ -90,7 +92,7 @@ class CoinRuleset(Ruleset):
                  "actions": [{"action": "lose_life", "label": "Lose a life", "fields": []}]}]
 
     def state_action(self, state: dict, action: dict, build: dict, report: Report,
-                     roller: Roller | None = None) -> tuple[dict, str]:
+                     roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
         lives = state.get("lives", LIVES)
         kind = action.get("action")
         if kind == "lose_life":

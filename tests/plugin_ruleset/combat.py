@@ -9,7 +9,7 @@ from rulesets.engine.dice import Roller
 
 
 class CoinCombat(CombatRules):
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Any = None) -> Outcome:
         outcome = Outcome(order=sorted(f.id for f in fighters))
         for f in fighters:
             outcome.combat[f.id] = {"flips": 0}
@@ -17,7 +17,7 @@ class CoinCombat(CombatRules):
         return outcome
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None) -> list[ActionSpec]:
+                current: int | None, ctx: Any = None) -> list[ActionSpec]:
         spec = ActionSpec(id="flip", label="Flip at an enemy", cost="your turn", target="enemy",
                           odds={"coins": 1})
         if current != actor.id:
@@ -27,7 +27,7 @@ class CoinCombat(CombatRules):
         return [spec]
 
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
+                roller: Roller, *, current: int | None, by_gm: bool, ctx: Any = None) -> Outcome:
         spec = self.spec_for(action, actor, self.actions(actor, fighters, encounter_state, current=current))
         if not spec.allowed:
             raise self.refusal(spec)
@@ -44,6 +44,6 @@ class CoinCombat(CombatRules):
             outcome.log("flip", f"{actor.name} flips tails at {target.name}.", actor.id)
         return outcome
 
-    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+    def summary(self, fighter: Fighter, encounter_state: dict, *, ctx: Any = None) -> dict[str, Any]:
         lives = fighter.state.get("lives", 0)
         return {"stats": [{"label": "Lives", "value": f"{lives}/3"}], "status": ["out"] if lives <= 0 else []}
