@@ -28,10 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rulesets.engine.pointer import ptr, resolve, split
+from rulesets.engine.pointer import delete_at, ptr, resolve, set_at
 
 _INT_RE = re.compile(r"^[+-]?\d{1,9}$")
-_MISSING = object()
 
 
 # ------------------------------------------------------------------ parsing
@@ -56,46 +55,6 @@ def _getlist(post, name: str) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def set_at(doc: Any, pointer: str, value: Any) -> Any:
-    """Set ``value`` at ``pointer`` in ``doc`` (creating objects on the way); returns ``doc``.
-
-    ``value is _MISSING`` deletes the key. A token "-" on a list appends.
-    """
-    tokens = split(pointer)
-    if not tokens:
-        return value
-    node = doc
-    for token in tokens[:-1]:
-        if isinstance(node, list):
-            if token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-                continue
-            return doc  # nowhere to put it: the list is shorter than the form thought
-        if not isinstance(node, dict):
-            return doc
-        if not isinstance(node.get(token), (dict, list)):
-            node[token] = {}
-        node = node[token]
-    last = tokens[-1]
-    if isinstance(node, list):
-        if last == "-":
-            if value is not _MISSING:
-                node.append(value)
-        elif last.isdigit() and int(last) < len(node):
-            if value is _MISSING:
-                del node[int(last)]
-            else:
-                node[int(last)] = value
-    elif isinstance(node, dict):
-        if value is _MISSING:
-            node.pop(last, None)
-        else:
-            node[last] = value
-    return doc
-
-
-def delete_at(doc: Any, pointer: str) -> Any:
-    return set_at(doc, pointer, _MISSING)
 
 
 # ------------------------------------------------------------------ sections

@@ -30,10 +30,14 @@ class UserSerializer(serializers.Serializer):
 class TokenRequestSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+    name = serializers.CharField(
+        max_length=60, required=False, allow_blank=True,
+        help_text='what the token is for, e.g. "laptop" (default "API token"); shown on the account page',
+    )
 
 
 class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="the key, shown this once: only its digest is stored")
 
 
 class CampaignSettingsSerializer(serializers.Serializer):

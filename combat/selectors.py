@@ -21,11 +21,12 @@ from django.utils.html import format_html
 from django.utils.text import slugify
 
 from characters.models import Campaign, Character, Membership
+from characters.selectors.campaigns import campaign_context
 from characters.selectors.characters import is_campaign_gm
 from characters.selectors.play import label
 from combat.models import Combatant, Encounter, EncounterEvent
 from rulesets.engine import registry, validate
-from rulesets.engine.base import OddsError, Ruleset
+from rulesets.engine.base import Context, OddsError, Ruleset
 from rulesets.engine.combat import ActionSpec, CombatRules, Fighter
 from rulesets.engine.report import Report
 
@@ -187,11 +188,11 @@ def fighter_report(ruleset: Ruleset, campaign: Campaign, build: Any) -> Report:
     return report
 
 
-def _initial_state(ruleset: Ruleset, build: dict, report: Report) -> dict:
+def _initial_state(ruleset: Ruleset, build: dict, report: Report, ctx: Context | None) -> dict:
     if not report.valid:
         return {}
     try:
-        return ruleset.initial_state(build, report) or {}
+        return ruleset.initial_state(build, report, ctx=ctx) or {}
     except NotImplementedError:
         return {}
     except Exception:
@@ -199,18 +200,20 @@ def _initial_state(ruleset: Ruleset, build: dict, report: Report) -> dict:
         return {}
 
 
-def combatant_fighter(ruleset: Ruleset, campaign: Campaign, c: Combatant) -> Fighter:
+def combatant_fighter(ruleset: Ruleset, campaign: Campaign, c: Combatant, ctx: Context | None = None) -> Fighter:
+    """The combatant as the combat hooks see it; ``ctx`` is the campaign's rules context."""
+    ctx = ctx or campaign_context(campaign=campaign, ruleset=ruleset)
     if c.character_id:
         character: Character = c.character
         build = character.build if isinstance(character.build, dict) else {}
         report = fighter_report(ruleset, campaign, build)
-        state = character.state if character.state else _initial_state(ruleset, build, report)
+        state = character.state if character.state else _initial_state(ruleset, build, report, ctx)
         controllers = (character.owner_id,)
         name = character.name or c.name
     else:
         build = c.build if isinstance(c.build, dict) else {}
         report = fighter_report(ruleset, campaign, build)
-        state = c.state if c.state else _initial_state(ruleset, build, report)
+        state = c.state if c.state else _initial_state(ruleset, build, report, ctx)
         controllers = ()
         name = c.name
     return Fighter(id=c.id, name=name, is_npc=c.is_npc, group=c.group, build=build, derived=report.derived,
@@ -227,6 +230,8 @@ class Fight:
     unsupported: str
     combatants: list[Combatant]
     fighters: list[Fighter] = field(default_factory=list)
+    #: The campaign's rules context (house rules, homebrew): every combat hook gets it.
+    ctx: Context | None = None
     #: The latest events, newest first, when a service already has them (saves the board a query).
     log: list[dict[str, Any]] | None = None
 
@@ -339,9 +344,10 @@ def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> F
     ``lock_characters`` the PCs' character rows are locked too (their play state changes)."""
     combatants = _load_combatants(encounter, lock_characters)
     ruleset, rules, why = campaign_combat_rules(encounter.campaign)
-    fighters = [combatant_fighter(ruleset, encounter.campaign, c) for c in combatants] if ruleset else []
+    ctx = campaign_context(campaign=encounter.campaign, ruleset=ruleset) if ruleset else None
+    fighters = [combatant_fighter(ruleset, encounter.campaign, c, ctx) for c in combatants] if ruleset else []
     return Fight(encounter=encounter, ruleset=ruleset, rules=rules, unsupported=why, combatants=combatants,
-                 fighters=fighters)
+                 fighters=fighters, ctx=ctx)
 
 
 # ---------------------------------------------------------------- the board
@@ -351,7 +357,7 @@ def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
     if fight.rules is None:
         return {"stats": [], "status": []}
     try:
-        out = fight.rules.summary(fighter, fight.encounter.state or {}) or {}
+        out = fight.rules.summary(fighter, fight.encounter.state or {}, ctx=fight.ctx) or {}
     except Exception:  # a ruleset bug shows an empty row, not a 500
         logger.exception("summary failed")
         out = {}
@@ -437,22 +443,22 @@ def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, A
 # ---------------------------------------------------------------- the actions panel
 
 
-_ODDS: dict[tuple[str, str], list[dict[str, Any]]] = {}
-
-
-def odds_rows(ruleset: Ruleset | None, request: Any) -> list[dict[str, Any]]:
+def odds_rows(ruleset: Ruleset | None, request: Any, ctx: Context | None = None) -> list[dict[str, Any]]:
     """An odds answer flattened for a tiny bar chart: [{"label": "2 EP", "p": 0.31, "pct": 31}].
-    Ruleset-neutral: a float is one row, a dict of floats is one row per key."""
+    Ruleset-neutral: a float is one row, a dict of floats is one row per key. Kept per campaign
+    context (its house rules may fill what a request leaves out)."""
     if ruleset is None or not isinstance(request, dict):
         return []
+    ctx = ruleset.context_of(None, ctx)
     try:
-        key = (ruleset.slug, json.dumps(request, sort_keys=True))
+        key = json.dumps(request, sort_keys=True)
     except (TypeError, ValueError):
         return []
-    if key in _ODDS:
-        return _ODDS[key]
+    cache = ctx.memo("combat.odds_rows", dict)
+    if key in cache:
+        return cache[key]
     try:
-        answer = ruleset.odds(request)
+        answer = ruleset.odds(request, ctx=ctx)
     except (OddsError, NotImplementedError):
         return []
     except Exception:
@@ -469,9 +475,9 @@ def odds_rows(ruleset: Ruleset | None, request: Any) -> list[dict[str, Any]]:
     for r in rows:
         r["pct"] = round(r["p"] * 100)
         r["width"] = max(0, min(100, round(r["p"] * 100)))
-    if len(_ODDS) > 2048:
-        _ODDS.clear()
-    _ODDS[key] = rows
+    if len(cache) > 2048:
+        cache.clear()
+    cache[key] = rows
     return rows
 
 
@@ -480,7 +486,7 @@ def fighter_actions(fight: Fight, fighter: Fighter) -> list[ActionSpec]:
         return []
     try:
         return list(fight.rules.actions(fighter, fight.fighters, fight.encounter.state or {},
-                                        current=fight.current_id))
+                                        current=fight.current_id, ctx=fight.ctx))
     except NotImplementedError:
         return []
     except Exception:
@@ -539,7 +545,7 @@ def encounter_panel(*, fight: Fight, user, is_gm: bool) -> dict[str, Any]:
 
 def _action_row(fight: Fight, fighter: Fighter, spec: ActionSpec) -> dict[str, Any]:
     return {"spec": spec, "targets": _targets(fight, fighter, spec.target),
-            "odds": odds_rows(fight.ruleset, spec.odds) if spec.odds else []}
+            "odds": odds_rows(fight.ruleset, spec.odds, fight.ctx) if spec.odds else []}
 
 
 def campaign_characters_to_add(*, fight: Fight) -> list[Character]:

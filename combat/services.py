@@ -234,13 +234,14 @@ def _turn_started(step: _Step, roller: Roller) -> None:
     if current is None:
         return
     step.log("turn", f"{' and '.join(fight.fighter_by_id[i].name for i in fight.current_ids)}: your turn.", current)
-    step.apply(_call(fight.rules.turn_start, fight.fighter_by_id[current], fight.fighters, e.state or {}, roller))
+    step.apply(_call(fight.rules.turn_start, fight.fighter_by_id[current], fight.fighters, e.state or {}, roller,
+                     ctx=fight.ctx))
 
 
 def _round_started(step: _Step, roller: Roller) -> None:
     fight, e = step.fight, step.fight.encounter
     step.log("round", f"Round {e.round} begins.")
-    step.apply(_call(fight.rules.round_start, fight.fighters, e.state or {}, e.round, roller))
+    step.apply(_call(fight.rules.round_start, fight.fighters, e.state or {}, e.round, roller, ctx=fight.ctx))
     e.turn = 0
 
 
@@ -340,7 +341,7 @@ def encounter_add_combatant(
                 group = base[:60]
             state: dict = {}
             try:
-                state = ruleset.initial_state(build, report) or {}
+                state = ruleset.initial_state(build, report, ctx=report.context) or {}
             except NotImplementedError:
                 state = {}
             for i in range(1, count + 1):
@@ -356,7 +357,7 @@ def encounter_add_combatant(
         if e.status == Encounter.Status.ACTIVE and rules is not None:
             for c in created:
                 f = fight.fighter_by_id[c.id]
-                out = _call(rules.join, f, fight.fighters, e.state or {}, roller)
+                out = _call(rules.join, f, fight.fighters, e.state or {}, roller, ctx=fight.ctx)
                 if out.order is None:
                     e.order = [*(e.order or []), c.id]
                 step.apply(out)
@@ -409,7 +410,7 @@ def encounter_start(*, encounter: Encounter | int, user, roller: Roller | None =
         step = _Step(fight, user, structural=True)
         e.status, e.round, e.turn = Encounter.Status.ACTIVE, 1, 0
         step.log("start", "The encounter begins.")
-        out = _call(rules.start, fight.fighters, e.state or {}, roller)
+        out = _call(rules.start, fight.fighters, e.state or {}, roller, ctx=fight.ctx)
         if out.order is None:
             out.order = [f.id for f in fight.fighters]
         step.apply(out)
@@ -455,7 +456,7 @@ def encounter_act(
         rules = _require_rules(fight)
         if not gm:
             try:
-                specs = rules.actions(actor, fight.fighters, e.state or {}, current=fight.current_id)
+                specs = rules.actions(actor, fight.fighters, e.state or {}, current=fight.current_id, ctx=fight.ctx)
             except NotImplementedError:
                 specs = []
             spec = next((s for s in specs if s.id == action["action"]), None)
@@ -463,7 +464,7 @@ def encounter_act(
                 raise NotPermitted(f"Only the GM may take “{spec.label}”.")
         step = _Step(fight, user)
         out = _call(rules.perform, copy.deepcopy(action), actor, fight.fighters, e.state or {}, roller,
-                    current=fight.current_id, by_gm=gm)
+                    current=fight.current_id, by_gm=gm, ctx=fight.ctx)
         step.apply(out)
         if out.end_turn:
             _advance(step, roller)

@@ -6,6 +6,8 @@ from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
 from characters.models import Campaign, Character, Membership
+from rulesets.engine import registry
+from rulesets.engine.base import Context, Ruleset
 
 _MAX_ID = 2**63 - 1
 
@@ -89,3 +91,13 @@ def characters_owned_by(user) -> QuerySet[Character]:
 def campaign_member(campaign: Campaign, user_id) -> Membership | None:
     """The membership of ``user_id`` in ``campaign`` with its user (None when not a member)."""
     return Membership.objects.filter(campaign=campaign, user_id=user_id).select_related("user").first()
+
+
+def campaign_context(*, campaign: Campaign, ruleset: Ruleset | None = None, phase: str = "draft") -> Context | None:
+    """The campaign's rules ``Context`` (house defaults with its house rules, the catalogue with its
+    homebrew), which every ruleset hook of its characters and encounters gets. The ruleset caches
+    it per house rules and homebrew, so this is cheap to ask again. None for an unknown ruleset."""
+    ruleset = ruleset or registry.get(campaign.ruleset)
+    if ruleset is None:
+        return None
+    return ruleset.context(campaign.house_rules or None, campaign.homebrew or None, phase=phase)

@@ -112,7 +112,6 @@ def character_awarded(*, character: Character) -> dict[str, int]:
 
 # ------------------------------------------------------------------ the builder's reads
 
-_TRAITS_CACHE: dict[int, tuple[Any, dict]] = {}
 
 
 def builder_traits(*, campaign: Campaign):
@@ -127,13 +126,7 @@ def builder_traits(*, campaign: Campaign):
     if ruleset is None:
         return None, None, {"sections": []}
     ctx = ruleset.context(campaign.house_rules, campaign.homebrew)
-    cached = _TRAITS_CACHE.get(id(ctx))
-    if cached is None or cached[0] is not ctx:
-        traits = ruleset.traits(ctx) or {}
-        if len(_TRAITS_CACHE) > 256:
-            _TRAITS_CACHE.clear()
-        cached = _TRAITS_CACHE[id(ctx)] = (ctx, traits)  # ctx kept alive so its id is not reused
-    return ruleset, cached[0], cached[1]
+    return ruleset, ctx, ctx.memo("traits", lambda: ruleset.traits(ctx) or {})
 
 
 def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) -> dict[str, dict]:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from characters.models import Character, RollLog
+from characters.selectors.campaigns import campaign_context
 from rulesets.engine import registry
-from rulesets.engine.base import Ruleset
+from rulesets.engine.base import Context, Ruleset
 from rulesets.engine.report import Report
 
 logger = logging.getLogger(__name__)
@@ -38,6 +39,8 @@ class SheetRules:
     ruleset: Ruleset | None
     report: Report | None
     state: dict[str, Any]
+    #: The campaign's rules context (house rules, homebrew) every hook got.
+    ctx: Context | None = None
     sections: list[dict[str, Any]] = field(default_factory=list)
     effects: dict[str, Any] = field(default_factory=dict)
     rollables: list[dict[str, Any]] = field(default_factory=list)
@@ -83,13 +86,21 @@ def character_report(*, character: Character, ruleset: Ruleset, phase: str = "dr
     )
 
 
-def character_play_state(*, character: Character, ruleset: Ruleset, report: Report) -> dict[str, Any]:
+def character_context(*, character: Character, ruleset: Ruleset, phase: str = "draft") -> Context:
+    """The rules context of the character's campaign (see ``campaign_context``)."""
+    return campaign_context(campaign=character.campaign, ruleset=ruleset, phase=phase)
+
+
+def character_play_state(
+    *, character: Character, ruleset: Ruleset, report: Report, ctx: Context | None = None
+) -> dict[str, Any]:
     """The stored play state, or a fresh one when the character has none yet."""
     if character.state:
         return character.state
     if not report.valid:
         return {}
-    return _hook(None, "initial_state", {}, ruleset.initial_state, character.build, report) or {}
+    ctx = ctx or character_context(character=character, ruleset=ruleset)
+    return _hook(None, "initial_state", {}, ruleset.initial_state, character.build, report, ctx=ctx) or {}
 
 
 def sheet_rules(*, character: Character) -> SheetRules:
@@ -98,16 +109,18 @@ def sheet_rules(*, character: Character) -> SheetRules:
     if ruleset is None:
         return SheetRules(ruleset=None, report=None, state=character.state or {}, missing=["ruleset"])
     report = character_report(character=character, ruleset=ruleset)
-    state = character_play_state(character=character, ruleset=ruleset, report=report)
-    rules = SheetRules(ruleset=ruleset, report=report, state=state)
+    # The campaign's context the report was checked under (the same the ruleset caches).
+    ctx = report.context or character_context(character=character, ruleset=ruleset)
+    state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
+    rules = SheetRules(ruleset=ruleset, report=report, state=state, ctx=ctx)
     if character.status != Character.Status.ACTIVE:
         return rules  # a draft (or retired character) is not played: no state blocks, no dice
     build = character.build
     rules.sections = _with_body_shapes(
-        ruleset, _hook(rules, "state_sections", [], ruleset.state_sections, build, report, state) or []
+        ruleset, _hook(rules, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []
     )
-    rules.effects = _hook(rules, "state_effects", {}, ruleset.state_effects, build, report, state) or {}
-    rules.rollables = _hook(rules, "rollables", [], ruleset.rollables, build, report, state) or []
+    rules.effects = _hook(rules, "state_effects", {}, ruleset.state_effects, build, report, state, ctx=ctx) or {}
+    rules.rollables = _hook(rules, "rollables", [], ruleset.rollables, build, report, state, ctx=ctx) or []
     return rules
 
 

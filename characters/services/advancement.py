@@ -79,6 +79,7 @@ from characters.services.rules import campaign_ruleset, character_validate, stor
 from characters.services.versions import character_version_write
 from rulesets.engine import Report, registry
 from rulesets.engine.base import is_int
+from rulesets.engine.pointer import delete_at, set_at
 
 #: The largest single award: a typo guard, not a rule.
 MAX_AWARD = 1_000_000
@@ -167,8 +168,6 @@ def _priced_rows(campaign: Campaign, old: dict, new: dict, diff: list[dict], new
     (budget aside), the spent before and after it. The rows then add up to the request's
     cost even where a ruleset re-prices other traits (re-allocating free creation points, say), and each change carries the cost lines the rules wrote for it.
     """
-    from characters.forms_builder import delete_at, set_at
-
     current = copy.deepcopy(old)
     current["budget"] = copy.deepcopy(new.get("budget", {}))
     before = character_validate(campaign=campaign, build=current)

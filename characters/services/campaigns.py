@@ -63,14 +63,6 @@ def account_register(*, username: str, password: str) -> User:
     return user
 
 
-def account_token(*, user: User) -> str:
-    """The user's API token key, created on first use."""
-    from rest_framework.authtoken.models import Token
-
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
-
-
 # ----------------------------------------------------------------- settings
 
 

@@ -21,6 +21,7 @@ from django.db import transaction
 
 from characters.errors import Conflict, NotPermitted, RuleRefused
 from characters.models import Campaign, Character, CharacterVersion
+from characters.selectors.campaigns import campaign_context
 from characters.selectors.characters import can_edit_build, character_for_user, is_campaign_gm
 from characters.services.ledger import ledger_award_starting_budget, ledger_open
 from characters.services.rules import (
@@ -90,7 +91,7 @@ def character_create(
     ruleset = campaign_ruleset(campaign)
     budget = dict(budget) if isinstance(budget, dict) else campaign_starting_budget(campaign)
     if build is None:
-        ctx = ruleset.context(campaign.house_rules, campaign.homebrew)
+        ctx = campaign_context(campaign=campaign, ruleset=ruleset)
         build = ruleset.blank_build(name.strip() or UNNAMED, budget, ctx)
     elif name and isinstance(build, dict):
         build = {**build, "name": name}
@@ -167,7 +168,8 @@ def character_submit(*, character_id, user, version: Any = None) -> Character:
     ruleset = campaign_ruleset(campaign)
     draft_report = character_validate(campaign=campaign, build=character.build)
     character.report = draft_report.as_dict()
-    character.state = ruleset.initial_state(character.build, draft_report) or {}
+    ctx = campaign_context(campaign=campaign, ruleset=ruleset)
+    character.state = ruleset.initial_state(character.build, draft_report, ctx=ctx) or {}
     character.status = Character.Status.ACTIVE
     character_version_write(character=character, author=user, reason="submitted", fields=["report", "state", "status"])
     ledger_open(character=character, author=user)  # the ledger's first spend rows

@@ -6,7 +6,7 @@ tabs (or the player and the GM) changing the same sheet never lose a change.
 Every state change is a new ``CharacterVersion`` whose reason is the ruleset's
 log sentence: the history shows "Took 2 lethal damage" next to "advancement #3".
 
-Errors, understood alike by the pages and the DRF API (config.api):
+Errors (characters/errors.py), mapped to HTTP once for the pages and once for the API:
 ``CharacterNotFound`` (404, from the selector), ``NotPermitted`` (403),
 ``Conflict`` (409, stale version), ``RuleRefused`` (422, the rules say no; carries
 the rule's code, path and message) and ``StateInvalid`` (400, a state with issues).
@@ -25,6 +25,7 @@ from characters.models import Character, CharacterVersion, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
     _hook,
+    character_context,
     character_play_state,
     character_report,
     character_ruleset,
@@ -33,9 +34,9 @@ from characters.selectors.play import (
     sheet_rules,
 )
 from characters.services.versions import character_version_write
-from rulesets.engine.base import OddsError, Ruleset, StateError, is_int
+from rulesets.engine.base import Context, OddsError, Ruleset, StateError, is_int
 from rulesets.engine.dice import Roller
-from rulesets.engine.pointer import resolve, split
+from rulesets.engine.pointer import resolve, set_at, split
 from rulesets.engine.report import Issue, Report
 
 logger = logging.getLogger(__name__)
@@ -59,11 +60,13 @@ def _refused(code: str, message: str, path: str = "") -> RuleRefused:
     return rule_refused(code, message, path)
 
 
-def _rules_of(character: Character) -> tuple[Ruleset, Report]:
+def _rules_of(character: Character) -> tuple[Ruleset, Report, Context]:
+    """The character's ruleset, its report and its campaign's rules context (built once here)."""
     ruleset = character_ruleset(character)
     if ruleset is None:
         raise _refused("ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset")
-    return ruleset, character_report(character=character, ruleset=ruleset)
+    report = character_report(character=character, ruleset=ruleset)
+    return ruleset, report, report.context or character_context(character=character, ruleset=ruleset)
 
 
 def _save_version(character: Character, *, user, reason: str, fields: list[str]) -> CharacterVersion:
@@ -84,14 +87,16 @@ def _lock_for_state(*, character_id, user) -> Character:
 # ------------------------------------------------------------------ state actions
 
 
-def _set_pool(state: dict, action: dict, ruleset: Ruleset, build: dict, report: Report) -> tuple[dict, str]:
+def _set_pool(
+    state: dict, action: dict, ruleset: Ruleset, build: dict, report: Report, ctx: Context
+) -> tuple[dict, str]:
     """The generic "set a pool" action for rulesets without their own: put a whole number at a
     pool's path, within the pool's min and max as ``state_sections`` gives them."""
     path = action.get("path")
     value = action.get("value")
     delta = action.get("delta")
     pool = None
-    for section in _hook(None, "state_sections", [], ruleset.state_sections, build, report, state) or []:
+    for section in _hook(None, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []:
         if section.get("kind") != "pools":
             continue
         for item in section.get("items", []):
@@ -109,30 +114,22 @@ def _set_pool(state: dict, action: dict, ruleset: Ruleset, build: dict, report: 
         raise StateError("state.below_minimum", f"{pool.get('label', 'The pool')} cannot go below {low}.", path)
     if is_int(high) and value > high:
         raise StateError("state.above_maximum", f"{pool.get('label', 'The pool')} cannot go above {high}.", path)
-    new_state = copy.deepcopy(state)
-    node = new_state
-    tokens = split(path)
-    for token in tokens[:-1]:
-        node = node.setdefault(token, {}) if isinstance(node, dict) else node[int(token)]
-    if isinstance(node, list):
-        node[int(tokens[-1])] = value
-    else:
-        node[tokens[-1]] = value
-    return new_state, f"{pool.get('label') or label(tokens[-1])} set to {value} (was {current})."
+    new_state = set_at(copy.deepcopy(state), path, value)
+    return new_state, f"{pool.get('label') or label(split(path)[-1])} set to {value} (was {current})."
 
 
 def _apply_action(
-    ruleset: Ruleset, state: dict, action: dict, build: dict, report: Report, roller: Roller | None
+    ruleset: Ruleset, state: dict, action: dict, build: dict, report: Report, roller: Roller | None, ctx: Context
 ) -> tuple[dict, str]:
     try:
-        return ruleset.state_action(state, action, build, report, roller)
+        return ruleset.state_action(state, action, build, report, roller, ctx=ctx)
     except StateError as exc:
         if exc.code == "state.unknown_action" and action.get("action") in {"set", "set_pool"}:
-            return _set_pool(state, action, ruleset, build, report)
+            return _set_pool(state, action, ruleset, build, report, ctx)
         raise
     except NotImplementedError:
         if action.get("action") in {"set", "set_pool"}:
-            return _set_pool(state, action, ruleset, build, report)
+            return _set_pool(state, action, ruleset, build, report, ctx)
         raise StateError("state.unknown_action", f"{ruleset.name} has no play-state actions yet.") from None
 
 
@@ -149,12 +146,13 @@ def character_state_action(*, character_id, user, action: dict[str, Any], roller
         raise _refused("state.malformed", "Say which action to take.")
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
-        ruleset, report = _rules_of(character)
+        ruleset, report, ctx = _rules_of(character)
         if not report.valid:
             raise _refused("state.build_invalid", "Fix the build before playing this character.")
-        state = character_play_state(character=character, ruleset=ruleset, report=report)
+        state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
         try:
-            new_state, sentence = _apply_action(ruleset, state, action, character.build, report, roller or Roller())
+            new_state, sentence = _apply_action(ruleset, state, action, character.build, report, roller or Roller(),
+                                                ctx)
         except StateError as exc:
             raise _refused(exc.code, exc.message, exc.path) from None
         except Exception:  # a ruleset bug: refuse, keep the state, log it
@@ -163,8 +161,9 @@ def character_state_action(*, character_id, user, action: dict[str, Any], roller
         # Only problems the action brings are refused: an old problem (a maximum lowered by a
         # loadout change) must not lock the sheet.
         before = {(i.code, i.path) for i in _hook(None, "check_state", [], ruleset.check_state, state,
-                                                   character.build, report) or []}
-        issues = _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report) or []
+                                                   character.build, report, ctx=ctx) or []}
+        issues = _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report,
+                       ctx=ctx) or []
         issues = [i for i in issues if (i.code, i.path) not in before]
         if issues:
             raise _refused(issues[0].code, issues[0].message, issues[0].path)
@@ -188,9 +187,9 @@ def character_update_state(*, character_id, user, state: Any, version: Any) -> C
             )
         if not isinstance(state, dict):
             raise StateInvalid([Issue("state.malformed", "", "The play state must be a JSON object.")])
-        ruleset, report = _rules_of(character)
+        ruleset, report, ctx = _rules_of(character)
         try:
-            issues = ruleset.check_state(state, character.build, report)
+            issues = ruleset.check_state(state, character.build, report, ctx=ctx)
         except Exception:  # a state shaped so oddly that the ruleset trips over it
             logger.exception("check_state of %s failed", ruleset.slug)
             issues = [Issue("state.malformed", "", "The rules service could not read this play state.")]
@@ -227,7 +226,7 @@ def character_equipment_state(*, character_id, user, index: Any, state: Any) -> 
         character = character_for_user(user=user, character_id=character_id, for_update=True)
         if not can_edit_build(user, character):
             raise NotPermitted("Only the owner changes what this character wields, wears or carries.")
-        ruleset, old_report = _rules_of(character)
+        ruleset, old_report, _ = _rules_of(character)
         equipment = character.build.get("equipment")
         if not is_int(index) or not isinstance(equipment, list) or not 0 <= index < len(equipment):
             raise _refused("equipment.unknown", "There is no such equipment entry.", f"/equipment/{index}")
@@ -281,8 +280,8 @@ def character_roll(*, character_id, user, rollable_id: Any, roller: Roller | Non
             raise _refused("roll.unknown", "This character has no such roll.")
         request = rollable.get("request")
         try:
-            odds = rules.ruleset.odds(request)
-            result = rules.ruleset.roll(request, roller or Roller())
+            odds = rules.ruleset.odds(request, ctx=rules.ctx)
+            result = rules.ruleset.roll(request, roller or Roller(), ctx=rules.ctx)
         except OddsError as exc:
             raise _refused("roll.refused", str(exc)) from None
         except NotImplementedError:

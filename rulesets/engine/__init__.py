@@ -57,11 +57,12 @@ def validate(
     return ruleset.validate(doc, settings=settings, homebrew=homebrew, phase=phase, previous=previous)
 
 
-def odds(slug: str, request: Any) -> dict[str, Any]:
-    """The exact odds of ``slug``'s core roll; raises OddsError for a request it cannot answer."""
+def odds(slug: str, request: Any, *, settings: dict | None = None, homebrew: dict | None = None) -> dict[str, Any]:
+    """The exact odds of ``slug``'s core roll under ``settings`` (house rules; the defaults when
+    None) and ``homebrew``; raises OddsError for a request it cannot answer."""
     ruleset = registry.get(slug)
     if ruleset is None:
         raise OddsError(f"{slug!r} is not a ruleset; use one of {', '.join(registry.SYSTEMS)}.")
     if not isinstance(request, dict):
         raise OddsError("An odds request must be a JSON object.")
-    return ruleset.odds(request)
+    return ruleset.odds(request, ctx=ruleset.context(settings, homebrew))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from .dice import Roller
 from .pointer import ptr
@@ -71,6 +71,15 @@ def whole_number(value: Any) -> int | None:
     return None
 
 
+def action_amount(action: dict, key: str = "amount", low: int = 0) -> int:
+    """The whole number ``action[key]`` (≥ ``low``) of a play-state action, else ``StateError``
+    ("state.malformed" at ``/key``): the amounts of harm, healing, pools and condition values."""
+    value = action.get(key)
+    if not is_int(value) or value < low:
+        raise StateError("state.malformed", f'"{key}" must be a whole number ≥ {low}.', ptr(key))
+    return value
+
+
 class OddsError(ValueError):
     """An odds or roll request the ruleset cannot answer; the message says why."""
 
@@ -101,6 +110,28 @@ class Context:
     tables: dict[str, Any]
     issues: list[Issue] = field(default_factory=list)
     phase: str = "draft"
+    #: Values worked out from ``settings``/``catalogue`` once per campaign (indexes, tables):
+    #: see ``memo``. Shared by the phase variants of one context; never phase-dependent.
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()`` the first time ``key`` is asked for on this context, the same value after.
+
+        A context is built once per campaign's house rules and homebrew (``Ruleset.context``
+        caches it), so this replaces module caches keyed by ``id()`` of the settings or a catalogue.
+        The value is shared: treat it as read-only."""
+        try:
+            return self.cache[key]
+        except KeyError:
+            value = self.cache[key] = make()
+            return value
+
+    def with_phase(self, phase: str) -> "Context":
+        """The same campaign in another phase (same settings, catalogue and memo)."""
+        if phase == self.phase:
+            return self
+        return Context(settings=self.settings, catalogue=self.catalogue, tables=self.tables, issues=self.issues,
+                       phase=phase, cache=self.cache)
 
 
 def _deep_merge(base: dict, override: dict) -> dict:
@@ -168,6 +199,7 @@ class Ruleset:
         report = Report(self.slug)
         try:
             ctx = self.context(settings, homebrew, phase=phase)
+            report.context = ctx
             report.warnings.extend(ctx.issues)
             if not isinstance(doc, dict):
                 report.error("build.malformed", "", "A build document must be a JSON object.")
@@ -225,25 +257,47 @@ class Ruleset:
     def context(self, settings: dict | None = None, homebrew: dict | None = None, *, phase: str = "draft") -> Context:
         """House defaults merged with ``settings``, catalogue merged with ``homebrew`` (cached)."""
         if not settings and not homebrew:
-            if phase == self._default_context.phase:
+            if phase == "draft":
                 return self._default_context
-            base = self._default_context
-            return Context(settings=base.settings, catalogue=base.catalogue, tables=base.tables, phase=phase)
-        key = json.dumps([settings, homebrew, phase], sort_keys=True, default=str)
+            key = phase
+        else:
+            key = json.dumps([settings, homebrew, phase], sort_keys=True, default=str)
         ctx = self._context_cache.get(key)
         if ctx is None:
-            ctx = self._build_context(settings or {}, homebrew or {}, phase)
+            # One context per campaign's house rules and homebrew; its phases share its memo.
+            if not settings and not homebrew:
+                ctx = self._default_context.with_phase(phase)
+            elif phase == "draft":
+                ctx = self._build_context(settings or {}, homebrew or {}, "draft")
+            else:
+                ctx = self.context(settings, homebrew).with_phase(phase)
             if len(self._context_cache) > 256:
                 self._context_cache.clear()
             self._context_cache[key] = ctx
         return ctx
+
+    def context_of(self, report: Report | None = None, ctx: Context | None = None) -> Context:
+        """The context a play, dice or combat hook works under: ``ctx`` when the caller passed the
+        campaign's, else the one ``report`` was checked under, else the house defaults."""
+        if ctx is not None:
+            return ctx
+        found = getattr(report, "context", None)
+        return found if isinstance(found, Context) else self._default_context
 
     def _build_context(self, settings: dict, homebrew: dict, phase: str) -> Context:
         issues: list[Issue] = []
         merged_settings = copy.deepcopy(self.house_defaults)
         if isinstance(settings, dict):
             issues.extend(self.check_settings(settings))
-            good = {k: v for k, v in settings.items() if k in self.house_defaults}
+            # Only overrides of the default's JSON type: a hook reading a house rule never meets text
+            # where a number belongs (the wrong ones are the warnings above).
+            good = {
+                k: v for k, v in settings.items()
+                if k in self.house_defaults and (
+                    self.house_defaults[k] is None or v is None
+                    or _json_type(v) == _json_type(self.house_defaults[k])
+                )
+            }
             merged_settings = _deep_merge(merged_settings, good)
         catalogue = dict(self.catalogue)
         entries_ok, hb_issues = self.split_homebrew(homebrew)
@@ -399,38 +453,50 @@ class Ruleset:
 
     # ---------------------------------------------------------------- odds
 
-    def odds(self, request: Any) -> dict[str, Any]:
-        """Override: the exact distribution of the core roll (CONTRACT.md "Odds").
-        Raise ``OddsError`` with a reason for a request it cannot answer."""
+    # Every dice, play-state and combat hook takes the campaign's ``ctx`` (keyword): its house rules
+    # and merged homebrew catalogue. Callers build it once per campaign
+    # (``ruleset.context(settings=campaign house rules, homebrew=campaign homebrew)``) and pass it;
+    # a hook resolves ``self.context_of(report, ctx)`` (ctx, else the report's, else the defaults).
+
+    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
+        """Override: the exact distribution of the core roll (CONTRACT.md "Odds"), house rules of
+        ``ctx`` applied to what the request leaves out. Raise ``OddsError`` for a request it cannot answer."""
         raise NotImplementedError
 
-    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
+    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         """Override: roll the core roll for real with ``roller`` (same request as ``odds``).
         Returns {"faces": [...], "total": n, "outcome": "success"|…, "text": "…"}."""
         raise NotImplementedError
 
-    def rollables(self, build: dict, report: Report, state: dict | None = None) -> list[dict[str, Any]]:
+    def rollables(
+        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         """Override: the sheet's roll buttons: [{"id", "label", "request"}] where ``request``
-        goes to ``odds`` and ``roll`` unchanged (state such as wound penalties applied)."""
+        goes to ``odds`` and ``roll`` unchanged (state such as wound penalties applied, house
+        defaults such as the default difficulty from ``ctx``, homebrew entries of ``ctx.catalogue``)."""
         return []
 
     # ----------------------------------------------------------- play state
 
-    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
+    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         """Override: a fresh play state for a valid build (full pools, no harm)."""
         return {}
 
-    def check_state(self, state: Any, build: dict, report: Report) -> list[Issue]:
+    def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
         """Override: problems with a play state (a pool above its maximum, an unknown
         body part). Paths point into the state object."""
         return []
 
-    def state_effects(self, build: dict, report: Report, state: dict) -> dict[str, Any]:
+    def state_effects(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         """Override: what the state does to the numbers, for the sheet
         (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]})."""
         return {}
 
-    def state_sections(self, build: dict, report: Report, state: dict) -> list[dict[str, Any]]:
+    def state_sections(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         """Override: how the sheet shows and edits the play state, one section per block:
 
         {"id", "label", "kind": "pools"|"body"|"track"|"list"|"flags", "items": [...]} where, for
@@ -444,7 +510,14 @@ class Ruleset:
         return []
 
     def state_action(
-        self, state: dict, action: dict, build: dict, report: Report, roller: Roller | None = None
+        self,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
     ) -> tuple[dict, str]:
         """Override: apply one play-state action (take harm, heal, spend willpower, rest, set a pool)
         and return (new_state, a sentence for the log). Never mutates ``state``. A refused action
@@ -455,7 +528,14 @@ class Ruleset:
     # Filled in by the combat work (rulesets/engine/combat.py documents the shapes).
 
     def combat(self):
-        """Override: this ruleset's combat rules object (see engine/combat.py)."""
+        """This ruleset's combat rules object (see engine/combat.py): ``make_combat()`` once, cached."""
+        rules = self.__dict__.get("_combat")
+        if rules is None:
+            rules = self.__dict__["_combat"] = self.make_combat()
+        return rules
+
+    def make_combat(self):
+        """Override: a new ``CombatRules`` of this ruleset (import its combat module here, lazily)."""
         raise NotImplementedError(f"{self.slug} has no combat rules yet")
 
     # ------------------------------------------------- what the product shows

@@ -33,7 +33,7 @@ Additions by the combat work (additive, defaults keep older hooks working):
 
 - ``Fighter.report``: the rules ``Report`` of the fighter's build (campaign house
   rules and homebrew applied), so hooks can reuse the play-state hooks
-  (``ruleset.state_action(state, action, build, report, roller)``,
+  (``ruleset.state_action(state, action, build, report, roller, ctx=ctx)``,
   ``state_effects``) without validating again. Treat it as read-only.
 - ``CombatRules.join``: a combatant added to a running encounter (default: no
   numbers; the service appends it to the end of the order).
@@ -42,12 +42,23 @@ Additions by the combat work (additive, defaults keep older hooks working):
 - ``CombatRules.refusal``: helper raising ``CombatRefused`` for a spec that is not
   allowed, with the code kept on ``ActionSpec.code``.
 
+Every hook takes the campaign's ``ctx`` (keyword, a ``Context``: house rules and the merged
+homebrew catalogue): the service builds it once per encounter from the campaign. A hook reads it
+through ``ctx_of(fighter, ctx)`` (the ``ctx`` passed, else the one the fighter's report was
+checked under, else the house defaults), so a house default reaches every rule of the fight.
+
 Helpers the rulesets' hooks share (on ``CombatRules``, not hooks: nothing overrides them):
 ``spec_for`` (the spec an action request names, or ``combat.unknown_action``),
+``report_of`` (a fighter's rules report), ``ctx_of`` (the campaign's context),
 ``play_state_action`` (a play-state action, its ``StateError`` turned into ``CombatRefused``),
-``combat_numbers`` (a fighter's per-encounter numbers, copied, with this turn's fresh values) and
-``target_of`` (the fighter an action's ``target`` names); ``ActionSpec.deny`` marks a spec not
+``effects_of`` (``Ruleset.state_effects`` of a fighter),
+``combat_numbers`` (a fighter's per-encounter numbers, copied, with this turn's fresh values),
+``target_of`` (the fighter an action's ``target`` names) and ``not_your_turn`` (the one refusal,
+``combat.not_your_turn``, of an action out of turn); ``ActionSpec.deny`` marks a spec not
 allowed with the first rule that stops it.
+
+Who may take a GM action (``ActionSpec.gm``) is the service's check alone: ``perform`` is only
+called with a GM spec for the GM, so the hooks do not check it again.
 """
 
 from __future__ import annotations
@@ -56,9 +67,12 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import StateError
+from .base import Context, StateError
 from .dice import Roller
 from .report import Report
+
+#: The refusal of an action taken out of turn, the same in every ruleset.
+NOT_YOUR_TURN = "combat.not_your_turn"
 
 
 class CombatRefused(Exception):
@@ -148,21 +162,32 @@ class CombatRules:
     def __init__(self, ruleset):
         self.ruleset = ruleset
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def start(
+        self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Context | None = None
+    ) -> Outcome:
         """Override: roll initiative (or Momentum order…), set each fighter's opening combat numbers,
         return ``Outcome(order=[ids…])``. Called when the GM starts the encounter."""
         raise NotImplementedError
 
-    def round_start(self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller) -> Outcome:
+    def round_start(
+        self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller, *,
+        ctx: Context | None = None,
+    ) -> Outcome:
         """Override: what happens at the top of each round (Pando: stamina loss, then speed;
         order changes from Momentum). Default: nothing."""
         return Outcome()
 
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def turn_start(
+        self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+        ctx: Context | None = None,
+    ) -> Outcome:
         """Override: the start of ``actor``'s turn (Ascendant: 3 actions and the reaction refresh)."""
         return Outcome()
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def join(
+        self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+        ctx: Context | None = None,
+    ) -> Outcome:
         """Override: a fighter added to a running encounter (its opening numbers). ``fighters``
         includes it. The service appends it to the end of the order unless ``Outcome.order`` says
         otherwise. Default: nothing."""
@@ -175,17 +200,44 @@ class CombatRules:
 
     # ---------------------------------------------------------------- helpers for the hooks
 
+    def report_of(self, fighter: Fighter) -> Report:
+        """The rules report of ``fighter``'s build: the one the service made (campaign house rules
+        applied), else one holding just the fighter's derived numbers (read-only either way)."""
+        if fighter.report is not None:
+            return fighter.report
+        report = Report(self.ruleset.slug)
+        report.derived = dict(fighter.derived or {})
+        return report
+
+    def ctx_of(self, fighter: Fighter | None = None, ctx: Context | None = None) -> Context:
+        """The campaign's context: ``ctx`` when the service passed it, else the one ``fighter``'s
+        report was checked under, else the ruleset's house defaults."""
+        return self.ruleset.context_of(fighter.report if fighter is not None else None, ctx)
+
     def play_state_action(
-        self, fighter: Fighter, state: dict, action: dict, report: Report, roller: Roller | None = None
+        self, fighter: Fighter, state: dict | None, action: dict, roller: Roller | None = None, *,
+        report: Report | None = None, ctx: Context | None = None,
     ) -> tuple[dict, str]:
         """Apply one of the ruleset's play-state actions (``Ruleset.state_action``: take harm, heal,
-        spend a pool…) to ``state`` (``fighter``'s, or one this outcome already changed) and return
-        (new_state, the log sentence). The sheet and the fight share these rules; a refusal there
-        (``StateError``) is a refusal here, ``CombatRefused`` with the same code and message."""
+        spend a pool…) to ``state`` (``fighter``'s when None, or one this outcome already changed) and
+        return (new_state, the log sentence). The sheet and the fight share these rules; a refusal
+        there (``StateError``) is a refusal here, ``CombatRefused`` with the same code and message."""
+        report = report if report is not None else self.report_of(fighter)
         try:
-            return self.ruleset.state_action(state, action, fighter.build, report, roller)
+            return self.ruleset.state_action(fighter.state if state is None else state, action, fighter.build,
+                                             report, roller, ctx=self.ctx_of(fighter, ctx))
         except StateError as exc:
             raise CombatRefused(exc.code, exc.message) from None
+
+    def effects_of(self, fighter: Fighter, state: dict | None = None, *, ctx: Context | None = None) -> dict:
+        """``Ruleset.state_effects`` of ``fighter`` (of ``state`` when given: one this outcome changed)."""
+        return self.ruleset.state_effects(fighter.build, self.report_of(fighter),
+                                          fighter.state if state is None else state, ctx=self.ctx_of(fighter, ctx))
+
+    @staticmethod
+    def not_your_turn(actor: Fighter) -> tuple[str, str]:
+        """(reason, code) of an action ``actor`` may only take on their own turn."""
+        return f"It is not {actor.name}'s turn.", NOT_YOUR_TURN
 
     @staticmethod
     def spec_for(action: dict[str, Any], actor: Fighter, specs: list[ActionSpec]) -> ActionSpec:
@@ -233,7 +285,8 @@ class CombatRules:
         return CombatRefused(spec.code or "combat.not_allowed", spec.reason or f"{spec.label} is not allowed now.")
 
     def actions(
-        self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *, current: int | None
+        self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *, current: int | None,
+        ctx: Context | None = None,
     ) -> list[ActionSpec]:
         """Override: the actions ``actor`` could take now (``current`` is the id whose turn it is),
         each with its cost, whether it is allowed and why not, and the odds request of its roll."""
@@ -249,12 +302,13 @@ class CombatRules:
         *,
         current: int | None,
         by_gm: bool,
+        ctx: Context | None = None,
     ) -> Outcome:
         """Override: carry out ``action`` for ``actor``. Raise ``CombatRefused(code, message)`` when the
         rules refuse it (then nothing changes). Must not mutate its arguments: return new dicts."""
         raise CombatRefused("combat.unknown_action", "This ruleset has no such action.")
 
-    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+    def summary(self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None) -> dict[str, Any]:
         """Override: the key numbers shown on the fighter's row (speed 4/6, HP 12/20, wound −1…):
         {"stats": [{"label","value"}], "status": ["wounded arm", …]}."""
         return {"stats": [], "status": []}

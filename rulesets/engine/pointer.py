@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-_MISSING = object()
+#: "No value": ``resolve``'s default that raises, ``set_at``'s value that deletes.
+MISSING = _MISSING = object()
 
 
 #: Escaped text tokens seen before (keys, ids: a small, bounded vocabulary in practice).
@@ -66,3 +67,47 @@ def resolve(doc: Any, pointer: str, default: Any = _MISSING) -> Any:
                 raise KeyError(pointer)
             return default
     return node
+
+
+def set_at(doc: Any, pointer: str, value: Any) -> Any:
+    """Set ``value`` at ``pointer`` in ``doc`` (creating objects on the way); returns ``doc``.
+
+    ``value is MISSING`` deletes the key (``delete_at``). A token "-" on a list appends. A path
+    through a list index that is not there changes nothing. The one JSON-pointer writer: the
+    builder's forms and the sheet's pools write through it.
+    """
+    tokens = split(pointer)
+    if not tokens:
+        return value
+    node = doc
+    for token in tokens[:-1]:
+        if isinstance(node, list):
+            if token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+                continue
+            return doc  # nowhere to put it: the list is shorter than the form thought
+        if not isinstance(node, dict):
+            return doc
+        if not isinstance(node.get(token), (dict, list)):
+            node[token] = {}
+        node = node[token]
+    last = tokens[-1]
+    if isinstance(node, list):
+        if last == "-":
+            if value is not MISSING:
+                node.append(value)
+        elif last.isdigit() and int(last) < len(node):
+            if value is MISSING:
+                del node[int(last)]
+            else:
+                node[int(last)] = value
+    elif isinstance(node, dict):
+        if value is MISSING:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    return doc
+
+
+def delete_at(doc: Any, pointer: str) -> Any:
+    return set_at(doc, pointer, MISSING)

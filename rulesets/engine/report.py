@@ -36,6 +36,10 @@ class Report:
     # Per-currency breakdown of what was spent on what: [{"path", "label", "currency", "cost"}].
     # Not part of the contract's required keys; the builder shows it.
     costs: list[dict[str, Any]] = field(default_factory=list)
+    #: The ``Context`` the build was checked under (campaign house rules and homebrew), so the
+    #: play, dice and combat hooks that get this report can fall back to the same campaign.
+    #: Not part of ``as_dict``.
+    context: Any = field(default=None, repr=False, compare=False)
 
     def error(self, code: str, path: str, message: str) -> None:
         self.errors.append(Issue(code, path, message))

@@ -55,7 +55,7 @@ def test_the_scripted_fight(fight):
     refused("maelstrom.already_acted", services.encounter_act, encounter=e, user=player, combatant_id=pc.pk,
             action={"action": "ranged", "target": npc.pk}, roller=FixedRoller([10] * 9))
     assert snapshot(e) == before
-    refused("maelstrom.not_your_turn", services.encounter_act, encounter=e, user=gm, combatant_id=npc.pk,
+    refused("combat.not_your_turn", services.encounter_act, encounter=e, user=gm, combatant_id=npc.pk,
             action={"action": "ranged", "target": pc.pk}, roller=FixedRoller([10] * 9))
     assert snapshot(e) == before
 

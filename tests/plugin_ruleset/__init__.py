@@ -108,12 +108,10 @@ class CoinRuleset(Ruleset):
 
     # ----------------------------------------------------------- combat
 
-    def combat(self):
-        if self.__dict__.get("_combat") is None:
-            from .combat import CoinCombat
+    def make_combat(self):
+        from .combat import CoinCombat
 
-            self.__dict__["_combat"] = CoinCombat(self)
-        return self.__dict__["_combat"]
+        return CoinCombat(self)
 
 
 RULESET = CoinRuleset()

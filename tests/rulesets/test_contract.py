@@ -7,6 +7,7 @@ per-ruleset tests run the same files in-process.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import re
@@ -125,3 +126,305 @@ def test_an_example_through_the_api_gets_the_expected_report(path):
         assert report["derived"][key] == value, key
     for error in expect.get("errors", []):
         assert (error["code"], error["path"]) in got_errors
+
+
+# ------------------------------------------------------------------ play, dice and combat contracts
+# Issue #11: the contract covers every hook, not only build and odds. Each check runs on every
+# valid example build of every ruleset (tests/rulesets/examples, and the typical builds the
+# benchmarks use), so a sixth ruleset gets them with its examples.
+
+BENCH_BUILDS = Path(__file__).resolve().parents[2] / "bench" / "builds"
+
+
+def _valid_examples() -> list[tuple[str, str, dict]]:
+    out = []
+    for path in EXAMPLES:
+        data = json.loads(path.read_text())
+        if data.get("expect", {}).get("valid"):
+            out.append((path.parent.name, path.stem, data["build"]))
+    for path in sorted(BENCH_BUILDS.glob("*_typical.json")):
+        out.append((path.stem.removesuffix("_typical"), path.stem, json.loads(path.read_text())))
+    return [row for row in out if row[0] in registry.SYSTEMS]
+
+
+PLAYABLE = _valid_examples()
+PLAYABLE_IDS = [f"{slug}/{name}" for slug, name, _ in PLAYABLE]
+
+
+def _sample(field: dict, fighters: list | None = None):
+    """A value a person could put in a form field of a state section or an action spec."""
+    if "default" in field and field["default"] not in (None, ""):
+        return field["default"]
+    options = field.get("options") or []
+    if options:
+        first = options[0]
+        return first.get("id") if isinstance(first, dict) else first
+    if field.get("kind") == "number":
+        return max(1, field.get("min") or 1)
+    if field.get("kind") in ("flag", "bool", "boolean"):
+        return True
+    return "x"
+
+
+def test_every_ruleset_has_a_playable_example():
+    assert {slug for slug, _, _ in PLAYABLE} == set(registry.SYSTEMS)
+
+
+@pytest.mark.parametrize(("slug", "name", "build"), PLAYABLE, ids=PLAYABLE_IDS)
+def test_the_initial_state_of_an_example_passes_the_state_check(slug, name, build):
+    ruleset = registry.get(slug)
+    report = ruleset.validate(build)
+    assert report.valid, report.errors
+    ctx = ruleset.context()
+    state = ruleset.initial_state(build, report, ctx=ctx)
+    assert isinstance(state, dict) and state
+    assert json.loads(json.dumps(state, allow_nan=False)) == state
+    assert ruleset.check_state(state, build, report, ctx=ctx) == []
+
+
+@pytest.mark.parametrize(("slug", "name", "build"), PLAYABLE, ids=PLAYABLE_IDS)
+def test_a_state_action_never_mutates_its_input_and_refuses_with_a_state_error(slug, name, build):
+    from rulesets.engine import StateError
+    from rulesets.engine.dice import Roller
+
+    ruleset = registry.get(slug)
+    report = ruleset.validate(build)
+    ctx = ruleset.context()
+    state = ruleset.initial_state(build, report, ctx=ctx)
+    sections = ruleset.state_sections(build, report, state, ctx=ctx)
+    actions = [a for s in sections for a in s.get("actions", [])]
+    assert actions, f"{slug} lists no play-state actions"
+    import random
+
+    outcomes = []
+    for spec in actions:
+        action = {"action": spec["action"], **{f["id"]: _sample(f) for f in spec.get("fields", [])}}
+        before = copy.deepcopy((state, action, build))
+        try:
+            new_state, sentence = ruleset.state_action(state, action, build, report, Roller(random.Random(7)),
+                                                       ctx=ctx)
+        except StateError as exc:
+            assert CODE_RE.match(exc.code), exc.code
+            assert exc.message.strip()
+            outcomes.append("refused")
+        else:
+            assert isinstance(new_state, dict) and isinstance(sentence, str) and sentence.strip()
+            assert new_state is not state
+            outcomes.append("applied")
+        assert (state, action, build) == before, f"{spec['action']} mutated its input"
+    assert "applied" in outcomes
+
+
+@pytest.mark.parametrize(("slug", "name", "build"), PLAYABLE, ids=PLAYABLE_IDS)
+def test_an_example_starts_a_fight_and_each_listed_action_is_taken_or_cleanly_refused(slug, name, build):
+    import random
+
+    from rulesets.engine.combat import CombatRefused, Fighter, Outcome
+    from rulesets.engine.dice import Roller
+
+    ruleset = registry.get(slug)
+    rules = ruleset.combat()
+    ctx = ruleset.context()
+    report = ruleset.validate(build)
+
+    def fighter(fid: int, npc: bool) -> Fighter:
+        return Fighter(id=fid, name=f"{build['name']} {fid}", is_npc=npc, group="", build=build,
+                       derived=report.derived, state=ruleset.initial_state(build, report, ctx=ctx), combat={},
+                       controller_ids=() if npc else (1,), report=report)
+
+    fighters = [fighter(1, False), fighter(2, True)]
+    es: dict = {}
+    start = rules.start(fighters, es, Roller(random.Random(3)), ctx=ctx)
+    assert isinstance(start, Outcome) and sorted(start.order) == [1, 2]
+    for fid, numbers in start.combat.items():
+        next(f for f in fighters if f.id == fid).combat = numbers
+    es = start.encounter_state if start.encounter_state is not None else es
+    opening = rules.round_start(fighters, es, 1, Roller(random.Random(6)), ctx=ctx)  # as the service does
+    for fid, numbers in opening.combat.items():
+        next(f for f in fighters if f.id == fid).combat = numbers
+    for fid, state in opening.state.items():
+        next(f for f in fighters if f.id == fid).state = state
+    es = opening.encounter_state if opening.encounter_state is not None else es
+    order = opening.order or start.order
+    current = order[0]
+    first = next(f for f in fighters if f.id == current)
+    turn = rules.turn_start(first, fighters, es, Roller(random.Random(4)), ctx=ctx)
+    for fid, numbers in turn.combat.items():
+        next(f for f in fighters if f.id == fid).combat = numbers
+    taken = []
+    for actor in fighters:
+        other = next(f for f in fighters if f.id != actor.id)
+        specs = rules.actions(actor, fighters, es, current=current, ctx=ctx)
+        assert specs, f"{slug}: {actor.name} has no actions"
+        for spec in specs:
+            action = {"action": spec.id, **{p["id"]: _sample(p) for p in spec.params}}
+            if spec.target in ("enemy", "any", "ally"):
+                action["target"] = other.id if spec.target != "ally" else actor.id
+            elif spec.target == "self":
+                action["target"] = actor.id
+            before = copy.deepcopy(([(f.state, f.combat) for f in fighters], es, action))
+            try:
+                out = rules.perform(action, actor, fighters, es, Roller(random.Random(5)), current=current,
+                                    by_gm=spec.gm, ctx=ctx)
+            except CombatRefused as exc:
+                assert CODE_RE.match(exc.code), exc.code
+                assert exc.message.strip()
+            else:
+                assert isinstance(out, Outcome)
+                json.dumps([out.state, out.combat, out.encounter_state, [e.text for e in out.events]],
+                           allow_nan=False)
+                taken.append(spec.id)
+            assert ([(f.state, f.combat) for f in fighters], es, action) == before, f"{spec.id} mutated its input"
+            summary = rules.summary(actor, es, ctx=ctx)
+            assert set(summary) >= {"stats", "status"}
+    gm_ids = {s.id for f in fighters for s in rules.actions(f, fighters, es, current=current, ctx=ctx) if s.gm}
+    assert [t for t in taken if t not in gm_ids], f"{slug}: the current fighter could take no listed action"
+
+
+# Overrides of house defaults whose type alone does not give a meaningful other value.
+SPECIAL_OVERRIDES: dict[tuple[str, str], list] = {
+    ("ourdnd", "bare_hands_effort"): ["d6"],
+    ("pando", "leisure_ep"): ["none"],
+    ("pando", "attribute_max"): [2],
+    ("ascendant", "trade_downs_max"): [0],
+}
+
+
+def _candidates(value):
+    """Other values of the same JSON type as a house default, to override it with."""
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return [value + 1, value - 1, value + 5, max(0, value - 3), 1]
+    if isinstance(value, str):
+        return [value + "x"]
+    if isinstance(value, list):
+        out = []
+        if value:
+            out.append(value[:-1])
+            if all(isinstance(v, int) for v in value):
+                out.append([v + 1 for v in value])
+            if all(isinstance(v, dict) for v in value):
+                out.append([{**v, **{k: w + 1 for k, w in v.items() if is_int_value(w)}} for v in value])
+                out.append(value[:-1] + value[-1:] * 2)
+        return out
+    if isinstance(value, dict):
+        out = []
+        for key, inner in value.items():
+            out.extend({**value, key: other} for other in _candidates(inner))
+        return out
+    return []
+
+
+def is_int_value(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _observed(slug: str, settings: dict | None) -> str:
+    """Everything a campaign's house rules may change, as one text: reports, traits, blank build,
+    play state, its effects, sections and roll buttons, the odds of those rolls."""
+    ruleset = registry.get(slug)
+    ctx = ruleset.context(settings)
+    seen = [ruleset.traits(ctx), ruleset.blank_build("X", None, ctx)]
+    builds = [b for s, _, b in PLAYABLE if s == slug] + [ruleset.blank_build("X", None, ctx)]
+    for build in builds:
+        report = ruleset.validate(build, settings=settings)
+        seen.append(report.as_dict())
+        state = ruleset.initial_state(build, report, ctx=ctx)
+        seen += [state, ruleset.state_effects(build, report, state, ctx=ctx),
+                 ruleset.state_sections(build, report, state, ctx=ctx)]
+        rollables = ruleset.rollables(build, report, state, ctx=ctx)
+        seen.append(rollables)
+        for r in rollables[:3]:
+            seen.append(ruleset.odds(r["request"], ctx=ctx))
+        if report.valid:
+            seen += _played(ruleset, ctx, build, report, state)
+            seen += _fought(ruleset, ctx, build, report)
+    return json.dumps(seen, sort_keys=True, default=str)
+
+
+def _act(ruleset, ctx, build, report, state, big: bool) -> list:
+    """Every listed play-state action on ``state`` (small and big amounts), with a seeded roller."""
+    import random
+
+    from rulesets.engine import StateError
+    from rulesets.engine.dice import Roller
+
+    out = []
+    for section in ruleset.state_sections(build, report, state, ctx=ctx):
+        for spec in section.get("actions", []):
+            action = {"action": spec["action"]}
+            for f in spec.get("fields", []):
+                action[f["id"]] = 30 if big and f.get("kind") == "number" else _sample(f)
+            try:
+                out.append(ruleset.state_action(state, action, build, report, Roller(random.Random(1)), ctx=ctx))
+            except StateError as exc:
+                out.append((exc.code, exc.message))
+    return out
+
+
+def _played(ruleset, ctx, build, report, state) -> list:
+    first = _act(ruleset, ctx, build, report, state, big=False) + _act(ruleset, ctx, build, report, state, big=True)
+    seen = list(first)
+    for result in first:
+        if isinstance(result, tuple) and isinstance(result[0], dict):
+            seen.append(ruleset.state_effects(build, report, result[0], ctx=ctx))
+            seen += _act(ruleset, ctx, build, report, result[0], big=False)
+    return seen
+
+
+def _fought(ruleset, ctx, build, report) -> list:
+    """A fight of the build against itself: the opening, each side's actions and what each does."""
+    import random
+
+    from rulesets.engine.combat import CombatRefused, Fighter
+    from rulesets.engine.dice import Roller
+
+    rules = ruleset.combat()
+    fighters = [Fighter(id=i, name=f"F{i}", is_npc=i == 2, group="", build=build, derived=report.derived,
+                        state=ruleset.initial_state(build, report, ctx=ctx), combat={}, report=report)
+                for i in (1, 2)]
+    start = rules.start(fighters, {}, Roller(random.Random(2)), ctx=ctx)
+    es = start.encounter_state or {}
+    for f in fighters:
+        f.combat = start.combat.get(f.id, f.combat)
+    opening = rules.round_start(fighters, es, 1, Roller(random.Random(3)), ctx=ctx)
+    for f in fighters:
+        f.combat = opening.combat.get(f.id, f.combat)
+        f.state = opening.state.get(f.id, f.state)
+    es = opening.encounter_state if opening.encounter_state is not None else es
+    current = (opening.order or start.order)[0]
+    seen: list = [es]
+    for f in fighters:
+        for spec in rules.actions(f, fighters, es, current=current, ctx=ctx):
+            seen.append(spec.as_dict())
+            action = {"action": spec.id, **{p["id"]: _sample(p) for p in spec.params}}
+            if spec.target:
+                action["target"] = 3 - f.id if spec.target in ("enemy", "any") else f.id
+            for big in (False, True):
+                if big:
+                    action.update({p["id"]: 30 for p in spec.params if p.get("kind") == "number"})
+                try:
+                    out = rules.perform(dict(action), f, fighters, es, Roller(random.Random(4)), current=current,
+                                        by_gm=spec.gm, ctx=ctx)
+                    seen.append([out.state, out.combat, out.encounter_state, [e.text for e in out.events]])
+                except CombatRefused as exc:
+                    seen.append((exc.code, exc.message))
+        seen.append(rules.summary(f, es, ctx=ctx))
+    return seen
+
+
+HOUSE_KEYS = [(slug, key) for slug in registry.SYSTEMS for key in registry.get(slug).house_defaults]
+
+
+@pytest.mark.parametrize(("slug", "key"), HOUSE_KEYS, ids=[f"{s}:{k}" for s, k in HOUSE_KEYS])
+def test_every_house_default_overridden_by_a_campaign_changes_something(slug, key):
+    ruleset = registry.get(slug)
+    default = ruleset.house_defaults[key]
+    base = _observed(slug, None)
+    tried = SPECIAL_OVERRIDES.get((slug, key)) or _candidates(default)
+    assert tried, f"no override to try for {slug}:{key}"
+    for value in tried:
+        if _observed(slug, {key: value}) != base:
+            return
+    pytest.fail(f"{slug}: overriding the house default {key!r} ({default!r}) with {tried!r} changes nothing")

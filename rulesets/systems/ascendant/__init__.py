@@ -156,7 +156,7 @@ class AscendantRuleset(Ruleset):
     def traits(self, ctx: Context) -> dict[str, Any]:
         """The builder's sections; "ascendant_levels" carries what each level-up asks for."""
         s = ctx.settings
-        r = Rules.of(s)
+        r = Rules.of(ctx)
         cat = ctx.catalogue
 
         def options(kind: str, **extra_keys: str) -> list[dict[str, Any]]:
@@ -306,41 +306,59 @@ class AscendantRuleset(Ruleset):
 
     # ---------------------------------------------------------------- checks
 
-    def odds(self, request: Any) -> dict[str, Any]:
+    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
         return play.odds(request)
 
-    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
+    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         return play.roll(request, roller)
 
-    def rollables(self, build: dict, report: Report, state: dict | None = None) -> list[dict[str, Any]]:
+    def rollables(self, build: dict, report: Report, state: dict | None = None, *,
+                  ctx: Context | None = None) -> list[dict[str, Any]]:
         """Skills, Lores, Perception and the six defenses as checks, with the state's conditions
         stacked in (``modifiers``/``ignored`` say which applied); the threshold is the house
         ``default_threshold`` for the sheet to change."""
-        return play.rollables(build, report, state, self._conditions, self.house_defaults,
-                              self.catalogue.get("skills", {}), self.catalogue.get("lores", {}))
+        ctx = self.context_of(report, ctx)
+        return play.rollables(build, report, state, self.conditions_of(ctx), ctx.settings,
+                              ctx.catalogue.get("skills", {}), ctx.catalogue.get("lores", {}))
 
     # ------------------------------------------------------------ play state
 
-    @property
-    def _conditions(self) -> dict[str, dict]:
-        return self.catalogue.get("conditions", {})
+    def conditions_of(self, ctx: Context) -> dict[str, dict]:
+        """The conditions, with Dying's maximum the campaign's ``dying_max`` (at it, one dies)."""
+        def conditions() -> dict[str, dict]:
+            found = dict(ctx.catalogue.get("conditions", {}))
+            top = ctx.settings.get("dying_max")
+            if "dying" in found and isinstance(top, int) and top >= 1 and found["dying"].get("max") != top:
+                dying = found["dying"]
+                text = dying.get("text", "").replace(f"dying {dying.get('max', 4)} ", f"dying {top} ")
+                found["dying"] = {**dying, "max": top, "text": text}
+            return found
 
-    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
+        return ctx.memo("ascendant.conditions", conditions)
+
+    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
+        ctx = self.context_of(report, ctx)
         return {
             "stamina": report.derived.get("max_stamina", 0),
             "temp_stamina": 0,
-            "hero_points": self.house_defaults["hero_points_start"],
+            "hero_points": ctx.settings["hero_points_start"],
             "conditions": [],
         }
 
-    def check_state(self, state: Any, build: dict, report: Report) -> list[Issue]:
-        return play.check_state(state, report.derived, self._conditions, self.house_defaults)
+    def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
+        ctx = self.context_of(report, ctx)
+        return play.check_state(state, report.derived, self.conditions_of(ctx), ctx.settings)
 
-    def state_effects(self, build: dict, report: Report, state: dict) -> dict[str, Any]:
+    def state_effects(self, build: dict, report: Report, state: dict, *,
+                      ctx: Context | None = None) -> dict[str, Any]:
         """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
-        return play.effects(report.derived, self._conditions, state, self.catalogue.get("skills", {}))
+        ctx = self.context_of(report, ctx)
+        return play.effects(report.derived, self.conditions_of(ctx), state, ctx.catalogue.get("skills", {}))
 
-    def state_sections(self, build: dict, report: Report, state: dict) -> list[dict[str, Any]]:
+    def state_sections(self, build: dict, report: Report, state: dict, *,
+                       ctx: Context | None = None) -> list[dict[str, Any]]:
+        ctx = self.context_of(report, ctx)
+        conditions, house = self.conditions_of(ctx), ctx.settings
         state = state if isinstance(state, dict) else {}
         top = report.derived.get("max_stamina")
         stamina = state.get("stamina", top)
@@ -350,7 +368,7 @@ class AscendantRuleset(Ruleset):
                                                  else "")
         amount = [{"id": "amount", "label": "Amount", "kind": "number", "min": 1}]
         condition_options = [{"id": cid, "label": c["name"], "help": c.get("text", ""), "valued": c.get("valued")}
-                             for cid, c in self._conditions.items()]
+                             for cid, c in conditions.items()]
         return [
             {"id": "stamina", "label": "Stamina", "kind": "pools", "items": [
                 {"id": "stamina", "label": "Stamina", "path": "/stamina", "value": stamina, "min": 0, "max": top,
@@ -358,8 +376,8 @@ class AscendantRuleset(Ruleset):
                 {"id": "temp_stamina", "label": "Temporary Stamina", "path": "/temp_stamina",
                  "value": state.get("temp_stamina", 0), "min": 0, "max": None, "status": ""},
                 {"id": "hero_points", "label": "Hero Points", "path": "/hero_points",
-                 "value": state.get("hero_points", self.house_defaults["hero_points_start"]), "min": 0,
-                 "max": self.house_defaults["hero_points_max"], "status": ""},
+                 "value": state.get("hero_points", house["hero_points_start"]), "min": 0,
+                 "max": house["hero_points_max"], "status": ""},
             ], "actions": [
                 {"action": "damage", "label": "Take damage", "fields": amount},
                 {"action": "heal", "label": "Heal", "fields": amount},
@@ -369,8 +387,8 @@ class AscendantRuleset(Ruleset):
             ]},
             {"id": "conditions", "label": "Conditions", "kind": "list", "items": [
                 {"id": c.get("id"), "path": ptr("conditions", i), "value": c.get("value"),
-                 "label": self._conditions.get(c.get("id"), {}).get("name", c.get("id")),
-                 "help": self._conditions.get(c.get("id"), {}).get("text", "")}
+                 "label": conditions.get(c.get("id"), {}).get("name", c.get("id")),
+                 "help": conditions.get(c.get("id"), {}).get("text", "")}
                 for i, c in enumerate(conds)
             ], "actions": [
                 {"action": "add_condition", "label": "Add a condition", "fields": [
@@ -383,19 +401,18 @@ class AscendantRuleset(Ruleset):
         ]
 
     def state_action(self, state: dict, action: dict, build: dict, report: Report,
-                     roller: Roller | None = None) -> tuple[dict, str]:
+                     roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
+        ctx = self.context_of(report, ctx)
         name = build.get("name") if isinstance(build.get("name"), str) else "The character"
-        return play.apply_action(state, action, report.derived, self._conditions, self.house_defaults, name)
+        return play.apply_action(state, action, report.derived, self.conditions_of(ctx), ctx.settings, name)
 
     # ---------------------------------------------------------------- combat
 
-    def combat(self):
-        """Ascendant's encounters (combat.py), one cached instance."""
-        if self.__dict__.get("_combat") is None:
-            from .combat import AscendantCombat
+    def make_combat(self):
+        """Ascendant's encounters (combat.py)."""
+        from .combat import AscendantCombat
 
-            self.__dict__["_combat"] = AscendantCombat(self)
-        return self.__dict__["_combat"]
+        return AscendantCombat(self)
 
 
 RULESET = AscendantRuleset()

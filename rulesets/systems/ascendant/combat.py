@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import is_int, whole_number
+from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.modifiers import stack
@@ -98,16 +98,11 @@ def _ordinal(n: int) -> str:
 class AscendantCombat(CombatRules):
     def __init__(self, ruleset):
         super().__init__(ruleset)
-        self.conditions: dict[str, dict] = ruleset.catalogue.get("conditions", {})
-        self.house: dict[str, Any] = ruleset.house_defaults
 
     # ---------------------------------------------------------------- reading a fighter
 
-    def _report(self, f: Fighter):
-        return f.report if f.report is not None else self.ruleset.validate(f.build)
-
     def _derived(self, f: Fighter) -> dict:
-        return f.derived or getattr(self._report(f), "derived", {}) or {}
+        return f.derived or getattr(self.report_of(f), "derived", {}) or {}
 
     def _attr(self, f: Fighter, attr: str) -> int:
         value = (self._derived(f).get("attributes") or {}).get(attr, 0)
@@ -136,7 +131,7 @@ class AscendantCombat(CombatRules):
 
     def _down(self, f: Fighter) -> tuple[str, str]:
         """("", "") when the fighter can act, else (reason, code)."""
-        if self._cond_value(f, "dying") >= self.house.get("dying_max", 4):
+        if self._cond_value(f, "dying") >= self.ctx_of(f).settings.get("dying_max", 4):
             return f"{f.name} is dead.", "ascendant.dead"
         if self._stamina(f) == 0 or self._cond_value(f, "unconscious") or self._cond_value(f, "dying"):
             return (f"{f.name} is unconscious and cannot act until healed above 0 Stamina.",
@@ -144,7 +139,7 @@ class AscendantCombat(CombatRules):
         return "", ""
 
     def _cond_mods(self, f: Fighter, tags: set[str]) -> list[dict]:
-        return play.condition_modifiers(self.conditions, f.state, tags)
+        return play.condition_modifiers(self._conditions(f), f.state, tags)
 
     def _weapon_attr(self, f: Fighter, weapon: dict) -> str:
         if weapon["attribute"] == "finesse":
@@ -155,7 +150,7 @@ class AscendantCombat(CombatRules):
         return CLASS_WEAPON.get(f.build.get("class") if isinstance(f.build, dict) else None, "fist")
 
     def _key_attr(self, f: Fighter) -> str:
-        cls = self.ruleset.catalogue.get("classes", {}).get(f.build.get("class") if isinstance(f.build, dict) else "")
+        cls = self.ctx_of(f).catalogue.get("classes", {}).get(f.build.get("class") if isinstance(f.build, dict) else "")
         keys = (cls or {}).get("key_attributes") or ["str"]
         return max(keys, key=lambda a: self._attr(f, a))
 
@@ -206,7 +201,8 @@ class AscendantCombat(CombatRules):
         return {"actions": ACTIONS_PER_TURN, "reaction": True, "attacks": 0, "free_used": False,
                 "shield_raised": False}
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         rolls: dict[int, dict] = {}
         for f in fighters:
@@ -227,7 +223,8 @@ class AscendantCombat(CombatRules):
                 initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
         return out
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         r = self._roll_initiative(fighter, roller)
         out.combat[fighter.id] = {**self._fresh(), **r}
@@ -235,7 +232,8 @@ class AscendantCombat(CombatRules):
                 f"{r['initiative_modifier']:+d}); they act last this round.", fighter.id)
         return out
 
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         out.combat[actor.id] = self.combat_numbers(actor, **self._fresh())
         reason, _ = self._down(actor)
@@ -255,7 +253,7 @@ class AscendantCombat(CombatRules):
                 reason, code = (f"{actor.name} has used their reaction this round; it comes back at the start of "
                                 "their turn.", "ascendant.reaction_used")
         elif not reason and not on_turn:
-            reason, code = f"It is not {actor.name}'s turn.", "ascendant.not_your_turn"
+            reason, code = self.not_your_turn(actor)
         elif not reason and cost > 0 and left == 0:
             reason, code = (f"{actor.name} has no actions left this turn: end the turn.",
                             "ascendant.no_actions_left")
@@ -271,7 +269,8 @@ class AscendantCombat(CombatRules):
         weapon = WEAPONS[weapon_id]
         modifier, _ = self._attack(actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"])
         foes = [f for f in self._opponents(actor, fighters) if not self._down(f)[1] == "ascendant.dead"]
-        threshold = self._deflection(foes[0])[0] if foes else self.house.get("default_threshold", 15)
+        threshold = (self._deflection(foes[0])[0] if foes
+                     else self.ctx_of(actor).settings.get("default_threshold", 15))
         params = [{"id": "weapon", "label": "Weapon", "kind": "choice", "default": weapon_id,
                    "options": [{"id": wid, "label": f"{w['name']} (d{w['die']}"
                                 + (", agile" if w["agile"] else "") + (", ranged" if w["ranged"] else "")
@@ -306,7 +305,8 @@ class AscendantCombat(CombatRules):
             key = self._key_attr(actor)
             modifier, _ = self._attack(actor, key, tag="spell")
             foes = self._opponents(actor, fighters)
-            threshold = self._deflection(foes[0])[0] if foes else self.house.get("default_threshold", 15)
+            threshold = (self._deflection(foes[0])[0] if foes
+                         else self.ctx_of(actor).settings.get("default_threshold", 15))
             dice = self._spell_dice(actor)
             specs.append((ActionSpec(id="cast_spell", label="Cast a Spell (attack)",
                                      cost=f"2 actions ({dice}d6 damage)", target="enemy",
@@ -341,13 +341,17 @@ class AscendantCombat(CombatRules):
                                                         "ascendant.shield_raised")
             spec.__dict__["_cost"] = cost
             out.append(spec)
-        out.extend(self._gm_specs())
+        out.extend(self._gm_specs(actor))
         return out
 
-    def _gm_specs(self) -> list[ActionSpec]:
+    def _conditions(self, f: Fighter) -> dict[str, dict]:
+        """The campaign's conditions (Dying's maximum is its ``dying_max``)."""
+        return self.ruleset.conditions_of(self.ctx_of(f))
+
+    def _gm_specs(self, actor: Fighter) -> list[ActionSpec]:
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         cond = {"id": "id", "label": "Condition", "kind": "choice",
-                "options": [{"id": cid, "label": c["name"]} for cid, c in self.conditions.items()]}
+                "options": [{"id": cid, "label": c["name"]} for cid, c in self._conditions(actor).items()]}
         value = {"id": "value", "label": "Value", "kind": "number", "min": 1}
         return [
             ActionSpec(id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True, params=[amount]),
@@ -361,7 +365,7 @@ class AscendantCombat(CombatRules):
         ]
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None) -> list[ActionSpec]:
+                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
     # ---------------------------------------------------------------- perform
@@ -377,21 +381,17 @@ class AscendantCombat(CombatRules):
             raise CombatRefused("ascendant.target_dead", f"{target.name} is already dead; choose another target.")
         return target
 
-    def _state_action(self, f: Fighter, state: dict, action: dict) -> tuple[dict, str]:
-        return self.play_state_action(f, state, action, self._report(f))
-
     def _spell_dice(self, f: Fighter) -> int:
         level = self._derived(f).get("level", 1)
         return max(1, ((level if is_int(level) else 1) + 1) // 2)
 
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
+                roller: Roller, *, current: int | None, by_gm: bool,
+                ctx: Context | None = None) -> Outcome:
         es = encounter_state or {}
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
         if spec.gm:
-            if not by_gm:
-                raise CombatRefused("ascendant.gm_only", f"Only the GM may take “{spec.label}”.")
             return self._gm(spec, action, actor)
         if not spec.allowed:
             raise self.refusal(spec)
@@ -437,7 +437,7 @@ class AscendantCombat(CombatRules):
 
     def _apply_damage(self, out: Outcome, target: Fighter, amount: int) -> str:
         state = out.state.get(target.id, target.state)
-        new_state, text = self._state_action(target, state, {"action": "damage", "amount": amount})
+        new_state, text = self.play_state_action(target, state, {"action": "damage", "amount": amount})
         out.state[target.id] = new_state
         return text
 
@@ -504,15 +504,15 @@ class AscendantCombat(CombatRules):
 
         if spec.id in ("gm_damage", "gm_heal"):
             kind = "damage" if spec.id == "gm_damage" else "heal"
-            new_state, text = self._state_action(actor, actor.state, {"action": kind, "amount": number("amount")})
+            new_state, text = self.play_state_action(actor, actor.state, {"action": kind, "amount": number("amount")})
             out.state[actor.id] = new_state
             out.log(spec.id, f"GM: {text}", actor.id)
         elif spec.id == "gm_add_condition":
             cid = action.get("id")
             act = {"action": "add_condition", "id": cid}
-            if self.conditions.get(cid, {}).get("valued"):
+            if self._conditions(actor).get(cid, {}).get("valued"):
                 act["value"] = number("value", required=False) or 1
-            new_state, text = self._state_action(actor, actor.state, act)
+            new_state, text = self.play_state_action(actor, actor.state, act)
             out.state[actor.id] = new_state
             out.log(spec.id, f"GM: {text}", actor.id, condition=cid)
         elif spec.id == "gm_remove_condition":
@@ -521,7 +521,7 @@ class AscendantCombat(CombatRules):
             by = number("value", required=False)
             if by is not None:
                 act["value"] = by
-            new_state, text = self._state_action(actor, actor.state, act)
+            new_state, text = self.play_state_action(actor, actor.state, act)
             out.state[actor.id] = new_state
             out.log(spec.id, f"GM: {text}", actor.id, condition=cid)
         elif spec.id == "gm_lose_actions":
@@ -536,7 +536,8 @@ class AscendantCombat(CombatRules):
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+    def summary(self, fighter: Fighter, encounter_state: dict, *,
+                ctx: Context | None = None) -> dict[str, Any]:
         combat = fighter.combat or {}
         derived = self._derived(fighter)
         state = fighter.state if isinstance(fighter.state, dict) else {}
@@ -558,7 +559,7 @@ class AscendantCombat(CombatRules):
         if code == "ascendant.dead":
             status.append("dead")
         for c in self._conds(fighter):
-            cond = self.conditions.get(c.get("id"))
+            cond = self._conditions(fighter).get(c.get("id"))
             if cond:
                 status.append(cond["name"].lower() + (f" {c.get('value', 1)}" if cond.get("valued") else ""))
         if combat.get("shield_raised"):

@@ -25,7 +25,7 @@ import copy
 from functools import lru_cache
 from typing import Any
 
-from rulesets.engine.base import OddsError, StateError, is_int
+from rulesets.engine.base import OddsError, StateError, action_amount, is_int
 from rulesets.engine.dice import Roller
 from rulesets.engine.modifiers import stack
 from rulesets.engine.pointer import ptr
@@ -197,13 +197,6 @@ def _find(conds: list[dict], cid: str) -> dict | None:
     return next((c for c in conds if isinstance(c, dict) and c.get("id") == cid), None)
 
 
-def _amount(action: dict, key: str = "amount", low: int = 1) -> int:
-    value = action.get(key)
-    if not is_int(value) or value < low:
-        raise StateError("state.malformed", f"{key} must be a whole number of at least {low}.", ptr(key))
-    return value
-
-
 def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house: dict,
                  name: str) -> tuple[dict, str]:
     """One play-state change: damage, heal, temp_stamina, add_condition, remove_condition, rest,
@@ -241,7 +234,7 @@ def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house
         conds[:] = [c for c in conds if c.get("id") != cid]
 
     if kind == "damage":
-        amount = _amount(action)
+        amount = action_amount(action, low=1)
         absorbed = min(new["temp_stamina"], amount)
         new["temp_stamina"] -= absorbed
         was = new["stamina"]
@@ -255,7 +248,7 @@ def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house
             text += f" and falls unconscious, dying {min(dying, conditions['dying'].get('max', 4))}"
         return new, text + f": {new['stamina']}/{top} Stamina."
     if kind == "heal":
-        amount = _amount(action)
+        amount = action_amount(action, low=1)
         was = new["stamina"]
         new["stamina"] = min(top, was + amount)
         text = f"{name} recovers {new['stamina'] - was} Stamina: {new['stamina']}/{top}."
@@ -267,7 +260,7 @@ def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house
             text += " No longer dying (wounded rises by 1)."
         return new, text
     if kind == "temp_stamina":
-        amount = _amount(action, low=0)
+        amount = action_amount(action)
         new["temp_stamina"] = max(new["temp_stamina"], amount)  # temporary Stamina does not add up
         return new, f"{name} has {new['temp_stamina']} temporary Stamina."
     if kind == "add_condition":
@@ -275,7 +268,7 @@ def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house
         if not isinstance(cid, str) or cid not in conditions:
             raise StateError("state.unknown_condition", f"{cid!r} is not a condition; use one of "
                              f"{', '.join(conditions)}.", "/id")
-        value = _amount(action, "value") if conditions[cid].get("valued") else 1
+        value = action_amount(action, "value", low=1) if conditions[cid].get("valued") else 1
         set_condition(cid, value)
         now = _find(conds, cid)
         return new, f"{name} is {conditions[cid]['name'].lower()}" + (
@@ -287,7 +280,7 @@ def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house
             raise StateError("state.not_present", f"{name} is not {cid}; nothing to remove.", "/id")
         by = action.get("value")
         if by is not None and conditions.get(cid, {}).get("valued"):
-            by = _amount(action, "value")
+            by = action_amount(action, "value", low=1)
             current["value"] = current.get("value", 1) - by
             if current["value"] > 0:
                 return new, f"{name}'s {conditions[cid]['name'].lower()} drops to {current['value']}."

@@ -36,7 +36,6 @@ FEAT_KINDS: tuple[str, ...] = ("ancestry", "class", "archetype", "skill", "gener
 GROUP_SLOTS = ("ancestry", "background", "class", "free")
 
 MISSING = "ascendant.level_choices_missing"
-_RULES_CACHE: dict[int, tuple[dict, "Rules"]] = {}
 
 
 class Rules:
@@ -80,14 +79,9 @@ class Rules:
         self.level_numbers = {str(n): n for n in range(1, settings["max_level"] + 1)}
 
     @classmethod
-    def of(cls, settings: dict[str, Any]) -> "Rules":
-        """The tables of ``settings``, built once per settings object (contexts are cached)."""
-        cached = _RULES_CACHE.get(id(settings))
-        if cached is None or cached[0] is not settings:
-            if len(_RULES_CACHE) > 256:
-                _RULES_CACHE.clear()
-            cached = _RULES_CACHE[id(settings)] = (settings, cls(settings))
-        return cached[1]
+    def of(cls, ctx: Context) -> "Rules":
+        """The tables of the context's house rules, built once per context (``Context.memo``)."""
+        return ctx.memo("ascendant.rules", lambda: cls(ctx.settings))
 
     def class_proficiency(self, level: int) -> int:
         """Rank index of Class Proficiency at ``level`` (1 = trained)."""
@@ -112,37 +106,25 @@ class Rules:
         return cap
 
 
-_SKILL_ATTR_CACHE: dict[int, tuple[dict, dict[str, Any]]] = {}
+def _skill_attributes(ctx: Context) -> dict[str, Any]:
+    """Skill id -> the attribute it adds, once per context (``Context.memo``)."""
+    def table() -> dict[str, Any]:
+        return {k: entry.get("attribute", "str") for k, entry in ctx.catalogue.get("skills", {}).items()}
+
+    return ctx.memo("ascendant.skill_attributes", table)
 
 
-def _skill_attributes(skills_cat: dict[str, dict]) -> dict[str, Any]:
-    """Skill id -> the attribute it adds, once per skills catalogue (catalogues are cached per context)."""
-    cached = _SKILL_ATTR_CACHE.get(id(skills_cat))
-    if cached is None or cached[0] is not skills_cat:
-        if len(_SKILL_ATTR_CACHE) > 256:
-            _SKILL_ATTR_CACHE.clear()
-        table = {k: entry.get("attribute", "str") for k, entry in skills_cat.items()}
-        cached = _SKILL_ATTR_CACHE[id(skills_cat)] = (skills_cat, table)
-    return cached[1]
-
-
-_FEAT_TABLE_CACHE: dict[int, tuple[dict, dict[str, tuple]]] = {}
-
-
-def _feat_table(feats_cat: dict[str, dict]) -> dict[str, tuple]:
+def _feat_table(ctx: Context) -> dict[str, tuple]:
     """Feat id -> (entry, name, kind, heritage, ancestry, class, skill, rank, prerequisites): the
-    fields ``check`` reads of every feat taken, read once per feats catalogue (cached per context)."""
-    cached = _FEAT_TABLE_CACHE.get(id(feats_cat))
-    if cached is None or cached[0] is not feats_cat:
-        if len(_FEAT_TABLE_CACHE) > 256:
-            _FEAT_TABLE_CACHE.clear()
-        table = {
+    fields ``check`` reads of every feat taken, read once per context (``Context.memo``)."""
+    def table() -> dict[str, tuple]:
+        return {
             fid: (feat, feat.get("name", fid), feat.get("kind"), feat.get("heritage"), feat.get("ancestry"),
                   feat.get("class"), feat.get("skill"), feat.get("rank"), feat.get("prerequisites", ()))
-            for fid, feat in feats_cat.items()
+            for fid, feat in ctx.catalogue.get("feats", {}).items()
         }
-        cached = _FEAT_TABLE_CACHE[id(feats_cat)] = (feats_cat, table)
-    return cached[1]
+
+    return ctx.memo("ascendant.feat_table", table)
 
 
 def _label(entry: dict | None, fallback: str) -> str:
@@ -177,7 +159,7 @@ def allowed_feats(
 
 def check(build: dict, report: Report, ctx: Context) -> None:
     """Validate ``build`` into ``report`` (errors, warnings, xp spent, derived)."""
-    rules = Rules.of(ctx.settings)
+    rules = Rules.of(ctx)
     s = ctx.settings
     cat = ctx.catalogue
     approval = ctx.phase == "approval"
@@ -433,7 +415,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     final_cap = rules.cap(level)
 
     level_plan = rules.level_plan
-    feat_table = _feat_table(feats_cat)
+    feat_table = _feat_table(ctx)
     rank_index = rules.rank_index
     n_ranks = len(rules.ranks)
     key_skill_known = key_skill in skill_rank
@@ -717,7 +699,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     d["invest_limit"] = s["invest_base"] + attrs["cha"]
     d["lore_slots"] = lore_slots
     bonus, top = rules._bonus, len(rules._bonus) - 1
-    skill_attr = _skill_attributes(skills_cat)
+    skill_attr = _skill_attributes(ctx)
     d["skills"] = {k: bonus[v if v <= top else top] + attrs[skill_attr[k]] for k, v in skill_rank.items()}
     d["lore_modifiers"] = {lore: rules.bonus_of(1) + attrs["int"] for lore in lores_held}
     if klass is None:

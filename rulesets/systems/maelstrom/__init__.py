@@ -58,59 +58,79 @@ class MaelstromRuleset(Ruleset):
 
     # ----------------------------------------------------------------- dice
 
-    def odds(self, request: Any) -> dict[str, Any]:
-        return dice.odds(request, self._difficulty())
+    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
+        return dice.odds(request, self._difficulty(self.context_of(None, ctx)))
 
-    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
-        return dice.roll(request, roller, self._difficulty())
+    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
+        return dice.roll(request, roller, self._difficulty(self.context_of(None, ctx)))
 
-    def rollables(self, build: dict, report: Report, state_: dict | None = None) -> list[dict[str, Any]]:
+    def rollables(
+        self, build: dict, report: Report, state_: dict | None = None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        ctx = self.context_of(report, ctx)
+        h = self._house(ctx)
         return state.rollables(
-            build, report, state_, self.catalogue, self._chart(report), self._willpower_start(), self._difficulty()
+            build, report, state_, ctx.catalogue, state.chart_of(report, h.health_chart), h.willpower_start,
+            h.default_difficulty,
         )
 
     # ----------------------------------------------------------- play state
 
-    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
-        return state.initial_state(build, report, self._chart(report), self._willpower_start())
+    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
+        h = self._house(self.context_of(report, ctx))
+        return state.initial_state(build, report, state.chart_of(report, h.health_chart), h.willpower_start)
 
-    def check_state(self, state_: Any, build: dict, report: Report) -> list[Issue]:
-        return state.check_state(state_, self._chart(report), self._permanent(build, report))
+    def check_state(self, state_: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
+        chart, permanent, _ = self._play(build, report, ctx)
+        return state.check_state(state_, chart, permanent)
 
-    def state_effects(self, build: dict, report: Report, state_: dict) -> dict[str, Any]:
-        return state.effects(state_, self._chart(report), self._permanent(build, report))
+    def state_effects(
+        self, build: dict, report: Report, state_: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
+        chart, permanent, _ = self._play(build, report, ctx)
+        return state.effects(state_, chart, permanent)
 
-    def state_sections(self, build: dict, report: Report, state_: dict) -> list[dict[str, Any]]:
-        return state.sections(state_, self._chart(report), self._permanent(build, report))
+    def state_sections(
+        self, build: dict, report: Report, state_: dict, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        chart, permanent, h = self._play(build, report, ctx)
+        return state.sections(state_, chart, permanent, h.willpower_recovery_hours)
 
     def state_action(
-        self, state_: dict, action: dict, build: dict, report: Report, roller: Roller | None = None
+        self,
+        state_: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
     ) -> tuple[dict, str]:
-        return state.action(state_, action, self._chart(report), self._permanent(build, report))
+        chart, permanent, _ = self._play(build, report, ctx)
+        return state.action(state_, action, chart, permanent)
 
     # -------------------------------------------------------------- helpers
 
-    def _chart(self, report: Report) -> list[dict]:
-        return state.chart_of(report, self.house_defaults["health_chart"])
+    def _house(self, ctx: Context) -> rules.House:
+        """The campaign's house rules, read once per context."""
+        return rules.house(ctx, self.house_defaults)
 
-    def _willpower_start(self) -> int:
-        return self.house_defaults["willpower_start"]
+    def _play(self, build: dict, report: Report, ctx: Context | None) -> tuple[list[dict], int, rules.House]:
+        """(health chart, permanent willpower, house rules) of a build in the campaign."""
+        h = self._house(self.context_of(report, ctx))
+        return (state.chart_of(report, h.health_chart), state.permanent_willpower(build, report, h.willpower_start),
+                h)
 
-    def _permanent(self, build: dict, report: Report) -> int:
-        return state.permanent_willpower(build, report, self._willpower_start())
-
-    def _difficulty(self) -> int:
-        return self.house_defaults["default_difficulty"]
+    def _difficulty(self, ctx: Context) -> int:
+        return self._house(ctx).default_difficulty
 
     # ---------------------------------------------------------------- combat
 
-    def combat(self):
-        """Maelstrom's combat turns (combat.py), one cached instance."""
-        if self.__dict__.get("_combat") is None:
-            from .combat import MaelstromCombat
+    def make_combat(self):
+        """Maelstrom's combat turns (combat.py)."""
+        from .combat import MaelstromCombat
 
-            self.__dict__["_combat"] = MaelstromCombat(self)
-        return self.__dict__["_combat"]
+        return MaelstromCombat(self)
 
     # ------------------------------------------------- what the product shows
 

@@ -48,11 +48,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import is_int, whole_number
+from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
 from . import dice
+from .rules import House, house
 from .state import DAMAGE_TYPES
 
 #: HD weapons: pool traits and damage (levels, type).
@@ -91,13 +92,8 @@ class MaelstromCombat(CombatRules):
     def __init__(self, ruleset):
         super().__init__(ruleset)
         self.attributes: dict[str, dict] = ruleset.catalogue.get("attributes", {})
-        self.abilities: dict[str, dict] = ruleset.catalogue.get("abilities", {})
-        self.house: dict[str, Any] = ruleset.house_defaults
 
     # ---------------------------------------------------------------- reading a fighter
-
-    def _report(self, f: Fighter):
-        return f.report if f.report is not None else self.ruleset.validate(f.build)
 
     def _dots(self, f: Fighter, key: str, trait: str) -> int:
         raw = (f.build or {}).get(key) if isinstance(f.build, dict) else None
@@ -108,7 +104,15 @@ class MaelstromCombat(CombatRules):
         return self._dots(f, "attributes", attr)
 
     def _effects(self, f: Fighter, state: dict | None = None) -> dict[str, Any]:
-        return self.ruleset.state_effects(f.build, self._report(f), f.state if state is None else state)
+        return self.effects_of(f, state)
+
+    def _house(self, ctx: Context) -> House:
+        """The campaign's house rules, read once per context (rules.house)."""
+        return house(ctx, self.ruleset.house_defaults)
+
+    def _abilities(self, f: Fighter) -> dict[str, dict]:
+        """The abilities of the campaign (its homebrew ones too)."""
+        return self.ctx_of(f).catalogue.get("abilities", {})
 
     def _down(self, f: Fighter, fx: dict | None = None) -> tuple[str, str]:
         """("", "") when the fighter can act, else (reason, code)."""
@@ -124,26 +128,28 @@ class MaelstromCombat(CombatRules):
         return "", ""
 
     def _chart_labels(self, f: Fighter) -> list[str]:
-        chart = (self._report(f).derived or {}).get("health_levels") or self.house["health_chart"]
+        chart = (self.report_of(f).derived or {}).get("health_levels") or self._house(self.ctx_of(f)).health_chart
         return [level["label"] for level in chart]
 
-    def _difficulty(self, es: dict) -> tuple[int, int]:
-        d = es.get("difficulty", self.house["default_difficulty"])
+    def _difficulty(self, es: dict, ctx: Context) -> tuple[int, int]:
+        """The scene's (difficulty, threshold): set by the GM, else the campaign's default difficulty."""
+        default = self._house(ctx).default_difficulty
+        d = es.get("difficulty", default)
         t = es.get("threshold", 0)
-        return (d if is_int(d) and 2 <= d <= 10 else self.house["default_difficulty"],
+        return (d if is_int(d) and 2 <= d <= 10 else default,
                 t if is_int(t) and t >= 0 else 0)
 
     def _pool(self, f: Fighter, attr: str, ability: str | None, es: dict,
               fx: dict | None = None) -> tuple[dict[str, int], list[str]]:
         """The roll request of attribute + ability with the wound penalty, and notes on how."""
         fx = fx or self._effects(f)
-        difficulty, threshold = self._difficulty(es)
+        difficulty, threshold = self._difficulty(es, self.ctx_of(f))
         notes: list[str] = []
         dots = self._attr(f, attr)
         if ability:
             a_dots = self._dots(f, "abilities", ability)
-            category = self.abilities.get(ability, {}).get("category", "talent")
-            name = self.abilities.get(ability, {}).get("name", ability)
+            category = self._abilities(f).get(ability, {}).get("category", "talent")
+            name = self._abilities(f).get(ability, {}).get("name", ability)
             if a_dots:
                 dots += a_dots
             elif category == "skill":
@@ -173,7 +179,8 @@ class MaelstromCombat(CombatRules):
     def _fresh() -> dict[str, Any]:
         return {"acted": False, "willpower_spent": False, "willpower_roll": None}
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         rolls = {f.id: self._roll_initiative(f, roller) for f in fighters}
         for f in fighters:
@@ -189,11 +196,12 @@ class MaelstromCombat(CombatRules):
                  for f in ordered for r in (rolls[f.id],)]
         out.log("initiative", "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
                 initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
-        difficulty, threshold = self._difficulty(encounter_state or {})
+        difficulty, threshold = self._difficulty(encounter_state or {}, self.ctx_of(fighters[0] if fighters else None, ctx))
         out.encounter_state = {**(encounter_state or {}), "difficulty": difficulty, "threshold": threshold}
         return out
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         r = self._roll_initiative(fighter, roller)
         out.combat[fighter.id] = {**self._fresh(), **r}
@@ -201,7 +209,8 @@ class MaelstromCombat(CombatRules):
                 f"{r['initiative_roll']}); they act last this round.", fighter.id)
         return out
 
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         out.combat[actor.id] = self.combat_numbers(actor, **self._fresh())
         reason, _ = self._down(actor)
@@ -221,7 +230,7 @@ class MaelstromCombat(CombatRules):
         def gate(spec: ActionSpec, *, turn_action: bool) -> ActionSpec:
             reason, code = down_reason, down_code
             if not reason and not spec.reaction and not on_turn:
-                reason, code = f"It is not {actor.name}'s turn.", "maelstrom.not_your_turn"
+                reason, code = self.not_your_turn(actor)
             elif not reason and turn_action and combat.get("acted"):
                 reason, code = (f"{actor.name} has taken this turn's action: one action a turn; end the turn.",
                                 "maelstrom.already_acted")
@@ -237,7 +246,7 @@ class MaelstromCombat(CombatRules):
             default = attack["default"]
             options = [{"id": wid, "label": f"{w['name']} ({w['damage']} {w['type']})"}
                        for wid, w in attack["weapons"].items()]
-            traits = f"{self.attributes[attack['attribute']]['name']} + {self.abilities[attack['ability']]['name']}"
+            traits = f"{self.attributes[attack['attribute']]['name']} + {self._abilities(actor)[attack['ability']]['name']}"
             how = "".join(f"; {n}" for n in notes)
             cost = f"the turn's action ({traits}: {odds['pool']} dice{how})"
             specs.append(gate(ActionSpec(
@@ -255,7 +264,7 @@ class MaelstromCombat(CombatRules):
                      "options": [{"id": k, "label": a["name"]} for k, a in self.attributes.items()]},
                     {"id": "ability", "label": "Ability", "kind": "choice", "default": ability0,
                      "options": [{"id": "", "label": "— (attribute alone)"}]
-                     + [{"id": k, "label": a["name"]} for k, a in self.abilities.items()]},
+                     + [{"id": k, "label": a["name"]} for k, a in self._abilities(actor).items()]},
                     {"id": "note", "label": "What", "kind": "text"}]), turn_action=True))
 
         spend = gate(ActionSpec(id="spend_willpower", label="Spend willpower: ignore wound penalties",
@@ -273,7 +282,7 @@ class MaelstromCombat(CombatRules):
                     False, f"{actor.name} has no wound penalty to ignore; keep the dot.", "maelstrom.no_wound_penalty")
         specs.append(spend)
 
-        difficulty, _ = self._difficulty(es)
+        difficulty, _ = self._difficulty(es, self.ctx_of(actor))
         wp_odds = {"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty, "threshold": 0}
         specs.append(gate(ActionSpec(
             id="willpower_roll", label="Willpower roll", cost="free (when the storyteller calls for it)",
@@ -294,14 +303,14 @@ class MaelstromCombat(CombatRules):
                     False, "The last willpower dot cannot buy an automatic success: it would leave zero "
                     "successes. Roll instead.", "maelstrom.last_willpower")
         specs.append(auto)
-        specs.extend(self._gm_specs(es))
+        specs.extend(self._gm_specs(es, self.ctx_of(actor)))
         return specs
 
-    def _gm_specs(self, es: dict) -> list[ActionSpec]:
+    def _gm_specs(self, es: dict, ctx: Context) -> list[ActionSpec]:
         levels = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
         kind = {"id": "type", "label": "Damage", "kind": "choice", "default": "bashing",
                 "options": [{"id": t, "label": t.title()} for t in DAMAGE_TYPES]}
-        difficulty, threshold = self._difficulty(es)
+        difficulty, threshold = self._difficulty(es, ctx)
         return [
             ActionSpec(id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True,
                        params=[levels, kind, {"id": "soak", "label": "Soak with Strength (not aggravated)",
@@ -317,7 +326,7 @@ class MaelstromCombat(CombatRules):
         ]
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None) -> list[ActionSpec]:
+                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
     # ---------------------------------------------------------------- perform
@@ -333,17 +342,13 @@ class MaelstromCombat(CombatRules):
             raise CombatRefused("maelstrom.target_dead", f"{target.name} is already dead; choose another target.")
         return target
 
-    def _state_action(self, f: Fighter, state: dict, action: dict) -> tuple[dict, str]:
-        return self.play_state_action(f, state, action, self._report(f))
-
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
+                roller: Roller, *, current: int | None, by_gm: bool,
+                ctx: Context | None = None) -> Outcome:
         es = encounter_state or {}
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
         if spec.gm:
-            if not by_gm:
-                raise CombatRefused("maelstrom.gm_only", f"Only the GM may take “{spec.label}”.")
             return self._gm(spec, action, actor, es, roller)
         if not spec.allowed:
             raise self.refusal(spec)
@@ -358,7 +363,7 @@ class MaelstromCombat(CombatRules):
             combat["acted"] = True
             self._end_action(out, actor)
         elif aid == "spend_willpower":
-            new_state, text = self._state_action(actor, actor.state,
+            new_state, text = self.play_state_action(actor, actor.state,
                                                  {"action": "spend_willpower", "purpose": "ignore_wounds"})
             out.state[actor.id] = new_state
             combat["willpower_spent"] = True
@@ -366,7 +371,7 @@ class MaelstromCombat(CombatRules):
         elif aid == "willpower_roll":
             combat["willpower_roll"] = self._willpower_roll(out, action, actor, es, roller)
         elif aid == "willpower_auto":
-            new_state, text = self._state_action(actor, actor.state,
+            new_state, text = self.play_state_action(actor, actor.state,
                                                  {"action": "spend_willpower", "purpose": "automatic_success"})
             out.state[actor.id] = new_state
             combat["willpower_roll"] = "success"
@@ -378,7 +383,7 @@ class MaelstromCombat(CombatRules):
         """The action that ignored wounds is over: wound penalties apply again."""
         state = out.state.get(actor.id, actor.state)
         if isinstance(state, dict) and state.get("ignore_wounds"):
-            new_state, _ = self._state_action(actor, state, {"action": "end_action"})
+            new_state, _ = self.play_state_action(actor, state, {"action": "end_action"})
             out.state[actor.id] = new_state
 
     def _soak(self, target: Fighter, kind: str, roller: Roller) -> tuple[int, str, list[int]]:
@@ -386,13 +391,14 @@ class MaelstromCombat(CombatRules):
         if kind not in SOAKABLE:
             return 0, "aggravated damage cannot be soaked", []
         pool = self._attr(target, SOAK_ATTRIBUTE)
-        roll = dice.roll({"pool": pool, "difficulty": self.house["default_difficulty"], "threshold": 0}, roller)
+        difficulty = self._house(self.ctx_of(target)).default_difficulty
+        roll = dice.roll({"pool": pool, "difficulty": difficulty, "threshold": 0}, roller)
         faces = ", ".join(map(str, roll["faces"])) or "no dice"
         return roll["total"], f"soaks {roll['total']} (Strength {pool}: {faces})", list(roll["faces"])
 
     def _damage(self, out: Outcome, target: Fighter, levels: int, kind: str) -> str:
         state = out.state.get(target.id, target.state)
-        new_state, text = self._state_action(target, state, {"action": "damage", "levels": levels, "type": kind})
+        new_state, text = self.play_state_action(target, state, {"action": "damage", "levels": levels, "type": kind})
         out.state[target.id] = new_state
         return text
 
@@ -432,11 +438,12 @@ class MaelstromCombat(CombatRules):
         ability = action.get("ability") or None
         if attr not in self.attributes:
             raise CombatRefused("maelstrom.unknown_trait", f"Roll one of the attributes {', '.join(self.attributes)}.")
-        if ability is not None and ability not in self.abilities:
+        abilities = self._abilities(actor)
+        if ability is not None and ability not in abilities:
             raise CombatRefused("maelstrom.unknown_trait", f"{ability!r} is not an ability.")
         request, notes = self._pool(actor, attr, ability, es)
         roll = dice.roll(request, roller)
-        what = self.attributes[attr]["name"] + (f" + {self.abilities[ability]['name']}" if ability else "")
+        what = self.attributes[attr]["name"] + (f" + {abilities[ability]['name']}" if ability else "")
         note = action.get("note") if isinstance(action.get("note"), str) else ""
         how = f" ({'; '.join(notes)})" if notes else ""
         out.log("roll", f"{actor.name} {('— ' + note.strip()[:120] + ' — ') if note.strip() else ''}rolls {what}, "
@@ -447,7 +454,7 @@ class MaelstromCombat(CombatRules):
         fx = self._effects(actor)
         difficulty = whole_number(action.get("difficulty"))
         if difficulty is None:
-            difficulty = self._difficulty(es)[0]
+            difficulty = self._difficulty(es, self.ctx_of(actor))[0]
         if not 2 <= difficulty <= 10:
             raise CombatRefused("maelstrom.invalid_difficulty", "The difficulty is a whole number from 2 to 10.")
         roll = dice.roll({"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty}, roller)
@@ -455,7 +462,7 @@ class MaelstromCombat(CombatRules):
         against = f" against {note.strip()[:120]}" if note.strip() else ""
         text = f"{actor.name} rolls willpower{against} ({fx['willpower']} dice). {roll['text']}"
         if roll["outcome"] == "botch":
-            new_state, lost = self._state_action(actor, actor.state, {"action": "lose_willpower",
+            new_state, lost = self.play_state_action(actor, actor.state, {"action": "lose_willpower",
                                                                       "dots": max(1, roll["uncancelled_botches"])})
             out.state[actor.id] = new_state
             text += f" {lost}"
@@ -493,11 +500,11 @@ class MaelstromCombat(CombatRules):
             act: dict[str, Any] = {"action": "heal", "levels": number("levels", 1)}
             if kind is not None:
                 act["type"] = kind
-            new_state, text = self._state_action(actor, actor.state, act)
+            new_state, text = self.play_state_action(actor, actor.state, act)
             out.state[actor.id] = new_state
             out.log(spec.id, f"GM: {actor.name}: {text}", actor.id)
         elif spec.id == "gm_difficulty":
-            current_d, current_t = self._difficulty(es)
+            current_d, current_t = self._difficulty(es, self.ctx_of(actor))
             difficulty = number("difficulty", 2, 10, current_d)
             threshold = number("threshold", 0, None, current_t)
             out.encounter_state = {**es, "difficulty": difficulty, "threshold": threshold}
@@ -508,7 +515,8 @@ class MaelstromCombat(CombatRules):
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+    def summary(self, fighter: Fighter, encounter_state: dict, *,
+                ctx: Context | None = None) -> dict[str, Any]:
         combat = fighter.combat or {}
         fx = self._effects(fighter)
         damage = fx["damage"]

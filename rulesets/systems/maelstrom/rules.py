@@ -85,6 +85,7 @@ class House:
     creation_abilities: list[int]
     health_chart: list[dict[str, Any]]
     default_difficulty: int
+    willpower_recovery_hours: int = 12
     overridden: frozenset[str] = field(default_factory=frozenset)
 
     def source(self, key: str) -> str:
@@ -95,20 +96,9 @@ class House:
         return " (this campaign's house rule)" if self.overridden.intersection(keys) else ""
 
 
-_house_cache: dict[int, tuple[dict, House]] = {}
-
-
 def house(ctx: Context, defaults: dict[str, Any]) -> House:
-    """The ``House`` of a context (cached per settings object)."""
-    settings = ctx.settings
-    hit = _house_cache.get(id(settings))
-    if hit is not None and hit[0] is settings:
-        return hit[1]
-    result = _read_house(settings, defaults)
-    if len(_house_cache) > 512:
-        _house_cache.clear()
-    _house_cache[id(settings)] = (settings, result)
-    return result
+    """The ``House`` of a context (worked out once per context)."""
+    return ctx.memo("maelstrom.house", lambda: _read_house(ctx.settings, defaults))
 
 
 def _read_house(settings: dict, defaults: dict) -> House:
@@ -142,6 +132,7 @@ def _read_house(settings: dict, defaults: dict) -> House:
         creation_abilities=sorted(slots, reverse=True),
         health_chart=[dict(level) for level in chart],
         default_difficulty=num("default_difficulty", low=2),
+        willpower_recovery_hours=num("willpower_recovery_hours", low=1),
         overridden=frozenset(overridden),
     )
 
@@ -212,9 +203,6 @@ def _title(catalogue: dict, kind: str, key: str) -> str:
     return entry.get("name", key) if isinstance(entry, dict) else key.replace("_", " ").title()
 
 
-_spec_index_cache: dict[int, tuple[dict, tuple[dict, list]]] = {}
-
-
 def is_template(entry: dict) -> bool:
     """A suggestion that stands for many specialties: "Specific Language (Chinese, Russian, etc)",
     "Terrain (Urban, Forest, …)". Each language or terrain is its own specialty."""
@@ -223,11 +211,12 @@ def is_template(entry: dict) -> bool:
 
 def specialty_index(ctx: Context) -> tuple[dict[tuple[str, str], dict], list[tuple[str, str, dict]]]:
     """(ability, name key) → catalogue entry, with the examples of templates as aliases;
-    and the "Specific X" templates as (ability, key of X, entry) for names ending in X."""
-    specs = ctx.catalogue.get("specialties", {})
-    hit = _spec_index_cache.get(id(specs))
-    if hit is not None and hit[0] is specs:
-        return hit[1]
+    and the "Specific X" templates as (ability, key of X, entry) for names ending in X.
+    Once per context (``Context.memo``)."""
+    return ctx.memo("maelstrom.specialty_index", lambda: _specialty_index(ctx.catalogue.get("specialties", {})))
+
+
+def _specialty_index(specs: dict) -> tuple[dict[tuple[str, str], dict], list[tuple[str, str, dict]]]:
     index: dict[tuple[str, str], dict] = {}
     suffixes: list[tuple[str, str, dict]] = []
     for entry in specs.values():
@@ -242,11 +231,7 @@ def specialty_index(ctx: Context) -> tuple[dict[tuple[str, str], dict], list[tup
     for entry in specs.values():
         if isinstance(entry.get("ability"), str) and isinstance(entry.get("name"), str):
             index[(entry["ability"], name_key(entry["name"]))] = entry
-    result = (index, suffixes)
-    if len(_spec_index_cache) > 512:
-        _spec_index_cache.clear()
-    _spec_index_cache[id(specs)] = (specs, result)
-    return result
+    return index, suffixes
 
 
 def find_specialty(ctx: Context, ability: str, name: str) -> dict | None:
@@ -269,19 +254,10 @@ def find_specialty(ctx: Context, ability: str, name: str) -> dict | None:
     return entry
 
 
-_spec_memo: dict[int, tuple[dict, dict[tuple[str, str], tuple[dict | None, tuple[str, str]]]]] = {}
-
-
 def _find_with_identity(ctx: Context, ability: str, name: str) -> tuple[dict | None, tuple[str, str]]:
-    """``find_specialty`` and ``specialty_identity`` of a typed specialty, remembered per catalogue
-    (both depend only on the catalogue's specialties, which are fixed per cached context)."""
-    specs = ctx.catalogue.get("specialties", {})
-    hit = _spec_memo.get(id(specs))
-    if hit is None or hit[0] is not specs:
-        if len(_spec_memo) > 512:
-            _spec_memo.clear()
-        hit = _spec_memo[id(specs)] = (specs, {})
-    memo = hit[1]
+    """``find_specialty`` and ``specialty_identity`` of a typed specialty, remembered per context
+    (both depend only on the catalogue's specialties)."""
+    memo: dict[tuple[str, str], tuple[dict | None, tuple[str, str]]] = ctx.memo("maelstrom.specialties_found", dict)
     key = (ability, name)
     found = memo.get(key)
     if found is None:
@@ -455,22 +431,15 @@ def _read_willpower(build: dict, report: Report, h: House, sheet: Sheet) -> None
 # -------------------------------------------------------------- attributes
 
 
-_groups_cache: dict[int, tuple[dict, dict[str, list[str]]]] = {}
-
-
 def _group_of(ctx: Context) -> dict[str, list[str]]:
-    """Group -> its attribute ids, in catalogue order (cached per attributes catalogue; do not mutate)."""
-    known = ctx.catalogue.get("attributes", {})
-    hit = _groups_cache.get(id(known))
-    if hit is not None and hit[0] is known:
-        return hit[1]
-    groups: dict[str, list[str]] = {g: [] for g in GROUPS}
-    for key, entry in known.items():
-        groups.setdefault(entry.get("group", "physical"), []).append(key)
-    if len(_groups_cache) > 512:
-        _groups_cache.clear()
-    _groups_cache[id(known)] = (known, groups)
-    return groups
+    """Group -> its attribute ids, in catalogue order (once per context; do not mutate)."""
+    def groups() -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {g: [] for g in GROUPS}
+        for key, entry in ctx.catalogue.get("attributes", {}).items():
+            out.setdefault(entry.get("group", "physical"), []).append(key)
+        return out
+
+    return ctx.memo("maelstrom.attribute_groups", groups)
 
 
 def _creation_attributes_cheapest(
@@ -607,7 +576,7 @@ def _creation_abilities_cheapest(
         creation[key] = min(slot, sheet.abilities[key])
     missing = []
     finals = sheet.abilities.values()
-    for level, need in _slot_needs(slots):
+    for level, need in _slot_needs(ctx, slots):
         have = sum(1 for v in finals if v >= level)
         if have < need:
             missing.append(f"{need} abilities with {level}+ dots (this sheet has {have})")
@@ -623,19 +592,12 @@ def _creation_abilities_cheapest(
     return True
 
 
-_slot_needs_cache: dict[int, tuple[list[int], list[tuple[int, int]]]] = {}
-
-
-def _slot_needs(slots: list[int]) -> list[tuple[int, int]]:
-    """(level, how many slots give level+ dots), highest level first (cached per House's slot list)."""
-    hit = _slot_needs_cache.get(id(slots))
-    if hit is not None and hit[0] is slots:
-        return hit[1]
-    needs = [(level, sum(1 for s in slots if s >= level)) for level in sorted({s for s in slots if s > 0}, reverse=True)]
-    if len(_slot_needs_cache) > 512:
-        _slot_needs_cache.clear()
-    _slot_needs_cache[id(slots)] = (slots, needs)
-    return needs
+def _slot_needs(ctx: Context, slots: list[int]) -> list[tuple[int, int]]:
+    """(level, how many slots give level+ dots), highest level first; ``slots`` are the context's
+    House ``creation_abilities``, so once per context."""
+    return ctx.memo("maelstrom.slot_needs", lambda: [
+        (level, sum(1 for s in slots if s >= level)) for level in sorted({s for s in slots if s > 0}, reverse=True)
+    ])
 
 
 def _slots_text(slots: list[int]) -> str:

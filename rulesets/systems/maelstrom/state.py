@@ -26,7 +26,8 @@ Actions for ``state_action`` (refusals raise ``StateError``):
 - ``{"action": "spend_willpower", "purpose": "ignore_wounds"|"automatic_success"}``
   (not the last dot for an automatic success: ``maelstrom.last_willpower``)
 - ``{"action": "lose_willpower", "dots": n}``  a botched willpower roll
-- ``{"action": "recover_willpower", "dots": n}``  rest: 1 dot per 12 safe hours
+- ``{"action": "recover_willpower", "dots": n}``  rest: 1 dot per 12 safe hours (house rule
+  ``willpower_recovery_hours``)
 - ``{"action": "end_action"}``  the action that ignored wounds is over
 """
 
@@ -160,7 +161,7 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
     }
 
 
-def sections(state: Any, chart: list[dict], permanent: int) -> list[dict[str, Any]]:
+def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int = 12) -> list[dict[str, Any]]:
     try:
         s = _normalise(state, chart, permanent)
     except StateError:
@@ -197,7 +198,7 @@ def sections(state: Any, chart: list[dict], permanent: int) -> list[dict[str, An
                      {"id": "automatic_success", "label": "Succeed automatically on a willpower roll"},
                  ]}]},
                 {"action": "lose_willpower", "label": "Lose willpower (botch)", "fields": [dots_field]},
-                {"action": "recover_willpower", "label": "Recover willpower (12 safe hours)", "fields": [dots_field]},
+                {"action": "recover_willpower", "label": f"Recover willpower ({recovery_hours} safe hours a dot)", "fields": [dots_field]},
                 {"action": "end_action", "label": "End action", "fields": []},
             ],
         },

@@ -53,10 +53,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import is_int
+from rulesets.engine.base import Context, is_int
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
-from rulesets.engine.report import Report
 
 from . import rules
 
@@ -89,21 +88,11 @@ def _flag(value: Any) -> bool:
 class OurDnDCombat(CombatRules):
     # ---------------------------------------------------------------- reading a fighter
 
-    def _report(self, f: Fighter) -> Report:
-        if f.report is not None:
-            return f.report
-        report = Report(self.ruleset.slug)
-        report.derived = dict(f.derived or {})
-        return report
-
-    def _state_action(self, f: Fighter, state: dict, action: dict, roller: Roller | None = None) -> tuple[dict, str]:
-        return self.play_state_action(f, state, action, self._report(f), roller)
-
     def _st(self, f: Fighter, state: dict | None = None) -> dict:
-        return rules._normal(f.state if state is None else state, f.build, self._report(f), self.ruleset.context())
+        return rules._normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
 
     def _max_hp(self, f: Fighter) -> int:
-        return rules.max_hp(f.build, self._report(f), self.ruleset.context())
+        return rules.max_hp(f.build, self.report_of(f), self.ctx_of(f))
 
     @staticmethod
     def _stats(f: Fighter) -> dict[str, int]:
@@ -123,15 +112,16 @@ class OurDnDCombat(CombatRules):
             return d["defense_target"]
         return 10 + self._stats(f)["con"]
 
-    def _td(self, es: dict) -> int:
+    def _td(self, es: dict, ctx: Context) -> int:
+        """The scene's TD: set by the DM, else the campaign's ``default_td``."""
         td = es.get("td")
-        return td if is_int(td) else self.ruleset.context().settings.get("default_td", 12)
+        return td if is_int(td) else ctx.settings.get("default_td", 12)
 
     def _roll_td(self, actor: Fighter, target: Fighter | None, es: dict) -> tuple[int, str]:
         """The number an attempt must meet: the scene's TD, or a PC's Defense + 10 against an NPC."""
         if target is not None and actor.is_npc and not target.is_npc:
             return self._defense_target(target), f"{target.name}'s Defense + 10"
-        return self._td(es), "the TD"
+        return self._td(es, self.ctx_of(actor)), "the TD"
 
     # ---------------------------------------------------------------- initiative and turns
 
@@ -149,10 +139,11 @@ class OurDnDCombat(CombatRules):
                 seats.append([f])
         return seats
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         es = dict(encounter_state or {})
         out = Outcome()
-        td = self._td(es)
+        td = self._td(es, self.ctx_of(fighters[0] if fighters else None, ctx))
         seats = self._seats(fighters)
         rolls: list[int] = []
         npc_roll = None
@@ -183,7 +174,8 @@ class OurDnDCombat(CombatRules):
         out.log("td", f"The scene's TD is {td}.", td=td)
         return out
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         npc = (encounter_state or {}).get("initiative_npcs")
         face = npc if fighter.is_npc and is_int(npc) else roller.d(20)
@@ -211,7 +203,8 @@ class OurDnDCombat(CombatRules):
         cur = next((f for f in fighters if f.id == current), None)
         return bool(cur is not None and cur.is_npc and actor.is_npc)
 
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         who = [f for f in fighters if f.is_npc] if actor.is_npc else [actor]
         for f in who:
@@ -219,7 +212,7 @@ class OurDnDCombat(CombatRules):
         for f in who:
             st = self._st(f)
             if st["dying"]:
-                new_state, text = self._state_action(f, f.state, {"action": "dying_turn"}, roller)
+                new_state, text = self.play_state_action(f, f.state, {"action": "dying_turn"}, roller)
                 out.state[f.id] = new_state
                 out.log("dying", text, f.id)
             elif st["dead"]:
@@ -231,7 +224,7 @@ class OurDnDCombat(CombatRules):
     # ---------------------------------------------------------------- actions
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None) -> list[ActionSpec]:
+                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
     def _gate(self, actor: Fighter, fighters: list[Fighter], current: int | None) -> tuple[str, str]:
@@ -241,7 +234,7 @@ class OurDnDCombat(CombatRules):
         if st["unconscious"] or st["dying"]:
             return f"{actor.name} is unconscious.", "ourdnd.unconscious"
         if not self._on_turn(actor, fighters, current):
-            return f"It is not {actor.name}'s turn.", "ourdnd.not_your_turn"
+            return self.not_your_turn(actor)
         return "", ""
 
     def _action_gate(self, actor: Fighter) -> tuple[str, str]:
@@ -255,7 +248,7 @@ class OurDnDCombat(CombatRules):
 
     def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
         c = actor.combat or {}
-        td = self._td(es)
+        td = self._td(es, self.ctx_of(actor))
         stats = self._stats(actor)
         st = self._st(actor)
         gate = self._gate(actor, fighters, current)
@@ -327,7 +320,7 @@ class OurDnDCombat(CombatRules):
         specs.append(reroll)
 
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
-        room = self._room(es)
+        room = self._room(es, self.ctx_of(actor))
         lower = ActionSpec(id="lower_td", label="Lower the TD (a torch, a spell…)", cost="not an action",
                            reaction=True,
                            params=[{"id": "amount", "label": "By", "kind": "number", "min": 1, "max": max(room, 1),
@@ -337,25 +330,26 @@ class OurDnDCombat(CombatRules):
             lower.deny("Players lower the TD; the DM sets it.", "ourdnd.players_only")
         elif room <= 0:
             lower.deny(f"The TD has been lowered {lowered} already: players never lower it more than "
-                       f"{self._max_lower()} below where it started ({es.get('td_start', td)}).",
+                       f"{self._max_lower(self.ctx_of(actor))} below where it started ({es.get('td_start', td)}).",
                          "ourdnd.td_floor")
         specs.append(lower)
 
         specs.extend(self._gm_specs(actor, es))
         return specs
 
-    def _max_lower(self) -> int:
-        return self.ruleset.context().settings.get("td_max_reduction", 3)
+    @staticmethod
+    def _max_lower(ctx: Context) -> int:
+        return ctx.settings.get("td_max_reduction", 3)
 
-    def _room(self, es: dict) -> int:
+    def _room(self, es: dict, ctx: Context) -> int:
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
-        return self._max_lower() - lowered
+        return self._max_lower(ctx) - lowered
 
     def _gm_specs(self, actor: Fighter, es: dict) -> list[ActionSpec]:
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         return [
             ActionSpec(id="set_td", label="Set the scene's TD", cost="GM", gm=True, reaction=True,
-                       params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": self._td(es)}]),
+                       params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": self._td(es, self.ctx_of(actor))}]),
             ActionSpec(id="gm_damage", label="Damage", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_inspiration", label="Award Heroic Inspiration", cost="GM", gm=True, reaction=True),
@@ -364,12 +358,11 @@ class OurDnDCombat(CombatRules):
     # ---------------------------------------------------------------- perform
 
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
+                roller: Roller, *, current: int | None, by_gm: bool,
+                ctx: Context | None = None) -> Outcome:
         es = dict(encounter_state or {})
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
-        if spec.gm and not by_gm:
-            raise CombatRefused("ourdnd.gm_only", f"Only the DM may take “{spec.label}”.")
         if not spec.allowed:
             raise self.refusal(spec)
         handler = self._do_move if aid.startswith("move_") else getattr(self, "_do_" + aid)
@@ -401,7 +394,7 @@ class OurDnDCombat(CombatRules):
         """A natural 20: Heroic Inspiration, or, when already held, one for an ally without it."""
         state = out.state.get(actor.id, actor.state)
         if not self._st(actor, state)["inspiration"]:
-            new_state, text = self._state_action(actor, state, {"action": "gain_inspiration"})
+            new_state, text = self.play_state_action(actor, state, {"action": "gain_inspiration"})
             out.state[actor.id] = new_state
             out.log("inspiration", f"Natural 20: {text}", actor.id)
             return
@@ -414,7 +407,7 @@ class OurDnDCombat(CombatRules):
                     actor.id)
             return
         ally = allies[0]
-        new_state, _ = self._state_action(ally, out.state.get(ally.id, ally.state), {"action": "gain_inspiration"})
+        new_state, _ = self.play_state_action(ally, out.state.get(ally.id, ally.state), {"action": "gain_inspiration"})
         out.state[ally.id] = new_state
         out.log("inspiration", f"Natural 20: {actor.name} already has Heroic Inspiration and gives one to "
                                f"{ally.name}.", actor.id, target=ally.id)
@@ -472,13 +465,13 @@ class OurDnDCombat(CombatRules):
         total, text = effort["total"], effort["text"]
         if inspire:
             state = out.state.get(actor.id, actor.state)
-            new_state, _ = self._state_action(actor, state, {"action": "spend_inspiration"})
+            new_state, _ = self.play_state_action(actor, state, {"action": "spend_inspiration"})
             out.state[actor.id] = new_state
             extra = roller.d(12)
             total += extra
             text += f" + inspiration d12 {extra} = {total}"
         if target is not None:
-            new_state, hp_text = self._state_action(target, out.state.get(target.id, target.state),
+            new_state, hp_text = self.play_state_action(target, out.state.get(target.id, target.state),
                                                     {"action": "damage", "amount": total})
             out.state[target.id] = new_state
             out.log("effort", f"Effort ({gear.replace('_', ' ')}): {text}. {hp_text}", actor.id, effort=total,
@@ -489,7 +482,7 @@ class OurDnDCombat(CombatRules):
         tasks = dict(es.get("tasks") or {})
         tasks[task] = (tasks.get(task) or 0) + total
         out.encounter_state = {**es, "tasks": tasks}
-        per_heart = self.ruleset.context().settings.get("hp_per_heart", 10)
+        per_heart = self.ctx_of(actor).settings.get("hp_per_heart", 10)
         out.log("effort", f"Effort ({gear.replace('_', ' ')}) on {task}: {text}; {tasks[task]} so far "
                           f"({tasks[task] / per_heart:g} hearts).", actor.id, effort=total, task=task)
 
@@ -501,9 +494,9 @@ class OurDnDCombat(CombatRules):
             raise CombatRefused("ourdnd.invalid_stat", "First aid rolls INT or WIS.")
         if not self._st(target)["dying"]:
             raise CombatRefused("ourdnd.not_dying", f"{target.name} is not dying; first aid stops a dying countdown.")
-        td = self._td(es)
+        td = self._td(es, self.ctx_of(actor))
         recorder = _Recorder(roller)
-        new_state, text = self._state_action(target, target.state, {"action": "first_aid", "stat": stats[stat],
+        new_state, text = self.play_state_action(target, target.state, {"action": "first_aid", "stat": stats[stat],
                                                                      "td": td}, recorder)
         out = Outcome()
         out.state[target.id] = new_state
@@ -516,7 +509,7 @@ class OurDnDCombat(CombatRules):
 
     def _do_recover(self, action, actor, fighters, es, roller) -> Outcome:
         recorder = _Recorder(roller)
-        new_state, text = self._state_action(actor, actor.state, {"action": "recover", "td": self._td(es)}, recorder)
+        new_state, text = self.play_state_action(actor, actor.state, {"action": "recover", "td": self._td(es, self.ctx_of(actor))}, recorder)
         out = Outcome(end_turn=True)
         out.state[actor.id] = new_state
         self._mark(actor, out, acted=True, last_roll=None)
@@ -527,7 +520,7 @@ class OurDnDCombat(CombatRules):
 
     def _do_reroll(self, action, actor, fighters, es, roller) -> Outcome:
         last = (actor.combat or {})["last_roll"]
-        spent, text = self._state_action(actor, actor.state, {"action": "spend_inspiration"})
+        spent, text = self.play_state_action(actor, actor.state, {"action": "spend_inspiration"})
         again = copy.deepcopy(actor)
         again.state = spent
         again.combat = self.combat_numbers(actor, acted=False, last_roll=None)
@@ -547,13 +540,13 @@ class OurDnDCombat(CombatRules):
             amount = int(amount)
         if not is_int(amount) or amount < 1:
             raise CombatRefused("ourdnd.invalid_amount", "Lower the TD by a whole number of 1 or more.")
-        room = self._room(es)
-        start = es.get("td_start", self._td(es))
+        room = self._room(es, self.ctx_of(actor))
+        start = es.get("td_start", self._td(es, self.ctx_of(actor)))
         if amount > room:
             raise CombatRefused("ourdnd.td_floor",
-                                f"Players never lower the TD more than {self._max_lower()} below where it started "
+                                f"Players never lower the TD more than {self._max_lower(self.ctx_of(actor))} below where it started "
                                 f"({start}); it can go down by {max(room, 0)} more, not {amount}.")
-        td = self._td(es) - amount
+        td = self._td(es, self.ctx_of(actor)) - amount
         reason = action.get("reason") if isinstance(action.get("reason"), str) else ""
         how = f" ({reason.strip()[:80]})" if reason.strip() else ""
         out = Outcome(encounter_state={**es, "td": td, "td_lowered": (es.get("td_lowered") or 0) + amount})
@@ -580,27 +573,28 @@ class OurDnDCombat(CombatRules):
         return amount
 
     def _do_gm_damage(self, action, actor, fighters, es, roller) -> Outcome:
-        new_state, text = self._state_action(actor, actor.state, {"action": "damage",
+        new_state, text = self.play_state_action(actor, actor.state, {"action": "damage",
                                                                   "amount": self._gm_amount(action)})
         out = Outcome(state={actor.id: new_state})
         out.log("gm_damage", f"DM: {text}", actor.id)
         return out
 
     def _do_gm_heal(self, action, actor, fighters, es, roller) -> Outcome:
-        new_state, text = self._state_action(actor, actor.state, {"action": "heal", "amount": self._gm_amount(action)})
+        new_state, text = self.play_state_action(actor, actor.state, {"action": "heal", "amount": self._gm_amount(action)})
         out = Outcome(state={actor.id: new_state})
         out.log("gm_heal", f"DM: {text}", actor.id)
         return out
 
     def _do_gm_inspiration(self, action, actor, fighters, es, roller) -> Outcome:
-        new_state, text = self._state_action(actor, actor.state, {"action": "gain_inspiration"})
+        new_state, text = self.play_state_action(actor, actor.state, {"action": "gain_inspiration"})
         out = Outcome(state={actor.id: new_state})
         out.log("inspiration", f"DM: {text}", actor.id)
         return out
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+    def summary(self, fighter: Fighter, encounter_state: dict, *,
+                ctx: Context | None = None) -> dict[str, Any]:
         es = encounter_state or {}
         c = fighter.combat or {}
         try:
@@ -614,7 +608,7 @@ class OurDnDCombat(CombatRules):
         ]
         if "initiative" in c:
             stats.append({"label": "Initiative", "value": str(c["initiative"]), "key": "initiative"})
-        stats.append({"label": "TD", "value": str(self._td(es)), "key": "td"})
+        stats.append({"label": "TD", "value": str(self._td(es, self.ctx_of(fighter, ctx))), "key": "td"})
         status: list[str] = []
         if st["dead"]:
             status.append("dead")

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context, OddsError, StateError, is_int
+from rulesets.engine.base import Context, OddsError, StateError, action_amount, is_int
 from rulesets.engine.dice import Roller, convolve, die, keep_highest, keep_lowest
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
@@ -444,13 +444,6 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
     ]
 
 
-def _amount(action: dict, key: str = "amount") -> int:
-    value = action.get(key)
-    if not is_int(value) or value < 0:
-        raise StateError("state.malformed", f'"{key}" must be a whole number ≥ 0.', "/" + key)
-    return value
-
-
 def _d20_vs(roller: Roller, bonus: int, td: int) -> tuple[int, bool]:
     face = roller.d(20)
     return face, face == 20 or (face != 1 and face + bonus >= td)
@@ -469,7 +462,7 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
         raise StateError("ourdnd.dead", f"{name} is dead; no roll or rest brings them back.", "/dead")
 
     if kind == "damage":
-        amount = _amount(action)
+        amount = action_amount(action)
         before = st["hp"]
         after = before - amount
         if after <= ctx.settings.get("instant_death_hp", -20):
@@ -483,7 +476,7 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
         return st, log
 
     if kind == "heal":
-        amount = _amount(action)
+        amount = action_amount(action)
         before = st["hp"]
         st["hp"] = min(top, before + amount)
         log = f"{name} heals {amount}: HP {before} → {st['hp']}."

@@ -71,48 +71,65 @@ class PandoRuleset(Ruleset):
 
     # ---------------------------------------------------------------- dice
 
-    def odds(self, request: Any) -> dict[str, Any]:
+    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
         return {"ep": rules.efficiency_odds(*rules.parse_roll(request))}
 
-    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
+    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         return rules.efficiency_roll(request, roller)
 
-    def rollables(self, build: dict, report: Report, state: dict | None = None) -> list[dict[str, Any]]:
-        fx = self.state_effects(build, report, state) if isinstance(state, dict) else {}
-        return rules.rollables(build, report, fx, self.catalogue)
+    def rollables(
+        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        ctx = self.context_of(report, ctx)
+        fx = self.state_effects(build, report, state, ctx=ctx) if isinstance(state, dict) else {}
+        return rules.rollables(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
 
     # ---------------------------------------------------------- play state
 
-    def _body(self, build: dict, report: Report) -> state.Body:
-        doc = build if isinstance(build, dict) else {}
-        return state.Body(doc, report, self.catalogue, self.house_defaults)
+    def _body(self, build: dict, report: Report, ctx: Context | None) -> state.Body:
+        """The body of ``build`` under the campaign's species (homebrew too) and house rules."""
+        if ctx is None:
+            ctx = self.context_of(report)
+        return state.Body(build if isinstance(build, dict) else {}, report, ctx.catalogue, ctx.settings)
 
-    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
-        return state.initial_state(self._body(build, report))
+    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
+        return state.initial_state(self._body(build, report, ctx))
 
-    def check_state(self, play_state: Any, build: dict, report: Report) -> list[Issue]:
-        return state.check_state(play_state, self._body(build, report))
+    def check_state(
+        self, play_state: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
+        return state.check_state(play_state, self._body(build, report, ctx))
 
-    def state_effects(self, build: dict, report: Report, play_state: dict) -> dict[str, Any]:
-        return state.effects(play_state, self._body(build, report))
+    def state_effects(
+        self, build: dict, report: Report, play_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
+        return state.effects(play_state, self._body(build, report, ctx))
 
-    def state_sections(self, build: dict, report: Report, play_state: dict) -> list[dict[str, Any]]:
-        return state.sections(play_state, build, self._body(build, report), self.catalogue)
+    def state_sections(
+        self, build: dict, report: Report, play_state: dict, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        ctx = self.context_of(report, ctx)
+        return state.sections(play_state, build, self._body(build, report, ctx), ctx.catalogue)
 
     def state_action(
-        self, play_state: dict, action: dict, build: dict, report: Report, roller: Roller | None = None
+        self,
+        play_state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
     ) -> tuple[dict, str]:
-        return state.apply(play_state, action, build, self._body(build, report))
+        return state.apply(play_state, action, build, self._body(build, report, ctx))
 
     # --------------------------------------------------------------- combat
 
-    def combat(self):
-        """Pando's action rounds (combat.py), one cached instance."""
-        if self.__dict__.get("_combat") is None:
-            from .combat import PandoCombat
+    def make_combat(self):
+        """Pando's action rounds (combat.py)."""
+        from .combat import PandoCombat
 
-            self.__dict__["_combat"] = PandoCombat(self)
-        return self.__dict__["_combat"]
+        return PandoCombat(self)
 
 
 RULESET = PandoRuleset()

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int, whole_number
+from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
@@ -61,8 +61,6 @@ class PandoCombat(CombatRules):
     def __init__(self, ruleset):
         super().__init__(ruleset)
         self.kinds: dict[str, dict] = ruleset.catalogue.get("actions", {})
-        self.items: dict[str, dict] = ruleset.catalogue.get("items", {})
-        self.species: dict[str, dict] = ruleset.catalogue.get("species", {})
 
     # ---------------------------------------------------------------- reading a fighter
 
@@ -93,7 +91,7 @@ class PandoCombat(CombatRules):
         if f.report is None:
             return {}
         try:
-            return self.ruleset.state_effects(f.build, f.report, f.state) or {}
+            return self.effects_of(f) or {}
         except Exception:  # an odd state must not stop the fight page
             return {}
 
@@ -103,7 +101,8 @@ class PandoCombat(CombatRules):
         level = max((levels[s] for s in known), default=1)
         return {"dice": min(max(attrs.get(attribute, 0), 0), MAX_DICE), "skill": min(level, 6)}
 
-    def _item_of(self, entry: Any) -> dict | None:
+    def _item_of(self, f: Fighter, entry: Any) -> dict | None:
+        """The item an equipment entry of ``f`` names (the campaign's homebrew items too)."""
         if not isinstance(entry, dict):
             return None
         if isinstance(entry.get("custom"), dict):
@@ -111,20 +110,21 @@ class PandoCombat(CombatRules):
 
             custom = {"id": "custom", **entry["custom"]}
             return None if item_problems(custom, "") else normalise_item(custom)
-        return self.items.get(entry.get("item")) if isinstance(entry.get("item"), str) else None
+        items = self.ctx_of(f).catalogue.get("items", {})
+        return items.get(entry.get("item")) if isinstance(entry.get("item"), str) else None
 
     def _equipment(self, f: Fighter):
         """(index, item, state, arms) of each readable equipment entry."""
         equipment = f.build.get("equipment") if isinstance(f.build.get("equipment"), list) else []
         for i, entry in enumerate(equipment):
-            item = self._item_of(entry)
+            item = self._item_of(f, entry)
             if item is None:
                 continue
             arms = [a for a in entry.get("arms") or [] if isinstance(a, str)] if entry.get("state") == "wielded" else []
             yield i, item, entry.get("state"), arms
 
     def _arms(self, f: Fighter) -> list[str]:
-        species = self.species.get(f.build.get("species") or "humanoid") or {}
+        species = self.ctx_of(f).catalogue.get("species", {}).get(f.build.get("species") or "humanoid") or {}
         return list(species.get("arms") or DEFAULT_ARMS)
 
     @staticmethod
@@ -221,14 +221,16 @@ class PandoCombat(CombatRules):
                 combat[m.id]["momentum"] = avg
         return combat
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         combat = self._opening(fighters)
         out.order = self._order(fighters, combat, roller, out)
         out.combat = combat
         return out
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         """A latecomer: its own Momentum (or its group's), and speed for this round already;
         it takes its place by Momentum at the next round start."""
         out = Outcome()
@@ -254,7 +256,8 @@ class PandoCombat(CombatRules):
         top = f.derived.get("max_stamina")
         return top if is_int(top) and top > 0 else 0
 
-    def round_start(self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller) -> Outcome:
+    def round_start(self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         combat = {f.id: self.combat_numbers(f) for f in fighters}
         changed = [f for f in fighters if "momentum_next" in combat[f.id]]
@@ -271,9 +274,9 @@ class PandoCombat(CombatRules):
             if loss and stamina and f.report is not None:
                 spent = min(loss, stamina)
                 try:
-                    new_state, _ = self.ruleset.state_action(
-                        f.state, {"action": "spend_stamina", "amount": spent}, f.build, f.report)
-                except StateError:
+                    new_state, _ = self.play_state_action(f, None, {"action": "spend_stamina", "amount": spent},
+                                                          ctx=ctx)
+                except CombatRefused:
                     new_state = None
                 if new_state is not None:
                     out.state[f.id] = new_state
@@ -293,7 +296,8 @@ class PandoCombat(CombatRules):
             out.encounter_state = {k: v for k, v in encounter_state.items() if k != "attack"}
         return out
 
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         attack = encounter_state.get("attack")
         if attack:
@@ -331,7 +335,7 @@ class PandoCombat(CombatRules):
         elif reaction and not triggered:
             reason, code = f"{label_}: {trigger_text or 'its trigger has not happened'}.", "pando.no_trigger"
         elif not reaction and not on_turn:
-            reason, code = f"It is not {actor.name}'s turn.", "combat.not_your_turn"
+            reason, code = self.not_your_turn(actor)
         elif unusable:
             which = " and ".join(f"{label(p).lower()} ({fx['body'][p]['status']})" for p in unusable)
             reason, code = f"The {which} cannot be used until healed.", "pando.body_part_unusable"
@@ -437,7 +441,7 @@ class PandoCombat(CombatRules):
         ]
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None) -> list[ActionSpec]:
+                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
     # ---------------------------------------------------------------- perform
@@ -454,11 +458,9 @@ class PandoCombat(CombatRules):
     def _roll(self, request: dict, roller: Roller) -> dict:
         return efficiency_roll(request, roller)
 
-    def _state_action(self, f: Fighter, action: dict) -> tuple[dict, str]:
-        return self.play_state_action(f, f.state, action, f.report)
-
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
+                roller: Roller, *, current: int | None, by_gm: bool,
+                ctx: Context | None = None) -> Outcome:
         es = encounter_state or {}
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
@@ -500,7 +502,7 @@ class PandoCombat(CombatRules):
                           f"{before}→{attack['ep']} EP.", actor.id, faces=roll["faces"], ep=roll["total"], cost=cost)
             out.encounter_state = {**es, "attack": attack} if attack["ep"] else {k: v for k, v in es.items() if k != "attack"}
         elif kind == "catch_breath":
-            new_state, text = self._state_action(actor, {"action": "catch_breath"})
+            new_state, text = self.play_state_action(actor, None, {"action": "catch_breath"})
             out.state[actor.id] = new_state
             out.log(kind, f"{text.rstrip('.')}, {speed_text}.", actor.id, cost=cost)
         elif kind == "aid":
@@ -512,13 +514,13 @@ class PandoCombat(CombatRules):
             item = spec.label.removeprefix("Use the ")
             index = int(aid.split(":", 1)[1])
             entry = actor.build["equipment"][index]
-            use = self._item_action(self._item_of(entry), "use_item") or {}
+            use = self._item_action(self._item_of(actor, entry), "use_item") or {}
             effect = use.get("effect") or {}
             if effect.get("remove_exhaustion"):
                 target = self._target(action, actor, fighters, required=False, allow_self=True) or actor
                 kind_of = effect["remove_exhaustion"]
                 act = {"action": "bandage"} if kind_of == "bleeding" else {"action": "remove_exhaustion", "type": kind_of}
-                new_state, text = self._state_action(target, act)
+                new_state, text = self.play_state_action(target, None, act)
                 out.state[target.id] = new_state
                 out.log(kind, f"{actor.name} uses the {item} on {target.name}: {text} {speed_text}.", actor.id,
                         cost=cost, target=target.id)
@@ -540,8 +542,7 @@ class PandoCombat(CombatRules):
             amount = int(amount)
         if not is_int(amount) or not 1 <= amount <= attack["ep"]:
             raise CombatRefused("pando.invalid_amount", f"Spend between 1 and {attack['ep']} EP on harm.")
-        new_state, text = self._state_action(
-            target, {"action": "harm", "body_part": action.get("body_part"), "amount": amount, "protected": True})
+        new_state, text = self.play_state_action(target, None, {"action": "harm", "body_part": action.get("body_part"), "amount": amount, "protected": True})
         out = Outcome()
         out.state[target.id] = new_state
         left = attack["ep"] - amount
@@ -565,17 +566,17 @@ class PandoCombat(CombatRules):
         if spec.id == "gm_harm":
             protected = action.get("protected", True)
             protected = protected not in (False, "false", "0", "off", "")
-            new_state, text = self._state_action(actor, {"action": "harm", "body_part": action.get("body_part"),
+            new_state, text = self.play_state_action(actor, None, {"action": "harm", "body_part": action.get("body_part"),
                                                          "amount": amount_of(), "protected": protected})
             out.state[actor.id] = new_state
             out.log("gm_harm", f"GM: {text}", actor.id)
         elif spec.id == "gm_exhaustion":
-            new_state, text = self._state_action(actor, {"action": "add_exhaustion", "type": action.get("type"),
+            new_state, text = self.play_state_action(actor, None, {"action": "add_exhaustion", "type": action.get("type"),
                                                          "amount": amount_of()})
             out.state[actor.id] = new_state
             out.log("gm_exhaustion", f"GM: {text}", actor.id)
         elif spec.id == "gm_resistance_harm":
-            new_state, text = self._state_action(actor, {"action": "resistance_harm",
+            new_state, text = self.play_state_action(actor, None, {"action": "resistance_harm",
                                                          "resistance": action.get("resistance"),
                                                          "amount": amount_of()})
             out.state[actor.id] = new_state
@@ -593,7 +594,8 @@ class PandoCombat(CombatRules):
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+    def summary(self, fighter: Fighter, encounter_state: dict, *,
+                ctx: Context | None = None) -> dict[str, Any]:
         fx = self._effects(fighter)
         combat = fighter.combat or {}
         derived = fighter.derived or {}

@@ -772,10 +772,13 @@ def _roll_choice(attr: str, value: int, level: int) -> dict[str, Any]:
             "request": {"dice": min(max(value, 0), MAX_DICE), "skill": level}}
 
 
-def rollables(build: dict, report: Report, effects: dict[str, Any], catalogue: dict[str, dict]) -> list[dict]:
+def rollables(build: dict, report: Report, effects: dict[str, Any], catalogue: dict[str, dict],
+              leisure_ep: str = "skill_level") -> list[dict]:
     """Efficiency rolls of the sheet: one per learned skill (its usual attribute, the others as
     alternatives, since the player picks what fits the action), capability, and each wielded or
-    carried item with an action. ``effects`` are the play-state effects (lame arms, wounds)."""
+    carried item with an action. ``effects`` are the play-state effects (lame arms, wounds).
+    ``leisure_ep`` is the house rule for actions at leisure: "skill_level" (no roll, EP = the
+    skill's level) or "none" (the campaign always rolls; no at-leisure shortcut shown)."""
     attrs = build.get("attributes")
     attrs = {k: v for k, v in attrs.items() if k in ATTRIBUTE_GROUPS and is_int(v) and v >= 0} \
         if isinstance(attrs, dict) else {}
@@ -806,7 +809,8 @@ def rollables(build: dict, report: Report, effects: dict[str, Any], catalogue: d
             "group": "Skills", "skill": sid, "attribute": attr, "request": main["request"],
             "alternatives": [c for c in choices if c["attribute"] != attr],
             "leisure": {"ep": level,
-                        "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}."},
+                        "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}."}
+            if leisure_ep == "skill_level" else None,
             "usable": not dead,
         })
     equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []

@@ -12,8 +12,8 @@ The state object sits beside the build on a character and is never priced::
 
 Harm statuses and healing follow the house defaults of ``content/house.json`` (RULES.md HD:
 1–2 wounded, 3–4 lame, 5 maimed; wounded heal 1 per day of rest, lame 1 per week, maimed
-never; active care by someone with Medicine heals 1 more per period). The state hooks do not
-receive the campaign's house rules, so they always use those defaults and say so.
+never; active care by someone with Medicine heals 1 more per period). The hooks get the
+campaign's ``Context``, so a campaign's house rules override these defaults here too.
 
 Actions understood by ``apply`` (``{"action": name, ...fields}``):
 

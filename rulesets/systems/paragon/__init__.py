@@ -128,42 +128,43 @@ class Paragon(Ruleset):
 
     # ------------------------------------------------------------ dice
 
-    def odds(self, request: Any) -> dict[str, Any]:
+    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
         return rules.odds(request)
 
-    def roll(self, request: Any, roller: Roller) -> dict[str, Any]:
+    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         return rules.roll(request, roller)
 
-    def rollables(self, build: dict, report: Report, state: dict | None = None) -> list[dict[str, Any]]:
-        return rules.rollables(build, report, self.context(), state)
+    def rollables(self, build: dict, report: Report, state: dict | None = None, *,
+                  ctx: Context | None = None) -> list[dict[str, Any]]:
+        return rules.rollables(build, report, self.context_of(report, ctx), state)
 
     # ------------------------------------------------------------ play state
 
-    def initial_state(self, build: dict, report: Report) -> dict[str, Any]:
-        return rules.initial_state(build, report, self.context())
+    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
+        return rules.initial_state(build, report, self.context_of(report, ctx))
 
-    def check_state(self, state: Any, build: dict, report: Report) -> list[Issue]:
-        return rules.check_state(state, build, report, self.context())
+    def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
+        return rules.check_state(state, build, report, self.context_of(report, ctx))
 
-    def state_effects(self, build: dict, report: Report, state: dict) -> dict[str, Any]:
-        return rules.state_effects(build, report, self.context(), state)
+    def state_effects(self, build: dict, report: Report, state: dict, *,
+                      ctx: Context | None = None) -> dict[str, Any]:
+        return rules.state_effects(build, report, self.context_of(report, ctx), state)
 
-    def state_sections(self, build: dict, report: Report, state: dict) -> list[dict[str, Any]]:
-        return rules.state_sections(build, report, self.context(), state)
+    def state_sections(self, build: dict, report: Report, state: dict, *,
+                       ctx: Context | None = None) -> list[dict[str, Any]]:
+        return rules.state_sections(build, report, self.context_of(report, ctx), state)
 
     def state_action(self, state: dict, action: dict, build: dict, report: Report,
-                     roller: Roller | None = None) -> tuple[dict, str]:
-        return rules.state_action(state, action, build, report, self.context(), roller)
+                     roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
+        return rules.state_action(state, action, build, report, self.context_of(report, ctx), roller)
 
     # ------------------------------------------------------------ combat
 
-    def combat(self):
-        """The combat hooks (combat.py), one cached instance."""
-        if self.__dict__.get("_combat") is None:
-            from .combat import ParagonCombat
+    def make_combat(self):
+        """The combat hooks (combat.py)."""
+        from .combat import ParagonCombat
 
-            self.__dict__["_combat"] = ParagonCombat(self)
-        return self.__dict__["_combat"]
+        return ParagonCombat(self)
 
 
 RULESET = Paragon()

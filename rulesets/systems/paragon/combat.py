@@ -66,10 +66,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import is_int
+from rulesets.engine.base import Context, is_int
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
-from rulesets.engine.report import Report
 
 from . import rules
 
@@ -96,25 +95,15 @@ def _side(f: Fighter) -> str:
 class ParagonCombat(CombatRules):
     # ---------------------------------------------------------------- reading a fighter
 
-    def _report(self, f: Fighter) -> Report:
-        if f.report is not None:
-            return f.report
-        report = Report(self.ruleset.slug)
-        report.derived = dict(f.derived or {})
-        return report
-
-    def _state_action(self, f: Fighter, state: dict, action: dict, roller: Roller | None = None) -> tuple[dict, str]:
-        return self.play_state_action(f, state, action, self._report(f), roller)
-
     def _maxima(self, f: Fighter) -> dict[str, int]:
-        return rules.maxima(f.build, self._report(f), self.ruleset.context())
+        return rules.maxima(f.build, self.report_of(f), self.ctx_of(f))
 
     def _pools(self, f: Fighter, state: dict | None = None) -> dict[str, int]:
-        st = rules._normal(f.state if state is None else state, f.build, self._report(f), self.ruleset.context())
+        st = rules._normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
         return st["pools"]
 
     def _conditions(self, f: Fighter, state: dict | None = None) -> list[str]:
-        fx = self.ruleset.state_effects(f.build, self._report(f), f.state if state is None else state)
+        fx = self.effects_of(f, state)
         return list(fx.get("conditions") or [])
 
     def _down(self, f: Fighter, state: dict | None = None) -> str:
@@ -139,7 +128,7 @@ class ParagonCombat(CombatRules):
 
     def _check(self, f: Fighter, skill: str, extra_dice: int = 0) -> dict[str, int]:
         """The odds request of a skill check (without its TN)."""
-        entry = self.ruleset.catalogue.get("skills", {}).get(skill, {})
+        entry = self.ctx_of(f).catalogue.get("skills", {}).get(skill, {})
         force = self._forces(f).get(entry.get("force"), 0)
         return {"force": min(force + extra_dice, rules.ODDS_LIMIT), "skill": self._rank(f, skill)}
 
@@ -163,7 +152,8 @@ class ParagonCombat(CombatRules):
 
     # ---------------------------------------------------------------- opening
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         es = dict(encounter_state or {})
         intent_ids = {str(i) for i in es.get("killing_intent") or []}
         surprised_ids = {str(i) for i in es.get("surprised") or []}
@@ -206,7 +196,8 @@ class ParagonCombat(CombatRules):
         by = {f.id: f for f in fighters}
         return [by[i] for i in ids if i in by]
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         out = Outcome()
         roll = rules.roll(self._check(fighter, "initiative"), roller)
         c = self.combat_numbers(fighter)
@@ -217,7 +208,8 @@ class ParagonCombat(CombatRules):
         out.log("initiative", f"{fighter.name} joins the fight: initiative {roll['text']}.", fighter.id)
         return out
 
-    def round_start(self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller) -> Outcome:
+    def round_start(self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         es = encounter_state or {}
         out = Outcome()
         if round_no > 1 and es.get("surprise_round"):
@@ -225,7 +217,8 @@ class ParagonCombat(CombatRules):
             out.log("surprise", "The surprise round is over: everyone acts from now on.")
         return out
 
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller) -> Outcome:
+    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+              ctx: Context | None = None) -> Outcome:
         es = dict(encounter_state or {})
         out = Outcome()
         threat = es.get("threat")
@@ -255,7 +248,7 @@ class ParagonCombat(CombatRules):
     # ---------------------------------------------------------------- the actions
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None) -> list[ActionSpec]:
+                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
     def _gate(self, actor: Fighter, es: dict, current: int | None, *, on_turn: bool) -> tuple[str, str]:
@@ -272,7 +265,7 @@ class ParagonCombat(CombatRules):
         if es.get("surprise_round") and c.get("surprised"):
             return f"{actor.name} is surprised and cannot act in the surprise round.", "paragon.surprised"
         if on_turn and current != actor.id:
-            return f"It is not {actor.name}'s turn.", "paragon.not_your_turn"
+            return self.not_your_turn(actor)
         if on_turn and c.get("forgo"):
             return (f"{actor.name} changed to Rearward for free and forgoes the turn's other actions.",
                     "paragon.turn_forgone")
@@ -471,13 +464,12 @@ class ParagonCombat(CombatRules):
         return target
 
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool) -> Outcome:
+                roller: Roller, *, current: int | None, by_gm: bool,
+                ctx: Context | None = None) -> Outcome:
         es = dict(encounter_state or {})
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
         if spec.gm:
-            if not by_gm:
-                raise CombatRefused("paragon.gm_only", f"Only the GM may take “{spec.label}”.")
             if not spec.allowed:
                 raise self.refusal(spec)
             return self._gm(aid, action, actor, fighters, es)
@@ -495,7 +487,7 @@ class ParagonCombat(CombatRules):
         if amount > have:
             raise CombatRefused("paragon.not_enough_stamina",
                                 f"{why} costs {amount} stamina but {f.name} has {have}.")
-        new_state, text = self._state_action(f, state, {"action": "damage", "pool": "stamina", "amount": amount},
+        new_state, text = self.play_state_action(f, state, {"action": "damage", "pool": "stamina", "amount": amount},
                                              roller)
         out.state[f.id] = new_state
         out.log("stamina", f"{why}: {text}", f.id, amount=amount)
@@ -581,7 +573,7 @@ class ParagonCombat(CombatRules):
                     ex["done"] = sorted(set(ex["done"]) | {actor.id})
                     out.encounter_state = new_es
                     return out
-            new_state, text = self._state_action(opponent, opponent.state, {"action": "set", "pool": "health",
+            new_state, text = self.play_state_action(opponent, opponent.state, {"action": "set", "pool": "health",
                                                                            "value": 0})
             out.state[opponent.id] = new_state
             out.log("strike", f"{actor.name} finishes off the defenceless {opponent.name} ({name}). {text}",
@@ -659,7 +651,7 @@ class ParagonCombat(CombatRules):
         faces = roller.roll(dice, 6)
         damage = sum(faces)
         state = self._state_of(defender, out)
-        state, text = self._state_action(defender, state, {"action": "damage", "pool": "health", "amount": damage},
+        state, text = self.play_state_action(defender, state, {"action": "damage", "pool": "health", "amount": damage},
                                          roller)
         morale = roller.d(6)
         c = {**self.combat_numbers(defender), **out.combat.get(defender.id, {})}
@@ -671,7 +663,7 @@ class ParagonCombat(CombatRules):
             out.combat[defender.id] = c
             morale_text = f" {absorbed} temporary Morale lost ({c['temp_morale']} left)."
         if morale - absorbed > 0 and self._pools(defender, state)["health"] > 0:
-            state, mtext = self._state_action(defender, state, {"action": "damage", "pool": "morale",
+            state, mtext = self.play_state_action(defender, state, {"action": "damage", "pool": "morale",
                                                                 "amount": morale - absorbed}, roller)
             morale_text += " " + mtext
         out.state[defender.id] = state
@@ -758,7 +750,7 @@ class ParagonCombat(CombatRules):
 
     def _do_resist_incapacitation(self, action, actor, fighters, es, roller) -> Outcome:
         out = Outcome()
-        new_state, text = self._state_action(actor, actor.state, {"action": "resist_incapacitation"})
+        new_state, text = self.play_state_action(actor, actor.state, {"action": "resist_incapacitation"})
         out.state[actor.id] = new_state
         out.log("hero_point", text, actor.id)
         return out
@@ -783,7 +775,7 @@ class ParagonCombat(CombatRules):
             amount = action.get("amount")
             if isinstance(amount, str) and amount.strip().isdigit():
                 amount = int(amount)
-            new_state, text = self._state_action(
+            new_state, text = self.play_state_action(
                 actor, actor.state, {"action": "damage" if aid == "gm_damage" else "restore",
                                      "pool": action.get("pool", "health"), "amount": amount})
             out.state[actor.id] = new_state
@@ -801,7 +793,8 @@ class ParagonCombat(CombatRules):
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict) -> dict[str, Any]:
+    def summary(self, fighter: Fighter, encounter_state: dict, *,
+                ctx: Context | None = None) -> dict[str, Any]:
         es = encounter_state or {}
         c = fighter.combat or {}
         try:

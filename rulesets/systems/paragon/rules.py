@@ -44,7 +44,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rulesets.engine.base import Context, OddsError, StateError, is_int, name_key
+from rulesets.engine.base import Context, OddsError, StateError, action_amount, is_int, name_key
 from rulesets.engine.dice import Roller, exploding, sum_dice
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
@@ -82,39 +82,28 @@ def power_level_row(ctx: Context, level: Any) -> dict | None:
     return None
 
 
-_LEVELS_CACHE: dict[int, tuple[Any, tuple[list[int], frozenset[int]]]] = {}
-_MAX_RANK_CACHE: dict[int, tuple[Any, int]] = {}
+def _levels_of(ctx: Context) -> tuple[list[int], frozenset[int]]:
+    """(sorted power levels, the same as a set) of the context's power level table, once per
+    context (``Context.memo``)."""
+    def levels() -> tuple[list[int], frozenset[int]]:
+        found = sorted(int(k) for k in ctx.settings.get("power_levels", {}) if k.isdigit())
+        return found, frozenset(found)
+
+    return ctx.memo("paragon.power_levels", levels)
 
 
-def _levels_of(table: Any) -> tuple[list[int], frozenset[int]]:
-    """(sorted power levels, the same as a set) of a power level table, computed once per
-    table object (settings are cached per context and never changed)."""
-    hit = _LEVELS_CACHE.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    levels = sorted(int(k) for k in table if k.isdigit())
-    result = (levels, frozenset(levels))
-    if len(_LEVELS_CACHE) > 256:
-        _LEVELS_CACHE.clear()
-    _LEVELS_CACHE[id(table)] = (table, result)
-    return result
+def _absolute_max_rank(ctx: Context) -> int:
+    """The highest max_rank of any row of the power level table (5 when none), once per context."""
+    def highest() -> int:
+        table = ctx.settings.get("power_levels", {})
+        return max((r["max_rank"] for r in table.values() if isinstance(r, dict) and is_int(r.get("max_rank"))),
+                   default=5)
 
-
-def _absolute_max_rank(table: Any) -> int:
-    """The highest max_rank of any row of a power level table (5 when none), once per table object."""
-    hit = _MAX_RANK_CACHE.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    result = max((r["max_rank"] for r in table.values() if isinstance(r, dict) and is_int(r.get("max_rank"))),
-                 default=5)
-    if len(_MAX_RANK_CACHE) > 256:
-        _MAX_RANK_CACHE.clear()
-    _MAX_RANK_CACHE[id(table)] = (table, result)
-    return result
+    return ctx.memo("paragon.absolute_max_rank", highest)
 
 
 def power_levels(ctx: Context) -> list[int]:
-    return list(_levels_of(ctx.settings.get("power_levels", {}))[0])
+    return list(_levels_of(ctx)[0])
 
 
 # ------------------------------------------------------------------ the build
@@ -125,7 +114,7 @@ def read_power_level(build: dict, report: Report, ctx: Context) -> tuple[bool, i
     level = build.get("power_level")
     if level is None:
         return True, None
-    if not is_int(level) or level not in _levels_of(ctx.settings.get("power_levels", {}))[1]:
+    if not is_int(level) or level not in _levels_of(ctx)[1]:
         levels = power_levels(ctx)
         report.error(
             "build.malformed",
@@ -156,7 +145,7 @@ def force_budget(build: dict, ctx: Context) -> int | None:
     """The force point total of the build's power level, None when the level is unusable."""
     level = build.get("power_level")
     # read_power_level without a report (its error is the check's to report, not the budget's)
-    ok = level is None or (is_int(level) and level in _levels_of(ctx.settings.get("power_levels", {}))[1])
+    ok = level is None or (is_int(level) and level in _levels_of(ctx)[1])
     row = power_level_row(ctx, level) if ok else None
     return row["force_points"] if row is not None else None
 
@@ -170,20 +159,10 @@ def _skill_index(skills: dict[str, dict]) -> dict[str, str]:
     return index
 
 
-_INDEX_CACHE: dict[int, tuple[dict, dict[str, str]]] = {}
-
-
 def skill_index(ctx: Context) -> dict[str, str]:
     """Skill names typed by people ("Forbidden Lore") find their id (RULES.md: ids and names
-    compare with everything but letters and digits removed). Cached per catalogue."""
-    skills = ctx.catalogue.get("skills", {})
-    hit = _INDEX_CACHE.get(id(skills))
-    if hit is None or hit[0] is not skills:
-        if len(_INDEX_CACHE) > 64:
-            _INDEX_CACHE.clear()
-        hit = (skills, _skill_index(skills))
-        _INDEX_CACHE[id(skills)] = hit
-    return hit[1]
+    compare with everything but letters and digits removed). Once per context."""
+    return ctx.memo("paragon.skill_index", lambda: _skill_index(ctx.catalogue.get("skills", {})))
 
 
 def check(build: dict, report: Report, ctx: Context) -> None:
@@ -236,7 +215,7 @@ def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -
         report.error("build.malformed", "/forces", "Forces must be an object of force → rank (0–5).")
         return good
     known = ctx.catalogue.get("forces", {})
-    max_rank = row["max_rank"] if row is not None else _absolute_max_rank(ctx.settings.get("power_levels", {}))
+    max_rank = row["max_rank"] if row is not None else _absolute_max_rank(ctx)
     for force, rank in raw.items():
         path = ptr("forces", force)
         if force not in known:
@@ -817,13 +796,6 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
     ]
 
 
-def _amount(action: dict, key: str = "amount") -> int:
-    value = action.get(key)
-    if not is_int(value) or value < 0:
-        raise StateError("state.malformed", f'"{key}" must be a whole number ≥ 0.', "/" + key)
-    return value
-
-
 def _pool(action: dict) -> str:
     pool = action.get("pool")
     if pool not in POOLS:
@@ -851,15 +823,15 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
                              ptr("pools", pool))
         before = pools[pool]
         if kind == "set":
-            value = _amount(action, "value")
+            value = action_amount(action, "value")
             if value > top.get(pool, 0):
                 raise StateError("state.above_maximum",
                                  f"{pool.title()} cannot be above its maximum {top.get(pool, 0)}.", "/value")
             pools[pool] = value
         elif kind == "damage":
-            pools[pool] = max(0, before - _amount(action))
+            pools[pool] = max(0, before - action_amount(action))
         else:
-            pools[pool] = min(top.get(pool, 0), before + _amount(action))
+            pools[pool] = min(top.get(pool, 0), before + action_amount(action))
         log = f"{name}: {pool} {before} → {pools[pool]}."
         if pool == "health" and pools[pool] < before:
             st["incapacitation_resisted"] = False  # a new blow calls for a new Hero Point
@@ -904,7 +876,7 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
         return st, f"{name} sits down and regulates their breathing: stamina {before} → {pools['stamina']}."
 
     if kind in ("corrupt", "cleanse"):
-        amount = _amount(action)
+        amount = action_amount(action)
         before = st["corruption"]
         st["corruption"] = before + amount if kind == "corrupt" else max(0, before - amount)
         log = f"{name}: corruption {before} → {st['corruption']}."

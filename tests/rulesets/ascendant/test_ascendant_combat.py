@@ -123,7 +123,7 @@ def test_the_reaction_is_used_once_per_round_and_refreshed_on_the_own_turn(table
     assert lirael["reaction"] is False and lirael["actions"] == 3 and lirael["attacks"] == 0
     assert table.by_id[2].state["stamina"] == 10
     # Her strike on her own turn is refused: not her turn.
-    table.refused("ascendant.not_your_turn", 1, {"action": "strike", "target": 2})
+    table.refused("combat.not_your_turn", 1, {"action": "strike", "target": 2})
 
     table.act(2, {"action": "stride"})
     exc = table.refused("ascendant.reaction_used", 1, {"action": "reactive_strike", "target": 2})
@@ -166,7 +166,6 @@ def test_gm_actions_need_the_gm_and_a_valid_amount(table):
     table.turn(1)
     spec = table.spec(2, "gm_damage")
     assert spec.gm and spec.reaction
-    table.refused("ascendant.gm_only", 2, {"action": "gm_damage", "amount": 3})
     table.refused("ascendant.invalid_amount", 2, {"action": "gm_damage", "amount": "lots"}, gm=True)
     table.refused("state.unknown_condition", 2, {"action": "gm_add_condition", "id": "sleepy"}, gm=True)
     table.refused("combat.unknown_action", 2, {"action": "fly"})

@@ -101,10 +101,10 @@ def test_one_action_a_turn_and_only_on_your_turn(table):
     exc = table.refused("maelstrom.already_acted", 1, {"action": "ranged", "target": 2})
     assert "one action a turn" in exc.message
     assert not table.spec(1, "roll").allowed
-    table.refused("maelstrom.not_your_turn", 3, {"action": "ranged", "target": 2})
+    table.refused("combat.not_your_turn", 3, {"action": "ranged", "target": 2})
     table.turn(3)
     assert table.spec(3, "ranged").allowed
-    assert not table.spec(1, "ranged").allowed and table.spec(1, "ranged").code == "maelstrom.not_your_turn"
+    assert not table.spec(1, "ranged").allowed and table.spec(1, "ranged").code == "combat.not_your_turn"
 
 
 def test_aggravated_damage_cannot_be_soaked_and_misses_do_nothing(table):
@@ -226,7 +226,7 @@ def test_zero_dots_and_the_storytellers_difficulty(table):
     assert table.log[-1] == "GM: rolls are now at difficulty 8, threshold 1."
     assert table.spec(1, "ranged").odds == {"pool": 7, "difficulty": 8, "threshold": 1}
     table.refused("maelstrom.invalid_amount", 1, {"action": "gm_difficulty", "difficulty": 11}, gm=True)
-    table.refused("maelstrom.gm_only", 1, {"action": "gm_difficulty", "difficulty": 7})
+    assert table.spec(1, "gm_difficulty").gm  # the combat service refuses it to players (403)
     table.refused("state.malformed", 1, {"action": "gm_damage", "levels": 1, "type": "fire"}, gm=True)
 
 

