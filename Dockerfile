@@ -14,8 +14,10 @@ RUN pip install -r requirements.lock
 COPY . .
 
 # Static files are collected into the image and served by whitenoise. collectstatic needs no
-# database; DEBUG=false with no SECRET_KEY uses the development key for this step only.
-RUN DEBUG=false python manage.py collectstatic --noinput \
+# database. Settings refuse DEBUG=false without a SECRET_KEY, so this step alone gets a throwaway
+# one (never stored in the image): the running container must be given its own.
+RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" DEBUG=false \
+    python manage.py collectstatic --noinput \
     && useradd --create-home --uid 1000 sheetforge \
     && chown -R sheetforge /app
 
