@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rest_framework import status
@@ -12,11 +11,11 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.text import UNSTORABLE_KEY_MESSAGE, UNSTORABLE_MESSAGE, is_storable
+
 #: How deep a request body may nest. Build documents, play state and actions are a few levels
 #: deep; far deeper bodies would hit Python's recursion limit somewhere in the services (a 500).
 MAX_BODY_DEPTH = 64
-#: Text Postgres cannot store (NUL) and UTF-8 cannot carry (unpaired surrogates, from "\ud800").
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 class Conflict(APIException):
@@ -57,8 +56,8 @@ def body_problem(data: Any) -> BadBody | None:
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, str):
-            if _UNSTORABLE.search(value):
-                return BadBody("Text may not contain NUL characters or unpaired surrogates.", path=path)
+            if not is_storable(value):
+                return BadBody(UNSTORABLE_MESSAGE, path=path)
             continue
         if not isinstance(value, (dict, list)):
             continue
@@ -66,8 +65,8 @@ def body_problem(data: Any) -> BadBody | None:
             return BadBody(f"The body is nested more than {MAX_BODY_DEPTH} levels deep.", path=path)
         if isinstance(value, dict):
             for key, item in value.items():
-                if _UNSTORABLE.search(key):
-                    return BadBody("Keys may not contain NUL characters or unpaired surrogates.", path=path)
+                if not is_storable(key):
+                    return BadBody(UNSTORABLE_KEY_MESSAGE, path=path)
                 stack.append((item, f"{path}/{_pointer_token(key)}", depth + 1))
         else:
             stack.extend((item, f"{path}/{i}", depth + 1) for i, item in enumerate(value))

@@ -66,7 +66,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import is_int
+from rulesets.engine.base import is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.report import Report
@@ -781,8 +781,8 @@ class ParagonCombat(CombatRules):
         out = Outcome()
         if aid in ("gm_damage", "gm_restore"):
             amount = action.get("amount")
-            if isinstance(amount, str) and amount.strip().isdigit():
-                amount = int(amount)
+            if isinstance(amount, str) and whole_number(amount) is not None:
+                amount = whole_number(amount)
             new_state, text = self._state_action(
                 actor, actor.state, {"action": "damage" if aid == "gm_damage" else "restore",
                                      "pool": action.get("pool", "health"), "amount": amount})
