@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
+    "config.middleware.FormInputErrorMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
