@@ -16,10 +16,12 @@ answers a ``FormInputError`` with a 400 that shows the message where the form is
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 
 from config.text import UNSTORABLE_MESSAGE, is_storable, unstorable_at
 from rulesets.engine.base import WHOLE_NUMBER_RE, parse_whole_number
@@ -32,6 +34,8 @@ MAX_WHOLE = 999_999_999
 REFUSED = 400
 
 _REQUIRED: Any = object()
+#: Digits with at most one sign: a number, if not always one small enough to be a whole number here.
+_DIGITS = re.compile(r"[+-]?[0-9]+")
 
 
 class FormInputError(ValueError):
@@ -152,7 +156,7 @@ def value_of(raw: str, *, field: str) -> Any:
     text = raw.strip(" \t\r\n")
     if text in ("true", "false"):
         return text == "true"
-    if text.lstrip("+-").isascii() and text.lstrip("+-").isdigit() and WHOLE_NUMBER_RE.fullmatch(text) is None:
+    if _DIGITS.fullmatch(text) and WHOLE_NUMBER_RE.fullmatch(text) is None:
         raise FormInputError(field, f"that number is too large: enter a whole number {_range_text(MIN_WHOLE, MAX_WHOLE)}.")
     number = parse_whole_number(text)
     if number is None:
@@ -198,5 +202,6 @@ class StorableTextForm:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():  # type: ignore[attr-defined]
-            if validate_storable not in field.validators:
-                field.validators.append(validate_storable)
+            # Django's CharField refuses NUL in its own words; one rule, one message (the API's).
+            field.validators = [v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)]
+            field.validators.append(validate_storable)
