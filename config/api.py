@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import status
 from rest_framework.decorators import api_view as drf_api_view
 from rest_framework.exceptions import APIException, ParseError
@@ -145,8 +146,11 @@ def error_response(detail: str, *, status_code: int, errors=None) -> Response:
     return Response({"detail": detail, "errors": errors or []}, status=status_code)
 
 
+@csrf_exempt
 def api_not_found(request, *args, **kwargs):
-    """Unknown paths under /api/ answer in the API's own shape, not with an HTML page."""
+    """Unknown paths under /api/ answer in the API's own shape, not with an HTML page: every method,
+    signed in or not, and no CSRF check (there is nothing here to protect, and a browser's
+    session cookie must not turn a 404 into Django's HTML CSRF page)."""
     from django.http import JsonResponse
 
     return JsonResponse(

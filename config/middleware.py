@@ -1,27 +1,54 @@
+import io
+
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import JsonResponse
 
 
+def _too_large(detail: str) -> JsonResponse:
+    return JsonResponse({"detail": detail, "errors": []}, status=413)
+
+
 class BodySizeLimitMiddleware:
-    """Refuse request bodies over MAX_REQUEST_BODY with 413 before anything parses them."""
+    """Refuse request bodies over MAX_REQUEST_BODY with 413 before anything parses them.
+
+    A body sent without a Content-Length (``Transfer-Encoding: chunked``) is counted too: it is read
+    here, at most one byte past the limit, and handed on with its length, so that Django's and
+    DRF's parsers (which take a missing length for an empty body) read it as it was sent."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        limit = settings.MAX_REQUEST_BODY
+        declared = request.META.get("CONTENT_LENGTH")
+        if declared in (None, ""):
+            stream = self._unframed_body(request)
+            if stream is not None:
+                body = stream.read(limit + 1)
+                if len(body) > limit:
+                    return _too_large(f"Request body is over {limit} bytes; the limit is {limit}.")
+                request._stream = io.BytesIO(body)
+                request.META["CONTENT_LENGTH"] = str(len(body))
+            return self.get_response(request)
         try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
+            length = int(declared)
         except ValueError:
             length = 0
-        if length > settings.MAX_REQUEST_BODY:
-            return JsonResponse(
-                {
-                    "detail": f"Request body is {length} bytes; the limit is {settings.MAX_REQUEST_BODY}.",
-                    "errors": [],
-                },
-                status=413,
-            )
+        if length > limit:
+            return _too_large(f"Request body is {length} bytes; the limit is {limit}.")
         return self.get_response(request)
+
+    @staticmethod
+    def _unframed_body(request):
+        """The raw body stream of a request that gave no Content-Length, when it may have a body:
+        under ASGI the server has already received it (a file); under WSGI only a chunked request
+        has one (its server ends the stream where the chunks end)."""
+        if isinstance(request, ASGIRequest):
+            return request._stream
+        if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            return request.META.get("wsgi.input")
+        return None
 
 
 class FormInputErrorMiddleware:
