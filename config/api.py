@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.views.decorators.csrf import csrf_exempt
@@ -17,6 +18,9 @@ from config.text import UNSTORABLE_KEY_MESSAGE, UNSTORABLE_MESSAGE, is_storable
 #: How deep a request body may nest. Build documents, play state and actions are a few levels
 #: deep; far deeper bodies would hit Python's recursion limit somewhere in the services (a 500).
 MAX_BODY_DEPTH = 64
+#: Ids in query strings: digits only, within a bigint.
+_ID = re.compile(r"[0-9]{1,19}")
+MAX_ID = 2**63 - 1
 
 
 class Conflict(APIException):
@@ -140,6 +144,19 @@ def exception_handler(exc, context):
         ) or "Invalid request."
     response.data = {"detail": detail, "errors": errors}
     return response
+
+
+def query_id(request, name: str) -> int | None:
+    """The id in query parameter ``name`` (``?campaign=3``): None when absent; anything but a
+    whole number from 1 to 2**63 − 1 (blank, "٣", "1_0", " 3", 40 digits) is a 400 naming it."""
+    from rest_framework import serializers
+
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if _ID.fullmatch(raw) and 1 <= int(raw) <= MAX_ID:
+        return int(raw)
+    raise serializers.ValidationError({name: [f"A {name} id is a whole number from 1 to {MAX_ID}."]})
 
 
 def error_response(detail: str, *, status_code: int, errors=None) -> Response:

@@ -164,6 +164,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Every operation's door answers (400 on a bad body, 401, 404, 413 …) in the one error shape.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.error_responses"],
     # Several models have a "status" field with different choices: name each enum after its model.
     "ENUM_NAME_OVERRIDES": {
         "CharacterStatusEnum": "characters.models.Character.Status",
