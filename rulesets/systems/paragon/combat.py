@@ -459,10 +459,9 @@ class ParagonCombat(CombatRules):
 
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
         raw = action.get("target")
-        try:
-            tid = int(raw)
-        except (TypeError, ValueError):
-            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.") from None
+        tid = whole_number(raw)  # strictly: not "²", 1e400 or True
+        if tid is None:
+            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
         target = next((f for f in fighters if f.id == tid), None)
         if target is None:
             raise CombatRefused("combat.invalid_target", "The target must be a combatant of this encounter.")
