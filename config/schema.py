@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -119,9 +120,17 @@ class ActionField(serializers.JSONField):
 
 
 class StrictCharField(serializers.CharField):
-    """A CharField that takes a JSON string only: DRF's own turns 0 or true into "0" or "True"."""
+    """A CharField that takes a JSON string only: DRF's own turns 0 or true into "0" or "True".
+
+    One that may not be blank says so in the schema too (``pattern: \\S``): DRF trims the text
+    first, so "\\r" is as blank as "" — which ``minLength: 1`` alone does not tell a client."""
 
     default_error_messages = {"not_string": "Must be a string."}
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        if not self.allow_blank and self.trim_whitespace:
+            self.validators.append(RegexValidator(r"\S", message="This field may not be blank."))
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
