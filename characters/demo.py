@@ -3,7 +3,6 @@ the files of ``rulesets/systems/<slug>/demo/*.json``)."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 from django.db import transaction

@@ -32,7 +32,7 @@ from typing import Any
 from django.db import transaction
 
 from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
-from characters.models import Campaign, Character, CharacterVersion
+from characters.models import Campaign, Character
 from characters.selectors.characters import is_campaign_gm
 from characters.services.versions import character_version_write
 from combat import broadcast

@@ -36,9 +36,13 @@ def test_a_page_that_does_not_catch_one_answers_its_status_with_the_sentence():
     request = RequestFactory().post("/characters/1/state/")
     request.htmx = True
     response = middleware.process_exception(request, Conflict("This character changed: reload it."))
-    assert response.status_code == 409
-    assert response.content.decode().strip() == (
-        '<p class="message message-error" role="alert" id="refusal">This character changed: reload it.</p>')
+    assert (response.status_code, response["HX-Retarget"]) == (409, "#messages")
+    assert ('<p class="message message-error" data-testid="form-refused">This character changed: reload it. '
+            "Nothing was changed.</p>") in response.content.decode()
+    request.htmx = False
+    page = middleware.process_exception(request, RuleRefused("The rules refuse this build."))
+    assert page.status_code == 422 and "<h1>Nothing was changed</h1>" in page.content.decode()
+    request.htmx = True
     api = middleware.process_exception(RequestFactory().post("/api/v1/x/"), BadInput("Bad.", field="f"))
     assert (api.status_code, json.loads(api.content)) == (400, {"detail": "Bad.",
                                                                 "errors": [{"field": "f", "message": "Bad."}]})

@@ -33,6 +33,7 @@ from characters.services.rules import (
 )
 from characters.services.versions import character_version_write
 from rulesets.engine import FORMAT, Report, registry
+from rulesets.engine.base import whole_number
 
 __all__ = [  # the rules bridge, re-exported for the views that call it through this module
     "campaign_ruleset", "campaign_starting_budget", "character_budget", "character_validate", "stored_build",
@@ -182,9 +183,8 @@ def character_revert(*, character_id, user, to_version: Any) -> Character:
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     _require_build_editor(user, character)
     _require_draft(character, "reverting here applies to")
-    try:
-        number = int(to_version)
-    except (TypeError, ValueError):
+    number = whole_number(to_version) if isinstance(to_version, (int, str)) else None
+    if number is None or not 1 <= number <= 2**31 - 1:  # past Postgres' integer: no such version
         number = 0
     old = CharacterVersion.objects.filter(character=character, number=number).first()
     if old is None:
