@@ -24,6 +24,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from characters.errors import ApplicationError, RuleRefused
 from characters.models import Character, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
@@ -40,7 +41,7 @@ from characters.selectors.play import (
 )
 from characters.services import play
 from characters.templatetags.sheet_tags import pretty, state_fields
-from config.api import Conflict, RuleRefused
+from config.forms import check_post, post_text, value_of
 
 TEMPLATE = "characters/sheet.html"
 #: Top-level build keys the summary leaves to other blocks (or that say nothing).
@@ -302,8 +303,8 @@ def _partials(request: HttpRequest, context: dict, name: str) -> HttpResponse:
 
 
 def _refusal(exc: Exception) -> str:
-    if isinstance(exc, RuleRefused | Conflict):
-        return str(exc.detail)
+    if isinstance(exc, ApplicationError):
+        return exc.message
     if isinstance(exc, PermissionDenied):
         return str(exc) or "You may not do that."
     return str(exc)
@@ -354,7 +355,9 @@ def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) 
 
 
 def _action_from_post(request: HttpRequest) -> dict[str, Any]:
-    """Form fields → a state action: whole numbers become ints, empty fields are dropped."""
+    """Form fields → a state action: whole numbers become ints (strictly: config.forms.value_of),
+    empty fields are dropped. Text that cannot be stored raises FormInputError (a 400)."""
+    check_post(request.POST)
     action: dict[str, Any] = {}
     for key in request.POST:
         if key in {"csrfmiddlewaretoken"}:
@@ -362,7 +365,7 @@ def _action_from_post(request: HttpRequest) -> dict[str, Any]:
         values = [v for v in request.POST.getlist(key) if v != ""]
         if not values:
             continue
-        converted = [_number(v) for v in values]
+        converted = [value_of(v, field=key) for v in values]
         if all(isinstance(v, bool) for v in converted):
             action[key] = converted[-1]  # a checkbox after its hidden "false"
         else:
@@ -372,19 +375,11 @@ def _action_from_post(request: HttpRequest) -> dict[str, Any]:
     return action
 
 
-def _number(value: str) -> Any:
-    text = value.strip()
-    if text in {"true", "false"}:
-        return text == "true"
-    if text.lstrip("-+").isdigit() and len(text) < 12:
-        return int(text)
-    return value
-
-
 @login_required
 @require_POST
 def character_state_action(request: HttpRequest, character_id: int) -> HttpResponse:
     """Apply one play-state action from a section's form (or a pool's +/− button)."""
+    _load(request, character_id)  # a stranger gets the 404 before anything they posted is read
     action = _action_from_post(request)
     error = None
     sentence = ""
@@ -408,6 +403,8 @@ def character_state_action(request: HttpRequest, character_id: int) -> HttpRespo
 @require_POST
 def character_equipment(request: HttpRequest, character_id: int, index: int) -> HttpResponse:
     """Wield, wear or carry an equipment entry (the owner only; the GM gets 403)."""
+    _load(request, character_id)
+    check_post(request.POST, labels={"state": "Equipment state", "arms": "Arms"})
     state: Any = request.POST.get("state", "")
     arms = [a for a in request.POST.getlist("arms") if a]
     if arms:
@@ -440,6 +437,7 @@ def character_roll_odds(request: HttpRequest, character_id: int) -> HttpResponse
     character = _load(request, character_id)
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
+    check_post(request.GET)
     rules = sheet_rules(character=character)
     inputs = {k[len(ROLL_INPUT_PREFIX):]: v for k, v in request.GET.items() if k.startswith(ROLL_INPUT_PREFIX)}
     context = {"character": character, "slug": character.ruleset,
@@ -448,7 +446,9 @@ def character_roll_odds(request: HttpRequest, character_id: int) -> HttpResponse
 
 
 def _roll_inputs_from_post(request: HttpRequest) -> dict[str, str]:
-    """``in_target=14`` → {"target": "14"}: the numbers the player set on the roll's form."""
+    """``in_target=14`` → {"target": "14"}: the numbers the player set on the roll's form (the
+    rules check each against the ruleset's odds form: ``selectors.play.roll_request``)."""
+    check_post(request.POST)
     return {k[len(ROLL_INPUT_PREFIX):]: v for k, v in request.POST.items() if k.startswith(ROLL_INPUT_PREFIX)}
 
 
@@ -456,11 +456,13 @@ def _roll_inputs_from_post(request: HttpRequest) -> dict[str, str]:
 @require_POST
 def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse:
     """Roll one of the sheet's rollables on the server; show the result and its odds."""
+    _load(request, character_id)
+    rollable = post_text(request.POST, "rollable", label="Roll")
     error = None
     log = None
     try:
         log = play.character_roll(
-            character_id=character_id, user=request.user, rollable_id=request.POST.get("rollable", ""),
+            character_id=character_id, user=request.user, rollable_id=rollable,
             private=request.POST.get("private") == "true", inputs=_roll_inputs_from_post(request),
         )
     except (RuleRefused, PermissionDenied) as exc:

@@ -20,7 +20,7 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-_INDEX: dict[tuple[str, int], dict[str, int]] = {}
+_INDEX: dict[tuple[str, int, bool], dict[str, Any]] = {}
 
 
 def _walk_ids(value: Any, out: dict[str, int]) -> None:
@@ -36,35 +36,39 @@ def _walk_ids(value: Any, out: dict[str, int]) -> None:
             _walk_ids(item, out)
 
 
-def _walk_keys(value: Any, out: dict[str, int]) -> None:
-    """Every key of every nested dict inside ``value``, in document order."""
+def _walk_keys(value: Any, out: dict[str, dict[str, int]], parent: str = "") -> None:
+    """The keys of every dict inside ``value`` in document order, per the key it sits under."""
     if isinstance(value, dict):
+        order = out.setdefault(parent, {})
         for key, item in value.items():
-            if isinstance(key, str) and key not in out:
-                out[key] = len(out)
-            _walk_keys(item, out)
+            if isinstance(key, str) and key not in order:
+                order[key] = len(order)
+            _walk_keys(item, out, str(key))
     elif isinstance(value, (list, tuple)):
         for item in value:
-            _walk_keys(item, out)
+            _walk_keys(item, out, parent)
 
 
-def rulebook_index(ruleset: Any, *, derived: bool = False) -> dict[str, int]:
+def rulebook_index(ruleset: Any, *, derived: bool = False) -> dict[str, Any]:
     """id → its place in the ruleset's order (cached per ruleset). ``derived``: the order of a
     report's derived values, where the keys the rules compute come first (as the rules write
-    them for the ruleset's example builds), then the traits' and catalogues' ids."""
+    them for the ruleset's example builds, per the key they sit under: ``_under``), then the
+    traits' and catalogues' ids."""
     key = (getattr(ruleset, "slug", ""), id(ruleset), derived)
     if key in _INDEX:
         return _INDEX[key]
-    index: dict[str, int] = {}
+    index: dict[str, Any] = {}
     try:
         declared = (getattr(ruleset, "tables", None) or {}).get("order") or {}
         for ident in declared.get("keys", []) if isinstance(declared, dict) else []:
             if isinstance(ident, str) and ident not in index:
                 index[ident] = len(index)
-        if derived:
-            for build in _example_builds(ruleset):
-                _walk_keys(ruleset.validate(build).derived, index)
         _walk_ids(ruleset.describe(), index)
+        if derived:
+            under: dict[str, dict[str, int]] = {}
+            for build in _example_builds(ruleset):
+                _walk_keys(ruleset.validate(build).derived, under)
+            index = {"_ids": index, "_under": under}
     except Exception:  # a ruleset that cannot describe itself: documents stay as they are
         logger.exception("the rulebook order of %s could not be read", getattr(ruleset, "slug", ruleset))
     _INDEX[key] = index
@@ -100,21 +104,27 @@ def _example_builds(ruleset: Any) -> list[dict[str, Any]]:
     return builds
 
 
-def in_rulebook_order(value: Any, index: dict[str, int], *, depth: int = 0) -> Any:
+def in_rulebook_order(value: Any, index: dict[str, Any], *, depth: int = 0, parent: str = "") -> Any:
     """``value`` with every nested dict's keys in the rulebook's order (keys the ruleset does not
     know keep their order, after the known ones). The top level (a document's own keys) is left
     as it is. Returns the same object when nothing moves."""
     if isinstance(value, dict):
-        items = {k: in_rulebook_order(v, index, depth=depth + 1) for k, v in value.items()}
-        if depth > 0 and len(items) > 1 and any(k in index for k in items):
-            last = len(index)
-            keys = sorted(items, key=lambda k: index.get(k, last))
+        items = {k: in_rulebook_order(v, index, depth=depth + 1, parent=str(k)) for k, v in value.items()}
+        order = index.get("_under", {}).get(parent) if "_under" in index else None
+        ids = index.get("_ids", index) if "_under" in index else index
+        if depth > 0 and len(items) > 1:
+            last = len(ids) + len(order or ())
+            def place(k):
+                if order and k in order:
+                    return order[k]
+                return len(order or ()) + ids[k] if k in ids else last
+            keys = sorted(items, key=place)
             if keys != list(items):
                 return {k: items[k] for k in keys}
         if all(items[k] is value[k] for k in items):
             return value
         return items
     if isinstance(value, list):
-        items_l = [in_rulebook_order(v, index, depth=depth + 1) for v in value]
+        items_l = [in_rulebook_order(v, index, depth=depth + 1, parent=parent) for v in value]
         return value if all(a is b for a, b in zip(items_l, value)) else items_l
     return value

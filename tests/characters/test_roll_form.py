@@ -116,11 +116,7 @@ def test_each_roller_s_odds_are_the_rules_service_s_odds_for_the_same_inputs(cli
 
     rollable = rollable_by_id(sheet_rules(character=character), rollable_id)
     request = dict(rollable["request"])
-    spec = {f["name"]: f for f in ruleset.odds_form() or []} if hasattr(ruleset, "odds_form") else None
-    if spec is None:
-        from rulesets.views import ODDS_FORMS
-
-        spec = {f["name"]: f for f in ODDS_FORMS[slug]}
+    spec = {f["name"]: f for f in ruleset.odds_form() or []}
     query = {"preview": rollable_id}
     for name in numbers:
         field = spec[name]
