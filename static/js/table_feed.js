@@ -3,8 +3,9 @@
    New rolls arrive over the websocket as list items added on top of #table-feed-list (htmx ws
    extension, out-of-band swap). On every (re)connect the page fetches the latest rolls once, so
    a roll made while the socket was down is not missed. Access: a 4001 close means "your rights
-   may have changed" (characters/live.py): reconnect once, and the server decides; a refused
-   connection (4403/4404) stops reconnecting and says so. The list keeps the latest 20. */
+   may have changed" (characters/live.py): reconnect once, and the server decides; a connection
+   refused (or one that never opened) makes the page ask over HTTP, and a 404 or a redirect to
+   the sign-in page stops the reconnecting and says so. The list keeps the latest 20. */
 (function () {
   "use strict";
   var feed = document.getElementById("table-feed");
@@ -22,12 +23,20 @@
   function showGone() {
     if (gone) return;
     gone = true;
-    var note = document.createElement("p");
-    note.className = "message message-warning";
+    var note = document.createElement("section");
+    note.className = "card";
     note.setAttribute("data-testid", "table-feed-gone");
-    note.textContent = "The table's rolls no longer reach this page: you are not at this table any more, or you signed out.";
-    feed.removeAttribute("ws-connect");
-    feed.replaceChildren(note);
+    var text = document.createElement("p");
+    text.textContent = "The table's rolls no longer reach this page: you are not at this table any more, or you signed out.";
+    note.appendChild(text);
+    feed.replaceWith(note);  /* htmx stops reconnecting a socket whose element left the page */
+  }
+  function checkAccess() {
+    fetch(feed.getAttribute("data-feed-url"), {credentials: "same-origin", redirect: "manual", headers: {"HX-Request": "true"}})
+      .then(function (r) {
+        if (r.type === "opaqueredirect" || r.status === 401 || r.status === 403 || r.status === 404) showGone();
+      })
+      .catch(function () { /* offline: htmx keeps trying */ });
   }
   var opened = false;
   feed.addEventListener("htmx:wsConnecting", function (evt) { evt.stopPropagation(); opened = false; });
@@ -45,8 +54,8 @@
     if (code === CLOSE_RECHECK) {
       var socket = evt.detail.socketWrapper;
       setTimeout(function () { if (!gone) socket.reconnect(); }, 200 + Math.random() * 300);
-    } else if (code === 4403 || code === 4404) {
-      showGone();
+    } else if (!opened || code === 4403 || code === 4404) {
+      checkAccess();  /* refused before it opened: ask over HTTP whether the table is still ours */
     }
   });
   feed.addEventListener("htmx:wsBeforeMessage", function (evt) { evt.stopPropagation(); });
