@@ -149,7 +149,7 @@ def test_the_pages_show_the_last_rolls_and_a_private_one_to_the_gm_only(table):
     gm_page, player_page = gm.get(url).content.decode(), player.get(url).content.decode()
     assert f'id="table-roll-{public.pk}"' in gm_page and f'id="table-roll-{secret.pk}"' in gm_page
     assert f'id="table-roll-{public.pk}"' in player_page and f'id="table-roll-{secret.pk}"' not in player_page
-    assert 'ws-connect="/ws/campaigns/%d/rolls/"' % character.campaign_id in player_page
+    assert f'ws-connect="/ws/campaigns/{character.campaign_id}/rolls/"' in player_page
     # The sheet's roll log and the roll's own page hide it from the player too.
     sheet = player.get(reverse("character_sheet", args=[character.pk])).content.decode()
     assert f'id="roll-{public.pk}"' in sheet and f'id="roll-{secret.pk}"' not in sheet
@@ -174,7 +174,7 @@ def test_the_running_encounter_page_shows_the_table_s_rolls_too(table):
     player = Client()
     player.force_login(table["player"])
     page = player.get(reverse("encounter_detail", args=[encounter.pk])).content.decode()
-    assert 'ws-connect="/ws/campaigns/%d/rolls/"' % character.campaign_id in page
+    assert f'ws-connect="/ws/campaigns/{character.campaign_id}/rolls/"' in page
     assert f'id="table-roll-{public.pk}"' in page and f'id="table-roll-{secret.pk}"' not in page
     # Outside the encounter's own live element: the two sockets' events do not mix.
     assert page.index('id="table-feed"') > page.index('id="encounter-log"')
