@@ -495,20 +495,22 @@ def _derive(report: Report, b: _Build) -> None:
 def protection_of(
     items: list[tuple[int, dict, str, list[str]]], parts: list[str]
 ) -> dict[str, dict[str, int]]:
-    """Σ protection per body part and kind: a wielded item guards the arms holding it, a worn item
-    the body parts it is worn on (or the ones its protection names)."""
+    """Σ protection per body part and kind (RULES.md "Protection"): a protection entry's
+    ``body_parts``, when given, say which parts it covers, for wielded and worn items alike (a tower
+    shield held in the left arm may cover the left arm and the torso); without them a worn item
+    protects the parts it is worn on and a wielded item the arm or arms that hold it."""
     out: dict[str, dict[str, int]] = {p: {} for p in parts}
     for _, item, state, arms in items:
         if state == "wielded" and item["wield"]:
-            covered = arms
+            held_or_worn = arms
         elif state == "worn" and item["wear"]:
-            covered = [p for p in item["wear"]["body_parts"] if p in out]
+            held_or_worn = item["wear"]["body_parts"]
         else:
             continue
         for prot in item["protection"]:
-            targets = prot.get("body_parts")
-            for part in covered:
-                if targets is None or part in targets:
+            named = prot.get("body_parts")
+            for part in held_or_worn if named is None else named:
+                if part in out:  # a part this species lacks is protected by nothing
                     out[part][prot["kind"]] = out[part].get(prot["kind"], 0) + prot["value"]
     return out
 

@@ -238,7 +238,7 @@ def effects(state: Any, body: Body) -> dict[str, Any]:
 
 
 def _item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
-    """Which wielded or worn item sits on which body part, for the body diagram."""
+    """Which wielded or worn item sits on, or protects, which body part, for the body diagram."""
     rows: dict[str, list[str]] = {}
     equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
     items = catalogue.get("items", {})
@@ -257,7 +257,10 @@ def _item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
             parts = item["wear"]["body_parts"]
         else:
             continue
-        for part in parts:
+        # A protection entry's body_parts cover those parts too (RULES.md "Protection").
+        named = [p for prot in item.get("protection") or [] if isinstance(prot, dict)
+                 for p in prot.get("body_parts") or [] if isinstance(p, str)]
+        for part in dict.fromkeys([*parts, *named]):
             rows.setdefault(part, []).append(item["name"])
     return rows
 
