@@ -131,8 +131,9 @@ ERRORS = [
      [("attribute.missing", "/forces/light")]),
     ("a negative force", {"forces": {**ALL_FORCES, "shadow": -1}}, [("attribute.below_minimum", "/forces/shadow")]),
     ("a negative resource", {"resources": {"face": -1}}, [("attribute.below_minimum", "/resources/face")]),
+    # Out of range is still priced (RULES.md, settled): wind 4 costs 10, 17 of 15 force points.
     ("a force over the power level's maximum", {"forces": {**ALL_FORCES, "wind": 4, "fire": 1}},
-     [("attribute.above_maximum", "/forces/wind")]),
+     [("attribute.above_maximum", "/forces/wind"), ("budget.exceeded", "/budget/force_points")]),
     ("too many force points", {"forces": {"fire": 3, "wind": 3, "thunder": 3, "light": 0, "shadow": 0}},
      [("budget.exceeded", "/budget/force_points")]),
     ("too many skill points", {"budget": {"skill_points": 6}}, [("budget.exceeded", "/budget/skill_points")]),

@@ -233,6 +233,8 @@ def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -
         if rank < 0:
             report.error("attribute.below_minimum", path, f"{label} cannot be below 0; set it to 0 or more.")
             continue
+        # Out of range is still priced (RULES.md): spent and budget.exceeded stay true beside the error.
+        report.charge("force_points", rank_cost(rank), path=path, label=f"{label} {rank}")
         if rank > max_rank:
             if row is not None:
                 report.error(
@@ -245,7 +247,6 @@ def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -
                 report.error("attribute.above_maximum", path, f"{label} cannot be above {max_rank}.")
             continue
         good[force] = rank
-        report.charge("force_points", rank_cost(rank), path=path, label=f"{label} {rank}")
     for force in known:
         if force not in raw:
             report.error(
@@ -275,6 +276,7 @@ def _check_skills(build: dict, report: Report, ctx: Context) -> dict[str, int]:
     index = skill_index(ctx)
     final: dict[str, int] = {}
     broken: set[str] = set()
+    over: set[str] = set()  # ranks above the cap: priced, never derived from
     where: dict[str, str] = {}  # skill id → the path of its rank in the document
 
     raw = build.get("skills", {})
@@ -314,8 +316,7 @@ def _check_skills(build: dict, report: Report, ctx: Context) -> dict[str, int]:
                 path,
                 f"{label} {rank} is above the highest skill rank, {cap}; lower it to {cap}.",
             )
-            broken.add(skill_id)
-            continue
+            over.add(skill_id)  # still priced below (RULES.md), but no sound rank to derive from
         final[skill_id] = rank
 
     grants = _read_grants(build, report, ctx, index, cap)
@@ -344,7 +345,7 @@ def _check_skills(build: dict, report: Report, ctx: Context) -> dict[str, int]:
             report.charge("skill_points", cost, path=where.get(skill_id) or ptr("skills", skill_id),
                           label=f"{label} {rank}{suffix}")
     report.spent.setdefault("skill_points", 0)
-    return {k: v for k, v in final.items() if k not in broken}
+    return {k: v for k, v in final.items() if k not in broken and k not in over}
 
 
 def _read_grants(build: dict, report: Report, ctx: Context, index: dict[str, str], cap: int) -> dict[str, int]:
