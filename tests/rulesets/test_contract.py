@@ -287,6 +287,7 @@ SPECIAL_OVERRIDES: dict[tuple[str, str], list] = {
     ("pando", "leisure_ep"): ["none"],
     ("pando", "attribute_max"): [2],
     ("ascendant", "trade_downs_max"): [0],
+    ("paragon", "seize_offensive_tie"): ["simultaneous"],
 }
 
 

@@ -47,6 +47,12 @@ class Paragon(Ruleset):
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
         return rules.check_homebrew_entry(kind, entry, path)
 
+    def check_settings(self, settings: Any) -> list[Issue]:
+        issues = super().check_settings(settings)
+        if isinstance(settings, dict):
+            issues.extend(rules.check_settings(settings))
+        return issues
+
     def currency_label(self, currency: str) -> str:
         return {"force_points": "force points", "skill_points": "skill points"}.get(currency, currency)
 

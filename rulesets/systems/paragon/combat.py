@@ -85,6 +85,20 @@ MAX_CHAIN = 5
 KILLING_INTENT_MORALE = 5
 INCAPACITATED_RANGED_TN = 10
 EXPLODING_D12_MEAN = 6.5 * 12 / 11  # the mean of a d12 that explodes on 12
+#: House default ``seize_offensive_tie`` (the seed is silent on equal spends): its readings, in the
+#: words the page and the log show.
+SEIZE_TIES = {  # keys: rules.SEIZE_OFFENSIVE_TIES
+    "initiative": "equal spends cancel out, and surprise and initiative decide as usual",
+    "simultaneous": "equal spends make both sides act simultaneously",
+}
+HOUSE_NOTE = " (house default; your GM may change it)"
+
+
+def seize_tie(ctx: Context) -> str:
+    """The campaign's reading of equal Hero Point spends (``initiative`` unless the house rule says
+    ``simultaneous``; anything else is the default)."""
+    tie = ctx.settings.get("seize_offensive_tie")
+    return tie if tie in SEIZE_TIES else "initiative"
 
 
 def _side(f: Fighter) -> str:
@@ -249,10 +263,12 @@ class ParagonCombat(CombatRules):
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
                 current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
-        return self._specs(actor, fighters, encounter_state or {}, current)
+        return self._specs(actor, fighters, encounter_state or {}, current, self.ctx_of(actor, ctx))
 
-    def _gate(self, actor: Fighter, es: dict, current: int | None, *, on_turn: bool) -> tuple[str, str]:
-        """Why ``actor`` cannot act at all now ("", "" when it can)."""
+    def _gate(self, actor: Fighter, es: dict, current: int | None, *, on_turn: bool,
+              surprise_waived: bool = False) -> tuple[str, str]:
+        """Why ``actor`` cannot act at all now ("", "" when it can). ``surprise_waived``: Hero Points
+        seized the offensive of the actor's exchange, "regardless of ... surprise assaults" (seed)."""
         c = actor.combat or {}
         down = self._down(actor)
         if c.get("retreated"):
@@ -262,7 +278,7 @@ class ParagonCombat(CombatRules):
         if down == "incapacitated":
             return (f"{actor.name} is incapacitated (Health below half): spend a Hero Point to resist first.",
                     "paragon.incapacitated")
-        if es.get("surprise_round") and c.get("surprised"):
+        if es.get("surprise_round") and c.get("surprised") and not surprise_waived:
             return f"{actor.name} is surprised and cannot act in the surprise round.", "paragon.surprised"
         if on_turn and current != actor.id:
             return self.not_your_turn(actor)
@@ -277,7 +293,8 @@ class ParagonCombat(CombatRules):
             spec.deny(f"{what} costs {cost} stamina but {actor.name} has {have}.",
                          "paragon.not_enough_stamina")
 
-    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
+    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
+               ctx: Context | None = None) -> list[ActionSpec]:
         c = actor.combat or {}
         by = {f.id: f for f in fighters}
         ex = es.get("exchange") or None
@@ -306,6 +323,9 @@ class ParagonCombat(CombatRules):
             if in_ex else None
         kind = ex.get("kind", "melee") if ex else "melee"
         strikes = (ex.get("strikes") or {}).get(str(actor.id), 0) if ex else 0
+        seized_first = in_ex and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
+        if seized_first:
+            any_reason, any_code = self._gate(actor, es, current, on_turn=False, surprise_waived=True)
         skill = self._best_skill(actor, kind)
         strike = ActionSpec(
             id="strike", label=f"Strike {opponent.name}" if opponent else "Strike", target="enemy", reaction=True,
@@ -328,8 +348,7 @@ class ParagonCombat(CombatRules):
             strike.deny(f"{actor.name}'s action in this exchange is over.", "paragon.action_used")
         elif ex.get("first") not in (None, actor.id) and ex["first"] not in (ex.get("done") or []) \
                 and self._down(by[ex["first"]]) == "":
-            strike.deny(f"{by[ex['first']].name} has the higher initiative and acts first in this exchange.",
-                         "paragon.acts_second")
+            strike.deny(self._first_reason(by[ex["first"]], actor, ex), "paragon.acts_second")
         elif strikes >= 1:
             self._stamina_spec(strike, actor, 1, "A chained strike")
         specs.append(strike)
@@ -341,6 +360,7 @@ class ParagonCombat(CombatRules):
         elif threat:
             end.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
         specs.append(end)
+        specs.append(self._seize_spec(actor, es, current, ex if in_ex else None, threat, ctx))
 
         # Reactions to a threat.
         threatened = bool(threat) and threat.get("defender") == actor.id
@@ -430,6 +450,39 @@ class ParagonCombat(CombatRules):
         specs.extend(self._gm_specs(actor, es))
         return specs
 
+    def _seize_spec(self, actor: Fighter, es: dict, current: int | None, ex: dict | None, threat: dict | None,
+                    ctx: Context | None) -> ActionSpec:
+        """Seizing the offensive: either side of an exchange spends Hero Points before its first strike;
+        the higher spender acts first (seed, the note on exchanges). Equal spends: the house default."""
+        tie = seize_tie(ctx or self.ctx_of(actor))
+        spec = ActionSpec(
+            id="seize_offensive", label="Seize the offensive (spend Hero Points to act first)", reaction=True,
+            cost=f"Hero Points: whoever spends more acts first; {SEIZE_TIES[tie]}{HOUSE_NOTE}",
+            params=[{"id": "amount", "label": "Hero Points", "kind": "number", "min": 1, "default": 1}])
+        spec.deny(*self._gate(actor, es, current, on_turn=False, surprise_waived=True))
+        have = self._pools(actor)["heroism"]
+        if ex is None:
+            spec.deny(f"Hero Points seize the offensive in an exchange, and {actor.name} is in none.",
+                      "paragon.no_exchange")
+        elif ex.get("strikes") or threat:
+            spec.deny("The exchange is under way: the offensive is seized before its first strike.",
+                      "paragon.offensive_closed")
+        elif have < 1:
+            spec.deny(f"Hero Points can be expended to seize the offensive, but {actor.name} has none left.",
+                      "paragon.no_hero_points")
+        return spec
+
+    @staticmethod
+    def _first_reason(first: Fighter, actor: Fighter, ex: dict) -> str:
+        """Why ``first``, not ``actor``, acts first in the exchange: the words of the rule that decided."""
+        if ex.get("first_by") == "hero_points":
+            spent = (ex.get("seized") or {}).get(str(first.id), 0)
+            return (f"{first.name} seized the offensive with {spent} Hero Point{'s' if spent != 1 else ''} and "
+                    "acts first in this exchange.")
+        if ex.get("first_by") == "surprise":
+            return f"{first.name} took {actor.name} by surprise and acts first in this exchange."
+        return f"{first.name} has the higher initiative and acts first in this exchange."
+
     def _gm_specs(self, actor: Fighter, es: dict) -> list[ActionSpec]:
         pool = {"id": "pool", "label": "Pool", "kind": "choice", "options": list(rules.POOLS), "default": "health"}
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
@@ -467,7 +520,8 @@ class ParagonCombat(CombatRules):
                 roller: Roller, *, current: int | None, by_gm: bool,
                 ctx: Context | None = None) -> Outcome:
         es = dict(encounter_state or {})
-        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        ctx = self.ctx_of(actor, ctx)
+        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current, ctx))
         aid = spec.id
         if spec.gm:
             if not spec.allowed:
@@ -475,7 +529,7 @@ class ParagonCombat(CombatRules):
             return self._gm(aid, action, actor, fighters, es)
         if not spec.allowed:
             raise self.refusal(spec)
-        out = getattr(self, "_do_" + aid)(action, actor, fighters, es, roller)
+        out = getattr(self, "_do_" + aid)(action, actor, fighters, es, roller, ctx)
         if es.get("opening") and aid not in ("killing_intent", "footing"):
             base = out.encounter_state if out.encounter_state is not None else es
             out.encounter_state = {**base, "opening": False}
@@ -496,7 +550,7 @@ class ParagonCombat(CombatRules):
     def _state_of(self, f: Fighter, out: Outcome) -> dict:
         return out.state.get(f.id, f.state)
 
-    def _do_engage(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_engage(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         target = self._target(action, actor, fighters)
         kind = action.get("kind", "melee")
         if kind not in ("melee", "ranged"):
@@ -514,8 +568,9 @@ class ParagonCombat(CombatRules):
         declared = kind == "melee" and t.get("footing") == "rearward"
         if declared:
             self._spend_stamina(actor, actor.state, 1, roller, out, f"Melee against Rearward {target.name}")
+        first, first_by = self._first(actor, target, es)
         ex = {"attacker": actor.id, "defender": target.id, "kind": kind, "declared": declared,
-              "first": self._first(actor, target, es), "strikes": {}, "done": [], "intercepted": None}
+              "first": first, "first_by": first_by, "seized": {}, "strikes": {}, "done": [], "intercepted": None}
         new_c = {**self.combat_numbers(actor), "engaged": True}
         out.combat[actor.id] = new_c
         if kind == "melee" and t.get("retreating"):
@@ -531,13 +586,24 @@ class ParagonCombat(CombatRules):
         return out
 
     @staticmethod
-    def _first(a: Fighter, b: Fighter, es: dict) -> int | None:
+    def _first(a: Fighter, b: Fighter, es: dict, seized: dict | None = None,
+               tie: str = "initiative") -> tuple[int | None, str]:
+        """(who acts first in an exchange of attacker ``a`` and defender ``b`` — None: simultaneously —,
+        and why: "hero_points", "surprise" or "initiative"). Seed: "a combatant who expends more HP
+        than their opponent always gets to act first, regardless of Initiative and surprise
+        assaults"; "a combatant initiating an exchange against a surprised foe acts first regardless
+        of Initiative"; "the combatant with the higher Initiative acts first". Equal spends: ``tie``."""
+        spent_a, spent_b = (seized or {}).get(str(a.id), 0), (seized or {}).get(str(b.id), 0)
+        if spent_a != spent_b:
+            return (a.id if spent_a > spent_b else b.id), "hero_points"
+        if spent_a and tie == "simultaneous":
+            return None, "hero_points"
         if es.get("surprise_round") and (b.combat or {}).get("surprised"):
-            return a.id
+            return a.id, "surprise"
         ia, ib = (a.combat or {}).get("initiative") or 0, (b.combat or {}).get("initiative") or 0
-        return None if ia == ib else a.id if ia > ib else b.id
+        return (None if ia == ib else a.id if ia > ib else b.id), "initiative"
 
-    def _do_strike(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_strike(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         ex = copy.deepcopy(es["exchange"])
         by = {f.id: f for f in fighters}
         opponent = by[ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]]
@@ -631,13 +697,13 @@ class ParagonCombat(CombatRules):
         self._maybe_close(ex, new_es, out)
         return new_es
 
-    def _do_avoid(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_avoid(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome()
         self._spend_stamina(actor, actor.state, 1, roller, out, f"{actor.name} avoids the strike")
         out.encounter_state = self._after_threat(es, fighters, out)
         return out
 
-    def _do_take_hit(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_take_hit(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         threat = es["threat"]
         attacker = next(f for f in fighters if f.id == threat["attacker"])
         out = Outcome()
@@ -671,7 +737,7 @@ class ParagonCombat(CombatRules):
                        f"{'+'.join(map(str, faces))} = {damage}). {text} Morale −{morale}.{morale_text}",
                 attacker.id, target=defender.id, damage=damage, morale=morale, faces=faces)
 
-    def _do_end_action(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_end_action(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         ex = copy.deepcopy(es["exchange"])
         ex["done"] = sorted(set(ex["done"]) | {actor.id})
         out = Outcome()
@@ -681,7 +747,7 @@ class ParagonCombat(CombatRules):
         out.encounter_state = new_es
         return out
 
-    def _do_footing(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_footing(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         c = self.combat_numbers(actor)
         out = Outcome()
         to = "forward" if c.get("footing") == "rearward" else "rearward"
@@ -702,20 +768,23 @@ class ParagonCombat(CombatRules):
         out.log("footing", f"{actor.name} takes the {to.title()} footing ({how}).", actor.id, footing=to)
         return out
 
-    def _do_intercept(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_intercept(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         ex = copy.deepcopy(es["exchange"])
         by = {f.id: f for f in fighters}
         attacker, target = by[ex["attacker"]], by[ex["defender"]]
         out = Outcome()
         self._spend_stamina(actor, actor.state, 1, roller, out, f"{actor.name} intercepts")
+        # A new exchange with the interceptor: the attacker's Hero Points stay spent on it.
+        seized = {k: v for k, v in (ex.get("seized") or {}).items() if k == str(attacker.id)}
+        first, first_by = self._first(attacker, actor, es, seized, seize_tie(ctx or self.ctx_of(actor)))
         ex.update(defender=actor.id, declared=False, intercepted=target.id, strikes={}, done=[],
-                  first=self._first(attacker, actor, es))
+                  first=first, first_by=first_by, seized=seized)
         out.log("intercept", f"{actor.name} intercepts {attacker.name} before they reach {target.name}: a melee "
                              f"exchange between {attacker.name} and {actor.name}.", actor.id, target=attacker.id)
         out.encounter_state = {**es, "exchange": ex, "threat": None}
         return out
 
-    def _do_evade(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_evade(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         skill = action.get("skill") or max(EVASION_SKILLS, key=lambda s: self._rank(actor, s))
         if skill not in EVASION_SKILLS:
             raise CombatRefused("paragon.invalid_skill", "Evade with athletics, or cavalry when mounted.")
@@ -741,21 +810,60 @@ class ParagonCombat(CombatRules):
             out.encounter_state = {**es, "exchange": ex}
         return out
 
-    def _do_retreat(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_seize_offensive(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+        amount = action.get("amount", 1)
+        if isinstance(amount, str) and amount.strip().isdigit():
+            amount = int(amount)  # from a form field
+        if not is_int(amount) or amount < 1:
+            raise CombatRefused("paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more.")
+        have = self._pools(actor)["heroism"]
+        if amount > have:
+            raise CombatRefused("paragon.no_hero_points",
+                                f"Seizing the offensive with {amount} Hero Points needs {amount}, but {actor.name} "
+                                f"has {have}.")
+        ex = copy.deepcopy(es["exchange"])
+        by = {f.id: f for f in fighters}
+        attacker, defender = by[ex["attacker"]], by[ex["defender"]]
+        opponent = defender if actor.id == attacker.id else attacker
+        new_state, _ = self.play_state_action(actor, actor.state, {"action": "spend_hero_point", "amount": amount,
+                                                                  "reason": "seizing the offensive"})
+        seized = dict(ex.get("seized") or {})
+        seized[str(actor.id)] = seized.get(str(actor.id), 0) + amount
+        tie = seize_tie(ctx or self.ctx_of(actor))
+        first, first_by = self._first(attacker, defender, es, seized, tie)
+        ex.update(seized=seized, first=first, first_by=first_by)
+        out = Outcome()
+        out.state[actor.id] = new_state
+        mine, theirs = seized[str(actor.id)], seized.get(str(opponent.id), 0)
+        points = "Hero Point" if amount == 1 else "Hero Points"
+        text = (f"{actor.name} spends {amount} {points} to seize the offensive ({mine} against {opponent.name}'s "
+                f"{theirs}; {new_state['pools']['heroism']} left): ")
+        if first_by == "hero_points" and first is not None:
+            text += f"{by[first].name} acts first in this exchange."
+        elif first is None:
+            text += f"equal spends, both act simultaneously{HOUSE_NOTE}."
+        else:
+            why = "surprise" if first_by == "surprise" else "initiative"
+            text += f"equal spends cancel out, and by {why} {by[first].name} acts first{HOUSE_NOTE}."
+        out.log("seize_offensive", text, actor.id, amount=amount, first=first, target=opponent.id)
+        out.encounter_state = {**es, "exchange": ex}
+        return out
+
+    def _do_retreat(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome(end_turn=True)
         out.combat[actor.id] = {**self.combat_numbers(actor), "retreating": True}
         out.log("retreat", f"{actor.name} retreats: unless engaged in melee, they quit the field on their next "
                            "turn.", actor.id)
         return out
 
-    def _do_resist_incapacitation(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_resist_incapacitation(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome()
         new_state, text = self.play_state_action(actor, actor.state, {"action": "resist_incapacitation"})
         out.state[actor.id] = new_state
         out.log("hero_point", text, actor.id)
         return out
 
-    def _do_killing_intent(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_killing_intent(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome()
         c = self.combat_numbers(actor)
         bonus = roller.d(6)
@@ -832,6 +940,9 @@ class ParagonCombat(CombatRules):
         ex = es.get("exchange") or {}
         if fighter.id in (ex.get("attacker"), ex.get("defender")):
             status.append(f"in a {ex.get('kind', 'melee')} exchange")
+            spent = (ex.get("seized") or {}).get(str(fighter.id), 0)
+            if spent:
+                status.append(f"spent {spent} Hero Point{'s' if spent != 1 else ''} to seize the offensive")
         threat = es.get("threat") or {}
         if threat.get("defender") == fighter.id:
             status.append(f"threatened (strike {threat.get('total')} vs Defense {threat.get('tn')})")

@@ -507,6 +507,20 @@ def check_advancement(old: dict, new: dict, report: Report, ctx: Context) -> Non
         )
 
 
+#: The readings of the house rule ``seize_offensive_tie`` (equal Hero Point spends; combat.py).
+SEIZE_OFFENSIVE_TIES = ("initiative", "simultaneous")
+
+
+def check_settings(settings: dict) -> list[Issue]:
+    """Paragon's house-rule checks on top of the base type checks."""
+    tie = settings.get("seize_offensive_tie")
+    if "seize_offensive_tie" in settings and isinstance(tie, str) and tie not in SEIZE_OFFENSIVE_TIES:
+        return [Issue("settings.malformed", "/seize_offensive_tie",
+                      'seize_offensive_tie is "initiative" (equal Hero Point spends cancel out) or "simultaneous" '
+                      "(both sides act at once); the default applies.")]
+    return []
+
+
 def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
     if kind != "skills":
         return []
@@ -866,10 +880,12 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
         return st, f"First aid lifts {name}'s incapacitation."
 
     if kind == "spend_hero_point":
-        _spend_hero_point(pools)
+        amount = action_amount(action, low=1) if "amount" in action else 1
+        _spend_hero_point(pools, amount)
         reason = action.get("reason")
         why = f" ({reason})" if isinstance(reason, str) and reason else ""
-        return st, f"{name} spends a Hero Point{why}; {pools['heroism']} left."
+        what = "a Hero Point" if amount == 1 else f"{amount} Hero Points"
+        return st, f"{name} spends {what}{why}; {pools['heroism']} left."
 
     if kind == "catch_breath":
         before = pools["stamina"]
@@ -893,11 +909,17 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
     )
 
 
-def _spend_hero_point(pools: dict[str, int]) -> None:
-    if pools["heroism"] < 1:
+def _spend_hero_point(pools: dict[str, int], amount: int = 1) -> None:
+    """Spend ``amount`` Hero Points (the current heroism pool), or refuse when there are fewer."""
+    have = pools["heroism"]
+    if have < 1:
         raise StateError("paragon.no_hero_points", "No Hero Points left; act boldly to regain them.",
                          "/pools/heroism")
-    pools["heroism"] -= 1
+    if have < amount:
+        raise StateError("paragon.no_hero_points",
+                         f"Only {have} Hero Point{'s' if have != 1 else ''} left, not the {amount} to spend; "
+                         "spend fewer, or act boldly to regain them.", "/pools/heroism")
+    pools["heroism"] -= amount
 
 
 def _stamina_morale(st: dict, before: int, after: int, roller: Roller | None) -> str:
