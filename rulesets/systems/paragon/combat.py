@@ -70,7 +70,9 @@ from rulesets.engine.base import Context, is_int
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
-from . import rules
+from . import dice
+from .build import POOLS
+from .state import maxima, normal
 
 WEAPONS: dict[str, tuple[str, int]] = {
     "unarmed": ("Unarmed strike", 1),
@@ -87,7 +89,7 @@ INCAPACITATED_RANGED_TN = 10
 EXPLODING_D12_MEAN = 6.5 * 12 / 11  # the mean of a d12 that explodes on 12
 #: House default ``seize_offensive_tie`` (the seed is silent on equal spends): its readings, in the
 #: words the page and the log show.
-SEIZE_TIES = {  # keys: rules.SEIZE_OFFENSIVE_TIES
+SEIZE_TIES = {  # keys: build.SEIZE_OFFENSIVE_TIES
     "initiative": "equal spends cancel out, and surprise and initiative decide as usual",
     "simultaneous": "equal spends make both sides act simultaneously",
 }
@@ -110,10 +112,10 @@ class ParagonCombat(CombatRules):
     # ---------------------------------------------------------------- reading a fighter
 
     def _maxima(self, f: Fighter) -> dict[str, int]:
-        return rules.maxima(f.build, self.report_of(f), self.ctx_of(f))
+        return maxima(f.build, self.report_of(f), self.ctx_of(f))
 
     def _pools(self, f: Fighter, state: dict | None = None) -> dict[str, int]:
-        st = rules._normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
+        st = normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
         return st["pools"]
 
     def _conditions(self, f: Fighter, state: dict | None = None) -> list[str]:
@@ -132,19 +134,19 @@ class ParagonCombat(CombatRules):
     @staticmethod
     def _forces(f: Fighter) -> dict[str, int]:
         raw = f.build.get("forces") if isinstance(f.build.get("forces"), dict) else {}
-        return {k: v for k, v in raw.items() if is_int(v) and 0 <= v <= rules.ODDS_LIMIT}
+        return {k: v for k, v in raw.items() if is_int(v) and 0 <= v <= dice.ODDS_LIMIT}
 
     @staticmethod
     def _rank(f: Fighter, skill: str) -> int:
         raw = f.build.get("skills") if isinstance(f.build.get("skills"), dict) else {}
         value = raw.get(skill, 0)
-        return value if is_int(value) and 0 <= value <= rules.ODDS_LIMIT else 0
+        return value if is_int(value) and 0 <= value <= dice.ODDS_LIMIT else 0
 
     def _check(self, f: Fighter, skill: str, extra_dice: int = 0) -> dict[str, int]:
         """The odds request of a skill check (without its TN)."""
         entry = self.ctx_of(f).catalogue.get("skills", {}).get(skill, {})
         force = self._forces(f).get(entry.get("force"), 0)
-        return {"force": min(force + extra_dice, rules.ODDS_LIMIT), "skill": self._rank(f, skill)}
+        return {"force": min(force + extra_dice, dice.ODDS_LIMIT), "skill": self._rank(f, skill)}
 
     def _defense(self, f: Fighter, kind: str) -> int:
         d = f.derived or {}
@@ -177,7 +179,7 @@ class ParagonCombat(CombatRules):
             c = self.combat_numbers(f)
             intent = bool(c.get("killing_intent")) or str(f.id) in intent_ids
             footing = c.get("footing") or footings.get(str(f.id)) or "forward"
-            roll = rules.roll(self._check(f, "initiative"), roller)
+            roll = dice.roll(self._check(f, "initiative"), roller)
             total, text = roll["total"], roll["text"]
             if intent:
                 bonus = roller.d(6)
@@ -213,7 +215,7 @@ class ParagonCombat(CombatRules):
     def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
         out = Outcome()
-        roll = rules.roll(self._check(fighter, "initiative"), roller)
+        roll = dice.roll(self._check(fighter, "initiative"), roller)
         c = self.combat_numbers(fighter)
         c.update(initiative=roll["total"], initiative_text=roll["text"], killing_intent=False, temp_morale=0,
                  footing=c.get("footing") if c.get("footing") in ("forward", "rearward") else "forward",
@@ -484,7 +486,7 @@ class ParagonCombat(CombatRules):
         return f"{first.name} has the higher initiative and acts first in this exchange."
 
     def _gm_specs(self, actor: Fighter, es: dict) -> list[ActionSpec]:
-        pool = {"id": "pool", "label": "Pool", "kind": "choice", "options": list(rules.POOLS), "default": "health"}
+        pool = {"id": "pool", "label": "Pool", "kind": "choice", "options": list(POOLS), "default": "health"}
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         specs = [
             ActionSpec(id="gm_damage", label="Lose points", cost="GM", gm=True, reaction=True, params=[pool, amount]),
@@ -632,7 +634,7 @@ class ParagonCombat(CombatRules):
         if down == "incapacitated":
             # Defenceless: a melee blow finishes them; a ranged one needs only TN 10 and cannot be avoided.
             if ex["kind"] == "ranged":
-                roll = rules.roll({**self._check(actor, skill), "tn": INCAPACITATED_RANGED_TN}, roller)
+                roll = dice.roll({**self._check(actor, skill), "tn": INCAPACITATED_RANGED_TN}, roller)
                 if roll["outcome"] != "pass":
                     out.log("strike", f"{actor.name} shoots at the defenceless {opponent.name} and misses "
                                       f"({roll['text']}).", actor.id, faces=roll["faces"], target=opponent.id)
@@ -648,7 +650,7 @@ class ParagonCombat(CombatRules):
             out.log("exchange", "The exchange ends.")
             return out
         tn = self._defense(opponent, ex["kind"])
-        roll = rules.roll({**self._check(actor, skill), "tn": tn}, roller)
+        roll = dice.roll({**self._check(actor, skill), "tn": tn}, roller)
         n = ex["strikes"][key]
         if roll["outcome"] == "pass":
             new_es["threat"] = {"attacker": actor.id, "defender": opponent.id, "weapon": weapon,
@@ -793,9 +795,9 @@ class ParagonCombat(CombatRules):
         out = Outcome()
         self._spend_stamina(actor, actor.state, 1, roller, out, f"{actor.name} tries to evade")
         extra = 1 if (actor.combat or {}).get("footing") == "rearward" else 0
-        for _ in range(rules.MAX_EXPLOSIONS):  # ties are rolled again
-            mine = rules.roll(self._check(actor, skill, extra_dice=extra), roller)
-            theirs = rules.roll(self._check(attacker, skill), roller)
+        for _ in range(dice.MAX_EXPLOSIONS):  # ties are rolled again
+            mine = dice.roll(self._check(actor, skill, extra_dice=extra), roller)
+            theirs = dice.roll(self._check(attacker, skill), roller)
             if mine["total"] != theirs["total"]:
                 break
             out.log("evade", f"Tie at {mine['total']}: roll again.", actor.id)
