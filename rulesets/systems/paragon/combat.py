@@ -2,8 +2,8 @@
 
 Plain Python over ``Fighter`` values (engine/combat.py); the combat service applies the
 ``Outcome``. Pools (health, stamina, morale, heroism) change only through the ruleset's
-play-state hook ``state_action`` (``damage``, ``set``, ``resist_incapacitation``), so a
-fight and the character sheet never disagree.
+play-state hook ``state_action`` (state.py: ``damage``, ``set``, ``resist_incapacitation``,
+``spend_hero_point``), so a fight and the character sheet never disagree.
 
 ``Fighter.combat`` for Paragon::
 
@@ -23,6 +23,8 @@ fight and the character sheet never disagree.
      "opening": true,           # nobody has acted yet: declarations still allowed
      "exchange": {"attacker": id, "defender": id, "kind": "melee"|"ranged",
                   "first": id | None,        # who acts first; None = simultaneously
+                  "first_by": "hero_points" | "surprise" | "initiative",   # what decided it
+                  "seized": {"<id>": n},     # Hero Points spent to seize the offensive
                   "declared": true,          # melee against a Rearward foe: interception and
                                              # evasion are open until the attacker's first strike
                   "strikes": {"<id>": n},    # strikes chained so far by each side
@@ -58,15 +60,21 @@ Readings where the seed leaves room (also shown on the page in the actions' reas
   ties are rolled again. Its odds are shown against the attacker's average roll.
 - Killing intent's 5 temporary Morale absorb a hit's Morale loss before the pool does
   (the pool's maximum stays the sheet's).
-- Seizing the offensive with Hero Points is left to the table (the GM can end an exchange).
+- Seizing the offensive (seed: "a combatant who expends more HP than their opponent always gets to
+  act first, regardless of Initiative and surprise assaults"): ``seize_offensive`` with an ``amount``
+  of Hero Points, by either side of an exchange before its first strike; spends add up, the higher
+  total acts first, and a surprised foe who outspends strikes first even in the surprise round. The
+  seed is silent on equal spends: house default ``seize_offensive_tie`` "initiative" (they cancel
+  out, surprise and initiative decide), or "simultaneous"; the page and the log say which.
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
-from rulesets.engine.base import Context, is_int
+from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
@@ -106,6 +114,47 @@ def seize_tie(ctx: Context) -> str:
 def _side(f: Fighter) -> str:
     """Who fights whom: the combatant's group, else NPCs against the PCs."""
     return f.group or ("npcs" if f.is_npc else "pcs")
+
+
+@dataclass(frozen=True)
+class _Now:
+    """What every action spec of one fighter reads: the fighter, the exchange it is in, the threat, and
+    the gates — why it cannot act on its turn, at all, or inside its exchange ("", "" when it can)."""
+
+    actor: Fighter
+    by: dict[int, Fighter]
+    es: dict
+    current: int | None
+    ctx: Context
+    c: dict
+    footing: str
+    ex: dict | None  # the exchange the actor is part of
+    opponent: Fighter | None  # the other side of it
+    attacker: Fighter | None  # the attacker of the exchange under way (the actor's or not)
+    declared: bool  # a melee exchange against a Rearward foe, before its first strike
+    threat: dict | None
+    turn_gate: tuple[str, str]
+    any_gate: tuple[str, str]
+    exchange_gate: tuple[str, str]
+
+    @classmethod
+    def of(cls, rules: "ParagonCombat", actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
+           ctx: Context) -> "_Now":
+        by = {f.id: f for f in fighters}
+        under_way = es.get("exchange") or None
+        ex = under_way if under_way and actor.id in (under_way.get("attacker"), under_way.get("defender")) else None
+        opponent = by.get(ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]) if ex else None
+        # Hero Points seized the offensive of the actor's exchange "regardless of ... surprise assaults".
+        seized = bool(ex) and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
+        return cls(
+            actor=actor, by=by, es=es, current=current, ctx=ctx, c=actor.combat or {},
+            footing=(actor.combat or {}).get("footing", "forward"), ex=ex, opponent=opponent,
+            attacker=by.get(under_way.get("attacker")) if under_way else None,
+            declared=bool(under_way) and bool(under_way.get("declared")), threat=es.get("threat") or None,
+            turn_gate=rules._gate(actor, es, current, on_turn=True),
+            any_gate=rules._gate(actor, es, current, on_turn=False),
+            exchange_gate=rules._gate(actor, es, current, on_turn=False, surprise_waived=seized),
+        )
 
 
 class ParagonCombat(CombatRules):
@@ -297,37 +346,36 @@ class ParagonCombat(CombatRules):
 
     def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
                ctx: Context | None = None) -> list[ActionSpec]:
-        c = actor.combat or {}
-        by = {f.id: f for f in fighters}
-        ex = es.get("exchange") or None
-        threat = es.get("threat") or None
-        specs: list[ActionSpec] = []
-        turn_reason, turn_code = self._gate(actor, es, current, on_turn=True)
-        any_reason, any_code = self._gate(actor, es, current, on_turn=False)
-        footing = c.get("footing", "forward")
+        """Every action ``actor`` could take now, allowed or not (and why not), one named step each."""
+        now = _Now.of(self, actor, fighters, es, current, ctx or self.ctx_of(actor))
+        specs = [self._engage_spec(now), self._strike_spec(now), self._end_spec(now), self._seize_spec(now),
+                 *self._threat_specs(now), self._footing_spec(now), self._intercept_spec(now),
+                 self._evade_spec(now), self._retreat_spec(now), self._resist_spec(now)]
+        if es.get("opening"):
+            specs.append(self._intent_spec(now))
+        specs.extend(self._gm_specs(actor, es))
+        return specs
 
-        # Engage: open an exchange (one per turn).
+    def _engage_spec(self, now: _Now) -> ActionSpec:
+        """Engage: open an exchange (one per turn); from Rearward footing only ranged ones."""
+        actor, rearward = now.actor, now.footing == "rearward"
         engage = ActionSpec(id="engage", label="Engage a foe (open an exchange)", target="enemy",
                             cost="free; 1 stamina for melee against a Rearward foe",
                             params=[{"id": "kind", "label": "Exchange", "kind": "choice",
-                                     "options": ["ranged"] if footing == "rearward" else ["melee", "ranged"],
-                                     "default": "ranged" if footing == "rearward" else "melee"}])
-        engage.deny(turn_reason, turn_code)
-        if c.get("engaged"):
+                                     "options": ["ranged"] if rearward else ["melee", "ranged"],
+                                     "default": "ranged" if rearward else "melee"}])
+        engage.deny(*now.turn_gate)
+        if now.c.get("engaged"):
             engage.deny(f"{actor.name} already engaged a foe this turn.", "paragon.already_engaged")
-        if threat:
+        if now.threat:
             engage.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
-        specs.append(engage)
+        return engage
 
-        # Strike: inside the exchange the actor is part of.
-        in_ex = bool(ex) and actor.id in (ex.get("attacker"), ex.get("defender"))
-        opponent = by.get(ex["defender"] if ex and ex.get("attacker") == actor.id else ex.get("attacker")) \
-            if in_ex else None
+    def _strike_spec(self, now: _Now) -> ActionSpec:
+        """Strike the other side of the actor's exchange: chained up to 5, the first free."""
+        actor, ex, opponent = now.actor, now.ex, now.opponent
         kind = ex.get("kind", "melee") if ex else "melee"
         strikes = (ex.get("strikes") or {}).get(str(actor.id), 0) if ex else 0
-        seized_first = in_ex and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
-        if seized_first:
-            any_reason, any_code = self._gate(actor, es, current, on_turn=False, surprise_waived=True)
         skill = self._best_skill(actor, kind)
         strike = ActionSpec(
             id="strike", label=f"Strike {opponent.name}" if opponent else "Strike", target="enemy", reaction=True,
@@ -337,142 +385,147 @@ class ParagonCombat(CombatRules):
                     {"id": "weapon", "label": "Weapon", "kind": "choice", "default": "unarmed",
                      "options": [{"id": w, "label": f"{n} ({d}d6)"} for w, (n, d) in WEAPONS.items()]}],
             odds={**self._check(actor, skill), "tn": self._defense(opponent, kind)} if opponent else None)
-        strike.deny(any_reason, any_code)
-        if not in_ex:
+        strike.deny(*now.exchange_gate)
+        if ex is None:
             strike.deny(f"{actor.name} is in no exchange: engage a foe first.", "paragon.no_exchange")
-        elif threat:
+        elif now.threat:
             strike.deny("A threat is waiting for the defender's answer (avoid it or take the hit).",
-                         "paragon.threat_pending")
+                        "paragon.threat_pending")
         elif strikes >= MAX_CHAIN:
-            strike.deny(f"A chain holds at most {MAX_CHAIN} strikes, the first included.",
-                         "paragon.chain_limit")
+            strike.deny(f"A chain holds at most {MAX_CHAIN} strikes, the first included.", "paragon.chain_limit")
         elif actor.id in (ex.get("done") or []):
             strike.deny(f"{actor.name}'s action in this exchange is over.", "paragon.action_used")
         elif ex.get("first") not in (None, actor.id) and ex["first"] not in (ex.get("done") or []) \
-                and self._down(by[ex["first"]]) == "":
-            strike.deny(self._first_reason(by[ex["first"]], actor, ex), "paragon.acts_second")
+                and self._down(now.by[ex["first"]]) == "":
+            strike.deny(self._first_reason(now.by[ex["first"]], actor, ex), "paragon.acts_second")
         elif strikes >= 1:
             self._stamina_spec(strike, actor, 1, "A chained strike")
-        specs.append(strike)
+        return strike
 
+    def _end_spec(self, now: _Now) -> ActionSpec:
         end = ActionSpec(id="end_action", label="End my action in this exchange (stop chaining)", reaction=True)
-        end.deny(any_reason, any_code)
-        if not in_ex or actor.id in (ex.get("done") or []):
-            end.deny(f"{actor.name} has no action under way in an exchange.", "paragon.no_exchange")
-        elif threat:
+        end.deny(*now.exchange_gate)
+        if now.ex is None or now.actor.id in (now.ex.get("done") or []):
+            end.deny(f"{now.actor.name} has no action under way in an exchange.", "paragon.no_exchange")
+        elif now.threat:
             end.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
-        specs.append(end)
-        specs.append(self._seize_spec(actor, es, current, ex if in_ex else None, threat, ctx))
+        return end
 
-        # Reactions to a threat.
-        threatened = bool(threat) and threat.get("defender") == actor.id
+    def _seize_spec(self, now: _Now) -> ActionSpec:
+        """Seizing the offensive: either side of an exchange spends Hero Points before its first strike;
+        the higher spender acts first (seed, the note on exchanges). Equal spends: the house default."""
+        actor, ex = now.actor, now.ex
+        tie = seize_tie(now.ctx)
+        spec = ActionSpec(
+            id="seize_offensive", label="Seize the offensive (spend Hero Points to act first)", reaction=True,
+            cost=f"Hero Points: whoever spends more acts first; {SEIZE_TIES[tie]}{HOUSE_NOTE}",
+            params=[{"id": "amount", "label": "Hero Points", "kind": "number", "min": 1, "default": 1}])
+        spec.deny(*self._gate(actor, now.es, now.current, on_turn=False, surprise_waived=True))
+        if ex is None:
+            spec.deny(f"Hero Points seize the offensive in an exchange, and {actor.name} is in none.",
+                      "paragon.no_exchange")
+        elif ex.get("strikes") or now.threat:
+            spec.deny("The exchange is under way: the offensive is seized before its first strike.",
+                      "paragon.offensive_closed")
+        elif self._pools(actor)["heroism"] < 1:
+            spec.deny(f"Hero Points can be expended to seize the offensive, but {actor.name} has none left.",
+                      "paragon.no_hero_points")
+        return spec
+
+    def _threat_specs(self, now: _Now) -> list[ActionSpec]:
+        """The defender's answers to a threat: avoid it (1 stamina) or let it hit."""
+        actor, threat = now.actor, now.threat
         avoid = ActionSpec(id="avoid", label="Avoid the strike", cost="1 stamina", reaction=True)
         take = ActionSpec(id="take_hit", label="Let the strike hit", cost="Health and 1d6 Morale", reaction=True)
-        for spec in (avoid, take):
-            if not threatened:
+        if not (threat and threat.get("defender") == actor.id):
+            for spec in (avoid, take):
                 spec.deny(f"No strike threatens {actor.name} now.", "paragon.no_threat")
-        if self._down(actor) == "dead":
+        down = self._down(actor)
+        if down == "dead":
             avoid.deny(f"{actor.name} is dead.", "paragon.dead")
-        elif self._down(actor) == "incapacitated":
+        elif down == "incapacitated":
             avoid.deny("An incapacitated combatant cannot avoid a strike.", "paragon.incapacitated")
         self._stamina_spec(avoid, actor, 1, "Avoiding")
-        specs.extend([avoid, take])
+        return [avoid, take]
 
-        # Footing.
-        to = "forward" if footing == "rearward" else "rearward"
+    def _footing_spec(self, now: _Now) -> ActionSpec:
+        """Rearward → Forward is free; Forward → Rearward costs 1 stamina or the turn's other actions."""
+        to = "forward" if now.footing == "rearward" else "rearward"
         foot = ActionSpec(id="footing", label=f"Change footing to {to.title()}",
-                          cost="free" if to == "forward" or es.get("opening") else
+                          cost="free" if to == "forward" or now.es.get("opening") else
                           "1 stamina, or free by forgoing the turn's other actions",
                           params=[] if to == "forward" else
                           [{"id": "forgo", "label": "Forgo the turn's other actions instead of 1 stamina",
                             "kind": "flag", "default": False}])
-        foot.deny(turn_reason, turn_code)
-        if threat:
+        foot.deny(*now.turn_gate)
+        if now.threat:
             foot.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
-        specs.append(foot)
+        return foot
 
-        # Reactions to a declared melee exchange against a Rearward foe.
-        declared = bool(ex) and ex.get("declared")
-        attacker = by.get(ex.get("attacker")) if ex else None
+    def _intercept_spec(self, now: _Now) -> ActionSpec:
+        """A Forward ally of a Rearward foe steps into a melee exchange declared against it."""
+        actor, ex, attacker = now.actor, now.es.get("exchange") or None, now.attacker
         intercept = ActionSpec(id="intercept", label=f"Intercept {attacker.name}" if attacker else "Intercept",
                                cost="1 stamina", reaction=True)
-        intercept.deny(any_reason, any_code)
-        if not declared or attacker is None or _side(attacker) == _side(actor) or actor.id == ex.get("defender"):
+        intercept.deny(*now.any_gate)
+        if not now.declared or attacker is None or _side(attacker) == _side(actor) or actor.id == ex.get("defender"):
             intercept.deny("Interception answers a melee exchange declared against a Rearward ally.",
-                         "paragon.no_interception")
-        elif footing != "forward":
+                           "paragon.no_interception")
+        elif now.footing != "forward":
             intercept.deny("Only a combatant in Forward footing can intercept.", "paragon.not_forward")
         self._stamina_spec(intercept, actor, 1, "Interception")
-        specs.append(intercept)
+        return intercept
 
+    def _evade_spec(self, now: _Now) -> ActionSpec:
+        """A Rearward foe evades a melee exchange declared against it (opposed athletics or cavalry)."""
+        actor, ex, attacker = now.actor, now.es.get("exchange") or None, now.attacker
         evasion_skill = max(EVASION_SKILLS, key=lambda s: self._rank(actor, s))
         evade = ActionSpec(id="evade", label="Evade the melee exchange", cost="1 stamina", reaction=True,
                            params=[{"id": "skill", "label": "Roll", "kind": "choice", "options": list(EVASION_SKILLS),
                                     "default": evasion_skill}])
-        if declared and attacker is not None:
-            mine = self._check(actor, evasion_skill, extra_dice=1 if footing == "rearward" else 0)
+        if now.declared and attacker is not None:
+            mine = self._check(actor, evasion_skill, extra_dice=1 if now.footing == "rearward" else 0)
             theirs = self._check(attacker, evasion_skill)
             evade.odds = {**mine, "tn": round(EXPLODING_D12_MEAN + 3.5 * theirs["force"] + 2 * theirs["skill"])}
-        evade.deny(any_reason, any_code)
-        if not declared or ex.get("defender") != actor.id:
+        evade.deny(*now.any_gate)
+        if not now.declared or ex.get("defender") != actor.id:
             evade.deny("Evasion answers a melee exchange declared against you.", "paragon.no_evasion")
         elif ex.get("evaded"):
             evade.deny(f"{actor.name} already tried to evade this exchange.", "paragon.evasion_tried")
-        elif footing != "rearward":
+        elif now.footing != "rearward":
             evade.deny("Only a combatant in Rearward footing can evade.", "paragon.not_rearward")
         self._stamina_spec(evade, actor, 1, "Evasion")
-        specs.append(evade)
+        return evade
 
+    def _retreat_spec(self, now: _Now) -> ActionSpec:
         retreat = ActionSpec(id="retreat", label="Retreat from the battle", cost="the whole turn")
-        retreat.deny(turn_reason, turn_code)
-        if footing != "rearward":
+        retreat.deny(*now.turn_gate)
+        if now.footing != "rearward":
             retreat.deny("Retreat needs Rearward footing: change footing first.", "paragon.not_rearward")
-        elif c.get("engaged"):
+        elif now.c.get("engaged"):
             retreat.deny("Retreat must be the turn's only action.", "paragon.not_sole_action")
-        specs.append(retreat)
+        return retreat
 
+    def _resist_spec(self, now: _Now) -> ActionSpec:
+        """Seed: "A combatant may resist incapacitation by expending one Hero Point"."""
+        actor = now.actor
         resist = ActionSpec(id="resist_incapacitation", label="Spend a Hero Point to resist incapacitation",
                             cost="1 Hero Point", reaction=True)
         down = self._down(actor)
         if down != "incapacitated":
             resist.deny("Dead." if down == "dead" else f"{actor.name} is not incapacitated.",
-                         "paragon.not_incapacitated")
+                        "paragon.not_incapacitated")
         elif self._pools(actor)["heroism"] < 1:
             resist.deny(f"{actor.name} has no Hero Points left.", "paragon.no_hero_points")
-        specs.append(resist)
+        return resist
 
-        if es.get("opening"):
-            intent = ActionSpec(id="killing_intent", label="Declare killing intent",
-                                cost="+1d6 initiative, +5 temporary Morale; radiates a murderous aura",
-                                reaction=True)
-            if c.get("killing_intent"):
-                intent.deny(f"{actor.name} has already declared killing intent.", "paragon.intent_declared")
-            specs.append(intent)
-
-        specs.extend(self._gm_specs(actor, es))
-        return specs
-
-    def _seize_spec(self, actor: Fighter, es: dict, current: int | None, ex: dict | None, threat: dict | None,
-                    ctx: Context | None) -> ActionSpec:
-        """Seizing the offensive: either side of an exchange spends Hero Points before its first strike;
-        the higher spender acts first (seed, the note on exchanges). Equal spends: the house default."""
-        tie = seize_tie(ctx or self.ctx_of(actor))
-        spec = ActionSpec(
-            id="seize_offensive", label="Seize the offensive (spend Hero Points to act first)", reaction=True,
-            cost=f"Hero Points: whoever spends more acts first; {SEIZE_TIES[tie]}{HOUSE_NOTE}",
-            params=[{"id": "amount", "label": "Hero Points", "kind": "number", "min": 1, "default": 1}])
-        spec.deny(*self._gate(actor, es, current, on_turn=False, surprise_waived=True))
-        have = self._pools(actor)["heroism"]
-        if ex is None:
-            spec.deny(f"Hero Points seize the offensive in an exchange, and {actor.name} is in none.",
-                      "paragon.no_exchange")
-        elif ex.get("strikes") or threat:
-            spec.deny("The exchange is under way: the offensive is seized before its first strike.",
-                      "paragon.offensive_closed")
-        elif have < 1:
-            spec.deny(f"Hero Points can be expended to seize the offensive, but {actor.name} has none left.",
-                      "paragon.no_hero_points")
-        return spec
+    def _intent_spec(self, now: _Now) -> ActionSpec:
+        """Killing intent, declared while nobody has acted yet."""
+        intent = ActionSpec(id="killing_intent", label="Declare killing intent",
+                            cost="+1d6 initiative, +5 temporary Morale; radiates a murderous aura", reaction=True)
+        if now.c.get("killing_intent"):
+            intent.deny(f"{now.actor.name} has already declared killing intent.", "paragon.intent_declared")
+        return intent
 
     @staticmethod
     def _first_reason(first: Fighter, actor: Fighter, ex: dict) -> str:
@@ -506,14 +559,8 @@ class ParagonCombat(CombatRules):
     # ---------------------------------------------------------------- perform
 
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
-        raw = action.get("target")
-        try:
-            tid = int(raw)
-        except (TypeError, ValueError):
-            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.") from None
-        target = next((f for f in fighters if f.id == tid), None)
-        if target is None:
-            raise CombatRefused("combat.invalid_target", "The target must be a combatant of this encounter.")
+        """The foe ``action["target"]`` names (the engine's ``target_of``), never the actor itself."""
+        target = self.target_of(action, fighters)
         if target.id == actor.id:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot engage themselves.")
         return target
@@ -813,10 +860,8 @@ class ParagonCombat(CombatRules):
         return out
 
     def _do_seize_offensive(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
-        amount = action.get("amount", 1)
-        if isinstance(amount, str) and amount.strip().isdigit():
-            amount = int(amount)  # from a form field
-        if not is_int(amount) or amount < 1:
+        amount = whole_number(action.get("amount", 1))  # a number, or a form field's text
+        if amount is None or amount < 1:
             raise CombatRefused("paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more.")
         have = self._pools(actor)["heroism"]
         if amount > have:
@@ -882,9 +927,7 @@ class ParagonCombat(CombatRules):
     def _gm(self, aid: str, action: dict, actor: Fighter, fighters: list[Fighter], es: dict) -> Outcome:
         out = Outcome()
         if aid in ("gm_damage", "gm_restore"):
-            amount = action.get("amount")
-            if isinstance(amount, str) and amount.strip().isdigit():
-                amount = int(amount)
+            amount = whole_number(action.get("amount"))
             new_state, text = self.play_state_action(
                 actor, actor.state, {"action": "damage" if aid == "gm_damage" else "restore",
                                      "pool": action.get("pool", "health"), "amount": amount})
