@@ -43,7 +43,7 @@ from rulesets.engine.base import StateError, is_int
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from .rules import HOUSE_NOTE, RESISTANCES, item_problems, label, normalise_item
+from .build import HOUSE_NOTE, RESISTANCES, entry_item, label
 
 DEFAULT_PARTS = ["head", "torso", "left_arm", "right_arm", "legs"]
 DEFAULT_VITAL = ["head", "torso"]
@@ -241,14 +241,10 @@ def _item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
     """Which wielded or worn item sits on, or protects, which body part, for the body diagram."""
     rows: dict[str, list[str]] = {}
     equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
-    items = catalogue.get("items", {})
     for entry in equipment:
         if not isinstance(entry, dict):
             continue
-        item = items.get(entry["item"]) if isinstance(entry.get("item"), str) else None
-        if isinstance(entry.get("custom"), dict):
-            custom = {"id": "custom", **entry["custom"]}
-            item = None if item_problems(custom, "") else normalise_item(custom)
+        item = entry_item(entry, catalogue)
         if item is None:
             continue
         if entry.get("state") == "wielded" and isinstance(entry.get("arms"), list):
