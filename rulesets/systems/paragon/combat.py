@@ -133,6 +133,8 @@ class _Now:
     attacker: Fighter | None  # the attacker of the exchange under way (the actor's or not)
     declared: bool  # a melee exchange against a Rearward foe, before its first strike
     threat: dict | None
+    down: str  # "dead", "incapacitated" or ""
+    pools: dict[str, int]  # the actor's current pools
     turn_gate: tuple[str, str]
     any_gate: tuple[str, str]
     exchange_gate: tuple[str, str]
@@ -146,14 +148,16 @@ class _Now:
         opponent = by.get(ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]) if ex else None
         # Hero Points seized the offensive of the actor's exchange "regardless of ... surprise assaults".
         seized = bool(ex) and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
+        down = rules._down(actor)
         return cls(
             actor=actor, by=by, es=es, current=current, ctx=ctx, c=actor.combat or {},
             footing=(actor.combat or {}).get("footing", "forward"), ex=ex, opponent=opponent,
             attacker=by.get(under_way.get("attacker")) if under_way else None,
             declared=bool(under_way) and bool(under_way.get("declared")), threat=es.get("threat") or None,
-            turn_gate=rules._gate(actor, es, current, on_turn=True),
-            any_gate=rules._gate(actor, es, current, on_turn=False),
-            exchange_gate=rules._gate(actor, es, current, on_turn=False, surprise_waived=seized),
+            down=down, pools=rules._pools(actor),
+            turn_gate=rules._gate(actor, es, current, on_turn=True, down=down),
+            any_gate=rules._gate(actor, es, current, on_turn=False, down=down),
+            exchange_gate=rules._gate(actor, es, current, on_turn=False, surprise_waived=seized, down=down),
         )
 
 
@@ -317,11 +321,11 @@ class ParagonCombat(CombatRules):
         return self._specs(actor, fighters, encounter_state or {}, current, self.ctx_of(actor, ctx))
 
     def _gate(self, actor: Fighter, es: dict, current: int | None, *, on_turn: bool,
-              surprise_waived: bool = False) -> tuple[str, str]:
+              surprise_waived: bool = False, down: str | None = None) -> tuple[str, str]:
         """Why ``actor`` cannot act at all now ("", "" when it can). ``surprise_waived``: Hero Points
         seized the offensive of the actor's exchange, "regardless of ... surprise assaults" (seed)."""
         c = actor.combat or {}
-        down = self._down(actor)
+        down = self._down(actor) if down is None else down
         if c.get("retreated"):
             return f"{actor.name} has quit the field.", "paragon.retreated"
         if down == "dead":
@@ -338,8 +342,9 @@ class ParagonCombat(CombatRules):
                     "paragon.turn_forgone")
         return "", ""
 
-    def _stamina_spec(self, spec: ActionSpec, actor: Fighter, cost: int, what: str) -> None:
-        have = self._pools(actor)["stamina"]
+    def _stamina_spec(self, spec: ActionSpec, actor: Fighter, cost: int, what: str,
+                      pools: dict[str, int] | None = None) -> None:
+        have = (pools or self._pools(actor))["stamina"]
         if cost > have:
             spec.deny(f"{what} costs {cost} stamina but {actor.name} has {have}.",
                          "paragon.not_enough_stamina")
@@ -399,7 +404,7 @@ class ParagonCombat(CombatRules):
                 and self._down(now.by[ex["first"]]) == "":
             strike.deny(self._first_reason(now.by[ex["first"]], actor, ex), "paragon.acts_second")
         elif strikes >= 1:
-            self._stamina_spec(strike, actor, 1, "A chained strike")
+            self._stamina_spec(strike, actor, 1, "A chained strike", now.pools)
         return strike
 
     def _end_spec(self, now: _Now) -> ActionSpec:
@@ -420,14 +425,14 @@ class ParagonCombat(CombatRules):
             id="seize_offensive", label="Seize the offensive (spend Hero Points to act first)", reaction=True,
             cost=f"Hero Points: whoever spends more acts first; {SEIZE_TIES[tie]}{HOUSE_NOTE}",
             params=[{"id": "amount", "label": "Hero Points", "kind": "number", "min": 1, "default": 1}])
-        spec.deny(*self._gate(actor, now.es, now.current, on_turn=False, surprise_waived=True))
+        spec.deny(*self._gate(actor, now.es, now.current, on_turn=False, surprise_waived=True, down=now.down))
         if ex is None:
             spec.deny(f"Hero Points seize the offensive in an exchange, and {actor.name} is in none.",
                       "paragon.no_exchange")
         elif ex.get("strikes") or now.threat:
             spec.deny("The exchange is under way: the offensive is seized before its first strike.",
                       "paragon.offensive_closed")
-        elif self._pools(actor)["heroism"] < 1:
+        elif now.pools["heroism"] < 1:
             spec.deny(f"Hero Points can be expended to seize the offensive, but {actor.name} has none left.",
                       "paragon.no_hero_points")
         return spec
@@ -440,12 +445,11 @@ class ParagonCombat(CombatRules):
         if not (threat and threat.get("defender") == actor.id):
             for spec in (avoid, take):
                 spec.deny(f"No strike threatens {actor.name} now.", "paragon.no_threat")
-        down = self._down(actor)
-        if down == "dead":
+        if now.down == "dead":
             avoid.deny(f"{actor.name} is dead.", "paragon.dead")
-        elif down == "incapacitated":
+        elif now.down == "incapacitated":
             avoid.deny("An incapacitated combatant cannot avoid a strike.", "paragon.incapacitated")
-        self._stamina_spec(avoid, actor, 1, "Avoiding")
+        self._stamina_spec(avoid, actor, 1, "Avoiding", now.pools)
         return [avoid, take]
 
     def _footing_spec(self, now: _Now) -> ActionSpec:
@@ -473,7 +477,7 @@ class ParagonCombat(CombatRules):
                            "paragon.no_interception")
         elif now.footing != "forward":
             intercept.deny("Only a combatant in Forward footing can intercept.", "paragon.not_forward")
-        self._stamina_spec(intercept, actor, 1, "Interception")
+        self._stamina_spec(intercept, actor, 1, "Interception", now.pools)
         return intercept
 
     def _evade_spec(self, now: _Now) -> ActionSpec:
@@ -494,7 +498,7 @@ class ParagonCombat(CombatRules):
             evade.deny(f"{actor.name} already tried to evade this exchange.", "paragon.evasion_tried")
         elif now.footing != "rearward":
             evade.deny("Only a combatant in Rearward footing can evade.", "paragon.not_rearward")
-        self._stamina_spec(evade, actor, 1, "Evasion")
+        self._stamina_spec(evade, actor, 1, "Evasion", now.pools)
         return evade
 
     def _retreat_spec(self, now: _Now) -> ActionSpec:
@@ -511,11 +515,10 @@ class ParagonCombat(CombatRules):
         actor = now.actor
         resist = ActionSpec(id="resist_incapacitation", label="Spend a Hero Point to resist incapacitation",
                             cost="1 Hero Point", reaction=True)
-        down = self._down(actor)
-        if down != "incapacitated":
-            resist.deny("Dead." if down == "dead" else f"{actor.name} is not incapacitated.",
+        if now.down != "incapacitated":
+            resist.deny("Dead." if now.down == "dead" else f"{actor.name} is not incapacitated.",
                         "paragon.not_incapacitated")
-        elif self._pools(actor)["heroism"] < 1:
+        elif now.pools["heroism"] < 1:
             resist.deny(f"{actor.name} has no Hero Points left.", "paragon.no_hero_points")
         return resist
 
