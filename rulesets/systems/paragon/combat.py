@@ -424,7 +424,8 @@ class ParagonCombat(CombatRules):
         spec = ActionSpec(
             id="seize_offensive", label="Seize the offensive (spend Hero Points to act first)", reaction=True,
             cost=f"Hero Points: whoever spends more acts first; {SEIZE_TIES[tie]}{HOUSE_NOTE}",
-            params=[{"id": "amount", "label": "Hero Points", "kind": "number", "min": 1, "default": 1}])
+            params=[{"id": "amount", "label": "Hero Points", "kind": "number", "min": 1,
+                     "max": max(1, now.pools["heroism"]), "default": 1}])
         spec.deny(*self._gate(actor, now.es, now.current, on_turn=False, surprise_waived=True, down=now.down))
         if ex is None:
             spec.deny(f"Hero Points seize the offensive in an exchange, and {actor.name} is in none.",
