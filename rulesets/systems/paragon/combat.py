@@ -140,7 +140,7 @@ class _Now:
     exchange_gate: tuple[str, str]
 
     @classmethod
-    def of(cls, rules: "ParagonCombat", actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
+    def of(cls, hooks: "ParagonCombat", actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
            ctx: Context) -> "_Now":
         by = {f.id: f for f in fighters}
         under_way = es.get("exchange") or None
@@ -148,16 +148,16 @@ class _Now:
         opponent = by.get(ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]) if ex else None
         # Hero Points seized the offensive of the actor's exchange "regardless of ... surprise assaults".
         seized = bool(ex) and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
-        down = rules._down(actor)
+        down = hooks._down(actor)
         return cls(
             actor=actor, by=by, es=es, current=current, ctx=ctx, c=actor.combat or {},
             footing=(actor.combat or {}).get("footing", "forward"), ex=ex, opponent=opponent,
             attacker=by.get(under_way.get("attacker")) if under_way else None,
             declared=bool(under_way) and bool(under_way.get("declared")), threat=es.get("threat") or None,
-            down=down, pools=rules._pools(actor),
-            turn_gate=rules._gate(actor, es, current, on_turn=True, down=down),
-            any_gate=rules._gate(actor, es, current, on_turn=False, down=down),
-            exchange_gate=rules._gate(actor, es, current, on_turn=False, surprise_waived=seized, down=down),
+            down=down, pools=hooks._pools(actor),
+            turn_gate=hooks._gate(actor, es, current, on_turn=True, down=down),
+            any_gate=hooks._gate(actor, es, current, on_turn=False, down=down),
+            exchange_gate=hooks._gate(actor, es, current, on_turn=False, surprise_waived=seized, down=down),
         )
 
 
