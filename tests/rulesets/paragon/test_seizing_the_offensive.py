@@ -166,3 +166,25 @@ def test_the_row_shows_the_spend():
     fight.act(2, action="seize_offensive", amount=3)
     assert "spent 3 Hero Points to seize the offensive" in RULES.summary(fight.by[2], fight.es)["status"]
     assert RULES.summary(fight.by[2], fight.es)["stats"][3] == {"label": "Hero Points", "value": "2", "key": "heroism"}
+
+
+@pytest.mark.parametrize(("amount", "left", "refusal"), [
+    (1, 4, None), (3, 2, None), (5, 0, None),
+    (6, 5, "Only 5 Hero Points left, not the 6 to spend; spend fewer, or act boldly to regain them."),
+])
+def test_the_sheet_s_spend_of_hero_points_takes_an_amount_and_never_goes_below_zero(amount, left, refusal):
+    from rulesets.engine import StateError
+
+    report = PARAGON.validate(AREN)
+    state = PARAGON.initial_state(AREN, report)
+    action = {"action": "spend_hero_point", "amount": amount, "reason": "seizing the offensive"}
+    if refusal:
+        with pytest.raises(StateError) as exc:
+            PARAGON.state_action(state, action, AREN, report)
+        assert (exc.value.code, exc.value.message) == ("paragon.no_hero_points", refusal)
+        assert state["pools"]["heroism"] == left
+    else:
+        new, text = PARAGON.state_action(state, action, AREN, report)
+        assert new["pools"]["heroism"] == left and state["pools"]["heroism"] == 5
+        points = "a Hero Point" if amount == 1 else f"{amount} Hero Points"
+        assert text == f"Aren of the Eastern Gate spends {points} (seizing the offensive); {left} left."
