@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())
-SELA = json.loads((ROOT / "characters/demo/paragon/sela_windborn.json").read_text())
+SELA = json.loads((ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text())
 
 
 @pytest.fixture

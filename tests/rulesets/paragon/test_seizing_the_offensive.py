@@ -25,8 +25,8 @@ from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[3]
 AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())  # paragon, 5 Hero Points
-SELA = json.loads((ROOT / "characters/demo/paragon/sela_windborn.json").read_text())  # paragon, 5 Hero Points
-HESK = json.loads((ROOT / "characters/demo/paragon/old_hesk.json").read_text())  # ordinary: no Hero Points
+SELA = json.loads((ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text())  # paragon, 5 Hero Points
+HESK = json.loads((ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text())  # ordinary: no Hero Points
 RULES = PARAGON.combat()
 
 
