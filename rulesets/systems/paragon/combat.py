@@ -140,8 +140,8 @@ class _Now:
     exchange_gate: tuple[str, str]
 
     @classmethod
-    def of(cls, hooks: "ParagonCombat", actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
-           ctx: Context) -> "_Now":
+    def of(cls, hooks: ParagonCombat, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
+           ctx: Context) -> _Now:
         by = {f.id: f for f in fighters}
         under_way = es.get("exchange") or None
         ex = under_way if under_way and actor.id in (under_way.get("attacker"), under_way.get("defender")) else None

@@ -91,8 +91,8 @@ def conditions(state: dict, top: dict[str, int]) -> list[tuple[str, str]]:
     if health == 0:
         out.append(("bodily_death", "Bodily death: Health 0. The character leaves play (perhaps as a ghost)."))
     elif health * 2 < top.get("health", 0) and not state["incapacitation_resisted"]:
-        out.append(("incapacitated", "Incapacitated: Health below half. Spend a Hero Point to recover, or "
-                                     "receive first aid (Healing vs TN 15)."))
+        out.append(("incapacitated", ("Incapacitated: Health below half. Spend a Hero Point to recover, or "
+                                      "receive first aid (Healing vs TN 15).")))
     if pools["face"] == 0:
         out.append(("pariah", "Pariah: social death; Face is locked at 0."))
     elif pools["face"] < 10:
@@ -110,8 +110,8 @@ def conditions(state: dict, top: dict[str, int]) -> list[tuple[str, str]]:
     if pools["dynama"] == 0:
         out.append(("paralysed", "Paralysed: Dynama 0."))
     if pools["morale"] == 0:
-        out.append(("morale_failure", "Morale failure: give up (surrender, flee, cease) or suffer severe "
-                                      "penalties."))
+        out.append(("morale_failure", ("Morale failure: give up (surrender, flee, cease) or suffer severe "
+                                       "penalties.")))
     return out
 
 

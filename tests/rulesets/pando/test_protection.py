@@ -97,7 +97,7 @@ def test_a_homebrew_tower_shield_takes_harm_off_the_torso_in_play():
     assert report.derived["protection"]["torso"] == {"harm": 2}
     ctx = report.context
     state = PANDO.initial_state(doc, report, ctx=ctx)
-    state, text = PANDO.state_action(state, {"action": "harm", "body_part": "torso", "amount": 3, "protected": True},
+    state, _ = PANDO.state_action(state, {"action": "harm", "body_part": "torso", "amount": 3, "protected": True},
                                      doc, report, ctx=ctx)
     assert state["harm"]["torso"] == 1
     body = next(s for s in PANDO.state_sections(doc, report, state, ctx=ctx) if s["id"] == "body")
