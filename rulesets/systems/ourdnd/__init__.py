@@ -12,7 +12,7 @@ from rulesets.engine.base import FORMAT, Context, Ruleset
 from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
-from . import rules
+from . import distance, rules
 
 
 class OurDnD(Ruleset):
@@ -57,11 +57,7 @@ class OurDnD(Ruleset):
                     "id": "gear", "label": "Gear", "kind": "items", "path": "/gear",
                     "help": "Gear is free. Its effort die is rolled after a successful attempt "
                             f"(bare hands {s.get('bare_hands_effort', 'd4')}); armor adds to Defense.",
-                    "options": [
-                        {"id": gid, "label": e.get("name", gid), **{k: v for k, v in e.items()
-                                                                    if k not in ("id", "name")}}
-                        for gid, e in ctx.catalogue.get("gear", {}).items()
-                    ],
+                    "options": [_gear_option(gid, e, ctx) for gid, e in ctx.catalogue.get("gear", {}).items()],
                     "entry_fields": [],
                 },
             ]
@@ -121,6 +117,19 @@ class OurDnD(Ruleset):
         from .combat import OurDnDCombat
 
         return OurDnDCombat(self)
+
+
+def _gear_option(gid: str, entry: dict, ctx: Context) -> dict[str, Any]:
+    """A gear choice of the builder: the catalogue entry, with how far it reaches in a fight
+    (said in its help when the reach is the campaign's house default)."""
+    option = {"id": gid, "label": entry.get("name", gid), **{k: v for k, v in entry.items() if k not in ("id", "name")}}
+    if entry.get("effort"):
+        band, house = distance.reach(entry, ctx)
+        option["reach"] = band
+        if house:
+            option["help"] = (f"{option.get('help', '')} Reaches {distance.word(band)} in a fight (house "
+                              "default; the campaign may change it).").strip()
+    return option
 
 
 RULESET = OurDnD()

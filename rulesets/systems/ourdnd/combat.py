@@ -57,7 +57,7 @@ from rulesets.engine.base import Context, is_int
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
-from . import rules
+from . import distance, rules
 
 MODES = rules.MODES
 MOVES = ("near", "far")
@@ -160,6 +160,7 @@ class OurDnDCombat(CombatRules):
             for f in seat:
                 out.combat[f.id] = self.combat_numbers(f, initiative=rolls[-1], move=None, acted=False,
                                                        last_roll=None)
+        es = self._placed_at_start(fighters, es, self.ctx_of(fighters[0] if fighters else None, ctx), out)
         if seats:
             top = max(range(len(seats)), key=lambda i: (rolls[i], -i))  # a tie goes to the earlier seat
             ordered = seats[top:] + seats[:top]
@@ -174,13 +175,31 @@ class OurDnDCombat(CombatRules):
         out.log("td", f"The scene's TD is {td}.", td=td)
         return out
 
+    def _placed_at_start(self, fighters: list[Fighter], es: dict, ctx: Context, out: Outcome) -> dict:
+        """Every combatant on the line of zones (distance.py): each side together, the two sides
+        ``start_distance`` apart (house default); a place the DM already gave is kept."""
+        known = distance.positions(es)
+        changes = {str(f.id): known.get(str(f.id), distance.home(f.is_npc, ctx)) for f in fighters}
+        band = distance.start_band(ctx)
+        if any(f.is_npc for f in fighters) and any(not f.is_npc for f in fighters):
+            out.log("distance", f"The two sides start {distance.word(band)} (house default; the campaign may "
+                                "change it, and the DM places anyone with Set distance).", band=band)
+        return distance.placed(es, changes, {str(f.id): f.name for f in fighters})
+
     def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
+        es = encounter_state or {}
         out = Outcome()
-        npc = (encounter_state or {}).get("initiative_npcs")
+        npc = es.get("initiative_npcs")
         face = npc if fighter.is_npc and is_int(npc) else roller.d(20)
         out.combat[fighter.id] = self.combat_numbers(fighter, initiative=face, move=None, acted=False,
                                                      last_roll=None)
+        # A newcomer stands with the first of its side already placed, else at its side's start.
+        c = self.ctx_of(fighter, ctx)
+        side = next((f for f in fighters if f.is_npc == fighter.is_npc and f.id != fighter.id
+                     and str(f.id) in distance.positions(es)), None)
+        where = distance.at(es, side, c) if side is not None else distance.home(fighter.is_npc, c)
+        out.encounter_state = distance.placed(es, {str(fighter.id): where}, {str(fighter.id): fighter.name})
         out.log("initiative", f"{fighter.name} joins the scene (initiative {face}).", fighter.id)
         return out
 
@@ -206,6 +225,8 @@ class OurDnDCombat(CombatRules):
     def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
         out = Outcome()
+        if "positions" in (encounter_state or {}):  # forget combatants the DM took out
+            out.encounter_state = distance.pruned(encounter_state, {str(f.id) for f in fighters})
         who = [f for f in fighters if f.is_npc] if actor.is_npc else [actor]
         for f in who:
             out.combat[f.id] = self.combat_numbers(f, move=None, acted=False, last_roll=None)
@@ -259,9 +280,11 @@ class OurDnDCombat(CombatRules):
         mode_param = {"id": "mode", "label": "Roll", "kind": "choice", "options": list(MODES), "default": "normal"}
         best = stat_param["default"]
 
-        for distance in MOVES:
-            spec = ActionSpec(id=f"move_{distance}", label=f"Move {distance}",
-                              cost="the whole turn" if distance == "far" else "the move (an action may follow)")
+        to_param = {"id": "to", "label": "To", "kind": "choice", "default": "close",
+                    "options": [{"id": b, "label": distance.word(b)} for b in distance.BANDS]}
+        for move in MOVES:
+            spec = ActionSpec(id=f"move_{move}", label=f"Move {move}", target="any", params=[to_param],
+                              cost="the whole turn" if move == "far" else "the move (an action may follow)")
             spec.deny(*gate)
             if c.get("move"):
                 spec.deny(f"{actor.name} has already moved this turn.", "ourdnd.already_moved")
@@ -276,7 +299,8 @@ class OurDnDCombat(CombatRules):
             params=[stat_param, mode_param,
                     {"id": "gear", "label": "Effort", "kind": "choice", "default": max(
                         self._effort_dice(actor), key=lambda k: int(self._effort_dice(actor)[k][1:])),
-                     "options": [{"id": k, "label": f"{k.replace('_', ' ')} ({d})"}
+                     "options": [{"id": k, "label": f"{k.replace('_', ' ')} ({d}, reaches "
+                                                    f"{distance.word(self._reach(actor, k)[0])})"}
                                  for k, d in self._effort_dice(actor).items()]},
                     {"id": "inspire", "label": "Turn in Heroic Inspiration: +d12 effort", "kind": "flag",
                      "default": False},
@@ -353,6 +377,9 @@ class OurDnDCombat(CombatRules):
             ActionSpec(id="gm_damage", label="Damage", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_inspiration", label="Award Heroic Inspiration", cost="GM", gm=True, reaction=True),
+            ActionSpec(id="set_distance", label="Set distance", cost="GM", gm=True, reaction=True, target="any",
+                       params=[{"id": "to", "label": "Distance", "kind": "choice", "default": "near",
+                                "options": [{"id": b, "label": distance.word(b)} for b in distance.BANDS]}]),
         ]
 
     # ---------------------------------------------------------------- perform
@@ -368,18 +395,97 @@ class OurDnDCombat(CombatRules):
         handler = self._do_move if aid.startswith("move_") else getattr(self, "_do_" + aid)
         return handler(action, actor, fighters, es, roller)
 
+    # ---------------------------------------------------------------- distances (distance.py)
+
+    def _reach(self, actor: Fighter, gear: str) -> tuple[str, bool]:
+        """(the band ``actor``'s ``gear`` reaches, whether it is a house default); bare hands CLOSE."""
+        item = None if gear == "bare_hands" else self.ctx_of(actor).catalogue.get("gear", {}).get(gear)
+        return distance.reach(item, self.ctx_of(actor))
+
+    @staticmethod
+    def _band_param(action: dict, key: str = "to") -> str:
+        band = action.get(key) or "close"
+        if band not in distance.STEPS:
+            raise CombatRefused("ourdnd.invalid_distance", "A distance is CLOSE, NEAR, FAR, VERY FAR or OUT OF "
+                                                           "RANGE.")
+        return band
+
+    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool) -> Fighter | None:
+        other = self.target_of(action, fighters, required=required)
+        if other is not None and other.id == actor.id:
+            raise CombatRefused("combat.invalid_target", "Choose another combatant to measure the distance from.")
+        return other
+
+    def _in_reach(self, actor: Fighter, target: Fighter, gear: str, es: dict) -> str:
+        """The band to ``target``, or ``CombatRefused`` when ``gear`` does not reach it (seed: "melee
+        needs CLOSE", a thrown weapon NEAR, a bowshot FAR, longbows VERY FAR; nothing OUT OF RANGE)."""
+        ctx = self.ctx_of(actor)
+        band = distance.between(es, actor, target, ctx)
+        where = distance.phrase(band, actor.name)
+        if band == "out_of_range":
+            raise CombatRefused("ourdnd.out_of_range", f"{target.name} is {where}: none of {actor.name}'s effects "
+                                                       "can reach OUT OF RANGE.")
+        reach, house = self._reach(actor, gear)
+        if not distance.farther(band, reach):
+            return band
+        what = "Bare hands" if gear == "bare_hands" else \
+            ctx.catalogue.get("gear", {}).get(gear, {}).get("name", gear.replace("_", " "))
+        if reach == "close":
+            rule = f"Melee needs CLOSE ({what.lower() if gear == 'bare_hands' else what} reach no farther)"
+        else:
+            rule = f"{what} reaches {distance.word(reach)}"
+        note = " (house default; the campaign may change it)" if house else ""
+        raise CombatRefused("ourdnd.out_of_reach", f"{rule}{note}, and {target.name} is {where}: move closer "
+                                                   "first, or use something that reaches farther.")
+
+    def _do_move(self, action, actor, fighters, es, roller) -> Outcome:
+        move = action["action"].removeprefix("move_")
+        other = self._other(action, actor, fighters, required=False)
+        out = Outcome(end_turn=move == "far")
+        tail = " (the whole turn)" if move == "far" else ""
+        if other is None:  # a move that changes no distance (round a corner, into cover)
+            self._mark(actor, out, move=move)
+            out.log("move", f"{actor.name} moves {move}{tail}.", actor.id, distance=move)
+            return out
+        ctx = self.ctx_of(actor)
+        band = self._band_param(action)
+        there = distance.at(es, other, ctx) + distance.away_side(es, actor, other, ctx) * distance.STEPS[band]
+        covered = abs(there - distance.at(es, actor, ctx))
+        if covered > distance.MOVE_STEPS[move]:
+            raise CombatRefused("ourdnd.too_far_to_move", self._too_far(actor, other, move, band, covered))
+        self._mark(actor, out, move=move)
+        out.encounter_state = distance.placed(es, {str(actor.id): there})
+        out.log("move", f"{actor.name} moves {move}{tail}: now {distance.phrase(band, other.name)}.", actor.id,
+                distance=move, target=other.id, band=band)
+        return out
+
+    @staticmethod
+    def _too_far(actor: Fighter, other: Fighter, move: str, band: str, covered: int) -> str:
+        goal = distance.phrase(band, other.name)
+        trip = distance.word(distance.band_of(covered))
+        if move == "near":
+            return (f"A NEAR move is a few big steps; getting {goal} is a {trip} move for {actor.name}. Move far "
+                    "(the whole turn) instead, or move near to a nearer spot.")
+        if trip == "OUT OF RANGE":
+            return (f"Getting {goal} is OUT OF RANGE for {actor.name}: a distance you can't reach by any ways in "
+                    "one TURN of movement.")
+        return (f"It's impossible to get a VERY FAR distance in a turn by normal ways: getting {goal} is a "
+                f"{trip} move for {actor.name}, and moving FAR is as far as a turn goes.")
+
+    def _do_set_distance(self, action, actor, fighters, es, roller) -> Outcome:
+        other = self._other(action, actor, fighters, required=True)
+        ctx = self.ctx_of(actor)
+        band = self._band_param(action)
+        there = distance.at(es, other, ctx) + distance.away_side(es, actor, other, ctx) * distance.STEPS[band]
+        out = Outcome(encounter_state=distance.placed(es, {str(actor.id): there}, {str(actor.id): actor.name}))
+        out.log("distance", f"DM: {actor.name} is now {distance.phrase(band, other.name)}.", actor.id,
+                target=other.id, band=band)
+        return out
+
     def _mark(self, actor: Fighter, out: Outcome, **changes: Any) -> dict:
         c = {**self.combat_numbers(actor), **out.combat.get(actor.id, {}), **changes}
         out.combat[actor.id] = c
         return c
-
-    def _do_move(self, action, actor, fighters, es, roller) -> Outcome:
-        distance = action["action"].removeprefix("move_")
-        out = Outcome(end_turn=distance == "far")
-        self._mark(actor, out, move=distance)
-        tail = " (the whole turn)" if distance == "far" else ""
-        out.log("move", f"{actor.name} moves {distance}{tail}.", actor.id, distance=distance)
-        return out
 
     def _read(self, action: dict, stats: dict[str, int], default: str) -> tuple[str, str]:
         stat = action.get("stat") or default
@@ -434,6 +540,12 @@ class OurDnDCombat(CombatRules):
         inspire = attempt and _flag(action.get("inspire"))
         if inspire and not self._st(actor)["inspiration"]:
             raise CombatRefused("ourdnd.no_inspiration", f"{actor.name} has no Heroic Inspiration to add a d12.")
+        far_note = ""
+        if target is not None and target.id != actor.id:
+            band = self._in_reach(actor, target, gear, es)
+            if band == "very_far":  # "could reach this distance, but hit the target would be HARD"
+                mode = {"easy": "normal", "normal": "hard"}.get(mode, mode)  # easy and hard cancel
+                far_note = f" ({target.name} is VERY FAR: hitting is HARD)"
         td, against = self._roll_td(actor, target, es)
         request = {"stat": stats[stat], "td": td, "mode": mode}
         roll = rules.roll(request, roller)
@@ -443,7 +555,7 @@ class OurDnDCombat(CombatRules):
         at = f" on {target.name}" if target else ""
         again = " (re-roll)" if reroll else ""
         text = roll["text"] if against == "the TD" else roll["text"].replace(f"vs TD {td}", f"vs {td} ({against})")
-        out.log(what, f"{actor.name}'s {stat.upper()} {what}{at}{again}: {text}.", actor.id,
+        out.log(what, f"{actor.name}'s {stat.upper()} {what}{at}{again}{far_note}: {text}.", actor.id,
                 faces=roll["faces"], natural=roll["natural"], total=roll["total"], td=td, outcome=roll["outcome"],
                 target=target.id if target else None)
         if roll["natural"] == 20:
@@ -494,6 +606,11 @@ class OurDnDCombat(CombatRules):
             raise CombatRefused("ourdnd.invalid_stat", "First aid rolls INT or WIS.")
         if not self._st(target)["dying"]:
             raise CombatRefused("ourdnd.not_dying", f"{target.name} is not dying; first aid stops a dying countdown.")
+        band = distance.between(es, actor, target, self.ctx_of(actor))
+        if band != "close":  # "If an ally can reach you ..."
+            raise CombatRefused("ourdnd.out_of_reach", f"First aid needs an ally who can reach {target.name} with "
+                                                       f"their hands, and {actor.name} is "
+                                                       f"{distance.phrase(band, target.name)}: move CLOSE first.")
         td = self._td(es, self.ctx_of(actor))
         recorder = _Recorder(roller)
         new_state, text = self.play_state_action(target, target.state, {"action": "first_aid", "stat": stats[stat],
@@ -625,4 +742,6 @@ class OurDnDCombat(CombatRules):
             status.append(f"moved {c['move']}")
         if c.get("acted"):
             status.append("acted")
-        return {"stats": stats, "status": status}
+        bands = distance.bands_from(es, fighter, self.ctx_of(fighter, ctx))
+        details = [{"label": name, "value": distance.word(band), "key": "distance"} for name, band in bands]
+        return {"stats": stats, "status": status, "details": details, "details_label": "Distances"}

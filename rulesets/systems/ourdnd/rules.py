@@ -11,8 +11,11 @@ Build document (RULES.md §4)::
 Costs (all HD, the seed has no creation rules): 1 point per stat point, 3 points
 per heart beyond the first. Gear is free.
 
-Codes: the common ones, plus ``gear.unknown`` (path ``/gear/<i>/item``). Hearts
-below 1 is ``attribute.below_minimum`` at ``/hearts``.
+Codes: the common ones, plus ``gear.unknown`` (path ``/gear/<i>/item``) and
+``ourdnd.gear_conflict`` (path ``/gear/<i>``: a second body armour or a second shield;
+the first of each counts for defense). Hearts below 1 is ``attribute.below_minimum``
+at ``/hearts``. A stat outside its range is still priced (1 point a point), beside its
+range error.
 
 Derived: ``max_hp`` (hearts × 10), ``defense`` (con + Σ armor defense; enemies
 roll against ``defense + 10``, given as ``defense_target``), ``effort``
@@ -64,6 +67,7 @@ from rulesets.engine.report import Issue, Report
 STATS = ("str", "dex", "con", "int", "wis", "cha")
 MODES = ("normal", "easy", "hard")
 EFFORT_DICE = ("d4", "d6", "d8", "d10", "d12")
+REACHES = ("close", "near", "far", "very_far")  # a gear entry's "reach" (distance.py)
 ODDS_LIMIT = 40  # the largest stat or TD an odds request may name (in absolute value)
 
 
@@ -122,6 +126,9 @@ def _check_stats(build: dict, report: Report, ctx: Context) -> dict[str, int]:
         if not is_int(value):
             report.error("build.malformed", path, f"{label} must be a whole number from {low} to {high}.")
             continue
+        # RULES.md "out-of-range values are priced": a stat outside its range still costs what the
+        # formula says, so spent, remaining and budget.exceeded stay true beside the range error.
+        report.charge("points", value * per_point, path=path, label=f"{label} {value}")
         if value < low:
             report.error("attribute.below_minimum", path, f"{label} cannot be below {low}; raise it to {low}.")
             continue
@@ -131,7 +138,6 @@ def _check_stats(build: dict, report: Report, ctx: Context) -> dict[str, int]:
                          f"change it); lower it to {high}.")
             continue
         good[stat] = value
-        report.charge("points", value * per_point, path=path, label=f"{label} {value}")
     for stat in STATS:
         if stat not in raw:
             report.error("attribute.missing", ptr("stats", stat),
@@ -166,6 +172,7 @@ def _check_gear(build: dict, report: Report, ctx: Context) -> list[dict] | None:
     catalogue = ctx.catalogue.get("gear", {})
     out = []
     sound = True
+    worn: dict[str, str] = {}  # armor / shield → the name of the one that counts
     for i, entry in enumerate(raw):
         if not isinstance(entry, dict) or not isinstance(entry.get("item"), str):
             report.error("build.malformed", ptr("gear", i), 'Each piece of gear is an object such as {"item": "sword"}.')
@@ -178,8 +185,32 @@ def _check_gear(build: dict, report: Report, ctx: Context) -> list[dict] | None:
                          "the catalogue or ask the DM to add it.")
             sound = False
             continue
+        if not _one_of_a_kind(item, i, worn, report):
+            continue  # a second armor or shield: reported, and its defense does not count
         out.append(item)
     return out if sound else None
+
+
+#: RULES.md §4 (HD): a character wears at most one body armour and carries at most one shield.
+WORN_KINDS = {"armor": "body armour", "shield": "shield"}
+
+
+def _one_of_a_kind(item: dict, index: int, worn: dict[str, str], report: Report) -> bool:
+    """False (and ``ourdnd.gear_conflict`` at the entry) when ``item`` is a second body armour or a
+    second shield; the first of each kind counts for defense."""
+    kind = item.get("kind")
+    if kind not in WORN_KINDS:
+        return True
+    name = item.get("name", item.get("id", kind))
+    first = worn.get(kind)
+    if first is None:
+        worn[kind] = name
+        return True
+    what = WORN_KINDS[kind]
+    report.error("ourdnd.gear_conflict", ptr("gear", index),
+                 f"{name} is a second {what}: a character wears one body armour and carries one shield "
+                 f"for defense (house default), and {first} already counts. Remove one of them.")
+    return False
 
 
 def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
@@ -199,6 +230,11 @@ def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
     if not isinstance(stats, dict) or any(s not in STATS or not is_int(n) for s, n in stats.items()):
         issues.append(Issue("homebrew.malformed", path + "/stats",
                             f'Stat bonuses are an object such as {{"str": 1}} over {", ".join(STATS)}.'))
+    reach = entry.get("reach")
+    if reach is not None and reach not in REACHES:
+        issues.append(Issue("homebrew.malformed", path + "/reach",
+                            "How far gear reaches in a fight is close, near, far or very_far (nothing reaches "
+                            "out of range)."))
     td = entry.get("td_modifier", 0)
     if not is_int(td) or not -3 <= td <= 0:
         issues.append(Issue("homebrew.malformed", path + "/td_modifier",
