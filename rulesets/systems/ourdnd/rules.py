@@ -116,13 +116,15 @@ def _check_stats(build: dict, report: Report, ctx: Context) -> dict[str, int]:
     if not isinstance(raw, dict):
         report.error("build.malformed", "/stats", "Stats must be an object of stat → value (0–6).")
         return good
+    rows = ctx.memo("ourdnd.stat_rows", lambda: {
+        s: (ptr("stats", s), names.get(s, {}).get("name", s.upper())) for s in STATS})
     for stat, value in raw.items():
-        path = ptr("stats", stat)
-        if stat not in STATS:
-            report.error("attribute.unknown", path,
+        row = rows.get(stat)
+        if row is None:
+            report.error("attribute.unknown", ptr("stats", stat),
                          f"Our D&D has no stat {stat!r}; the six stats are {', '.join(STATS)}. Remove or rename it.")
             continue
-        label = names.get(stat, {}).get("name", stat.upper())
+        path, label = row
         if not is_int(value):
             report.error("build.malformed", path, f"{label} must be a whole number from {low} to {high}.")
             continue
@@ -185,7 +187,7 @@ def _check_gear(build: dict, report: Report, ctx: Context) -> list[dict] | None:
                          "the catalogue or ask the DM to add it.")
             sound = False
             continue
-        if not _one_of_a_kind(item, i, worn, report):
+        if item.get("kind") in WORN_KINDS and not _one_of_a_kind(item, i, worn, report):
             continue  # a second armor or shield: reported, and its defense does not count
         out.append(item)
     return out if sound else None
@@ -198,9 +200,7 @@ WORN_KINDS = {"armor": "body armour", "shield": "shield"}
 def _one_of_a_kind(item: dict, index: int, worn: dict[str, str], report: Report) -> bool:
     """False (and ``ourdnd.gear_conflict`` at the entry) when ``item`` is a second body armour or a
     second shield; the first of each kind counts for defense."""
-    kind = item.get("kind")
-    if kind not in WORN_KINDS:
-        return True
+    kind = item["kind"]
     name = item.get("name", item.get("id", kind))
     first = worn.get(kind)
     if first is None:
