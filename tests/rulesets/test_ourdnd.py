@@ -13,7 +13,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.ourdnd import RULESET as OURDND
-from rulesets.systems.ourdnd import rules
+from rulesets.systems.ourdnd import build as rules
 from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
 
 ROOT = Path(__file__).resolve().parents[2]

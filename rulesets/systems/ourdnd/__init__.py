@@ -12,7 +12,8 @@ from rulesets.engine.base import FORMAT, Context, Ruleset
 from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
-from . import distance, rules
+from . import build as rules
+from . import distance
 
 
 class OurDnD(Ruleset):

@@ -57,7 +57,8 @@ from rulesets.engine.base import Context, is_int
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
-from . import distance, rules
+from . import build as rules
+from . import distance
 
 MODES = rules.MODES
 MOVES = ("near", "far")
