@@ -57,10 +57,12 @@ from rulesets.engine.base import Context, is_int
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
-from . import build as rules
+from . import dice as dice_rules
 from . import distance
+from . import state as play_rules
+from .build import STATS
 
-MODES = rules.MODES
+MODES = dice_rules.MODES
 MOVES = ("near", "far")
 
 
@@ -90,17 +92,17 @@ class OurDnDCombat(CombatRules):
     # ---------------------------------------------------------------- reading a fighter
 
     def _st(self, f: Fighter, state: dict | None = None) -> dict:
-        return rules._normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
+        return play_rules.normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
 
     def _max_hp(self, f: Fighter) -> int:
-        return rules.max_hp(f.build, self.report_of(f), self.ctx_of(f))
+        return play_rules.max_hp(f.build, self.report_of(f), self.ctx_of(f))
 
     @staticmethod
     def _stats(f: Fighter) -> dict[str, int]:
         derived = (f.derived or {}).get("stats")
         raw = derived if isinstance(derived, dict) else (f.build.get("stats") if isinstance(f.build.get("stats"), dict)
                                                          else {})
-        return {s: raw[s] if is_int(raw.get(s)) and abs(raw[s]) <= rules.ODDS_LIMIT else 0 for s in rules.STATS}
+        return {s: raw[s] if is_int(raw.get(s)) and abs(raw[s]) <= dice_rules.ODDS_LIMIT else 0 for s in STATS}
 
     @staticmethod
     def _effort_dice(f: Fighter) -> dict[str, str]:
@@ -276,8 +278,8 @@ class OurDnDCombat(CombatRules):
         gate = self._gate(actor, fighters, current)
         action_gate = self._action_gate(actor)
         specs: list[ActionSpec] = []
-        stat_param = {"id": "stat", "label": "Stat", "kind": "choice", "options": list(rules.STATS),
-                      "default": max(rules.STATS, key=lambda s: stats[s])}
+        stat_param = {"id": "stat", "label": "Stat", "kind": "choice", "options": list(STATS),
+                      "default": max(STATS, key=lambda s: stats[s])}
         mode_param = {"id": "mode", "label": "Roll", "kind": "choice", "options": list(MODES), "default": "normal"}
         best = stat_param["default"]
 
@@ -490,8 +492,8 @@ class OurDnDCombat(CombatRules):
 
     def _read(self, action: dict, stats: dict[str, int], default: str) -> tuple[str, str]:
         stat = action.get("stat") or default
-        if stat not in rules.STATS:
-            raise CombatRefused("ourdnd.invalid_stat", f"Roll with one of {', '.join(rules.STATS)}.")
+        if stat not in STATS:
+            raise CombatRefused("ourdnd.invalid_stat", f"Roll with one of {', '.join(STATS)}.")
         mode = action.get("mode") or "normal"
         if mode not in MODES:
             raise CombatRefused("ourdnd.invalid_mode", "A roll is normal, easy or hard.")
@@ -527,7 +529,7 @@ class OurDnDCombat(CombatRules):
 
     def _roll(self, action, actor, fighters, es, roller, *, attempt: bool, reroll: bool) -> Outcome:
         stats = self._stats(actor)
-        stat, mode = self._read(action, stats, max(rules.STATS, key=lambda s: stats[s]))
+        stat, mode = self._read(action, stats, max(STATS, key=lambda s: stats[s]))
         target = self.target_of(action, fighters, required=False) if attempt else None
         if target is not None and self._st(target)["dead"]:
             raise CombatRefused("ourdnd.dead", f"{target.name} is dead already.")
@@ -549,7 +551,7 @@ class OurDnDCombat(CombatRules):
                 far_note = f" ({target.name} is VERY FAR: hitting is HARD)"
         td, against = self._roll_td(actor, target, es)
         request = {"stat": stats[stat], "td": td, "mode": mode}
-        roll = rules.roll(request, roller)
+        roll = dice_rules.roll(request, roller)
         out = Outcome()
         self._mark(actor, out, acted=True, last_roll=None)
         what = "attempt" if attempt else "check"
@@ -574,7 +576,7 @@ class OurDnDCombat(CombatRules):
 
     def _effort(self, actor, target, gear, critical, inspire, action, fighters, es, roller, out) -> None:
         die = self._effort_dice(actor)[gear]
-        effort = rules.roll({"effort": die, "critical": critical}, roller)
+        effort = dice_rules.roll({"effort": die, "critical": critical}, roller)
         total, text = effort["total"], effort["text"]
         if inspire:
             state = out.state.get(actor.id, actor.state)
@@ -675,8 +677,8 @@ class OurDnDCombat(CombatRules):
         td = action.get("td")
         if isinstance(td, str) and td.strip().isdigit():
             td = int(td)
-        if not is_int(td) or not 1 <= td <= rules.ODDS_LIMIT:
-            raise CombatRefused("ourdnd.invalid_td", f"The TD is a whole number from 1 to {rules.ODDS_LIMIT} "
+        if not is_int(td) or not 1 <= td <= dice_rules.ODDS_LIMIT:
+            raise CombatRefused("ourdnd.invalid_td", f"The TD is a whole number from 1 to {dice_rules.ODDS_LIMIT} "
                                                      "(usually 10 easy, 12 average, 15 hard, 18 brutal).")
         out = Outcome(encounter_state={**es, "td": td, "td_start": td, "td_lowered": 0})
         out.log("td", f"DM: the scene's TD is now {td}.", td=td)
