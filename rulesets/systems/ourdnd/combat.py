@@ -53,7 +53,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import Context, is_int
+from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
@@ -271,20 +271,27 @@ class OurDnDCombat(CombatRules):
         return "", ""
 
     def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
-        c = actor.combat or {}
-        td = self._td(es, self.ctx_of(actor))
-        stats = self._stats(actor)
-        st = self._st(actor)
+        """Every action of ``actor`` now, in the page's order, each allowed or with the first rule that stops it."""
         gate = self._gate(actor, fighters, current)
         action_gate = self._action_gate(actor)
-        specs: list[ActionSpec] = []
-        stat_param = {"id": "stat", "label": "Stat", "kind": "choice", "options": list(STATS),
-                      "default": max(STATS, key=lambda s: stats[s])}
-        mode_param = {"id": "mode", "label": "Roll", "kind": "choice", "options": list(MODES), "default": "normal"}
-        best = stat_param["default"]
+        td = self._td(es, self.ctx_of(actor))
+        stats = self._stats(actor)
+        return [
+            *self._move_specs(actor, gate),
+            *self._roll_specs(actor, gate, action_gate, stats, td),
+            self._first_aid_spec(actor, fighters, gate, action_gate, stats, td),
+            self._recover_spec(actor, gate, stats, td),
+            self._reroll_spec(actor, gate),
+            self._lower_spec(actor, es, td),
+            *self._gm_specs(actor, es),
+        ]
 
+    def _move_specs(self, actor: Fighter, gate: tuple[str, str]) -> list[ActionSpec]:
+        """Move near (an action may follow) and move far (the whole turn), to a band from someone."""
+        c = actor.combat or {}
         to_param = {"id": "to", "label": "To", "kind": "choice", "default": "close",
                     "options": [{"id": b, "label": distance.word(b)} for b in distance.BANDS]}
+        specs = []
         for move in MOVES:
             spec = ActionSpec(id=f"move_{move}", label=f"Move {move}", target="any", params=[to_param],
                               cost="the whole turn" if move == "far" else "the move (an action may follow)")
@@ -294,17 +301,25 @@ class OurDnDCombat(CombatRules):
             elif c.get("acted"):
                 spec.deny("After an action you cannot move this turn.", "ourdnd.already_acted")
             specs.append(spec)
+        return specs
 
+    def _roll_specs(self, actor: Fighter, gate: tuple[str, str], action_gate: tuple[str, str],
+                    stats: dict[str, int], td: int) -> list[ActionSpec]:
+        """A check, and an attempt (then effort, with the gear's die and reach)."""
+        best = max(STATS, key=lambda s: stats[s])
+        stat_param = {"id": "stat", "label": "Stat", "kind": "choice", "options": list(STATS), "default": best}
+        mode_param = {"id": "mode", "label": "Roll", "kind": "choice", "options": list(MODES), "default": "normal"}
+        dice = self._effort_dice(actor)
+        gear_param = {"id": "gear", "label": "Effort", "kind": "choice",
+                      "default": max(dice, key=lambda k: int(dice[k][1:])),
+                      "options": [{"id": k, "label": f"{k.replace('_', ' ')} ({d}, reaches "
+                                                     f"{distance.word(self._reach(actor, k)[0])})"}
+                                  for k, d in dice.items()]}
         check = ActionSpec(id="check", label="Check (d20 + stat vs TD)", cost="the action",
                            params=[stat_param, mode_param], odds={"stat": stats[best], "td": td, "mode": "normal"})
         attempt = ActionSpec(
             id="attempt", label="Attempt (d20 + stat vs TD, then effort)", cost="the action", target="any",
-            params=[stat_param, mode_param,
-                    {"id": "gear", "label": "Effort", "kind": "choice", "default": max(
-                        self._effort_dice(actor), key=lambda k: int(self._effort_dice(actor)[k][1:])),
-                     "options": [{"id": k, "label": f"{k.replace('_', ' ')} ({d}, reaches "
-                                                    f"{distance.word(self._reach(actor, k)[0])})"}
-                                 for k, d in self._effort_dice(actor).items()]},
+            params=[stat_param, mode_param, gear_param,
                     {"id": "inspire", "label": "Turn in Heroic Inspiration: +d12 effort", "kind": "flag",
                      "default": False},
                     {"id": "task", "label": "Task (no target)", "kind": "text"}],
@@ -312,8 +327,10 @@ class OurDnDCombat(CombatRules):
         for spec in (check, attempt):
             spec.deny(*gate)
             spec.deny(*action_gate)
-            specs.append(spec)
+        return [check, attempt]
 
+    def _first_aid_spec(self, actor: Fighter, fighters: list[Fighter], gate: tuple[str, str],
+                        action_gate: tuple[str, str], stats: dict[str, int], td: int) -> ActionSpec:
         aid_stat = "int" if stats["int"] >= stats["wis"] else "wis"
         first_aid = ActionSpec(id="first_aid", label="First aid (INT or WIS vs TD)", cost="the action",
                                target="ally",
@@ -324,17 +341,20 @@ class OurDnDCombat(CombatRules):
         first_aid.deny(*action_gate)
         if not any(self._st(f)["dying"] for f in fighters if f.id != actor.id):
             first_aid.deny("Nobody is dying.", "ourdnd.not_dying")
-        specs.append(first_aid)
+        return first_aid
 
+    def _recover_spec(self, actor: Fighter, gate: tuple[str, str], stats: dict[str, int], td: int) -> ActionSpec:
+        c = actor.combat or {}
         recover = ActionSpec(id="recover", label=f"Recover (d20 + CON vs TD: regain {stats['con'] + 1} HP)",
                              cost="the whole turn", odds={"stat": stats["con"], "td": td, "mode": "normal"})
         recover.deny(*gate)
         if c.get("move") or c.get("acted"):
             recover.deny("Recovering takes the whole turn: no move or action before it.",
                          "ourdnd.whole_turn")
-        specs.append(recover)
+        return recover
 
-        last = c.get("last_roll")
+    def _reroll_spec(self, actor: Fighter, gate: tuple[str, str]) -> ActionSpec:
+        last = (actor.combat or {}).get("last_roll")
         reroll = ActionSpec(id="reroll", label="Re-roll the last failed roll (Heroic Inspiration)",
                             cost="Heroic Inspiration",
                             odds={k: last["request"][k] for k in ("stat", "td", "mode")} if last else None)
@@ -342,10 +362,11 @@ class OurDnDCombat(CombatRules):
         if not last:
             reroll.deny("There is no failed check or attempt to re-roll this turn.",
                          "ourdnd.nothing_to_reroll")
-        elif not st["inspiration"]:
+        elif not self._st(actor)["inspiration"]:
             reroll.deny(f"{actor.name} has no Heroic Inspiration.", "ourdnd.no_inspiration")
-        specs.append(reroll)
+        return reroll
 
+    def _lower_spec(self, actor: Fighter, es: dict, td: int) -> ActionSpec:
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
         room = self._room(es, self.ctx_of(actor))
         lower = ActionSpec(id="lower_td", label="Lower the TD (a torch, a spell…)", cost="not an action",
@@ -358,11 +379,8 @@ class OurDnDCombat(CombatRules):
         elif room <= 0:
             lower.deny(f"The TD has been lowered {lowered} already: players never lower it more than "
                        f"{self._max_lower(self.ctx_of(actor))} below where it started ({es.get('td_start', td)}).",
-                         "ourdnd.td_floor")
-        specs.append(lower)
-
-        specs.extend(self._gm_specs(actor, es))
-        return specs
+                       "ourdnd.td_floor")
+        return lower
 
     @staticmethod
     def _max_lower(ctx: Context) -> int:
@@ -655,10 +673,8 @@ class OurDnDCombat(CombatRules):
         return out
 
     def _do_lower_td(self, action, actor, fighters, es, roller) -> Outcome:
-        amount = action.get("amount", 1)
-        if isinstance(amount, str) and amount.strip().isdigit():
-            amount = int(amount)
-        if not is_int(amount) or amount < 1:
+        amount = whole_number(action.get("amount", 1))
+        if amount is None or amount < 1:
             raise CombatRefused("ourdnd.invalid_amount", "Lower the TD by a whole number of 1 or more.")
         room = self._room(es, self.ctx_of(actor))
         start = es.get("td_start", self._td(es, self.ctx_of(actor)))
@@ -674,10 +690,8 @@ class OurDnDCombat(CombatRules):
         return out
 
     def _do_set_td(self, action, actor, fighters, es, roller) -> Outcome:
-        td = action.get("td")
-        if isinstance(td, str) and td.strip().isdigit():
-            td = int(td)
-        if not is_int(td) or not 1 <= td <= dice_rules.ODDS_LIMIT:
+        td = whole_number(action.get("td"))
+        if td is None or not 1 <= td <= dice_rules.ODDS_LIMIT:
             raise CombatRefused("ourdnd.invalid_td", f"The TD is a whole number from 1 to {dice_rules.ODDS_LIMIT} "
                                                      "(usually 10 easy, 12 average, 15 hard, 18 brutal).")
         out = Outcome(encounter_state={**es, "td": td, "td_start": td, "td_lowered": 0})
@@ -685,10 +699,8 @@ class OurDnDCombat(CombatRules):
         return out
 
     def _gm_amount(self, action: dict) -> int:
-        amount = action.get("amount")
-        if isinstance(amount, str) and amount.strip().isdigit():
-            amount = int(amount)
-        if not is_int(amount) or amount < 1:
+        amount = whole_number(action.get("amount"))
+        if amount is None or amount < 1:
             raise CombatRefused("ourdnd.invalid_amount", "The amount is a whole number of 1 or more.")
         return amount
 
