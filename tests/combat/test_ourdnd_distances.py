@@ -110,3 +110,11 @@ def test_the_encounter_page_shows_the_bands():
     assert '<div data-detail="distance"><dt>Goblin</dt><dd>FAR</dd></div>' in page
     assert '<div data-detail="distance"><dt>Bram the Shield-Bearer</dt><dd>FAR</dd></div>' in page
     assert "positions" not in page and "out_of_range" not in page.replace('value="out_of_range"', "")
+
+
+def test_a_campaign_naming_an_unknown_band_is_refused():
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError) as exc:
+        make_campaign(ruleset="ourdnd", settings={"house_rules": {"start_distance": "next door"}})
+    assert "The sides start close, near, far, very_far or out_of_range from each other." in str(exc.value)

@@ -14,7 +14,7 @@ from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
 from . import build as build_rules
-from . import dice
+from . import dice, distance
 from . import state as play_rules
 
 
@@ -34,6 +34,12 @@ class OurDnD(Ruleset):
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
         return build_rules.check_homebrew_entry(kind, entry, path)
+
+    def check_settings(self, settings: Any) -> list[Issue]:
+        issues = super().check_settings(settings)
+        if isinstance(settings, dict):
+            issues.extend(distance.check_house_rules(settings))
+        return issues
 
     def traits(self, ctx: Context) -> dict[str, Any]:
         return build_rules.traits(ctx)

@@ -19,7 +19,9 @@ the character sheet never disagree.
     {"td": 14, "td_start": 15, "td_lowered": 1,   # the scene's TD, where it started, how far
                                                   # the players have lowered it (at most 3)
      "initiative_npcs": 11,                       # the DM's roll
-     "tasks": {"the jammed gate": 7}}             # effort put into tasks without a target
+     "tasks": {"the jammed gate": 7},             # effort put into tasks without a target
+     "positions": {"12": 0, "13": 1},             # each combatant's zone on the line (distance.py)
+     "names": {"12": "Bram", "13": "Goblin"}}     # whom the rows name the bands by
 
 Readings where the seed leaves room:
 
@@ -31,6 +33,14 @@ Readings where the seed leaves room:
 - Turns: "action only", "move near + action" or "move far". A move comes before the
   action (after an action you cannot move), moving far ends the turn, and recovering takes
   the whole turn (no move, no other action).
+- Distances (distance.py): CLOSE, NEAR, FAR, VERY FAR, OUT OF RANGE between combatants, from
+  their zones on one line. A move names someone and the band to end at from them (``to``);
+  a NEAR move covers a NEAR distance, a FAR move a FAR one, else ``ourdnd.too_far_to_move``;
+  a move naming nobody changes no band. An attempt on a combatant needs its gear's reach
+  (``ourdnd.out_of_reach``; bare hands and melee CLOSE), is HARD at VERY FAR, and nothing
+  reaches OUT OF RANGE (``ourdnd.out_of_range``). First aid needs CLOSE ("if an ally can
+  reach you"). The sides start ``start_distance`` apart (house default); the DM places anyone
+  (``set_distance``). The row's summary lists the band to every other combatant (``details``).
 - The TD: the GM sets it (``set_td``: a new starting point). Players lower it (a torch, a
   light spell…) by at most 3 below where it started; lowering is not an action.
 - Rolls: the scene's TD, except an NPC's attempt against a PC, which rolls against the

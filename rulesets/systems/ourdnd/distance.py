@@ -30,6 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.engine.base import Context, is_int
+from rulesets.engine.pointer import ptr
+from rulesets.engine.report import Issue
 
 BANDS = ("close", "near", "far", "very_far", "out_of_range")
 WORDS = {"close": "CLOSE", "near": "NEAR", "far": "FAR", "very_far": "VERY FAR", "out_of_range": "OUT OF RANGE"}
@@ -92,6 +94,23 @@ def reach(item: dict[str, Any] | None, ctx: Context) -> tuple[str, bool]:
     if kind_reach in STEPS:
         return kind_reach, True
     return "close", False
+
+
+def check_house_rules(settings: dict) -> list[Issue]:
+    """The campaign's distance house rules name bands the rules know (``settings.malformed``)."""
+    issues = []
+    start = settings.get("start_distance")
+    if isinstance(start, str) and start not in STEPS:
+        issues.append(Issue("settings.malformed", "/start_distance",
+                            "The sides start close, near, far, very_far or out_of_range from each other."))
+    by_kind = settings.get("reach_by_kind")
+    if isinstance(by_kind, dict):
+        for kind, band in by_kind.items():
+            if band not in STEPS or band == "out_of_range":
+                issues.append(Issue("settings.malformed", ptr("reach_by_kind", kind),
+                                    f"Gear of the kind {kind!r} reaches close, near, far or very_far (nothing "
+                                    "reaches out of range)."))
+    return issues
 
 
 # ---------------------------------------------------------------- the line of zones

@@ -278,3 +278,16 @@ def test_homebrew_gear_names_its_reach_or_takes_its_kind_s():
                                          {"id": "wand", "name": "Wand", "kind": "magic", "effort": "d10"}]})
     assert distance.reach(ctx.catalogue["gear"]["sling"], ctx) == ("near", False)
     assert distance.reach(ctx.catalogue["gear"]["wand"], ctx) == ("far", True)
+
+
+# ------------------------------------------------------------------ house rules
+
+@pytest.mark.parametrize("house,paths", [
+    ({"start_distance": "near", "reach_by_kind": {"magic": "very_far"}}, []),
+    ({"start_distance": "next door"}, ["/start_distance"]),
+    ({"reach_by_kind": {"magic": "out_of_range", "gunpowder": "miles"}},
+     ["/reach_by_kind/magic", "/reach_by_kind/gunpowder"]),
+])
+def test_a_campaign_s_distance_house_rules_name_bands_the_rules_know(house, paths):
+    assert [(i.code, i.path) for i in OURDND.check_settings(house)] == [("settings.malformed", p) for p in paths]
+
