@@ -94,6 +94,12 @@ def _side(f: Fighter) -> str:
     return f.group or ("npcs" if f.is_npc else "pcs")
 
 
+def _dying(f: Fighter) -> bool:
+    """``state.normal(f.state)["dying"]`` without reading the whole state (the actions list asks it
+    of every fighter)."""
+    return isinstance(f.state, dict) and f.state.get("dying") is True
+
+
 def _flag(value: Any) -> bool:
     return value in (True, "true", "on", "1", 1)
 
@@ -261,8 +267,9 @@ class OurDnDCombat(CombatRules):
                 current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
-    def _gate(self, actor: Fighter, fighters: list[Fighter], current: int | None) -> tuple[str, str]:
-        st = self._st(actor)
+    def _gate(self, actor: Fighter, fighters: list[Fighter], current: int | None,
+              st: dict | None = None) -> tuple[str, str]:
+        st = self._st(actor) if st is None else st
         if st["dead"]:
             return f"{actor.name} is dead.", "ourdnd.dead"
         if st["unconscious"] or st["dying"]:
@@ -282,25 +289,27 @@ class OurDnDCombat(CombatRules):
 
     def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
         """Every action of ``actor`` now, in the page's order, each allowed or with the first rule that stops it."""
-        gate = self._gate(actor, fighters, current)
+        st = self._st(actor)
+        gate = self._gate(actor, fighters, current, st)
         action_gate = self._action_gate(actor)
-        td = self._td(es, self.ctx_of(actor))
+        ctx = self.ctx_of(actor)
+        td = self._td(es, ctx)
         stats = self._stats(actor)
         return [
             *self._move_specs(actor, gate),
-            *self._roll_specs(actor, gate, action_gate, stats, td),
+            *self._roll_specs(actor, gate, action_gate, stats, td, ctx),
             self._first_aid_spec(actor, fighters, gate, action_gate, stats, td),
             self._recover_spec(actor, gate, stats, td),
-            self._reroll_spec(actor, gate),
-            self._lower_spec(actor, es, td),
-            *self._gm_specs(actor, es),
+            self._reroll_spec(actor, gate, st),
+            self._lower_spec(actor, es, td, ctx),
+            *self._gm_specs(actor, td),
         ]
 
     def _move_specs(self, actor: Fighter, gate: tuple[str, str]) -> list[ActionSpec]:
         """Move near (an action may follow) and move far (the whole turn), to a band from someone."""
         c = actor.combat or {}
         to_param = {"id": "to", "label": "To", "kind": "choice", "default": "close",
-                    "options": [{"id": b, "label": distance.word(b)} for b in distance.BANDS]}
+                    "options": list(distance.BAND_OPTIONS)}
         specs = []
         for move in MOVES:
             spec = ActionSpec(id=f"move_{move}", label=f"Move {move}", target="any", params=[to_param],
@@ -314,7 +323,7 @@ class OurDnDCombat(CombatRules):
         return specs
 
     def _roll_specs(self, actor: Fighter, gate: tuple[str, str], action_gate: tuple[str, str],
-                    stats: dict[str, int], td: int) -> list[ActionSpec]:
+                    stats: dict[str, int], td: int, ctx: Context) -> list[ActionSpec]:
         """A check, and an attempt (then effort, with the gear's die and reach)."""
         best = max(STATS, key=lambda s: stats[s])
         stat_param = {"id": "stat", "label": "Stat", "kind": "choice", "options": list(STATS), "default": best}
@@ -323,7 +332,7 @@ class OurDnDCombat(CombatRules):
         gear_param = {"id": "gear", "label": "Effort", "kind": "choice",
                       "default": max(dice, key=lambda k: int(dice[k][1:])),
                       "options": [{"id": k, "label": f"{k.replace('_', ' ')} ({d}, reaches "
-                                                     f"{distance.word(self._reach(actor, k)[0])})"}
+                                                     f"{distance.word(self._reach(actor, k, ctx)[0])})"}
                                   for k, d in dice.items()]}
         check = ActionSpec(id="check", label="Check (d20 + stat vs TD)", cost="the action",
                            params=[stat_param, mode_param], odds={"stat": stats[best], "td": td, "mode": "normal"})
@@ -349,7 +358,7 @@ class OurDnDCombat(CombatRules):
                                odds={"stat": stats[aid_stat], "td": td, "mode": "normal"})
         first_aid.deny(*gate)
         first_aid.deny(*action_gate)
-        if not any(self._st(f)["dying"] for f in fighters if f.id != actor.id):
+        if not any(_dying(f) for f in fighters if f.id != actor.id):
             first_aid.deny("Nobody is dying.", "ourdnd.not_dying")
         return first_aid
 
@@ -363,7 +372,7 @@ class OurDnDCombat(CombatRules):
                          "ourdnd.whole_turn")
         return recover
 
-    def _reroll_spec(self, actor: Fighter, gate: tuple[str, str]) -> ActionSpec:
+    def _reroll_spec(self, actor: Fighter, gate: tuple[str, str], st: dict) -> ActionSpec:
         last = (actor.combat or {}).get("last_roll")
         reroll = ActionSpec(id="reroll", label="Re-roll the last failed roll (Heroic Inspiration)",
                             cost="Heroic Inspiration",
@@ -372,13 +381,13 @@ class OurDnDCombat(CombatRules):
         if not last:
             reroll.deny("There is no failed check or attempt to re-roll this turn.",
                          "ourdnd.nothing_to_reroll")
-        elif not self._st(actor)["inspiration"]:
+        elif not st["inspiration"]:
             reroll.deny(f"{actor.name} has no Heroic Inspiration.", "ourdnd.no_inspiration")
         return reroll
 
-    def _lower_spec(self, actor: Fighter, es: dict, td: int) -> ActionSpec:
+    def _lower_spec(self, actor: Fighter, es: dict, td: int, ctx: Context) -> ActionSpec:
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
-        room = self._room(es, self.ctx_of(actor))
+        room = self._room(es, ctx)
         lower = ActionSpec(id="lower_td", label="Lower the TD (a torch, a spell…)", cost="not an action",
                            reaction=True,
                            params=[{"id": "amount", "label": "By", "kind": "number", "min": 1, "max": max(room, 1),
@@ -388,7 +397,7 @@ class OurDnDCombat(CombatRules):
             lower.deny("Players lower the TD; the DM sets it.", "ourdnd.players_only")
         elif room <= 0:
             lower.deny(f"The TD has been lowered {lowered} already: players never lower it more than "
-                       f"{self._max_lower(self.ctx_of(actor))} below where it started ({es.get('td_start', td)}).",
+                       f"{self._max_lower(ctx)} below where it started ({es.get('td_start', td)}).",
                        "ourdnd.td_floor")
         return lower
 
@@ -400,17 +409,17 @@ class OurDnDCombat(CombatRules):
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
         return self._max_lower(ctx) - lowered
 
-    def _gm_specs(self, actor: Fighter, es: dict) -> list[ActionSpec]:
+    def _gm_specs(self, actor: Fighter, td: int) -> list[ActionSpec]:
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         return [
             ActionSpec(id="set_td", label="Set the scene's TD", cost="GM", gm=True, reaction=True,
-                       params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": self._td(es, self.ctx_of(actor))}]),
+                       params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": td}]),
             ActionSpec(id="gm_damage", label="Damage", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_inspiration", label="Award Heroic Inspiration", cost="GM", gm=True, reaction=True),
             ActionSpec(id="set_distance", label="Set distance", cost="GM", gm=True, reaction=True, target="any",
                        params=[{"id": "to", "label": "Distance", "kind": "choice", "default": "near",
-                                "options": [{"id": b, "label": distance.word(b)} for b in distance.BANDS]}]),
+                                "options": list(distance.BAND_OPTIONS)}]),
         ]
 
     # ---------------------------------------------------------------- perform
@@ -428,10 +437,11 @@ class OurDnDCombat(CombatRules):
 
     # ---------------------------------------------------------------- distances (distance.py)
 
-    def _reach(self, actor: Fighter, gear: str) -> tuple[str, bool]:
+    def _reach(self, actor: Fighter, gear: str, ctx: Context | None = None) -> tuple[str, bool]:
         """(the band ``actor``'s ``gear`` reaches, whether it is a house default); bare hands CLOSE."""
-        item = None if gear == "bare_hands" else self.ctx_of(actor).catalogue.get("gear", {}).get(gear)
-        return distance.reach(item, self.ctx_of(actor))
+        ctx = ctx or self.ctx_of(actor)
+        item = None if gear == "bare_hands" else ctx.catalogue.get("gear", {}).get(gear)
+        return distance.reach(item, ctx)
 
     @staticmethod
     def _band_param(action: dict, key: str = "to") -> str:

@@ -37,6 +37,8 @@ BANDS = ("close", "near", "far", "very_far", "out_of_range")
 WORDS = {"close": "CLOSE", "near": "NEAR", "far": "FAR", "very_far": "VERY FAR", "out_of_range": "OUT OF RANGE"}
 #: Where a band starts, in NEAR steps of ~10 m (the seed's reference measurements).
 STEPS = {"close": 0, "near": 1, "far": 2, "very_far": 4, "out_of_range": 5}
+#: The bands as the choices of a form (read-only: shared by every action that offers them).
+BAND_OPTIONS = tuple({"id": b, "label": WORDS[b]} for b in BANDS)
 #: NEAR steps a move covers: a NEAR move, and a FAR move ("twice as far as normal").
 MOVE_STEPS = {"near": 1, "far": 2}
 #: How each band reads after a combatant's name: "NEAR Wren", "FAR from the goblin".

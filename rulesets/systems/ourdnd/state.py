@@ -51,13 +51,16 @@ def normal(state: Any, build: dict, report: Report, ctx: Context) -> dict[str, A
     """``state`` read leniently: every key present, HP within 0..max, wrong types replaced by the opening values."""
     out = initial_state(build, report, ctx)
     if isinstance(state, dict):
-        if is_int(state.get("hp")):
-            out["hp"] = max(0, min(out["hp"], state["hp"]))
+        hp = state.get("hp")
+        if is_int(hp):
+            out["hp"] = max(0, min(out["hp"], hp))
         for flag in FLAGS:
-            if isinstance(state.get(flag), bool):
-                out[flag] = state[flag]
-        if is_int(state.get("dying_rounds")):
-            out["dying_rounds"] = state["dying_rounds"]
+            value = state.get(flag)
+            if value is True or value is False:
+                out[flag] = value
+        rounds = state.get("dying_rounds")
+        if is_int(rounds):
+            out["dying_rounds"] = rounds
     return out
 
 
