@@ -18,10 +18,10 @@ from rulesets.systems.paragon import RULESET as PARAGON
 from rulesets.systems.paragon import rules
 from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = example_paths("paragon")
 TYPICAL = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())
-DEMOS = sorted((ROOT / "characters/demo/paragon").glob("*.json"))
+DEMOS = sorted((ROOT / "rulesets/systems/paragon/demo").glob("*.json"))
 
 
 def base_build(**changes) -> dict:

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from rulesets.engine import name_key, validate
 from rulesets.systems.maelstrom import RULESET
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((Path(__file__).parent / "examples" / "maelstrom").glob("*.json"))
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLES = sorted((Path(__file__).parents[1] / "examples" / "maelstrom").glob("*.json"))
 BENCH = ROOT / "bench" / "builds" / "maelstrom_typical.json"
-DEMOS = sorted((ROOT / "characters" / "demo" / "maelstrom").glob("*.json"))
+DEMOS = sorted((ROOT / "rulesets" / "systems" / "maelstrom" / "demo").glob("*.json"))
 
-KESTREL = json.loads((Path(__file__).parent / "examples" / "maelstrom" / "kestrel_investigator.json").read_text())[
+KESTREL = json.loads((Path(__file__).parents[1] / "examples" / "maelstrom" / "kestrel_investigator.json").read_text())[
     "build"
 ]
 

@@ -12,10 +12,10 @@ from rulesets.engine.combat import Fighter, Outcome
 from rulesets.systems.paragon import RULESET as PARAGON
 from tests.rulesets import combat_helpers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())  # def melee 20, triarmatura 23
-HESK = json.loads((ROOT / "characters/demo/paragon/old_hesk.json").read_text())  # ordinary: def melee 20
-SELA = json.loads((ROOT / "characters/demo/paragon/sela_windborn.json").read_text())  # triarmatura def 28
+HESK = json.loads((ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text())  # ordinary: def melee 20
+SELA = json.loads((ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text())  # triarmatura def 28
 RULES = PARAGON.combat()
 
 

@@ -17,10 +17,10 @@ from rulesets.systems.ourdnd import build as rules
 from rulesets.systems.ourdnd import dice
 from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = example_paths("ourdnd")
 TYPICAL = json.loads((ROOT / "bench/builds/ourdnd_typical.json").read_text())
-DEMOS = sorted((ROOT / "characters/demo/ourdnd").glob("*.json"))
+DEMOS = sorted((ROOT / "rulesets/systems/ourdnd/demo").glob("*.json"))
 STATS = {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}
 
 

@@ -11,8 +11,8 @@ from rulesets.engine import FixedRoller, OddsError, StateError, odds, registry, 
 from rulesets.systems.ascendant.play import degree
 
 RULESET = registry.get("ascendant")
-ROOT = Path(__file__).parents[2]
-BUILD = json.loads((ROOT / "characters" / "demo" / "ascendant" / "ysolde.json").read_text())
+ROOT = Path(__file__).parents[3]
+BUILD = json.loads((ROOT / "rulesets" / "systems" / "ascendant" / "demo" / "ysolde.json").read_text())
 REPORT = validate(BUILD)
 
 

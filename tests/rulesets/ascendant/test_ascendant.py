@@ -8,7 +8,7 @@ import pytest
 
 from rulesets.engine import registry, validate
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]  # tests/rulesets (its examples/)
 ROOT = HERE.parents[1]
 EXAMPLES = sorted((HERE / "examples" / "ascendant").glob("*.json"))
 RULESET = registry.get("ascendant")
@@ -100,7 +100,7 @@ def test_the_typical_level_ten_build_is_valid_and_spends_nine_levels_of_xp():
     assert d["invest_limit"] == 7 and d["lore_slots"] == 3
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "characters" / "demo" / "ascendant").glob("*.json")),
+@pytest.mark.parametrize("path", sorted((ROOT / "rulesets" / "systems" / "ascendant" / "demo").glob("*.json")),
                          ids=lambda p: p.stem)
 def test_demo_characters_are_valid_on_approval(path):
     report = validate(json.loads(path.read_text()), phase="approval")

@@ -11,7 +11,7 @@ from rulesets.engine import registry, validate
 from rulesets.engine.combat import Fighter
 from tests.rulesets import combat_helpers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RULESET = registry.get("maelstrom")
 RULES = RULESET.combat()
 L, B, A = "lethal", "bashing", "aggravated"
@@ -21,8 +21,8 @@ def _build(path: str) -> dict:
     return json.loads((ROOT / path).read_text())
 
 
-ROOK = _build("characters/demo/maelstrom/rook.json")  # reflexes 4, wits 2; precision 4 + firearms 3; strength 2; wp 3
-KESTREL = _build("characters/demo/maelstrom/kestrel.json")  # reflexes 2, wits 3; melee 0; investigation 4; wp 4
+ROOK = _build("rulesets/systems/maelstrom/demo/rook.json")  # reflexes 4, wits 2; precision 4 + firearms 3; strength 2; wp 3
+KESTREL = _build("rulesets/systems/maelstrom/demo/kestrel.json")  # reflexes 2, wits 3; melee 0; investigation 4; wp 4
 VASQUEZ = _build("bench/builds/maelstrom_typical.json")  # reflexes 3, wits 2; precision 4 + firearms 3; wp 3
 
 

@@ -9,7 +9,7 @@ import pytest
 from rulesets.engine import StateError, validate
 from rulesets.systems.maelstrom import RULESET
 
-EXAMPLE = Path(__file__).parent / "examples" / "maelstrom" / "kestrel_investigator.json"
+EXAMPLE = Path(__file__).parents[1] / "examples" / "maelstrom" / "kestrel_investigator.json"
 BUILD = json.loads(EXAMPLE.read_text())["build"]
 REPORT = validate(BUILD)
 B, L, A = "bashing", "lethal", "aggravated"

@@ -11,7 +11,7 @@ from rulesets.engine import registry
 from rulesets.engine.combat import Fighter
 from tests.rulesets import combat_helpers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 RULESET = registry.get("ascendant")
 RULES = RULESET.combat()
 
@@ -23,8 +23,8 @@ def _build(path: str, name: str | None = None) -> dict:
     return build
 
 
-LIRAEL = _build("characters/demo/ascendant/lirael.json")  # bard 5: rapier +8 (dex), Deflection 19, Perception 6 (+2)
-CULTIST = _build("characters/demo/ascendant/ysolde.json", "Cultist")  # wizard 1: Deflection 14, 16 Stamina, Perc 4
+LIRAEL = _build("rulesets/systems/ascendant/demo/lirael.json")  # bard 5: rapier +8 (dex), Deflection 19, Perception 6 (+2)
+CULTIST = _build("rulesets/systems/ascendant/demo/ysolde.json", "Cultist")  # wizard 1: Deflection 14, 16 Stamina, Perc 4
 BRANNOC = _build("bench/builds/ascendant_typical.json")  # fighter 10: longsword +12, Power Attack
 
 

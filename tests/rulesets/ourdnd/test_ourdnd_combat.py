@@ -15,9 +15,9 @@ from rulesets.engine.combat import Fighter, Outcome
 from rulesets.systems.ourdnd import RULESET as OURDND
 from tests.rulesets import combat_helpers
 
-ROOT = Path(__file__).resolve().parents[2]
-BRAM = json.loads((ROOT / "characters/demo/ourdnd/bram_shieldbearer.json").read_text())  # str 2 con 2, def 3, 10 HP
-WREN = json.loads((ROOT / "characters/demo/ourdnd/wren_emberhand.json").read_text())  # int 3 con 1, fire staff d10
+ROOT = Path(__file__).resolve().parents[3]
+BRAM = json.loads((ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text())  # str 2 con 2, def 3, 10 HP
+WREN = json.loads((ROOT / "rulesets/systems/ourdnd/demo/wren_emberhand.json").read_text())  # int 3 con 1, fire staff d10
 PIP = json.loads((ROOT / "bench/builds/ourdnd_typical.json").read_text())  # dex 3, shortbow d6, 20 HP
 GOBLIN = {"ruleset": "ourdnd", "name": "Goblin", "budget": {"points": 3},
           "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0}, "hearts": 1,
