@@ -366,7 +366,7 @@ def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
     details = [{**d, "key": d.get("key") or slugify(str(d.get("label", "")))} for d in out.get("details") or []
                if isinstance(d, dict)]
     summary = {"stats": stats, "status": list(out.get("status") or [])}
-    if details:  # more label/value pairs under their own heading (Our D&D's distances to the others)
+    if details:  # more label/value pairs under their own heading (a ruleset's distances to the others…)
         summary.update(details=details, details_label=str(out.get("details_label") or ""))
     return summary
 

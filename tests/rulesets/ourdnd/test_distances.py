@@ -17,8 +17,8 @@ from rulesets.systems.ourdnd import distance
 from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[3]
-BRAM = json.loads((ROOT / "characters/demo/ourdnd/bram_shieldbearer.json").read_text())  # STR 2, sword, shield
-WREN = json.loads((ROOT / "characters/demo/ourdnd/wren_emberhand.json").read_text())  # INT 3, fire staff, dagger
+BRAM = json.loads((ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text())  # STR 2, sword, shield
+WREN = json.loads((ROOT / "rulesets/systems/ourdnd/demo/wren_emberhand.json").read_text())  # INT 3, fire staff, dagger
 ARCHER = {"ruleset": "ourdnd", "name": "Ash", "budget": {"points": 6},
           "stats": {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}, "hearts": 1,
           "gear": [{"item": "longbow"}, {"item": "shortbow"}, {"item": "musket"}, {"item": "dagger"}]}
