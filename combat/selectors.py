@@ -363,7 +363,12 @@ def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
         out = {}
     stats = [{**st, "key": st.get("key") or slugify(str(st.get("label", "")))} for st in out.get("stats") or []
              if isinstance(st, dict)]
-    return {"stats": stats, "status": list(out.get("status") or [])}
+    details = [{**d, "key": d.get("key") or slugify(str(d.get("label", "")))} for d in out.get("details") or []
+               if isinstance(d, dict)]
+    summary = {"stats": stats, "status": list(out.get("status") or [])}
+    if details:  # more label/value pairs under their own heading (a ruleset's distances to the others…)
+        summary.update(details=details, details_label=str(out.get("details_label") or ""))
+    return summary
 
 
 LOG_FIELDS = ("seq", "round", "kind", "text", "actor_id", "data", "created")
