@@ -131,6 +131,10 @@ class Context:
                        phase=phase, cache=self.cache)
 
 
+#: The phase of a GM's NPC: not held to a player's budget (see ``Ruleset.validate``).
+NPC_PHASE = "npc"
+
+
 def _deep_merge(base: dict, override: dict) -> dict:
     out = dict(base)
     for key, value in override.items():
@@ -191,7 +195,10 @@ class Ruleset:
 
         ``settings`` are the campaign's house-rule overrides, ``homebrew`` its extra
         content ({kind: [entries]}), ``previous`` the approved build when this is an
-        advancement (then ``check_advancement`` runs too).
+        advancement (then ``check_advancement`` runs too). ``phase`` is "draft",
+        "approval" (stricter where a ruleset says so) or ``NPC_PHASE`` ("npc": checked as a
+        draft, but a budget overspend is a ``budget.exceeded`` *warning*: the GM's NPCs are
+        not held to the players' budget, and the report still says what they would cost).
         """
         report = Report(self.slug)
         try:
@@ -208,7 +215,15 @@ class Ruleset:
                 self.check_advancement(previous, doc, report, ctx)
             for currency, limit in report.budget.items():
                 spent = report.spent.get(currency, 0)
-                if spent > limit:
+                if spent > limit and phase == NPC_PHASE:
+                    # An NPC is not held to a player's budget: what it would cost is information.
+                    report.warn(
+                        "budget.exceeded",
+                        ptr("budget", currency),
+                        f"As a player character this build would spend {spent} {self.currency_label(currency)} "
+                        f"of a budget of {limit} ({spent - limit} over); an NPC is not held to it.",
+                    )
+                elif spent > limit:
                     report.error(
                         "budget.exceeded",
                         ptr("budget", currency),
