@@ -126,6 +126,7 @@ def _builder_context(request, character: Character, build, report, *, readonly: 
         "sheet_url": _sheet_url(character),
         "dirty": build != character.build,
         "creation_review": _creation_review(character),
+        "gm_approves": (campaign.settings or {}).get("approve_new_characters") is True,
     }
 
 
