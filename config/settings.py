@@ -254,6 +254,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "CharacterStatusEnum": "characters.models.Character.Status",
         "AdvancementStatusEnum": "characters.models.Advancement.Status",
+        "AdvancementKindEnum": "characters.models.Advancement.Kind",
         "EncounterStatusEnum": "combat.models.Encounter.Status",
     },
 }
