@@ -255,6 +255,7 @@ SPECTACULAR_SETTINGS = {
         "CharacterStatusEnum": "characters.models.Character.Status",
         "AdvancementStatusEnum": "characters.models.Advancement.Status",
         "AdvancementKindEnum": "characters.models.Advancement.Kind",
+        "LedgerEntryKindEnum": "characters.models.LedgerEntry.Kind",
         "EncounterStatusEnum": "combat.models.Encounter.Status",
     },
 }
