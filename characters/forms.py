@@ -9,9 +9,10 @@ from django.contrib.auth.forms import UserCreationForm
 
 from characters.forms_house import HouseRulesMixin
 from characters.services.campaigns import ruleset_choices
+from config.forms import StorableTextForm, WholeNumberField
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(StorableTextForm, UserCreationForm):
     """Django's sign-up form (username rules, the password validators, the repeat)."""
 
     class Meta(UserCreationForm.Meta):
@@ -45,7 +46,7 @@ class JSONObjectField(forms.CharField):
         return value
 
 
-class CampaignCreateForm(forms.Form):
+class CampaignCreateForm(StorableTextForm, forms.Form):
     name = forms.CharField(max_length=120, widget=forms.TextInput(attrs={"autocomplete": "off"}))
     ruleset = forms.ChoiceField(choices=())
     starting_budget = JSONObjectField(
@@ -75,7 +76,7 @@ class CampaignCreateForm(forms.Form):
         }
 
 
-class CampaignSettingsForm(HouseRulesMixin, forms.Form):
+class CampaignSettingsForm(StorableTextForm, HouseRulesMixin, forms.Form):
     """Name, one whole-number field per currency of the ruleset, GM approval, and the house rules
     as typed fields (``forms_house``: blank means as the rulebook)."""
 
@@ -92,7 +93,7 @@ class CampaignSettingsForm(HouseRulesMixin, forms.Form):
         self.currencies = list(ruleset.currencies)
         label_of = currency_label or (lambda c: c.replace("_", " "))
         for currency in self.currencies:
-            self.fields[f"budget_{currency}"] = forms.IntegerField(
+            self.fields[f"budget_{currency}"] = WholeNumberField(
                 min_value=0, max_value=1_000_000, label=f"Starting {label_of(currency)}"
             )
         self.add_house_fields(ruleset, house_rules)
@@ -116,7 +117,7 @@ class CampaignSettingsForm(HouseRulesMixin, forms.Form):
         }
 
 
-class JoinForm(forms.Form):
+class JoinForm(StorableTextForm, forms.Form):
     join_code = forms.CharField(
         max_length=32,
         label="Join code",

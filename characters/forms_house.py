@@ -26,6 +26,8 @@ from typing import Any
 from django import forms
 
 from characters.diff import humanise
+from config.forms import FormInputError, WholeNumberField, check_json, validate_storable
+from rulesets.engine.base import parse_whole_number
 from rulesets.engine.pointer import ptr, split
 
 PREFIX = "hr:"
@@ -143,10 +145,10 @@ class CommaListField(forms.CharField):
         items = [v.strip() for v in value.split(",") if v.strip()]
         if not self.numbers:
             return items
-        try:
-            return [int(v) for v in items]
-        except ValueError:
-            raise forms.ValidationError("Write whole numbers separated by commas, such as 1, 3, 7.") from None
+        numbers = [parse_whole_number(v) for v in items]
+        if any(n is None for n in numbers):
+            raise forms.ValidationError("Write whole numbers separated by commas, such as 1, 3, 7.")
+        return numbers
 
 
 class JSONValueField(forms.CharField):
@@ -155,8 +157,10 @@ class JSONValueField(forms.CharField):
         if not value.strip():
             return None
         try:
-            return json.loads(value)
-        except ValueError as exc:
+            return check_json(json.loads(value), field="")
+        except (ValueError, RecursionError) as exc:
+            if isinstance(exc, FormInputError):
+                raise forms.ValidationError(exc.message) from None
             raise forms.ValidationError(f"This is not valid JSON: {exc}.") from None
 
 
@@ -177,7 +181,7 @@ def _form_field(spec: HouseField) -> forms.Field:
     if spec.kind == "int":
         low = spec.minimum if spec.minimum is not None else -1_000_000
         high = spec.maximum if spec.maximum is not None else 1_000_000
-        return forms.IntegerField(widget=forms.NumberInput(attrs=placeholder), min_value=low, max_value=high, **common)
+        return WholeNumberField(widget=forms.NumberInput(attrs=placeholder), min_value=low, max_value=high, **common)
     if spec.kind == "float":
         return forms.FloatField(widget=forms.NumberInput(attrs={**placeholder, "step": "any"}), **common)
     if spec.kind in ("int_list", "text_list"):
@@ -210,6 +214,7 @@ class HouseRulesMixin:
         self._house_overrides = overrides
         for spec in self.house_specs:
             self.fields[spec.name] = _form_field(spec)
+            self.fields[spec.name].validators.append(validate_storable)
             found, value = _get(overrides, spec.pointer)
             if found and value is not None:
                 self.initial[spec.name] = _initial(spec, value)

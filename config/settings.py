@@ -19,12 +19,21 @@ from config.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", default=False)
+#: Django's own advice (and `check --deploy`, security.W009): 50 characters or more.
+MIN_SECRET_KEY_LENGTH = 50
 SECRET_KEY = env_str("SECRET_KEY", "")
+if not DEBUG and len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
+    # Fail closed: a server that signs sessions and CSRF tokens with a public or guessable key
+    # must not start. The development key below is for DEBUG=true only.
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is {'not set' if not SECRET_KEY else f'only {len(SECRET_KEY)} characters long'}: "
+        f"with DEBUG off it must be at least {MIN_SECRET_KEY_LENGTH} random characters, e.g. "
+        '`export SECRET_KEY=$(python3 -c "import secrets; print(secrets.token_urlsafe(50))")`, '
+        "or set DEBUG=true for development."
+    )
 if not SECRET_KEY:
-    if not DEBUG and not env_bool("SHEETFORGE_INSECURE_DEV_KEY", default=True):
-        raise ImproperlyConfigured("SECRET_KEY is not set.")
-    # Development only: a fixed key so that sessions survive a restart of `make run`. Its
-    # "django-insecure-" prefix makes `manage.py check --deploy` flag it (security.W009).
+    # Development only (DEBUG=true): a fixed key so that sessions survive a restart of `make run`.
+    # Its "django-insecure-" prefix makes `manage.py check --deploy` flag it (security.W009).
     SECRET_KEY = "django-insecure-sheetforge-dev-key-change-me-in-production-0123456789"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
@@ -71,6 +80,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
+    "config.middleware.FormInputErrorMiddleware",
     # Last: turns a locked-out sign-in (login page, token endpoint) into the lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -250,6 +260,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Every operation's door answers (400 on a bad body, 401, 404, 413 …) in the one error shape.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.error_responses"],
     # Several models have a "status" field with different choices: name each enum after its model.
     "ENUM_NAME_OVERRIDES": {
         "CharacterStatusEnum": "characters.models.Character.Status",

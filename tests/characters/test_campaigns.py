@@ -250,7 +250,7 @@ def test_gm_edits_settings_and_a_bad_house_rule_is_a_form_error(client):
     # is a field error, a 400, and nothing is saved.
     response = client.post(url, {"name": "Renamed", f"budget_{currency}": 55, "hr:/rest_minutes": "bogus"})
     assert response.status_code == 400
-    assert "Enter a whole number." in response.content.decode()
+    assert "Enter a whole number, such as 3." in response.content.decode()
     campaign.refresh_from_db()
     assert campaign.name != "Renamed"
     response = client.post(url, {"name": "Renamed", f"budget_{currency}": 55, "hr:/rest_minutes": ""})

@@ -98,8 +98,8 @@ def test_a_nonsense_house_rule_is_a_field_error_and_changes_nothing(slug, client
     spec, _ = _number_field(ruleset)
     response = client.post(url, {**_base_post(campaign, ruleset), "name": "Renamed", spec.name: "lots"})
     assert response.status_code == 400
-    assert "Enter a whole number." in response.content.decode()
-    assert response.context["form"].errors[spec.name] == ["Enter a whole number."]
+    assert "Enter a whole number, such as 3." in response.content.decode()
+    assert response.context["form"].errors[spec.name] == ["Enter a whole number, such as 3."]
     campaign.refresh_from_db()
     assert campaign.settings == before and campaign.name != "Renamed"
 
