@@ -25,8 +25,9 @@ from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import builder_traits, is_campaign_gm
 from combat import services
 from combat.models import LibraryNpc
-from combat.selectors import encounter_for_user, npc_archetypes, npc_library, npc_report
+from combat.selectors import encounter_for_user, encounter_is_gm, npc_archetypes, npc_library, npc_report
 from config.api import RuleRefused
+from config.forms import FormInputError, check_post, post_whole_number
 
 TEMPLATE = "combat/npc_builder.html"
 
@@ -108,6 +109,7 @@ def _builder(request: HttpRequest, campaign, npc: LibraryNpc | None) -> HttpResp
     archetype = (request.GET.get("archetype") or request.POST.get("_archetype") or "")[:60] if npc is None else ""
     if request.method == "GET":
         return render(request, TEMPLATE, _builder_context(campaign, base, npc=npc, archetype=archetype))
+    check_post(request.POST)  # a NUL or a lone surrogate is a 400 before the rules see it
     build = build_from_post(traits, request.POST, base)
     if "_save" in request.POST:
         try:
@@ -160,15 +162,29 @@ def encounter_add_from_library(request: HttpRequest, encounter_id: int) -> HttpR
     from combat.views import _message, _reply  # the encounter page's own replies
 
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
-    raw = (request.POST.get("count") or "1").strip()
-    count = int(raw) if raw.isdigit() and len(raw) <= 4 else raw
+    if not encounter_is_gm(request.user, encounter):  # access first: a player's post is a 403 whatever it holds
+        raise PermissionDenied("Only the GM may add combatants.")
+    check_post(request.POST)
+    try:
+        count = post_whole_number(request.POST, "count", label="How many", default=1, min_value=1,
+                                  max_value=services.MAX_GROUP)
+        npc_id = post_whole_number(request.POST, "npc", label="NPC", min_value=1)
+    except FormInputError as exc:
+        exc_message = str(exc)
+        return _refuse(request, encounter, exc_message)
     try:
         created = services.encounter_add_from_library(encounter=encounter, user=request.user,
-                                                      npc_id=request.POST.get("npc"), count=count)
+                                                      npc_id=npc_id, count=count)
     except (RuleRefused, services.InvalidInput) as exc:
-        if not request.htmx:  # the page again, the reason beside the form, nothing added
-            from combat.views import TEMPLATE as ENCOUNTER, _context
-
-            return render(request, ENCOUNTER, _context(request, encounter, panel_error=_message(exc)), status=400)
-        return _reply(request, encounter, error=_message(exc))
+        return _refuse(request, encounter, _message(exc))
     return _reply(request, encounter, done=f"Added {', '.join(c.name for c in created)}.")
+
+
+def _refuse(request: HttpRequest, encounter, message: str) -> HttpResponse:
+    """Nothing added: htmx gets the panel with the reason (as every encounter form), a plain POST
+    the page again with it, as a 400."""
+    from combat.views import TEMPLATE as ENCOUNTER, _context, _reply
+
+    if request.htmx:
+        return _reply(request, encounter, error=message)
+    return render(request, ENCOUNTER, _context(request, encounter, panel_error=message), status=400)

@@ -86,6 +86,9 @@ def test_adding_from_the_library_refuses_bad_counts_and_other_campaigns_npcs(tab
                  {"npc": foreign.id, "count": "1"}, {"npc": "x", "count": "1"}):
         response = client.post(url, data)
         assert response.status_code == 400, data
+    lots = client.post(url, {"npc": npc.id, "count": "lots"}).content.decode()
+    assert "How many: enter a whole number from 1 to 30, such as 3." in lots
+    assert "No such NPC in this campaign" in client.post(url, {"npc": foreign.id, "count": "1"}).content.decode()
     assert table["encounter"].combatants.count() == 0
 
 
