@@ -600,6 +600,8 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
     reason = _check_comment(reason, required=True)[:150]
     character = _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
+    if advancement.kind == Advancement.Kind.CREATION:
+        raise Conflict("A new character's approval cannot be reverted: it changes through advancement now.")
     if advancement.status != Advancement.Status.APPROVED or advancement.applied_version is None:
         raise Conflict(f"Request #{advancement.id} is {advancement.get_status_display().lower()}: only an approved one can be reverted.")
     versions = {

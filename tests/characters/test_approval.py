@@ -182,3 +182,28 @@ def test_a_player_cannot_approve_their_own_character_on_the_page(table, client):
     assert Character.objects.get(pk=table["draft"].id).status == "pending"
     client.force_login(table["outsider"])
     assert client.post(f"/advancements/{review.id}/approve/", {"comment": ""}).status_code == 404
+
+
+def test_an_approved_new_character_is_not_reverted_like_an_advancement(table):
+    _submit(table)
+    api_client(table["gm"]).post(f"/api/v1/characters/{table['draft'].id}/approve/", {}, format="json")
+    review = Advancement.objects.get(character_id=table["draft"].id)
+    response = api_client(table["gm"]).post(f"/api/v1/advancements/{review.id}/revert/", {"reason": "oops"},
+                                            format="json")
+    assert response.status_code == 409
+    assert Character.objects.get(pk=table["draft"].id).status == "active"
+
+
+def test_the_review_queue_stays_within_its_queries(table, client, django_assert_max_num_queries):
+    for _ in range(3):
+        draft = character_create(campaign=table["campaign"], owner=table["player"], build=copy.deepcopy(BUILDS["pando"]))
+        api_client(table["player"]).post(f"/api/v1/characters/{draft.id}/submit/", {}, format="json")
+    client.force_login(table["gm"])
+    with django_assert_max_num_queries(40) as counted:
+        page = client.get("/review/")
+    assert page.content.decode().count("New character") >= 3
+    three = len(counted.captured_queries)
+    character_create(campaign=table["campaign"], owner=table["player"], build=copy.deepcopy(BUILDS["pando"]))
+    api_client(table["player"]).post(f"/api/v1/characters/{Character.objects.latest('id').id}/submit/", {}, format="json")
+    with django_assert_max_num_queries(three + 2):  # one more card costs no more than its ledger read
+        client.get("/review/")
