@@ -171,3 +171,16 @@ def test_a_player_cannot_open_the_house_rules_form(client):
     assert client.post(reverse("campaign_settings", args=[campaign.pk]), {"name": "X"}).status_code == 403
     client.force_login(make_user())
     assert client.get(reverse("campaign_settings", args=[campaign.pk])).status_code == 404
+
+
+def test_the_rulesets_own_check_lands_on_the_field(client):
+    campaign = make_campaign(ruleset="maelstrom")
+    ruleset = registry.get("maelstrom")
+    client.force_login(campaign.gm)
+    url = reverse("campaign_settings", args=[campaign.pk])
+    response = client.post(url, {**_base_post(campaign, ruleset), "hr:/health_chart": '{"bruised": 0}'})
+    assert response.status_code == 400
+    errors = response.context["form"].errors["hr:/health_chart"]
+    assert len(errors) == 1 and "House rule 'health_chart' must be" in errors[0]
+    campaign.refresh_from_db()
+    assert campaign.house_rules == {}
