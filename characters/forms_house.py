@@ -2,12 +2,12 @@
 
 The fields are generated from ``ruleset.house_defaults`` (RULES.md "HD", in each ruleset's
 ``content/house.json``), typed by the default's JSON type, and worded by the ruleset's
-``content/house_labels.json``::
+``content/house_labels.json`` (``Ruleset.house_labels``)::
 
-    {"rest_minutes": {"label": "Rest (minutes)", "help": "..."},
-     "leisure_ep": {"label": "...", "choices": [["skill_level", "The skill's level"], ...]},
-     "attribute_max": {"label": "...", "type": "number"},           # a default of null: its type
-     "healing": {"label": "Healing", "fields": {"care_bonus": {"label": "..."}}}}
+    {"<a number>": {"label": "In the rulebook's words", "help": "...", "min": 0},
+     "<a word>": {"label": "...", "choices": [["value", "What the rulebook calls it"], ...]},
+     "<null>": {"label": "...", "type": "number"},                 # a default of null: its type
+     "<an object>": {"label": "...", "fields": {"<its key>": {"label": "..."}}}}
 
 A blank field means "as the rulebook" (the default is its placeholder and help), so the
 campaign's ``house_rules`` stay what they are: the overrides, nothing else. Nested objects
@@ -92,7 +92,7 @@ def _kind(default: Any, spec: dict) -> str:
 
 def house_fields(ruleset) -> list[HouseField]:
     """Every house default of ``ruleset`` as a typed field, in the order of its content."""
-    labels = ruleset.tables.get("house_labels") or {}
+    labels = ruleset.house_labels()
     out: list[HouseField] = []
     for key, default in ruleset.house_defaults.items():
         if key in SKIPPED:

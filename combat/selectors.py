@@ -104,7 +104,7 @@ _ENCOUNTER_SQL: dict[bool, str] = {}
 
 
 def _encounter_sql(for_update: bool) -> str:
-    """The encounter, its campaign, and whether the user is its GM, if the user is a member: one
+    """The encounter and its campaign (whose ``gm`` says who runs it), if the user is a member: one
     statement, written once. Every request of the encounter page starts with it (the action,
     the panel every page fetches after every change, the board), and the ORM's compiling of the
     equivalent queryset cost three times the statement itself."""
@@ -112,9 +112,7 @@ def _encounter_sql(for_update: bool) -> str:
         qn = connection.ops.quote_name
         member = qn(Membership._meta.db_table)
         _ENCOUNTER_SQL[for_update] = (
-            f"SELECT {_columns(Encounter, 'e')}, {_columns(Campaign, 'c')}, "
-            f"EXISTS (SELECT 1 FROM {member} g WHERE g.campaign_id = e.campaign_id AND g.user_id = %s "
-            f"AND g.role = %s) "
+            f"SELECT {_columns(Encounter, 'e')}, {_columns(Campaign, 'c')} "
             f"FROM {qn(Encounter._meta.db_table)} e JOIN {qn(Campaign._meta.db_table)} c ON c.id = e.campaign_id "
             f"WHERE e.id = %s AND EXISTS (SELECT 1 FROM {member} m WHERE m.campaign_id = e.campaign_id "
             f"AND m.user_id = %s)" + (" FOR UPDATE OF e" if for_update and _can_lock() else ""))
@@ -124,21 +122,19 @@ def _encounter_sql(for_update: bool) -> str:
 def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encounter:
     """The encounter if ``user`` is a member of its campaign, else ``EncounterNotFound``.
     With ``for_update`` the encounter row is locked (inside a transaction): every change of
-    one encounter is serialised on that lock. The same statement answers "is ``user`` its GM?"
-    (read by ``encounter_is_gm``): no second round trip."""
+    one encounter is serialised on that lock. Its campaign comes with it, so ``encounter_is_gm``
+    needs no second round trip."""
     pk = _pk(encounter_id)
     if pk is None or not getattr(user, "is_authenticated", False):
         raise EncounterNotFound("No such encounter.")
     with connection.cursor() as cursor:
-        cursor.execute(_encounter_sql(for_update), [user.pk, Membership.Role.GM, pk, user.pk])
+        cursor.execute(_encounter_sql(for_update), [pk, user.pk])
         row = cursor.fetchone()
     if row is None:
         raise EncounterNotFound("No such encounter.")
     n = len(Encounter._meta.concrete_fields)
     encounter = _from_row(Encounter, row[:n])
-    Encounter.campaign.field.set_cached_value(encounter, _from_row(Campaign, row[n:-1]))
-    encounter.user_is_gm = bool(row[-1])
-    encounter._gm_for = user.pk
+    Encounter.campaign.field.set_cached_value(encounter, _from_row(Campaign, row[n:]))
     return encounter
 
 
@@ -152,13 +148,7 @@ def encounter_visible(*, user, encounter_id) -> bool:
 
 
 def encounter_is_gm(user, encounter: Encounter) -> bool:
-    """Whether ``user`` runs the encounter's campaign; free when ``encounter_for_user`` loaded it
-    for this user (its ``user_is_gm`` annotation), else ``is_campaign_gm``."""
-    if getattr(user, "is_authenticated", False) and encounter.campaign.gm_id == user.pk:
-        return True
-    known = getattr(encounter, "user_is_gm", None)
-    if known is not None and getattr(encounter, "_gm_for", None) == user.pk:
-        return bool(known)
+    """Whether ``user`` runs the encounter's campaign (``is_campaign_gm``: no query)."""
     return is_campaign_gm(user, encounter.campaign)
 
 
@@ -575,28 +565,14 @@ def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
 
 
 def npc_archetypes(ruleset: Ruleset | None, campaign: Campaign) -> list[dict[str, Any]]:
-    """The ready NPCs a ruleset ships: [{"id", "name", "build"}], from its content.
-
-    The ruleset's own hook when it has one (``npc_archetypes(ctx)``), else its
-    ``content/npc_archetypes.json`` (``{"archetypes": [...]}``), else its one quick NPC.
-    """
+    """The ready NPCs a ruleset ships (``Ruleset.npc_archetypes``): [{"id", "name", "build"}]."""
     if ruleset is None:
         return []
-    hook = getattr(ruleset, "npc_archetypes", None)
-    if callable(hook):
-        found = hook(ruleset.context(campaign.house_rules, campaign.homebrew))
-    else:
-        found = (ruleset.tables.get("npc_archetypes") or {}).get("archetypes")
-    if not found:
-        from combat.quick_builds import quick_build
-
-        build = quick_build(ruleset, campaign)
-        found = [{"id": "quick", "name": build.get("name") or "NPC", "build": build}] if build else []
+    found = ruleset.npc_archetypes(ruleset.context(campaign.house_rules, campaign.homebrew))
     return [
         {"id": str(a.get("id") or i), "name": str(a.get("name") or a["build"].get("name") or "NPC"),
          "build": copy.deepcopy(a["build"])}
         for i, a in enumerate(found)
-        if isinstance(a, dict) and isinstance(a.get("build"), dict)
     ]
 
 

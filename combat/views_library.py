@@ -13,7 +13,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -26,7 +25,7 @@ from characters.selectors.characters import builder_traits, is_campaign_gm
 from combat import services
 from combat.models import LibraryNpc
 from combat.selectors import encounter_for_user, encounter_is_gm, npc_archetypes, npc_library, npc_report
-from config.api import RuleRefused
+from characters.errors import NotPermitted, RuleRefused
 from config.forms import FormInputError, check_post, post_whole_number
 
 TEMPLATE = "combat/npc_builder.html"
@@ -35,7 +34,7 @@ TEMPLATE = "combat/npc_builder.html"
 def _gm_campaign(request: HttpRequest, campaign_id: int):
     campaign = campaign_for_user(request.user, campaign_id)  # 404 for outsiders
     if not is_campaign_gm(request.user, campaign):
-        raise PermissionDenied("Only the campaign's GM keeps its NPC library.")
+        raise NotPermitted("Only the campaign's GM keeps its NPC library.")
     return campaign
 
 
@@ -163,7 +162,7 @@ def encounter_add_from_library(request: HttpRequest, encounter_id: int) -> HttpR
 
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     if not encounter_is_gm(request.user, encounter):  # access first: a player's post is a 403 whatever it holds
-        raise PermissionDenied("Only the GM may add combatants.")
+        raise NotPermitted("Only the GM may add combatants.")
     check_post(request.POST)
     try:
         count = post_whole_number(request.POST, "count", label="How many", default=1, min_value=1,

@@ -20,15 +20,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
 from characters.diff import build_diff
-from characters.models import Advancement, Campaign, Character, CharacterVersion
+from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused
+from characters.models import Advancement, Campaign, Character
 from characters.selectors.characters import character_for_user, is_campaign_gm
-from characters.services.characters import campaign_ruleset, character_activate, character_validate
-from config.api import Conflict, RuleRefused
+from characters.services.characters import character_activate
+from characters.services.rules import campaign_ruleset, character_validate
+from characters.services.versions import character_version_write
 from rulesets.engine import Report
 
 MAX_COMMENT = 2000
@@ -44,8 +45,6 @@ def _core(build: Any) -> Any:
 
 
 def _check_comment(comment: Any, *, required: bool) -> str:
-    from characters.services.advancement import BadInput
-
     if comment is None:
         comment = ""
     if not isinstance(comment, str) or len(comment) > MAX_COMMENT:
@@ -53,13 +52,6 @@ def _check_comment(comment: Any, *, required: bool) -> str:
     if required and not comment.strip():
         raise BadInput("Say why: a rejection needs a comment for the player.", field="comment")
     return comment.strip()
-
-
-def _version(character: Character, *, author, reason: str) -> None:
-    CharacterVersion.objects.create(
-        character=character, number=character.version, build=character.build, state=character.state,
-        report=character.report, reason=reason[:200], author=author,
-    )
 
 
 def creation_review_open(*, character: Character, user, report: Report) -> Advancement:
@@ -71,9 +63,8 @@ def creation_review_open(*, character: Character, user, report: Report) -> Advan
     diff = build_diff({}, _core(character.build), labels=_labels(campaign))
     cost = {c: report.spent.get(c, 0) for c in ruleset.currencies if report.spent.get(c, 0)}
     character.status = Character.Status.PENDING
-    character.version += 1
-    character.save(update_fields=["status", "version", "updated"])
-    _version(character, author=user, reason="submitted for the GM's approval")
+    character_version_write(character=character, author=user, reason="submitted for the GM's approval",
+                            fields=["status"])
     # A review of an earlier submission that is somehow still open is superseded by this one.
     Advancement.objects.filter(
         character=character, kind=Advancement.Kind.CREATION, status=Advancement.Status.PENDING
@@ -94,9 +85,9 @@ def creation_review_open(*, character: Character, user, report: Report) -> Advan
 def _locked_pending(*, character_id, user, gm_action: str | None) -> tuple[Character, Advancement | None]:
     character = character_for_user(user=user, character_id=character_id)  # 404 for outsiders
     if gm_action is not None and not is_campaign_gm(user, character.campaign):
-        raise PermissionDenied(f"Only the campaign's GM may {gm_action} a new character.")
+        raise NotPermitted(f"Only the campaign's GM may {gm_action} a new character.")
     if gm_action is None and character.owner_id != user.pk:
-        raise PermissionDenied("Only the character's owner may withdraw its submission.")
+        raise NotPermitted("Only the character's owner may withdraw its submission.")
     character = Character.objects.select_for_update(of=("self",)).select_related("campaign", "owner").get(pk=character.pk)
     if character.status != Character.Status.PENDING:
         raise Conflict(
@@ -164,9 +155,7 @@ def character_withdraw_submission(*, character_id, user) -> Character:
 
 def _to_draft(character: Character, *, author, reason: str) -> None:
     character.status = Character.Status.DRAFT
-    character.version += 1
-    character.save(update_fields=["status", "version", "updated"])
-    _version(character, author=author, reason=reason)
+    character_version_write(character=character, author=author, reason=reason, fields=["status"])
 
 
 def creation_review_latest(*, character: Character) -> Advancement | None:

@@ -47,7 +47,7 @@ def _number_field(ruleset):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_house_default_has_a_label_in_the_rulesets_content(slug):
     ruleset = registry.get(slug)
-    labels = ruleset.tables.get("house_labels") or {}
+    labels = ruleset.house_labels()
     assert set(ruleset.house_defaults) <= set(labels)
     assert all(spec.label and "Rulebook:" in spec.help for spec in house_fields(ruleset))
 
