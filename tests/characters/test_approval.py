@@ -207,3 +207,15 @@ def test_the_review_queue_stays_within_its_queries(table, client, django_assert_
     api_client(table["player"]).post(f"/api/v1/characters/{Character.objects.latest('id').id}/submit/", {}, format="json")
     with django_assert_max_num_queries(three + 2):  # one more card costs no more than its ledger read
         client.get("/review/")
+
+
+def test_approval_rechecks_the_build_under_todays_house_rules(table):
+    _submit(table)
+    campaign = table["campaign"]
+    campaign.settings = {**campaign.settings, "house_rules": {"attribute_max": 2}}  # Alex has coordination 3
+    campaign.save(update_fields=["settings"])
+    response = api_client(table["gm"]).post(f"/api/v1/characters/{table['draft'].id}/approve/", {}, format="json")
+    assert response.status_code == 422
+    assert "attribute.above_maximum" in [e["code"] for e in response.json()["errors"]]
+    assert Character.objects.get(pk=table["draft"].id).status == "pending"
+    assert not LedgerEntry.objects.filter(character_id=table["draft"].id, kind="spend").exists()
