@@ -31,6 +31,7 @@ from characters.selectors.characters import (
     character_versions,
     characters_visible_to,
 )
+from characters.serializers_advancement import CommentSerializer, RejectSerializer
 from characters.serializers_campaigns import ErrorSerializer
 from characters.serializers_characters import (
     BuildDocumentSerializer,
@@ -43,7 +44,6 @@ from characters.serializers_characters import (
     CharacterSummarySerializer,
     VersionSerializer,
 )
-from characters.serializers_advancement import CommentSerializer, RejectSerializer
 from characters.services import approval
 from characters.services import characters as svc
 from config.api import api_view, query_id, validated

@@ -19,13 +19,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from characters.errors import NotPermitted, RuleRefused
 from characters.forms_builder import build_from_post, builder_form
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import builder_traits, is_campaign_gm
 from combat import services
 from combat.models import LibraryNpc
 from combat.selectors import encounter_for_user, encounter_is_gm, npc_archetypes, npc_library, npc_report
-from characters.errors import NotPermitted, RuleRefused
 from config.forms import FormInputError, check_post, post_whole_number
 
 TEMPLATE = "combat/npc_builder.html"
@@ -182,7 +182,8 @@ def encounter_add_from_library(request: HttpRequest, encounter_id: int) -> HttpR
 def _refuse(request: HttpRequest, encounter, message: str) -> HttpResponse:
     """Nothing added: htmx gets the panel with the reason (as every encounter form), a plain POST
     the page again with it, as a 400."""
-    from combat.views import TEMPLATE as ENCOUNTER, _context, _reply
+    from combat.views import TEMPLATE as ENCOUNTER
+    from combat.views import _context, _reply
 
     if request.htmx:
         return _reply(request, encounter, error=message)

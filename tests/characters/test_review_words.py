@@ -60,10 +60,10 @@ def test_the_review_page_says_who_reviewed_and_what_changed(advancement, client)
     assert "requested by pat" in pending
     assert "Approved by" not in pending
     html = client.get(f"/advancements/{a.id}/").content.decode()
-    skills = re.search(r'<tr data-path="/skills".*?</tr>', html, re.S).group(0)
+    skills = re.search(r'<tr data-path="/skills".*?</tr>', html, re.DOTALL).group(0)
     assert "Added: <ins>Fencing</ins>" in skills
     assert "<del>" not in skills  # nothing struck through: melee, blades and shields stay
-    equipment = _text(re.search(r'<tr data-path="/equipment".*?</tr>', html, re.S).group(0))
+    equipment = _text(re.search(r'<tr data-path="/equipment".*?</tr>', html, re.DOTALL).group(0))
     assert "Added: Dagger, carried" in equipment
     assert "{" not in equipment  # no raw JSON
     svc.advancement_approve(advancement_id=a.id, gm=gm, comment="Well trained")
