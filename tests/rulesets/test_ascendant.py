@@ -258,7 +258,9 @@ ERROR_CASES = [
     ("an unknown skill", wizard(skills={"crafting": "trained", "piloting": "trained"}),
      "skill.unknown", "/skills/piloting"),
     ("an unknown lore", wizard(lores=["gossip"]), "skill.unknown", "/lores/0"),
-    ("the background's lore again", wizard(lores=["academia"]), "skill.duplicate", "/lores/0"),
+    # RULES.md (settled): the background's own lore may be listed once; listed twice it is a duplicate
+    ("the background's lore twice", wizard(lores=["academia", "warfare", "academia"]), "skill.duplicate",
+     "/lores/2"),
     ("the heritage's feat again", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
                                                              "ancestry": "adaptive_mind"})),
      "skill.duplicate", "/levels/1/feats/ancestry"),
@@ -329,14 +331,15 @@ def test_an_expert_slot_may_take_two_trained_feats():
     ("value", "code", "path"),
     [
         # trading down again: two expert feats never become four trained ones
+        # (RULES.md, settled: ascendant.feat_trade_invalid on the slot; was feat_slot_missing on the third feat)
         (["diehard", "toughness", "incredible_initiative", "armor_proficiency"],
-         "ascendant.feat_slot_missing", "/levels/3/feats/general/2"),
-        # the pair must be of the rank below the slot's
-        (["diehard", "untrained_improvisation"], "ascendant.feat_rank_too_high", "/levels/3/feats/general/1"),
+         "ascendant.feat_trade_invalid", "/levels/3/feats/general"),
+        # the pair must be of the rank below the slot's (settled: feat_trade_invalid on the slot)
+        (["diehard", "untrained_improvisation"], "ascendant.feat_trade_invalid", "/levels/3/feats/general"),
         # the same feat twice
         (["diehard", "diehard"], "skill.duplicate", "/levels/3/feats/general/1"),
-        # a list inside the slot is not a deeper trade
-        (["diehard", ["toughness", "fleet"]], "build.malformed", "/levels/3/feats/general"),
+        # a list inside the slot is a traded feat traded again (settled: feat_trade_invalid)
+        (["diehard", ["toughness", "fleet"]], "ascendant.feat_trade_invalid", "/levels/3/feats/general"),
     ],
 )
 def test_a_slot_trades_down_only_once(value, code, path):
@@ -346,7 +349,7 @@ def test_a_slot_trades_down_only_once(value, code, path):
 def test_a_trained_slot_cannot_trade_down():
     report = validate(wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
                                                   "general": ["diehard", "toughness"]})))
-    assert ("ascendant.feat_rank_too_high", "/levels/1/feats/general/0") in codes(report)
+    assert ("ascendant.feat_trade_invalid", "/levels/1/feats/general") in codes(report)  # settled code
 
 
 def test_a_campaign_can_allow_only_one_trade_down_per_character():
@@ -354,7 +357,7 @@ def test_a_campaign_can_allow_only_one_trade_down_per_character():
     doc["levels"]["5"]["feats"]["general"] = ["canny_acumen", "armor_proficiency"]
     assert validate(doc, phase="approval").valid  # two trade-downs (levels 3 and 5) by default
     limited = validate(doc, phase="approval", settings={"trade_downs_max": 1})
-    assert codes(limited) == {("ascendant.feat_slot_missing", "/levels/5/feats/general")}
+    assert codes(limited) == {("ascendant.feat_trade_invalid", "/levels/5/feats/general")}  # settled code
 
 
 # ------------------------------------------------------------------- lores

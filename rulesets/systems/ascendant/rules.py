@@ -22,6 +22,8 @@ from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Report
 
+from .feats import ACTIONS, Effects, breakdown, check_effect, flat, signed
+
 ATTRIBUTES: tuple[str, ...] = ("str", "dex", "con", "int", "wis", "cha")
 ATTRIBUTE_LABELS = {
     "str": "Strength", "dex": "Dexterity", "con": "Constitution",
@@ -36,6 +38,7 @@ FEAT_KINDS: tuple[str, ...] = ("ancestry", "class", "archetype", "skill", "gener
 GROUP_SLOTS = ("ancestry", "background", "class", "free")
 
 MISSING = "ascendant.level_choices_missing"
+TRADE = "ascendant.feat_trade_invalid"
 
 
 class Rules:
@@ -127,6 +130,28 @@ def _feat_table(ctx: Context) -> dict[str, tuple]:
     return ctx.memo("ascendant.feat_table", table)
 
 
+def _names(ctx: Context) -> dict[str, str]:
+    """Skill and Lore id -> the name players read, once per context (``Context.memo``)."""
+    def table() -> dict[str, str]:
+        return {k: e.get("name", k) for kind in ("skills", "lores") for k, e in ctx.catalogue.get(kind, {}).items()}
+
+    return ctx.memo("ascendant.names", table)
+
+
+def _feat_effects(ctx: Context) -> dict[str, dict]:
+    """Feat id -> the feat with only its well-formed effects, once per context (``Context.memo``)."""
+    def table() -> dict[str, dict]:
+        out = {}
+        for fid, feat in ctx.catalogue.get("feats", {}).items():
+            effects = feat.get("effects")
+            if isinstance(effects, list) and effects:
+                good = [e for e in effects if not check_effect(e, "", {})]
+                out[fid] = {"name": feat.get("name", fid), "effects": good}
+        return out
+
+    return ctx.memo("ascendant.feat_effects", table)
+
+
 def _label(entry: dict | None, fallback: str) -> str:
     return entry.get("name", fallback) if isinstance(entry, dict) else fallback
 
@@ -171,6 +196,9 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     level = build.get("level")
     max_level = s["max_level"]
     if not is_int(level) or not 1 <= level <= max_level:
+        if is_int(level) and level > max_level:
+            # RULES.md: a value out of its range is still priced, so spent and budget.exceeded stay true.
+            report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
         report.error("build.malformed", "/level", f"The level must be a whole number from 1 to {max_level}.")
         return
     report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
@@ -411,8 +439,21 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     class_id = klass["id"] if klass else None
     first_archetype = min(rules.slots.get("archetype", [1]) or [1])
     trade_downs = 0
+    bad_trades: set[str] = set()
     trade_max = s.get("trade_downs_max")
     final_cap = rules.cap(level)
+
+    # Lores known (the background's and the listed ones), so that skill increases may raise them.
+    lore_cat = cat.get("lores", {})
+    bg_lore = background.get("lore") if background else None
+    doc_lores = build.get("lores")
+    if doc_lores is None:
+        doc_lores = []
+    elif not isinstance(doc_lores, list):
+        report.error("build.malformed", "/lores", "Lores are a list of lore ids, such as [\"warfare\"].")
+        doc_lores = []
+    lore_rank = dict.fromkeys([bg_lore] if bg_lore in lore_cat else [], 1)
+    lore_rank.update((lore, 1) for lore in doc_lores if type(lore) is str and lore in lore_cat)
 
     level_plan = rules.level_plan
     feat_table = _feat_table(ctx)
@@ -477,9 +518,20 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                 missing(base, f"Level {n} gives a skill increase: name a skill to raise by one rank.")
             elif not isinstance(raised, str):
                 report.error("build.malformed", base, "A skill increase is one skill id, such as \"stealth\".")
+            elif raised in lore_rank and raised not in skill_rank:
+                # Lores rise by skill increases like other skills (never above Class Proficiency).
+                if lore_rank[raised] + 1 > cp:
+                    report.error(
+                        "ascendant.skill_rank_too_high", base,
+                        f"{_label(lore_cat.get(raised), raised)} is already {rules.rank_label(lore_rank[raised])}; "
+                        f"no skill goes above your Class Proficiency ({rules.rank_label(cp)} at level {n}). "
+                        "Raise another skill.",
+                    )
+                else:
+                    lore_rank[raised] += 1
             elif raised not in skill_rank:
-                report.error("skill.unknown", base, f"{raised!r} is not a skill; choose from "
-                             f"{_few(list(skills_cat), 15)}.")
+                report.error("skill.unknown", base, f"{raised!r} is not a skill or one of your Lores; choose from "
+                             f"{_few(list(skills_cat), 15)}, or a Lore you know.")
             elif raised == key_skill:
                 report.error(
                     "ascendant.skill_rank_too_high", base,
@@ -530,6 +582,10 @@ def check(build: dict, report: Report, ctx: Context) -> None:
             if isinstance(value, str):
                 picked.append((path, value, kind, False))
                 continue
+            if isinstance(value, list) and any(isinstance(v, list) for v in value):
+                report.error(TRADE, path, "A feat taken by trading a slot down cannot be traded down again "
+                             "(two Expert feats never become four Trained ones); list two feat ids, or one.")
+                continue
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 report.error("build.malformed", path, "A feat slot holds one feat id, or a list of two feat ids of "
                              "the rank below.")
@@ -538,23 +594,20 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                 picked.append((path + "/0", value[0], kind, False))
                 continue
             if not s.get("trade_down", True):
-                report.error("ascendant.feat_slot_missing", path + "/1",
-                             "This campaign does not trade a feat slot for two lower feats; keep one feat.")
+                report.error(TRADE, path, "This campaign does not trade a feat slot for two lower feats; keep one "
+                             "feat.")
+                continue
+            if len(value) > 2:
+                report.error(TRADE, path, f"A slot traded down holds exactly two feats of the rank below, not "
+                             f"{len(value)}: a slot is traded once (two Expert feats never become four Trained "
+                             "ones).")
                 continue
             trade_downs += 1
             if is_int(trade_max) and trade_downs > trade_max:
-                report.error("ascendant.feat_slot_missing", path, f"This campaign allows {trade_max} trade-down"
+                report.error(TRADE, path, f"This campaign allows {trade_max} trade-down"
                              f"{'s' if trade_max != 1 else ''} in all; keep one feat in this slot.")
                 continue
-            for i, fid in enumerate(value):
-                if i >= 2:
-                    report.error(
-                        "ascendant.feat_slot_missing", f"{path}/{i}",
-                        "A slot traded down holds exactly two feats of the rank below; it cannot trade down again "
-                        "(two Expert feats never become four Trained ones). Remove this feat.",
-                    )
-                else:
-                    picked.append((f"{path}/{i}", fid, kind, True))
+            picked += [(f"{path}/{i}", fid, kind, True) for i, fid in enumerate(value)]
         level_ids = {fid for _, fid, _, _ in picked}
         seen_here: set[str] = set()
         for path, fid, kind, traded in picked:
@@ -592,18 +645,23 @@ def check(build: dict, report: Report, ctx: Context) -> None:
             else:
                 limit = cp
             rank = rank_index.get(f_rank, n_ranks)
-            if rank > limit or (traded and rank > limit - 1):
+            if rank > limit or (traded and rank != limit - 1):
                 if kind == "skill":
                     where = f"your proficiency in {_label(skills_cat.get(feat.get('skill')), str(feat.get('skill')))}"
                 else:
                     where = f"your Class Proficiency at level {n}"
-            if traded and rank > limit - 1:
-                report.error(
-                    "ascendant.feat_rank_too_high", path,
-                    f"Two feats in one slot must be of the rank below the slot's ({rules.rank_label(limit - 1)} "
-                    f"here, from {where}: {rules.rank_label(limit)}); {name} is {rules.rank_label(rank)}. "
-                    "Choose a lower feat or keep one feat in this slot.",
-                )
+            if traded and rank != limit - 1:
+                slot = path.rsplit("/", 1)[0]
+                if slot not in bad_trades:
+                    bad_trades.add(slot)
+                    below = (f"exactly one rank below the slot's ({rules.rank_label(limit - 1)} here, from {where}: "
+                             f"{rules.rank_label(limit)})" if limit > 1 else
+                             f"of a rank below the slot's, and {where} is {rules.rank_label(limit)}, the lowest")
+                    report.error(
+                        TRADE, slot,
+                        f"Two feats in one slot must each be {below}; {name} is {rules.rank_label(rank)}. "
+                        "Choose another feat or keep one feat in this slot.",
+                    )
                 continue
             if rank > limit:
                 report.error(
@@ -633,17 +691,15 @@ def check(build: dict, report: Report, ctx: Context) -> None:
             if fid in feats_cat:
                 held.setdefault(fid, path)
 
+    # ----------------------------------------------------------- feat effects
+    fx = Effects.of(held, _feat_effects(ctx), level)
+    for skill, rank, _ in fx.skills:  # a feat's trained skill (never lowers one)
+        if skill in skill_rank:
+            skill_rank[skill] = max(skill_rank[skill], rank_index.get(rank, 1))
+
     # ------------------------------------------------------------------- lores
-    lore_cat = cat.get("lores", {})
-    lore_slots = max(0, attrs["int"])
-    bg_lore = background.get("lore") if background else None
+    lore_slots = max(0, attrs["int"]) + sum(n for n, _ in fx.lores)
     lores_held = [bg_lore] if bg_lore else []
-    doc_lores = build.get("lores")
-    if doc_lores is None:
-        doc_lores = []
-    elif not isinstance(doc_lores, list):
-        report.error("build.malformed", "/lores", "Lores are a list of lore ids, such as [\"warfare\"].")
-        doc_lores = []
     chosen = 0
     for i, lore in enumerate(doc_lores):
         path = f"/lores/{i}"
@@ -651,9 +707,11 @@ def check(build: dict, report: Report, ctx: Context) -> None:
             report.error("build.malformed", path, "A lore is an id such as \"warfare\".")
         elif lore not in lore_cat:
             report.error("skill.unknown", path, f"{lore!r} is not a Lore here; choose from {_few(list(lore_cat))}.")
+        elif lore == bg_lore and lore not in doc_lores[:i]:
+            continue  # RULES.md: the background's own Lore may be listed; it uses no slot
         elif lore in lores_held:
-            why = "your background already gives it" if lore == bg_lore else "it is listed twice"
-            report.error("skill.duplicate", path, f"{_label(lore_cat[lore], lore)}: {why}; choose another Lore.")
+            report.error("skill.duplicate", path, f"{_label(lore_cat[lore], lore)} is listed twice; choose "
+                         "another Lore.")
         else:
             chosen += 1
             lores_held.append(lore)
@@ -665,7 +723,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                 )
     if attrs_ok and chosen < lore_slots:
         report.warn("ascendant.lore_slots_unused", "/lores",
-                    f"Intelligence gives {lore_slots} Lores and {chosen} are chosen; add {lore_slots - chosen} more.")
+                    f"You know {lore_slots} Lores and {chosen} are chosen; add {lore_slots - chosen} more.")
 
     # ------------------------------------------------------------------ armor
     armor = None
@@ -680,44 +738,114 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                              f"{_few(list(cat.get('armor', {})))}.")
 
     # ---------------------------------------------------------------- derived
+    xp = report.budget.get("xp")
+    _derive(report.derived, rules, s, level=level, xp=xp, attrs=attrs if attrs_ok else None, skill_rank=skill_rank,
+            lore_rank=lore_rank, lores_held=lores_held, lore_slots=lore_slots, held=held, fx=fx, ancestry=ancestry,
+            klass=klass, armor=armor, skill_attr=_skill_attributes(ctx), final_cap=final_cap, names=_names(ctx))
+
+
+def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict | None, skill_rank: dict,
+            lore_rank: dict, lores_held: list, lore_slots: int, held: dict, fx: Effects, ancestry: dict | None,
+            klass: dict | None, armor: dict | None, skill_attr: dict, final_cap: int, names: dict) -> None:
+    """The derived numbers (RULES.md 3 "Derived"), each feat effect in them with its source."""
     cp = rules.class_proficiency(level)
-    d = report.derived
     d["level"] = level
     # The highest level the earned XP reaches: the advance page offers the level-up wizard up to it.
-    xp = report.budget.get("xp")
     if is_int(xp):
-        d["level_reachable"] = max(1, min(max_level, xp // s["xp_per_level"] + 1))
+        d["level_reachable"] = max(1, min(s["max_level"], xp // s["xp_per_level"] + 1))
     d["class_proficiency"] = rules.ranks[cp]
     d["proficiency_bonus"] = rules.bonus_of(cp)
     d["attribute_max"] = final_cap
     d["skill_ranks"] = {k: rules.ranks[v] for k, v in skill_rank.items()}
     d["feats"] = sorted(held)
     d["lores"] = lores_held
-    if not attrs_ok:
+    d["lore_ranks"] = {lore: rules.ranks[min(lore_rank.get(lore, 1), len(rules.ranks) - 1)] for lore in lores_held}
+    if fx.actions:
+        d["actions"] = [{"id": a, "label": ACTIONS[a], "source": src} for a, src in fx.actions]
+    if fx.situational:
+        d["situational"] = [{k: m[k] for k in ("selector", "value", "type", "source", "when", "text")}
+                            for m in fx.situational]
+    if fx.resistances:
+        d["resistances"] = dict(fx.resistances)
+    if fx.weapons:
+        d["weapon_proficiencies"] = list(fx.weapons)
+    if fx.dying_max:
+        d["dying_max"] = s["dying_max"] + sum(n for n, _ in fx.dying_max)
+    breakdowns: dict[str, dict] = {}
+    if ancestry is not None and is_int(ancestry.get("speed")):
+        d["speed"] = _flat_number(breakdowns, "speed", "Speed", ancestry["speed"], fx.speed, " (feet)")
+    if attrs is None:
+        if breakdowns:
+            d["breakdown"] = breakdowns
         return
     d["attributes"] = dict(attrs)
     d["invest_limit"] = s["invest_base"] + attrs["cha"]
-    d["lore_slots"] = lore_slots
+    d["lore_slots"] = _flat_number(breakdowns, "lore_slots", "Lores", max(0, attrs["int"]), fx.lores, "")
     bonus, top = rules._bonus, len(rules._bonus) - 1
-    skill_attr = _skill_attributes(ctx)
-    d["skills"] = {k: bonus[v if v <= top else top] + attrs[skill_attr[k]] for k, v in skill_rank.items()}
-    d["lore_modifiers"] = {lore: rules.bonus_of(1) + attrs["int"] for lore in lores_held}
+    mods = fx.modifiers
+    skills = {}
+    for k, v in skill_rank.items():
+        base = bonus[v if v <= top else top] + attrs[skill_attr[k]]
+        skills[k] = _number(breakdowns, f"skill.{k}", names.get(k, k), base, fx,
+                            ("skills", f"skill.{k}", "untrained_skills") if v == 0 else ("skills", f"skill.{k}"))
+    d["skills"] = skills
+    d["lore_modifiers"] = {
+        lore: _number(breakdowns, f"lore.{lore}", names.get(lore, lore), rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"], fx,
+                      ("lores", f"lore.{lore}")) if mods else rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"]
+        for lore in lores_held
+    }
     if klass is None:
+        if breakdowns:
+            d["breakdown"] = breakdowns
         return
     lagging = set(klass.get("lagging", []))
 
     def prof(name: str) -> int:
         return max(1, cp - 1) if name in lagging else cp
 
-    d["defenses"] = {name: rules.bonus_of(prof(name)) + attrs[attr] for name, attr in DEFENSES.items()}
-    d["perception"] = rules.bonus_of(prof("perception")) + attrs["wis"]
+    d["defenses"] = {name: _number(breakdowns, f"defense.{name}", name.title(), rules.bonus_of(prof(name)) + attrs[attr], fx,
+                                   (f"defense.{name}",))
+                     for name, attr in DEFENSES.items()}
+    perception_rank = max([prof("perception"), *(rules.rank_index.get(r, 1) for r, _ in fx.perception)])
+    perception_base = rules.bonus_of(perception_rank) + attrs["wis"]
+    d["perception"] = _number(breakdowns, "perception", "Perception", perception_base, fx, ("perception",))
+    d["initiative"] = _number(breakdowns, "initiative", "Initiative", perception_base, fx, ("perception", "initiative"))
     category = armor.get("category", "unarmored") if armor else "unarmored"
-    armor_prof = rules.bonus_of(cp) if category in klass.get("armor", []) else 0
+    trained_armor = klass.get("armor", [])
+    if fx.armor or fx.armor_next:
+        trained_armor = d["armor_proficiencies"] = fx.armor_categories(trained_armor)
+    armor_prof = rules.bonus_of(cp) if category in trained_armor else 0
     base = s["threshold_base"]
     d["thresholds"] = {name: base + value for name, value in d["defenses"].items()}
-    d["thresholds"]["deflection"] = base + armor_prof + attrs["dex"] + (armor.get("bonus", 0) if armor else 0)
+    d["thresholds"]["deflection"] = _number(
+        breakdowns, "deflection", "Deflection", base + armor_prof + attrs["dex"] + (armor.get("bonus", 0) if armor else 0),
+        fx, ("deflection",))
     if ancestry is not None:
-        d["max_stamina"] = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
+        raw = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
+        per_level = [(n * level, f"{src} ({signed(n)} per level)") for n, src in fx.stamina_per_level]
+        d["max_stamina"] = _flat_number(breakdowns, "max_stamina", "Max stamina", raw, per_level, "")
+    if breakdowns:
+        d["breakdown"] = breakdowns
+
+
+def _number(breakdowns: dict, key: str, label: str, base: int, fx: Effects, selectors: tuple[str, ...]) -> int:
+    """``base`` with the feats' modifiers of ``selectors`` stacked in; the parts go to ``breakdowns``."""
+    if not fx.modifiers:
+        return base
+    mods = fx.mods_for(selectors)
+    if not mods:
+        return base
+    entry = breakdown(label, base, mods)
+    breakdowns[key] = entry
+    return entry["total"]
+
+
+def _flat_number(breakdowns: dict, key: str, label: str, base: int, parts: list[tuple[int, str]], what: str) -> int:
+    if not parts:
+        return base
+    entry = flat(label, base, parts, what)
+    breakdowns[key] = entry
+    return entry["total"]
 
 
 def _unmet(need: Any, attrs: dict, skill_rank: dict, held: dict, same_level: set, this_feat: str, rules: Rules,
