@@ -92,7 +92,7 @@ def test_the_typical_level_ten_build_is_valid_and_spends_nine_levels_of_xp():
     d = report["derived"]
     assert d["class_proficiency"] == "master" and d["attribute_max"] == 6
     assert d["attributes"] == {"str": 6, "dex": 5, "con": 6, "int": 3, "wis": 3, "cha": 2}
-    assert d["max_stamina"] == 10 + 10 * (10 + 6)
+    assert d["max_stamina"] == 10 + 10 * (10 + 6) + 10  # the soldier's Toughness: +1 per level (#15)
     assert d["defenses"]["stability"] == 6 + 6 and d["defenses"]["clarity"] == 4 + 3  # clarity lags a rank
     assert d["thresholds"]["deflection"] == 10 + 6 + 5 + 6  # master in heavy armor, dex, full plate
     assert d["skills"]["athletics"] == 6 + 6  # the key skill follows Class Proficiency
@@ -444,7 +444,8 @@ def test_homebrew_ancestries_heritages_and_backgrounds():
                                       "general": "toughness"}))
     report = validate(doc, homebrew=homebrew, phase="approval")
     assert report.as_dict()["errors"] == []
-    assert report.derived["max_stamina"] == 6 + 1 * (6 + 2)  # goblin 6 + level × (wizard 6 + con 2)
+    # goblin 6 + level × (wizard 6 + con 2), + 1 per level from the Toughness taken at level 1 (#15: it now counts)
+    assert report.derived["max_stamina"] == 6 + 1 * (6 + 2) + 1
     assert {"cold_blood", "recognize_spell", "fleet"} <= set(report.derived["feats"])
 
 
