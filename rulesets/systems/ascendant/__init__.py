@@ -113,13 +113,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rulesets.engine.base import FORMAT, ID_RE, Context, Ruleset
+from rulesets.engine.base import FORMAT, ID_RE, Context, Ruleset, is_int
 from rulesets.engine.dice import Roller
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
 from . import play, rules
-from .rules import ATTRIBUTE_LABELS, ATTRIBUTES, FEAT_KINDS, Rules
+from .feats import check_effect
+from .rules import ATTRIBUTE_LABELS, ATTRIBUTES, DEFENSES, FEAT_KINDS, Rules
 
 
 class AscendantRuleset(Ruleset):
@@ -284,6 +285,14 @@ class AscendantRuleset(Ruleset):
                     if not ok:
                         bad(f"prerequisites/{i}", 'A prerequisite is {"feat": id}, {"attribute": "str", "min": 2} '
                             'or {"skill": "athletics", "rank": "expert"}.')
+            effects = entry.get("effects", [])
+            if not isinstance(effects, list):
+                bad("effects", 'Effects are a list, such as [{"kind": "modifier", "selector": "skill.athletics", '
+                    '"type": "circumstance", "value": 1}].')
+            else:
+                names = {"skill": skills, "defense": DEFENSES, "ranks": ranks}
+                for i, effect in enumerate(effects):
+                    issues += check_effect(effect, f"{path}/effects/{i}", names)
         elif kind == "ancestries":
             if not isinstance(entry.get("stamina"), int) or entry["stamina"] < 0:
                 bad("stamina", "An ancestry's Stamina is a whole number ≥ 0.")
@@ -318,7 +327,7 @@ class AscendantRuleset(Ruleset):
         stacked in (``modifiers``/``ignored`` say which applied); the threshold is the house
         ``default_threshold`` for the sheet to change."""
         ctx = self.context_of(report, ctx)
-        return play.rollables(build, report, state, self.conditions_of(ctx), ctx.settings,
+        return play.rollables(build, report, state, self.conditions_for(ctx, report.derived), ctx.settings,
                               ctx.catalogue.get("skills", {}), ctx.catalogue.get("lores", {}))
 
     # ------------------------------------------------------------ play state
@@ -336,6 +345,22 @@ class AscendantRuleset(Ruleset):
 
         return ctx.memo("ascendant.conditions", conditions)
 
+    def conditions_for(self, ctx: Context, derived: dict) -> dict[str, dict]:
+        """The campaign's conditions as they bear on one character: a feat such as Diehard raises the
+        Dying maximum (``derived["dying_max_bonus"]``)."""
+        found = self.conditions_of(ctx)
+        bonus = derived.get("dying_max_bonus") if isinstance(derived, dict) else None
+        if "dying" not in found or not is_int(bonus) or bonus == 0:
+            return found
+        top = max(1, found["dying"].get("max", 4) + bonus)
+
+        def conditions() -> dict[str, dict]:
+            dying = found["dying"]
+            text = dying.get("text", "").replace(f"dying {dying.get('max', 4)} ", f"dying {top} ")
+            return {**found, "dying": {**dying, "max": top, "text": text}}
+
+        return ctx.memo(("ascendant.conditions", top), conditions)
+
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         ctx = self.context_of(report, ctx)
         return {
@@ -347,18 +372,18 @@ class AscendantRuleset(Ruleset):
 
     def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
         ctx = self.context_of(report, ctx)
-        return play.check_state(state, report.derived, self.conditions_of(ctx), ctx.settings)
+        return play.check_state(state, report.derived, self.conditions_for(ctx, report.derived), ctx.settings)
 
     def state_effects(self, build: dict, report: Report, state: dict, *,
                       ctx: Context | None = None) -> dict[str, Any]:
         """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
         ctx = self.context_of(report, ctx)
-        return play.effects(report.derived, self.conditions_of(ctx), state, ctx.catalogue.get("skills", {}))
+        return play.effects(report.derived, self.conditions_for(ctx, report.derived), state, ctx.catalogue.get("skills", {}))
 
     def state_sections(self, build: dict, report: Report, state: dict, *,
                        ctx: Context | None = None) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
-        conditions, house = self.conditions_of(ctx), ctx.settings
+        conditions, house = self.conditions_for(ctx, report.derived), ctx.settings
         state = state if isinstance(state, dict) else {}
         top = report.derived.get("max_stamina")
         stamina = state.get("stamina", top)
@@ -404,7 +429,7 @@ class AscendantRuleset(Ruleset):
                      roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
         ctx = self.context_of(report, ctx)
         name = build.get("name") if isinstance(build.get("name"), str) else "The character"
-        return play.apply_action(state, action, report.derived, self.conditions_of(ctx), ctx.settings, name)
+        return play.apply_action(state, action, report.derived, self.conditions_for(ctx, report.derived), ctx.settings, name)
 
     # ---------------------------------------------------------------- combat
 

@@ -111,22 +111,26 @@ def targets(derived: dict, skills_cat: dict) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if "skills" not in derived:
         return out
+    feats = derived.get("breakdown") or {}
+
+    def add(tid: str, group: str, value: int, check: bool, tags: set[str]) -> None:
+        # A number with feat modifiers starts from its base, and the feats stack with the conditions.
+        bd = feats.get(tid)
+        out.append({"id": tid, "group": group, "base": bd["base"] if bd else value, "check": check,
+                    "feat_modifiers": bd["modifiers"] if bd else [], "tags": tags})
+
     for skill, value in derived["skills"].items():
         attr = skills_cat.get(skill, {}).get("attribute")
-        out.append({"id": f"skill.{skill}", "group": "skills", "base": value, "check": True,
-                    "tags": {"all", "skill", f"skill.{skill}", f"attr:{attr}"}})
+        add(f"skill.{skill}", "skills", value, True, {"all", "skill", f"skill.{skill}", f"attr:{attr}"})
     if "perception" in derived:
-        out.append({"id": "perception", "group": "perception", "base": derived["perception"], "check": True,
-                    "tags": {"all", "perception", "attr:wis"}})
+        add("perception", "perception", derived["perception"], True, {"all", "perception", "attr:wis"})
     for name, value in derived.get("defenses", {}).items():
-        out.append({"id": f"defense.{name}", "group": "defenses", "base": value, "check": True,
-                    "tags": {"all", "defense", f"defense.{name}", f"attr:{DEFENSES[name]}"}})
+        add(f"defense.{name}", "defenses", value, True,
+            {"all", "defense", f"defense.{name}", f"attr:{DEFENSES[name]}"})
     for lore, value in derived.get("lore_modifiers", {}).items():
-        out.append({"id": f"lore.{lore}", "group": "lores", "base": value, "check": True,
-                    "tags": {"all", "lore", f"lore.{lore}", "attr:int"}})
+        add(f"lore.{lore}", "lores", value, True, {"all", "lore", f"lore.{lore}", "attr:int"})
     if "thresholds" in derived:
-        out.append({"id": "deflection", "group": "thresholds", "base": derived["thresholds"]["deflection"],
-                    "check": False, "tags": {"all", "deflection", "attr:dex"}})
+        add("deflection", "thresholds", derived["thresholds"]["deflection"], False, {"all", "deflection", "attr:dex"})
     return out
 
 
@@ -339,13 +343,13 @@ def effects(derived: dict, conditions: dict, state: Any, skills_cat: dict) -> di
     thresholds: dict[str, int] = {}
     threshold_mods: dict[str, Any] = {}
     for target in targets(derived, skills_cat):
-        stacked = stack(condition_modifiers(conditions, state, target["tags"]))
+        stacked = stack(target["feat_modifiers"] + condition_modifiers(conditions, state, target["tags"]))
         entry = {**stacked, "base": target["base"], "modifier": target["base"] + stacked["total"]}
         if target["check"]:
             checks[target["id"]] = entry
             if target["group"] == "defenses":  # a defense's threshold moves with its check
                 name = target["id"].split(".", 1)[1]
-                thresholds[name] = derived["thresholds"][name] + stacked["total"]
+                thresholds[name] = derived["thresholds"][name] - derived["defenses"][name] + entry["modifier"]
                 threshold_mods[name] = stacked
         else:
             thresholds[target["id"]] = entry["modifier"]

@@ -769,9 +769,10 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
         d["resistances"] = dict(fx.resistances)
     if fx.weapons:
         d["weapon_proficiencies"] = list(fx.weapons)
-    if fx.dying_max:
-        d["dying_max"] = s["dying_max"] + sum(n for n, _ in fx.dying_max)
     breakdowns: dict[str, dict] = {}
+    if fx.dying_max:  # the campaign's Dying maximum + this; play and combat add it to their context's
+        d["dying_max_bonus"] = sum(n for n, _ in fx.dying_max)
+        _flat_number(breakdowns, "dying_max", "Dying maximum", s["dying_max"], fx.dying_max, "")
     if ancestry is not None and is_int(ancestry.get("speed")):
         d["speed"] = _flat_number(breakdowns, "speed", "Speed", ancestry["speed"], fx.speed, " (feet)")
     if attrs is None:
@@ -810,6 +811,7 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
     perception_base = rules.bonus_of(perception_rank) + attrs["wis"]
     d["perception"] = _number(breakdowns, "perception", "Perception", perception_base, fx, ("perception",))
     d["initiative"] = _number(breakdowns, "initiative", "Initiative", perception_base, fx, ("perception", "initiative"))
+    _number(breakdowns, "attack", "Attacks", 0, fx, ("attack",))  # combat stacks these on every attack roll
     category = armor.get("category", "unarmored") if armor else "unarmored"
     trained_armor = klass.get("armor", [])
     if fx.armor or fx.armor_next:
