@@ -716,10 +716,11 @@ def check(build: dict, report: Report, ctx: Context) -> None:
             chosen += 1
             lores_held.append(lore)
             if chosen > lore_slots:
+                extra = "".join(f" and {src}" for _, src in fx.lores)
                 report.error(
                     "ascendant.too_many_lores", path,
-                    f"Intelligence +{max(0, attrs['int'])} gives {lore_slots} Lore{'s' if lore_slots != 1 else ''}; "
-                    "remove this one, or raise Intelligence first.",
+                    f"Intelligence +{max(0, attrs['int'])}{extra} give{'s' if not extra else ''} {lore_slots} "
+                    f"Lore{'s' if lore_slots != 1 else ''}; remove this one, or raise Intelligence first.",
                 )
     if attrs_ok and chosen < lore_slots:
         report.warn("ascendant.lore_slots_unused", "/lores",
