@@ -92,7 +92,8 @@ class Effects:
     """What the feats a character holds do, gathered once per check."""
 
     __slots__ = ("modifiers", "situational", "stamina_per_level", "speed", "lores", "armor", "armor_next",
-                 "skills", "perception", "weapons", "actions", "dying_max", "resistances")
+                 "skills", "perception", "weapons", "actions", "dying_max", "resistances", "by_selector",
+                 "_stacked")
 
     def __init__(self) -> None:
         self.modifiers: list[tuple[str, dict]] = []  # (selector, {"value", "type", "source"})
@@ -108,6 +109,8 @@ class Effects:
         self.actions: list[tuple[str, str]] = []  # (action id, source)
         self.dying_max: list[tuple[int, str]] = []
         self.resistances: dict[str, int] = {}
+        self.by_selector: dict[str, tuple[int, ...]] = {}  # selector -> indexes into ``modifiers``
+        self._stacked: dict[tuple[str, ...], dict | None] = {}
 
     @classmethod
     def of(cls, feat_ids: Any, feats_cat: dict, level: int) -> "Effects":
@@ -116,6 +119,8 @@ class Effects:
             feat = feats_cat.get(fid)
             if isinstance(feat, dict):
                 fx.add(feat, level)
+        for i, (selector, _) in enumerate(fx.modifiers):
+            fx.by_selector[selector] = (*fx.by_selector.get(selector, ()), i)
         return fx
 
     def add(self, feat: dict, level: int) -> None:
@@ -174,6 +179,29 @@ class Effects:
     def mods_for(self, selectors: tuple[str, ...] | set[str]) -> list[dict]:
         return [dict(mod) for selector, mod in self.modifiers if selector in selectors]
 
+    def stacked(self, selectors: tuple[str, ...]) -> dict | None:
+        """The feats' modifiers of ``selectors`` stacked ({"modifiers", "applied", "ignored", "total"}),
+        None when there are none. Worked out once per set of modifiers: an ``Effects`` is shared (memo),
+        so the lists are read-only."""
+        try:
+            return self._stacked[selectors]
+        except KeyError:
+            pass
+        found: tuple[int, ...] = ()
+        for selector in selectors:
+            found += self.by_selector.get(selector, ())
+        entry = None
+        if found:
+            mods = [dict(self.modifiers[i][1]) for i in sorted(found)]
+            stacked = stack(mods)
+            for mod in stacked["applied"]:
+                mod["text"] = modifier_text(mod)
+            for mod in stacked["ignored"]:
+                mod["text"] = modifier_text(mod) if is_int(mod.get("value")) else str(mod.get("source", ""))
+            entry = {"modifiers": mods, **stacked}
+        self._stacked[selectors] = entry
+        return entry
+
 
 def breakdown(label: str, base: int, mods: list[dict]) -> dict[str, Any]:
     """One number's base, its feat modifiers stacked, and the total (the sheet shows each part)."""
@@ -186,10 +214,18 @@ def breakdown(label: str, base: int, mods: list[dict]) -> dict[str, Any]:
             "applied": stacked["applied"], "ignored": stacked["ignored"]}
 
 
+_FLAT: dict[tuple, list[dict]] = {}
+
+
 def flat(label: str, base: int, parts: list[tuple[int, str]], what: str) -> dict[str, Any]:
     """A number raised by untyped amounts (Stamina, speed, Lore slots), each with its source."""
-    applied = [{"value": n, "type": None, "source": src, "text": f"{signed(n)} from {src}{what}"}
-               for n, src in parts if n]
+    key = (tuple(parts), what)
+    applied = _FLAT.get(key)
+    if applied is None:  # the parts' texts, shared (read-only) between reports
+        if len(_FLAT) > 1024:
+            _FLAT.clear()
+        applied = _FLAT[key] = [{"value": n, "type": None, "source": src, "text": f"{signed(n)} from {src}{what}"}
+                                for n, src in parts if n]
     return {"label": label, "base": base, "total": base + sum(m["value"] for m in applied), "modifiers": [],
             "applied": applied, "ignored": []}
 

@@ -22,7 +22,7 @@ from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Report
 
-from .feats import ACTIONS, Effects, breakdown, check_effect, flat, signed
+from .feats import ACTIONS, Effects, check_effect, flat, signed
 
 ATTRIBUTES: tuple[str, ...] = ("str", "dex", "con", "int", "wis", "cha")
 ATTRIBUTE_LABELS = {
@@ -138,6 +138,16 @@ def _names(ctx: Context) -> dict[str, str]:
     return ctx.memo("ascendant.names", table)
 
 
+def _selectors(ctx: Context) -> dict[str, tuple]:
+    """Skill id -> (its breakdown key, the selectors of its feat modifiers trained, untrained), once per
+    context (``Context.memo``)."""
+    def table() -> dict[str, tuple]:
+        return {k: (f"skill.{k}", ("skills", f"skill.{k}"), ("skills", f"skill.{k}", "untrained_skills"))
+                for k in ctx.catalogue.get("skills", {})}
+
+    return ctx.memo("ascendant.selectors", table)
+
+
 def _feat_effects(ctx: Context) -> dict[str, dict]:
     """Feat id -> the feat with only its well-formed effects, once per context (``Context.memo``)."""
     def table() -> dict[str, dict]:
@@ -150,6 +160,18 @@ def _feat_effects(ctx: Context) -> dict[str, dict]:
         return out
 
     return ctx.memo("ascendant.feat_effects", table)
+
+
+def _effects(ctx: Context, held: dict, level: int) -> Effects:
+    """What the held feats do at ``level``, worked out once per set of feats (bounded, on the context)."""
+    cache = ctx.memo("ascendant.effects", dict)
+    key = (frozenset(held), level)
+    fx = cache.get(key)
+    if fx is None:
+        if len(cache) > 512:
+            cache.clear()
+        fx = cache[key] = Effects.of(held, _feat_effects(ctx), level)
+    return fx
 
 
 def _label(entry: dict | None, fallback: str) -> str:
@@ -692,7 +714,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                 held.setdefault(fid, path)
 
     # ----------------------------------------------------------- feat effects
-    fx = Effects.of(held, _feat_effects(ctx), level)
+    fx = _effects(ctx, held, level)
     for skill, rank, _ in fx.skills:  # a feat's trained skill (never lowers one)
         if skill in skill_rank:
             skill_rank[skill] = max(skill_rank[skill], rank_index.get(rank, 1))
@@ -742,12 +764,14 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     xp = report.budget.get("xp")
     _derive(report.derived, rules, s, level=level, xp=xp, attrs=attrs if attrs_ok else None, skill_rank=skill_rank,
             lore_rank=lore_rank, lores_held=lores_held, lore_slots=lore_slots, held=held, fx=fx, ancestry=ancestry,
-            klass=klass, armor=armor, skill_attr=_skill_attributes(ctx), final_cap=final_cap, names=_names(ctx))
+            klass=klass, armor=armor, skill_attr=_skill_attributes(ctx), final_cap=final_cap, names=_names(ctx),
+            selectors=_selectors(ctx))
 
 
 def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict | None, skill_rank: dict,
             lore_rank: dict, lores_held: list, lore_slots: int, held: dict, fx: Effects, ancestry: dict | None,
-            klass: dict | None, armor: dict | None, skill_attr: dict, final_cap: int, names: dict) -> None:
+            klass: dict | None, armor: dict | None, skill_attr: dict, final_cap: int, names: dict,
+            selectors: dict) -> None:
     """The derived numbers (RULES.md 3 "Derived"), each feat effect in them with its source."""
     cp = rules.class_proficiency(level)
     d["level"] = level
@@ -760,12 +784,12 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
     d["skill_ranks"] = {k: rules.ranks[v] for k, v in skill_rank.items()}
     d["feats"] = sorted(held)
     d["lores"] = lores_held
-    d["lore_ranks"] = {lore: rules.ranks[min(lore_rank.get(lore, 1), len(rules.ranks) - 1)] for lore in lores_held}
+    ranks = rules.ranks
+    d["lore_ranks"] = {lore: ranks[lore_rank.get(lore, 1)] for lore in lores_held}  # never above Class Proficiency
     if fx.actions:
         d["actions"] = [{"id": a, "label": ACTIONS[a], "source": src} for a, src in fx.actions]
     if fx.situational:
-        d["situational"] = [{k: m[k] for k in ("selector", "value", "type", "source", "when", "text")}
-                            for m in fx.situational]
+        d["situational"] = list(fx.situational)  # shared entries (the Effects memo): read-only
     if fx.resistances:
         d["resistances"] = dict(fx.resistances)
     if fx.weapons:
@@ -785,17 +809,21 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
     d["lore_slots"] = _flat_number(breakdowns, "lore_slots", "Lores", max(0, attrs["int"]), fx.lores, "")
     bonus, top = rules._bonus, len(rules._bonus) - 1
     mods = fx.modifiers
-    skills = {}
-    for k, v in skill_rank.items():
-        base = bonus[v if v <= top else top] + attrs[skill_attr[k]]
-        skills[k] = _number(breakdowns, f"skill.{k}", names.get(k, k), base, fx,
-                            ("skills", f"skill.{k}", "untrained_skills") if v == 0 else ("skills", f"skill.{k}"))
-    d["skills"] = skills
-    d["lore_modifiers"] = {
-        lore: _number(breakdowns, f"lore.{lore}", names.get(lore, lore), rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"], fx,
-                      ("lores", f"lore.{lore}")) if mods else rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"]
-        for lore in lores_held
-    }
+    if mods:
+        skills = {}
+        for k, v in skill_rank.items():
+            key, trained, untrained = selectors[k]
+            skills[k] = _number(breakdowns, key, names.get(k, k), bonus[v if v <= top else top] + attrs[skill_attr[k]],
+                                fx, untrained if v == 0 else trained)
+        d["skills"] = skills
+        d["lore_modifiers"] = {
+            lore: _number(breakdowns, f"lore.{lore}", names.get(lore, lore),
+                          rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"], fx, ("lores", f"lore.{lore}"))
+            for lore in lores_held
+        }
+    else:
+        d["skills"] = {k: bonus[v if v <= top else top] + attrs[skill_attr[k]] for k, v in skill_rank.items()}
+        d["lore_modifiers"] = {lore: rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"] for lore in lores_held}
     if klass is None:
         if breakdowns:
             d["breakdown"] = breakdowns
@@ -835,19 +863,19 @@ def _number(breakdowns: dict, key: str, label: str, base: int, fx: Effects, sele
     """``base`` with the feats' modifiers of ``selectors`` stacked in; the parts go to ``breakdowns``."""
     if not fx.modifiers:
         return base
-    mods = fx.mods_for(selectors)
-    if not mods:
+    stacked = fx.stacked(selectors)
+    if stacked is None:
         return base
-    entry = breakdown(label, base, mods)
-    breakdowns[key] = entry
-    return entry["total"]
+    total = base + stacked["total"]
+    breakdowns[key] = {"label": label, "base": base, "total": total, "modifiers": stacked["modifiers"],
+                       "applied": stacked["applied"], "ignored": stacked["ignored"]}
+    return total
 
 
 def _flat_number(breakdowns: dict, key: str, label: str, base: int, parts: list[tuple[int, str]], what: str) -> int:
     if not parts:
         return base
-    entry = flat(label, base, parts, what)
-    breakdowns[key] = entry
+    entry = breakdowns[key] = flat(label, base, parts, what)
     return entry["total"]
 
 
