@@ -35,7 +35,7 @@ Rules where the seed is silent (house defaults, shown to players on the page):
   conditions stacked on both sides (frightened on the attacker, off-guard on the target…).
   **Multiple attack penalty** (untyped): the 2nd attack of a turn −5, the 3rd and later
   −10 (agile weapons −4/−8); reactions ignore it. Degrees: critical success = critical
-  hit, success = hit, failures miss; natural 20/1 shift the degree (``play.degree``).
+  hit, success = hit, failures miss; natural 20/1 shift the degree (``dice.degree``).
 - **Damage** (HD): one weapon die + Strength for melee weapons (ranged: the die alone),
   at least 1; a critical hit doubles the total. The weapon table is below (builds list no
   weapons: the class suggests one, the player picks any).
@@ -68,7 +68,8 @@ from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fight
 from rulesets.engine.dice import Roller
 from rulesets.engine.modifiers import stack
 
-from . import play
+from . import dice as checks
+from .state import condition_modifiers
 
 ACTIONS_PER_TURN = 3
 
@@ -157,7 +158,7 @@ class AscendantCombat(CombatRules):
         return "", ""
 
     def _cond_mods(self, f: Fighter, tags: set[str]) -> list[dict]:
-        return play.condition_modifiers(self._conditions(f), f.state, tags)
+        return condition_modifiers(self._conditions(f), f.state, tags)
 
     def _weapon_attr(self, f: Fighter, weapon: dict) -> str:
         if weapon["attribute"] == "finesse":
@@ -486,11 +487,11 @@ class AscendantCombat(CombatRules):
         attr = self._weapon_attr(actor, weapon)
         modifier, stacked = self._attack(actor, attr, attacks=attacks, agile=weapon["agile"])
         threshold, t_stacked = self._deflection(target)
-        roll = play.roll({"modifier": modifier, "threshold": threshold}, roller)
+        roll = checks.roll({"modifier": modifier, "threshold": threshold}, roller)
         outcome = roll["outcome"]
         head = (f"{actor.name}: {what} at {target.name} with the {weapon['name'].lower()} ({spent}): "
                 f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
-                f"{play.DEGREE_TEXT[outcome]}")
+                f"{checks.DEGREE_TEXT[outcome]}")
         data: dict[str, Any] = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"],
                                 "threshold": threshold, "outcome": outcome,
                                 "modifiers": [m.get("source") for m in stacked["applied"]],
@@ -513,10 +514,10 @@ class AscendantCombat(CombatRules):
         key = self._key_attr(actor)
         modifier, stacked = self._attack(actor, key, tag="spell")
         threshold, _ = self._deflection(target)
-        roll = play.roll({"modifier": modifier, "threshold": threshold}, roller)
+        roll = checks.roll({"modifier": modifier, "threshold": threshold}, roller)
         outcome = roll["outcome"]
         head = (f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
-                f"{roll['total']} vs Deflection {threshold}: {play.DEGREE_TEXT[outcome]}")
+                f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}")
         data = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"], "threshold": threshold,
                 "outcome": outcome}
         if outcome in ("success", "critical_success"):

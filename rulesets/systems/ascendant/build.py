@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context, is_int
+from rulesets.engine.base import FORMAT, ID_RE, Context, is_int
 from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
-from rulesets.engine.report import Report
+from rulesets.engine.report import Issue, Report
 
 from .feats import ACTIONS, Effects, check_effect, flat, signed
 
@@ -958,3 +958,201 @@ def check_advancement(old: Any, new: dict, report: Report) -> None:
         for kind, value in old_feats.items():
             if value not in (None, [], "") and new_feats.get(kind) != value:
                 changed(ptr("levels", n, "feats", kind), f"Level {n}'s {kind} feat {value!r}")
+
+
+# ------------------------------------------------------------------ the builder
+
+
+def blank_build(slug: str, name: str, budget: dict[str, int] | None, ctx: Context) -> dict:
+    """A level-1 character with nothing chosen: every choice is a draft warning, no error."""
+    return {
+        "format": FORMAT, "ruleset": slug, "name": name,
+        "budget": dict(budget or ctx.settings.get("starting_budget", {"xp": 0})),
+        "level": 1, "ancestry": None, "heritage": None, "background": None, "class": None, "armor": None,
+        "boosts": {"ancestry": [], "background": [], "class": None, "free": []},
+        "skills": {}, "lores": [], "levels": {},
+    }
+
+
+def traits(ctx: Context) -> dict[str, Any]:
+    """The builder's sections; "ascendant_levels" carries what each level-up asks for."""
+    s = ctx.settings
+    r = Rules.of(ctx)
+    cat = ctx.catalogue
+
+    def options(kind: str, **extra_keys: str) -> list[dict[str, Any]]:
+        out = []
+        for entry in cat.get(kind, {}).values():
+            option = {"id": entry["id"], "label": entry.get("name", entry["id"]), "help": entry.get("text", "")}
+            for key, source in extra_keys.items():
+                option[key] = entry.get(source)
+            out.append(option)
+        return out
+
+    feats = {
+        fid: {"label": f.get("name", fid), "kind": f.get("kind"), "rank": f.get("rank"), "help": f.get("text", ""),
+              **{k: f[k] for k in ("ancestry", "class", "archetype", "skill", "dedication", "heritage",
+                                   "prerequisites") if k in f}}
+        for fid, f in cat.get("feats", {}).items()
+    }
+    plan = _level_plan(ctx, r)
+    return {"sections": [
+        {"id": "level", "label": "Level", "kind": "number", "path": "/level", "min": 1, "max": s["max_level"],
+         "default": 1, "nullable": False,
+         "help": f"Each level after the first needs {s['xp_per_level']} XP."},
+        {"id": "ancestry", "label": "Ancestry", "kind": "choice", "path": "/ancestry", "nullable": True,
+         "options": options("ancestries", stamina="stamina", boosts="boosts", free_boosts="free_boosts")},
+        {"id": "heritage", "label": "Heritage", "kind": "choice", "path": "/heritage", "nullable": True,
+         "help": "A branch of your ancestry; it grants its ancestry feat.",
+         "options": options("heritages", ancestry="ancestry", feat="feat")},
+        {"id": "background", "label": "Background", "kind": "choice", "path": "/background", "nullable": True,
+         "options": options("backgrounds", boosts="boosts", skill="skill", lore="lore",
+                            skill_feat="skill_feat", general_feat="general_feat")},
+        {"id": "class", "label": "Class", "kind": "choice", "path": "/class", "nullable": True,
+         "options": options("classes", key_attributes="key_attributes", key_skill="key_skill",
+                            stamina="stamina", feat_label="feat_label", skill_choices="skill_choices")},
+        {"id": "boosts", "label": "Attribute boosts", "kind": "custom", "widget": "ascendant_boosts",
+         "path": "/boosts",
+         "help": "Ancestry, background (3 different), class key attribute, then 4 different free boosts; "
+                 f"nothing above +{s['creation_attribute_max']} at level 1.",
+         "data": {"attributes": [{"id": a, "label": ATTRIBUTE_LABELS[a]} for a in ATTRIBUTES],
+                  "background_boosts": s["background_boosts"], "free_boosts": s["free_boosts"],
+                  "creation_attribute_max": s["creation_attribute_max"]}},
+        {"id": "skills", "label": "Trained skills", "kind": "ranks", "path": "/skills",
+         "help": "Level-1 training of your choice (your class says how many); key and background skills are "
+                 "automatic.",
+         "ranks": [{"id": rank, "label": r.rank_label(i), "bonus": r.bonus_of(i)}
+                   for i, rank in enumerate(r.ranks[:2])],
+         "options": options("skills", attribute="attribute")},
+        {"id": "lores", "label": "Lores", "kind": "multi", "path": "/lores",
+         "help": "As many as your Intelligence; your background's Lore comes on top.",
+         "options": options("lores")},
+        {"id": "armor", "label": "Armor", "kind": "choice", "path": "/armor", "nullable": True,
+         "options": options("armor", category="category", bonus="bonus")},
+        {"id": "levels", "label": "Level-ups", "kind": "custom", "widget": "ascendant_levels", "path": "/levels",
+         "help": "What each level asks for: feats by slot, attribute points, skill increase.",
+         "data": {"levels": plan, "feats": feats,
+                  "ranks": [{"id": rank, "label": r.rank_label(i), "bonus": r.bonus_of(i)}
+                            for i, rank in enumerate(r.ranks)]}},
+    ]}
+
+
+def _level_plan(ctx: Context, r: Rules) -> list[dict[str, Any]]:
+    """What each level-up asks for (the builder's "ascendant_levels" widget)."""
+    s, cat = ctx.settings, ctx.catalogue
+    first_archetype = min(r.slots.get("archetype", [1]) or [1])
+    plan = []
+    for n in range(1, s["max_level"] + 1):
+        cp = r.class_proficiency(n)
+        slot_feats = {}
+        for kind in FEAT_KINDS:
+            if n not in r.slots.get(kind, ()):
+                continue
+            allowed = allowed_feats(ctx, r, kind, cp)
+            if kind == "archetype" and n == first_archetype:
+                allowed = [f for f in allowed if cat["feats"][f].get("dedication")]
+            slot_feats[kind] = allowed
+        plan.append({
+            "level": n,
+            "class_proficiency": r.ranks[cp],
+            "attribute_max": r.cap(n),
+            "attribute_points": s["attribute_points"] if n in r.attr_levels else 0,
+            "skill_increase": n in r.skill_levels,
+            "feats": slot_feats,
+            "trade_down": bool(s.get("trade_down")) and cp > 1,
+            "path": ptr("levels", n),
+        })
+    return plan
+
+
+# ------------------------------------------------------------------ homebrew
+
+
+def check_homebrew_entry(kind: str, entry: dict, path: str, *, ranks: list[str], skills: dict) -> list[Issue]:
+    """Field checks for homebrew feats, ancestries, heritages, backgrounds and lores."""
+    issues: list[Issue] = []
+
+    def bad(key: str, message: str) -> None:
+        issues.append(Issue("homebrew.malformed", f"{path}/{key}", message))
+
+    if not isinstance(entry.get("name"), str) or not entry["name"].strip():
+        bad("name", "Give the entry a name.")
+    check = _HOMEBREW_CHECKS.get(kind)
+    if check is not None:
+        check(entry, path, bad, issues, ranks, skills)
+    return issues
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) and bool(ID_RE.match(value))
+
+
+def _attr_list(entry: dict, key: str, bad, *, required: bool) -> None:
+    value = entry.get(key)
+    if value is None and not required:
+        return
+    if not isinstance(value, list) or not all(a in ATTRIBUTES for a in value) or len(set(value)) != len(value):
+        bad(key, "A list of different attributes among str, dex, con, int, wis, cha.")
+
+
+def _homebrew_feat(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
+    feat_kind = entry.get("kind")
+    if feat_kind not in FEAT_KINDS:
+        bad("kind", f"A feat's kind is one of {', '.join(FEAT_KINDS)}.")
+    if entry.get("rank") not in ranks[1:]:
+        bad("rank", f"A feat's rank is one of {', '.join(ranks[1:])}.")
+    owner = {"ancestry": "ancestry", "class": "class", "archetype": "archetype", "skill": "skill"}.get(feat_kind)
+    if owner and not _is_id(entry.get(owner)):
+        bad(owner, f"A{'n' if feat_kind[0] in 'aeiou' else ''} {feat_kind} feat names its {owner} (an id).")
+    if feat_kind == "skill" and _is_id(entry.get("skill")) and entry["skill"] not in skills:
+        bad("skill", f"{entry['skill']!r} is not a skill.")
+    prereqs = entry.get("prerequisites", [])
+    if not isinstance(prereqs, list):
+        bad("prerequisites", "Prerequisites are a list.")
+    else:
+        for i, need in enumerate(prereqs):
+            ok = isinstance(need, dict) and (
+                (set(need) == {"feat"} and _is_id(need["feat"]))
+                or (set(need) == {"attribute", "min"} and need["attribute"] in ATTRIBUTES
+                    and isinstance(need["min"], int))
+                or (set(need) == {"skill", "rank"} and need["skill"] in skills and need["rank"] in ranks)
+            )
+            if not ok:
+                bad(f"prerequisites/{i}", 'A prerequisite is {"feat": id}, {"attribute": "str", "min": 2} '
+                    'or {"skill": "athletics", "rank": "expert"}.')
+    effects = entry.get("effects", [])
+    if not isinstance(effects, list):
+        bad("effects", 'Effects are a list, such as [{"kind": "modifier", "selector": "skill.athletics", '
+            '"type": "circumstance", "value": 1}].')
+    else:
+        names = {"skill": skills, "defense": DEFENSES, "ranks": ranks}
+        for i, effect in enumerate(effects):
+            issues += check_effect(effect, f"{path}/effects/{i}", names)
+
+
+def _homebrew_ancestry(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
+    if not isinstance(entry.get("stamina"), int) or entry["stamina"] < 0:
+        bad("stamina", "An ancestry's Stamina is a whole number ≥ 0.")
+    _attr_list(entry, "boosts", bad, required=False)
+    free = entry.get("free_boosts", 0)
+    if not isinstance(free, int) or not 0 <= free <= len(ATTRIBUTES):
+        bad("free_boosts", "Free boosts are a whole number from 0 to 6.")
+
+
+def _homebrew_heritage(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
+    for key in ("ancestry", "feat"):
+        if not _is_id(entry.get(key)):
+            bad(key, f"A heritage names its {key} (an id).")
+
+
+def _homebrew_background(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
+    _attr_list(entry, "boosts", bad, required=True)
+    if entry.get("skill") not in skills:
+        bad("skill", "A background trains one skill (a skill id).")
+    for key in ("lore", "skill_feat", "general_feat"):
+        if not _is_id(entry.get(key)):
+            bad(key, f"A background names its {key.replace('_', ' ')} (an id).")
+
+
+_HOMEBREW_CHECKS = {"feats": _homebrew_feat, "ancestries": _homebrew_ancestry, "heritages": _homebrew_heritage,
+                    "backgrounds": _homebrew_background}
