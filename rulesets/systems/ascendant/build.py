@@ -46,7 +46,7 @@ class Rules:
 
     __slots__ = ("s", "ranks", "rank_index", "bonus", "cp_levels", "attr_max", "slots", "attr_levels",
                  "skill_levels", "_cp", "_cap", "_bonus", "level_plan", "rank_bonus_of",
-                 "level_numbers")
+                 "level_numbers", "first_archetype")
 
     def __init__(self, settings: dict[str, Any]):
         self.s = settings
@@ -80,6 +80,8 @@ class Rules:
         ]
         #: "1" … str(max_level) -> the level number (the keys ``levels`` may have).
         self.level_numbers = {str(n): n for n in range(1, settings["max_level"] + 1)}
+        #: The level of the first archetype feat (a Dedication).
+        self.first_archetype = min(self.slots.get("archetype", [1]) or [1])
 
     @classmethod
     def of(cls, ctx: Context) -> "Rules":
@@ -205,90 +207,149 @@ def allowed_feats(
 
 
 def check(build: dict, report: Report, ctx: Context) -> None:
-    """Validate ``build`` into ``report`` (errors, warnings, xp spent, derived)."""
-    rules = Rules.of(ctx)
-    s = ctx.settings
-    cat = ctx.catalogue
-    approval = ctx.phase == "approval"
+    """Validate ``build`` into ``report`` (errors, warnings, xp spent, derived), step by step."""
+    c = _Check(build, report, ctx)
+    level = c.level()
+    if level is None:
+        return
+    c.big_choices()
+    c.creation_boosts()
+    c.levels_object(level)
+    c.level_one_skills()
+    c.known_lores()
+    c.walk_levels(level)
+    fx = c.feat_effects(level)
+    c.lores(fx)
+    armor = c.armor()
+    _derive(report.derived, c.rules, c.s, level=level, xp=report.budget.get("xp"),
+            attrs=c.attrs if c.attrs_ok else None, skill_rank=c.skill_rank, lore_rank=c.lore_rank,
+            lores_held=c.lores_held, lore_slots=c.lore_slots, held=c.held, fx=fx, ancestry=c.ancestry,
+            klass=c.klass, armor=armor, skill_attr=_skill_attributes(ctx), final_cap=c.rules.cap(level),
+            names=_names(ctx), selectors=_selectors(ctx))
 
-    def missing(path: str, message: str) -> None:
-        (report.error if approval else report.warn)(MISSING, path, message)
+
+class _Check:
+    """One check of one build: the character as the levels are walked (RULES.md 3 "Rules")."""
+
+    __slots__ = ("build", "report", "ctx", "rules", "s", "cat", "approval", "ancestry", "heritage", "background",
+                 "klass", "attrs", "attrs_ok", "boosts", "levels", "skill_rank", "key_skill", "held", "lore_rank",
+                 "doc_lores", "bg_lore", "lores_held", "lore_slots", "trade_downs", "bad_trades")
+
+    def __init__(self, build: dict, report: Report, ctx: Context):
+        self.build, self.report, self.ctx = build, report, ctx
+        self.rules = Rules.of(ctx)
+        self.s, self.cat = ctx.settings, ctx.catalogue
+        self.approval = ctx.phase == "approval"
+        self.attrs = dict.fromkeys(ATTRIBUTES, 0)
+        self.attrs_ok = True
+        self.held: dict[str, str] = {}  # feat id -> path where it was gained
+        self.trade_downs = 0
+        self.bad_trades: set[str] = set()
+
+    def missing(self, path: str, message: str) -> None:
+        """A choice not made yet: a warning while building, an error on approval."""
+        (self.report.error if self.approval else self.report.warn)(MISSING, path, message)
 
     # ------------------------------------------------------------------ level and XP
-    level = build.get("level")
-    max_level = s["max_level"]
-    if not is_int(level) or not 1 <= level <= max_level:
-        if is_int(level) and level > max_level:
-            # RULES.md: a value out of its range is still priced, so spent and budget.exceeded stay true.
-            report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
-        report.error("build.malformed", "/level", f"The level must be a whole number from 1 to {max_level}.")
-        return
-    report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
+
+    def level(self) -> int | None:
+        s, report = self.s, self.report
+        level = self.build.get("level")
+        max_level = s["max_level"]
+        if not is_int(level) or not 1 <= level <= max_level:
+            if is_int(level) and level > max_level:
+                # RULES.md: a value out of its range is still priced, so spent and budget.exceeded stay true.
+                report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
+            report.error("build.malformed", "/level", f"The level must be a whole number from 1 to {max_level}.")
+            return None
+        report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
+        return level
 
     # ------------------------------------------------------------ the big choices
-    def pick(key: str, kind: str, label: str) -> dict | None:
-        value = build.get(key)
+
+    def pick(self, key: str, kind: str, label: str) -> dict | None:
+        value = self.build.get(key)
+        entries = self.cat.get(kind, {})
         if type(value) is str:
-            entry = cat.get(kind, {}).get(value)
+            entry = entries.get(value)
             if entry is not None:
                 return entry
-        options = list(cat.get(kind, {}))
+        options = list(entries)
         if value is None:
-            missing(ptr(key), f"Choose a {label}: one of {_few(options)}.")
+            self.missing(ptr(key), f"Choose a {label}: one of {_few(options)}.")
             return None
         if not isinstance(value, str):
-            report.error("build.malformed", ptr(key), f"The {label} must be an id such as {options[0]!r}.")
+            self.report.error("build.malformed", ptr(key), f"The {label} must be an id such as {options[0]!r}.")
             return None
-        entry = cat.get(kind, {}).get(value)
-        if entry is None:
-            report.error("skill.unknown", ptr(key), f"{value!r} is not a {label} here; choose one of {_few(options)}.")
-        return entry
+        self.report.error("skill.unknown", ptr(key), f"{value!r} is not a {label} here; choose one of "
+                          f"{_few(options)}.")
+        return None
 
-    ancestry = pick("ancestry", "ancestries", "ancestry")
-    heritage = None
-    if ancestry is not None:
-        heritage = pick("heritage", "heritages", "heritage")
-        if heritage is not None and heritage.get("ancestry") != ancestry["id"]:
-            own = [h for h, e in cat.get("heritages", {}).items() if e.get("ancestry") == ancestry["id"]]
-            report.error(
-                "ascendant.heritage_mismatch", "/heritage",
-                f"{_label(heritage, build['heritage'])} is a heritage of another ancestry; a "
-                f"{_label(ancestry, ancestry['id'])} chooses one of {_few(own)}.",
-            )
-            heritage = None
-    elif build.get("heritage") is not None and not isinstance(build.get("heritage"), str):
-        report.error("build.malformed", "/heritage", "The heritage must be an id such as \"rock_dwarf\".")
-    background = pick("background", "backgrounds", "background")
-    klass = pick("class", "classes", "class")
+    def big_choices(self) -> None:
+        build, report = self.build, self.report
+        ancestry = self.ancestry = self.pick("ancestry", "ancestries", "ancestry")
+        heritage = None
+        if ancestry is not None:
+            heritage = self.pick("heritage", "heritages", "heritage")
+            if heritage is not None and heritage.get("ancestry") != ancestry["id"]:
+                own = [h for h, e in self.cat.get("heritages", {}).items() if e.get("ancestry") == ancestry["id"]]
+                report.error(
+                    "ascendant.heritage_mismatch", "/heritage",
+                    f"{_label(heritage, build['heritage'])} is a heritage of another ancestry; a "
+                    f"{_label(ancestry, ancestry['id'])} chooses one of {_few(own)}.",
+                )
+                heritage = None
+        elif build.get("heritage") is not None and not isinstance(build.get("heritage"), str):
+            report.error("build.malformed", "/heritage", "The heritage must be an id such as \"rock_dwarf\".")
+        self.heritage = heritage
+        self.background = self.pick("background", "backgrounds", "background")
+        self.klass = self.pick("class", "classes", "class")
 
     # ----------------------------------------------------------------- creation
-    attrs = dict.fromkeys(ATTRIBUTES, 0)
-    attrs_ok = True
-    boosts = build.get("boosts")
-    if boosts is None:
-        boosts = {}
-        missing("/boosts", "Choose the attribute boosts of your ancestry, background and class, and four free ones.")
-    elif not isinstance(boosts, dict):
-        report.error("build.malformed", "/boosts", "Boosts must be an object: {\"ancestry\": [...], "
-                     "\"background\": [...], \"class\": \"str\", \"free\": [...]}.")
-        boosts, attrs_ok = {}, False
-    for key in boosts:
-        if key not in GROUP_SLOTS:
-            report.warn("build.unknown_key", ptr("boosts", key), f"Boosts come from {', '.join(GROUP_SLOTS)}; "
-                        f"{key!r} is ignored.")
 
-    def boost_list(group: str, required: int, what: str) -> list[tuple[str, str]]:
-        nonlocal attrs_ok
+    def creation_boosts(self) -> None:
+        report, s = self.report, self.s
+        boosts = self.build.get("boosts")
+        if boosts is None:
+            boosts = {}
+            self.missing("/boosts", "Choose the attribute boosts of your ancestry, background and class, and four "
+                         "free ones.")
+        elif not isinstance(boosts, dict):
+            report.error("build.malformed", "/boosts", "Boosts must be an object: {\"ancestry\": [...], "
+                         "\"background\": [...], \"class\": \"str\", \"free\": [...]}.")
+            boosts, self.attrs_ok = {}, False
+        for key in boosts:
+            if key not in GROUP_SLOTS:
+                report.warn("build.unknown_key", ptr("boosts", key), f"Boosts come from {', '.join(GROUP_SLOTS)}; "
+                            f"{key!r} is ignored.")
+        self.boosts = boosts
+        applied = self.ancestry_boosts() + self.background_boosts() + self.class_boost()
+        applied += self.boost_list("free", s["free_boosts"], "free boosts")
+        attrs, creation_cap = self.attrs, self.rules.cap(1)
+        capped: set[str] = set()
+        for path, attr in applied:
+            attrs[attr] += 1
+            if attrs[attr] > creation_cap and attr not in capped:
+                capped.add(attr)
+                report.error(
+                    "ascendant.attribute_cap", path,
+                    f"{ATTRIBUTE_LABELS[attr]} would start at +{attrs[attr]}; no attribute starts above "
+                    f"+{creation_cap}. Move this boost to another attribute.",
+                )
+
+    def boost_list(self, group: str, required: int, what: str) -> list[tuple[str, str]]:
+        """The boosts of one group that count: different attributes, no more than ``required``."""
+        report = self.report
         path = f"/boosts/{group}"
-        raw = boosts.get(group)
+        raw = self.boosts.get(group)
         if raw is None or raw == []:
             if required:
-                missing(path, f"Choose {required} different attributes to boost from your {what}.")
+                self.missing(path, f"Choose {required} different attributes to boost from your {what}.")
             return []
         if not isinstance(raw, list):
             report.error("build.malformed", path, f"The {what} boosts must be a list of attributes such as "
                          "[\"str\", \"con\"].")
-            attrs_ok = False
+            self.attrs_ok = False
             return []
         out: list[tuple[str, str]] = []
         seen: set[str] = set()
@@ -296,11 +357,11 @@ def check(build: dict, report: Report, ctx: Context) -> None:
             p = f"/boosts/{group}/{i}"
             if not isinstance(attr, str):
                 report.error("build.malformed", p, "A boost is an attribute id: str, dex, con, int, wis or cha.")
-                attrs_ok = False
-            elif attr not in attrs:
+                self.attrs_ok = False
+            elif attr not in self.attrs:
                 report.error("attribute.unknown", p, f"{attr!r} is not an attribute; use str, dex, con, int, wis "
                              "or cha.")
-                attrs_ok = False
+                self.attrs_ok = False
             elif i >= required:
                 report.error("ascendant.boost_invalid", p, f"Your {what} gives {required} boosts, not "
                              f"{len(raw)}: remove this one.")
@@ -311,271 +372,275 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                 seen.add(attr)
                 out.append((p, attr))
         if len(raw) < required:
-            missing(path, f"Your {what} gives {required} boosts; choose {required - len(raw)} more, each to a "
-                    "different attribute.")
+            self.missing(path, f"Your {what} gives {required} boosts; choose {required - len(raw)} more, each to a "
+                         "different attribute.")
         return out
 
-    applied: list[tuple[str, str]] = []
-    if ancestry is not None:
-        fixed = [a for a in ancestry.get("boosts", []) if a in attrs]
+    def ancestry_boosts(self) -> list[tuple[str, str]]:
+        ancestry, boosts = self.ancestry, self.boosts
+        if ancestry is None:
+            if isinstance(boosts.get("ancestry"), list):
+                return self.boost_list("ancestry", len(boosts["ancestry"]), "ancestry")
+            return []
+        fixed = [a for a in ancestry.get("boosts", []) if a in self.attrs]
         free = ancestry.get("free_boosts", 0)
         if boosts.get("ancestry") is None and not free:
-            applied += [(ptr("boosts", "ancestry"), a) for a in fixed]  # nothing to choose: automatic
-        else:
-            got = boost_list("ancestry", len(fixed) + free, f"ancestry ({_label(ancestry, ancestry['id'])})")
-            lacking = [a for a in fixed if a not in {a for _, a in got}]
-            if lacking and isinstance(boosts.get("ancestry"), list) and len(boosts["ancestry"]) >= len(fixed) + free:
-                report.error(
-                    "ascendant.boost_invalid", ptr("boosts", "ancestry"),
-                    f"A {_label(ancestry, ancestry['id'])} always boosts {', '.join(fixed)}; "
-                    f"list {', '.join(lacking)} here.",
+            return [(ptr("boosts", "ancestry"), a) for a in fixed]  # nothing to choose: automatic
+        got = self.boost_list("ancestry", len(fixed) + free, f"ancestry ({_label(ancestry, ancestry['id'])})")
+        lacking = [a for a in fixed if a not in {a for _, a in got}]
+        if lacking and isinstance(boosts.get("ancestry"), list) and len(boosts["ancestry"]) >= len(fixed) + free:
+            self.report.error(
+                "ascendant.boost_invalid", ptr("boosts", "ancestry"),
+                f"A {_label(ancestry, ancestry['id'])} always boosts {', '.join(fixed)}; "
+                f"list {', '.join(lacking)} here.",
+            )
+        return got
+
+    def background_boosts(self) -> list[tuple[str, str]]:
+        background, count = self.background, self.s["background_boosts"]
+        got = self.boost_list("background", count, "background")
+        if background is not None and len(got) == count:
+            options = background.get("boosts") or list(ATTRIBUTES)
+            if not any(a in options for _, a in got):
+                self.report.error(
+                    "ascendant.boost_invalid", ptr("boosts", "background"),
+                    f"The {_label(background, background['id'])} background boosts {' or '.join(options)} with one "
+                    "of its three boosts; put one of them in this list.",
                 )
-            applied += got
-    elif isinstance(boosts.get("ancestry"), list):
-        applied += boost_list("ancestry", len(boosts["ancestry"]), "ancestry")
+        return got
 
-    bg_boosts = boost_list("background", s["background_boosts"], "background")
-    if background is not None and len(bg_boosts) == s["background_boosts"]:
-        options = background.get("boosts") or list(ATTRIBUTES)
-        if not any(a in options for _, a in bg_boosts):
+    def class_boost(self) -> list[tuple[str, str]]:
+        report, klass = self.report, self.klass
+        class_boost = self.boosts.get("class")
+        if class_boost is None:
+            self.missing("/boosts/class", "Boost your class's key attribute"
+                         + (f": {' or '.join(klass.get('key_attributes', []))}." if klass else "."))
+        elif not isinstance(class_boost, str):
+            report.error("build.malformed", "/boosts/class", "The class boost is one attribute id, such as \"str\".")
+            self.attrs_ok = False
+        elif class_boost not in self.attrs:
+            report.error("attribute.unknown", "/boosts/class", f"{class_boost!r} is not an attribute.")
+            self.attrs_ok = False
+        elif klass is not None and class_boost not in klass.get("key_attributes", []):
             report.error(
-                "ascendant.boost_invalid", ptr("boosts", "background"),
-                f"The {_label(background, background['id'])} background boosts {' or '.join(options)} with one of "
-                "its three boosts; put one of them in this list.",
+                "ascendant.boost_invalid", "/boosts/class",
+                f"The {_label(klass, klass['id'])}'s key attribute is "
+                f"{' or '.join(klass.get('key_attributes', []))}; boost that instead of {class_boost}.",
             )
-    applied += bg_boosts
-
-    class_boost = boosts.get("class")
-    if class_boost is None:
-        missing("/boosts/class", "Boost your class's key attribute"
-                + (f": {' or '.join(klass.get('key_attributes', []))}." if klass else "."))
-    elif not isinstance(class_boost, str):
-        report.error("build.malformed", "/boosts/class", "The class boost is one attribute id, such as \"str\".")
-        attrs_ok = False
-    elif class_boost not in attrs:
-        report.error("attribute.unknown", "/boosts/class", f"{class_boost!r} is not an attribute.")
-        attrs_ok = False
-    elif klass is not None and class_boost not in klass.get("key_attributes", []):
-        report.error(
-            "ascendant.boost_invalid", "/boosts/class",
-            f"The {_label(klass, klass['id'])}'s key attribute is {' or '.join(klass.get('key_attributes', []))}; "
-            f"boost that instead of {class_boost}.",
-        )
-    else:
-        applied.append(("/boosts/class", class_boost))
-    applied += boost_list("free", s["free_boosts"], "free boosts")
-
-    creation_cap = rules.cap(1)
-    capped: set[str] = set()
-    for path, attr in applied:
-        attrs[attr] += 1
-        if attrs[attr] > creation_cap and attr not in capped:
-            capped.add(attr)
-            report.error(
-                "ascendant.attribute_cap", path,
-                f"{ATTRIBUTE_LABELS[attr]} would start at +{attrs[attr]}; no attribute starts above "
-                f"+{creation_cap}. Move this boost to another attribute.",
-            )
+        else:
+            return [("/boosts/class", class_boost)]
+        return []
 
     # ------------------------------------------------------------- levels object
-    levels = build.get("levels")
-    if levels is None:
-        levels = {}
-    elif not isinstance(levels, dict):
-        report.error("build.malformed", "/levels", "Levels must be an object keyed by level: {\"2\": {...}}.")
-        levels = {}
-    level_numbers = rules.level_numbers
-    for key, value in levels.items():
-        key = str(key)
-        number = level_numbers.get(key)
-        if number is None or not 1 <= number <= max_level:
-            report.error("build.malformed", ptr("levels", key), f"Level keys are \"1\" to \"{max_level}\", not {key!r}.")
-        elif not isinstance(value, dict):
-            report.error("build.malformed", ptr("levels", key), "Each level is an object: {\"feats\": {...}, "
-                         "\"attributes\": {...}, \"skill_increase\": \"...\"}.")
-        elif number > level:
-            report.warn("build.unknown_key", ptr("levels", key), f"Level {number} choices are kept for later and "
-                        f"ignored until the character reaches level {number}.")
-        else:
-            for sub in value:
-                if sub not in ("feats", "attributes", "skill_increase"):
-                    report.warn("build.unknown_key", ptr("levels", key, sub), f"A level holds feats, attributes "
-                                f"and skill_increase; {sub!r} is ignored.")
+
+    def levels_object(self, level: int) -> None:
+        report, max_level = self.report, self.s["max_level"]
+        levels = self.build.get("levels")
+        if levels is None:
+            levels = {}
+        elif not isinstance(levels, dict):
+            report.error("build.malformed", "/levels", "Levels must be an object keyed by level: {\"2\": {...}}.")
+            levels = {}
+        self.levels = levels
+        level_numbers = self.rules.level_numbers
+        for key, value in levels.items():
+            key = str(key)
+            number = level_numbers.get(key)
+            if number is None or not 1 <= number <= max_level:
+                report.error("build.malformed", ptr("levels", key), f"Level keys are \"1\" to \"{max_level}\", "
+                             f"not {key!r}.")
+            elif not isinstance(value, dict):
+                report.error("build.malformed", ptr("levels", key), "Each level is an object: {\"feats\": {...}, "
+                             "\"attributes\": {...}, \"skill_increase\": \"...\"}.")
+            elif number > level:
+                report.warn("build.unknown_key", ptr("levels", key), f"Level {number} choices are kept for later "
+                            f"and ignored until the character reaches level {number}.")
+            else:
+                for sub in value:
+                    if sub not in ("feats", "attributes", "skill_increase"):
+                        report.warn("build.unknown_key", ptr("levels", key, sub), f"A level holds feats, "
+                                    f"attributes and skill_increase; {sub!r} is ignored.")
 
     # ------------------------------------------------------------------- skills
-    skills_cat = cat.get("skills", {})
-    skill_rank = dict.fromkeys(skills_cat, 0)
-    key_skill = klass.get("key_skill") if klass else None
-    automatic: set[str] = set()
-    if background and background.get("skill") in skill_rank:
-        automatic.add(background["skill"])
-    if klass:
-        automatic.update(x for x in [key_skill, *klass.get("trained_skills", [])] if x in skill_rank)
-    for name in automatic:
-        skill_rank[name] = 1
-    chosen_skills = 0
-    picks = klass.get("skill_choices", 0) if klass else None
-    doc_skills = build.get("skills")
-    if doc_skills is None:
-        doc_skills = {}
-    elif not isinstance(doc_skills, dict):
-        report.error("build.malformed", "/skills", "Skills must be an object: {\"athletics\": \"trained\"}.")
-        doc_skills = {}
-    for name, rank in doc_skills.items():
-        path = "/skills/" + esc(name)
-        if name not in skill_rank:
-            report.error("skill.unknown", path, f"{name!r} is not a skill; choose from {_few(list(skills_cat), 15)}.")
-        elif not isinstance(rank, str) or rank not in rules.rank_index:
-            report.error("build.malformed", path, f"A skill's rank is one of {', '.join(rules.ranks)}.")
-        elif rules.rank_index[rank] > 1:
-            report.error(
-                "ascendant.skill_rank_too_high", path,
-                f"At 1st level a skill starts at Trained, not {rules.rank_label(rules.rank_index[rank])}; raise "
-                "it with the skill increases of levels 3, 5, 7….",
-            )
-        elif rules.rank_index[rank] == 1 and name not in automatic:
-            chosen_skills += 1
-            if picks is not None and chosen_skills > picks:
+
+    def level_one_skills(self) -> None:
+        report, rules, klass, background = self.report, self.rules, self.klass, self.background
+        skills_cat = self.cat.get("skills", {})
+        skill_rank = self.skill_rank = dict.fromkeys(skills_cat, 0)
+        key_skill = self.key_skill = klass.get("key_skill") if klass else None
+        automatic: set[str] = set()
+        if background and background.get("skill") in skill_rank:
+            automatic.add(background["skill"])
+        if klass:
+            automatic.update(x for x in [key_skill, *klass.get("trained_skills", [])] if x in skill_rank)
+        for name in automatic:
+            skill_rank[name] = 1
+        chosen_skills = 0
+        picks = klass.get("skill_choices", 0) if klass else None
+        doc_skills = self.build.get("skills")
+        if doc_skills is None:
+            doc_skills = {}
+        elif not isinstance(doc_skills, dict):
+            report.error("build.malformed", "/skills", "Skills must be an object: {\"athletics\": \"trained\"}.")
+            doc_skills = {}
+        for name, rank in doc_skills.items():
+            path = "/skills/" + esc(name)
+            if name not in skill_rank:
+                report.error("skill.unknown", path, f"{name!r} is not a skill; choose from "
+                             f"{_few(list(skills_cat), 15)}.")
+            elif not isinstance(rank, str) or rank not in rules.rank_index:
+                report.error("build.malformed", path, f"A skill's rank is one of {', '.join(rules.ranks)}.")
+            elif rules.rank_index[rank] > 1:
                 report.error(
-                    "ascendant.too_many_skills", path,
-                    f"The {_label(klass, '')} is trained in {picks} skills of your choice (besides its key skill "
-                    f"and your background's); remove {name} or another.",
+                    "ascendant.skill_rank_too_high", path,
+                    f"At 1st level a skill starts at Trained, not {rules.rank_label(rules.rank_index[rank])}; raise "
+                    "it with the skill increases of levels 3, 5, 7….",
                 )
-            else:
-                skill_rank[name] = 1
-    if picks is not None and chosen_skills < picks:
-        missing("/skills", f"The {_label(klass, '')} is trained in {picks} skills of your choice; "
-                f"{picks - chosen_skills} still to choose.")
-
-    # ------------------------------------------------------------------- feats
-    feats_cat = cat.get("feats", {})
-    held: dict[str, str] = {}  # feat id -> path where it was gained
-    granted: list[tuple[str, str]] = []
-    if heritage and heritage.get("feat"):
-        granted.append(("/heritage", heritage["feat"]))
-    if background:
-        granted += [("/background", background[k]) for k in ("skill_feat", "general_feat") if background.get(k)]
-    for path, fid in granted:
-        held[fid] = path
-    anc_id = ancestry["id"] if ancestry else None
-    class_id = klass["id"] if klass else None
-    first_archetype = min(rules.slots.get("archetype", [1]) or [1])
-    trade_downs = 0
-    bad_trades: set[str] = set()
-    trade_max = s.get("trade_downs_max")
-    final_cap = rules.cap(level)
-
-    # Lores known (the background's and the listed ones), so that skill increases may raise them.
-    lore_cat = cat.get("lores", {})
-    bg_lore = background.get("lore") if background else None
-    doc_lores = build.get("lores")
-    if doc_lores is None:
-        doc_lores = []
-    elif not isinstance(doc_lores, list):
-        report.error("build.malformed", "/lores", "Lores are a list of lore ids, such as [\"warfare\"].")
-        doc_lores = []
-    lore_rank = dict.fromkeys([bg_lore] if bg_lore in lore_cat else [], 1)
-    lore_rank.update((lore, 1) for lore in doc_lores if type(lore) is str and lore in lore_cat)
-
-    level_plan = rules.level_plan
-    feat_table = _feat_table(ctx)
-    rank_index = rules.rank_index
-    n_ranks = len(rules.ranks)
-    key_skill_known = key_skill in skill_rank
-    for n in range(1, level + 1):
-        (key_n, cp, cap, attr_due, skill_due, due_kinds, slot_kinds,
-         attr_base, skill_base, feats_base, kind_paths) = level_plan[n]
-        lv = levels.get(key_n)
-        lv = lv if isinstance(lv, dict) else {}
-        if key_skill_known and skill_rank[key_skill] < cp:
-            skill_rank[key_skill] = cp
-
-        # attribute points
-        base = attr_base
-        points = lv.get("attributes")
-        if attr_due:
-            if points is None or points == {}:
-                missing(base, f"Level {n} gives {s['attribute_points']} attribute points: +1 to three attributes, "
-                        "+2 and +1, or +3 to one.")
-            elif not isinstance(points, dict):
-                report.error("build.malformed", base, "Attribute points are an object such as {\"str\": 2, "
-                             "\"dex\": 1}.")
-                attrs_ok = False
-            else:
-                total = 0
-                for attr, amount in points.items():
-                    p = base + "/" + esc(attr)
-                    if attr not in attrs:
-                        report.error("attribute.unknown", p, f"{attr!r} is not an attribute; use str, dex, con, "
-                                     "int, wis or cha.")
-                        attrs_ok = False
-                    elif not is_int(amount) or amount < 0:
-                        report.error("build.malformed", p, "Attribute points are whole numbers from 1 to 3.")
-                        attrs_ok = False
-                    else:
-                        total += amount
-                        attrs[attr] += amount
-                        if amount and attrs[attr] > cap:
-                            report.error(
-                                "ascendant.attribute_cap", p,
-                                f"{ATTRIBUTE_LABELS[attr]} would reach +{attrs[attr]}, above the +{cap} that "
-                                f"{rules.rank_label(cp)} Class Proficiency allows at level {n}; put these points "
-                                "elsewhere.",
-                            )
-                if total > s["attribute_points"]:
-                    report.error("ascendant.boost_invalid", base, f"Level {n} gives {s['attribute_points']} "
-                                 f"attribute points, not {total}: take {total - s['attribute_points']} away.")
-                elif total < s["attribute_points"]:
-                    missing(base, f"Level {n} gives {s['attribute_points']} attribute points; "
-                            f"{s['attribute_points'] - total} still to place.")
-        elif points not in (None, {}):
-            report.error("ascendant.boost_invalid", base, f"Level {n} gives no attribute points (they come at "
-                         "even levels); remove them or move them to an even level.")
-
-        # skill increase
-        base = skill_base
-        raised = lv.get("skill_increase")
-        if skill_due:
-            if raised is None:
-                missing(base, f"Level {n} gives a skill increase: name a skill to raise by one rank.")
-            elif not isinstance(raised, str):
-                report.error("build.malformed", base, "A skill increase is one skill id, such as \"stealth\".")
-            elif raised in lore_rank and raised not in skill_rank:
-                # Lores rise by skill increases like other skills (never above Class Proficiency).
-                if lore_rank[raised] + 1 > cp:
+            elif rules.rank_index[rank] == 1 and name not in automatic:
+                chosen_skills += 1
+                if picks is not None and chosen_skills > picks:
                     report.error(
-                        "ascendant.skill_rank_too_high", base,
-                        f"{_label(lore_cat.get(raised), raised)} is already {rules.rank_label(lore_rank[raised])}; "
-                        f"no skill goes above your Class Proficiency ({rules.rank_label(cp)} at level {n}). "
-                        "Raise another skill.",
+                        "ascendant.too_many_skills", path,
+                        f"The {_label(klass, '')} is trained in {picks} skills of your choice (besides its key "
+                        f"skill and your background's); remove {name} or another.",
                     )
                 else:
-                    lore_rank[raised] += 1
-            elif raised not in skill_rank:
-                report.error("skill.unknown", base, f"{raised!r} is not a skill or one of your Lores; choose from "
-                             f"{_few(list(skills_cat), 15)}, or a Lore you know.")
-            elif raised == key_skill:
-                report.error(
-                    "ascendant.skill_rank_too_high", base,
-                    f"{_label(skills_cat.get(raised), raised)} is your class's key skill and rises with Class "
-                    "Proficiency by itself; raise another skill.",
-                )
-            elif skill_rank[raised] + 1 > cp:
-                report.error(
-                    "ascendant.skill_rank_too_high", base,
-                    f"{_label(skills_cat.get(raised), raised)} is already {rules.rank_label(skill_rank[raised])}; "
-                    f"no skill goes above your Class Proficiency ({rules.rank_label(cp)} at level {n}). "
-                    "Raise another skill.",
-                )
-            else:
-                skill_rank[raised] += 1
-        elif raised is not None:
-            report.error("ascendant.choice_not_due", base, f"Level {n} gives no skill increase (they come at "
-                         f"{_few(sorted(str(x) for x in rules.skill_levels), 3)} and every odd level); remove it.")
+                    skill_rank[name] = 1
+        if picks is not None and chosen_skills < picks:
+            self.missing("/skills", f"The {_label(klass, '')} is trained in {picks} skills of your choice; "
+                         f"{picks - chosen_skills} still to choose.")
 
-        # feats: collect this level's picks, then judge them together
-        base = feats_base
-        feats = lv.get("feats")
+    def known_lores(self) -> None:
+        """The Lores known (the background's and the listed ones), so that skill increases may raise them."""
+        lore_cat = self.cat.get("lores", {})
+        bg_lore = self.bg_lore = self.background.get("lore") if self.background else None
+        doc_lores = self.build.get("lores")
+        if doc_lores is None:
+            doc_lores = []
+        elif not isinstance(doc_lores, list):
+            self.report.error("build.malformed", "/lores", "Lores are a list of lore ids, such as [\"warfare\"].")
+            doc_lores = []
+        self.doc_lores = doc_lores
+        self.lore_rank = dict.fromkeys([bg_lore] if bg_lore in lore_cat else [], 1)
+        self.lore_rank.update((lore, 1) for lore in doc_lores if type(lore) is str and lore in lore_cat)
+
+    # ------------------------------------------------------------ the level-ups
+
+    def walk_levels(self, level: int) -> None:
+        """Levels 1 → ``level`` in order: Class Proficiency, attribute points, skill increase, feats."""
+        heritage, background, held = self.heritage, self.background, self.held
+        granted: list[tuple[str, str]] = []
+        if heritage and heritage.get("feat"):
+            granted.append(("/heritage", heritage["feat"]))
+        if background:
+            granted += [("/background", background[k]) for k in ("skill_feat", "general_feat") if background.get(k)]
+        for path, fid in granted:
+            held[fid] = path
+        level_plan, levels, skill_rank, key_skill = self.rules.level_plan, self.levels, self.skill_rank, self.key_skill
+        key_skill_known = key_skill in skill_rank
+        for n in range(1, level + 1):
+            plan = level_plan[n]
+            lv = levels.get(plan[0])
+            lv = lv if isinstance(lv, dict) else {}
+            cp = plan[1]
+            if key_skill_known and skill_rank[key_skill] < cp:
+                skill_rank[key_skill] = cp
+            self.attribute_points(n, plan, lv.get("attributes"))
+            self.skill_increase(n, cp, plan[4], plan[8], lv.get("skill_increase"))
+            picked = self.feat_picks(n, plan, lv.get("feats"))
+            self.judge_feats(n, cp, picked)
+
+    def attribute_points(self, n: int, plan: tuple, points: Any) -> None:
+        report, s, attrs = self.report, self.s, self.attrs
+        _, cp, cap, attr_due, _, _, _, base, _, _, _ = plan
+        if not attr_due:
+            if points not in (None, {}):
+                report.error("ascendant.boost_invalid", base, f"Level {n} gives no attribute points (they come at "
+                             "even levels); remove them or move them to an even level.")
+            return
+        due = s["attribute_points"]
+        if points is None or points == {}:
+            self.missing(base, f"Level {n} gives {due} attribute points: +1 to three attributes, +2 and +1, or +3 "
+                         "to one.")
+            return
+        if not isinstance(points, dict):
+            report.error("build.malformed", base, "Attribute points are an object such as {\"str\": 2, "
+                         "\"dex\": 1}.")
+            self.attrs_ok = False
+            return
+        total = 0
+        for attr, amount in points.items():
+            p = base + "/" + esc(attr)
+            if attr not in attrs:
+                report.error("attribute.unknown", p, f"{attr!r} is not an attribute; use str, dex, con, int, wis "
+                             "or cha.")
+                self.attrs_ok = False
+            elif not is_int(amount) or amount < 0:
+                report.error("build.malformed", p, "Attribute points are whole numbers from 1 to 3.")
+                self.attrs_ok = False
+            else:
+                total += amount
+                attrs[attr] += amount
+                if amount and attrs[attr] > cap:
+                    report.error(
+                        "ascendant.attribute_cap", p,
+                        f"{ATTRIBUTE_LABELS[attr]} would reach +{attrs[attr]}, above the +{cap} that "
+                        f"{self.rules.rank_label(cp)} Class Proficiency allows at level {n}; put these points "
+                        "elsewhere.",
+                    )
+        if total > due:
+            report.error("ascendant.boost_invalid", base, f"Level {n} gives {due} attribute points, not {total}: "
+                         f"take {total - due} away.")
+        elif total < due:
+            self.missing(base, f"Level {n} gives {due} attribute points; {due - total} still to place.")
+
+    def skill_increase(self, n: int, cp: int, due: bool, base: str, raised: Any) -> None:
+        report, rules, skill_rank, lore_rank = self.report, self.rules, self.skill_rank, self.lore_rank
+        if not due:
+            if raised is not None:
+                report.error("ascendant.choice_not_due", base, f"Level {n} gives no skill increase (they come at "
+                             f"{_few(sorted(str(x) for x in rules.skill_levels), 3)} and every odd level); "
+                             "remove it.")
+            return
+        if raised is None:
+            self.missing(base, f"Level {n} gives a skill increase: name a skill to raise by one rank.")
+            return
+        if not isinstance(raised, str):
+            report.error("build.malformed", base, "A skill increase is one skill id, such as \"stealth\".")
+            return
+        skills_cat, lore_cat = self.cat.get("skills", {}), self.cat.get("lores", {})
+        if raised in lore_rank and raised not in skill_rank:
+            rank, name = lore_rank[raised], _label(lore_cat.get(raised), raised)
+        elif raised not in skill_rank:
+            report.error("skill.unknown", base, f"{raised!r} is not a skill or one of your Lores; choose from "
+                         f"{_few(list(skills_cat), 15)}, or a Lore you know.")
+            return
+        elif raised == self.key_skill:
+            report.error(
+                "ascendant.skill_rank_too_high", base,
+                f"{_label(skills_cat.get(raised), raised)} is your class's key skill and rises with Class "
+                "Proficiency by itself; raise another skill.",
+            )
+            return
+        else:
+            rank, name = skill_rank[raised], _label(skills_cat.get(raised), raised)
+        if rank + 1 > cp:
+            report.error(
+                "ascendant.skill_rank_too_high", base,
+                f"{name} is already {rules.rank_label(rank)}; no skill goes above your Class Proficiency "
+                f"({rules.rank_label(cp)} at level {n}). Raise another skill.",
+            )
+        elif raised in skill_rank:
+            skill_rank[raised] += 1
+        else:  # Lores rise by skill increases like other skills
+            lore_rank[raised] += 1
+
+    # ------------------------------------------------------------------- feats
+
+    def feat_picks(self, n: int, plan: tuple, feats: Any) -> list[tuple[str, str, str, bool]]:
+        """This level's feats as (path, feat id, slot kind, traded down); a slot's shape is checked here."""
+        report, s, rules = self.report, self.s, self.rules
+        cp, due_kinds, slot_kinds, base, kind_paths = plan[1], plan[5], plan[6], plan[9], plan[10]
         if feats is None:
             feats = {}
         elif not isinstance(feats, dict):
@@ -583,12 +648,8 @@ def check(build: dict, report: Report, ctx: Context) -> None:
             feats = {}
         for kind in due_kinds:
             if feats.get(kind) in (None, [], ""):
-                options = allowed_feats(ctx, rules, kind, cp, ancestry=anc_id, klass=class_id)
-                if kind == "archetype" and n == first_archetype:
-                    options = [f for f in options if feats_cat[f].get("dedication")]
-                missing(f"{base}/{kind}", f"Level {n} gives a{'n' if kind[0] in 'aeiou' else ''} "
-                        f"{kind} feat: choose one (e.g. {_few(options, 5)}).")
-        picked: list[tuple[str, str, str, bool]] = []  # (path, feat id, slot kind, traded down)
+                self.missing_feat(n, cp, kind, base)
+        picked: list[tuple[str, str, str, bool]] = []
         for kind, value in feats.items():
             path = kind_paths.get(kind) or base + "/" + esc(kind)
             if kind not in slot_kinds:
@@ -598,38 +659,53 @@ def check(build: dict, report: Report, ctx: Context) -> None:
                     f"Level {n} has no {kind} feat slot (its slots: {', '.join(due) or 'none'}); move this feat to a "
                     "level that gives one.",
                 )
+            elif value in (None, [], ""):
                 continue
-            if value in (None, [], ""):
-                continue
-            if isinstance(value, str):
+            elif isinstance(value, str):
                 picked.append((path, value, kind, False))
-                continue
-            if isinstance(value, list) and any(isinstance(v, list) for v in value):
-                report.error(TRADE, path, "A feat taken by trading a slot down cannot be traded down again "
-                             "(two Expert feats never become four Trained ones); list two feat ids, or one.")
-                continue
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                report.error("build.malformed", path, "A feat slot holds one feat id, or a list of two feat ids of "
-                             "the rank below.")
-                continue
-            if len(value) == 1:
+            elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
                 picked.append((path + "/0", value[0], kind, False))
-                continue
-            if not s.get("trade_down", True):
-                report.error(TRADE, path, "This campaign does not trade a feat slot for two lower feats; keep one "
-                             "feat.")
-                continue
-            if len(value) > 2:
-                report.error(TRADE, path, f"A slot traded down holds exactly two feats of the rank below, not "
-                             f"{len(value)}: a slot is traded once (two Expert feats never become four Trained "
-                             "ones).")
-                continue
-            trade_downs += 1
-            if is_int(trade_max) and trade_downs > trade_max:
-                report.error(TRADE, path, f"This campaign allows {trade_max} trade-down"
-                             f"{'s' if trade_max != 1 else ''} in all; keep one feat in this slot.")
-                continue
-            picked += [(f"{path}/{i}", fid, kind, True) for i, fid in enumerate(value)]
+            elif self.trade_allowed(path, value):
+                picked += [(f"{path}/{i}", fid, kind, True) for i, fid in enumerate(value)]
+        return picked
+
+    def missing_feat(self, n: int, cp: int, kind: str, base: str) -> None:
+        options = allowed_feats(self.ctx, self.rules, kind, cp, ancestry=self.ancestry["id"] if self.ancestry else None,
+                                klass=self.klass["id"] if self.klass else None)
+        if kind == "archetype" and n == self.rules.first_archetype:
+            feats_cat = self.cat.get("feats", {})
+            options = [f for f in options if feats_cat[f].get("dedication")]
+        self.missing(f"{base}/{kind}", f"Level {n} gives a{'n' if kind[0] in 'aeiou' else ''} "
+                     f"{kind} feat: choose one (e.g. {_few(options, 5)}).")
+
+    def trade_allowed(self, path: str, value: Any) -> bool:
+        """A slot holding a list: two feat ids, once, where the campaign trades down (RULES.md)."""
+        report, s = self.report, self.s
+        if isinstance(value, list) and any(isinstance(v, list) for v in value):
+            report.error(TRADE, path, "A feat taken by trading a slot down cannot be traded down again "
+                         "(two Expert feats never become four Trained ones); list two feat ids, or one.")
+        elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            report.error("build.malformed", path, "A feat slot holds one feat id, or a list of two feat ids of "
+                         "the rank below.")
+        elif not s.get("trade_down", True):
+            report.error(TRADE, path, "This campaign does not trade a feat slot for two lower feats; keep one feat.")
+        elif len(value) > 2:
+            report.error(TRADE, path, f"A slot traded down holds exactly two feats of the rank below, not "
+                         f"{len(value)}: a slot is traded once (two Expert feats never become four Trained ones).")
+        else:
+            self.trade_downs += 1
+            trade_max = s.get("trade_downs_max")
+            if not (is_int(trade_max) and self.trade_downs > trade_max):
+                return True
+            report.error(TRADE, path, f"This campaign allows {trade_max} trade-down"
+                         f"{'s' if trade_max != 1 else ''} in all; keep one feat in this slot.")
+        return False
+
+    def judge_feats(self, n: int, cp: int, picked: list[tuple[str, str, str, bool]]) -> None:
+        """Each feat taken at level ``n``: known, not held, in its kind's slot, of a rank the slot allows,
+        its prerequisites met (by the character as of this level, this level's other feats included)."""
+        report, held = self.report, self.held
+        feat_table = _feat_table(self.ctx)
         level_ids = {fid for _, fid, _, _ in picked}
         seen_here: set[str] = set()
         for path, fid, kind, traded in picked:
@@ -637,135 +713,142 @@ def check(build: dict, report: Report, ctx: Context) -> None:
             if record is None:
                 report.error("skill.unknown", path, f"{fid!r} is not a feat here; pick one from the level-up list.")
                 continue
-            feat, name, f_kind, f_heritage, f_ancestry, f_class, f_skill, f_rank, prerequisites = record
+            feat, name = record[0], record[1]
             if (fid in held or fid in seen_here) and not feat.get("repeatable"):
                 where = held.get(fid, f"level {n}")
                 report.error("skill.duplicate", path, f"{name} is already taken ({where}); choose another feat.")
                 continue
             seen_here.add(fid)
-            if f_kind != kind:
-                report.error(
-                    "ascendant.feat_slot_missing", path,
-                    f"{name} is a{'n' if str(feat.get('kind', ' '))[0] in 'aeiou' else ''} {feat.get('kind')} feat, "
-                    f"and this is a {kind} slot; put it in a {feat.get('kind')} slot or choose a {kind} feat.",
-                )
-                continue
-            if f_heritage:
-                report.error("ascendant.feat_prerequisite_missing", path,
-                             f"{name} comes only with the {feat['heritage']} heritage; choose another feat.")
-                continue
-            if kind == "ancestry" and f_ancestry not in (None, anc_id):
-                report.error("ascendant.feat_prerequisite_missing", path,
-                             f"{name} is a feat of the {feat.get('ancestry')} ancestry; choose one of your own.")
-                continue
-            if kind == "class" and f_class not in (None, class_id):
-                report.error("ascendant.feat_prerequisite_missing", path,
-                             f"{name} is a {feat.get('class')} feat; choose one of your own class's.")
-                continue
-            if kind == "skill":
-                limit = skill_rank.get(f_skill, 0)
-            else:
-                limit = cp
-            rank = rank_index.get(f_rank, n_ranks)
-            if rank > limit or (traded and rank != limit - 1):
-                if kind == "skill":
-                    where = f"your proficiency in {_label(skills_cat.get(feat.get('skill')), str(feat.get('skill')))}"
-                else:
-                    where = f"your Class Proficiency at level {n}"
-            if traded and rank != limit - 1:
-                slot = path.rsplit("/", 1)[0]
-                if slot not in bad_trades:
-                    bad_trades.add(slot)
-                    below = (f"exactly one rank below the slot's ({rules.rank_label(limit - 1)} here, from {where}: "
-                             f"{rules.rank_label(limit)})" if limit > 1 else
-                             f"of a rank below the slot's, and {where} is {rules.rank_label(limit)}, the lowest")
-                    report.error(
-                        TRADE, slot,
-                        f"Two feats in one slot must each be {below}; {name} is {rules.rank_label(rank)}. "
-                        "Choose another feat or keep one feat in this slot.",
-                    )
-                continue
-            if rank > limit:
-                report.error(
-                    "ascendant.feat_rank_too_high", path,
-                    f"{name} is {_a(rules.rank_label(rank))} feat, above {where} ({rules.rank_label(limit)}); "
-                    "take it at a later level.",
-                )
-                continue
-            if kind != "archetype" and (prerequisites == () or prerequisites == []):
-                continue
-            unmet = []
-            if kind == "archetype":
-                if n == first_archetype and not feat.get("dedication"):
-                    unmet.append("your first archetype feat must be a Dedication")
-                elif not feat.get("dedication"):
-                    dedication = (cat.get("archetypes", {}).get(feat.get("archetype")) or {}).get("dedication")
-                    if dedication and dedication not in held and dedication not in level_ids:
-                        unmet.append(f"{_label(feats_cat.get(dedication), dedication)} first")
-            for need in prerequisites:
-                text = _unmet(need, attrs, skill_rank, held, level_ids, fid, rules, cat)
-                if text:
-                    unmet.append(text)
-            if unmet:
-                report.error("ascendant.feat_prerequisite_missing", path, f"{name} needs {'; '.join(unmet)}.")
-                continue
+            if self.feat_fits(n, cp, path, kind, traded, record):
+                self.feat_prerequisites(n, path, fid, kind, record, level_ids)
+        feats_cat = self.cat.get("feats", {})
         for path, fid, _, _ in picked:
             if fid in feats_cat:
                 held.setdefault(fid, path)
 
-    # ----------------------------------------------------------- feat effects
-    fx = _effects(ctx, held, level)
-    for skill, rank, _ in fx.skills:  # a feat's trained skill (never lowers one)
-        if skill in skill_rank:
-            skill_rank[skill] = max(skill_rank[skill], rank_index.get(rank, 1))
-
-    # ------------------------------------------------------------------- lores
-    lore_slots = max(0, attrs["int"]) + sum(n for n, _ in fx.lores)
-    lores_held = [bg_lore] if bg_lore else []
-    chosen = 0
-    for i, lore in enumerate(doc_lores):
-        path = f"/lores/{i}"
-        if not isinstance(lore, str):
-            report.error("build.malformed", path, "A lore is an id such as \"warfare\".")
-        elif lore not in lore_cat:
-            report.error("skill.unknown", path, f"{lore!r} is not a Lore here; choose from {_few(list(lore_cat))}.")
-        elif lore == bg_lore and lore not in doc_lores[:i]:
-            continue  # RULES.md: the background's own Lore may be listed; it uses no slot
-        elif lore in lores_held:
-            report.error("skill.duplicate", path, f"{_label(lore_cat[lore], lore)} is listed twice; choose "
-                         "another Lore.")
+    def feat_fits(self, n: int, cp: int, path: str, kind: str, traded: bool, record: tuple) -> bool:
+        """The feat is of the slot's kind, the character's own, and of a rank the slot allows."""
+        report, rules = self.report, self.rules
+        feat, name, f_kind, f_heritage, f_ancestry, f_class, f_skill, f_rank, _ = record
+        if f_kind != kind:
+            report.error(
+                "ascendant.feat_slot_missing", path,
+                f"{name} is a{'n' if str(feat.get('kind', ' '))[0] in 'aeiou' else ''} {feat.get('kind')} feat, "
+                f"and this is a {kind} slot; put it in a {feat.get('kind')} slot or choose a {kind} feat.",
+            )
+            return False
+        if f_heritage:
+            report.error("ascendant.feat_prerequisite_missing", path,
+                         f"{name} comes only with the {feat['heritage']} heritage; choose another feat.")
+            return False
+        if kind == "ancestry" and f_ancestry not in (None, self.ancestry["id"] if self.ancestry else None):
+            report.error("ascendant.feat_prerequisite_missing", path,
+                         f"{name} is a feat of the {feat.get('ancestry')} ancestry; choose one of your own.")
+            return False
+        if kind == "class" and f_class not in (None, self.klass["id"] if self.klass else None):
+            report.error("ascendant.feat_prerequisite_missing", path,
+                         f"{name} is a {feat.get('class')} feat; choose one of your own class's.")
+            return False
+        limit = self.skill_rank.get(f_skill, 0) if kind == "skill" else cp
+        rank = rules.rank_index.get(f_rank, len(rules.ranks))
+        if rank <= limit and (not traded or rank == limit - 1):
+            return True
+        if kind == "skill":
+            where = (f"your proficiency in "
+                     f"{_label(self.cat.get('skills', {}).get(feat.get('skill')), str(feat.get('skill')))}")
         else:
-            chosen += 1
-            lores_held.append(lore)
-            if chosen > lore_slots:
-                extra = "".join(f" and {src}" for _, src in fx.lores)
-                report.error(
-                    "ascendant.too_many_lores", path,
-                    f"Intelligence +{max(0, attrs['int'])}{extra} give{'s' if not extra else ''} {lore_slots} "
-                    f"Lore{'s' if lore_slots != 1 else ''}; remove this one, or raise Intelligence first.",
-                )
-    if attrs_ok and chosen < lore_slots:
-        report.warn("ascendant.lore_slots_unused", "/lores",
-                    f"You know {lore_slots} Lores and {chosen} are chosen; add {lore_slots - chosen} more.")
+            where = f"your Class Proficiency at level {n}"
+        if traded:
+            slot = path.rsplit("/", 1)[0]
+            if slot not in self.bad_trades:
+                self.bad_trades.add(slot)
+                below = (f"exactly one rank below the slot's ({rules.rank_label(limit - 1)} here, from {where}: "
+                         f"{rules.rank_label(limit)})" if limit > 1 else
+                         f"of a rank below the slot's, and {where} is {rules.rank_label(limit)}, the lowest")
+                report.error(TRADE, slot, f"Two feats in one slot must each be {below}; {name} is "
+                             f"{rules.rank_label(rank)}. Choose another feat or keep one feat in this slot.")
+            return False
+        report.error(
+            "ascendant.feat_rank_too_high", path,
+            f"{name} is {_a(rules.rank_label(rank))} feat, above {where} ({rules.rank_label(limit)}); "
+            "take it at a later level.",
+        )
+        return False
 
-    # ------------------------------------------------------------------ armor
-    armor = None
-    armor_id = build.get("armor")
-    if armor_id is not None:
+    def feat_prerequisites(self, n: int, path: str, fid: str, kind: str, record: tuple, level_ids: set) -> None:
+        feat, name, prerequisites = record[0], record[1], record[8]
+        if kind != "archetype" and (prerequisites == () or prerequisites == []):
+            return
+        cat, held = self.cat, self.held
+        unmet = []
+        if kind == "archetype":
+            if n == self.rules.first_archetype and not feat.get("dedication"):
+                unmet.append("your first archetype feat must be a Dedication")
+            elif not feat.get("dedication"):
+                dedication = (cat.get("archetypes", {}).get(feat.get("archetype")) or {}).get("dedication")
+                if dedication and dedication not in held and dedication not in level_ids:
+                    unmet.append(f"{_label(cat.get('feats', {}).get(dedication), dedication)} first")
+        for need in prerequisites:
+            text = _unmet(need, self.attrs, self.skill_rank, held, level_ids, fid, self.rules, cat)
+            if text:
+                unmet.append(text)
+        if unmet:
+            self.report.error("ascendant.feat_prerequisite_missing", path, f"{name} needs {'; '.join(unmet)}.")
+
+    # ----------------------------------------------------------- feat effects, lores, armor
+
+    def feat_effects(self, level: int) -> Effects:
+        fx = _effects(self.ctx, self.held, level)
+        rank_index, skill_rank = self.rules.rank_index, self.skill_rank
+        for skill, rank, _ in fx.skills:  # a feat's trained skill (never lowers one)
+            if skill in skill_rank:
+                skill_rank[skill] = max(skill_rank[skill], rank_index.get(rank, 1))
+        return fx
+
+    def lores(self, fx: Effects) -> None:
+        report, attrs, bg_lore, doc_lores = self.report, self.attrs, self.bg_lore, self.doc_lores
+        lore_cat = self.cat.get("lores", {})
+        lore_slots = self.lore_slots = max(0, attrs["int"]) + sum(n for n, _ in fx.lores)
+        lores_held = self.lores_held = [bg_lore] if bg_lore else []
+        chosen = 0
+        for i, lore in enumerate(doc_lores):
+            path = f"/lores/{i}"
+            if not isinstance(lore, str):
+                report.error("build.malformed", path, "A lore is an id such as \"warfare\".")
+            elif lore not in lore_cat:
+                report.error("skill.unknown", path, f"{lore!r} is not a Lore here; choose from "
+                             f"{_few(list(lore_cat))}.")
+            elif lore == bg_lore and lore not in doc_lores[:i]:
+                continue  # RULES.md: the background's own Lore may be listed; it uses no slot
+            elif lore in lores_held:
+                report.error("skill.duplicate", path, f"{_label(lore_cat[lore], lore)} is listed twice; choose "
+                             "another Lore.")
+            else:
+                chosen += 1
+                lores_held.append(lore)
+                if chosen > lore_slots:
+                    extra = "".join(f" and {src}" for _, src in fx.lores)
+                    report.error(
+                        "ascendant.too_many_lores", path,
+                        f"Intelligence +{max(0, attrs['int'])}{extra} give{'s' if not extra else ''} {lore_slots} "
+                        f"Lore{'s' if lore_slots != 1 else ''}; remove this one, or raise Intelligence first.",
+                    )
+        if self.attrs_ok and chosen < lore_slots:
+            report.warn("ascendant.lore_slots_unused", "/lores",
+                        f"You know {lore_slots} Lores and {chosen} are chosen; add {lore_slots - chosen} more.")
+
+    def armor(self) -> dict | None:
+        armor_id = self.build.get("armor")
+        if armor_id is None:
+            return None
         if not isinstance(armor_id, str):
-            report.error("build.malformed", "/armor", "Armor is an id such as \"chain_mail\" (or null).")
-        else:
-            armor = cat.get("armor", {}).get(armor_id)
-            if armor is None:
-                report.error("skill.unknown", "/armor", f"{armor_id!r} is not armor here; choose from "
-                             f"{_few(list(cat.get('armor', {})))}.")
-
-    # ---------------------------------------------------------------- derived
-    xp = report.budget.get("xp")
-    _derive(report.derived, rules, s, level=level, xp=xp, attrs=attrs if attrs_ok else None, skill_rank=skill_rank,
-            lore_rank=lore_rank, lores_held=lores_held, lore_slots=lore_slots, held=held, fx=fx, ancestry=ancestry,
-            klass=klass, armor=armor, skill_attr=_skill_attributes(ctx), final_cap=final_cap, names=_names(ctx),
-            selectors=_selectors(ctx))
+            self.report.error("build.malformed", "/armor", "Armor is an id such as \"chain_mail\" (or null).")
+            return None
+        armor = self.cat.get("armor", {}).get(armor_id)
+        if armor is None:
+            self.report.error("skill.unknown", "/armor", f"{armor_id!r} is not armor here; choose from "
+                              f"{_few(list(self.cat.get('armor', {})))}.")
+        return armor
 
 
 def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict | None, skill_rank: dict,
@@ -828,6 +911,16 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
         if breakdowns:
             d["breakdown"] = breakdowns
         return
+    _derive_defenses(d, breakdowns, rules, s, level=level, attrs=attrs, fx=fx, ancestry=ancestry, klass=klass,
+                     armor=armor)
+    if breakdowns:
+        d["breakdown"] = breakdowns
+
+
+def _derive_defenses(d: dict, breakdowns: dict, rules: Rules, s: dict, *, level: int, attrs: dict, fx: Effects,
+                     ancestry: dict | None, klass: dict, armor: dict | None) -> None:
+    """Defenses, Perception, initiative, thresholds and Stamina: what the class decides."""
+    cp = rules.class_proficiency(level)
     lagging = set(klass.get("lagging", []))
 
     def prof(name: str) -> int:
@@ -855,8 +948,6 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
         raw = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
         per_level = [(n * level, f"{src} ({signed(n)} per level)") for n, src in fx.stamina_per_level]
         d["max_stamina"] = _flat_number(breakdowns, "max_stamina", "Max stamina", raw, per_level, "")
-    if breakdowns:
-        d["breakdown"] = breakdowns
 
 
 def _number(breakdowns: dict, key: str, label: str, base: int, fx: Effects, selectors: tuple[str, ...]) -> int:

@@ -176,9 +176,6 @@ class Effects:
             out.append(nxt)
         return out
 
-    def mods_for(self, selectors: tuple[str, ...] | set[str]) -> list[dict]:
-        return [dict(mod) for selector, mod in self.modifiers if selector in selectors]
-
     def stacked(self, selectors: tuple[str, ...]) -> dict | None:
         """The feats' modifiers of ``selectors`` stacked ({"modifiers", "applied", "ignored", "total"}),
         None when there are none. Worked out once per set of modifiers: an ``Effects`` is shared (memo),
@@ -201,17 +198,6 @@ class Effects:
             entry = {"modifiers": mods, **stacked}
         self._stacked[selectors] = entry
         return entry
-
-
-def breakdown(label: str, base: int, mods: list[dict]) -> dict[str, Any]:
-    """One number's base, its feat modifiers stacked, and the total (the sheet shows each part)."""
-    stacked = stack(mods)
-    for mod in stacked["applied"]:
-        mod["text"] = modifier_text(mod)
-    for mod in stacked["ignored"]:
-        mod["text"] = modifier_text(mod) if is_int(mod.get("value")) else str(mod.get("source", ""))
-    return {"label": label, "base": base, "total": base + stacked["total"], "modifiers": mods,
-            "applied": stacked["applied"], "ignored": stacked["ignored"]}
 
 
 _FLAT: dict[tuple, list[dict]] = {}
