@@ -538,6 +538,7 @@ class _Check:
             held[fid] = path
         level_plan, levels, skill_rank, key_skill = self.rules.level_plan, self.levels, self.skill_rank, self.key_skill
         key_skill_known = key_skill in skill_rank
+        feat_table, feats_cat = _feat_table(self.ctx), self.cat.get("feats", {})
         for n in range(1, level + 1):
             plan = level_plan[n]
             lv = levels.get(plan[0])
@@ -548,7 +549,8 @@ class _Check:
             self.attribute_points(n, plan, lv.get("attributes"))
             self.skill_increase(n, cp, plan[4], plan[8], lv.get("skill_increase"))
             picked = self.feat_picks(n, plan, lv.get("feats"))
-            self.judge_feats(n, cp, picked)
+            if picked:
+                self.judge_feats(n, cp, picked, feat_table, feats_cat)
 
     def attribute_points(self, n: int, plan: tuple, points: Any) -> None:
         report, s, attrs = self.report, self.s, self.attrs
@@ -701,11 +703,11 @@ class _Check:
                          f"{'s' if trade_max != 1 else ''} in all; keep one feat in this slot.")
         return False
 
-    def judge_feats(self, n: int, cp: int, picked: list[tuple[str, str, str, bool]]) -> None:
+    def judge_feats(self, n: int, cp: int, picked: list[tuple[str, str, str, bool]], feat_table: dict,
+                    feats_cat: dict) -> None:
         """Each feat taken at level ``n``: known, not held, in its kind's slot, of a rank the slot allows,
         its prerequisites met (by the character as of this level, this level's other feats included)."""
         report, held = self.report, self.held
-        feat_table = _feat_table(self.ctx)
         level_ids = {fid for _, fid, _, _ in picked}
         seen_here: set[str] = set()
         for path, fid, kind, traded in picked:
@@ -721,7 +723,6 @@ class _Check:
             seen_here.add(fid)
             if self.feat_fits(n, cp, path, kind, traded, record):
                 self.feat_prerequisites(n, path, fid, kind, record, level_ids)
-        feats_cat = self.cat.get("feats", {})
         for path, fid, _, _ in picked:
             if fid in feats_cat:
                 held.setdefault(fid, path)
