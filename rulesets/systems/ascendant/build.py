@@ -883,7 +883,7 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
         d["dying_max_bonus"] = sum(n for n, _ in fx.dying_max)
         _flat_number(breakdowns, "dying_max", "Dying maximum", s["dying_max"], fx.dying_max, "")
     if ancestry is not None and is_int(ancestry.get("speed")):
-        d["speed"] = _flat_number(breakdowns, "speed", "Speed", ancestry["speed"], fx.speed, " (feet)")
+        d["speed"] = _flat_number(breakdowns, "speed", "Speed", ancestry["speed"], fx.speed, " feet")
     if attrs is None:
         if breakdowns:
             d["breakdown"] = breakdowns
@@ -964,10 +964,10 @@ def _number(breakdowns: dict, key: str, label: str, base: int, fx: Effects, sele
     return total
 
 
-def _flat_number(breakdowns: dict, key: str, label: str, base: int, parts: list[tuple[int, str]], what: str) -> int:
+def _flat_number(breakdowns: dict, key: str, label: str, base: int, parts: list[tuple[int, str]], unit: str) -> int:
     if not parts:
         return base
-    entry = breakdowns[key] = flat(label, base, parts, what)
+    entry = breakdowns[key] = flat(label, base, parts, unit)
     return entry["total"]
 
 

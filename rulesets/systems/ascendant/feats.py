@@ -203,14 +203,15 @@ class Effects:
 _FLAT: dict[tuple, list[dict]] = {}
 
 
-def flat(label: str, base: int, parts: list[tuple[int, str]], what: str) -> dict[str, Any]:
-    """A number raised by untyped amounts (Stamina, speed, Lore slots), each with its source."""
-    key = (tuple(parts), what)
+def flat(label: str, base: int, parts: list[tuple[int, str]], unit: str) -> dict[str, Any]:
+    """A number raised by untyped amounts (Stamina, speed, Lore slots), each with its source:
+    "+5 feet from Fleet"."""
+    key = (tuple(parts), unit)
     applied = _FLAT.get(key)
     if applied is None:  # the parts' texts, shared (read-only) between reports
         if len(_FLAT) > 1024:
             _FLAT.clear()
-        applied = _FLAT[key] = [{"value": n, "type": None, "source": src, "text": f"{signed(n)} from {src}{what}"}
+        applied = _FLAT[key] = [{"value": n, "type": None, "source": src, "text": f"{signed(n)}{unit} from {src}"}
                                 for n, src in parts if n]
     return {"label": label, "base": base, "total": base + sum(m["value"] for m in applied), "modifiers": [],
             "applied": applied, "ignored": []}

@@ -101,6 +101,7 @@ def test_toughness_adds_one_stamina_per_level_with_its_source():
 def test_fleet_raises_speed_by_five_feet():
     # "Your speed rises by 5 feet." (the human's speed is 25)
     assert derived(wizard())["speed"] == 30  # the wizard's level-1 general feat is Fleet
+    assert [m["text"] for m in derived(wizard())["breakdown"]["speed"]["applied"]] == ["+5 feet from Fleet"]
     assert derived(with_general("diehard"))["speed"] == 25
     assert derived(with_general("diehard"))["breakdown"].get("speed") is None
 
