@@ -546,11 +546,15 @@ class _Check:
             cp = plan[1]
             if key_skill_known and skill_rank[key_skill] < cp:
                 skill_rank[key_skill] = cp
-            self.attribute_points(n, plan, lv.get("attributes"))
-            self.skill_increase(n, cp, plan[4], plan[8], lv.get("skill_increase"))
-            picked = self.feat_picks(n, plan, lv.get("feats"))
-            if picked:
-                self.judge_feats(n, cp, picked, feat_table, feats_cat)
+            points, raised, feats = lv.get("attributes"), lv.get("skill_increase"), lv.get("feats")
+            if plan[3] or points is not None:
+                self.attribute_points(n, plan, points)
+            if plan[4] or raised is not None:
+                self.skill_increase(n, cp, plan[4], plan[8], raised)
+            if plan[5] or feats is not None:
+                picked = self.feat_picks(n, plan, feats)
+                if picked:
+                    self.judge_feats(n, cp, picked, feat_table, feats_cat)
 
     def attribute_points(self, n: int, plan: tuple, points: Any) -> None:
         report, s, attrs = self.report, self.s, self.attrs
@@ -707,7 +711,10 @@ class _Check:
                     feats_cat: dict) -> None:
         """Each feat taken at level ``n``: known, not held, in its kind's slot, of a rank the slot allows,
         its prerequisites met (by the character as of this level, this level's other feats included)."""
-        report, held = self.report, self.held
+        report, held, rank_index, n_ranks = self.report, self.held, self.rules.rank_index, len(self.rules.ranks)
+        skill_rank = self.skill_rank
+        anc_id = self.ancestry["id"] if self.ancestry else None
+        class_id = self.klass["id"] if self.klass else None
         level_ids = {fid for _, fid, _, _ in picked}
         seen_here: set[str] = set()
         for path, fid, kind, traded in picked:
@@ -721,8 +728,16 @@ class _Check:
                 report.error("skill.duplicate", path, f"{name} is already taken ({where}); choose another feat.")
                 continue
             seen_here.add(fid)
-            if self.feat_fits(n, cp, path, kind, traded, record):
-                self.feat_prerequisites(n, path, fid, kind, record, level_ids)
+            # Fast path for the common case (the feat fits its slot); feat_fits says why when it does not.
+            fits = False
+            if record[2] == kind and not record[3] and (kind != "ancestry" or record[4] in (None, anc_id)) and (
+                    kind != "class" or record[5] in (None, class_id)):
+                limit = skill_rank.get(record[6], 0) if kind == "skill" else cp
+                rank = rank_index.get(record[7], n_ranks)
+                fits = rank <= limit and (not traded or rank == limit - 1)
+            if fits or self.feat_fits(n, cp, path, kind, traded, record):
+                if record[8] or kind == "archetype":
+                    self.feat_prerequisites(n, path, fid, kind, record, level_ids)
         for path, fid, _, _ in picked:
             if fid in feats_cat:
                 held.setdefault(fid, path)
@@ -895,10 +910,16 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
     mods = fx.modifiers
     if mods:
         skills = {}
+        parts = fx.per_skill(selectors)
         for k, v in skill_rank.items():
-            key, trained, untrained = selectors[k]
-            skills[k] = _number(breakdowns, key, names.get(k, k), bonus[v if v <= top else top] + attrs[skill_attr[k]],
-                                fx, untrained if v == 0 else trained)
+            base = bonus[v if v <= top else top] + attrs[skill_attr[k]]
+            stacked = parts[k][v == 0]
+            if stacked is None:
+                skills[k] = base
+            else:
+                total = skills[k] = base + stacked["total"]
+                breakdowns[selectors[k][0]] = {**stacked, "label": names.get(k, k), "base": base,
+                                                     "total": total}
         d["skills"] = skills
         d["lore_modifiers"] = {
             lore: _number(breakdowns, f"lore.{lore}", names.get(lore, lore),
@@ -922,14 +943,18 @@ def _derive_defenses(d: dict, breakdowns: dict, rules: Rules, s: dict, *, level:
                      ancestry: dict | None, klass: dict, armor: dict | None) -> None:
     """Defenses, Perception, initiative, thresholds and Stamina: what the class decides."""
     cp = rules.class_proficiency(level)
-    lagging = set(klass.get("lagging", []))
+    lagging = klass.get("lagging", ())
+    bonus = rules._bonus
 
     def prof(name: str) -> int:
         return max(1, cp - 1) if name in lagging else cp
 
-    d["defenses"] = {name: _number(breakdowns, f"defense.{name}", name.title(), rules.bonus_of(prof(name)) + attrs[attr], fx,
-                                   (f"defense.{name}",))
-                     for name, attr in DEFENSES.items()}
+    behind = bonus[max(1, cp - 1)] if lagging else 0
+    d["defenses"] = defenses = {name: (behind if name in lagging else bonus[cp]) + attrs[attr]
+                                for name, attr in DEFENSES.items()}
+    if fx.modifiers:
+        for name, key, selector, label in _DEFENSE_KEYS:
+            defenses[name] = _number(breakdowns, key, label, defenses[name], fx, selector)
     perception_rank = max([prof("perception"), *(rules.rank_index.get(r, 1) for r, _ in fx.perception)])
     perception_base = rules.bonus_of(perception_rank) + attrs["wis"]
     d["perception"] = _number(breakdowns, "perception", "Perception", perception_base, fx, ("perception",))
@@ -949,6 +974,9 @@ def _derive_defenses(d: dict, breakdowns: dict, rules: Rules, s: dict, *, level:
         raw = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
         per_level = [(n * level, f"{src} ({signed(n)} per level)") for n, src in fx.stamina_per_level]
         d["max_stamina"] = _flat_number(breakdowns, "max_stamina", "Max stamina", raw, per_level, "")
+
+
+_DEFENSE_KEYS = tuple((name, f"defense.{name}", (f"defense.{name}",), name.title()) for name in DEFENSES)
 
 
 def _number(breakdowns: dict, key: str, label: str, base: int, fx: Effects, selectors: tuple[str, ...]) -> int:

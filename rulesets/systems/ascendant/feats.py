@@ -176,6 +176,16 @@ class Effects:
             out.append(nxt)
         return out
 
+    def per_skill(self, selectors: dict[str, tuple]) -> dict[str, tuple]:
+        """Skill id -> (its stacked feat modifiers when trained, when untrained), once per ``Effects``."""
+        try:
+            return self._stacked["per_skill"]  # type: ignore[return-value]
+        except KeyError:
+            parts = {k: (self.stacked(trained), self.stacked(untrained)) for k, (_, trained, untrained) in
+                     selectors.items()}
+            self._stacked["per_skill"] = parts  # type: ignore[assignment]
+            return parts
+
     def stacked(self, selectors: tuple[str, ...]) -> dict | None:
         """The feats' modifiers of ``selectors`` stacked ({"modifiers", "applied", "ignored", "total"}),
         None when there are none. Worked out once per set of modifiers: an ``Effects`` is shared (memo),
