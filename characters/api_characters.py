@@ -44,7 +44,7 @@ from characters.serializers_characters import (
     VersionSerializer,
 )
 from characters.services import characters as svc
-from config.api import api_view, validated
+from config.api import api_view, query_id, validated
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
@@ -75,7 +75,7 @@ def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
     summary="List the characters I may see",
     description="My characters, and every character of the campaigns I run. `?campaign=<id>` narrows to one "
     "campaign (404 when I am not a member of it).",
-    parameters=[OpenApiParameter("campaign", int, required=False, description="A campaign id")],
+    parameters=[OpenApiParameter("campaign", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, required=False, description="A campaign id")],
     responses={200: CharacterSummarySerializer(many=True), 400: E400, 401: E401, 404: E404},
     methods=["GET"],
 )
@@ -91,13 +91,8 @@ def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
 @api_view(["GET", "POST"])
 def character_list(request):
     if request.method == "GET":
-        raw = request.query_params.get("campaign")
-        campaign_id = None
-        if raw not in (None, ""):
-            try:
-                campaign_id = int(raw)
-            except ValueError:
-                raise serializers.ValidationError({"campaign": ["A campaign id is a whole number."]}) from None
+        campaign_id = query_id(request, "campaign")
+        if campaign_id is not None:
             campaign_for_user(request.user, campaign_id)  # 404 when not a member
         characters = list(characters_for_user(user=request.user, campaign_id=campaign_id))
         budgets = character_budgets(characters=characters)
@@ -124,7 +119,7 @@ def character_list(request):
     description="Play state only (pools, harm, conditions), for the owner or the campaign's GM. `version` must be "
     "current (409 otherwise); the ruleset checks the state (400 with the issues).",
     request=CharacterStateSerializer,
-    responses={200: CharacterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409},
+    responses={200: CharacterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409, 422: E422},
     methods=["PATCH"],
 )
 @api_view(["GET", "PATCH"])

@@ -32,6 +32,7 @@ from characters.selectors.characters import (
 )
 from characters.services import advancement as svc
 from characters.services.characters import character_validate
+from config.forms import FormInputError, check_post, post_whole_number, post_whole_numbers
 
 
 def _redirect(request, url: str):
@@ -123,6 +124,7 @@ def character_advance(request, character_id):
         return render(request, "characters/advancement_advance.html",
                       _advance_context(request, character, build, note=pending.note if pending else ""))
 
+    check_post(request.POST, labels={"note": "Note"})
     build = build_from_post(traits, request.POST, character.build)
     note = request.POST.get("note", "")
     if "_request" in request.POST:
@@ -167,6 +169,7 @@ def advancement_detail(request, advancement_id):
 
 def _review_action(request, advancement_id, action):
     advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
+    check_post(request.POST, labels={"comment": "Comment", "reason": "Reason"})
     error = ""
     try:
         advancement = action(advancement)
@@ -287,6 +290,7 @@ def campaign_awards(request, campaign_id):
     if request.method == "GET":
         return render(request, "characters/awards.html", _awards_context(campaign))
     post = request.POST
+    check_post(post, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason", "quick": "Quick award"})
     chosen = post.getlist("characters")
     form = {"currency": post.get("currency", ""), "amount": post.get("amount", ""), "reason": post.get("reason", ""),
             "characters": chosen}
@@ -298,12 +302,15 @@ def campaign_awards(request, campaign_id):
         currency, amount, reason = choice["currency"], choice["amount"], choice["label"]
     else:
         currency, reason = form["currency"], form["reason"]
-        amount = int(form["amount"]) if form["amount"].strip().isdigit() else form["amount"]
     try:
-        rows = svc.award_create(gm=request.user, campaign=campaign, character_ids=chosen, currency=currency,
+        character_ids = post_whole_numbers(post, "characters", label="Characters")
+        if not quick:
+            amount = post_whole_number(post, "amount", label="Amount", min_value=1, max_value=svc.MAX_AWARD)
+        rows = svc.award_create(gm=request.user, campaign=campaign, character_ids=character_ids, currency=currency,
                                 amount=amount, reason=reason)
-    except APIException as exc:
-        return render(request, "characters/awards.html", _awards_context(campaign, form=form, error=_reason(exc)), status=400)
+    except (APIException, FormInputError) as exc:
+        error = str(exc) if isinstance(exc, FormInputError) else _reason(exc)
+        return render(request, "characters/awards.html", _awards_context(campaign, form=form, error=error), status=400)
     label = _label_of(campaign.ruleset)(currency)
     names = ", ".join(r.character.name for r in rows)
     messages.success(request, f"Awarded {amount} {label} ({reason}) to {names}.")
@@ -320,10 +327,13 @@ def character_ledger(request, character_id):
     if request.method == "POST":
         if not is_gm:
             raise PermissionDenied("Only the campaign's GM awards points.")
-        raw = request.POST.get("amount", "")
+        check_post(request.POST, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason"})
         try:
+            amount = post_whole_number(request.POST, "amount", label="Amount", min_value=1, max_value=svc.MAX_AWARD)
             svc.award_create(gm=request.user, character_id=character.id, currency=request.POST.get("currency", ""),
-                             amount=int(raw) if raw.strip().isdigit() else raw, reason=request.POST.get("reason", ""))
+                             amount=amount, reason=request.POST.get("reason", ""))
+        except FormInputError as exc:
+            error = str(exc)
         except APIException as exc:
             error = _reason(exc)
         else:

@@ -23,6 +23,7 @@ from characters.selectors.campaigns import (
     home_campaigns,
 )
 from characters.services import campaigns as services
+from characters.throttling import JoinAttempt
 from rulesets.engine import registry
 
 User = get_user_model()
@@ -110,9 +111,16 @@ def campaign_create(request):
 def campaign_join(request):
     form = JoinForm(request.POST or request.GET or None)
     if request.method == "POST" and form.is_valid():
+        attempt = JoinAttempt(request)  # wrong codes are limited per user and per IP
+        if not attempt.allowed:
+            form.add_error("join_code", attempt.message)
+            response = render(request, "characters/campaign_join.html", {"form": form}, status=429)
+            response["Retry-After"] = str(attempt.wait)
+            return response
         try:
             membership = services.campaign_join(user=request.user, join_code=form.cleaned_data["join_code"])
         except ValidationError as exc:
+            attempt.failed()
             _add_errors(form, exc)
         else:
             messages.success(request, f"You joined “{membership.campaign.name}”.")

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine.base import parse_whole_number
+
 #: Words for the keys of the contract's answers; unknown keys are humanised ("near_miss" → "Near miss").
 LABELS = {
     "pass": "Pass",
@@ -44,7 +46,8 @@ def _is_p(value: Any) -> bool:
 
 def _count_order(item: tuple[Any, Any]) -> tuple[int, int, str]:
     key = str(item[0])
-    return (0, int(key), "") if key.lstrip("-").isdigit() else (1, 0, key)
+    number = parse_whole_number(key)
+    return (0, number, "") if number is not None else (1, 0, key)
 
 
 def odds_bars(slug: str, answer: dict[str, Any]) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from rulesets.charts import odds_bars
 from rulesets.engine import OddsError, registry
+from rulesets.engine.base import parse_whole_number
 from rulesets.engine import odds as engine_odds
 
 #: The calculator's inputs per ruleset, from CONTRACT.md "Odds": (key, label, kind, default, min, max).
@@ -74,10 +75,11 @@ def odds_request_from_query(slug: str, query) -> tuple[dict[str, Any], list[dict
         kind = "choice" if "choices" in spec else "int"
         value: Any = spec["default"] if raw in (None, "") else raw
         if kind == "int" and not isinstance(value, int):
-            try:
-                value = int(str(value).strip())
-            except ValueError:
+            number = parse_whole_number(str(value))  # strictly: "٣", "1_000" or 4,000 digits are not numbers
+            if number is None:
                 error = error or f"{spec['label']} must be a whole number."
+            else:
+                value = number
         request[spec["name"]] = value
         shown.append({**spec, "value": value, "kind": kind})
     return request, shown, error

@@ -79,7 +79,7 @@ from characters.selectors.characters import character_for_user, is_campaign_gm
 from characters.services.characters import campaign_ruleset, character_validate, stored_build
 from config.api import Conflict, RuleRefused
 from rulesets.engine import Report, registry
-from rulesets.engine.base import is_int
+from rulesets.engine.base import is_int, whole_number
 from rulesets.engine.pointer import delete_at, set_at
 
 #: The largest single award: a typo guard, not a rule.
@@ -368,7 +368,7 @@ def award_create(
         _require_gm(gm, campaign, "award points")
         qs = Character.objects.filter(campaign=campaign)
         if character_ids is not None:
-            wanted = {int(i) for i in character_ids if str(i).isdigit()}
+            wanted = {n for n in (whole_number(str(i)) for i in character_ids) if n is not None and n > 0}
             qs = qs.filter(pk__in=wanted).exclude(status=Character.Status.RETIRED)
         else:
             qs = qs.filter(status=Character.Status.ACTIVE)

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
 from characters.models import JOIN_CODE_ALPHABET, Campaign, Membership, new_join_code
+from config.text import unstorable_at
 from rulesets.engine import registry
 
 User = get_user_model()
@@ -62,26 +63,12 @@ def account_register(*, username: str, password: str) -> User:
     return user
 
 
-def account_token(*, user: User) -> str:
-    """The user's API token key, created on first use."""
-    from rest_framework.authtoken.models import Token
-
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
-
-
 # ----------------------------------------------------------------- settings
 
 
 def _has_bad_text(value: Any) -> bool:
     """NUL and lone surrogates cannot be stored in a Postgres jsonb; refuse them as input errors."""
-    if isinstance(value, str):
-        return "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value)
-    if isinstance(value, dict):
-        return any(_has_bad_text(k) or _has_bad_text(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_bad_text(v) for v in value)
-    return False
+    return unstorable_at(value) is not None
 
 
 def _load_ruleset(slug: str):

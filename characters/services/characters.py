@@ -25,6 +25,7 @@ from characters.selectors.campaigns import campaign_context
 from characters.selectors.characters import can_edit_build, character_for_user, is_campaign_gm
 from config.api import Conflict, RuleRefused
 from rulesets.engine import FORMAT, Report, registry, validate
+from rulesets.engine.base import whole_number
 
 #: What a character without a name is called until the player names it.
 UNNAMED = "Unnamed character"
@@ -262,9 +263,8 @@ def character_revert(*, character_id, user, to_version: Any) -> Character:
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     _require_build_editor(user, character)
     _require_draft(character, "reverting here applies to")
-    try:
-        number = int(to_version)
-    except (TypeError, ValueError):
+    number = whole_number(to_version) if isinstance(to_version, (int, str)) else None
+    if number is None or not 1 <= number <= 2**31 - 1:  # past Postgres' integer: no such version
         number = 0
     old = CharacterVersion.objects.filter(character=character, number=number).first()
     if old is None:

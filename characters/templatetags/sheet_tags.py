@@ -9,6 +9,7 @@ from django import template
 
 from characters.selectors.play import label as _label
 from rulesets.charts import odds_bars
+from rulesets.engine.base import parse_whole_number
 
 register = template.Library()
 
@@ -104,9 +105,9 @@ def rolled_index(bars: list[dict[str, Any]], result: dict[str, Any]) -> int | No
     for number in (outcome, result.get("total"), result.get("ep"), result.get("successes")):
         if isinstance(number, bool):
             continue
-        if isinstance(number, (int, str)) and str(number).lstrip("-").isdigit():
+        if isinstance(number, (int, str)) and parse_whole_number(str(number)) is not None:
             for i, bar in enumerate(bars):
-                if bar["label"].split(" ", 1)[0] == str(int(number)) and " " in bar["label"]:
+                if bar["label"].split(" ", 1)[0] == str(parse_whole_number(str(number))) and " " in bar["label"]:
                     return i
     return None
 

@@ -59,12 +59,26 @@ def is_int(value: Any) -> bool:
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
+#: A whole number as people type it: an optional sign, then ASCII digits (at most 15: past that it is
+#: not a game number, and ``int()`` of thousands of digits is slow or refused). Nothing else —
+#: "-+1", "²", "1e3", "1_000", "٣" and "" are not whole numbers.
+WHOLE_NUMBER_RE = re.compile(r"[+-]?[0-9]{1,15}")
+
+
+def parse_whole_number(text: str) -> int | None:
+    """The whole number ``text`` spells (spaces around it allowed), else None. Never raises."""
+    stripped = text.strip(" \t\r\n")
+    if WHOLE_NUMBER_RE.fullmatch(stripped):
+        return int(stripped)
+    return None
+
+
 def whole_number(value: Any) -> int | None:
     """A whole number from JSON (``is_int``) or a form field ("3", " -2 "), else None."""
     if is_int(value):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
+    if isinstance(value, str):
+        return parse_whole_number(value)
     return None
 
 

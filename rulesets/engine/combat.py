@@ -67,7 +67,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Context, StateError
+from .base import Context, StateError, whole_number
 from .dice import Roller
 from .report import Report
 
@@ -270,10 +270,9 @@ class CombatRules:
                 raise CombatRefused("combat.invalid_target", "Choose a target.")
             return None
         not_here = "The target must be a combatant of this encounter."
-        try:
-            tid = int(raw)
-        except (TypeError, ValueError):
-            raise CombatRefused("combat.invalid_target", not_here) from None
+        tid = whole_number(raw)  # strictly: not "²", 1e400 or True
+        if tid is None:
+            raise CombatRefused("combat.invalid_target", not_here)
         target = next((f for f in fighters if f.id == tid), None)
         if target is None:
             raise CombatRefused("combat.invalid_target", not_here)
