@@ -842,6 +842,10 @@ def _ascendant_levels(raw, build, report, control, sections) -> dict:
     chosen = build.get("levels") if isinstance(build.get("levels"), dict) else {}
     by_id = {s.get("id"): s for s in sections}
     skills = [(o["id"], o.get("label", _label(o["id"]))) for o in (by_id.get("skills") or {}).get("options", [])]
+    # Lores rise by skill increases too: the ones this character knows (the report's derived lores).
+    lore_names = {o["id"]: o.get("label", _label(o["id"])) for o in (by_id.get("lores") or {}).get("options", [])}
+    skills += [(lid, lore_names.get(lid, _label(lid))) for lid in (report.get("derived") or {}).get("lores") or []
+               if isinstance(lid, str)]
     attributes = ((by_id.get("boosts") or {}).get("data") or {}).get("attributes") or []
     steps = []
     for plan in data.get("levels") or []:

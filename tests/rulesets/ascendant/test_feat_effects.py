@@ -376,3 +376,16 @@ def test_whirlwind_strike_strikes_every_enemy_standing():
     assert sum("Whirlwind Strike at Cultist with" in line for line in t.log) == 1
     assert sum("Whirlwind Strike at Cultist 2 with" in line for line in t.log) == 1
     assert t.by_id[1].combat["actions"] == 0 and t.by_id[1].combat["attacks"] == 2
+
+
+def test_the_builder_offers_the_known_lores_as_skill_increases():
+    from characters.forms_builder import builder_form
+
+    doc = fighter_at(3)
+    report = validate(doc).as_dict()
+    form = builder_form(RULESET.traits(RULESET.context()), doc, report)
+    levels = next(s for s in form["sections"] if s.get("id") == "levels")
+    step = next(st for st in levels["steps"] if st["level"] == 3)
+    labels = [o["label"] for o in step["increase"]["options"]]
+    assert "Warfare Lore" in labels and "Athletics" in labels  # the soldier's lore, and the skills
+    assert "Sailing Lore" not in labels  # not a lore this character knows
