@@ -52,8 +52,8 @@ E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `err
 @extend_schema(
     tags=["advancement"],
     summary="Award points to a character",
-    description="GM only. `currency` must be awardable in the ruleset (Paragon: skill_points; force points come "
-    "from the power level table); `amount` a positive whole number. Returns the ledger entry.",
+    description="GM only. `currency` must be one of the ruleset's awardable currencies (GET /rulesets/<slug>/ "
+    "`awardable`); `amount` a positive whole number. Returns the ledger entry.",
     request=AwardRequestSerializer,
     responses={201: LedgerEntrySerializer, 400: E400, 401: E401, 403: E403, 404: E404},
 )

@@ -250,7 +250,7 @@ def campaign_leave(request, id: int):
 @api_view(["DELETE"])
 def campaign_member_remove(request, id: int, user_id: int):
     campaign = campaign_for_user(request.user, id)
-    if campaign.gm_id != request.user.pk:
+    if not campaign.is_gm(request.user):
         raise PermissionDenied("Only the campaign's GM may remove players.")
     membership = campaign_member(campaign, user_id)
     if membership is None:

@@ -39,6 +39,12 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def is_gm(self, user) -> bool:
+        """Whether ``user`` runs this campaign: its ``gm`` field, the one source of truth (the GM's
+        ``Membership`` row, role "gm", mirrors it so that member queries include the GM; queries
+        ask ``gm=user`` / ``campaign__gm=user``)."""
+        return getattr(user, "is_authenticated", False) and self.gm_id == user.pk
+
     @property
     def ruleset_name(self) -> str:
         from rulesets.engine import registry

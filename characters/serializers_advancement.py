@@ -16,7 +16,7 @@ def _object(value):
 
 
 class AwardRequestSerializer(serializers.Serializer):
-    currency = StrictCharField(max_length=32, help_text="An awardable currency of the ruleset (Paragon: skill_points).")
+    currency = StrictCharField(max_length=32, help_text="An awardable currency of the ruleset (GET /rulesets/<slug>/ lists them).")
     amount = serializers.IntegerField(min_value=1, max_value=MAX_AWARD, help_text="A positive whole number.")
     reason = StrictCharField(max_length=200, required=False, allow_blank=True, default="")
 

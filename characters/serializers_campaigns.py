@@ -57,6 +57,10 @@ class CampaignCreateSerializer(serializers.Serializer):
         "ruleset's house defaults. Checked against the ruleset (400 with its messages).",
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = ruleset_choices()  # the registry's now (a test may register one)
+
 
 class CampaignUpdateSerializer(serializers.Serializer):
     name = StrictCharField(max_length=120, required=False)
@@ -92,7 +96,7 @@ class CampaignSummarySerializer(serializers.Serializer):
 
     def get_role(self, campaign) -> str:
         user = self.context["request"].user
-        return Membership.Role.GM if campaign.gm_id == user.pk else Membership.Role.PLAYER
+        return Membership.Role.GM if campaign.is_gm(user) else Membership.Role.PLAYER
 
 
 class CampaignDetailSerializer(CampaignSummarySerializer):
@@ -102,7 +106,7 @@ class CampaignDetailSerializer(CampaignSummarySerializer):
     created = serializers.DateTimeField()
 
     def get_join_code(self, campaign) -> str | None:
-        return campaign.join_code if campaign.gm_id == self.context["request"].user.pk else None
+        return campaign.join_code if campaign.is_gm(self.context["request"].user) else None
 
     @extend_schema_field(MemberSerializer(many=True))
     def get_members(self, campaign) -> list[dict]:

@@ -16,7 +16,7 @@ def _object(value):
 
 
 class BudgetLineSerializer(serializers.Serializer):
-    total = serializers.IntegerField(help_text="Awarded in total (ledger awards; Paragon force points: the power level table).")
+    total = serializers.IntegerField(help_text="Awarded in total (ledger awards; a currency the GM does not award: the rules' budget).")
     spent = serializers.IntegerField(help_text="What the current build spends (its report).")
     unspent = serializers.IntegerField(help_text="total − spent; negative when the build overspends.")
 

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -49,8 +50,7 @@ def account(request):
 @login_required
 @require_POST
 def account_token_revoke_view(request, token_id: int):
-    if account_token_revoke(user=request.user, token_id=token_id):
-        messages.success(request, "The token is revoked: programs using it are signed out.")
-    else:
-        messages.error(request, "You have no such token (already revoked?).")
+    if not account_token_revoke(user=request.user, token_id=token_id):
+        raise Http404("You have no such token (already revoked?).")  # somebody else's id leaks nothing
+    messages.success(request, "The token is revoked: programs using it are signed out.")
     return redirect("account")

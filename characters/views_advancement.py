@@ -17,8 +17,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
-from rest_framework.exceptions import APIException
 
+from characters.errors import SHOWN_INLINE, ApplicationError
 from characters.forms_builder import build_from_post, builder_form
 from characters.models import Advancement, Character
 from characters.selectors import advancement as sel
@@ -39,9 +39,9 @@ def _redirect(request, url: str):
     return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
 
 
-def _reason(exc: APIException) -> str:
+def _reason(exc: ApplicationError) -> str:
     errors = getattr(exc, "errors", None) or []
-    detail = str(exc.detail)
+    detail = exc.message
     extra = [e.get("message") for e in errors if isinstance(e, dict) and e.get("message") and e.get("message") not in detail]
     return " ".join([detail, *extra[:3]])
 
@@ -71,7 +71,7 @@ def _advance_context(request, character: Character, build, *, note: str = "", er
     form = builder_form(
         traits, preview["build"], report_dict,
         next_costs=next_point_costs(campaign=campaign, build=preview["build"], report=draft_report, traits=traits),
-        currency_label=label_of,
+        currency_label=label_of, ruleset=ruleset,
     )
     awardable = ruleset.awardable_currencies if ruleset else ()
     currencies = []
@@ -130,7 +130,7 @@ def character_advance(request, character_id):
     if "_request" in request.POST:
         try:
             advancement = svc.advancement_request(character_id=character.id, user=request.user, build=build, note=note)
-        except APIException as exc:
+        except SHOWN_INLINE as exc:
             ctx = _advance_context(request, character, build, note=note, error=_reason(exc))
             template = "characters/advancement_advance.html#advance-body" if request.htmx else "characters/advancement_advance.html"
             return render(request, template, ctx, status=200 if request.htmx else 422)
@@ -173,7 +173,7 @@ def _review_action(request, advancement_id, action):
     error = ""
     try:
         advancement = action(advancement)
-    except APIException as exc:
+    except SHOWN_INLINE as exc:
         error = _reason(exc)
         advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
     if request.htmx and request.POST.get("_card"):
@@ -274,6 +274,7 @@ def _awards_context(campaign, *, form=None, error=""):
         "characters": characters,
         "currencies": [{"id": c, "label": label_of(c)} for c in (ruleset.awardable_currencies if ruleset else ())],
         "quick": [{**q, "currency_label": label_of(q["currency"])} for q in svc.quick_awards(campaign.ruleset)],
+        "awards_help": ruleset.awards_help() if ruleset else "",
         "form": form,
         "error": error,
         "recent": data["recent"],
@@ -308,7 +309,7 @@ def campaign_awards(request, campaign_id):
             amount = post_whole_number(post, "amount", label="Amount", min_value=1, max_value=svc.MAX_AWARD)
         rows = svc.award_create(gm=request.user, campaign=campaign, character_ids=character_ids, currency=currency,
                                 amount=amount, reason=reason)
-    except (APIException, FormInputError) as exc:
+    except (*SHOWN_INLINE, FormInputError) as exc:
         error = str(exc) if isinstance(exc, FormInputError) else _reason(exc)
         return render(request, "characters/awards.html", _awards_context(campaign, form=form, error=error), status=400)
     label = _label_of(campaign.ruleset)(currency)
@@ -334,7 +335,7 @@ def character_ledger(request, character_id):
                              amount=amount, reason=request.POST.get("reason", ""))
         except FormInputError as exc:
             error = str(exc)
-        except APIException as exc:
+        except SHOWN_INLINE as exc:
             error = _reason(exc)
         else:
             messages.success(request, "Awarded.")

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from characters.diff import build_diff
+from characters.errors import Conflict, RuleRefused
 from characters.forms_builder import build_from_post, builder_form
 from characters.models import Character
 from characters.selectors.campaigns import campaign_for_user
@@ -34,7 +35,6 @@ from characters.selectors.characters import (
     next_point_costs,
 )
 from characters.services import characters as svc
-from config.api import Conflict, RuleRefused
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
 
 MAX_IMPORT_BYTES = 256 * 1024
@@ -88,7 +88,7 @@ def _builder_context(request, character: Character, build, report, *, readonly: 
         next_costs = next_point_costs(campaign=campaign, build=build, report=report, traits=traits)
     form = builder_form(
         traits, build, report_dict, next_costs=next_costs,
-        currency_label=ruleset.currency_label if ruleset else None,
+        currency_label=ruleset.currency_label if ruleset else None, ruleset=ruleset,
     )
     submit_reason = ""
     if not report_dict.get("valid"):

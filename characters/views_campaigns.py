@@ -19,7 +19,7 @@ from characters.selectors.campaigns import (
     campaign_member,
     campaign_members,
     campaign_role,
-    characters_for_user,
+    characters_owned_by,
     home_campaigns,
 )
 from characters.services import campaigns as services
@@ -37,7 +37,7 @@ def _get_campaign_for_user(request, campaign_id) -> Campaign:
 def _get_campaign_for_gm(request, campaign_id) -> Campaign:
     """404 for strangers, 403 for players: only the GM passes."""
     campaign = _get_campaign_for_user(request, campaign_id)
-    if campaign.gm_id != request.user.pk:
+    if not campaign.is_gm(request.user):
         raise PermissionDenied("Only the campaign's GM may do this.")
     return campaign
 
@@ -73,7 +73,7 @@ def home(request):
         "characters/home.html",
         {
             **home_campaigns(request.user),
-            "characters": _with_links(list(characters_for_user(request.user))),
+            "characters": _with_links(list(characters_owned_by(request.user))),
             "join_form": JoinForm(),
         },
     )

@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from characters.errors import ApplicationError, RuleRefused
 from characters.models import Character, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
@@ -34,7 +35,6 @@ from characters.selectors.play import (
 )
 from characters.services import play
 from characters.templatetags.sheet_tags import pretty, state_fields
-from config.api import Conflict, RuleRefused
 from config.forms import check_post, post_text, value_of
 
 TEMPLATE = "characters/sheet.html"
@@ -246,8 +246,8 @@ def _partials(request: HttpRequest, context: dict, name: str) -> HttpResponse:
 
 
 def _refusal(exc: Exception) -> str:
-    if isinstance(exc, RuleRefused | Conflict):
-        return str(exc.detail)
+    if isinstance(exc, ApplicationError):
+        return exc.message
     if isinstance(exc, PermissionDenied):
         return str(exc) or "You may not do that."
     return str(exc)

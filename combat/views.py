@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from characters.errors import SHOWN_INLINE
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import is_campaign_gm
 from combat import services
@@ -36,7 +37,6 @@ from combat.selectors import (
     encounter_panel as panel_of,
     encounters_for_user,
 )
-from config.api import Conflict, RuleRefused
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number, value_of
 
 TEMPLATE = "combat/encounter_detail.html"
@@ -45,8 +45,8 @@ NOT_PARAMS = {"csrfmiddlewaretoken", "combatant", "expected_version", "next"}
 
 
 def _message(exc: Exception) -> str:
-    if isinstance(exc, (RuleRefused, Conflict, services.InvalidInput)):
-        return str(exc.detail)
+    if isinstance(exc, SHOWN_INLINE):
+        return exc.message
     return str(exc) or "You may not do that."
 
 
@@ -191,7 +191,7 @@ def _run(request: HttpRequest, encounter_id: int, fn, done: str = "") -> HttpRes
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     try:
         result = fn(encounter)
-    except (RuleRefused, Conflict, services.InvalidInput) as exc:
+    except SHOWN_INLINE as exc:
         # 200 on purpose for htmx: it does not swap 4xx answers, and the panel shows the refusal.
         return _reply(request, encounter, error=_message(exc))
     return _reply(request, encounter, done=result if isinstance(result, str) else done)

@@ -6,14 +6,16 @@ import re
 from typing import Any
 
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework import status
 from rest_framework.decorators import api_view as drf_api_view
-from rest_framework.exceptions import APIException, ParseError
+from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from characters.errors import ApplicationError, Conflict, RuleRefused
 from config.text import UNSTORABLE_KEY_MESSAGE, UNSTORABLE_MESSAGE, is_storable
+
+__all__ = ["Conflict", "RuleRefused", "api_view", "error_response", "exception_handler", "validated"]
 
 #: How deep a request body may nest. Build documents, play state and actions are a few levels
 #: deep; far deeper bodies would hit Python's recursion limit somewhere in the services (a 500).
@@ -21,24 +23,6 @@ MAX_BODY_DEPTH = 64
 #: Ids in query strings: digits only, within a bigint.
 _ID = re.compile(r"[0-9]{1,19}")
 MAX_ID = 2**63 - 1
-
-
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "The object changed since you read it."
-    default_code = "conflict"
-
-
-class RuleRefused(APIException):
-    """A rules refusal (422) carrying the rule's code and message."""
-
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_detail = "The rules refuse this."
-    default_code = "rule_refused"
-
-    def __init__(self, detail=None, *, errors=None, code=None):
-        super().__init__(detail=detail, code=code)
-        self.errors = errors or []
 
 
 class BadBody(ParseError):
@@ -129,6 +113,10 @@ def _flatten(data, prefix=""):
 
 
 def exception_handler(exc, context):
+    """Every API error as {"detail", "errors"}: the services' own errors by their status (the one
+    place they become HTTP in the API), DRF's and Django's as DRF answers them."""
+    if isinstance(exc, ApplicationError):
+        return Response({"detail": exc.message, "errors": exc.errors}, status=exc.status_code)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

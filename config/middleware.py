@@ -87,3 +87,40 @@ class FormInputErrorMiddleware:
             response["HX-Reswap"] = "outerHTML"
             return response
         return render(request, "form_refused.html", context, status=REFUSED)
+
+
+class ApplicationErrorMiddleware:
+    """A service's refusal (``characters.errors.ApplicationError``) that a page view does not show
+    inline becomes its HTTP status here, the one place pages map them (the API's is
+    ``config.api.exception_handler``), shown as a refused form is (form_refused.html): a page
+    with the sentence and a way back, or for htmx the page's #messages block. ``NotPermitted`` is
+    left to Django (its 403 page)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.core.exceptions import PermissionDenied
+        from django.shortcuts import render
+        from django.utils.http import url_has_allowed_host_and_scheme
+
+        from characters.errors import ApplicationError
+
+        if not isinstance(exception, ApplicationError) or isinstance(exception, PermissionDenied):
+            return None
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": exception.message, "errors": exception.errors},
+                                status=exception.status_code)
+        back = request.META.get("HTTP_REFERER", "")
+        if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+            back = request.path
+        context = {"message": exception.message, "back_url": back}
+        if getattr(request, "htmx", False):
+            response = render(request, "form_refused.html#refusal", context, status=exception.status_code)
+            response["HX-Retarget"] = "#messages"
+            response["HX-Reswap"] = "outerHTML"
+            return response
+        return render(request, "form_refused.html", context, status=exception.status_code)

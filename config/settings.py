@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
+    "config.middleware.ApplicationErrorMiddleware",
     "config.middleware.FormInputErrorMiddleware",
     # Last: turns a locked-out sign-in (login page, token endpoint) into the lockout answer.
     "axes.middleware.AxesMiddleware",
@@ -93,8 +94,24 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # The project's templates, the apps', then each ruleset folder's (rulesets/loaders.py);
+            # django-template-partials wraps them all, cached.
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                                "rulesets.loaders.RulesetLoader",
+                            ],
+                        )
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

@@ -28,10 +28,10 @@ from rulesets.engine import odds as engine_odds
 from rulesets.engine import validate as engine_validate
 
 from .serializers import (
-    BUILD_EXAMPLE,
+    BUILD_EXAMPLES,
     BUILD_SCHEMA,
     ODDS_ANSWER_SCHEMA,
-    ODDS_EXAMPLE,
+    ODDS_EXAMPLES,
     ODDS_REQUEST_SCHEMA,
     ApiErrorSerializer,
     ReportSerializer,
@@ -151,7 +151,7 @@ class ValidateView(_OpenView):
         "without \"ruleset\" is validated as the URL's ruleset.",
         parameters=[SLUG_PARAMETER],
         request={"application/json": ANY_DOCUMENT_SCHEMA},
-        examples=[BUILD_EXAMPLE],
+        examples=BUILD_EXAMPLES,
         responses={200: ReportSerializer, 400: BAD_BODY, 404: NOT_FOUND, 413: TOO_BIG},
         tags=["rules service"],
     )
@@ -170,7 +170,7 @@ class OddsView(_OpenView):
         summary="The exact odds of the ruleset's core roll",
         parameters=[SLUG_PARAMETER],
         request={"application/json": ODDS_REQUEST_SCHEMA},
-        examples=[ODDS_EXAMPLE],
+        examples=ODDS_EXAMPLES,
         responses={
             200: OpenApiResponse(ODDS_ANSWER_SCHEMA, description="The odds answer (CONTRACT.md \"Odds\")."),
             400: OpenApiResponse(

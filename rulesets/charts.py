@@ -1,7 +1,7 @@
 """Odds answers as bars, for the SVG chart partial ``rulesets/_odds_chart.html``.
 
     from rulesets.charts import odds_bars
-    bars = odds_bars("maelstrom", {"botch": 0.1, "failure": 0.3, "successes": {"1": 0.4, "2": 0.2}})
+    bars = odds_bars(slug, {"botch": 0.1, "failure": 0.3, "successes": {"1": 0.4, "2": 0.2}})
     # [{"label": "Botch", "p": 0.1, "percent": 10.0}, {"label": "Failure", ...},
     #  {"label": "1 success", ...}, {"label": "2 successes", ...}]
 
@@ -11,8 +11,8 @@ and in a template (or ``{% load rulesets_charts %}{% odds_chart slug answer %}``
 
 The helper knows nothing of any one ruleset: it walks the answer in its own key order, so a
 sixth ruleset's odds chart without a line of code here. Nested objects of whole-number keys
-(Pando's ``ep``, Maelstrom's ``successes``) become one bar per number, in numeric order.
-A lone probability (Paragon's ``{"pass": p}``) gets its complement as a second bar.
+(``{"ep": {"0": p, …}}``, ``{"successes": {"1": p, …}}``) become one bar per number, in numeric
+order. A lone probability (``{"pass": p}``) gets its complement as a second bar.
 """
 
 from __future__ import annotations

@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from characters.models import Advancement, Character, RollLog
+from characters.services.accounts import account_token_create
 from combat import services as combat
 from combat.quick_builds import quick_build
 from rulesets.engine import registry
@@ -89,6 +90,7 @@ class World:
     player: object
     outsider: object
     tables: list[Table] = field(default_factory=list)
+    token: object = None  # the player's API token (the account page's revoke button)
     elsewhere: Table | None = None
 
 
@@ -112,7 +114,7 @@ def _table(ruleset: str, gm, player) -> Table:
 @pytest.fixture
 def world(db) -> World:
     gm, player, outsider = make_user("fuzz-gm"), make_user("fuzz-player"), make_user("fuzz-outsider")
-    w = World(gm, player, outsider)
+    w = World(gm, player, outsider, token=account_token_create(user=player, name="phone")[0])
     for slug in registry.SYSTEMS:
         assert slug in BUILDS, slug
         w.tables.append(_table(slug, gm, player))
@@ -126,7 +128,7 @@ def _path_kwargs(table: Table, world: World, *, draft: bool) -> dict[str, object
     return {
         "campaign_id": table.campaign.pk, "character_id": character.pk, "advancement_id": table.advancement.pk,
         "encounter_id": table.encounter.pk, "combatant_id": table.npc.pk, "user_id": world.player.pk,
-        "roll_id": table.roll.pk, "index": 0, "slug": table.ruleset,
+        "roll_id": table.roll.pk, "index": 0, "slug": table.ruleset, "token_id": world.token.pk,
     }
 
 

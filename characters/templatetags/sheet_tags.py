@@ -26,6 +26,13 @@ def label(value: Any) -> str:
     return _label(value)
 
 
+@register.simple_tag
+def ruleset_template(slug: Any, name: str, fallback: str) -> tuple[str, str]:
+    """A ruleset's own template for a piece of a page (``<slug>/<name>.html``, in its folder),
+    else the generic ``fallback``: ``{% ruleset_template slug "sheet_derived" "x.html" as t %}{% include t %}``."""
+    return (f"{slug}/{name}.html", fallback)
+
+
 @register.filter
 def get(mapping: Any, key: Any) -> Any:
     """``{{ derived|get:"max_hp" }}``: a dict value by a key that is not a valid variable name."""
@@ -428,7 +435,8 @@ def sheet_value(value: Any) -> str:
 
 @register.simple_tag
 def skill_rows(skills: Any, effects: Any) -> str:
-    """Ascendant's skills table rows: each skill's modifier and, if play state lowers it, the lowered one."""
+    """Table rows of named modifiers (``skills``: {id: modifier}) and, where the play state's effects
+    lower one (``effects.checks["skill.<id>"]``), the lowered modifier beside it."""
     if not isinstance(skills, dict):
         return ""
     checks = effects.get("checks", "") if isinstance(effects, dict) else ""

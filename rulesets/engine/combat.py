@@ -13,7 +13,7 @@ Shapes
 same object the character sheet edits: harm, pools, health chart…). For a
 player character it *is* the character's live state, so damage taken in a fight
 shows on the sheet. ``Fighter.combat`` holds the per-encounter numbers the
-ruleset needs (Pando speed and Momentum, ascendant actions left and reaction,
+ruleset needs (Pando speed and Momentum, Ascendant actions left and reaction,
 Paragon footing, initiative results, uses of each action this round…).
 
 ``encounter_state`` is the ruleset's encounter-wide state (Our D&D's scene TD and
@@ -110,7 +110,7 @@ class ActionSpec:
     odds: dict[str, Any] | None = None  # an odds request of the ruleset
     gm: bool = False  # only the GM may take it
     reaction: bool = False  # may be taken outside the actor's turn
-    code: str = ""  # the rule code of the refusal when not allowed ("pando.not_enough_speed")
+    code: str = ""  # the rule code of the refusal when not allowed ("<slug>.not_enough_speed")
 
     def deny(self, reason: str, code: str) -> None:
         """Not allowed now, because ``reason`` (rule ``code``). The first rule that stops an action
@@ -181,7 +181,7 @@ class CombatRules:
         self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
         ctx: Context | None = None,
     ) -> Outcome:
-        """Override: the start of ``actor``'s turn (ascendant: 3 actions and the reaction refresh)."""
+        """Override: the start of ``actor``'s turn (Ascendant: 3 actions and the reaction refresh)."""
         return Outcome()
 
     def join(

@@ -16,7 +16,7 @@ from rulesets.engine import registry, validate
 from rulesets.engine.combat import Fighter
 from rulesets.systems.ascendant.feats import check_effect
 from tests.rulesets import combat_helpers
-from tests.rulesets.test_ascendant import BENCH, WIZARD, codes, fighter_at, wizard
+from tests.rulesets.ascendant.test_ascendant import BENCH, WIZARD, codes, fighter_at, wizard
 
 RULESET = registry.get("ascendant")
 FEATS = RULESET.catalogue["feats"]
@@ -383,7 +383,7 @@ def test_the_builder_offers_the_known_lores_as_skill_increases():
 
     doc = fighter_at(3)
     report = validate(doc).as_dict()
-    form = builder_form(RULESET.traits(RULESET.context()), doc, report)
+    form = builder_form(RULESET.traits(RULESET.context()), doc, report, ruleset=RULESET)
     levels = next(s for s in form["sections"] if s.get("id") == "levels")
     step = next(st for st in levels["steps"] if st["level"] == 3)
     labels = [o["label"] for o in step["increase"]["options"]]

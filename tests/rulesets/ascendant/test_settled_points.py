@@ -10,7 +10,7 @@ import copy
 import pytest
 
 from rulesets.engine import validate
-from tests.rulesets.test_ascendant import WIZARD, codes, fighter_at, wizard
+from tests.rulesets.ascendant.test_ascendant import WIZARD, codes, fighter_at, wizard
 
 
 def _lores(lores, **changes):
