@@ -888,7 +888,7 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
     if fx.actions:
         d["actions"] = [{"id": a, "label": ACTIONS[a], "source": src} for a, src in fx.actions]
     if fx.situational:
-        d["situational"] = list(fx.situational)  # shared entries (the Effects memo): read-only
+        d["situational"] = [dict(m) for m in fx.situational]
     if fx.resistances:
         d["resistances"] = dict(fx.resistances)
     if fx.weapons:
