@@ -54,7 +54,7 @@ class CharacterSummarySerializer(CharacterSerializer):
 
 class CharacterCreateSerializer(serializers.Serializer):
     campaign = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
-    build = serializers.JSONField(required=False, help_text="A sheetforge.build/1 document of the campaign's ruleset.")
+    build = serializers.JSONField(required=False, help_text="A sheetforge.build/1 document of the campaign's ruleset, or a sheet in the ruleset's own format.")
     name = serializers.CharField(required=False, max_length=120, help_text="Without a build: the new character's name.")
 
     def validate_build(self, value):

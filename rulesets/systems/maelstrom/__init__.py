@@ -14,7 +14,7 @@ from rulesets.engine.base import Context, Ruleset
 from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
-from . import dice, rules, state
+from . import dice, importer, rules, state
 
 
 class MaelstromRuleset(Ruleset):
@@ -131,6 +131,12 @@ class MaelstromRuleset(Ruleset):
         from .combat import MaelstromCombat
 
         return MaelstromCombat(self)
+
+    # ---------------------------------------------------------------- import
+
+    def import_sheet(self, data: Any, *, ctx: Context | None = None) -> tuple[dict | None, list[Issue]]:
+        """The Maelstrom project's own JSON character sheets (importer.py)."""
+        return importer.import_sheet(data, ctx=self.context_of(None, ctx))
 
 
 RULESET = MaelstromRuleset()
