@@ -114,7 +114,7 @@ class MaelstromCombat(CombatRules):
         """The abilities of the campaign (its homebrew ones too)."""
         return self.ctx_of(f).catalogue.get("abilities", {})
 
-    def _down(self, f: Fighter, fx: dict | None = None) -> tuple[str, str]:
+    def cannot_act(self, f: Fighter, fx: dict | None = None, *, ctx: Context | None = None) -> tuple[str, str]:
         """("", "") when the fighter can act, else (reason, code)."""
         fx = fx or self._effects(f)
         if fx["dead"]:
@@ -170,21 +170,25 @@ class MaelstromCombat(CombatRules):
 
     # ---------------------------------------------------------------- initiative and turns
 
-    def _roll_initiative(self, f: Fighter, roller: Roller) -> dict[str, Any]:
-        base = self._attr(f, "reflexes") + self._attr(f, "wits")
+    # join and turn_start are the engine's defaults, built on these four.
+
+    def roll_initiative(self, fighter: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
+        base = self._attr(fighter, "reflexes") + self._attr(fighter, "wits")
         face = roller.d(10)
         return {"initiative": base + face, "initiative_roll": face, "initiative_base": base}
 
-    @staticmethod
-    def _fresh() -> dict[str, Any]:
+    def initiative_text(self, rolled: dict[str, Any]) -> str:
+        return f"{rolled['initiative_base']} + {rolled['initiative_roll']}"
+
+    def fresh_turn(self) -> dict[str, Any]:
         return {"acted": False, "willpower_spent": False, "willpower_roll": None}
 
     def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
         out = Outcome()
-        rolls = {f.id: self._roll_initiative(f, roller) for f in fighters}
+        rolls = {f.id: self.roll_initiative(f, roller, ctx=ctx) for f in fighters}
         for f in fighters:
-            out.combat[f.id] = {**self._fresh(), **rolls[f.id]}
+            out.combat[f.id] = {**self.fresh_turn(), **rolls[f.id]}
 
         def key(f: Fighter):
             r = rolls[f.id]
@@ -192,30 +196,11 @@ class MaelstromCombat(CombatRules):
 
         ordered = sorted(fighters, key=key)
         out.order = [f.id for f in ordered]
-        parts = [f"{f.name} {r['initiative']} ({r['initiative_base']} + {r['initiative_roll']})"
-                 for f in ordered for r in (rolls[f.id],)]
+        parts = [f"{f.name} {rolls[f.id]['initiative']} ({self.initiative_text(rolls[f.id])})" for f in ordered]
         out.log("initiative", "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
                 initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
         difficulty, threshold = self._difficulty(encounter_state or {}, self.ctx_of(fighters[0] if fighters else None, ctx))
         out.encounter_state = {**(encounter_state or {}), "difficulty": difficulty, "threshold": threshold}
-        return out
-
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
-        out = Outcome()
-        r = self._roll_initiative(fighter, roller)
-        out.combat[fighter.id] = {**self._fresh(), **r}
-        out.log("initiative", f"{fighter.name} joins: initiative {r['initiative']} ({r['initiative_base']} + "
-                f"{r['initiative_roll']}); they act last this round.", fighter.id)
-        return out
-
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
-        out = Outcome()
-        out.combat[actor.id] = self.combat_numbers(actor, **self._fresh())
-        reason, _ = self._down(actor)
-        if reason:
-            out.log("down", reason, actor.id)
         return out
 
     # ---------------------------------------------------------------- actions
@@ -224,7 +209,7 @@ class MaelstromCombat(CombatRules):
         combat = actor.combat or {}
         fx = self._effects(actor)
         on_turn = current is not None and actor.id == current
-        down_reason, down_code = self._down(actor, fx)
+        down_reason, down_code = self.cannot_act(actor, fx)
         specs: list[ActionSpec] = []
 
         def gate(spec: ActionSpec, *, turn_action: bool) -> ActionSpec:
@@ -346,12 +331,10 @@ class MaelstromCombat(CombatRules):
                 roller: Roller, *, current: int | None, by_gm: bool,
                 ctx: Context | None = None) -> Outcome:
         es = encounter_state or {}
-        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        spec = self.allowed_spec(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
         if spec.gm:
             return self._gm(spec, action, actor, es, roller)
-        if not spec.allowed:
-            raise self.refusal(spec)
         out = Outcome()
         combat = self.combat_numbers(actor)
         if aid in ATTACKS:
