@@ -14,7 +14,8 @@ fight and the character sheet never disagree.
 
 ``encounter_state``::
 
-    {"difficulty": 6, "threshold": 0}         # set by the storyteller (GM action)
+    {"difficulty": 6, "threshold": 0,         # set by the storyteller (GM action)
+     "required": ["Swords"]}                  # optional: advanced specialties the scene's rolls require
 
 The seed has no combat chapter (its Health section "isn't ready yet"), so most of this
 is house default, shown to players on the page:
@@ -41,14 +42,18 @@ is house default, shown to players on the page:
   did not botch, spending a dot makes it an automatic success (not the last dot).
 - Incapacitated (full track or 0 willpower) and dead fighters cannot act
   (``maelstrom.incapacitated``, ``maelstrom.dead``). GM actions always work.
-- GM actions (``gm``): damage by type (soaked or not), heal, set the difficulty/threshold.
+- **Required specialties** (seed): the storyteller may require advanced specialties of the
+  scene's rolls; each one the roll does not use adds 1 to the threshold. A fighter uses the
+  required specialties they have of the ability rolled, at most as many as its dots.
+- GM actions (``gm``): damage by type (soaked or not), heal, set the difficulty/threshold and
+  the required specialties.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context, is_int, whole_number
+from rulesets.engine.base import Context, is_int, name_key, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
@@ -166,7 +171,37 @@ class MaelstromCombat(CombatRules):
         elif fx["ignore_wounds"]:
             notes.append("wound penalty ignored (willpower)")
         pool = max(0, min(dice.MAX_POOL, dots + penalty))
-        return {"pool": pool, "difficulty": difficulty, "threshold": threshold}, notes
+        request: dict[str, Any] = {"pool": pool, "difficulty": difficulty, "threshold": threshold}
+        required = self._required(es)
+        if required:
+            a_dots = self._dots(f, "abilities", ability) if ability else 0
+            used = self._specialties_for(f, ability, required, a_dots)
+            request.update(required=required, specialties=used, ability_dots=a_dots)
+            missing = dice.missing_specialties(request)
+            if missing:
+                notes.append(f"threshold +{len(missing)} without {', '.join(missing)}")
+            if used:
+                notes.append(f"uses {', '.join(used)}")
+        return request, notes
+
+    @staticmethod
+    def _required(es: dict) -> list[str]:
+        """The advanced specialties the storyteller requires of this scene's rolls (seed,
+        "Required Specialties"; set with the GM's difficulty action)."""
+        raw = es.get("required")
+        return [n for n in raw if isinstance(n, str) and n.strip()][: dice.MAX_NAMES] if isinstance(raw, list) else []
+
+    def _specialties_for(self, f: Fighter, ability: str | None, required: list[str], dots: int) -> list[str]:
+        """The fighter's specialties of ``ability`` that meet a requirement, at most ``dots`` of them
+        (seed: the specialties used in one roll are limited by the ability's dots)."""
+        wanted = {name_key(n) for n in required}
+        owned = (f.build or {}).get("specialties") if isinstance(f.build, dict) else None
+        used: list[str] = []
+        for spec in owned if isinstance(owned, list) else []:
+            if (isinstance(spec, dict) and spec.get("ability") == ability and isinstance(spec.get("name"), str)
+                    and name_key(spec["name"]) in wanted and spec["name"] not in used):
+                used.append(spec["name"])
+        return used[:dots]
 
     # ---------------------------------------------------------------- initiative and turns
 
@@ -307,7 +342,9 @@ class MaelstromCombat(CombatRules):
                        params=[{"id": "difficulty", "label": "Difficulty", "kind": "number", "min": 2, "max": 10,
                                 "default": difficulty},
                                {"id": "threshold", "label": "Threshold", "kind": "number", "min": 0,
-                                "default": threshold}]),
+                                "default": threshold},
+                               {"id": "required", "label": "Required advanced specialties (comma-separated)",
+                                "kind": "text", "default": ", ".join(self._required(es))}]),
         ]
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
@@ -491,8 +528,17 @@ class MaelstromCombat(CombatRules):
             difficulty = number("difficulty", 2, 10, current_d)
             threshold = number("threshold", 0, None, current_t)
             out.encounter_state = {**es, "difficulty": difficulty, "threshold": threshold}
+            required = self._required(es)
+            if "required" in action:
+                raw = action.get("required")
+                names = raw if isinstance(raw, list) else str(raw or "").split(",")
+                required = [n.strip() for n in names if isinstance(n, str) and n.strip()][: dice.MAX_NAMES]
+                out.encounter_state.pop("required", None)
+                if required:
+                    out.encounter_state["required"] = required
             out.log(spec.id, f"GM: rolls are now at difficulty {difficulty}"
-                    + (f", threshold {threshold}" if threshold else "") + ".", actor.id,
+                    + (f", threshold {threshold}" if threshold else "")
+                    + (f", requiring {', '.join(required)}" if required else "") + ".", actor.id,
                     difficulty=difficulty, threshold=threshold)
         return out
 

@@ -76,3 +76,43 @@ def test_bad_specialty_requests_are_refused(request_):
 def test_the_limit_message_names_the_rule():
     with pytest.raises(OddsError, match="limited by the ability's dots"):
         odds("maelstrom", {"pool": 4, "specialties": ["Swords", "Shields"], "ability_dots": 1})
+
+
+# ------------------------------------------------------------------ in a fight
+
+import copy  # noqa: E402
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from tests.rulesets import combat_helpers  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[3]
+ROOK = json.loads((ROOT / "characters/demo/maelstrom/rook.json").read_text())  # precision 4 + firearms 3
+
+
+class Table(combat_helpers.Table):
+    rules = RULESET.combat()
+
+
+def test_the_storyteller_requires_specialties_of_a_scenes_rolls_and_fighters_use_theirs():
+    gunner = copy.deepcopy(ROOK)
+    gunner["budget"] = {"xp": 40}
+    gunner["specialties"].append({"ability": "firearms", "name": "Energy Weapons", "kind": "advanced"})
+    table = Table(combat_helpers.make_fighter(RULESET, 1, gunner, npc=False),
+                  combat_helpers.make_fighter(RULESET, 2, ROOK, npc=True))
+    table.start([3, 4])
+    table.act(1, {"action": "gm_difficulty", "difficulty": "6", "threshold": "0",
+                  "required": "Energy Weapons, Power Armor"}, gm=True)
+    assert table.es == {"difficulty": 6, "threshold": 0, "required": ["Energy Weapons", "Power Armor"]}
+    assert table.log[-1] == "GM: rolls are now at difficulty 6, requiring Energy Weapons, Power Armor."
+    with_it = table.spec(1, "ranged")
+    assert with_it.odds == {"pool": 7, "difficulty": 6, "threshold": 0, "required": ["Energy Weapons", "Power Armor"],
+                            "specialties": ["Energy Weapons"], "ability_dots": 3}
+    assert "threshold +1 without Power Armor; uses Energy Weapons" in with_it.cost
+    assert odds("maelstrom", with_it.odds) == odds("maelstrom", {"pool": 7, "difficulty": 6, "threshold": 1})
+    without = table.spec(2, "ranged")
+    assert odds("maelstrom", without.odds) == odds("maelstrom", {"pool": 7, "difficulty": 6, "threshold": 2})
+    # Cleared: the plain CONTRACT.md request again.
+    table.act(1, {"action": "gm_difficulty", "difficulty": "6", "threshold": "0", "required": ""}, gm=True)
+    assert table.es == {"difficulty": 6, "threshold": 0}
+    assert table.spec(2, "ranged").odds == {"pool": 7, "difficulty": 6, "threshold": 0}
