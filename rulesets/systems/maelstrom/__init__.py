@@ -1,8 +1,20 @@
 """Maelstrom (seed 004): d10 pools, attributes + abilities + specialties bought with XP.
 
 The rules are in ``rules.py`` (build checks, pricing, creation, advancement, builder
-hooks), ``dice.py`` (odds and rolls) and ``state.py`` (health track, willpower, roll
-buttons); this class only wires them to the ``Ruleset`` hooks.
+hooks), ``dice.py`` (odds and rolls), ``state.py`` (health track, willpower, roll
+buttons), ``combat.py`` and ``importer.py`` (the Maelstrom project's own JSON character
+sheets, for ``import_sheet``); this class only wires them to the ``Ruleset`` hooks.
+
+Odds and roll request (CONTRACT.md's shape, extended compatibly)::
+
+    {"pool": N, "difficulty": D, "threshold": K}            as CONTRACT.md has it
+    + "required": ["Swords", ...]      advanced specialties the storyteller requires: each one
+                                       not among "specialties" adds 1 to the threshold
+    + "specialties": ["Swords", ...]   the specialties this roll uses, at most "ability_dots"
+    + "ability_dots": A                the rolled ability's dots (needed with "specialties")
+
+The answer keeps CONTRACT.md's shape; a roll also says the threshold it used and the
+required specialties it lacked (``threshold``, ``required_missing``).
 """
 
 from __future__ import annotations

@@ -116,3 +116,15 @@ def test_the_storyteller_requires_specialties_of_a_scenes_rolls_and_fighters_use
     table.act(1, {"action": "gm_difficulty", "difficulty": "6", "threshold": "0", "required": ""}, gm=True)
     assert table.es == {"difficulty": 6, "threshold": 0}
     assert table.spec(2, "ranged").odds == {"pool": 7, "difficulty": 6, "threshold": 0}
+
+
+@pytest.mark.django_db
+def test_the_odds_endpoint_takes_the_extended_request(client):
+    response = client.post("/api/v1/rulesets/maelstrom/odds/", {"pool": 5, "required": ["Hacking"]},
+                           content_type="application/json")
+    assert response.status_code == 200
+    assert response.json() == odds("maelstrom", {"pool": 5, "difficulty": 6, "threshold": 1})
+    response = client.post("/api/v1/rulesets/maelstrom/odds/",
+                           {"pool": 5, "specialties": ["Hacking", "Forgery"], "ability_dots": 1},
+                           content_type="application/json")
+    assert response.status_code == 400
