@@ -1,4 +1,5 @@
-"""Maelstrom dice: pools of d10 against a difficulty, with botches and thresholds.
+"""Maelstrom dice: pools of d10 against a difficulty, with botches and thresholds; the sheet's
+roll buttons (``rollables``).
 
 Request (``odds`` and ``roll`` alike)::
 
@@ -34,6 +35,9 @@ from typing import Any
 
 from rulesets.engine.base import OddsError, is_int, name_key
 from rulesets.engine.dice import Roller
+from rulesets.engine.report import Report
+
+from .state import effects, permanent_willpower
 
 MAX_POOL = 30
 MAX_NAMES = 64  # required or used specialties in one request: far more than any roll
@@ -149,7 +153,7 @@ def odds(request: Any, default_difficulty: int = 6) -> dict[str, Any]:
     }
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 'es' if word.endswith(('h', 's')) else 's'}"
 
 
@@ -162,7 +166,7 @@ def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str,
     result = outcome(successes, botches, threshold)
     remaining = max(0, successes - threshold)
     text = f"Rolled {', '.join(map(str, faces)) or 'no dice'} at difficulty {difficulty}: " \
-           f"{_plural(successes, 'success')}, {_plural(botches, 'botch')}"
+           f"{plural(successes, 'success')}, {plural(botches, 'botch')}"
     if threshold:
         why = (f" (+{len(missing)} for the required specialt{'y' if len(missing) == 1 else 'ies'} not used: "
                f"{', '.join(missing)})") if missing else ""
@@ -175,7 +179,7 @@ def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str,
         text += " → failure."
     else:
         name, total = "success", result
-        text += f" → {_plural(result, 'success')}."
+        text += f" → {plural(result, 'success')}."
     return {
         "faces": faces,
         "total": total,
@@ -187,3 +191,62 @@ def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str,
         "threshold": threshold,
         "required_missing": missing,
     }
+
+
+# ----------------------------------------------------------------- rollables
+
+
+def rollables(
+    build: dict, report: Report, state: Any, catalogue: dict, chart: list[dict], start: int, difficulty: int
+) -> list[dict[str, Any]]:
+    """Attribute + ability pools (wound penalty applied), attributes alone and willpower.
+
+    Zero dots: a talent rolls the attribute alone; a skill rolls it at difficulty + 1;
+    a knowledge cannot be attempted (left out).
+    """
+    build = build if isinstance(build, dict) else {}
+    raw_attrs = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
+    raw_abil = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
+    attributes = {k: v for k, v in raw_attrs.items() if k in catalogue["attributes"] and is_int(v) and v >= 0}
+    permanent = permanent_willpower(build, report, start)
+    eff = effects(state, chart, permanent)
+    penalty = eff["wound_penalty"]
+    blocked = "Dead." if eff["dead"] else "Incapacitated: cannot act." if eff["incapacitated"] else None
+    out: list[dict[str, Any]] = []
+
+    def add(entry_id: str, label: str, group: str, pool: int, diff: int, note: str = "") -> None:
+        entry = {"id": entry_id, "label": label, "group": group,
+                 "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0}}
+        notes = [n for n in (note, f"wound penalty {penalty}" if penalty else "", blocked or "") if n]
+        if notes:
+            entry["note"] = "; ".join(notes)
+        if blocked:
+            entry["disabled"] = True
+        out.append(entry)
+
+    names = {k: e["name"] for k, e in catalogue["attributes"].items()}
+    for key, dots in attributes.items():
+        add(key, names[key], "attributes", dots, difficulty)
+    for key, entry in catalogue["abilities"].items():
+        dots = raw_abil.get(key, 0)
+        if not is_int(dots) or dots < 0:
+            continue
+        category = entry.get("category", "talent")
+        pairs = [a for a in entry.get("common_attributes") or list(names) if a in attributes]
+        for attr in pairs:
+            label = f"{names[attr]} + {entry['name']}"
+            rid = f"{attr}__{key}"
+            if dots:
+                add(rid, label, category, attributes[attr] + dots, difficulty)
+            elif category == "talent":
+                add(rid, label, category, attributes[attr], difficulty, f"no dots: {names[attr]} alone")
+            elif category == "skill":
+                add(rid, label, category, attributes[attr], min(10, difficulty + 1),
+                    f"no dots: {names[attr]} alone at difficulty +1")
+    current = eff["willpower"]
+    out.append({
+        "id": "willpower", "label": "Willpower", "group": "willpower",
+        "request": {"pool": min(30, current), "difficulty": difficulty, "threshold": 0},
+        "note": f"current willpower {current} of {permanent}; rolled alone, no wound penalty",
+    })
+    return out

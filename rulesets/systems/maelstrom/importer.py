@@ -41,7 +41,7 @@ from rulesets.engine.base import FORMAT, Context, name_key, whole_number
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
 
-from .rules import find_specialty
+from .build import find_specialty
 
 SHEET_KEYS = frozenset({"name", "concept", "campaign", "experience", "attributes", "abilities", "willpower",
                         "flaws", "notes"})
