@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int
+from rulesets.engine.base import StateError, action_amount, is_int
 from rulesets.engine.report import Issue, Report
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
@@ -206,10 +206,8 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
 
 
 def _count(action: dict, key: str) -> int:
-    value = action.get(key, 1)
-    if not is_int(value) or value < 1:
-        raise StateError("state.malformed", f"{key} must be a whole number ≥ 1.", f"/{key}")
-    return value
+    """A whole number ≥ 1 of levels or dots (1 when left out): the engine's ``action_amount``."""
+    return action_amount(action if key in action else {**action, key: 1}, key, 1)
 
 
 def _take_one(health: list, kind: str) -> str:
