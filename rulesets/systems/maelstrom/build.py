@@ -326,7 +326,7 @@ def check(build: dict, report: Report, ctx: Context, defaults: dict) -> None:
 
     if sheet.willpower is not None:
         _price_willpower(report, h, sheet.willpower)
-        report.derived["willpower"] = min(sheet.willpower, h.willpower_max)
+        report.derived["willpower"] = sheet.willpower if sheet.willpower <= h.willpower_max else h.willpower_max
 
     _check_specialties(build, report, ctx, h)
 
@@ -464,7 +464,8 @@ def _creation_attributes_cheapest(
     creation = {}
     for g, members in groups.items():
         surplus = max(0, total[g] - need[g])
-        creation.update(_lower_the_highest({a: start + extras[a] for a in members}, surplus))
+        dots = {a: start + extras[a] for a in members}
+        creation.update(_lower_the_highest(dots, surplus) if surplus > 0 else dots)
     allocation["primary"] = primary
     allocation["attributes"] = creation
     return True
@@ -571,12 +572,14 @@ def _price_attributes(report: Report, ctx: Context, h: House, sheet: Sheet, crea
             source = h.source("xp_costs")
         label = _title(ctx.catalogue, "attributes", key)
         path = "/attributes/" + key
-        for rank in range(first, min(final, h.attribute_max) + 1):
+        top = h.attribute_max
+        for rank in range(first, (final if final <= top else top) + 1):
             report.charge("xp", cost, path=path,
                           label=f"{label} {rank} costs {cost} XP: every attribute dot above the creation dots "
                                 f"costs {cost} ({source}).")
-        _charge_beyond(report, path, label, max(first, h.attribute_max + 1), final, h.attribute_max,
-                       (final - max(first, h.attribute_max + 1) + 1) * cost)
+        if final > top:
+            beyond = max(first, top + 1)
+            _charge_beyond(report, path, label, beyond, final, top, (final - beyond + 1) * cost)
 
 
 def _charge_beyond(report: Report, path: str, label: str, first: int, final: int, maximum: int, cost: int) -> None:
@@ -691,24 +694,27 @@ def _price_abilities(report: Report, ctx: Context, h: House, sheet: Sheet, creat
             source = h.source("xp_costs")
         label = _title(ctx.catalogue, "abilities", key)
         path = "/abilities/" + key
-        for rank in range(first, min(final, h.ability_max) + 1):
+        top = h.ability_max
+        for rank in range(first, (final if final <= top else top) + 1):
             report.charge("xp", rank * per, path=path,
                           label=f"{label} {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
                                 f"(new rank × {per}, {source}).")
-        beyond = max(first, h.ability_max + 1)
-        _charge_beyond(report, path, label, beyond, final, h.ability_max, per * _sum_of_ranks(beyond, final))
+        if final > top:
+            beyond = max(first, top + 1)
+            _charge_beyond(report, path, label, beyond, final, top, per * _sum_of_ranks(beyond, final))
 
 
 def _price_willpower(report: Report, h: House, willpower: int) -> None:
     per = h.costs["willpower_per_rank"]
     source = h.source("xp_costs")
-    for rank in range(h.willpower_start + 1, min(willpower, h.willpower_max) + 1):
+    top = h.willpower_max
+    for rank in range(h.willpower_start + 1, (willpower if willpower <= top else top) + 1):
         report.charge("xp", rank * per, path="/willpower",
                       label=f"Willpower {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
                             f"(new rank × {per}, {source}).")
-    beyond = max(h.willpower_start + 1, h.willpower_max + 1)
-    _charge_beyond(report, "/willpower", "Willpower", beyond, willpower, h.willpower_max,
-                   per * _sum_of_ranks(beyond, willpower))
+    if willpower > top:
+        beyond = max(h.willpower_start + 1, top + 1)
+        _charge_beyond(report, "/willpower", "Willpower", beyond, willpower, top, per * _sum_of_ranks(beyond, willpower))
 
 
 # -------------------------------------------------------------- specialties
