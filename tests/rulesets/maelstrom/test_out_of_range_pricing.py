@@ -73,3 +73,12 @@ def test_a_huge_value_is_priced_in_closed_form():
 def test_permanent_willpower_in_play_stays_within_its_range():
     report = validate(_with("willpower", None, 12))
     assert report.derived["willpower"] == 10
+
+
+def test_a_campaign_that_raises_the_maximum_prices_the_dot_as_an_ordinary_one():
+    doc = _with("abilities", "investigation", 6)
+    report = validate(doc, settings={"ability_range": {"max": 6}})
+    assert not report.has_error("skill.above_maximum")
+    assert report.spent == {"xp": 20 + 22}  # the same XP: only the range moved
+    assert [c["label"] for c in report.costs if c["path"] == "/abilities/investigation"][-1] == (
+        "Investigation 6 costs 12 XP because it is the 6th dot (new rank × 2, the Maelstrom cost table).")
