@@ -1,4 +1,5 @@
-# Sheetforge web image: Django served by daphne (HTTP + websockets). See docker-compose.yml.
+# Sheetforge's image: one image, three roles (docker-compose.yml): `web` (gunicorn, WSGI; the
+# default command), `ws` (daphne, websockets only) and the one-shot `migrate`.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -13,14 +14,16 @@ RUN pip install -r requirements.lock
 
 COPY . .
 
-# Static files are collected into the image and served by whitenoise. collectstatic needs no
-# database; DEBUG=false with no SECRET_KEY uses the development key for this step only.
-RUN DEBUG=false python manage.py collectstatic --noinput \
+# Static files are collected into the image: the web and ws processes read the manifest (hashed
+# names) from it; the `migrate` service copies them into the volume nginx serves. collectstatic
+# needs no database; the throw-away SECRET_KEY is for this step only (production sets its own).
+RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" DEBUG=false \
+        python manage.py collectstatic --noinput \
     && useradd --create-home --uid 1000 sheetforge \
     && chown -R sheetforge /app
 
 USER sheetforge
 EXPOSE 8000
 
-# Migrate, optionally load the demo table (SEED_DEMO=true), then serve.
-CMD ["sh", "-c", "python manage.py migrate --noinput && if [ \"${SEED_DEMO:-false}\" = \"true\" ]; then python manage.py seed_demo; fi && exec daphne --bind 0.0.0.0 --port 8000 --proxy-headers config.asgi:application"]
+# WSGI: one sync worker per core (WEB_CONCURRENCY overrides), deploy/gunicorn.conf.py.
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "--bind", "0.0.0.0:8000", "config.wsgi:application"]

@@ -1,4 +1,5 @@
-# Sheetforge: `make run` serves the app, `make test` runs every test. See README.md.
+# Sheetforge: `make run` serves the app, `make test` runs every test, `make serve` runs the
+# production stack (nginx, gunicorn, daphne) on this machine. See README.md.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -8,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL := postgres://postgres@127.0.0.1:5432/sheetforge
 
-.PHONY: run test venv venv-dev migrate seed lock bench clean
+.PHONY: run serve test venv venv-dev migrate seed lock bench clean
 
 $(VENV)/.runtime: requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,6 +28,12 @@ run: venv
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(PY) manage.py seed_demo
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver $(HOST):$(PORT)
+
+# The production stack in the foreground (deploy/serve.py): nginx on HOST:PORT in front of gunicorn
+# (WSGI, PORT+1) and daphne (websockets, PORT+2); DEBUG=false, collectstatic, migrate, seed_demo.
+# Ctrl-C stops all three.
+serve: venv
+	HOST=$(HOST) PORT=$(PORT) $(PY) deploy/serve.py
 
 # Tests run against Postgres: DATABASE_URL when set, else the local server on 127.0.0.1:5432
 # when it answers, else (loudly) SQLite so that a newcomer still gets a run.

@@ -29,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# DEBUG is off in a benchmark: settings then need a real-length key (a throwaway one is fine).
+os.environ.setdefault("SECRET_KEY", "bench-only-" + os.urandom(32).hex())
 
 import django  # noqa: E402
 

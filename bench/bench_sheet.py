@@ -18,6 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# DEBUG is off in a benchmark: settings then need a real-length key (a throwaway one is fine).
+os.environ.setdefault("SECRET_KEY", "bench-only-" + os.urandom(32).hex())
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
 os.environ.setdefault("STATICFILES_BACKEND", "django.contrib.staticfiles.storage.StaticFilesStorage")

@@ -26,6 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# DEBUG is off in a benchmark: settings then need a real-length key (a throwaway one is fine).
+os.environ.setdefault("SECRET_KEY", "bench-only-" + os.urandom(32).hex())
 
 from rulesets.engine import odds, registry, validate  # noqa: E402  (after sys.path)
 

@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry, Membership, RollLog
+from characters.models import (
+    Advancement,
+    ApiToken,
+    Campaign,
+    Character,
+    CharacterVersion,
+    LedgerEntry,
+    Membership,
+    RollLog,
+)
 
 
 class MembershipInline(admin.TabularInline):
@@ -58,3 +67,19 @@ class AdvancementAdmin(admin.ModelAdmin):
 class RollLogAdmin(admin.ModelAdmin):
     list_display = ("character", "label", "user", "created")
     raw_id_fields = ("character", "user")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Staff may see and delete (revoke) tokens; keys are never stored, so none can be made here."""
+
+    list_display = ("name", "user", "created", "last_used", "expiry")
+    search_fields = ("name", "user__username", "token_key")
+    fields = ("name", "user", "token_key", "created", "last_used", "expiry")
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -39,7 +39,7 @@ from characters.serializers_advancement import (
 )
 from characters.serializers_campaigns import ErrorSerializer
 from characters.services import advancement as svc
-from config.api import api_view, validated
+from config.api import api_view, query_id, validated
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
@@ -52,8 +52,8 @@ E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `err
 @extend_schema(
     tags=["advancement"],
     summary="Award points to a character",
-    description="GM only. `currency` must be awardable in the ruleset (Paragon: skill_points; force points come "
-    "from the power level table); `amount` a positive whole number. Returns the ledger entry.",
+    description="GM only. `currency` must be one of the ruleset's awardable currencies (GET /rulesets/<slug>/ "
+    "`awardable`); `amount` a positive whole number. Returns the ledger entry.",
     request=AwardRequestSerializer,
     responses={201: LedgerEntrySerializer, 400: E400, 401: E401, 403: E403, 404: E404},
 )
@@ -121,7 +121,7 @@ def character_advancements(request, id):
     description="The GM sees every request of the campaigns they run; a player sees their own. `?campaign=<id>` "
     "narrows to one campaign (404 when I am not a member); `?status=pending` is the GM's review queue.",
     parameters=[
-        OpenApiParameter("campaign", int, required=False, description="A campaign id"),
+        OpenApiParameter("campaign", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, required=False, description="A campaign id"),
         OpenApiParameter("status", str, required=False, enum=[s for s, _ in Advancement.Status.choices]),
     ],
     responses={200: AdvancementSerializer(many=True), 400: E400, 401: E401, 404: E404},
@@ -129,12 +129,8 @@ def character_advancements(request, id):
 @api_view(["GET"])
 def advancement_list(request):
     campaign = None
-    raw = request.query_params.get("campaign")
-    if raw not in (None, ""):
-        try:
-            campaign_id = int(raw)
-        except ValueError:
-            raise serializers.ValidationError({"campaign": ["A campaign id is a whole number."]}) from None
+    campaign_id = query_id(request, "campaign")
+    if campaign_id is not None:
         campaign = campaign_for_user(request.user, campaign_id)
     wanted = request.query_params.get("status") or None
     if wanted is not None and wanted not in Advancement.Status.values:

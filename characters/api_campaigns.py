@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import authentication_classes, permission_classes
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
+from characters.auth import ApiTokenAuthentication
+from characters.models import ApiToken
 from characters.selectors.campaigns import campaign_for_user, campaign_member, campaigns_for_user
 from characters.serializers_campaigns import (
     CampaignCreateSerializer,
@@ -31,7 +34,9 @@ from characters.serializers_campaigns import (
     UserSerializer,
 )
 from characters.services import campaigns as services
-from config.api import api_view, validated
+from characters.services.accounts import account_token_create, account_token_revoke
+from characters.throttling import AuthTokenThrottle, JoinAttempt, lockout_response
+from config.api import SafeJSONParser, api_view, error_response, validated
 
 User = get_user_model()
 
@@ -74,21 +79,72 @@ def auth_register(request):
     return Response({"id": user.pk, "username": user.get_username()}, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(
-    tags=["auth"],
-    summary="Get the API token for a username and password",
-    description="Send it as `Authorization: Token <token>`.",
-    request=TokenRequestSerializer,
-    responses={200: TokenSerializer, 400: E400},
-    auth=[],
+E429 = OpenApiResponse(
+    ErrorSerializer,
+    description="Too many attempts: wait the seconds in `Retry-After` (the right password too, during a lock-out).",
 )
-@api_view(["POST"])
-@authentication_classes([])
-@permission_classes([AllowAny])
-def auth_token(request):
-    serializer = AuthTokenSerializer(data=request.data, context={"request": request})
-    serializer.is_valid(raise_exception=True)
-    return Response({"token": services.account_token(user=serializer.validated_data["user"])})
+
+
+class AuthTokenView(APIView):
+    """``POST``: a new token for this device or client; ``DELETE``: revoke the token in use.
+
+    Sign-in failures count towards django-axes' lock-out (characters/throttling.py), shared with
+    the login page; every request also counts towards ``AUTH_TOKEN_RATE`` per IP.
+    """
+
+    authentication_classes = [ApiTokenAuthentication, SessionAuthentication]
+    parser_classes = [SafeJSONParser]
+
+    def get_permissions(self):
+        return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    def get_throttles(self):
+        return [AuthTokenThrottle()] if self.request.method == "POST" else []
+
+    def perform_authentication(self, request):
+        """POST signs in with a password: an old or broken ``Authorization`` header is ignored."""
+        if request.method != "POST":
+            request.user  # noqa: B018  (authenticates now: 401 before anything else)
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Get a new API token for a username and password",
+        description="Send it as `Authorization: Token <token>`. Each call issues another token (one per "
+        "device or client, named by `name`); the account page lists them. A token expires after "
+        "`API_TOKEN_TTL_DAYS` when the server sets it, and is revoked by "
+        "`DELETE /api/v1/auth/token/` or a password change. After `LOGIN_FAILURE_LIMIT` failed sign-ins "
+        "for a username or from an IP, sign-ins are refused with 429 for the cooling-off period.",
+        request=TokenRequestSerializer,
+        responses={200: TokenSerializer, 400: E400, 429: E429},
+        auth=[],
+    )
+    def post(self, request):
+        data = validated(TokenRequestSerializer, request)
+        http_request = request._request  # django-axes flags a lock-out on Django's request
+        user = authenticate(http_request, username=data["username"], password=data["password"])
+        if getattr(http_request, "axes_locked_out", False):
+            return lockout_response(http_request)
+        if user is None:
+            raise serializers.ValidationError(
+                {"non_field_errors": ["Unable to log in with provided credentials."]}
+            )
+        _, key = account_token_create(user=user, name=data.get("name"))
+        return Response({"token": key})  # exactly CONTRACT.md's shape; the account page lists the rest
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Revoke the token this request is signed with",
+        request=None,
+        responses={204: None, 400: E400, 401: E401},
+    )
+    def delete(self, request):
+        if not isinstance(request.auth, ApiToken):
+            return error_response("This request is not signed with an API token.", status_code=400)
+        account_token_revoke(user=request.user, token_id=request.auth.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+auth_token = AuthTokenView.as_view()
 
 
 # -------------------------------------------------------------- campaigns
@@ -126,13 +182,23 @@ def campaign_list(request):
     tags=["campaigns"],
     summary="Join a campaign with its join code",
     request=JoinSerializer,
-    responses={200: JoinResultSerializer, 400: E400, 401: E401},
+    description="Wrong codes are limited per user and per IP (`JOIN_CODE_FAILURE_RATE`): past it, 429.",
+    responses={200: JoinResultSerializer, 400: E400, 401: E401, 429: E429},
 )
 @api_view(["POST"])
 def campaign_join(request):
     data = validated(JoinSerializer, request)
-    with _service_errors():
-        membership = services.campaign_join(user=request.user, join_code=data["join_code"])
+    attempt = JoinAttempt(request)
+    if not attempt.allowed:
+        response = error_response(attempt.message, status_code=429)
+        response["Retry-After"] = str(attempt.wait)
+        return response
+    try:
+        with _service_errors():
+            membership = services.campaign_join(user=request.user, join_code=data["join_code"])
+    except serializers.ValidationError:
+        attempt.failed()
+        raise
     return Response({"id": membership.campaign_id, "role": membership.role})
 
 
@@ -184,7 +250,7 @@ def campaign_leave(request, id: int):
 @api_view(["DELETE"])
 def campaign_member_remove(request, id: int, user_id: int):
     campaign = campaign_for_user(request.user, id)
-    if campaign.gm_id != request.user.pk:
+    if not campaign.is_gm(request.user):
         raise PermissionDenied("Only the campaign's GM may remove players.")
     membership = campaign_member(campaign, user_id)
     if membership is None:

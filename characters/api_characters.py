@@ -12,7 +12,7 @@ Choices documented here (CONTRACT.md leaves them open):
   invalid build is saved as a draft with its report (201).
 - ``budget`` is ``{currency: {"total", "spent", "unspent"}}``: total = the sum of the
   character's ledger award rows (the starting budget is the first), or for a currency
-  the GM does not award (Paragon's force points) the report's budget; spent = the
+  the GM does not award (one the rules derive) the report's budget; spent = the
   report's; unspent = total − spent.
 """
 
@@ -21,15 +21,15 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 
+from characters.errors import BadInput
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import (
     character_budgets,
     character_for_user,
     character_versions,
-    characters_for_user,
+    characters_visible_to,
 )
 from characters.serializers_campaigns import ErrorSerializer
 from characters.serializers_characters import (
@@ -44,7 +44,7 @@ from characters.serializers_characters import (
     VersionSerializer,
 )
 from characters.services import characters as svc
-from config.api import api_view, validated
+from config.api import api_view, query_id, validated
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
@@ -54,15 +54,13 @@ E409 = OpenApiResponse(ErrorSerializer, description="`version` is stale: reload 
 E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `errors` carries the codes and paths.")
 
 
-class WrongRuleset(APIException):
+class WrongRuleset(BadInput):
     """A build of another ruleset than the campaign's: refused (400), nothing saved."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "ruleset_unknown"
+    code = "ruleset_unknown"
 
     def __init__(self, message: str):
-        super().__init__(message)
-        self.errors = [{"code": "ruleset.unknown", "path": "/build/ruleset", "message": message}]
+        super().__init__(message, errors=[{"code": "ruleset.unknown", "path": "/build/ruleset", "message": message}])
 
 
 def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
@@ -75,7 +73,7 @@ def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
     summary="List the characters I may see",
     description="My characters, and every character of the campaigns I run. `?campaign=<id>` narrows to one "
     "campaign (404 when I am not a member of it).",
-    parameters=[OpenApiParameter("campaign", int, required=False, description="A campaign id")],
+    parameters=[OpenApiParameter("campaign", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, required=False, description="A campaign id")],
     responses={200: CharacterSummarySerializer(many=True), 400: E400, 401: E401, 404: E404},
     methods=["GET"],
 )
@@ -94,15 +92,10 @@ def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
 @api_view(["GET", "POST"])
 def character_list(request):
     if request.method == "GET":
-        raw = request.query_params.get("campaign")
-        campaign_id = None
-        if raw not in (None, ""):
-            try:
-                campaign_id = int(raw)
-            except ValueError:
-                raise serializers.ValidationError({"campaign": ["A campaign id is a whole number."]}) from None
+        campaign_id = query_id(request, "campaign")
+        if campaign_id is not None:
             campaign_for_user(request.user, campaign_id)  # 404 when not a member
-        characters = list(characters_for_user(user=request.user, campaign_id=campaign_id))
+        characters = list(characters_visible_to(user=request.user, campaign_id=campaign_id))
         budgets = character_budgets(characters=characters)
         return Response(CharacterSummarySerializer(characters, many=True, context={"budgets": budgets}).data)
 
@@ -127,7 +120,7 @@ def character_list(request):
     description="Play state only (pools, harm, conditions), for the owner or the campaign's GM. `version` must be "
     "current (409 otherwise); the ruleset checks the state (400 with the issues).",
     request=CharacterStateSerializer,
-    responses={200: CharacterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409},
+    responses={200: CharacterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409, 422: E422},
     methods=["PATCH"],
 )
 @api_view(["GET", "PATCH"])

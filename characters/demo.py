@@ -1,16 +1,14 @@
-"""Demo characters for `manage.py seed_demo`: the finished characters of characters/demo/<slug>/*.json."""
+"""Demo characters for `manage.py seed_demo`: each ruleset's finished characters (``Ruleset.demo_builds``,
+the files of ``rulesets/systems/<slug>/demo/*.json``)."""
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 
 from django.db import transaction
 
 from characters.models import Character
-
-DEMO_DIR = Path(__file__).resolve().parent / "demo"
+from rulesets.engine import registry
 
 
 def seed_demo_characters(*, gm, players, campaigns) -> list:
@@ -28,15 +26,16 @@ def seed_demo_characters(*, gm, players, campaigns) -> list:
     out: list[Character] = []
     turn = 0
     for slug, campaign in campaigns.items():
-        for path in sorted((DEMO_DIR / slug).glob("*.json")):
-            try:
-                document = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                print(f"warning: demo {path.name} is not readable JSON ({exc}); skipped", file=sys.stderr)
+        ruleset = registry.get(campaign.ruleset)
+        for demo in ruleset.demo_builds() if ruleset is not None else []:
+            filename = demo["file"]
+            if "error" in demo:
+                print(f"warning: demo {filename} is not readable JSON ({demo['error']}); skipped", file=sys.stderr)
                 continue
+            document = demo["document"]
             name = document.get("name") if isinstance(document, dict) else None
             if not isinstance(name, str) or document.get("ruleset") != campaign.ruleset:
-                print(f"warning: demo {path.name} is not a {campaign.ruleset} build; skipped", file=sys.stderr)
+                print(f"warning: demo {filename} is not a {campaign.ruleset} build; skipped", file=sys.stderr)
                 continue
             existing = Character.objects.filter(campaign=campaign, name=name).first()
             if existing is not None:
@@ -45,7 +44,7 @@ def seed_demo_characters(*, gm, players, campaigns) -> list:
             report = character_validate(campaign=campaign, build=document, phase="approval")
             if not report.valid:
                 problems = "; ".join(f"{i.path or '/'} {i.code}" for i in report.errors[:5])
-                print(f"warning: demo {slug}/{path.name} does not validate ({problems}); skipped", file=sys.stderr)
+                print(f"warning: demo {slug}/{filename} does not validate ({problems}); skipped", file=sys.stderr)
                 continue
             owner = players[turn % len(players)] if players else gm
             turn += 1

@@ -8,9 +8,10 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from characters.services.campaigns import ruleset_choices
+from config.forms import StorableTextForm, WholeNumberField
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(StorableTextForm, UserCreationForm):
     """Django's sign-up form (username rules, the password validators, the repeat)."""
 
     class Meta(UserCreationForm.Meta):
@@ -44,7 +45,7 @@ class JSONObjectField(forms.CharField):
         return value
 
 
-class CampaignCreateForm(forms.Form):
+class CampaignCreateForm(StorableTextForm, forms.Form):
     name = forms.CharField(max_length=120, widget=forms.TextInput(attrs={"autocomplete": "off"}))
     ruleset = forms.ChoiceField(choices=())
     starting_budget = JSONObjectField(
@@ -67,7 +68,7 @@ class CampaignCreateForm(forms.Form):
         }
 
 
-class CampaignSettingsForm(forms.Form):
+class CampaignSettingsForm(StorableTextForm, forms.Form):
     """Name, one whole-number field per currency of the ruleset, and the house rules."""
 
     name = forms.CharField(max_length=120)
@@ -79,7 +80,7 @@ class CampaignSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.currencies = list(currencies)
         for currency in self.currencies:
-            self.fields[f"budget_{currency}"] = forms.IntegerField(
+            self.fields[f"budget_{currency}"] = WholeNumberField(
                 min_value=0, max_value=1_000_000, label=f"Starting {currency.replace('_', ' ')}"
             )
 
@@ -94,7 +95,7 @@ class CampaignSettingsForm(forms.Form):
         }
 
 
-class JoinForm(forms.Form):
+class JoinForm(StorableTextForm, forms.Form):
     join_code = forms.CharField(
         max_length=32,
         label="Join code",

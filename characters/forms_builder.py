@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rulesets.engine.pointer import delete_at, ptr, resolve, set_at
@@ -94,7 +96,7 @@ def _read_ranks(section, post, build):
         raw = post.get(ptr_join(path, oid))
         if raw is None:
             continue
-        if named:  # ranks by name (Ascendant's proficiency): the first rank is the same as absent
+        if named:  # ranks by name (a proficiency ladder): the first rank is the same as absent
             if raw in ("", named[0]):
                 obj.pop(oid, None)
             else:
@@ -384,6 +386,16 @@ class _Anchors:
             path = _parent(path)
 
 
+@dataclass(frozen=True, slots=True)
+class WidgetUI:
+    """What a ruleset's custom builder widget may use (``Ruleset.builder_widget``)."""
+
+    control: Callable[..., dict]
+    html_id: Callable[..., str]
+    label: Callable[[Any], str]
+    sections: list
+
+
 def _cost_text(cost: dict | None, label_of) -> str:
     if not cost:
         return ""
@@ -397,6 +409,7 @@ def builder_form(
     *,
     next_costs: dict[str, dict] | None = None,
     currency_label=None,
+    ruleset=None,
 ) -> dict:
     """Everything the builder template shows, computed once in Python (templates stay simple and fast).
 
@@ -423,6 +436,7 @@ def builder_form(
             **extra,
         }
 
+    ui = WidgetUI(control=control, html_id=html_id, label=_label, sections=(traits or {}).get("sections", []))
     name = control("/name", build.get("name", ""), label="Name")
     notes = control("/notes", build.get("notes", ""), label="Notes")
     anchors.add("/budget", "builder-costs")
@@ -439,19 +453,16 @@ def builder_form(
             "value": value, "spent": _cost_text(spent_at.get(path), label_of).lstrip("+"),
         }
         if kind == "custom":
-            widget = raw.get("widget")
-            model["template"] = (
-                f"characters/_builder_section_custom_{widget}.html"
-                if widget in CUSTOM_WIDGETS
-                else "characters/_builder_section_unknown.html"
-            )
+            widget = str(raw.get("widget") or "")
+            slug = ruleset.slug if ruleset is not None else ""
+            # The ruleset's own widget template, else a generic "this widget is not available" box.
+            model["template"] = (f"{slug}/builder/{widget}.html", "characters/_builder_section_unknown.html")
             # Issues beside the widget's own controls, else at the section (unless another section
             # already shows that path: then the widget lists every issue under it, see below).
             model["shared_path"] = path in anchors.slots
             model["issues"] = [] if model["shared_path"] else anchors.add(path, model["dom_id"])
-            builder = CUSTOM_MODELS.get(raw.get("widget"))
-            if builder is not None:
-                model.update(builder(raw, build, report, control, traits.get("sections", [])))
+            if ruleset is not None and widget:
+                model.update(ruleset.builder_widget(widget, raw, build, report, ui))
         else:
             model["template"] = f"characters/_builder_section_{kind}.html"
             model["issues"] = anchors.add(path, model["dom_id"])
@@ -740,191 +751,3 @@ SHAPERS = {
     "object": _shape_object,
 }
 
-#: Custom widgets: widget name → function(section, build, report, control) → extra model keys.
-CUSTOM_MODELS: dict[str, Any] = {}
-
-
-#: Custom widgets that have a partial ``_builder_section_custom_<widget>.html``.
-CUSTOM_WIDGETS = frozenset({"pando_body", "maelstrom_creation", "ascendant_levels", "ascendant_boosts"})
-
-
-def _pando_body(raw, build, report, control, sections) -> dict:
-    """Body parts × apparel slots: which worn item sits where, which arm holds what, and clashes."""
-    species_id = build.get("species") or "humanoid"
-    species = (raw.get("species") or {}).get(species_id) or {}
-    parts = species.get("body_parts") or []
-    slots = raw.get("slots") or []
-    occupies = raw.get("occupies") or {}
-    equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
-    names: dict[str, str] = {}
-    cells: dict[tuple[str, str], list[str]] = {}
-    held: dict[str, list[str]] = {}
-    for i, entry in enumerate(equipment):
-        if not isinstance(entry, dict):
-            continue
-        item_id = entry.get("item")
-        name = names.get(item_id) or _label(item_id or (entry.get("custom") or {}).get("name") or f"item {i + 1}")
-        if entry.get("state") == "worn":
-            custom = entry.get("custom") if isinstance(entry.get("custom"), dict) else None
-            spots = occupies.get(item_id)
-            if spots is None and custom and isinstance(custom.get("wear"), dict):
-                spots = [{"body_part": p, "slot": s} for p in custom["wear"].get("body_parts", [])
-                         for s in custom["wear"].get("slots", [])]
-            for spot in spots or []:
-                cells.setdefault((spot["body_part"], spot["slot"]), []).append(name)
-        elif entry.get("state") == "wielded":
-            for arm in entry.get("arms") or []:
-                if isinstance(arm, str):
-                    held.setdefault(arm, []).append(name)
-    used_slots = [s for s in slots if any(key[1] == s["id"] for key in cells)] or slots
-    arms = set(species.get("arms") or [])
-    rows = []
-    for part in parts:
-        pid = part["id"]
-        row_cells = []
-        for slot in used_slots:
-            items = cells.get((pid, slot["id"]), [])
-            row_cells.append({"slot": slot["label"], "items": items, "clash": len(items) > 1})
-        hand = held.get(pid, []) if pid in arms else None
-        rows.append({"id": pid, "label": part["label"], "vital": part.get("vital"), "cells": row_cells,
-                     "held": hand, "is_arm": pid in arms, "clash": bool(hand and len(hand) > 1)})
-    return {"body": {"species": species_id, "slots": used_slots, "rows": rows,
-                     "empty": not cells and not held}}
-
-
-CUSTOM_MODELS["pando_body"] = _pando_body
-
-
-def _ascendant_boosts(raw, build, report, control, sections) -> dict:
-    """Ancestry, background and free boosts as rows of attribute checkboxes; the class boost a select."""
-    data = raw.get("data") or {}
-    attributes = data.get("attributes") or []
-    boosts = build.get("boosts") if isinstance(build.get("boosts"), dict) else {}
-    by_id = {s.get("id"): s for s in sections}
-    ancestry = next((o for o in (by_id.get("ancestry") or {}).get("options", []) if o["id"] == build.get("ancestry")), None)
-    klass = next((o for o in (by_id.get("class") or {}).get("options", []) if o["id"] == build.get("class")), None)
-    background = next((o for o in (by_id.get("background") or {}).get("options", []) if o["id"] == build.get("background")), None)
-    groups = []
-    hints = {
-        "ancestry": (
-            (f"{ancestry['label']}: always {', '.join(ancestry.get('boosts') or []) or 'nothing fixed'}"
-             + (f", plus {ancestry.get('free_boosts')} free" if ancestry.get("free_boosts") else " (automatic if you tick none)"))
-            if ancestry else "Choose an ancestry first."
-        ),
-        "background": (
-            f"{data.get('background_boosts', 3)} different attributes"
-            + (f"; one of them {' or '.join(background.get('boosts') or [])}" if background and background.get("boosts") else "")
-        ),
-        "free": f"{data.get('free_boosts', 4)} different attributes.",
-    }
-    for group in ("ancestry", "background", "free"):
-        chosen = boosts.get(group) if isinstance(boosts.get(group), list) else []
-        pointer = ptr_join(raw["path"], group)
-        head = control(pointer, chosen, label=_label(group))
-        head["options"] = [{"id": a["id"], "label": a.get("label", a["id"]), "selected": a["id"] in chosen,
-                            "dom_id": html_id(pointer + "/" + a["id"], "b")} for a in attributes]
-        head["hint"] = hints[group]
-        groups.append(head)
-    keys = (klass or {}).get("key_attributes") or [a["id"] for a in attributes]
-    class_field = control(ptr_join(raw["path"], "class"), boosts.get("class"), label="Class key attribute",
-                          options=[{"id": a["id"], "label": a.get("label", a["id"]), "selected": a["id"] == boosts.get("class")}
-                                   for a in attributes if a["id"] in keys or a["id"] == boosts.get("class")])
-    final = (report.get("derived") or {}).get("attributes") or {}
-    totals = [{"id": a["id"], "label": a.get("label", a["id"]), "value": final.get(a["id"])} for a in attributes]
-    return {"boost_groups": groups, "class_field": class_field, "totals": totals}
-
-
-def _ascendant_levels(raw, build, report, control, sections) -> dict:
-    """Level by level: the attribute points, the skill increase and one select per feat slot."""
-    data = raw.get("data") or {}
-    feats = data.get("feats") or {}
-    level = build.get("level") if isinstance(build.get("level"), int) else 1
-    chosen = build.get("levels") if isinstance(build.get("levels"), dict) else {}
-    by_id = {s.get("id"): s for s in sections}
-    skills = [(o["id"], o.get("label", _label(o["id"]))) for o in (by_id.get("skills") or {}).get("options", [])]
-    attributes = ((by_id.get("boosts") or {}).get("data") or {}).get("attributes") or []
-    steps = []
-    for plan in data.get("levels") or []:
-        n = plan.get("level")
-        if not isinstance(n, int) or n > max(level, 1):
-            continue
-        mine = chosen.get(str(n)) if isinstance(chosen.get(str(n)), dict) else {}
-        base = ptr_join(raw["path"], str(n))
-        slots = []
-        my_feats = mine.get("feats") if isinstance(mine.get("feats"), dict) else {}
-        for kind, allowed in (plan.get("feats") or {}).items():
-            value = my_feats.get(kind)
-            opts = [{"id": f, "label": (feats.get(f) or {}).get("label", _label(f)),
-                     "help": (feats.get(f) or {}).get("help", ""), "selected": f == value} for f in allowed]
-            if isinstance(value, str) and value and value not in allowed:
-                opts.append({"id": value, "label": f"{value} (not allowed here)", "help": "", "selected": True})
-            slots.append(control(base + "/feats/" + kind, value if isinstance(value, str) else "",
-                                 label=f"{_label(kind)} feat", options=opts))
-        points = []
-        if plan.get("attribute_points"):
-            my_attrs = mine.get("attributes") if isinstance(mine.get("attributes"), dict) else {}
-            for a in attributes:
-                points.append(control(base + "/attributes/" + a["id"], my_attrs.get(a["id"], ""),
-                                      label=a.get("label", a["id"]), max=plan["attribute_points"]))
-        increase = None
-        if plan.get("skill_increase"):
-            value = mine.get("skill_increase")
-            increase = control(base + "/skill_increase", value or "", label="Skill increase",
-                               options=[{"id": sid, "label": lab, "selected": sid == value} for sid, lab in skills])
-        head = control(base, None, label=f"Level {n}")
-        done = all(s["value"] for s in slots) and (increase is None or increase["value"]) and (
-            not points or any(p["value"] not in ("", None, 0) for p in points))
-        steps.append({**head, "level": n, "proficiency": plan.get("class_proficiency"),
-                      "attribute_max": plan.get("attribute_max"), "attribute_points": plan.get("attribute_points"),
-                      "slots": slots, "points": points, "increase": increase, "done": done})
-    return {"steps": steps, "current_level": level}
-
-
-def _maelstrom_creation(raw, build, report, control, sections) -> dict:
-    """Dots as circles: the starting dot, the free creation dots, and the dots bought with XP."""
-    derived = report.get("derived") or {}
-    allocation = derived.get("creation") or {}
-    by_id = {s.get("id"): s for s in sections}
-    start = raw.get("attribute_start", 1)
-    rows = []
-
-    def dots(final, free, base):
-        final = final if isinstance(final, int) and not isinstance(final, bool) else 0
-        out = []
-        for i in range(1, max(final, 0) + 1):
-            if i <= base:
-                out.append("base")
-            elif i <= base + free:
-                out.append("free")
-            else:
-                out.append("xp")
-        return out
-
-    attributes = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
-    created = allocation.get("attributes") or {}
-    groups = raw.get("groups") or {}
-    primary = allocation.get("primary") or derived.get("primary")
-    for group, ids in groups.items():
-        items = []
-        for aid in ids:
-            final = attributes.get(aid)
-            free = max(0, (created.get(aid, start) or start) - start)
-            items.append({"id": aid, "label": _label(aid), "dots": dots(final, free, start), "final": final})
-        rows.append({"label": f"{_label(group)} attributes" + (" (primary)" if group == primary else ""), "items": items})
-    abilities = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
-    ab_created = allocation.get("abilities") or {}
-    labels = {o["id"]: o.get("label", _label(o["id"])) for o in (by_id.get("abilities") or {}).get("options", [])}
-    items = [{"id": aid, "label": labels.get(aid, _label(aid)), "dots": dots(v, ab_created.get(aid, 0) or 0, 0), "final": v}
-             for aid, v in abilities.items() if isinstance(v, int) and v > 0]
-    rows.append({"label": "Abilities", "items": items})
-    wp = build.get("willpower")
-    wp_start = raw.get("willpower_start", 3)
-    rows.append({"label": "Willpower", "items": [{"id": "willpower", "label": "Willpower", "final": wp,
-                                                   "dots": dots(wp, 0, wp_start if isinstance(wp, int) else 0)}]})
-    return {"creation": {"rows": rows, "source": allocation.get("source"), "recorded": isinstance(build.get("creation"), dict),
-                         "priced": bool(allocation)}}
-
-
-CUSTOM_MODELS["ascendant_boosts"] = _ascendant_boosts
-CUSTOM_MODELS["ascendant_levels"] = _ascendant_levels
-CUSTOM_MODELS["maelstrom_creation"] = _maelstrom_creation

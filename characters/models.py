@@ -11,6 +11,7 @@ import secrets
 
 from django.conf import settings as django_settings
 from django.db import models
+from knox.models import AbstractAuthToken
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at the table
 
@@ -37,6 +38,12 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def is_gm(self, user) -> bool:
+        """Whether ``user`` runs this campaign: its ``gm`` field, the one source of truth (the GM's
+        ``Membership`` row, role "gm", mirrors it so that member queries include the GM; queries
+        ask ``gm=user`` / ``campaign__gm=user``)."""
+        return getattr(user, "is_authenticated", False) and self.gm_id == user.pk
 
     @property
     def ruleset_name(self) -> str:
@@ -189,3 +196,24 @@ class RollLog(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
+
+
+class ApiToken(AbstractAuthToken):
+    """An API token of one device or client (django-rest-knox keeps only its SHA-512 digest).
+
+    ``name`` is the owner's label ("laptop", "foundry sync"); ``last_used`` is updated at most
+    once a minute by ``characters.auth.ApiTokenAuthentication``; ``expiry`` is None unless
+    ``API_TOKEN_TTL_DAYS`` is set. A password change deletes every token of the user
+    (characters/signals.py).
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    digest = models.CharField(max_length=128, unique=True)
+    name = models.CharField(max_length=60, default="API token")
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.user})"

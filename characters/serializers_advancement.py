@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from characters.models import Advancement, LedgerEntry
 from characters.services.advancement import MAX_AWARD, MAX_COMMENT
+from config.schema import JSONObjectField, StrictCharField
 
 
 def _object(value):
@@ -15,9 +16,9 @@ def _object(value):
 
 
 class AwardRequestSerializer(serializers.Serializer):
-    currency = serializers.CharField(max_length=32, help_text="An awardable currency of the ruleset (Paragon: skill_points).")
+    currency = StrictCharField(max_length=32, help_text="An awardable currency of the ruleset (GET /rulesets/<slug>/ lists them).")
     amount = serializers.IntegerField(min_value=1, max_value=MAX_AWARD, help_text="A positive whole number.")
-    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    reason = StrictCharField(max_length=200, required=False, allow_blank=True, default="")
 
 
 class PartyAwardRequestSerializer(AwardRequestSerializer):
@@ -32,7 +33,7 @@ class PartyAwardRequestSerializer(AwardRequestSerializer):
 class LedgerEntrySerializer(serializers.ModelSerializer):
     """One award, spend or reversal. ``amount`` is signed: awards +, spends −, reversals the opposite."""
 
-    author = serializers.CharField(source="author.get_username", read_only=True, default=None)
+    author = serializers.CharField(source="author.get_username", read_only=True, default=None, allow_null=True)
     character = serializers.IntegerField(source="character_id", read_only=True)
     advancement = serializers.IntegerField(source="advancement_id", read_only=True, allow_null=True)
 
@@ -67,23 +68,23 @@ class LedgerSerializer(serializers.Serializer):
 
 
 class AdvancementRequestSerializer(serializers.Serializer):
-    build = serializers.JSONField(help_text="The whole proposed build document (sheetforge.build/1); its budget is ignored.")
-    note = serializers.CharField(max_length=MAX_COMMENT, required=False, allow_blank=True, default="")
+    build = JSONObjectField(help_text="The whole proposed build document (sheetforge.build/1); its budget is ignored.")
+    note = StrictCharField(max_length=MAX_COMMENT, required=False, allow_blank=True, default="")
 
     def validate_build(self, value):
         return _object(value)
 
 
 class CommentSerializer(serializers.Serializer):
-    comment = serializers.CharField(max_length=MAX_COMMENT, required=False, allow_blank=True, default="")
+    comment = StrictCharField(max_length=MAX_COMMENT, required=False, allow_blank=True, default="")
 
 
 class RejectSerializer(serializers.Serializer):
-    comment = serializers.CharField(max_length=MAX_COMMENT, help_text="Required: why, for the player.")
+    comment = StrictCharField(max_length=MAX_COMMENT, help_text="Required: why, for the player.")
 
 
 class RevertSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=150, help_text="Required: why the change is undone.")
+    reason = StrictCharField(max_length=150, help_text="Required: why the change is undone.")
 
 
 class DiffRowSerializer(serializers.Serializer):
@@ -102,7 +103,8 @@ class AdvancementSerializer(serializers.ModelSerializer):
     character_name = serializers.CharField(source="character.name", read_only=True)
     campaign = serializers.IntegerField(source="character.campaign_id", read_only=True)
     requested_by = serializers.CharField(source="requested_by.get_username", read_only=True)
-    reviewed_by = serializers.CharField(source="reviewed_by.get_username", read_only=True, default=None)
+    reviewed_by = serializers.CharField(source="reviewed_by.get_username", read_only=True, default=None,
+                                        allow_null=True, help_text="The GM who reviewed it; null while pending.")
     build = serializers.JSONField()
     diff = DiffRowSerializer(many=True)
     cost = serializers.DictField(child=serializers.IntegerField(), help_text="currency → new spent − old spent")

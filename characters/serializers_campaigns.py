@@ -8,6 +8,7 @@ from rest_framework import serializers
 from characters.models import Membership
 from characters.selectors.campaigns import campaign_members
 from characters.services.campaigns import ruleset_choices
+from config.schema import JSONObjectField, StrictCharField
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -18,8 +19,8 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class RegisterSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
 
 
 class UserSerializer(serializers.Serializer):
@@ -28,12 +29,16 @@ class UserSerializer(serializers.Serializer):
 
 
 class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+    name = StrictCharField(
+        max_length=60, required=False, allow_blank=True,
+        help_text='what the token is for, e.g. "laptop" (default "API token"); shown on the account page',
+    )
 
 
 class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="the key, shown this once: only its digest is stored")
 
 
 class CampaignSettingsSerializer(serializers.Serializer):
@@ -44,22 +49,26 @@ class CampaignSettingsSerializer(serializers.Serializer):
 
 
 class CampaignCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = StrictCharField(max_length=120)
     ruleset = serializers.ChoiceField(choices=ruleset_choices())
-    settings = serializers.JSONField(
+    settings = JSONObjectField(
         required=False,
         help_text='{"starting_budget": {currency: int}, "house_rules": {...}}; omitted parts take the '
         "ruleset's house defaults. Checked against the ruleset (400 with its messages).",
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = ruleset_choices()  # the registry's now (a test may register one)
+
 
 class CampaignUpdateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
-    settings = serializers.JSONField(required=False, help_text="as on create; replaces the settings")
+    name = StrictCharField(max_length=120, required=False)
+    settings = JSONObjectField(required=False, help_text="as on create; replaces the settings")
 
 
 class JoinSerializer(serializers.Serializer):
-    join_code = serializers.CharField(max_length=32, help_text="case-insensitive")
+    join_code = StrictCharField(max_length=32, help_text="case-insensitive")
 
 
 class JoinResultSerializer(serializers.Serializer):
@@ -87,7 +96,7 @@ class CampaignSummarySerializer(serializers.Serializer):
 
     def get_role(self, campaign) -> str:
         user = self.context["request"].user
-        return Membership.Role.GM if campaign.gm_id == user.pk else Membership.Role.PLAYER
+        return Membership.Role.GM if campaign.is_gm(user) else Membership.Role.PLAYER
 
 
 class CampaignDetailSerializer(CampaignSummarySerializer):
@@ -97,7 +106,7 @@ class CampaignDetailSerializer(CampaignSummarySerializer):
     created = serializers.DateTimeField()
 
     def get_join_code(self, campaign) -> str | None:
-        return campaign.join_code if campaign.gm_id == self.context["request"].user.pk else None
+        return campaign.join_code if campaign.is_gm(self.context["request"].user) else None
 
     @extend_schema_field(MemberSerializer(many=True))
     def get_members(self, campaign) -> list[dict]:

@@ -6,6 +6,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from characters.models import Character, CharacterVersion
+from config.schema import JSONObjectField, StrictCharField
 
 
 def _object(value):
@@ -15,7 +16,7 @@ def _object(value):
 
 
 class BudgetLineSerializer(serializers.Serializer):
-    total = serializers.IntegerField(help_text="Awarded in total (ledger awards; Paragon force points: the power level table).")
+    total = serializers.IntegerField(help_text="Awarded in total (ledger awards; a currency the GM does not award: the rules' budget).")
     spent = serializers.IntegerField(help_text="What the current build spends (its report).")
     unspent = serializers.IntegerField(help_text="total − spent; negative when the build overspends.")
 
@@ -54,8 +55,8 @@ class CharacterSummarySerializer(CharacterSerializer):
 
 class CharacterCreateSerializer(serializers.Serializer):
     campaign = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
-    build = serializers.JSONField(required=False, help_text="A sheetforge.build/1 document of the campaign's ruleset, or a sheet in the ruleset's own format.")
-    name = serializers.CharField(required=False, max_length=120, help_text="Without a build: the new character's name.")
+    build = JSONObjectField(required=False, help_text="A sheetforge.build/1 document of the campaign's ruleset, or a sheet in the ruleset's own format.")
+    name = StrictCharField(required=False, max_length=120, help_text="Without a build: the new character's name.")
 
     def validate_build(self, value):
         return _object(value)
@@ -63,7 +64,7 @@ class CharacterCreateSerializer(serializers.Serializer):
 
 class CharacterStateSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    state = serializers.JSONField()
+    state = JSONObjectField()
 
     def validate_state(self, value):
         return _object(value)
@@ -71,7 +72,7 @@ class CharacterStateSerializer(serializers.Serializer):
 
 class CharacterDraftSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    build = serializers.JSONField()
+    build = JSONObjectField()
 
     def validate_build(self, value):
         return _object(value)

@@ -6,6 +6,10 @@ from characters import views_accounts, views_campaigns
 urlpatterns = [
     path("", views_campaigns.home, name="home"),
     # Accounts
+    path("accounts/", views_accounts.account, name="account"),
+    path(
+        "accounts/tokens/<int:token_id>/revoke/", views_accounts.account_token_revoke_view, name="account_token_revoke"
+    ),
     path("accounts/signup/", views_accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

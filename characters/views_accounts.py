@@ -1,14 +1,20 @@
-"""Sign-up; log-in, log-out and password change are Django's own views with our templates."""
+"""Sign-up and the account page (API tokens); log-in, log-out and password change are Django's own
+views with our templates."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 
 from characters.forms import SignUpForm
+from characters.selectors.accounts import account_tokens
+from characters.services.accounts import account_token_revoke
 from characters.services.campaigns import account_register
 
 
@@ -33,3 +39,18 @@ def signup(request):
             messages.success(request, f"Welcome to Sheetforge, {user.get_username()}!")
             return redirect(next_url or "home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@login_required
+def account(request):
+    """The account page: the password-change link and the user's API tokens, each revocable."""
+    return render(request, "registration/account.html", {"tokens": account_tokens(user=request.user)})
+
+
+@login_required
+@require_POST
+def account_token_revoke_view(request, token_id: int):
+    if not account_token_revoke(user=request.user, token_id=token_id):
+        raise Http404("You have no such token (already revoked?).")  # somebody else's id leaks nothing
+    messages.success(request, "The token is revoked: programs using it are signed out.")
+    return redirect("account")

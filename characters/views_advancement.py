@@ -17,8 +17,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
-from rest_framework.exceptions import APIException
 
+from characters.errors import SHOWN_INLINE, ApplicationError
 from characters.forms_builder import build_from_post, builder_form
 from characters.models import Advancement, Character
 from characters.selectors import advancement as sel
@@ -32,15 +32,16 @@ from characters.selectors.characters import (
 )
 from characters.services import advancement as svc
 from characters.services.characters import character_validate
+from config.forms import FormInputError, check_post, post_whole_number, post_whole_numbers
 
 
 def _redirect(request, url: str):
     return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
 
 
-def _reason(exc: APIException) -> str:
+def _reason(exc: ApplicationError) -> str:
     errors = getattr(exc, "errors", None) or []
-    detail = str(exc.detail)
+    detail = exc.message
     extra = [e.get("message") for e in errors if isinstance(e, dict) and e.get("message") and e.get("message") not in detail]
     return " ".join([detail, *extra[:3]])
 
@@ -70,7 +71,7 @@ def _advance_context(request, character: Character, build, *, note: str = "", er
     form = builder_form(
         traits, preview["build"], report_dict,
         next_costs=next_point_costs(campaign=campaign, build=preview["build"], report=draft_report, traits=traits),
-        currency_label=label_of,
+        currency_label=label_of, ruleset=ruleset,
     )
     awardable = ruleset.awardable_currencies if ruleset else ()
     currencies = []
@@ -123,12 +124,13 @@ def character_advance(request, character_id):
         return render(request, "characters/advancement_advance.html",
                       _advance_context(request, character, build, note=pending.note if pending else ""))
 
+    check_post(request.POST, labels={"note": "Note"})
     build = build_from_post(traits, request.POST, character.build)
     note = request.POST.get("note", "")
     if "_request" in request.POST:
         try:
             advancement = svc.advancement_request(character_id=character.id, user=request.user, build=build, note=note)
-        except APIException as exc:
+        except SHOWN_INLINE as exc:
             ctx = _advance_context(request, character, build, note=note, error=_reason(exc))
             template = "characters/advancement_advance.html#advance-body" if request.htmx else "characters/advancement_advance.html"
             return render(request, template, ctx, status=200 if request.htmx else 422)
@@ -167,10 +169,11 @@ def advancement_detail(request, advancement_id):
 
 def _review_action(request, advancement_id, action):
     advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
+    check_post(request.POST, labels={"comment": "Comment", "reason": "Reason"})
     error = ""
     try:
         advancement = action(advancement)
-    except APIException as exc:
+    except SHOWN_INLINE as exc:
         error = _reason(exc)
         advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
     if request.htmx and request.POST.get("_card"):
@@ -271,6 +274,7 @@ def _awards_context(campaign, *, form=None, error=""):
         "characters": characters,
         "currencies": [{"id": c, "label": label_of(c)} for c in (ruleset.awardable_currencies if ruleset else ())],
         "quick": [{**q, "currency_label": label_of(q["currency"])} for q in svc.quick_awards(campaign.ruleset)],
+        "awards_help": ruleset.awards_help() if ruleset else "",
         "form": form,
         "error": error,
         "recent": data["recent"],
@@ -287,6 +291,7 @@ def campaign_awards(request, campaign_id):
     if request.method == "GET":
         return render(request, "characters/awards.html", _awards_context(campaign))
     post = request.POST
+    check_post(post, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason", "quick": "Quick award"})
     chosen = post.getlist("characters")
     form = {"currency": post.get("currency", ""), "amount": post.get("amount", ""), "reason": post.get("reason", ""),
             "characters": chosen}
@@ -298,12 +303,15 @@ def campaign_awards(request, campaign_id):
         currency, amount, reason = choice["currency"], choice["amount"], choice["label"]
     else:
         currency, reason = form["currency"], form["reason"]
-        amount = int(form["amount"]) if form["amount"].strip().isdigit() else form["amount"]
     try:
-        rows = svc.award_create(gm=request.user, campaign=campaign, character_ids=chosen, currency=currency,
+        character_ids = post_whole_numbers(post, "characters", label="Characters")
+        if not quick:
+            amount = post_whole_number(post, "amount", label="Amount", min_value=1, max_value=svc.MAX_AWARD)
+        rows = svc.award_create(gm=request.user, campaign=campaign, character_ids=character_ids, currency=currency,
                                 amount=amount, reason=reason)
-    except APIException as exc:
-        return render(request, "characters/awards.html", _awards_context(campaign, form=form, error=_reason(exc)), status=400)
+    except (*SHOWN_INLINE, FormInputError) as exc:
+        error = str(exc) if isinstance(exc, FormInputError) else _reason(exc)
+        return render(request, "characters/awards.html", _awards_context(campaign, form=form, error=error), status=400)
     label = _label_of(campaign.ruleset)(currency)
     names = ", ".join(r.character.name for r in rows)
     messages.success(request, f"Awarded {amount} {label} ({reason}) to {names}.")
@@ -320,11 +328,14 @@ def character_ledger(request, character_id):
     if request.method == "POST":
         if not is_gm:
             raise PermissionDenied("Only the campaign's GM awards points.")
-        raw = request.POST.get("amount", "")
+        check_post(request.POST, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason"})
         try:
+            amount = post_whole_number(request.POST, "amount", label="Amount", min_value=1, max_value=svc.MAX_AWARD)
             svc.award_create(gm=request.user, character_id=character.id, currency=request.POST.get("currency", ""),
-                             amount=int(raw) if raw.strip().isdigit() else raw, reason=request.POST.get("reason", ""))
-        except APIException as exc:
+                             amount=amount, reason=request.POST.get("reason", ""))
+        except FormInputError as exc:
+            error = str(exc)
+        except SHOWN_INLINE as exc:
             error = _reason(exc)
         else:
             messages.success(request, "Awarded.")

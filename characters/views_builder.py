@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from characters.diff import build_diff
+from characters.errors import Conflict, RuleRefused
 from characters.forms_builder import build_from_post, builder_form
 from characters.models import Character
 from characters.selectors.campaigns import campaign_for_user
@@ -34,7 +35,7 @@ from characters.selectors.characters import (
     next_point_costs,
 )
 from characters.services import characters as svc
-from config.api import Conflict, RuleRefused
+from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
 
 MAX_IMPORT_BYTES = 256 * 1024
 
@@ -60,7 +61,7 @@ def character_create(request, campaign_id):
     error = ""
     name = ""
     if request.method == "POST":
-        name = request.POST.get("name", "").strip()
+        name = post_text(request.POST, "name", label="Name", strip=True)
         if not 1 <= len(name) <= 120:
             error = "Give the character a name of 1 to 120 characters."
         else:
@@ -87,7 +88,7 @@ def _builder_context(request, character: Character, build, report, *, readonly: 
         next_costs = next_point_costs(campaign=campaign, build=build, report=report, traits=traits)
     form = builder_form(
         traits, build, report_dict, next_costs=next_costs,
-        currency_label=ruleset.currency_label if ruleset else None,
+        currency_label=ruleset.currency_label if ruleset else None, ruleset=ruleset,
     )
     submit_reason = ""
     if not report_dict.get("valid"):
@@ -147,10 +148,10 @@ def character_builder(request, character_id):
         messages.error(request, "This character is active: propose changes through advancement.")
         return _redirect(request, _sheet_url(character))
 
+    check_post(request.POST)
+    version = post_whole_number(request.POST, "_version", label="Version", default="", min_value=0)
     _, _, traits = builder_traits(campaign=character.campaign)
     build = build_from_post(traits, request.POST, character.build)
-    version = request.POST.get("_version", "")
-    version = int(version) if version.isdigit() else version
 
     if "_save" in request.POST or "_submit" in request.POST:
         try:
@@ -232,7 +233,8 @@ def character_revert(request, character_id):
     character = character_for_user(user=request.user, character_id=character_id)
     try:
         character = svc.character_revert(
-            character_id=character.id, user=request.user, to_version=request.POST.get("to_version")
+            character_id=character.id, user=request.user,
+            to_version=post_whole_number(request.POST, "to_version", label="Version", min_value=1),
         )
     except RuleRefused as exc:
         messages.error(request, str(exc.detail))
@@ -265,7 +267,7 @@ def character_import(request, campaign_id):
     pasted = ""
     if request.method == "POST":
         upload = request.FILES.get("file")
-        pasted = request.POST.get("document", "")
+        pasted = post_text(request.POST, "document", label="Build document")
         text = ""
         if upload is not None:
             if upload.size > MAX_IMPORT_BYTES:
@@ -283,8 +285,10 @@ def character_import(request, campaign_id):
         document = None
         if text and not errors:
             try:
-                document = json.loads(text)
-            except ValueError as exc:
+                document = check_json(json.loads(text), field="document", label="Build document")
+            except (ValueError, RecursionError) as exc:
+                if isinstance(exc, FormInputError):
+                    raise
                 errors.append({"path": "", "message": f"That is not valid JSON ({exc})."})
         if document is not None and not errors:
             try:
@@ -328,13 +332,16 @@ def campaign_homebrew(request, campaign_id):
             raise PermissionDenied("Only the campaign's GM may edit its homebrew.")
         homebrew: dict = {}
         for kind in kinds:
-            text = request.POST.get(f"kind-{kind}", "").strip()
+            label = kind.replace("_", " ").capitalize()
+            text = post_text(request.POST, f"kind-{kind}", label=label, strip=True)
             texts[kind] = text
             if not text:
                 continue
             try:
-                homebrew[kind] = json.loads(text)
-            except ValueError as exc:
+                homebrew[kind] = check_json(json.loads(text), field=f"kind-{kind}", label=label)
+            except (ValueError, RecursionError) as exc:
+                if isinstance(exc, FormInputError):
+                    raise
                 issues.append({"code": "homebrew.malformed", "path": f"/{kind}", "message": f"Not valid JSON: {exc}."})
         if not issues:
             result = svc.campaign_update_homebrew(campaign=campaign, user=request.user, homebrew=homebrew)

@@ -19,10 +19,11 @@ from characters.selectors.campaigns import (
     campaign_member,
     campaign_members,
     campaign_role,
-    characters_for_user,
+    characters_owned_by,
     home_campaigns,
 )
 from characters.services import campaigns as services
+from characters.throttling import JoinAttempt
 from rulesets.engine import registry
 
 User = get_user_model()
@@ -36,7 +37,7 @@ def _get_campaign_for_user(request, campaign_id) -> Campaign:
 def _get_campaign_for_gm(request, campaign_id) -> Campaign:
     """404 for strangers, 403 for players: only the GM passes."""
     campaign = _get_campaign_for_user(request, campaign_id)
-    if campaign.gm_id != request.user.pk:
+    if not campaign.is_gm(request.user):
         raise PermissionDenied("Only the campaign's GM may do this.")
     return campaign
 
@@ -72,7 +73,7 @@ def home(request):
         "characters/home.html",
         {
             **home_campaigns(request.user),
-            "characters": _with_links(list(characters_for_user(request.user))),
+            "characters": _with_links(list(characters_owned_by(request.user))),
             "join_form": JoinForm(),
         },
     )
@@ -110,9 +111,16 @@ def campaign_create(request):
 def campaign_join(request):
     form = JoinForm(request.POST or request.GET or None)
     if request.method == "POST" and form.is_valid():
+        attempt = JoinAttempt(request)  # wrong codes are limited per user and per IP
+        if not attempt.allowed:
+            form.add_error("join_code", attempt.message)
+            response = render(request, "characters/campaign_join.html", {"form": form}, status=429)
+            response["Retry-After"] = str(attempt.wait)
+            return response
         try:
             membership = services.campaign_join(user=request.user, join_code=form.cleaned_data["join_code"])
         except ValidationError as exc:
+            attempt.failed()
             _add_errors(form, exc)
         else:
             messages.success(request, f"You joined “{membership.campaign.name}”.")

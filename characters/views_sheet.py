@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from characters.errors import ApplicationError, RuleRefused
 from characters.models import Character, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
@@ -34,7 +35,7 @@ from characters.selectors.play import (
 )
 from characters.services import play
 from characters.templatetags.sheet_tags import pretty, state_fields
-from config.api import Conflict, RuleRefused
+from config.forms import check_post, post_text, value_of
 
 TEMPLATE = "characters/sheet.html"
 #: Top-level build keys the summary leaves to other blocks (or that say nothing).
@@ -245,8 +246,8 @@ def _partials(request: HttpRequest, context: dict, name: str) -> HttpResponse:
 
 
 def _refusal(exc: Exception) -> str:
-    if isinstance(exc, RuleRefused | Conflict):
-        return str(exc.detail)
+    if isinstance(exc, ApplicationError):
+        return exc.message
     if isinstance(exc, PermissionDenied):
         return str(exc) or "You may not do that."
     return str(exc)
@@ -297,7 +298,9 @@ def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) 
 
 
 def _action_from_post(request: HttpRequest) -> dict[str, Any]:
-    """Form fields → a state action: whole numbers become ints, empty fields are dropped."""
+    """Form fields → a state action: whole numbers become ints (strictly: config.forms.value_of),
+    empty fields are dropped. Text that cannot be stored raises FormInputError (a 400)."""
+    check_post(request.POST)
     action: dict[str, Any] = {}
     for key in request.POST:
         if key in {"csrfmiddlewaretoken"}:
@@ -305,7 +308,7 @@ def _action_from_post(request: HttpRequest) -> dict[str, Any]:
         values = [v for v in request.POST.getlist(key) if v != ""]
         if not values:
             continue
-        converted = [_number(v) for v in values]
+        converted = [value_of(v, field=key) for v in values]
         if all(isinstance(v, bool) for v in converted):
             action[key] = converted[-1]  # a checkbox after its hidden "false"
         else:
@@ -315,19 +318,11 @@ def _action_from_post(request: HttpRequest) -> dict[str, Any]:
     return action
 
 
-def _number(value: str) -> Any:
-    text = value.strip()
-    if text in {"true", "false"}:
-        return text == "true"
-    if text.lstrip("-+").isdigit() and len(text) < 12:
-        return int(text)
-    return value
-
-
 @login_required
 @require_POST
 def character_state_action(request: HttpRequest, character_id: int) -> HttpResponse:
     """Apply one play-state action from a section's form (or a pool's +/− button)."""
+    _load(request, character_id)  # a stranger gets the 404 before anything they posted is read
     action = _action_from_post(request)
     error = None
     sentence = ""
@@ -351,6 +346,8 @@ def character_state_action(request: HttpRequest, character_id: int) -> HttpRespo
 @require_POST
 def character_equipment(request: HttpRequest, character_id: int, index: int) -> HttpResponse:
     """Wield, wear or carry an equipment entry (the owner only; the GM gets 403)."""
+    _load(request, character_id)
+    check_post(request.POST, labels={"state": "Equipment state", "arms": "Arms"})
     state: Any = request.POST.get("state", "")
     arms = [a for a in request.POST.getlist("arms") if a]
     if arms:
@@ -376,10 +373,12 @@ def character_equipment(request: HttpRequest, character_id: int, index: int) -> 
 @require_POST
 def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse:
     """Roll one of the sheet's rollables on the server; show the result and its odds."""
+    _load(request, character_id)
+    rollable = post_text(request.POST, "rollable", label="Roll")
     error = None
     log = None
     try:
-        log = play.character_roll(character_id=character_id, user=request.user, rollable_id=request.POST.get("rollable", ""))
+        log = play.character_roll(character_id=character_id, user=request.user, rollable_id=rollable)
     except (RuleRefused, PermissionDenied) as exc:
         error = _refusal(exc)
     character = _load(request, character_id)

@@ -12,7 +12,7 @@ answers ``{id, ids}``; ``log`` in the encounter is oldest first (the last 200 ev
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.response import Response
 
 from characters.selectors.campaigns import campaign_for_user
@@ -29,7 +29,7 @@ from combat.serializers import (
     EncounterSummarySerializer,
     NextTurnSerializer,
 )
-from config.api import api_view, validated
+from config.api import api_view, query_id, validated
 
 API_LOG = 200
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
@@ -63,7 +63,7 @@ def _encounter(request, pk):
     tags=["encounters"], summary="List my encounters",
     description="Encounters of the campaigns I belong to, newest first; `?campaign=<id>` narrows to one campaign "
     "(404 when I am not a member of it).",
-    parameters=[OpenApiParameter("campaign", int, required=False, description="A campaign id")],
+    parameters=[OpenApiParameter("campaign", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, required=False, description="A campaign id")],
     responses={200: EncounterSummarySerializer(many=True), 400: E400, 401: E401, 404: E404}, methods=["GET"],
 )
 @extend_schema(
@@ -73,13 +73,8 @@ def _encounter(request, pk):
 @api_view(["GET", "POST"])
 def encounter_list(request):
     if request.method == "GET":
-        raw = request.query_params.get("campaign")
-        campaign_id = None
-        if raw not in (None, ""):
-            try:
-                campaign_id = int(raw)
-            except ValueError:
-                raise serializers.ValidationError({"campaign": ["A campaign id is a whole number."]}) from None
+        campaign_id = query_id(request, "campaign")
+        if campaign_id is not None:
             campaign_for_user(request.user, campaign_id)
         encounters = encounters_for_user(user=request.user, campaign_id=campaign_id)
         return Response(EncounterSummarySerializer(encounters, many=True).data)

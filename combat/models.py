@@ -18,7 +18,7 @@ class Encounter(models.Model):
     round = models.PositiveIntegerField(default=0)
     turn = models.PositiveIntegerField(default=0)  # index into ``order``
     order = models.JSONField(default=list, blank=True)  # combatant ids, in turn order
-    # Ruleset-specific encounter state (Our D&D's scene TD, Paragon's exchange, …).
+    # Ruleset-specific encounter state (a scene's difficulty, the current exchange, …).
     state = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
     #: The ``seq`` of the latest event: the next event's number, read with the locked row (no scan of the log).

@@ -103,7 +103,7 @@ _ENCOUNTER_SQL: dict[bool, str] = {}
 
 
 def _encounter_sql(for_update: bool) -> str:
-    """The encounter, its campaign, and whether the user is its GM, if the user is a member: one
+    """The encounter and its campaign (whose ``gm`` says who runs it), if the user is a member: one
     statement, written once. Every request of the encounter page starts with it (the action,
     the panel every page fetches after every change, the board), and the ORM's compiling of the
     equivalent queryset cost three times the statement itself."""
@@ -111,9 +111,7 @@ def _encounter_sql(for_update: bool) -> str:
         qn = connection.ops.quote_name
         member = qn(Membership._meta.db_table)
         _ENCOUNTER_SQL[for_update] = (
-            f"SELECT {_columns(Encounter, 'e')}, {_columns(Campaign, 'c')}, "
-            f"EXISTS (SELECT 1 FROM {member} g WHERE g.campaign_id = e.campaign_id AND g.user_id = %s "
-            f"AND g.role = %s) "
+            f"SELECT {_columns(Encounter, 'e')}, {_columns(Campaign, 'c')} "
             f"FROM {qn(Encounter._meta.db_table)} e JOIN {qn(Campaign._meta.db_table)} c ON c.id = e.campaign_id "
             f"WHERE e.id = %s AND EXISTS (SELECT 1 FROM {member} m WHERE m.campaign_id = e.campaign_id "
             f"AND m.user_id = %s)" + (" FOR UPDATE OF e" if for_update and _can_lock() else ""))
@@ -123,21 +121,19 @@ def _encounter_sql(for_update: bool) -> str:
 def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encounter:
     """The encounter if ``user`` is a member of its campaign, else ``EncounterNotFound``.
     With ``for_update`` the encounter row is locked (inside a transaction): every change of
-    one encounter is serialised on that lock. The same statement answers "is ``user`` its GM?"
-    (read by ``encounter_is_gm``): no second round trip."""
+    one encounter is serialised on that lock. Its campaign comes with it, so ``encounter_is_gm``
+    needs no second round trip."""
     pk = _pk(encounter_id)
     if pk is None or not getattr(user, "is_authenticated", False):
         raise EncounterNotFound("No such encounter.")
     with connection.cursor() as cursor:
-        cursor.execute(_encounter_sql(for_update), [user.pk, Membership.Role.GM, pk, user.pk])
+        cursor.execute(_encounter_sql(for_update), [pk, user.pk])
         row = cursor.fetchone()
     if row is None:
         raise EncounterNotFound("No such encounter.")
     n = len(Encounter._meta.concrete_fields)
     encounter = _from_row(Encounter, row[:n])
-    Encounter.campaign.field.set_cached_value(encounter, _from_row(Campaign, row[n:-1]))
-    encounter.user_is_gm = bool(row[-1])
-    encounter._gm_for = user.pk
+    Encounter.campaign.field.set_cached_value(encounter, _from_row(Campaign, row[n:]))
     return encounter
 
 
@@ -151,13 +147,7 @@ def encounter_visible(*, user, encounter_id) -> bool:
 
 
 def encounter_is_gm(user, encounter: Encounter) -> bool:
-    """Whether ``user`` runs the encounter's campaign; free when ``encounter_for_user`` loaded it
-    for this user (its ``user_is_gm`` annotation), else ``is_campaign_gm``."""
-    if getattr(user, "is_authenticated", False) and encounter.campaign.gm_id == user.pk:
-        return True
-    known = getattr(encounter, "user_is_gm", None)
-    if known is not None and getattr(encounter, "_gm_for", None) == user.pk:
-        return bool(known)
+    """Whether ``user`` runs the encounter's campaign (``is_campaign_gm``: no query)."""
     return is_campaign_gm(user, encounter.campaign)
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from combat.services import MAX_GROUP
+from config.schema import ActionField, JSONObjectField, StrictCharField
 
 MAX_ID = 2**63 - 1
 
 
 class EncounterCreateSerializer(serializers.Serializer):
     campaign = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    name = serializers.CharField(max_length=120, min_length=1, trim_whitespace=True)
+    name = StrictCharField(max_length=120, min_length=1, trim_whitespace=True)
 
 
 class EncounterCreatedSerializer(serializers.Serializer):
@@ -22,11 +23,11 @@ class CombatantCreateSerializer(serializers.Serializer):
     """Either ``character`` (a campaign character) or ``build`` (an NPC quick build)."""
 
     character = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    name = serializers.CharField(required=False, max_length=116, allow_blank=True,
+    name = StrictCharField(required=False, max_length=116, allow_blank=True,
                                  help_text="NPC name (defaults to the build's name); with count > 1: “Goblin 1…N”.")
-    build = serializers.JSONField(required=False, help_text="An NPC's build document of the campaign's ruleset.")
+    build = JSONObjectField(required=False, help_text="An NPC's build document of the campaign's ruleset.")
     count = serializers.IntegerField(required=False, min_value=1, max_value=MAX_GROUP, default=1)
-    group = serializers.CharField(required=False, max_length=60, allow_blank=True, default="",
+    group = StrictCharField(required=False, max_length=60, allow_blank=True, default="",
                                   help_text="NPCs of a group share Momentum/initiative; defaults to the name when count > 1.")
 
     def validate_build(self, value):
@@ -51,7 +52,7 @@ class ActionRequestSerializer(serializers.Serializer):
     ``{"action": id, ...params}``."""
 
     combatant = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    action = serializers.JSONField(help_text='An action id such as "move", or {"action": id, ...params}.')
+    action = ActionField(help_text='An action id such as "move", or {"action": id, ...params}.')
     target = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1,
                                                 help_text="Refuse with 409 unless the encounter is at this version.")

@@ -12,7 +12,7 @@ history shows "Alex takes 2 harm…") or ``Combatant.state`` (NPCs), combat numb
 the encounter state and ``EncounterEvent`` rows with gap-free ``seq``. Then the encounter's
 version goes up and, once committed, the new board is broadcast (combat/broadcast.py).
 
-Errors: ``EncounterNotFound`` (404: not a member), ``PermissionDenied`` (403: a player doing
+Errors (characters/errors.py): ``EncounterNotFound`` (404: not a member), ``NotPermitted`` (403: a player doing
 GM things or acting for another's combatant), ``RuleRefused`` (422: the rules refuse —
 carries the rule's code; nothing changed, no event written), ``InvalidInput`` (400: a
 malformed request), ``Conflict`` (409: ``expected_version`` is stale).
@@ -29,13 +29,12 @@ import json
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from rest_framework import status
-from rest_framework.exceptions import APIException
 
-from characters.models import Campaign, Character, CharacterVersion
+from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
+from characters.models import Campaign, Character
 from characters.selectors.characters import is_campaign_gm
+from characters.services.versions import character_version_write
 from combat import broadcast
 from combat.models import Combatant, Encounter, EncounterEvent
 from combat.selectors import (
@@ -50,7 +49,6 @@ from combat.selectors import (
     log_entry,
     row_signatures,
 )
-from config.api import Conflict, RuleRefused
 from rulesets.engine.base import StateError
 from rulesets.engine.combat import CombatRefused, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
@@ -62,19 +60,15 @@ NAME_LENGTH = 120
 REASON_LENGTH = 200
 
 
-class InvalidInput(APIException):
+class InvalidInput(BadInput):
     """A malformed request (400), with {"field", "message"} errors."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid"
-
     def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
-        self.errors = [{"field": field, "message": message}]
+        super().__init__(message, field=field)
 
 
 def refused(code: str, message: str) -> RuleRefused:
-    return RuleRefused(message, errors=[{"code": code, "message": message}], code=code)
+    return rule_refused(code, message, path=None)
 
 
 # ------------------------------------------------------------------ helpers
@@ -91,7 +85,7 @@ def _lock(encounter: Encounter | int, user) -> Encounter:
 
 def _require_gm(user, encounter: Encounter, what: str) -> None:
     if not encounter_is_gm(user, encounter):
-        raise PermissionDenied(f"Only the GM may {what}.")
+        raise NotPermitted(f"Only the GM may {what}.")
 
 
 def _require_rules(fight: Fight):
@@ -202,12 +196,8 @@ class _Step:
         for character, texts in self.characters.values():
             if _dump(character.state) == self.stored_pc.get(character.id):
                 continue  # the rules returned the same play state: no new version of the sheet
-            character.version += 1
-            character.save(update_fields=["state", "version", "updated"])
             reason = f"{e.name}: " + " ".join(texts) if texts else f"{e.name}: play state"
-            CharacterVersion.objects.create(
-                character=character, number=character.version, build=character.build, state=character.state,
-                report=character.report, reason=reason[:REASON_LENGTH], author=self.user)
+            character_version_write(character=character, author=self.user, reason=reason, fields=["state"])
         new_log: list[dict[str, Any]] = []
         if self.events:
             # ``last_seq`` is read with the locked encounter row: gap-free numbers, no scan of the log.
@@ -277,7 +267,7 @@ def _advance(step: _Step, roller: Roller) -> None:
 def encounter_create(*, campaign: Campaign, user, name: str) -> Encounter:
     """A new encounter in ``campaign`` (GM only), in setup."""
     if not is_campaign_gm(user, campaign):
-        raise PermissionDenied("Only the GM creates encounters.")
+        raise NotPermitted("Only the GM creates encounters.")
     name = (name or "").strip()
     if not 1 <= len(name) <= NAME_LENGTH:
         raise InvalidInput("Give the encounter a name of 1 to 120 characters.", "name")
@@ -461,7 +451,7 @@ def encounter_act(
         fight = encounter_fight(encounter=e, lock_characters=True)
         actor = _combatant(fight, combatant_id)
         if not gm and user.pk not in actor.controller_ids:
-            raise PermissionDenied(f"You may not act for {actor.name}.")
+            raise NotPermitted(f"You may not act for {actor.name}.")
         _require_active(e)
         rules = _require_rules(fight)
         if not gm:
@@ -471,7 +461,7 @@ def encounter_act(
                 specs = []
             spec = next((s for s in specs if s.id == action["action"]), None)
             if spec is not None and spec.gm:
-                raise PermissionDenied(f"Only the GM may take “{spec.label}”.")
+                raise NotPermitted(f"Only the GM may take “{spec.label}”.")
         step = _Step(fight, user)
         out = _call(rules.perform, copy.deepcopy(action), actor, fight.fighters, e.state or {}, roller,
                     current=fight.current_id, by_gm=gm, ctx=fight.ctx)
@@ -494,7 +484,7 @@ def encounter_next_turn(*, encounter: Encounter | int, user, roller: Roller | No
         fight = encounter_fight(encounter=e, lock_characters=True)
         gm = encounter_is_gm(user, e)
         if not gm and not any(user.pk in fight.fighter_by_id[i].controller_ids for i in fight.current_ids):
-            raise PermissionDenied("Only the GM, or the player whose turn it is, ends the turn.")
+            raise NotPermitted("Only the GM, or the player whose turn it is, ends the turn.")
         _require_active(e)
         _require_rules(fight)
         if not e.order:

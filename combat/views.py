@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from characters.errors import SHOWN_INLINE
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import is_campaign_gm
 from combat import services
@@ -36,7 +37,7 @@ from combat.selectors import (
     encounter_panel as panel_of,
     encounters_for_user,
 )
-from config.api import Conflict, RuleRefused
+from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number, value_of
 
 TEMPLATE = "combat/encounter_detail.html"
 _INT = re.compile(r"^-?[0-9]{1,9}$")
@@ -44,8 +45,8 @@ NOT_PARAMS = {"csrfmiddlewaretoken", "combatant", "expected_version", "next"}
 
 
 def _message(exc: Exception) -> str:
-    if isinstance(exc, (RuleRefused, Conflict, services.InvalidInput)):
-        return str(exc.detail)
+    if isinstance(exc, SHOWN_INLINE):
+        return exc.message
     return str(exc) or "You may not do that."
 
 
@@ -142,8 +143,9 @@ def encounter_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def encounter_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_for_user(request.user, campaign_id)
+    name = post_text(request.POST, "name", label="Name")
     try:
-        encounter = services.encounter_create(campaign=campaign, user=request.user, name=request.POST.get("name", ""))
+        encounter = services.encounter_create(campaign=campaign, user=request.user, name=name)
     except services.InvalidInput as exc:
         messages.error(request, _message(exc))
         return redirect(reverse("encounter_list", args=[campaign.pk]))
@@ -189,7 +191,7 @@ def _run(request: HttpRequest, encounter_id: int, fn, done: str = "") -> HttpRes
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     try:
         result = fn(encounter)
-    except (RuleRefused, Conflict, services.InvalidInput) as exc:
+    except SHOWN_INLINE as exc:
         # 200 on purpose for htmx: it does not swap 4xx answers, and the panel shows the refusal.
         return _reply(request, encounter, error=_message(exc))
     return _reply(request, encounter, done=result if isinstance(result, str) else done)
@@ -200,16 +202,18 @@ def _run(request: HttpRequest, encounter_id: int, fn, done: str = "") -> HttpRes
 def encounter_add_combatant(request: HttpRequest, encounter_id: int) -> HttpResponse:
     def add(encounter):
         post = request.POST
+        check_post(post, labels={"name": "Name", "group": "Group", "build": "Quick build"})
         if post.get("character"):
-            created = services.encounter_add_combatant(encounter=encounter, user=request.user,
-                                                       character=post.get("character"))
+            character = post_whole_number(post, "character", label="Character", min_value=1)
+            created = services.encounter_add_combatant(encounter=encounter, user=request.user, character=character)
         else:
             try:
-                build = json.loads(post.get("build") or "")
-            except ValueError:
+                build = check_json(json.loads(post.get("build") or ""), field="build", label="Quick build")
+            except (ValueError, RecursionError) as exc:
+                if isinstance(exc, FormInputError):
+                    raise
                 raise services.InvalidInput("The quick build must be a JSON object.", "build") from None
-            raw = post.get("count") or "1"
-            count = int(raw) if _INT.match(raw) else 0
+            count = post_whole_number(post, "count", label="How many", default=1, min_value=0)
             created = services.encounter_add_combatant(
                 encounter=encounter, user=request.user, name=post.get("name", ""), build=build, count=count,
                 group=post.get("group", ""))
@@ -248,7 +252,9 @@ def encounter_end(request: HttpRequest, encounter_id: int) -> HttpResponse:
 
 def _action_from_post(request: HttpRequest) -> dict[str, Any]:
     """The form's fields as an action request: whole numbers as ints, "true"/"false" as booleans
-    (a flag is a hidden "false" followed by a checkbox "true"), empty fields left out."""
+    (a flag is a hidden "false" followed by a checkbox "true"), empty fields left out. Strictly
+    (config.forms.value_of): a NUL or a 40-digit number is a FormInputError (400), not a 500."""
+    check_post(request.POST)
     action: dict[str, Any] = {}
     for key in request.POST:
         if key in NOT_PARAMS:
@@ -256,24 +262,18 @@ def _action_from_post(request: HttpRequest) -> dict[str, Any]:
         value = request.POST.get(key, "")
         if value == "":
             continue
-        if value in ("true", "false"):
-            action[key] = value == "true"
-        elif _INT.match(value):
-            action[key] = int(value)
-        else:
-            action[key] = value
+        action[key] = value_of(value, field=key)
     return action
 
 
 @login_required
 @require_POST
 def encounter_act(request: HttpRequest, encounter_id: int) -> HttpResponse:
-    action = _action_from_post(request)
-
     def act(encounter):
-        services.encounter_act(encounter=encounter, user=request.user, combatant_id=request.POST.get("combatant"),
-                               action=action)
+        # Read only once the encounter is known to be this user's (_run): strangers get the 404.
+        action = _action_from_post(request)
+        combatant = post_whole_number(request.POST, "combatant", label="Combatant", default=None, min_value=1)
+        services.encounter_act(encounter=encounter, user=request.user, combatant_id=combatant, action=action)
         return ""
 
     return _run(request, encounter_id, act)
-

@@ -5,36 +5,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rest_framework import status
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.decorators import api_view as drf_api_view
-from rest_framework.exceptions import APIException, ParseError
+from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from characters.errors import ApplicationError, Conflict, RuleRefused
+from config.text import UNSTORABLE_KEY_MESSAGE, UNSTORABLE_MESSAGE, is_storable
+
+__all__ = ["Conflict", "RuleRefused", "api_view", "error_response", "exception_handler", "validated"]
+
 #: How deep a request body may nest. Build documents, play state and actions are a few levels
 #: deep; far deeper bodies would hit Python's recursion limit somewhere in the services (a 500).
 MAX_BODY_DEPTH = 64
-#: Text Postgres cannot store (NUL) and UTF-8 cannot carry (unpaired surrogates, from "\ud800").
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-
-
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "The object changed since you read it."
-    default_code = "conflict"
-
-
-class RuleRefused(APIException):
-    """A rules refusal (422) carrying the rule's code and message."""
-
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_detail = "The rules refuse this."
-    default_code = "rule_refused"
-
-    def __init__(self, detail=None, *, errors=None, code=None):
-        super().__init__(detail=detail, code=code)
-        self.errors = errors or []
+#: Ids in query strings: digits only, within a bigint.
+_ID = re.compile(r"[0-9]{1,19}")
+MAX_ID = 2**63 - 1
 
 
 class BadBody(ParseError):
@@ -57,8 +45,8 @@ def body_problem(data: Any) -> BadBody | None:
     while stack:
         value, path, depth = stack.pop()
         if isinstance(value, str):
-            if _UNSTORABLE.search(value):
-                return BadBody("Text may not contain NUL characters or unpaired surrogates.", path=path)
+            if not is_storable(value):
+                return BadBody(UNSTORABLE_MESSAGE, path=path)
             continue
         if not isinstance(value, (dict, list)):
             continue
@@ -66,8 +54,8 @@ def body_problem(data: Any) -> BadBody | None:
             return BadBody(f"The body is nested more than {MAX_BODY_DEPTH} levels deep.", path=path)
         if isinstance(value, dict):
             for key, item in value.items():
-                if _UNSTORABLE.search(key):
-                    return BadBody("Keys may not contain NUL characters or unpaired surrogates.", path=path)
+                if not is_storable(key):
+                    return BadBody(UNSTORABLE_KEY_MESSAGE, path=path)
                 stack.append((item, f"{path}/{_pointer_token(key)}", depth + 1))
         else:
             stack.extend((item, f"{path}/{i}", depth + 1) for i, item in enumerate(value))
@@ -125,6 +113,10 @@ def _flatten(data, prefix=""):
 
 
 def exception_handler(exc, context):
+    """Every API error as {"detail", "errors"}: the services' own errors by their status (the one
+    place they become HTTP in the API), DRF's and Django's as DRF answers them."""
+    if isinstance(exc, ApplicationError):
+        return Response({"detail": exc.message, "errors": exc.errors}, status=exc.status_code)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -142,12 +134,28 @@ def exception_handler(exc, context):
     return response
 
 
+def query_id(request, name: str) -> int | None:
+    """The id in query parameter ``name`` (``?campaign=3``): None when absent; anything but a
+    whole number from 1 to 2**63 − 1 (blank, "٣", "1_0", " 3", 40 digits) is a 400 naming it."""
+    from rest_framework import serializers
+
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if _ID.fullmatch(raw) and 1 <= int(raw) <= MAX_ID:
+        return int(raw)
+    raise serializers.ValidationError({name: [f"A {name} id is a whole number from 1 to {MAX_ID}."]})
+
+
 def error_response(detail: str, *, status_code: int, errors=None) -> Response:
     return Response({"detail": detail, "errors": errors or []}, status=status_code)
 
 
+@csrf_exempt
 def api_not_found(request, *args, **kwargs):
-    """Unknown paths under /api/ answer in the API's own shape, not with an HTML page."""
+    """Unknown paths under /api/ answer in the API's own shape, not with an HTML page: every method,
+    signed in or not, and no CSRF check (there is nothing here to protect, and a browser's
+    session cookie must not turn a 404 into Django's HTML CSRF page)."""
     from django.http import JsonResponse
 
     return JsonResponse(

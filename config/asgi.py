@@ -1,10 +1,26 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (combat pages)."""
+"""ASGI entry points: websockets through Channels (combat pages).
+
+- ``application``: HTTP through Django and websockets, in one process: ``manage.py runserver``
+  (``make run``) and the tests.
+- ``websocket_application``: the production websocket server (``make serve``, compose ``ws``):
+  the proxy sends it /ws/ only; over HTTP it answers /healthz for the health checks and 404 to
+  anything else (gunicorn serves the pages, config/wsgi.py).
+
+Started as a server's entry point (daphne, uvicorn), this module marks its process as the ASGI
+side before the settings load (``SHEETFORGE_SERVER=asgi``): its database connections then come
+from a bounded pool and persistent connections are refused (config/settings.py).
+"""
 
 import os
 
-from django.core.asgi import get_asgi_application
+from django.conf import settings as _settings
 
+if not _settings.configured:  # a server importing us first, not runserver or the tests
+    os.environ["SHEETFORGE_SERVER"] = "asgi"
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
@@ -12,10 +28,30 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from combat.routing import websocket_urlpatterns  # noqa: E402
+from config.health import PATHS as HEALTH_PATHS  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
-)
+websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+
+
+async def _health_only(scope, receive, send):
+    """HTTP on the websocket server: /healthz (through Django), 404 for anything else."""
+    if scope["path"] in HEALTH_PATHS:
+        await django_asgi_app(scope, receive, send)
+        return
+    body = b"Not found: this server answers websockets (/ws/) and /healthz only.\n"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 404,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+websocket_application = ProtocolTypeRouter({"http": _health_only, "websocket": websockets})

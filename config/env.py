@@ -8,6 +8,7 @@ with a message naming the variable, instead of silently meaning something else.
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured as DjangoImproperlyConfigured
@@ -99,3 +100,17 @@ def parse_database_url(url: str, *, base_dir) -> dict:
         f"DATABASE_URL={url!r}: unsupported scheme {scheme or '(none)'!r}; "
         "use postgres://user:password@host:port/name or sqlite:///db.sqlite3."
     )
+
+
+_RATE = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A throttle rate as DRF writes it: ``10/minute`` (s, m, h, d or their long names)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if not _RATE.match(value):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a rate: write e.g. 10/minute or 100/hour.")
+    return value

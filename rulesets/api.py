@@ -28,10 +28,10 @@ from rulesets.engine import odds as engine_odds
 from rulesets.engine import validate as engine_validate
 
 from .serializers import (
-    BUILD_EXAMPLE,
+    BUILD_EXAMPLES,
     BUILD_SCHEMA,
     ODDS_ANSWER_SCHEMA,
-    ODDS_EXAMPLE,
+    ODDS_EXAMPLES,
     ODDS_REQUEST_SCHEMA,
     ApiErrorSerializer,
     ReportSerializer,
@@ -133,6 +133,15 @@ class RulesetDetailView(_OpenView):
         return Response(_ruleset_or_404(slug).describe())
 
 
+#: What validate takes: a build document is an object, but any JSON value gets a report
+#: (``build.malformed``), 200 like any other; only a missing body or one that is not JSON is a 400.
+ANY_DOCUMENT_SCHEMA = {
+    "description": BUILD_SCHEMA["description"] + " Any other JSON value (an array, null…) is answered "
+    "with a report too: `build.malformed`.",
+    "nullable": True,
+}
+
+
 class ValidateView(_OpenView):
     @extend_schema(
         operation_id="rulesets_validate",
@@ -141,8 +150,8 @@ class ValidateView(_OpenView):
         "is invalid. A document for another ruleset than the URL's is `ruleset.unknown`; a document "
         "without \"ruleset\" is validated as the URL's ruleset.",
         parameters=[SLUG_PARAMETER],
-        request={"application/json": BUILD_SCHEMA},
-        examples=[BUILD_EXAMPLE],
+        request={"application/json": ANY_DOCUMENT_SCHEMA},
+        examples=BUILD_EXAMPLES,
         responses={200: ReportSerializer, 400: BAD_BODY, 404: NOT_FOUND, 413: TOO_BIG},
         tags=["rules service"],
     )
@@ -161,7 +170,7 @@ class OddsView(_OpenView):
         summary="The exact odds of the ruleset's core roll",
         parameters=[SLUG_PARAMETER],
         request={"application/json": ODDS_REQUEST_SCHEMA},
-        examples=[ODDS_EXAMPLE],
+        examples=ODDS_EXAMPLES,
         responses={
             200: OpenApiResponse(ODDS_ANSWER_SCHEMA, description="The odds answer (CONTRACT.md \"Odds\")."),
             400: OpenApiResponse(

@@ -1,7 +1,7 @@
 """Odds answers as bars, for the SVG chart partial ``rulesets/_odds_chart.html``.
 
     from rulesets.charts import odds_bars
-    bars = odds_bars("maelstrom", {"botch": 0.1, "failure": 0.3, "successes": {"1": 0.4, "2": 0.2}})
+    bars = odds_bars(slug, {"botch": 0.1, "failure": 0.3, "successes": {"1": 0.4, "2": 0.2}})
     # [{"label": "Botch", "p": 0.1, "percent": 10.0}, {"label": "Failure", ...},
     #  {"label": "1 success", ...}, {"label": "2 successes", ...}]
 
@@ -11,13 +11,15 @@ and in a template (or ``{% load rulesets_charts %}{% odds_chart slug answer %}``
 
 The helper knows nothing of any one ruleset: it walks the answer in its own key order, so a
 sixth ruleset's odds chart without a line of code here. Nested objects of whole-number keys
-(Pando's ``ep``, Maelstrom's ``successes``) become one bar per number, in numeric order.
-A lone probability (Paragon's ``{"pass": p}``) gets its complement as a second bar.
+(``{"ep": {"0": p, …}}``, ``{"successes": {"1": p, …}}``) become one bar per number, in numeric
+order. A lone probability (``{"pass": p}``) gets its complement as a second bar.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from rulesets.engine.base import parse_whole_number
 
 #: Words for the keys of the contract's answers; unknown keys are humanised ("near_miss" → "Near miss").
 LABELS = {
@@ -44,7 +46,8 @@ def _is_p(value: Any) -> bool:
 
 def _count_order(item: tuple[Any, Any]) -> tuple[int, int, str]:
     key = str(item[0])
-    return (0, int(key), "") if key.lstrip("-").isdigit() else (1, 0, key)
+    number = parse_whole_number(key)
+    return (0, number, "") if number is not None else (1, 0, key)
 
 
 def odds_bars(slug: str, answer: dict[str, Any]) -> list[dict[str, Any]]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample
 from rest_framework import serializers
 
+from rulesets.engine import registry
+
 
 class IssueSerializer(serializers.Serializer):
     code = serializers.CharField(help_text='A stable dotted code from RULES.md, e.g. "skill.unknown".')
@@ -72,33 +74,37 @@ BUILD_SCHEMA = {
     "Any JSON object is answered with a report; a missing \"ruleset\" means the URL's.",
 }
 
+def _per_ruleset(describe) -> str:
+    return "; ".join(f"{rs.slug} {text}" for rs in registry.all_rulesets() if (text := describe(rs)))
+
+
+def _request_keys(ruleset) -> str:
+    form = ruleset.odds_form()
+    return "{" + ",".join(f'"{f["name"]}"' for f in form) + "}" if form else ""
+
+
 #: An odds request: an object whose keys depend on the ruleset (CONTRACT.md "Odds").
 ODDS_REQUEST_SCHEMA = {
     "type": "object",
     "additionalProperties": True,
-    "description": 'pando {"dice","skill"}; paragon {"force","skill","tn"}; '
-    'ascendant {"modifier","threshold"}; '
-    'ourdnd {"stat","td","mode"}; maelstrom {"pool","difficulty","threshold"}.',
+    "description": _per_ruleset(_request_keys) + ".",
 }
 
 ODDS_ANSWER_SCHEMA = {
     "type": "object",
     "additionalProperties": True,
-    "description": 'Exact probabilities: pando {"ep": {"0": p, …}}; paragon {"pass": p}; ascendant '
-    '{"critical_success","success","failure","critical_failure"}; ourdnd {"success","critical","blunder"}; '
-    'maelstrom {"botch","failure","successes": {"1": p, …}}.',
+    "description": "Exact probabilities: " + _per_ruleset(lambda rs: rs.api_examples().get("odds_answer", "")) + ".",
 }
 
-BUILD_EXAMPLE = OpenApiExample(
-    "A Pando build",
-    value={
-        "ruleset": "pando",
-        "name": "Charlotte",
-        "budget": {"cp": 40},
-        "attributes": {"strength": 1, "endurance": 1, "acrobatics": 3, "coordination": 3,
-                       "rationality": 1, "perspective": 1, "presence": 2},
-        "skills": ["ranged", "bows"],
-    },
-    request_only=True,
-)
-ODDS_EXAMPLE = OpenApiExample("Pando: 3 dice, skill 2", value={"dice": 3, "skill": 2}, request_only=True)
+#: Request examples from the rulesets that give one (``Ruleset.api_examples``).
+BUILD_EXAMPLES = [
+    OpenApiExample(f"A {rs.name} build", value=rs.api_examples()["build"], request_only=True)
+    for rs in registry.all_rulesets()
+    if "build" in rs.api_examples()
+]
+ODDS_EXAMPLES = [
+    OpenApiExample(f"{rs.name}: {rs.api_examples().get('odds_label', 'odds')}", value=rs.api_examples()["odds"],
+                   request_only=True)
+    for rs in registry.all_rulesets()
+    if "odds" in rs.api_examples()
+]

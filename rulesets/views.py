@@ -15,36 +15,8 @@ from django.views.decorators.http import require_GET
 
 from rulesets.charts import odds_bars
 from rulesets.engine import OddsError, registry
+from rulesets.engine.base import parse_whole_number
 from rulesets.engine import odds as engine_odds
-
-#: The calculator's inputs per ruleset, from CONTRACT.md "Odds": (key, label, kind, default, min, max).
-#: A ruleset missing here gets a JSON text box instead, so a sixth ruleset still has a calculator.
-ODDS_FORMS: dict[str, list[dict[str, Any]]] = {
-    "pando": [
-        {"name": "dice", "label": "Dice (attribute)", "default": 3, "min": 0, "max": 10},
-        {"name": "skill", "label": "Skill level", "default": 2, "min": 0, "max": 6},
-    ],
-    "paragon": [
-        {"name": "force", "label": "Force (d6)", "default": 2, "min": 0, "max": 5},
-        {"name": "skill", "label": "Skill rank", "default": 2, "min": 0, "max": 5},
-        {"name": "tn", "label": "Target number", "default": 15, "min": 1, "max": 60},
-    ],
-    "ascendant": [
-        {"name": "modifier", "label": "Modifier", "default": 3, "min": -10, "max": 30},
-        {"name": "threshold", "label": "Threshold", "default": 15, "min": 1, "max": 40},
-    ],
-    "ourdnd": [
-        {"name": "stat", "label": "Stat", "default": 2, "min": -5, "max": 10},
-        {"name": "td", "label": "Target Difficulty", "default": 12, "min": 1, "max": 30},
-        {"name": "mode", "label": "Mode", "default": "normal", "choices": ["normal", "easy", "hard"]},
-    ],
-    "maelstrom": [
-        {"name": "pool", "label": "Pool (d10)", "default": 5, "min": 1, "max": 10},
-        {"name": "difficulty", "label": "Difficulty", "default": 6, "min": 2, "max": 10},
-        {"name": "threshold", "label": "Threshold", "default": 0, "min": 0, "max": 10},
-    ],
-}
-
 
 def _ruleset_or_404(slug: str):
     ruleset = registry.get(slug)
@@ -58,7 +30,9 @@ def odds_request_from_query(slug: str, query) -> tuple[dict[str, Any], list[dict
 
     Missing inputs take their defaults; text that is not a whole number is an error, not a 500.
     """
-    fields = ODDS_FORMS.get(slug)
+    ruleset = registry.get(slug)
+    # The ruleset's calculator inputs (``Ruleset.odds_form``); without them, a JSON text box.
+    fields = ruleset.odds_form() if ruleset is not None else None
     if fields is None:
         text = query.get("request", "{}")
         field = {"name": "request", "label": "Odds request (JSON)", "value": text, "kind": "json"}
@@ -74,10 +48,11 @@ def odds_request_from_query(slug: str, query) -> tuple[dict[str, Any], list[dict
         kind = "choice" if "choices" in spec else "int"
         value: Any = spec["default"] if raw in (None, "") else raw
         if kind == "int" and not isinstance(value, int):
-            try:
-                value = int(str(value).strip())
-            except ValueError:
+            number = parse_whole_number(str(value))  # strictly: "٣", "1_000" or 4,000 digits are not numbers
+            if number is None:
                 error = error or f"{spec['label']} must be a whole number."
+            else:
+                value = number
         request[spec["name"]] = value
         shown.append({**spec, "value": value, "kind": kind})
     return request, shown, error

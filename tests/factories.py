@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from rulesets.engine import registry
@@ -36,8 +35,10 @@ def api_client(user=None, *, token: bool = False) -> APIClient:
     client = APIClient()
     if user is not None:
         if token:
-            key, _ = Token.objects.get_or_create(user=user)
-            client.credentials(HTTP_AUTHORIZATION=f"Token {key.key}")
+            from characters.services.accounts import account_token_create
+
+            _, key = account_token_create(user=user, name="tests")
+            client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
         else:
             client.force_login(user)
     return client

@@ -23,13 +23,13 @@ from rest_framework.test import APIClient
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1"
-DEMO = Path(__file__).resolve().parent.parent / "characters" / "demo"
+SYSTEMS = Path(__file__).resolve().parent.parent / "rulesets" / "systems"
 FORMAT = "sheetforge.build/1"
 PASSWORD = "correct-horse-battery-staple-42"
 
 
 def demo(slug: str, name: str) -> dict:
-    return json.loads((DEMO / slug / f"{name}.json").read_text())
+    return json.loads((SYSTEMS / slug / "demo" / f"{name}.json").read_text())
 
 
 # --------------------------------------------------------------------------- per ruleset

@@ -5,15 +5,16 @@ own), signed in with a token so that the authenticated endpoints are exercised p
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from rest_framework.authtoken.models import Token
 
-from tests.factories import make_campaign, make_user
+from characters.services.accounts import account_token_create
+from tests.factories import PASSWORD, make_campaign, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
@@ -54,7 +55,7 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
         pytest.skip("schemathesis is not installed (requirements-dev.lock)")
     user = make_user("fuzzer")
     make_campaign(gm=user, name="Fuzzed")  # something for the list and detail endpoints to find
-    token = Token.objects.create(user=user)
+    _, token = account_token_create(user=user, name="schemathesis")
     command = [
         str(SCHEMATHESIS if SCHEMATHESIS.exists() else shutil.which("schemathesis")),
         "run",
@@ -62,7 +63,9 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
         "--checks", "not_a_server_error",
         "--max-examples", os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"),
         "--phases", "examples,fuzzing",
-        "--header", f"Authorization: Token {token.key}",
+        "--header", f"Authorization: Token {token}",
+        # Revoking the token in use would sign the rest of the run out (tests/characters/test_tokens.py covers it).
+        "--exclude-name", "DELETE /api/v1/auth/token/",
         "--seed", "20261129",
         "--workers", "1",
         "--request-timeout", "20",
@@ -75,3 +78,82 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
     assert "/api/v1/campaigns/" in output or "operations" in output.lower(), output[-2000:]
+
+
+# ------------------------------------------------------------------ every check, GM and player
+
+
+def _table_with_everything():
+    """A table with one of each thing the API shows: an active and a draft character, a pending and
+    a rejected request (reviewed_by null and set), awards in the ledger, a started encounter."""
+    from characters.models import Advancement, Character
+    from characters.services import advancement as advancement_services
+    from combat import services as combat
+    from combat.quick_builds import quick_build
+    from rulesets.engine import registry
+    from tests.characters.test_sheet_fixtures import make_character
+
+    gm, player = make_user("st-gm"), make_user("st-player")
+    campaign = make_campaign(gm=gm, ruleset="pando", players=[player], name="Schema table")
+    active = make_character(ruleset="pando", owner=player, campaign=campaign)
+    make_character(ruleset="pando", owner=player, campaign=campaign, status=Character.Status.DRAFT)
+    advancement_services.award_create(gm=gm, character_id=active.pk, currency="cp", amount=5, reason="Session")
+    for status in (Advancement.Status.PENDING, Advancement.Status.REJECTED):
+        Advancement.objects.create(character=active, requested_by=player, base_version=active.version,
+                                   build=active.build, note="more", cost={}, status=status,
+                                   reviewed_by=gm if status == Advancement.Status.REJECTED else None)
+    encounter = combat.encounter_create(campaign=campaign, user=gm, name="Ambush")
+    combat.encounter_add_combatant(encounter=encounter, user=gm, character=active)
+    combat.encounter_add_combatant(encounter=encounter, user=gm, name="Bandit",
+                                   build=quick_build(registry.get("pando"), campaign))
+    combat.encounter_start(encounter=encounter, user=gm)
+    return gm, player
+
+
+def _token(client, user) -> str:
+    """A token through the API's own door (whatever the token model is)."""
+    response = client.post("/api/v1/auth/token/", {"username": user.get_username(), "password": PASSWORD},
+                           content_type="application/json")
+    assert response.status_code == 200, response.content
+    return response.json()["token"]
+
+
+def _failures(output: str) -> int:
+    found = re.search(r"(\d+) failures?", output.splitlines()[-1] if output.strip() else "")
+    return int(found.group(1)) if found else 0
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("who", ["gm", "player"])
+def test_schemathesis_every_check_passes_on_every_operation(live_server, client, tmp_path, who):
+    """``--checks all``: status codes, content types, headers and bodies as documented, schema-valid
+    requests accepted (or refused by the rules), schema-violating ones refused, no server error."""
+    if not SCHEMATHESIS.exists() and not shutil.which("schemathesis"):
+        pytest.skip("schemathesis is not installed (requirements-dev.lock)")
+    gm, player = _table_with_everything()
+    token = _token(client, gm if who == "gm" else player)
+    command = [
+        str(SCHEMATHESIS if SCHEMATHESIS.exists() else shutil.which("schemathesis")),
+        "--config-file", str(ROOT / "schemathesis.toml"),
+        "run", f"{live_server.url}/api/schema/",
+        "--checks", "all",
+        "--max-examples", os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "5"),
+        "--phases", os.environ.get("SCHEMATHESIS_PHASES", "examples,coverage,fuzzing"),
+        "--header", f"Authorization: Token {token}",
+        # Revoking the token in use would sign the rest of the run out (tests/characters/test_tokens.py covers it).
+        "--exclude-name", "DELETE /api/v1/auth/token/",
+        "--seed", "20261201",
+        "--workers", "1",
+        "--request-timeout", "20",
+        "--suppress-health-check", "all",
+        "--no-shrink",
+        "--report", "junit",
+        "--report-dir", os.environ.get("SCHEMATHESIS_REPORT_DIR", str(tmp_path)),
+    ]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=170)
+    output = result.stdout + result.stderr
+    cases = re.search(r"(\d+) generated", output)
+    print(f"\nschemathesis --checks all as {who}: {cases.group(1) if cases else '?'} cases, "
+          f"{_failures(output)} failures")
+    assert result.returncode == 0, output[-8000:]

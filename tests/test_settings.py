@@ -84,8 +84,12 @@ def test_parse_database_url_refuses_what_it_cannot_use(url, message):
 
 
 def _manage(*args, **overrides):
+    """``manage.py`` in a clean environment: a production-like one (DEBUG off) with a good
+    SECRET_KEY unless ``overrides`` say otherwise (``SECRET_KEY=None`` leaves it unset)."""
     environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")}
+    environ["SECRET_KEY"] = secrets.token_urlsafe(50)
     environ.update(overrides)
+    environ = {k: v for k, v in environ.items() if v is not None}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
     )
@@ -97,6 +101,10 @@ def _manage(*args, **overrides):
         ({"DEBUG": "maybe"}, "DEBUG='maybe' is not a boolean"),
         ({"DATABASE_URL": "mysql://root@localhost/sheetforge"}, "unsupported scheme 'mysql'"),
         ({"MAX_REQUEST_BODY": "lots"}, "MAX_REQUEST_BODY='lots' is not a whole number"),
+        ({"SECRET_KEY": None}, "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters"),
+        ({"SECRET_KEY": ""}, "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters"),
+        ({"SECRET_KEY": "x" * 49}, "SECRET_KEY is only 49 characters long: with DEBUG off it must be at least 50"),
+        ({"SECRET_KEY": None, "DEBUG": "false"}, "SECRET_KEY is not set"),
     ],
 )
 def test_a_bad_environment_stops_start_up_with_a_clear_message(overrides, message):
@@ -115,6 +123,26 @@ def test_check_deploy_is_quiet_in_a_production_environment():
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
-def test_check_deploy_flags_a_missing_secret_key():
-    result = _manage("check", "--deploy", DEBUG="false", ALLOWED_HOSTS="example.com")
-    assert "security.W009" in result.stdout + result.stderr
+def test_the_server_never_starts_on_the_development_key_with_debug_off():
+    """Fail closed (was: boot on the public development key, flagged only by check --deploy)."""
+    result = _manage("check", "--deploy", DEBUG="false", SECRET_KEY=None, ALLOWED_HOSTS="example.com")
+    assert result.returncode == 1
+    assert "SECRET_KEY is not set" in result.stderr
+    assert "System check" not in result.stdout
+
+
+def test_the_development_key_is_used_only_with_debug_on():
+    result = _manage("check", "--deploy", DEBUG="true", SECRET_KEY=None)
+    assert "security.W009" in result.stdout + result.stderr  # the development key, flagged
+    result = _manage("shell", "-c", "from django.conf import settings; print(settings.SECRET_KEY[:16])",
+                     DEBUG="true", SECRET_KEY=None)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "django-insecure-"
+
+
+def test_a_given_key_is_used_as_is():
+    key = secrets.token_urlsafe(50)
+    result = _manage("shell", "-c", "from django.conf import settings; print(settings.SECRET_KEY)",
+                     DEBUG="false", SECRET_KEY=key)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == key

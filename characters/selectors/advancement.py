@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Sum
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, Sum
 from django.http import Http404
 
-from characters.models import Advancement, Campaign, Character, LedgerEntry, Membership
+from characters.models import Advancement, Campaign, Character, LedgerEntry
 from characters.selectors.characters import _visible_filter, character_for_user, is_campaign_gm
 from rulesets.engine import registry
 
@@ -117,8 +117,7 @@ def advancement_for_user(*, user, advancement_id) -> Advancement:
 
 
 def _gm_campaigns(user) -> QuerySet[Campaign]:
-    gm_member = Membership.objects.filter(campaign_id=OuterRef("pk"), user=user, role=Membership.Role.GM)
-    return Campaign.objects.filter(Q(gm=user) | Exists(gm_member))
+    return Campaign.objects.filter(gm=user)  # who is GM: ``Campaign.gm`` (see ``Campaign.is_gm``)
 
 
 def advancements_for_user(*, user, campaign: Campaign | None = None, status: str | None = None) -> QuerySet[Advancement]:

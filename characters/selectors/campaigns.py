@@ -44,7 +44,7 @@ def campaign_role(user, campaign: Campaign) -> str | None:
     """'gm', 'player' or None."""
     if not getattr(user, "is_authenticated", False):
         return None
-    if campaign.gm_id == user.pk:
+    if campaign.is_gm(user):
         return Membership.Role.GM
     role = Membership.objects.filter(campaign=campaign, user=user).values_list("role", flat=True).first()
     return role
@@ -71,12 +71,12 @@ def home_campaigns(user) -> dict[str, list[Campaign]]:
         )
     )
     return {
-        "running": [c for c in campaigns if c.gm_id == user.pk],
-        "playing": [c for c in campaigns if c.gm_id != user.pk],
+        "running": [c for c in campaigns if c.is_gm(user)],
+        "playing": [c for c in campaigns if not c.is_gm(user)],
     }
 
 
-def characters_for_user(user) -> QuerySet[Character]:
+def characters_owned_by(user) -> QuerySet[Character]:
     """My characters, in campaigns I still belong to."""
     if not getattr(user, "is_authenticated", False):
         return Character.objects.none()

@@ -25,11 +25,10 @@ class CharacterNotFound(Http404, Character.DoesNotExist):
 def _visible_filter(user) -> Q:
     """Characters ``user`` may see: own ones in campaigns they belong to, or any in campaigns they run."""
     member = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user=user)
-    gm_member = member.filter(role=Membership.Role.GM)
-    return (Q(owner=user) & Exists(member)) | Q(campaign__gm=user) | Exists(gm_member)
+    return (Q(owner=user) & Exists(member)) | Q(campaign__gm=user)
 
 
-def characters_for_user(*, user, campaign_id=None) -> QuerySet[Character]:
+def characters_visible_to(*, user, campaign_id=None) -> QuerySet[Character]:
     """Every character ``user`` may see, optionally in one campaign, ordered by name."""
     if not getattr(user, "is_authenticated", False):
         return Character.objects.none()
@@ -68,7 +67,7 @@ def character_for_user(*, user, character_id, for_update: bool = False) -> Chara
     if character is None:
         raise CharacterNotFound("No such character.")
     role = character.viewer_role
-    runs_it = character.campaign.gm_id == user.pk or role == Membership.Role.GM
+    runs_it = is_campaign_gm(user, character.campaign)
     owns_it = character.owner_id == user.pk and role is not None
     if not (runs_it or owns_it):
         raise CharacterNotFound("No such character.")
@@ -76,12 +75,8 @@ def character_for_user(*, user, character_id, for_update: bool = False) -> Chara
 
 
 def is_campaign_gm(user, campaign: Campaign) -> bool:
-    """Whether ``user`` runs ``campaign`` (its ``gm`` field; a GM membership counts too)."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if campaign.gm_id == user.pk:
-        return True
-    return Membership.objects.filter(campaign=campaign, user=user, role=Membership.Role.GM).exists()
+    """Whether ``user`` runs ``campaign`` (``Campaign.is_gm``: its ``gm`` field; no query)."""
+    return campaign.is_gm(user)
 
 
 def can_edit_build(user, character: Character) -> bool:
@@ -93,11 +88,7 @@ def can_edit_state(user, character: Character) -> bool:
     """The owner and the campaign's GM may change play state (hit points, conditions…)."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if character.owner_id == user.pk or character.campaign.gm_id == user.pk:
-        return True
-    if getattr(character, "viewer_role", None) is not None:  # read with the character: no query
-        return character.viewer_role == Membership.Role.GM
-    return is_campaign_gm(user, character.campaign)
+    return character.owner_id == user.pk or is_campaign_gm(user, character.campaign)
 
 
 def character_versions(*, character: Character) -> QuerySet[CharacterVersion]:
@@ -142,10 +133,9 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
     """What one more point of each stepper costs: {pointer: {"cost": {currency: delta}}}.
 
     Priced by validating the build with that point added, so house rules, homebrew and
-    non-linear costs come out right. To keep a live update cheap (a Maelstrom sheet has
-    31 steppers and one validation takes ~0.3 ms) the price is computed once per
-    (section, attribute group, current value) and shared by the steppers at that value:
-    every ruleset here prices a point of a trait by its section, group and current value.
+    non-linear costs come out right. To keep a live update cheap (a sheet may have thirty
+    steppers and one validation take ~0.3 ms) steppers whose next point costs the same
+    share one price: the ruleset says which (``Ruleset.point_price_key``).
     """
     from rulesets.engine import validate
     from rulesets.engine.base import is_int
@@ -153,21 +143,27 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
 
     if not isinstance(build, dict):
         return {}
+    from rulesets.engine import registry
+
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return {}
     spent = dict(report.spent)
     out: dict[str, dict] = {}
     memo: dict[tuple, dict | None] = {}
 
-    def price(obj: dict, key: str, top, memo_key: tuple) -> dict | None:
+    def price(obj: dict, key: str, top, section: dict, entry: dict | None) -> dict | None:
         value = obj.get(key, 0)
         if not is_int(value) or (top is not None and value + 1 > top):
             return None
-        memo_key = memo_key + (value, key in obj)
+        shared = ruleset.point_price_key(section, entry, value)
+        memo_key = (shared, key in obj) if shared is not None else ("pointer", section.get("path"), key)
         if memo_key in memo:
             return memo[memo_key]
         had = key in obj
         obj[key] = value + 1
         try:
-            other = validate(build, settings=campaign.house_rules, homebrew=campaign.homebrew, slug=campaign.ruleset)
+            other = validate(build, settings=campaign.house_rules, homebrew=campaign.homebrew, slug=ruleset.slug)
         finally:
             if had:
                 obj[key] = value
@@ -190,7 +186,7 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
         if not isinstance(parent, dict):
             continue
         if kind == "number":
-            result = price(parent, tokens[-1], section.get("max"), (section.get("id"),))
+            result = price(parent, tokens[-1], section.get("max"), section, None)
             if result is not None:
                 out[section["path"]] = result
             continue
@@ -205,9 +201,7 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
             if kind == "numbers" and f["id"] not in obj:
                 continue
             top = f.get("max", section.get("max"))
-            # Attributes may be priced by their group (Maelstrom's primary/secondary); ranks are not.
-            group = f.get("group", "") if kind == "numbers" else ""
-            result = price(obj, f["id"], top, (section.get("id"), group))
+            result = price(obj, f["id"], top, section, f)
             if result is not None:
                 out[section["path"] + ptr(f["id"])] = result
         if created:
@@ -219,8 +213,8 @@ def character_budgets(*, characters) -> dict[int, dict[str, dict[str, int]]]:
     """{character id: {currency: {"total", "spent", "unspent"}}} for the API, in one query.
 
     ``total`` is the sum of the character's ledger *award* rows per awardable currency
-    (the starting budget is the first award); a currency the GM does not award (Paragon's
-    force points) takes its total from the report's budget. ``spent`` is the report's.
+    (the starting budget is the first award); a currency the GM does not award (one the
+    rules derive) takes its total from the report's budget. ``spent`` is the report's.
     """
     from django.db.models import Sum
 

@@ -22,37 +22,12 @@ logger = logging.getLogger(__name__)
 
 ROLL_LOG_LENGTH = 20
 
-#: Words the sheet shows for derived keys that ``label`` would get wrong.
-LABELS: dict[str, str] = {
-    "max_hp": "Max HP",
-    "hp": "HP",
-    "ep": "EP",
-    "xp": "XP",
-    "cp": "CP",
-    "max_speed": "Max speed",
-    "max_stamina": "Max stamina",
-    "defense_melee": "Defense (melee)",
-    "defense_missile": "Defense (missile)",
-    "defense_triarmatura": "Defense (triarmatura)",
-    "force_points_total": "Force points",
-    "max_force_rank": "Highest force rank",
-    "health_levels": "Health",
-    "str": "Str",
-    "dex": "Dex",
-    "con": "Con",
-    "int": "Int",
-    "wis": "Wis",
-    "cha": "Cha",
-    "skill_points": "Skill points",
-    "force_points": "Force points",
-}
-
-
 def label(key: Any) -> str:
     """``max_speed`` → "Max speed", ``exhaustion:cold`` → "Exhaustion: cold"."""
     text = str(key)
-    if text in LABELS:
-        return LABELS[text]
+    words = registry.labels().get(text)  # the rulesets' own words (``Ruleset.labels``)
+    if words is not None:
+        return words
     text = text.replace(":", ": ").replace("_", " ").strip()
     return text[:1].upper() + text[1:]
 
@@ -141,10 +116,25 @@ def sheet_rules(*, character: Character) -> SheetRules:
     if character.status != Character.Status.ACTIVE:
         return rules  # a draft (or retired character) is not played: no state blocks, no dice
     build = character.build
-    rules.sections = _hook(rules, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []
+    rules.sections = _with_body_shapes(
+        ruleset, _hook(rules, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []
+    )
     rules.effects = _hook(rules, "state_effects", {}, ruleset.state_effects, build, report, state, ctx=ctx) or {}
     rules.rollables = _hook(rules, "rollables", [], ruleset.rollables, build, report, state, ctx=ctx) or []
     return rules
+
+
+def _with_body_shapes(ruleset: Ruleset, sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each part of a "body" section with the shape the ruleset draws it with (or None)."""
+    if not any(isinstance(s, dict) and s.get("kind") == "body" for s in sections):
+        return sections
+    diagram = ruleset.body_diagram()
+    return [
+        {**s, "items": [{**p, "shape": diagram.get(p.get("id"))} for p in s.get("items") or [] if isinstance(p, dict)]}
+        if isinstance(s, dict) and s.get("kind") == "body"
+        else s
+        for s in sections
+    ]
 
 
 def rollable_by_id(rules: SheetRules, rollable_id: str) -> dict[str, Any] | None:

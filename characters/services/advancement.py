@@ -9,7 +9,7 @@ Every CP, XP or point a character has is a ``LedgerEntry`` row of one currency:
   GM award (``award_create``).
 - ``spend``: what an approved change cost, negative (a refund, when a change makes the
   build cheaper, is a positive spend). The first spend rows are the initial build's,
-  written when the character is submitted (``advancement_open_ledger``, called by
+  written when the character is submitted (``ledger_open``, called by
   ``character_submit``); every approved advancement adds one row per currency whose
   price changed, linked to the advancement and the version it made.
 - ``reversal``: the opposite amount of a row it undoes; a reversal linked to an
@@ -21,8 +21,8 @@ From these rows alone (``selectors.advancement.ledger_totals``): **awarded** = a
 sum of every row = awarded − spent. Nothing else stores a balance.
 
 Only the ruleset's *awardable* currencies are in the ledger (``Ruleset.awardable_currencies``):
-Paragon's force points come from the power level table, so they are priced but never
-awarded or booked.
+a currency a ruleset derives from something else (force points from a power level table,
+say) is priced but never awarded or booked.
 
 The build's ``budget`` mirrors the ledger: whenever a build is validated for a request or
 applied, and whenever an award is booked, ``build["budget"]`` is set to the awarded
@@ -30,9 +30,9 @@ total. The rules service then reports ``remaining = budget − spent = awarded �
 since the spend rows of an active character always add up to its approved build's
 ``report.spent`` (the initial build's price, then each approved change's delta), the
 invariant is **ledger unspent == report remaining** for every awardable currency of every
-active character. Ascendant XP is "used" by the level, not spent: the rules report it as
-``spent`` ((level − 1) × 1000), so a level-up is booked as a spend of the XP the new
-level uses, and the same invariant holds.
+active character. XP that a level "uses" rather than spends is reported by the rules as
+``spent`` too, so a level-up is booked as a spend of the XP the new level uses, and the
+same invariant holds.
 
 Requests and review
 ===================
@@ -55,9 +55,9 @@ Requests and review
   reversal row for each of its spends; only the latest change of the build can be
   reverted (409 with the reason otherwise).
 
-Errors: ``Http404`` for what the user may not see, ``PermissionDenied`` (403) for what
-they may not do, ``Conflict`` (409) for races and stale requests, ``RuleRefused`` (422)
-for rule refusals, ``BadInput`` (400) for bad values. Views and the API map them.
+Errors (characters/errors.py): the selectors' ``*NotFound`` (404) for what the user may not
+see, ``NotPermitted`` (403) for what they may not do, ``Conflict`` (409) for races and stale
+requests, ``RuleRefused`` (422) for rule refusals, ``BadInput`` (400) for bad values.
 """
 
 from __future__ import annotations
@@ -65,91 +65,39 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
-from rest_framework import status
-from rest_framework.exceptions import APIException
 
 from characters.diff import build_diff
+from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
 from characters.selectors.advancement import advancement_for_user, cost_changes, ledger_totals
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import character_for_user, is_campaign_gm
-from characters.services.characters import campaign_ruleset, character_validate, stored_build
-from config.api import Conflict, RuleRefused
+from characters.services.ledger import ledger_award, ledger_open, ledger_reverse, ledger_spend
+from characters.services.rules import campaign_ruleset, character_validate, stored_build
+from characters.services.versions import character_version_write
 from rulesets.engine import Report, registry
-from rulesets.engine.base import is_int
+from rulesets.engine.base import is_int, whole_number
 from rulesets.engine.pointer import delete_at, set_at
 
 #: The largest single award: a typo guard, not a rule.
 MAX_AWARD = 1_000_000
 MAX_COMMENT = 2000
 
-#: One-click awards per ruleset (besides Maelstrom's, which come from its content: awards.json).
-#: The amounts are suggestions the GM can change; the seeds give none for these rulesets.
-QUICK_AWARDS: dict[str, list[dict[str, Any]]] = {
-    "pando": [
-        {"id": "session", "label": "Session", "currency": "cp", "amount": 2, "who": "all"},
-        {"id": "arc", "label": "Story arc completed", "currency": "cp", "amount": 5, "who": "all"},
-    ],
-    "paragon": [
-        {"id": "training", "label": "Training (citadel phase)", "currency": "skill_points", "amount": 3, "who": "each"},
-    ],
-    "ascendant": [
-        {"id": "encounter", "label": "Encounter", "currency": "xp", "amount": 80, "who": "all"},
-        {"id": "milestone", "label": "Milestone (a level's worth)", "currency": "xp", "amount": 1000, "who": "all"},
-    ],
-    "ourdnd": [
-        {"id": "milestone", "label": "Milestone", "currency": "points", "amount": 1, "who": "all"},
-    ],
-}
-
-
-class BadInput(APIException):
-    """A value the service cannot take (400), with {field, message} errors."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_detail = "Invalid input."
-    default_code = "invalid"
-
-    def __init__(self, detail: str, *, field: str | None = None):
-        super().__init__(detail=detail)
-        self.errors = [{"field": field, "message": detail}]
-
-
 class AdvancementConflict(Conflict):
     """A 409 that carries the rules' errors (a budget that is no longer there)."""
-
-    def __init__(self, detail: str, *, errors: list[dict] | None = None):
-        super().__init__(detail=detail)
-        self.errors = errors or []
 
 
 # ------------------------------------------------------------------ helpers
 
 
 def quick_awards(slug: str) -> list[dict[str, Any]]:
-    """The one-click award choices of a ruleset: {id, label, currency, amount, who, scope?, help?}.
-
-    ``who`` is "all" (the whole party earns it) or "each" (the players who earned it).
-    """
-    if slug == "maelstrom":
-        ruleset = registry.get(slug)
-        entries = (ruleset.catalogue.get("awards") or {}).values() if ruleset else []
-        return [
-            {
-                "id": e["id"],
-                "label": f"{e.get('name', e['id'])} ({e.get('scope', '')})",
-                "currency": "xp",
-                "amount": e.get("xp", 1),
-                "who": e.get("who", "each"),
-                "scope": e.get("scope", ""),
-                "help": e.get("description", ""),
-            }
-            for e in entries
-        ]
-    return [dict(choice) for choice in QUICK_AWARDS.get(slug, [])]
+    """The one-click award choices of a ruleset (``Ruleset.quick_awards``): {id, label, currency,
+    amount, who, scope?, help?}; ``who`` is "all" (the whole party earns it) or "each" (the
+    players who earned it)."""
+    ruleset = registry.get(slug)
+    return ruleset.quick_awards() if ruleset is not None else []
 
 
 def _lock(character_id: int) -> Character:
@@ -158,7 +106,7 @@ def _lock(character_id: int) -> Character:
 
 def _require_gm(user, campaign: Campaign, action: str) -> None:
     if not is_campaign_gm(user, campaign):
-        raise PermissionDenied(f"Only the campaign's GM may {action}.")
+        raise NotPermitted(f"Only the campaign's GM may {action}.")
 
 
 def _core(build: Any) -> Any:
@@ -218,8 +166,7 @@ def _priced_rows(campaign: Campaign, old: dict, new: dict, diff: list[dict], new
 
     Each change is priced at the margin: applied in document order to the approved build
     (budget aside), the spent before and after it. The rows then add up to the request's
-    cost even where a ruleset re-prices other traits (Maelstrom re-allocates unrecorded
-    creation dots), and each change carries the cost lines the rules wrote for it.
+    cost even where a ruleset re-prices other traits (re-allocating free creation points, say), and each change carries the cost lines the rules wrote for it.
     """
     current = copy.deepcopy(old)
     current["budget"] = copy.deepcopy(new.get("budget", {}))
@@ -265,60 +212,12 @@ def _refresh_budget(character: Character, totals) -> None:
     character.save(update_fields=["build", "report", "updated"])
 
 
-def _new_version(character: Character, *, author, reason: str) -> None:
-    CharacterVersion.objects.create(
-        character=character,
-        number=character.version,
-        build=character.build,
-        state=character.state,
-        report=character.report,
-        reason=reason[:200],
-        author=author,
-    )
-
-
 def _require_pending(advancement: Advancement) -> None:
     if advancement.status != Advancement.Status.PENDING:
         raise Conflict(
             f"Request #{advancement.id} is already {advancement.get_status_display().lower()}: "
             "only a pending request can be reviewed."
         )
-
-
-# ------------------------------------------------------------------ the opening balance
-
-
-def advancement_open_ledger(*, character: Character, author=None) -> list[LedgerEntry]:
-    """Book the approved build's price as its first spend rows, once (call under the row lock).
-
-    ``character_submit`` calls this when a draft becomes active. For an active character
-    that has no spend rows yet (made active before the ledger tracked spends, or seeded),
-    the advancement services call it before pricing anything, so the invariant holds.
-    """
-    if character.status != Character.Status.ACTIVE:
-        return []
-    if LedgerEntry.objects.filter(character=character).exclude(kind=LedgerEntry.Kind.AWARD).exists():
-        return []
-    if Advancement.objects.filter(character=character, status=Advancement.Status.APPROVED).exists():
-        return []
-    ruleset = registry.get(character.ruleset)
-    if ruleset is None:
-        return []
-    report = character_validate(campaign=character.campaign, build=character.build)
-    rows = [
-        LedgerEntry(
-            character=character,
-            kind=LedgerEntry.Kind.SPEND,
-            currency=currency,
-            amount=-report.spent.get(currency, 0),
-            reason="initial build",
-            author=author,
-            version=character.version,
-        )
-        for currency in ruleset.awardable_currencies
-        if report.spent.get(currency, 0)
-    ]
-    return LedgerEntry.objects.bulk_create(rows)
 
 
 # ------------------------------------------------------------------ awards
@@ -368,7 +267,7 @@ def award_create(
         _require_gm(gm, campaign, "award points")
         qs = Character.objects.filter(campaign=campaign)
         if character_ids is not None:
-            wanted = {int(i) for i in character_ids if str(i).isdigit()}
+            wanted = {n for n in (whole_number(str(i)) for i in character_ids) if n is not None and n > 0}
             qs = qs.filter(pk__in=wanted).exclude(status=Character.Status.RETIRED)
         else:
             qs = qs.filter(status=Character.Status.ACTIVE)
@@ -383,18 +282,8 @@ def award_create(
     for character in Character.objects.select_for_update(of=("self",)).select_related("campaign").filter(pk__in=ids).order_by("id"):
         if character.status == Character.Status.RETIRED:
             raise BadInput(f"{character.name} is retired: no more awards.", field="character")
-        advancement_open_ledger(character=character, author=gm)
-        rows.append(
-            LedgerEntry.objects.create(
-                character=character,
-                kind=LedgerEntry.Kind.AWARD,
-                currency=currency,
-                amount=amount,
-                reason=reason,
-                author=gm,
-                version=character.version,
-            )
-        )
+        ledger_open(character=character, author=gm)
+        rows.append(ledger_award(character=character, currency=currency, amount=amount, reason=reason, author=gm))
         _refresh_budget(character, ledger_totals(character=character))
     return rows
 
@@ -411,7 +300,7 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
     """
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     if character.owner_id != user.pk:
-        raise PermissionDenied("Only the character's owner may request an advancement.")
+        raise NotPermitted("Only the character's owner may request an advancement.")
     if character.status != Character.Status.ACTIVE:
         raise RuleRefused(
             "Only an active character advances; finish and submit the draft first.",
@@ -421,7 +310,7 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
         raise BadInput("A build document must be a JSON object.", field="build")
     if not isinstance(note, str) or len(note) > MAX_COMMENT:
         raise BadInput(f"The note must be text of at most {MAX_COMMENT} characters.", field="note")
-    advancement_open_ledger(character=character, author=character.owner)
+    ledger_open(character=character, author=character.owner)
     totals = ledger_totals(character=character)
     doc, report, cost, rows = _price(character, build, totals)
     if not report.valid:
@@ -456,7 +345,7 @@ def advancement_withdraw(*, advancement_id, user) -> Advancement:
     """The owner withdraws their pending request (409 when it is no longer pending)."""
     advancement = advancement_for_user(user=user, advancement_id=advancement_id)
     if advancement.character.owner_id != user.pk:
-        raise PermissionDenied("Only the character's owner may withdraw this request.")
+        raise NotPermitted("Only the character's owner may withdraw this request.")
     _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
     _require_pending(advancement)
@@ -495,7 +384,7 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
             f"Request #{advancement.id} was made stale by another approved change (it was priced on version "
             f"{advancement.base_version}; the build has changed since): ask the player to re-submit."
         )
-    advancement_open_ledger(character=character, author=gm)
+    ledger_open(character=character, author=gm)
     totals = ledger_totals(character=character)
     doc, report, cost, _rows = _price(character, advancement.build, totals)
     if not report.valid:
@@ -511,26 +400,10 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
     character.build = doc
     character.report = character_validate(campaign=character.campaign, build=doc).as_dict()
     character.name = _name_of(doc, character.name)
-    character.version += 1
-    character.save(update_fields=["build", "report", "name", "version", "updated"])
-    _new_version(character, author=gm, reason=f"advancement #{advancement.id}")
-    awardable = campaign_ruleset(character.campaign).awardable_currencies
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                character=character,
-                kind=LedgerEntry.Kind.SPEND,
-                currency=currency,
-                amount=-cost[currency],
-                reason=f"advancement #{advancement.id}",
-                author=gm,
-                advancement=advancement,
-                version=character.version,
-            )
-            for currency in awardable
-            if cost.get(currency)
-        ]
-    )
+    character_version_write(character=character, author=gm, reason=f"advancement #{advancement.id}",
+                            fields=["build", "report", "name"])
+    ledger_spend(character=character, cost=cost, currencies=campaign_ruleset(character.campaign).awardable_currencies,
+                 reason=f"advancement #{advancement.id}", author=gm, advancement=advancement)
     advancement.status = Advancement.Status.APPROVED
     advancement.reviewed_by = gm
     advancement.review_comment = comment
@@ -599,24 +472,10 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
     character.build = stored_build(before.build, ruleset_slug=character.ruleset, budget=awarded)
     character.report = character_validate(campaign=character.campaign, build=character.build).as_dict()
     character.name = _name_of(character.build, character.name)
-    character.version += 1
-    character.save(update_fields=["build", "report", "name", "version", "updated"])
-    _new_version(character, author=gm, reason=f"revert of advancement #{advancement.id}: {reason}")
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                character=character,
-                kind=LedgerEntry.Kind.REVERSAL,
-                currency=row.currency,
-                amount=-row.amount,
-                reason=f"revert of advancement #{advancement.id}: {reason}",
-                author=gm,
-                advancement=advancement,
-                version=character.version,
-            )
-            for row in LedgerEntry.objects.filter(advancement=advancement, kind=LedgerEntry.Kind.SPEND)
-        ]
-    )
+    character_version_write(character=character, author=gm, reason=f"revert of advancement #{advancement.id}: {reason}",
+                            fields=["build", "report", "name"])
+    ledger_reverse(character=character, advancement=advancement, reason=f"revert of advancement #{advancement.id}: {reason}",
+                   author=gm)
     advancement.status = Advancement.Status.REVERTED
     advancement.review_comment = (advancement.review_comment + "\n" if advancement.review_comment else "") + f"Reverted: {reason}"
     advancement.save(update_fields=["status", "review_comment"])
@@ -630,7 +489,7 @@ def advancement_preview(*, character: Character, build: Any) -> dict[str, Any]:
     """
     totals = ledger_totals(character=character)
     if not LedgerEntry.objects.filter(character=character).exclude(kind=LedgerEntry.Kind.AWARD).exists():
-        # Not booked yet (see advancement_open_ledger): price against the report as the ledger will.
+        # Not booked yet (see ledger.ledger_open): price against the report as the ledger will.
         report = character.report if isinstance(character.report, dict) else {}
         for currency, line in totals.items():
             line["spent"] = (report.get("spent") or {}).get(currency, 0)

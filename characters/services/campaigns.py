@@ -1,8 +1,8 @@
 """Accounts, campaigns and membership: every write here owns its transaction.
 
-Errors are Django exceptions the page and the API both understand:
-``ValidationError`` (a form error / 400 with the reasons), ``PermissionDenied``
-(a player attempting a GM action: 403). What a user may not see never gets this
+Errors: Django's ``ValidationError`` (a form error / 400 with the reasons, per field, which the
+forms and the API show as they are) and ``NotPermitted`` (characters/errors.py: a player
+attempting a GM action, 403). What a user may not see never gets this
 far: the selectors raise ``CampaignNotFound`` (404) first.
 """
 
@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from characters.errors import NotPermitted
 from characters.models import JOIN_CODE_ALPHABET, Campaign, Membership, new_join_code
+from config.text import unstorable_at
 from rulesets.engine import registry
 
 User = get_user_model()
@@ -62,26 +64,12 @@ def account_register(*, username: str, password: str) -> User:
     return user
 
 
-def account_token(*, user: User) -> str:
-    """The user's API token key, created on first use."""
-    from rest_framework.authtoken.models import Token
-
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
-
-
 # ----------------------------------------------------------------- settings
 
 
 def _has_bad_text(value: Any) -> bool:
     """NUL and lone surrogates cannot be stored in a Postgres jsonb; refuse them as input errors."""
-    if isinstance(value, str):
-        return "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value)
-    if isinstance(value, dict):
-        return any(_has_bad_text(k) or _has_bad_text(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_bad_text(v) for v in value)
-    return False
+    return unstorable_at(value) is not None
 
 
 def _load_ruleset(slug: str):
@@ -195,13 +183,13 @@ def campaign_join(*, user: User, join_code: str) -> Membership:
 
 
 def _require_gm(user: User, campaign: Campaign) -> None:
-    if campaign.gm_id != user.pk:
-        raise PermissionDenied("Only the campaign's GM may do this.")
+    if not campaign.is_gm(user):
+        raise NotPermitted("Only the campaign's GM may do this.")
 
 
 def campaign_leave(*, user: User, campaign: Campaign) -> None:
     """A player leaves; their characters stay with the campaign. The GM cannot leave their own table."""
-    if campaign.gm_id == user.pk:
+    if campaign.is_gm(user):
         raise ValidationError("The GM cannot leave their own campaign.")
     with transaction.atomic():
         deleted, _ = Membership.objects.filter(campaign=campaign, user=user).delete()
@@ -212,7 +200,7 @@ def campaign_leave(*, user: User, campaign: Campaign) -> None:
 def campaign_remove_player(*, gm: User, campaign: Campaign, user: User) -> None:
     """The GM removes a player from the table (403 for anyone but the GM)."""
     _require_gm(gm, campaign)
-    if user.pk == campaign.gm_id:
+    if campaign.is_gm(user):
         raise ValidationError("The GM cannot remove themselves.")
     with transaction.atomic():
         deleted, _ = Membership.objects.filter(

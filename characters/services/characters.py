@@ -5,8 +5,8 @@ Every service is keyword-only, owns its transaction and locks the character row
 the campaign's house rules and homebrew, so every door (page, API, import) sees the
 same report.
 
-Errors: ``Http404`` (via the selectors) for what the user may not see,
-``PermissionDenied`` for what they may not do, ``Conflict`` for a stale version and
+Errors (characters/errors.py): ``CharacterNotFound`` (404, via the selectors) for what the
+user may not see, ``NotPermitted`` for what they may not do, ``Conflict`` for a stale version and
 ``RuleRefused`` for a rules refusal (submit an invalid build, import a document of
 another ruleset). Views and the API turn these into 404/403/409/422.
 """
@@ -17,14 +17,27 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from characters.models import Campaign, Character, CharacterVersion, LedgerEntry
+from characters.errors import Conflict, NotPermitted, RuleRefused
+from characters.models import Campaign, Character, CharacterVersion
 from characters.selectors.campaigns import campaign_context
 from characters.selectors.characters import can_edit_build, character_for_user, is_campaign_gm
-from config.api import Conflict, RuleRefused
-from rulesets.engine import FORMAT, Report, registry, validate
+from characters.services.ledger import ledger_award_starting_budget, ledger_open
+from characters.services.rules import (
+    campaign_ruleset,
+    campaign_starting_budget,
+    character_budget,
+    character_validate,
+    stored_build,
+)
+from characters.services.versions import character_version_write
+from rulesets.engine import FORMAT, Report, registry
+from rulesets.engine.base import whole_number
+
+__all__ = [  # the rules bridge, re-exported for the views that call it through this module
+    "campaign_ruleset", "campaign_starting_budget", "character_budget", "character_validate", "stored_build",
+]
 
 #: What a character without a name is called until the player names it.
 UNNAMED = "Unnamed character"
@@ -33,83 +46,11 @@ UNNAMED = "Unnamed character"
 # ----------------------------------------------------------------- helpers
 
 
-def campaign_ruleset(campaign: Campaign):
-    """The campaign's Ruleset, or ``RuleRefused`` when the slug is unknown (never None)."""
-    ruleset = registry.get(campaign.ruleset)
-    if ruleset is None:
-        raise RuleRefused(
-            f"The campaign's ruleset {campaign.ruleset!r} is not available.",
-            errors=[{"code": "ruleset.unknown", "path": "/ruleset", "message": "Unknown ruleset."}],
-        )
-    return ruleset
-
-
-def campaign_starting_budget(campaign: Campaign) -> dict[str, int]:
-    """The campaign's starting budget, else the ruleset's house default ``starting_budget``."""
-    budget = campaign.starting_budget
-    if isinstance(budget, dict) and budget:
-        return {k: v for k, v in budget.items() if isinstance(v, int) and not isinstance(v, bool)}
-    ruleset = registry.get(campaign.ruleset)
-    default = (ruleset.house_defaults.get("starting_budget") if ruleset else None) or {}
-    return dict(default) if isinstance(default, dict) else {}
-
-
-def character_validate(*, campaign: Campaign, build: Any, phase: str = "draft", previous: dict | None = None) -> Report:
-    """The rules service's report of ``build`` in ``campaign`` (its house rules and homebrew)."""
-    return validate(
-        build,
-        settings=campaign.house_rules,
-        homebrew=campaign.homebrew,
-        phase=phase,
-        previous=previous,
-        slug=campaign.ruleset,
-    )
-
-
-def character_budget(character: Character) -> dict[str, int]:
-    """The budget a build of ``character`` gets: the server's, never the one a client sends.
-
-    Today it is the budget stored on the character's build since creation; the
-    advancement work derives it from the ledger.
-    """
-    build = character.build if isinstance(character.build, dict) else {}
-    budget = build.get("budget")
-    return dict(budget) if isinstance(budget, dict) else {}
-
-
 def _name_of(build: Any) -> str:
     name = build.get("name") if isinstance(build, dict) else None
     if isinstance(name, str) and name.strip():
         return name.strip()[:120]
     return UNNAMED
-
-
-def stored_build(build: Any, *, ruleset_slug: str, budget: dict) -> Any:
-    """The stored form of a build: the format written, the server's budget (the ledger's
-    awarded totals, or the campaign's starting budget), never the client's.
-
-    A build naming another ruleset keeps that name so that the report says
-    ``ruleset.unknown`` at /ruleset instead of the service silently changing it.
-    """
-    if not isinstance(build, dict):
-        return build
-    doc = copy.deepcopy(build)
-    doc["format"] = FORMAT
-    doc.setdefault("ruleset", ruleset_slug)
-    doc["budget"] = dict(budget)
-    return doc
-
-
-def _new_version(character: Character, *, author, reason: str) -> CharacterVersion:
-    return CharacterVersion.objects.create(
-        character=character,
-        number=character.version,
-        build=character.build,
-        state=character.state,
-        report=character.report,
-        reason=reason[:200],
-        author=author,
-    )
 
 
 def _check_version(character: Character, version: Any) -> None:
@@ -122,7 +63,7 @@ def _check_version(character: Character, version: Any) -> None:
 
 def _require_build_editor(user, character: Character) -> None:
     if not can_edit_build(user, character):
-        raise PermissionDenied("Only the character's owner may change its build.")
+        raise NotPermitted("Only the character's owner may change its build.")
 
 
 def _require_draft(character: Character, action: str) -> None:
@@ -168,22 +109,8 @@ def character_create(
         report=report.as_dict(),
         version=1,
     )
-    LedgerEntry.objects.bulk_create(
-        [
-            LedgerEntry(
-                character=character,
-                kind=LedgerEntry.Kind.AWARD,
-                currency=currency,
-                amount=budget[currency],
-                reason="starting budget",
-                author=owner,
-                version=1,
-            )
-            for currency in ruleset.awardable_currencies
-            if isinstance(budget.get(currency), int) and budget[currency] > 0
-        ]
-    )
-    _new_version(character, author=owner, reason="created")
+    ledger_award_starting_budget(character=character, budget=budget, author=owner)
+    character_version_write(character=character, author=owner, reason="created")
     return character
 
 
@@ -207,17 +134,15 @@ def character_save_draft(*, character_id, user, build: Any, version: Any, reason
     character.build = build
     character.report = report.as_dict()
     character.name = _name_of(build)
-    character.version += 1
-    character.save(update_fields=["build", "report", "name", "version", "updated"])
-    _new_version(character, author=user, reason=reason)
+    character_version_write(character=character, author=user, reason=reason, fields=["build", "report", "name"])
     return character
 
 
 def submit_refusal(*, campaign: Campaign, build: Any) -> Report | None:
     """The approval-phase report when ``build`` may not be submitted, else None.
 
-    Submission checks with ``phase="approval"`` (Ascendant's missing level choices
-    are errors then); the builder uses this to disable its Submit button.
+    Submission checks with ``phase="approval"`` (a ruleset's missing choices may be
+    warnings in a draft and errors then); the builder uses this to disable its Submit button.
     """
     report = character_validate(campaign=campaign, build=build, phase="approval")
     return None if report.valid else report
@@ -247,12 +172,8 @@ def character_submit(*, character_id, user, version: Any = None) -> Character:
     ctx = campaign_context(campaign=campaign, ruleset=ruleset)
     character.state = ruleset.initial_state(character.build, draft_report, ctx=ctx) or {}
     character.status = Character.Status.ACTIVE
-    character.version += 1
-    character.save(update_fields=["report", "state", "status", "version", "updated"])
-    _new_version(character, author=user, reason="submitted")
-    from characters.services.advancement import advancement_open_ledger  # the ledger's first spend rows
-
-    advancement_open_ledger(character=character, author=user)
+    character_version_write(character=character, author=user, reason="submitted", fields=["report", "state", "status"])
+    ledger_open(character=character, author=user)  # the ledger's first spend rows
     return character
 
 
@@ -262,9 +183,8 @@ def character_revert(*, character_id, user, to_version: Any) -> Character:
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     _require_build_editor(user, character)
     _require_draft(character, "reverting here applies to")
-    try:
-        number = int(to_version)
-    except (TypeError, ValueError):
+    number = whole_number(to_version) if isinstance(to_version, (int, str)) else None
+    if number is None or not 1 <= number <= 2**31 - 1:  # past Postgres' integer: no such version
         number = 0
     old = CharacterVersion.objects.filter(character=character, number=number).first()
     if old is None:
@@ -277,9 +197,7 @@ def character_revert(*, character_id, user, to_version: Any) -> Character:
     character.build = build
     character.report = report.as_dict()
     character.name = _name_of(build) if isinstance(build, dict) else character.name
-    character.version += 1
-    character.save(update_fields=["build", "report", "name", "version", "updated"])
-    _new_version(character, author=user, reason=f"revert to v{number}")
+    character_version_write(character=character, author=user, reason=f"revert to v{number}", fields=["build", "report", "name"])
     return character
 
 
@@ -365,7 +283,7 @@ def campaign_update_homebrew(*, campaign: Campaign, user, homebrew: Any) -> Home
     Issues are returned for the page to show, never raised; nothing is saved while any remain.
     """
     if not is_campaign_gm(user, campaign):
-        raise PermissionDenied("Only the campaign's GM may edit its homebrew.")
+        raise NotPermitted("Only the campaign's GM may edit its homebrew.")
     ruleset = campaign_ruleset(campaign)
     if not isinstance(homebrew, dict):
         return HomebrewResult(False, [{"code": "homebrew.malformed", "path": "", "message": "Homebrew must be an object of {kind: [entries]}."}])

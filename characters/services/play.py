@@ -6,8 +6,8 @@ tabs (or the player and the GM) changing the same sheet never lose a change.
 Every state change is a new ``CharacterVersion`` whose reason is the ruleset's
 log sentence: the history shows "Took 2 lethal damage" next to "advancement #3".
 
-Errors, understood alike by the pages and the DRF API (config.api):
-``CharacterNotFound`` (404, from the selector), ``PermissionDenied`` (403),
+Errors (characters/errors.py), mapped to HTTP once for the pages and once for the API:
+``CharacterNotFound`` (404, from the selector), ``NotPermitted`` (403),
 ``Conflict`` (409, stale version), ``RuleRefused`` (422, the rules say no; carries
 the rule's code, path and message) and ``StateInvalid`` (400, a state with issues).
 """
@@ -18,11 +18,9 @@ import copy
 import logging
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from rest_framework import status
-from rest_framework.exceptions import APIException
 
+from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
 from characters.models import Character, CharacterVersion, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
@@ -35,7 +33,7 @@ from characters.selectors.play import (
     rollable_by_id,
     sheet_rules,
 )
-from config.api import Conflict, RuleRefused
+from characters.services.versions import character_version_write
 from rulesets.engine.base import Context, OddsError, Ruleset, StateError, is_int
 from rulesets.engine.dice import Roller
 from rulesets.engine.pointer import resolve, set_at, split
@@ -46,22 +44,20 @@ logger = logging.getLogger(__name__)
 REASON_LENGTH = 200  # CharacterVersion.reason
 
 
-class StateInvalid(APIException):
+class StateInvalid(BadInput):
     """A play state the ruleset finds problems with (400); ``errors`` are its issues."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_detail = "The play state has problems."
-    default_code = "state_invalid"
+    code = "state_invalid"
+    default_message = "The play state has problems."
 
     def __init__(self, issues: list[Issue]):
         self.issues = list(issues)
-        self.errors = [i.as_dict() for i in self.issues]
-        detail = "; ".join(f"{i.path or '/'}: {i.message}" for i in self.issues) or self.default_detail
-        super().__init__(detail=detail, code=self.default_code)
+        message = "; ".join(f"{i.path or '/'}: {i.message}" for i in self.issues) or self.default_message
+        super().__init__(message, errors=[i.as_dict() for i in self.issues])
 
 
 def _refused(code: str, message: str, path: str = "") -> RuleRefused:
-    return RuleRefused(message, errors=[{"code": code, "path": path, "message": message}], code=code)
+    return rule_refused(code, message, path)
 
 
 def _rules_of(character: Character) -> tuple[Ruleset, Report, Context]:
@@ -75,23 +71,13 @@ def _rules_of(character: Character) -> tuple[Ruleset, Report, Context]:
 
 def _save_version(character: Character, *, user, reason: str, fields: list[str]) -> CharacterVersion:
     """Bump the version counter and write the version row, in the caller's transaction."""
-    character.version += 1
-    character.save(update_fields=[*fields, "version", "updated"])
-    return CharacterVersion.objects.create(
-        character=character,
-        number=character.version,
-        build=character.build,
-        state=character.state,
-        report=character.report,
-        reason=reason[:REASON_LENGTH],
-        author=user,
-    )
+    return character_version_write(character=character, author=user, reason=reason, fields=fields)
 
 
 def _lock_for_state(*, character_id, user) -> Character:
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     if not can_edit_state(user, character):
-        raise PermissionDenied("Only the owner and the GM change this character's play state.")
+        raise NotPermitted("Only the owner and the GM change this character's play state.")
     if character.status != Character.Status.ACTIVE:
         raise _refused("state.not_active", f"{character.name} is {character.get_status_display().lower()}: "
                        "play state and dice open once the character is submitted.")
@@ -232,14 +218,14 @@ def _equipment_entry(value: Any) -> dict[str, Any]:
 def character_equipment_state(*, character_id, user, index: Any, state: Any) -> Character:
     """Wield, wear or carry an equipment entry: a loadout change of the build.
 
-    Only the owner may do it (the GM gets ``PermissionDenied``). The new build is
+    Only the owner may do it (the GM gets ``NotPermitted``). The new build is
     re-validated; a change that brings new errors (a slot or arm conflict) is refused
     with them (``RuleRefused``) and nothing changes. Writes a new version.
     """
     with transaction.atomic():
         character = character_for_user(user=user, character_id=character_id, for_update=True)
         if not can_edit_build(user, character):
-            raise PermissionDenied("Only the owner changes what this character wields, wears or carries.")
+            raise NotPermitted("Only the owner changes what this character wields, wears or carries.")
         ruleset, old_report, _ = _rules_of(character)
         equipment = character.build.get("equipment")
         if not is_int(index) or not isinstance(equipment, list) or not 0 <= index < len(equipment):

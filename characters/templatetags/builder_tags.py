@@ -191,7 +191,8 @@ def stepper(f, url):
 
 @register.simple_tag
 def creation_dots(item):
-    """One row of Maelstrom's creation dots (every dot changes with the allocation: a hot loop)."""
+    """A row of dots, each of its kind ("base", "free", "xp"…), for a ruleset's dot widget
+    (every dot can change with one edit: a hot loop, so no template loop)."""
     dots = [_e(d) for d in item.get("dots") or []]
     final = item.get("final") or 0
     return mark_safe(
@@ -221,7 +222,9 @@ def section_fingerprint(section: dict) -> str:
 def builder_section(context, section):
     """One section of the builder form, rendered with only its model and the builder's URL."""
     builder_url = context.get("builder_url", "")
-    template = context.template.engine.get_template(section["template"])
+    names = section["template"]  # a name, or the names to try in turn (a ruleset's widget, then a fallback)
+    engine = context.template.engine
+    template = engine.get_template(names) if isinstance(names, str) else engine.select_template(names)
     key = (builder_url, section.get("dom_id", ""))
     fingerprint = section_fingerprint(section)
     hit = _SECTION_HTML.get(key)

@@ -9,6 +9,7 @@ from django import template
 
 from characters.selectors.play import label as _label
 from rulesets.charts import odds_bars
+from rulesets.engine.base import parse_whole_number
 
 register = template.Library()
 
@@ -23,6 +24,13 @@ CHART_WIDTH = LABEL_WIDTH + BAR_WIDTH + 56
 def label(value: Any) -> str:
     """``max_speed`` → "Max speed"."""
     return _label(value)
+
+
+@register.simple_tag
+def ruleset_template(slug: Any, name: str, fallback: str) -> tuple[str, str]:
+    """A ruleset's own template for a piece of a page (``<slug>/<name>.html``, in its folder),
+    else the generic ``fallback``: ``{% ruleset_template slug "sheet_derived" "x.html" as t %}{% include t %}``."""
+    return (f"{slug}/{name}.html", fallback)
 
 
 @register.filter
@@ -104,9 +112,9 @@ def rolled_index(bars: list[dict[str, Any]], result: dict[str, Any]) -> int | No
     for number in (outcome, result.get("total"), result.get("ep"), result.get("successes")):
         if isinstance(number, bool):
             continue
-        if isinstance(number, (int, str)) and str(number).lstrip("-").isdigit():
+        if isinstance(number, (int, str)) and parse_whole_number(str(number)) is not None:
             for i, bar in enumerate(bars):
-                if bar["label"].split(" ", 1)[0] == str(int(number)) and " " in bar["label"]:
+                if bar["label"].split(" ", 1)[0] == str(parse_whole_number(str(number))) and " " in bar["label"]:
                     return i
     return None
 
@@ -427,7 +435,8 @@ def sheet_value(value: Any) -> str:
 
 @register.simple_tag
 def skill_rows(skills: Any, effects: Any) -> str:
-    """Ascendant's skills table rows: each skill's modifier and, if play state lowers it, the lowered one."""
+    """Table rows of named modifiers (``skills``: {id: modifier}) and, where the play state's effects
+    lower one (``effects.checks["skill.<id>"]``), the lowered modifier beside it."""
     if not isinstance(skills, dict):
         return ""
     checks = effects.get("checks", "") if isinstance(effects, dict) else ""

@@ -7,7 +7,8 @@ input: problems are ``Issue`` values in the report.
 
 Adding a ruleset: a folder under ``rulesets/systems/<slug>/`` whose
 ``__init__.py`` defines a subclass and ``RULESET = MyRuleset()``, its content
-in ``content/*.json``, and one line in ``registry.SYSTEMS``.
+in ``content/*.json``, its templates in ``templates/<slug>/``, and one word in
+``rulesets.systems.ORDER`` (the registry finds the folder).
 
 Content files: a JSON *list* of entries with an ``id`` is a catalogue (skills,
 items, …) indexed by id and extensible by campaign homebrew; a JSON *object* is
@@ -21,8 +22,10 @@ import copy
 import json
 import logging
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
@@ -59,12 +62,26 @@ def is_int(value: Any) -> bool:
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
+#: A whole number as people type it: an optional sign, then ASCII digits (at most 15: past that it is
+#: not a game number, and ``int()`` of thousands of digits is slow or refused). Nothing else —
+#: "-+1", "²", "1e3", "1_000", "٣" and "" are not whole numbers.
+WHOLE_NUMBER_RE = re.compile(r"[+-]?[0-9]{1,15}")
+
+
+def parse_whole_number(text: str) -> int | None:
+    """The whole number ``text`` spells (spaces around it allowed), else None. Never raises."""
+    stripped = text.strip(" \t\r\n")
+    if WHOLE_NUMBER_RE.fullmatch(stripped):
+        return int(stripped)
+    return None
+
+
 def whole_number(value: Any) -> int | None:
     """A whole number from JSON (``is_int``) or a form field ("3", " -2 "), else None."""
     if is_int(value):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
+    if isinstance(value, str):
+        return parse_whole_number(value)
     return None
 
 
@@ -534,6 +551,109 @@ class Ruleset:
     def make_combat(self):
         """Override: a new ``CombatRules`` of this ruleset (import its combat module here, lazily)."""
         raise NotImplementedError(f"{self.slug} has no combat rules yet")
+
+    # ------------------------------------------------- what the product shows
+    # A ruleset folder owns its whole game: besides the rules above, the words, starting
+    # points and page pieces the product shows for it. Every hook has a generic default,
+    # so a new ruleset works through the whole product before it fills any of them in.
+    # The data defaults read JSON *objects* of ``content/`` (tables, not catalogues), the
+    # page pieces are templates in ``<folder>/templates/<slug>/`` found by the project's
+    # template loader, with a generic fallback each:
+    #
+    #   <slug>/sheet_derived.html          the sheet's "Numbers" block (else the generic list)
+    #   <slug>/builder/<widget>.html       a ``"kind": "custom"`` builder section's widget
+
+    @cached_property
+    def package_dir(self) -> Path:
+        """The ruleset's folder (where its module lives)."""
+        module = sys.modules[type(self).__module__]
+        return Path(module.__file__ or ".").resolve().parent
+
+    @cached_property
+    def templates_dir(self) -> Path:
+        """Where the ruleset's templates live (``<folder>/templates``); may not exist."""
+        return self.package_dir / "templates"
+
+    def labels(self) -> dict[str, str]:
+        """Words the sheet shows for keys that a plain "max_speed" → "Max speed" gets wrong
+        (``{"max_hp": "Max HP"}``). Default: ``content/labels.json``, else none."""
+        return self.tables.get("labels") or {}
+
+    def quick_awards(self, ctx: Context | None = None) -> list[dict[str, Any]]:
+        """The GM's one-click awards: [{id, label, currency, amount, who ("all"|"each"), scope?, help?}].
+        Default: ``content/quick_awards.json`` ``{"awards": [...]}``, else none."""
+        return [dict(a) for a in (self.tables.get("quick_awards") or {}).get("awards", [])]
+
+    def awards_help(self) -> str:
+        """A sentence the awards page adds for this ruleset (``quick_awards.json`` ``help``). Default: ""."""
+        return (self.tables.get("quick_awards") or {}).get("help", "")
+
+    def quick_npc(self, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict[str, Any]:
+        """The starting build of the GM's quick NPC form: ``content/npc.json`` (a small valid build),
+        else ``blank_build("Bandit")`` (which the rules may refuse until it is filled in)."""
+        npc = self.tables.get("npc")
+        if isinstance(npc, dict):
+            return copy.deepcopy(npc)
+        try:
+            return self.blank_build("Bandit", budget or None, ctx)
+        except Exception:  # a blank build the ruleset cannot make is a starting point still
+            logger.exception("ruleset %s blank_build failed", self.slug)
+            return {"ruleset": self.slug, "name": "Bandit"}
+
+    def odds_form(self) -> list[dict[str, Any]] | None:
+        """The odds calculator's inputs: [{name, label, default, min, max} | {name, label, default,
+        choices}] (``content/odds_form.json`` ``{"fields": [...]}``). Default: None, a JSON text box instead."""
+        form = (self.tables.get("odds_form") or {}).get("fields")
+        return list(form) if isinstance(form, list) else None
+
+    def api_examples(self) -> dict[str, Any]:
+        """Examples for the API documentation: {"build": a build, "odds": an odds request}
+        (``content/examples.json``). Default: none."""
+        examples = self.tables.get("examples")
+        return examples if isinstance(examples, dict) else {}
+
+    def body_diagram(self) -> dict[str, dict[str, Any]]:
+        """How a "body" state section draws each part: {part id: {"shape": "circle", "cx", "cy", "r"} |
+        {"shape": "rect", "x", "y", "width", "height", "rx"}} (``content/body_diagram.json``).
+        Parts without a shape are listed in the table only. Default: none."""
+        return self.tables.get("body_diagram") or {}
+
+    def point_price_key(self, section: dict[str, Any], entry: dict[str, Any] | None, value: int) -> tuple | None:
+        """The builder shows what one more point of each stepper costs, priced by validating the
+        build with that point added. Steppers whose next point costs the same share one price:
+        return the key they share (default: the section, the entry's ``group`` and the current
+        value, the way a point-buy priced by value and attribute group works), or None to price
+        this stepper alone."""
+        group = (entry or {}).get("group", "") if section.get("kind") == "numbers" else ""
+        return (section.get("id"), group, value)
+
+    def builder_widget(
+        self, widget: str, section: dict[str, Any], build: dict, report: dict, ui: Any
+    ) -> dict[str, Any]:
+        """What a ``"kind": "custom"`` builder section's template gets besides the section: a dict
+        merged into it. ``ui`` offers ``control(pointer, value, **extra)`` (a form control with its
+        issues), ``html_id(pointer, prefix)``, ``label(id)`` and ``sections`` (every traits section).
+        Default: the function ``WIDGETS[widget]`` of the ruleset's ``widgets.py``, if it has one."""
+        fn = self._widgets.get(widget)
+        return fn(section, build, report, ui) if fn is not None else {}
+
+    @cached_property
+    def _widgets(self) -> dict[str, Any]:
+        try:
+            module = import_module(f"{type(self).__module__}.widgets")
+        except ModuleNotFoundError:
+            return {}
+        return dict(getattr(module, "WIDGETS", {}))
+
+    def demo_builds(self) -> list[dict[str, Any]]:
+        """Finished characters for ``manage.py seed_demo``: the documents of ``<folder>/demo/*.json``."""
+        out = []
+        for path in sorted((self.package_dir / "demo").glob("*.json")):
+            try:
+                out.append({"file": path.name, "document": json.loads(path.read_text(encoding="utf-8"))})
+            except (OSError, ValueError) as exc:
+                out.append({"file": path.name, "error": str(exc)})
+        return out
 
     # ------------------------------------------------------------- import
 

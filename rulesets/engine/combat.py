@@ -13,7 +13,7 @@ Shapes
 same object the character sheet edits: harm, pools, health chart…). For a
 player character it *is* the character's live state, so damage taken in a fight
 shows on the sheet. ``Fighter.combat`` holds the per-encounter numbers the
-ruleset needs (Pando speed and Momentum, ascendant actions left and reaction,
+ruleset needs (Pando speed and Momentum, Ascendant actions left and reaction,
 Paragon footing, initiative results, uses of each action this round…).
 
 ``encounter_state`` is the ruleset's encounter-wide state (Our D&D's scene TD and
@@ -71,7 +71,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Context, StateError
+from .base import Context, StateError, whole_number
 from .dice import Roller
 from .report import Report
 
@@ -114,7 +114,7 @@ class ActionSpec:
     odds: dict[str, Any] | None = None  # an odds request of the ruleset
     gm: bool = False  # only the GM may take it
     reaction: bool = False  # may be taken outside the actor's turn
-    code: str = ""  # the rule code of the refusal when not allowed ("pando.not_enough_speed")
+    code: str = ""  # the rule code of the refusal when not allowed ("<slug>.not_enough_speed")
 
     def deny(self, reason: str, code: str) -> None:
         """Not allowed now, because ``reason`` (rule ``code``). The first rule that stops an action
@@ -186,7 +186,7 @@ class CombatRules:
         ctx: Context | None = None,
     ) -> Outcome:
         """Override: the start of ``actor``'s turn. Default: the turn's numbers start afresh
-        (``fresh_turn``: ascendant's 3 actions and the reaction, Maelstrom's one action), and a
+        (``fresh_turn``: Ascendant's 3 actions and the reaction, Maelstrom's one action), and a
         fighter who cannot act (``cannot_act``) has it said in the log. Without either: nothing."""
         out = Outcome()
         fresh = self.fresh_turn()
@@ -313,10 +313,9 @@ class CombatRules:
                 raise CombatRefused("combat.invalid_target", "Choose a target.")
             return None
         not_here = "The target must be a combatant of this encounter."
-        try:
-            tid = int(raw)
-        except (TypeError, ValueError):
-            raise CombatRefused("combat.invalid_target", not_here) from None
+        tid = whole_number(raw)  # strictly: not "²", 1e400 or True
+        if tid is None:
+            raise CombatRefused("combat.invalid_target", not_here)
         target = next((f for f in fighters if f.id == tid), None)
         if target is None:
             raise CombatRefused("combat.invalid_target", not_here)

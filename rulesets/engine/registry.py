@@ -1,7 +1,14 @@
-"""Finds the rulesets once and caches them. A sixth ruleset is one line here."""
+"""Finds the rulesets once and caches them.
+
+Every package under ``rulesets/systems/`` whose ``__init__.py`` defines ``RULESET`` is a
+ruleset, listed in the order of ``rulesets.systems.ORDER`` (then alphabetically). A sixth
+ruleset is one folder there and one word in ``ORDER``. Tests (and plugins shipped elsewhere)
+add one at run time with ``register(ruleset)`` and take it away with ``unregister(slug)``.
+"""
 
 from __future__ import annotations
 
+import pkgutil
 from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
@@ -9,25 +16,86 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .base import Ruleset
 
-SYSTEMS: tuple[str, ...] = ("pando", "paragon", "ascendant", "ourdnd", "maelstrom")
+_PACKAGE = "rulesets.systems"
+
+_found: dict[str, "Ruleset"] | None = None
+_extra: dict[str, "Ruleset"] = {}
+# ``SYSTEMS``, the slugs in order, is set on first use (see ``__getattr__``).
 
 
-@cache
-def _load(slug: str) -> "Ruleset":
-    module = import_module(f"rulesets.systems.{slug}")
-    return module.RULESET
+def _discover() -> dict[str, "Ruleset"]:
+    package = import_module(_PACKAGE)
+    order = list(getattr(package, "ORDER", ()))
+    names = sorted(
+        (m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg),
+        key=lambda n: (order.index(n) if n in order else len(order), n),
+    )
+    found: dict[str, Ruleset] = {}
+    for name in names:
+        ruleset = getattr(import_module(f"{_PACKAGE}.{name}"), "RULESET", None)
+        if ruleset is not None:
+            found[ruleset.slug] = ruleset
+    return found
+
+
+def _rulesets() -> dict[str, "Ruleset"]:
+    global _found
+    if _found is None:
+        _found = _discover()
+        _refresh()
+    return {**_found, **_extra} if _extra else _found
+
+
+def _refresh() -> None:
+    global SYSTEMS  # noqa: PLW0603
+    SYSTEMS = tuple(_found or {}) + tuple(s for s in _extra if s not in (_found or {}))
+    labels.cache_clear()
 
 
 def get(slug: object) -> "Ruleset | None":
     """The ruleset for ``slug``, or None when there is no such ruleset."""
-    if not isinstance(slug, str) or slug not in SYSTEMS:
+    if not isinstance(slug, str):
         return None
-    return _load(slug)
+    return _rulesets().get(slug)
 
 
 def all_rulesets() -> list["Ruleset"]:
-    return [_load(slug) for slug in SYSTEMS]
+    return list(_rulesets().values())
+
+
+def slugs() -> tuple[str, ...]:
+    _rulesets()
+    return SYSTEMS
 
 
 def choices() -> list[tuple[str, str]]:
     return [(rs.slug, rs.name) for rs in all_rulesets()]
+
+
+def register(ruleset: "Ruleset") -> None:
+    """Add a ruleset found elsewhere (a test's, a plugin's); it is listed after the others."""
+    _rulesets()
+    _extra[ruleset.slug] = ruleset
+    _refresh()
+
+
+def unregister(slug: str) -> None:
+    """Take away a ruleset added with ``register``."""
+    _extra.pop(slug, None)
+    _refresh()
+
+
+@cache
+def labels() -> dict[str, str]:
+    """Every ruleset's display words for keys (``Ruleset.labels``), the earlier ruleset first."""
+    out: dict[str, str] = {}
+    for ruleset in reversed(all_rulesets()):
+        out.update(ruleset.labels())
+    return out
+
+
+def __getattr__(name: str):
+    # ``registry.SYSTEMS`` read before any ruleset was asked for: discover them first.
+    if name == "SYSTEMS":
+        return slugs()
+    raise AttributeError(name)

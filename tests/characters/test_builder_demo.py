@@ -8,6 +8,7 @@ import pytest
 
 from characters import demo
 from characters.models import Character
+from rulesets.engine import registry
 from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +20,7 @@ def test_demo_characters_are_active_valid_and_seeded_once(capsys):
     campaigns = {slug: make_campaign(gm=gm, ruleset=slug, players=players, name=f"Demo {slug}")
                  for slug in ("pando", "paragon", "ascendant", "ourdnd", "maelstrom")}
     made = demo.seed_demo_characters(gm=gm, players=players, campaigns=campaigns)
-    files = {slug: sorted((demo.DEMO_DIR / slug).glob("*.json")) for slug in campaigns}
+    files = {slug: sorted((registry.get(slug).package_dir / "demo").glob("*.json")) for slug in campaigns}
     skipped = capsys.readouterr().err
     expected = sum(len(f) for f in files.values()) - skipped.count("skipped")
     assert len(made) == expected == Character.objects.count()
@@ -33,9 +34,9 @@ def test_demo_characters_are_active_valid_and_seeded_once(capsys):
 
 
 def test_a_demo_file_that_does_not_validate_is_skipped_with_a_warning(tmp_path, monkeypatch, capsys):
-    (tmp_path / "pando").mkdir()
-    (tmp_path / "pando" / "bad.json").write_text(json.dumps({"ruleset": "pando", "name": "Bad", "skills": ["blades"]}))
-    monkeypatch.setattr(demo, "DEMO_DIR", tmp_path)
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "bad.json").write_text(json.dumps({"ruleset": "pando", "name": "Bad", "skills": ["blades"]}))
+    monkeypatch.setattr(registry.get("pando"), "package_dir", tmp_path)
     gm, player = make_user(), make_user()
     campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
     assert demo.seed_demo_characters(gm=gm, players=[player], campaigns={"pando": campaign}) == []

@@ -11,7 +11,7 @@ from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
 from tests.combat.helpers import last_event, refused, snapshot
 from tests.factories import make_campaign, make_user
-from tests.rulesets.test_ascendant_combat import CULTIST, LIRAEL
+from tests.rulesets.ascendant.test_ascendant_combat import CULTIST, LIRAEL
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ def test_the_scripted_fight(fight):
     assert character.version == version + 1
     assert CharacterVersion.objects.get(character=character, number=character.version).reason == (
         "The crypt: GM: Lirael Windsong is frightened 1.")
-    with pytest.raises(services.PermissionDenied):
+    with pytest.raises(services.NotPermitted):
         services.encounter_act(encounter=e, user=player, combatant_id=npc.pk,
                                action={"action": "gm_damage", "amount": 5})
 

@@ -11,7 +11,7 @@ from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
 from tests.combat.helpers import last_event, refused, snapshot
 from tests.factories import make_campaign, make_user
-from tests.rulesets.test_maelstrom_combat import ROOK, VASQUEZ
+from tests.rulesets.maelstrom.test_maelstrom_combat import ROOK, VASQUEZ
 
 pytestmark = pytest.mark.django_db
 L = "lethal"
@@ -79,7 +79,7 @@ def test_the_scripted_fight(fight):
                            action={"action": "gm_difficulty", "difficulty": 7, "threshold": 0})
     e.refresh_from_db()
     assert e.state == {"difficulty": 7, "threshold": 0}
-    with pytest.raises(services.PermissionDenied):
+    with pytest.raises(services.NotPermitted):
         services.encounter_act(encounter=e, user=player, combatant_id=pc.pk,
                                action={"action": "gm_damage", "levels": 1, "type": "bashing"})
     services.encounter_act(encounter=e, user=gm, combatant_id=pc.pk,

@@ -18,7 +18,7 @@ from tests.factories import make_campaign, make_user
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-BRAM = json.loads((ROOT / "characters/demo/ourdnd/bram_shieldbearer.json").read_text())  # str 2, Defense 3, 10 HP
+BRAM = json.loads((ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text())  # str 2, Defense 3, 10 HP
 GOBLIN = {"ruleset": "ourdnd", "name": "Goblin", "budget": {"points": 3},
           "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0}, "hearts": 1,
           "gear": [{"item": "dagger"}]}

@@ -115,7 +115,7 @@ def test_the_scripted_fight(fight):
         "Ambush at the ford: GM: Pablo takes 1 harm to the right arm")
 
     # Not Pablo's turn to end for the player of Bea? It is Pablo's turn: Bea's player may not end it.
-    with pytest.raises(services.PermissionDenied):
+    with pytest.raises(services.NotPermitted):
         services.encounter_next_turn(encounter=e, user=other)
     services.encounter_next_turn(encounter=e, user=player)  # Pablo's player ends Pablo's turn
     e.refresh_from_db()

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())
-HESK = json.loads((ROOT / "characters/demo/paragon/old_hesk.json").read_text())
+HESK = json.loads((ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text())
 
 
 @pytest.fixture

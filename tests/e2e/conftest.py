@@ -44,6 +44,26 @@ def browser():
         chromium.close()
 
 
+_csp_violations: list[str] = []
+
+
+def watch_csp(context) -> None:
+    """Collect the Content-Security-Policy violations Chromium reports on any page of ``context``
+    (a console error "Refused to ... because it violates the following Content Security Policy
+    directive"); ``_no_csp_violations`` fails the test on any."""
+    context.on("console", lambda msg: _csp_violations.append(f"{msg.location.get('url', '')}: {msg.text}")
+               if "Content Security Policy" in msg.text else None)
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violations():
+    _csp_violations.clear()
+    yield
+    violations = list(_csp_violations)
+    _csp_violations.clear()
+    assert violations == [], "Content-Security-Policy violations in the browser:\n" + "\n".join(violations)
+
+
 @pytest.fixture
 def browser_context(browser, live_server):
     """A factory of isolated browser contexts (separate cookies: one per person at the table)."""
@@ -52,6 +72,7 @@ def browser_context(browser, live_server):
     def make(**options):
         options = {"base_url": live_server.url, "viewport": {"width": 1280, "height": 900}, **options}
         context = browser.new_context(**options)
+        watch_csp(context)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context

@@ -22,6 +22,7 @@ from combat import services
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
 from tests.combat.conftest import GOBLIN, PABLO
+from tests.e2e.conftest import watch_csp
 from tests.factories import make_campaign, make_user
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -75,6 +76,7 @@ def _page_as(browser, base_url, user, *, viewport):
     client = Client()
     client.force_login(user)
     context = browser.new_context(base_url=base_url, viewport=viewport)
+    watch_csp(context)
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
     context.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.__wsOpen = true; });")
     page = context.new_page()
@@ -99,8 +101,8 @@ def test_the_players_action_appears_on_the_gms_page_without_a_reload(browser, as
     try:
         gm_page.goto(url)
         pl_page.goto(url)
-        gm_page.wait_for_function("window.__wsOpen === true")
-        pl_page.wait_for_function("window.__wsOpen === true")
+        gm_page.wait_for_function("() => window.__wsOpen === true")
+        pl_page.wait_for_function("() => window.__wsOpen === true")
         row = gm_page.locator(f"#combatant-{c_pablo.pk}")
         expect(row).to_have_class("combatant is-current")
         expect(row.locator('[data-stat="speed"] dd')).to_have_text("6/6")
@@ -152,7 +154,7 @@ def test_quick_adds_refresh_the_panel_once_each_without_oob_errors(browser, asgi
     context, page = _page_as(browser, asgi_server, gm, viewport={"width": 1280, "height": 1000})
     try:
         page.goto(reverse("encounter_detail", args=[e.pk]))
-        page.wait_for_function("window.__wsOpen === true")
+        page.wait_for_function("() => window.__wsOpen === true")
         seen = _watch(page)
         add = page.locator("form.quick-npc button[type=submit]")
         for _ in range(3):  # the GM clicks fast: each reply may land after the panel was refreshed
@@ -186,8 +188,8 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):
     try:
         page.goto(reverse("encounter_detail", args=[e.pk]))
         pl_page.goto(reverse("encounter_detail", args=[e.pk]))
-        page.wait_for_function("window.__wsOpen === true")
-        pl_page.wait_for_function("window.__wsOpen === true")
+        page.wait_for_function("() => window.__wsOpen === true")
+        pl_page.wait_for_function("() => window.__wsOpen === true")
         page.evaluate("window.__notReloaded = true")
         expect(speed).to_have_text("6/6")
 
@@ -196,7 +198,7 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):
         page.wait_for_timeout(300)
         expect(speed).to_have_text("6/6")
         page.evaluate("window.__wsOpen = false; window.__ws.reconnect()")
-        page.wait_for_function("window.__wsOpen === true")
+        page.wait_for_function("() => window.__wsOpen === true")
         expect(speed).to_have_text("5/6")
         expect(page.locator("#encounter-log-list li").first).to_contain_text("Pablo moves, −1 speed.")
 
@@ -209,4 +211,32 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):
         assert page.evaluate("window.__notReloaded") is True
     finally:
         context.close()
+        pl_context.close()
+
+
+def test_a_removed_player_s_page_says_so_and_stops_reconnecting(browser, asgi_server):
+    """The GM removes the player (through daphne, like any click): the player's socket closes, its
+    reconnect is refused, and the page says it can no longer follow the encounter — and stays
+    quiet (characters/live.py, static/js/encounter.js)."""
+    from playwright.sync_api import expect
+
+    gm, player = make_user("gm"), make_user("player")
+    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
+    e = services.encounter_create(campaign=campaign, user=gm, name="Ambush at the ford")
+    gm_context, gm_page = _page_as(browser, asgi_server, gm, viewport={"width": 1280, "height": 1000})
+    pl_context, pl_page = _page_as(browser, asgi_server, player, viewport={"width": 390, "height": 844})
+    sockets = []
+    pl_page.on("websocket", lambda ws: sockets.append(ws.url))
+    try:
+        pl_page.goto(reverse("encounter_detail", args=[e.pk]))
+        pl_page.wait_for_function("() => window.__wsOpen === true")
+        gm_page.goto(reverse("campaign_detail", args=[campaign.pk]))
+        gm_page.on("dialog", lambda dialog: dialog.accept())
+        gm_page.get_by_role("button", name="Remove").click()
+        expect(pl_page.get_by_test_id("encounter-gone")).to_contain_text("You can no longer follow this encounter")
+        expect(pl_page.locator("#encounter")).to_have_count(0)
+        pl_page.wait_for_timeout(3000)  # no reconnecting loop: the first socket and one refused retry
+        assert 2 <= len(sockets) <= 3, sockets
+    finally:
+        gm_context.close()
         pl_context.close()

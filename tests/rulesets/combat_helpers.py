@@ -1,4 +1,4 @@
-"""Stand-ins for the combat service in the pure-Python combat tests (tests/rulesets/test_*_combat.py).
+"""Stand-ins for the combat service in the pure-Python combat tests (tests/rulesets/<slug>/test_*_combat.py).
 
 A test file subclasses ``Table`` or ``Scene`` and names its ruleset's hooks:
 

@@ -134,7 +134,7 @@ class Command(BaseCommand):
 
         ruleset = registry.get(slug)
         if ruleset is None:
-            self._emit({"error": f"No ruleset {slug!r}; the rulesets are {', '.join(registry.SYSTEMS)}."})
+            self._emit({"error": f"No ruleset {slug!r}; the rulesets are {', '.join(registry.slugs())}."})
             return EXIT_UNREADABLE
         ctx = ruleset.context()
         code = EXIT_OK

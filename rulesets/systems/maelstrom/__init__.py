@@ -146,6 +146,23 @@ class MaelstromRuleset(Ruleset):
 
         return MaelstromCombat(self)
 
+    # ------------------------------------------------- what the product shows
+
+    def quick_awards(self, ctx: Context | None = None) -> list[dict[str, Any]]:
+        """The seed's awards (content/awards.json), each one click: chapter, story and personal XP."""
+        return [
+            {
+                "id": e["id"],
+                "label": f"{e.get('name', e['id'])} ({e.get('scope', '')})",
+                "currency": "xp",
+                "amount": e.get("xp", 1),
+                "who": e.get("who", "each"),
+                "scope": e.get("scope", ""),
+                "help": e.get("description", ""),
+            }
+            for e in (self.catalogue.get("awards") or {}).values()
+        ]
+
     # ---------------------------------------------------------------- import
 
     def import_sheet(self, data: Any, *, ctx: Context | None = None) -> tuple[dict | None, list[Issue]]:

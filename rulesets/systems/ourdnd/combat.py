@@ -53,7 +53,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import Context, is_int
+from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
@@ -536,8 +536,8 @@ class OurDnDCombat(CombatRules):
 
     def _do_lower_td(self, action, actor, fighters, es, roller) -> Outcome:
         amount = action.get("amount", 1)
-        if isinstance(amount, str) and amount.strip().isdigit():
-            amount = int(amount)
+        if isinstance(amount, str) and whole_number(amount) is not None:
+            amount = whole_number(amount)
         if not is_int(amount) or amount < 1:
             raise CombatRefused("ourdnd.invalid_amount", "Lower the TD by a whole number of 1 or more.")
         room = self._room(es, self.ctx_of(actor))
@@ -555,8 +555,8 @@ class OurDnDCombat(CombatRules):
 
     def _do_set_td(self, action, actor, fighters, es, roller) -> Outcome:
         td = action.get("td")
-        if isinstance(td, str) and td.strip().isdigit():
-            td = int(td)
+        if isinstance(td, str) and whole_number(td) is not None:
+            td = whole_number(td)
         if not is_int(td) or not 1 <= td <= rules.ODDS_LIMIT:
             raise CombatRefused("ourdnd.invalid_td", f"The TD is a whole number from 1 to {rules.ODDS_LIMIT} "
                                                      "(usually 10 easy, 12 average, 15 hard, 18 brutal).")
@@ -566,8 +566,8 @@ class OurDnDCombat(CombatRules):
 
     def _gm_amount(self, action: dict) -> int:
         amount = action.get("amount")
-        if isinstance(amount, str) and amount.strip().isdigit():
-            amount = int(amount)
+        if isinstance(amount, str) and whole_number(amount) is not None:
+            amount = whole_number(amount)
         if not is_int(amount) or amount < 1:
             raise CombatRefused("ourdnd.invalid_amount", "The amount is a whole number of 1 or more.")
         return amount

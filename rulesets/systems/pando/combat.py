@@ -538,8 +538,8 @@ class PandoCombat(CombatRules):
         attack = es["attack"]
         target = next(f for f in fighters if f.id == attack["target"])
         amount = action.get("amount", attack["ep"])
-        if isinstance(amount, str) and amount.strip().isdigit():
-            amount = int(amount)
+        if isinstance(amount, str) and whole_number(amount) is not None:
+            amount = whole_number(amount)
         if not is_int(amount) or not 1 <= amount <= attack["ep"]:
             raise CombatRefused("pando.invalid_amount", f"Spend between 1 and {attack['ep']} EP on harm.")
         new_state, text = self.play_state_action(target, None, {"action": "harm", "body_part": action.get("body_part"), "amount": amount, "protected": True})

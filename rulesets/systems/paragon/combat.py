@@ -66,7 +66,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import Context, is_int
+from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
@@ -452,10 +452,9 @@ class ParagonCombat(CombatRules):
 
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
         raw = action.get("target")
-        try:
-            tid = int(raw)
-        except (TypeError, ValueError):
-            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.") from None
+        tid = whole_number(raw)  # strictly: not "²", 1e400 or True
+        if tid is None:
+            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
         target = next((f for f in fighters if f.id == tid), None)
         if target is None:
             raise CombatRefused("combat.invalid_target", "The target must be a combatant of this encounter.")
@@ -773,8 +772,8 @@ class ParagonCombat(CombatRules):
         out = Outcome()
         if aid in ("gm_damage", "gm_restore"):
             amount = action.get("amount")
-            if isinstance(amount, str) and amount.strip().isdigit():
-                amount = int(amount)
+            if isinstance(amount, str) and whole_number(amount) is not None:
+                amount = whole_number(amount)
             new_state, text = self.play_state_action(
                 actor, actor.state, {"action": "damage" if aid == "gm_damage" else "restore",
                                      "pool": action.get("pool", "health"), "amount": amount})

@@ -17,7 +17,7 @@ from tests.rulesets import combat_helpers
 ROOT = Path(__file__).resolve().parents[3]
 RULESET = registry.get("maelstrom")
 RULES = RULESET.combat()
-ROOK = json.loads((ROOT / "characters/demo/maelstrom/rook.json").read_text())  # reflexes 4, wits 2
+ROOK = json.loads((ROOT / "rulesets/systems/maelstrom/demo/rook.json").read_text())  # reflexes 4, wits 2
 
 
 def fighter(fid: int, *, state: dict | None = None):

@@ -87,7 +87,7 @@ from pathlib import Path  # noqa: E402
 from tests.rulesets import combat_helpers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
-ROOK = json.loads((ROOT / "characters/demo/maelstrom/rook.json").read_text())  # precision 4 + firearms 3
+ROOK = json.loads((ROOT / "rulesets/systems/maelstrom/demo/rook.json").read_text())  # precision 4 + firearms 3
 
 
 class Table(combat_helpers.Table):

@@ -1,0 +1,100 @@
+"""Ascendant's builder widgets: the attribute boosts and the level-by-level choices.
+
+Each function takes the traits section, the build, the report (as a dict) and the builder's
+``ui`` (see ``Ruleset.builder_widget``) and returns what the widget's template
+``templates/ascendant/builder/<widget>.html`` shows besides the section.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.engine.pointer import join
+
+
+def boosts(raw: dict, build: dict, report: dict, ui: Any) -> dict:
+    """Ancestry, background and free boosts as rows of attribute checkboxes; the class boost a select."""
+    data = raw.get("data") or {}
+    attributes = data.get("attributes") or []
+    boosts = build.get("boosts") if isinstance(build.get("boosts"), dict) else {}
+    by_id = {s.get("id"): s for s in ui.sections}
+    ancestry = next((o for o in (by_id.get("ancestry") or {}).get("options", []) if o["id"] == build.get("ancestry")), None)
+    klass = next((o for o in (by_id.get("class") or {}).get("options", []) if o["id"] == build.get("class")), None)
+    background = next((o for o in (by_id.get("background") or {}).get("options", []) if o["id"] == build.get("background")), None)
+    groups = []
+    hints = {
+        "ancestry": (
+            (f"{ancestry['label']}: always {', '.join(ancestry.get('boosts') or []) or 'nothing fixed'}"
+             + (f", plus {ancestry.get('free_boosts')} free" if ancestry.get("free_boosts") else " (automatic if you tick none)"))
+            if ancestry else "Choose an ancestry first."
+        ),
+        "background": (
+            f"{data.get('background_boosts', 3)} different attributes"
+            + (f"; one of them {' or '.join(background.get('boosts') or [])}" if background and background.get("boosts") else "")
+        ),
+        "free": f"{data.get('free_boosts', 4)} different attributes.",
+    }
+    for group in ("ancestry", "background", "free"):
+        chosen = boosts.get(group) if isinstance(boosts.get(group), list) else []
+        pointer = join(raw["path"], group)
+        head = ui.control(pointer, chosen, label=ui.label(group))
+        head["options"] = [{"id": a["id"], "label": a.get("label", a["id"]), "selected": a["id"] in chosen,
+                            "dom_id": ui.html_id(pointer + "/" + a["id"], "b")} for a in attributes]
+        head["hint"] = hints[group]
+        groups.append(head)
+    keys = (klass or {}).get("key_attributes") or [a["id"] for a in attributes]
+    class_field = ui.control(join(raw["path"], "class"), boosts.get("class"), label="Class key attribute",
+                          options=[{"id": a["id"], "label": a.get("label", a["id"]), "selected": a["id"] == boosts.get("class")}
+                                   for a in attributes if a["id"] in keys or a["id"] == boosts.get("class")])
+    final = (report.get("derived") or {}).get("attributes") or {}
+    totals = [{"id": a["id"], "label": a.get("label", a["id"]), "value": final.get(a["id"])} for a in attributes]
+    return {"boost_groups": groups, "class_field": class_field, "totals": totals}
+
+
+def levels(raw: dict, build: dict, report: dict, ui: Any) -> dict:
+    """Level by level: the attribute points, the skill increase and one select per feat slot."""
+    data = raw.get("data") or {}
+    feats = data.get("feats") or {}
+    level = build.get("level") if isinstance(build.get("level"), int) else 1
+    chosen = build.get("levels") if isinstance(build.get("levels"), dict) else {}
+    by_id = {s.get("id"): s for s in ui.sections}
+    skills = [(o["id"], o.get("label", ui.label(o["id"]))) for o in (by_id.get("skills") or {}).get("options", [])]
+    attributes = ((by_id.get("boosts") or {}).get("data") or {}).get("attributes") or []
+    steps = []
+    for plan in data.get("levels") or []:
+        n = plan.get("level")
+        if not isinstance(n, int) or n > max(level, 1):
+            continue
+        mine = chosen.get(str(n)) if isinstance(chosen.get(str(n)), dict) else {}
+        base = join(raw["path"], str(n))
+        slots = []
+        my_feats = mine.get("feats") if isinstance(mine.get("feats"), dict) else {}
+        for kind, allowed in (plan.get("feats") or {}).items():
+            value = my_feats.get(kind)
+            opts = [{"id": f, "label": (feats.get(f) or {}).get("label", ui.label(f)),
+                     "help": (feats.get(f) or {}).get("help", ""), "selected": f == value} for f in allowed]
+            if isinstance(value, str) and value and value not in allowed:
+                opts.append({"id": value, "label": f"{value} (not allowed here)", "help": "", "selected": True})
+            slots.append(ui.control(base + "/feats/" + kind, value if isinstance(value, str) else "",
+                                 label=f"{ui.label(kind)} feat", options=opts))
+        points = []
+        if plan.get("attribute_points"):
+            my_attrs = mine.get("attributes") if isinstance(mine.get("attributes"), dict) else {}
+            for a in attributes:
+                points.append(ui.control(base + "/attributes/" + a["id"], my_attrs.get(a["id"], ""),
+                                      label=a.get("label", a["id"]), max=plan["attribute_points"]))
+        increase = None
+        if plan.get("skill_increase"):
+            value = mine.get("skill_increase")
+            increase = ui.control(base + "/skill_increase", value or "", label="Skill increase",
+                               options=[{"id": sid, "label": lab, "selected": sid == value} for sid, lab in skills])
+        head = ui.control(base, None, label=f"Level {n}")
+        done = all(s["value"] for s in slots) and (increase is None or increase["value"]) and (
+            not points or any(p["value"] not in ("", None, 0) for p in points))
+        steps.append({**head, "level": n, "proficiency": plan.get("class_proficiency"),
+                      "attribute_max": plan.get("attribute_max"), "attribute_points": plan.get("attribute_points"),
+                      "slots": slots, "points": points, "increase": increase, "done": done})
+    return {"steps": steps, "current_level": level}
+
+
+WIDGETS = {"ascendant_boosts": boosts, "ascendant_levels": levels}

@@ -1,0 +1,156 @@
+"""Two processes sharing Redis: a real daphne server (the app as deployed, REDIS_URL set) and this
+test process. What one process learns, the other enforces:
+
+- a socket served by daphne closes within a second when this process removes the player, and
+  daphne refuses the reconnect;
+- failed sign-ins counted by daphne lock the account out here too (the login page), and the
+  cooling-off period ends it in both.
+
+Skipped when Redis does not answer at REDIS_TEST_URL; that Redis database is flushed before and after
+each test (both processes use it with default key prefixes). The server listens on SF_TEST_PORT (8461).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.factories import PASSWORD, make_campaign, make_user
+
+ROOT = Path(__file__).resolve().parent.parent
+REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
+PORT = int(os.environ.get("SF_TEST_PORT", "8461"))
+BASE = f"http://127.0.0.1:{PORT}"
+COOLOFF = 3  # seconds, in both processes
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _redis():
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=1)
+        client.ping()
+        return client
+    except Exception:
+        return None
+
+
+@pytest.fixture(scope="module")
+def daphne(django_db_setup, django_db_blocker):
+    """daphne serving config.asgi on the test database, cache and channel layer in Redis."""
+    if _redis() is None:
+        pytest.skip(f"Redis does not answer at {REDIS_TEST_URL}")
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        pytest.skip("the two-process run needs Postgres (a database both processes can open)")
+    url = f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)},
+        "DATABASE_URL": url, "REDIS_URL": REDIS_TEST_URL, "DEBUG": "true",
+        "SECRET_KEY": settings.SECRET_KEY, "LOGIN_COOLOFF_SECONDS": str(COOLOFF),
+        "LOGIN_FAILURE_LIMIT": str(settings.LOGIN_FAILURE_LIMIT), "DJANGO_SETTINGS_MODULE": "config.settings",
+        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(PORT), "config.asgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                pytest.fail(f"daphne stopped: {process.stderr.read().decode()[-3000:]}")
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", PORT)) == 0:
+                    break
+            time.sleep(0.2)
+        else:
+            pytest.fail("daphne did not start within 30 s")
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture
+def shared_redis(settings, daphne):
+    """This process uses the same Redis as daphne: cache (sessions, sign-in counts) and channel layer."""
+    _redis().flushdb()
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_TEST_URL}}
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_TEST_URL]}}
+    }
+    settings.AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+    settings.LOGIN_COOLOFF_SECONDS = COOLOFF
+    from datetime import timedelta
+
+    settings.AXES_COOLOFF_TIME = timedelta(seconds=COOLOFF)
+    yield
+    _redis().flushdb()
+
+
+def test_a_socket_on_daphne_closes_when_this_process_removes_the_player(shared_redis):
+    import websocket
+    from django.test import Client
+
+    from characters.services.campaigns import campaign_remove_player
+    from combat import services
+
+    gm, player = make_user("gm2p"), make_user("player2p")
+    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
+    encounter = services.encounter_create(campaign=campaign, user=gm, name="Across")
+    client = Client()
+    client.force_login(player)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    ws_url = f"ws://127.0.0.1:{PORT}/ws/encounters/{encounter.pk}/"
+
+    ws = websocket.create_connection(ws_url, cookie=cookie, origin=BASE, timeout=5)
+    try:
+        campaign_remove_player(gm=gm, campaign=campaign, user=player)  # this process, Redis in between
+        ws.settimeout(1.0)
+        opcode, frame = ws.recv_data_frame(control_frame=True)
+        assert opcode == websocket.ABNF.OPCODE_CLOSE
+        assert int.from_bytes(frame.data[:2], "big") == 4001
+    finally:
+        ws.close()
+    with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+        websocket.create_connection(ws_url, cookie=cookie, origin=BASE, timeout=5)
+    assert refused.value.status_code == 403  # the handshake is refused: no longer at the table
+
+
+def test_failed_sign_ins_on_daphne_lock_the_account_here_until_the_cooling_off_ends(shared_redis, settings):
+    from django.test import Client
+
+    # daphne knows the production hashers only (the tests' fast MD5 is not among them).
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    make_user("bram2p")
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
+        answer = requests.post(f"{BASE}/api/v1/auth/token/", json={"username": "bram2p", "password": "wrong"}, timeout=10)
+        assert answer.status_code in (400, 429)
+    assert answer.status_code == 429  # the last failure locks out, on daphne
+
+    here = Client(REMOTE_ADDR="10.9.9.9")  # another client address: the account's count locks it
+    response = here.post("/accounts/login/", {"username": "bram2p", "password": PASSWORD})
+    assert response.status_code == 429
+    assert "Too many failed sign-ins" in response.content.decode()
+    assert "_auth_user_id" not in here.session
+
+    time.sleep(COOLOFF + 0.5)  # Redis expires the count in both processes
+    response = here.post("/accounts/login/", {"username": "bram2p", "password": PASSWORD})
+    assert response.status_code == 302
+    again = requests.post(f"{BASE}/api/v1/auth/token/", json={"username": "bram2p", "password": PASSWORD}, timeout=10)
+    assert again.status_code == 200 and len(again.json()["token"]) == 64
