@@ -186,7 +186,7 @@ class CombatRules:
         ctx: Context | None = None,
     ) -> Outcome:
         """Override: the start of ``actor``'s turn. Default: the turn's numbers start afresh
-        (``fresh_turn``: Ascendant's 3 actions and the reaction, Maelstrom's one action), and a
+        (``fresh_turn``: three actions and the reaction, or the one action of a turn), and a
         fighter who cannot act (``cannot_act``) has it said in the log. Without either: nothing."""
         out = Outcome()
         fresh = self.fresh_turn()

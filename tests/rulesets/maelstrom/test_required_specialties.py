@@ -5,10 +5,15 @@ and "the amount [of specialties] which can be used in a given roll is limited by
 dots in that ability".
 """
 
+import copy
+import json
+from pathlib import Path
+
 import pytest
 
 from rulesets.engine import FixedRoller, OddsError, odds
 from rulesets.systems.maelstrom import RULESET
+from tests.rulesets import combat_helpers
 
 
 @pytest.mark.parametrize(
@@ -79,12 +84,6 @@ def test_the_limit_message_names_the_rule():
 
 
 # ------------------------------------------------------------------ in a fight
-
-import copy  # noqa: E402
-import json  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-from tests.rulesets import combat_helpers  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 ROOK = json.loads((ROOT / "rulesets/systems/maelstrom/demo/rook.json").read_text())  # precision 4 + firearms 3
