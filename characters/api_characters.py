@@ -83,7 +83,10 @@ def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
     tags=["characters"],
     summary="Create a character",
     description="Created in the campaign's ruleset with the campaign's starting budget (the build's budget is "
-    "replaced). An invalid build is saved as a draft with its report; a build of another ruleset is a 400.",
+    "replaced). An invalid build is saved as a draft with its report; a build of another ruleset is a 400. "
+    "`build` may also be a character sheet in the ruleset's own format, where the ruleset reads one: it is "
+    "converted to a sheetforge.build/1 document first, and names the game does not have stay in the build "
+    "for its report to show.",
     request=CharacterCreateSerializer,
     responses={201: CharacterSerializer, 400: E400, 401: E401, 404: E404},
     methods=["POST"],
@@ -100,7 +103,7 @@ def character_list(request):
 
     data = validated(CharacterCreateSerializer, request)
     campaign = campaign_for_user(request.user, data["campaign"])
-    build = data.get("build")
+    build, _ = svc.build_from_import(campaign=campaign, document=data.get("build"))
     if build is not None:
         named = build.get("ruleset", campaign.ruleset)
         if named != campaign.ruleset:

@@ -310,7 +310,7 @@ def character_import(request, campaign_id):
                 errors.append({"path": "", "message": f"That is not valid JSON ({exc})."})
         if document is not None and not errors:
             try:
-                character = svc.character_import(campaign=campaign, owner=request.user, document=document)
+                character, conversion = svc.character_import(campaign=campaign, owner=request.user, document=document)
             except RuleRefused as exc:
                 errors.extend(exc.errors or [{"path": "", "message": str(exc.detail)}])
             else:
@@ -320,6 +320,8 @@ def character_import(request, campaign_id):
                     f"Imported {character.name} as a draft"
                     + (f" with {problems} problem{'s' if problems != 1 else ''} to fix." if problems else "."),
                 )
+                for issue in conversion:
+                    messages.warning(request, f"From the imported sheet: {issue['message']}")
                 return HttpResponseRedirect(reverse("character_builder", args=[character.id]))
     return render(
         request,

@@ -255,16 +255,35 @@ def import_refusal(*, campaign: Campaign, document: Any) -> list[dict]:
     return errors
 
 
-def character_import(*, campaign: Campaign, owner, document: Any) -> Character:
-    """Import a ``sheetforge.build/1`` document into ``campaign`` as a draft, with its report.
+def build_from_import(*, campaign: Campaign, document: Any) -> tuple[Any, list[dict]]:
+    """The build document to import for ``document``: a ``sheetforge.build/1`` document as it is,
+    or a character sheet in the campaign ruleset's own format converted by its ``import_sheet``
+    hook. Returns (the document, what the conversion could not carry over as written: issue dicts
+    whose paths point into the sheet). Anything else comes back unchanged, for the usual checks."""
+    if not isinstance(document, dict) or "ruleset" in document or "format" in document:
+        return document, []
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return document, []
+    build, issues = ruleset.import_sheet(document, ctx=campaign_context(campaign=campaign, ruleset=ruleset))
+    if build is None:
+        return document, []
+    return build, [i.as_dict() for i in issues]
+
+
+def character_import(*, campaign: Campaign, owner, document: Any) -> tuple[Character, list[dict]]:
+    """Import a ``sheetforge.build/1`` document, or a sheet in the ruleset's own format
+    (``build_from_import``), into ``campaign`` as a draft, with its report. Returns the character
+    and the conversion's issues (for the page to show).
 
     The document's ruleset must be the campaign's (``RuleRefused`` with the reason);
     its budget is replaced by the campaign's starting budget (the GM awards the rest).
     """
+    document, issues = build_from_import(campaign=campaign, document=document)
     errors = import_refusal(campaign=campaign, document=document)
     if errors:
         raise RuleRefused("; ".join(e["message"] for e in errors), errors=errors)
-    return character_create(campaign=campaign, owner=owner, build=document)
+    return character_create(campaign=campaign, owner=owner, build=document), issues
 
 
 def character_export(character: Character) -> dict:

@@ -688,6 +688,19 @@ class Ruleset:
                 out.append({"file": path.name, "error": str(exc)})
         return out
 
+    # ------------------------------------------------------------- import
+
+    def import_sheet(self, data: Any, *, ctx: Context | None = None) -> tuple[dict | None, list[Issue]]:
+        """Override: read a character sheet in the game's own format (not a build document), as the
+        import page, the API's create and ``manage.py rules import SLUG PATH`` accept it.
+
+        Returns ``(build, issues)``: a ``sheetforge.build/1`` document of this ruleset (validated like
+        any other afterwards) and what the conversion could not carry over as it was (paths point into
+        the sheet), or ``(None, [why])`` when ``data`` is not such a sheet. Never raises on ``data``.
+        Default: this ruleset reads no other format."""
+        return None, [Issue("import.unsupported", "", f"{self.name} reads no other character sheet format; "
+                            "import a sheetforge.build/1 document.")]
+
 
 def _json_type(value: Any) -> str:
     if isinstance(value, bool):
