@@ -148,7 +148,7 @@ class AscendantCombat(CombatRules):
         top = self._derived(f).get("max_stamina")
         return top if is_int(top) else 0
 
-    def _down(self, f: Fighter) -> tuple[str, str]:
+    def cannot_act(self, f: Fighter, *, ctx: Context | None = None) -> tuple[str, str]:
         """("", "") when the fighter can act, else (reason, code)."""
         if self._cond_value(f, "dying") >= self._dying_max(f):
             return f"{f.name} is dead.", "ascendant.dead"
@@ -208,24 +208,26 @@ class AscendantCombat(CombatRules):
 
     # ---------------------------------------------------------------- initiative and turns
 
-    def _roll_initiative(self, f: Fighter, roller: Roller) -> dict[str, Any]:
+    def roll_initiative(self, f: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         modifier, stacked = self._perception(f)
         face = roller.d(20)
         return {"initiative": face + modifier, "initiative_roll": face, "initiative_modifier": modifier,
                 "initiative_applied": [m.get("source") for m in stacked["applied"]]}
 
-    @staticmethod
-    def _fresh() -> dict[str, Any]:
+    def fresh_turn(self) -> dict[str, Any]:
         return {"actions": ACTIONS_PER_TURN, "reaction": True, "attacks": 0, "free_used": False,
                 "shield_raised": False}
+
+    def initiative_text(self, rolled: dict[str, Any]) -> str:
+        return f"d20 {rolled['initiative_roll']} {rolled['initiative_modifier']:+d}"
 
     def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
         out = Outcome()
         rolls: dict[int, dict] = {}
         for f in fighters:
-            rolls[f.id] = self._roll_initiative(f, roller)
-            out.combat[f.id] = {**self._fresh(), **rolls[f.id]}
+            rolls[f.id] = self.roll_initiative(f, roller)
+            out.combat[f.id] = {**self.fresh_turn(), **rolls[f.id]}
 
         def key(f: Fighter):
             return (-rolls[f.id]["initiative"], 0 if f.is_npc else 1, -self._attr(f, "dex"),
@@ -236,27 +238,9 @@ class AscendantCombat(CombatRules):
         parts = []
         for f in ordered:
             r = rolls[f.id]
-            parts.append(f"{f.name} {r['initiative']} (d20 {r['initiative_roll']} {r['initiative_modifier']:+d})")
+            parts.append(f"{f.name} {r['initiative']} ({self.initiative_text(r)})")
         out.log("initiative", "Initiative (Perception): " + ", ".join(parts) + ".",
                 initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
-        return out
-
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
-        out = Outcome()
-        r = self._roll_initiative(fighter, roller)
-        out.combat[fighter.id] = {**self._fresh(), **r}
-        out.log("initiative", f"{fighter.name} joins: initiative {r['initiative']} (d20 {r['initiative_roll']} "
-                f"{r['initiative_modifier']:+d}); they act last this round.", fighter.id)
-        return out
-
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
-        out = Outcome()
-        out.combat[actor.id] = self.combat_numbers(actor, **self._fresh())
-        reason, _ = self._down(actor)
-        if reason:
-            out.log("down", reason, actor.id)
         return out
 
     # ---------------------------------------------------------------- actions
@@ -265,7 +249,7 @@ class AscendantCombat(CombatRules):
         """Refuse ``spec`` with the first rule that stops it."""
         combat = actor.combat or {}
         left = combat.get("actions", 0) if is_int(combat.get("actions")) else 0
-        reason, code = self._down(actor)
+        reason, code = self.cannot_act(actor)
         if not reason and spec.reaction:
             if not combat.get("reaction", False):
                 reason, code = (f"{actor.name} has used their reaction this round; it comes back at the start of "
@@ -286,7 +270,7 @@ class AscendantCombat(CombatRules):
         weapon_id = self._default_weapon(actor)
         weapon = WEAPONS[weapon_id]
         modifier, _ = self._attack(actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"])
-        foes = [f for f in self._opponents(actor, fighters) if not self._down(f)[1] == "ascendant.dead"]
+        foes = [f for f in self._opponents(actor, fighters) if not self.cannot_act(f)[1] == "ascendant.dead"]
         threshold = (self._deflection(foes[0])[0] if foes
                      else self.ctx_of(actor).settings.get("default_threshold", 15))
         params = [{"id": "weapon", "label": "Weapon", "kind": "choice", "default": weapon_id,
@@ -404,7 +388,7 @@ class AscendantCombat(CombatRules):
             raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
         if target.id == actor.id:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot strike themselves.")
-        if self._down(target)[1] == "ascendant.dead":
+        if self.cannot_act(target)[1] == "ascendant.dead":
             raise CombatRefused("ascendant.target_dead", f"{target.name} is already dead; choose another target.")
         return target
 
@@ -430,7 +414,7 @@ class AscendantCombat(CombatRules):
         spent = "reaction" if spec.reaction else ("free" if cost == 0 else f"−{cost} action{'s' if cost > 1 else ''}")
         if aid == "whirlwind_strike":
             weapon = self._weapon_of(action, actor)
-            foes = [f for f in self._opponents(actor, fighters) if self._down(f)[1] != "ascendant.dead"]
+            foes = [f for f in self._opponents(actor, fighters) if self.cannot_act(f)[1] != "ascendant.dead"]
             if not foes:
                 raise CombatRefused("combat.invalid_target", "Whirlwind Strike needs an enemy still standing.")
             for foe in foes:
@@ -596,7 +580,7 @@ class AscendantCombat(CombatRules):
         if "initiative" in combat:
             stats.append({"label": "Initiative", "value": str(combat["initiative"]), "key": "initiative"})
         status: list[str] = []
-        reason, code = self._down(fighter)
+        reason, code = self.cannot_act(fighter)
         if code == "ascendant.dead":
             status.append("dead")
         for c in self._conds(fighter):
