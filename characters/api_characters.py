@@ -31,6 +31,7 @@ from characters.selectors.characters import (
     character_versions,
     characters_visible_to,
 )
+from characters.serializers_advancement import CommentSerializer, RejectSerializer
 from characters.serializers_campaigns import ErrorSerializer
 from characters.serializers_characters import (
     BuildDocumentSerializer,
@@ -43,6 +44,7 @@ from characters.serializers_characters import (
     CharacterSummarySerializer,
     VersionSerializer,
 )
+from characters.services import approval
 from characters.services import characters as svc
 from config.api import api_view, query_id, validated
 
@@ -81,7 +83,10 @@ def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
     tags=["characters"],
     summary="Create a character",
     description="Created in the campaign's ruleset with the campaign's starting budget (the build's budget is "
-    "replaced). An invalid build is saved as a draft with its report; a build of another ruleset is a 400.",
+    "replaced). An invalid build is saved as a draft with its report; a build of another ruleset is a 400. "
+    "`build` may also be a character sheet in the ruleset's own format, where the ruleset reads one: it is "
+    "converted to a sheetforge.build/1 document first, and names the game does not have stay in the build "
+    "for its report to show.",
     request=CharacterCreateSerializer,
     responses={201: CharacterSerializer, 400: E400, 401: E401, 404: E404},
     methods=["POST"],
@@ -98,7 +103,7 @@ def character_list(request):
 
     data = validated(CharacterCreateSerializer, request)
     campaign = campaign_for_user(request.user, data["campaign"])
-    build = data.get("build")
+    build, _ = svc.build_from_import(campaign=campaign, document=data.get("build"))
     if build is not None:
         named = build.get("ruleset", campaign.ruleset)
         if named != campaign.ruleset:
@@ -160,7 +165,8 @@ def character_draft(request, id):
 @extend_schema(
     tags=["characters"],
     summary="Submit a draft",
-    description="Only a valid build (checked as for approval) becomes active, with a fresh play state.",
+    description="Only a valid build (checked as for approval) becomes active, with a fresh play state; where the "
+    "campaign's `settings.approve_new_characters` is true it becomes `pending` instead, for the GM to approve.",
     request=CharacterSubmitSerializer,
     responses={200: CharacterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409, 422: E422},
 )
@@ -169,6 +175,39 @@ def character_submit(request, id):
     character = character_for_user(user=request.user, character_id=id)
     data = validated(CharacterSubmitSerializer, request)
     character = svc.character_submit(character_id=character.id, user=request.user, version=data.get("version"))
+    return _detail(character)
+
+
+@extend_schema(
+    tags=["characters"],
+    summary="Approve a new character (GM)",
+    description="A character pending the GM's approval becomes active, exactly as an unreviewed submit makes it "
+    "(first play state, opening ledger rows), in one transaction. 409 when it is not pending; 422 when the rules "
+    "refuse its build now.",
+    request=CommentSerializer,
+    responses={200: CharacterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409, 422: E422},
+)
+@api_view(["POST"])
+def character_approve(request, id):
+    character = character_for_user(user=request.user, character_id=id)
+    data = validated(CommentSerializer, request)
+    character = approval.character_approve(character_id=character.id, gm=request.user, comment=data["comment"])
+    return _detail(character)
+
+
+@extend_schema(
+    tags=["characters"],
+    summary="Return a new character to draft (GM)",
+    description="A comment is required (the player reads it). The character is a draft again, editable. 409 when "
+    "it is not pending.",
+    request=RejectSerializer,
+    responses={200: CharacterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409},
+)
+@api_view(["POST"])
+def character_reject(request, id):
+    character = character_for_user(user=request.user, character_id=id)
+    data = validated(RejectSerializer, request)
+    character = approval.character_reject(character_id=character.id, gm=request.user, comment=data["comment"])
     return _detail(character)
 
 
@@ -215,6 +254,8 @@ urlpatterns = [
     path("characters/<int:id>/", character_detail, name="api-character-detail"),
     path("characters/<int:id>/draft/", character_draft, name="api-character-draft"),
     path("characters/<int:id>/submit/", character_submit, name="api-character-submit"),
+    path("characters/<int:id>/approve/", character_approve, name="api-character-approve"),
+    path("characters/<int:id>/reject/", character_reject, name="api-character-reject"),
     path("characters/<int:id>/revert/", character_revert, name="api-character-revert"),
     path("characters/<int:id>/export/", character_export, name="api-character-export"),
     path("characters/<int:id>/history/", character_history, name="api-character-history"),

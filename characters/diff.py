@@ -70,3 +70,122 @@ def _walk(old: Any, new: Any, tokens: list, out: list, labels) -> None:
 
 def _empty(value: Any) -> bool:
     return value is None or value == [] or value == {}
+
+
+# ------------------------------------------------------------------ in words
+
+#: Keys that name what a list entry *is* (an item, a specialty's ability…): entries with the same
+#: one are the same thing changed, not one removed and another added.
+_IDENTITY_KEYS = ("item", "id", "ability", "skill", "feat", "name")
+
+
+def describe(row: dict[str, Any], names: dict[str, str] | None = None) -> dict[str, Any]:
+    """A diff row in words: {"text": a sentence, "added": [...], "removed": [...], "changed": [...]}.
+
+    Lists say which entries were added and removed (never the whole list struck through);
+    entries that are objects (equipment, specialties) and nested values read as phrases
+    ("Longsword, wielded in the right arm"). ``names`` maps content ids to their names.
+    """
+    old, new = row.get("old"), row.get("new")
+    if isinstance(old, list) or isinstance(new, list):
+        return _describe_list(old if isinstance(old, list) else [], new if isinstance(new, list) else [], names)
+    if _empty(old):
+        text = f"now {_phrase(new, names)}"
+    elif _empty(new):
+        text = f"no longer {_phrase(old, names)}"
+    else:
+        text = f"{_phrase(old, names)} → {_phrase(new, names)}"
+    return {"text": text, "added": [], "removed": [], "changed": []}
+
+
+def _identity(entry: Any) -> Any:
+    if isinstance(entry, dict):
+        for key in _IDENTITY_KEYS:
+            if key in entry and not isinstance(entry[key], (dict, list)):
+                return (key, entry[key], entry.get("ability") if key == "name" else None)
+        return None
+    return ("value", entry)
+
+
+def _describe_list(old: list, new: list, names) -> dict[str, Any]:
+    removed = list(old)
+    added = []
+    for entry in new:
+        if entry in removed:
+            removed.remove(entry)  # kept as it was
+        else:
+            added.append(entry)
+    changed = []
+    for entry in list(added):
+        key = _identity(entry)
+        if key is None or not isinstance(entry, dict):
+            continue
+        match = next((o for o in removed if isinstance(o, dict) and _identity(o) == key), None)
+        if match is not None:
+            removed.remove(match)
+            added.remove(entry)
+            changed.append(f"{_phrase(match, names)} → {_phrase(entry, names, name=False)}")
+    added_words = [_phrase(e, names) for e in added]
+    removed_words = [_phrase(e, names) for e in removed]
+    parts = []
+    if added_words:
+        parts.append("adds " + ", ".join(added_words))
+    if removed_words:
+        parts.append("removes " + ", ".join(removed_words))
+    if changed:
+        parts.append("changes " + "; ".join(changed))
+    return {"text": "; ".join(parts) or "reordered", "added": added_words, "removed": removed_words,
+            "changed": changed}
+
+
+def _word(value: Any, names) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return (names or {}).get(value) or humanise(value)
+    return str(value)
+
+
+def _phrase(value: Any, names, *, name: bool = True) -> str:
+    """A value as a phrase: "Longsword, wielded in the right arm"; "Investigation: Forensics"."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return ", ".join(_phrase(v, names) for v in value) or "nothing"
+    if not isinstance(value, dict):
+        return _word(value, names)
+    rest = dict(value)
+    head = ""
+    for key in ("item", "id", "feat", "skill"):
+        if key in rest and not isinstance(rest[key], (dict, list)):
+            head = _word(rest.pop(key), names)
+            break
+    if not head and "ability" in rest and "name" in rest:
+        head = f"{_word(rest.pop('ability'), names)}: {rest.pop('name')}"
+    elif not head and "name" in rest and isinstance(rest["name"], str):
+        head = rest.pop("name")
+    state = rest.pop("state", None)
+    arms = rest.pop("arms", None)
+    bits = []
+    if state is not None:
+        where = f" in the {_and(arms, names)}" if isinstance(arms, list) and arms else ""
+        bits.append(f"{_word(state, names).lower()}{where}")
+    elif isinstance(arms, list) and arms:
+        bits.append(f"in the {_and(arms, names)}")
+    for key, v in rest.items():
+        if _empty(v):
+            continue
+        bits.append(f"{humanise(key).lower()} {_phrase(v, names).lower() if isinstance(v, (dict, list)) else _word(v, names)}")
+    if not name or not head:
+        return ", ".join(bits) or head or "nothing"
+    return ", ".join([head, *bits])
+
+
+def phrase(value: Any, names: dict[str, str] | None = None) -> str:
+    """One build value in words (content ids by their names): what a review cell shows."""
+    return _phrase(value, names)
+
+
+def _and(items: list, names) -> str:
+    words = [_word(i, names).lower() for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -7,6 +7,7 @@ import json
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from characters.forms_house import HouseRulesMixin
 from characters.services.campaigns import ruleset_choices
 from config.forms import StorableTextForm, WholeNumberField
 
@@ -56,6 +57,12 @@ class CampaignCreateForm(StorableTextForm, forms.Form):
     house_rules = JSONObjectField(
         required=False, label="House rules", help_text="Optional overrides of the ruleset's house defaults."
     )
+    approve_new_characters = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="I approve new characters",
+        help_text="A submitted character waits in your review queue until you approve it or return it to its player.",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -65,24 +72,38 @@ class CampaignCreateForm(StorableTextForm, forms.Form):
         return {
             "starting_budget": self.cleaned_data.get("starting_budget") or {},
             "house_rules": self.cleaned_data.get("house_rules") or {},
+            "approve_new_characters": bool(self.cleaned_data.get("approve_new_characters")),
         }
 
 
-class CampaignSettingsForm(StorableTextForm, forms.Form):
-    """Name, one whole-number field per currency of the ruleset, and the house rules."""
+class CampaignSettingsForm(StorableTextForm, HouseRulesMixin, forms.Form):
+    """Name, one whole-number field per currency of the ruleset, GM approval, and the house rules
+    as typed fields (``forms_house``: blank means as the rulebook)."""
 
     name = forms.CharField(max_length=120)
-    house_rules = JSONObjectField(
-        required=False, label="House rules", help_text="Overrides of the ruleset's house defaults, as JSON."
+    approve_new_characters = forms.BooleanField(
+        required=False,
+        label="I approve new characters",
+        help_text="A submitted character waits in your review queue until you approve it or return it to its player.",
     )
 
-    def __init__(self, *args, currencies=(), **kwargs):
+    def __init__(self, *args, ruleset, house_rules=None, currency_label=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.currencies = list(currencies)
+        self.ruleset = ruleset
+        self.currencies = list(ruleset.currencies)
+        label_of = currency_label or (lambda c: c.replace("_", " "))
         for currency in self.currencies:
             self.fields[f"budget_{currency}"] = WholeNumberField(
-                min_value=0, max_value=1_000_000, label=f"Starting {currency.replace('_', ' ')}"
+                min_value=0, max_value=1_000_000, label=f"Starting {label_of(currency)}"
             )
+        self.add_house_fields(ruleset, house_rules)
+
+    def clean(self):
+        cleaned = super().clean()
+        if not any(name.startswith("hr:") for name in self.errors):
+            for issue in self.ruleset.check_settings(self.house_rules()):
+                self.add_house_error(issue.path, issue.message)
+        return cleaned
 
     @property
     def budget_fields(self):
@@ -91,7 +112,8 @@ class CampaignSettingsForm(StorableTextForm, forms.Form):
     def settings(self) -> dict:
         return {
             "starting_budget": {c: self.cleaned_data[f"budget_{c}"] for c in self.currencies},
-            "house_rules": self.cleaned_data.get("house_rules") or {},
+            "house_rules": self.house_rules(),
+            "approve_new_characters": bool(self.cleaned_data.get("approve_new_characters")),
         }
 
 

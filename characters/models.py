@@ -86,6 +86,8 @@ class Character(models.Model):
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
+        # Submitted in a campaign whose GM approves new characters: read-only until reviewed.
+        PENDING = "pending", "Pending approval"
         ACTIVE = "active", "Active"
         RETIRED = "retired", "Retired"
 
@@ -182,7 +184,15 @@ class LedgerEntry(models.Model):
 
 
 class Advancement(models.Model):
-    """A player's proposed new build, priced against the approved one, for the GM to review."""
+    """A player's proposed new build, priced against the approved one, for the GM to review.
+
+    ``kind`` "creation" is a new character submitted where the campaign approves new
+    characters: the same queue, review page, report and costs; priced against nothing.
+    """
+
+    class Kind(models.TextChoices):
+        ADVANCEMENT = "advancement", "Advancement"
+        CREATION = "creation", "New character"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -193,6 +203,7 @@ class Advancement(models.Model):
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="advancements")
     requested_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.ADVANCEMENT)
     base_version = models.PositiveIntegerField()  # the character version it was priced against
     build = models.JSONField()
     note = models.TextField(blank=True)

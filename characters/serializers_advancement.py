@@ -113,7 +113,7 @@ class AdvancementSerializer(serializers.ModelSerializer):
     class Meta:
         model = Advancement
         fields = [
-            "id", "character", "character_name", "campaign", "status", "base_version", "requested_by", "note",
+            "id", "kind", "character", "character_name", "campaign", "status", "base_version", "requested_by", "note",
             "build", "diff", "cost", "report", "reviewed_by", "review_comment", "created", "reviewed",
             "applied_version",
         ]

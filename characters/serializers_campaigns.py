@@ -46,6 +46,9 @@ class CampaignSettingsSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=0), required=False, help_text='currency → whole number, e.g. {"cp": 40}'
     )
     house_rules = serializers.DictField(required=False, help_text="overrides of the ruleset's house defaults")
+    approve_new_characters = serializers.BooleanField(
+        required=False, help_text="the GM approves each new character before play (absent: false)"
+    )
 
 
 class CampaignCreateSerializer(serializers.Serializer):
@@ -53,7 +56,8 @@ class CampaignCreateSerializer(serializers.Serializer):
     ruleset = serializers.ChoiceField(choices=ruleset_choices())
     settings = JSONObjectField(
         required=False,
-        help_text='{"starting_budget": {currency: int}, "house_rules": {...}}; omitted parts take the '
+        help_text='{"starting_budget": {currency: int}, "house_rules": {...}, "approve_new_characters": bool}; '
+        'omitted parts take the '
         "ruleset's house defaults. Checked against the ruleset (400 with its messages).",
     )
 

@@ -55,7 +55,7 @@ class CharacterSummarySerializer(CharacterSerializer):
 
 class CharacterCreateSerializer(serializers.Serializer):
     campaign = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
-    build = JSONObjectField(required=False, help_text="A sheetforge.build/1 document of the campaign's ruleset.")
+    build = JSONObjectField(required=False, help_text="A sheetforge.build/1 document of the campaign's ruleset, or a sheet in the ruleset's own format.")
     name = StrictCharField(required=False, max_length=120, help_text="Without a build: the new character's name.")
 
     def validate_build(self, value):

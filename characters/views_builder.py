@@ -126,7 +126,21 @@ def _builder_context(request, character: Character, build, report, *, readonly: 
         "builder_url": reverse("character_builder", args=[character.id]),
         "sheet_url": _sheet_url(character),
         "dirty": build != character.build,
+        "creation_review": _creation_review(character),
+        "gm_approves": (campaign.settings or {}).get("approve_new_characters") is True,
     }
+
+
+def _creation_review(character: Character):
+    """The GM's review of this character's submission, when the builder should mention it."""
+    if character.status not in (Character.Status.DRAFT, Character.Status.PENDING):
+        return None
+    from characters.services.approval import creation_review_latest
+
+    review = creation_review_latest(character=character)
+    if review is None or review.status not in ("pending", "rejected"):
+        return None
+    return review
 
 
 @login_required
@@ -145,7 +159,8 @@ def character_builder(request, character_id):
     if not can_edit_build(request.user, character):
         raise PermissionDenied("Only the character's owner may change its build.")
     if character.status != Character.Status.DRAFT:
-        messages.error(request, "This character is active: propose changes through advancement.")
+        messages.error(request, f"{character.name} is {character.get_status_display().lower()}: its build cannot be "
+                       "changed here.")
         return _redirect(request, _sheet_url(character))
 
     check_post(request.POST)
@@ -162,6 +177,9 @@ def character_builder(request, character_id):
                 version = character.version
             if "_submit" in request.POST:
                 character = svc.character_submit(character_id=character.id, user=request.user, version=version)
+                if character.status == Character.Status.PENDING:
+                    messages.success(request, f"{character.name} is submitted: the GM will review it before play.")
+                    return _redirect(request, reverse("character_builder", args=[character.id]))
                 messages.success(request, f"{character.name} is submitted and active.")
                 return _redirect(request, _sheet_url(character))
         except Conflict as exc:
@@ -307,7 +325,7 @@ def character_import(request, campaign_id):
                 errors.append({"path": "", "message": f"That is not valid JSON ({exc})."})
         if document is not None and not errors:
             try:
-                character = svc.character_import(campaign=campaign, owner=request.user, document=document)
+                character, conversion = svc.character_import(campaign=campaign, owner=request.user, document=document)
             except RuleRefused as exc:
                 errors.extend(exc.errors or [{"path": "", "message": str(exc.detail)}])
             else:
@@ -317,6 +335,8 @@ def character_import(request, campaign_id):
                     f"Imported {character.name} as a draft"
                     + (f" with {problems} problem{'s' if problems != 1 else ''} to fix." if problems else "."),
                 )
+                for issue in conversion:
+                    messages.warning(request, f"From the imported sheet: {issue['message']}")
                 return HttpResponseRedirect(reverse("character_builder", args=[character.id]))
     return render(
         request,

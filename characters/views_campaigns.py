@@ -178,25 +178,31 @@ def campaign_settings(request, campaign_id: int):
     ruleset = registry.get(campaign.ruleset)
     if ruleset is None:
         raise Http404("This campaign's ruleset is not installed.")
-    initial = {"name": campaign.name, "house_rules": campaign.house_rules}
+    initial = {
+        "name": campaign.name,
+        "approve_new_characters": (campaign.settings or {}).get("approve_new_characters") is True,
+    }
     for currency in ruleset.currencies:
         initial[f"budget_{currency}"] = campaign.starting_budget.get(currency, 0)
-    form = CampaignSettingsForm(request.POST or None, initial=initial, currencies=ruleset.currencies)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.campaign_update_settings(
-                gm=request.user, campaign=campaign, name=form.cleaned_data["name"], settings=form.settings()
-            )
-        except ValidationError as exc:
-            _add_errors(form, exc)
-        else:
-            messages.success(request, "Settings saved.")
-            return redirect("campaign_detail", campaign_id=campaign.pk)
-    return render(
-        request,
-        "characters/campaign_settings.html",
-        {"campaign": campaign, "form": form, "house_defaults": ruleset.house_defaults},
+    form = CampaignSettingsForm(
+        request.POST or None, initial=initial, ruleset=ruleset, house_rules=campaign.house_rules,
+        currency_label=ruleset.currency_label,
     )
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.campaign_update_settings(
+                    gm=request.user, campaign=campaign, name=form.cleaned_data["name"], settings=form.settings()
+                )
+            except ValidationError as exc:
+                _add_errors(form, exc)
+            else:
+                messages.success(request, "Settings saved.")
+                return redirect("campaign_detail", campaign_id=campaign.pk)
+        campaign.refresh_from_db()  # nothing changed: the page shows the saved name
+        status = 400
+    return render(request, "characters/campaign_settings.html", {"campaign": campaign, "form": form}, status=status)
 
 
 @login_required

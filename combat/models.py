@@ -66,3 +66,25 @@ class EncounterEvent(models.Model):
     class Meta:
         ordering = ["seq"]
         constraints = [models.UniqueConstraint(fields=["encounter", "seq"], name="one_event_per_seq")]
+
+
+class LibraryNpc(models.Model):
+    """An NPC of a campaign's library: a build the GM made once and adds to encounters by the dozen.
+
+    ``report`` is the rules' report of ``build`` as an NPC (the player budget does not bind it;
+    the report still says what it would cost).
+    """
+
+    campaign = models.ForeignKey("characters.Campaign", on_delete=models.CASCADE, related_name="npc_library")
+    name = models.CharField(max_length=120)
+    build = models.JSONField(default=dict)
+    report = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -9,6 +9,7 @@ never disagree.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from characters.selectors.characters import is_campaign_gm
 from characters.selectors.play import label
 from combat.models import Combatant, Encounter, EncounterEvent
 from rulesets.engine import registry, validate
-from rulesets.engine.base import Context, OddsError, Ruleset
+from rulesets.engine.base import NPC_PHASE, Context, OddsError, Ruleset
 from rulesets.engine.combat import ActionSpec, CombatRules, Fighter
 from rulesets.engine.report import Report
 
@@ -170,7 +171,8 @@ _REPORTS: dict[tuple, Report] = {}
 
 
 def fighter_report(ruleset: Ruleset, campaign: Campaign, build: Any) -> Report:
-    """The report of a build under the campaign's house rules and homebrew, cached (a fight
+    """The report of a build under the campaign's house rules and homebrew, as an NPC (the player
+    budget does not bind it: ``NPC_PHASE``), cached (a fight
     re-reads the same builds on every action; reports are treated as read-only)."""
     try:
         key = (ruleset.slug, json.dumps(build, sort_keys=True), json.dumps(campaign.house_rules, sort_keys=True),
@@ -179,8 +181,10 @@ def fighter_report(ruleset: Ruleset, campaign: Campaign, build: Any) -> Report:
         key = None
     if key is not None and key in _REPORTS:
         return _REPORTS[key]
+    # In a fight nobody is held to a player's budget: an NPC may be an ogre (phase "npc" makes an
+    # overspend a warning; an active character was within its budget when approved anyway).
     report = validate(build, settings=campaign.house_rules or None, homebrew=campaign.homebrew or None,
-                      slug=ruleset.slug)
+                      slug=ruleset.slug, phase=NPC_PHASE)
     if key is not None:
         if len(_REPORTS) > 1024:
             _REPORTS.clear()
@@ -363,7 +367,12 @@ def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
         out = {}
     stats = [{**st, "key": st.get("key") or slugify(str(st.get("label", "")))} for st in out.get("stats") or []
              if isinstance(st, dict)]
-    return {"stats": stats, "status": list(out.get("status") or [])}
+    details = [{**d, "key": d.get("key") or slugify(str(d.get("label", "")))} for d in out.get("details") or []
+               if isinstance(d, dict)]
+    summary = {"stats": stats, "status": list(out.get("status") or [])}
+    if details:  # more label/value pairs under their own heading (a ruleset's distances to the others…)
+        summary.update(details=details, details_label=str(out.get("details_label") or ""))
+    return summary
 
 
 LOG_FIELDS = ("seq", "round", "kind", "text", "actor_id", "data", "created")
@@ -555,6 +564,35 @@ def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
     active = fight.encounter.campaign.characters.filter(status=Character.Status.ACTIVE)
     return [c for c in active.select_related("owner").defer("report", "build", "state").order_by("name", "id")
             if c.id not in taken]
+
+
+# ---------------------------------------------------------------- the NPC library
+
+
+def npc_archetypes(ruleset: Ruleset | None, campaign: Campaign) -> list[dict[str, Any]]:
+    """The ready NPCs a ruleset ships (``Ruleset.npc_archetypes``): [{"id", "name", "build"}]."""
+    if ruleset is None:
+        return []
+    found = ruleset.npc_archetypes(ruleset.context(campaign.house_rules, campaign.homebrew))
+    return [
+        {"id": str(a.get("id") or i), "name": str(a.get("name") or a["build"].get("name") or "NPC"),
+         "build": copy.deepcopy(a["build"])}
+        for i, a in enumerate(found)
+    ]
+
+
+def npc_report(campaign: Campaign, build: Any) -> Report:
+    """An NPC's report: the campaign's house rules and homebrew, the player budget not binding
+    (an overspend is a ``budget.exceeded`` warning saying what it would cost)."""
+    return validate(build, settings=campaign.house_rules or None, homebrew=campaign.homebrew or None,
+                    slug=campaign.ruleset, phase=NPC_PHASE)
+
+
+def npc_library(*, campaign: Campaign):
+    """The campaign's saved NPCs, by name (builds deferred: the lists show names and costs)."""
+    from combat.models import LibraryNpc
+
+    return LibraryNpc.objects.filter(campaign=campaign).defer("build").order_by("name", "id")
 
 
 def running_encounter_numbers(character) -> dict[str, Any]:

@@ -77,6 +77,9 @@ class StatSerializer(serializers.Serializer):
 class SummarySerializer(serializers.Serializer):
     stats = StatSerializer(many=True)
     status = serializers.ListField(child=serializers.CharField())
+    details = StatSerializer(many=True, required=False,
+                             help_text="More label/value pairs under ``details_label`` (distances to the others…).")
+    details_label = serializers.CharField(required=False)
 
 
 class CombatantSerializer(serializers.Serializer):

@@ -36,7 +36,7 @@ from characters.models import Campaign, Character
 from characters.selectors.characters import is_campaign_gm
 from characters.services.versions import character_version_write
 from combat import broadcast
-from combat.models import Combatant, Encounter, EncounterEvent
+from combat.models import Combatant, Encounter, EncounterEvent, LibraryNpc
 from combat.selectors import (
     LOG_FIELDS,
     Fight,
@@ -47,6 +47,7 @@ from combat.selectors import (
     encounter_is_gm,
     fighter_report,
     log_entry,
+    npc_report,
     row_signatures,
 )
 from rulesets.engine.base import StateError
@@ -508,3 +509,75 @@ def encounter_end(*, encounter: Encounter | int, user) -> Encounter:
         step.log("end", f"The encounter ends after {e.round} round{'s' if e.round != 1 else ''}.")
         step.save(fields=["status"])
     return e
+
+
+# ------------------------------------------------------------------ the NPC library
+
+
+def _require_campaign_gm(user, campaign: Campaign, what: str) -> None:
+    if not is_campaign_gm(user, campaign):
+        raise NotPermitted(f"Only the campaign's GM may {what}.")
+
+
+def npc_save(*, campaign: Campaign, user, build: Any, npc_id: Any = None) -> LibraryNpc:
+    """Save an NPC build to the campaign's library (GM only): a new one, or ``npc_id`` replaced.
+
+    Checked as an NPC (``npc_report``): not held to the players' budget (what it would cost
+    is a warning on its report), but every other rule holds: an invalid build is a 422 with
+    the report's errors and nothing is saved.
+    """
+    _require_campaign_gm(user, campaign, "keep an NPC library")
+    if not isinstance(build, dict):
+        raise InvalidInput("An NPC needs a build document (a JSON object).", "build")
+    build = copy.deepcopy(build)
+    build["ruleset"] = campaign.ruleset
+    raw = build.get("name")
+    name = raw.strip()[:NAME_LENGTH - 4] if isinstance(raw, str) else ""
+    if not name:
+        raise InvalidInput("Give the NPC a name.", "name")
+    build["name"] = name
+    report = npc_report(campaign, build)
+    if not report.valid:
+        first = report.errors[0]
+        raise RuleRefused(f"The NPC's build is not valid: {first.message}",
+                          errors=[i.as_dict() for i in report.errors], code=first.code)
+    with transaction.atomic():
+        if npc_id is not None:
+            npc = LibraryNpc.objects.select_for_update().filter(pk=_int_id(npc_id), campaign=campaign).first()
+            if npc is None:
+                raise InvalidInput("No such NPC in this campaign's library.", "npc")
+            npc.name, npc.build, npc.report = name, build, report.as_dict()
+            npc.save(update_fields=["name", "build", "report", "updated"])
+        else:
+            npc = LibraryNpc.objects.create(campaign=campaign, name=name, build=build, report=report.as_dict(),
+                                            created_by=user)
+    return npc
+
+
+def npc_delete(*, campaign: Campaign, user, npc_id: Any) -> None:
+    """Take an NPC out of the library (GM only); combatants made from it stay in their encounters."""
+    _require_campaign_gm(user, campaign, "keep an NPC library")
+    with transaction.atomic():
+        deleted, _ = LibraryNpc.objects.filter(pk=_int_id(npc_id), campaign=campaign).delete()
+    if not deleted:
+        raise InvalidInput("No such NPC in this campaign's library.", "npc")
+
+
+def encounter_add_from_library(*, encounter: Encounter | int, user, npc_id: Any, count: Any = 1,
+                               roller: Roller | None = None) -> list[Combatant]:
+    """Add ``count`` copies of a library NPC to the encounter (GM only): "Bandit 1…N", one group."""
+    e = encounter if isinstance(encounter, Encounter) else Encounter.objects.select_related("campaign").get(pk=encounter)
+    _require_gm(user, e, "add combatants")
+    npc = LibraryNpc.objects.filter(pk=_int_id(npc_id), campaign_id=e.campaign_id).first()
+    if npc is None:
+        raise InvalidInput("No such NPC in this campaign's library.", "npc")
+    return encounter_add_combatant(encounter=e, user=user, name=npc.name, build=npc.build, count=count,
+                                   roller=roller)
+
+
+def _int_id(raw: Any) -> int:
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        return 0
+    return value if 0 < value < 2**63 else 0

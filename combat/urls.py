@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from combat import views
+from combat import views, views_library
 
 urlpatterns = [
     path("campaign/<int:campaign_id>/", views.encounter_list, name="encounter_list"),
@@ -16,6 +16,12 @@ urlpatterns = [
         views.encounter_remove_combatant,
         name="encounter_remove_combatant",
     ),
+    path("<int:encounter_id>/combatants/library/", views_library.encounter_add_from_library,
+         name="encounter_add_from_library"),
+    path("campaign/<int:campaign_id>/npcs/", views_library.npc_library_page, name="npc_library"),
+    path("campaign/<int:campaign_id>/npcs/new/", views_library.npc_new, name="npc_new"),
+    path("campaign/<int:campaign_id>/npcs/<int:npc_id>/", views_library.npc_edit, name="npc_edit"),
+    path("campaign/<int:campaign_id>/npcs/<int:npc_id>/delete/", views_library.npc_delete, name="npc_delete"),
     path("<int:encounter_id>/start/", views.encounter_start, name="encounter_start"),
     path("<int:encounter_id>/act/", views.encounter_act, name="encounter_act"),
     path("<int:encounter_id>/next-turn/", views.encounter_next_turn, name="encounter_next_turn"),

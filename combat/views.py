@@ -36,6 +36,7 @@ from combat.selectors import (
     encounter_is_gm,
     encounter_panel as panel_of,
     encounters_for_user,
+    npc_library,
 )
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number, value_of
 
@@ -63,6 +64,7 @@ def _panel_context(request: HttpRequest, encounter, fight, **extra) -> dict[str,
     if gm and encounter.status != encounter.Status.ENDED:
         ctx["characters_to_add"] = campaign_characters_to_add(fight=fight)
         ctx["quick_build"] = json.dumps(quick_build(fight.ruleset, encounter.campaign), indent=1)
+        ctx["library"] = list(npc_library(campaign=encounter.campaign).only("id", "name"))
     ctx.update(extra)
     return ctx
 

@@ -283,6 +283,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "CharacterStatusEnum": "characters.models.Character.Status",
         "AdvancementStatusEnum": "characters.models.Advancement.Status",
+        "AdvancementKindEnum": "characters.models.Advancement.Kind",
+        "LedgerEntryKindEnum": "characters.models.LedgerEntry.Kind",
         "EncounterStatusEnum": "combat.models.Encounter.Status",
     },
 }

@@ -58,12 +58,14 @@ def world():
     character = make_character(ruleset=slug, owner=player, campaign=campaign)
     encounter = combat_services.encounter_create(campaign=campaign, user=gm, name="Ambush")
     advancement = Advancement.objects.filter(character=character).first()
+    npc = combat_services.npc_save(campaign=campaign, user=gm, build=character.build)  # the NPC library's pages
     return {
         "gm": gm,
         "values": {
             "campaign_id": campaign.pk, "character_id": character.pk, "encounter_id": encounter.pk,
             "advancement_id": advancement.pk if advancement else 1, "user_id": player.pk, "token_id": 1,
             "slug": slug, "pk": character.pk, "id": campaign.pk, "index": 0, "combatant_id": 1, "roll_id": 1,
+            "npc_id": npc.pk,
         },
     }
 

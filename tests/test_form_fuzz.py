@@ -62,7 +62,7 @@ COMMON_FIELDS = [
     "name", "amount", "currency", "reason", "characters", "quick", "note", "comment", "_version", "to_version",
     "document", "state", "arms", "rollable", "action", "target", "combatant", "character", "build", "count",
     "group", "join_code", "ruleset", "starting_budget", "house_rules", "_save", "_submit", "_request", "_card",
-    "_step", "_add", "_remove", "_section", "/name", "/notes", "expected_version",
+    "_step", "_add", "_remove", "_section", "/name", "/notes", "expected_version", "npc", "_archetype",
 ]
 
 #: Endpoints that end the poster's access to a table when they succeed: fuzzed after the others.
@@ -82,6 +82,7 @@ class Table:
     encounter: object
     npc: object
     roll: RollLog
+    library_npc: object = None  # an NPC of the campaign's library
 
 
 @dataclass
@@ -108,7 +109,8 @@ def _table(ruleset: str, gm, player) -> Table:
     npc = combat.encounter_add_combatant(encounter=encounter, user=gm, name="Bandit",
                                          build=quick_build(registry.get(ruleset), campaign))[0]
     combat.encounter_start(encounter=encounter, user=gm)
-    return Table(ruleset, campaign, active, draft, advancement, encounter, npc, roll)
+    library_npc = combat.npc_save(campaign=campaign, user=gm, build=quick_build(registry.get(ruleset), campaign))
+    return Table(ruleset, campaign, active, draft, advancement, encounter, npc, roll, library_npc)
 
 
 @pytest.fixture
@@ -129,6 +131,7 @@ def _path_kwargs(table: Table, world: World, *, draft: bool) -> dict[str, object
         "campaign_id": table.campaign.pk, "character_id": character.pk, "advancement_id": table.advancement.pk,
         "encounter_id": table.encounter.pk, "combatant_id": table.npc.pk, "user_id": world.player.pk,
         "roll_id": table.roll.pk, "index": 0, "slug": table.ruleset, "token_id": world.token.pk,
+        "npc_id": table.library_npc.pk,
     }
 
 

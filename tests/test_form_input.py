@@ -198,7 +198,7 @@ def test_the_encounter_form_refuses_a_nul_name(table):
 def test_the_campaign_settings_budget_is_a_strict_whole_number(table):
     response = _as(table["gm"]).post(f"/campaigns/{table['campaign'].pk}/settings/",
                                      {"name": "Renamed", "budget_cp": "1e3", "house_rules": ""})
-    assert response.status_code == 200  # the form shown again with the field's error
+    assert response.status_code == 400  # the form shown again with the field's error (a refused form is a 400)
     assert "Enter a whole number, such as 3." in response.content.decode()
     table["campaign"].refresh_from_db()
     assert table["campaign"].name != "Renamed"

@@ -301,6 +301,11 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     if character.owner_id != user.pk:
         raise NotPermitted("Only the character's owner may request an advancement.")
+    if character.status == Character.Status.PENDING:
+        raise RuleRefused(
+            f"{character.name} is waiting for the GM's approval: it advances once it is approved.",
+            errors=[{"code": "character.not_active", "path": "", "message": "Waiting for the GM's approval."}],
+        )
     if character.status != Character.Status.ACTIVE:
         raise RuleRefused(
             "Only an active character advances; finish and submit the draft first.",
@@ -344,6 +349,8 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
 def advancement_withdraw(*, advancement_id, user) -> Advancement:
     """The owner withdraws their pending request (409 when it is no longer pending)."""
     advancement = advancement_for_user(user=user, advancement_id=advancement_id)
+    if advancement.kind == Advancement.Kind.CREATION:
+        return _creation_review(advancement, "withdraw", gm=user, comment="")
     if advancement.character.owner_id != user.pk:
         raise NotPermitted("Only the character's owner may withdraw this request.")
     _lock(advancement.character_id)
@@ -356,6 +363,23 @@ def advancement_withdraw(*, advancement_id, user) -> Advancement:
 
 
 # ------------------------------------------------------------------ review
+
+
+def _creation_review(advancement: Advancement, action: str, *, gm, comment: Any) -> Advancement:
+    """A new character's review goes to the approval services (the character changes status)."""
+    from characters.services import approval
+
+    if advancement.status != Advancement.Status.PENDING:
+        _require_pending(advancement)
+    if action == "approve":
+        approval.character_approve(character_id=advancement.character_id, gm=gm, comment=comment)
+    elif action == "reject":
+        approval.character_reject(character_id=advancement.character_id, gm=gm, comment=comment)
+    else:
+        approval.character_withdraw_submission(character_id=advancement.character_id, user=gm)
+    return Advancement.objects.select_related("character", "character__campaign", "requested_by", "reviewed_by").get(
+        pk=advancement.pk
+    )
 
 
 def _check_comment(comment: Any, *, required: bool) -> str:
@@ -372,6 +396,8 @@ def _check_comment(comment: Any, *, required: bool) -> str:
 def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement:
     """Apply a pending request, all or nothing, under the character's row lock (see the module doc)."""
     advancement = advancement_for_user(user=gm, advancement_id=advancement_id)
+    if advancement.kind == Advancement.Kind.CREATION:
+        return _creation_review(advancement, "approve", gm=gm, comment=comment)
     _require_gm(gm, advancement.character.campaign, "approve a request")
     comment = _check_comment(comment, required=False)
     character = _lock(advancement.character_id)
@@ -419,6 +445,8 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
 def advancement_reject(*, advancement_id, gm, comment: str) -> Advancement:
     """Refuse a pending request with a comment for the player: nothing applied, nothing booked."""
     advancement = advancement_for_user(user=gm, advancement_id=advancement_id)
+    if advancement.kind == Advancement.Kind.CREATION:
+        return _creation_review(advancement, "reject", gm=gm, comment=comment)
     _require_gm(gm, advancement.character.campaign, "reject a request")
     comment = _check_comment(comment, required=True)
     _lock(advancement.character_id)
@@ -445,6 +473,8 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
     reason = _check_comment(reason, required=True)[:150]
     character = _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
+    if advancement.kind == Advancement.Kind.CREATION:
+        raise Conflict("A new character's approval cannot be reverted: it changes through advancement now.")
     if advancement.status != Advancement.Status.APPROVED or advancement.applied_version is None:
         raise Conflict(f"Request #{advancement.id} is {advancement.get_status_display().lower()}: only an approved one can be reverted.")
     versions = {

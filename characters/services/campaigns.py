@@ -23,7 +23,7 @@ User = get_user_model()
 
 #: A starting budget is a whole number of a currency; this bound keeps typos (and fuzzers) out.
 MAX_STARTING_BUDGET = 1_000_000
-SETTINGS_KEYS = ("starting_budget", "house_rules")
+SETTINGS_KEYS = ("starting_budget", "house_rules", "approve_new_characters")
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
@@ -93,7 +93,8 @@ def campaign_default_settings(*, ruleset: str) -> dict:
 def campaign_clean_settings(*, ruleset: str, settings: Any) -> dict:
     """Validate campaign settings against the ruleset and return them complete.
 
-    ``{"starting_budget": {currency: int}, "house_rules": {...}}``; a currency left
+    ``{"starting_budget": {currency: int}, "house_rules": {...}, "approve_new_characters": bool}``
+    (the last only when given: absent means the GM does not approve new characters); a currency left
     out takes the ruleset's house default. Raises ValidationError listing every issue
     (the ruleset's own messages for house rules).
     """
@@ -108,7 +109,12 @@ def campaign_clean_settings(*, ruleset: str, settings: Any) -> dict:
     messages: list[str] = []
     for key in settings:
         if key not in SETTINGS_KEYS:
-            messages.append(f"Unknown setting {key!r}; campaign settings are starting_budget and house_rules.")
+            messages.append(
+                f"Unknown setting {key!r}; campaign settings are starting_budget, house_rules and approve_new_characters."
+            )
+    approve = settings.get("approve_new_characters", False)
+    if not isinstance(approve, bool):
+        messages.append("approve_new_characters must be true or false.")
     budget = settings.get("starting_budget")
     budget = {} if budget is None else budget
     clean_budget = dict(defaults["starting_budget"])
@@ -130,7 +136,10 @@ def campaign_clean_settings(*, ruleset: str, settings: Any) -> dict:
         messages.append(issue.message)
     if messages:
         raise ValidationError({"settings": messages})
-    return {"starting_budget": clean_budget, "house_rules": house_rules}
+    clean = {"starting_budget": clean_budget, "house_rules": house_rules}
+    if "approve_new_characters" in settings:  # absent means off: older campaigns and clients keep today's behaviour
+        clean["approve_new_characters"] = approve
+    return clean
 
 
 # ---------------------------------------------------------------- campaigns

@@ -67,6 +67,12 @@ def _require_build_editor(user, character: Character) -> None:
 
 
 def _require_draft(character: Character, action: str) -> None:
+    if character.status == Character.Status.PENDING:
+        raise RuleRefused(
+            f"{character.name} is waiting for the GM's approval: it cannot be changed until the GM "
+            "approves it or returns it to draft.",
+            errors=[{"code": "character.pending", "path": "", "message": "Waiting for the GM's approval."}],
+        )
     if character.status != Character.Status.DRAFT:
         raise RuleRefused(
             f"This character is {character.get_status_display().lower()}: {action} only drafts; "
@@ -152,6 +158,8 @@ def submit_refusal(*, campaign: Campaign, build: Any) -> Report | None:
 def character_submit(*, character_id, user, version: Any = None) -> Character:
     """Make a valid draft active: its first play state from ``ruleset.initial_state``; a version.
 
+    Where the campaign approves new characters (``approve_new_characters``) it becomes
+    ``pending`` instead, in the GM's review queue (``characters.services.approval``).
     ``version``, when given, must be current (409).
     """
     character = character_for_user(user=user, character_id=character_id, for_update=True)
@@ -166,14 +174,30 @@ def character_submit(*, character_id, user, version: Any = None) -> Character:
             "Only a valid build can be submitted: " + "; ".join(i.message for i in report.errors[:3]),
             errors=[i.as_dict() for i in report.errors],
         )
+    from characters.services.approval import campaign_approves_new_characters, creation_review_open
+
+    if campaign_approves_new_characters(campaign):
+        creation_review_open(character=character, user=user, report=report)
+        return character
+    character_activate(character=character, author=user, reason="submitted")
+    return character
+
+
+def character_activate(*, character: Character, author, reason: str) -> Character:
+    """A locked, valid character becomes active: first play state, a version, the opening ledger rows.
+
+    Called under the row lock by ``character_submit`` and by the GM's approval, so that
+    both make exactly the same character.
+    """
+    campaign = character.campaign
     ruleset = campaign_ruleset(campaign)
     draft_report = character_validate(campaign=campaign, build=character.build)
     character.report = draft_report.as_dict()
     ctx = campaign_context(campaign=campaign, ruleset=ruleset)
     character.state = ruleset.initial_state(character.build, draft_report, ctx=ctx) or {}
     character.status = Character.Status.ACTIVE
-    character_version_write(character=character, author=user, reason="submitted", fields=["report", "state", "status"])
-    ledger_open(character=character, author=user)  # the ledger's first spend rows
+    character_version_write(character=character, author=author, reason=reason, fields=["report", "state", "status"])
+    ledger_open(character=character, author=author)  # the ledger's first spend rows
     return character
 
 
@@ -231,16 +255,35 @@ def import_refusal(*, campaign: Campaign, document: Any) -> list[dict]:
     return errors
 
 
-def character_import(*, campaign: Campaign, owner, document: Any) -> Character:
-    """Import a ``sheetforge.build/1`` document into ``campaign`` as a draft, with its report.
+def build_from_import(*, campaign: Campaign, document: Any) -> tuple[Any, list[dict]]:
+    """The build document to import for ``document``: a ``sheetforge.build/1`` document as it is,
+    or a character sheet in the campaign ruleset's own format converted by its ``import_sheet``
+    hook. Returns (the document, what the conversion could not carry over as written: issue dicts
+    whose paths point into the sheet). Anything else comes back unchanged, for the usual checks."""
+    if not isinstance(document, dict) or "ruleset" in document or "format" in document:
+        return document, []
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return document, []
+    build, issues = ruleset.import_sheet(document, ctx=campaign_context(campaign=campaign, ruleset=ruleset))
+    if build is None:
+        return document, []
+    return build, [i.as_dict() for i in issues]
+
+
+def character_import(*, campaign: Campaign, owner, document: Any) -> tuple[Character, list[dict]]:
+    """Import a ``sheetforge.build/1`` document, or a sheet in the ruleset's own format
+    (``build_from_import``), into ``campaign`` as a draft, with its report. Returns the character
+    and the conversion's issues (for the page to show).
 
     The document's ruleset must be the campaign's (``RuleRefused`` with the reason);
     its budget is replaced by the campaign's starting budget (the GM awards the rest).
     """
+    document, issues = build_from_import(campaign=campaign, document=document)
     errors = import_refusal(campaign=campaign, document=document)
     if errors:
         raise RuleRefused("; ".join(e["message"] for e in errors), errors=errors)
-    return character_create(campaign=campaign, owner=owner, build=document)
+    return character_create(campaign=campaign, owner=owner, build=document), issues
 
 
 def character_export(character: Character) -> dict:

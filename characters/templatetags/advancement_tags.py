@@ -35,3 +35,43 @@ def advancement_notices(context, character):
     request = context.get("request")
     user = getattr(request, "user", None)
     return {"character": character, "notices": notices(character=character, user=user) if user else []}
+
+
+@register.simple_tag
+def diff_words(row, slug) -> dict:
+    """A diff row in words (``characters.diff.describe``), content ids as the ruleset names them:
+    ``{% diff_words row slug as w %}`` → w.text, w.added, w.removed, w.changed, w.is_list."""
+    from characters.diff import describe, phrase
+
+    if not isinstance(row, dict):
+        return {"text": "", "added": [], "removed": [], "changed": [], "is_list": False}
+    words = describe(row, _content_names(slug))
+    words["is_list"] = isinstance(row.get("old"), list) or isinstance(row.get("new"), list)
+    names = _content_names(slug)
+    words["old"] = "—" if row.get("old") is None else phrase(row.get("old"), names)
+    words["new"] = "—" if row.get("new") is None else phrase(row.get("new"), names)
+    return words
+
+
+def _content_names(slug) -> dict[str, str]:
+    """Every content id of the ruleset → its name (the catalogues' ``name``)."""
+    ruleset = registry.get(slug)
+    if ruleset is None:
+        return {}
+    return _names_of(ruleset)
+
+
+_NAMES: dict[str, dict[str, str]] = {}
+
+
+def _names_of(ruleset) -> dict[str, str]:
+    names = _NAMES.get(ruleset.slug)
+    if names is None:
+        names = {}
+        for entries in (ruleset.catalogue or {}).values():
+            if isinstance(entries, dict):
+                for ident, entry in entries.items():
+                    if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                        names.setdefault(str(ident), entry["name"])
+        _NAMES[ruleset.slug] = names
+    return names

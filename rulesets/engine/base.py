@@ -148,6 +148,10 @@ class Context:
                        phase=phase, cache=self.cache)
 
 
+#: The phase of a GM's NPC: not held to a player's budget (see ``Ruleset.validate``).
+NPC_PHASE = "npc"
+
+
 def _deep_merge(base: dict, override: dict) -> dict:
     out = dict(base)
     for key, value in override.items():
@@ -208,7 +212,10 @@ class Ruleset:
 
         ``settings`` are the campaign's house-rule overrides, ``homebrew`` its extra
         content ({kind: [entries]}), ``previous`` the approved build when this is an
-        advancement (then ``check_advancement`` runs too).
+        advancement (then ``check_advancement`` runs too). ``phase`` is "draft",
+        "approval" (stricter where a ruleset says so) or ``NPC_PHASE`` ("npc": checked as a
+        draft, but a budget overspend is a ``budget.exceeded`` *warning*: the GM's NPCs are
+        not held to the players' budget, and the report still says what they would cost).
         """
         report = Report(self.slug)
         try:
@@ -225,7 +232,15 @@ class Ruleset:
                 self.check_advancement(previous, doc, report, ctx)
             for currency, limit in report.budget.items():
                 spent = report.spent.get(currency, 0)
-                if spent > limit:
+                if spent > limit and phase == NPC_PHASE:
+                    # An NPC is not held to a player's budget: what it would cost is information.
+                    report.warn(
+                        "budget.exceeded",
+                        ptr("budget", currency),
+                        f"As a player character this build would spend {spent} {self.currency_label(currency)} "
+                        f"of a budget of {limit} ({spent - limit} over); an NPC is not held to it.",
+                    )
+                elif spent > limit:
                     report.error(
                         "budget.exceeded",
                         ptr("budget", currency),
@@ -600,6 +615,24 @@ class Ruleset:
             logger.exception("ruleset %s blank_build failed", self.slug)
             return {"ruleset": self.slug, "name": "Bandit"}
 
+    def npc_archetypes(self, ctx: Context | None = None) -> list[dict[str, Any]]:
+        """The ready NPCs the GM's library starts from: [{"id", "name", "build"}]
+        (``content/npc_archetypes.json`` ``{"archetypes": [...]}``; checked as NPCs, phase
+        ``NPC_PHASE``: a build may be over a player's budget). Default: the quick NPC alone."""
+        found = (self.tables.get("npc_archetypes") or {}).get("archetypes")
+        if isinstance(found, list) and found:
+            return [copy.deepcopy(a) for a in found if isinstance(a, dict) and isinstance(a.get("build"), dict)]
+        npc = self.quick_npc(None, ctx)
+        return [{"id": "quick", "name": npc.get("name") or "NPC", "build": npc}]
+
+    def house_labels(self) -> dict[str, Any]:
+        """The rulebook's words for each house default, for the GM's house-rules form:
+        ``{key: {"label", "help"?, "choices"?: [[value, label]], "type"?: "number"|"text"|"yes/no"
+        (a default of null), "min"?, "max"?, "fields"?: {subkey: {...}}}}`` (``content/house_labels.json``).
+        Default: none (the form words the keys itself)."""
+        labels = self.tables.get("house_labels")
+        return labels if isinstance(labels, dict) else {}
+
     def odds_form(self) -> list[dict[str, Any]] | None:
         """The odds calculator's inputs: [{name, label, default, min, max} | {name, label, default,
         choices}] (``content/odds_form.json`` ``{"fields": [...]}``). Default: None, a JSON text box instead."""
@@ -664,6 +697,19 @@ class Ruleset:
             except (OSError, ValueError) as exc:
                 out.append({"file": path.name, "error": str(exc)})
         return out
+
+    # ------------------------------------------------------------- import
+
+    def import_sheet(self, data: Any, *, ctx: Context | None = None) -> tuple[dict | None, list[Issue]]:
+        """Override: read a character sheet in the game's own format (not a build document), as the
+        import page, the API's create and ``manage.py rules import SLUG PATH`` accept it.
+
+        Returns ``(build, issues)``: a ``sheetforge.build/1`` document of this ruleset (validated like
+        any other afterwards) and what the conversion could not carry over as it was (paths point into
+        the sheet), or ``(None, [why])`` when ``data`` is not such a sheet. Never raises on ``data``.
+        Default: this ruleset reads no other format."""
+        return None, [Issue("import.unsupported", "", f"{self.name} reads no other character sheet format; "
+                            "import a sheetforge.build/1 document.")]
 
 
 def _json_type(value: Any) -> str:

@@ -35,8 +35,11 @@ Additions by the combat work (additive, defaults keep older hooks working):
   rules and homebrew applied), so hooks can reuse the play-state hooks
   (``ruleset.state_action(state, action, build, report, roller, ctx=ctx)``,
   ``state_effects``) without validating again. Treat it as read-only.
-- ``CombatRules.join``: a combatant added to a running encounter (default: no
-  numbers; the service appends it to the end of the order).
+- ``CombatRules.join``: a combatant added to a running encounter (the service appends it to the
+  end of the order). Default, with ``turn_start``'s: built on four small hooks, ``fresh_turn``
+  (a turn's opening numbers), ``roll_initiative`` / ``initiative_text`` (a latecomer's roll and how
+  it reads) and ``cannot_act`` (why a fighter is out of the fight); a ruleset that leaves them
+  alone gets no numbers and no log.
 - ``CombatRules.turn_span``: how many consecutive entries of the order act in one
   turn (default 1; Pando: an NPC group sharing Momentum acts together).
 - ``CombatRules.refusal``: helper raising ``CombatRefused`` for a spec that is not
@@ -53,7 +56,8 @@ Helpers the rulesets' hooks share (on ``CombatRules``, not hooks: nothing overri
 ``play_state_action`` (a play-state action, its ``StateError`` turned into ``CombatRefused``),
 ``effects_of`` (``Ruleset.state_effects`` of a fighter),
 ``combat_numbers`` (a fighter's per-encounter numbers, copied, with this turn's fresh values),
-``target_of`` (the fighter an action's ``target`` names) and ``not_your_turn`` (the one refusal,
+``target_of`` (the fighter an action's ``target`` names), ``allowed_spec`` (``perform``'s opening:
+the spec named, refused when not allowed) and ``not_your_turn`` (the one refusal,
 ``combat.not_your_turn``, of an action out of turn); ``ActionSpec.deny`` marks a spec not
 allowed with the first rule that stops it.
 
@@ -181,8 +185,17 @@ class CombatRules:
         self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
         ctx: Context | None = None,
     ) -> Outcome:
-        """Override: the start of ``actor``'s turn (Ascendant: 3 actions and the reaction refresh)."""
-        return Outcome()
+        """Override: the start of ``actor``'s turn. Default: the turn's numbers start afresh
+        (``fresh_turn``: three actions and the reaction, or the one action of a turn), and a
+        fighter who cannot act (``cannot_act``) has it said in the log. Without either: nothing."""
+        out = Outcome()
+        fresh = self.fresh_turn()
+        if fresh:
+            out.combat[actor.id] = self.combat_numbers(actor, **fresh)
+        reason, _ = self.cannot_act(actor, ctx=ctx)
+        if reason:
+            out.log("down", reason, actor.id)
+        return out
 
     def join(
         self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
@@ -190,8 +203,38 @@ class CombatRules:
     ) -> Outcome:
         """Override: a fighter added to a running encounter (its opening numbers). ``fighters``
         includes it. The service appends it to the end of the order unless ``Outcome.order`` says
-        otherwise. Default: nothing."""
-        return Outcome()
+        otherwise. Default: the newcomer rolls initiative (``roll_initiative``), gets a fresh turn's
+        numbers (``fresh_turn``) and the log says so (``initiative_text``); a ruleset without an
+        initiative roll: nothing."""
+        out = Outcome()
+        rolled = self.roll_initiative(fighter, roller, ctx=ctx)
+        if rolled is None:
+            return out
+        out.combat[fighter.id] = {**self.fresh_turn(), **rolled}
+        out.log("initiative", f"{fighter.name} joins: initiative {rolled['initiative']} "
+                f"({self.initiative_text(rolled)}); they act last this round.", fighter.id)
+        return out
+
+    # ------------------------------------------------- what the default join and turn_start use
+
+    def fresh_turn(self) -> dict[str, Any]:
+        """Override: the combat numbers every turn of a fighter starts with (actions left, "acted",
+        the reaction…). Default: none."""
+        return {}
+
+    def roll_initiative(self, fighter: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any] | None:
+        """Override: ``fighter``'s initiative, rolled: {"initiative": total, ...the parts, kept in its
+        combat numbers}. Default None: this ruleset orders a fight another way."""
+        return None
+
+    def initiative_text(self, rolled: dict[str, Any]) -> str:
+        """Override: how an initiative roll of ``roll_initiative`` reads in the log ("d20 7 +3")."""
+        return str(rolled.get("initiative", ""))
+
+    def cannot_act(self, fighter: Fighter, *, ctx: Context | None = None) -> tuple[str, str]:
+        """Override: (reason, rule code) when ``fighter`` cannot act at all (dead, incapacitated),
+        else ("", ""). Default: every fighter can act."""
+        return "", ""
 
     def turn_span(self, order: list[int], turn: int, fighters: dict[int, Fighter]) -> int:
         """Override: how many consecutive entries of ``order`` from index ``turn`` act in this one
@@ -277,6 +320,14 @@ class CombatRules:
         if target is None:
             raise CombatRefused("combat.invalid_target", not_here)
         return target
+
+    def allowed_spec(self, action: dict[str, Any], actor: Fighter, specs: list[ActionSpec]) -> ActionSpec:
+        """The opening step of ``perform``: the spec ``action`` names among ``specs`` (``spec_for``),
+        refused with its rule (``refusal``) when it is not allowed now."""
+        spec = self.spec_for(action, actor, specs)
+        if not spec.allowed:
+            raise self.refusal(spec)
+        return spec
 
     @staticmethod
     def refusal(spec: ActionSpec) -> CombatRefused:

@@ -61,7 +61,7 @@ def test_the_play_log_is_the_character_s_own(client, table):
 
 
 def test_the_migration_files_existing_play_versions_and_rolls(table):
-    """0003: a version whose build is the one before it becomes a play version; rolls get their
+    """0004: a version whose build is the one before it becomes a play version; rolls get their
     campaign."""
     import importlib
 
@@ -69,7 +69,7 @@ def test_the_migration_files_existing_play_versions_and_rolls(table):
 
     from characters.models import RollLog
 
-    migration = importlib.import_module("characters.migrations.0003_table_rolls_and_play_log")
+    migration = importlib.import_module("characters.migrations.0004_table_rolls_and_play_log")
     pablo = table["pablo"]
     play.character_state_action(character_id=pablo.pk, user=table["player"],
                                 action={"action": "harm", "body_part": "legs", "amount": 1})

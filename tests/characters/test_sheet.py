@@ -97,7 +97,7 @@ def test_ascendant_sheet_shows_defenses_thresholds_and_stamina(client, table):
     character = character_at_table(table, "ascendant")
     client.force_login(table["player"])
     html = sheet(client, character)
-    assert stat(html, "max_stamina") == "16"  # human 8 + 1 × (wizard 6 + con 2)
+    assert stat(html, "max_stamina") == "17"  # human 8 + 1 × (wizard 6 + con 2) + Toughness 1 per level (#15)
     assert re.search(r'<tr data-key="int"><th scope="row">Int</th><td>\+4</td>', html)
     derived = character.report["derived"]
     for key, value in derived["defenses"].items():

@@ -284,9 +284,12 @@ def test_an_example_starts_a_fight_and_each_listed_action_is_taken_or_cleanly_re
 # Overrides of house defaults whose type alone does not give a meaningful other value.
 SPECIAL_OVERRIDES: dict[tuple[str, str], list] = {
     ("ourdnd", "bare_hands_effort"): ["d6"],
+    ("ourdnd", "start_distance"): ["near"],
+    ("ourdnd", "reach_by_kind"): [{"gunpowder": "near", "magic": "close"}],
     ("pando", "leisure_ep"): ["none"],
     ("pando", "attribute_max"): [2],
     ("ascendant", "trade_downs_max"): [0],
+    ("paragon", "seize_offensive_tie"): ["simultaneous"],
 }
 
 

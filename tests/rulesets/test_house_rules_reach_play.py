@@ -84,9 +84,10 @@ def ascendant_case(settings, pass_ctx):
     state = ruleset.initial_state(build, report, **kw)
     thresholds = {r["request"]["threshold"] for r in ruleset.rollables(build, report, state, **kw)}
     rules = ruleset.combat()
-    dying = fighter("ascendant", 1, build, settings, {"stamina": 0, "conditions": [{"id": "dying", "value": 2}]})
+    # The typical fighter holds Diehard (#15: it now counts): it dies at the campaign's dying_max + 1.
+    dying = fighter("ascendant", 1, build, settings, {"stamina": 0, "conditions": [{"id": "dying", "value": 3}]})
     strike = next(s for s in rules.actions(dying, [dying], {}, current=1, **kw) if s.id == "strike")
-    return {"hero points": state["hero_points"], "sheet thresholds": thresholds, "dying 2 in a fight": strike.code}
+    return {"hero points": state["hero_points"], "sheet thresholds": thresholds, "dying 3 in a fight": strike.code}
 
 
 def maelstrom_case(settings, pass_ctx):
@@ -114,8 +115,8 @@ CASES = {
               {"arm status": "wounded", "arm usable": True, "fight row": ["wounded left arm (2)"]},
               {"arm status": "lame", "arm usable": False, "fight row": ["lame left arm (2)"]}),
     "ascendant": (ascendant_case, {"hero_points_start": 2, "default_threshold": 18, "dying_max": 2},
-                  {"hero points": 1, "sheet thresholds": {15}, "dying 2 in a fight": "ascendant.unconscious"},
-                  {"hero points": 2, "sheet thresholds": {18}, "dying 2 in a fight": "ascendant.dead"}),
+                  {"hero points": 1, "sheet thresholds": {15}, "dying 3 in a fight": "ascendant.unconscious"},
+                  {"hero points": 2, "sheet thresholds": {18}, "dying 3 in a fight": "ascendant.dead"}),
     "maelstrom": (maelstrom_case, {"default_difficulty": 8},
                   # an untrained ability rolls at one more (7, then 9)
                   {"sheet difficulties": {6, 7}, "odds without a difficulty": True, "fight difficulty": 6},

@@ -93,3 +93,20 @@ def test_the_next_point_price_is_shared_by_section_group_and_value_by_default(ru
     numbers = {"id": "attributes", "kind": "numbers"}
     assert ruleset.point_price_key(numbers, {"id": "a", "group": "physical"}, 2) == ("attributes", "physical", 2)
     assert ruleset.point_price_key({"id": "skills", "kind": "ranks"}, {"id": "x", "group": "g"}, 0) == ("skills", "", 0)
+
+
+def test_npc_archetypes_are_builds_the_rules_accept_as_npcs(ruleset):
+    from rulesets.engine.base import NPC_PHASE
+
+    archetypes = ruleset.npc_archetypes()
+    assert len(archetypes) >= 3, "every ruleset here ships a few ready NPCs"
+    assert len({a["id"] for a in archetypes}) == len(archetypes)
+    for archetype in archetypes:
+        assert archetype["name"] and archetype["build"]["ruleset"] == ruleset.slug
+        assert ruleset.validate(archetype["build"], phase=NPC_PHASE).errors == [], archetype["id"]
+
+
+def test_house_labels_word_every_house_default(ruleset):
+    labels = ruleset.house_labels()
+    assert set(ruleset.house_defaults) <= set(labels)
+    assert all(isinstance(v, dict) and v.get("label") for v in labels.values())

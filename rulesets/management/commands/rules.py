@@ -2,6 +2,7 @@
 
     python manage.py rules validate PATH [PATH ...]   # build documents; - reads stdin
     python manage.py rules odds SLUG JSON [JSON ...]  # each JSON an odds request
+    python manage.py rules import SLUG PATH [PATH ...] # the game's own character sheets; - reads stdin
 
 One JSON object per input, one per line, in input order. Exit codes:
 
@@ -9,6 +10,11 @@ One JSON object per input, one per line, in input order. Exit codes:
   ``{"path": ..., "error": ...}``). A readable file that is not JSON is a readable path whose
   document is malformed: its line is a report with ``build.malformed`` at path "".
 - ``odds``: 0, or 2 when any request cannot be answered (its line is ``{"error": ...}``).
+- ``import``: each sheet (the ruleset's ``import_sheet`` hook) becomes one ``sheetforge.build/1``
+  document; what the conversion could not carry over as written goes to stderr, one line each
+  ("PATH: message"), and the build's own report comes from ``validate``. 0 when every PATH was
+  such a sheet, 2 when any was unreadable, not JSON or not such a sheet (its line is
+  ``{"path": ..., "error": ...}``) or the ruleset is unknown (one ``{"error": ...}`` line).
 
 No database and no system checks: a player validates a folder of exports in one start-up.
 """
@@ -72,11 +78,16 @@ class Command(BaseCommand):
         o = sub.add_parser("odds", help="Exact odds of a ruleset's core roll.")
         o.add_argument("slug", metavar="SLUG")
         o.add_argument("requests", nargs="+", metavar="JSON")
+        i = sub.add_parser("import", help="Convert character sheets of the game's own format to build documents.")
+        i.add_argument("slug", metavar="SLUG")
+        i.add_argument("paths", nargs="+", metavar="PATH")
 
     def handle(self, *args, action: str, **options):
         self._stdin = options.get("stdin")
         if action == "validate":
             code = self.validate(options["paths"])
+        elif action == "import":
+            code = self.import_sheets(options["slug"], options["paths"])
         else:
             code = self.odds(options["slug"], options["requests"])
         self.stdout.flush()
@@ -88,18 +99,21 @@ class Command(BaseCommand):
     def _emit(self, obj: Any) -> None:
         self.stdout.write(_dumps(obj))
 
+    def _read(self, path: str) -> bytes | str:
+        """The bytes of ``path`` (``-``: stdin, read once however often it is named); ``OSError``."""
+        if path == "-":
+            if self._stdin_data is None:
+                self._stdin_data = self._read_stdin()
+            return self._stdin_data
+        with open(path, "rb") as fh:
+            return fh.read()
+
     def validate(self, paths: list[str]) -> int:
         code = EXIT_OK
-        stdin_data: bytes | str | None = None
+        self._stdin_data = None
         for path in paths:
             try:
-                if path == "-":
-                    if stdin_data is None:  # "-" twice reads stdin once and validates it twice
-                        stdin_data = self._read_stdin()
-                    data = stdin_data
-                else:
-                    with open(path, "rb") as fh:
-                        data = fh.read()
+                data = self._read(path)
             except OSError as exc:
                 self._emit({"path": path, "error": _reason(exc)})
                 code = EXIT_UNREADABLE
@@ -114,6 +128,38 @@ class Command(BaseCommand):
         # call_command(..., stdin=StringIO(...)) in tests; the real binary stdin otherwise.
         stream = self._stdin or sys.stdin.buffer
         return stream.read()
+
+    def import_sheets(self, slug: str, paths: list[str]) -> int:
+        from rulesets.engine import registry
+
+        ruleset = registry.get(slug)
+        if ruleset is None:
+            self._emit({"error": f"No ruleset {slug!r}; the rulesets are {', '.join(registry.slugs())}."})
+            return EXIT_UNREADABLE
+        ctx = ruleset.context()
+        code = EXIT_OK
+        self._stdin_data = None
+        for path in paths:
+            try:
+                data = self._read(path)
+                if isinstance(data, bytes) and data.startswith(b"\xef\xbb\xbf"):
+                    data = data[3:]
+                sheet = json.loads(data, parse_constant=_reject_constant)
+            except OSError as exc:
+                error = _reason(exc)
+            except (ValueError, RecursionError) as exc:
+                error = f"This is not a JSON document ({exc})."
+            else:
+                build, issues = ruleset.import_sheet(sheet, ctx=ctx)
+                if build is not None:
+                    self._emit(build)
+                    for issue in issues:
+                        self.stderr.write(f"{path}: {issue.message}")
+                    continue
+                error = " ".join(i.message for i in issues) or f"This is not a {ruleset.name} character sheet."
+            self._emit({"path": path, "error": error})
+            code = EXIT_UNREADABLE
+        return code
 
     def odds(self, slug: str, requests: list[str]) -> int:
         from rulesets.engine import OddsError, odds

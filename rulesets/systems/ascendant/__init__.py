@@ -30,7 +30,8 @@ Keys (all ids are catalogue ids from ``content/*.json`` or the campaign's homebr
 ``level``
     1–20, required. XP is not spent: the budget is the XP earned, and the build
     "spends" (level − 1) × 1000 (``xp_per_level``); a level the XP does not reach
-    is ``budget.exceeded`` at ``/budget/xp``.
+    is ``budget.exceeded`` at ``/budget/xp``. A level above 20 is an error and still
+    priced (RULES.md: out-of-range values are priced).
 ``ancestry``, ``heritage``, ``background``, ``class``
     one id each; the heritage must belong to the ancestry. ``null`` or absent
     means "not chosen yet" (``ascendant.level_choices_missing``).
@@ -49,8 +50,9 @@ Keys (all ids are catalogue ids from ``content/*.json`` or the campaign's homebr
     skill are trained automatically (listing them too is harmless and not
     counted). Ranks rise later only by skill increases.
 ``lores``
-    the Lores chosen: at most max(0, Intelligence) of them, one more whenever
-    Intelligence rises. The background's Lore comes on top and is not listed.
+    the Lores chosen: at most max(0, Intelligence) of them (plus one per Lore a feat
+    gives), one more whenever Intelligence rises. The background's Lore comes on top:
+    it may be listed or left out, and uses no slot either way.
 ``levels``
     ``{"<n>": {...}}`` for n = 1..level; what each level-up chose:
 
@@ -60,8 +62,9 @@ Keys (all ids are catalogue ids from ``content/*.json`` or the campaign's homebr
       archetype at 1 and even levels, skill at even levels, general at 1 and odd
       levels from 3). The heritage's ancestry feat and the background's skill and
       general feats are granted, never listed. A slot may trade down *once*:
-      ``[feat_a, feat_b]``, two feats of the rank just below the slot's; a slot
-      never holds more than two (two Expert feats do not become four Trained ones).
+      ``[feat_a, feat_b]``, two feats each exactly one rank below the slot's highest;
+      a slot never holds more than two (two Expert feats do not become four Trained
+      ones); anything else is ``ascendant.feat_trade_invalid`` on the slot.
     - ``"attributes"``: at even levels, 3 points as ``{attr: n}`` — +1/+1/+1,
       +2/+1 or +3 — never above the cap of that level's Class Proficiency.
     - ``"skill_increase"``: at 3 and odd levels, one skill id raised one rank,
@@ -80,9 +83,14 @@ What the numbers use (documented choices where RULES.md leaves them open)
   and Spirit, a wizard's Stability, Evasion and Perception, a bard's Stability and
   Resilience. Deflection = 10 + armor proficiency (Class Proficiency when the class
   is trained in the armor's category, else 0) + dex + the armor's item bonus.
-- Skills: rank bonus + the skill's attribute; Lores are trained (int).
-- Feats are choices and prerequisites; their texts have no automatic effect on
-  the derived numbers (the sample content has no number-changing feats).
+- Skills: rank bonus + the skill's attribute; Lores are trained (int) and rise by
+  skill increases like skills (``skill_increase`` may name a Lore the character knows).
+- Feats are choices and prerequisites, and their ``effects`` change numbers (feats.py):
+  typed modifiers to skills, Lores, defenses, Perception, initiative, Deflection and
+  attacks (stacked by the seed's rule), Stamina per level, speed, Lore slots, armor,
+  skill, Perception and weapon proficiencies, combat actions, the Dying maximum and
+  resistances. ``derived["breakdown"]`` shows each number's base and every modifier
+  with its source; ``derived["situational"]`` the bonuses that apply only "when …".
 
 Codes (besides the common ones)
 -------------------------------
@@ -93,7 +101,9 @@ required, too many boosts or points, a boost the ancestry/background/class does 
 allow, points at an odd level), ``ascendant.feat_slot_missing`` (a feat with no
 slot: the level gives no slot of that kind, a feat of another kind in the slot, a
 third feat in a traded slot), ``ascendant.feat_rank_too_high``,
-``ascendant.feat_prerequisite_missing`` (also: another ancestry's or class's feat,
+``ascendant.feat_trade_invalid`` (a slot traded down otherwise than for two feats exactly
+one rank below, or traded again), ``ascendant.feat_prerequisite_missing`` (also: another
+ancestry's or class's feat,
 a heritage-only feat, a first archetype feat that is not a Dedication, an archetype
 feat without its Dedication), ``ascendant.skill_rank_too_high`` (also raising the
 key skill), ``ascendant.too_many_lores``, ``ascendant.level_choices_missing``
@@ -113,13 +123,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rulesets.engine.base import FORMAT, ID_RE, Context, Ruleset
+from rulesets.engine.base import Context, Ruleset
 from rulesets.engine.dice import Roller
-from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from . import play, rules
-from .rules import ATTRIBUTE_LABELS, ATTRIBUTES, FEAT_KINDS, Rules
+from . import build as rules
+from . import dice
+from . import state as play_state
 
 
 class AscendantRuleset(Ruleset):
@@ -133,280 +143,79 @@ class AscendantRuleset(Ruleset):
     homebrew_kinds = ("feats", "ancestries", "heritages", "backgrounds", "lores")
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
 
-    # ---------------------------------------------------------------- building
+    # ---------------------------------------------------------------- building (build.py)
 
     def check(self, build: dict, report: Report, ctx: Context) -> None:
         rules.check(build, report, ctx)
 
     def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
-        """A level-up keeps what earlier levels chose; see ``rules.check_advancement``."""
+        """A level-up keeps what earlier levels chose; see ``build.check_advancement``."""
         rules.check_advancement(old, new, report)
 
     def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
-        """A level-1 character with nothing chosen: every choice is a draft warning, no error."""
-        ctx = ctx or self._default_context
-        return {
-            "format": FORMAT, "ruleset": self.slug, "name": name,
-            "budget": dict(budget or ctx.settings.get("starting_budget", {"xp": 0})),
-            "level": 1, "ancestry": None, "heritage": None, "background": None, "class": None, "armor": None,
-            "boosts": {"ancestry": [], "background": [], "class": None, "free": []},
-            "skills": {}, "lores": [], "levels": {},
-        }
+        return rules.blank_build(self.slug, name, budget, ctx or self._default_context)
 
     def traits(self, ctx: Context) -> dict[str, Any]:
-        """The builder's sections; "ascendant_levels" carries what each level-up asks for."""
-        s = ctx.settings
-        r = Rules.of(ctx)
-        cat = ctx.catalogue
-
-        def options(kind: str, **extra_keys: str) -> list[dict[str, Any]]:
-            out = []
-            for entry in cat.get(kind, {}).values():
-                option = {"id": entry["id"], "label": entry.get("name", entry["id"]), "help": entry.get("text", "")}
-                for key, source in extra_keys.items():
-                    option[key] = entry.get(source)
-                out.append(option)
-            return out
-
-        feats = {
-            fid: {"label": f.get("name", fid), "kind": f.get("kind"), "rank": f.get("rank"), "help": f.get("text", ""),
-                  **{k: f[k] for k in ("ancestry", "class", "archetype", "skill", "dedication", "heritage",
-                                       "prerequisites") if k in f}}
-            for fid, f in cat.get("feats", {}).items()
-        }
-        first_archetype = min(r.slots.get("archetype", [1]) or [1])
-        plan = []
-        for n in range(1, s["max_level"] + 1):
-            cp = r.class_proficiency(n)
-            slot_feats = {}
-            for kind in FEAT_KINDS:
-                if n not in r.slots.get(kind, ()):
-                    continue
-                allowed = rules.allowed_feats(ctx, r, kind, cp)
-                if kind == "archetype" and n == first_archetype:
-                    allowed = [f for f in allowed if cat["feats"][f].get("dedication")]
-                slot_feats[kind] = allowed
-            plan.append({
-                "level": n,
-                "class_proficiency": r.ranks[cp],
-                "attribute_max": r.cap(n),
-                "attribute_points": s["attribute_points"] if n in r.attr_levels else 0,
-                "skill_increase": n in r.skill_levels,
-                "feats": slot_feats,
-                "trade_down": bool(s.get("trade_down")) and cp > 1,
-                "path": ptr("levels", n),
-            })
-        return {"sections": [
-            {"id": "level", "label": "Level", "kind": "number", "path": "/level", "min": 1, "max": s["max_level"],
-             "default": 1, "nullable": False,
-             "help": f"Each level after the first needs {s['xp_per_level']} XP."},
-            {"id": "ancestry", "label": "Ancestry", "kind": "choice", "path": "/ancestry", "nullable": True,
-             "options": options("ancestries", stamina="stamina", boosts="boosts", free_boosts="free_boosts")},
-            {"id": "heritage", "label": "Heritage", "kind": "choice", "path": "/heritage", "nullable": True,
-             "help": "A branch of your ancestry; it grants its ancestry feat.",
-             "options": options("heritages", ancestry="ancestry", feat="feat")},
-            {"id": "background", "label": "Background", "kind": "choice", "path": "/background", "nullable": True,
-             "options": options("backgrounds", boosts="boosts", skill="skill", lore="lore",
-                                skill_feat="skill_feat", general_feat="general_feat")},
-            {"id": "class", "label": "Class", "kind": "choice", "path": "/class", "nullable": True,
-             "options": options("classes", key_attributes="key_attributes", key_skill="key_skill",
-                                stamina="stamina", feat_label="feat_label", skill_choices="skill_choices")},
-            {"id": "boosts", "label": "Attribute boosts", "kind": "custom", "widget": "ascendant_boosts",
-             "path": "/boosts",
-             "help": "Ancestry, background (3 different), class key attribute, then 4 different free boosts; "
-                     f"nothing above +{s['creation_attribute_max']} at level 1.",
-             "data": {"attributes": [{"id": a, "label": ATTRIBUTE_LABELS[a]} for a in ATTRIBUTES],
-                      "background_boosts": s["background_boosts"], "free_boosts": s["free_boosts"],
-                      "creation_attribute_max": s["creation_attribute_max"]}},
-            {"id": "skills", "label": "Trained skills", "kind": "ranks", "path": "/skills",
-             "help": "Level-1 training of your choice (your class says how many); key and background skills are "
-                     "automatic.",
-             "ranks": [{"id": rank, "label": r.rank_label(i), "bonus": r.bonus_of(i)}
-                       for i, rank in enumerate(r.ranks[:2])],
-             "options": options("skills", attribute="attribute")},
-            {"id": "lores", "label": "Lores", "kind": "multi", "path": "/lores",
-             "help": "As many as your Intelligence; your background's Lore comes on top.",
-             "options": options("lores")},
-            {"id": "armor", "label": "Armor", "kind": "choice", "path": "/armor", "nullable": True,
-             "options": options("armor", category="category", bonus="bonus")},
-            {"id": "levels", "label": "Level-ups", "kind": "custom", "widget": "ascendant_levels", "path": "/levels",
-             "help": "What each level asks for: feats by slot, attribute points, skill increase.",
-             "data": {"levels": plan, "feats": feats,
-                      "ranks": [{"id": rank, "label": r.rank_label(i), "bonus": r.bonus_of(i)}
-                                for i, rank in enumerate(r.ranks)]}},
-        ]}
+        return rules.traits(ctx)
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
-        """Field checks for homebrew feats, ancestries, heritages, backgrounds and lores."""
-        issues: list[Issue] = []
+        return rules.check_homebrew_entry(kind, entry, path, ranks=self.house_defaults["ranks"],
+                                          skills=self.catalogue.get("skills", {}))
 
-        def bad(key: str, message: str) -> None:
-            issues.append(Issue("homebrew.malformed", f"{path}/{key}", message))
-
-        if not isinstance(entry.get("name"), str) or not entry["name"].strip():
-            bad("name", "Give the entry a name.")
-        ranks = self.house_defaults["ranks"]
-        skills = self.catalogue.get("skills", {})
-
-        def is_id(value: Any) -> bool:
-            return isinstance(value, str) and bool(ID_RE.match(value))
-
-        def attr_list(key: str, *, required: bool) -> None:
-            value = entry.get(key)
-            if value is None and not required:
-                return
-            if not isinstance(value, list) or not all(a in ATTRIBUTES for a in value) or len(set(value)) != len(value):
-                bad(key, "A list of different attributes among str, dex, con, int, wis, cha.")
-
-        if kind == "feats":
-            feat_kind = entry.get("kind")
-            if feat_kind not in FEAT_KINDS:
-                bad("kind", f"A feat's kind is one of {', '.join(FEAT_KINDS)}.")
-            if entry.get("rank") not in ranks[1:]:
-                bad("rank", f"A feat's rank is one of {', '.join(ranks[1:])}.")
-            owner = {"ancestry": "ancestry", "class": "class", "archetype": "archetype", "skill": "skill"}.get(
-                feat_kind)
-            if owner and not is_id(entry.get(owner)):
-                bad(owner, f"A{'n' if feat_kind[0] in 'aeiou' else ''} {feat_kind} feat names its {owner} (an id).")
-            if feat_kind == "skill" and is_id(entry.get("skill")) and entry["skill"] not in skills:
-                bad("skill", f"{entry['skill']!r} is not a skill.")
-            prereqs = entry.get("prerequisites", [])
-            if not isinstance(prereqs, list):
-                bad("prerequisites", "Prerequisites are a list.")
-            else:
-                for i, need in enumerate(prereqs):
-                    ok = isinstance(need, dict) and (
-                        (set(need) == {"feat"} and is_id(need["feat"]))
-                        or (set(need) == {"attribute", "min"} and need["attribute"] in ATTRIBUTES
-                            and isinstance(need["min"], int))
-                        or (set(need) == {"skill", "rank"} and need["skill"] in skills and need["rank"] in ranks)
-                    )
-                    if not ok:
-                        bad(f"prerequisites/{i}", 'A prerequisite is {"feat": id}, {"attribute": "str", "min": 2} '
-                            'or {"skill": "athletics", "rank": "expert"}.')
-        elif kind == "ancestries":
-            if not isinstance(entry.get("stamina"), int) or entry["stamina"] < 0:
-                bad("stamina", "An ancestry's Stamina is a whole number ≥ 0.")
-            attr_list("boosts", required=False)
-            free = entry.get("free_boosts", 0)
-            if not isinstance(free, int) or not 0 <= free <= len(ATTRIBUTES):
-                bad("free_boosts", "Free boosts are a whole number from 0 to 6.")
-        elif kind == "heritages":
-            for key in ("ancestry", "feat"):
-                if not is_id(entry.get(key)):
-                    bad(key, f"A heritage names its {key} (an id).")
-        elif kind == "backgrounds":
-            attr_list("boosts", required=True)
-            if entry.get("skill") not in skills:
-                bad("skill", "A background trains one skill (a skill id).")
-            for key in ("lore", "skill_feat", "general_feat"):
-                if not is_id(entry.get(key)):
-                    bad(key, f"A background names its {key.replace('_', ' ')} (an id).")
-        return issues
-
-    # ---------------------------------------------------------------- checks
+    # ---------------------------------------------------------------- checks (dice.py)
 
     def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        return play.odds(request)
+        return dice.odds(request)
 
     def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        return play.roll(request, roller)
+        return dice.roll(request, roller)
 
     def rollables(self, build: dict, report: Report, state: dict | None = None, *,
                   ctx: Context | None = None) -> list[dict[str, Any]]:
-        """Skills, Lores, Perception and the six defenses as checks, with the state's conditions
-        stacked in (``modifiers``/``ignored`` say which applied); the threshold is the house
-        ``default_threshold`` for the sheet to change."""
+        """Skills, Lores, Perception and the six defenses as checks, with the feats' and the state's
+        conditions' modifiers stacked in (``modifiers``/``ignored`` say which applied); the threshold is
+        the house ``default_threshold`` for the sheet to change."""
         ctx = self.context_of(report, ctx)
-        return play.rollables(build, report, state, self.conditions_of(ctx), ctx.settings,
+        return dice.rollables(build, report, state, self.conditions_for(ctx, report.derived), ctx.settings,
                               ctx.catalogue.get("skills", {}), ctx.catalogue.get("lores", {}))
 
-    # ------------------------------------------------------------ play state
+    # ------------------------------------------------------------ play state (state.py)
 
     def conditions_of(self, ctx: Context) -> dict[str, dict]:
         """The conditions, with Dying's maximum the campaign's ``dying_max`` (at it, one dies)."""
-        def conditions() -> dict[str, dict]:
-            found = dict(ctx.catalogue.get("conditions", {}))
-            top = ctx.settings.get("dying_max")
-            if "dying" in found and isinstance(top, int) and top >= 1 and found["dying"].get("max") != top:
-                dying = found["dying"]
-                text = dying.get("text", "").replace(f"dying {dying.get('max', 4)} ", f"dying {top} ")
-                found["dying"] = {**dying, "max": top, "text": text}
-            return found
+        return play_state.conditions_of(ctx)
 
-        return ctx.memo("ascendant.conditions", conditions)
+    def conditions_for(self, ctx: Context, derived: dict) -> dict[str, dict]:
+        """The campaign's conditions as they bear on one character (Diehard raises Dying's maximum)."""
+        return play_state.conditions_for(ctx, derived)
 
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        ctx = self.context_of(report, ctx)
-        return {
-            "stamina": report.derived.get("max_stamina", 0),
-            "temp_stamina": 0,
-            "hero_points": ctx.settings["hero_points_start"],
-            "conditions": [],
-        }
+        return play_state.initial(report.derived, self.context_of(report, ctx).settings)
 
     def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
         ctx = self.context_of(report, ctx)
-        return play.check_state(state, report.derived, self.conditions_of(ctx), ctx.settings)
+        return play_state.check_state(state, report.derived, self.conditions_for(ctx, report.derived), ctx.settings)
 
     def state_effects(self, build: dict, report: Report, state: dict, *,
                       ctx: Context | None = None) -> dict[str, Any]:
         """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
         ctx = self.context_of(report, ctx)
-        return play.effects(report.derived, self.conditions_of(ctx), state, ctx.catalogue.get("skills", {}))
+        return play_state.effects(report.derived, self.conditions_for(ctx, report.derived), state,
+                             ctx.catalogue.get("skills", {}))
 
     def state_sections(self, build: dict, report: Report, state: dict, *,
                        ctx: Context | None = None) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
-        conditions, house = self.conditions_of(ctx), ctx.settings
-        state = state if isinstance(state, dict) else {}
-        top = report.derived.get("max_stamina")
-        stamina = state.get("stamina", top)
-        conds = [c for c in state.get("conditions", []) if isinstance(c, dict)]
-        dying = next((c.get("value", 1) for c in conds if c.get("id") == "dying"), 0)
-        status = f"dying {dying}" if dying else ("unconscious" if any(c.get("id") == "unconscious" for c in conds)
-                                                 else "")
-        amount = [{"id": "amount", "label": "Amount", "kind": "number", "min": 1}]
-        condition_options = [{"id": cid, "label": c["name"], "help": c.get("text", ""), "valued": c.get("valued")}
-                             for cid, c in conditions.items()]
-        return [
-            {"id": "stamina", "label": "Stamina", "kind": "pools", "items": [
-                {"id": "stamina", "label": "Stamina", "path": "/stamina", "value": stamina, "min": 0, "max": top,
-                 "status": status},
-                {"id": "temp_stamina", "label": "Temporary Stamina", "path": "/temp_stamina",
-                 "value": state.get("temp_stamina", 0), "min": 0, "max": None, "status": ""},
-                {"id": "hero_points", "label": "Hero Points", "path": "/hero_points",
-                 "value": state.get("hero_points", house["hero_points_start"]), "min": 0,
-                 "max": house["hero_points_max"], "status": ""},
-            ], "actions": [
-                {"action": "damage", "label": "Take damage", "fields": amount},
-                {"action": "heal", "label": "Heal", "fields": amount},
-                {"action": "temp_stamina", "label": "Temporary Stamina", "fields": amount},
-                {"action": "rest", "label": "Rest for the night", "fields": []},
-                {"action": "hero_point", "label": "Spend a Hero Point", "fields": []},
-            ]},
-            {"id": "conditions", "label": "Conditions", "kind": "list", "items": [
-                {"id": c.get("id"), "path": ptr("conditions", i), "value": c.get("value"),
-                 "label": conditions.get(c.get("id"), {}).get("name", c.get("id")),
-                 "help": conditions.get(c.get("id"), {}).get("text", "")}
-                for i, c in enumerate(conds)
-            ], "actions": [
-                {"action": "add_condition", "label": "Add a condition", "fields": [
-                    {"id": "id", "label": "Condition", "kind": "choice", "options": condition_options},
-                    {"id": "value", "label": "Value", "kind": "number", "min": 1}]},
-                {"action": "remove_condition", "label": "Remove or lower a condition", "fields": [
-                    {"id": "id", "label": "Condition", "kind": "choice", "options": condition_options},
-                    {"id": "value", "label": "Lower by (empty: remove)", "kind": "number", "min": 1}]},
-            ]},
-        ]
+        return play_state.sections(report.derived, state, self.conditions_for(ctx, report.derived), ctx.settings)
 
     def state_action(self, state: dict, action: dict, build: dict, report: Report,
                      roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
         ctx = self.context_of(report, ctx)
         name = build.get("name") if isinstance(build.get("name"), str) else "The character"
-        return play.apply_action(state, action, report.derived, self.conditions_of(ctx), ctx.settings, name)
+        return play_state.apply_action(state, action, report.derived, self.conditions_for(ctx, report.derived),
+                                  ctx.settings, name)
 
-    # ---------------------------------------------------------------- combat
+    # ---------------------------------------------------------------- combat (combat.py)
 
     def make_combat(self):
         """Ascendant's encounters (combat.py)."""

@@ -21,7 +21,7 @@ character sheet never disagree.
 Rules where the seed is silent (house defaults, shown to players on the page):
 
 - **Initiative** is a Perception check: d20 + Perception with the fighter's conditions
-  stacked in (``modifiers.stack``) and Incredible Initiative's +2 circumstance bonus.
+  and the feats' initiative bonuses (Incredible Initiative's +2 circumstance) stacked in (``modifiers.stack``).
   Highest first; ties: NPCs before PCs, then the higher Dexterity, then the higher
   Perception modifier, then the earlier combatant. A latecomer rolls and goes to the end.
 - **Turn**: 3 actions and 1 reaction, both refreshed at the start of the fighter's own
@@ -35,12 +35,19 @@ Rules where the seed is silent (house defaults, shown to players on the page):
   conditions stacked on both sides (frightened on the attacker, off-guard on the target…).
   **Multiple attack penalty** (untyped): the 2nd attack of a turn −5, the 3rd and later
   −10 (agile weapons −4/−8); reactions ignore it. Degrees: critical success = critical
-  hit, success = hit, failures miss; natural 20/1 shift the degree (``play.degree``).
+  hit, success = hit, failures miss; natural 20/1 shift the degree (``dice.degree``).
 - **Damage** (HD): one weapon die + Strength for melee weapons (ranged: the die alone),
   at least 1; a critical hit doubles the total. The weapon table is below (builds list no
   weapons: the class suggests one, the player picks any).
-- **Power Attack** (feat, 2 actions): a Strike with one extra weapon die; counts as two
-  attacks. **Sudden Charge** (feat, 2 actions): Stride twice, then Strike.
+- Feats grant actions through their effects (``{"kind": "action", "action": ...}``, listed in
+  ``derived["actions"]``), so a homebrew feat may grant them too:
+  **Power Attack** (2 actions): a Strike with one extra weapon die; counts as two
+  attacks. **Sudden Charge** (2 actions): Stride twice, then Strike. **Double Slice**
+  (2 actions): two Strikes at the same multiple attack penalty; counts as two attacks.
+  **Whirlwind Strike** (3 actions): a Strike at every enemy still standing, all at the same
+  penalty; counts as two attacks. **Cast a Spell** for a non-caster (Arcane Spark).
+- Feats' modifiers to Deflection, Perception, initiative and attacks stack with the fight's
+  (conditions, a raised shield) by the typed rule; Diehard's higher Dying maximum counts.
 - **Spell attack** (bards and wizards, 2 actions): d20 + class proficiency bonus + the
   class's key attribute vs Deflection; ⌈level/2⌉d6 damage, doubled on a critical hit.
 - **Raise a Shield** (1 action): +2 circumstance bonus to Deflection until the start of
@@ -61,7 +68,8 @@ from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fight
 from rulesets.engine.dice import Roller
 from rulesets.engine.modifiers import stack
 
-from . import play
+from . import dice as checks
+from .state import condition_modifiers
 
 ACTIONS_PER_TURN = 3
 
@@ -81,7 +89,6 @@ WEAPONS: dict[str, dict[str, Any]] = {
 CLASS_WEAPON = {"fighter": "longsword", "bard": "rapier", "wizard": "staff"}
 SPELLCASTERS = ("bard", "wizard")
 SHIELD_BONUS = 2
-INITIATIVE_FEAT = ("incredible_initiative", 2)  # a circumstance bonus to initiative
 
 #: Actions that take the reaction (they may be taken on others' turns).
 REACTIONS = ("reactive_strike", "reactive_shield")
@@ -108,8 +115,20 @@ class AscendantCombat(CombatRules):
         value = (self._derived(f).get("attributes") or {}).get(attr, 0)
         return value if is_int(value) else 0
 
-    def _feats(self, f: Fighter) -> set[str]:
-        return set(self._derived(f).get("feats") or [])
+    def _granted(self, f: Fighter) -> set[str]:
+        """The combat actions the fighter's feats grant (``effects`` of kind "action")."""
+        return {a.get("id") for a in self._derived(f).get("actions") or [] if isinstance(a, dict)}
+
+    def _feat_part(self, f: Fighter, key: str, base: int) -> tuple[int, list[dict]]:
+        """(base without feats, the feats' modifiers) of one derived number, to stack with the fight's."""
+        bd = (self._derived(f).get("breakdown") or {}).get(key)
+        if not isinstance(bd, dict):
+            return base, []
+        return bd.get("base", base), [dict(m) for m in bd.get("modifiers", [])]
+
+    def _dying_max(self, f: Fighter) -> int:
+        """The campaign's ``dying_max`` (house rule), raised by the fighter's feats (Diehard)."""
+        return self._conditions(f).get("dying", {}).get("max", self.ctx_of(f).settings.get("dying_max", 4))
 
     def _conds(self, f: Fighter) -> list[dict]:
         state = f.state if isinstance(f.state, dict) else {}
@@ -129,9 +148,9 @@ class AscendantCombat(CombatRules):
         top = self._derived(f).get("max_stamina")
         return top if is_int(top) else 0
 
-    def _down(self, f: Fighter) -> tuple[str, str]:
+    def cannot_act(self, f: Fighter, *, ctx: Context | None = None) -> tuple[str, str]:
         """("", "") when the fighter can act, else (reason, code)."""
-        if self._cond_value(f, "dying") >= self.ctx_of(f).settings.get("dying_max", 4):
+        if self._cond_value(f, "dying") >= self._dying_max(f):
             return f"{f.name} is dead.", "ascendant.dead"
         if self._stamina(f) == 0 or self._cond_value(f, "unconscious") or self._cond_value(f, "dying"):
             return (f"{f.name} is unconscious and cannot act until healed above 0 Stamina.",
@@ -139,7 +158,7 @@ class AscendantCombat(CombatRules):
         return "", ""
 
     def _cond_mods(self, f: Fighter, tags: set[str]) -> list[dict]:
-        return play.condition_modifiers(self._conditions(f), f.state, tags)
+        return condition_modifiers(self._conditions(f), f.state, tags)
 
     def _weapon_attr(self, f: Fighter, weapon: dict) -> str:
         if weapon["attribute"] == "finesse":
@@ -158,7 +177,7 @@ class AscendantCombat(CombatRules):
                 tag: str = "attack") -> tuple[int, dict]:
         """(modifier, stacked) of an attack roll: proficiency + attribute, conditions, MAP."""
         base = self._derived(f).get("proficiency_bonus", 0) or 0
-        mods = self._cond_mods(f, {"all", "attack", tag, f"attr:{attr}"})
+        mods = self._feat_part(f, "attack", 0)[1] + self._cond_mods(f, {"all", "attack", tag, f"attr:{attr}"})
         if attacks >= 1:
             step = min(attacks, 2)
             penalty = (-4 if agile else -5) * step
@@ -168,19 +187,18 @@ class AscendantCombat(CombatRules):
         return base + self._attr(f, attr) + stacked["total"], stacked
 
     def _deflection(self, f: Fighter) -> tuple[int, dict]:
-        base = (self._derived(f).get("thresholds") or {}).get("deflection", 10)
-        mods = self._cond_mods(f, {"all", "deflection", "attr:dex"})
+        base, mods = self._feat_part(f, "deflection", (self._derived(f).get("thresholds") or {}).get("deflection", 10))
+        mods += self._cond_mods(f, {"all", "deflection", "attr:dex"})
         if (f.combat or {}).get("shield_raised"):
             mods.append({"value": SHIELD_BONUS, "type": "circumstance", "source": "raised shield"})
         stacked = stack(mods)
         return base + stacked["total"], stacked
 
     def _perception(self, f: Fighter) -> tuple[int, dict]:
-        base = self._derived(f).get("perception", 0) or 0
-        mods = self._cond_mods(f, {"all", "perception", "attr:wis"})
-        feat, bonus = INITIATIVE_FEAT
-        if feat in self._feats(f):
-            mods.append({"value": bonus, "type": "circumstance", "source": "Incredible Initiative"})
+        # Initiative is a Perception check: the feats' initiative bonuses (Incredible Initiative) count.
+        derived = self._derived(f)
+        base, mods = self._feat_part(f, "initiative", derived.get("perception", 0) or 0)
+        mods += self._cond_mods(f, {"all", "perception", "attr:wis"})
         stacked = stack(mods)
         return base + stacked["total"], stacked
 
@@ -190,24 +208,26 @@ class AscendantCombat(CombatRules):
 
     # ---------------------------------------------------------------- initiative and turns
 
-    def _roll_initiative(self, f: Fighter, roller: Roller) -> dict[str, Any]:
+    def roll_initiative(self, f: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         modifier, stacked = self._perception(f)
         face = roller.d(20)
         return {"initiative": face + modifier, "initiative_roll": face, "initiative_modifier": modifier,
                 "initiative_applied": [m.get("source") for m in stacked["applied"]]}
 
-    @staticmethod
-    def _fresh() -> dict[str, Any]:
+    def fresh_turn(self) -> dict[str, Any]:
         return {"actions": ACTIONS_PER_TURN, "reaction": True, "attacks": 0, "free_used": False,
                 "shield_raised": False}
+
+    def initiative_text(self, rolled: dict[str, Any]) -> str:
+        return f"d20 {rolled['initiative_roll']} {rolled['initiative_modifier']:+d}"
 
     def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
         out = Outcome()
         rolls: dict[int, dict] = {}
         for f in fighters:
-            rolls[f.id] = self._roll_initiative(f, roller)
-            out.combat[f.id] = {**self._fresh(), **rolls[f.id]}
+            rolls[f.id] = self.roll_initiative(f, roller)
+            out.combat[f.id] = {**self.fresh_turn(), **rolls[f.id]}
 
         def key(f: Fighter):
             return (-rolls[f.id]["initiative"], 0 if f.is_npc else 1, -self._attr(f, "dex"),
@@ -218,27 +238,9 @@ class AscendantCombat(CombatRules):
         parts = []
         for f in ordered:
             r = rolls[f.id]
-            parts.append(f"{f.name} {r['initiative']} (d20 {r['initiative_roll']} {r['initiative_modifier']:+d})")
+            parts.append(f"{f.name} {r['initiative']} ({self.initiative_text(r)})")
         out.log("initiative", "Initiative (Perception): " + ", ".join(parts) + ".",
                 initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
-        return out
-
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
-        out = Outcome()
-        r = self._roll_initiative(fighter, roller)
-        out.combat[fighter.id] = {**self._fresh(), **r}
-        out.log("initiative", f"{fighter.name} joins: initiative {r['initiative']} (d20 {r['initiative_roll']} "
-                f"{r['initiative_modifier']:+d}); they act last this round.", fighter.id)
-        return out
-
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
-        out = Outcome()
-        out.combat[actor.id] = self.combat_numbers(actor, **self._fresh())
-        reason, _ = self._down(actor)
-        if reason:
-            out.log("down", reason, actor.id)
         return out
 
     # ---------------------------------------------------------------- actions
@@ -247,7 +249,7 @@ class AscendantCombat(CombatRules):
         """Refuse ``spec`` with the first rule that stops it."""
         combat = actor.combat or {}
         left = combat.get("actions", 0) if is_int(combat.get("actions")) else 0
-        reason, code = self._down(actor)
+        reason, code = self.cannot_act(actor)
         if not reason and spec.reaction:
             if not combat.get("reaction", False):
                 reason, code = (f"{actor.name} has used their reaction this round; it comes back at the start of "
@@ -268,7 +270,7 @@ class AscendantCombat(CombatRules):
         weapon_id = self._default_weapon(actor)
         weapon = WEAPONS[weapon_id]
         modifier, _ = self._attack(actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"])
-        foes = [f for f in self._opponents(actor, fighters) if not self._down(f)[1] == "ascendant.dead"]
+        foes = [f for f in self._opponents(actor, fighters) if not self.cannot_act(f)[1] == "ascendant.dead"]
         threshold = (self._deflection(foes[0])[0] if foes
                      else self.ctx_of(actor).settings.get("default_threshold", 15))
         params = [{"id": "weapon", "label": "Weapon", "kind": "choice", "default": weapon_id,
@@ -286,7 +288,7 @@ class AscendantCombat(CombatRules):
         combat = actor.combat or {}
         on_turn = current is not None and actor.id == current
         attacks = combat.get("attacks", 0) if is_int(combat.get("attacks")) else 0
-        feats = self._feats(actor)
+        feats = self._granted(actor)
         specs: list[tuple[ActionSpec, int]] = []
 
         specs.append((self._strike_spec(actor, fighters, "strike", "Strike", 1, attacks=attacks), 1))
@@ -301,7 +303,16 @@ class AscendantCombat(CombatRules):
             spec = self._strike_spec(actor, fighters, "sudden_charge", "Sudden Charge", 2, attacks=attacks)
             spec.cost = "2 actions (Stride twice, then Strike)"
             specs.append((spec, 2))
-        if (actor.build or {}).get("class") in SPELLCASTERS:
+        if "double_slice" in feats:
+            spec = self._strike_spec(actor, fighters, "double_slice", "Double Slice", 2, attacks=attacks)
+            spec.cost = "2 actions (two Strikes at the same penalty; counts as two attacks)"
+            specs.append((spec, 2))
+        if "whirlwind_strike" in feats:
+            spec = self._strike_spec(actor, fighters, "whirlwind_strike", "Whirlwind Strike", 3, attacks=attacks)
+            spec.cost = "3 actions (a Strike at every enemy still standing; counts as two attacks)"
+            spec.target = None
+            specs.append((spec, 3))
+        if (actor.build or {}).get("class") in SPELLCASTERS or "cast_spell" in feats:
             key = self._key_attr(actor)
             modifier, _ = self._attack(actor, key, tag="spell")
             foes = self._opponents(actor, fighters)
@@ -345,8 +356,8 @@ class AscendantCombat(CombatRules):
         return out
 
     def _conditions(self, f: Fighter) -> dict[str, dict]:
-        """The campaign's conditions (Dying's maximum is its ``dying_max``)."""
-        return self.ruleset.conditions_of(self.ctx_of(f))
+        """The campaign's conditions (Dying's maximum is its ``dying_max``, raised by Diehard)."""
+        return self.ruleset.conditions_for(self.ctx_of(f), self._derived(f))
 
     def _gm_specs(self, actor: Fighter) -> list[ActionSpec]:
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
@@ -377,7 +388,7 @@ class AscendantCombat(CombatRules):
             raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
         if target.id == actor.id:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot strike themselves.")
-        if self._down(target)[1] == "ascendant.dead":
+        if self.cannot_act(target)[1] == "ascendant.dead":
             raise CombatRefused("ascendant.target_dead", f"{target.name} is already dead; choose another target.")
         return target
 
@@ -401,19 +412,26 @@ class AscendantCombat(CombatRules):
         if cost:
             combat["actions"] = combat.get("actions", 0) - cost
         spent = "reaction" if spec.reaction else ("free" if cost == 0 else f"−{cost} action{'s' if cost > 1 else ''}")
-        if aid in ("strike", "power_attack", "sudden_charge", "reactive_strike"):
+        if aid == "whirlwind_strike":
+            weapon = self._weapon_of(action, actor)
+            foes = [f for f in self._opponents(actor, fighters) if self.cannot_act(f)[1] != "ascendant.dead"]
+            if not foes:
+                raise CombatRefused("combat.invalid_target", "Whirlwind Strike needs an enemy still standing.")
+            for foe in foes:
+                self._strike(out, actor, foe, weapon, roller, attacks=combat.get("attacks", 0), extra_dice=0,
+                             what=spec.label, spent=spent)
+            combat["attacks"] = combat.get("attacks", 0) + 2
+        elif aid in ("strike", "power_attack", "sudden_charge", "reactive_strike", "double_slice"):
             target = self._target(action, actor, fighters)
-            weapon_id = action.get("weapon") or self._default_weapon(actor)
-            if weapon_id not in WEAPONS:
-                raise CombatRefused("ascendant.unknown_weapon",
-                                    f"Strike with one of: {', '.join(WEAPONS)} (not {weapon_id!r}).")
+            weapon = self._weapon_of(action, actor)
             attacks = 0 if spec.reaction else combat.get("attacks", 0)
-            self._strike(out, actor, target, WEAPONS[weapon_id], roller, attacks=attacks,
-                         extra_dice=1 if aid == "power_attack" else 0, what=spec.label, spent=spent)
+            for _ in range(2 if aid == "double_slice" else 1):
+                self._strike(out, actor, target, weapon, roller, attacks=attacks,
+                             extra_dice=1 if aid == "power_attack" else 0, what=spec.label, spent=spent)
             if spec.reaction:
                 combat["reaction"] = False
             else:
-                combat["attacks"] = combat.get("attacks", 0) + (2 if aid == "power_attack" else 1)
+                combat["attacks"] = combat.get("attacks", 0) + (2 if aid in ("power_attack", "double_slice") else 1)
         elif aid == "cast_spell":
             target = self._target(action, actor, fighters)
             self._spell(out, actor, target, roller, spent=spent)
@@ -435,6 +453,13 @@ class AscendantCombat(CombatRules):
         out.encounter_state = {**es, "last_action": {"actor": actor.id, "action": aid}}
         return out
 
+    def _weapon_of(self, action: dict, actor: Fighter) -> dict:
+        weapon_id = action.get("weapon") or self._default_weapon(actor)
+        if weapon_id not in WEAPONS:
+            raise CombatRefused("ascendant.unknown_weapon",
+                                f"Strike with one of: {', '.join(w['name'] for w in WEAPONS.values())}.")
+        return WEAPONS[weapon_id]
+
     def _apply_damage(self, out: Outcome, target: Fighter, amount: int) -> str:
         state = out.state.get(target.id, target.state)
         new_state, text = self.play_state_action(target, state, {"action": "damage", "amount": amount})
@@ -446,11 +471,11 @@ class AscendantCombat(CombatRules):
         attr = self._weapon_attr(actor, weapon)
         modifier, stacked = self._attack(actor, attr, attacks=attacks, agile=weapon["agile"])
         threshold, t_stacked = self._deflection(target)
-        roll = play.roll({"modifier": modifier, "threshold": threshold}, roller)
+        roll = checks.roll({"modifier": modifier, "threshold": threshold}, roller)
         outcome = roll["outcome"]
         head = (f"{actor.name}: {what} at {target.name} with the {weapon['name'].lower()} ({spent}): "
                 f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
-                f"{play.DEGREE_TEXT[outcome]}")
+                f"{checks.DEGREE_TEXT[outcome]}")
         data: dict[str, Any] = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"],
                                 "threshold": threshold, "outcome": outcome,
                                 "modifiers": [m.get("source") for m in stacked["applied"]],
@@ -473,10 +498,10 @@ class AscendantCombat(CombatRules):
         key = self._key_attr(actor)
         modifier, stacked = self._attack(actor, key, tag="spell")
         threshold, _ = self._deflection(target)
-        roll = play.roll({"modifier": modifier, "threshold": threshold}, roller)
+        roll = checks.roll({"modifier": modifier, "threshold": threshold}, roller)
         outcome = roll["outcome"]
         head = (f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
-                f"{roll['total']} vs Deflection {threshold}: {play.DEGREE_TEXT[outcome]}")
+                f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}")
         data = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"], "threshold": threshold,
                 "outcome": outcome}
         if outcome in ("success", "critical_success"):
@@ -555,7 +580,7 @@ class AscendantCombat(CombatRules):
         if "initiative" in combat:
             stats.append({"label": "Initiative", "value": str(combat["initiative"]), "key": "initiative"})
         status: list[str] = []
-        reason, code = self._down(fighter)
+        reason, code = self.cannot_act(fighter)
         if code == "ascendant.dead":
             status.append("dead")
         for c in self._conds(fighter):

@@ -59,6 +59,10 @@ def levels(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     chosen = build.get("levels") if isinstance(build.get("levels"), dict) else {}
     by_id = {s.get("id"): s for s in ui.sections}
     skills = [(o["id"], o.get("label", ui.label(o["id"]))) for o in (by_id.get("skills") or {}).get("options", [])]
+    # Lores rise by skill increases too: the ones this character knows (the report's derived lores).
+    lore_names = {o["id"]: o.get("label", ui.label(o["id"])) for o in (by_id.get("lores") or {}).get("options", [])}
+    skills += [(lid, lore_names.get(lid, ui.label(lid))) for lid in (report.get("derived") or {}).get("lores") or []
+               if isinstance(lid, str)]
     attributes = ((by_id.get("boosts") or {}).get("data") or {}).get("attributes") or []
     steps = []
     for plan in data.get("levels") or []:

@@ -1,8 +1,21 @@
 """Maelstrom (seed 004): d10 pools, attributes + abilities + specialties bought with XP.
 
-The rules are in ``rules.py`` (build checks, pricing, creation, advancement, builder
-hooks), ``dice.py`` (odds and rolls) and ``state.py`` (health track, willpower, roll
-buttons); this class only wires them to the ``Ruleset`` hooks.
+The rules are in ``build.py`` (house rules, build checks, pricing, creation, advancement,
+builder traits, blank build), ``state.py`` (health track, willpower), ``dice.py`` (odds,
+rolls, the sheet's roll buttons), ``combat.py`` (encounters), ``importer.py`` (the Maelstrom
+project's own JSON character sheets, for ``import_sheet``) and ``content/``; this class only
+declares the ruleset and wires those modules to the ``Ruleset`` hooks.
+
+Odds and roll request (CONTRACT.md's shape, extended compatibly)::
+
+    {"pool": N, "difficulty": D, "threshold": K}            as CONTRACT.md has it
+    + "required": ["Swords", ...]      advanced specialties the storyteller requires: each one
+                                       not among "specialties" adds 1 to the threshold
+    + "specialties": ["Swords", ...]   the specialties this roll uses, at most "ability_dots"
+    + "ability_dots": A                the rolled ability's dots (needed with "specialties")
+
+The answer keeps CONTRACT.md's shape; a roll also says the threshold it used and the
+required specialties it lacked (``threshold``, ``required_missing``).
 """
 
 from __future__ import annotations
@@ -14,7 +27,8 @@ from rulesets.engine.base import Context, Ruleset
 from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
-from . import dice, rules, state
+from . import build as build_rules
+from . import dice, importer, state
 
 
 class MaelstromRuleset(Ruleset):
@@ -31,30 +45,30 @@ class MaelstromRuleset(Ruleset):
     # ---------------------------------------------------------------- build
 
     def check(self, build: dict, report: Report, ctx: Context) -> None:
-        rules.check(build, report, ctx, self.house_defaults)
+        build_rules.check(build, report, ctx, self.house_defaults)
 
     def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
-        rules.check_advancement(old, new, report, ctx)
+        build_rules.check_advancement(old, new, report, ctx)
 
     def check_settings(self, settings: Any) -> list[Issue]:
         issues = super().check_settings(settings)
         if isinstance(settings, dict):
-            issues.extend(rules.check_settings(settings, self.house_defaults))
+            issues.extend(build_rules.check_settings(settings, self.house_defaults))
         return issues
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
-        return rules.check_homebrew_entry(kind, entry, path)
+        return build_rules.check_homebrew_entry(kind, entry, path)
 
     def split_homebrew(self, homebrew: Any) -> tuple[dict[str, list[dict]], list[Issue]]:
         good, issues = super().split_homebrew(homebrew)
-        issues.extend(rules.drop_orphan_specialties(good, homebrew, self.catalogue.get("abilities", {})))
+        issues.extend(build_rules.drop_orphan_specialties(good, homebrew, self.catalogue.get("abilities", {})))
         return good, issues
 
     def traits(self, ctx: Context) -> dict[str, Any]:
-        return rules.traits(ctx, self.house_defaults)
+        return build_rules.traits(ctx, self.house_defaults)
 
     def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
-        return rules.blank_build(name, budget, ctx or self._default_context, self.house_defaults)
+        return build_rules.blank_build(name, budget, ctx or self._default_context, self.house_defaults)
 
     # ----------------------------------------------------------------- dice
 
@@ -69,7 +83,7 @@ class MaelstromRuleset(Ruleset):
     ) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
         h = self._house(ctx)
-        return state.rollables(
+        return dice.rollables(
             build, report, state_, ctx.catalogue, state.chart_of(report, h.health_chart), h.willpower_start,
             h.default_difficulty,
         )
@@ -111,11 +125,11 @@ class MaelstromRuleset(Ruleset):
 
     # -------------------------------------------------------------- helpers
 
-    def _house(self, ctx: Context) -> rules.House:
+    def _house(self, ctx: Context) -> build_rules.House:
         """The campaign's house rules, read once per context."""
-        return rules.house(ctx, self.house_defaults)
+        return build_rules.house(ctx, self.house_defaults)
 
-    def _play(self, build: dict, report: Report, ctx: Context | None) -> tuple[list[dict], int, rules.House]:
+    def _play(self, build: dict, report: Report, ctx: Context | None) -> tuple[list[dict], int, build_rules.House]:
         """(health chart, permanent willpower, house rules) of a build in the campaign."""
         h = self._house(self.context_of(report, ctx))
         return (state.chart_of(report, h.health_chart), state.permanent_willpower(build, report, h.willpower_start),
@@ -148,6 +162,12 @@ class MaelstromRuleset(Ruleset):
             }
             for e in (self.catalogue.get("awards") or {}).values()
         ]
+
+    # ---------------------------------------------------------------- import
+
+    def import_sheet(self, data: Any, *, ctx: Context | None = None) -> tuple[dict | None, list[Issue]]:
+        """The Maelstrom project's own JSON character sheets (importer.py)."""
+        return importer.import_sheet(data, ctx=self.context_of(None, ctx))
 
 
 RULESET = MaelstromRuleset()

@@ -14,7 +14,8 @@ fight and the character sheet never disagree.
 
 ``encounter_state``::
 
-    {"difficulty": 6, "threshold": 0}         # set by the storyteller (GM action)
+    {"difficulty": 6, "threshold": 0,         # set by the storyteller (GM action)
+     "required": ["Swords"]}                  # optional: advanced specialties the scene's rolls require
 
 The seed has no combat chapter (its Health section "isn't ready yet"), so most of this
 is house default, shown to players on the page:
@@ -41,19 +42,23 @@ is house default, shown to players on the page:
   did not botch, spending a dot makes it an automatic success (not the last dot).
 - Incapacitated (full track or 0 willpower) and dead fighters cannot act
   (``maelstrom.incapacitated``, ``maelstrom.dead``). GM actions always work.
-- GM actions (``gm``): damage by type (soaked or not), heal, set the difficulty/threshold.
+- **Required specialties** (seed): the storyteller may require advanced specialties of the
+  scene's rolls; each one the roll does not use adds 1 to the threshold. A fighter uses the
+  required specialties they have of the ability rolled, at most as many as its dots.
+- GM actions (``gm``): damage by type (soaked or not), heal, set the difficulty/threshold and
+  the required specialties.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context, is_int, whole_number
+from rulesets.engine.base import Context, is_int, name_key, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
 from . import dice
-from .rules import House, house
+from .build import House, house
 from .state import DAMAGE_TYPES
 
 #: HD weapons: pool traits and damage (levels, type).
@@ -84,10 +89,6 @@ def _flag(value: Any) -> bool:
     return value not in (None, False, "false", "0", "off", "", 0)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 class MaelstromCombat(CombatRules):
     def __init__(self, ruleset):
         super().__init__(ruleset)
@@ -103,20 +104,17 @@ class MaelstromCombat(CombatRules):
     def _attr(self, f: Fighter, attr: str) -> int:
         return self._dots(f, "attributes", attr)
 
-    def _effects(self, f: Fighter, state: dict | None = None) -> dict[str, Any]:
-        return self.effects_of(f, state)
-
     def _house(self, ctx: Context) -> House:
-        """The campaign's house rules, read once per context (rules.house)."""
+        """The campaign's house rules, read once per context (build.house)."""
         return house(ctx, self.ruleset.house_defaults)
 
     def _abilities(self, f: Fighter) -> dict[str, dict]:
         """The abilities of the campaign (its homebrew ones too)."""
         return self.ctx_of(f).catalogue.get("abilities", {})
 
-    def _down(self, f: Fighter, fx: dict | None = None) -> tuple[str, str]:
+    def cannot_act(self, f: Fighter, fx: dict | None = None, *, ctx: Context | None = None) -> tuple[str, str]:
         """("", "") when the fighter can act, else (reason, code)."""
-        fx = fx or self._effects(f)
+        fx = fx or self.effects_of(f)
         if fx["dead"]:
             return f"{f.name} is dead.", "maelstrom.dead"
         if fx["incapacitated"]:
@@ -142,7 +140,7 @@ class MaelstromCombat(CombatRules):
     def _pool(self, f: Fighter, attr: str, ability: str | None, es: dict,
               fx: dict | None = None) -> tuple[dict[str, int], list[str]]:
         """The roll request of attribute + ability with the wound penalty, and notes on how."""
-        fx = fx or self._effects(f)
+        fx = fx or self.effects_of(f)
         difficulty, threshold = self._difficulty(es, self.ctx_of(f))
         notes: list[str] = []
         dots = self._attr(f, attr)
@@ -166,25 +164,59 @@ class MaelstromCombat(CombatRules):
         elif fx["ignore_wounds"]:
             notes.append("wound penalty ignored (willpower)")
         pool = max(0, min(dice.MAX_POOL, dots + penalty))
-        return {"pool": pool, "difficulty": difficulty, "threshold": threshold}, notes
+        request: dict[str, Any] = {"pool": pool, "difficulty": difficulty, "threshold": threshold}
+        required = self._required(es)
+        if required:
+            a_dots = self._dots(f, "abilities", ability) if ability else 0
+            used = self._specialties_for(f, ability, required, a_dots)
+            request.update(required=required, specialties=used, ability_dots=a_dots)
+            missing = dice.missing_specialties(request)
+            if missing:
+                notes.append(f"threshold +{len(missing)} without {', '.join(missing)}")
+            if used:
+                notes.append(f"uses {', '.join(used)}")
+        return request, notes
+
+    @staticmethod
+    def _required(es: dict) -> list[str]:
+        """The advanced specialties the storyteller requires of this scene's rolls (seed,
+        "Required Specialties"; set with the GM's difficulty action)."""
+        raw = es.get("required")
+        return [n for n in raw if isinstance(n, str) and n.strip()][: dice.MAX_NAMES] if isinstance(raw, list) else []
+
+    def _specialties_for(self, f: Fighter, ability: str | None, required: list[str], dots: int) -> list[str]:
+        """The fighter's specialties of ``ability`` that meet a requirement, at most ``dots`` of them
+        (seed: the specialties used in one roll are limited by the ability's dots)."""
+        wanted = {name_key(n) for n in required}
+        owned = (f.build or {}).get("specialties") if isinstance(f.build, dict) else None
+        used: list[str] = []
+        for spec in owned if isinstance(owned, list) else []:
+            if (isinstance(spec, dict) and spec.get("ability") == ability and isinstance(spec.get("name"), str)
+                    and name_key(spec["name"]) in wanted and spec["name"] not in used):
+                used.append(spec["name"])
+        return used[:dots]
 
     # ---------------------------------------------------------------- initiative and turns
 
-    def _roll_initiative(self, f: Fighter, roller: Roller) -> dict[str, Any]:
-        base = self._attr(f, "reflexes") + self._attr(f, "wits")
+    # join and turn_start are the engine's defaults, built on these four.
+
+    def roll_initiative(self, fighter: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
+        base = self._attr(fighter, "reflexes") + self._attr(fighter, "wits")
         face = roller.d(10)
         return {"initiative": base + face, "initiative_roll": face, "initiative_base": base}
 
-    @staticmethod
-    def _fresh() -> dict[str, Any]:
+    def initiative_text(self, rolled: dict[str, Any]) -> str:
+        return f"{rolled['initiative_base']} + {rolled['initiative_roll']}"
+
+    def fresh_turn(self) -> dict[str, Any]:
         return {"acted": False, "willpower_spent": False, "willpower_roll": None}
 
     def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
         out = Outcome()
-        rolls = {f.id: self._roll_initiative(f, roller) for f in fighters}
+        rolls = {f.id: self.roll_initiative(f, roller, ctx=ctx) for f in fighters}
         for f in fighters:
-            out.combat[f.id] = {**self._fresh(), **rolls[f.id]}
+            out.combat[f.id] = {**self.fresh_turn(), **rolls[f.id]}
 
         def key(f: Fighter):
             r = rolls[f.id]
@@ -192,119 +224,103 @@ class MaelstromCombat(CombatRules):
 
         ordered = sorted(fighters, key=key)
         out.order = [f.id for f in ordered]
-        parts = [f"{f.name} {r['initiative']} ({r['initiative_base']} + {r['initiative_roll']})"
-                 for f in ordered for r in (rolls[f.id],)]
+        parts = [f"{f.name} {rolls[f.id]['initiative']} ({self.initiative_text(rolls[f.id])})" for f in ordered]
         out.log("initiative", "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
                 initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
         difficulty, threshold = self._difficulty(encounter_state or {}, self.ctx_of(fighters[0] if fighters else None, ctx))
         out.encounter_state = {**(encounter_state or {}), "difficulty": difficulty, "threshold": threshold}
         return out
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
-        out = Outcome()
-        r = self._roll_initiative(fighter, roller)
-        out.combat[fighter.id] = {**self._fresh(), **r}
-        out.log("initiative", f"{fighter.name} joins: initiative {r['initiative']} ({r['initiative_base']} + "
-                f"{r['initiative_roll']}); they act last this round.", fighter.id)
-        return out
-
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
-        out = Outcome()
-        out.combat[actor.id] = self.combat_numbers(actor, **self._fresh())
-        reason, _ = self._down(actor)
-        if reason:
-            out.log("down", reason, actor.id)
-        return out
-
     # ---------------------------------------------------------------- actions
 
     def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
-        combat = actor.combat or {}
-        fx = self._effects(actor)
+        """Every action ``actor`` has now, each gated by the first rule that stops it."""
+        fx = self.effects_of(actor)
         on_turn = current is not None and actor.id == current
-        down_reason, down_code = self._down(actor, fx)
-        specs: list[ActionSpec] = []
+        down = self.cannot_act(actor, fx)
 
         def gate(spec: ActionSpec, *, turn_action: bool) -> ActionSpec:
-            reason, code = down_reason, down_code
-            if not reason and not spec.reaction and not on_turn:
-                reason, code = self.not_your_turn(actor)
-            elif not reason and turn_action and combat.get("acted"):
-                reason, code = (f"{actor.name} has taken this turn's action: one action a turn; end the turn.",
-                                "maelstrom.already_acted")
-            if reason:
-                spec.allowed, spec.reason, spec.code = False, reason, code
+            spec.deny(*down)
+            if not spec.reaction and not on_turn:
+                spec.deny(*self.not_your_turn(actor))
+            if turn_action and (actor.combat or {}).get("acted"):
+                spec.deny(f"{actor.name} has taken this turn's action: one action a turn; end the turn.",
+                          "maelstrom.already_acted")
             return spec
 
+        specs = [gate(spec, turn_action=True) for spec in self._attack_specs(actor, es, fx)]
+        specs.append(gate(self._roll_spec(actor, es, fx), turn_action=True))
+        specs.append(self._spend_spec(actor, fx, gate(ActionSpec(
+            id="spend_willpower", label="Spend willpower: ignore wound penalties",
+            cost="1 willpower, once a turn, before the action"), turn_action=True)))
+        specs.extend(self._willpower_specs(actor, es, fx, lambda spec: gate(spec, turn_action=False)))
+        specs.extend(self._gm_specs(es, self.ctx_of(actor)))
+        return specs
+
+    def _attack_specs(self, actor: Fighter, es: dict, fx: dict) -> list[ActionSpec]:
+        specs = []
         for aid, attack in ATTACKS.items():
             try:
                 odds, notes = self._pool(actor, attack["attribute"], attack["ability"], es, fx)
             except CombatRefused:  # pragma: no cover - attacks use a talent and a skill
                 continue
-            default = attack["default"]
             options = [{"id": wid, "label": f"{w['name']} ({w['damage']} {w['type']})"}
                        for wid, w in attack["weapons"].items()]
             traits = f"{self.attributes[attack['attribute']]['name']} + {self._abilities(actor)[attack['ability']]['name']}"
             how = "".join(f"; {n}" for n in notes)
-            cost = f"the turn's action ({traits}: {odds['pool']} dice{how})"
-            specs.append(gate(ActionSpec(
-                id=aid, label=attack["label"], cost=cost, target="enemy", odds=odds,
-                params=[{"id": "weapon", "label": "Weapon", "kind": "choice", "default": default,
-                         "options": options}]), turn_action=True))
+            specs.append(ActionSpec(
+                id=aid, label=attack["label"], cost=f"the turn's action ({traits}: {odds['pool']} dice{how})",
+                target="enemy", odds=odds,
+                params=[{"id": "weapon", "label": "Weapon", "kind": "choice", "default": attack["default"],
+                         "options": options}]))
+        return specs
+
+    def _roll_spec(self, actor: Fighter, es: dict, fx: dict) -> ActionSpec:
         attr0, ability0 = DEFAULT_ROLL
         try:
             odds, _ = self._pool(actor, attr0, ability0, es, fx)
         except CombatRefused:  # pragma: no cover
             odds = None
-        specs.append(gate(ActionSpec(
+        return ActionSpec(
             id="roll", label="Other action (roll a pool)", cost="the turn's action", odds=odds,
             params=[{"id": "attribute", "label": "Attribute", "kind": "choice", "default": attr0,
                      "options": [{"id": k, "label": a["name"]} for k, a in self.attributes.items()]},
                     {"id": "ability", "label": "Ability", "kind": "choice", "default": ability0,
                      "options": [{"id": "", "label": "— (attribute alone)"}]
                      + [{"id": k, "label": a["name"]} for k, a in self._abilities(actor).items()]},
-                    {"id": "note", "label": "What", "kind": "text"}]), turn_action=True))
+                    {"id": "note", "label": "What", "kind": "text"}])
 
-        spend = gate(ActionSpec(id="spend_willpower", label="Spend willpower: ignore wound penalties",
-                                cost="1 willpower, once a turn, before the action"), turn_action=True)
-        if spend.allowed:
-            if combat.get("willpower_spent") or fx["ignore_wounds"]:
-                spend.allowed, spend.reason, spend.code = (
-                    False, f"{actor.name} already ignores wound penalties for the next action (once a turn).",
-                    "maelstrom.wounds_already_ignored")
-            elif fx["willpower"] < 1:
-                spend.allowed, spend.reason, spend.code = (False, f"{actor.name} has no willpower left.",
-                                                           "maelstrom.no_willpower")
-            elif not fx["wound_penalty"]:
-                spend.allowed, spend.reason, spend.code = (
-                    False, f"{actor.name} has no wound penalty to ignore; keep the dot.", "maelstrom.no_wound_penalty")
-        specs.append(spend)
+    @staticmethod
+    def _spend_spec(actor: Fighter, fx: dict, spend: ActionSpec) -> ActionSpec:
+        """Once a turn, before the action, a dot ignores the wound penalty (seed, "Spending Willpower")."""
+        if (actor.combat or {}).get("willpower_spent") or fx["ignore_wounds"]:
+            spend.deny(f"{actor.name} already ignores wound penalties for the next action (once a turn).",
+                       "maelstrom.wounds_already_ignored")
+        elif fx["willpower"] < 1:
+            spend.deny(f"{actor.name} has no willpower left.", "maelstrom.no_willpower")
+        elif not fx["wound_penalty"]:
+            spend.deny(f"{actor.name} has no wound penalty to ignore; keep the dot.", "maelstrom.no_wound_penalty")
+        return spend
 
+    def _willpower_specs(self, actor: Fighter, es: dict, fx: dict, gate) -> list[ActionSpec]:
+        """The willpower roll and, after it, the automatic success (seed, "Willpower"); ``gate``
+        applies the rules every action has first."""
         difficulty, _ = self._difficulty(es, self.ctx_of(actor))
-        wp_odds = {"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty, "threshold": 0}
-        specs.append(gate(ActionSpec(
+        roll = gate(ActionSpec(
             id="willpower_roll", label="Willpower roll", cost="free (when the storyteller calls for it)",
-            reaction=True, odds=wp_odds,
+            reaction=True, odds={"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty, "threshold": 0},
             params=[{"id": "difficulty", "label": "Difficulty", "kind": "number", "min": 2, "max": 10,
                      "default": difficulty},
-                    {"id": "note", "label": "Against", "kind": "text"}]), turn_action=False))
+                    {"id": "note", "label": "Against", "kind": "text"}]))
         auto = gate(ActionSpec(id="willpower_auto", label="Spend willpower: succeed automatically",
-                               cost="1 willpower (successes = the dots left)", reaction=True), turn_action=False)
-        if auto.allowed:
-            last = combat.get("willpower_roll")
-            if last == "botch":
-                auto.allowed, auto.reason, auto.code = (
-                    False, "A botched willpower roll cannot be cancelled by spending willpower.",
-                    "maelstrom.botch_not_cancellable")
-            elif fx["willpower"] < 2:
-                auto.allowed, auto.reason, auto.code = (
-                    False, "The last willpower dot cannot buy an automatic success: it would leave zero "
-                    "successes. Roll instead.", "maelstrom.last_willpower")
-        specs.append(auto)
-        specs.extend(self._gm_specs(es, self.ctx_of(actor)))
-        return specs
+                               cost="1 willpower (successes = the dots left)", reaction=True))
+        if (actor.combat or {}).get("willpower_roll") == "botch":
+            auto.deny("A botched willpower roll cannot be cancelled by spending willpower.",
+                      "maelstrom.botch_not_cancellable")
+        elif fx["willpower"] < 2:
+            auto.deny("The last willpower dot cannot buy an automatic success: it would leave zero successes. "
+                      "Roll instead.", "maelstrom.last_willpower")
+        return [roll, auto]
 
     def _gm_specs(self, es: dict, ctx: Context) -> list[ActionSpec]:
         levels = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
@@ -322,7 +338,9 @@ class MaelstromCombat(CombatRules):
                        params=[{"id": "difficulty", "label": "Difficulty", "kind": "number", "min": 2, "max": 10,
                                 "default": difficulty},
                                {"id": "threshold", "label": "Threshold", "kind": "number", "min": 0,
-                                "default": threshold}]),
+                                "default": threshold},
+                               {"id": "required", "label": "Required advanced specialties (comma-separated)",
+                                "kind": "text", "default": ", ".join(self._required(es))}]),
         ]
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
@@ -332,13 +350,10 @@ class MaelstromCombat(CombatRules):
     # ---------------------------------------------------------------- perform
 
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
-        tid = whole_number(action.get("target"))
-        target = next((f for f in fighters if f.id == tid), None) if tid is not None else None
-        if target is None:
-            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
+        target = self.target_of(action, fighters)
         if target.id == actor.id:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot attack themselves.")
-        if self._effects(target)["dead"]:
+        if self.effects_of(target)["dead"]:
             raise CombatRefused("maelstrom.target_dead", f"{target.name} is already dead; choose another target.")
         return target
 
@@ -346,12 +361,10 @@ class MaelstromCombat(CombatRules):
                 roller: Roller, *, current: int | None, by_gm: bool,
                 ctx: Context | None = None) -> Outcome:
         es = encounter_state or {}
-        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        spec = self.allowed_spec(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
         if spec.gm:
             return self._gm(spec, action, actor, es, roller)
-        if not spec.allowed:
-            raise self.refusal(spec)
         out = Outcome()
         combat = self.combat_numbers(actor)
         if aid in ATTACKS:
@@ -426,7 +439,7 @@ class MaelstromCombat(CombatRules):
         left = max(0, levels - soaked)
         data.update(levels=levels, type=weapon["type"], soaked=min(soaked, levels), soak_faces=soak_faces,
                     damage=left)
-        dmg = f"Hit: {_plural(levels, 'level')} of {weapon['type']}; {target.name} {soak_text}"
+        dmg = f"Hit: {dice.plural(levels, 'level')} of {weapon['type']}; {target.name} {soak_text}"
         if left == 0:
             out.log("attack", f"{head} {dmg} — no damage.", actor.id, **data)
             return
@@ -451,7 +464,7 @@ class MaelstromCombat(CombatRules):
                 outcome=roll["outcome"], successes=roll["total"], pool=request["pool"])
 
     def _willpower_roll(self, out: Outcome, action: dict, actor: Fighter, es: dict, roller: Roller) -> str:
-        fx = self._effects(actor)
+        fx = self.effects_of(actor)
         difficulty = whole_number(action.get("difficulty"))
         if difficulty is None:
             difficulty = self._difficulty(es, self.ctx_of(actor))[0]
@@ -508,8 +521,17 @@ class MaelstromCombat(CombatRules):
             difficulty = number("difficulty", 2, 10, current_d)
             threshold = number("threshold", 0, None, current_t)
             out.encounter_state = {**es, "difficulty": difficulty, "threshold": threshold}
+            required = self._required(es)
+            if "required" in action:
+                raw = action.get("required")
+                names = raw if isinstance(raw, list) else str(raw or "").split(",")
+                required = [n.strip() for n in names if isinstance(n, str) and n.strip()][: dice.MAX_NAMES]
+                out.encounter_state.pop("required", None)
+                if required:
+                    out.encounter_state["required"] = required
             out.log(spec.id, f"GM: rolls are now at difficulty {difficulty}"
-                    + (f", threshold {threshold}" if threshold else "") + ".", actor.id,
+                    + (f", threshold {threshold}" if threshold else "")
+                    + (f", requiring {', '.join(required)}" if required else "") + ".", actor.id,
                     difficulty=difficulty, threshold=threshold)
         return out
 
@@ -518,7 +540,7 @@ class MaelstromCombat(CombatRules):
     def summary(self, fighter: Fighter, encounter_state: dict, *,
                 ctx: Context | None = None) -> dict[str, Any]:
         combat = fighter.combat or {}
-        fx = self._effects(fighter)
+        fx = self.effects_of(fighter)
         damage = fx["damage"]
         track = ", ".join(f"{n} {t}" for t, n in damage.items() if n)
         stats = [

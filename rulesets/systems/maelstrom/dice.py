@@ -1,7 +1,20 @@
-"""Maelstrom dice: pools of d10 against a difficulty, with botches and thresholds.
+"""Maelstrom dice: pools of d10 against a difficulty, with botches and thresholds; the sheet's
+roll buttons (``rollables``).
 
-Request (``odds`` and ``roll`` alike): ``{"pool": N, "difficulty": D, "threshold": K}``,
-N 0–30 dice, D 2–10 (default 6), K ≥ 0 (default 0).
+Request (``odds`` and ``roll`` alike)::
+
+    {"pool": N, "difficulty": D, "threshold": K,          CONTRACT.md's shape, accepted as it is
+     "required": ["Swords", ...],                          optional: advanced specialties the task requires
+     "specialties": ["Swords", ...],                       optional: specialties this roll uses
+     "ability_dots": A}                                    the rolled ability's dots (with "specialties")
+
+N 0–30 dice, D 2–10 (default 6), K ≥ 0 (default 0). Required specialties (seed,
+"Required Specialties"): "For each required specialty, increase the threshold by one
+unless you use that specialty", so the threshold used is K + the required names not
+among ``specialties`` (names compared as RULES.md says: case and punctuation aside).
+"The amount [of specialties] which can be used in a given roll is limited by the number
+of dots in that ability": more than A names in ``specialties`` is refused, and a request
+that lists specialties says A. The seed gives a specialty no other effect on the dice.
 
 Each die ≥ D is a success, each 1 a botch. The threshold removes up to K
 successes first, and removed successes do not cancel botches. Then each botch
@@ -20,19 +33,69 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
-from rulesets.engine.base import OddsError, is_int
+from rulesets.engine.base import OddsError, is_int, name_key
 from rulesets.engine.dice import Roller
+from rulesets.engine.report import Report
+
+from .state import effects, permanent_willpower
 
 MAX_POOL = 30
-REQUEST_KEYS = frozenset({"pool", "difficulty", "threshold"})
+MAX_NAMES = 64  # required or used specialties in one request: far more than any roll
+REQUEST_KEYS = frozenset({"pool", "difficulty", "threshold", "required", "specialties", "ability_dots"})
 
 
 def parse(request: Any, default_difficulty: int = 6) -> tuple[int, int, int]:
+    """(pool, difficulty, threshold) of a request, the threshold raised by each required
+    specialty the roll does not use; ``OddsError`` with the reason otherwise."""
+    pool, difficulty, threshold = _parse_core(request, default_difficulty)
+    if "required" in request or "specialties" in request or "ability_dots" in request:
+        threshold += len(missing_specialties(request))
+    return pool, difficulty, threshold
+
+
+def missing_specialties(request: dict) -> list[str]:
+    """The required specialties (as written) that the roll does not use: each adds 1 to the
+    threshold. Checks ``required``, ``specialties`` and ``ability_dots`` (``OddsError``)."""
+    required = _names(request, "required")
+    used = _names(request, "specialties")
+    dots = request.get("ability_dots")
+    if dots is not None and (not is_int(dots) or dots < 0):
+        raise OddsError(f"ability_dots must be a whole number of dots ≥ 0, not {dots!r}.")
+    if used and dots is None:
+        raise OddsError("Say the dots of the ability rolled (\"ability_dots\"): a roll uses at most that many "
+                        "specialties.")
+    if dots is not None and len(used) > dots:
+        raise OddsError(f"This roll uses {len(used)} specialties but the ability has {dots} dot"
+                        f"{'' if dots == 1 else 's'}: the specialties used in one roll are limited by the "
+                        "ability's dots.")
+    if not required:
+        return []
+    seen = {name_key(n) for n in used}
+    missing = []
+    for name in required:
+        key = name_key(name)
+        if key not in seen:
+            seen.add(key)
+            missing.append(name)
+    return missing
+
+
+def _names(request: dict, key: str) -> list[str]:
+    raw = request.get(key, [])
+    if not isinstance(raw, list) or len(raw) > MAX_NAMES or not all(
+        isinstance(n, str) and name_key(n) for n in raw
+    ):
+        raise OddsError(f"{key} is a list of specialty names such as [\"Swords\"] (at most {MAX_NAMES}).")
+    return raw
+
+
+def _parse_core(request: Any, default_difficulty: int) -> tuple[int, int, int]:
     if not isinstance(request, dict):
         raise OddsError("A Maelstrom roll is an object {\"pool\": N, \"difficulty\": D, \"threshold\": K}.")
     unknown = sorted(set(request) - REQUEST_KEYS)
     if unknown:
-        raise OddsError(f"A Maelstrom roll has pool, difficulty and threshold; not {', '.join(unknown)}.")
+        raise OddsError("A Maelstrom roll has pool, difficulty, threshold, required, specialties and ability_dots; "
+                        f"not {', '.join(unknown)}.")
     if "pool" not in request:
         raise OddsError("Say how many dice to roll: \"pool\" (0–30).")
     pool = request["pool"]
@@ -90,21 +153,24 @@ def odds(request: Any, default_difficulty: int = 6) -> dict[str, Any]:
     }
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 'es' if word.endswith(('h', 's')) else 's'}"
 
 
 def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str, Any]:
     pool, difficulty, threshold = parse(request, default_difficulty)
+    missing = missing_specialties(request) if threshold else []
     faces = roller.roll(pool, 10) if pool else []
     successes = sum(1 for f in faces if f >= difficulty)
     botches = sum(1 for f in faces if f == 1)
     result = outcome(successes, botches, threshold)
     remaining = max(0, successes - threshold)
     text = f"Rolled {', '.join(map(str, faces)) or 'no dice'} at difficulty {difficulty}: " \
-           f"{_plural(successes, 'success')}, {_plural(botches, 'botch')}"
+           f"{plural(successes, 'success')}, {plural(botches, 'botch')}"
     if threshold:
-        text += f"; threshold {threshold} removes {min(threshold, successes)}"
+        why = (f" (+{len(missing)} for the required specialt{'y' if len(missing) == 1 else 'ies'} not used: "
+               f"{', '.join(missing)})") if missing else ""
+        text += f"; threshold {threshold}{why} removes {min(threshold, successes)}"
     if result < 0:
         name, total = "botch", 0
         text += f" → botch ({botches - remaining} uncancelled)."
@@ -113,7 +179,7 @@ def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str,
         text += " → failure."
     else:
         name, total = "success", result
-        text += f" → {_plural(result, 'success')}."
+        text += f" → {plural(result, 'success')}."
     return {
         "faces": faces,
         "total": total,
@@ -122,4 +188,65 @@ def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str,
         "successes": successes,
         "botches": botches,
         "uncancelled_botches": max(0, botches - remaining) if result < 0 else 0,
+        "threshold": threshold,
+        "required_missing": missing,
     }
+
+
+# ----------------------------------------------------------------- rollables
+
+
+def rollables(
+    build: dict, report: Report, state: Any, catalogue: dict, chart: list[dict], start: int, difficulty: int
+) -> list[dict[str, Any]]:
+    """Attribute + ability pools (wound penalty applied), attributes alone and willpower.
+
+    Zero dots: a talent rolls the attribute alone; a skill rolls it at difficulty + 1;
+    a knowledge cannot be attempted (left out).
+    """
+    build = build if isinstance(build, dict) else {}
+    raw_attrs = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
+    raw_abil = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
+    attributes = {k: v for k, v in raw_attrs.items() if k in catalogue["attributes"] and is_int(v) and v >= 0}
+    permanent = permanent_willpower(build, report, start)
+    eff = effects(state, chart, permanent)
+    penalty = eff["wound_penalty"]
+    blocked = "Dead." if eff["dead"] else "Incapacitated: cannot act." if eff["incapacitated"] else None
+    out: list[dict[str, Any]] = []
+
+    def add(entry_id: str, label: str, group: str, pool: int, diff: int, note: str = "") -> None:
+        entry = {"id": entry_id, "label": label, "group": group,
+                 "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0}}
+        notes = [n for n in (note, f"wound penalty {penalty}" if penalty else "", blocked or "") if n]
+        if notes:
+            entry["note"] = "; ".join(notes)
+        if blocked:
+            entry["disabled"] = True
+        out.append(entry)
+
+    names = {k: e["name"] for k, e in catalogue["attributes"].items()}
+    for key, dots in attributes.items():
+        add(key, names[key], "attributes", dots, difficulty)
+    for key, entry in catalogue["abilities"].items():
+        dots = raw_abil.get(key, 0)
+        if not is_int(dots) or dots < 0:
+            continue
+        category = entry.get("category", "talent")
+        pairs = [a for a in entry.get("common_attributes") or list(names) if a in attributes]
+        for attr in pairs:
+            label = f"{names[attr]} + {entry['name']}"
+            rid = f"{attr}__{key}"
+            if dots:
+                add(rid, label, category, attributes[attr] + dots, difficulty)
+            elif category == "talent":
+                add(rid, label, category, attributes[attr], difficulty, f"no dots: {names[attr]} alone")
+            elif category == "skill":
+                add(rid, label, category, attributes[attr], min(10, difficulty + 1),
+                    f"no dots: {names[attr]} alone at difficulty +1")
+    current = eff["willpower"]
+    out.append({
+        "id": "willpower", "label": "Willpower", "group": "willpower",
+        "request": {"pool": min(30, current), "difficulty": difficulty, "threshold": 0},
+        "note": f"current willpower {current} of {permanent}; rolled alone, no wound penalty",
+    })
+    return out

@@ -1,4 +1,4 @@
-"""Maelstrom play state: the health track, current willpower, and the roll buttons.
+"""Maelstrom play state: the health track and current willpower (the roll buttons are in dice.py).
 
 The state object (beside the build on the character, never priced)::
 
@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int
+from rulesets.engine.base import StateError, action_amount, is_int
 from rulesets.engine.report import Issue, Report
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
@@ -206,10 +206,8 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
 
 
 def _count(action: dict, key: str) -> int:
-    value = action.get(key, 1)
-    if not is_int(value) or value < 1:
-        raise StateError("state.malformed", f"{key} must be a whole number ≥ 1.", f"/{key}")
-    return value
+    """A whole number ≥ 1 of levels or dots (1 when left out): the engine's ``action_amount``."""
+    return action_amount(action if key in action else {**action, key: 1}, key, 1)
 
 
 def _take_one(health: list, kind: str) -> str:
@@ -228,135 +226,100 @@ def _take_one(health: list, kind: str) -> str:
 
 
 def action(state: Any, act: Any, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    """Apply one play-state action (module docstring) to a copy of ``state``: (new state, log text)."""
     if not isinstance(act, dict) or not isinstance(act.get("action"), str):
         raise StateError("state.unknown_action", 'An action is an object such as {"action": "damage", ...}.')
     s = _normalise(state, chart, permanent)
-    name = act["action"]
+    step = _ACTIONS.get(act["action"])
+    if step is None:
+        raise StateError("state.unknown_action", f"Maelstrom has no play-state action {act['action']!r}; use "
+                         "damage, heal, spend_willpower, lose_willpower, recover_willpower or end_action.")
+    return step(s, act, chart, permanent)
+
+
+def _damage(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    levels = _count(act, "levels")
+    kind = act.get("type")
+    if kind not in DAMAGE_TYPES:
+        raise StateError("state.malformed", "Say which damage: bashing, lethal or aggravated.", "/type")
+    if s["dead"]:
+        raise StateError("maelstrom.dead", "This character is dead; no further damage applies.")
+    for _ in range(levels):
+        if _take_one(s["health"], kind) == "fatal":
+            s["dead"] = True
+            return s, f"Takes {levels} {kind} — a fatal wound: the character dies."
+    eff = effects(s, chart, permanent)
+    return s, f"Takes {levels} level{'s' if levels > 1 else ''} of {kind} damage; now {eff['wound_level']}."
+
+
+def _heal(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    levels = _count(act, "levels")
+    kind = act.get("type")
     health = s["health"]
-    if name == "damage":
-        levels = _count(act, "levels")
-        kind = act.get("type")
-        if kind not in DAMAGE_TYPES:
-            raise StateError("state.malformed", "Say which damage: bashing, lethal or aggravated.", "/type")
-        if s["dead"]:
-            raise StateError("maelstrom.dead", "This character is dead; no further damage applies.")
-        for _ in range(levels):
-            if _take_one(health, kind) == "fatal":
-                s["dead"] = True
-                return s, f"Takes {levels} {kind} — a fatal wound: the character dies."
-        eff = effects(s, chart, permanent)
-        return s, f"Takes {levels} level{'s' if levels > 1 else ''} of {kind} damage; now {eff['wound_level']}."
-    if name == "heal":
-        levels = _count(act, "levels")
-        kind = act.get("type")
-        if kind is not None and kind not in DAMAGE_TYPES:
-            raise StateError("state.malformed", "Heal bashing, lethal or aggravated damage (or leave type out).",
-                             "/type")
-        if s["dead"]:
-            raise StateError("maelstrom.dead", "The dead do not heal.")
-        healable = [i for i, b in enumerate(health) if b is not None and (kind is None or b == kind)]
-        if not healable:
-            raise StateError("maelstrom.no_damage", f"There is no {kind or ''} damage to heal.".replace("  ", " "))
-        healed = 0
-        for i in sorted(healable, key=lambda j: (SEVERITY[health[j]], -j))[:levels]:
-            health[i] = None
-            healed += 1
-        health.sort(key=lambda b: -SEVERITY[b])
-        return s, f"Heals {healed} level{'s' if healed > 1 else ''}{' of ' + kind if kind else ''}."
-    if name == "spend_willpower":
-        purpose = act.get("purpose")
-        if purpose not in ("ignore_wounds", "automatic_success"):
-            raise StateError("state.malformed", 'Spend willpower to "ignore_wounds" or for an '
-                             '"automatic_success".', "/purpose")
-        if s["willpower"] < 1:
-            raise StateError("maelstrom.no_willpower", "No willpower left to spend.", "/willpower")
-        if purpose == "automatic_success":
-            if s["willpower"] < 2:
-                raise StateError("maelstrom.last_willpower", "The last willpower dot cannot buy an automatic "
-                                 "success: it would leave zero successes. Roll instead.", "/willpower")
-            s["willpower"] -= 1
-            return s, f"Spends a willpower dot: succeeds automatically with {s['willpower']} successes."
-        if s["ignore_wounds"]:
-            raise StateError("maelstrom.wounds_already_ignored", "Wound penalties are already ignored for this "
-                             "action (once per turn).", "/ignore_wounds")
+    if kind is not None and kind not in DAMAGE_TYPES:
+        raise StateError("state.malformed", "Heal bashing, lethal or aggravated damage (or leave type out).",
+                         "/type")
+    if s["dead"]:
+        raise StateError("maelstrom.dead", "The dead do not heal.")
+    healable = [i for i, b in enumerate(health) if b is not None and (kind is None or b == kind)]
+    if not healable:
+        raise StateError("maelstrom.no_damage", f"There is no {kind or ''} damage to heal.".replace("  ", " "))
+    healed = 0
+    for i in sorted(healable, key=lambda j: (SEVERITY[health[j]], -j))[:levels]:
+        health[i] = None
+        healed += 1
+    health.sort(key=lambda b: -SEVERITY[b])
+    return s, f"Heals {healed} level{'s' if healed > 1 else ''}{' of ' + kind if kind else ''}."
+
+
+def _spend_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    purpose = act.get("purpose")
+    if purpose not in ("ignore_wounds", "automatic_success"):
+        raise StateError("state.malformed", 'Spend willpower to "ignore_wounds" or for an '
+                         '"automatic_success".', "/purpose")
+    if s["willpower"] < 1:
+        raise StateError("maelstrom.no_willpower", "No willpower left to spend.", "/willpower")
+    if purpose == "automatic_success":
+        if s["willpower"] < 2:
+            raise StateError("maelstrom.last_willpower", "The last willpower dot cannot buy an automatic "
+                             "success: it would leave zero successes. Roll instead.", "/willpower")
         s["willpower"] -= 1
-        s["ignore_wounds"] = True
-        return s, "Spends a willpower dot to ignore wound penalties for the next action."
-    if name == "lose_willpower":
-        dots = _count(act, "dots")
-        lost = min(dots, s["willpower"])
-        s["willpower"] -= lost
-        tail = " — no willpower left: incapacitated." if s["willpower"] == 0 else "."
-        return s, f"Loses {lost} willpower{tail}"
-    if name == "recover_willpower":
-        dots = _count(act, "dots")
-        if s["willpower"] >= permanent:
-            raise StateError("maelstrom.willpower_full", "Willpower is already at its permanent rating.",
-                             "/willpower")
-        gained = min(dots, permanent - s["willpower"])
-        s["willpower"] += gained
-        return s, f"Recovers {gained} willpower ({s['willpower']} of {permanent})."
-    if name == "end_action":
-        s["ignore_wounds"] = False
-        return s, "The action is over; wound penalties apply again."
-    raise StateError("state.unknown_action", f"Maelstrom has no play-state action {name!r}; use damage, heal, "
-                     "spend_willpower, lose_willpower, recover_willpower or end_action.")
+        return s, f"Spends a willpower dot: succeeds automatically with {s['willpower']} successes."
+    if s["ignore_wounds"]:
+        raise StateError("maelstrom.wounds_already_ignored", "Wound penalties are already ignored for this "
+                         "action (once per turn).", "/ignore_wounds")
+    s["willpower"] -= 1
+    s["ignore_wounds"] = True
+    return s, "Spends a willpower dot to ignore wound penalties for the next action."
 
 
-# ----------------------------------------------------------------- rollables
+def _lose_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    lost = min(_count(act, "dots"), s["willpower"])
+    s["willpower"] -= lost
+    tail = " — no willpower left: incapacitated." if s["willpower"] == 0 else "."
+    return s, f"Loses {lost} willpower{tail}"
 
 
-def rollables(
-    build: dict, report: Report, state: Any, catalogue: dict, chart: list[dict], start: int, difficulty: int
-) -> list[dict[str, Any]]:
-    """Attribute + ability pools (wound penalty applied), attributes alone and willpower.
+def _recover_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    dots = _count(act, "dots")
+    if s["willpower"] >= permanent:
+        raise StateError("maelstrom.willpower_full", "Willpower is already at its permanent rating.",
+                         "/willpower")
+    gained = min(dots, permanent - s["willpower"])
+    s["willpower"] += gained
+    return s, f"Recovers {gained} willpower ({s['willpower']} of {permanent})."
 
-    Zero dots: a talent rolls the attribute alone; a skill rolls it at difficulty + 1;
-    a knowledge cannot be attempted (left out).
-    """
-    build = build if isinstance(build, dict) else {}
-    raw_attrs = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
-    raw_abil = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
-    attributes = {k: v for k, v in raw_attrs.items() if k in catalogue["attributes"] and is_int(v) and v >= 0}
-    permanent = permanent_willpower(build, report, start)
-    eff = effects(state, chart, permanent)
-    penalty = eff["wound_penalty"]
-    blocked = "Dead." if eff["dead"] else "Incapacitated: cannot act." if eff["incapacitated"] else None
-    out: list[dict[str, Any]] = []
 
-    def add(entry_id: str, label: str, group: str, pool: int, diff: int, note: str = "") -> None:
-        entry = {"id": entry_id, "label": label, "group": group,
-                 "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0}}
-        notes = [n for n in (note, f"wound penalty {penalty}" if penalty else "", blocked or "") if n]
-        if notes:
-            entry["note"] = "; ".join(notes)
-        if blocked:
-            entry["disabled"] = True
-        out.append(entry)
+def _end_action(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    s["ignore_wounds"] = False
+    return s, "The action is over; wound penalties apply again."
 
-    names = {k: e["name"] for k, e in catalogue["attributes"].items()}
-    for key, dots in attributes.items():
-        add(key, names[key], "attributes", dots, difficulty)
-    for key, entry in catalogue["abilities"].items():
-        dots = raw_abil.get(key, 0)
-        if not is_int(dots) or dots < 0:
-            continue
-        category = entry.get("category", "talent")
-        pairs = [a for a in entry.get("common_attributes") or list(names) if a in attributes]
-        for attr in pairs:
-            label = f"{names[attr]} + {entry['name']}"
-            rid = f"{attr}__{key}"
-            if dots:
-                add(rid, label, category, attributes[attr] + dots, difficulty)
-            elif category == "talent":
-                add(rid, label, category, attributes[attr], difficulty, f"no dots: {names[attr]} alone")
-            elif category == "skill":
-                add(rid, label, category, attributes[attr], min(10, difficulty + 1),
-                    f"no dots: {names[attr]} alone at difficulty +1")
-    current = eff["willpower"]
-    out.append({
-        "id": "willpower", "label": "Willpower", "group": "willpower",
-        "request": {"pool": min(30, current), "difficulty": difficulty, "threshold": 0},
-        "note": f"current willpower {current} of {permanent}; rolled alone, no wound penalty",
-    })
-    return out
+
+_ACTIONS = {
+    "damage": _damage,
+    "heal": _heal,
+    "spend_willpower": _spend_willpower,
+    "lose_willpower": _lose_willpower,
+    "recover_willpower": _recover_willpower,
+    "end_action": _end_action,
+}

@@ -19,7 +19,9 @@ the character sheet never disagree.
     {"td": 14, "td_start": 15, "td_lowered": 1,   # the scene's TD, where it started, how far
                                                   # the players have lowered it (at most 3)
      "initiative_npcs": 11,                       # the DM's roll
-     "tasks": {"the jammed gate": 7}}             # effort put into tasks without a target
+     "tasks": {"the jammed gate": 7},             # effort put into tasks without a target
+     "positions": {"12": 0, "13": 1},             # each combatant's zone on the line (distance.py)
+     "names": {"12": "Bram", "13": "Goblin"}}     # whom the rows name the bands by
 
 Readings where the seed leaves room:
 
@@ -31,6 +33,14 @@ Readings where the seed leaves room:
 - Turns: "action only", "move near + action" or "move far". A move comes before the
   action (after an action you cannot move), moving far ends the turn, and recovering takes
   the whole turn (no move, no other action).
+- Distances (distance.py): CLOSE, NEAR, FAR, VERY FAR, OUT OF RANGE between combatants, from
+  their zones on one line. A move names someone and the band to end at from them (``to``);
+  a NEAR move covers a NEAR distance, a FAR move a FAR one, else ``ourdnd.too_far_to_move``;
+  a move naming nobody changes no band. An attempt on a combatant needs its gear's reach
+  (``ourdnd.out_of_reach``; bare hands and melee CLOSE), is HARD at VERY FAR, and nothing
+  reaches OUT OF RANGE (``ourdnd.out_of_range``). First aid needs CLOSE ("if an ally can
+  reach you"). The sides start ``start_distance`` apart (house default); the DM places anyone
+  (``set_distance``). The row's summary lists the band to every other combatant (``details``).
 - The TD: the GM sets it (``set_td``: a new starting point). Players lower it (a torch, a
   light spell…) by at most 3 below where it started; lowering is not an action.
 - Rolls: the scene's TD, except an NPC's attempt against a PC, which rolls against the
@@ -57,9 +67,12 @@ from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
-from . import rules
+from . import dice as dice_rules
+from . import distance
+from . import state as play_rules
+from .build import STATS
 
-MODES = rules.MODES
+MODES = dice_rules.MODES
 MOVES = ("near", "far")
 
 
@@ -81,6 +94,12 @@ def _side(f: Fighter) -> str:
     return f.group or ("npcs" if f.is_npc else "pcs")
 
 
+def _dying(f: Fighter) -> bool:
+    """``state.normal(f.state)["dying"]`` without reading the whole state (the actions list asks it
+    of every fighter)."""
+    return isinstance(f.state, dict) and f.state.get("dying") is True
+
+
 def _flag(value: Any) -> bool:
     return value in (True, "true", "on", "1", 1)
 
@@ -89,17 +108,17 @@ class OurDnDCombat(CombatRules):
     # ---------------------------------------------------------------- reading a fighter
 
     def _st(self, f: Fighter, state: dict | None = None) -> dict:
-        return rules._normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
+        return play_rules.normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
 
     def _max_hp(self, f: Fighter) -> int:
-        return rules.max_hp(f.build, self.report_of(f), self.ctx_of(f))
+        return play_rules.max_hp(f.build, self.report_of(f), self.ctx_of(f))
 
     @staticmethod
     def _stats(f: Fighter) -> dict[str, int]:
         derived = (f.derived or {}).get("stats")
         raw = derived if isinstance(derived, dict) else (f.build.get("stats") if isinstance(f.build.get("stats"), dict)
                                                          else {})
-        return {s: raw[s] if is_int(raw.get(s)) and abs(raw[s]) <= rules.ODDS_LIMIT else 0 for s in rules.STATS}
+        return {s: raw[s] if is_int(raw.get(s)) and abs(raw[s]) <= dice_rules.ODDS_LIMIT else 0 for s in STATS}
 
     @staticmethod
     def _effort_dice(f: Fighter) -> dict[str, str]:
@@ -160,6 +179,7 @@ class OurDnDCombat(CombatRules):
             for f in seat:
                 out.combat[f.id] = self.combat_numbers(f, initiative=rolls[-1], move=None, acted=False,
                                                        last_roll=None)
+        es = self._placed_at_start(fighters, es, self.ctx_of(fighters[0] if fighters else None, ctx), out)
         if seats:
             top = max(range(len(seats)), key=lambda i: (rolls[i], -i))  # a tie goes to the earlier seat
             ordered = seats[top:] + seats[:top]
@@ -174,13 +194,31 @@ class OurDnDCombat(CombatRules):
         out.log("td", f"The scene's TD is {td}.", td=td)
         return out
 
+    def _placed_at_start(self, fighters: list[Fighter], es: dict, ctx: Context, out: Outcome) -> dict:
+        """Every combatant on the line of zones (distance.py): each side together, the two sides
+        ``start_distance`` apart (house default); a place the DM already gave is kept."""
+        known = distance.positions(es)
+        changes = {str(f.id): known.get(str(f.id), distance.home(f.is_npc, ctx)) for f in fighters}
+        band = distance.start_band(ctx)
+        if any(f.is_npc for f in fighters) and any(not f.is_npc for f in fighters):
+            out.log("distance", f"The two sides start {distance.word(band)} (house default; the campaign may "
+                                "change it, and the DM places anyone with Set distance).", band=band)
+        return distance.placed(es, changes, {str(f.id): f.name for f in fighters})
+
     def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
+        es = encounter_state or {}
         out = Outcome()
-        npc = (encounter_state or {}).get("initiative_npcs")
+        npc = es.get("initiative_npcs")
         face = npc if fighter.is_npc and is_int(npc) else roller.d(20)
         out.combat[fighter.id] = self.combat_numbers(fighter, initiative=face, move=None, acted=False,
                                                      last_roll=None)
+        # A newcomer stands with the first of its side already placed, else at its side's start.
+        c = self.ctx_of(fighter, ctx)
+        side = next((f for f in fighters if f.is_npc == fighter.is_npc and f.id != fighter.id
+                     and str(f.id) in distance.positions(es)), None)
+        where = distance.at(es, side, c) if side is not None else distance.home(fighter.is_npc, c)
+        out.encounter_state = distance.placed(es, {str(fighter.id): where}, {str(fighter.id): fighter.name})
         out.log("initiative", f"{fighter.name} joins the scene (initiative {face}).", fighter.id)
         return out
 
@@ -206,6 +244,8 @@ class OurDnDCombat(CombatRules):
     def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
         out = Outcome()
+        if "positions" in (encounter_state or {}):  # forget combatants the DM took out
+            out.encounter_state = distance.pruned(encounter_state, {str(f.id) for f in fighters})
         who = [f for f in fighters if f.is_npc] if actor.is_npc else [actor]
         for f in who:
             out.combat[f.id] = self.combat_numbers(f, move=None, acted=False, last_roll=None)
@@ -227,8 +267,9 @@ class OurDnDCombat(CombatRules):
                 current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
-    def _gate(self, actor: Fighter, fighters: list[Fighter], current: int | None) -> tuple[str, str]:
-        st = self._st(actor)
+    def _gate(self, actor: Fighter, fighters: list[Fighter], current: int | None,
+              st: dict | None = None) -> tuple[str, str]:
+        st = self._st(actor) if st is None else st
         if st["dead"]:
             return f"{actor.name} is dead.", "ourdnd.dead"
         if st["unconscious"] or st["dying"]:
@@ -247,37 +288,57 @@ class OurDnDCombat(CombatRules):
         return "", ""
 
     def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
-        c = actor.combat or {}
-        td = self._td(es, self.ctx_of(actor))
-        stats = self._stats(actor)
+        """Every action of ``actor`` now, in the page's order, each allowed or with the first rule that stops it."""
         st = self._st(actor)
-        gate = self._gate(actor, fighters, current)
+        gate = self._gate(actor, fighters, current, st)
         action_gate = self._action_gate(actor)
-        specs: list[ActionSpec] = []
-        stat_param = {"id": "stat", "label": "Stat", "kind": "choice", "options": list(rules.STATS),
-                      "default": max(rules.STATS, key=lambda s: stats[s])}
-        mode_param = {"id": "mode", "label": "Roll", "kind": "choice", "options": list(MODES), "default": "normal"}
-        best = stat_param["default"]
+        ctx = self.ctx_of(actor)
+        td = self._td(es, ctx)
+        stats = self._stats(actor)
+        return [
+            *self._move_specs(actor, gate),
+            *self._roll_specs(actor, gate, action_gate, stats, td, ctx),
+            self._first_aid_spec(actor, fighters, gate, action_gate, stats, td),
+            self._recover_spec(actor, gate, stats, td),
+            self._reroll_spec(actor, gate, st),
+            self._lower_spec(actor, es, td, ctx),
+            *self._gm_specs(actor, td),
+        ]
 
-        for distance in MOVES:
-            spec = ActionSpec(id=f"move_{distance}", label=f"Move {distance}",
-                              cost="the whole turn" if distance == "far" else "the move (an action may follow)")
+    def _move_specs(self, actor: Fighter, gate: tuple[str, str]) -> list[ActionSpec]:
+        """Move near (an action may follow) and move far (the whole turn), to a band from someone."""
+        c = actor.combat or {}
+        to_param = {"id": "to", "label": "To", "kind": "choice", "default": "close",
+                    "options": list(distance.BAND_OPTIONS)}
+        specs = []
+        for move in MOVES:
+            spec = ActionSpec(id=f"move_{move}", label=f"Move {move}", target="any", params=[to_param],
+                              cost="the whole turn" if move == "far" else "the move (an action may follow)")
             spec.deny(*gate)
             if c.get("move"):
                 spec.deny(f"{actor.name} has already moved this turn.", "ourdnd.already_moved")
             elif c.get("acted"):
                 spec.deny("After an action you cannot move this turn.", "ourdnd.already_acted")
             specs.append(spec)
+        return specs
 
+    def _roll_specs(self, actor: Fighter, gate: tuple[str, str], action_gate: tuple[str, str],
+                    stats: dict[str, int], td: int, ctx: Context) -> list[ActionSpec]:
+        """A check, and an attempt (then effort, with the gear's die and reach)."""
+        best = max(STATS, key=lambda s: stats[s])
+        stat_param = {"id": "stat", "label": "Stat", "kind": "choice", "options": list(STATS), "default": best}
+        mode_param = {"id": "mode", "label": "Roll", "kind": "choice", "options": list(MODES), "default": "normal"}
+        dice = self._effort_dice(actor)
+        gear_param = {"id": "gear", "label": "Effort", "kind": "choice",
+                      "default": max(dice, key=lambda k: int(dice[k][1:])),
+                      "options": [{"id": k, "label": f"{k.replace('_', ' ')} ({d}, reaches "
+                                                     f"{distance.word(self._reach(actor, k, ctx)[0])})"}
+                                  for k, d in dice.items()]}
         check = ActionSpec(id="check", label="Check (d20 + stat vs TD)", cost="the action",
                            params=[stat_param, mode_param], odds={"stat": stats[best], "td": td, "mode": "normal"})
         attempt = ActionSpec(
             id="attempt", label="Attempt (d20 + stat vs TD, then effort)", cost="the action", target="any",
-            params=[stat_param, mode_param,
-                    {"id": "gear", "label": "Effort", "kind": "choice", "default": max(
-                        self._effort_dice(actor), key=lambda k: int(self._effort_dice(actor)[k][1:])),
-                     "options": [{"id": k, "label": f"{k.replace('_', ' ')} ({d})"}
-                                 for k, d in self._effort_dice(actor).items()]},
+            params=[stat_param, mode_param, gear_param,
                     {"id": "inspire", "label": "Turn in Heroic Inspiration: +d12 effort", "kind": "flag",
                      "default": False},
                     {"id": "task", "label": "Task (no target)", "kind": "text"}],
@@ -285,8 +346,10 @@ class OurDnDCombat(CombatRules):
         for spec in (check, attempt):
             spec.deny(*gate)
             spec.deny(*action_gate)
-            specs.append(spec)
+        return [check, attempt]
 
+    def _first_aid_spec(self, actor: Fighter, fighters: list[Fighter], gate: tuple[str, str],
+                        action_gate: tuple[str, str], stats: dict[str, int], td: int) -> ActionSpec:
         aid_stat = "int" if stats["int"] >= stats["wis"] else "wis"
         first_aid = ActionSpec(id="first_aid", label="First aid (INT or WIS vs TD)", cost="the action",
                                target="ally",
@@ -295,19 +358,22 @@ class OurDnDCombat(CombatRules):
                                odds={"stat": stats[aid_stat], "td": td, "mode": "normal"})
         first_aid.deny(*gate)
         first_aid.deny(*action_gate)
-        if not any(self._st(f)["dying"] for f in fighters if f.id != actor.id):
+        if not any(_dying(f) for f in fighters if f.id != actor.id):
             first_aid.deny("Nobody is dying.", "ourdnd.not_dying")
-        specs.append(first_aid)
+        return first_aid
 
+    def _recover_spec(self, actor: Fighter, gate: tuple[str, str], stats: dict[str, int], td: int) -> ActionSpec:
+        c = actor.combat or {}
         recover = ActionSpec(id="recover", label=f"Recover (d20 + CON vs TD: regain {stats['con'] + 1} HP)",
                              cost="the whole turn", odds={"stat": stats["con"], "td": td, "mode": "normal"})
         recover.deny(*gate)
         if c.get("move") or c.get("acted"):
             recover.deny("Recovering takes the whole turn: no move or action before it.",
                          "ourdnd.whole_turn")
-        specs.append(recover)
+        return recover
 
-        last = c.get("last_roll")
+    def _reroll_spec(self, actor: Fighter, gate: tuple[str, str], st: dict) -> ActionSpec:
+        last = (actor.combat or {}).get("last_roll")
         reroll = ActionSpec(id="reroll", label="Re-roll the last failed roll (Heroic Inspiration)",
                             cost="Heroic Inspiration",
                             odds={k: last["request"][k] for k in ("stat", "td", "mode")} if last else None)
@@ -317,10 +383,11 @@ class OurDnDCombat(CombatRules):
                          "ourdnd.nothing_to_reroll")
         elif not st["inspiration"]:
             reroll.deny(f"{actor.name} has no Heroic Inspiration.", "ourdnd.no_inspiration")
-        specs.append(reroll)
+        return reroll
 
+    def _lower_spec(self, actor: Fighter, es: dict, td: int, ctx: Context) -> ActionSpec:
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
-        room = self._room(es, self.ctx_of(actor))
+        room = self._room(es, ctx)
         lower = ActionSpec(id="lower_td", label="Lower the TD (a torch, a spell…)", cost="not an action",
                            reaction=True,
                            params=[{"id": "amount", "label": "By", "kind": "number", "min": 1, "max": max(room, 1),
@@ -330,12 +397,9 @@ class OurDnDCombat(CombatRules):
             lower.deny("Players lower the TD; the DM sets it.", "ourdnd.players_only")
         elif room <= 0:
             lower.deny(f"The TD has been lowered {lowered} already: players never lower it more than "
-                       f"{self._max_lower(self.ctx_of(actor))} below where it started ({es.get('td_start', td)}).",
-                         "ourdnd.td_floor")
-        specs.append(lower)
-
-        specs.extend(self._gm_specs(actor, es))
-        return specs
+                       f"{self._max_lower(ctx)} below where it started ({es.get('td_start', td)}).",
+                       "ourdnd.td_floor")
+        return lower
 
     @staticmethod
     def _max_lower(ctx: Context) -> int:
@@ -345,14 +409,17 @@ class OurDnDCombat(CombatRules):
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
         return self._max_lower(ctx) - lowered
 
-    def _gm_specs(self, actor: Fighter, es: dict) -> list[ActionSpec]:
+    def _gm_specs(self, actor: Fighter, td: int) -> list[ActionSpec]:
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         return [
             ActionSpec(id="set_td", label="Set the scene's TD", cost="GM", gm=True, reaction=True,
-                       params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": self._td(es, self.ctx_of(actor))}]),
+                       params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": td}]),
             ActionSpec(id="gm_damage", label="Damage", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_inspiration", label="Award Heroic Inspiration", cost="GM", gm=True, reaction=True),
+            ActionSpec(id="set_distance", label="Set distance", cost="GM", gm=True, reaction=True, target="any",
+                       params=[{"id": "to", "label": "Distance", "kind": "choice", "default": "near",
+                                "options": list(distance.BAND_OPTIONS)}]),
         ]
 
     # ---------------------------------------------------------------- perform
@@ -368,23 +435,103 @@ class OurDnDCombat(CombatRules):
         handler = self._do_move if aid.startswith("move_") else getattr(self, "_do_" + aid)
         return handler(action, actor, fighters, es, roller)
 
+    # ---------------------------------------------------------------- distances (distance.py)
+
+    def _reach(self, actor: Fighter, gear: str, ctx: Context | None = None) -> tuple[str, bool]:
+        """(the band ``actor``'s ``gear`` reaches, whether it is a house default); bare hands CLOSE."""
+        ctx = ctx or self.ctx_of(actor)
+        item = None if gear == "bare_hands" else ctx.catalogue.get("gear", {}).get(gear)
+        return distance.reach(item, ctx)
+
+    @staticmethod
+    def _band_param(action: dict, key: str = "to") -> str:
+        band = action.get(key) or "close"
+        if band not in distance.STEPS:
+            raise CombatRefused("ourdnd.invalid_distance", "A distance is CLOSE, NEAR, FAR, VERY FAR or OUT OF "
+                                                           "RANGE.")
+        return band
+
+    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool) -> Fighter | None:
+        other = self.target_of(action, fighters, required=required)
+        if other is not None and other.id == actor.id:
+            raise CombatRefused("combat.invalid_target", "Choose another combatant to measure the distance from.")
+        return other
+
+    def _in_reach(self, actor: Fighter, target: Fighter, gear: str, es: dict) -> str:
+        """The band to ``target``, or ``CombatRefused`` when ``gear`` does not reach it (seed: "melee
+        needs CLOSE", a thrown weapon NEAR, a bowshot FAR, longbows VERY FAR; nothing OUT OF RANGE)."""
+        ctx = self.ctx_of(actor)
+        band = distance.between(es, actor, target, ctx)
+        where = distance.phrase(band, actor.name)
+        if band == "out_of_range":
+            raise CombatRefused("ourdnd.out_of_range", f"{target.name} is {where}: none of {actor.name}'s effects "
+                                                       "can reach OUT OF RANGE.")
+        reach, house = self._reach(actor, gear)
+        if not distance.farther(band, reach):
+            return band
+        what = "Bare hands" if gear == "bare_hands" else \
+            ctx.catalogue.get("gear", {}).get(gear, {}).get("name", gear.replace("_", " "))
+        if reach == "close":
+            rule = f"Melee needs CLOSE ({what.lower() if gear == 'bare_hands' else what} reach no farther)"
+        else:
+            rule = f"{what} reaches {distance.word(reach)}"
+        note = " (house default; the campaign may change it)" if house else ""
+        raise CombatRefused("ourdnd.out_of_reach", f"{rule}{note}, and {target.name} is {where}: move closer "
+                                                   "first, or use something that reaches farther.")
+
+    def _do_move(self, action, actor, fighters, es, roller) -> Outcome:
+        move = action["action"].removeprefix("move_")
+        other = self._other(action, actor, fighters, required=False)
+        out = Outcome(end_turn=move == "far")
+        tail = " (the whole turn)" if move == "far" else ""
+        if other is None:  # a move that changes no distance (round a corner, into cover)
+            self._mark(actor, out, move=move)
+            out.log("move", f"{actor.name} moves {move}{tail}.", actor.id, distance=move)
+            return out
+        ctx = self.ctx_of(actor)
+        band = self._band_param(action)
+        there = distance.at(es, other, ctx) + distance.away_side(es, actor, other, ctx) * distance.STEPS[band]
+        covered = abs(there - distance.at(es, actor, ctx))
+        if covered > distance.MOVE_STEPS[move]:
+            raise CombatRefused("ourdnd.too_far_to_move", self._too_far(actor, other, move, band, covered))
+        self._mark(actor, out, move=move)
+        out.encounter_state = distance.placed(es, {str(actor.id): there})
+        out.log("move", f"{actor.name} moves {move}{tail}: now {distance.phrase(band, other.name)}.", actor.id,
+                distance=move, target=other.id, band=band)
+        return out
+
+    @staticmethod
+    def _too_far(actor: Fighter, other: Fighter, move: str, band: str, covered: int) -> str:
+        goal = distance.phrase(band, other.name)
+        trip = distance.word(distance.band_of(covered))
+        if move == "near":
+            return (f"A NEAR move is a few big steps; getting {goal} is a {trip} move for {actor.name}. Move far "
+                    "(the whole turn) instead, or move near to a nearer spot.")
+        if trip == "OUT OF RANGE":
+            return (f"Getting {goal} is OUT OF RANGE for {actor.name}: a distance you can't reach by any ways in "
+                    "one TURN of movement.")
+        return (f"It's impossible to get a VERY FAR distance in a turn by normal ways: getting {goal} is a "
+                f"{trip} move for {actor.name}, and moving FAR is as far as a turn goes.")
+
+    def _do_set_distance(self, action, actor, fighters, es, roller) -> Outcome:
+        other = self._other(action, actor, fighters, required=True)
+        ctx = self.ctx_of(actor)
+        band = self._band_param(action)
+        there = distance.at(es, other, ctx) + distance.away_side(es, actor, other, ctx) * distance.STEPS[band]
+        out = Outcome(encounter_state=distance.placed(es, {str(actor.id): there}, {str(actor.id): actor.name}))
+        out.log("distance", f"DM: {actor.name} is now {distance.phrase(band, other.name)}.", actor.id,
+                target=other.id, band=band)
+        return out
+
     def _mark(self, actor: Fighter, out: Outcome, **changes: Any) -> dict:
         c = {**self.combat_numbers(actor), **out.combat.get(actor.id, {}), **changes}
         out.combat[actor.id] = c
         return c
 
-    def _do_move(self, action, actor, fighters, es, roller) -> Outcome:
-        distance = action["action"].removeprefix("move_")
-        out = Outcome(end_turn=distance == "far")
-        self._mark(actor, out, move=distance)
-        tail = " (the whole turn)" if distance == "far" else ""
-        out.log("move", f"{actor.name} moves {distance}{tail}.", actor.id, distance=distance)
-        return out
-
     def _read(self, action: dict, stats: dict[str, int], default: str) -> tuple[str, str]:
         stat = action.get("stat") or default
-        if stat not in rules.STATS:
-            raise CombatRefused("ourdnd.invalid_stat", f"Roll with one of {', '.join(rules.STATS)}.")
+        if stat not in STATS:
+            raise CombatRefused("ourdnd.invalid_stat", f"Roll with one of {', '.join(STATS)}.")
         mode = action.get("mode") or "normal"
         if mode not in MODES:
             raise CombatRefused("ourdnd.invalid_mode", "A roll is normal, easy or hard.")
@@ -420,7 +567,7 @@ class OurDnDCombat(CombatRules):
 
     def _roll(self, action, actor, fighters, es, roller, *, attempt: bool, reroll: bool) -> Outcome:
         stats = self._stats(actor)
-        stat, mode = self._read(action, stats, max(rules.STATS, key=lambda s: stats[s]))
+        stat, mode = self._read(action, stats, max(STATS, key=lambda s: stats[s]))
         target = self.target_of(action, fighters, required=False) if attempt else None
         if target is not None and self._st(target)["dead"]:
             raise CombatRefused("ourdnd.dead", f"{target.name} is dead already.")
@@ -434,16 +581,22 @@ class OurDnDCombat(CombatRules):
         inspire = attempt and _flag(action.get("inspire"))
         if inspire and not self._st(actor)["inspiration"]:
             raise CombatRefused("ourdnd.no_inspiration", f"{actor.name} has no Heroic Inspiration to add a d12.")
+        far_note = ""
+        if target is not None and target.id != actor.id:
+            band = self._in_reach(actor, target, gear, es)
+            if band == "very_far":  # "could reach this distance, but hit the target would be HARD"
+                mode = {"easy": "normal", "normal": "hard"}.get(mode, mode)  # easy and hard cancel
+                far_note = f" ({target.name} is VERY FAR: hitting is HARD)"
         td, against = self._roll_td(actor, target, es)
         request = {"stat": stats[stat], "td": td, "mode": mode}
-        roll = rules.roll(request, roller)
+        roll = dice_rules.roll(request, roller)
         out = Outcome()
         self._mark(actor, out, acted=True, last_roll=None)
         what = "attempt" if attempt else "check"
         at = f" on {target.name}" if target else ""
         again = " (re-roll)" if reroll else ""
         text = roll["text"] if against == "the TD" else roll["text"].replace(f"vs TD {td}", f"vs {td} ({against})")
-        out.log(what, f"{actor.name}'s {stat.upper()} {what}{at}{again}: {text}.", actor.id,
+        out.log(what, f"{actor.name}'s {stat.upper()} {what}{at}{again}{far_note}: {text}.", actor.id,
                 faces=roll["faces"], natural=roll["natural"], total=roll["total"], td=td, outcome=roll["outcome"],
                 target=target.id if target else None)
         if roll["natural"] == 20:
@@ -461,7 +614,7 @@ class OurDnDCombat(CombatRules):
 
     def _effort(self, actor, target, gear, critical, inspire, action, fighters, es, roller, out) -> None:
         die = self._effort_dice(actor)[gear]
-        effort = rules.roll({"effort": die, "critical": critical}, roller)
+        effort = dice_rules.roll({"effort": die, "critical": critical}, roller)
         total, text = effort["total"], effort["text"]
         if inspire:
             state = out.state.get(actor.id, actor.state)
@@ -494,6 +647,11 @@ class OurDnDCombat(CombatRules):
             raise CombatRefused("ourdnd.invalid_stat", "First aid rolls INT or WIS.")
         if not self._st(target)["dying"]:
             raise CombatRefused("ourdnd.not_dying", f"{target.name} is not dying; first aid stops a dying countdown.")
+        band = distance.between(es, actor, target, self.ctx_of(actor))
+        if band != "close":  # "If an ally can reach you ..."
+            raise CombatRefused("ourdnd.out_of_reach", f"First aid needs an ally who can reach {target.name} with "
+                                                       f"their hands, and {actor.name} is "
+                                                       f"{distance.phrase(band, target.name)}: move CLOSE first.")
         td = self._td(es, self.ctx_of(actor))
         recorder = _Recorder(roller)
         new_state, text = self.play_state_action(target, target.state, {"action": "first_aid", "stat": stats[stat],
@@ -535,10 +693,8 @@ class OurDnDCombat(CombatRules):
         return out
 
     def _do_lower_td(self, action, actor, fighters, es, roller) -> Outcome:
-        amount = action.get("amount", 1)
-        if isinstance(amount, str) and whole_number(amount) is not None:
-            amount = whole_number(amount)
-        if not is_int(amount) or amount < 1:
+        amount = whole_number(action.get("amount", 1))
+        if amount is None or amount < 1:
             raise CombatRefused("ourdnd.invalid_amount", "Lower the TD by a whole number of 1 or more.")
         room = self._room(es, self.ctx_of(actor))
         start = es.get("td_start", self._td(es, self.ctx_of(actor)))
@@ -554,21 +710,17 @@ class OurDnDCombat(CombatRules):
         return out
 
     def _do_set_td(self, action, actor, fighters, es, roller) -> Outcome:
-        td = action.get("td")
-        if isinstance(td, str) and whole_number(td) is not None:
-            td = whole_number(td)
-        if not is_int(td) or not 1 <= td <= rules.ODDS_LIMIT:
-            raise CombatRefused("ourdnd.invalid_td", f"The TD is a whole number from 1 to {rules.ODDS_LIMIT} "
+        td = whole_number(action.get("td"))
+        if td is None or not 1 <= td <= dice_rules.ODDS_LIMIT:
+            raise CombatRefused("ourdnd.invalid_td", f"The TD is a whole number from 1 to {dice_rules.ODDS_LIMIT} "
                                                      "(usually 10 easy, 12 average, 15 hard, 18 brutal).")
         out = Outcome(encounter_state={**es, "td": td, "td_start": td, "td_lowered": 0})
         out.log("td", f"DM: the scene's TD is now {td}.", td=td)
         return out
 
     def _gm_amount(self, action: dict) -> int:
-        amount = action.get("amount")
-        if isinstance(amount, str) and whole_number(amount) is not None:
-            amount = whole_number(amount)
-        if not is_int(amount) or amount < 1:
+        amount = whole_number(action.get("amount"))
+        if amount is None or amount < 1:
             raise CombatRefused("ourdnd.invalid_amount", "The amount is a whole number of 1 or more.")
         return amount
 
@@ -625,4 +777,6 @@ class OurDnDCombat(CombatRules):
             status.append(f"moved {c['move']}")
         if c.get("acted"):
             status.append("acted")
-        return {"stats": stats, "status": status}
+        bands = distance.bands_from(es, fighter, self.ctx_of(fighter, ctx))
+        details = [{"label": name, "value": distance.word(band), "key": "distance"} for name, band in bands]
+        return {"stats": stats, "status": status, "details": details, "details_label": "Distances"}

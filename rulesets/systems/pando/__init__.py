@@ -1,8 +1,10 @@
 """Pando (seed 000, RULES.md section 1): attributes bought with CP, a skill tree grown from
 Capability, resistances tied to personality attributes, equipment on a body of parts.
 
-The rules are in ``rules.py``, the play state in ``state.py`` (its shape is documented there),
-the catalogues and house defaults in ``content/``.
+Wiring only: ``build.py`` checks, prices and derives a build (and the homebrew, the builder's
+traits and blank build), ``dice.py`` the efficiency roll and the sheet's roll buttons, ``state.py``
+the play state (its shape is documented there), ``combat.py`` the action rounds, ``content/`` the
+catalogues and house defaults.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from rulesets.engine.base import Context, Ruleset
 from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
-from . import rules, state
+from . import build as build_rules
+from . import dice, state
 
 
 class PandoRuleset(Ruleset):
@@ -27,67 +30,53 @@ class PandoRuleset(Ruleset):
     content_dir = Path(__file__).parent / "content"
 
     def check(self, build: dict, report: Report, ctx: Context) -> None:
-        rules.check_build(build, report, ctx)
+        build_rules.check_build(build, report, ctx)
 
     def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
-        rules.check_advancement(old, new, report)
+        build_rules.check_advancement(old, new, report)
 
     def check_settings(self, settings: Any) -> list[Issue]:
         issues = super().check_settings(settings)
         if isinstance(settings, dict):
-            issues.extend(rules.check_settings(settings))
+            issues.extend(build_rules.check_settings(settings))
         return issues
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
-        if kind == "skills":
-            return rules.skill_problems(entry, path)
-        if kind == "items":
-            return rules.item_problems(entry, path)
-        if kind == "species":
-            return rules.species_problems(entry, path)
-        return []
+        return build_rules.homebrew_problems(kind, entry, path)
 
     def split_homebrew(self, homebrew: Any) -> tuple[dict[str, list[dict]], list[Issue]]:
-        """Field checks per entry (base class), then the skill tree across the whole homebrew:
-        a parent may be another homebrew skill. Items get every field filled in."""
+        """Field checks per entry (base class), then the skill tree across the whole homebrew (a parent
+        may be another homebrew skill) and items with every field filled in (``build.py``)."""
         good, issues = super().split_homebrew(homebrew)
-        if "skills" in good:
-            listed = homebrew["skills"]
-            indexed = [(next(i for i, e in enumerate(listed) if e is entry), entry)
-                       for entry in good["skills"]]
-            good["skills"], tree_issues = rules.tree_problems(indexed, self.catalogue.get("skills", {}))
-            issues.extend(tree_issues)
-        if "items" in good:
-            good["items"] = [rules.normalise_item(entry) for entry in good["items"]]
-        return good, issues
+        return build_rules.finish_homebrew(good, issues, homebrew, self.catalogue)
 
     def traits(self, ctx: Context) -> dict[str, Any]:
-        return rules.traits(ctx)
+        return build_rules.traits(ctx)
 
     def blank_build(
         self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
     ) -> dict:
-        return rules.blank_build(name, budget, ctx or self._default_context)
+        return build_rules.blank_build(name, budget, ctx or self._default_context)
 
     # ---------------------------------------------------------------- dice
 
     def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        return {"ep": rules.efficiency_odds(*rules.parse_roll(request))}
+        return {"ep": dice.efficiency_odds(*dice.parse_roll(request))}
 
     def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        return rules.efficiency_roll(request, roller)
+        return dice.efficiency_roll(request, roller)
 
     def rollables(
-        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
+        self, build: dict, report: Report, play_state: dict | None = None, *, ctx: Context | None = None
     ) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
-        fx = self.state_effects(build, report, state, ctx=ctx) if isinstance(state, dict) else {}
-        return rules.rollables(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
+        fx = self.state_effects(build, report, play_state, ctx=ctx) if isinstance(play_state, dict) else {}
+        return dice.rollables(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
 
     # ---------------------------------------------------------- play state
 
     def _body(self, build: dict, report: Report, ctx: Context | None) -> state.Body:
-        """The body of ``build`` under the campaign's species (homebrew too) and house rules."""
+        """The body of ``build`` under the campaign's species (homebrew too) and house build_rules."""
         if ctx is None:
             ctx = self.context_of(report)
         return state.Body(build if isinstance(build, dict) else {}, report, ctx.catalogue, ctx.settings)

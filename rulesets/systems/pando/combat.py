@@ -45,7 +45,8 @@ from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
-from .rules import ATTRIBUTES, CAPABILITY, MAX_DICE, RESISTANCES, efficiency_roll, label
+from .build import ATTRIBUTES, CAPABILITY, RESISTANCES, entry_item, label
+from .dice import MAX_DICE, efficiency_roll
 
 DODGE_SKILLS = ("athletics", "dodge", "evasion", "evasion_mastery")
 DEFAULT_ARMS = ("left_arm", "right_arm")
@@ -103,15 +104,7 @@ class PandoCombat(CombatRules):
 
     def _item_of(self, f: Fighter, entry: Any) -> dict | None:
         """The item an equipment entry of ``f`` names (the campaign's homebrew items too)."""
-        if not isinstance(entry, dict):
-            return None
-        if isinstance(entry.get("custom"), dict):
-            from .rules import item_problems, normalise_item
-
-            custom = {"id": "custom", **entry["custom"]}
-            return None if item_problems(custom, "") else normalise_item(custom)
-        items = self.ctx_of(f).catalogue.get("items", {})
-        return items.get(entry.get("item")) if isinstance(entry.get("item"), str) else None
+        return entry_item(entry, self.ctx_of(f).catalogue) if isinstance(entry, dict) else None
 
     def _equipment(self, f: Fighter):
         """(index, item, state, arms) of each readable equipment entry."""

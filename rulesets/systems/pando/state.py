@@ -43,7 +43,7 @@ from rulesets.engine.base import StateError, is_int
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from .rules import HOUSE_NOTE, RESISTANCES, item_problems, label, normalise_item
+from .build import HOUSE_NOTE, RESISTANCES, entry_item, label
 
 DEFAULT_PARTS = ["head", "torso", "left_arm", "right_arm", "legs"]
 DEFAULT_VITAL = ["head", "torso"]
@@ -238,17 +238,13 @@ def effects(state: Any, body: Body) -> dict[str, Any]:
 
 
 def _item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
-    """Which wielded or worn item sits on which body part, for the body diagram."""
+    """Which wielded or worn item sits on, or protects, which body part, for the body diagram."""
     rows: dict[str, list[str]] = {}
     equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
-    items = catalogue.get("items", {})
     for entry in equipment:
         if not isinstance(entry, dict):
             continue
-        item = items.get(entry["item"]) if isinstance(entry.get("item"), str) else None
-        if isinstance(entry.get("custom"), dict):
-            custom = {"id": "custom", **entry["custom"]}
-            item = None if item_problems(custom, "") else normalise_item(custom)
+        item = entry_item(entry, catalogue)
         if item is None:
             continue
         if entry.get("state") == "wielded" and isinstance(entry.get("arms"), list):
@@ -257,7 +253,10 @@ def _item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
             parts = item["wear"]["body_parts"]
         else:
             continue
-        for part in parts:
+        # A protection entry's body_parts cover those parts too (RULES.md "Protection").
+        named = [p for prot in item.get("protection") or [] if isinstance(prot, dict)
+                 for p in prot.get("body_parts") or [] if isinstance(p, str)]
+        for part in dict.fromkeys([*parts, *named]):
             rows.setdefault(part, []).append(item["name"])
     return rows
 
@@ -267,32 +266,36 @@ def _amount(label_: str = "Amount") -> dict[str, Any]:
 
 
 def sections(state: Any, build: dict, body: Body, catalogue: dict) -> list[dict[str, Any]]:
+    """The sheet's play-state sections (``Ruleset.state_sections``): stamina, resistances, the body,
+    exhaustion and the sample actions, one named step each."""
     s = normalise(state, body)
     fx = effects(s, body)
-    parts_field = {"id": "body_part", "label": "Body part", "kind": "choice",
-                   "options": [{"id": p, "label": label(p)} for p in body.parts]}
-    res_field = {"id": "resistance", "label": "Resistance", "kind": "choice",
-                 "options": [{"id": r, "label": label(r)} for r in RESISTANCES]}
-    care = {"id": "care", "label": "Active care from someone with Medicine", "kind": "flag", "default": False}
-    breath = body.breath()
+    return [_stamina_section(s, body), _resistance_section(s, fx),
+            _body_section(s, fx, body, _item_rows(build, catalogue)), _exhaustion_section(s, fx, body),
+            _actions_section(catalogue)]
+
+
+def _stamina_section(s: dict, body: Body) -> dict[str, Any]:
     max_st = body.max_stamina if is_int(body.max_stamina) else None
     stamina_status = ""
     if max_st is not None and s["stamina"] < max_st:
         stamina_status = f"{max_st - s['stamina']} below max"
-    rows = _item_rows(build, catalogue)
-    out = [
-        {"id": "stamina", "label": "Stamina", "kind": "pools",
-         "items": [{"id": "stamina", "label": "Stamina", "path": "/stamina", "value": s["stamina"], "min": 0,
-                    "max": max_st, "status": stamina_status}],
-         "actions": [
-             {"action": "spend_stamina", "label": "Spend", "fields": [_amount()]},
-             {"action": "regain_stamina", "label": "Regain", "fields": [_amount()]},
-             {"action": "catch_breath", "label": f"Catch breath (+{breath}){HOUSE_NOTE}", "fields": []},
-             {"action": "rest", "label": f"Rest {body.rest_minutes} minutes (stamina to max)",
-              "fields": [{"id": "minutes", "label": "Minutes", "kind": "number", "min": body.rest_minutes,
-                          "default": body.rest_minutes}]},
-         ]},
-    ]
+    return {"id": "stamina", "label": "Stamina", "kind": "pools",
+            "items": [{"id": "stamina", "label": "Stamina", "path": "/stamina", "value": s["stamina"], "min": 0,
+                       "max": max_st, "status": stamina_status}],
+            "actions": [
+                {"action": "spend_stamina", "label": "Spend", "fields": [_amount()]},
+                {"action": "regain_stamina", "label": "Regain", "fields": [_amount()]},
+                {"action": "catch_breath", "label": f"Catch breath (+{body.breath()}){HOUSE_NOTE}", "fields": []},
+                {"action": "rest", "label": f"Rest {body.rest_minutes} minutes (stamina to max)",
+                 "fields": [{"id": "minutes", "label": "Minutes", "kind": "number", "min": body.rest_minutes,
+                             "default": body.rest_minutes}]},
+            ]}
+
+
+def _resistance_section(s: dict, fx: dict[str, Any]) -> dict[str, Any]:
+    res_field = {"id": "resistance", "label": "Resistance", "kind": "choice",
+                 "options": [{"id": r, "label": label(r)} for r in RESISTANCES]}
     res_items = []
     for r in RESISTANCES:
         harm = s["resistance_harm"].get(r, 0)
@@ -301,53 +304,62 @@ def sections(state: Any, build: dict, body: Body, catalogue: dict) -> list[dict[
                           "min": None, "max": None, "current": current,
                           "status": f"{harm} harm" if current is None
                           else f"{current} ({harm} harm)" if harm else f"{current}"})
-    out.append({"id": "resistances", "label": "Resistances", "kind": "pools", "items": res_items,
-                "actions": [
-                    {"action": "resistance_harm", "label": "Harm a resistance",
-                     "fields": [res_field, _amount()]},
-                    {"action": "resistance_heal", "label": "Remove resistance harm",
-                     "fields": [res_field, _amount()]},
-                ]})
-    out.append({"id": "body", "label": "Body", "kind": "body",
-                "items": [{"id": p, "label": label(p), "path": ptr("harm", p), "harm": fx["body"][p]["harm"],
-                           "status": fx["body"][p]["status"], "max": body.maimed, "vital": p in body.vital,
-                           "protection": body.protection.get(p, {}), "equipment": rows.get(p, [])}
-                          for p in body.parts],
-                "help": f"1–{body.lame - 1} wounded (+{body.wounded_speed_cost} speed), "
-                        f"{body.lame}–{body.maimed - 1} lame (unusable), {body.maimed} maimed" + HOUSE_NOTE,
-                "dead": fx["dead"],
-                "actions": [
-                    {"action": "harm", "label": "Take harm",
-                     "fields": [parts_field, _amount(),
-                                {"id": "protected", "label": "Apply armour", "kind": "flag",
-                                 "default": True}]},
-                    {"action": "heal", "label": "Heal harm", "fields": [parts_field, _amount()]},
-                    {"action": "rest_day", "label": "A day of rest", "fields": [care]},
-                    {"action": "rest_week", "label": "A week of rest", "fields": [care]},
-                ]})
-    out.append({"id": "exhaustion", "label": "Exhaustion", "kind": "list",
-                "items": [{"index": i, "type": e["type"], "label": f"{label(e['type'])} {e['amount']}",
-                           "amount": e["amount"], "path": ptr("exhaustion", i),
-                           "protection": body.exhaustion_protection(e["type"])}
-                          for i, e in enumerate(s["exhaustion"])],
-                "total": fx["exhaustion"]["total"],
-                "status": f"Loses {fx['stamina_loss_per_round']} stamina at the start of each round "
-                          f"(total exhaustion {fx['exhaustion']['total']} − endurance {body.endurance}).",
-                "actions": [
-                    {"action": "add_exhaustion", "label": "Add exhaustion",
-                     "fields": [{"id": "type", "label": "Type", "kind": "text", "default": "bleeding"},
-                                _amount()]},
-                    {"action": "remove_exhaustion", "label": "Remove a source",
-                     "fields": [{"id": "type", "label": "Type", "kind": "text"}]},
-                    {"action": "bandage", "label": "Bandage (removes Bleeding)", "fields": []},
-                ]})
+    return {"id": "resistances", "label": "Resistances", "kind": "pools", "items": res_items,
+            "actions": [
+                {"action": "resistance_harm", "label": "Harm a resistance", "fields": [res_field, _amount()]},
+                {"action": "resistance_heal", "label": "Remove resistance harm", "fields": [res_field, _amount()]},
+            ]}
+
+
+def _body_section(s: dict, fx: dict[str, Any], body: Body, rows: dict[str, list[str]]) -> dict[str, Any]:
+    """Harm per body part with its protection and the items on (or covering) it."""
+    parts_field = {"id": "body_part", "label": "Body part", "kind": "choice",
+                   "options": [{"id": p, "label": label(p)} for p in body.parts]}
+    care = {"id": "care", "label": "Active care from someone with Medicine", "kind": "flag", "default": False}
+    return {"id": "body", "label": "Body", "kind": "body",
+            "items": [{"id": p, "label": label(p), "path": ptr("harm", p), "harm": fx["body"][p]["harm"],
+                       "status": fx["body"][p]["status"], "max": body.maimed, "vital": p in body.vital,
+                       "protection": body.protection.get(p, {}), "equipment": rows.get(p, [])}
+                      for p in body.parts],
+            "help": f"1–{body.lame - 1} wounded (+{body.wounded_speed_cost} speed), "
+                    f"{body.lame}–{body.maimed - 1} lame (unusable), {body.maimed} maimed" + HOUSE_NOTE,
+            "dead": fx["dead"],
+            "actions": [
+                {"action": "harm", "label": "Take harm",
+                 "fields": [parts_field, _amount(),
+                            {"id": "protected", "label": "Apply armour", "kind": "flag", "default": True}]},
+                {"action": "heal", "label": "Heal harm", "fields": [parts_field, _amount()]},
+                {"action": "rest_day", "label": "A day of rest", "fields": [care]},
+                {"action": "rest_week", "label": "A week of rest", "fields": [care]},
+            ]}
+
+
+def _exhaustion_section(s: dict, fx: dict[str, Any], body: Body) -> dict[str, Any]:
+    return {"id": "exhaustion", "label": "Exhaustion", "kind": "list",
+            "items": [{"index": i, "type": e["type"], "label": f"{label(e['type'])} {e['amount']}",
+                       "amount": e["amount"], "path": ptr("exhaustion", i),
+                       "protection": body.exhaustion_protection(e["type"])}
+                      for i, e in enumerate(s["exhaustion"])],
+            "total": fx["exhaustion"]["total"],
+            "status": f"Loses {fx['stamina_loss_per_round']} stamina at the start of each round "
+                      f"(total exhaustion {fx['exhaustion']['total']} − endurance {body.endurance}).",
+            "actions": [
+                {"action": "add_exhaustion", "label": "Add exhaustion",
+                 "fields": [{"id": "type", "label": "Type", "kind": "text", "default": "bleeding"},
+                            _amount()]},
+                {"action": "remove_exhaustion", "label": "Remove a source",
+                 "fields": [{"id": "type", "label": "Type", "kind": "text"}]},
+                {"action": "bandage", "label": "Bandage (removes Bleeding)", "fields": []},
+            ]}
+
+
+def _actions_section(catalogue: dict) -> dict[str, Any]:
     actions = catalogue.get("actions", {})
-    out.append({"id": "actions", "label": "Actions", "kind": "list",
-                "help": "An action costs 1 speed, +1 for each earlier use this round, +1 if it uses a "
-                        "wounded body part.",
-                "items": [{"id": a["id"], "label": a["name"], "text": a["text"], "trigger": a.get("trigger")}
-                          for a in actions.values()]})
-    return out
+    return {"id": "actions", "label": "Actions", "kind": "list",
+            "help": "An action costs 1 speed, +1 for each earlier use this round, +1 if it uses a "
+                    "wounded body part.",
+            "items": [{"id": a["id"], "label": a["name"], "text": a["text"], "trigger": a.get("trigger")}
+                      for a in actions.values()]}
 
 
 # --------------------------------------------------------------------- actions
@@ -410,126 +422,158 @@ def _rest_heal(s: dict, body: Body, action: dict, period: str) -> list[str]:
 
 
 def apply(state: Any, action: Any, build: dict, body: Body) -> tuple[dict, str]:
-    """One play-state change; returns (new state, a sentence for the log) or raises StateError."""
+    """One play-state change (``ACTIONS``, the table in this module's docstring); returns (new state,
+    a sentence for the log) or raises StateError. ``state`` itself is never touched."""
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
         raise StateError("state.unknown_action", 'A state action is an object such as {"action": "harm", …}.')
-    s = normalise(copy.deepcopy(state), body)
     kind = action["action"]
+    step = ACTIONS.get(kind)
+    if step is None:
+        raise StateError("state.unknown_action", f"Pando has no state action {kind!r} (it has {', '.join(ACTIONS)}).",
+                         "/action")
     name = build.get("name") if isinstance(build.get("name"), str) else "The character"
+    return step(normalise(copy.deepcopy(state), body), action, body, name)
 
-    if kind == "harm":
-        part, amount = _need_part(action, body), _need_int(action, "amount")
-        blocked = 0
-        if action.get("protected"):
-            bypass = max(0, action["bypass"]) if is_int(action.get("bypass")) else 0
-            blocked = min(amount, max(0, body.protection.get(part, {}).get("harm", 0) - bypass))
-        before = s["harm"][part]
-        s["harm"][part] = min(body.maimed, before + amount - blocked)
-        status = body.status(s["harm"][part])
-        note = f" ({blocked} stopped by armour)" if blocked else ""
-        text = (f"{name} takes {amount} harm to the {label(part).lower()}{note}: "
-                f"{before}→{s['harm'][part]}, {status}.")
-        if status == "maimed" and part in body.vital:
-            text += " A maimed " + label(part).lower() + " is fatal."
-        return s, text
-    if kind == "heal":
-        part, amount = _need_part(action, body), _need_int(action, "amount")
-        before = s["harm"][part]
-        if body.status(before) == "maimed":
-            raise StateError("state.cannot_heal",
-                             f"The {label(part).lower()} is maimed: it is lost for good and never heals.",
-                             "/body_part")
-        if before == 0:
-            raise StateError("state.nothing_to_heal", f"The {label(part).lower()} has no harm to heal.",
-                             "/body_part")
-        s["harm"][part] = max(0, before - amount)
-        return s, f"{name}'s {label(part).lower()} heals: {before}→{s['harm'][part]}."
-    if kind in ("resistance_harm", "resistance_heal"):
-        res, amount = _need_resistance(action), _need_int(action, "amount")
-        before = s["resistance_harm"].get(res, 0)
-        if kind == "resistance_heal":
-            if before <= 0:
-                raise StateError("state.nothing_to_heal", f"{label(res)} has no harm to remove.",
-                                 "/resistance")
-            s["resistance_harm"][res] = max(0, before - amount)
-        else:
-            s["resistance_harm"][res] = before + amount
-        return s, f"{name}'s {res} harm: {before}→{s['resistance_harm'][res]}."
-    if kind == "add_exhaustion":
-        kind_of = action.get("type")
-        if not isinstance(kind_of, str) or not kind_of.strip():
-            raise StateError("state.invalid", 'Name the exhaustion type, e.g. "bleeding" or "cold".', "/type")
-        amount = _need_int(action, "amount")
-        s["exhaustion"].append({"type": kind_of.strip().lower(), "amount": amount})
-        return s, f"{name} gains {amount} exhaustion ({kind_of.strip().lower()})."
-    if kind in ("remove_exhaustion", "bandage"):
-        if kind == "bandage":
-            wanted, index = "bleeding", None
-        else:
-            wanted = action.get("type")
-            index = action.get("index")
-            if index is not None and not (is_int(index) and 0 <= index < len(s["exhaustion"])):
-                raise StateError("state.nothing_to_remove", "There is no exhaustion source at that position.",
-                                 "/index")
-        before = len(s["exhaustion"])
-        if index is not None:
-            removed = [s["exhaustion"].pop(index)]
-        else:
-            removed = [e for e in s["exhaustion"] if e["type"] == wanted]
-            s["exhaustion"] = [e for e in s["exhaustion"] if e["type"] != wanted]
-        if len(s["exhaustion"]) == before:
-            raise StateError("state.nothing_to_remove", f"{name} has no {wanted} exhaustion to remove.",
-                             "/type")
-        what = ", ".join(f"{e['type']} {e['amount']}" for e in removed)
-        if kind == "bandage":
-            return s, f"{name} is bandaged: removed {what}."
-        return s, f"{name} loses exhaustion: {what}."
-    if kind == "spend_stamina":
-        amount = _need_int(action, "amount")
-        if amount > s["stamina"]:
-            raise StateError("state.not_enough_stamina",
-                             f"{name} has only {s['stamina']} stamina, not {amount}.", "/amount")
-        s["stamina"] -= amount
-        return s, f"{name} spends {amount} stamina ({s['stamina']} left)."
-    if kind in ("regain_stamina", "catch_breath"):
-        _refuse_if_dead(s, body, "regain stamina")
-        if kind == "catch_breath":
-            amount = body.breath()
-        else:
-            amount = _need_int(action, "amount")
-        before = s["stamina"]
-        cap = body.max_stamina if is_int(body.max_stamina) else before + amount
-        if before >= cap:
-            raise StateError("state.stamina_full", f"{name}'s stamina is already at its max ({cap}).",
-                             "/stamina")
-        s["stamina"] = min(cap, before + amount)
-        how = "catches their breath" if kind == "catch_breath" else "regains stamina"
-        note = HOUSE_NOTE if kind == "catch_breath" else ""
-        return s, f"{name} {how}: {before}→{s['stamina']}{note}."
-    if kind == "rest":
-        _refuse_if_dead(s, body, "rest")
-        minutes = action.get("minutes", body.rest_minutes)
-        if not is_int(minutes) or minutes < body.rest_minutes:
-            raise StateError("state.rest_too_short",
-                             f"Only a rest of {body.rest_minutes} minutes or more restores stamina.",
-                             "/minutes")
-        before = s["stamina"]
-        return s, f"{name} rests {minutes} minutes: stamina {before}→{_full_stamina(s, body)}."
-    if kind in ("rest_day", "rest_week"):
-        _refuse_if_dead(s, body, "rest")
-        period = "day" if kind == "rest_day" else "week"
-        lines = _rest_heal(s, body, action, period)
-        _full_stamina(s, body)
-        care = " with active care" if action.get("care") is True else ""
-        healed = "; ".join(lines) if lines else "no harm heals"
-        return s, f"{name} rests a {period}{care}: {healed}{HOUSE_NOTE}."
-    if kind == "set_notes":
-        notes = action.get("notes")
-        if not isinstance(notes, str):
-            raise StateError("state.invalid", "Notes are text.", "/notes")
-        s["notes"] = notes
-        return s, f"{name}'s notes updated."
-    known = ("harm, heal, resistance_harm, resistance_heal, add_exhaustion, remove_exhaustion, bandage, "
-             "spend_stamina, regain_stamina, catch_breath, rest, rest_day, rest_week, set_notes")
-    raise StateError("state.unknown_action", f"Pando has no state action {kind!r} (it has {known}).",
-                     "/action")
+
+def _harm(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    """Harm to a body part, less its harm protection when ``protected`` (less ``bypass``)."""
+    part, amount = _need_part(action, body), _need_int(action, "amount")
+    blocked = 0
+    if action.get("protected"):
+        bypass = max(0, action["bypass"]) if is_int(action.get("bypass")) else 0
+        blocked = min(amount, max(0, body.protection.get(part, {}).get("harm", 0) - bypass))
+    before = s["harm"][part]
+    s["harm"][part] = min(body.maimed, before + amount - blocked)
+    status = body.status(s["harm"][part])
+    note = f" ({blocked} stopped by armour)" if blocked else ""
+    text = (f"{name} takes {amount} harm to the {label(part).lower()}{note}: "
+            f"{before}→{s['harm'][part]}, {status}.")
+    if status == "maimed" and part in body.vital:
+        text += " A maimed " + label(part).lower() + " is fatal."
+    return s, text
+
+
+def _heal(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    part, amount = _need_part(action, body), _need_int(action, "amount")
+    before = s["harm"][part]
+    if body.status(before) == "maimed":
+        raise StateError("state.cannot_heal",
+                         f"The {label(part).lower()} is maimed: it is lost for good and never heals.",
+                         "/body_part")
+    if before == 0:
+        raise StateError("state.nothing_to_heal", f"The {label(part).lower()} has no harm to heal.",
+                         "/body_part")
+    s["harm"][part] = max(0, before - amount)
+    return s, f"{name}'s {label(part).lower()} heals: {before}→{s['harm'][part]}."
+
+
+def _resistance(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    """resistance_harm / resistance_heal: each point of harm lowers the resistance by 1."""
+    res, amount = _need_resistance(action), _need_int(action, "amount")
+    before = s["resistance_harm"].get(res, 0)
+    if action["action"] == "resistance_heal":
+        if before <= 0:
+            raise StateError("state.nothing_to_heal", f"{label(res)} has no harm to remove.", "/resistance")
+        s["resistance_harm"][res] = max(0, before - amount)
+    else:
+        s["resistance_harm"][res] = before + amount
+    return s, f"{name}'s {res} harm: {before}→{s['resistance_harm'][res]}."
+
+
+def _add_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    kind_of = action.get("type")
+    if not isinstance(kind_of, str) or not kind_of.strip():
+        raise StateError("state.invalid", 'Name the exhaustion type, e.g. "bleeding" or "cold".', "/type")
+    amount = _need_int(action, "amount")
+    s["exhaustion"].append({"type": kind_of.strip().lower(), "amount": amount})
+    return s, f"{name} gains {amount} exhaustion ({kind_of.strip().lower()})."
+
+
+def _remove_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    """remove_exhaustion (a ``type``, or the source at ``index``) / bandage (every Bleeding source)."""
+    bandage = action["action"] == "bandage"
+    if bandage:
+        wanted, index = "bleeding", None
+    else:
+        wanted = action.get("type")
+        index = action.get("index")
+        if index is not None and not (is_int(index) and 0 <= index < len(s["exhaustion"])):
+            raise StateError("state.nothing_to_remove", "There is no exhaustion source at that position.",
+                             "/index")
+    before = len(s["exhaustion"])
+    if index is not None:
+        removed = [s["exhaustion"].pop(index)]
+    else:
+        removed = [e for e in s["exhaustion"] if e["type"] == wanted]
+        s["exhaustion"] = [e for e in s["exhaustion"] if e["type"] != wanted]
+    if len(s["exhaustion"]) == before:
+        raise StateError("state.nothing_to_remove", f"{name} has no {wanted} exhaustion to remove.", "/type")
+    what = ", ".join(f"{e['type']} {e['amount']}" for e in removed)
+    if bandage:
+        return s, f"{name} is bandaged: removed {what}."
+    return s, f"{name} loses exhaustion: {what}."
+
+
+def _spend_stamina(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    amount = _need_int(action, "amount")
+    if amount > s["stamina"]:
+        raise StateError("state.not_enough_stamina", f"{name} has only {s['stamina']} stamina, not {amount}.",
+                         "/amount")
+    s["stamina"] -= amount
+    return s, f"{name} spends {amount} stamina ({s['stamina']} left)."
+
+
+def _regain_stamina(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    """regain_stamina (``amount``) / catch_breath (HD: 1 + endurance), up to max stamina."""
+    breath = action["action"] == "catch_breath"
+    _refuse_if_dead(s, body, "regain stamina")
+    amount = body.breath() if breath else _need_int(action, "amount")
+    before = s["stamina"]
+    cap = body.max_stamina if is_int(body.max_stamina) else before + amount
+    if before >= cap:
+        raise StateError("state.stamina_full", f"{name}'s stamina is already at its max ({cap}).", "/stamina")
+    s["stamina"] = min(cap, before + amount)
+    how = "catches their breath" if breath else "regains stamina"
+    note = HOUSE_NOTE if breath else ""
+    return s, f"{name} {how}: {before}→{s['stamina']}{note}."
+
+
+def _rest(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    """Seed: a rest of 5 minutes or more restores stamina (the length is a house default)."""
+    _refuse_if_dead(s, body, "rest")
+    minutes = action.get("minutes", body.rest_minutes)
+    if not is_int(minutes) or minutes < body.rest_minutes:
+        raise StateError("state.rest_too_short",
+                         f"Only a rest of {body.rest_minutes} minutes or more restores stamina.", "/minutes")
+    before = s["stamina"]
+    return s, f"{name} rests {minutes} minutes: stamina {before}→{_full_stamina(s, body)}."
+
+
+def _rest_period(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    """rest_day / rest_week: harm heals per the house default (more with active care), stamina to max."""
+    _refuse_if_dead(s, body, "rest")
+    period = "day" if action["action"] == "rest_day" else "week"
+    lines = _rest_heal(s, body, action, period)
+    _full_stamina(s, body)
+    care = " with active care" if action.get("care") is True else ""
+    healed = "; ".join(lines) if lines else "no harm heals"
+    return s, f"{name} rests a {period}{care}: {healed}{HOUSE_NOTE}."
+
+
+def _set_notes(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    notes = action.get("notes")
+    if not isinstance(notes, str):
+        raise StateError("state.invalid", "Notes are text.", "/notes")
+    s["notes"] = notes
+    return s, f"{name}'s notes updated."
+
+
+#: The play-state actions, each a named step ``(state copy, action, body, name) → (state, log)``.
+ACTIONS = {
+    "harm": _harm, "heal": _heal,
+    "resistance_harm": _resistance, "resistance_heal": _resistance,
+    "add_exhaustion": _add_exhaustion, "remove_exhaustion": _remove_exhaustion, "bandage": _remove_exhaustion,
+    "spend_stamina": _spend_stamina, "regain_stamina": _regain_stamina, "catch_breath": _regain_stamina,
+    "rest": _rest, "rest_day": _rest_period, "rest_week": _rest_period,
+    "set_notes": _set_notes,
+}

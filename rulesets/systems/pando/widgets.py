@@ -13,7 +13,7 @@ from typing import Any
 def body(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     """Body parts × apparel slots: which worn item sits where, which arm holds what, and clashes.
 
-    Whether two items clash is the rules' call (``rules._check_wear`` and ``_check_arms``:
+    Whether two items clash is the rules' call (``build._check_wear`` and ``_check_arms``:
     one item per apparel slot of a body part, one item per arm): a cell or a hand clashes when
     it holds two items and the rules refused one of them with ``equipment.slot_conflict`` /
     ``equipment.arm_conflict``.

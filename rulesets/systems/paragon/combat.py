@@ -2,8 +2,8 @@
 
 Plain Python over ``Fighter`` values (engine/combat.py); the combat service applies the
 ``Outcome``. Pools (health, stamina, morale, heroism) change only through the ruleset's
-play-state hook ``state_action`` (``damage``, ``set``, ``resist_incapacitation``), so a
-fight and the character sheet never disagree.
+play-state hook ``state_action`` (state.py: ``damage``, ``set``, ``resist_incapacitation``,
+``spend_hero_point``), so a fight and the character sheet never disagree.
 
 ``Fighter.combat`` for Paragon::
 
@@ -23,6 +23,8 @@ fight and the character sheet never disagree.
      "opening": true,           # nobody has acted yet: declarations still allowed
      "exchange": {"attacker": id, "defender": id, "kind": "melee"|"ranged",
                   "first": id | None,        # who acts first; None = simultaneously
+                  "first_by": "hero_points" | "surprise" | "initiative",   # what decided it
+                  "seized": {"<id>": n},     # Hero Points spent to seize the offensive
                   "declared": true,          # melee against a Rearward foe: interception and
                                              # evasion are open until the attacker's first strike
                   "strikes": {"<id>": n},    # strikes chained so far by each side
@@ -58,19 +60,27 @@ Readings where the seed leaves room (also shown on the page in the actions' reas
   ties are rolled again. Its odds are shown against the attacker's average roll.
 - Killing intent's 5 temporary Morale absorb a hit's Morale loss before the pool does
   (the pool's maximum stays the sheet's).
-- Seizing the offensive with Hero Points is left to the table (the GM can end an exchange).
+- Seizing the offensive (seed: "a combatant who expends more HP than their opponent always gets to
+  act first, regardless of Initiative and surprise assaults"): ``seize_offensive`` with an ``amount``
+  of Hero Points, by either side of an exchange before its first strike; spends add up, the higher
+  total acts first, and a surprised foe who outspends strikes first even in the surprise round. The
+  seed is silent on equal spends: house default ``seize_offensive_tie`` "initiative" (they cancel
+  out, surprise and initiative decide), or "simultaneous"; the page and the log say which.
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
-from . import rules
+from . import dice
+from .build import POOLS
+from .state import maxima, normal
 
 WEAPONS: dict[str, tuple[str, int]] = {
     "unarmed": ("Unarmed strike", 1),
@@ -85,6 +95,20 @@ MAX_CHAIN = 5
 KILLING_INTENT_MORALE = 5
 INCAPACITATED_RANGED_TN = 10
 EXPLODING_D12_MEAN = 6.5 * 12 / 11  # the mean of a d12 that explodes on 12
+#: House default ``seize_offensive_tie`` (the seed is silent on equal spends): its readings, in the
+#: words the page and the log show.
+SEIZE_TIES = {  # keys: build.SEIZE_OFFENSIVE_TIES
+    "initiative": "equal spends cancel out, and surprise and initiative decide as usual",
+    "simultaneous": "equal spends make both sides act simultaneously",
+}
+HOUSE_NOTE = " (house default; your GM may change it)"
+
+
+def seize_tie(ctx: Context) -> str:
+    """The campaign's reading of equal Hero Point spends (``initiative`` unless the house rule says
+    ``simultaneous``; anything else is the default)."""
+    tie = ctx.settings.get("seize_offensive_tie")
+    return tie if tie in SEIZE_TIES else "initiative"
 
 
 def _side(f: Fighter) -> str:
@@ -92,14 +116,59 @@ def _side(f: Fighter) -> str:
     return f.group or ("npcs" if f.is_npc else "pcs")
 
 
+@dataclass(frozen=True)
+class _Now:
+    """What every action spec of one fighter reads: the fighter, the exchange it is in, the threat, and
+    the gates — why it cannot act on its turn, at all, or inside its exchange ("", "" when it can)."""
+
+    actor: Fighter
+    by: dict[int, Fighter]
+    es: dict
+    current: int | None
+    ctx: Context
+    c: dict
+    footing: str
+    ex: dict | None  # the exchange the actor is part of
+    opponent: Fighter | None  # the other side of it
+    attacker: Fighter | None  # the attacker of the exchange under way (the actor's or not)
+    declared: bool  # a melee exchange against a Rearward foe, before its first strike
+    threat: dict | None
+    down: str  # "dead", "incapacitated" or ""
+    pools: dict[str, int]  # the actor's current pools
+    turn_gate: tuple[str, str]
+    any_gate: tuple[str, str]
+    exchange_gate: tuple[str, str]
+
+    @classmethod
+    def of(cls, hooks: ParagonCombat, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
+           ctx: Context) -> _Now:
+        by = {f.id: f for f in fighters}
+        under_way = es.get("exchange") or None
+        ex = under_way if under_way and actor.id in (under_way.get("attacker"), under_way.get("defender")) else None
+        opponent = by.get(ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]) if ex else None
+        # Hero Points seized the offensive of the actor's exchange "regardless of ... surprise assaults".
+        seized = bool(ex) and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
+        down = hooks._down(actor)
+        return cls(
+            actor=actor, by=by, es=es, current=current, ctx=ctx, c=actor.combat or {},
+            footing=(actor.combat or {}).get("footing", "forward"), ex=ex, opponent=opponent,
+            attacker=by.get(under_way.get("attacker")) if under_way else None,
+            declared=bool(under_way) and bool(under_way.get("declared")), threat=es.get("threat") or None,
+            down=down, pools=hooks._pools(actor),
+            turn_gate=hooks._gate(actor, es, current, on_turn=True, down=down),
+            any_gate=hooks._gate(actor, es, current, on_turn=False, down=down),
+            exchange_gate=hooks._gate(actor, es, current, on_turn=False, surprise_waived=seized, down=down),
+        )
+
+
 class ParagonCombat(CombatRules):
     # ---------------------------------------------------------------- reading a fighter
 
     def _maxima(self, f: Fighter) -> dict[str, int]:
-        return rules.maxima(f.build, self.report_of(f), self.ctx_of(f))
+        return maxima(f.build, self.report_of(f), self.ctx_of(f))
 
     def _pools(self, f: Fighter, state: dict | None = None) -> dict[str, int]:
-        st = rules._normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
+        st = normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
         return st["pools"]
 
     def _conditions(self, f: Fighter, state: dict | None = None) -> list[str]:
@@ -118,19 +187,19 @@ class ParagonCombat(CombatRules):
     @staticmethod
     def _forces(f: Fighter) -> dict[str, int]:
         raw = f.build.get("forces") if isinstance(f.build.get("forces"), dict) else {}
-        return {k: v for k, v in raw.items() if is_int(v) and 0 <= v <= rules.ODDS_LIMIT}
+        return {k: v for k, v in raw.items() if is_int(v) and 0 <= v <= dice.ODDS_LIMIT}
 
     @staticmethod
     def _rank(f: Fighter, skill: str) -> int:
         raw = f.build.get("skills") if isinstance(f.build.get("skills"), dict) else {}
         value = raw.get(skill, 0)
-        return value if is_int(value) and 0 <= value <= rules.ODDS_LIMIT else 0
+        return value if is_int(value) and 0 <= value <= dice.ODDS_LIMIT else 0
 
     def _check(self, f: Fighter, skill: str, extra_dice: int = 0) -> dict[str, int]:
         """The odds request of a skill check (without its TN)."""
         entry = self.ctx_of(f).catalogue.get("skills", {}).get(skill, {})
         force = self._forces(f).get(entry.get("force"), 0)
-        return {"force": min(force + extra_dice, rules.ODDS_LIMIT), "skill": self._rank(f, skill)}
+        return {"force": min(force + extra_dice, dice.ODDS_LIMIT), "skill": self._rank(f, skill)}
 
     def _defense(self, f: Fighter, kind: str) -> int:
         d = f.derived or {}
@@ -163,7 +232,7 @@ class ParagonCombat(CombatRules):
             c = self.combat_numbers(f)
             intent = bool(c.get("killing_intent")) or str(f.id) in intent_ids
             footing = c.get("footing") or footings.get(str(f.id)) or "forward"
-            roll = rules.roll(self._check(f, "initiative"), roller)
+            roll = dice.roll(self._check(f, "initiative"), roller)
             total, text = roll["total"], roll["text"]
             if intent:
                 bonus = roller.d(6)
@@ -199,7 +268,7 @@ class ParagonCombat(CombatRules):
     def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
               ctx: Context | None = None) -> Outcome:
         out = Outcome()
-        roll = rules.roll(self._check(fighter, "initiative"), roller)
+        roll = dice.roll(self._check(fighter, "initiative"), roller)
         c = self.combat_numbers(fighter)
         c.update(initiative=roll["total"], initiative_text=roll["text"], killing_intent=False, temp_morale=0,
                  footing=c.get("footing") if c.get("footing") in ("forward", "rearward") else "forward",
@@ -249,12 +318,14 @@ class ParagonCombat(CombatRules):
 
     def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
                 current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
-        return self._specs(actor, fighters, encounter_state or {}, current)
+        return self._specs(actor, fighters, encounter_state or {}, current, self.ctx_of(actor, ctx))
 
-    def _gate(self, actor: Fighter, es: dict, current: int | None, *, on_turn: bool) -> tuple[str, str]:
-        """Why ``actor`` cannot act at all now ("", "" when it can)."""
+    def _gate(self, actor: Fighter, es: dict, current: int | None, *, on_turn: bool,
+              surprise_waived: bool = False, down: str | None = None) -> tuple[str, str]:
+        """Why ``actor`` cannot act at all now ("", "" when it can). ``surprise_waived``: Hero Points
+        seized the offensive of the actor's exchange, "regardless of ... surprise assaults" (seed)."""
         c = actor.combat or {}
-        down = self._down(actor)
+        down = self._down(actor) if down is None else down
         if c.get("retreated"):
             return f"{actor.name} has quit the field.", "paragon.retreated"
         if down == "dead":
@@ -262,7 +333,7 @@ class ParagonCombat(CombatRules):
         if down == "incapacitated":
             return (f"{actor.name} is incapacitated (Health below half): spend a Hero Point to resist first.",
                     "paragon.incapacitated")
-        if es.get("surprise_round") and c.get("surprised"):
+        if es.get("surprise_round") and c.get("surprised") and not surprise_waived:
             return f"{actor.name} is surprised and cannot act in the surprise round.", "paragon.surprised"
         if on_turn and current != actor.id:
             return self.not_your_turn(actor)
@@ -271,39 +342,43 @@ class ParagonCombat(CombatRules):
                     "paragon.turn_forgone")
         return "", ""
 
-    def _stamina_spec(self, spec: ActionSpec, actor: Fighter, cost: int, what: str) -> None:
-        have = self._pools(actor)["stamina"]
+    def _stamina_spec(self, spec: ActionSpec, actor: Fighter, cost: int, what: str,
+                      pools: dict[str, int] | None = None) -> None:
+        have = (pools or self._pools(actor))["stamina"]
         if cost > have:
             spec.deny(f"{what} costs {cost} stamina but {actor.name} has {have}.",
                          "paragon.not_enough_stamina")
 
-    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
-        c = actor.combat or {}
-        by = {f.id: f for f in fighters}
-        ex = es.get("exchange") or None
-        threat = es.get("threat") or None
-        specs: list[ActionSpec] = []
-        turn_reason, turn_code = self._gate(actor, es, current, on_turn=True)
-        any_reason, any_code = self._gate(actor, es, current, on_turn=False)
-        footing = c.get("footing", "forward")
+    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
+               ctx: Context | None = None) -> list[ActionSpec]:
+        """Every action ``actor`` could take now, allowed or not (and why not), one named step each."""
+        now = _Now.of(self, actor, fighters, es, current, ctx or self.ctx_of(actor))
+        specs = [self._engage_spec(now), self._strike_spec(now), self._end_spec(now), self._seize_spec(now),
+                 *self._threat_specs(now), self._footing_spec(now), self._intercept_spec(now),
+                 self._evade_spec(now), self._retreat_spec(now), self._resist_spec(now)]
+        if es.get("opening"):
+            specs.append(self._intent_spec(now))
+        specs.extend(self._gm_specs(actor, es))
+        return specs
 
-        # Engage: open an exchange (one per turn).
+    def _engage_spec(self, now: _Now) -> ActionSpec:
+        """Engage: open an exchange (one per turn); from Rearward footing only ranged ones."""
+        actor, rearward = now.actor, now.footing == "rearward"
         engage = ActionSpec(id="engage", label="Engage a foe (open an exchange)", target="enemy",
                             cost="free; 1 stamina for melee against a Rearward foe",
                             params=[{"id": "kind", "label": "Exchange", "kind": "choice",
-                                     "options": ["ranged"] if footing == "rearward" else ["melee", "ranged"],
-                                     "default": "ranged" if footing == "rearward" else "melee"}])
-        engage.deny(turn_reason, turn_code)
-        if c.get("engaged"):
+                                     "options": ["ranged"] if rearward else ["melee", "ranged"],
+                                     "default": "ranged" if rearward else "melee"}])
+        engage.deny(*now.turn_gate)
+        if now.c.get("engaged"):
             engage.deny(f"{actor.name} already engaged a foe this turn.", "paragon.already_engaged")
-        if threat:
+        if now.threat:
             engage.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
-        specs.append(engage)
+        return engage
 
-        # Strike: inside the exchange the actor is part of.
-        in_ex = bool(ex) and actor.id in (ex.get("attacker"), ex.get("defender"))
-        opponent = by.get(ex["defender"] if ex and ex.get("attacker") == actor.id else ex.get("attacker")) \
-            if in_ex else None
+    def _strike_spec(self, now: _Now) -> ActionSpec:
+        """Strike the other side of the actor's exchange: chained up to 5, the first free."""
+        actor, ex, opponent = now.actor, now.ex, now.opponent
         kind = ex.get("kind", "melee") if ex else "melee"
         strikes = (ex.get("strikes") or {}).get(str(actor.id), 0) if ex else 0
         skill = self._best_skill(actor, kind)
@@ -315,123 +390,160 @@ class ParagonCombat(CombatRules):
                     {"id": "weapon", "label": "Weapon", "kind": "choice", "default": "unarmed",
                      "options": [{"id": w, "label": f"{n} ({d}d6)"} for w, (n, d) in WEAPONS.items()]}],
             odds={**self._check(actor, skill), "tn": self._defense(opponent, kind)} if opponent else None)
-        strike.deny(any_reason, any_code)
-        if not in_ex:
+        strike.deny(*now.exchange_gate)
+        if ex is None:
             strike.deny(f"{actor.name} is in no exchange: engage a foe first.", "paragon.no_exchange")
-        elif threat:
+        elif now.threat:
             strike.deny("A threat is waiting for the defender's answer (avoid it or take the hit).",
-                         "paragon.threat_pending")
+                        "paragon.threat_pending")
         elif strikes >= MAX_CHAIN:
-            strike.deny(f"A chain holds at most {MAX_CHAIN} strikes, the first included.",
-                         "paragon.chain_limit")
+            strike.deny(f"A chain holds at most {MAX_CHAIN} strikes, the first included.", "paragon.chain_limit")
         elif actor.id in (ex.get("done") or []):
             strike.deny(f"{actor.name}'s action in this exchange is over.", "paragon.action_used")
         elif ex.get("first") not in (None, actor.id) and ex["first"] not in (ex.get("done") or []) \
-                and self._down(by[ex["first"]]) == "":
-            strike.deny(f"{by[ex['first']].name} has the higher initiative and acts first in this exchange.",
-                         "paragon.acts_second")
+                and self._down(now.by[ex["first"]]) == "":
+            strike.deny(self._first_reason(now.by[ex["first"]], actor, ex), "paragon.acts_second")
         elif strikes >= 1:
-            self._stamina_spec(strike, actor, 1, "A chained strike")
-        specs.append(strike)
+            self._stamina_spec(strike, actor, 1, "A chained strike", now.pools)
+        return strike
 
+    def _end_spec(self, now: _Now) -> ActionSpec:
         end = ActionSpec(id="end_action", label="End my action in this exchange (stop chaining)", reaction=True)
-        end.deny(any_reason, any_code)
-        if not in_ex or actor.id in (ex.get("done") or []):
-            end.deny(f"{actor.name} has no action under way in an exchange.", "paragon.no_exchange")
-        elif threat:
+        end.deny(*now.exchange_gate)
+        if now.ex is None or now.actor.id in (now.ex.get("done") or []):
+            end.deny(f"{now.actor.name} has no action under way in an exchange.", "paragon.no_exchange")
+        elif now.threat:
             end.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
-        specs.append(end)
+        return end
 
-        # Reactions to a threat.
-        threatened = bool(threat) and threat.get("defender") == actor.id
+    def _seize_spec(self, now: _Now) -> ActionSpec:
+        """Seizing the offensive: either side of an exchange spends Hero Points before its first strike;
+        the higher spender acts first (seed, the note on exchanges). Equal spends: the house default."""
+        actor, ex = now.actor, now.ex
+        tie = seize_tie(now.ctx)
+        spec = ActionSpec(
+            id="seize_offensive", label="Seize the offensive (spend Hero Points to act first)", reaction=True,
+            cost=f"Hero Points: whoever spends more acts first; {SEIZE_TIES[tie]}{HOUSE_NOTE}",
+            params=[{"id": "amount", "label": "Hero Points", "kind": "number", "min": 1,
+                     "max": max(1, now.pools["heroism"]), "default": 1}])
+        spec.deny(*self._gate(actor, now.es, now.current, on_turn=False, surprise_waived=True, down=now.down))
+        if ex is None:
+            spec.deny(f"Hero Points seize the offensive in an exchange, and {actor.name} is in none.",
+                      "paragon.no_exchange")
+        elif ex.get("strikes") or now.threat:
+            spec.deny("The exchange is under way: the offensive is seized before its first strike.",
+                      "paragon.offensive_closed")
+        elif now.pools["heroism"] < 1:
+            spec.deny(f"Hero Points can be expended to seize the offensive, but {actor.name} has none left.",
+                      "paragon.no_hero_points")
+        return spec
+
+    def _threat_specs(self, now: _Now) -> list[ActionSpec]:
+        """The defender's answers to a threat: avoid it (1 stamina) or let it hit."""
+        actor, threat = now.actor, now.threat
         avoid = ActionSpec(id="avoid", label="Avoid the strike", cost="1 stamina", reaction=True)
         take = ActionSpec(id="take_hit", label="Let the strike hit", cost="Health and 1d6 Morale", reaction=True)
-        for spec in (avoid, take):
-            if not threatened:
+        if not (threat and threat.get("defender") == actor.id):
+            for spec in (avoid, take):
                 spec.deny(f"No strike threatens {actor.name} now.", "paragon.no_threat")
-        if self._down(actor) == "dead":
+        if now.down == "dead":
             avoid.deny(f"{actor.name} is dead.", "paragon.dead")
-        elif self._down(actor) == "incapacitated":
+        elif now.down == "incapacitated":
             avoid.deny("An incapacitated combatant cannot avoid a strike.", "paragon.incapacitated")
-        self._stamina_spec(avoid, actor, 1, "Avoiding")
-        specs.extend([avoid, take])
+        self._stamina_spec(avoid, actor, 1, "Avoiding", now.pools)
+        return [avoid, take]
 
-        # Footing.
-        to = "forward" if footing == "rearward" else "rearward"
+    def _footing_spec(self, now: _Now) -> ActionSpec:
+        """Rearward → Forward is free; Forward → Rearward costs 1 stamina or the turn's other actions."""
+        to = "forward" if now.footing == "rearward" else "rearward"
         foot = ActionSpec(id="footing", label=f"Change footing to {to.title()}",
-                          cost="free" if to == "forward" or es.get("opening") else
+                          cost="free" if to == "forward" or now.es.get("opening") else
                           "1 stamina, or free by forgoing the turn's other actions",
                           params=[] if to == "forward" else
                           [{"id": "forgo", "label": "Forgo the turn's other actions instead of 1 stamina",
                             "kind": "flag", "default": False}])
-        foot.deny(turn_reason, turn_code)
-        if threat:
+        foot.deny(*now.turn_gate)
+        if now.threat:
             foot.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
-        specs.append(foot)
+        return foot
 
-        # Reactions to a declared melee exchange against a Rearward foe.
-        declared = bool(ex) and ex.get("declared")
-        attacker = by.get(ex.get("attacker")) if ex else None
+    def _intercept_spec(self, now: _Now) -> ActionSpec:
+        """A Forward ally of a Rearward foe steps into a melee exchange declared against it."""
+        actor, ex, attacker = now.actor, now.es.get("exchange") or None, now.attacker
         intercept = ActionSpec(id="intercept", label=f"Intercept {attacker.name}" if attacker else "Intercept",
                                cost="1 stamina", reaction=True)
-        intercept.deny(any_reason, any_code)
-        if not declared or attacker is None or _side(attacker) == _side(actor) or actor.id == ex.get("defender"):
+        intercept.deny(*now.any_gate)
+        if not now.declared or attacker is None or _side(attacker) == _side(actor) or actor.id == ex.get("defender"):
             intercept.deny("Interception answers a melee exchange declared against a Rearward ally.",
-                         "paragon.no_interception")
-        elif footing != "forward":
+                           "paragon.no_interception")
+        elif now.footing != "forward":
             intercept.deny("Only a combatant in Forward footing can intercept.", "paragon.not_forward")
-        self._stamina_spec(intercept, actor, 1, "Interception")
-        specs.append(intercept)
+        self._stamina_spec(intercept, actor, 1, "Interception", now.pools)
+        return intercept
 
+    def _evade_spec(self, now: _Now) -> ActionSpec:
+        """A Rearward foe evades a melee exchange declared against it (opposed athletics or cavalry)."""
+        actor, ex, attacker = now.actor, now.es.get("exchange") or None, now.attacker
         evasion_skill = max(EVASION_SKILLS, key=lambda s: self._rank(actor, s))
         evade = ActionSpec(id="evade", label="Evade the melee exchange", cost="1 stamina", reaction=True,
                            params=[{"id": "skill", "label": "Roll", "kind": "choice", "options": list(EVASION_SKILLS),
                                     "default": evasion_skill}])
-        if declared and attacker is not None:
-            mine = self._check(actor, evasion_skill, extra_dice=1 if footing == "rearward" else 0)
+        if now.declared and attacker is not None:
+            mine = self._check(actor, evasion_skill, extra_dice=1 if now.footing == "rearward" else 0)
             theirs = self._check(attacker, evasion_skill)
             evade.odds = {**mine, "tn": round(EXPLODING_D12_MEAN + 3.5 * theirs["force"] + 2 * theirs["skill"])}
-        evade.deny(any_reason, any_code)
-        if not declared or ex.get("defender") != actor.id:
+        evade.deny(*now.any_gate)
+        if not now.declared or ex.get("defender") != actor.id:
             evade.deny("Evasion answers a melee exchange declared against you.", "paragon.no_evasion")
         elif ex.get("evaded"):
             evade.deny(f"{actor.name} already tried to evade this exchange.", "paragon.evasion_tried")
-        elif footing != "rearward":
+        elif now.footing != "rearward":
             evade.deny("Only a combatant in Rearward footing can evade.", "paragon.not_rearward")
-        self._stamina_spec(evade, actor, 1, "Evasion")
-        specs.append(evade)
+        self._stamina_spec(evade, actor, 1, "Evasion", now.pools)
+        return evade
 
+    def _retreat_spec(self, now: _Now) -> ActionSpec:
         retreat = ActionSpec(id="retreat", label="Retreat from the battle", cost="the whole turn")
-        retreat.deny(turn_reason, turn_code)
-        if footing != "rearward":
+        retreat.deny(*now.turn_gate)
+        if now.footing != "rearward":
             retreat.deny("Retreat needs Rearward footing: change footing first.", "paragon.not_rearward")
-        elif c.get("engaged"):
+        elif now.c.get("engaged"):
             retreat.deny("Retreat must be the turn's only action.", "paragon.not_sole_action")
-        specs.append(retreat)
+        return retreat
 
+    def _resist_spec(self, now: _Now) -> ActionSpec:
+        """Seed: "A combatant may resist incapacitation by expending one Hero Point"."""
+        actor = now.actor
         resist = ActionSpec(id="resist_incapacitation", label="Spend a Hero Point to resist incapacitation",
                             cost="1 Hero Point", reaction=True)
-        down = self._down(actor)
-        if down != "incapacitated":
-            resist.deny("Dead." if down == "dead" else f"{actor.name} is not incapacitated.",
-                         "paragon.not_incapacitated")
-        elif self._pools(actor)["heroism"] < 1:
+        if now.down != "incapacitated":
+            resist.deny("Dead." if now.down == "dead" else f"{actor.name} is not incapacitated.",
+                        "paragon.not_incapacitated")
+        elif now.pools["heroism"] < 1:
             resist.deny(f"{actor.name} has no Hero Points left.", "paragon.no_hero_points")
-        specs.append(resist)
+        return resist
 
-        if es.get("opening"):
-            intent = ActionSpec(id="killing_intent", label="Declare killing intent",
-                                cost="+1d6 initiative, +5 temporary Morale; radiates a murderous aura",
-                                reaction=True)
-            if c.get("killing_intent"):
-                intent.deny(f"{actor.name} has already declared killing intent.", "paragon.intent_declared")
-            specs.append(intent)
+    def _intent_spec(self, now: _Now) -> ActionSpec:
+        """Killing intent, declared while nobody has acted yet."""
+        intent = ActionSpec(id="killing_intent", label="Declare killing intent",
+                            cost="+1d6 initiative, +5 temporary Morale; radiates a murderous aura", reaction=True)
+        if now.c.get("killing_intent"):
+            intent.deny(f"{now.actor.name} has already declared killing intent.", "paragon.intent_declared")
+        return intent
 
-        specs.extend(self._gm_specs(actor, es))
-        return specs
+    @staticmethod
+    def _first_reason(first: Fighter, actor: Fighter, ex: dict) -> str:
+        """Why ``first``, not ``actor``, acts first in the exchange: the words of the rule that decided."""
+        if ex.get("first_by") == "hero_points":
+            spent = (ex.get("seized") or {}).get(str(first.id), 0)
+            return (f"{first.name} seized the offensive with {spent} Hero Point{'s' if spent != 1 else ''} and "
+                    "acts first in this exchange.")
+        if ex.get("first_by") == "surprise":
+            return f"{first.name} took {actor.name} by surprise and acts first in this exchange."
+        return f"{first.name} has the higher initiative and acts first in this exchange."
 
     def _gm_specs(self, actor: Fighter, es: dict) -> list[ActionSpec]:
-        pool = {"id": "pool", "label": "Pool", "kind": "choice", "options": list(rules.POOLS), "default": "health"}
+        pool = {"id": "pool", "label": "Pool", "kind": "choice", "options": list(POOLS), "default": "health"}
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         specs = [
             ActionSpec(id="gm_damage", label="Lose points", cost="GM", gm=True, reaction=True, params=[pool, amount]),
@@ -451,13 +563,8 @@ class ParagonCombat(CombatRules):
     # ---------------------------------------------------------------- perform
 
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
-        raw = action.get("target")
-        tid = whole_number(raw)  # strictly: not "²", 1e400 or True
-        if tid is None:
-            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
-        target = next((f for f in fighters if f.id == tid), None)
-        if target is None:
-            raise CombatRefused("combat.invalid_target", "The target must be a combatant of this encounter.")
+        """The foe ``action["target"]`` names (the engine's ``target_of``), never the actor itself."""
+        target = self.target_of(action, fighters)
         if target.id == actor.id:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot engage themselves.")
         return target
@@ -466,7 +573,8 @@ class ParagonCombat(CombatRules):
                 roller: Roller, *, current: int | None, by_gm: bool,
                 ctx: Context | None = None) -> Outcome:
         es = dict(encounter_state or {})
-        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
+        ctx = self.ctx_of(actor, ctx)
+        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current, ctx))
         aid = spec.id
         if spec.gm:
             if not spec.allowed:
@@ -474,7 +582,7 @@ class ParagonCombat(CombatRules):
             return self._gm(aid, action, actor, fighters, es)
         if not spec.allowed:
             raise self.refusal(spec)
-        out = getattr(self, "_do_" + aid)(action, actor, fighters, es, roller)
+        out = getattr(self, "_do_" + aid)(action, actor, fighters, es, roller, ctx)
         if es.get("opening") and aid not in ("killing_intent", "footing"):
             base = out.encounter_state if out.encounter_state is not None else es
             out.encounter_state = {**base, "opening": False}
@@ -495,7 +603,7 @@ class ParagonCombat(CombatRules):
     def _state_of(self, f: Fighter, out: Outcome) -> dict:
         return out.state.get(f.id, f.state)
 
-    def _do_engage(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_engage(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         target = self._target(action, actor, fighters)
         kind = action.get("kind", "melee")
         if kind not in ("melee", "ranged"):
@@ -513,8 +621,9 @@ class ParagonCombat(CombatRules):
         declared = kind == "melee" and t.get("footing") == "rearward"
         if declared:
             self._spend_stamina(actor, actor.state, 1, roller, out, f"Melee against Rearward {target.name}")
+        first, first_by = self._first(actor, target, es)
         ex = {"attacker": actor.id, "defender": target.id, "kind": kind, "declared": declared,
-              "first": self._first(actor, target, es), "strikes": {}, "done": [], "intercepted": None}
+              "first": first, "first_by": first_by, "seized": {}, "strikes": {}, "done": [], "intercepted": None}
         new_c = {**self.combat_numbers(actor), "engaged": True}
         out.combat[actor.id] = new_c
         if kind == "melee" and t.get("retreating"):
@@ -530,13 +639,24 @@ class ParagonCombat(CombatRules):
         return out
 
     @staticmethod
-    def _first(a: Fighter, b: Fighter, es: dict) -> int | None:
+    def _first(a: Fighter, b: Fighter, es: dict, seized: dict | None = None,
+               tie: str = "initiative") -> tuple[int | None, str]:
+        """(who acts first in an exchange of attacker ``a`` and defender ``b`` — None: simultaneously —,
+        and why: "hero_points", "surprise" or "initiative"). Seed: "a combatant who expends more HP
+        than their opponent always gets to act first, regardless of Initiative and surprise
+        assaults"; "a combatant initiating an exchange against a surprised foe acts first regardless
+        of Initiative"; "the combatant with the higher Initiative acts first". Equal spends: ``tie``."""
+        spent_a, spent_b = (seized or {}).get(str(a.id), 0), (seized or {}).get(str(b.id), 0)
+        if spent_a != spent_b:
+            return (a.id if spent_a > spent_b else b.id), "hero_points"
+        if spent_a and tie == "simultaneous":
+            return None, "hero_points"
         if es.get("surprise_round") and (b.combat or {}).get("surprised"):
-            return a.id
+            return a.id, "surprise"
         ia, ib = (a.combat or {}).get("initiative") or 0, (b.combat or {}).get("initiative") or 0
-        return None if ia == ib else a.id if ia > ib else b.id
+        return (None if ia == ib else a.id if ia > ib else b.id), "initiative"
 
-    def _do_strike(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_strike(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         ex = copy.deepcopy(es["exchange"])
         by = {f.id: f for f in fighters}
         opponent = by[ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]]
@@ -565,7 +685,7 @@ class ParagonCombat(CombatRules):
         if down == "incapacitated":
             # Defenceless: a melee blow finishes them; a ranged one needs only TN 10 and cannot be avoided.
             if ex["kind"] == "ranged":
-                roll = rules.roll({**self._check(actor, skill), "tn": INCAPACITATED_RANGED_TN}, roller)
+                roll = dice.roll({**self._check(actor, skill), "tn": INCAPACITATED_RANGED_TN}, roller)
                 if roll["outcome"] != "pass":
                     out.log("strike", f"{actor.name} shoots at the defenceless {opponent.name} and misses "
                                       f"({roll['text']}).", actor.id, faces=roll["faces"], target=opponent.id)
@@ -581,7 +701,7 @@ class ParagonCombat(CombatRules):
             out.log("exchange", "The exchange ends.")
             return out
         tn = self._defense(opponent, ex["kind"])
-        roll = rules.roll({**self._check(actor, skill), "tn": tn}, roller)
+        roll = dice.roll({**self._check(actor, skill), "tn": tn}, roller)
         n = ex["strikes"][key]
         if roll["outcome"] == "pass":
             new_es["threat"] = {"attacker": actor.id, "defender": opponent.id, "weapon": weapon,
@@ -630,13 +750,13 @@ class ParagonCombat(CombatRules):
         self._maybe_close(ex, new_es, out)
         return new_es
 
-    def _do_avoid(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_avoid(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome()
         self._spend_stamina(actor, actor.state, 1, roller, out, f"{actor.name} avoids the strike")
         out.encounter_state = self._after_threat(es, fighters, out)
         return out
 
-    def _do_take_hit(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_take_hit(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         threat = es["threat"]
         attacker = next(f for f in fighters if f.id == threat["attacker"])
         out = Outcome()
@@ -670,7 +790,7 @@ class ParagonCombat(CombatRules):
                        f"{'+'.join(map(str, faces))} = {damage}). {text} Morale −{morale}.{morale_text}",
                 attacker.id, target=defender.id, damage=damage, morale=morale, faces=faces)
 
-    def _do_end_action(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_end_action(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         ex = copy.deepcopy(es["exchange"])
         ex["done"] = sorted(set(ex["done"]) | {actor.id})
         out = Outcome()
@@ -680,7 +800,7 @@ class ParagonCombat(CombatRules):
         out.encounter_state = new_es
         return out
 
-    def _do_footing(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_footing(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         c = self.combat_numbers(actor)
         out = Outcome()
         to = "forward" if c.get("footing") == "rearward" else "rearward"
@@ -701,20 +821,23 @@ class ParagonCombat(CombatRules):
         out.log("footing", f"{actor.name} takes the {to.title()} footing ({how}).", actor.id, footing=to)
         return out
 
-    def _do_intercept(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_intercept(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         ex = copy.deepcopy(es["exchange"])
         by = {f.id: f for f in fighters}
         attacker, target = by[ex["attacker"]], by[ex["defender"]]
         out = Outcome()
         self._spend_stamina(actor, actor.state, 1, roller, out, f"{actor.name} intercepts")
+        # A new exchange with the interceptor: the attacker's Hero Points stay spent on it.
+        seized = {k: v for k, v in (ex.get("seized") or {}).items() if k == str(attacker.id)}
+        first, first_by = self._first(attacker, actor, es, seized, seize_tie(ctx or self.ctx_of(actor)))
         ex.update(defender=actor.id, declared=False, intercepted=target.id, strikes={}, done=[],
-                  first=self._first(attacker, actor, es))
+                  first=first, first_by=first_by, seized=seized)
         out.log("intercept", f"{actor.name} intercepts {attacker.name} before they reach {target.name}: a melee "
                              f"exchange between {attacker.name} and {actor.name}.", actor.id, target=attacker.id)
         out.encounter_state = {**es, "exchange": ex, "threat": None}
         return out
 
-    def _do_evade(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_evade(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         skill = action.get("skill") or max(EVASION_SKILLS, key=lambda s: self._rank(actor, s))
         if skill not in EVASION_SKILLS:
             raise CombatRefused("paragon.invalid_skill", "Evade with athletics, or cavalry when mounted.")
@@ -723,9 +846,9 @@ class ParagonCombat(CombatRules):
         out = Outcome()
         self._spend_stamina(actor, actor.state, 1, roller, out, f"{actor.name} tries to evade")
         extra = 1 if (actor.combat or {}).get("footing") == "rearward" else 0
-        for _ in range(rules.MAX_EXPLOSIONS):  # ties are rolled again
-            mine = rules.roll(self._check(actor, skill, extra_dice=extra), roller)
-            theirs = rules.roll(self._check(attacker, skill), roller)
+        for _ in range(dice.MAX_EXPLOSIONS):  # ties are rolled again
+            mine = dice.roll(self._check(actor, skill, extra_dice=extra), roller)
+            theirs = dice.roll(self._check(attacker, skill), roller)
             if mine["total"] != theirs["total"]:
                 break
             out.log("evade", f"Tie at {mine['total']}: roll again.", actor.id)
@@ -740,21 +863,58 @@ class ParagonCombat(CombatRules):
             out.encounter_state = {**es, "exchange": ex}
         return out
 
-    def _do_retreat(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_seize_offensive(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+        amount = whole_number(action.get("amount", 1))  # a number, or a form field's text
+        if amount is None or amount < 1:
+            raise CombatRefused("paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more.")
+        have = self._pools(actor)["heroism"]
+        if amount > have:
+            raise CombatRefused("paragon.no_hero_points",
+                                f"Seizing the offensive with {amount} Hero Points needs {amount}, but {actor.name} "
+                                f"has {have}.")
+        ex = copy.deepcopy(es["exchange"])
+        by = {f.id: f for f in fighters}
+        attacker, defender = by[ex["attacker"]], by[ex["defender"]]
+        opponent = defender if actor.id == attacker.id else attacker
+        new_state, _ = self.play_state_action(actor, actor.state, {"action": "spend_hero_point", "amount": amount,
+                                                                  "reason": "seizing the offensive"})
+        seized = dict(ex.get("seized") or {})
+        seized[str(actor.id)] = seized.get(str(actor.id), 0) + amount
+        tie = seize_tie(ctx or self.ctx_of(actor))
+        first, first_by = self._first(attacker, defender, es, seized, tie)
+        ex.update(seized=seized, first=first, first_by=first_by)
+        out = Outcome()
+        out.state[actor.id] = new_state
+        mine, theirs = seized[str(actor.id)], seized.get(str(opponent.id), 0)
+        points = "Hero Point" if amount == 1 else "Hero Points"
+        text = (f"{actor.name} spends {amount} {points} to seize the offensive ({mine} against {opponent.name}'s "
+                f"{theirs}; {new_state['pools']['heroism']} left): ")
+        if first_by == "hero_points" and first is not None:
+            text += f"{by[first].name} acts first in this exchange."
+        elif first is None:
+            text += f"equal spends, both act simultaneously{HOUSE_NOTE}."
+        else:
+            why = "surprise" if first_by == "surprise" else "initiative"
+            text += f"equal spends cancel out, and by {why} {by[first].name} acts first{HOUSE_NOTE}."
+        out.log("seize_offensive", text, actor.id, amount=amount, first=first, target=opponent.id)
+        out.encounter_state = {**es, "exchange": ex}
+        return out
+
+    def _do_retreat(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome(end_turn=True)
         out.combat[actor.id] = {**self.combat_numbers(actor), "retreating": True}
         out.log("retreat", f"{actor.name} retreats: unless engaged in melee, they quit the field on their next "
                            "turn.", actor.id)
         return out
 
-    def _do_resist_incapacitation(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_resist_incapacitation(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome()
         new_state, text = self.play_state_action(actor, actor.state, {"action": "resist_incapacitation"})
         out.state[actor.id] = new_state
         out.log("hero_point", text, actor.id)
         return out
 
-    def _do_killing_intent(self, action, actor, fighters, es, roller) -> Outcome:
+    def _do_killing_intent(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome()
         c = self.combat_numbers(actor)
         bonus = roller.d(6)
@@ -771,9 +931,7 @@ class ParagonCombat(CombatRules):
     def _gm(self, aid: str, action: dict, actor: Fighter, fighters: list[Fighter], es: dict) -> Outcome:
         out = Outcome()
         if aid in ("gm_damage", "gm_restore"):
-            amount = action.get("amount")
-            if isinstance(amount, str) and whole_number(amount) is not None:
-                amount = whole_number(amount)
+            amount = whole_number(action.get("amount"))
             new_state, text = self.play_state_action(
                 actor, actor.state, {"action": "damage" if aid == "gm_damage" else "restore",
                                      "pool": action.get("pool", "health"), "amount": amount})
@@ -831,6 +989,9 @@ class ParagonCombat(CombatRules):
         ex = es.get("exchange") or {}
         if fighter.id in (ex.get("attacker"), ex.get("defender")):
             status.append(f"in a {ex.get('kind', 'melee')} exchange")
+            spent = (ex.get("seized") or {}).get(str(fighter.id), 0)
+            if spent:
+                status.append(f"spent {spent} Hero Point{'s' if spent != 1 else ''} to seize the offensive")
         threat = es.get("threat") or {}
         if threat.get("defender") == fighter.id:
             status.append(f"threatened (strike {threat.get('total')} vs Defense {threat.get('tn')})")

@@ -92,7 +92,7 @@ def test_the_typical_level_ten_build_is_valid_and_spends_nine_levels_of_xp():
     d = report["derived"]
     assert d["class_proficiency"] == "master" and d["attribute_max"] == 6
     assert d["attributes"] == {"str": 6, "dex": 5, "con": 6, "int": 3, "wis": 3, "cha": 2}
-    assert d["max_stamina"] == 10 + 10 * (10 + 6)
+    assert d["max_stamina"] == 10 + 10 * (10 + 6) + 10  # the soldier's Toughness: +1 per level (#15)
     assert d["defenses"]["stability"] == 6 + 6 and d["defenses"]["clarity"] == 4 + 3  # clarity lags a rank
     assert d["thresholds"]["deflection"] == 10 + 6 + 5 + 6  # master in heavy armor, dex, full plate
     assert d["skills"]["athletics"] == 6 + 6  # the key skill follows Class Proficiency
@@ -258,7 +258,9 @@ ERROR_CASES = [
     ("an unknown skill", wizard(skills={"crafting": "trained", "piloting": "trained"}),
      "skill.unknown", "/skills/piloting"),
     ("an unknown lore", wizard(lores=["gossip"]), "skill.unknown", "/lores/0"),
-    ("the background's lore again", wizard(lores=["academia"]), "skill.duplicate", "/lores/0"),
+    # RULES.md (settled): the background's own lore may be listed once; listed twice it is a duplicate
+    ("the background's lore twice", wizard(lores=["academia", "warfare", "academia"]), "skill.duplicate",
+     "/lores/2"),
     ("the heritage's feat again", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
                                                              "ancestry": "adaptive_mind"})),
      "skill.duplicate", "/levels/1/feats/ancestry"),
@@ -329,14 +331,15 @@ def test_an_expert_slot_may_take_two_trained_feats():
     ("value", "code", "path"),
     [
         # trading down again: two expert feats never become four trained ones
+        # (RULES.md, settled: ascendant.feat_trade_invalid on the slot; was feat_slot_missing on the third feat)
         (["diehard", "toughness", "incredible_initiative", "armor_proficiency"],
-         "ascendant.feat_slot_missing", "/levels/3/feats/general/2"),
-        # the pair must be of the rank below the slot's
-        (["diehard", "untrained_improvisation"], "ascendant.feat_rank_too_high", "/levels/3/feats/general/1"),
+         "ascendant.feat_trade_invalid", "/levels/3/feats/general"),
+        # the pair must be of the rank below the slot's (settled: feat_trade_invalid on the slot)
+        (["diehard", "untrained_improvisation"], "ascendant.feat_trade_invalid", "/levels/3/feats/general"),
         # the same feat twice
         (["diehard", "diehard"], "skill.duplicate", "/levels/3/feats/general/1"),
-        # a list inside the slot is not a deeper trade
-        (["diehard", ["toughness", "fleet"]], "build.malformed", "/levels/3/feats/general"),
+        # a list inside the slot is a traded feat traded again (settled: feat_trade_invalid)
+        (["diehard", ["toughness", "fleet"]], "ascendant.feat_trade_invalid", "/levels/3/feats/general"),
     ],
 )
 def test_a_slot_trades_down_only_once(value, code, path):
@@ -346,7 +349,7 @@ def test_a_slot_trades_down_only_once(value, code, path):
 def test_a_trained_slot_cannot_trade_down():
     report = validate(wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
                                                   "general": ["diehard", "toughness"]})))
-    assert ("ascendant.feat_rank_too_high", "/levels/1/feats/general/0") in codes(report)
+    assert ("ascendant.feat_trade_invalid", "/levels/1/feats/general") in codes(report)  # settled code
 
 
 def test_a_campaign_can_allow_only_one_trade_down_per_character():
@@ -354,7 +357,7 @@ def test_a_campaign_can_allow_only_one_trade_down_per_character():
     doc["levels"]["5"]["feats"]["general"] = ["canny_acumen", "armor_proficiency"]
     assert validate(doc, phase="approval").valid  # two trade-downs (levels 3 and 5) by default
     limited = validate(doc, phase="approval", settings={"trade_downs_max": 1})
-    assert codes(limited) == {("ascendant.feat_slot_missing", "/levels/5/feats/general")}
+    assert codes(limited) == {("ascendant.feat_trade_invalid", "/levels/5/feats/general")}  # settled code
 
 
 # ------------------------------------------------------------------- lores
@@ -441,7 +444,8 @@ def test_homebrew_ancestries_heritages_and_backgrounds():
                                       "general": "toughness"}))
     report = validate(doc, homebrew=homebrew, phase="approval")
     assert report.as_dict()["errors"] == []
-    assert report.derived["max_stamina"] == 6 + 1 * (6 + 2)  # goblin 6 + level × (wizard 6 + con 2)
+    # goblin 6 + level × (wizard 6 + con 2), + 1 per level from the Toughness taken at level 1 (#15: it now counts)
+    assert report.derived["max_stamina"] == 6 + 1 * (6 + 2) + 1
     assert {"cold_blood", "recognize_spell", "fleet"} <= set(report.derived["feats"])
 
 

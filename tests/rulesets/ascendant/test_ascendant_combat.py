@@ -214,7 +214,7 @@ def test_the_free_action_is_once_a_turn_and_the_summary_shows_the_numbers(table)
     assert table.log[-1] == "GM: Lirael Windsong loses 1 action (1 left)."
     summary = RULES.summary(table.by_id[1], table.es)
     assert summary["stats"] == [
-        {"label": "Stamina", "value": "61/61", "key": "stamina"},
+        {"label": "Stamina", "value": "66/66", "key": "stamina"},  # Toughness: +1 per level (#15)
         {"label": "Actions", "value": "1/3", "key": "actions"},
         {"label": "Reaction", "value": "ready", "key": "reaction"},
         {"label": "Deflection", "value": "19", "key": "deflection"},

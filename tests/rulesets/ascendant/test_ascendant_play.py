@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulesets.engine import FixedRoller, OddsError, StateError, odds, registry, validate
-from rulesets.systems.ascendant.play import degree
+from rulesets.systems.ascendant.dice import degree
 
 RULESET = registry.get("ascendant")
 ROOT = Path(__file__).parents[3]

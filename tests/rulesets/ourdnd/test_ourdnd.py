@@ -13,7 +13,8 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.ourdnd import RULESET as OURDND
-from rulesets.systems.ourdnd import rules
+from rulesets.systems.ourdnd import build as rules
+from rulesets.systems.ourdnd import dice
 from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -197,7 +198,7 @@ def test_check_odds_match_every_pair_of_d20s(mode):
 
 @pytest.mark.parametrize("mode", ["normal", "easy", "hard"])
 def test_the_kept_die_is_a_distribution_that_sums_to_one(mode):
-    kept = rules._kept(mode)
+    kept = dice._kept(mode)
     assert sorted(kept) == list(range(1, 21))
     assert sum(kept.values()) == pytest.approx(1.0, abs=1e-12)
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.paragon import RULESET as PARAGON
-from rulesets.systems.paragon import rules
+from rulesets.systems.paragon.build import FORCES, POOLS, rank_cost
 from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -72,7 +72,7 @@ def test_the_base_build_is_priced_with_free_path_grants():
 
 @pytest.mark.parametrize("rank,cost", [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 15)])
 def test_a_rank_costs_the_triangular_number(rank, cost):
-    assert rules.rank_cost(rank) == cost
+    assert rank_cost(rank) == cost
     report = validate(base_build(power_level=5, forces={"fire": rank, "wind": 0, "thunder": 0, "light": 0,
                                                         "shadow": 0}, skills={}, path=None))
     assert report.spent["force_points"] == cost
@@ -131,8 +131,9 @@ ERRORS = [
      [("attribute.missing", "/forces/light")]),
     ("a negative force", {"forces": {**ALL_FORCES, "shadow": -1}}, [("attribute.below_minimum", "/forces/shadow")]),
     ("a negative resource", {"resources": {"face": -1}}, [("attribute.below_minimum", "/resources/face")]),
+    # Out of range is still priced (RULES.md, settled): wind 4 costs 10, 17 of 15 force points.
     ("a force over the power level's maximum", {"forces": {**ALL_FORCES, "wind": 4, "fire": 1}},
-     [("attribute.above_maximum", "/forces/wind")]),
+     [("attribute.above_maximum", "/forces/wind"), ("budget.exceeded", "/budget/force_points")]),
     ("too many force points", {"forces": {"fire": 3, "wind": 3, "thunder": 3, "light": 0, "shadow": 0}},
      [("budget.exceeded", "/budget/force_points")]),
     ("too many skill points", {"budget": {"skill_points": 6}}, [("budget.exceeded", "/budget/skill_points")]),
@@ -490,7 +491,7 @@ def test_state_sections_show_the_seven_pools_and_corruption(sheet):
     hurt, _ = act(sheet, state, action="damage", pool="face", amount=12)
     sections = PARAGON.state_sections(build, report, hurt)
     pools = {i["id"]: i for i in sections[0]["items"]}
-    assert list(pools) == list(rules.POOLS)
+    assert list(pools) == list(POOLS)
     assert pools["face"]["value"] == 8 and pools["face"]["status"] == "disgraced" and pools["face"]["max"] == 20
     assert sections[1]["items"][0]["path"] == "/corruption"
     assert {a["action"] for a in sections[0]["actions"]} >= {"damage", "restore", "resist_incapacitation"}
@@ -579,7 +580,7 @@ def test_traits_describe_every_part_of_the_build():
         ("power_level", "number", "/power_level"), ("forces", "numbers", "/forces"), ("path", "object", "/path"),
         ("skills", "ranks", "/skills"), ("resources", "numbers", "/resources")]
     assert sections["power_level"]["nullable"] is True and sections["power_level"]["max"] == 5
-    assert [f["id"] for f in sections["forces"]["fields"]] == list(rules.FORCES)
+    assert [f["id"] for f in sections["forces"]["fields"]] == list(FORCES)
     assert len(sections["skills"]["options"]) == 20
 
 

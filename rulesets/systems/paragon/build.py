@@ -1,5 +1,6 @@
-"""Paragon RPG (seed 001, RULES.md section 2): checks, prices and derives a build,
-answers the odds of a check, and keeps the play state.
+"""Paragon RPG (seed 001, RULES.md section 2): checks, prices and derives a build, and says
+what a build is made of for the builder (traits, blank build). The odds and rolls are in ``dice.py``,
+the play state in ``state.py``, violence in ``combat.py``.
 
 Build document (RULES.md §2)::
 
@@ -11,7 +12,9 @@ Build document (RULES.md §2)::
      "resources": {"health": 20, ...}}          # maxima; left out = house defaults
 
 Currencies: ``force_points`` (budget = the power level table's total, never the
-document's) and ``skill_points`` (the document's budget, or the house default).
+document's) and ``skill_points`` (the document's budget, or the house default). A rank
+outside its range is still priced (RULES.md): only a value that is not a whole number, or
+one below 0 (which buys nothing), is left out of ``spent``.
 
 Codes (besides the common ones): ``forces.unspent`` (warning),
 ``paragon.grant_exceeds_rank``, ``paragon.triarmatura_cap``,
@@ -23,54 +26,26 @@ level, force rank or skill rank lower than the approved build's),
 ``paragon.resource_lowered`` (warning: a lower maximum, e.g. a long-term Morale
 decrement, is shown to the GM, never applied silently), ``paragon.path_changed``
 (warning: the GM approves paths).
-
-Play state (never priced)::
-
-    {"pools": {"health": 20, "face": 20, "purity": 20, "stamina": 20,
-               "heroism": 5, "dynama": 30, "morale": 12},   # current points, 0..maximum
-     "corruption": 0,                  # no maximum; above Purity calls for resistance checks
-     "incapacitation_resisted": false} # a Hero Point (or first aid) lifted the incapacitation
-
-Hero Points are the current ``heroism`` pool. Conditions are read from the values:
-health below half its maximum → incapacitated (unless resisted), 0 → bodily death;
-face below 10 → disgraced, 0 → pariah (locked); purity 0 → spiritual death (locked;
-with corruption > 0, fallen to the Scourge); stamina below 10 → winded, 0 → tired;
-dynama 0 → paralysed; morale 0 → morale failure; corruption > purity → resistance
-checks. A pool at 0 that is locked (health, face, purity) refuses every change.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from rulesets.engine.base import Context, OddsError, StateError, action_amount, is_int, name_key
-from rulesets.engine.dice import Roller, exploding, sum_dice
+from rulesets.engine.base import FORMAT, Context, is_int, name_key
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
+from .dice import check_text
+
 FORCES = ("fire", "wind", "thunder", "light", "shadow")
+#: The resources (RULES.md 2 "Derived"): maxima in the build, current points in the play state.
 POOLS = ("health", "face", "purity", "stamina", "heroism", "dynama", "morale")
-# Pools that, once at 0, stay there (bodily, social and spiritual death).
-LOCKED_AT_ZERO = ("health", "face", "purity")
-MAX_EXPLOSIONS = 200  # a real roll stops long before; a broken roller must not loop forever
-ODDS_LIMIT = 20  # force dice and skill ranks an odds request may ask for
 
 
 def rank_cost(rank: int) -> int:
     """Forces and skills alike: rank r costs 0+1+…+r = r(r+1)/2 points in total."""
     return rank * (rank + 1) // 2
-
-
-@lru_cache(maxsize=1024)
-def check_text(force: int, rank: int) -> str:
-    """The roll as players write it: ``d12!+3d6+4`` (the d12 explodes on 12)."""
-    text = "d12!"
-    if force:
-        text += f"+{force}d6"
-    if rank:
-        text += f"+{2 * rank}"
-    return text
 
 
 def power_level_row(ctx: Context, level: Any) -> dict | None:
@@ -233,6 +208,8 @@ def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -
         if rank < 0:
             report.error("attribute.below_minimum", path, f"{label} cannot be below 0; set it to 0 or more.")
             continue
+        # Out of range is still priced (RULES.md): spent and budget.exceeded stay true beside the error.
+        report.charge("force_points", rank_cost(rank), path=path, label=f"{label} {rank}")
         if rank > max_rank:
             if row is not None:
                 report.error(
@@ -245,7 +222,6 @@ def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -
                 report.error("attribute.above_maximum", path, f"{label} cannot be above {max_rank}.")
             continue
         good[force] = rank
-        report.charge("force_points", rank_cost(rank), path=path, label=f"{label} {rank}")
     for force in known:
         if force not in raw:
             report.error(
@@ -275,6 +251,7 @@ def _check_skills(build: dict, report: Report, ctx: Context) -> dict[str, int]:
     index = skill_index(ctx)
     final: dict[str, int] = {}
     broken: set[str] = set()
+    over: set[str] = set()  # ranks above the cap: priced, never derived from
     where: dict[str, str] = {}  # skill id → the path of its rank in the document
 
     raw = build.get("skills", {})
@@ -314,8 +291,7 @@ def _check_skills(build: dict, report: Report, ctx: Context) -> dict[str, int]:
                 path,
                 f"{label} {rank} is above the highest skill rank, {cap}; lower it to {cap}.",
             )
-            broken.add(skill_id)
-            continue
+            over.add(skill_id)  # still priced below (RULES.md), but no sound rank to derive from
         final[skill_id] = rank
 
     grants = _read_grants(build, report, ctx, index, cap)
@@ -344,7 +320,7 @@ def _check_skills(build: dict, report: Report, ctx: Context) -> dict[str, int]:
             report.charge("skill_points", cost, path=where.get(skill_id) or ptr("skills", skill_id),
                           label=f"{label} {rank}{suffix}")
     report.spent.setdefault("skill_points", 0)
-    return {k: v for k, v in final.items() if k not in broken}
+    return {k: v for k, v in final.items() if k not in broken and k not in over}
 
 
 def _read_grants(build: dict, report: Report, ctx: Context, index: dict[str, str], cap: int) -> dict[str, int]:
@@ -506,6 +482,20 @@ def check_advancement(old: dict, new: dict, report: Report, ctx: Context) -> Non
         )
 
 
+#: The readings of the house rule ``seize_offensive_tie`` (equal Hero Point spends; combat.py).
+SEIZE_OFFENSIVE_TIES = ("initiative", "simultaneous")
+
+
+def check_settings(settings: dict) -> list[Issue]:
+    """Paragon's house-rule checks on top of the base type checks."""
+    tie = settings.get("seize_offensive_tie")
+    if "seize_offensive_tie" in settings and isinstance(tie, str) and tie not in SEIZE_OFFENSIVE_TIES:
+        return [Issue("settings.malformed", "/seize_offensive_tie",
+                      'seize_offensive_tie is "initiative" (equal Hero Point spends cancel out) or "simultaneous" '
+                      "(both sides act at once); the default applies.")]
+    return []
+
+
 def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
     if kind != "skills":
         return []
@@ -521,398 +511,80 @@ def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
     return issues
 
 
-# ------------------------------------------------------------------ odds and rolls
+# ------------------------------------------------------------------ the builder
 
 
-def _read_request(request: Any) -> tuple[int, int, int | None]:
-    if not isinstance(request, dict):
-        raise OddsError('A Paragon check is {"force": F, "skill": S, "tn": T}.')
-    force, skill, tn = request.get("force"), request.get("skill", 0), request.get("tn")
-    for key, value in (("force", force), ("skill", skill)):
-        if not is_int(value) or not 0 <= value <= ODDS_LIMIT:
-            raise OddsError(f'"{key}" must be a whole number from 0 to {ODDS_LIMIT} (got {value!r}).')
-    if tn is not None and not is_int(tn):
-        raise OddsError(f'"tn" must be a whole number (got {tn!r}).')
-    return force, skill, tn
-
-
-def _survival(force: int) -> tuple[dict[int, float], int]:
-    """P(force d6 ≥ k) for every k the dice can reach, and the highest total."""
-    dist = sum_dice(force, 6)
-    surv: dict[int, float] = {}
-    acc = 0.0
-    for value in sorted(dist, reverse=True):
-        acc += dist[value]
-        surv[value] = acc
-    return surv, max(dist)
-
-
-_ODDS_CACHE: dict[tuple[int, int, int], float] = {}
-
-
-def pass_chance(force: int, skill: int, tn: int) -> float:
-    """P(d12! + force d6 + 2×skill ≥ tn), exact up to the exploding die's 1e-15 tail."""
-    key = (force, skill, tn)
-    hit = _ODDS_CACHE.get(key)
-    if hit is not None:
-        return hit
-    surv, top = _survival(force)
-    need = tn - 2 * skill
-    p = 0.0
-    for x, px in exploding(12).items():
-        k = need - x  # the force dice must make at least k
-        if k <= force:  # force d6 never totals less than force
-            p += px
-        elif k <= top:
-            p += px * surv[k]
-    p = min(1.0, p)
-    if len(_ODDS_CACHE) > 4096:
-        _ODDS_CACHE.clear()
-    _ODDS_CACHE[key] = p
-    return p
-
-
-def odds(request: Any) -> dict[str, Any]:
-    force, skill, tn = _read_request(request)
-    if tn is None:
-        raise OddsError('"tn" is required: the target number the check must reach.')
-    return {"pass": pass_chance(force, skill, tn)}
-
-
-def roll(request: Any, roller: Roller) -> dict[str, Any]:
-    force, skill, tn = _read_request(request)
-    d12 = [roller.d(12)]
-    while d12[-1] == 12 and len(d12) < MAX_EXPLOSIONS:
-        d12.append(roller.d(12))
-    d6 = roller.roll(force, 6)
-    total = sum(d12) + sum(d6) + 2 * skill
-    text = check_text(force, skill) + ": " + "+".join(map(str, d12))
-    if d6:
-        text += " | " + ",".join(map(str, d6))
-    if skill:
-        text += f" +{2 * skill}"
-    text += f" = {total}"
-    if tn is None:
-        outcome = "rolled"
-    else:
-        outcome = "pass" if total >= tn else "fail"
-        text += f" vs TN {tn}: {outcome}"
-    return {"faces": d12 + d6, "d12": d12, "d6": d6, "total": total, "outcome": outcome, "text": text}
-
-
-def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
-    """A check per skill (its force's d6 + 2×rank) and an attribute check per force (no skill)."""
-    forces = build.get("forces") if isinstance(build.get("forces"), dict) else {}
-    skills = build.get("skills") if isinstance(build.get("skills"), dict) else {}
-    tn = ctx.settings.get("default_tn", 12)
-    out = []
-    for skill_id, entry in ctx.catalogue.get("skills", {}).items():
-        force, rank = forces.get(entry.get("force")), skills.get(skill_id, 0)
-        if is_int(force) and is_int(rank) and 0 <= force <= ODDS_LIMIT and 0 <= rank <= ODDS_LIMIT:
-            out.append({
-                "id": f"skill:{skill_id}",
-                "label": f"{entry.get('name', skill_id)} ({check_text(force, rank)})",
-                "group": entry.get("force"),
-                "request": {"force": force, "skill": rank, "tn": tn},
-            })
-    for force_id, entry in ctx.catalogue.get("forces", {}).items():
-        force = forces.get(force_id)
-        if is_int(force) and 0 <= force <= ODDS_LIMIT:
-            out.append({
-                "id": f"force:{force_id}",
-                "label": f"{entry.get('name', force_id)} check ({check_text(force, 0)})",
-                "group": "forces",
-                "request": {"force": force, "skill": 0, "tn": tn},
-            })
-    return out
-
-
-# ------------------------------------------------------------------ play state
-
-
-def maxima(build: dict, report: Report, ctx: Context) -> dict[str, int]:
-    """The pools' maxima: the derived resources, else the house defaults for this kind."""
-    resources = report.derived.get("resources")
-    if isinstance(resources, dict):
-        return resources
-    kind = "ordinary" if build.get("power_level") is None else "paragon"
-    return dict(ctx.settings.get("resources", {}).get(kind, {}))
-
-
-def initial_state(build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-    return {"pools": dict(maxima(build, report, ctx)), "corruption": 0, "incapacitation_resisted": False}
-
-
-def _normal(state: Any, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-    """A usable copy of ``state`` (missing parts filled from a fresh state)."""
-    fresh = initial_state(build, report, ctx)
-    if not isinstance(state, dict):
-        return fresh
-    pools = state.get("pools") if isinstance(state.get("pools"), dict) else {}
-    out = {
-        "pools": {p: pools[p] if is_int(pools.get(p)) else fresh["pools"].get(p, 0) for p in POOLS},
-        "corruption": state["corruption"] if is_int(state.get("corruption")) else 0,
-        "incapacitation_resisted": state.get("incapacitation_resisted") is True,
-    }
-    return out
-
-
-def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
-    if not isinstance(state, dict):
-        return [Issue("state.malformed", "", 'The play state must be an object: {"pools": {...}, "corruption": 0}.')]
-    issues = []
-    top = maxima(build, report, ctx)
-    pools = state.get("pools", {})
-    if not isinstance(pools, dict):
-        return [Issue("state.malformed", "/pools", "Pools must be an object of pool → current points.")]
-    for pool, value in pools.items():
-        path = ptr("pools", pool)
-        if pool not in POOLS:
-            issues.append(Issue("state.unknown", path, f"There is no pool {pool!r}; the pools are {', '.join(POOLS)}."))
-        elif not is_int(value):
-            issues.append(Issue("state.malformed", path, f"Current {pool} must be a whole number."))
-        elif value < 0:
-            issues.append(Issue("state.below_minimum", path, f"Current {pool} cannot be below 0."))
-        elif value > top.get(pool, 0):
-            issues.append(Issue("state.above_maximum", path,
-                                f"Current {pool} {value} is above its maximum {top.get(pool, 0)}; lower it."))
-    corruption = state.get("corruption", 0)
-    if not is_int(corruption) or corruption < 0:
-        issues.append(Issue("state.malformed", "/corruption", "Corruption must be a whole number ≥ 0."))
-    flag = state.get("incapacitation_resisted", False)
-    if not isinstance(flag, bool):
-        issues.append(Issue("state.malformed", "/incapacitation_resisted", "This must be true or false."))
-    return issues
-
-
-def conditions(state: dict, top: dict[str, int]) -> list[tuple[str, str]]:
-    """The conditions a state implies: (id, text for the sheet)."""
-    pools = state["pools"]
-    out = []
-    health = pools["health"]
-    if health == 0:
-        out.append(("bodily_death", "Bodily death: Health 0. The character leaves play (perhaps as a ghost)."))
-    elif health * 2 < top.get("health", 0) and not state["incapacitation_resisted"]:
-        out.append(("incapacitated", "Incapacitated: Health below half. Spend a Hero Point to recover, or "
-                                     "receive first aid (Healing vs TN 15)."))
-    if pools["face"] == 0:
-        out.append(("pariah", "Pariah: social death; Face is locked at 0."))
-    elif pools["face"] < 10:
-        out.append(("disgraced", "Disgraced: Face below 10; acts of charity in the citadel restore it."))
-    if pools["purity"] == 0:
-        if state["corruption"] > 0:
-            out.append(("fallen", "Fallen to the Scourge: Purity 0 with Corruption."))
-        out.append(("spiritual_death", "Spiritual death: Purity is locked at 0."))
-    elif state["corruption"] > pools["purity"]:
-        out.append(("resisting_corruption", "Corruption exceeds Purity: roll checks to resist the Scourge."))
-    if pools["stamina"] == 0:
-        out.append(("tired", "Tired: Stamina 0."))
-    elif pools["stamina"] < 10:
-        out.append(("winded", "Winded: Stamina below 10."))
-    if pools["dynama"] == 0:
-        out.append(("paralysed", "Paralysed: Dynama 0."))
-    if pools["morale"] == 0:
-        out.append(("morale_failure", "Morale failure: give up (surrender, flee, cease) or suffer severe "
-                                      "penalties."))
-    return out
-
-
-def state_effects(build: dict, report: Report, ctx: Context, state: dict) -> dict[str, Any]:
-    st = _normal(state, build, report, ctx)
-    found = conditions(st, maxima(build, report, ctx))
-    ids = [c for c, _ in found]
-    return {
-        "conditions": ids,
-        "labels": [text for _, text in found],
-        "can_act": not {"bodily_death", "incapacitated", "paralysed"} & set(ids),
-        "hero_points": st["pools"]["heroism"],
-    }
-
-
-def _pool_status(pool: str, value: int, top: int, st: dict) -> str:
-    if pool == "health":
-        if value == 0:
-            return "bodily death"
-        if value * 2 < top:
-            return "resisting" if st["incapacitation_resisted"] else "incapacitated"
-    if pool == "face":
-        return "pariah" if value == 0 else "disgraced" if value < 10 else ""
-    if pool == "purity":
-        return "spiritual death" if value == 0 else ""
-    if pool == "stamina":
-        return "tired" if value == 0 else "winded" if value < 10 else ""
-    if pool == "dynama":
-        return "paralysed" if value == 0 else ""
-    if pool == "morale":
-        return "morale failure" if value == 0 else ""
-    return ""
-
-
-def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> list[dict[str, Any]]:
-    st = _normal(state, build, report, ctx)
-    top = maxima(build, report, ctx)
-    catalogue = ctx.catalogue.get("pools", {})
-    amount = [{"id": "pool", "kind": "choice", "options": list(POOLS)}, {"id": "amount", "kind": "number", "min": 1}]
-    items = [
-        {
-            "id": pool,
-            "label": catalogue.get(pool, {}).get("name", pool.title()),
-            "path": ptr("pools", pool),
-            "value": st["pools"][pool],
-            "min": 0,
-            "max": top.get(pool, 0),
-            "status": _pool_status(pool, st["pools"][pool], top.get(pool, 0), st),
-        }
-        for pool in POOLS
-    ]
-    found = conditions(st, top)
-    return [
-        {
-            "id": "pools", "label": "Resources", "kind": "pools", "items": items,
-            "actions": [
-                {"action": "damage", "label": "Lose points", "fields": amount},
-                {"action": "restore", "label": "Regain points", "fields": amount},
-                {"action": "resist_incapacitation", "label": "Spend a Hero Point to resist incapacitation",
-                 "fields": []},
-                {"action": "spend_hero_point", "label": "Spend a Hero Point", "fields": []},
-                {"action": "first_aid", "label": "First aid (Healing vs TN 15 passed)", "fields": []},
-                {"action": "catch_breath", "label": "Sit down and regulate your breathing", "fields": []},
-            ],
-        },
-        {
-            "id": "corruption", "label": "Corruption", "kind": "pools",
-            "items": [{"id": "corruption", "label": "Corruption", "path": "/corruption", "value": st["corruption"],
-                       "min": 0, "max": None,
-                       "status": "resisting" if st["corruption"] > st["pools"]["purity"] else ""}],
-            "actions": [
-                {"action": "corrupt", "label": "Gain Corruption", "fields": [{"id": "amount", "kind": "number", "min": 1}]},
-                {"action": "cleanse", "label": "Cleanse Corruption", "fields": [{"id": "amount", "kind": "number", "min": 1}]},
-            ],
-        },
-        {
-            "id": "conditions", "label": "Conditions", "kind": "flags",
-            "items": [{"id": cid, "label": text, "on": True} for cid, text in found],
-        },
-    ]
-
-
-def _pool(action: dict) -> str:
-    pool = action.get("pool")
-    path = action.get("path")
-    if pool is None and isinstance(path, str) and path.startswith("/pools/"):
-        pool = path[len("/pools/"):]  # the sheet's steppers name the pool by its path
-    if pool not in POOLS:
-        raise StateError("state.malformed", f"Name the pool: one of {', '.join(POOLS)}.", "/pool")
-    return pool
-
-
-def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Context,
-                 roller: Roller | None = None) -> tuple[dict, str]:
-    if not isinstance(action, dict):
-        raise StateError("state.malformed", "An action must be an object with an \"action\".")
-    st = _normal(state, build, report, ctx)  # a fresh copy: the caller's state is never touched
-    st["pools"] = dict(st["pools"])
-    top = maxima(build, report, ctx)
-    pools = st["pools"]
-    kind = action.get("action")
-    name = build.get("name") if isinstance(build.get("name"), str) else "The character"
-
-    if kind == "set" and action.get("pool") is None and not str(action.get("path", "")).startswith("/pools/"):
-        # Another number with a stepper (Corruption): the generic "set a pool" of the sheet.
-        raise StateError("state.unknown_action", "Paragon sets only its pools here.")
-    if kind in ("damage", "restore", "set"):
-        pool = _pool(action)
-        if pool in LOCKED_AT_ZERO and pools[pool] == 0:
-            what = {"health": "bodily death", "face": "a pariah's social death",
-                    "purity": "spiritual death"}[pool]
-            raise StateError("paragon.pool_locked", f"{pool.title()} is locked at 0 by {what}; it cannot change.",
-                             ptr("pools", pool))
-        before = pools[pool]
-        if kind == "set":
-            value = action_amount(action, "value")
-            if value > top.get(pool, 0):
-                raise StateError("state.above_maximum",
-                                 f"{pool.title()} cannot be above its maximum {top.get(pool, 0)}.", "/value")
-            pools[pool] = value
-        elif kind == "damage":
-            pools[pool] = max(0, before - action_amount(action))
-        else:
-            pools[pool] = min(top.get(pool, 0), before + action_amount(action))
-        log = f"{name}: {pool} {before} → {pools[pool]}."
-        if pool == "health" and pools[pool] < before:
-            st["incapacitation_resisted"] = False  # a new blow calls for a new Hero Point
-        if pool == "health" and pools[pool] * 2 >= top.get("health", 0):
-            st["incapacitation_resisted"] = False
-        if pool == "stamina" and pools[pool] < before:
-            log += _stamina_morale(st, before, pools[pool], roller)
-        found = dict(conditions(st, top))
-        for cid in ("bodily_death", "incapacitated", "pariah", "disgraced", "spiritual_death", "fallen", "tired",
-                    "paralysed", "morale_failure"):
-            if cid in found:
-                log += " " + found[cid].split(":")[0] + "."
-        return st, log
-
-    if kind == "resist_incapacitation":
-        if pools["health"] == 0:
-            raise StateError("paragon.pool_locked", "Bodily death cannot be resisted.", "/pools/health")
-        if pools["health"] * 2 >= top.get("health", 0) or st["incapacitation_resisted"]:
-            raise StateError("paragon.not_incapacitated",
-                             "Health is not below half its maximum (or the incapacitation is already lifted); "
-                             "keep the Hero Point.", "/pools/health")
-        _spend_hero_point(pools)
-        st["incapacitation_resisted"] = True
-        return st, f"{name} spends a Hero Point and stays in the fight ({pools['heroism']} left)."
-
-    if kind == "first_aid":
-        if pools["health"] == 0 or pools["health"] * 2 >= top.get("health", 0) or st["incapacitation_resisted"]:
-            raise StateError("paragon.not_incapacitated", "First aid lifts incapacitation; this character is not "
-                             "incapacitated.", "/pools/health")
-        st["incapacitation_resisted"] = True
-        return st, f"First aid lifts {name}'s incapacitation."
-
-    if kind == "spend_hero_point":
-        _spend_hero_point(pools)
-        reason = action.get("reason")
-        why = f" ({reason})" if isinstance(reason, str) and reason else ""
-        return st, f"{name} spends a Hero Point{why}; {pools['heroism']} left."
-
-    if kind == "catch_breath":
-        before = pools["stamina"]
-        pools["stamina"] = top.get("stamina", 0)
-        return st, f"{name} sits down and regulates their breathing: stamina {before} → {pools['stamina']}."
-
-    if kind in ("corrupt", "cleanse"):
-        amount = action_amount(action)
-        before = st["corruption"]
-        st["corruption"] = before + amount if kind == "corrupt" else max(0, before - amount)
-        log = f"{name}: corruption {before} → {st['corruption']}."
-        if st["corruption"] > pools["purity"] and pools["purity"] > 0:
-            log += " Corruption exceeds Purity: roll to resist the Scourge."
-        return st, log
-
-    raise StateError(
-        "state.unknown_action",
-        f"Paragon has no action {kind!r}; use damage, restore, set, resist_incapacitation, first_aid, "
-        "spend_hero_point, catch_breath, corrupt or cleanse.",
-        "/action",
+def traits(ctx: Context) -> dict[str, Any]:
+    """The builder's sections: power level, forces, path, skills, resource maxima (house defaults shown)."""
+    levels = power_levels(ctx)
+    table = ctx.settings.get("power_levels", {})
+    rows = "; ".join(
+        f"{'none' if k == 'none' else k}: {v.get('force_points')} points, max rank {v.get('max_rank')}"
+        for k, v in table.items() if isinstance(v, dict)
     )
+    max_rank = max((v.get("max_rank", 0) for v in table.values() if isinstance(v, dict)), default=5)
+    cap = ctx.settings.get("skill_rank_max", 5)
+    skills = [
+        {"id": sid, "label": e.get("name", sid), "group": e.get("force"), "max": cap}
+        for sid, e in ctx.catalogue.get("skills", {}).items()
+    ]
+    paragon_res = ctx.settings.get("resources", {}).get("paragon", {})
+    return {
+        "sections": [
+            {
+                "id": "power_level", "label": "Power level", "kind": "number", "path": "/power_level",
+                "min": min(levels, default=1), "max": max(levels, default=5),
+                "default": ctx.settings.get("new_power_level", 1), "nullable": True,
+                "help": "Paragons have a power level (new paragons 1); ordinary people have none. "
+                        f"It sets the force points and the maximum force rank: {rows}.",
+            },
+            {
+                "id": "forces", "label": "Force attributes", "kind": "numbers", "path": "/forces",
+                "help": "Rank r costs 0+1+…+r force points (1, 3, 6, 10, 15).",
+                "fields": [
+                    {"id": fid, "label": e.get("name", fid), "min": 0, "max": max_rank, "default": 0}
+                    for fid, e in ctx.catalogue.get("forces", {}).items()
+                ],
+            },
+            {
+                "id": "path", "label": "Path", "kind": "object", "path": "/path",
+                "help": "The path the GM approves; its granted ranks are free.",
+                "fields": [
+                    {"id": "name", "label": "Path name", "kind": "text"},
+                    {"id": "grants", "label": "Granted ranks", "kind": "ranks", "options": skills,
+                     "min": 0, "max": cap},
+                ],
+            },
+            {
+                "id": "skills", "label": "Skills", "kind": "ranks", "path": "/skills",
+                "help": "Rank r costs 0+1+…+r skill points, less what the path grants. Triarmatura never "
+                        "exceeds Melee + Missile.",
+                "options": skills, "min": 0, "max": cap,
+            },
+            {
+                "id": "resources", "label": "Resource maxima", "kind": "numbers", "path": "/resources",
+                "help": "Maxima set by the GM; left out, the house defaults apply (ordinary people: "
+                        "heroism 0, dynama 3, morale 6).",
+                "fields": [
+                    {"id": pid, "label": e.get("name", pid), "min": 0, "max": None,
+                     "default": paragon_res.get(pid, 0)}
+                    for pid, e in ctx.catalogue.get("pools", {}).items()
+                ],
+            },
+        ]
+    }
 
-
-def _spend_hero_point(pools: dict[str, int]) -> None:
-    if pools["heroism"] < 1:
-        raise StateError("paragon.no_hero_points", "No Hero Points left; act boldly to regain them.",
-                         "/pools/heroism")
-    pools["heroism"] -= 1
-
-
-def _stamina_morale(st: dict, before: int, after: int, roller: Roller | None) -> str:
-    """Stamina dropping below 10 costs 1d6 Morale, and dropping to 0 another 1d6 (seed)."""
-    roller = roller or Roller()
-    log = ""
-    for crossed, why in ((before >= 10 > after, "below 10"), (before > 0 == after, "to 0: tired")):
-        if crossed:
-            loss = roller.d(6)
-            was = st["pools"]["morale"]
-            st["pools"]["morale"] = max(0, was - loss)
-            log += f" Stamina {why}: lose {loss} Morale ({was} → {st['pools']['morale']})."
-    return log
+def blank_build(slug: str, name: str, budget: dict[str, int] | None, ctx: Context) -> dict:
+    """A new character: the house default power level, every force at 0, no skills."""
+    skill_points = (budget or {}).get("skill_points")
+    if not isinstance(skill_points, int):
+        skill_points = ctx.settings.get("starting_budget", {}).get("skill_points", 0)
+    return {
+        "format": FORMAT,
+        "ruleset": slug,
+        "name": name,
+        "budget": {"skill_points": skill_points},
+        "power_level": ctx.settings.get("new_power_level", 1),
+        "forces": {force: 0 for force in ctx.catalogue.get("forces", {})},
+        "skills": {},
+    }

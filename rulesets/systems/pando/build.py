@@ -1,18 +1,16 @@
-"""Pando's character rules (RULES.md section 1, seed 000): check, price and derive a build,
-the efficiency roll, the builder's traits and the checks of campaign homebrew.
+"""Pando's build (RULES.md section 1, seed 000): check, price and derive a build, the builder's
+traits and blank build, and the checks of campaign homebrew (skills, items, species).
 
-Everything here reads plain data and writes into a ``Report``; nothing raises on a
-document. Play state lives in ``state.py``.
+Everything here reads plain data and writes into a ``Report``; nothing raises on a document. The
+efficiency roll is in ``dice.py``, the play state in ``state.py``, action rounds in ``combat.py``.
 """
 
 from __future__ import annotations
 
 import json
-from math import comb
 from typing import Any
 
-from rulesets.engine.base import FORMAT, ID_RE, Context, OddsError, is_int, name_key
-from rulesets.engine.dice import Roller
+from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -34,7 +32,6 @@ ITEM_FIELDS: tuple[str, ...] = (
 ENTRY_KEYS = frozenset({"item", "custom", "state", "arms", "notes"})
 CAPABILITY = "capability"
 HOUSE_NOTE = " (house default; your GM may change it)"
-MAX_DICE = 30
 
 
 _LABELS: dict[str, str] = {}
@@ -495,20 +492,22 @@ def _derive(report: Report, b: _Build) -> None:
 def protection_of(
     items: list[tuple[int, dict, str, list[str]]], parts: list[str]
 ) -> dict[str, dict[str, int]]:
-    """Σ protection per body part and kind: a wielded item guards the arms holding it, a worn item
-    the body parts it is worn on (or the ones its protection names)."""
+    """Σ protection per body part and kind (RULES.md "Protection"): a protection entry's
+    ``body_parts``, when given, say which parts it covers, for wielded and worn items alike (a tower
+    shield held in the left arm may cover the left arm and the torso); without them a worn item
+    protects the parts it is worn on and a wielded item the arm or arms that hold it."""
     out: dict[str, dict[str, int]] = {p: {} for p in parts}
     for _, item, state, arms in items:
         if state == "wielded" and item["wield"]:
-            covered = arms
+            held_or_worn = arms
         elif state == "worn" and item["wear"]:
-            covered = [p for p in item["wear"]["body_parts"] if p in out]
+            held_or_worn = item["wear"]["body_parts"]
         else:
             continue
         for prot in item["protection"]:
-            targets = prot.get("body_parts")
-            for part in covered:
-                if targets is None or part in targets:
+            named = prot.get("body_parts")
+            for part in held_or_worn if named is None else named:
+                if part in out:  # a part this species lacks is protected by nothing
                     out[part][prot["kind"]] = out[part].get(prot["kind"], 0) + prot["value"]
     return out
 
@@ -544,6 +543,16 @@ def normalise_item(item: dict) -> dict:
         "requires": {"attributes": requires.get("attributes") or {}, "skills": requires.get("skills") or []},
         "actions": item.get("actions") or [],
     }
+
+
+def entry_item(entry: dict, catalogue: dict) -> dict | None:
+    """The item an equipment entry of a build stands for, read without a report: its catalogue item
+    (homebrew included), or its well-formed ``custom`` item with every field filled in; else None."""
+    if isinstance(entry.get("custom"), dict):
+        custom = {"id": "custom", **entry["custom"]}
+        return None if item_problems(custom, "") else normalise_item(custom)
+    item_id = entry.get("item")
+    return catalogue.get("items", {}).get(item_id) if isinstance(item_id, str) else None
 
 
 def _ids(value: Any) -> bool:
@@ -615,6 +624,26 @@ def item_problems(
     if actions is not None and not isinstance(actions, list):
         bad("actions", "Actions are a list.")
     return out
+
+
+def homebrew_problems(kind: str, entry: dict, path: str) -> list[Issue]:
+    """The field checks of one homebrew entry of ``kind`` (skills, items, species)."""
+    check = {"skills": skill_problems, "items": item_problems, "species": species_problems}.get(kind)
+    return check(entry, path) if check is not None else []
+
+
+def finish_homebrew(good: dict[str, list[dict]], issues: list[Issue], homebrew: Any,
+                    catalogue: dict[str, dict[str, dict]]) -> tuple[dict[str, list[dict]], list[Issue]]:
+    """After the per-entry checks: the skill tree across the whole homebrew (a parent may be another
+    homebrew skill, ``tree_problems``), and homebrew items with every field filled in."""
+    if "skills" in good:
+        listed = homebrew["skills"]
+        indexed = [(next(i for i, e in enumerate(listed) if e is entry), entry) for entry in good["skills"]]
+        good["skills"], tree_issues = tree_problems(indexed, catalogue.get("skills", {}))
+        issues = [*issues, *tree_issues]
+    if "items" in good:
+        good["items"] = [normalise_item(entry) for entry in good["items"]]
+    return good, issues
 
 
 def skill_problems(entry: dict, path: str) -> list[Issue]:
@@ -714,152 +743,6 @@ def tree_problems(skills: list[tuple[int, dict]], base: dict[str, dict]) -> tupl
                         "attribute": entry.get("attribute"), "description": f"Mastery of {entry['name']}."})
             masteries[entry["id"]] = mastery
     return out, issues
-
-
-# ---------------------------------------------------------------- the roll
-
-
-def parse_roll(request: Any) -> tuple[int, int]:
-    """(dice, skill level) of an efficiency roll request, or OddsError saying what is wrong."""
-    if not isinstance(request, dict):
-        raise OddsError('An efficiency roll is {"dice": N, "skill": L}.')
-    dice, skill = request.get("dice"), request.get("skill")
-    if not is_int(dice):
-        raise OddsError('"dice" must be a whole number: the value of the attribute rolled (N d6).')
-    if not is_int(skill):
-        raise OddsError('"skill" must be a whole number: the level of the skill used (1 for capability).')
-    if not 0 <= dice <= MAX_DICE:
-        raise OddsError(f'"dice" must be between 0 and {MAX_DICE}, not {dice}.')
-    if not 0 <= skill <= 6:
-        raise OddsError(f'"skill" must be between 0 and 6, not {skill}.')
-    return dice, skill
-
-
-_ODDS: dict[tuple[int, int], dict[str, float]] = {}
-
-
-def efficiency_odds(dice: int, skill: int) -> dict[str, float]:
-    """P(k EP) for k = 0..dice: each d6 showing ≤ skill is one EP, so k is binomial(dice, skill/6).
-    Computed in whole numbers and divided once, so every probability is the float nearest the truth."""
-    key = (dice, skill)
-    if key not in _ODDS:
-        whole = 6**dice
-        _ODDS[key] = {
-            str(k): comb(dice, k) * skill**k * (6 - skill) ** (dice - k) / whole for k in range(dice + 1)
-        }
-    return dict(_ODDS[key])
-
-
-def efficiency_roll(request: Any, roller: Roller) -> dict[str, Any]:
-    dice, skill = parse_roll(request)
-    faces = roller.roll(dice, 6)
-    ep = sum(1 for face in faces if face <= skill)
-    if ep == 0:
-        outcome = "none"
-    elif ep == dice:
-        outcome = "full"
-    else:
-        outcome = "partial"
-    shown = ", ".join(str(f) for f in faces) or "no dice"
-    text = (f"Rolled {dice}d6 against skill level {skill}: {shown} → {ep} EP"
-            + (" (every die counts: the roll's fullest potential)." if outcome == "full" and dice else
-               " (no outcome this time)." if ep == 0 else "."))
-    return {"faces": faces, "total": ep, "outcome": outcome, "text": text}
-
-
-def _roll_choice(attr: str, value: int, level: int) -> dict[str, Any]:
-    return {"attribute": attr, "label": f"{label(attr)} {value}d6",
-            "request": {"dice": min(max(value, 0), MAX_DICE), "skill": level}}
-
-
-def rollables(build: dict, report: Report, effects: dict[str, Any], catalogue: dict[str, dict],
-              leisure_ep: str = "skill_level") -> list[dict]:
-    """Efficiency rolls of the sheet: one per learned skill (its usual attribute, the others as
-    alternatives, since the player picks what fits the action), capability, and each wielded or
-    carried item with an action. ``effects`` are the play-state effects (lame arms, wounds).
-    ``leisure_ep`` is the house rule for actions at leisure: "skill_level" (no roll, EP = the
-    skill's level) or "none" (the campaign always rolls; no at-leisure shortcut shown)."""
-    attrs = build.get("attributes")
-    attrs = {k: v for k, v in attrs.items() if k in ATTRIBUTE_GROUPS and is_int(v) and v >= 0} \
-        if isinstance(attrs, dict) else {}
-    if not attrs:
-        return []
-    skills = catalogue.get("skills", {})
-    levels: dict[str, int] = {CAPABILITY: 1}
-    names: dict[str, str] = {CAPABILITY: "Capability"}
-    listed = build.get("skills") if isinstance(build.get("skills"), list) else []
-    for cost in report.costs:  # homebrew skills are priced too: cost = level, the label is the name
-        path = cost["path"]
-        if path.startswith("/skills/"):
-            index = int(path.rsplit("/", 1)[1])
-            sid = listed[index] if index < len(listed) else None
-            if isinstance(sid, str):
-                levels[sid], names[sid] = cost["cost"], cost["label"]
-    dead = effects.get("dead", False)
-    out: list[dict] = []
-    best_attr = max(attrs, key=lambda a: (attrs[a], -ATTRIBUTES.index(a)))
-    for sid, level in levels.items():
-        attr = (skills.get(sid) or {}).get("attribute") or best_attr
-        if attr not in attrs:
-            attr = best_attr
-        choices = [_roll_choice(a, attrs[a], level) for a in ATTRIBUTES if a in attrs]
-        main = next(c for c in choices if c["attribute"] == attr)
-        out.append({
-            "id": f"skill:{sid}", "label": f"{names[sid]} ({main['label']}, level {level})",
-            "group": "Skills", "skill": sid, "attribute": attr, "request": main["request"],
-            "alternatives": [c for c in choices if c["attribute"] != attr],
-            "leisure": {"ep": level,
-                        "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}."}
-            if leisure_ep == "skill_level" else None,
-            "usable": not dead,
-        })
-    equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
-    items = catalogue.get("items", {})
-    status = effects.get("body", {})
-    for i, entry in enumerate(equipment):
-        if not isinstance(entry, dict) or entry.get("state") not in ("wielded", "carried"):
-            continue
-        item_id = entry.get("item")
-        item = items.get(item_id) if isinstance(item_id, str) and "custom" not in entry else None
-        if item is None and isinstance(entry.get("custom"), dict):
-            custom = {"id": "custom", **entry["custom"]}
-            item = normalise_item(custom) if not item_problems(custom, "") else None
-        if item is None:
-            continue
-        arms = []
-        if entry["state"] == "wielded":
-            raw = entry.get("arms")
-            arms = [a for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
-        for action in item["actions"]:
-            if not isinstance(action, dict) or not isinstance(action.get("attribute"), str):
-                continue
-            if action.get("action") == "strike" and entry["state"] != "wielded":
-                continue
-            attr = action["attribute"] if action["attribute"] in attrs else best_attr
-            listed_skills = action.get("skills") if isinstance(action.get("skills"), list) else []
-            known = [s for s in listed_skills if isinstance(s, str) and s in levels]
-            sid = max(known, key=lambda s: levels[s], default=CAPABILITY)
-            level = levels[sid]
-            hurt = [a for a in arms if status.get(a, {}).get("status") in ("lame", "maimed")]
-            wounded = [a for a in arms if status.get(a, {}).get("status") == "wounded"]
-            rollable = {
-                "id": f"item:{i}:{action.get('action')}",
-                "label": f"{item['name']}: {label(str(action.get('action')))} "
-                         f"({label(attr)} {attrs[attr]}d6, {names[sid]} level {level})",
-                "group": "Weapons" if item["wield"] else "Items",
-                "attribute": attr, "skill": sid, "equipment": i,
-                "request": _roll_choice(attr, attrs[attr], level)["request"],
-                "speed_cost": 1 + (effects.get("wounded_speed_cost", 1) if wounded else 0),
-                "usable": not dead and not hurt,
-            }
-            if hurt:
-                rollable["reason"] = (f"The {' and '.join(label(a).lower() for a in hurt)} cannot be used "
-                                      "until healed.")
-            elif wounded:
-                rollable["reason"] = (f"The {' and '.join(label(a).lower() for a in wounded)} is wounded: "
-                                      f"+{effects.get('wounded_speed_cost', 1)} speed{HOUSE_NOTE}.")
-            out.append(rollable)
-    return out
 
 
 # ------------------------------------------------------------ builder hooks

@@ -29,7 +29,7 @@ def forwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0002_apitoken'),
+        ('characters', '0003_character_pending_and_creation_review'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -326,7 +326,7 @@ def check(build: dict, report: Report, ctx: Context, defaults: dict) -> None:
 
     if sheet.willpower is not None:
         _price_willpower(report, h, sheet.willpower)
-        report.derived["willpower"] = sheet.willpower
+        report.derived["willpower"] = sheet.willpower if sheet.willpower <= h.willpower_max else h.willpower_max  # noqa: FURB136 (hot path: no call)
 
     _check_specialties(build, report, ctx, h)
 
@@ -368,9 +368,8 @@ def _read_attributes(build: dict, report: Report, ctx: Context, h: House, sheet:
         if value > h.attribute_max:
             report.error("attribute.above_maximum", path, f"{label} {value} is above the maximum of "
                          f"{h.attribute_max}; lower it to {h.attribute_max}.")
-            # Dots above the maximum cannot be bought, so they are not priced: a rank of a billion
-            # must cost no more work than a rank of five.
-            value = h.attribute_max
+            # Still priced (RULES.md "Out-of-range values are priced"), in closed form: a rank of
+            # a billion costs no more work than a rank of five.
         elif value == 0:
             report.warn("attribute.zero", path, f"{label} 0 is only for extreme exceptions (every character "
                         "normally has at least 1 dot); check with the storyteller or raise it to 1.")
@@ -403,8 +402,7 @@ def _read_abilities(build: dict, report: Report, ctx: Context, h: House, sheet: 
             continue
         if value > h.ability_max:
             report.error("skill.above_maximum", path, f"{label} {value} is above the maximum of {h.ability_max}; "
-                         f"lower it to {h.ability_max}.")
-            value = h.ability_max  # not priced above the maximum (see attributes)
+                         f"lower it to {h.ability_max}.")  # still priced (see attributes)
         sheet.abilities[key] = value
 
 
@@ -423,8 +421,7 @@ def _read_willpower(build: dict, report: Report, h: House, sheet: Sheet) -> None
                      f"{h.willpower_start} dots every character starts with; raise it to {h.willpower_start}.")
     elif value > h.willpower_max:
         report.error("attribute.above_maximum", "/willpower", f"Willpower {value} is above the maximum of "
-                     f"{h.willpower_max}; lower it to {h.willpower_max}.")
-        value = h.willpower_max  # not priced above the maximum (see attributes)
+                     f"{h.willpower_max}; lower it to {h.willpower_max}.")  # still priced (see attributes)
     sheet.willpower = value
 
 
@@ -468,15 +465,36 @@ def _creation_attributes_cheapest(
     for g, members in groups.items():
         surplus = max(0, total[g] - need[g])
         dots = {a: start + extras[a] for a in members}
-        # The XP-bought dots are the top dots of the highest attributes.
-        while surplus:
-            top = max(members, key=lambda a: (dots[a], -members.index(a)))
-            dots[top] -= 1
-            surplus -= 1
-        creation.update(dots)
+        creation.update(_lower_the_highest(dots, surplus) if surplus > 0 else dots)
     allocation["primary"] = primary
     allocation["attributes"] = creation
     return True
+
+
+def _lower_the_highest(dots: dict[str, int], surplus: int) -> dict[str, int]:
+    """The creation dots of one group: the ``surplus`` (XP-bought) dots are the top dots of the
+    highest attributes, one at a time from the highest, the first listed on a tie. In closed form
+    (a level, then one dot off the first few at it), so a huge value costs no more work."""
+    if surplus <= 0:
+        return dict(dots)
+    values = sorted(dots.values(), reverse=True)
+    # The lowest level L with Σ max(0, d − L) ≤ surplus (binary search: the sum falls as L rises).
+    low, high = 0, values[0]
+    while low < high:
+        mid = (low + high) // 2
+        if sum(d - mid for d in values if d > mid) <= surplus:
+            high = mid
+        else:
+            low = mid + 1
+    level = low
+    left = surplus - sum(d - level for d in values if d > level)
+    out = {}
+    for key, d in dots.items():
+        value = min(d, level)
+        if value == level and left and d >= level:
+            value, left = level - 1, left - 1
+        out[key] = value
+    return out
 
 
 def _creation_attributes_from_document(
@@ -554,10 +572,31 @@ def _price_attributes(report: Report, ctx: Context, h: House, sheet: Sheet, crea
             source = h.source("xp_costs")
         label = _title(ctx.catalogue, "attributes", key)
         path = "/attributes/" + key
-        for rank in range(first, final + 1):
+        top = h.attribute_max
+        for rank in range(first, (final if final <= top else top) + 1):  # noqa: FURB136 (hot path: no call)
             report.charge("xp", cost, path=path,
                           label=f"{label} {rank} costs {cost} XP: every attribute dot above the creation dots "
                                 f"costs {cost} ({source}).")
+        if final > top:
+            beyond = max(first, top + 1)
+            _charge_beyond(report, path, label, beyond, final, top, (final - beyond + 1) * cost)
+
+
+def _charge_beyond(report: Report, path: str, label: str, first: int, final: int, maximum: int, cost: int) -> None:
+    """One charge for the dots ``first``…``final`` above the maximum (RULES.md: an out-of-range
+    value is still priced, so the overspend shows beside the range error)."""
+    if first > final:
+        return
+    dots = final - first + 1
+    report.charge("xp", cost, path=path,
+                  label=f"{label} {first}{'' if dots == 1 else f'–{final}'} would cost {cost} XP: "
+                        f"{dots} dot{'' if dots == 1 else 's'} above the maximum of {maximum}, priced so "
+                        "the total stays true.")
+
+
+def _sum_of_ranks(first: int, final: int) -> int:
+    """first + (first + 1) + … + final, in closed form."""
+    return (final * (final + 1) - (first - 1) * first) // 2 if first <= final else 0
 
 
 # ---------------------------------------------------------------- abilities
@@ -655,19 +694,27 @@ def _price_abilities(report: Report, ctx: Context, h: House, sheet: Sheet, creat
             source = h.source("xp_costs")
         label = _title(ctx.catalogue, "abilities", key)
         path = "/abilities/" + key
-        for rank in range(first, final + 1):
+        top = h.ability_max
+        for rank in range(first, (final if final <= top else top) + 1):  # noqa: FURB136 (hot path: no call)
             report.charge("xp", rank * per, path=path,
                           label=f"{label} {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
                                 f"(new rank × {per}, {source}).")
+        if final > top:
+            beyond = max(first, top + 1)
+            _charge_beyond(report, path, label, beyond, final, top, per * _sum_of_ranks(beyond, final))
 
 
 def _price_willpower(report: Report, h: House, willpower: int) -> None:
     per = h.costs["willpower_per_rank"]
     source = h.source("xp_costs")
-    for rank in range(h.willpower_start + 1, willpower + 1):
+    top = h.willpower_max
+    for rank in range(h.willpower_start + 1, (willpower if willpower <= top else top) + 1):  # noqa: FURB136
         report.charge("xp", rank * per, path="/willpower",
                       label=f"Willpower {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
                             f"(new rank × {per}, {source}).")
+    if willpower > top:
+        beyond = max(h.willpower_start + 1, top + 1)
+        _charge_beyond(report, "/willpower", "Willpower", beyond, willpower, top, per * _sum_of_ranks(beyond, willpower))
 
 
 # -------------------------------------------------------------- specialties

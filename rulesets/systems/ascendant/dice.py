@@ -1,0 +1,117 @@
+"""Ascendant checks: odds, rolls and the sheet's roll buttons (seed 002, "Game Basics").
+
+A check is d20 + modifier against a threshold. Degrees of success (HD, the seed lost
+the ±10 line): total ≥ threshold + 10 critical success, ≥ threshold success,
+≤ threshold − 10 critical failure, otherwise failure; then a natural 20 improves and a
+natural 1 worsens the degree by one (never past the ends).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from rulesets.engine.base import OddsError, is_int
+from rulesets.engine.dice import Roller
+from rulesets.engine.report import Report
+
+from .state import effects, targets
+
+DEGREES = ("critical_failure", "failure", "success", "critical_success")
+DEGREE_TEXT = {
+    "critical_failure": "critical failure", "failure": "failure",
+    "success": "success", "critical_success": "critical success",
+}
+LIMIT = 1000  # modifiers and thresholds beyond this are typos, not characters
+
+
+def degree(face: int, modifier: int, threshold: int) -> str:
+    """The degree of success of one d20 face."""
+    total = face + modifier
+    if total >= threshold + 10:
+        step = 3
+    elif total >= threshold:
+        step = 2
+    elif total <= threshold - 10:
+        step = 0
+    else:
+        step = 1
+    if face == 20:
+        step = min(3, step + 1)
+    elif face == 1:
+        step = max(0, step - 1)
+    return DEGREES[step]
+
+
+def parse_request(request: Any) -> tuple[int, int]:
+    """(modifier, threshold) of an odds/roll request, or OddsError saying what is wrong."""
+    if not isinstance(request, dict):
+        raise OddsError('An Ascendant check is {"modifier": M, "threshold": T}.')
+    out = []
+    for key in ("modifier", "threshold"):
+        value = request.get(key)
+        if value is None:
+            raise OddsError(f'Give "{key}" (a whole number): the request is {{"modifier": M, "threshold": T}}.')
+        if not is_int(value):
+            raise OddsError(f'"{key}" must be a whole number, not {value!r}.')
+        if abs(value) > LIMIT:
+            raise OddsError(f'"{key}" must be between −{LIMIT} and {LIMIT}.')
+        out.append(value)
+    return out[0], out[1]
+
+
+@lru_cache(maxsize=1024)
+def _odds(difference: int) -> tuple[float, ...]:
+    counts = [0, 0, 0, 0]
+    for face in range(1, 21):
+        counts[DEGREES.index(degree(face, difference, 0))] += 1
+    return tuple(c / 20 for c in counts)
+
+
+def odds(request: Any) -> dict[str, float]:
+    """Exact chances of the four degrees (each face of the d20 is 1/20)."""
+    modifier, threshold = parse_request(request)
+    probs = _odds(modifier - threshold)  # only the difference matters
+    return {name: probs[i] for i, name in reversed(list(enumerate(DEGREES)))}
+
+
+def roll(request: Any, roller: Roller) -> dict[str, Any]:
+    modifier, threshold = parse_request(request)
+    face = roller.d(20)
+    outcome = degree(face, modifier, threshold)
+    total = face + modifier
+    note = " (natural 20)" if face == 20 else " (natural 1)" if face == 1 else ""
+    label = request.get("label")
+    text = (f"{label + ': ' if isinstance(label, str) else ''}d20 {face}{note} {modifier:+d} = {total} "
+            f"vs {threshold}: {DEGREE_TEXT[outcome]}")
+    return {"faces": [face], "total": total, "outcome": outcome, "text": text}
+
+
+def rollables(build: dict, report: Report, state: Any, conditions: dict, house: dict,
+              skills_cat: dict, lores_cat: dict) -> list[dict[str, Any]]:
+    d = report.derived
+    if "skills" not in d:
+        return []
+    fx = effects(d, conditions, state, skills_cat)["checks"]
+    threshold = house["default_threshold"]
+    out: list[dict[str, Any]] = []
+    for target in targets(d, skills_cat):
+        if not target["check"]:
+            continue
+        tid = target["id"]
+        group, _, key = tid.partition(".")
+        if tid == "perception":
+            label = "Perception"
+        elif group == "skill":
+            label = skills_cat.get(key, {}).get("name", key)
+        elif group == "defense":
+            label = key.title()
+        else:
+            label = lores_cat.get(key, {}).get("name", key)
+        modifier = fx[tid]["modifier"]
+        out.append({
+            "id": tid, "label": label, "group": target["group"],
+            "request": {"modifier": modifier, "threshold": threshold},
+            "base": target["base"], "modifiers": fx[tid]["applied"], "ignored": fx[tid]["ignored"],
+        })
+    return out

@@ -1,0 +1,149 @@
+"""Our D&D's dice (RULES.md §4 "Play and scenes"): the odds and rolls of a d20 check
+against the scene's TD and of an effort die, and the sheet's roll buttons.
+
+Odds and rolls, two request shapes:
+
+* a check ``{"stat": S, "td": T, "mode": "normal"|"easy"|"hard"}`` (mode defaults
+  to normal) → ``{"success": p, "critical": p, "blunder": p}`` (CONTRACT.md).
+  ``success`` is the whole chance of succeeding, criticals included, so the two
+  outcomes success and failure (= 1 − ``success``) sum to 1. ``critical`` (a
+  natural 20: always a success) is the part of ``success`` that is critical;
+  ``blunder`` (a natural 1: always a failure) is the part of the failures that
+  blunder. Easy keeps the higher of 2d20, hard the lower; the kept die is the
+  natural one.
+* an effort roll ``{"effort": "d6", "critical": false}`` → ``{"effort": {"1": p, …}}``
+  (a critical or Heroic Inspiration adds a d12).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.engine.base import Context, OddsError, is_int
+from rulesets.engine.dice import Roller, convolve, die, keep_highest, keep_lowest
+from rulesets.engine.report import Report
+
+from .build import EFFORT_DICE, STATS
+
+MODES = ("normal", "easy", "hard")
+ODDS_LIMIT = 40  # the largest stat or TD an odds request may name (in absolute value)
+
+
+def _kept(mode: str) -> dict[int, float]:
+    d20 = die(20)
+    return {"normal": d20, "easy": keep_highest(d20, 2), "hard": keep_lowest(d20, 2)}[mode]
+
+
+def _read_check(request: dict) -> tuple[int, int, str]:
+    stat, td, mode = request.get("stat"), request.get("td"), request.get("mode", "normal")
+    for key, value in (("stat", stat), ("td", td)):
+        if not is_int(value) or abs(value) > ODDS_LIMIT:
+            raise OddsError(f'"{key}" must be a whole number (got {value!r}).')
+    if mode not in MODES:
+        raise OddsError(f'"mode" is one of {", ".join(MODES)} (got {mode!r}).')
+    return stat, td, mode
+
+
+def _read_effort(request: dict) -> tuple[str, bool]:
+    effort, critical = request.get("effort"), request.get("critical", False)
+    if effort not in EFFORT_DICE:
+        raise OddsError(f'"effort" is one of {", ".join(EFFORT_DICE)} (got {effort!r}).')
+    if not isinstance(critical, bool):
+        raise OddsError('"critical" is true or false.')
+    return effort, critical
+
+
+_CHECK_CACHE: dict[tuple[int, int, str], dict[str, float]] = {}
+
+
+def check_odds(stat: int, td: int, mode: str) -> dict[str, float]:
+    key = (stat, td, mode)
+    hit = _CHECK_CACHE.get(key)
+    if hit is None:
+        kept = _kept(mode)
+        critical, blunder = kept[20], kept[1]
+        success = critical + sum(p for face, p in kept.items() if 2 <= face <= 19 and face + stat >= td)
+        hit = {"success": success, "critical": critical, "blunder": blunder}
+        if len(_CHECK_CACHE) > 4096:
+            _CHECK_CACHE.clear()
+        _CHECK_CACHE[key] = hit
+    return dict(hit)
+
+
+def check_outcomes(answer: Any) -> list[tuple[str, float]] | None:
+    """A check's odds as the outcomes a roll lands on (``roll``'s ``outcome``), each once, worst
+    first; None for an effort answer."""
+    if not isinstance(answer, dict) or not all(k in answer for k in ("success", "critical", "blunder")):
+        return None
+    success, critical, blunder = answer["success"], answer["critical"], answer["blunder"]
+    return [("Blunder", blunder), ("Failure", max(0.0, 1.0 - success - blunder)),
+            ("Success", max(0.0, success - critical)), ("Critical", critical)]
+
+
+def odds(request: Any) -> dict[str, Any]:
+    if not isinstance(request, dict):
+        raise OddsError('An Our D&D request is {"stat": S, "td": T, "mode": "normal"} or {"effort": "d6"}.')
+    if "effort" in request:
+        effort, critical = _read_effort(request)
+        dist = die(int(effort[1:]))
+        if critical:
+            dist = convolve(dist, die(12))
+        return {"effort": {str(k): v for k, v in sorted(dist.items())}}
+    return check_odds(*_read_check(request))
+
+
+def roll(request: Any, roller: Roller) -> dict[str, Any]:
+    if not isinstance(request, dict):
+        raise OddsError('An Our D&D request is {"stat": S, "td": T, "mode": "normal"} or {"effort": "d6"}.')
+    if "effort" in request:
+        effort, critical = _read_effort(request)
+        faces = [roller.d(int(effort[1:]))]
+        text = f"Effort {effort}: {faces[0]}"
+        if critical:
+            faces.append(roller.d(12))
+            text += f" + d12 {faces[1]}"
+        total = sum(faces)
+        return {"faces": faces, "total": total, "outcome": "effort", "text": f"{text} = {total}"}
+    stat, td, mode = _read_check(request)
+    faces = [roller.d(20)] if mode == "normal" else [roller.d(20), roller.d(20)]
+    natural = max(faces) if mode == "easy" else min(faces)
+    total = natural + stat
+    if natural == 20:
+        outcome = "critical"
+    elif natural == 1:
+        outcome = "blunder"
+    else:
+        outcome = "success" if total >= td else "failure"
+    dice_text = f"d20 {faces[0]}" if mode == "normal" else f"2d20 ({mode}) {faces[0]}, {faces[1]} → {natural}"
+    text = f"{dice_text} {'+' if stat >= 0 else '−'} {abs(stat)} = {total} vs TD {td}: {outcome}"
+    if natural == 20:
+        text += " (natural 20: Heroic Inspiration)"
+    return {"faces": faces, "natural": natural, "total": total, "outcome": outcome,
+            "success": outcome in ("success", "critical"), "text": text}
+
+
+def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
+    """A check per stat (easy or hard is the roller's choice, like the scene's TD: the roll form's
+    inputs), and an effort roll per gear die."""
+    stats = report.derived.get("stats")
+    if not isinstance(stats, dict):
+        raw = build.get("stats") if isinstance(build.get("stats"), dict) else {}
+        stats = {s: raw[s] for s in STATS if is_int(raw.get(s)) and abs(raw[s]) <= ODDS_LIMIT}
+    td = ctx.settings.get("default_td", 12)
+    names = ctx.catalogue.get("stats", {})
+    out = []
+    for stat in STATS:
+        if stat not in stats:
+            continue
+        out.append({
+            "id": f"check:{stat}:normal",
+            "label": f"{names.get(stat, {}).get('name', stat.upper())} check",
+            "group": "checks",
+            "request": {"stat": stats[stat], "td": td, "mode": "normal"},
+        })
+    catalogue = ctx.catalogue.get("gear", {})
+    for key, effort in (report.derived.get("effort") or {}).items():
+        label = "Bare hands" if key == "bare_hands" else catalogue.get(key, {}).get("name", key)
+        out.append({"id": f"effort:{key}", "label": f"{label} effort ({effort})", "group": "effort",
+                    "request": {"effort": effort}})
+    return out

@@ -1,0 +1,331 @@
+"""Our D&D's play state (RULES.md §4 "Play and scenes": hearts, dying, first aid,
+recovery, rest, Heroic Inspiration); never priced.
+
+Play state (never priced)::
+
+    {"hp": 10,                 # 0..max_hp
+     "unconscious": false,
+     "dying": false,           # at 0 HP, counting down
+     "dying_rounds": null,     # rounds left, rolled (1d4) on the first dying turn; null before
+     "stable": false,          # first aid stopped the countdown (still 0 HP, unconscious)
+     "dead": false,
+     "inspiration": false}     # Heroic Inspiration: at most one
+
+Actions (``state_action``): ``damage`` {amount} (to −20 HP or below in one blow:
+dead; reaching 0 HP — or any damage to a stable character — starts dying), ``heal`` {amount}, ``dying_turn`` (the first one rolls the d4 countdown; each
+one rolls a d20 for a miracle — a natural 20 wakes with 1 HP — and later ones count
+a round down; none left: dead), ``first_aid`` {stat, td} or {result: "success"}
+(stabilises a dying character at 0 HP), ``recover`` {td} (whole turn, not dying:
+d20 + con ≥ TD regains con + 1 HP), ``rest`` (8 hours, needs ≥ 1 HP: all HP back,
+inspiration lost; the once-per-24-hours limit is the table's to keep),
+``gain_inspiration``, ``spend_inspiration``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rulesets.engine.base import Context, StateError, action_amount, is_int
+from rulesets.engine.dice import Roller
+from rulesets.engine.pointer import ptr
+from rulesets.engine.report import Issue, Report
+
+
+def max_hp(build: dict, report: Report, ctx: Context) -> int:
+    if is_int(report.derived.get("max_hp")):
+        return report.derived["max_hp"]
+    hearts = build.get("hearts", 1)
+    return (hearts if is_int(hearts) and hearts > 0 else 1) * ctx.settings.get("hp_per_heart", 10)
+
+
+def initial_state(build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+    return {"hp": max_hp(build, report, ctx), "unconscious": False, "dying": False, "dying_rounds": None,
+            "stable": False, "dead": False, "inspiration": False}
+
+
+FLAGS = ("unconscious", "dying", "stable", "dead", "inspiration")
+
+
+def normal(state: Any, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+    """``state`` read leniently: every key present, HP within 0..max, wrong types replaced by the opening values."""
+    out = initial_state(build, report, ctx)
+    if isinstance(state, dict):
+        hp = state.get("hp")
+        if is_int(hp):
+            out["hp"] = max(0, min(out["hp"], hp))
+        for flag in FLAGS:
+            value = state.get(flag)
+            if value is True or value is False:
+                out[flag] = value
+        rounds = state.get("dying_rounds")
+        if is_int(rounds):
+            out["dying_rounds"] = rounds
+    return out
+
+
+def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
+    if not isinstance(state, dict):
+        return [Issue("state.malformed", "", 'The play state must be an object such as {"hp": 10}.')]
+    issues = []
+    top = max_hp(build, report, ctx)
+    hp = state.get("hp", top)
+    if not is_int(hp):
+        issues.append(Issue("state.malformed", "/hp", "HP must be a whole number."))
+    elif hp < 0:
+        issues.append(Issue("state.below_minimum", "/hp", "HP stops at 0 (a character at 0 is dying)."))
+    elif hp > top:
+        issues.append(Issue("state.above_maximum", "/hp", f"HP {hp} is above the maximum {top}; lower it."))
+    for flag in FLAGS:
+        if flag in state and not isinstance(state[flag], bool):
+            issues.append(Issue("state.malformed", ptr(flag), f"{flag} must be true or false."))
+    rounds = state.get("dying_rounds")
+    if rounds is not None and (not is_int(rounds) or rounds < 0):
+        issues.append(Issue("state.malformed", "/dying_rounds", "Dying rounds are a whole number ≥ 0, or null."))
+    for key in state:
+        if key not in FLAGS and key not in ("hp", "dying_rounds"):
+            issues.append(Issue("state.unknown", ptr(key), f"The play state has no {key!r}."))
+    return issues
+
+
+def _conditions(st: dict) -> list[tuple[str, str]]:
+    out = []
+    if st["dead"]:
+        return [("dead", "Dead.")]
+    if st["dying"]:
+        left = "countdown not rolled yet" if st["dying_rounds"] is None else f"{st['dying_rounds']} rounds left"
+        out.append(("dying", f"Dying ({left}): first aid (INT or WIS vs TD) stabilises; a natural 20 is a miracle."))
+    elif st["stable"]:
+        out.append(("stable", "Stable at 0 HP, unconscious: healing wakes them."))
+    if st["unconscious"]:
+        out.append(("unconscious", "Unconscious."))
+    if st["inspiration"]:
+        out.append(("inspiration", "Heroic Inspiration: re-roll any d20, or add a d12 to an effort roll."))
+    return out
+
+
+def state_effects(build: dict, report: Report, ctx: Context, state: dict) -> dict[str, Any]:
+    st = normal(state, build, report, ctx)
+    found = _conditions(st)
+    return {
+        "conditions": [c for c, _ in found],
+        "labels": [t for _, t in found],
+        "can_act": not (st["dead"] or st["unconscious"]),
+        "inspiration": st["inspiration"],
+    }
+
+
+def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> list[dict[str, Any]]:
+    st = normal(state, build, report, ctx)
+    top = max_hp(build, report, ctx)
+    status = "dead" if st["dead"] else "dying" if st["dying"] else "stable" if st["stable"] else \
+        "unconscious" if st["unconscious"] else ""
+    amount = [{"id": "amount", "kind": "number", "min": 1}]
+    td = [{"id": "td", "kind": "number", "min": 1, "default": ctx.settings.get("default_td", 12)}]
+    return [
+        {
+            "id": "health", "label": "Hit points", "kind": "pools",
+            "items": [{"id": "hp", "label": "HP", "path": "/hp", "value": st["hp"], "min": 0, "max": top,
+                       "status": status}],
+            "actions": [
+                {"action": "damage", "label": "Take damage", "fields": amount},
+                {"action": "heal", "label": "Heal", "fields": amount},
+                {"action": "recover", "label": "Recover (whole turn: d20 + CON vs TD)", "fields": td},
+                {"action": "rest", "label": "Rest (8 hours)", "fields": []},
+            ],
+        },
+        {
+            "id": "dying", "label": "Dying", "kind": "flags",
+            "items": [{"id": flag, "label": flag.replace("_", " ").capitalize(), "on": st[flag]}
+                      for flag in ("unconscious", "dying", "stable", "dead")]
+            + [{"id": "dying_rounds", "label": "Rounds left", "on": st["dying_rounds"] is not None,
+                "value": st["dying_rounds"]}],
+            "actions": [
+                {"action": "dying_turn", "label": "Dying turn (countdown and miracle roll)", "fields": []},
+                {"action": "first_aid", "label": "First aid (INT or WIS vs TD)",
+                 "fields": [{"id": "stat", "kind": "number", "min": 0}] + td},
+            ],
+        },
+        {
+            "id": "inspiration", "label": "Heroic Inspiration", "kind": "flags",
+            "items": [{"id": "inspiration", "label": "Heroic Inspiration", "on": st["inspiration"]}],
+            "actions": [
+                {"action": "gain_inspiration", "label": "Gain Heroic Inspiration", "fields": []},
+                {"action": "spend_inspiration", "label": "Turn in Heroic Inspiration", "fields": []},
+            ],
+        },
+    ]
+
+
+def _d20_vs(roller: Roller, bonus: int, td: int) -> tuple[int, bool]:
+    face = roller.d(20)
+    return face, face == 20 or (face != 1 and face + bonus >= td)
+
+
+@dataclass(frozen=True)
+class _Play:
+    """One play-state action being applied: the new state ``st`` (a copy, read leniently), the
+    request, the character and the campaign."""
+
+    st: dict[str, Any]
+    action: dict[str, Any]
+    build: dict
+    report: Report
+    ctx: Context
+    roller: Roller
+    top: int  # max HP
+    name: str
+
+
+def _damage(p: _Play) -> tuple[dict, str]:
+    """Seed "WHEN YOU REACH 0 HP" and "DEATH": 0 HP is dying; −20 HP (``instant_death_hp``) in one instant is dead."""
+    st, action, ctx, name = p.st, p.action, p.ctx, p.name
+    amount = action_amount(action)
+    before = st["hp"]
+    after = before - amount
+    if after <= ctx.settings.get("instant_death_hp", -20):
+        st.update(hp=0, dead=True, dying=False, stable=False, unconscious=True, dying_rounds=None)
+        return st, f"{name} takes {amount} damage and is reduced to {after} HP in one blow: dead instantly."
+    st["hp"] = max(0, after)
+    log = f"{name} takes {amount} damage: HP {before} → {st['hp']}."
+    if st["hp"] == 0 and amount > 0 and not st["dying"]:
+        st.update(unconscious=True, dying=True, stable=False, dying_rounds=None)
+        log += " Unconscious and dying: roll 1d4 on the next turn for the rounds left."
+    return st, log
+
+
+def _heal(p: _Play) -> tuple[dict, str]:
+    """Seed "HEALING": HP back up to the maximum; above 0 a dying or stable character wakes."""
+    st, action, top, name = p.st, p.action, p.top, p.name
+    amount = action_amount(action)
+    before = st["hp"]
+    st["hp"] = min(top, before + amount)
+    log = f"{name} heals {amount}: HP {before} → {st['hp']}."
+    if st["hp"] > 0 and (st["dying"] or st["unconscious"] or st["stable"]):
+        st.update(unconscious=False, dying=False, stable=False, dying_rounds=None)
+        log += " Back on their feet."
+    return st, log
+
+
+def _dying_turn(p: _Play) -> tuple[dict, str]:
+    """Seed "ROLL FOR DYING!" and "MIRACLE": the first turn rolls the countdown, each a d20."""
+    st, ctx, roller, name = p.st, p.ctx, p.roller, p.name
+    if not st["dying"]:
+        raise StateError("ourdnd.not_dying", f"{name} is not dying; there is nothing to count down.", "/dying")
+    log = f"{name} is dying."
+    first = st["dying_rounds"] is None
+    if first:
+        st["dying_rounds"] = roller.d(ctx.settings.get("dying_die", 4))
+        log += f" Countdown: {st['dying_rounds']} rounds."
+    miracle = roller.d(20)
+    if miracle == 20:
+        st.update(hp=1, unconscious=False, dying=False, stable=False, dying_rounds=None)
+        return st, log + " Miracle roll: natural 20! Back awake with 1 HP."
+    log += f" Miracle roll: {miracle}."
+    if not first:
+        st["dying_rounds"] = max(0, st["dying_rounds"] - 1)
+        log += f" {st['dying_rounds']} rounds left."
+    if st["dying_rounds"] == 0:
+        st.update(dead=True, dying=False, dying_rounds=None)
+        log += f" {name} dies."
+    return st, log
+
+
+def _first_aid(p: _Play) -> tuple[dict, str]:
+    """Seed "FIRST AID": INT or WIS vs TD stops the countdown, with no HP back."""
+    st, action, roller, name = p.st, p.action, p.roller, p.name
+    if not st["dying"]:
+        raise StateError("ourdnd.not_dying", f"{name} is not dying; first aid stops a dying countdown.",
+                         "/dying")
+    if action.get("result") == "success":
+        ok, text = True, "a successful roll"
+    else:
+        bonus, td = action.get("stat"), action.get("td")
+        if not is_int(bonus) or not is_int(td):
+            raise StateError("state.malformed", 'First aid needs the helper\'s INT or WIS ("stat") and the '
+                             '"td", or {"result": "success"} for a roll made at the table.', "/stat")
+        face, ok = _d20_vs(roller, bonus, td)
+        text = f"d20 {face} + {bonus} vs TD {td}"
+    if not ok:
+        return st, f"First aid on {name} fails ({text}); the countdown goes on."
+    st.update(dying=False, stable=True, dying_rounds=None, hp=0, unconscious=True)
+    return st, f"First aid stabilises {name} ({text}): still unconscious at 0 HP, no longer dying."
+
+
+def _recover(p: _Play) -> tuple[dict, str]:
+    """Seed "RECOVER": the whole turn, not while dying; d20 + CON ≥ TD regains CON + 1 HP."""
+    st, action, build, name = p.st, p.action, p.build, p.name
+    if st["dying"] or st["unconscious"]:
+        raise StateError("ourdnd.cannot_recover", f"{name} cannot recover while unconscious or dying.", "/hp")
+    td = action.get("td", p.ctx.settings.get("default_td", 12))
+    stats = build.get("stats") if isinstance(build.get("stats"), dict) else {}
+    con = p.report.derived.get("stats", {}).get("con", stats.get("con", 0))
+    con = con if is_int(con) else 0
+    if not is_int(td):
+        raise StateError("state.malformed", '"td" must be a whole number.', "/td")
+    face, ok = _d20_vs(p.roller, con, td)
+    if not ok:
+        return st, f"{name} tries to recover (d20 {face} + {con} vs TD {td}) and fails."
+    before = st["hp"]
+    st["hp"] = min(p.top, before + con + 1)
+    return st, f"{name} recovers (d20 {face} + {con} vs TD {td}): HP {before} → {st['hp']}."
+
+
+def _rest(p: _Play) -> tuple[dict, str]:
+    """Seed "RESTING": needs ≥ 1 HP; all hearts back, Heroic Inspiration lost."""
+    st, top, name = p.st, p.top, p.name
+    if st["hp"] < 1:
+        raise StateError("ourdnd.rest_needs_hp", f"{name} needs at least 1 HP at the start of a rest; heal "
+                         "them first.", "/hp")
+    lost = " Heroic Inspiration is lost." if st["inspiration"] else ""
+    st.update(hp=top, inspiration=False)
+    return st, f"{name} rests 8 hours and regains all hearts (HP {top}).{lost}"
+
+
+def _gain_inspiration(p: _Play) -> tuple[dict, str]:
+    """Seed "HEROIC INSPIRATION": one at a time."""
+    st, name = p.st, p.name
+    if st["inspiration"]:
+        raise StateError("ourdnd.inspiration_held", f"{name} already has Heroic Inspiration (one at most); "
+                         "give the new one to a party member who lacks it.", "/inspiration")
+    st["inspiration"] = True
+    return st, f"{name} gains Heroic Inspiration."
+
+
+def _spend_inspiration(p: _Play) -> tuple[dict, str]:
+    """Turned in to re-roll a d20 or add a d12 to effort."""
+    st, name = p.st, p.name
+    if not st["inspiration"]:
+        raise StateError("ourdnd.no_inspiration", f"{name} has no Heroic Inspiration to turn in.",
+                         "/inspiration")
+    st["inspiration"] = False
+    return st, f"{name} turns in Heroic Inspiration (re-roll a d20 or add a d12 to effort)."
+
+
+#: The actions, each a named step (seed: "HEALTH AND RECOVERY", "HEROIC INSPIRATION").
+ACTIONS: dict[str, Callable[[_Play], tuple[dict, str]]] = {
+    "damage": _damage, "heal": _heal, "dying_turn": _dying_turn, "first_aid": _first_aid, "recover": _recover,
+    "rest": _rest, "gain_inspiration": _gain_inspiration, "spend_inspiration": _spend_inspiration,
+}
+
+
+def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Context,
+                 roller: Roller | None = None) -> tuple[dict, str]:
+    """Apply one of ``ACTIONS`` to a copy of ``state``: (the new state, the log sentence), or
+    ``StateError`` with the rule's code when the rules refuse it."""
+    if not isinstance(action, dict):
+        raise StateError("state.malformed", 'An action must be an object with an "action".')
+    st = normal(state, build, report, ctx)
+    kind = action.get("action")
+    name = build.get("name") if isinstance(build.get("name"), str) else "The character"
+    if st["dead"] and kind not in ("gain_inspiration", "spend_inspiration"):
+        raise StateError("ourdnd.dead", f"{name} is dead; no roll or rest brings them back.", "/dead")
+    step = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if step is None:
+        raise StateError(
+            "state.unknown_action",
+            f"Our D&D has no action {kind!r}; use damage, heal, dying_turn, first_aid, recover, rest, "
+            "gain_inspiration or spend_inspiration.",
+            "/action",
+        )
+    return step(_Play(st, action, build, report, ctx, roller or Roller(), max_hp(build, report, ctx), name))

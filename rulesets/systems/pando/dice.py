@@ -1,0 +1,183 @@
+"""Pando's efficiency roll (RULES.md 1 "Play state", seed 000): attribute value d6, each die ≤ the
+skill level gives 1 EP. Exact odds (binomial), real rolls, and the sheet's roll buttons.
+
+Odds: ``{"dice": N, "skill": L}`` → ``{"ep": {"0": p, …, "N": p}}``. At leisure (HD, seed table
+lost) there is no roll: EP = the skill level, unless the campaign's ``leisure_ep`` says "none".
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Any
+
+from rulesets.engine.base import OddsError, is_int
+from rulesets.engine.dice import Roller
+from rulesets.engine.report import Report
+
+from .build import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, HOUSE_NOTE, entry_item, label
+
+MAX_DICE = 30
+
+
+def parse_roll(request: Any) -> tuple[int, int]:
+    """(dice, skill level) of an efficiency roll request, or OddsError saying what is wrong."""
+    if not isinstance(request, dict):
+        raise OddsError('An efficiency roll is {"dice": N, "skill": L}.')
+    dice, skill = request.get("dice"), request.get("skill")
+    if not is_int(dice):
+        raise OddsError('"dice" must be a whole number: the value of the attribute rolled (N d6).')
+    if not is_int(skill):
+        raise OddsError('"skill" must be a whole number: the level of the skill used (1 for capability).')
+    if not 0 <= dice <= MAX_DICE:
+        raise OddsError(f'"dice" must be between 0 and {MAX_DICE}, not {dice}.')
+    if not 0 <= skill <= 6:
+        raise OddsError(f'"skill" must be between 0 and 6, not {skill}.')
+    return dice, skill
+
+
+_ODDS: dict[tuple[int, int], dict[str, float]] = {}
+
+
+def efficiency_odds(dice: int, skill: int) -> dict[str, float]:
+    """P(k EP) for k = 0..dice: each d6 showing ≤ skill is one EP, so k is binomial(dice, skill/6).
+    Computed in whole numbers and divided once, so every probability is the float nearest the truth."""
+    key = (dice, skill)
+    if key not in _ODDS:
+        whole = 6**dice
+        _ODDS[key] = {
+            str(k): comb(dice, k) * skill**k * (6 - skill) ** (dice - k) / whole for k in range(dice + 1)
+        }
+    return dict(_ODDS[key])
+
+
+def efficiency_roll(request: Any, roller: Roller) -> dict[str, Any]:
+    dice, skill = parse_roll(request)
+    faces = roller.roll(dice, 6)
+    ep = sum(1 for face in faces if face <= skill)
+    if ep == 0:
+        outcome = "none"
+    elif ep == dice:
+        outcome = "full"
+    else:
+        outcome = "partial"
+    shown = ", ".join(str(f) for f in faces) or "no dice"
+    text = (f"Rolled {dice}d6 against skill level {skill}: {shown} → {ep} EP"
+            + (" (every die counts: the roll's fullest potential)." if outcome == "full" and dice else
+               " (no outcome this time)." if ep == 0 else "."))
+    return {"faces": faces, "total": ep, "outcome": outcome, "text": text}
+
+
+def _roll_choice(attr: str, value: int, level: int) -> dict[str, Any]:
+    return {"attribute": attr, "label": f"{label(attr)} {value}d6",
+            "request": {"dice": min(max(value, 0), MAX_DICE), "skill": level}}
+
+
+def rollables(build: dict, report: Report, effects: dict[str, Any], catalogue: dict[str, dict],
+              leisure_ep: str = "skill_level") -> list[dict]:
+    """Efficiency rolls of the sheet: one per learned skill (its usual attribute, the others as
+    alternatives, since the player picks what fits the action), capability, and each wielded or
+    carried item with an action. ``effects`` are the play-state effects (lame arms, wounds).
+    ``leisure_ep`` is the house rule for actions at leisure: "skill_level" (no roll, EP = the
+    skill's level) or "none" (the campaign always rolls; no at-leisure shortcut shown)."""
+    attrs = build.get("attributes")
+    attrs = {k: v for k, v in attrs.items() if k in ATTRIBUTE_GROUPS and is_int(v) and v >= 0} \
+        if isinstance(attrs, dict) else {}
+    if not attrs:
+        return []
+    levels, names = _learned(build, report)
+    best_attr = max(attrs, key=lambda a: (attrs[a], -ATTRIBUTES.index(a)))
+    return [*_skill_rollables(attrs, best_attr, levels, names, effects, catalogue, leisure_ep),
+            *_item_rollables(build, attrs, best_attr, levels, names, effects, catalogue)]
+
+
+def _learned(build: dict, report: Report) -> tuple[dict[str, int], dict[str, str]]:
+    """(skill id → level, skill id → name) of capability and every priced skill of the build: homebrew
+    skills are priced too (cost = level, the label is the name)."""
+    levels: dict[str, int] = {CAPABILITY: 1}
+    names: dict[str, str] = {CAPABILITY: "Capability"}
+    listed = build.get("skills") if isinstance(build.get("skills"), list) else []
+    for cost in report.costs:
+        path = cost["path"]
+        if path.startswith("/skills/"):
+            index = int(path.rsplit("/", 1)[1])
+            sid = listed[index] if index < len(listed) else None
+            if isinstance(sid, str):
+                levels[sid], names[sid] = cost["cost"], cost["label"]
+    return levels, names
+
+
+def _skill_rollables(attrs: dict[str, int], best_attr: str, levels: dict[str, int], names: dict[str, str],
+                     effects: dict[str, Any], catalogue: dict[str, dict], leisure_ep: str) -> list[dict]:
+    """One button per learned skill, rolled with its usual attribute (the best one when it has none)."""
+    skills = catalogue.get("skills", {})
+    dead = effects.get("dead", False)
+    out = []
+    for sid, level in levels.items():
+        attr = (skills.get(sid) or {}).get("attribute") or best_attr
+        if attr not in attrs:
+            attr = best_attr
+        choices = [_roll_choice(a, attrs[a], level) for a in ATTRIBUTES if a in attrs]
+        main = next(c for c in choices if c["attribute"] == attr)
+        out.append({
+            "id": f"skill:{sid}", "label": f"{names[sid]} ({main['label']}, level {level})",
+            "group": "Skills", "skill": sid, "attribute": attr, "request": main["request"],
+            "alternatives": [c for c in choices if c["attribute"] != attr],
+            "leisure": {"ep": level,
+                        "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}."}
+            if leisure_ep == "skill_level" else None,
+            "usable": not dead,
+        })
+    return out
+
+
+def _item_rollables(build: dict, attrs: dict[str, int], best_attr: str, levels: dict[str, int],
+                    names: dict[str, str], effects: dict[str, Any], catalogue: dict[str, dict]) -> list[dict]:
+    """One button per action of each wielded or carried item (strikes only when wielded), rolled with
+    the best learned skill the action lists; a lame or maimed holding arm makes it unusable."""
+    equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
+    out = []
+    for i, entry in enumerate(equipment):
+        if not isinstance(entry, dict) or entry.get("state") not in ("wielded", "carried"):
+            continue
+        item = entry_item(entry, catalogue)
+        if item is None:
+            continue
+        arms = []
+        if entry["state"] == "wielded":
+            raw = entry.get("arms")
+            arms = [a for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
+        for action in item["actions"]:
+            if not isinstance(action, dict) or not isinstance(action.get("attribute"), str):
+                continue
+            if action.get("action") == "strike" and entry["state"] != "wielded":
+                continue
+            out.append(_item_rollable(i, item, action, arms, attrs, best_attr, levels, names, effects))
+    return out
+
+
+def _item_rollable(i: int, item: dict, action: dict, arms: list[str], attrs: dict[str, int], best_attr: str,
+                   levels: dict[str, int], names: dict[str, str], effects: dict[str, Any]) -> dict:
+    attr = action["attribute"] if action["attribute"] in attrs else best_attr
+    listed_skills = action.get("skills") if isinstance(action.get("skills"), list) else []
+    known = [s for s in listed_skills if isinstance(s, str) and s in levels]
+    sid = max(known, key=lambda s: levels[s], default=CAPABILITY)
+    level = levels[sid]
+    status = effects.get("body", {})
+    hurt = [a for a in arms if status.get(a, {}).get("status") in ("lame", "maimed")]
+    wounded = [a for a in arms if status.get(a, {}).get("status") == "wounded"]
+    rollable = {
+        "id": f"item:{i}:{action.get('action')}",
+        "label": f"{item['name']}: {label(str(action.get('action')))} "
+                 f"({label(attr)} {attrs[attr]}d6, {names[sid]} level {level})",
+        "group": "Weapons" if item["wield"] else "Items",
+        "attribute": attr, "skill": sid, "equipment": i,
+        "request": _roll_choice(attr, attrs[attr], level)["request"],
+        "speed_cost": 1 + (effects.get("wounded_speed_cost", 1) if wounded else 0),
+        "usable": not effects.get("dead", False) and not hurt,
+    }
+    if hurt:
+        rollable["reason"] = f"The {' and '.join(label(a).lower() for a in hurt)} cannot be used until healed."
+    elif wounded:
+        rollable["reason"] = (f"The {' and '.join(label(a).lower() for a in wounded)} is wounded: "
+                              f"+{effects.get('wounded_speed_cost', 1)} speed{HOUSE_NOTE}.")
+    return rollable

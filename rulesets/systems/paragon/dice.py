@@ -1,0 +1,135 @@
+"""Paragon's check (RULES.md 2 "Play state and combat", seed 001 "BASIC GAME MECHANICS"): d12 that
+explodes on 12 + force d6 + 2×skill, against a TN. Exact odds, real rolls, the sheet's roll buttons.
+
+Odds: ``{"force": F, "skill": S, "tn": T}`` → ``{"pass": p}``, the exact chance that
+d12 (exploding on 12) + F d6 + 2×S ≥ T. ``skill`` may be left out (an attribute
+check, S = 0). ``roll`` takes the same request and answers
+``{"faces", "d12", "d6", "total", "outcome": "pass"|"fail"|"rolled" (no tn), "text"}``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from rulesets.engine.base import Context, OddsError, is_int
+from rulesets.engine.dice import Roller, exploding, sum_dice
+from rulesets.engine.report import Report
+
+MAX_EXPLOSIONS = 200  # a real roll stops long before; a broken roller must not loop forever
+ODDS_LIMIT = 20  # force dice and skill ranks an odds request may ask for
+
+
+@lru_cache(maxsize=1024)
+def check_text(force: int, rank: int) -> str:
+    """The roll as players write it: ``d12!+3d6+4`` (the d12 explodes on 12)."""
+    text = "d12!"
+    if force:
+        text += f"+{force}d6"
+    if rank:
+        text += f"+{2 * rank}"
+    return text
+
+
+
+def _read_request(request: Any) -> tuple[int, int, int | None]:
+    if not isinstance(request, dict):
+        raise OddsError('A Paragon check is {"force": F, "skill": S, "tn": T}.')
+    force, skill, tn = request.get("force"), request.get("skill", 0), request.get("tn")
+    for key, value in (("force", force), ("skill", skill)):
+        if not is_int(value) or not 0 <= value <= ODDS_LIMIT:
+            raise OddsError(f'"{key}" must be a whole number from 0 to {ODDS_LIMIT} (got {value!r}).')
+    if tn is not None and not is_int(tn):
+        raise OddsError(f'"tn" must be a whole number (got {tn!r}).')
+    return force, skill, tn
+
+
+def _survival(force: int) -> tuple[dict[int, float], int]:
+    """P(force d6 ≥ k) for every k the dice can reach, and the highest total."""
+    dist = sum_dice(force, 6)
+    surv: dict[int, float] = {}
+    acc = 0.0
+    for value in sorted(dist, reverse=True):
+        acc += dist[value]
+        surv[value] = acc
+    return surv, max(dist)
+
+
+_ODDS_CACHE: dict[tuple[int, int, int], float] = {}
+
+
+def pass_chance(force: int, skill: int, tn: int) -> float:
+    """P(d12! + force d6 + 2×skill ≥ tn), exact up to the exploding die's 1e-15 tail."""
+    key = (force, skill, tn)
+    hit = _ODDS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    surv, top = _survival(force)
+    need = tn - 2 * skill
+    p = 0.0
+    for x, px in exploding(12).items():
+        k = need - x  # the force dice must make at least k
+        if k <= force:  # force d6 never totals less than force
+            p += px
+        elif k <= top:
+            p += px * surv[k]
+    p = min(1.0, p)
+    if len(_ODDS_CACHE) > 4096:
+        _ODDS_CACHE.clear()
+    _ODDS_CACHE[key] = p
+    return p
+
+
+def odds(request: Any) -> dict[str, Any]:
+    force, skill, tn = _read_request(request)
+    if tn is None:
+        raise OddsError('"tn" is required: the target number the check must reach.')
+    return {"pass": pass_chance(force, skill, tn)}
+
+
+def roll(request: Any, roller: Roller) -> dict[str, Any]:
+    force, skill, tn = _read_request(request)
+    d12 = [roller.d(12)]
+    while d12[-1] == 12 and len(d12) < MAX_EXPLOSIONS:
+        d12.append(roller.d(12))
+    d6 = roller.roll(force, 6)
+    total = sum(d12) + sum(d6) + 2 * skill
+    text = check_text(force, skill) + ": " + "+".join(map(str, d12))
+    if d6:
+        text += " | " + ",".join(map(str, d6))
+    if skill:
+        text += f" +{2 * skill}"
+    text += f" = {total}"
+    if tn is None:
+        outcome = "rolled"
+    else:
+        outcome = "pass" if total >= tn else "fail"
+        text += f" vs TN {tn}: {outcome}"
+    return {"faces": d12 + d6, "d12": d12, "d6": d6, "total": total, "outcome": outcome, "text": text}
+
+
+def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
+    """A check per skill (its force's d6 + 2×rank) and an attribute check per force (no skill)."""
+    forces = build.get("forces") if isinstance(build.get("forces"), dict) else {}
+    skills = build.get("skills") if isinstance(build.get("skills"), dict) else {}
+    tn = ctx.settings.get("default_tn", 12)
+    out = []
+    for skill_id, entry in ctx.catalogue.get("skills", {}).items():
+        force, rank = forces.get(entry.get("force")), skills.get(skill_id, 0)
+        if is_int(force) and is_int(rank) and 0 <= force <= ODDS_LIMIT and 0 <= rank <= ODDS_LIMIT:
+            out.append({
+                "id": f"skill:{skill_id}",
+                "label": f"{entry.get('name', skill_id)} ({check_text(force, rank)})",
+                "group": entry.get("force"),
+                "request": {"force": force, "skill": rank, "tn": tn},
+            })
+    for force_id, entry in ctx.catalogue.get("forces", {}).items():
+        force = forces.get(force_id)
+        if is_int(force) and 0 <= force <= ODDS_LIMIT:
+            out.append({
+                "id": f"force:{force_id}",
+                "label": f"{entry.get('name', force_id)} check ({check_text(force, 0)})",
+                "group": "forces",
+                "request": {"force": force, "skill": 0, "tn": tn},
+            })
+    return out
