@@ -75,6 +75,9 @@ class Membership(models.Model):
         constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]
         ordering = ["joined", "id"]
 
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} of campaign #{self.campaign_id} (user #{self.user_id})"
+
 
 class Character(models.Model):
     """A character: its build (choices), its play state, and the version counter.
@@ -127,6 +130,9 @@ class CharacterVersion(models.Model):
         ordering = ["-number"]
         constraints = [models.UniqueConstraint(fields=["character", "number"], name="one_version_number")]
 
+    def __str__(self) -> str:
+        return f"Character #{self.character_id} v{self.number}"
+
 
 class LedgerEntry(models.Model):
     """One award or spend of one currency. Balances are sums of these rows."""
@@ -152,6 +158,9 @@ class LedgerEntry(models.Model):
     class Meta:
         ordering = ["created", "id"]
         indexes = [models.Index(fields=["character", "currency"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.currency} (character #{self.character_id})"
 
 
 class Advancement(models.Model):
@@ -194,6 +203,9 @@ class Advancement(models.Model):
         ordering = ["-created", "-id"]
         indexes = [models.Index(fields=["character", "status"])]
 
+    def __str__(self) -> str:
+        return f"Advancement #{self.pk} of character #{self.character_id}"
+
 
 class RollLog(models.Model):
     """A roll made on a character's sheet: who rolled what, when, and the odds of it."""
@@ -207,6 +219,9 @@ class RollLog(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return self.label
 
 
 class ApiToken(AbstractAuthToken):

@@ -11,16 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.template.defaultfilters import add
-from django.utils.dates import MONTHS_3
-from django.utils.timezone import template_localtime
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
-from django.template.loader import get_template
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import add
+from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.dates import MONTHS_3
+from django.utils.timezone import template_localtime
 from django.views.decorators.http import require_GET, require_POST
 
 from characters.errors import ApplicationError, RuleRefused

@@ -83,7 +83,7 @@ def _from_row(model, values, fields=None) -> Any:
     database sent them, converted as the ORM converts them."""
     fields = fields if fields is not None else model._meta.concrete_fields
     converted = []
-    for (col, convs), value in zip(_converters(model, fields), values):
+    for (col, convs), value in zip(_converters(model, fields), values, strict=False):
         for conv in convs:
             value = conv(value, col, connection)
         converted.append(value)

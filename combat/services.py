@@ -41,7 +41,6 @@ from combat.selectors import (
     LOG_FIELDS,
     Fight,
     campaign_combat_rules,
-    combatant_fighter,
     encounter_fight,
     encounter_for_user,
     encounter_is_gm,

@@ -16,8 +16,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
-from django.template.loader import render_to_string
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -30,13 +30,17 @@ from combat.quick_builds import quick_build
 from combat.selectors import (
     campaign_characters_to_add,
     campaign_combat_rules,
-    encounter_board as board_of,
     encounter_fight,
     encounter_for_user,
     encounter_is_gm,
-    encounter_panel as panel_of,
     encounters_for_user,
     npc_library,
+)
+from combat.selectors import (
+    encounter_board as board_of,
+)
+from combat.selectors import (
+    encounter_panel as panel_of,
 )
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number, value_of
 

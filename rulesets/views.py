@@ -15,8 +15,9 @@ from django.views.decorators.http import require_GET
 
 from rulesets.charts import odds_bars
 from rulesets.engine import OddsError, registry
-from rulesets.engine.base import parse_whole_number
 from rulesets.engine import odds as engine_odds
+from rulesets.engine.base import parse_whole_number
+
 
 def _ruleset_or_404(slug: str):
     ruleset = registry.get(slug)

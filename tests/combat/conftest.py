@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import copy
+import os
+import uuid
 
 import pytest
 
 from characters.models import Character
+from combat import services
+from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
@@ -70,3 +74,42 @@ def set_state(character: Character, **changes) -> None:
     state.update(changes)
     character.state = state
     character.save(update_fields=["state"])
+
+
+# The live-update fixtures (test_live.py, test_live_access.py): once on the in-memory channel layer and
+# once on Redis when it answers.
+REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
+
+
+def _redis_up() -> bool:
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=1).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(params=["memory", "redis"])
+def layer(request, settings):
+    if request.param == "redis":
+        if not _redis_up():
+            pytest.skip(f"Redis does not answer at {REDIS_TEST_URL}")
+        settings.CHANNEL_LAYERS = {"default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": f"sf-test-{uuid.uuid4().hex[:8]}"},
+        }}
+    else:
+        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return request.param
+
+
+@pytest.fixture
+def fight(table):
+    gm = table["gm"]
+    e = services.encounter_create(campaign=table["campaign"], user=gm, name="Live")
+    pablo = services.encounter_add_combatant(encounter=e, user=gm, character=table["pablo"])[0]
+    goblin = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)[0]
+    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
+    return {**table, "e": e, "c_pablo": pablo, "goblin": goblin}
