@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import add
@@ -36,6 +36,7 @@ from characters.selectors.play import (
 from characters.services import play
 from characters.templatetags.sheet_tags import pretty, state_fields
 from config.forms import check_post, post_text, value_of
+from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "characters/sheet.html"
 #: Top-level build keys the summary leaves to other blocks (or that say nothing).
@@ -188,7 +189,7 @@ def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[s
     return rows
 
 
-def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[str, Any]:
+def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> dict[str, Any]:
     rules: SheetRules = extra.pop("rules", None) or sheet_rules(character=character)
     if "rolls" in extra:
         extra["rolls"] = _roll_rows(character, extra["rolls"])
@@ -230,12 +231,12 @@ def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[
     }
 
 
-def _load(request: HttpRequest, character_id: int) -> Character:
+def _load(request: HtmxHttpRequest, character_id: int) -> Character:
     """The character if this user may see it; 404 otherwise (pages and htmx alike)."""
     return character_for_user(user=request.user, character_id=character_id)
 
 
-def _partials(request: HttpRequest, context: dict, name: str) -> HttpResponse:
+def _partials(request: HtmxHttpRequest, context: dict, name: str) -> HttpResponse:
     """One htmx answer: a partial of the sheet that renders the swapped block and, with
     hx-swap-oob, every other block the change touched (sheet.html's "*-update" partials).
 
@@ -258,7 +259,7 @@ def _refusal(exc: Exception) -> str:
 
 @login_required
 @require_GET
-def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_sheet(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The sheet page (also for drafts). ``?print=1`` gives the print layout;
     ``?roll=<id>`` shows that roll's result and odds chart."""
     character = _load(request, character_id)
@@ -274,7 +275,7 @@ def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_sheet_rolls(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_sheet_rolls(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The roll log block (htmx refresh; plain GET → the sheet)."""
     character = _load(request, character_id)
     if not request.htmx:
@@ -285,7 +286,7 @@ def character_sheet_rolls(request: HttpRequest, character_id: int) -> HttpRespon
 
 @login_required
 @require_GET
-def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) -> HttpResponse:
+def character_sheet_roll(request: HtmxHttpRequest, character_id: int, roll_id: int) -> HttpResponse:
     """One logged roll with its odds chart (htmx: the result block; plain GET: the sheet showing it)."""
     character = _load(request, character_id)
     if not request.htmx:
@@ -297,7 +298,7 @@ def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) 
 # ------------------------------------------------------------------ writes
 
 
-def _action_from_post(request: HttpRequest) -> dict[str, Any]:
+def _action_from_post(request: HtmxHttpRequest) -> dict[str, Any]:
     """Form fields → a state action: whole numbers become ints (strictly: config.forms.value_of),
     empty fields are dropped. Text that cannot be stored raises FormInputError (a 400)."""
     check_post(request.POST)
@@ -320,7 +321,7 @@ def _action_from_post(request: HttpRequest) -> dict[str, Any]:
 
 @login_required
 @require_POST
-def character_state_action(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """Apply one play-state action from a section's form (or a pool's +/− button)."""
     _load(request, character_id)  # a stranger gets the 404 before anything they posted is read
     action = _action_from_post(request)
@@ -344,7 +345,7 @@ def character_state_action(request: HttpRequest, character_id: int) -> HttpRespo
 
 @login_required
 @require_POST
-def character_equipment(request: HttpRequest, character_id: int, index: int) -> HttpResponse:
+def character_equipment(request: HtmxHttpRequest, character_id: int, index: int) -> HttpResponse:
     """Wield, wear or carry an equipment entry (the owner only; the GM gets 403)."""
     _load(request, character_id)
     check_post(request.POST, labels={"state": "Equipment state", "arms": "Arms"})
@@ -371,7 +372,7 @@ def character_equipment(request: HttpRequest, character_id: int, index: int) -> 
 
 @login_required
 @require_POST
-def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """Roll one of the sheet's rollables on the server; show the result and its odds."""
     _load(request, character_id)
     rollable = post_text(request.POST, "rollable", label="Roll")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from .dice import Roller
 from .pointer import ptr
@@ -58,7 +58,7 @@ def name_key(text: str) -> str:
     return _NAME_KEY_RE.sub("", text.lower())
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """A JSON whole number (bools are not numbers here)."""
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 

@@ -21,6 +21,7 @@ _PACKAGE = "rulesets.systems"
 _found: dict[str, Ruleset] | None = None
 _extra: dict[str, Ruleset] = {}
 # ``SYSTEMS``, the slugs in order, is set on first use (see ``__getattr__``).
+SYSTEMS: tuple[str, ...]
 
 
 def _discover() -> dict[str, Ruleset]:
