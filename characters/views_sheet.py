@@ -20,7 +20,7 @@ from django.template.defaultfilters import add
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.dates import MONTHS_3
-from django.utils.timezone import template_localtime
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # real, but not in django-stubs
 from django.views.decorators.http import require_GET, require_POST
 
 from characters.errors import ApplicationError, RuleRefused
@@ -384,8 +384,9 @@ def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResp
         error = _refusal(exc)
     character = _load(request, character_id)
     if not request.htmx:
-        if error:
-            messages.error(request, error)
+        if log is None:  # refused: ``error`` says why
+            if error:
+                messages.error(request, error)
             return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
     context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error,

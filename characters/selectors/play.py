@@ -130,7 +130,7 @@ def _with_body_shapes(ruleset: Ruleset, sections: list[dict[str, Any]]) -> list[
         return sections
     diagram = ruleset.body_diagram()
     return [
-        {**s, "items": [{**p, "shape": diagram.get(p.get("id"))} for p in s.get("items") or [] if isinstance(p, dict)]}
+        {**s, "items": [{**p, "shape": diagram.get(p.get("id", ""))} for p in s.get("items") or [] if isinstance(p, dict)]}
         if isinstance(s, dict) and s.get("kind") == "body"
         else s
         for s in sections
