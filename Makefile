@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PG_URL := postgres://postgres@127.0.0.1:5432/sheetforge
 
-.PHONY: run serve test venv venv-dev migrate seed lock bench clean
+.PHONY: run serve test lint venv venv-dev migrate seed lock bench clean
 
 $(VENV)/.runtime: requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -49,6 +49,13 @@ test: venv-dev
 	fi; \
 	echo "Tests use database: $${DATABASE_URL:-SQLite}"; \
 	DATABASE_URL=$$DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS)
+
+# ruff (lint and formatting) and mypy with django-stubs, configured in pyproject.toml. Tests are linted
+# but not type-checked. mypy imports the settings: DEBUG=true spares it a production SECRET_KEY.
+lint: venv-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	DEBUG=true SECRET_KEY=$${SECRET_KEY:-lint-only-not-a-secret-lint-only-not-a-secret-lint-only} $(VENV)/bin/mypy config characters combat rulesets
 
 bench: venv-dev
 	$(PY) bench/run.py

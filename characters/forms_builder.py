@@ -336,7 +336,7 @@ def build_from_post(ruleset_traits: dict, post_data, base_build: Any) -> dict:
         else:
             build.pop("notes", None)
     for section in shown:
-        reader = READERS.get(section.get("kind"))
+        reader = READERS.get(section.get("kind", ""))
         if reader is not None:
             reader(section, post_data, build)
     _apply_actions(shown, post_data, build)

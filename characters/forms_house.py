@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 
@@ -71,7 +71,7 @@ def _words(default: Any, kind: str, choices) -> str:
 def _kind(default: Any, spec: dict) -> str:
     if spec.get("choices"):
         return "choice"
-    hinted = spec.get("type")
+    hinted = spec.get("type", "")
     if default is None:
         return {"number": "int", "yes/no": "bool", "text": "text"}.get(hinted, "json")
     if isinstance(default, bool):
@@ -111,7 +111,7 @@ def _walk(out: list[HouseField], tokens: list[str], default: Any, spec: dict, gr
     choices = [(c[0], c[1]) if isinstance(c, list) else (c, humanise(str(c))) for c in spec.get("choices") or []]
     kind = _kind(default, spec)
     rulebook = _words(default, kind, choices)
-    help_text = (spec.get("help") + " " if spec.get("help") else "") + f"Rulebook: {rulebook}."
+    help_text = (spec["help"] + " " if spec.get("help") else "") + f"Rulebook: {rulebook}."
     bounds = [spec.get(k) if isinstance(spec.get(k), int) else None for k in ("min", "max")]
     out.append(HouseField(ptr(*tokens), label, help_text, kind, default, choices, group, *bounds))
 
@@ -165,7 +165,7 @@ class JSONValueField(forms.CharField):
 
 
 def _form_field(spec: HouseField) -> forms.Field:
-    common = {"required": False, "label": spec.label, "help_text": spec.help}
+    common: dict[str, Any] = {"required": False, "label": spec.label, "help_text": spec.help}
     placeholder = {"placeholder": _words(spec.default, spec.kind, spec.choices)}
     if spec.kind == "bool":
         return forms.TypedChoiceField(
@@ -205,7 +205,13 @@ def _initial(spec: HouseField, value: Any) -> Any:
     return value
 
 
-class HouseRulesMixin:
+if TYPE_CHECKING:
+    _FormBase = forms.Form  # what the mixin is mixed into (CampaignSettingsForm)
+else:
+    _FormBase = object
+
+
+class HouseRulesMixin(_FormBase):
     """Adds the house-rule fields of ``ruleset`` to a form; ``house_rules()`` reads the overrides back."""
 
     def add_house_fields(self, ruleset, overrides: dict | None) -> None:

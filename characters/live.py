@@ -29,6 +29,7 @@ so a rolled-back removal closes nothing. A broken channel layer is logged, never
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -61,7 +62,13 @@ def send_close(*, user_id: int, campaign_id: int | None = None) -> None:
         logger.exception("closing the sockets of user %s failed", user_id)
 
 
-class AccessFollowingMixin:
+if TYPE_CHECKING:
+    from channels.generic.websocket import AsyncWebsocketConsumer as _ConsumerBase  # what it is mixed into
+else:
+    _ConsumerBase = object
+
+
+class AccessFollowingMixin(_ConsumerBase):
     """For an ``AsyncWebsocketConsumer`` on one campaign's channel (see the module docstring)."""
 
     access_group: str | None = None

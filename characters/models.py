@@ -71,9 +71,15 @@ class Membership(models.Model):
     role = models.CharField(max_length=8, choices=Role.choices, default=Role.PLAYER)
     joined = models.DateTimeField(auto_now_add=True)
 
+    #: Not stored: set by ``campaign_join`` — whether that call made this membership (a second join did not).
+    is_new: bool = False
+
     class Meta:
         constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]
         ordering = ["joined", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} of campaign #{self.campaign_id} (user #{self.user_id})"
 
 
 class Character(models.Model):
@@ -156,6 +162,9 @@ class CharacterVersion(models.Model):
         ordering = ["-number"]
         constraints = [models.UniqueConstraint(fields=["character", "number"], name="one_version_number")]
 
+    def __str__(self) -> str:
+        return f"Character #{self.character_id} v{self.number}"
+
 
 class LedgerEntry(models.Model):
     """One award or spend of one currency. Balances are sums of these rows."""
@@ -181,6 +190,9 @@ class LedgerEntry(models.Model):
     class Meta:
         ordering = ["created", "id"]
         indexes = [models.Index(fields=["character", "currency"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.currency} (character #{self.character_id})"
 
 
 class Advancement(models.Model):
@@ -223,6 +235,9 @@ class Advancement(models.Model):
         ordering = ["-created", "-id"]
         indexes = [models.Index(fields=["character", "status"])]
 
+    def __str__(self) -> str:
+        return f"Advancement #{self.pk} of character #{self.character_id}"
+
 
 class RollLog(models.Model):
     """A roll at the table: who rolled what for which character, when, and the odds of it.
@@ -246,6 +261,9 @@ class RollLog(models.Model):
             models.Index(fields=["campaign", "-created", "-id"], name="roll_feed"),
             models.Index(fields=["character", "-created", "-id"], name="roll_log"),
         ]
+
+    def __str__(self) -> str:
+        return self.label
 
 
 class ApiToken(AbstractAuthToken):

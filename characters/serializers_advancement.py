@@ -89,7 +89,7 @@ class RevertSerializer(serializers.Serializer):
 
 class DiffRowSerializer(serializers.Serializer):
     path = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the API field "label" (CONTRACT.md) shadows Field.label
     old = serializers.JSONField(allow_null=True)
     new = serializers.JSONField(allow_null=True)
     cost = serializers.DictField(child=serializers.IntegerField(), help_text="currency → what this change costs")

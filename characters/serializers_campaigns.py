@@ -15,7 +15,7 @@ class ErrorSerializer(serializers.Serializer):
     """Every error answer: {"detail": ..., "errors": [...]} (config.api)."""
 
     detail = serializers.CharField()
-    errors = serializers.ListField(child=serializers.DictField())
+    errors = serializers.ListField(child=serializers.DictField())  # type: ignore[assignment]  # the API field "errors" (CONTRACT.md) shadows Serializer.errors
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -114,4 +114,4 @@ class CampaignDetailSerializer(CampaignSummarySerializer):
 
     @extend_schema_field(MemberSerializer(many=True))
     def get_members(self, campaign) -> list[dict]:
-        return MemberSerializer(campaign_members(campaign), many=True).data
+        return list(MemberSerializer(campaign_members(campaign), many=True).data)

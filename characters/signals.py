@@ -17,8 +17,8 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from characters.live import close_user_sockets
 from characters import throttling  # noqa: F401  (logs lock-outs)
+from characters.live import close_user_sockets
 from characters.models import Membership
 
 

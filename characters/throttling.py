@@ -114,6 +114,10 @@ class FailureThrottle(_SettingRate, SimpleRateThrottle):
     """A DRF throttle that counts failures only: ``allow_request`` checks, ``record_failure``
     (called by the view once the attempt failed) counts. A right join code costs nothing."""
 
+    # Set by SimpleRateThrottle.__init__ from the rate (parse_rate); only read when there is a rate.
+    num_requests: int
+    duration: int
+
     def allow_request(self, request, view) -> bool:
         if self.rate is None:
             return True

@@ -42,7 +42,7 @@ def _redirect(request, url: str):
 def _reason(exc: ApplicationError) -> str:
     errors = getattr(exc, "errors", None) or []
     detail = exc.message
-    extra = [e.get("message") for e in errors if isinstance(e, dict) and e.get("message") and e.get("message") not in detail]
+    extra = [e["message"] for e in errors if isinstance(e, dict) and e.get("message") and e["message"] not in detail]
     return " ".join([detail, *extra[:3]])
 
 

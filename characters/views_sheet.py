@@ -12,16 +12,16 @@ import re
 from typing import Any
 
 from django.contrib import messages
-from django.template.defaultfilters import add
-from django.utils.dates import MONTHS_3
-from django.utils.timezone import template_localtime
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.middleware.csrf import get_token
-from django.template.loader import get_template
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import add
+from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.dates import MONTHS_3
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # real, but not in django-stubs
 from django.views.decorators.http import require_GET, require_POST
 
 from characters.errors import ApplicationError, RuleRefused
@@ -42,6 +42,7 @@ from characters.selectors.play import (
 from characters.services import play
 from characters.templatetags.sheet_tags import pretty, state_fields
 from config.forms import check_post, post_text, value_of
+from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "characters/sheet.html"
 #: Top-level build keys the summary leaves to other blocks (or that say nothing).
@@ -200,7 +201,7 @@ def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[s
     return rows
 
 
-def _roll_form(character: Character, rules: SheetRules, *, request: HttpRequest, can_roll: bool) -> dict[str, Any]:
+def _roll_form(character: Character, rules: SheetRules, *, request: HtmxHttpRequest, can_roll: bool) -> dict[str, Any]:
     """The Dice block's form: the numbers the table sets for its rolls (a target, a difficulty,
     defaulting to the running encounter's, else the campaign's house default), the roll whose
     odds the chart previews, that chart, and the GM's private toggle."""
@@ -244,7 +245,7 @@ def _roll_odds(rules: SheetRules, rollable_id: str, inputs: dict[str, Any]) -> d
             "preview_odds": odds, "preview_error": ""}
 
 
-def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[str, Any]:
+def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> dict[str, Any]:
     rules: SheetRules = extra.pop("rules", None) or sheet_rules(character=character)
     if "rolls" in extra:
         extra["rolls"] = _roll_rows(character, extra["rolls"])
@@ -287,12 +288,12 @@ def _sheet_context(request: HttpRequest, character: Character, **extra) -> dict[
     }
 
 
-def _load(request: HttpRequest, character_id: int) -> Character:
+def _load(request: HtmxHttpRequest, character_id: int) -> Character:
     """The character if this user may see it; 404 otherwise (pages and htmx alike)."""
     return character_for_user(user=request.user, character_id=character_id)
 
 
-def _partials(request: HttpRequest, context: dict, name: str) -> HttpResponse:
+def _partials(request: HtmxHttpRequest, context: dict, name: str) -> HttpResponse:
     """One htmx answer: a partial of the sheet that renders the swapped block and, with
     hx-swap-oob, every other block the change touched (sheet.html's "*-update" partials).
 
@@ -315,7 +316,7 @@ def _refusal(exc: Exception) -> str:
 
 @login_required
 @require_GET
-def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_sheet(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The sheet page (also for drafts). ``?print=1`` gives the print layout;
     ``?roll=<id>`` shows that roll's result and odds chart."""
     character = _load(request, character_id)
@@ -331,7 +332,7 @@ def character_sheet(request: HttpRequest, character_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_sheet_rolls(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_sheet_rolls(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The roll log block (htmx refresh; plain GET → the sheet)."""
     character = _load(request, character_id)
     if not request.htmx:
@@ -342,7 +343,7 @@ def character_sheet_rolls(request: HttpRequest, character_id: int) -> HttpRespon
 
 @login_required
 @require_GET
-def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) -> HttpResponse:
+def character_sheet_roll(request: HtmxHttpRequest, character_id: int, roll_id: int) -> HttpResponse:
     """One logged roll with its odds chart (htmx: the result block; plain GET: the sheet showing it)."""
     character = _load(request, character_id)
     if not request.htmx:
@@ -354,7 +355,7 @@ def character_sheet_roll(request: HttpRequest, character_id: int, roll_id: int) 
 # ------------------------------------------------------------------ writes
 
 
-def _action_from_post(request: HttpRequest) -> dict[str, Any]:
+def _action_from_post(request: HtmxHttpRequest) -> dict[str, Any]:
     """Form fields → a state action: whole numbers become ints (strictly: config.forms.value_of),
     empty fields are dropped. Text that cannot be stored raises FormInputError (a 400)."""
     check_post(request.POST)
@@ -377,7 +378,7 @@ def _action_from_post(request: HttpRequest) -> dict[str, Any]:
 
 @login_required
 @require_POST
-def character_state_action(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """Apply one play-state action from a section's form (or a pool's +/− button)."""
     _load(request, character_id)  # a stranger gets the 404 before anything they posted is read
     action = _action_from_post(request)
@@ -401,7 +402,7 @@ def character_state_action(request: HttpRequest, character_id: int) -> HttpRespo
 
 @login_required
 @require_POST
-def character_equipment(request: HttpRequest, character_id: int, index: int) -> HttpResponse:
+def character_equipment(request: HtmxHttpRequest, character_id: int, index: int) -> HttpResponse:
     """Wield, wear or carry an equipment entry (the owner only; the GM gets 403)."""
     _load(request, character_id)
     check_post(request.POST, labels={"state": "Equipment state", "arms": "Arms"})
@@ -431,7 +432,7 @@ ROLL_INPUT_PREFIX = "in_"
 
 @login_required
 @require_GET
-def character_roll_odds(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_roll_odds(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The odds chart of one roll with the numbers the player is setting (htmx, as the inputs
     change, before the roll); plain GET: the sheet."""
     character = _load(request, character_id)
@@ -445,16 +446,18 @@ def character_roll_odds(request: HttpRequest, character_id: int) -> HttpResponse
     return _partials(request, context, "roll-odds")
 
 
-def _roll_inputs_from_post(request: HttpRequest) -> dict[str, str]:
+def _roll_inputs_from_post(request: HtmxHttpRequest) -> dict[str, str]:
     """``in_target=14`` → {"target": "14"}: the numbers the player set on the roll's form (the
     rules check each against the ruleset's odds form: ``selectors.play.roll_request``)."""
     check_post(request.POST)
-    return {k[len(ROLL_INPUT_PREFIX):]: v for k, v in request.POST.items() if k.startswith(ROLL_INPUT_PREFIX)}
+    return {
+        k[len(ROLL_INPUT_PREFIX):]: request.POST.get(k, "") for k in request.POST if k.startswith(ROLL_INPUT_PREFIX)
+    }
 
 
 @login_required
 @require_POST
-def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse:
+def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """Roll one of the sheet's rollables on the server; show the result and its odds."""
     _load(request, character_id)
     rollable = post_text(request.POST, "rollable", label="Roll")
@@ -469,8 +472,9 @@ def character_roll_view(request: HttpRequest, character_id: int) -> HttpResponse
         error = _refusal(exc)
     character = _load(request, character_id)
     if not request.htmx:
-        if error:
-            messages.error(request, error)
+        if log is None:  # refused: ``error`` says why
+            if error:
+                messages.error(request, error)
             return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
     context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error,

@@ -30,6 +30,9 @@ class Encounter(models.Model):
     class Meta:
         ordering = ["-created", "-id"]
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class Combatant(models.Model):
     """A character of the campaign (its live sheet state takes the damage) or an NPC."""
@@ -49,6 +52,9 @@ class Combatant(models.Model):
     class Meta:
         ordering = ["id"]
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class EncounterEvent(models.Model):
     """Append-only: everything that happened in an encounter, in order."""
@@ -66,6 +72,9 @@ class EncounterEvent(models.Model):
     class Meta:
         ordering = ["seq"]
         constraints = [models.UniqueConstraint(fields=["encounter", "seq"], name="one_event_per_seq")]
+
+    def __str__(self) -> str:
+        return f"Event {self.seq} of encounter #{self.encounter_id}"
 
 
 class LibraryNpc(models.Model):

@@ -83,7 +83,7 @@ def _from_row(model, values, fields=None) -> Any:
     database sent them, converted as the ORM converts them."""
     fields = fields if fields is not None else model._meta.concrete_fields
     converted = []
-    for (col, convs), value in zip(_converters(model, fields), values):
+    for (col, convs), value in zip(_converters(model, fields), values, strict=False):
         for conv in convs:
             value = conv(value, col, connection)
         converted.append(value)
@@ -207,12 +207,12 @@ def _initial_state(ruleset: Ruleset, build: dict, report: Report, ctx: Context |
 def combatant_fighter(ruleset: Ruleset, campaign: Campaign, c: Combatant, ctx: Context | None = None) -> Fighter:
     """The combatant as the combat hooks see it; ``ctx`` is the campaign's rules context."""
     ctx = ctx or campaign_context(campaign=campaign, ruleset=ruleset)
-    if c.character_id:
-        character: Character = c.character
+    character = c.character  # None without a query when there is no character_id
+    if character is not None:
         build = character.build if isinstance(character.build, dict) else {}
         report = fighter_report(ruleset, campaign, build)
         state = character.state if character.state else _initial_state(ruleset, build, report, ctx)
-        controllers = (character.owner_id,)
+        controllers: tuple[int, ...] = (character.owner_id,)
         name = character.name or c.name
     else:
         build = c.build if isinstance(c.build, dict) else {}
@@ -369,7 +369,7 @@ def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
              if isinstance(st, dict)]
     details = [{**d, "key": d.get("key") or slugify(str(d.get("label", "")))} for d in out.get("details") or []
                if isinstance(d, dict)]
-    summary = {"stats": stats, "status": list(out.get("status") or [])}
+    summary: dict[str, Any] = {"stats": stats, "status": list(out.get("status") or [])}
     if details:  # more label/value pairs under their own heading (a ruleset's distances to the others…)
         summary.update(details=details, details_label=str(out.get("details_label") or ""))
     return summary
@@ -403,8 +403,8 @@ def _rows(fight: Fight) -> list[dict[str, Any]]:
         rows.append({
             "id": c.id, "name": f.name if f else c.name, "is_npc": c.is_npc, "group": c.group,
             "character": c.character_id,
-            "owner": c.character.owner.get_username() if c.character_id else "",
-            "owner_id": c.character.owner_id if c.character_id else None,
+            "owner": c.character.owner.get_username() if c.character else "",
+            "owner_id": c.character.owner_id if c.character else None,
             "position": position.get(c.id), "current": c.id in current,
             "summary": _summary(fight, f) if f else {"stats": [], "status": []},
             "state": f.state if f else c.state, "combat": c.combat or {},
@@ -473,7 +473,7 @@ def odds_rows(ruleset: Ruleset | None, request: Any, ctx: Context | None = None)
     except Exception:
         logger.exception("odds failed")
         return []
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, value in (answer or {}).items():
         if isinstance(value, (int, float)):
             rows.append({"label": label(name), "p": float(value)})

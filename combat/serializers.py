@@ -70,7 +70,7 @@ class NextTurnSerializer(serializers.Serializer):
 
 
 class StatSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the API field "label" (CONTRACT.md) shadows Field.label
     value = serializers.CharField()
 
 
@@ -102,7 +102,7 @@ class EventSerializer(serializers.Serializer):
     kind = serializers.CharField()
     text = serializers.CharField()
     actor = serializers.IntegerField(allow_null=True)
-    data = serializers.JSONField()
+    data = serializers.JSONField()  # type: ignore[assignment]  # the API field "data" (CONTRACT.md) shadows Serializer.data
     created = serializers.DateTimeField()
 
 

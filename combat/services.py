@@ -41,7 +41,6 @@ from combat.selectors import (
     LOG_FIELDS,
     Fight,
     campaign_combat_rules,
-    combatant_fighter,
     encounter_fight,
     encounter_for_user,
     encounter_is_gm,
@@ -51,7 +50,7 @@ from combat.selectors import (
     row_signatures,
 )
 from rulesets.engine.base import StateError
-from rulesets.engine.combat import CombatRefused, Event, Fighter, Outcome
+from rulesets.engine.combat import CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 
 logger = logging.getLogger(__name__)
@@ -89,7 +88,7 @@ def _require_gm(user, encounter: Encounter, what: str) -> None:
         raise NotPermitted(f"Only the GM may {what}.")
 
 
-def _require_rules(fight: Fight):
+def _require_rules(fight: Fight) -> CombatRules:
     if fight.rules is None:
         raise refused("combat.unsupported", fight.unsupported)
     return fight.rules
@@ -138,7 +137,7 @@ class _Step:
         self.order_before = list(e.order or [])
         self.rows_before = {} if structural else row_signatures(fight)
         self.stored = {c.id: (_dump(c.state), _dump(c.combat)) for c in fight.combatants}
-        self.stored_pc = {c.character_id: _dump(c.character.state) for c in fight.combatants if c.character_id}
+        self.stored_pc = {c.character_id: _dump(c.character.state) for c in fight.combatants if c.character}
 
     def apply(self, out: Outcome) -> None:
         fight, e = self.fight, self.fight.encounter
@@ -146,9 +145,10 @@ class _Step:
             c = fight.by_id.get(fid)
             if c is None:
                 continue
-            if c.character_id:
-                c.character.state = new_state
-                self.characters.setdefault(c.character_id, (c.character, []))
+            character = c.character  # None without a query when there is no character_id
+            if character is not None:
+                character.state = new_state
+                self.characters.setdefault(character.pk, (character, []))
             else:
                 c.state = new_state
                 self.dirty.add(fid)
@@ -235,14 +235,16 @@ def _turn_started(step: _Step, roller: Roller) -> None:
     if current is None:
         return
     step.log("turn", f"{' and '.join(fight.fighter_by_id[i].name for i in fight.current_ids)}: your turn.", current)
-    step.apply(_call(fight.rules.turn_start, fight.fighter_by_id[current], fight.fighters, e.state or {}, roller,
+    rules = _require_rules(fight)  # the callers checked it: refused before any change otherwise
+    step.apply(_call(rules.turn_start, fight.fighter_by_id[current], fight.fighters, e.state or {}, roller,
                      ctx=fight.ctx))
 
 
 def _round_started(step: _Step, roller: Roller) -> None:
     fight, e = step.fight, step.fight.encounter
     step.log("round", f"Round {e.round} begins.")
-    step.apply(_call(fight.rules.round_start, fight.fighters, e.state or {}, e.round, roller, ctx=fight.ctx))
+    rules = _require_rules(fight)
+    step.apply(_call(rules.round_start, fight.fighters, e.state or {}, e.round, roller, ctx=fight.ctx))
     e.turn = 0
 
 
@@ -250,9 +252,10 @@ def _advance(step: _Step, roller: Roller) -> None:
     """The next turn; past the end of the order, the next round."""
     fight, e = step.fight, step.fight.encounter
     order = e.order or []
+    rules = _require_rules(fight)
     span = 1
     try:
-        span = max(1, fight.rules.turn_span(order, e.turn, fight.fighter_by_id))
+        span = max(1, rules.turn_span(order, e.turn, fight.fighter_by_id))
     except Exception:
         logger.exception("turn_span failed")
     e.turn += span

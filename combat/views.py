@@ -14,10 +14,10 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.middleware.csrf import get_token
-from django.template.loader import render_to_string
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -30,15 +30,20 @@ from combat.quick_builds import quick_build
 from combat.selectors import (
     campaign_characters_to_add,
     campaign_combat_rules,
-    encounter_board as board_of,
     encounter_fight,
     encounter_for_user,
     encounter_is_gm,
-    encounter_panel as panel_of,
     encounters_for_user,
     npc_library,
 )
+from combat.selectors import (
+    encounter_board as board_of,
+)
+from combat.selectors import (
+    encounter_panel as panel_of,
+)
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number, value_of
+from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "combat/encounter_detail.html"
 _INT = re.compile(r"^-?[0-9]{1,9}$")
@@ -51,7 +56,7 @@ def _message(exc: Exception) -> str:
     return str(exc) or "You may not do that."
 
 
-def _panel_context(request: HttpRequest, encounter, fight, **extra) -> dict[str, Any]:
+def _panel_context(request: HtmxHttpRequest, encounter, fight, **extra) -> dict[str, Any]:
     """What the actions panel needs (and nothing of the board: the panel is fetched by every
     page after every change, so it stays cheap)."""
     gm = encounter_is_gm(request.user, encounter)
@@ -69,7 +74,7 @@ def _panel_context(request: HttpRequest, encounter, fight, **extra) -> dict[str,
     return ctx
 
 
-def _context(request: HttpRequest, encounter, **extra) -> dict[str, Any]:
+def _context(request: HtmxHttpRequest, encounter, **extra) -> dict[str, Any]:
     fight = encounter_fight(encounter=encounter)
     ctx = _panel_context(request, encounter, fight, **extra)
     ctx["board"] = board_of(fight=fight)
@@ -100,7 +105,7 @@ def _render_forms(ctx: dict[str, Any]) -> None:
             row["html"] = html
 
 
-def _render_panel(request: HttpRequest, encounter, **extra) -> str:
+def _render_panel(request: HtmxHttpRequest, encounter, **extra) -> str:
     """The panel fragment (every page fetches it after every change). Rendered without the
     context processors (the navigation's counts are not in it) and with its forms from
     ``_render_forms``: only the CSRF token is this request's."""
@@ -111,7 +116,7 @@ def _render_panel(request: HttpRequest, encounter, **extra) -> str:
     return render_to_string(f"{TEMPLATE}#encounter-panel", ctx).replace(_CSRF_SLOT, token)
 
 
-def _reply(request: HttpRequest, encounter, *, error: str = "", done: str = "") -> HttpResponse:
+def _reply(request: HtmxHttpRequest, encounter, *, error: str = "", done: str = "") -> HttpResponse:
     """htmx: nothing after a change — the websocket brings what changed to every page, this one
     included, and makes each fetch its own panel once; a refusal (nothing changed, nothing
     broadcast) answers with this user's panel showing why (out of band). Otherwise a redirect."""
@@ -132,7 +137,7 @@ def _reply(request: HttpRequest, encounter, *, error: str = "", done: str = "") 
 
 @login_required
 @require_GET
-def encounter_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def encounter_list(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_for_user(request.user, campaign_id)
     _, rules, why = campaign_combat_rules(campaign)
     return render(request, "combat/encounter_list.html", {
@@ -143,7 +148,7 @@ def encounter_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def encounter_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def encounter_create(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_for_user(request.user, campaign_id)
     name = post_text(request.POST, "name", label="Name")
     try:
@@ -156,14 +161,14 @@ def encounter_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def encounter_detail(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_detail(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     return render(request, TEMPLATE, _context(request, encounter))
 
 
 @login_required
 @require_GET
-def encounter_panel(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_panel(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     """This user's actions panel (fetched by each page after a live update)."""
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     if not request.htmx:
@@ -173,7 +178,7 @@ def encounter_panel(request: HttpRequest, encounter_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def encounter_board(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_board(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     """The shared parts, whole (for a page catching up after a reconnect or a missed message).
     ``?since=<version>``: the version the page shows; when it is still the current one, 204 and
     nothing to swap."""
@@ -189,7 +194,7 @@ def encounter_board(request: HttpRequest, encounter_id: int) -> HttpResponse:
 # ------------------------------------------------------------------ writes
 
 
-def _run(request: HttpRequest, encounter_id: int, fn, done: str = "") -> HttpResponse:
+def _run(request: HtmxHttpRequest, encounter_id: int, fn, done: str = "") -> HttpResponse:
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     try:
         result = fn(encounter)
@@ -201,7 +206,7 @@ def _run(request: HttpRequest, encounter_id: int, fn, done: str = "") -> HttpRes
 
 @login_required
 @require_POST
-def encounter_add_combatant(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_add_combatant(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     def add(encounter):
         post = request.POST
         check_post(post, labels={"name": "Name", "group": "Group", "build": "Quick build"})
@@ -226,33 +231,33 @@ def encounter_add_combatant(request: HttpRequest, encounter_id: int) -> HttpResp
 
 @login_required
 @require_POST
-def encounter_remove_combatant(request: HttpRequest, encounter_id: int, combatant_id: int) -> HttpResponse:
+def encounter_remove_combatant(request: HtmxHttpRequest, encounter_id: int, combatant_id: int) -> HttpResponse:
     return _run(request, encounter_id, lambda e: services.encounter_remove_combatant(
         encounter=e, user=request.user, combatant_id=combatant_id), "Removed.")
 
 
 @login_required
 @require_POST
-def encounter_start(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_start(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     return _run(request, encounter_id, lambda e: services.encounter_start(encounter=e, user=request.user),
                 "The encounter has started.")
 
 
 @login_required
 @require_POST
-def encounter_next_turn(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_next_turn(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     return _run(request, encounter_id, lambda e: services.encounter_next_turn(encounter=e, user=request.user),
                 "Next turn.")
 
 
 @login_required
 @require_POST
-def encounter_end(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_end(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     return _run(request, encounter_id, lambda e: services.encounter_end(encounter=e, user=request.user),
                 "The encounter has ended.")
 
 
-def _action_from_post(request: HttpRequest) -> dict[str, Any]:
+def _action_from_post(request: HtmxHttpRequest) -> dict[str, Any]:
     """The form's fields as an action request: whole numbers as ints, "true"/"false" as booleans
     (a flag is a hidden "false" followed by a checkbox "true"), empty fields left out. Strictly
     (config.forms.value_of): a NUL or a 40-digit number is a FormInputError (400), not a 500."""
@@ -270,7 +275,7 @@ def _action_from_post(request: HttpRequest) -> dict[str, Any]:
 
 @login_required
 @require_POST
-def encounter_act(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_act(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     def act(encounter):
         # Read only once the encounter is known to be this user's (_run): strangers get the 404.
         action = _action_from_post(request)

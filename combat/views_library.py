@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,11 +27,12 @@ from combat import services
 from combat.models import LibraryNpc
 from combat.selectors import encounter_for_user, encounter_is_gm, npc_archetypes, npc_library, npc_report
 from config.forms import FormInputError, check_post, post_whole_number
+from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "combat/npc_builder.html"
 
 
-def _gm_campaign(request: HttpRequest, campaign_id: int):
+def _gm_campaign(request: HtmxHttpRequest, campaign_id: int):
     campaign = campaign_for_user(request.user, campaign_id)  # 404 for outsiders
     if not is_campaign_gm(request.user, campaign):
         raise NotPermitted("Only the campaign's GM keeps its NPC library.")
@@ -54,7 +55,7 @@ def _cost_words(report: dict, label_of) -> str:
 
 @login_required
 @require_GET
-def npc_library_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def npc_library_page(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """The campaign's saved NPCs and the ruleset's ready archetypes to start from."""
     campaign = _gm_campaign(request, campaign_id)
     ruleset, _, _ = builder_traits(campaign=campaign)
@@ -90,7 +91,7 @@ def _builder_context(campaign, build: dict, *, npc: LibraryNpc | None, error: st
     }
 
 
-def _start_build(request: HttpRequest, campaign, ruleset) -> dict:
+def _start_build(request: HtmxHttpRequest, campaign, ruleset) -> dict:
     wanted = request.GET.get("archetype") or request.POST.get("_archetype") or ""
     archetypes = npc_archetypes(ruleset, campaign)
     chosen = next((a for a in archetypes if a["id"] == wanted), None)
@@ -102,7 +103,7 @@ def _start_build(request: HttpRequest, campaign, ruleset) -> dict:
     return ruleset.blank_build("NPC", campaign.starting_budget or None, ctx)
 
 
-def _builder(request: HttpRequest, campaign, npc: LibraryNpc | None) -> HttpResponse:
+def _builder(request: HtmxHttpRequest, campaign, npc: LibraryNpc | None) -> HttpResponse:
     ruleset, _, traits = builder_traits(campaign=campaign)
     base = copy.deepcopy(npc.build) if npc is not None else _start_build(request, campaign, ruleset)
     archetype = (request.GET.get("archetype") or request.POST.get("_archetype") or "")[:60] if npc is None else ""
@@ -127,14 +128,14 @@ def _builder(request: HttpRequest, campaign, npc: LibraryNpc | None) -> HttpResp
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def npc_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def npc_new(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     """Build a new NPC (from an archetype with ``?archetype=<id>``, else the ruleset's blank build)."""
     return _builder(request, _gm_campaign(request, campaign_id), None)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def npc_edit(request: HttpRequest, campaign_id: int, npc_id: int) -> HttpResponse:
+def npc_edit(request: HtmxHttpRequest, campaign_id: int, npc_id: int) -> HttpResponse:
     campaign = _gm_campaign(request, campaign_id)
     npc = LibraryNpc.objects.filter(pk=npc_id, campaign=campaign).first()
     if npc is None:
@@ -144,7 +145,7 @@ def npc_edit(request: HttpRequest, campaign_id: int, npc_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def npc_delete(request: HttpRequest, campaign_id: int, npc_id: int) -> HttpResponse:
+def npc_delete(request: HtmxHttpRequest, campaign_id: int, npc_id: int) -> HttpResponse:
     campaign = _gm_campaign(request, campaign_id)
     try:
         services.npc_delete(campaign=campaign, user=request.user, npc_id=npc_id)
@@ -156,7 +157,7 @@ def npc_delete(request: HttpRequest, campaign_id: int, npc_id: int) -> HttpRespo
 
 @login_required
 @require_POST
-def encounter_add_from_library(request: HttpRequest, encounter_id: int) -> HttpResponse:
+def encounter_add_from_library(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     """Add N of a library NPC to the encounter: the count field and Add."""
     from combat.views import _message, _reply  # the encounter page's own replies
 
@@ -179,7 +180,7 @@ def encounter_add_from_library(request: HttpRequest, encounter_id: int) -> HttpR
     return _reply(request, encounter, done=f"Added {', '.join(c.name for c in created)}.")
 
 
-def _refuse(request: HttpRequest, encounter, message: str) -> HttpResponse:
+def _refuse(request: HtmxHttpRequest, encounter, message: str) -> HttpResponse:
     """Nothing added: htmx gets the panel with the reason (as every encounter form), a plain POST
     the page again with it, as a 400."""
     from combat.views import TEMPLATE as ENCOUNTER

@@ -201,7 +201,7 @@ class StorableTextForm:
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for field in self.fields.values():  # type: ignore[attr-defined]
+        for field in self.fields.values():
             # Django's CharField refuses NUL in its own words; one rule, one message (the API's).
             field.validators = [v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)]
             field.validators.append(validate_storable)

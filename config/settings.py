@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from config.env import (
     ImproperlyConfigured,
@@ -123,7 +124,7 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = env_str("DATABASE_URL", "")
-DATABASES = {
+DATABASES: dict[str, dict[str, Any]] = {
     "default": parse_database_url(DATABASE_URL, base_dir=BASE_DIR)
     if DATABASE_URL
     else {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}

@@ -136,7 +136,7 @@ class RulesetDetailView(_OpenView):
 #: What validate takes: a build document is an object, but any JSON value gets a report
 #: (``build.malformed``), 200 like any other; only a missing body or one that is not JSON is a 400.
 ANY_DOCUMENT_SCHEMA = {
-    "description": BUILD_SCHEMA["description"] + " Any other JSON value (an array, null…) is answered "
+    "description": str(BUILD_SCHEMA["description"]) + " Any other JSON value (an array, null…) is answered "
     "with a report too: `build.malformed`.",
     "nullable": True,
 }

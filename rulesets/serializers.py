@@ -22,7 +22,7 @@ class IssueSerializer(serializers.Serializer):
 
 class CostSerializer(serializers.Serializer):
     path = serializers.CharField(allow_blank=True)
-    label = serializers.CharField(allow_blank=True)
+    label = serializers.CharField(allow_blank=True)  # type: ignore[assignment]  # the API field "label" (CONTRACT.md) shadows Field.label
     currency = serializers.CharField()
     cost = serializers.IntegerField()
 
@@ -32,7 +32,7 @@ class ReportSerializer(serializers.Serializer):
         allow_null=True, help_text="The ruleset that judged the build; null when none could."
     )
     valid = serializers.BooleanField(help_text="True exactly when `errors` is empty.")
-    errors = IssueSerializer(many=True)
+    errors = IssueSerializer(many=True)  # type: ignore[assignment]  # the API field "errors" (CONTRACT.md) shadows Serializer.errors
     warnings = IssueSerializer(many=True)
     spent = serializers.DictField(child=serializers.IntegerField(), help_text="Currency → amount spent.")
     budget = serializers.DictField(child=serializers.IntegerField(), help_text="Currency → amount available.")
@@ -63,7 +63,7 @@ class RulesetDetailSerializer(RulesetSummarySerializer):
 
 class ApiErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
-    errors = serializers.ListField(child=serializers.JSONField())
+    errors = serializers.ListField(child=serializers.JSONField())  # type: ignore[assignment]  # the API field "errors" (CONTRACT.md) shadows Serializer.errors
 
 
 #: The build document: any JSON object; the service reports on whatever it gets.

@@ -9,14 +9,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from config.htmx import HtmxHttpRequest
 from rulesets.charts import odds_bars
 from rulesets.engine import OddsError, registry
-from rulesets.engine.base import parse_whole_number
 from rulesets.engine import odds as engine_odds
+from rulesets.engine.base import parse_whole_number
+
 
 def _ruleset_or_404(slug: str):
     ruleset = registry.get(slug)
@@ -59,7 +61,7 @@ def odds_request_from_query(slug: str, query) -> tuple[dict[str, Any], list[dict
 
 
 @require_GET
-def ruleset_list(request: HttpRequest) -> HttpResponse:
+def ruleset_list(request: HtmxHttpRequest) -> HttpResponse:
     rulesets = [
         {"slug": rs.slug, "name": rs.name, "currencies": [rs.currency_label(c) for c in rs.currencies],
          "seed": rs.seed, "kinds": sorted(rs.catalogue)}
@@ -102,7 +104,7 @@ def catalogue_tables(
 
 
 @require_GET
-def ruleset_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def ruleset_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     ruleset = _ruleset_or_404(slug)
     odds_request, fields, error = odds_request_from_query(slug, request.GET)
     bars: list[dict[str, Any]] = []

@@ -2,6 +2,9 @@ import os
 
 import pytest
 
+# Shared fixtures of the sheet, play and dice tests (`table`), wherever they are used.
+pytest_plugins = ["tests.characters.test_sheet_fixtures", "tests.live_layers"]
+
 # Playwright's sync API runs an event loop in the test thread; Django's ORM then refuses to run
 # from it unless told that this is fine (it is: tests are single-threaded per connection).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

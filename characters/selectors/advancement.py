@@ -13,7 +13,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, Sum
 from django.http import Http404
 
 from characters.models import Advancement, Campaign, Character, LedgerEntry
-from characters.selectors.characters import _visible_filter, character_for_user, is_campaign_gm
+from characters.selectors.characters import _visible_filter, is_campaign_gm
 from rulesets.engine import registry
 
 _MAX_ID = 2**63 - 1

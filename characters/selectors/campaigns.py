@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import overload
+
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
@@ -93,6 +95,10 @@ def campaign_member(campaign: Campaign, user_id) -> Membership | None:
     return Membership.objects.filter(campaign=campaign, user_id=user_id).select_related("user").first()
 
 
+@overload
+def campaign_context(*, campaign: Campaign, ruleset: Ruleset, phase: str = ...) -> Context: ...
+@overload
+def campaign_context(*, campaign: Campaign, ruleset: None = ..., phase: str = ...) -> Context | None: ...
 def campaign_context(*, campaign: Campaign, ruleset: Ruleset | None = None, phase: str = "draft") -> Context | None:
     """The campaign's rules ``Context`` (house defaults with its house rules, the catalogue with its
     homebrew), which every ruleset hook of its characters and encounters gets. The ruleset caches

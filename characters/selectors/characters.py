@@ -184,7 +184,7 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
         tokens = split(section["path"])
         if not tokens:
             continue
-        parent = build
+        parent: Any = build
         for token in tokens[:-1]:
             parent = parent.get(token) if isinstance(parent, dict) else None
         if not isinstance(parent, dict):

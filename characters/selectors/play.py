@@ -130,7 +130,7 @@ def _with_body_shapes(ruleset: Ruleset, sections: list[dict[str, Any]]) -> list[
         return sections
     diagram = ruleset.body_diagram()
     return [
-        {**s, "items": [{**p, "shape": diagram.get(p.get("id"))} for p in s.get("items") or [] if isinstance(p, dict)]}
+        {**s, "items": [{**p, "shape": diagram.get(p.get("id", ""))} for p in s.get("items") or [] if isinstance(p, dict)]}
         if isinstance(s, dict) and s.get("kind") == "body"
         else s
         for s in sections
@@ -249,7 +249,8 @@ def roll_request(
     """The roll's request with the player's inputs set: (request, "") or (the request, a
     sentence saying what is wrong). The sheet's numbers are shared by all its rolls: an input
     this roll does not take is left out (a roll without a target ignores the target)."""
-    request = dict(rollable.get("request") or {}) if isinstance(rollable.get("request"), dict) else rollable.get("request")
+    raw_request = rollable.get("request")
+    request: dict[str, Any] = dict(raw_request) if isinstance(raw_request, dict) else {}
     specs = {s["name"]: s for s in roll_inputs(rules, rollable)}
     for name, raw in (inputs or {}).items():
         spec = specs.get(name)

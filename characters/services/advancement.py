@@ -520,9 +520,9 @@ def advancement_preview(*, character: Character, build: Any) -> dict[str, Any]:
     totals = ledger_totals(character=character)
     if not LedgerEntry.objects.filter(character=character).exclude(kind=LedgerEntry.Kind.AWARD).exists():
         # Not booked yet (see ledger.ledger_open): price against the report as the ledger will.
-        report = character.report if isinstance(character.report, dict) else {}
+        stored = character.report if isinstance(character.report, dict) else {}
         for currency, line in totals.items():
-            line["spent"] = (report.get("spent") or {}).get(currency, 0)
+            line["spent"] = (stored.get("spent") or {}).get(currency, 0)
             line["unspent"] = line["awarded"] - line["spent"]
     doc, report, cost, rows = _price(character, build, totals)
     return {

@@ -8,16 +8,20 @@ far: the selectors raise ``CampaignNotFound`` (404) first.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Field
 
 from characters.errors import NotPermitted
 from characters.models import JOIN_CODE_ALPHABET, Campaign, Membership, new_join_code
 from config.text import unstorable_at
 from rulesets.engine import registry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User as AuthUser  # settings.AUTH_USER_MODEL (the default)
 
 User = get_user_model()
 
@@ -39,11 +43,12 @@ def ruleset_name(slug: str) -> str:
 # ----------------------------------------------------------------- accounts
 
 
-def account_register(*, username: str, password: str) -> User:
+def account_register(*, username: str, password: str) -> AuthUser:
     """Create a user after Django's username rules and password validators; ValidationError says why."""
     username = (username or "").strip()
     errors: dict[str, list[str]] = {}
-    field = User._meta.get_field(User.USERNAME_FIELD)
+    # The username is a concrete field; get_field may also name a reverse relation, stubs cannot tell.
+    field = cast(Field, User._meta.get_field(User.USERNAME_FIELD))
     try:
         field.clean(username, None)
     except ValidationError as exc:
@@ -153,7 +158,7 @@ def _unique_join_code() -> str:
     raise RuntimeError("Could not find a free join code")  # 32**8 codes: not in this universe
 
 
-def campaign_create(*, gm: User, name: str, ruleset: str, settings: Any = None) -> Campaign:
+def campaign_create(*, gm: AuthUser, name: str, ruleset: str, settings: Any = None) -> Campaign:
     """A new campaign with ``gm`` as its game master (a Membership with role gm)."""
     name = (name or "").strip()
     if not name:
@@ -176,7 +181,7 @@ def normalise_join_code(code: Any) -> str:
     return "".join(ch for ch in code.upper() if ch not in " -\t")
 
 
-def campaign_join(*, user: User, join_code: str) -> Membership:
+def campaign_join(*, user: AuthUser, join_code: str) -> Membership:
     """Join the campaign whose code this is, as a player. Joining twice returns the same membership;
     its ``is_new`` says whether this call made it (a second join changes nothing)."""
     code = normalise_join_code(join_code)
@@ -193,12 +198,12 @@ def campaign_join(*, user: User, join_code: str) -> Membership:
     return membership
 
 
-def _require_gm(user: User, campaign: Campaign) -> None:
+def _require_gm(user: AuthUser, campaign: Campaign) -> None:
     if not campaign.is_gm(user):
         raise NotPermitted("Only the campaign's GM may do this.")
 
 
-def campaign_leave(*, user: User, campaign: Campaign) -> None:
+def campaign_leave(*, user: AuthUser, campaign: Campaign) -> None:
     """A player leaves; their characters stay with the campaign. The GM cannot leave their own table."""
     if campaign.is_gm(user):
         raise ValidationError("The GM cannot leave their own campaign.")
@@ -208,7 +213,7 @@ def campaign_leave(*, user: User, campaign: Campaign) -> None:
         raise ValidationError("You are not a member of this campaign.")
 
 
-def campaign_remove_player(*, gm: User, campaign: Campaign, user: User) -> None:
+def campaign_remove_player(*, gm: AuthUser, campaign: Campaign, user: AuthUser) -> None:
     """The GM removes a player from the table (403 for anyone but the GM)."""
     _require_gm(gm, campaign)
     if campaign.is_gm(user):
@@ -221,7 +226,7 @@ def campaign_remove_player(*, gm: User, campaign: Campaign, user: User) -> None:
         raise ValidationError(f"{user.get_username()} is not a player in this campaign.")
 
 
-def campaign_regenerate_join_code(*, gm: User, campaign: Campaign) -> str:
+def campaign_regenerate_join_code(*, gm: AuthUser, campaign: Campaign) -> str:
     """A fresh join code (the old one stops working at once)."""
     _require_gm(gm, campaign)
     with transaction.atomic():
@@ -233,7 +238,7 @@ def campaign_regenerate_join_code(*, gm: User, campaign: Campaign) -> str:
 
 
 def campaign_update_settings(
-    *, gm: User, campaign: Campaign, settings: Any = None, name: str | None = None
+    *, gm: AuthUser, campaign: Campaign, settings: Any = None, name: str | None = None
 ) -> Campaign:
     """The GM changes the starting budget, house rules or name, validated against the ruleset."""
     _require_gm(gm, campaign)

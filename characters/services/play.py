@@ -94,6 +94,7 @@ def _set_pool(
     """The generic "set a pool" action for rulesets without their own: put a whole number at a
     pool's path, within the pool's min and max as ``state_sections`` gives them."""
     path = action.get("path")
+    path = path if isinstance(path, str) else ""  # pool paths are JSON pointers: anything else finds none
     value = action.get("value")
     delta = action.get("delta")
     pool = None

@@ -6,7 +6,7 @@ import json
 from html import escape as _html_escape
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 register = template.Library()

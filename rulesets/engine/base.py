@@ -23,11 +23,12 @@ import json
 import logging
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from .dice import Roller
 from .pointer import ptr
@@ -57,7 +58,7 @@ def name_key(text: str) -> str:
     return _NAME_KEY_RE.sub("", text.lower())
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """A JSON whole number (bools are not numbers here)."""
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
@@ -140,7 +141,7 @@ class Context:
             value = self.cache[key] = make()
             return value
 
-    def with_phase(self, phase: str) -> "Context":
+    def with_phase(self, phase: str) -> Context:
         """The same campaign in another phase (same settings, catalogue and memo)."""
         if phase == self.phase:
             return self

@@ -7,9 +7,9 @@ here is cached: the same request twice costs a dict lookup.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
-from typing import Iterable, Sequence
 
 Dist = dict[int, float]
 

@@ -126,5 +126,5 @@ def in_rulebook_order(value: Any, index: dict[str, Any], *, depth: int = 0, pare
         return items
     if isinstance(value, list):
         items_l = [in_rulebook_order(v, index, depth=depth + 1, parent=parent) for v in value]
-        return value if all(a is b for a, b in zip(items_l, value)) else items_l
+        return value if all(a is b for a, b in zip(items_l, value, strict=True)) else items_l
     return value

@@ -18,12 +18,13 @@ if TYPE_CHECKING:
 
 _PACKAGE = "rulesets.systems"
 
-_found: dict[str, "Ruleset"] | None = None
-_extra: dict[str, "Ruleset"] = {}
+_found: dict[str, Ruleset] | None = None
+_extra: dict[str, Ruleset] = {}
 # ``SYSTEMS``, the slugs in order, is set on first use (see ``__getattr__``).
+SYSTEMS: tuple[str, ...]
 
 
-def _discover() -> dict[str, "Ruleset"]:
+def _discover() -> dict[str, Ruleset]:
     package = import_module(_PACKAGE)
     order = list(getattr(package, "ORDER", ()))
     names = sorted(
@@ -38,7 +39,7 @@ def _discover() -> dict[str, "Ruleset"]:
     return found
 
 
-def _rulesets() -> dict[str, "Ruleset"]:
+def _rulesets() -> dict[str, Ruleset]:
     global _found
     if _found is None:
         _found = _discover()
@@ -52,14 +53,14 @@ def _refresh() -> None:
     labels.cache_clear()
 
 
-def get(slug: object) -> "Ruleset | None":
+def get(slug: object) -> Ruleset | None:
     """The ruleset for ``slug``, or None when there is no such ruleset."""
     if not isinstance(slug, str):
         return None
     return _rulesets().get(slug)
 
 
-def all_rulesets() -> list["Ruleset"]:
+def all_rulesets() -> list[Ruleset]:
     return list(_rulesets().values())
 
 
@@ -72,7 +73,7 @@ def choices() -> list[tuple[str, str]]:
     return [(rs.slug, rs.name) for rs in all_rulesets()]
 
 
-def register(ruleset: "Ruleset") -> None:
+def register(ruleset: Ruleset) -> None:
     """Add a ruleset found elsewhere (a test's, a plugin's); it is listed after the others."""
     _rulesets()
     _extra[ruleset.slug] = ruleset

@@ -7,7 +7,7 @@ import copy
 import pytest
 from django.test import Client
 
-from characters.models import Advancement, Character, LedgerEntry
+from characters.models import Advancement, LedgerEntry
 from characters.selectors.advancement import ledger_totals
 from characters.services import advancement as svc
 from tests.characters.conftest import form_fields, parse_html

@@ -13,7 +13,7 @@ from characters.templatetags.sheet_tags import chart_data
 from config.api import RuleRefused
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import character_at_table, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import character_at_table
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}

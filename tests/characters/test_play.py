@@ -12,7 +12,7 @@ from django.urls import reverse
 from characters.models import Character, CharacterVersion, RollLog
 from characters.services import play
 from config.api import Conflict, RuleRefused
-from tests.characters.test_sheet_fixtures import BUILDS, character_at_table, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import BUILDS, character_at_table
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -58,7 +58,6 @@ def test_pando_harm_on_the_right_arm_wounds_it_and_raises_the_strike_speed_cost(
 
 def test_maelstrom_two_lethal_give_a_wound_penalty_and_lower_the_pools(client, table):
     character = character_at_table(table, "maelstrom")
-    v0 = character.version
     client.force_login(table["player"])
     before = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     assert request_of(before, "strength").startswith("Pool: 2,")
@@ -72,7 +71,6 @@ def test_maelstrom_two_lethal_give_a_wound_penalty_and_lower_the_pools(client, t
 
 def test_paragon_health_below_half_is_incapacitated(client, table):
     character = character_at_table(table, "paragon")
-    v0 = character.version
     client.force_login(table["player"])
     html = act(client, character, action="damage", pool="health", amount="11")
     pool = re.search(r'<li class="state-pool has-status" id="pool-pools-health".*?</li>', html, re.S).group(0)
@@ -84,7 +82,6 @@ def test_paragon_health_below_half_is_incapacitated(client, table):
 
 def test_ascendant_a_condition_lowers_a_skill_modifier(client, table):
     character = character_at_table(table, "ascendant")
-    v0 = character.version
     client.force_login(table["player"])
     before = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     assert request_of(before, "skill.arcana").startswith("Modifier: 6,")
@@ -97,7 +94,6 @@ def test_ascendant_a_condition_lowers_a_skill_modifier(client, table):
 
 def test_ourdnd_damage_to_zero_is_dying(client, table):
     character = character_at_table(table, "ourdnd")
-    v0 = character.version
     client.force_login(table["player"])
     html = act(client, character, action="damage", amount="10")
     assert re.search(r'data-testid="pool-hp"><strong>0</strong> / 10', html)
@@ -157,7 +153,6 @@ def test_state_action_service_refuses_with_the_rule_code(table):
 
 def test_the_state_action_update_stays_within_its_query_budget(client, table, django_assert_max_num_queries):
     character = character_at_table(table, "pando")
-    v0 = character.version
     client.force_login(table["player"])
     client.get(reverse("character_sheet", args=[character.pk]))  # warm the session
     # session, user, SELECT … FOR UPDATE, UPDATE, INSERT version = 5; under the test's outer
@@ -300,7 +295,6 @@ def test_the_gm_sees_the_sheet_changes_play_state_and_rolls(client, table):
 
 def test_anonymous_visitors_are_sent_to_log_in(client, table):
     character = character_at_table(table, "pando")
-    v0 = character.version
     response = client.get(reverse("character_sheet", args=[character.pk]))
     assert response.status_code == 302 and "login" in response["Location"]
 

@@ -12,10 +12,14 @@ from characters.models import CharacterVersion
 from characters.services import play
 from combat import services as combat
 from rulesets.engine.dice import FixedRoller
-from tests.combat.conftest import GOBLIN, table  # noqa: F401
-from tests.combat.conftest import PABLO  # noqa: F401
+from tests.combat.conftest import GOBLIN, pando_table
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(db):
+    return pando_table()
 HX = {"HTTP_HX_REQUEST": "true"}
 
 

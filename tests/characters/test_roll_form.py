@@ -17,7 +17,7 @@ from characters.templatetags.sheet_tags import chart_data
 from combat.models import Encounter
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import BUILDS, make_character, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import make_campaign
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.urls import reverse
 from characters.models import Character
 from rulesets.engine import registry
 from rulesets.engine.pointer import resolve
-from tests.characters.test_sheet_fixtures import BUILDS, make_character, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import api_client
 
 pytestmark = pytest.mark.django_db

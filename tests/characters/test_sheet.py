@@ -10,7 +10,7 @@ from django.urls import reverse
 from characters.models import Character, CharacterVersion, RollLog
 from characters.services import play
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import character_at_table, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import character_at_table
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +100,7 @@ def test_ascendant_sheet_shows_defenses_thresholds_and_stamina(client, table):
     assert stat(html, "max_stamina") == "17"  # human 8 + 1 × (wizard 6 + con 2) + Toughness 1 per level (#15)
     assert re.search(r'<tr data-key="int"><th scope="row">Int</th><td>\+4</td>', html)
     derived = character.report["derived"]
-    for key, value in derived["defenses"].items():
+    for key in derived["defenses"]:
         assert f'<tr data-key="{key}">' in html
         assert f"<td>{derived['thresholds'][key]}</td>" in html
 

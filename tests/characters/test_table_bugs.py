@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from characters.services import play
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import character_at_table, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import character_at_table
 from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db

@@ -20,8 +20,7 @@ from characters.models import RollLog
 from characters.services import campaigns as campaign_services
 from characters.services import play
 from rulesets.engine.dice import FixedRoller
-from tests.combat.test_live import layer  # noqa: F401  (fixture)
-from tests.characters.test_sheet_fixtures import character_at_table, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import character_at_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HX = {"HTTP_HX_REQUEST": "true"}

@@ -7,6 +7,8 @@ import copy
 import pytest
 
 from characters.models import Character
+from combat import services
+from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
@@ -40,14 +42,19 @@ GOBLIN = pando("Goblin")
 BOSS = pando("Boss", presence=4)
 
 
-@pytest.fixture
-def table(db):
+def pando_table() -> dict:
+    """Two players' Pando characters in one campaign, its GM and a stranger (the combat tests' table)."""
     gm, player, other, stranger = make_user("gm"), make_user("player"), make_user("other"), make_user("stranger")
     campaign = make_campaign(gm=gm, ruleset="pando", players=[player, other])
     pablo = make_character(ruleset="pando", owner=player, campaign=campaign, build=PABLO)
     bea = make_character(ruleset="pando", owner=other, campaign=campaign, build=BEA)
     return {"gm": gm, "player": player, "other": other, "stranger": stranger, "campaign": campaign,
             "pablo": pablo, "bea": bea}
+
+
+@pytest.fixture
+def table(db):
+    return pando_table()
 
 
 @pytest.fixture
@@ -70,3 +77,13 @@ def set_state(character: Character, **changes) -> None:
     state.update(changes)
     character.state = state
     character.save(update_fields=["state"])
+
+
+@pytest.fixture
+def fight(table):
+    gm = table["gm"]
+    e = services.encounter_create(campaign=table["campaign"], user=gm, name="Live")
+    pablo = services.encounter_add_combatant(encounter=e, user=gm, character=table["pablo"])[0]
+    goblin = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)[0]
+    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
+    return {**table, "e": e, "c_pablo": pablo, "goblin": goblin}

@@ -4,9 +4,7 @@ Once on the in-memory channel layer and once on Redis (db 15) when Redis answers
 
 from __future__ import annotations
 
-import os
 import re
-import uuid
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -23,46 +21,9 @@ from tests.combat.helpers import snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
-
-
-def _redis_up() -> bool:
-    try:
-        import redis
-
-        redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=1).ping()
-        return True
-    except Exception:
-        return False
-
-
 @pytest.fixture(autouse=True)
 def _stray_connections_closed(stray_connections_closed):
     """The consumer's database_sync_to_async threads keep their connections (CONN_MAX_AGE)."""
-
-
-@pytest.fixture(params=["memory", "redis"])
-def layer(request, settings):
-    if request.param == "redis":
-        if not _redis_up():
-            pytest.skip(f"Redis does not answer at {REDIS_TEST_URL}")
-        settings.CHANNEL_LAYERS = {"default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": f"sf-test-{uuid.uuid4().hex[:8]}"},
-        }}
-    else:
-        settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    return request.param
-
-
-@pytest.fixture
-def fight(table):
-    gm = table["gm"]
-    e = services.encounter_create(campaign=table["campaign"], user=gm, name="Live")
-    pablo = services.encounter_add_combatant(encounter=e, user=gm, character=table["pablo"])[0]
-    goblin = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)[0]
-    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
-    return {**table, "e": e, "c_pablo": pablo, "goblin": goblin}
 
 
 def _headers(user):

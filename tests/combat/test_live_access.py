@@ -15,7 +15,6 @@ from django.test import Client
 from characters.live import CLOSE_RECHECK, close_user_sockets
 from characters.services import campaigns as campaign_services
 from combat.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
-from tests.combat.test_live import fight, layer  # noqa: F401  (fixtures)
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)

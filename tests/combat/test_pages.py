@@ -43,7 +43,7 @@ def test_members_see_the_page_strangers_get_404(setup):
     assert client(setup["stranger"]).post(reverse("encounter_start", args=[e.pk])).status_code == 404
     assert Client().get(url).status_code == 302  # to the sign-in page
     page = client(setup["gm"]).get(url).content.decode()
-    assert 'id="combatant-%d"' % setup["c_pablo"].pk in page
+    assert f'id="combatant-{setup["c_pablo"].pk}"' in page
     assert "Start the encounter" in page and "GM: add combatants" in page
     assert f'ws-connect="/ws/encounters/{e.pk}/"' in page
     page = client(setup["player"]).get(url).content.decode()
@@ -76,7 +76,7 @@ def test_the_gm_runs_the_fight_with_plain_forms(setup):
     e.refresh_from_db()
     assert e.status == "active" and e.order[0] == setup["c_pablo"].pk
     page = gm.get(reverse("encounter_detail", args=[e.pk])).content.decode()
-    assert re.search(r'id="combatant-%d" class="combatant is-current' % setup["c_pablo"].pk, page)
+    assert re.search(rf'id="combatant-{setup["c_pablo"].pk}" class="combatant is-current', page)
     assert "Next turn" in page and "GM: harm, conditions, Momentum" in page
 
 

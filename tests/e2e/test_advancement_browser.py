@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.characters.test_sheet_fixtures import character_at_table, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import character_at_table
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 VIEWPORT = {"width": 1280, "height": 1000}
 
 
-def test_player_requests_gm_approves_and_the_sheet_shows_the_new_numbers(page_as, table):  # noqa: F811
+def test_player_requests_gm_approves_and_the_sheet_shows_the_new_numbers(page_as, table):
     from playwright.sync_api import expect
 
     character = character_at_table(table, "pando")  # 30 of 40 CP spent; max speed 3 + acrobatics 2

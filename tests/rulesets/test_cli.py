@@ -112,7 +112,7 @@ def test_many_documents_in_one_call_answer_in_input_order(tmp_path, valid_build,
     code, lines = rules("validate", *paths)
     assert code == 2
     assert len(lines) == len(pattern) == 200
-    for path, doc, line in zip(paths, pattern, lines):
+    for path, doc, line in zip(paths, pattern, lines, strict=True):
         if doc is None:
             assert line == {"path": path, "error": "No such file."}
         elif doc is valid_build:

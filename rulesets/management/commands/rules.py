@@ -70,6 +70,7 @@ class Command(BaseCommand):
     # The rules service is plain Python: no checks, no migrations, no database.
     requires_system_checks: list[str] = []
     stealth_options = ("stdin",)  # call_command("rules", "validate", "-", stdin=io.BytesIO(...))
+    _stdin_data: bytes | str | None = None  # stdin, read once per command (see _read)
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="action", required=True)

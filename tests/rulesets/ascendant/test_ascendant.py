@@ -131,7 +131,7 @@ def test_each_level_has_its_proficiency_cap_slots_and_increases(level):
     assert report.derived["class_proficiency"] == cp
     assert report.derived["attribute_max"] == cap
     missing = [w.path for w in report.warnings if w.code == "ascendant.level_choices_missing"]
-    for kind, count in zip(("ancestry", "class", "archetype", "skill", "general"), slots):
+    for kind, count in zip(("ancestry", "class", "archetype", "skill", "general"), slots, strict=True):
         assert sum(p.endswith(f"/feats/{kind}") for p in missing) == count, kind
     assert sum(p.endswith("/skill_increase") for p in missing) == increases
     assert sum(p.endswith("/attributes") for p in missing) == attribute_levels

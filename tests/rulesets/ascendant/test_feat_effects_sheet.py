@@ -9,13 +9,13 @@ import pytest
 
 from characters.services.characters import campaign_update_homebrew
 from tests.characters.test_sheet import sheet, stat
-from tests.characters.test_sheet_fixtures import BUILDS, make_campaign, make_character, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import BUILDS, make_campaign, make_character
 from tests.rulesets.ascendant.test_feat_effects import IRON_GRIP
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_sheet_shows_a_homebrew_feats_bonus_with_its_source(client, table):  # noqa: F811
+def test_the_sheet_shows_a_homebrew_feats_bonus_with_its_source(client, table):
     campaign = make_campaign(gm=table["gm"], ruleset="ascendant", players=[table["player"]])
     result = campaign_update_homebrew(campaign=campaign, user=table["gm"], homebrew={"feats": [IRON_GRIP]})
     assert result.saved, result.issues
@@ -38,7 +38,7 @@ def test_the_sheet_shows_a_homebrew_feats_bonus_with_its_source(client, table): 
     assert "iron_grip" not in section and "{'" not in section and "skill.athletics</" not in section
 
 
-def test_the_sheet_shows_speed_initiative_and_situational_bonuses(client, table):  # noqa: F811
+def test_the_sheet_shows_speed_initiative_and_situational_bonuses(client, table):
     campaign = make_campaign(gm=table["gm"], ruleset="ascendant", players=[table["player"]])
     build = copy.deepcopy(BUILDS["ascendant"])
     character = make_character(ruleset="ascendant", owner=table["player"], campaign=campaign, build=build)

@@ -11,7 +11,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.paragon import RULESET as PARAGON
@@ -300,8 +302,8 @@ def test_the_point_masses_sum_to_one_and_the_chance_only_falls_as_the_tn_rises(f
     lowest = 1 + force + 2 * skill
     chances = [PARAGON.odds({"force": force, "skill": skill, "tn": t})["pass"] for t in range(lowest, lowest + 400)]
     assert chances[0] == pytest.approx(1.0, abs=1e-12)
-    assert all(a >= b for a, b in zip(chances, chances[1:]))
-    masses = [a - b for a, b in zip(chances, chances[1:])] + [chances[-1]]
+    assert all(a >= b for a, b in zip(chances, chances[1:], strict=False))
+    masses = [a - b for a, b in zip(chances, chances[1:], strict=False)] + [chances[-1]]
     assert sum(masses) == pytest.approx(1.0, abs=1e-9)
 
 
