@@ -84,7 +84,7 @@ class Rules:
         self.first_archetype = min(self.slots.get("archetype", [1]) or [1])
 
     @classmethod
-    def of(cls, ctx: Context) -> "Rules":
+    def of(cls, ctx: Context) -> Rules:
         """The tables of the context's house rules, built once per context (``Context.memo``)."""
         return ctx.memo("ascendant.rules", lambda: cls(ctx.settings))
 
@@ -645,7 +645,7 @@ class _Check:
 
     def feat_picks(self, n: int, plan: tuple, feats: Any) -> list[tuple[str, str, str, bool]]:
         """This level's feats as (path, feat id, slot kind, traded down); a slot's shape is checked here."""
-        report, s, rules = self.report, self.s, self.rules
+        report, rules = self.report, self.rules
         cp, due_kinds, slot_kinds, base, kind_paths = plan[1], plan[5], plan[6], plan[9], plan[10]
         if feats is None:
             feats = {}

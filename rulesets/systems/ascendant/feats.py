@@ -113,7 +113,7 @@ class Effects:
         self._stacked: dict[tuple[str, ...], dict | None] = {}
 
     @classmethod
-    def of(cls, feat_ids: Any, feats_cat: dict, level: int) -> "Effects":
+    def of(cls, feat_ids: Any, feats_cat: dict, level: int) -> Effects:
         fx = cls()
         for fid in feat_ids:
             feat = feats_cat.get(fid)

@@ -611,7 +611,7 @@ def _creation_abilities_cheapest(
     ranked = sorted((k for k, v in sheet.abilities.items() if v > 0), key=lambda k: (-sheet.abilities[k], position[k]))
     slots = h.creation_abilities
     creation: dict[str, int] = {}
-    for key, slot in zip(ranked, slots):
+    for key, slot in zip(ranked, slots, strict=False):
         creation[key] = min(slot, sheet.abilities[key])
     missing = []
     finals = sheet.abilities.values()

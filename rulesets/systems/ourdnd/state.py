@@ -23,8 +23,9 @@ inspiration lost; the once-per-24-hours limit is the table's to keep),
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from rulesets.engine.base import Context, StateError, action_amount, is_int
 from rulesets.engine.dice import Roller
