@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int
+from rulesets.engine.fields import get_as
 from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
@@ -1047,23 +1048,23 @@ def check_advancement(old: Any, new: dict, report: Report) -> None:
     for key in ("ancestry", "heritage", "background", "class"):
         if old.get(key) is not None and new.get(key) != old.get(key):
             changed(ptr(key), f"The {key} {old.get(key)!r}")
-    old_boosts = old.get("boosts") if isinstance(old.get("boosts"), dict) else {}
-    new_boosts = new.get("boosts") if isinstance(new.get("boosts"), dict) else {}
+    old_boosts = get_as(old, "boosts", dict, {})
+    new_boosts = get_as(new, "boosts", dict, {})
     for group in GROUP_SLOTS:
         if old_boosts.get(group) not in (None, []) and new_boosts.get(group) != old_boosts.get(group):
             changed(ptr("boosts", group), f"The {group} boosts")
-    old_skills = old.get("skills") if isinstance(old.get("skills"), dict) else {}
-    new_skills = new.get("skills") if isinstance(new.get("skills"), dict) else {}
+    old_skills = get_as(old, "skills", dict, {})
+    new_skills = get_as(new, "skills", dict, {})
     for name, rank in old_skills.items():
         if new_skills.get(name) != rank:
             changed(ptr("skills", name), f"{name} ({rank})")
-    old_lores = old.get("lores") if isinstance(old.get("lores"), list) else []
-    new_lores = new.get("lores") if isinstance(new.get("lores"), list) else []
+    old_lores = get_as(old, "lores", list, [])
+    new_lores = get_as(new, "lores", list, [])
     for i, lore in enumerate(old_lores):
         if lore not in new_lores:
             changed(ptr("lores", i), f"The lore {lore!r}")
-    old_levels = old.get("levels") if isinstance(old.get("levels"), dict) else {}
-    new_levels = new.get("levels") if isinstance(new.get("levels"), dict) else {}
+    old_levels = get_as(old, "levels", dict, {})
+    new_levels = get_as(new, "levels", dict, {})
     for n in range(1, old_level + 1):
         before = old_levels.get(str(n))
         if not isinstance(before, dict):
@@ -1073,8 +1074,8 @@ def check_advancement(old: Any, new: dict, report: Report) -> None:
         for key in ("attributes", "skill_increase"):
             if before.get(key) not in (None, {}) and after.get(key) != before.get(key):
                 changed(ptr("levels", n, key), f"Level {n}'s {key.replace('_', ' ')}")
-        old_feats = before.get("feats") if isinstance(before.get("feats"), dict) else {}
-        new_feats = after.get("feats") if isinstance(after.get("feats"), dict) else {}
+        old_feats = get_as(before, "feats", dict, {})
+        new_feats = get_as(after, "feats", dict, {})
         for kind, value in old_feats.items():
             if value not in (None, [], "") and new_feats.get(kind) != value:
                 changed(ptr("levels", n, "feats", kind), f"Level {n}'s {kind} feat {value!r}")

@@ -66,6 +66,7 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 from rulesets.engine.modifiers import stack
 
 from . import dice as checks
@@ -446,7 +447,7 @@ class AscendantCombat(CombatRules):
                          f"next turn ({spent}).", actor.id, cost=cost)
         elif aid == "free_action":
             combat["free_used"] = True
-            note = action.get("note") if isinstance(action.get("note"), str) else ""
+            note = get_as(action, "note", str, "")
             out.log("free_action", f"{actor.name} takes a free action" + (f": {note.strip()[:120]}"
                                                                            if note.strip() else "") + ".", actor.id)
         out.combat[actor.id] = combat
@@ -534,7 +535,7 @@ class AscendantCombat(CombatRules):
             out.log(spec.id, f"GM: {text}", actor.id)
         elif spec.id == "gm_add_condition":
             cid = action.get("id")
-            act = {"action": "add_condition", "id": cid}
+            act: dict[str, Any] = {"action": "add_condition", "id": cid}
             if self._conditions(actor).get(cid, {}).get("valued"):
                 act["value"] = number("value", required=False) or 1
             new_state, text = self.play_state_action(actor, actor.state, act)
@@ -542,7 +543,7 @@ class AscendantCombat(CombatRules):
             out.log(spec.id, f"GM: {text}", actor.id, condition=cid)
         elif spec.id == "gm_remove_condition":
             cid = action.get("id")
-            act: dict[str, Any] = {"action": "remove_condition", "id": cid}
+            act = {"action": "remove_condition", "id": cid}
             by = number("value", required=False)
             if by is not None:
                 act["value"] = by

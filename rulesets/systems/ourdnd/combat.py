@@ -66,6 +66,7 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 
 from . import dice as dice_rules
 from . import distance
@@ -703,7 +704,7 @@ class OurDnDCombat(CombatRules):
                                 f"Players never lower the TD more than {self._max_lower(self.ctx_of(actor))} below where it started "
                                 f"({start}); it can go down by {max(room, 0)} more, not {amount}.")
         td = self._td(es, self.ctx_of(actor)) - amount
-        reason = action.get("reason") if isinstance(action.get("reason"), str) else ""
+        reason = get_as(action, "reason", str, "")
         how = f" ({reason.strip()[:80]})" if reason.strip() else ""
         out = Outcome(encounter_state={**es, "td": td, "td_lowered": (es.get("td_lowered") or 0) + amount})
         out.log("td", f"{actor.name} lowers the TD by {amount}{how}: TD {td}.", actor.id, td=td, amount=amount)

@@ -21,6 +21,7 @@ from typing import Any
 
 from rulesets.engine.base import Context, OddsError, is_int
 from rulesets.engine.dice import Roller, convolve, die, keep_highest, keep_lowest
+from rulesets.engine.fields import get_as
 from rulesets.engine.report import Report
 
 from .build import EFFORT_DICE, STATS
@@ -116,7 +117,7 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
     """A check per stat in each of the three modes, and an effort roll per gear die."""
     stats = report.derived.get("stats")
     if not isinstance(stats, dict):
-        raw = build.get("stats") if isinstance(build.get("stats"), dict) else {}
+        raw = get_as(build, "stats", dict, {})
         stats = {s: raw[s] for s in STATS if is_int(raw.get(s)) and abs(raw[s]) <= ODDS_LIMIT}
     td = ctx.settings.get("default_td", 12)
     names = ctx.catalogue.get("stats", {})

@@ -271,7 +271,7 @@ def _prerequisite_message(entry: dict, catalogue: dict[str, dict], learned: dict
     if parent is None:
         return (f"{entry['name']} needs {entry.get('parent')!r}, which is not in this campaign's skill tree: "
                 f"remove {entry['name']} or ask your GM to fix the homebrew.")
-    chain = []
+    chain: list[str] = []
     node = parent
     while node is not None and node["id"] not in learned and node["id"] != CAPABILITY and len(chain) < 5:
         chain.append(f"{node['name']} ({skill_cost(node['level'])} CP)")

@@ -44,6 +44,7 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 
 from .build import ATTRIBUTES, CAPABILITY, RESISTANCES, entry_item, label
 from .dice import MAX_DICE, efficiency_roll
@@ -76,7 +77,7 @@ class PandoCombat(CombatRules):
     def _levels(f: Fighter) -> dict[str, int]:
         """Learned skills → level (homebrew included: the report priced them at cost = level)."""
         levels = {CAPABILITY: 1}
-        listed = f.build.get("skills") if isinstance(f.build.get("skills"), list) else []
+        listed = get_as(f.build, "skills", list, [])
         for cost in getattr(f.report, "costs", None) or []:
             path = cost.get("path", "")
             if path.startswith("/skills/"):
@@ -108,7 +109,7 @@ class PandoCombat(CombatRules):
 
     def _equipment(self, f: Fighter):
         """(index, item, state, arms) of each readable equipment entry."""
-        equipment = f.build.get("equipment") if isinstance(f.build.get("equipment"), list) else []
+        equipment = get_as(f.build, "equipment", list, [])
         for i, entry in enumerate(equipment):
             item = self._item_of(f, entry)
             if item is None:
@@ -318,8 +319,8 @@ class PandoCombat(CombatRules):
         extra, wounded, unusable = self._part_cost(fx, parts)
         cost = 1 + uses + extra
         speed = combat.get("speed", 0) or 0
-        note = [f"+{uses} used before" if uses else "", f"+{extra} wounded {', '.join(label(p).lower() for p in wounded)}" if extra else ""]
-        note = "; ".join(n for n in note if n)
+        notes = [f"+{uses} used before" if uses else "", f"+{extra} wounded {', '.join(label(p).lower() for p in wounded)}" if extra else ""]
+        note = "; ".join(n for n in notes if n)
         spec = ActionSpec(id=id, label=label_, cost=f"{cost} speed" + (f" ({note})" if note else ""),
                           target=target, odds=odds, params=params or [], reaction=reaction)
         reason, code = "", ""
@@ -500,7 +501,7 @@ class PandoCombat(CombatRules):
             out.log(kind, f"{text.rstrip('.')}, {speed_text}.", actor.id, cost=cost)
         elif kind == "aid":
             target = self._target(action, actor, fighters, required=True, allow_self=False)
-            note = action.get("note") if isinstance(action.get("note"), str) else ""
+            note = get_as(action, "note", str, "")
             how = f" ({note.strip()[:120]})" if note.strip() else ""
             out.log(kind, f"{actor.name} aids {target.name}{how}, {speed_text}.", actor.id, cost=cost, target=target.id)
         elif kind == "use_item":

@@ -77,6 +77,7 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 
 from . import dice
 from .build import POOLS
@@ -186,12 +187,12 @@ class ParagonCombat(CombatRules):
 
     @staticmethod
     def _forces(f: Fighter) -> dict[str, int]:
-        raw = f.build.get("forces") if isinstance(f.build.get("forces"), dict) else {}
+        raw = get_as(f.build, "forces", dict, {})
         return {k: v for k, v in raw.items() if is_int(v) and 0 <= v <= dice.ODDS_LIMIT}
 
     @staticmethod
     def _rank(f: Fighter, skill: str) -> int:
-        raw = f.build.get("skills") if isinstance(f.build.get("skills"), dict) else {}
+        raw = get_as(f.build, "skills", dict, {})
         value = raw.get(skill, 0)
         return value if is_int(value) and 0 <= value <= dice.ODDS_LIMIT else 0
 
@@ -226,7 +227,7 @@ class ParagonCombat(CombatRules):
         es = dict(encounter_state or {})
         intent_ids = {str(i) for i in es.get("killing_intent") or []}
         surprised_ids = {str(i) for i in es.get("surprised") or []}
-        footings = es.get("footing") if isinstance(es.get("footing"), dict) else {}
+        footings = get_as(es, "footing", dict, {})
         out = Outcome()
         for f in fighters:
             c = self.combat_numbers(f)

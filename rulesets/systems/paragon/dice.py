@@ -14,6 +14,7 @@ from typing import Any
 
 from rulesets.engine.base import Context, OddsError, is_int
 from rulesets.engine.dice import Roller, exploding, sum_dice
+from rulesets.engine.fields import get_as
 from rulesets.engine.report import Report
 
 MAX_EXPLOSIONS = 200  # a real roll stops long before; a broken roller must not loop forever
@@ -110,8 +111,8 @@ def roll(request: Any, roller: Roller) -> dict[str, Any]:
 
 def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
     """A check per skill (its force's d6 + 2×rank) and an attribute check per force (no skill)."""
-    forces = build.get("forces") if isinstance(build.get("forces"), dict) else {}
-    skills = build.get("skills") if isinstance(build.get("skills"), dict) else {}
+    forces = get_as(build, "forces", dict, {})
+    skills = get_as(build, "skills", dict, {})
     tn = ctx.settings.get("default_tn", 12)
     out = []
     for skill_id, entry in ctx.catalogue.get("skills", {}).items():
