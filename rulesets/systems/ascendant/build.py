@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int
-from rulesets.engine.fields import get_as
+from rulesets.engine.fields import get_as, lookup
 from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
@@ -197,7 +197,7 @@ def allowed_feats(
     """Feat ids of ``kind`` a character could put in a slot of ``max_rank`` (by rank and owner only)."""
     out = []
     for fid, feat in ctx.catalogue.get("feats", {}).items():
-        if feat.get("kind") != kind or rules.rank_index.get(feat.get("rank"), 99) > max_rank:
+        if feat.get("kind") != kind or lookup(rules.rank_index, feat.get("rank"), 99) > max_rank:
             continue
         if kind == "ancestry" and (feat.get("heritage") or (ancestry and feat.get("ancestry") != ancestry)):
             continue
@@ -545,7 +545,7 @@ class _Check:
             lv = levels.get(plan[0])
             lv = lv if isinstance(lv, dict) else {}
             cp = plan[1]
-            if key_skill_known and skill_rank[key_skill] < cp:
+            if key_skill_known and key_skill is not None and skill_rank[key_skill] < cp:
                 skill_rank[key_skill] = cp
             points, raised, feats = lv.get("attributes"), lv.get("skill_increase"), lv.get("feats")
             if plan[3] or points is not None:
@@ -1016,7 +1016,7 @@ def _unmet(need: Any, attrs: dict, skill_rank: dict, held: dict, same_level: set
             return None
         return f"{ATTRIBUTE_LABELS.get(attr, attr)} +{low} (you have +{attrs.get(attr, 0)})"
     if "skill" in need:
-        skill, rank = need["skill"], rules.rank_index.get(need.get("rank"), 1)
+        skill, rank = need["skill"], lookup(rules.rank_index, need.get("rank"), 1)
         if skill_rank.get(skill, 0) >= rank:
             return None
         return (f"{rules.rank_label(rank)} in {_label(cat.get('skills', {}).get(skill), str(skill))} "

@@ -21,6 +21,7 @@ import copy
 from typing import Any
 
 from rulesets.engine.base import Context, StateError, action_amount, is_int
+from rulesets.engine.fields import lookup
 from rulesets.engine.modifiers import stack
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
@@ -63,7 +64,7 @@ def condition_modifiers(conditions: dict[str, dict], state: Any, tags: set[str])
     for entry in (state or {}).get("conditions", []) if isinstance(state, dict) else []:
         if not isinstance(entry, dict):
             continue
-        cond = conditions.get(entry.get("id"))
+        cond = lookup(conditions, entry.get("id"))
         if cond is None:
             continue
         value = entry.get("value", 1) if is_int(entry.get("value", 1)) else 1
@@ -225,8 +226,7 @@ def _add_condition(t: _Table, action: dict) -> str:
 
 def _remove_condition(t: _Table, action: dict) -> str:
     cid, conditions = action.get("id"), t.conditions
-    current = _find(t.conds, cid) if isinstance(cid, str) else None
-    if current is None:
+    if not isinstance(cid, str) or (current := _find(t.conds, cid)) is None:
         raise StateError("state.not_present", f"{t.name} is not {cid}; nothing to remove.", "/id")
     if action.get("value") is not None and conditions.get(cid, {}).get("valued"):
         current["value"] = current.get("value", 1) - action_amount(action, "value", low=1)

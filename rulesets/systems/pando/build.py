@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
+from rulesets.engine.fields import lookup
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -67,7 +68,7 @@ def skill_total_cost(skill_id: str, skills: dict[str, dict]) -> int:
     while node is not None and node["id"] not in seen:
         seen.add(node["id"])
         total += skill_cost(node["level"])
-        node = skills.get(node.get("parent"))
+        node = lookup(skills, node.get("parent"))
     return total
 
 
@@ -267,15 +268,15 @@ def _check_skills(build: dict, report: Report, ctx: Context, b: _Build) -> None:
 
 
 def _prerequisite_message(entry: dict, catalogue: dict[str, dict], learned: dict[str, dict]) -> str:
-    parent = catalogue.get(entry.get("parent"))
+    parent = lookup(catalogue, entry.get("parent"))
     if parent is None:
         return (f"{entry['name']} needs {entry.get('parent')!r}, which is not in this campaign's skill tree: "
                 f"remove {entry['name']} or ask your GM to fix the homebrew.")
     chain: list[str] = []
-    node = parent
+    node: dict | None = parent
     while node is not None and node["id"] not in learned and node["id"] != CAPABILITY and len(chain) < 5:
         chain.append(f"{node['name']} ({skill_cost(node['level'])} CP)")
-        node = catalogue.get(node.get("parent"))
+        node = lookup(catalogue, node.get("parent"))
     learn = " then ".join(reversed(chain))
     return (f"{entry['name']} needs {parent['name']}, which this character has not learned: "
             f"learn {learn} first or remove {entry['name']}.")
@@ -388,7 +389,6 @@ def _check_arms(entry: dict, item: dict, i: int, report: Report, arms_of: list[s
                      'Arms must be a list such as ["right_arm"].')
         return []
     good: list[str] = []
-    choices = None
     for k, arm in enumerate(arms):
         if arm not in arms_of:
             choices = ", ".join(arms_of) if arms_of else "nothing (this species has no arms)"

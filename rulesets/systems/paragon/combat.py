@@ -77,7 +77,7 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as
+from rulesets.engine.fields import get_as, lookup
 
 from . import dice
 from .build import POOLS
@@ -148,13 +148,13 @@ class _Now:
         ex = under_way if under_way and actor.id in (under_way.get("attacker"), under_way.get("defender")) else None
         opponent = by.get(ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]) if ex else None
         # Hero Points seized the offensive of the actor's exchange "regardless of ... surprise assaults".
-        seized = bool(ex) and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
+        seized = ex is not None and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
         down = hooks._down(actor)
         return cls(
             actor=actor, by=by, es=es, current=current, ctx=ctx, c=actor.combat or {},
             footing=(actor.combat or {}).get("footing", "forward"), ex=ex, opponent=opponent,
             attacker=by.get(under_way.get("attacker")) if under_way else None,
-            declared=bool(under_way) and bool(under_way.get("declared")), threat=es.get("threat") or None,
+            declared=under_way is not None and bool(under_way.get("declared")), threat=es.get("threat") or None,
             down=down, pools=hooks._pools(actor),
             turn_gate=hooks._gate(actor, es, current, on_turn=True, down=down),
             any_gate=hooks._gate(actor, es, current, on_turn=False, down=down),
@@ -199,7 +199,7 @@ class ParagonCombat(CombatRules):
     def _check(self, f: Fighter, skill: str, extra_dice: int = 0) -> dict[str, int]:
         """The odds request of a skill check (without its TN)."""
         entry = self.ctx_of(f).catalogue.get("skills", {}).get(skill, {})
-        force = self._forces(f).get(entry.get("force"), 0)
+        force = lookup(self._forces(f), entry.get("force"), 0)
         return {"force": min(force + extra_dice, dice.ODDS_LIMIT), "skill": self._rank(f, skill)}
 
     def _defense(self, f: Fighter, kind: str) -> int:
