@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar, overload
 
+from rulesets.engine.base import is_int
+
 T = TypeVar("T")
 V = TypeVar("V")
 D = TypeVar("D")
@@ -18,6 +20,12 @@ def get_as(doc: dict[str, Any], key: str, kind: type[T], default: T) -> T:
     """``doc[key]`` when it is a ``kind`` (``dict``, ``list``, ``str``…), else ``default``."""
     value = doc.get(key)
     return value if isinstance(value, kind) else default
+
+
+def whole_or(doc: dict[str, Any], key: str, default: int) -> int:
+    """``doc[key]`` when it is a whole number (``is_int``: not a bool), else ``default``."""
+    value = doc.get(key)
+    return value if is_int(value) else default
 
 
 @overload

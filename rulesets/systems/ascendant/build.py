@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int
-from rulesets.engine.fields import get_as, lookup
+from rulesets.engine.fields import get_as, lookup, whole_or
 from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
@@ -1041,7 +1041,7 @@ def check_advancement(old: Any, new: dict, report: Report) -> None:
                      f"{what} was approved earlier and cannot change in a level-up; put it back as it was "
                      "(ask your GM for a retraining if you want it changed).")
 
-    old_level = old.get("level") if is_int(old.get("level")) else 1
+    old_level = whole_or(old, "level", 1)
     new_level = new.get("level")
     if is_int(new_level) and new_level < old_level:
         changed("/level", f"Level {old_level}")

@@ -117,8 +117,7 @@ class OurDnDCombat(CombatRules):
     @staticmethod
     def _stats(f: Fighter) -> dict[str, int]:
         derived = (f.derived or {}).get("stats")
-        raw = derived if isinstance(derived, dict) else (f.build.get("stats") if isinstance(f.build.get("stats"), dict)
-                                                         else {})
+        raw = derived if isinstance(derived, dict) else get_as(f.build, "stats", dict, {})
         return {s: raw[s] if is_int(raw.get(s)) and abs(raw[s]) <= dice_rules.ODDS_LIMIT else 0 for s in STATS}
 
     @staticmethod
@@ -583,7 +582,7 @@ class OurDnDCombat(CombatRules):
         if inspire and not self._st(actor)["inspiration"]:
             raise CombatRefused("ourdnd.no_inspiration", f"{actor.name} has no Heroic Inspiration to add a d12.")
         far_note = ""
-        if target is not None and target.id != actor.id:
+        if target is not None and gear is not None and target.id != actor.id:  # a target means an attempt
             band = self._in_reach(actor, target, gear, es)
             if band == "very_far":  # "could reach this distance, but hit the target would be HARD"
                 mode = {"easy": "normal", "normal": "hard"}.get(mode, mode)  # easy and hard cancel

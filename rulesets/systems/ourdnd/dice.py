@@ -35,11 +35,16 @@ def _kept(mode: str) -> dict[int, float]:
     return {"normal": d20, "easy": keep_highest(d20, 2), "hard": keep_lowest(d20, 2)}[mode]
 
 
+def _bounded(request: dict, key: str) -> int:
+    """``request[key]``, a whole number within ±ODDS_LIMIT, or OddsError."""
+    value = request.get(key)
+    if not is_int(value) or abs(value) > ODDS_LIMIT:
+        raise OddsError(f'"{key}" must be a whole number (got {value!r}).')
+    return value
+
+
 def _read_check(request: dict) -> tuple[int, int, str]:
-    stat, td, mode = request.get("stat"), request.get("td"), request.get("mode", "normal")
-    for key, value in (("stat", stat), ("td", td)):
-        if not is_int(value) or abs(value) > ODDS_LIMIT:
-            raise OddsError(f'"{key}" must be a whole number (got {value!r}).')
+    stat, td, mode = _bounded(request, "stat"), _bounded(request, "td"), request.get("mode", "normal")
     if mode not in MODES:
         raise OddsError(f'"mode" is one of {", ".join(MODES)} (got {mode!r}).')
     return stat, td, mode

@@ -44,7 +44,7 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as
+from rulesets.engine.fields import get_as, whole_or
 
 from .build import ATTRIBUTES, CAPABILITY, RESISTANCES, entry_item, label
 from .dice import MAX_DICE, efficiency_roll
@@ -122,7 +122,9 @@ class PandoCombat(CombatRules):
         return list(species.get("arms") or DEFAULT_ARMS)
 
     @staticmethod
-    def _item_action(item: dict, kind: str) -> dict | None:
+    def _item_action(item: dict | None, kind: str) -> dict | None:
+        if item is None:
+            return None
         return next((a for a in item.get("actions") or [] if isinstance(a, dict) and a.get("action") == kind), None)
 
     # ---------------------------------------------------------------- turn order
@@ -201,7 +203,7 @@ class PandoCombat(CombatRules):
         """Momentum = acrobatics + presence; an NPC group shares the average of theirs."""
         combat: dict[int, dict] = {}
         for f in fighters:
-            own = f.derived.get("momentum") if is_int(f.derived.get("momentum")) else 0
+            own = whole_or(f.derived, "momentum", 0)
             combat[f.id] = {**self.combat_numbers(f), "own_momentum": own, "momentum": own,
                             "uses": {}, "speed": (f.combat or {}).get("speed", 0)}
             combat[f.id].pop("momentum_next", None)
@@ -230,10 +232,10 @@ class PandoCombat(CombatRules):
         out = Outcome()
         mates = [f for f in fighters if f.is_npc and fighter.is_npc and fighter.group and f.group == fighter.group
                  and f.id != fighter.id and (f.combat or {}).get("momentum") is not None]
-        own = fighter.derived.get("momentum") if is_int(fighter.derived.get("momentum")) else 0
+        own = whole_or(fighter.derived, "momentum", 0)
         momentum = mates[0].combat["momentum"] if mates else own
         stamina = self._stamina(fighter)
-        max_speed = fighter.derived.get("max_speed") if is_int(fighter.derived.get("max_speed")) else 0
+        max_speed = whole_or(fighter.derived, "max_speed", 0)
         out.combat[fighter.id] = {"own_momentum": own, "momentum": momentum, "uses": {},
                                   "speed": max(0, min(max_speed, stamina)), "reorder": True}
         out.log("join", f"{fighter.name} joins the fight (Momentum {_num(momentum)}); "
@@ -279,7 +281,7 @@ class PandoCombat(CombatRules):
                                        f"{fx.get('exhaustion', {}).get('total', 0)} − endurance {endurance}): "
                                        f"{stamina}→{new_state['stamina']}.", f.id, amount=spent)
                     stamina = new_state["stamina"]
-            max_speed = f.derived.get("max_speed") if is_int(f.derived.get("max_speed")) else 0
+            max_speed = whole_or(f.derived, "max_speed", 0)
             speed = 0 if fx.get("dead") else max(0, min(max_speed, stamina))
             combat[f.id]["speed"] = speed
             combat[f.id]["uses"] = {}
@@ -449,7 +451,7 @@ class PandoCombat(CombatRules):
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot target themselves with that.")
         return target
 
-    def _roll(self, request: dict, roller: Roller) -> dict:
+    def _roll(self, request: dict | None, roller: Roller) -> dict:
         return efficiency_roll(request, roller)
 
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,

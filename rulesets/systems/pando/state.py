@@ -40,7 +40,7 @@ import copy
 from typing import Any
 
 from rulesets.engine.base import StateError, is_int
-from rulesets.engine.fields import get_as
+from rulesets.engine.fields import get_as, whole_or
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -74,7 +74,7 @@ class Body:
         self.rest_minutes = house.get("rest_minutes", 5)
         self.max_stamina = report.derived.get("max_stamina")
         attrs = get_as(build, "attributes", dict, {})
-        self.endurance = attrs.get("endurance") if is_int(attrs.get("endurance")) else 0
+        self.endurance = whole_or(attrs, "endurance", 0)
         self.resistances = report.derived.get("resistances")
 
     def status(self, harm: int) -> str:
@@ -376,7 +376,7 @@ def _need_int(action: dict, key: str, minimum: int = 1) -> int:
 
 def _need_part(action: dict, body: Body) -> str:
     part = action.get("body_part")
-    if part not in body.parts:
+    if not isinstance(part, str) or part not in body.parts:
         raise StateError("state.unknown_body_part",
                          f"This character has no body part {part!r}: choose one of {', '.join(body.parts)}.",
                          "/body_part")
@@ -493,6 +493,7 @@ def _add_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[dict,
 def _remove_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
     """remove_exhaustion (a ``type``, or the source at ``index``) / bandage (every Bleeding source)."""
     bandage = action["action"] == "bandage"
+    wanted: object  # a document's value, compared with each source's type
     if bandage:
         wanted, index = "bleeding", None
     else:

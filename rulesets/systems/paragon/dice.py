@@ -36,13 +36,18 @@ def check_text(force: int, rank: int) -> str:
 def _read_request(request: Any) -> tuple[int, int, int | None]:
     if not isinstance(request, dict):
         raise OddsError('A Paragon check is {"force": F, "skill": S, "tn": T}.')
-    force, skill, tn = request.get("force"), request.get("skill", 0), request.get("tn")
-    for key, value in (("force", force), ("skill", skill)):
-        if not is_int(value) or not 0 <= value <= ODDS_LIMIT:
-            raise OddsError(f'"{key}" must be a whole number from 0 to {ODDS_LIMIT} (got {value!r}).')
+    force, skill, tn = _bounded(request, "force", None), _bounded(request, "skill", 0), request.get("tn")
     if tn is not None and not is_int(tn):
         raise OddsError(f'"tn" must be a whole number (got {tn!r}).')
     return force, skill, tn
+
+
+def _bounded(request: dict, key: str, default: int | None) -> int:
+    """``request[key]``, a whole number from 0 to ODDS_LIMIT, or OddsError."""
+    value = request.get(key, default)
+    if not is_int(value) or not 0 <= value <= ODDS_LIMIT:
+        raise OddsError(f'"{key}" must be a whole number from 0 to {ODDS_LIMIT} (got {value!r}).')
+    return value
 
 
 def _survival(force: int) -> tuple[dict[int, float], int]:
