@@ -1222,9 +1222,9 @@ def _homebrew_feat(entry: dict, path: str, bad, issues: list[Issue], ranks: list
         bad("kind", f"A feat's kind is one of {', '.join(FEAT_KINDS)}.")
     if entry.get("rank") not in ranks[1:]:
         bad("rank", f"A feat's rank is one of {', '.join(ranks[1:])}.")
-    owner = {"ancestry": "ancestry", "class": "class", "archetype": "archetype", "skill": "skill"}.get(feat_kind)
-    if owner and not _is_id(entry.get(owner)):
-        bad(owner, f"A{'n' if feat_kind[0] in 'aeiou' else ''} {feat_kind} feat names its {owner} (an id).")
+    owner = lookup({"ancestry": "ancestry", "class": "class", "archetype": "archetype", "skill": "skill"}, feat_kind)
+    if owner and not _is_id(entry.get(owner)):  # the owner field is named as the kind
+        bad(owner, f"A{'n' if owner[0] in 'aeiou' else ''} {owner} feat names its {owner} (an id).")
     if feat_kind == "skill" and _is_id(entry.get("skill")) and entry["skill"] not in skills:
         bad("skill", f"{entry['skill']!r} is not a skill.")
     prereqs = entry.get("prerequisites", [])

@@ -164,14 +164,17 @@ class _Table:
         self.new, self.derived, self.conditions, self.house, self.name, self.top = (
             new, derived, conditions, house, name, top)
 
-    def set_condition(self, cid: str, value: int) -> None:
+    def set_condition(self, cid: str, value: int) -> dict:
+        """Add condition ``cid`` (a valued one at ``value`` or more); the entry now in the state."""
         cond = self.conditions[cid]
         current = _find(self.conds, cid)
         value = min(value, cond.get("max", 1)) if cond.get("valued") else 1
         if current is None:
-            self.conds.append({"id": cid, "value": value} if cond.get("valued") else {"id": cid})
+            current = {"id": cid, "value": value} if cond.get("valued") else {"id": cid}
+            self.conds.append(current)
         elif cond.get("valued"):
             current["value"] = max(current.get("value", 1), value)
+        return current
 
     def drop(self, cid: str) -> None:
         self.conds[:] = [c for c in self.conds if c.get("id") != cid]
@@ -218,8 +221,7 @@ def _add_condition(t: _Table, action: dict) -> str:
         raise StateError("state.unknown_condition", f"{cid!r} is not a condition; use one of "
                          f"{', '.join(conditions)}.", "/id")
     value = action_amount(action, "value", low=1) if conditions[cid].get("valued") else 1
-    t.set_condition(cid, value)
-    now = _find(t.conds, cid)
+    now = t.set_condition(cid, value)
     return f"{t.name} is {conditions[cid]['name'].lower()}" + (
         f" {now['value']}." if conditions[cid].get("valued") else ".")
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
 from rulesets.engine.pointer import ptr
@@ -136,7 +136,7 @@ def _read_house(settings: dict, defaults: dict) -> House:
     )
 
 
-def _good_chart(chart: Any) -> bool:
+def _good_chart(chart: Any) -> TypeGuard[list[dict]]:
     return (
         isinstance(chart, list)
         and len(chart) >= 2

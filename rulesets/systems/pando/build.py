@@ -8,7 +8,8 @@ efficiency roll is in ``dice.py``, the play state in ``state.py``, action rounds
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeGuard
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
 from rulesets.engine.fields import lookup
@@ -555,7 +556,7 @@ def entry_item(entry: dict, catalogue: dict) -> dict | None:
     return catalogue.get("items", {}).get(item_id) if isinstance(item_id, str) else None
 
 
-def _ids(value: Any) -> bool:
+def _ids(value: Any) -> TypeGuard[list[str]]:
     return (isinstance(value, list) and bool(value)
             and all(isinstance(v, str) and ID_RE.match(v) for v in value))
 
@@ -628,7 +629,9 @@ def item_problems(
 
 def homebrew_problems(kind: str, entry: dict, path: str) -> list[Issue]:
     """The field checks of one homebrew entry of ``kind`` (skills, items, species)."""
-    check = {"skills": skill_problems, "items": item_problems, "species": species_problems}.get(kind)
+    checks: dict[str, Callable[[dict, str], list[Issue]]] = {
+        "skills": skill_problems, "items": item_problems, "species": species_problems}
+    check = checks.get(kind)
     return check(entry, path) if check is not None else []
 
 

@@ -470,7 +470,7 @@ class ParagonCombat(CombatRules):
 
     def _intercept_spec(self, now: _Now) -> ActionSpec:
         """A Forward ally of a Rearward foe steps into a melee exchange declared against it."""
-        actor, ex, attacker = now.actor, now.es.get("exchange") or None, now.attacker
+        actor, ex, attacker = now.actor, now.es.get("exchange") or {}, now.attacker  # read once declared
         intercept = ActionSpec(id="intercept", label=f"Intercept {attacker.name}" if attacker else "Intercept",
                                cost="1 stamina", reaction=True)
         intercept.deny(*now.any_gate)
@@ -484,7 +484,7 @@ class ParagonCombat(CombatRules):
 
     def _evade_spec(self, now: _Now) -> ActionSpec:
         """A Rearward foe evades a melee exchange declared against it (opposed athletics or cavalry)."""
-        actor, ex, attacker = now.actor, now.es.get("exchange") or None, now.attacker
+        actor, ex, attacker = now.actor, now.es.get("exchange") or {}, now.attacker  # read once declared
         evasion_skill = max(EVASION_SKILLS, key=lambda s: self._rank(actor, s))
         evade = ActionSpec(id="evade", label="Evade the melee exchange", cost="1 stamina", reaction=True,
                            params=[{"id": "skill", "label": "Roll", "kind": "choice", "options": list(EVASION_SKILLS),
