@@ -61,7 +61,7 @@ Readings where the seed leaves room:
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Literal, overload
 
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
@@ -451,6 +451,10 @@ class OurDnDCombat(CombatRules):
                                                            "RANGE.")
         return band
 
+    @overload
+    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: Literal[True]) -> Fighter: ...
+    @overload
+    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool) -> Fighter | None: ...
     def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool) -> Fighter | None:
         other = self.target_of(action, fighters, required=required)
         if other is not None and other.id == actor.id:

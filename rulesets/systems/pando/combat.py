@@ -39,7 +39,7 @@ target. Decisions where the seed is silent (documented for players on the page):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
@@ -442,6 +442,12 @@ class PandoCombat(CombatRules):
 
     # ---------------------------------------------------------------- perform
 
+    @overload
+    def _target(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: Literal[True],
+                allow_self: bool) -> Fighter: ...
+    @overload
+    def _target(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool,
+                allow_self: bool) -> Fighter | None: ...
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool,
                 allow_self: bool) -> Fighter | None:
         target = self.target_of(action, fighters, required=required)
