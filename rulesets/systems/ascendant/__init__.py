@@ -125,6 +125,7 @@ from typing import Any, ClassVar
 
 from rulesets.engine.base import Context, Ruleset
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 from rulesets.engine.report import Issue, Report
 
 from . import build as rules
@@ -211,7 +212,7 @@ class AscendantRuleset(Ruleset):
     def state_action(self, state: dict, action: dict, build: dict, report: Report,
                      roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
         ctx = self.context_of(report, ctx)
-        name = build.get("name") if isinstance(build.get("name"), str) else "The character"
+        name = get_as(build, "name", str, "The character")
         return play_state.apply_action(state, action, report.derived, self.conditions_for(ctx, report.derived),
                                   ctx.settings, name)
 

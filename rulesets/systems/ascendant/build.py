@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int
+from rulesets.engine.fields import get_as, lookup, whole_or
 from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
@@ -84,7 +85,7 @@ class Rules:
         self.first_archetype = min(self.slots.get("archetype", [1]) or [1])
 
     @classmethod
-    def of(cls, ctx: Context) -> "Rules":
+    def of(cls, ctx: Context) -> Rules:
         """The tables of the context's house rules, built once per context (``Context.memo``)."""
         return ctx.memo("ascendant.rules", lambda: cls(ctx.settings))
 
@@ -196,7 +197,7 @@ def allowed_feats(
     """Feat ids of ``kind`` a character could put in a slot of ``max_rank`` (by rank and owner only)."""
     out = []
     for fid, feat in ctx.catalogue.get("feats", {}).items():
-        if feat.get("kind") != kind or rules.rank_index.get(feat.get("rank"), 99) > max_rank:
+        if feat.get("kind") != kind or lookup(rules.rank_index, feat.get("rank"), 99) > max_rank:
             continue
         if kind == "ancestry" and (feat.get("heritage") or (ancestry and feat.get("ancestry") != ancestry)):
             continue
@@ -544,7 +545,7 @@ class _Check:
             lv = levels.get(plan[0])
             lv = lv if isinstance(lv, dict) else {}
             cp = plan[1]
-            if key_skill_known and skill_rank[key_skill] < cp:
+            if key_skill_known and key_skill is not None and skill_rank[key_skill] < cp:
                 skill_rank[key_skill] = cp
             points, raised, feats = lv.get("attributes"), lv.get("skill_increase"), lv.get("feats")
             if plan[3] or points is not None:
@@ -645,7 +646,7 @@ class _Check:
 
     def feat_picks(self, n: int, plan: tuple, feats: Any) -> list[tuple[str, str, str, bool]]:
         """This level's feats as (path, feat id, slot kind, traded down); a slot's shape is checked here."""
-        report, s, rules = self.report, self.s, self.rules
+        report, rules = self.report, self.rules
         cp, due_kinds, slot_kinds, base, kind_paths = plan[1], plan[5], plan[6], plan[9], plan[10]
         if feats is None:
             feats = {}
@@ -1015,7 +1016,7 @@ def _unmet(need: Any, attrs: dict, skill_rank: dict, held: dict, same_level: set
             return None
         return f"{ATTRIBUTE_LABELS.get(attr, attr)} +{low} (you have +{attrs.get(attr, 0)})"
     if "skill" in need:
-        skill, rank = need["skill"], rules.rank_index.get(need.get("rank"), 1)
+        skill, rank = need["skill"], lookup(rules.rank_index, need.get("rank"), 1)
         if skill_rank.get(skill, 0) >= rank:
             return None
         return (f"{rules.rank_label(rank)} in {_label(cat.get('skills', {}).get(skill), str(skill))} "
@@ -1040,30 +1041,30 @@ def check_advancement(old: Any, new: dict, report: Report) -> None:
                      f"{what} was approved earlier and cannot change in a level-up; put it back as it was "
                      "(ask your GM for a retraining if you want it changed).")
 
-    old_level = old.get("level") if is_int(old.get("level")) else 1
+    old_level = whole_or(old, "level", 1)
     new_level = new.get("level")
     if is_int(new_level) and new_level < old_level:
         changed("/level", f"Level {old_level}")
     for key in ("ancestry", "heritage", "background", "class"):
         if old.get(key) is not None and new.get(key) != old.get(key):
             changed(ptr(key), f"The {key} {old.get(key)!r}")
-    old_boosts = old.get("boosts") if isinstance(old.get("boosts"), dict) else {}
-    new_boosts = new.get("boosts") if isinstance(new.get("boosts"), dict) else {}
+    old_boosts = get_as(old, "boosts", dict, {})
+    new_boosts = get_as(new, "boosts", dict, {})
     for group in GROUP_SLOTS:
         if old_boosts.get(group) not in (None, []) and new_boosts.get(group) != old_boosts.get(group):
             changed(ptr("boosts", group), f"The {group} boosts")
-    old_skills = old.get("skills") if isinstance(old.get("skills"), dict) else {}
-    new_skills = new.get("skills") if isinstance(new.get("skills"), dict) else {}
+    old_skills = get_as(old, "skills", dict, {})
+    new_skills = get_as(new, "skills", dict, {})
     for name, rank in old_skills.items():
         if new_skills.get(name) != rank:
             changed(ptr("skills", name), f"{name} ({rank})")
-    old_lores = old.get("lores") if isinstance(old.get("lores"), list) else []
-    new_lores = new.get("lores") if isinstance(new.get("lores"), list) else []
+    old_lores = get_as(old, "lores", list, [])
+    new_lores = get_as(new, "lores", list, [])
     for i, lore in enumerate(old_lores):
         if lore not in new_lores:
             changed(ptr("lores", i), f"The lore {lore!r}")
-    old_levels = old.get("levels") if isinstance(old.get("levels"), dict) else {}
-    new_levels = new.get("levels") if isinstance(new.get("levels"), dict) else {}
+    old_levels = get_as(old, "levels", dict, {})
+    new_levels = get_as(new, "levels", dict, {})
     for n in range(1, old_level + 1):
         before = old_levels.get(str(n))
         if not isinstance(before, dict):
@@ -1073,8 +1074,8 @@ def check_advancement(old: Any, new: dict, report: Report) -> None:
         for key in ("attributes", "skill_increase"):
             if before.get(key) not in (None, {}) and after.get(key) != before.get(key):
                 changed(ptr("levels", n, key), f"Level {n}'s {key.replace('_', ' ')}")
-        old_feats = before.get("feats") if isinstance(before.get("feats"), dict) else {}
-        new_feats = after.get("feats") if isinstance(after.get("feats"), dict) else {}
+        old_feats = get_as(before, "feats", dict, {})
+        new_feats = get_as(after, "feats", dict, {})
         for kind, value in old_feats.items():
             if value not in (None, [], "") and new_feats.get(kind) != value:
                 changed(ptr("levels", n, "feats", kind), f"Level {n}'s {kind} feat {value!r}")
@@ -1221,9 +1222,9 @@ def _homebrew_feat(entry: dict, path: str, bad, issues: list[Issue], ranks: list
         bad("kind", f"A feat's kind is one of {', '.join(FEAT_KINDS)}.")
     if entry.get("rank") not in ranks[1:]:
         bad("rank", f"A feat's rank is one of {', '.join(ranks[1:])}.")
-    owner = {"ancestry": "ancestry", "class": "class", "archetype": "archetype", "skill": "skill"}.get(feat_kind)
-    if owner and not _is_id(entry.get(owner)):
-        bad(owner, f"A{'n' if feat_kind[0] in 'aeiou' else ''} {feat_kind} feat names its {owner} (an id).")
+    owner = lookup({"ancestry": "ancestry", "class": "class", "archetype": "archetype", "skill": "skill"}, feat_kind)
+    if owner and not _is_id(entry.get(owner)):  # the owner field is named as the kind
+        bad(owner, f"A{'n' if owner[0] in 'aeiou' else ''} {owner} feat names its {owner} (an id).")
     if feat_kind == "skill" and _is_id(entry.get("skill")) and entry["skill"] not in skills:
         bad("skill", f"{entry['skill']!r} is not a skill.")
     prereqs = entry.get("prerequisites", [])

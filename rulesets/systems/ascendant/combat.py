@@ -66,7 +66,8 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
-from rulesets.engine.modifiers import stack
+from rulesets.engine.fields import get_as, lookup
+from rulesets.engine.modifiers import Stacked, stack
 
 from . import dice as checks
 from .state import condition_modifiers
@@ -117,7 +118,7 @@ class AscendantCombat(CombatRules):
 
     def _granted(self, f: Fighter) -> set[str]:
         """The combat actions the fighter's feats grant (``effects`` of kind "action")."""
-        return {a.get("id") for a in self._derived(f).get("actions") or [] if isinstance(a, dict)}
+        return {a["id"] for a in self._derived(f).get("actions") or [] if isinstance(a, dict) and isinstance(a.get("id"), str)}
 
     def _feat_part(self, f: Fighter, key: str, base: int) -> tuple[int, list[dict]]:
         """(base without feats, the feats' modifiers) of one derived number, to stack with the fight's."""
@@ -166,15 +167,15 @@ class AscendantCombat(CombatRules):
         return weapon["attribute"]
 
     def _default_weapon(self, f: Fighter) -> str:
-        return CLASS_WEAPON.get(f.build.get("class") if isinstance(f.build, dict) else None, "fist")
+        return lookup(CLASS_WEAPON, f.build.get("class") if isinstance(f.build, dict) else None, "fist")
 
     def _key_attr(self, f: Fighter) -> str:
-        cls = self.ctx_of(f).catalogue.get("classes", {}).get(f.build.get("class") if isinstance(f.build, dict) else "")
+        cls = lookup(self.ctx_of(f).catalogue.get("classes", {}), f.build.get("class") if isinstance(f.build, dict) else "")
         keys = (cls or {}).get("key_attributes") or ["str"]
         return max(keys, key=lambda a: self._attr(f, a))
 
     def _attack(self, f: Fighter, attr: str, *, attacks: int = 0, agile: bool = False,
-                tag: str = "attack") -> tuple[int, dict]:
+                tag: str = "attack") -> tuple[int, Stacked]:
         """(modifier, stacked) of an attack roll: proficiency + attribute, conditions, MAP."""
         base = self._derived(f).get("proficiency_bonus", 0) or 0
         mods = self._feat_part(f, "attack", 0)[1] + self._cond_mods(f, {"all", "attack", tag, f"attr:{attr}"})
@@ -186,7 +187,7 @@ class AscendantCombat(CombatRules):
         stacked = stack(mods)
         return base + self._attr(f, attr) + stacked["total"], stacked
 
-    def _deflection(self, f: Fighter) -> tuple[int, dict]:
+    def _deflection(self, f: Fighter) -> tuple[int, Stacked]:
         base, mods = self._feat_part(f, "deflection", (self._derived(f).get("thresholds") or {}).get("deflection", 10))
         mods += self._cond_mods(f, {"all", "deflection", "attr:dex"})
         if (f.combat or {}).get("shield_raised"):
@@ -194,7 +195,7 @@ class AscendantCombat(CombatRules):
         stacked = stack(mods)
         return base + stacked["total"], stacked
 
-    def _perception(self, f: Fighter) -> tuple[int, dict]:
+    def _perception(self, f: Fighter) -> tuple[int, Stacked]:
         # Initiative is a Perception check: the feats' initiative bonuses (Incredible Initiative) count.
         derived = self._derived(f)
         base, mods = self._feat_part(f, "initiative", derived.get("perception", 0) or 0)
@@ -446,7 +447,7 @@ class AscendantCombat(CombatRules):
                          f"next turn ({spent}).", actor.id, cost=cost)
         elif aid == "free_action":
             combat["free_used"] = True
-            note = action.get("note") if isinstance(action.get("note"), str) else ""
+            note = get_as(action, "note", str, "")
             out.log("free_action", f"{actor.name} takes a free action" + (f": {note.strip()[:120]}"
                                                                            if note.strip() else "") + ".", actor.id)
         out.combat[actor.id] = combat
@@ -518,14 +519,14 @@ class AscendantCombat(CombatRules):
     def _gm(self, spec: ActionSpec, action: dict, actor: Fighter) -> Outcome:
         out = Outcome()
 
-        def number(key: str, *, required: bool = True) -> int | None:
-            raw = action.get(key)
-            if raw in (None, "") and not required:
-                return None
-            value = whole_number(raw)
+        def number(key: str) -> int:
+            value = whole_number(action.get(key))
             if value is None or value < 1:
                 raise CombatRefused("ascendant.invalid_amount", f"{key.title()} must be a whole number of 1 or more.")
             return value
+
+        def optional_number(key: str) -> int | None:
+            return None if action.get(key) in (None, "") else number(key)
 
         if spec.id in ("gm_damage", "gm_heal"):
             kind = "damage" if spec.id == "gm_damage" else "heal"
@@ -534,16 +535,16 @@ class AscendantCombat(CombatRules):
             out.log(spec.id, f"GM: {text}", actor.id)
         elif spec.id == "gm_add_condition":
             cid = action.get("id")
-            act = {"action": "add_condition", "id": cid}
-            if self._conditions(actor).get(cid, {}).get("valued"):
-                act["value"] = number("value", required=False) or 1
+            act: dict[str, Any] = {"action": "add_condition", "id": cid}
+            if lookup(self._conditions(actor), cid, {}).get("valued"):
+                act["value"] = optional_number("value") or 1
             new_state, text = self.play_state_action(actor, actor.state, act)
             out.state[actor.id] = new_state
             out.log(spec.id, f"GM: {text}", actor.id, condition=cid)
         elif spec.id == "gm_remove_condition":
             cid = action.get("id")
-            act: dict[str, Any] = {"action": "remove_condition", "id": cid}
-            by = number("value", required=False)
+            act = {"action": "remove_condition", "id": cid}
+            by = optional_number("value")
             if by is not None:
                 act["value"] = by
             new_state, text = self.play_state_action(actor, actor.state, act)
@@ -584,7 +585,7 @@ class AscendantCombat(CombatRules):
         if code == "ascendant.dead":
             status.append("dead")
         for c in self._conds(fighter):
-            cond = self._conditions(fighter).get(c.get("id"))
+            cond = lookup(self._conditions(fighter), c.get("id"))
             if cond:
                 status.append(cond["name"].lower() + (f" {c.get('value', 1)}" if cond.get("valued") else ""))
         if combat.get("shield_raised"):

@@ -93,7 +93,7 @@ class Effects:
 
     __slots__ = ("modifiers", "situational", "stamina_per_level", "speed", "lores", "armor", "armor_next",
                  "skills", "perception", "weapons", "actions", "dying_max", "resistances", "by_selector",
-                 "_stacked")
+                 "_stacked", "_per_skill")
 
     def __init__(self) -> None:
         self.modifiers: list[tuple[str, dict]] = []  # (selector, {"value", "type", "source"})
@@ -111,9 +111,10 @@ class Effects:
         self.resistances: dict[str, int] = {}
         self.by_selector: dict[str, tuple[int, ...]] = {}  # selector -> indexes into ``modifiers``
         self._stacked: dict[tuple[str, ...], dict | None] = {}
+        self._per_skill: dict[str, tuple] | None = None
 
     @classmethod
-    def of(cls, feat_ids: Any, feats_cat: dict, level: int) -> "Effects":
+    def of(cls, feat_ids: Any, feats_cat: dict, level: int) -> Effects:
         fx = cls()
         for fid in feat_ids:
             feat = feats_cat.get(fid)
@@ -178,13 +179,10 @@ class Effects:
 
     def per_skill(self, selectors: dict[str, tuple]) -> dict[str, tuple]:
         """Skill id -> (its stacked feat modifiers when trained, when untrained), once per ``Effects``."""
-        try:
-            return self._stacked["per_skill"]  # type: ignore[return-value]
-        except KeyError:
-            parts = {k: (self.stacked(trained), self.stacked(untrained)) for k, (_, trained, untrained) in
-                     selectors.items()}
-            self._stacked["per_skill"] = parts  # type: ignore[assignment]
-            return parts
+        if self._per_skill is None:
+            self._per_skill = {k: (self.stacked(trained), self.stacked(untrained)) for k, (_, trained, untrained) in
+                               selectors.items()}
+        return self._per_skill
 
     def stacked(self, selectors: tuple[str, ...]) -> dict | None:
         """The feats' modifiers of ``selectors`` stacked ({"modifiers", "applied", "ignored", "total"}),

@@ -21,6 +21,7 @@ import copy
 from typing import Any
 
 from rulesets.engine.base import Context, StateError, action_amount, is_int
+from rulesets.engine.fields import lookup
 from rulesets.engine.modifiers import stack
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
@@ -63,7 +64,7 @@ def condition_modifiers(conditions: dict[str, dict], state: Any, tags: set[str])
     for entry in (state or {}).get("conditions", []) if isinstance(state, dict) else []:
         if not isinstance(entry, dict):
             continue
-        cond = conditions.get(entry.get("id"))
+        cond = lookup(conditions, entry.get("id"))
         if cond is None:
             continue
         value = entry.get("value", 1) if is_int(entry.get("value", 1)) else 1
@@ -163,14 +164,17 @@ class _Table:
         self.new, self.derived, self.conditions, self.house, self.name, self.top = (
             new, derived, conditions, house, name, top)
 
-    def set_condition(self, cid: str, value: int) -> None:
+    def set_condition(self, cid: str, value: int) -> dict:
+        """Add condition ``cid`` (a valued one at ``value`` or more); the entry now in the state."""
         cond = self.conditions[cid]
         current = _find(self.conds, cid)
         value = min(value, cond.get("max", 1)) if cond.get("valued") else 1
         if current is None:
-            self.conds.append({"id": cid, "value": value} if cond.get("valued") else {"id": cid})
+            current = {"id": cid, "value": value} if cond.get("valued") else {"id": cid}
+            self.conds.append(current)
         elif cond.get("valued"):
             current["value"] = max(current.get("value", 1), value)
+        return current
 
     def drop(self, cid: str) -> None:
         self.conds[:] = [c for c in self.conds if c.get("id") != cid]
@@ -217,16 +221,14 @@ def _add_condition(t: _Table, action: dict) -> str:
         raise StateError("state.unknown_condition", f"{cid!r} is not a condition; use one of "
                          f"{', '.join(conditions)}.", "/id")
     value = action_amount(action, "value", low=1) if conditions[cid].get("valued") else 1
-    t.set_condition(cid, value)
-    now = _find(t.conds, cid)
+    now = t.set_condition(cid, value)
     return f"{t.name} is {conditions[cid]['name'].lower()}" + (
         f" {now['value']}." if conditions[cid].get("valued") else ".")
 
 
 def _remove_condition(t: _Table, action: dict) -> str:
     cid, conditions = action.get("id"), t.conditions
-    current = _find(t.conds, cid) if isinstance(cid, str) else None
-    if current is None:
+    if not isinstance(cid, str) or (current := _find(t.conds, cid)) is None:
         raise StateError("state.not_present", f"{t.name} is not {cid}; nothing to remove.", "/id")
     if action.get("value") is not None and conditions.get(cid, {}).get("valued"):
         current["value"] = current.get("value", 1) - action_amount(action, "value", low=1)

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
 from rulesets.engine.pointer import ptr
@@ -110,12 +110,11 @@ def _read_house(settings: dict, defaults: dict) -> House:
             base = base[key]
         return raw if is_int(raw) and raw >= low else base
 
-    slots = settings.get("creation_abilities")
-    if not (isinstance(slots, list) and all(is_int(s) and 0 <= s <= 10 for s in slots)):
-        slots = defaults["creation_abilities"]
-    chart = settings.get("health_chart")
-    if not _good_chart(chart):
-        chart = defaults["health_chart"]
+    raw_slots = settings.get("creation_abilities")
+    slots: list[int] = (raw_slots if isinstance(raw_slots, list) and all(is_int(s) and 0 <= s <= 10 for s in raw_slots)
+                        else defaults["creation_abilities"])
+    raw_chart = settings.get("health_chart")
+    chart: list[dict] = raw_chart if _good_chart(raw_chart) else defaults["health_chart"]
     costs = {key: num("xp_costs", key) for key in defaults["xp_costs"]}
     overridden = {k for k, v in settings.items() if defaults.get(k) != v}
     return House(
@@ -137,7 +136,7 @@ def _read_house(settings: dict, defaults: dict) -> House:
     )
 
 
-def _good_chart(chart: Any) -> bool:
+def _good_chart(chart: Any) -> TypeGuard[list[dict]]:
     return (
         isinstance(chart, list)
         and len(chart) >= 2
@@ -611,7 +610,7 @@ def _creation_abilities_cheapest(
     ranked = sorted((k for k, v in sheet.abilities.items() if v > 0), key=lambda k: (-sheet.abilities[k], position[k]))
     slots = h.creation_abilities
     creation: dict[str, int] = {}
-    for key, slot in zip(ranked, slots):
+    for key, slot in zip(ranked, slots, strict=False):
         creation[key] = min(slot, sheet.abilities[key])
     missing = []
     finals = sheet.abilities.values()
@@ -754,7 +753,7 @@ def _check_specialties(build: dict, report: Report, ctx: Context, h: House) -> N
         if kind is not None and kind not in KINDS:
             report.error("build.malformed", path + "/kind", 'A specialty\'s kind is "general" or "advanced".')
             kind = None
-        if not ok:
+        if not ok or not isinstance(ability, str) or not isinstance(name, str):
             continue
         ability_name = abilities[ability]["name"]
         listed, identity = _find_with_identity(ctx, ability, name)

@@ -56,6 +56,7 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, name_key, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 
 from . import dice
 from .build import House, house
@@ -457,7 +458,7 @@ class MaelstromCombat(CombatRules):
         request, notes = self._pool(actor, attr, ability, es)
         roll = dice.roll(request, roller)
         what = self.attributes[attr]["name"] + (f" + {abilities[ability]['name']}" if ability else "")
-        note = action.get("note") if isinstance(action.get("note"), str) else ""
+        note = get_as(action, "note", str, "")
         how = f" ({'; '.join(notes)})" if notes else ""
         out.log("roll", f"{actor.name} {('— ' + note.strip()[:120] + ' — ') if note.strip() else ''}rolls {what}, "
                 f"{request['pool']} dice{how}. {roll['text']}", actor.id, faces=roll["faces"],
@@ -471,7 +472,7 @@ class MaelstromCombat(CombatRules):
         if not 2 <= difficulty <= 10:
             raise CombatRefused("maelstrom.invalid_difficulty", "The difficulty is a whole number from 2 to 10.")
         roll = dice.roll({"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty}, roller)
-        note = action.get("note") if isinstance(action.get("note"), str) else ""
+        note = get_as(action, "note", str, "")
         against = f" against {note.strip()[:120]}" if note.strip() else ""
         text = f"{actor.name} rolls willpower{against} ({fx['willpower']} dice). {roll['text']}"
         if roll["outcome"] == "botch":

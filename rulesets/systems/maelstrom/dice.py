@@ -35,6 +35,7 @@ from typing import Any
 
 from rulesets.engine.base import OddsError, is_int, name_key
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 from rulesets.engine.report import Report
 
 from .state import effects, permanent_willpower
@@ -205,8 +206,8 @@ def rollables(
     a knowledge cannot be attempted (left out).
     """
     build = build if isinstance(build, dict) else {}
-    raw_attrs = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
-    raw_abil = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
+    raw_attrs = get_as(build, "attributes", dict, {})
+    raw_abil = get_as(build, "abilities", dict, {})
     attributes = {k: v for k, v in raw_attrs.items() if k in catalogue["attributes"] and is_int(v) and v >= 0}
     permanent = permanent_willpower(build, report, start)
     eff = effects(state, chart, permanent)
@@ -215,7 +216,7 @@ def rollables(
     out: list[dict[str, Any]] = []
 
     def add(entry_id: str, label: str, group: str, pool: int, diff: int, note: str = "") -> None:
-        entry = {"id": entry_id, "label": label, "group": group,
+        entry: dict[str, Any] = {"id": entry_id, "label": label, "group": group,
                  "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0}}
         notes = [n for n in (note, f"wound penalty {penalty}" if penalty else "", blocked or "") if n]
         if notes:

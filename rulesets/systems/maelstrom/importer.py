@@ -38,6 +38,7 @@ import re
 from typing import Any
 
 from rulesets.engine.base import FORMAT, Context, name_key, whole_number
+from rulesets.engine.fields import get_as
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
 
@@ -255,7 +256,9 @@ def _specialties(raw: Any, path: str, ability: str, issues: list[Issue]) -> list
 
 def _split(text: str) -> list[str]:
     """Comma-separated names, keeping commas inside parentheses ("Terrain (Urban, Forest)")."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "([":
             depth += 1
@@ -330,12 +333,12 @@ def export_sheet(build: dict, *, ctx: Context) -> dict[str, Any]:
     """The Maelstrom sheet of a build (the importer's inverse for dots and specialties)."""
     attributes = ctx.catalogue.get("attributes", {})
     abilities = ctx.catalogue.get("abilities", {})
-    dots = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
+    dots = get_as(build, "attributes", dict, {})
     groups: dict[str, list[dict]] = {g: [] for g in ATTRIBUTE_SECTIONS}
     for key, entry in attributes.items():
         if key in dots:
             groups.setdefault(entry.get("group", "physical"), []).append({"name": entry["name"], "dots": dots[key]})
-    owned = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
+    owned = get_as(build, "abilities", dict, {})
     by_ability: dict[str, list[str]] = {}
     for spec in build.get("specialties") or []:
         if isinstance(spec, dict) and isinstance(spec.get("ability"), str) and isinstance(spec.get("name"), str):
@@ -349,7 +352,7 @@ def export_sheet(build: dict, *, ctx: Context) -> dict[str, Any]:
             if key in by_ability:
                 row["specialties"] = by_ability[key]
             sections[section].append(row)
-    budget = build.get("budget") if isinstance(build.get("budget"), dict) else {}
+    budget = get_as(build, "budget", dict, {})
     sheet: dict[str, Any] = {"name": build.get("name", ""), "attributes": groups, "abilities": sections}
     if "willpower" in build:
         sheet["willpower"] = {"spent": 0, "max": build["willpower"]}

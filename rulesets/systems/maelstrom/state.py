@@ -177,7 +177,7 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
             "status": ", ".join(eff["labels"]),
             "items": [
                 {"label": level["label"], "penalty": level.get("penalty"), "damage": box}
-                for level, box in zip(chart, s["health"])
+                for level, box in zip(chart, s["health"], strict=False)
             ],
             "actions": [
                 {"action": "damage", "label": "Take damage",

@@ -61,11 +61,12 @@ Readings where the seed leaves room:
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Literal, overload
 
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 
 from . import dice as dice_rules
 from . import distance
@@ -116,8 +117,7 @@ class OurDnDCombat(CombatRules):
     @staticmethod
     def _stats(f: Fighter) -> dict[str, int]:
         derived = (f.derived or {}).get("stats")
-        raw = derived if isinstance(derived, dict) else (f.build.get("stats") if isinstance(f.build.get("stats"), dict)
-                                                         else {})
+        raw = derived if isinstance(derived, dict) else get_as(f.build, "stats", dict, {})
         return {s: raw[s] if is_int(raw.get(s)) and abs(raw[s]) <= dice_rules.ODDS_LIMIT else 0 for s in STATS}
 
     @staticmethod
@@ -451,6 +451,10 @@ class OurDnDCombat(CombatRules):
                                                            "RANGE.")
         return band
 
+    @overload
+    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: Literal[True]) -> Fighter: ...
+    @overload
+    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool) -> Fighter | None: ...
     def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool) -> Fighter | None:
         other = self.target_of(action, fighters, required=required)
         if other is not None and other.id == actor.id:
@@ -582,7 +586,7 @@ class OurDnDCombat(CombatRules):
         if inspire and not self._st(actor)["inspiration"]:
             raise CombatRefused("ourdnd.no_inspiration", f"{actor.name} has no Heroic Inspiration to add a d12.")
         far_note = ""
-        if target is not None and target.id != actor.id:
+        if target is not None and gear is not None and target.id != actor.id:  # a target means an attempt
             band = self._in_reach(actor, target, gear, es)
             if band == "very_far":  # "could reach this distance, but hit the target would be HARD"
                 mode = {"easy": "normal", "normal": "hard"}.get(mode, mode)  # easy and hard cancel
@@ -703,7 +707,7 @@ class OurDnDCombat(CombatRules):
                                 f"Players never lower the TD more than {self._max_lower(self.ctx_of(actor))} below where it started "
                                 f"({start}); it can go down by {max(room, 0)} more, not {amount}.")
         td = self._td(es, self.ctx_of(actor)) - amount
-        reason = action.get("reason") if isinstance(action.get("reason"), str) else ""
+        reason = get_as(action, "reason", str, "")
         how = f" ({reason.strip()[:80]})" if reason.strip() else ""
         out = Outcome(encounter_state={**es, "td": td, "td_lowered": (es.get("td_lowered") or 0) + amount})
         out.log("td", f"{actor.name} lowers the TD by {amount}{how}: TD {td}.", actor.id, td=td, amount=amount)

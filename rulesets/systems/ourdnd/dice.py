@@ -21,6 +21,7 @@ from typing import Any
 
 from rulesets.engine.base import Context, OddsError, is_int
 from rulesets.engine.dice import Roller, convolve, die, keep_highest, keep_lowest
+from rulesets.engine.fields import get_as
 from rulesets.engine.report import Report
 
 from .build import EFFORT_DICE, STATS
@@ -34,11 +35,16 @@ def _kept(mode: str) -> dict[int, float]:
     return {"normal": d20, "easy": keep_highest(d20, 2), "hard": keep_lowest(d20, 2)}[mode]
 
 
+def _bounded(request: dict, key: str) -> int:
+    """``request[key]``, a whole number within ±ODDS_LIMIT, or OddsError."""
+    value = request.get(key)
+    if not is_int(value) or abs(value) > ODDS_LIMIT:
+        raise OddsError(f'"{key}" must be a whole number (got {value!r}).')
+    return value
+
+
 def _read_check(request: dict) -> tuple[int, int, str]:
-    stat, td, mode = request.get("stat"), request.get("td"), request.get("mode", "normal")
-    for key, value in (("stat", stat), ("td", td)):
-        if not is_int(value) or abs(value) > ODDS_LIMIT:
-            raise OddsError(f'"{key}" must be a whole number (got {value!r}).')
+    stat, td, mode = _bounded(request, "stat"), _bounded(request, "td"), request.get("mode", "normal")
     if mode not in MODES:
         raise OddsError(f'"mode" is one of {", ".join(MODES)} (got {mode!r}).')
     return stat, td, mode
@@ -127,7 +133,7 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
     inputs), and an effort roll per gear die."""
     stats = report.derived.get("stats")
     if not isinstance(stats, dict):
-        raw = build.get("stats") if isinstance(build.get("stats"), dict) else {}
+        raw = get_as(build, "stats", dict, {})
         stats = {s: raw[s] for s in STATS if is_int(raw.get(s)) and abs(raw[s]) <= ODDS_LIMIT}
     td = ctx.settings.get("default_td", 12)
     names = ctx.catalogue.get("stats", {})

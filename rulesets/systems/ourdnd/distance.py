@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.engine.base import Context, is_int
+from rulesets.engine.fields import get_as
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
 
@@ -151,7 +152,7 @@ def placed(es: dict, changes: dict[str, int], names: dict[str, str] | None = Non
     """A new encounter state with ``changes`` to the positions (and names); ``es`` is not changed."""
     out = dict(es)
     out["positions"] = {**positions(es), **changes}
-    old_names = es.get("names") if isinstance(es.get("names"), dict) else {}
+    old_names = get_as(es, "names", dict, {})
     out["names"] = {**old_names, **(names or {})}
     return out
 
@@ -159,7 +160,7 @@ def placed(es: dict, changes: dict[str, int], names: dict[str, str] | None = Non
 def pruned(es: dict, ids: set[str]) -> dict | None:
     """The encounter state without the positions of combatants no longer in it; None when none."""
     pos = positions(es)
-    names = es.get("names") if isinstance(es.get("names"), dict) else {}
+    names = get_as(es, "names", dict, {})
     stale = (set(pos) | set(names)) - ids
     if not stale:
         return None
@@ -170,7 +171,7 @@ def pruned(es: dict, ids: set[str]) -> dict | None:
 def bands_from(es: dict, fighter: Any, ctx: Context) -> list[tuple[str, str]]:
     """(name, band) of every other placed combatant, as seen from ``fighter``."""
     pos = positions(es)
-    names = es.get("names") if isinstance(es.get("names"), dict) else {}
+    names = get_as(es, "names", dict, {})
     me = at(es, fighter, ctx)
     return [(str(names.get(fid, "")), band_of(me - where)) for fid, where in pos.items()
             if fid != str(fighter.id) and names.get(fid)]

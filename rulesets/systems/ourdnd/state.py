@@ -23,11 +23,13 @@ inspiration lost; the once-per-24-hours limit is the table's to keep),
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from rulesets.engine.base import Context, StateError, action_amount, is_int
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -258,7 +260,7 @@ def _recover(p: _Play) -> tuple[dict, str]:
     if st["dying"] or st["unconscious"]:
         raise StateError("ourdnd.cannot_recover", f"{name} cannot recover while unconscious or dying.", "/hp")
     td = action.get("td", p.ctx.settings.get("default_td", 12))
-    stats = build.get("stats") if isinstance(build.get("stats"), dict) else {}
+    stats = get_as(build, "stats", dict, {})
     con = p.report.derived.get("stats", {}).get("con", stats.get("con", 0))
     con = con if is_int(con) else 0
     if not is_int(td):
@@ -317,7 +319,7 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
         raise StateError("state.malformed", 'An action must be an object with an "action".')
     st = normal(state, build, report, ctx)
     kind = action.get("action")
-    name = build.get("name") if isinstance(build.get("name"), str) else "The character"
+    name = get_as(build, "name", str, "The character")
     if st["dead"] and kind not in ("gain_inspiration", "spend_inspiration"):
         raise StateError("ourdnd.dead", f"{name} is dead; no roll or rest brings them back.", "/dead")
     step = ACTIONS.get(kind) if isinstance(kind, str) else None

@@ -8,9 +8,11 @@ efficiency roll is in ``dice.py``, the play state in ``state.py``, action rounds
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeGuard
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
+from rulesets.engine.fields import lookup
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -67,7 +69,7 @@ def skill_total_cost(skill_id: str, skills: dict[str, dict]) -> int:
     while node is not None and node["id"] not in seen:
         seen.add(node["id"])
         total += skill_cost(node["level"])
-        node = skills.get(node.get("parent"))
+        node = lookup(skills, node.get("parent"))
     return total
 
 
@@ -267,15 +269,15 @@ def _check_skills(build: dict, report: Report, ctx: Context, b: _Build) -> None:
 
 
 def _prerequisite_message(entry: dict, catalogue: dict[str, dict], learned: dict[str, dict]) -> str:
-    parent = catalogue.get(entry.get("parent"))
+    parent = lookup(catalogue, entry.get("parent"))
     if parent is None:
         return (f"{entry['name']} needs {entry.get('parent')!r}, which is not in this campaign's skill tree: "
                 f"remove {entry['name']} or ask your GM to fix the homebrew.")
-    chain = []
-    node = parent
+    chain: list[str] = []
+    node: dict | None = parent
     while node is not None and node["id"] not in learned and node["id"] != CAPABILITY and len(chain) < 5:
         chain.append(f"{node['name']} ({skill_cost(node['level'])} CP)")
-        node = catalogue.get(node.get("parent"))
+        node = lookup(catalogue, node.get("parent"))
     learn = " then ".join(reversed(chain))
     return (f"{entry['name']} needs {parent['name']}, which this character has not learned: "
             f"learn {learn} first or remove {entry['name']}.")
@@ -388,7 +390,6 @@ def _check_arms(entry: dict, item: dict, i: int, report: Report, arms_of: list[s
                      'Arms must be a list such as ["right_arm"].')
         return []
     good: list[str] = []
-    choices = None
     for k, arm in enumerate(arms):
         if arm not in arms_of:
             choices = ", ".join(arms_of) if arms_of else "nothing (this species has no arms)"
@@ -555,7 +556,7 @@ def entry_item(entry: dict, catalogue: dict) -> dict | None:
     return catalogue.get("items", {}).get(item_id) if isinstance(item_id, str) else None
 
 
-def _ids(value: Any) -> bool:
+def _ids(value: Any) -> TypeGuard[list[str]]:
     return (isinstance(value, list) and bool(value)
             and all(isinstance(v, str) and ID_RE.match(v) for v in value))
 
@@ -628,7 +629,9 @@ def item_problems(
 
 def homebrew_problems(kind: str, entry: dict, path: str) -> list[Issue]:
     """The field checks of one homebrew entry of ``kind`` (skills, items, species)."""
-    check = {"skills": skill_problems, "items": item_problems, "species": species_problems}.get(kind)
+    checks: dict[str, Callable[[dict, str], list[Issue]]] = {
+        "skills": skill_problems, "items": item_problems, "species": species_problems}
+    check = checks.get(kind)
     return check(entry, path) if check is not None else []
 
 

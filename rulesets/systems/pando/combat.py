@@ -39,11 +39,12 @@ target. Decisions where the seed is silent (documented for players on the page):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as, whole_or
 
 from .build import ATTRIBUTES, CAPABILITY, RESISTANCES, entry_item, label
 from .dice import MAX_DICE, efficiency_roll
@@ -76,7 +77,7 @@ class PandoCombat(CombatRules):
     def _levels(f: Fighter) -> dict[str, int]:
         """Learned skills → level (homebrew included: the report priced them at cost = level)."""
         levels = {CAPABILITY: 1}
-        listed = f.build.get("skills") if isinstance(f.build.get("skills"), list) else []
+        listed = get_as(f.build, "skills", list, [])
         for cost in getattr(f.report, "costs", None) or []:
             path = cost.get("path", "")
             if path.startswith("/skills/"):
@@ -108,7 +109,7 @@ class PandoCombat(CombatRules):
 
     def _equipment(self, f: Fighter):
         """(index, item, state, arms) of each readable equipment entry."""
-        equipment = f.build.get("equipment") if isinstance(f.build.get("equipment"), list) else []
+        equipment = get_as(f.build, "equipment", list, [])
         for i, entry in enumerate(equipment):
             item = self._item_of(f, entry)
             if item is None:
@@ -121,7 +122,9 @@ class PandoCombat(CombatRules):
         return list(species.get("arms") or DEFAULT_ARMS)
 
     @staticmethod
-    def _item_action(item: dict, kind: str) -> dict | None:
+    def _item_action(item: dict | None, kind: str) -> dict | None:
+        if item is None:
+            return None
         return next((a for a in item.get("actions") or [] if isinstance(a, dict) and a.get("action") == kind), None)
 
     # ---------------------------------------------------------------- turn order
@@ -200,7 +203,7 @@ class PandoCombat(CombatRules):
         """Momentum = acrobatics + presence; an NPC group shares the average of theirs."""
         combat: dict[int, dict] = {}
         for f in fighters:
-            own = f.derived.get("momentum") if is_int(f.derived.get("momentum")) else 0
+            own = whole_or(f.derived, "momentum", 0)
             combat[f.id] = {**self.combat_numbers(f), "own_momentum": own, "momentum": own,
                             "uses": {}, "speed": (f.combat or {}).get("speed", 0)}
             combat[f.id].pop("momentum_next", None)
@@ -229,10 +232,10 @@ class PandoCombat(CombatRules):
         out = Outcome()
         mates = [f for f in fighters if f.is_npc and fighter.is_npc and fighter.group and f.group == fighter.group
                  and f.id != fighter.id and (f.combat or {}).get("momentum") is not None]
-        own = fighter.derived.get("momentum") if is_int(fighter.derived.get("momentum")) else 0
+        own = whole_or(fighter.derived, "momentum", 0)
         momentum = mates[0].combat["momentum"] if mates else own
         stamina = self._stamina(fighter)
-        max_speed = fighter.derived.get("max_speed") if is_int(fighter.derived.get("max_speed")) else 0
+        max_speed = whole_or(fighter.derived, "max_speed", 0)
         out.combat[fighter.id] = {"own_momentum": own, "momentum": momentum, "uses": {},
                                   "speed": max(0, min(max_speed, stamina)), "reorder": True}
         out.log("join", f"{fighter.name} joins the fight (Momentum {_num(momentum)}); "
@@ -278,7 +281,7 @@ class PandoCombat(CombatRules):
                                        f"{fx.get('exhaustion', {}).get('total', 0)} − endurance {endurance}): "
                                        f"{stamina}→{new_state['stamina']}.", f.id, amount=spent)
                     stamina = new_state["stamina"]
-            max_speed = f.derived.get("max_speed") if is_int(f.derived.get("max_speed")) else 0
+            max_speed = whole_or(f.derived, "max_speed", 0)
             speed = 0 if fx.get("dead") else max(0, min(max_speed, stamina))
             combat[f.id]["speed"] = speed
             combat[f.id]["uses"] = {}
@@ -318,8 +321,8 @@ class PandoCombat(CombatRules):
         extra, wounded, unusable = self._part_cost(fx, parts)
         cost = 1 + uses + extra
         speed = combat.get("speed", 0) or 0
-        note = [f"+{uses} used before" if uses else "", f"+{extra} wounded {', '.join(label(p).lower() for p in wounded)}" if extra else ""]
-        note = "; ".join(n for n in note if n)
+        notes = [f"+{uses} used before" if uses else "", f"+{extra} wounded {', '.join(label(p).lower() for p in wounded)}" if extra else ""]
+        note = "; ".join(n for n in notes if n)
         spec = ActionSpec(id=id, label=label_, cost=f"{cost} speed" + (f" ({note})" if note else ""),
                           target=target, odds=odds, params=params or [], reaction=reaction)
         reason, code = "", ""
@@ -439,6 +442,12 @@ class PandoCombat(CombatRules):
 
     # ---------------------------------------------------------------- perform
 
+    @overload
+    def _target(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: Literal[True],
+                allow_self: bool) -> Fighter: ...
+    @overload
+    def _target(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool,
+                allow_self: bool) -> Fighter | None: ...
     def _target(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool,
                 allow_self: bool) -> Fighter | None:
         target = self.target_of(action, fighters, required=required)
@@ -448,7 +457,7 @@ class PandoCombat(CombatRules):
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot target themselves with that.")
         return target
 
-    def _roll(self, request: dict, roller: Roller) -> dict:
+    def _roll(self, request: dict | None, roller: Roller) -> dict:
         return efficiency_roll(request, roller)
 
     def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
@@ -500,7 +509,7 @@ class PandoCombat(CombatRules):
             out.log(kind, f"{text.rstrip('.')}, {speed_text}.", actor.id, cost=cost)
         elif kind == "aid":
             target = self._target(action, actor, fighters, required=True, allow_self=False)
-            note = action.get("note") if isinstance(action.get("note"), str) else ""
+            note = get_as(action, "note", str, "")
             how = f" ({note.strip()[:120]})" if note.strip() else ""
             out.log(kind, f"{actor.name} aids {target.name}{how}, {speed_text}.", actor.id, cost=cost, target=target.id)
         elif kind == "use_item":

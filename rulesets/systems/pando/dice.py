@@ -12,6 +12,7 @@ from typing import Any
 
 from rulesets.engine.base import OddsError, is_int
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 from rulesets.engine.report import Report
 
 from .build import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, HOUSE_NOTE, entry_item, label
@@ -95,7 +96,7 @@ def _learned(build: dict, report: Report) -> tuple[dict[str, int], dict[str, str
     skills are priced too (cost = level, the label is the name)."""
     levels: dict[str, int] = {CAPABILITY: 1}
     names: dict[str, str] = {CAPABILITY: "Capability"}
-    listed = build.get("skills") if isinstance(build.get("skills"), list) else []
+    listed = get_as(build, "skills", list, [])
     for cost in report.costs:
         path = cost["path"]
         if path.startswith("/skills/"):
@@ -134,7 +135,7 @@ def _item_rollables(build: dict, attrs: dict[str, int], best_attr: str, levels: 
                     names: dict[str, str], effects: dict[str, Any], catalogue: dict[str, dict]) -> list[dict]:
     """One button per action of each wielded or carried item (strikes only when wielded), rolled with
     the best learned skill the action lists; a lame or maimed holding arm makes it unusable."""
-    equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
+    equipment = get_as(build, "equipment", list, [])
     out = []
     for i, entry in enumerate(equipment):
         if not isinstance(entry, dict) or entry.get("state") not in ("wielded", "carried"):
@@ -158,7 +159,7 @@ def _item_rollables(build: dict, attrs: dict[str, int], best_attr: str, levels: 
 def _item_rollable(i: int, item: dict, action: dict, arms: list[str], attrs: dict[str, int], best_attr: str,
                    levels: dict[str, int], names: dict[str, str], effects: dict[str, Any]) -> dict:
     attr = action["attribute"] if action["attribute"] in attrs else best_attr
-    listed_skills = action.get("skills") if isinstance(action.get("skills"), list) else []
+    listed_skills = get_as(action, "skills", list, [])
     known = [s for s in listed_skills if isinstance(s, str) and s in levels]
     sid = max(known, key=lambda s: levels[s], default=CAPABILITY)
     level = levels[sid]

@@ -40,6 +40,7 @@ import copy
 from typing import Any
 
 from rulesets.engine.base import StateError, is_int
+from rulesets.engine.fields import get_as, whole_or
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -54,7 +55,7 @@ class Body:
     """The body parts a state refers to, the harm thresholds and the healing rates."""
 
     def __init__(self, build: dict, report: Report, catalogue: dict, house: dict):
-        species_id = build.get("species") if isinstance(build.get("species"), str) else "humanoid"
+        species_id = get_as(build, "species", str, "humanoid")
         species = catalogue.get("species", {}).get(species_id)
         protection = report.derived.get("protection")
         if isinstance(protection, dict):  # computed with the campaign's species, homebrew included
@@ -72,8 +73,8 @@ class Body:
         self.catch_breath = house.get("catch_breath", {"base": 1, "add_endurance": True})
         self.rest_minutes = house.get("rest_minutes", 5)
         self.max_stamina = report.derived.get("max_stamina")
-        attrs = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
-        self.endurance = attrs.get("endurance") if is_int(attrs.get("endurance")) else 0
+        attrs = get_as(build, "attributes", dict, {})
+        self.endurance = whole_or(attrs, "endurance", 0)
         self.resistances = report.derived.get("resistances")
 
     def status(self, harm: int) -> str:
@@ -240,7 +241,7 @@ def effects(state: Any, body: Body) -> dict[str, Any]:
 def _item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
     """Which wielded or worn item sits on, or protects, which body part, for the body diagram."""
     rows: dict[str, list[str]] = {}
-    equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
+    equipment = get_as(build, "equipment", list, [])
     for entry in equipment:
         if not isinstance(entry, dict):
             continue
@@ -375,7 +376,7 @@ def _need_int(action: dict, key: str, minimum: int = 1) -> int:
 
 def _need_part(action: dict, body: Body) -> str:
     part = action.get("body_part")
-    if part not in body.parts:
+    if not isinstance(part, str) or part not in body.parts:
         raise StateError("state.unknown_body_part",
                          f"This character has no body part {part!r}: choose one of {', '.join(body.parts)}.",
                          "/body_part")
@@ -431,7 +432,7 @@ def apply(state: Any, action: Any, build: dict, body: Body) -> tuple[dict, str]:
     if step is None:
         raise StateError("state.unknown_action", f"Pando has no state action {kind!r} (it has {', '.join(ACTIONS)}).",
                          "/action")
-    name = build.get("name") if isinstance(build.get("name"), str) else "The character"
+    name = get_as(build, "name", str, "The character")
     return step(normalise(copy.deepcopy(state), body), action, body, name)
 
 
@@ -492,6 +493,7 @@ def _add_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[dict,
 def _remove_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
     """remove_exhaustion (a ``type``, or the source at ``index``) / bandage (every Bleeding source)."""
     bandage = action["action"] == "bandage"
+    wanted: object  # a document's value, compared with each source's type
     if bandage:
         wanted, index = "bleeding", None
     else:

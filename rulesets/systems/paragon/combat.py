@@ -77,6 +77,7 @@ from typing import Any
 from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as, lookup
 
 from . import dice
 from .build import POOLS
@@ -147,13 +148,13 @@ class _Now:
         ex = under_way if under_way and actor.id in (under_way.get("attacker"), under_way.get("defender")) else None
         opponent = by.get(ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]) if ex else None
         # Hero Points seized the offensive of the actor's exchange "regardless of ... surprise assaults".
-        seized = bool(ex) and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
+        seized = ex is not None and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
         down = hooks._down(actor)
         return cls(
             actor=actor, by=by, es=es, current=current, ctx=ctx, c=actor.combat or {},
             footing=(actor.combat or {}).get("footing", "forward"), ex=ex, opponent=opponent,
             attacker=by.get(under_way.get("attacker")) if under_way else None,
-            declared=bool(under_way) and bool(under_way.get("declared")), threat=es.get("threat") or None,
+            declared=under_way is not None and bool(under_way.get("declared")), threat=es.get("threat") or None,
             down=down, pools=hooks._pools(actor),
             turn_gate=hooks._gate(actor, es, current, on_turn=True, down=down),
             any_gate=hooks._gate(actor, es, current, on_turn=False, down=down),
@@ -186,19 +187,19 @@ class ParagonCombat(CombatRules):
 
     @staticmethod
     def _forces(f: Fighter) -> dict[str, int]:
-        raw = f.build.get("forces") if isinstance(f.build.get("forces"), dict) else {}
+        raw = get_as(f.build, "forces", dict, {})
         return {k: v for k, v in raw.items() if is_int(v) and 0 <= v <= dice.ODDS_LIMIT}
 
     @staticmethod
     def _rank(f: Fighter, skill: str) -> int:
-        raw = f.build.get("skills") if isinstance(f.build.get("skills"), dict) else {}
+        raw = get_as(f.build, "skills", dict, {})
         value = raw.get(skill, 0)
         return value if is_int(value) and 0 <= value <= dice.ODDS_LIMIT else 0
 
     def _check(self, f: Fighter, skill: str, extra_dice: int = 0) -> dict[str, int]:
         """The odds request of a skill check (without its TN)."""
         entry = self.ctx_of(f).catalogue.get("skills", {}).get(skill, {})
-        force = self._forces(f).get(entry.get("force"), 0)
+        force = lookup(self._forces(f), entry.get("force"), 0)
         return {"force": min(force + extra_dice, dice.ODDS_LIMIT), "skill": self._rank(f, skill)}
 
     def _defense(self, f: Fighter, kind: str) -> int:
@@ -226,7 +227,7 @@ class ParagonCombat(CombatRules):
         es = dict(encounter_state or {})
         intent_ids = {str(i) for i in es.get("killing_intent") or []}
         surprised_ids = {str(i) for i in es.get("surprised") or []}
-        footings = es.get("footing") if isinstance(es.get("footing"), dict) else {}
+        footings = get_as(es, "footing", dict, {})
         out = Outcome()
         for f in fighters:
             c = self.combat_numbers(f)
@@ -469,7 +470,7 @@ class ParagonCombat(CombatRules):
 
     def _intercept_spec(self, now: _Now) -> ActionSpec:
         """A Forward ally of a Rearward foe steps into a melee exchange declared against it."""
-        actor, ex, attacker = now.actor, now.es.get("exchange") or None, now.attacker
+        actor, ex, attacker = now.actor, now.es.get("exchange") or {}, now.attacker  # read once declared
         intercept = ActionSpec(id="intercept", label=f"Intercept {attacker.name}" if attacker else "Intercept",
                                cost="1 stamina", reaction=True)
         intercept.deny(*now.any_gate)
@@ -483,7 +484,7 @@ class ParagonCombat(CombatRules):
 
     def _evade_spec(self, now: _Now) -> ActionSpec:
         """A Rearward foe evades a melee exchange declared against it (opposed athletics or cavalry)."""
-        actor, ex, attacker = now.actor, now.es.get("exchange") or None, now.attacker
+        actor, ex, attacker = now.actor, now.es.get("exchange") or {}, now.attacker  # read once declared
         evasion_skill = max(EVASION_SKILLS, key=lambda s: self._rank(actor, s))
         evade = ActionSpec(id="evade", label="Evade the melee exchange", cost="1 stamina", reaction=True,
                            params=[{"id": "skill", "label": "Roll", "kind": "choice", "options": list(EVASION_SKILLS),

@@ -14,6 +14,7 @@ from typing import Any
 
 from rulesets.engine.base import Context, OddsError, is_int
 from rulesets.engine.dice import Roller, exploding, sum_dice
+from rulesets.engine.fields import get_as
 from rulesets.engine.report import Report
 
 MAX_EXPLOSIONS = 200  # a real roll stops long before; a broken roller must not loop forever
@@ -35,13 +36,18 @@ def check_text(force: int, rank: int) -> str:
 def _read_request(request: Any) -> tuple[int, int, int | None]:
     if not isinstance(request, dict):
         raise OddsError('A Paragon check is {"force": F, "skill": S, "tn": T}.')
-    force, skill, tn = request.get("force"), request.get("skill", 0), request.get("tn")
-    for key, value in (("force", force), ("skill", skill)):
-        if not is_int(value) or not 0 <= value <= ODDS_LIMIT:
-            raise OddsError(f'"{key}" must be a whole number from 0 to {ODDS_LIMIT} (got {value!r}).')
+    force, skill, tn = _bounded(request, "force", None), _bounded(request, "skill", 0), request.get("tn")
     if tn is not None and not is_int(tn):
         raise OddsError(f'"tn" must be a whole number (got {tn!r}).')
     return force, skill, tn
+
+
+def _bounded(request: dict, key: str, default: int | None) -> int:
+    """``request[key]``, a whole number from 0 to ODDS_LIMIT, or OddsError."""
+    value = request.get(key, default)
+    if not is_int(value) or not 0 <= value <= ODDS_LIMIT:
+        raise OddsError(f'"{key}" must be a whole number from 0 to {ODDS_LIMIT} (got {value!r}).')
+    return value
 
 
 def _survival(force: int) -> tuple[dict[int, float], int]:
@@ -110,8 +116,8 @@ def roll(request: Any, roller: Roller) -> dict[str, Any]:
 
 def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
     """A check per skill (its force's d6 + 2×rank) and an attribute check per force (no skill)."""
-    forces = build.get("forces") if isinstance(build.get("forces"), dict) else {}
-    skills = build.get("skills") if isinstance(build.get("skills"), dict) else {}
+    forces = get_as(build, "forces", dict, {})
+    skills = get_as(build, "skills", dict, {})
     tn = ctx.settings.get("default_tn", 12)
     out = []
     for skill_id, entry in ctx.catalogue.get("skills", {}).items():

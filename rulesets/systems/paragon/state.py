@@ -19,6 +19,7 @@ from typing import Any
 
 from rulesets.engine.base import Context, StateError, action_amount, is_int
 from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -46,7 +47,7 @@ def normal(state: Any, build: dict, report: Report, ctx: Context) -> dict[str, A
     fresh = initial_state(build, report, ctx)
     if not isinstance(state, dict):
         return fresh
-    pools = state.get("pools") if isinstance(state.get("pools"), dict) else {}
+    pools = get_as(state, "pools", dict, {})
     out = {
         "pools": {p: pools[p] if is_int(pools.get(p)) else fresh["pools"].get(p, 0) for p in POOLS},
         "corruption": state["corruption"] if is_int(state.get("corruption")) else 0,
@@ -224,7 +225,7 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
         )
     st = normal(state, build, report, ctx)  # a fresh copy: the caller's state is never touched
     st["pools"] = dict(st["pools"])
-    name = build.get("name") if isinstance(build.get("name"), str) else "The character"
+    name = get_as(build, "name", str, "The character")
     return step(st, action, maxima(build, report, ctx), name, roller)
 
 
