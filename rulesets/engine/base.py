@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar, TypeGuard
+from typing import Any, ClassVar
+
+from typing_extensions import TypeIs
 
 from .dice import Roller
 from .pointer import ptr
@@ -58,7 +60,7 @@ def name_key(text: str) -> str:
     return _NAME_KEY_RE.sub("", text.lower())
 
 
-def is_int(value: Any) -> TypeGuard[int]:
+def is_int(value: Any) -> TypeIs[int]:
     """A JSON whole number (bools are not numbers here)."""
     return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 

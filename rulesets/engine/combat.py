@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 from .base import Context, StateError, whole_number
 from .dice import Roller
@@ -299,6 +299,14 @@ class CombatRules:
         """A deep copy of ``fighter.combat`` with ``changes`` set (a new turn's fresh actions,
         reaction, move…): hooks return new dicts and never mutate the fighter."""
         return {**copy.deepcopy(fighter.combat or {}), **changes}
+
+    @overload
+    @staticmethod
+    def target_of(action: dict[str, Any], fighters: list[Fighter], *, required: Literal[True] = True) -> Fighter: ...
+
+    @overload
+    @staticmethod
+    def target_of(action: dict[str, Any], fighters: list[Fighter], *, required: bool) -> Fighter | None: ...
 
     @staticmethod
     def target_of(
