@@ -32,9 +32,13 @@ PASSWORD = "velvet-lantern-77"
 HOME_URL = re.compile(r"^https?://[^/]+/$")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
-    """One Chromium for the whole session; skips with the reason when it cannot run here."""
+    """One Chromium for the browser tests (this package); skips with the reason when it cannot run here.
+
+    Package scope, not session: Playwright's sync API keeps an event loop running in the test thread
+    while it is open, and code under test that calls ``async_to_sync`` (the channel layer's close and
+    broadcast messages) refuses to run beside one. Closed after tests/e2e, later tests run as in production."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (CI installs it; never `playwright install`)")
