@@ -501,3 +501,13 @@ def hearts(value: Any) -> str:
         f'<span class="visually-hidden">{n} heart{"" if n == 1 else "s"}</span>'
         + (f" {n}" if n > 20 else "")
     )
+
+
+@register.filter
+def a_an(word: Any) -> str:
+    """``{{ "Our D&D"|a_an }}`` → "an Our D&D", ``{{ "ancestry"|a_an }}`` → "an ancestry": the
+    article from the word's first sound (a vowel letter; "a unique", "an hour" are not in the games)."""
+    text = str(word or "").strip()
+    if not text:
+        return ""
+    return f"{'an' if text[0].lower() in 'aeio' or (text[0].lower() == 'u' and not text.lower().startswith(('uni', 'use', 'usu'))) else 'a'} {text}"
