@@ -38,6 +38,7 @@ PLAY_CHANGE = {
 SNAKE_ID = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 JSON_POINTER = re.compile(r"(?<![\w.:/])/[a-z_]+(?:/[a-z0-9_]+)+")
 ERROR_CODE = re.compile(r"\b[a-z]+\.[a-z]+_[a-z_]+\b")
+FILE_NAME = re.compile(r"\b[\w/]+\.(?:py|txt|json|html)\b")
 
 
 def _arm_settle(page) -> None:
@@ -158,7 +159,7 @@ def test_players_read_game_words_only_on_every_page(page_as, table, slug):
         response = page.goto(url)
         assert response.status == 200, (name, response.status)
         text = page.locator("body").inner_text()
-        leaks = SNAKE_ID.findall(text) + JSON_POINTER.findall(text) + ERROR_CODE.findall(text)
+        leaks = SNAKE_ID.findall(text) + JSON_POINTER.findall(text) + ERROR_CODE.findall(text) + FILE_NAME.findall(text)
         if leaks:
             found[name] = sorted(set(leaks))
         page.context.close()
