@@ -44,7 +44,7 @@ def test_the_sheet_has_tabs_and_every_swapped_control_has_a_stable_id(client, ta
     character = character_at_table(table, slug)
     client.force_login(table["player"])
     html = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
-    nav = re.search(r'<nav class="sheet-tabs[^>]*>(.*?)</nav>', html, re.S).group(1)
+    nav = re.search(r'<nav class="sheet-tabs[^>]*>(.*?)</nav>', html, re.DOTALL).group(1)
     assert re.findall(r'href="#([a-z-]+)"', nav)[:3] == ["sheet-derived", "sheet-state", "sheet-rollables"]
     # The play column (numbers, play state) comes before the dice in the page.
     assert html.index('id="sheet-derived"') < html.index('id="sheet-state"') < html.index('id="sheet-rollables"')
