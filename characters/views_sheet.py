@@ -142,9 +142,9 @@ def _pool_steps(item: dict[str, Any]) -> list[dict[str, Any]]:
     value = item.get("value", "")  # a missing value reads as "" in a template, None as None
     low, high = item.get("min"), item.get("max")
     return [
-        {"sign": "−", "verb": "Lower", "value": add(value, "-1"),
+        {"sign": "−", "verb": "Lower", "dir": "lower", "value": add(value, "-1"),
          "disabled": low is not None and _compare(item.get("value"), "<=", low)},
-        {"sign": "+", "verb": "Raise", "value": add(value, "1"),
+        {"sign": "+", "verb": "Raise", "dir": "raise", "value": add(value, "1"),
          "disabled": high is not None and _compare(item.get("value"), ">=", high)},
     ]
 
@@ -173,7 +173,7 @@ def _action_view(section: dict[str, Any], action: Any) -> Any:
     prefix = add(add(add("f-", section.get("id", "")), "-"), action.get("action", ""))
     for field in fields:
         field["fid"] = add(add(prefix, "-"), field["name"])
-    return {**action, "form_fields": fields}
+    return {**action, "form_fields": fields, "button_id": add(prefix, "-submit")}
 
 
 def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[str, Any]] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from html import escape as _html_escape
 
 from django import template
@@ -25,6 +26,14 @@ def _e(value) -> str:
 
 
 _MUTED_DASH = '<span class="muted">—</span>'
+_ID = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def _word(value) -> str:
+    """A scalar as players read it: a snake_case id (``canny_acumen``) becomes its words."""
+    if isinstance(value, str) and _ID.fullmatch(value):
+        return _label(value)
+    return str(value)
 
 
 def _value_html(value, depth: int = 0) -> str:
@@ -33,7 +42,9 @@ def _value_html(value, depth: int = 0) -> str:
         if not value:
             return _MUTED_DASH
         if depth >= 3:
-            return f"<code>{_e(json.dumps(value, ensure_ascii=False))}</code>"
+            from characters.templatetags.sheet_tags import pretty
+
+            return _e(pretty(value))  # deep detail in one line of words, never a raw dict
         rows = "".join(
             f'<div class="derived-row"><dt>{_e(_label(k))}</dt><dd>{_value_html(v, depth + 1)}</dd></div>'
             for k, v in value.items()
@@ -43,13 +54,13 @@ def _value_html(value, depth: int = 0) -> str:
         if not value:
             return _MUTED_DASH
         if all(not isinstance(v, (dict, list)) for v in value):
-            return _e(", ".join(str(v) for v in value))
+            return _e(", ".join(_word(v) for v in value))
         return "".join(f"<div>{_value_html(v, depth + 1)}</div>" for v in value)
     if value is None:
         return _MUTED_DASH
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return _e(value)
+    return _e(_word(value))
 
 
 @register.simple_tag

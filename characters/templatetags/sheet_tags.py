@@ -82,6 +82,13 @@ def pretty(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict):
+        # A named entry (a specialty, an item) reads by its name, the rest after it:
+        # "Rifles (General, Firearms)", not "Kind: General, Name: Rifles, Ability: Firearms".
+        name_key = next((k for k in ("name", "label", "item") if isinstance(value.get(k), str) and value[k]), None)
+        if name_key is not None:
+            rest = [pretty(v) for k, v in value.items() if k != name_key and v not in (None, "", [], {})]
+            head = value[name_key] if name_key != "item" else pretty(value[name_key])
+            return f"{head} ({', '.join(rest)})" if rest else head
         return ", ".join(f"{_label(k)}: {pretty(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return ", ".join(pretty(v) for v in value) or "—"
@@ -240,6 +247,14 @@ from django.utils.formats import localize as _localize  # noqa: E402
 from django.utils.safestring import mark_safe  # noqa: E402
 
 _MISSING = object()
+#: Every swap of the sheet keeps the player's place: no scroll to the new content, no scroll on the
+#: focus htmx gives back to the control of the same id (static/js/app.js keeps the scroll too).
+SWAP = "outerHTML show:none focus-scroll:false"
+
+
+def _dom_id(value: Any) -> str:
+    """A rollable's id (``skill:blades``) as an element id that CSS and querySelector take as is."""
+    return _html_escape(re.sub(r"[^A-Za-z0-9_-]+", "-", str(value)))
 
 
 def _e(value: Any) -> str:
@@ -347,11 +362,11 @@ def state_action_forms(context: Any, section: Any) -> str:
         fields = _g(action, "form_fields")
         out.append(
             f'\n    <form method="post" action="{url}" class="state-action-form"\n'
-            f'          hx-post="{url}" hx-target="#sheet-state" hx-swap="outerHTML"\n'
+            f'          hx-post="{url}" hx-target="#sheet-state" hx-swap="{SWAP}"\n'
             f'          data-action="{act}">\n      {csrf}\n'
             f'      <input type="hidden" name="action" value="{act}">\n      '
             + "".join(_field_html(f) if isinstance(f, dict) else "" for f in (fields if isinstance(fields, (list, tuple)) else ()))
-            + f'\n      <button type="submit" class="btn btn-small">{_e(_g(action, "label") or act)}</button>\n    </form>\n    '
+            + f'\n      <button type="submit" class="btn btn-small" id="{_o(action, "button_id")}">{_e(_g(action, "label") or act)}</button>\n    </form>\n    '
         )
     return mark_safe("".join(out))
 
@@ -372,7 +387,7 @@ def state_pools(context: Any, section: Any) -> str:
     edit = context.get("can_edit_state")
     sid = _o(section, "id")
     form_head = (f'\n      <form method="post" action="{url}" class="inline-form"\n'
-                 f'            hx-post="{url}" hx-target="#sheet-state" hx-swap="outerHTML">\n        {csrf}'
+                 f'            hx-post="{url}" hx-target="#sheet-state" hx-swap="{SWAP}">\n        {csrf}'
                  '<input type="hidden" name="action" value="set"><input type="hidden" name="path" value="')
     out = []
     for item in _g(section, "items") or ():
@@ -396,7 +411,7 @@ def state_pools(context: Any, section: Any) -> str:
             for step in _g(item, "steps") or ():
                 out.append(
                     f'{form_head}{p}">\n        <input type="hidden" name="value" value="{_o(step, "value")}">\n'
-                    f'        <button type="submit" class="btn btn-small btn-ghost" aria-label="{_o(step, "verb")} {label_} by 1"\n'
+                    f'        <button type="submit" class="btn btn-small btn-ghost stepper" id="step-{sid}-{iid}-{_o(step, "dir")}" aria-label="{_o(step, "verb")} {label_} by 1"\n'
                     f'          {" disabled" if _g(step, "disabled") else ""}>{_o(step, "sign")}</button>\n      </form>\n      '
                 )
             out.append(
@@ -405,7 +420,7 @@ def state_pools(context: Any, section: Any) -> str:
                 f'        <input type="number" class="state-number" name="value" id="set-{sid}-{iid}" value="{value}"'
                 + (f' min="{_e(low)}"' if low is not None else "")
                 + (f' max="{_e(high)}"' if high is not None else "")
-                + '>\n        <button type="submit" class="btn btn-small btn-ghost">Set</button>\n      </form>\n    </span>\n    '
+                + f'>\n        <button type="submit" class="btn btn-small btn-ghost" id="set-{sid}-{iid}-submit" aria-label="Set {label_}">Set</button>\n      </form>\n    </span>\n    '
             )
         out.append("\n  </li>\n  ")
     return mark_safe("".join(out))
@@ -419,7 +434,7 @@ def roll_log_rows(rolls: Any) -> str:
         f'              <td><time datetime="{_o(roll, "when_iso")}">{_o(roll, "when")}</time></td>\n'
         f'              <td>{_o(roll, "who")}</td>\n'
         f'              <td><a href="{_o(roll, "sheet_url")}"\n'
-        f'                     hx-get="{_o(roll, "detail_url")}" hx-target="#roll-result" hx-swap="outerHTML">{_o(roll, "label")}</a></td>\n'
+        f'                     hx-get="{_o(roll, "detail_url")}" hx-target="#roll-result" hx-swap="{SWAP}">{_o(roll, "label")}</a></td>\n'
         f'              <td>{_o(roll, "text")}</td>\n            </tr>\n          '
         for roll in rolls or ()
     ))
@@ -465,3 +480,47 @@ def skill_rows(skills: Any, effects: Any) -> str:
         out.append(f'<tr data-key="{k}"><th scope="row">{_e(_label(key))}</th>'
                    f'<td data-testid="skill-{k}">{_e(signed(value))}{lowered}</td></tr>')
     return mark_safe("".join(out))
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    return parse_whole_number(str(value)) if value is not None else None
+
+
+@register.filter
+def dots(value: Any, top: Any = 5) -> str:
+    """``{{ 3|dots:5 }}``: a rating as filled and empty dots (●●●○○), read out as "3 of 5"."""
+    n, most = _count(value), _count(top) or 5
+    if n is None or n < 0:
+        return mark_safe('<span class="muted">—</span>')
+    most = max(most, n)
+    return mark_safe(
+        f'<span class="dots" role="img" aria-label="{n} of {most}">'
+        f'{"●" * n}<span class="dot-empty">{"○" * (most - n)}</span></span>'
+    )
+
+
+@register.filter
+def hearts(value: Any) -> str:
+    """``{{ 2|hearts }}``: hearts drawn (♥♥) and said ("2 hearts")."""
+    n = _count(value)
+    if n is None or n < 0:
+        return mark_safe('<span class="muted">—</span>')
+    return mark_safe(
+        f'<span class="hearts" aria-hidden="true">{"♥" * min(n, 20)}</span>'
+        f'<span class="visually-hidden">{n} heart{"" if n == 1 else "s"}</span>'
+        + (f" {n}" if n > 20 else "")
+    )
+
+
+@register.filter
+def a_an(word: Any) -> str:
+    """``{{ "Our D&D"|a_an }}`` → "an Our D&D", ``{{ "ancestry"|a_an }}`` → "an ancestry": the
+    article from the word's first sound (a vowel letter; "a unique", "an hour" are not in the games)."""
+    text = str(word or "").strip()
+    if not text:
+        return ""
+    return f"{'an' if text[0].lower() in 'aeio' or (text[0].lower() == 'u' and not text.lower().startswith(('uni', 'use', 'usu'))) else 'a'} {text}"

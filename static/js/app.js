@@ -7,3 +7,39 @@
     if (target) { evt.preventDefault(); window.print(); }
   });
 })();
+
+/* htmx swaps keep the player's place: the control that was used stays where it was on the screen
+   and keeps the focus (or its replacement with the same id does). htmx gives the focus back by id
+   for the target it swaps; out-of-band blocks above the control can still change the page's height,
+   and a replaced control can lose the focus, so both are put back after the swap settles. */
+(function () {
+  "use strict";
+  var place = null;
+
+  function remember() {
+    var active = document.activeElement;
+    var anchor = active && active !== document.body && active.id ? active : null;
+    place = {
+      id: anchor ? anchor.id : null,
+      top: anchor ? anchor.getBoundingClientRect().top : null,
+      y: window.scrollY,
+      until: Date.now() + 2000
+    };
+  }
+
+  function restore() {
+    if (!place || Date.now() > place.until) { return; }
+    var anchor = place.id ? document.getElementById(place.id) : null;
+    if (anchor) {
+      if (document.activeElement !== anchor) { anchor.focus({ preventScroll: true }); }
+      var moved = anchor.getBoundingClientRect().top - place.top;
+      if (Math.abs(moved) >= 1) { window.scrollBy(0, moved); }
+    } else if (Math.abs(window.scrollY - place.y) >= 1) {
+      window.scrollTo(0, place.y);
+    }
+  }
+
+  document.addEventListener("htmx:beforeSwap", remember);
+  document.addEventListener("htmx:afterSettle", restore);
+  document.addEventListener("htmx:oobAfterSwap", restore);
+})();
