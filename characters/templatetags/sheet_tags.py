@@ -307,7 +307,7 @@ def roll_buttons(context: Any) -> str:
                 f'\n            <li id="rollable-{sid}">\n'
                 f'              <button type="submit" name="rollable" value="{rid}" id="roll-btn-{sid}"'
                 f' class="btn btn-small sheet-roll-button" data-rollable="{rid}" hx-post="{url}"'
-                f' hx-target="#roll-here-{sid}" hx-swap="innerHTML show:none" aria-describedby="roll-label-{sid}"'
+                f' hx-target="#roll-here-{sid}" hx-swap="innerHTML show:none focus-scroll:false" aria-describedby="roll-label-{sid}"'
                 f'{" disabled" if _g(r, "disabled") else ""}>Roll</button>\n'
                 f'              <span class="sheet-roll-label" id="roll-label-{sid}">{_o(r, "label")}</span>\n'
                 + (f'              <span class="sheet-roll-request muted" data-testid="request-{rid}">{_e(request_text)}</span>\n'

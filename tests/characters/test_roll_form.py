@@ -75,7 +75,7 @@ def test_a_roll_uses_the_numbers_the_player_set_and_logs_their_exact_odds(client
     assert re.search(r'<g class="roll-bar is-rolled" data-label="Failure"', html)
     page = _sheet(client, character)
     assert re.search(r'<button type="submit" name="rollable" value="check:str:normal" id="roll-btn-check-str-normal"'
-                     r'[^>]*hx-target="#roll-here-check-str-normal" hx-swap="innerHTML show:none"', page)
+                     r'[^>]*hx-target="#roll-here-check-str-normal" hx-swap="innerHTML show:none focus-scroll:false"', page)
     li = re.search(r'<li id="rollable-check-str-normal">.*?</li>', page, re.S).group(0)
     assert '<div class="roll-here" id="roll-here-check-str-normal" role="status" aria-live="polite"></div>' in li
 

@@ -56,7 +56,9 @@ def test_the_sheet_has_tabs_and_every_swapped_control_has_a_stable_id(client, ta
     steppers = re.findall(r'<button[^>]*class="[^"]*stepper[^"]*"[^>]*>', html)
     assert steppers and all(re.search(r'aria-label="(Lower|Raise) [^"]+ by 1"', b) for b in steppers)
     swaps = set(re.findall(r'hx-swap="([^"]+)"', html))
-    assert swaps == {"outerHTML show:none focus-scroll:false"}
+    # Every swap keeps the player's place: no scroll to the swapped part, no focus scroll.
+    # (A roll's result goes *into* the box beside its button: innerHTML.)
+    assert swaps == {"outerHTML show:none focus-scroll:false", "innerHTML show:none focus-scroll:false"}
     assert "<code>" not in html
 
 
