@@ -84,7 +84,9 @@ def signed(value) -> str:
 def describedby(field) -> str:
     """The aria-describedby attribute of a control with issues (its error list's id)."""
     if field and field.get("issues"):
-        return format_html(' aria-describedby="{}" aria-invalid="true"', field["err_id"])
+        if has_error(field["issues"]):
+            return format_html(' aria-describedby="{}" aria-invalid="true"', field["err_id"])
+        return format_html(' aria-describedby="{}"', field["err_id"])
     return ""
 
 
@@ -236,3 +238,9 @@ def builder_section(context, section):
         _SECTION_HTML.clear()
     _SECTION_HTML[key] = (template, fingerprint, html)
     return mark_safe(html)
+
+
+@register.filter
+def has_error(issues) -> bool:
+    """Whether a control's issues hold an error (a warning alone draws no red border)."""
+    return any(i.get("severity") == "error" for i in issues or ())
