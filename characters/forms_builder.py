@@ -645,7 +645,10 @@ def _shape_ranks(raw, value, control, build):
 
 def _options(options, selected) -> list[dict]:
     out = []
-    selected_set = set(selected) if isinstance(selected, (list, tuple, set)) else {selected}
+    if isinstance(selected, (list, tuple, set)):
+        selected_set = {v for v in selected if isinstance(v, (str, int))}
+    else:
+        selected_set = {selected} if isinstance(selected, (str, int, type(None))) else set()
     for o in options or []:
         out.append({"id": o["id"], "label": o.get("label", _label(o["id"])), "help": o.get("help", ""),
                     "selected": o["id"] in selected_set})
@@ -830,9 +833,10 @@ def _shape_records(raw, value, control, build):
 
 def _shape_object(raw, value, control, build):
     obj = value if isinstance(value, dict) else {}
+    # A field holding a nested value (a path's granted ranks) is not a text box: it is kept as stored.
     fields = [control(ptr_join(raw["path"], f["id"]), obj.get(f["id"]), label=f.get("label", _label(f["id"])),
                       kind=f.get("kind", "text"), options=_options(f.get("options"), obj.get(f["id"])))
-              for f in raw.get("fields", [])]
+              for f in raw.get("fields", []) if not isinstance(obj.get(f["id"]), (dict, list))]
     return {"fields": fields}
 
 

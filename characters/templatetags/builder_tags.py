@@ -137,7 +137,8 @@ def tree_rows(rows, path):
     for f in rows:
         dom_id = _e(f["id"])
         if f.get("issues"):
-            described = f' aria-describedby="{_e(f["err_id"])}" aria-invalid="true"'
+            invalid = ' aria-invalid="true"' if has_error(f["issues"]) else ""
+            described = f' aria-describedby="{_e(f["err_id"])}"{invalid}'
         elif f.get("reason"):
             described = f' aria-describedby="{dom_id}-why"'
         else:
@@ -147,7 +148,7 @@ def tree_rows(rows, path):
         why = f'<span class="node-why" id="{dom_id}-why">{_e(f["reason"])}</span>' if f.get("reason") else ""
         depth = _e(f.get("depth", 0))
         out.append(
-            f'<li class="tree-node node-{_e(f.get("state", ""))} depth-{depth}{" has-error" if f.get("issues") else ""}"'
+            f'<li class="tree-node node-{_e(f.get("state", ""))} depth-{depth}{" has-error" if has_error(f.get("issues")) else ""}"'
             f' style="--depth: {depth}">'
             f'<input type="checkbox" id="{dom_id}" name="{path}" value="{_e(f["node_id"])}"'
             f'{" checked" if f.get("checked") else ""}{described}>'
@@ -177,7 +178,7 @@ def stepper(f, url):
     raise_label = f"Raise {f['label']}" + (f" ({f['next_text']})" if f.get("next_text") else "")
     dom_id, label, name, url = _e(f["id"]), _e(f["label"]), _e(f["name"]), _e(url)
     return mark_safe(
-        f'<div class="stepper-row{" has-error" if f.get("issues") else ""}"><label for="{dom_id}">{label}</label>'
+        f'<div class="stepper-row{" has-error" if has_error(f.get("issues")) else ""}"><label for="{dom_id}">{label}</label>'
         f'<div class="stepper">'
         f'<button type="submit" class="btn btn-small step" name="_step" value="{name}|-1" hx-post="{url}"'
         f'{" disabled" if f.get("at_min") else ""} '
@@ -243,4 +244,4 @@ def builder_section(context, section):
 @register.filter
 def has_error(issues) -> bool:
     """Whether a control's issues hold an error (a warning alone draws no red border)."""
-    return any(i.get("severity") == "error" for i in issues or ())
+    return any(i.get("severity", "error") == "error" for i in issues or ())
