@@ -57,13 +57,13 @@ def _ascendant_overspent():
 
 @pytest.mark.parametrize(("slug", "build", "ready", "heading"), [
     ("ascendant", None, "no", "Not ready to submit yet"),        # empty: only warnings, yet not submittable
-    ("ascendant", demo("ascendant", "lirael"), "yes", "✓ Ready to submit"),
-    ("pando", demo("pando", "alex"), "yes", "✓ Ready to submit"),
+    ("ascendant", demo("ascendant", "lirael"), "yes", "✓ The build is valid: ready to submit"),
+    ("pando", demo("pando", "alex"), "yes", "✓ The build is valid: ready to submit"),
     ("pando", {**demo("pando", "alex"), "attributes": {**demo("pando", "alex")["attributes"], "strength": 9}},
      "no", "problem"),
-    ("paragon", demo("paragon", "sela_windborn"), "yes", "✓ Ready to submit"),
-    ("maelstrom", demo("maelstrom", "kestrel"), "yes", "✓ Ready to submit"),
-    ("ourdnd", demo("ourdnd", "bram_shieldbearer"), "yes", "✓ Ready to submit"),
+    ("paragon", demo("paragon", "sela_windborn"), "yes", "✓ The build is valid: ready to submit"),
+    ("maelstrom", demo("maelstrom", "kestrel"), "yes", "✓ The build is valid: ready to submit"),
+    ("ourdnd", demo("ourdnd", "bram_shieldbearer"), "yes", "✓ The build is valid: ready to submit"),
     ("ourdnd", {**demo("ourdnd", "bram_shieldbearer"), "hearts": 9}, "no", "problem"),
 ])
 def test_the_verdict_and_the_submit_button_always_agree(client, slug, build, ready, heading):
