@@ -125,6 +125,29 @@ def options(opts, blank=None, titles=False):
     ))
 
 
+@register.simple_tag
+def choice_cards(f):
+    """A choice's options as radio cards, each with its rules text in view (the hot path of a
+    guided step: Python, like ``options``)."""
+    name, dom_id = _e(f["name"]), _e(f["id"])
+    value = f.get("value")
+    out = []
+    if f.get("nullable") or value is None:
+        checked = " checked" if value in (None, "") else ""
+        out.append(f'<label class="choice-card choice-none"><input type="radio" name="{name}" value=""{checked}>'
+                   ' <span class="choice-label">None yet</span></label>')
+    for o in f.get("options") or []:
+        oid = _e(o["id"])
+        sel = o.get("selected")
+        text = f'<span class="choice-text">{_e(o["help"])}</span>' if o.get("help") else ""
+        out.append(
+            f'<label class="choice-card{" selected" if sel else ""}" for="{dom_id}-{oid}">'
+            f'<input type="radio" id="{dom_id}-{oid}" name="{name}" value="{oid}"{" checked" if sel else ""}>'
+            f'<span class="choice-label">{_e(o.get("label", o["id"]))}</span>{text}</label>'
+        )
+    return mark_safe("".join(out))
+
+
 def _title(option) -> str:
     return f' title="{_e(option["help"])}"' if option.get("help") else ""
 

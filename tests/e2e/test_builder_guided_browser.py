@@ -58,7 +58,14 @@ def step_done(page, step):
 
 
 def shots(page, slug):
-    page.screenshot(path=f"/tmp/builder-{slug}.png", full_page=False)
+    """The builder from its top, at 1280×900 and at 390×844 (a phone)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=f"/tmp/builder-{slug}.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=f"/tmp/builder-{slug}-phone.png")
+    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_ascendant_step_by_step(page_as):
@@ -132,7 +139,7 @@ def test_paragon_step_by_step(page_as):
         type_number(page, f"#f-skills-{skill}", rank)
     expect(page.get_by_role("button", name="Submit")).to_be_enabled()
     expect(page.get_by_role("button", name="Save draft")).to_be_in_viewport()  # on a phone too
-    page.screenshot(path="/tmp/builder-paragon-phone.png")
+    shots(page, "paragon")
     character.refresh_from_db()
     assert character.build["power_level"] == 2 and character.build["skills"]["missile"] == 2
 
