@@ -148,6 +148,36 @@ def choice_cards(f):
     return mark_safe("".join(out))
 
 
+def _step_status(st) -> str:
+    if st["state"] == "complete":
+        return '<span class="ok">✓ complete</span>'
+    if st["state"] == "error":
+        return f'{st["errors"]} problem{"s" if st["errors"] != 1 else ""}'
+    return "to do"
+
+
+@register.simple_tag
+def step_nav(steps):
+    """The creation steps as links, each with its state (Python: it is on every update)."""
+    rows = "".join(
+        f'<li class="step-link step-{_e(st["state"])}" data-step="{_e(st["id"])}">'
+        f'<a href="#{_e(st["dom_id"])}">{st["number"]}. {_e(st["label"])}</a> '
+        f'<span class="step-status">{_step_status(st)}</span></li>'
+        for st in steps or []
+    )
+    return mark_safe(f'<ol class="step-nav">{rows}</ol>')
+
+
+@register.simple_tag
+def step_head(st):
+    """A step's title, state and rules text."""
+    text = f'<p class="step-text">{_e(st["text"])}</p>' if st.get("text") else ""
+    return mark_safe(
+        f'<h2 class="step-title"><span class="step-number">Step {st["number"]}</span> {_e(st["label"])} '
+        f'<span class="step-status">{_step_status(st)}</span></h2>{text}'
+    )
+
+
 def _title(option) -> str:
     return f' title="{_e(option["help"])}"' if option.get("help") else ""
 
