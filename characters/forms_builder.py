@@ -259,7 +259,29 @@ def ptr_join(path: str, token: Any) -> str:
     return path + ptr(token)
 
 
-def _apply_actions(sections, post, build) -> None:
+def _natural_state(spec: dict | None, option: dict | None, entries: list) -> dict:
+    """The fields an item gets on adding (``builder.json`` ``item_states``): its natural state
+    (armour worn, a weapon wielded) and, wielded, the first free arms; else the fallback state."""
+    if not spec or not isinstance(option, dict):
+        return {}
+    field = spec.get("field", "state")
+    state = next((s for need, s in spec.get("natural", []) if option.get(need)), spec.get("fallback"))
+    out: dict = {field: state} if state else {}
+    arms_field = spec.get("arms_field")
+    if arms_field and spec.get("needs", {}).get(state) == "wield":
+        wield = option.get("wield") if isinstance(option.get("wield"), dict) else {}
+        need = wield.get("arms") or 1
+        busy = {a for e in entries if isinstance(e, dict) and e.get(field) == state
+                for a in (e.get(arms_field) or []) if isinstance(a, str)}
+        free = [a for a in spec.get("arms", []) if a not in busy]
+        if len(free) >= need:
+            out[arms_field] = free[:need]
+        else:  # no free arm: it is carried until the player frees one
+            out = {field: spec.get("fallback")} if spec.get("fallback") else {}
+    return out
+
+
+def _apply_actions(sections, post, build, meta: dict | None = None) -> None:
     by_path = {s["path"]: s for s in sections if s.get("kind") != "custom"}
     for s in sections:
         by_path.setdefault(s["path"], s)
@@ -276,6 +298,10 @@ def _apply_actions(sections, post, build) -> None:
             current = resolve(build, section["path"], None)
             if not isinstance(current, list):
                 set_at(build, section["path"], [])
+                current = []
+            spec = ((meta or {}).get("item_states") or {}).get(section.get("id"))
+            option = next((o for o in section.get("options", []) if o.get("id") == raw), None)
+            entry.update(_natural_state(spec, option, current))
             set_at(build, section["path"] + "/-", entry)
     for target in _getlist(post, "_add"):
         section = by_path.get(target)
@@ -309,7 +335,7 @@ def _apply_actions(sections, post, build) -> None:
             set_at(build, pointer, value + delta)
 
 
-def build_from_post(ruleset_traits: dict, post_data, base_build: Any) -> dict:
+def build_from_post(ruleset_traits: dict, post_data, base_build: Any, meta: dict | None = None) -> dict:
     """The build document a builder form describes: ``base_build`` with the posted sections on top.
 
     ``post_data`` is a QueryDict (or a plain dict of strings / lists). Never raises on what a
@@ -339,7 +365,7 @@ def build_from_post(ruleset_traits: dict, post_data, base_build: Any) -> dict:
         reader = READERS.get(section.get("kind", ""))
         if reader is not None:
             reader(section, post_data, build)
-    _apply_actions(shown, post_data, build)
+    _apply_actions(shown, post_data, build, meta)
     return build
 
 
@@ -410,6 +436,7 @@ def builder_form(
     next_costs: dict[str, dict] | None = None,
     currency_label=None,
     ruleset=None,
+    meta: dict | None = None,
 ) -> dict:
     """Everything the builder template shows, computed once in Python (templates stay simple and fast).
 
@@ -440,10 +467,18 @@ def builder_form(
     name = control("/name", build.get("name", ""), label="Name")
     notes = control("/notes", build.get("notes", ""), label="Notes")
     anchors.add("/budget", "builder-costs")
+    meta = meta or {}
+    filters = meta.get("option_filters") or {}
+    choices = meta.get("choices") or {}
+    item_states = meta.get("item_states") or {}
     sections = []
     for raw in (traits or {}).get("sections", []):
         if not isinstance(raw, dict) or "path" not in raw:
             continue
+        if raw.get("id") in filters:
+            raw = _filtered(raw, filters[raw["id"]], build)
+        if raw.get("id") in item_states:
+            raw = _with_item_states(raw, item_states[raw["id"]])
         kind = raw.get("kind", "")
         path = raw["path"]
         value = resolve(build, path, None)
@@ -471,6 +506,12 @@ def builder_form(
                 model.update(shaper(raw, value, control, build))
             else:
                 model["template"] = "characters/_builder_section_unknown.html"
+            if raw.get("id") in filters and not raw.get("options"):
+                model["empty_text"] = (meta.get("empty_filter_text") or {}).get(raw["id"], "Nothing to choose yet.")
+            if kind == "number" and raw.get("id") in choices:
+                current = "" if value is None else str(value)
+                model["choices"] = [{"id": o["id"], "label": o.get("label", o["id"]), "selected": o["id"] == current}
+                                    for o in choices[raw["id"]].get("options", [])]
         sections.append(model)
 
     summary, general = [], []
@@ -487,7 +528,59 @@ def builder_form(
             prefix = model["path"]
             model["issues"] = [i for i in summary if i.get("path", "").startswith(prefix) and prefix]
     return {"sections": sections, "summary": summary, "general": general, "name": name, "notes": notes,
-            "budget_issues": anchors.slots["/budget"]["issues"]}
+            "budget_issues": anchors.slots["/budget"]["issues"],
+            "steps": _steps(meta.get("steps"), sections, report),
+            "warnings": [i for i in summary if i["severity"] == "warning"],
+            "errors": [i for i in summary if i["severity"] == "error"]}
+
+
+def _filtered(raw: dict, spec: dict, build: dict) -> dict:
+    """Only the options legal for the earlier picks (``builder.json`` ``option_filters``:
+    {section id: {option key: pointer}}): an option whose key names another value than the
+    build's at the pointer is left out. The current value stays listed (marked unknown) so that
+    nothing is silently lost; the rules report it."""
+    picks = {key: resolve(build, pointer, None) for key, pointer in spec.items()}
+    options = [o for o in raw.get("options", []) if all(o.get(k) in (None, picks[k]) for k in picks)]
+    return {**raw, "options": options}
+
+
+def _with_item_states(raw: dict, spec: dict) -> dict:
+    """Items whose state field offers only the states each catalogue item allows (a cap is never wielded)."""
+    field, needs = spec.get("field", "state"), spec.get("needs") or {}
+    allowed = {o["id"]: [s for s, need in needs.items() if not o.get(need)] for o in raw.get("options", [])}
+    return {**raw, "state_field": field, "forbidden_states": allowed}
+
+
+def _steps(spec: Any, sections: list[dict], report: dict) -> list[dict]:
+    """The ruleset's creation order (``builder.json`` ``steps``): each step's sections and whether
+    it is complete. An error belongs to the step whose section path is the longest prefix of its
+    path; a step with an error is never complete. Without steps, one step holds every section."""
+    by_id = {m["id"]: m for m in sections}
+    steps = []
+    placed: set[str] = set()
+    for i, st in enumerate(spec or []):
+        if not isinstance(st, dict):
+            continue
+        mine = [by_id[sid] for sid in st.get("sections", []) if sid in by_id and sid not in placed]
+        placed.update(m["id"] for m in mine)
+        steps.append({"id": st.get("id", str(i)), "number": len(steps) + 1, "label": st.get("label", ""),
+                      "text": st.get("text", ""), "sections": mine, "errors": 0, "warnings": 0,
+                      "dom_id": "step-" + str(st.get("id", i))})
+    rest = [m for m in sections if m["id"] not in placed]
+    if rest:
+        steps.append({"id": "more", "number": len(steps) + 1, "label": "More" if steps else "The build", "text": "",
+                      "sections": rest, "errors": 0, "warnings": 0, "dom_id": "step-more"})
+    owners = sorted(((m["path"], st) for st in steps for m in st["sections"]), key=lambda x: -len(x[0]))
+    for key, severity in (("errors", "errors"), ("warnings", "warnings")):
+        for issue in report.get(key) or []:
+            path = issue.get("path") or ""
+            owner = next((st for p, st in owners if p and (path == p or path.startswith(p + "/"))), None)
+            if owner is not None:
+                owner[severity] += 1
+    for st in steps:
+        st["complete"] = st["errors"] == 0 and st["warnings"] == 0
+        st["state"] = "error" if st["errors"] else ("todo" if st["warnings"] else "complete")
+    return steps
 
 
 def _groups(rows: list[dict]) -> list[dict]:
@@ -552,7 +645,10 @@ def _shape_ranks(raw, value, control, build):
 
 def _options(options, selected) -> list[dict]:
     out = []
-    selected_set = set(selected) if isinstance(selected, (list, tuple, set)) else {selected}
+    if isinstance(selected, (list, tuple, set)):
+        selected_set = {v for v in selected if isinstance(v, (str, int))}
+    else:
+        selected_set = {selected} if isinstance(selected, (str, int, type(None))) else set()
     for o in options or []:
         out.append({"id": o["id"], "label": o.get("label", _label(o["id"])), "help": o.get("help", ""),
                     "selected": o["id"] in selected_set})
@@ -663,8 +759,13 @@ def _shape_items(raw, value, control, build):
         else:
             label = f"{item_id} (unknown)" if item_id else "Item"
         head = control(prefix, item_id, label=label)
-        entries.append({**head, "index": i, "item": item_id, "summary": _item_summary(option),
-                        "fields": _entry_fields(raw.get("entry_fields"), e, prefix, control)})
+        fields = _entry_fields(raw.get("entry_fields"), e, prefix, control)
+        forbidden = (raw.get("forbidden_states") or {}).get(item_id)
+        if forbidden:
+            for f in fields:
+                if f["name"] == prefix + "/" + raw["state_field"]:
+                    f["options"] = [o for o in f["options"] if o["id"] not in forbidden or o["selected"]]
+        entries.append({**head, "index": i, "item": item_id, "summary": _item_summary(option), "fields": fields})
     add = control(raw["path"] + "/-", "", label=f"Add to {raw.get('label', 'the list').lower()}",
                   options=[{"id": o["id"], "label": o.get("label", _label(o["id"])), "summary": _item_summary(o)}
                            for o in raw.get("options", [])])
@@ -732,9 +833,10 @@ def _shape_records(raw, value, control, build):
 
 def _shape_object(raw, value, control, build):
     obj = value if isinstance(value, dict) else {}
+    # A field holding a nested value (a path's granted ranks) is not a text box: it is kept as stored.
     fields = [control(ptr_join(raw["path"], f["id"]), obj.get(f["id"]), label=f.get("label", _label(f["id"])),
                       kind=f.get("kind", "text"), options=_options(f.get("options"), obj.get(f["id"])))
-              for f in raw.get("fields", [])]
+              for f in raw.get("fields", []) if not isinstance(obj.get(f["id"]), (dict, list))]
     return {"fields": fields}
 
 

@@ -79,7 +79,17 @@ def character_create(request, campaign_id):
 # ------------------------------------------------------------------ the builder
 
 
-def _builder_context(request, character: Character, build, report, *, readonly: bool, note: str = "") -> dict:
+def _builder_meta(ruleset) -> dict:
+    """The ruleset's builder metadata (``content/builder.json``: creation steps, option filters,
+    natural item states, choices), or none."""
+    meta = ruleset.tables.get("builder") if ruleset is not None else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def _builder_context(
+    request, character: Character, build, report, *, readonly: bool, note: str = "",
+    version: int | None = None, autosaved: bool = False, autosave_error: str = "",
+) -> dict:
     campaign = character.campaign
     ruleset, ctx, traits = builder_traits(campaign=campaign)
     report_dict = report.as_dict() if hasattr(report, "as_dict") else (report or {})
@@ -89,6 +99,7 @@ def _builder_context(request, character: Character, build, report, *, readonly: 
     form = builder_form(
         traits, build, report_dict, next_costs=next_costs,
         currency_label=ruleset.currency_label if ruleset else None, ruleset=ruleset,
+        meta=_builder_meta(ruleset),
     )
     submit_reason = ""
     if not report_dict.get("valid"):
@@ -109,6 +120,7 @@ def _builder_context(request, character: Character, build, report, *, readonly: 
             "spent": report_dict.get("spent", {}).get(c, 0),
             "budget": report_dict.get("budget", {}).get(c, 0),
             "remaining": report_dict.get("remaining", {}).get(c, 0),
+            "over": -(report_dict.get("remaining", {}).get(c, 0) or 0),
             "lines": [line for line in report_dict.get("costs", []) if line.get("currency") == c],
         })
     return {
@@ -128,6 +140,9 @@ def _builder_context(request, character: Character, build, report, *, readonly: 
         "dirty": build != character.build,
         "creation_review": _creation_review(character),
         "gm_approves": (campaign.settings or {}).get("approve_new_characters") is True,
+        "version": character.version if version is None else version,
+        "autosaved": autosaved,
+        "autosave_error": autosave_error,
     }
 
 
@@ -165,8 +180,8 @@ def character_builder(request, character_id):
 
     check_post(request.POST)
     version = post_whole_number(request.POST, "_version", label="Version", default="", min_value=0)
-    _, _, traits = builder_traits(campaign=character.campaign)
-    build = build_from_post(traits, request.POST, character.build)
+    ruleset, _, traits = builder_traits(campaign=character.campaign)
+    build = build_from_post(traits, request.POST, character.build, _builder_meta(ruleset))
 
     if "_save" in request.POST or "_submit" in request.POST:
         try:
@@ -199,8 +214,29 @@ def character_builder(request, character_id):
         )
         return _redirect(request, reverse("character_builder", args=[character.id]))
 
+    autosaved, autosave_error = False, ""
+    if request.htmx and "_autosave" in request.POST and build != character.build:
+        # An edit autosaves the draft: a version only when the build changed. A stale version
+        # (saved elsewhere since this page loaded) saves nothing and keeps the form as typed.
+        try:
+            character = svc.character_save_draft(
+                character_id=character.id, user=request.user, build=build, version=version
+            )
+            version, autosaved = character.version, True
+        except Conflict as exc:
+            autosave_error = (
+                f"Not saved: {exc.detail} Your edits are still on this page; copy what you need, "
+                "then reload to see the newer version."
+            )
+        except RuleRefused as exc:
+            autosave_error = f"Not saved: {exc.detail}"
+    if autosaved:
+        build = character.build  # as stored (the server's budget): the page and the draft agree
     report = svc.character_validate(campaign=character.campaign, build=build)
-    ctx = _builder_context(request, character, build, report, readonly=False)
+    ctx = _builder_context(
+        request, character, build, report, readonly=False,
+        version=version if autosave_error else None, autosaved=autosaved, autosave_error=autosave_error,
+    )
     if request.htmx:
         # The partials need nothing from the request: rendering without it skips the context
         # processors (the navigation's queries) on the hottest path of the app.

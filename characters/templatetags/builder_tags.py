@@ -95,7 +95,9 @@ def signed(value) -> str:
 def describedby(field) -> str:
     """The aria-describedby attribute of a control with issues (its error list's id)."""
     if field and field.get("issues"):
-        return format_html(' aria-describedby="{}" aria-invalid="true"', field["err_id"])
+        if has_error(field["issues"]):
+            return format_html(' aria-describedby="{}" aria-invalid="true"', field["err_id"])
+        return format_html(' aria-describedby="{}"', field["err_id"])
     return ""
 
 
@@ -134,6 +136,59 @@ def options(opts, blank=None, titles=False):
     ))
 
 
+@register.simple_tag
+def choice_cards(f):
+    """A choice's options as radio cards, each with its rules text in view (the hot path of a
+    guided step: Python, like ``options``)."""
+    name, dom_id = _e(f["name"]), _e(f["id"])
+    value = f.get("value")
+    out = []
+    if f.get("nullable") or value is None:
+        checked = " checked" if value in (None, "") else ""
+        out.append(f'<label class="choice-card choice-none"><input type="radio" name="{name}" value=""{checked}>'
+                   ' <span class="choice-label">None yet</span></label>')
+    for o in f.get("options") or []:
+        oid = _e(o["id"])
+        sel = o.get("selected")
+        text = f'<span class="choice-text">{_e(o["help"])}</span>' if o.get("help") else ""
+        out.append(
+            f'<label class="choice-card{" selected" if sel else ""}" for="{dom_id}-{oid}">'
+            f'<input type="radio" id="{dom_id}-{oid}" name="{name}" value="{oid}"{" checked" if sel else ""}>'
+            f'<span class="choice-label">{_e(o.get("label", o["id"]))}</span>{text}</label>'
+        )
+    return mark_safe("".join(out))
+
+
+def _step_status(st) -> str:
+    if st["state"] == "complete":
+        return '<span class="ok">✓ complete</span>'
+    if st["state"] == "error":
+        return f'{st["errors"]} problem{"s" if st["errors"] != 1 else ""}'
+    return "to do"
+
+
+@register.simple_tag
+def step_nav(steps):
+    """The creation steps as links, each with its state (Python: it is on every update)."""
+    rows = "".join(
+        f'<li class="step-link step-{_e(st["state"])}" data-step="{_e(st["id"])}">'
+        f'<a href="#{_e(st["dom_id"])}">{st["number"]}. {_e(st["label"])}</a> '
+        f'<span class="step-status">{_step_status(st)}</span></li>'
+        for st in steps or []
+    )
+    return mark_safe(f'<ol class="step-nav">{rows}</ol>')
+
+
+@register.simple_tag
+def step_head(st):
+    """A step's title, state and rules text."""
+    text = f'<p class="step-text">{_e(st["text"])}</p>' if st.get("text") else ""
+    return mark_safe(
+        f'<h2 class="step-title"><span class="step-number">Step {st["number"]}</span> {_e(st["label"])} '
+        f'<span class="step-status">{_step_status(st)}</span></h2>{text}'
+    )
+
+
 def _title(option) -> str:
     return f' title="{_e(option["help"])}"' if option.get("help") else ""
 
@@ -146,7 +201,8 @@ def tree_rows(rows, path):
     for f in rows:
         dom_id = _e(f["id"])
         if f.get("issues"):
-            described = f' aria-describedby="{_e(f["err_id"])}" aria-invalid="true"'
+            invalid = ' aria-invalid="true"' if has_error(f["issues"]) else ""
+            described = f' aria-describedby="{_e(f["err_id"])}"{invalid}'
         elif f.get("reason"):
             described = f' aria-describedby="{dom_id}-why"'
         else:
@@ -156,7 +212,7 @@ def tree_rows(rows, path):
         why = f'<span class="node-why" id="{dom_id}-why">{_e(f["reason"])}</span>' if f.get("reason") else ""
         depth = _e(f.get("depth", 0))
         out.append(
-            f'<li class="tree-node node-{_e(f.get("state", ""))} depth-{depth}{" has-error" if f.get("issues") else ""}"'
+            f'<li class="tree-node node-{_e(f.get("state", ""))} depth-{depth}{" has-error" if has_error(f.get("issues")) else ""}"'
             f' style="--depth: {depth}">'
             f'<input type="checkbox" id="{dom_id}" name="{path}" value="{_e(f["node_id"])}"'
             f'{" checked" if f.get("checked") else ""}{described}>'
@@ -186,7 +242,7 @@ def stepper(f, url):
     raise_label = f"Raise {f['label']}" + (f" ({f['next_text']})" if f.get("next_text") else "")
     dom_id, label, name, url = _e(f["id"]), _e(f["label"]), _e(f["name"]), _e(url)
     return mark_safe(
-        f'<div class="stepper-row{" has-error" if f.get("issues") else ""}"><label for="{dom_id}">{label}</label>'
+        f'<div class="stepper-row{" has-error" if has_error(f.get("issues")) else ""}"><label for="{dom_id}">{label}</label>'
         f'<div class="stepper">'
         f'<button type="submit" class="btn btn-small step" name="_step" value="{name}|-1" hx-post="{url}"'
         f'{" disabled" if f.get("at_min") else ""} '
@@ -247,3 +303,9 @@ def builder_section(context, section):
         _SECTION_HTML.clear()
     _SECTION_HTML[key] = (template, fingerprint, html)
     return mark_safe(html)
+
+
+@register.filter
+def has_error(issues) -> bool:
+    """Whether a control's issues hold an error (a warning alone draws no red border)."""
+    return any(i.get("severity", "error") == "error" for i in issues or ())

@@ -18,3 +18,29 @@
     kept = null;
   });
 })();
+
+/* Leaving with unsaved work warns. The page is dirty from the first edit until the server says
+   the draft holds it (#builder-actions data-dirty="false" after an autosave); pressing Save or
+   Submit leaves on purpose. */
+(function () {
+  "use strict";
+  var form = document.getElementById("builder-form");
+  if (!form) return;
+  var dirty = false;
+  var leaving = false;
+  function edited(ev) {
+    if (ev.target && ev.target.form === form) dirty = true;
+  }
+  form.addEventListener("input", edited);
+  form.addEventListener("change", edited);
+  form.addEventListener("submit", function () { leaving = true; });
+  document.addEventListener("htmx:afterSettle", function () {
+    var actions = document.getElementById("builder-actions");
+    if (actions) dirty = actions.getAttribute("data-dirty") === "true";
+  });
+  window.addEventListener("beforeunload", function (ev) {
+    if (!dirty || leaving) return;
+    ev.preventDefault();
+    ev.returnValue = "";
+  });
+})();

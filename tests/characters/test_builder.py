@@ -68,14 +68,16 @@ def test_pando_from_nothing_to_valid(client):
     s.set("/equipment/-", "longsword").change()
     assert s.get("/equipment/0/item") == ["longsword"]
     state = s.root.by_id("f-equipment-0-state")
-    assert [o.attrs["value"] for o in state.find_all("option")] == ["wielded", "worn", "carried"]
-    assert s.get("/equipment/0/state") == ["carried"]  # the entry field's default
+    # A sword is never worn; it is added wielded, in the first free arm (issue 13: natural state).
+    assert [o.attrs["value"] for o in state.find_all("option")] == ["wielded", "carried"]
+    assert s.get("/equipment/0/state") == ["wielded"]
+    assert s.get("/equipment/0/arms") == ["right_arm"]
     assert s.root.by_id("f-attributes-strength").attrs.get("min") == "1"
     s.set("/equipment/0/state", "wielded").change()
     s.check("/equipment/0/arms", "right_arm").change()
     s.set("/equipment/-", "round_shield").change()
-    s.set("/equipment/1/state", "wielded").change()
-    s.check("/equipment/1/arms", "right_arm").change()
+    assert (s.get("/equipment/1/state"), s.get("/equipment/1/arms")) == (["wielded"], ["left_arm"])  # the free arm
+    s.uncheck("/equipment/1/arms", "left_arm").check("/equipment/1/arms", "right_arm").change()
     assert "equipment.arm_conflict" in s.summary_codes()
     s.uncheck("/equipment/1/arms", "right_arm").check("/equipment/1/arms", "left_arm").change()
     assert "equipment.arm_conflict" not in s.summary_codes()

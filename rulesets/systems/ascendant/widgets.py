@@ -64,6 +64,31 @@ def levels(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     skills += [(lid, lore_names.get(lid, ui.label(lid))) for lid in (report.get("derived") or {}).get("lores") or []
                if isinstance(lid, str)]
     attributes = ((by_id.get("boosts") or {}).get("data") or {}).get("attributes") or []
+    # Only the feats this character may still take: its own ancestry's and class's, none that its
+    # heritage or background already grants, none chosen in another slot.
+    sections = {s.get("id"): s for s in ui.sections}
+
+    def picked(section_id: str) -> dict:
+        return next((o for o in (sections.get(section_id) or {}).get("options", []) if o["id"] == build.get(section_id)), {})
+
+    granted = {picked("heritage").get("feat"), picked("background").get("skill_feat"),
+               picked("background").get("general_feat")} - {None}
+    taken: dict[str, str] = {}
+    for n_key, mine in chosen.items():
+        for kind, f in ((mine or {}).get("feats") or {}).items() if isinstance(mine, dict) else ():
+            for one in (f if isinstance(f, list) else [f]):
+                if isinstance(one, str) and one:
+                    taken.setdefault(one, f"{n_key}/{kind}")
+
+    def legal(f: str, slot: str) -> bool:
+        meta = feats.get(f) or {}
+        if meta.get("ancestry") and meta["ancestry"] != build.get("ancestry"):
+            return False
+        if meta.get("class") and meta["class"] != build.get("class"):
+            return False
+        return f not in granted and taken.get(f, slot) == slot
+
+    errors = [e.get("path") or "" for e in report.get("errors") or []]
     steps = []
     for plan in data.get("levels") or []:
         n = plan.get("level")
@@ -75,12 +100,29 @@ def levels(raw: dict, build: dict, report: dict, ui: Any) -> dict:
         my_feats = mine.get("feats") if isinstance(mine.get("feats"), dict) else {}
         for kind, allowed in (plan.get("feats") or {}).items():
             value = my_feats.get(kind)
+            if isinstance(value, list):  # several feats of one kind at this level (a list slot)
+                values = [v for v in value if isinstance(v, str)]
+                offered = [f for f in allowed if legal(f, f"{n}/{kind}")]
+                pointer = base + "/feats/" + kind
+                picks = []
+                for j, v in enumerate(values):
+                    opts = [{"id": f, "label": (feats.get(f) or {}).get("label", ui.label(f)),
+                             "help": (feats.get(f) or {}).get("help", ""), "selected": f == v} for f in offered]
+                    if v not in offered:
+                        opts.append({"id": v, "label": (feats.get(v) or {}).get("label", v), "help": "", "selected": True})
+                    picks.append({"id": ui.html_id(pointer, "f") + f"-{j}", "options": opts,
+                                  "chosen_help": (feats.get(v) or {}).get("help", "")})
+                slots.append(ui.control(pointer, values, label=f"{ui.label(kind)} feats", options=[], picks=picks))
+                continue
+            offered = [f for f in allowed if legal(f, f"{n}/{kind}")]
             opts = [{"id": f, "label": (feats.get(f) or {}).get("label", ui.label(f)),
-                     "help": (feats.get(f) or {}).get("help", ""), "selected": f == value} for f in allowed]
-            if isinstance(value, str) and value and value not in allowed:
-                opts.append({"id": value, "label": f"{value} (not allowed here)", "help": "", "selected": True})
+                     "help": (feats.get(f) or {}).get("help", ""), "selected": f == value} for f in offered]
+            if isinstance(value, str) and value and value not in offered:
+                label = (feats.get(value) or {}).get("label", value)
+                opts.append({"id": value, "label": f"{label} (not allowed here)", "help": "", "selected": True})
             slots.append(ui.control(base + "/feats/" + kind, value if isinstance(value, str) else "",
-                                 label=f"{ui.label(kind)} feat", options=opts))
+                                 label=f"{ui.label(kind)} feat", options=opts,
+                                 chosen_help=(feats.get(value) or {}).get("help", "") if isinstance(value, str) else ""))
         points = []
         if plan.get("attribute_points"):
             my_attrs = mine.get("attributes") if isinstance(mine.get("attributes"), dict) else {}
@@ -93,7 +135,8 @@ def levels(raw: dict, build: dict, report: dict, ui: Any) -> dict:
             increase = ui.control(base + "/skill_increase", value or "", label="Skill increase",
                                options=[{"id": sid, "label": lab, "selected": sid == value} for sid, lab in skills])
         head = ui.control(base, None, label=f"Level {n}")
-        done = all(s["value"] for s in slots) and (increase is None or increase["value"]) and (
+        has_error = any(p == base or p.startswith(base + "/") for p in errors)
+        done = not has_error and all(s["value"] for s in slots) and (increase is None or increase["value"]) and (
             not points or any(p["value"] not in ("", None, 0) for p in points))
         steps.append({**head, "level": n, "proficiency": plan.get("class_proficiency"),
                       "attribute_max": plan.get("attribute_max"), "attribute_points": plan.get("attribute_points"),
