@@ -43,10 +43,19 @@ from config.api import api_view, query_id, validated
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
-E403 = OpenApiResponse(ErrorSerializer, description="Only the campaign's GM (or the character's owner) may do this.")
-E404 = OpenApiResponse(ErrorSerializer, description="No such character, campaign or request, or you may not see it.")
-E409 = OpenApiResponse(ErrorSerializer, description="Not pending any more, made stale by another approved change, or the points are gone.")
-E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `errors` carries the codes and paths.")
+E403 = OpenApiResponse(
+    ErrorSerializer, description="Only the campaign's GM (or the character's owner) may do this."
+)
+E404 = OpenApiResponse(
+    ErrorSerializer, description="No such character, campaign or request, or you may not see it."
+)
+E409 = OpenApiResponse(
+    ErrorSerializer,
+    description="Not pending any more, made stale by another approved change, or the points are gone.",
+)
+E422 = OpenApiResponse(
+    ErrorSerializer, description="The rules refuse this; `errors` carries the codes and paths."
+)
 
 
 @extend_schema(
@@ -61,7 +70,11 @@ E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `err
 def character_award(request, id):
     data = validated(AwardRequestSerializer, request)
     rows = svc.award_create(
-        gm=request.user, character_id=id, currency=data["currency"], amount=data["amount"], reason=data["reason"]
+        gm=request.user,
+        character_id=id,
+        currency=data["currency"],
+        amount=data["amount"],
+        reason=data["reason"],
     )
     return Response(LedgerEntrySerializer(rows[0]).data, status=status.HTTP_201_CREATED)
 
@@ -79,8 +92,12 @@ def campaign_award(request, id):
     campaign = campaign_for_user(request.user, id)
     data = validated(PartyAwardRequestSerializer, request)
     rows = svc.award_create(
-        gm=request.user, campaign=campaign, character_ids=data.get("characters"), currency=data["currency"],
-        amount=data["amount"], reason=data["reason"],
+        gm=request.user,
+        campaign=campaign,
+        character_ids=data.get("characters"),
+        currency=data["currency"],
+        amount=data["amount"],
+        reason=data["reason"],
     )
     return Response({"entries": LedgerEntrySerializer(rows, many=True).data}, status=status.HTTP_201_CREATED)
 
@@ -121,7 +138,12 @@ def character_advancements(request, id):
     description="The GM sees every request of the campaigns they run; a player sees their own. `?campaign=<id>` "
     "narrows to one campaign (404 when I am not a member); `?status=pending` is the GM's review queue.",
     parameters=[
-        OpenApiParameter("campaign", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, required=False, description="A campaign id"),
+        OpenApiParameter(
+            "campaign",
+            {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+            required=False,
+            description="A campaign id",
+        ),
         OpenApiParameter("status", str, required=False, enum=[s for s, _ in Advancement.Status.choices]),
     ],
     responses={200: AdvancementSerializer(many=True), 400: E400, 401: E401, 404: E404},
@@ -139,10 +161,14 @@ def advancement_list(request):
     return Response(AdvancementSerializer(qs[:500], many=True).data)
 
 
-@extend_schema(tags=["advancement"], summary="A request", responses={200: AdvancementSerializer, 401: E401, 404: E404})
+@extend_schema(
+    tags=["advancement"], summary="A request", responses={200: AdvancementSerializer, 401: E401, 404: E404}
+)
 @api_view(["GET"])
 def advancement_detail(request, id):
-    return Response(AdvancementSerializer(sel.advancement_for_user(user=request.user, advancement_id=id)).data)
+    return Response(
+        AdvancementSerializer(sel.advancement_for_user(user=request.user, advancement_id=id)).data
+    )
 
 
 @extend_schema(

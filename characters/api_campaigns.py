@@ -52,7 +52,9 @@ def _service_errors():
     try:
         yield
     except DjangoValidationError as exc:
-        raise serializers.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages) from exc
+        raise serializers.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        ) from exc
 
 
 def _detail(campaign, request) -> Response:

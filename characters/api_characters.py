@@ -50,10 +50,15 @@ from config.api import api_view, query_id, validated
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
-E403 = OpenApiResponse(ErrorSerializer, description="You may see this character but not do this (only its owner edits its build).")
+E403 = OpenApiResponse(
+    ErrorSerializer,
+    description="You may see this character but not do this (only its owner edits its build).",
+)
 E404 = OpenApiResponse(ErrorSerializer, description="No such character (or campaign), or you may not see it.")
 E409 = OpenApiResponse(ErrorSerializer, description="`version` is stale: reload and try again.")
-E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `errors` carries the codes and paths.")
+E422 = OpenApiResponse(
+    ErrorSerializer, description="The rules refuse this; `errors` carries the codes and paths."
+)
 
 
 class WrongRuleset(BadInput):
@@ -62,7 +67,9 @@ class WrongRuleset(BadInput):
     code = "ruleset_unknown"
 
     def __init__(self, message: str):
-        super().__init__(message, errors=[{"code": "ruleset.unknown", "path": "/build/ruleset", "message": message}])
+        super().__init__(
+            message, errors=[{"code": "ruleset.unknown", "path": "/build/ruleset", "message": message}]
+        )
 
 
 def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
@@ -75,7 +82,14 @@ def _detail(character, *, status_code=status.HTTP_200_OK) -> Response:
     summary="List the characters I may see",
     description="My characters, and every character of the campaigns I run. `?campaign=<id>` narrows to one "
     "campaign (404 when I am not a member of it).",
-    parameters=[OpenApiParameter("campaign", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, required=False, description="A campaign id")],
+    parameters=[
+        OpenApiParameter(
+            "campaign",
+            {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+            required=False,
+            description="A campaign id",
+        )
+    ],
     responses={200: CharacterSummarySerializer(many=True), 400: E400, 401: E401, 404: E404},
     methods=["GET"],
 )
@@ -108,12 +122,16 @@ def character_list(request):
         named = build.get("ruleset", campaign.ruleset)
         if named != campaign.ruleset:
             raise WrongRuleset(f"This build is for {named!r}, but the campaign plays {campaign.ruleset!r}.")
-    character = svc.character_create(campaign=campaign, owner=request.user, name=data.get("name", ""), build=build)
+    character = svc.character_create(
+        campaign=campaign, owner=request.user, name=data.get("name", ""), build=build
+    )
     return _detail(character, status_code=status.HTTP_201_CREATED)
 
 
 @extend_schema(
-    tags=["characters"], summary="A character", responses={200: CharacterSerializer, 401: E401, 404: E404},
+    tags=["characters"],
+    summary="A character",
+    responses={200: CharacterSerializer, 401: E401, 404: E404},
     methods=["GET"],
 )
 @extend_schema(
@@ -133,7 +151,12 @@ def character_detail(request, id):
     extra = set(request.data) - {"version", "state"} if isinstance(request.data, dict) else set()
     if extra:
         raise serializers.ValidationError(
-            {key: ["Only `version` and `state` may be patched; the build changes through drafts or advancement."] for key in sorted(extra)}
+            {
+                key: [
+                    "Only `version` and `state` may be patched; the build changes through drafts or advancement."
+                ]
+                for key in sorted(extra)
+            }
         )
     data = validated(CharacterStateSerializer, request)
     from characters.services.play import character_update_state  # the sheet feature's service
@@ -174,7 +197,9 @@ def character_draft(request, id):
 def character_submit(request, id):
     character = character_for_user(user=request.user, character_id=id)
     data = validated(CharacterSubmitSerializer, request)
-    character = svc.character_submit(character_id=character.id, user=request.user, version=data.get("version"))
+    character = svc.character_submit(
+        character_id=character.id, user=request.user, version=data.get("version")
+    )
     return _detail(character)
 
 
@@ -191,7 +216,9 @@ def character_submit(request, id):
 def character_approve(request, id):
     character = character_for_user(user=request.user, character_id=id)
     data = validated(CommentSerializer, request)
-    character = approval.character_approve(character_id=character.id, gm=request.user, comment=data["comment"])
+    character = approval.character_approve(
+        character_id=character.id, gm=request.user, comment=data["comment"]
+    )
     return _detail(character)
 
 
@@ -222,7 +249,9 @@ def character_reject(request, id):
 def character_revert(request, id):
     character = character_for_user(user=request.user, character_id=id)
     data = validated(CharacterRevertSerializer, request)
-    character = svc.character_revert(character_id=character.id, user=request.user, to_version=data["to_version"])
+    character = svc.character_revert(
+        character_id=character.id, user=request.user, to_version=data["to_version"]
+    )
     return _detail(character)
 
 

@@ -30,7 +30,10 @@ def seed_demo_characters(*, gm, players, campaigns) -> list:
         for demo in ruleset.demo_builds() if ruleset is not None else []:
             filename = demo["file"]
             if "error" in demo:
-                print(f"warning: demo {filename} is not readable JSON ({demo['error']}); skipped", file=sys.stderr)
+                print(
+                    f"warning: demo {filename} is not readable JSON ({demo['error']}); skipped",
+                    file=sys.stderr,
+                )
                 continue
             document = demo["document"]
             name = document.get("name") if isinstance(document, dict) else None
@@ -44,13 +47,17 @@ def seed_demo_characters(*, gm, players, campaigns) -> list:
             report = character_validate(campaign=campaign, build=document, phase="approval")
             if not report.valid:
                 problems = "; ".join(f"{i.path or '/'} {i.code}" for i in report.errors[:5])
-                print(f"warning: demo {slug}/{filename} does not validate ({problems}); skipped", file=sys.stderr)
+                print(
+                    f"warning: demo {slug}/{filename} does not validate ({problems}); skipped",
+                    file=sys.stderr,
+                )
                 continue
             owner = players[turn % len(players)] if players else gm
             turn += 1
             with transaction.atomic():
-                character = character_create(campaign=campaign, owner=owner, build=document,
-                                             budget=document.get("budget"))
+                character = character_create(
+                    campaign=campaign, owner=owner, build=document, budget=document.get("budget")
+                )
                 character = character_submit(character_id=character.id, user=owner)
             out.append(character)
     return out

@@ -88,7 +88,9 @@ def describe(row: dict[str, Any], names: dict[str, str] | None = None) -> dict[s
     """
     old, new = row.get("old"), row.get("new")
     if isinstance(old, list) or isinstance(new, list):
-        return _describe_list(old if isinstance(old, list) else [], new if isinstance(new, list) else [], names)
+        return _describe_list(
+            old if isinstance(old, list) else [], new if isinstance(new, list) else [], names
+        )
     if _empty(old):
         text = f"now {_phrase(new, names)}"
     elif _empty(new):
@@ -134,8 +136,12 @@ def _describe_list(old: list, new: list, names) -> dict[str, Any]:
         parts.append("removes " + ", ".join(removed_words))
     if changed:
         parts.append("changes " + "; ".join(changed))
-    return {"text": "; ".join(parts) or "reordered", "added": added_words, "removed": removed_words,
-            "changed": changed}
+    return {
+        "text": "; ".join(parts) or "reordered",
+        "added": added_words,
+        "removed": removed_words,
+        "changed": changed,
+    }
 
 
 def _word(value: Any, names) -> str:
@@ -175,7 +181,9 @@ def _phrase(value: Any, names, *, name: bool = True) -> str:
     for key, v in rest.items():
         if _empty(v):
             continue
-        bits.append(f"{humanise(key).lower()} {_phrase(v, names).lower() if isinstance(v, (dict, list)) else _word(v, names)}")
+        bits.append(
+            f"{humanise(key).lower()} {_phrase(v, names).lower() if isinstance(v, (dict, list)) else _word(v, names)}"
+        )
     if not name or not head:
         return ", ".join(bits) or head or "nothing"
     return ", ".join([head, *bits])

@@ -27,8 +27,13 @@ class ApplicationError(Exception):
     code: str = "invalid"
     default_message: str = "This request cannot be done."
 
-    def __init__(self, message: str | None = None, *, errors: list[dict[str, Any]] | None = None,
-                 code: str | None = None):
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        errors: list[dict[str, Any]] | None = None,
+        code: str | None = None,
+    ):
         self.message = str(message) if message else self.default_message
         self.errors: list[dict[str, Any]] = list(errors) if errors is not None else []
         if code:
@@ -49,7 +54,9 @@ class BadInput(ApplicationError):
     default_message = "Invalid input."
 
     def __init__(self, message: str, *, field: str | None = None, errors: list[dict] | None = None):
-        super().__init__(message, errors=errors if errors is not None else [{"field": field, "message": message}])
+        super().__init__(
+            message, errors=errors if errors is not None else [{"field": field, "message": message}]
+        )
 
 
 class NotPermitted(ApplicationError, PermissionDenied):
@@ -80,7 +87,9 @@ class RuleRefused(ApplicationError):
 def rule_refused(code: str, message: str, path: str | None = "") -> RuleRefused:
     """A refusal by one rule: its code, message and (when given) path."""
     error: dict[str, Any] = (
-        {"code": code, "message": message} if path is None else {"code": code, "path": path, "message": message}
+        {"code": code, "message": message}
+        if path is None
+        else {"code": code, "path": path, "message": message}
     )
     return RuleRefused(message, errors=[error], code=code)
 

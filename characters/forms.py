@@ -121,5 +121,7 @@ class JoinForm(StorableTextForm, forms.Form):
     join_code = forms.CharField(
         max_length=32,
         label="Join code",
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
     )

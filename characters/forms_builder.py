@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.engine.fields import get_as
 from rulesets.engine.pointer import delete_at, ptr, resolve, set_at
 
 _INT_RE = re.compile(r"^[+-]?\d{1,9}$")
@@ -53,8 +54,6 @@ def _getlist(post, name: str) -> list:
     if value is None:
         return []
     return value if isinstance(value, list) else [value]
-
-
 
 
 # ------------------------------------------------------------------ sections
@@ -90,7 +89,9 @@ def _read_ranks(section, post, build):
     path = section["path"]
     current = resolve(build, path, None)
     obj = dict(current) if isinstance(current, dict) else {}
-    ids = [o["id"] for o in section.get("options", [])] + [k for k in obj if k not in {o["id"] for o in section.get("options", [])}]
+    ids = [o["id"] for o in section.get("options", [])] + [
+        k for k in obj if k not in {o["id"] for o in section.get("options", [])}
+    ]
     named = [r["id"] for r in section.get("ranks") or [] if isinstance(r, dict)]
     for oid in ids:
         raw = post.get(ptr_join(path, oid))
@@ -269,10 +270,15 @@ def _natural_state(spec: dict | None, option: dict | None, entries: list) -> dic
     out: dict = {field: state} if state else {}
     arms_field = spec.get("arms_field")
     if arms_field and spec.get("needs", {}).get(state) == "wield":
-        wield = option.get("wield") if isinstance(option.get("wield"), dict) else {}
+        wield = get_as(option, "wield", dict, {})
         need = wield.get("arms") or 1
-        busy = {a for e in entries if isinstance(e, dict) and e.get(field) == state
-                for a in (e.get(arms_field) or []) if isinstance(a, str)}
+        busy = {
+            a
+            for e in entries
+            if isinstance(e, dict) and e.get(field) == state
+            for a in (e.get(arms_field) or [])
+            if isinstance(a, str)
+        }
         free = [a for a in spec.get("arms", []) if a not in busy]
         if len(free) >= need:
             out[arms_field] = free[:need]
@@ -345,7 +351,10 @@ def build_from_post(ruleset_traits: dict, post_data, base_build: Any, meta: dict
         from django.utils.datastructures import MultiValueDict
 
         post_data = MultiValueDict(
-            {k: [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)] for k, v in dict(post_data).items()}
+            {
+                k: [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)]
+                for k, v in dict(post_data).items()
+            }
         )
     build = copy.deepcopy(base_build) if isinstance(base_build, dict) else {}
     sections = [s for s in (ruleset_traits or {}).get("sections", []) if isinstance(s, dict) and "path" in s]
@@ -457,9 +466,14 @@ def builder_form(
         issues = anchors.add(pointer, dom_id)
         nxt = next_costs.get(pointer)
         return {
-            "name": pointer, "id": dom_id, "value": value, "issues": issues, "err_id": dom_id + "-err",
+            "name": pointer,
+            "id": dom_id,
+            "value": value,
+            "issues": issues,
+            "err_id": dom_id + "-err",
             "spent": _cost_text(spent_at.get(pointer), label_of).lstrip("+"),
-            "next": nxt, "next_text": _cost_text(nxt.get("cost"), label_of) if nxt else "",
+            "next": nxt,
+            "next_text": _cost_text(nxt.get("cost"), label_of) if nxt else "",
             **extra,
         }
 
@@ -483,9 +497,15 @@ def builder_form(
         path = raw["path"]
         value = resolve(build, path, None)
         model = {
-            "id": raw.get("id", ""), "label": raw.get("label", ""), "kind": kind, "path": path,
-            "help": raw.get("help", ""), "raw": raw, "dom_id": "sec-" + str(raw.get("id", "")),
-            "value": value, "spent": _cost_text(spent_at.get(path), label_of).lstrip("+"),
+            "id": raw.get("id", ""),
+            "label": raw.get("label", ""),
+            "kind": kind,
+            "path": path,
+            "help": raw.get("help", ""),
+            "raw": raw,
+            "dom_id": "sec-" + str(raw.get("id", "")),
+            "value": value,
+            "spent": _cost_text(spent_at.get(path), label_of).lstrip("+"),
         }
         if kind == "custom":
             widget = str(raw.get("widget") or "")
@@ -507,11 +527,15 @@ def builder_form(
             else:
                 model["template"] = "characters/_builder_section_unknown.html"
             if raw.get("id") in filters and not raw.get("options"):
-                model["empty_text"] = (meta.get("empty_filter_text") or {}).get(raw["id"], "Nothing to choose yet.")
+                model["empty_text"] = (meta.get("empty_filter_text") or {}).get(
+                    raw["id"], "Nothing to choose yet."
+                )
             if kind == "number" and raw.get("id") in choices:
                 current = "" if value is None else str(value)
-                model["choices"] = [{"id": o["id"], "label": o.get("label", o["id"]), "selected": o["id"] == current}
-                                    for o in choices[raw["id"]].get("options", [])]
+                model["choices"] = [
+                    {"id": o["id"], "label": o.get("label", o["id"]), "selected": o["id"] == current}
+                    for o in choices[raw["id"]].get("options", [])
+                ]
         sections.append(model)
 
     summary, general = [], []
@@ -527,11 +551,17 @@ def builder_form(
         if model["kind"] == "custom" and model["shared_path"]:
             prefix = model["path"]
             model["issues"] = [i for i in summary if i.get("path", "").startswith(prefix) and prefix]
-    return {"sections": sections, "summary": summary, "general": general, "name": name, "notes": notes,
-            "budget_issues": anchors.slots["/budget"]["issues"],
-            "steps": _steps(meta.get("steps"), sections, report),
-            "warnings": [i for i in summary if i["severity"] == "warning"],
-            "errors": [i for i in summary if i["severity"] == "error"]}
+    return {
+        "sections": sections,
+        "summary": summary,
+        "general": general,
+        "name": name,
+        "notes": notes,
+        "budget_issues": anchors.slots["/budget"]["issues"],
+        "steps": _steps(meta.get("steps"), sections, report),
+        "warnings": [i for i in summary if i["severity"] == "warning"],
+        "errors": [i for i in summary if i["severity"] == "error"],
+    }
 
 
 def _filtered(raw: dict, spec: dict, build: dict) -> dict:
@@ -556,20 +586,39 @@ def _steps(spec: Any, sections: list[dict], report: dict) -> list[dict]:
     it is complete. An error belongs to the step whose section path is the longest prefix of its
     path; a step with an error is never complete. Without steps, one step holds every section."""
     by_id = {m["id"]: m for m in sections}
-    steps = []
+    steps: list[dict[str, Any]] = []
     placed: set[str] = set()
     for i, st in enumerate(spec or []):
         if not isinstance(st, dict):
             continue
         mine = [by_id[sid] for sid in st.get("sections", []) if sid in by_id and sid not in placed]
         placed.update(m["id"] for m in mine)
-        steps.append({"id": st.get("id", str(i)), "number": len(steps) + 1, "label": st.get("label", ""),
-                      "text": st.get("text", ""), "sections": mine, "errors": 0, "warnings": 0,
-                      "dom_id": "step-" + str(st.get("id", i))})
+        steps.append(
+            {
+                "id": st.get("id", str(i)),
+                "number": len(steps) + 1,
+                "label": st.get("label", ""),
+                "text": st.get("text", ""),
+                "sections": mine,
+                "errors": 0,
+                "warnings": 0,
+                "dom_id": "step-" + str(st.get("id", i)),
+            }
+        )
     rest = [m for m in sections if m["id"] not in placed]
     if rest:
-        steps.append({"id": "more", "number": len(steps) + 1, "label": "More" if steps else "The build", "text": "",
-                      "sections": rest, "errors": 0, "warnings": 0, "dom_id": "step-more"})
+        steps.append(
+            {
+                "id": "more",
+                "number": len(steps) + 1,
+                "label": "More" if steps else "The build",
+                "text": "",
+                "sections": rest,
+                "errors": 0,
+                "warnings": 0,
+                "dom_id": "step-more",
+            }
+        )
     owners = sorted(((m["path"], st) for st in steps for m in st["sections"]), key=lambda x: -len(x[0]))
     for key, severity in (("errors", "errors"), ("warnings", "warnings")):
         for issue in report.get(key) or []:
@@ -595,9 +644,16 @@ def _groups(rows: list[dict]) -> list[dict]:
 
 def _shape_number(raw, value, control, build):
     default = raw.get("default")
-    return {"field": control(raw["path"], default if value is None and not raw.get("nullable") else value,
-                             min=raw.get("min"), max=raw.get("max"), nullable=raw.get("nullable", False),
-                             label=raw.get("label", ""))}
+    return {
+        "field": control(
+            raw["path"],
+            default if value is None and not raw.get("nullable") else value,
+            min=raw.get("min"),
+            max=raw.get("max"),
+            nullable=raw.get("nullable", False),
+            label=raw.get("label", ""),
+        )
+    }
 
 
 def _shape_numbers(raw, value, control, build):
@@ -605,11 +661,20 @@ def _shape_numbers(raw, value, control, build):
     rows = []
     for f in raw.get("fields", []):
         v = obj.get(f["id"], f.get("default"))
-        rows.append(control(ptr_join(raw["path"], f["id"]), v, label=f.get("label", _label(f["id"])),
-                            min=f.get("min"), max=f.get("max"), group=f.get("group", ""),
-                            help=f.get("help", ""), stepper=True,
-                            at_min=isinstance(v, int) and f.get("min") is not None and v <= f["min"],
-                            at_max=isinstance(v, int) and f.get("max") is not None and v >= f["max"]))
+        rows.append(
+            control(
+                ptr_join(raw["path"], f["id"]),
+                v,
+                label=f.get("label", _label(f["id"])),
+                min=f.get("min"),
+                max=f.get("max"),
+                group=f.get("group", ""),
+                help=f.get("help", ""),
+                stepper=True,
+                at_min=isinstance(v, int) and f.get("min") is not None and v <= f["min"],
+                at_max=isinstance(v, int) and f.get("max") is not None and v >= f["max"],
+            )
+        )
     return {"groups": _groups(rows)}
 
 
@@ -620,10 +685,19 @@ def _shape_ranks(raw, value, control, build):
         rows = []
         for o in raw.get("options", []):
             v = obj.get(o["id"], named[0]["id"])
-            rows.append(control(ptr_join(raw["path"], o["id"]), v, label=o.get("label", _label(o["id"])),
-                                group=o.get("group", ""), help=o.get("help", ""),
-                                options=[{"id": r["id"], "label": r.get("label", _label(r["id"])), "selected": r["id"] == v}
-                                         for r in named]))
+            rows.append(
+                control(
+                    ptr_join(raw["path"], o["id"]),
+                    v,
+                    label=o.get("label", _label(o["id"])),
+                    group=o.get("group", ""),
+                    help=o.get("help", ""),
+                    options=[
+                        {"id": r["id"], "label": r.get("label", _label(r["id"])), "selected": r["id"] == v}
+                        for r in named
+                    ],
+                )
+            )
         return {"groups": _groups(rows), "named_ranks": True}
     lo, hi = raw.get("min", 0), raw.get("max")
     rows = []
@@ -632,26 +706,54 @@ def _shape_ranks(raw, value, control, build):
         known.add(o["id"])
         v = obj.get(o["id"], 0)
         top = o.get("max", hi)
-        rows.append(control(ptr_join(raw["path"], o["id"]), v, label=o.get("label", _label(o["id"])),
-                            min=lo, max=top, group=o.get("group", ""), help=o.get("help", ""), stepper=True,
-                            at_min=isinstance(v, int) and lo is not None and v <= lo,
-                            at_max=isinstance(v, int) and top is not None and v >= top))
+        rows.append(
+            control(
+                ptr_join(raw["path"], o["id"]),
+                v,
+                label=o.get("label", _label(o["id"])),
+                min=lo,
+                max=top,
+                group=o.get("group", ""),
+                help=o.get("help", ""),
+                stepper=True,
+                at_min=isinstance(v, int) and lo is not None and v <= lo,
+                at_max=isinstance(v, int) and top is not None and v >= top,
+            )
+        )
     for key, v in obj.items():  # ranks the catalogue does not know (the rules report them)
         if key not in known:
-            rows.append(control(ptr_join(raw["path"], key), v, label=f"{key} (unknown)", min=lo, max=hi,
-                                group="unknown", stepper=True, at_min=False, at_max=False))
+            rows.append(
+                control(
+                    ptr_join(raw["path"], key),
+                    v,
+                    label=f"{key} (unknown)",
+                    min=lo,
+                    max=hi,
+                    group="unknown",
+                    stepper=True,
+                    at_min=False,
+                    at_max=False,
+                )
+            )
     return {"groups": _groups(rows)}
 
 
 def _options(options, selected) -> list[dict]:
     out = []
+    selected_set: set[str | int | None]
     if isinstance(selected, (list, tuple, set)):
         selected_set = {v for v in selected if isinstance(v, (str, int))}
     else:
         selected_set = {selected} if isinstance(selected, (str, int, type(None))) else set()
     for o in options or []:
-        out.append({"id": o["id"], "label": o.get("label", _label(o["id"])), "help": o.get("help", ""),
-                    "selected": o["id"] in selected_set})
+        out.append(
+            {
+                "id": o["id"],
+                "label": o.get("label", _label(o["id"])),
+                "help": o.get("help", ""),
+                "selected": o["id"] in selected_set,
+            }
+        )
     return out
 
 
@@ -663,15 +765,28 @@ def _shape_choice(raw, value, control, build):
     if value not in (None, "") and value not in ids:
         options.append({"id": value, "label": f"{value} (unknown)", "help": "", "selected": True})
     chosen = next((o for o in options if o["selected"]), None)
-    return {"field": control(raw["path"], value, options=options, nullable=raw.get("nullable", False),
-                             chosen_help=chosen["help"] if chosen else "")}
+    return {
+        "field": control(
+            raw["path"],
+            value,
+            options=options,
+            nullable=raw.get("nullable", False),
+            chosen_help=chosen["help"] if chosen else "",
+        )
+    }
 
 
 def _shape_mapping(raw, value, control, build):
     obj = value if isinstance(value, dict) else (raw.get("default") or {})
-    rows = [control(ptr_join(raw["path"], k["id"]), obj.get(k["id"]), label=k.get("label", _label(k["id"])),
-                    options=_options(raw.get("options"), obj.get(k["id"])))
-            for k in raw.get("keys", [])]
+    rows = [
+        control(
+            ptr_join(raw["path"], k["id"]),
+            obj.get(k["id"]),
+            label=k.get("label", _label(k["id"])),
+            options=_options(raw.get("options"), obj.get(k["id"])),
+        )
+        for k in raw.get("keys", [])
+    ]
     return {"rows": rows}
 
 
@@ -698,9 +813,20 @@ def _shape_tree(raw, value, control, build):
         else:
             state, reason = "locked", f"needs {parent.get('label', _label(parent['id']))}"
         pointer = ptr_join(raw["path"], index[n["id"]]) if learned else ptr_join(raw["path"], "#" + n["id"])
-        return control(pointer, n["id"], label=n.get("label", _label(n["id"])), level=n.get("level"),
-                       depth=depth, cost=n.get("cost"), checked=learned, state=state, reason=reason,
-                       help=n.get("help", ""), node_id=n["id"], dom_id=html_id(raw["path"] + "/" + n["id"], "n"))
+        return control(
+            pointer,
+            n["id"],
+            label=n.get("label", _label(n["id"])),
+            level=n.get("level"),
+            depth=depth,
+            cost=n.get("cost"),
+            checked=learned,
+            state=state,
+            reason=reason,
+            help=n.get("help", ""),
+            node_id=n["id"],
+            dom_id=html_id(raw["path"] + "/" + n["id"], "n"),
+        )
 
     for root in roots:
         rows = []
@@ -711,10 +837,24 @@ def _shape_tree(raw, value, control, build):
             for child in reversed(children.get(n["id"], [])):
                 stack.append((child, depth + 1))
         branches.append({"label": rows[0]["label"], "rows": rows, "learned": sum(r["checked"] for r in rows)})
-    unknown = [control(ptr_join(raw["path"], i), v, label=f"{v} (unknown)", checked=True, state="unknown",
-                       reason="", node_id=v, dom_id=html_id(raw["path"] + "/" + v, "n"), depth=0, level=None,
-                       cost=None, help="")
-               for v, i in index.items() if v not in by_id]
+    unknown = [
+        control(
+            ptr_join(raw["path"], i),
+            v,
+            label=f"{v} (unknown)",
+            checked=True,
+            state="unknown",
+            reason="",
+            node_id=v,
+            dom_id=html_id(raw["path"] + "/" + v, "n"),
+            depth=0,
+            level=None,
+            cost=None,
+            help="",
+        )
+        for v, i in index.items()
+        if v not in by_id
+    ]
     return {"branches": branches, "unknown": unknown, "learned_count": len(learned_list)}
 
 
@@ -723,9 +863,21 @@ def _shape_multi(raw, value, control, build):
     index = {v: i for i, v in reversed(list(enumerate(chosen)))}
     rows = []
     for o in raw.get("options", []):
-        pointer = ptr_join(raw["path"], index[o["id"]]) if o["id"] in index else ptr_join(raw["path"], "#" + o["id"])
-        rows.append(control(pointer, o["id"], label=o.get("label", _label(o["id"])), checked=o["id"] in index,
-                            help=o.get("help", ""), dom_id=html_id(raw["path"] + "/" + o["id"], "n")))
+        pointer = (
+            ptr_join(raw["path"], index[o["id"]])
+            if o["id"] in index
+            else ptr_join(raw["path"], "#" + o["id"])
+        )
+        rows.append(
+            control(
+                pointer,
+                o["id"],
+                label=o.get("label", _label(o["id"])),
+                checked=o["id"] in index,
+                help=o.get("help", ""),
+                dom_id=html_id(raw["path"] + "/" + o["id"], "n"),
+            )
+        )
     return {"rows": rows}
 
 
@@ -737,9 +889,16 @@ def _entry_fields(raw_fields, entry, prefix, control):
             continue
         kind = f.get("kind", "text")
         value = entry.get(f["id"], f.get("default") if kind == "choice" else None)
-        fields.append(control(prefix + "/" + f["id"], value, label=f.get("label", _label(f["id"])), kind=kind,
-                              options=_options(f.get("options"), value if value is not None else []),
-                              list_id=f.get("list")))
+        fields.append(
+            control(
+                prefix + "/" + f["id"],
+                value,
+                label=f.get("label", _label(f["id"])),
+                kind=kind,
+                options=_options(f.get("options"), value if value is not None else []),
+                list_id=f.get("list"),
+            )
+        )
     return fields
 
 
@@ -765,10 +924,18 @@ def _shape_items(raw, value, control, build):
             for f in fields:
                 if f["name"] == prefix + "/" + raw["state_field"]:
                     f["options"] = [o for o in f["options"] if o["id"] not in forbidden or o["selected"]]
-        entries.append({**head, "index": i, "item": item_id, "summary": _item_summary(option), "fields": fields})
-    add = control(raw["path"] + "/-", "", label=f"Add to {raw.get('label', 'the list').lower()}",
-                  options=[{"id": o["id"], "label": o.get("label", _label(o["id"])), "summary": _item_summary(o)}
-                           for o in raw.get("options", [])])
+        entries.append(
+            {**head, "index": i, "item": item_id, "summary": _item_summary(option), "fields": fields}
+        )
+    add = control(
+        raw["path"] + "/-",
+        "",
+        label=f"Add to {raw.get('label', 'the list').lower()}",
+        options=[
+            {"id": o["id"], "label": o.get("label", _label(o["id"])), "summary": _item_summary(o)}
+            for o in raw.get("options", [])
+        ],
+    )
     return {"entries": entries, "add": add, "count": len(entries_raw)}
 
 
@@ -827,16 +994,28 @@ def _shape_records(raw, value, control, build):
                 names.append(s.get("name") if isinstance(s, dict) else str(s))
     elif isinstance(suggestions, list):
         names = [s.get("name") if isinstance(s, dict) else str(s) for s in suggestions]
-    return {"entries": entries, "count": len(entries_raw), "suggestions": sorted({n for n in names if n}),
-            "datalist_id": "dl-" + str(raw.get("id", ""))}
+    return {
+        "entries": entries,
+        "count": len(entries_raw),
+        "suggestions": sorted({n for n in names if n}),
+        "datalist_id": "dl-" + str(raw.get("id", "")),
+    }
 
 
 def _shape_object(raw, value, control, build):
     obj = value if isinstance(value, dict) else {}
     # A field holding a nested value (a path's granted ranks) is not a text box: it is kept as stored.
-    fields = [control(ptr_join(raw["path"], f["id"]), obj.get(f["id"]), label=f.get("label", _label(f["id"])),
-                      kind=f.get("kind", "text"), options=_options(f.get("options"), obj.get(f["id"])))
-              for f in raw.get("fields", []) if not isinstance(obj.get(f["id"]), (dict, list))]
+    fields = [
+        control(
+            ptr_join(raw["path"], f["id"]),
+            obj.get(f["id"]),
+            label=f.get("label", _label(f["id"])),
+            kind=f.get("kind", "text"),
+            options=_options(f.get("options"), obj.get(f["id"])),
+        )
+        for f in raw.get("fields", [])
+        if not isinstance(obj.get(f["id"]), (dict, list))
+    ]
     return {"fields": fields}
 
 
@@ -852,4 +1031,3 @@ SHAPERS = {
     "records": _shape_records,
     "object": _shape_object,
 }
-

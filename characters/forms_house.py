@@ -108,7 +108,9 @@ def _walk(out: list[HouseField], tokens: list[str], default: Any, spec: dict, gr
         for key, value in default.items():
             _walk(out, tokens + [key], value, sub.get(key) or {}, group + [label])
         return
-    choices = [(c[0], c[1]) if isinstance(c, list) else (c, humanise(str(c))) for c in spec.get("choices") or []]
+    choices = [
+        (c[0], c[1]) if isinstance(c, list) else (c, humanise(str(c))) for c in spec.get("choices") or []
+    ]
     kind = _kind(default, spec)
     rulebook = _words(default, kind, choices)
     help_text = (spec["help"] + " " if spec.get("help") else "") + f"Rulebook: {rulebook}."
@@ -169,28 +171,45 @@ def _form_field(spec: HouseField) -> forms.Field:
     placeholder = {"placeholder": _words(spec.default, spec.kind, spec.choices)}
     if spec.kind == "bool":
         return forms.TypedChoiceField(
-            choices=[("", f"As the rulebook ({'yes' if spec.default else 'no'})"), ("yes", "Yes"), ("no", "No")],
-            coerce=lambda v: v == "yes", empty_value=None, **common,
+            choices=[
+                ("", f"As the rulebook ({'yes' if spec.default else 'no'})"),
+                ("yes", "Yes"),
+                ("no", "No"),
+            ],
+            coerce=lambda v: v == "yes",
+            empty_value=None,
+            **common,
         )
     if spec.kind == "choice":
         rulebook = _words(spec.default, spec.kind, spec.choices)
         return forms.TypedChoiceField(
             choices=[("", f"As the rulebook ({rulebook})")] + [(str(v), label) for v, label in spec.choices],
-            coerce=lambda v, _values={str(v): v for v, _ in spec.choices}: _values[v], empty_value=None, **common,
+            coerce=lambda v, _values={str(v): v for v, _ in spec.choices}: _values[v],
+            empty_value=None,
+            **common,
         )
     if spec.kind == "int":
         low = spec.minimum if spec.minimum is not None else -1_000_000
         high = spec.maximum if spec.maximum is not None else 1_000_000
-        return WholeNumberField(widget=forms.NumberInput(attrs=placeholder), min_value=low, max_value=high, **common)
+        return WholeNumberField(
+            widget=forms.NumberInput(attrs=placeholder), min_value=low, max_value=high, **common
+        )
     if spec.kind == "float":
         return forms.FloatField(widget=forms.NumberInput(attrs={**placeholder, "step": "any"}), **common)
     if spec.kind in ("int_list", "text_list"):
-        return CommaListField(numbers=spec.kind == "int_list", max_length=2000,
-                              widget=forms.TextInput(attrs=placeholder), **common)
+        return CommaListField(
+            numbers=spec.kind == "int_list",
+            max_length=2000,
+            widget=forms.TextInput(attrs=placeholder),
+            **common,
+        )
     if spec.kind == "text":
-        return forms.CharField(max_length=200, empty_value=None, widget=forms.TextInput(attrs=placeholder), **common)
-    return JSONValueField(max_length=20_000, widget=forms.Textarea(attrs={"rows": 3, "class": "mono", **placeholder}),
-                          **common)
+        return forms.CharField(
+            max_length=200, empty_value=None, widget=forms.TextInput(attrs=placeholder), **common
+        )
+    return JSONValueField(
+        max_length=20_000, widget=forms.Textarea(attrs={"rows": 3, "class": "mono", **placeholder}), **common
+    )
 
 
 def _initial(spec: HouseField, value: Any) -> Any:

@@ -30,7 +30,9 @@ class Campaign(models.Model):
     # {kind: [entries]} in the shape of the ruleset's content catalogues
     homebrew = models.JSONField(default=dict, blank=True)
     join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
-    gm = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_run")
+    gm = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_run"
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -67,7 +69,9 @@ class Membership(models.Model):
         PLAYER = "player", "Player"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
     role = models.CharField(max_length=8, choices=Role.choices, default=Role.PLAYER)
     joined = models.DateTimeField(auto_now_add=True)
 
@@ -98,7 +102,9 @@ class Character(models.Model):
         RETIRED = "retired", "Retired"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="characters")
-    owner = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters")
+    owner = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
+    )
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=32)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.DRAFT)
@@ -151,11 +157,15 @@ class CharacterVersion(models.Model):
     build = models.JSONField()
     state = models.JSONField(default=dict, blank=True)
     report = models.JSONField(default=dict, blank=True)
-    reason = models.CharField(max_length=200, blank=True)  # "created", "saved draft", "advancement #3", "revert to v2"
+    reason = models.CharField(
+        max_length=200, blank=True
+    )  # "created", "saved draft", "advancement #3", "revert to v2"
     #: "build" (the character's choices changed) or "play" (play state only: harm, pools, a
     #: combat round). History lists build versions by default; the play log lists the others.
     kind = models.CharField(max_length=8, choices=[("build", "Build"), ("play", "Play")], default="build")
-    author = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    author = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -180,7 +190,9 @@ class LedgerEntry(models.Model):
     # Signed: awards positive, spends negative, reversals the opposite of what they reverse.
     amount = models.IntegerField()
     reason = models.CharField(max_length=200, blank=True)
-    author = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    author = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     advancement = models.ForeignKey(
         "Advancement", null=True, blank=True, on_delete=models.SET_NULL, related_name="ledger_entries"
     )
@@ -214,7 +226,9 @@ class Advancement(models.Model):
         REVERTED = "reverted", "Reverted"
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="advancements")
-    requested_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    requested_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.ADVANCEMENT)
     base_version = models.PositiveIntegerField()  # the character version it was priced against
     build = models.JSONField()
@@ -248,7 +262,9 @@ class RollLog(models.Model):
 
     campaign = models.ForeignKey(Campaign, null=True, on_delete=models.CASCADE, related_name="rolls")
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="rolls")
-    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     label = models.CharField(max_length=120)
     request = models.JSONField()
     result = models.JSONField()

@@ -16,7 +16,9 @@ def _object(value):
 
 
 class AwardRequestSerializer(serializers.Serializer):
-    currency = StrictCharField(max_length=32, help_text="An awardable currency of the ruleset (GET /rulesets/<slug>/ lists them).")
+    currency = StrictCharField(
+        max_length=32, help_text="An awardable currency of the ruleset (GET /rulesets/<slug>/ lists them)."
+    )
     amount = serializers.IntegerField(min_value=1, max_value=MAX_AWARD, help_text="A positive whole number.")
     reason = StrictCharField(max_length=200, required=False, allow_blank=True, default="")
 
@@ -33,13 +35,26 @@ class PartyAwardRequestSerializer(AwardRequestSerializer):
 class LedgerEntrySerializer(serializers.ModelSerializer):
     """One award, spend or reversal. ``amount`` is signed: awards +, spends −, reversals the opposite."""
 
-    author = serializers.CharField(source="author.get_username", read_only=True, default=None, allow_null=True)
+    author = serializers.CharField(
+        source="author.get_username", read_only=True, default=None, allow_null=True
+    )
     character = serializers.IntegerField(source="character_id", read_only=True)
     advancement = serializers.IntegerField(source="advancement_id", read_only=True, allow_null=True)
 
     class Meta:
         model = LedgerEntry
-        fields = ["id", "character", "kind", "currency", "amount", "reason", "author", "advancement", "version", "created"]
+        fields = [
+            "id",
+            "character",
+            "kind",
+            "currency",
+            "amount",
+            "reason",
+            "author",
+            "advancement",
+            "version",
+            "created",
+        ]
         read_only_fields = fields
 
 
@@ -62,13 +77,19 @@ class LedgerLineSerializer(serializers.Serializer):
 
 class LedgerSerializer(serializers.Serializer):
     entries = LedgerLineSerializer(many=True)
-    balance = serializers.DictField(child=serializers.IntegerField(), help_text="currency → unspent (awarded − spent)")
+    balance = serializers.DictField(
+        child=serializers.IntegerField(), help_text="currency → unspent (awarded − spent)"
+    )
     awarded = serializers.DictField(child=serializers.IntegerField(), help_text="currency → awarded in total")
-    spent = serializers.DictField(child=serializers.IntegerField(), help_text="currency → spent by the approved build")
+    spent = serializers.DictField(
+        child=serializers.IntegerField(), help_text="currency → spent by the approved build"
+    )
 
 
 class AdvancementRequestSerializer(serializers.Serializer):
-    build = JSONObjectField(help_text="The whole proposed build document (sheetforge.build/1); its budget is ignored.")
+    build = JSONObjectField(
+        help_text="The whole proposed build document (sheetforge.build/1); its budget is ignored."
+    )
     note = StrictCharField(max_length=MAX_COMMENT, required=False, allow_blank=True, default="")
 
     def validate_build(self, value):
@@ -92,8 +113,12 @@ class DiffRowSerializer(serializers.Serializer):
     label = serializers.CharField()  # type: ignore[assignment]  # the API field "label" (CONTRACT.md) shadows Field.label
     old = serializers.JSONField(allow_null=True)
     new = serializers.JSONField(allow_null=True)
-    cost = serializers.DictField(child=serializers.IntegerField(), help_text="currency → what this change costs")
-    items = serializers.ListField(child=serializers.CharField(), help_text="the rules' cost lines of this change")
+    cost = serializers.DictField(
+        child=serializers.IntegerField(), help_text="currency → what this change costs"
+    )
+    items = serializers.ListField(
+        child=serializers.CharField(), help_text="the rules' cost lines of this change"
+    )
 
 
 class AdvancementSerializer(serializers.ModelSerializer):
@@ -103,18 +128,40 @@ class AdvancementSerializer(serializers.ModelSerializer):
     character_name = serializers.CharField(source="character.name", read_only=True)
     campaign = serializers.IntegerField(source="character.campaign_id", read_only=True)
     requested_by = serializers.CharField(source="requested_by.get_username", read_only=True)
-    reviewed_by = serializers.CharField(source="reviewed_by.get_username", read_only=True, default=None,
-                                        allow_null=True, help_text="The GM who reviewed it; null while pending.")
+    reviewed_by = serializers.CharField(
+        source="reviewed_by.get_username",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="The GM who reviewed it; null while pending.",
+    )
     build = serializers.JSONField()
     diff = DiffRowSerializer(many=True)
-    cost = serializers.DictField(child=serializers.IntegerField(), help_text="currency → new spent − old spent")
+    cost = serializers.DictField(
+        child=serializers.IntegerField(), help_text="currency → new spent − old spent"
+    )
     report = serializers.JSONField()
 
     class Meta:
         model = Advancement
         fields = [
-            "id", "kind", "character", "character_name", "campaign", "status", "base_version", "requested_by", "note",
-            "build", "diff", "cost", "report", "reviewed_by", "review_comment", "created", "reviewed",
+            "id",
+            "kind",
+            "character",
+            "character_name",
+            "campaign",
+            "status",
+            "base_version",
+            "requested_by",
+            "note",
+            "build",
+            "diff",
+            "cost",
+            "report",
+            "reviewed_by",
+            "review_comment",
+            "created",
+            "reviewed",
             "applied_version",
         ]
         read_only_fields = fields

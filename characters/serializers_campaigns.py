@@ -32,7 +32,9 @@ class TokenRequestSerializer(serializers.Serializer):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
     name = StrictCharField(
-        max_length=60, required=False, allow_blank=True,
+        max_length=60,
+        required=False,
+        allow_blank=True,
         help_text='what the token is for, e.g. "laptop" (default "API token"); shown on the account page',
     )
 
@@ -43,7 +45,9 @@ class TokenSerializer(serializers.Serializer):
 
 class CampaignSettingsSerializer(serializers.Serializer):
     starting_budget = serializers.DictField(
-        child=serializers.IntegerField(min_value=0), required=False, help_text='currency → whole number, e.g. {"cp": 40}'
+        child=serializers.IntegerField(min_value=0),
+        required=False,
+        help_text='currency → whole number, e.g. {"cp": 40}',
     )
     house_rules = serializers.DictField(required=False, help_text="overrides of the ruleset's house defaults")
     approve_new_characters = serializers.BooleanField(
@@ -57,7 +61,7 @@ class CampaignCreateSerializer(serializers.Serializer):
     settings = JSONObjectField(
         required=False,
         help_text='{"starting_budget": {currency: int}, "house_rules": {...}, "approve_new_characters": bool}; '
-        'omitted parts take the '
+        "omitted parts take the "
         "ruleset's house defaults. Checked against the ruleset (400 with its messages).",
     )
 

@@ -16,7 +16,9 @@ def _object(value):
 
 
 class BudgetLineSerializer(serializers.Serializer):
-    total = serializers.IntegerField(help_text="Awarded in total (ledger awards; a currency the GM does not award: the rules' budget).")
+    total = serializers.IntegerField(
+        help_text="Awarded in total (ledger awards; a currency the GM does not award: the rules' budget)."
+    )
     spent = serializers.IntegerField(help_text="What the current build spends (its report).")
     unspent = serializers.IntegerField(help_text="total − spent; negative when the build overspends.")
 
@@ -35,13 +37,26 @@ class CharacterSerializer(serializers.ModelSerializer):
     class Meta:
         model = Character
         fields = [
-            "id", "version", "owner", "owner_username", "campaign", "name", "ruleset", "status",
-            "build", "state", "report", "budget", "created", "updated",
+            "id",
+            "version",
+            "owner",
+            "owner_username",
+            "campaign",
+            "name",
+            "ruleset",
+            "status",
+            "build",
+            "state",
+            "report",
+            "budget",
+            "created",
+            "updated",
         ]
         read_only_fields = fields
 
-    @extend_schema_field(serializers.DictField(child=BudgetLineSerializer(),
-                                               help_text="{currency: {total, spent, unspent}}"))
+    @extend_schema_field(
+        serializers.DictField(child=BudgetLineSerializer(), help_text="{currency: {total, spent, unspent}}")
+    )
     def get_budget(self, obj):
         budgets = self.context.get("budgets") or {}
         return budgets.get(obj.id, {})
@@ -49,14 +64,31 @@ class CharacterSerializer(serializers.ModelSerializer):
 
 class CharacterSummarySerializer(CharacterSerializer):
     class Meta(CharacterSerializer.Meta):
-        fields = ["id", "version", "owner", "owner_username", "campaign", "name", "ruleset", "status", "report", "budget", "updated"]
+        fields = [
+            "id",
+            "version",
+            "owner",
+            "owner_username",
+            "campaign",
+            "name",
+            "ruleset",
+            "status",
+            "report",
+            "budget",
+            "updated",
+        ]
         read_only_fields = fields
 
 
 class CharacterCreateSerializer(serializers.Serializer):
     campaign = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
-    build = JSONObjectField(required=False, help_text="A sheetforge.build/1 document of the campaign's ruleset, or a sheet in the ruleset's own format.")
-    name = StrictCharField(required=False, max_length=120, help_text="Without a build: the new character's name.")
+    build = JSONObjectField(
+        required=False,
+        help_text="A sheetforge.build/1 document of the campaign's ruleset, or a sheet in the ruleset's own format.",
+    )
+    name = StrictCharField(
+        required=False, max_length=120, help_text="Without a build: the new character's name."
+    )
 
     def validate_build(self, value):
         return _object(value)

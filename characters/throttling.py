@@ -83,7 +83,9 @@ def lockout_response(request, original_response=None, credentials=None):
 def _log_lockout(sender, request, username=None, ip_address=None, **kwargs) -> None:
     logger.warning(
         "sign-in locked out: username=%r ip=%s path=%s",
-        username, ip_address, getattr(request, "path", "?"),
+        username,
+        ip_address,
+        getattr(request, "path", "?"),
     )
 
 
@@ -159,9 +161,9 @@ class JoinCodeIPThrottle(FailureThrottle):
 class JoinAttempt:
     """The join-code limit for one request, shared by the page and the API::
 
-        attempt = JoinAttempt(request)
-        if not attempt.allowed: ...  # 429, "try again in attempt.wait_text"
-        ... on a wrong code: attempt.failed()
+    attempt = JoinAttempt(request)
+    if not attempt.allowed: ...  # 429, "try again in attempt.wait_text"
+    ... on a wrong code: attempt.failed()
     """
 
     def __init__(self, request):
@@ -170,7 +172,9 @@ class JoinAttempt:
         if self.refused:
             logger.warning(
                 "join codes throttled: user=%s ip=%s path=%s",
-                getattr(request.user, "pk", None), client_ip(request), request.path,
+                getattr(request.user, "pk", None),
+                client_ip(request),
+                request.path,
             )
 
     @property

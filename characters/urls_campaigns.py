@@ -8,7 +8,9 @@ urlpatterns = [
     # Accounts
     path("accounts/", views_accounts.account, name="account"),
     path(
-        "accounts/tokens/<int:token_id>/revoke/", views_accounts.account_token_revoke_view, name="account_token_revoke"
+        "accounts/tokens/<int:token_id>/revoke/",
+        views_accounts.account_token_revoke_view,
+        name="account_token_revoke",
     ),
     path("accounts/signup/", views_accounts.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
@@ -21,7 +23,9 @@ urlpatterns = [
     path("campaigns/join/", views_campaigns.campaign_join, name="campaign_join"),
     path("campaigns/<int:campaign_id>/", views_campaigns.campaign_detail, name="campaign_detail"),
     path("campaigns/<int:campaign_id>/rolls/", views_campaigns.campaign_feed, name="campaign_feed"),
-    path("campaigns/<int:campaign_id>/settings/", views_campaigns.campaign_settings, name="campaign_settings"),
+    path(
+        "campaigns/<int:campaign_id>/settings/", views_campaigns.campaign_settings, name="campaign_settings"
+    ),
     path("campaigns/<int:campaign_id>/leave/", views_campaigns.campaign_leave, name="campaign_leave"),
     path(
         "campaigns/<int:campaign_id>/members/<int:user_id>/remove/",

@@ -6,7 +6,11 @@ from characters import views_sheet
 
 urlpatterns = [
     path("characters/<int:character_id>/", views_sheet.character_sheet, name="character_sheet"),
-    path("characters/<int:character_id>/state/", views_sheet.character_state_action, name="character_state_action"),
+    path(
+        "characters/<int:character_id>/state/",
+        views_sheet.character_state_action,
+        name="character_state_action",
+    ),
     path(
         "characters/<int:character_id>/equipment/<int:index>/",
         views_sheet.character_equipment,

@@ -42,7 +42,11 @@ def _redirect(request, url: str):
 def _reason(exc: ApplicationError) -> str:
     errors = getattr(exc, "errors", None) or []
     detail = exc.message
-    extra = [e["message"] for e in errors if isinstance(e, dict) and e.get("message") and e["message"] not in detail]
+    extra = [
+        e["message"]
+        for e in errors
+        if isinstance(e, dict) and e.get("message") and e["message"] not in detail
+    ]
     return " ".join([detail, *extra[:3]])
 
 
@@ -69,23 +73,37 @@ def _advance_context(request, character: Character, build, *, note: str = "", er
     draft_report = character_validate(campaign=campaign, build=preview["build"])
     label_of = _label_of(character.ruleset)
     form = builder_form(
-        traits, preview["build"], report_dict,
-        next_costs=next_point_costs(campaign=campaign, build=preview["build"], report=draft_report, traits=traits),
-        currency_label=label_of, ruleset=ruleset,
+        traits,
+        preview["build"],
+        report_dict,
+        next_costs=next_point_costs(
+            campaign=campaign, build=preview["build"], report=draft_report, traits=traits
+        ),
+        currency_label=label_of,
+        ruleset=ruleset,
     )
     awardable = ruleset.awardable_currencies if ruleset else ()
     currencies = []
     for c in report_dict.get("budget", {}):
         balance = preview["balance"].get(c)
         cost = preview["cost"].get(c, 0)
-        currencies.append({
-            "id": c, "label": label_of(c), "cost": cost, "awardable": c in awardable,
-            "balance": balance if balance is not None else report_dict["budget"][c] - (character.report.get("spent", {}) or {}).get(c, 0),
-            "after": report_dict.get("remaining", {}).get(c, 0),
-        })
+        currencies.append(
+            {
+                "id": c,
+                "label": label_of(c),
+                "cost": cost,
+                "awardable": c in awardable,
+                "balance": balance
+                if balance is not None
+                else report_dict["budget"][c] - (character.report.get("spent", {}) or {}).get(c, 0),
+                "after": report_dict.get("remaining", {}).get(c, 0),
+            }
+        )
     level_due = None
     derived = report_dict.get("derived", {})
-    if isinstance(derived.get("level_reachable"), int) and derived["level_reachable"] > derived.get("level", 1):
+    if isinstance(derived.get("level_reachable"), int) and derived["level_reachable"] > derived.get(
+        "level", 1
+    ):
         level_due = {"level": derived.get("level", 1), "reachable": derived["level_reachable"]}
     pending = sel.advancement_pending(character=character)
     return {
@@ -115,24 +133,36 @@ def character_advance(request, character_id):
     if not can_edit_build(request.user, character):
         raise PermissionDenied("Only the character's owner may request an advancement.")
     if character.status != Character.Status.ACTIVE:
-        messages.error(request, f"{character.name} is a {character.get_status_display().lower()}: advancement is for active characters.")
+        messages.error(
+            request,
+            f"{character.name} is a {character.get_status_display().lower()}: advancement is for active characters.",
+        )
         return _redirect(request, reverse("character_builder", args=[character.id]))
     _, _, traits = builder_traits(campaign=character.campaign)
     if request.method == "GET":
         pending = sel.advancement_pending(character=character)
         build = pending.build if pending and request.GET.get("fresh") is None else character.build
-        return render(request, "characters/advancement_advance.html",
-                      _advance_context(request, character, build, note=pending.note if pending else ""))
+        return render(
+            request,
+            "characters/advancement_advance.html",
+            _advance_context(request, character, build, note=pending.note if pending else ""),
+        )
 
     check_post(request.POST, labels={"note": "Note"})
     build = build_from_post(traits, request.POST, character.build)
     note = request.POST.get("note", "")
     if "_request" in request.POST:
         try:
-            advancement = svc.advancement_request(character_id=character.id, user=request.user, build=build, note=note)
+            advancement = svc.advancement_request(
+                character_id=character.id, user=request.user, build=build, note=note
+            )
         except SHOWN_INLINE as exc:
             ctx = _advance_context(request, character, build, note=note, error=_reason(exc))
-            template = "characters/advancement_advance.html#advance-body" if request.htmx else "characters/advancement_advance.html"
+            template = (
+                "characters/advancement_advance.html#advance-body"
+                if request.htmx
+                else "characters/advancement_advance.html"
+            )
             return render(request, template, ctx, status=200 if request.htmx else 422)
         messages.success(request, f"Request #{advancement.id} is sent to the GM.")
         return _redirect(request, reverse("advancement_detail", args=[advancement.id]))
@@ -155,7 +185,9 @@ def _detail_context(request, advancement: Advancement) -> dict:
         "campaign": character.campaign,
         "is_gm": is_gm,
         "is_owner": character.owner_id == request.user.pk,
-        "cost_rows": [{"id": c, "label": label_of(c), "cost": v} for c, v in (advancement.cost or {}).items() if v],
+        "cost_rows": [
+            {"id": c, "label": label_of(c), "cost": v} for c, v in (advancement.cost or {}).items() if v
+        ],
         "balance": {c: line["unspent"] for c, line in sel.ledger_totals(character=character).items()},
     }
 
@@ -177,8 +209,13 @@ def _review_action(request, advancement_id, action):
         error = _reason(exc)
         advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
     if request.htmx and request.POST.get("_card"):
-        ctx = {**_detail_context(request, advancement), "error": error, "done": not error, "oob": True,
-               "review_pending": sel.pending_review_count(user=request.user)}
+        ctx = {
+            **_detail_context(request, advancement),
+            "error": error,
+            "done": not error,
+            "oob": True,
+            "review_pending": sel.pending_review_count(user=request.user),
+        }
         return render(request, "characters/review.html#review-card", ctx)
     if error:
         messages.error(request, error)
@@ -190,29 +227,45 @@ def _review_action(request, advancement_id, action):
 @login_required
 @require_POST
 def advancement_approve(request, advancement_id):
-    return _review_action(request, advancement_id, lambda a: svc.advancement_approve(
-        advancement_id=a.id, gm=request.user, comment=request.POST.get("comment", "")))
+    return _review_action(
+        request,
+        advancement_id,
+        lambda a: svc.advancement_approve(
+            advancement_id=a.id, gm=request.user, comment=request.POST.get("comment", "")
+        ),
+    )
 
 
 @login_required
 @require_POST
 def advancement_reject(request, advancement_id):
-    return _review_action(request, advancement_id, lambda a: svc.advancement_reject(
-        advancement_id=a.id, gm=request.user, comment=request.POST.get("comment", "")))
+    return _review_action(
+        request,
+        advancement_id,
+        lambda a: svc.advancement_reject(
+            advancement_id=a.id, gm=request.user, comment=request.POST.get("comment", "")
+        ),
+    )
 
 
 @login_required
 @require_POST
 def advancement_revert(request, advancement_id):
-    return _review_action(request, advancement_id, lambda a: svc.advancement_revert(
-        advancement_id=a.id, gm=request.user, reason=request.POST.get("reason", "")))
+    return _review_action(
+        request,
+        advancement_id,
+        lambda a: svc.advancement_revert(
+            advancement_id=a.id, gm=request.user, reason=request.POST.get("reason", "")
+        ),
+    )
 
 
 @login_required
 @require_POST
 def advancement_withdraw(request, advancement_id):
-    return _review_action(request, advancement_id, lambda a: svc.advancement_withdraw(
-        advancement_id=a.id, user=request.user))
+    return _review_action(
+        request, advancement_id, lambda a: svc.advancement_withdraw(advancement_id=a.id, user=request.user)
+    )
 
 
 # ------------------------------------------------------------------ the GM's queue
@@ -238,8 +291,14 @@ def campaign_review(request, campaign_id):
     if not is_campaign_gm(request.user, campaign):
         raise PermissionDenied("Only the campaign's GM reviews its requests.")
     queue = list(sel.review_queue(user=request.user, campaign=campaign))
-    recent = sel.advancements_for_user(user=request.user, campaign=campaign).exclude(status=Advancement.Status.PENDING)[:20]
-    return render(request, "characters/review.html", {"cards": _cards(request, queue), "campaign": campaign, "recent": recent})
+    recent = sel.advancements_for_user(user=request.user, campaign=campaign).exclude(
+        status=Advancement.Status.PENDING
+    )[:20]
+    return render(
+        request,
+        "characters/review.html",
+        {"cards": _cards(request, queue), "campaign": campaign, "recent": recent},
+    )
 
 
 @login_required
@@ -248,10 +307,17 @@ def character_advancements(request, character_id):
     """A character's requests and their outcomes (the owner and the GM)."""
     character = character_for_user(user=request.user, character_id=character_id)
     items = sel.advancements_for_user(user=request.user).filter(character=character)
-    return render(request, "characters/advancement_list.html", {
-        "character": character, "campaign": character.campaign, "items": items,
-        "can_advance": can_edit_build(request.user, character) and character.status == Character.Status.ACTIVE,
-    })
+    return render(
+        request,
+        "characters/advancement_list.html",
+        {
+            "character": character,
+            "campaign": character.campaign,
+            "items": items,
+            "can_advance": can_edit_build(request.user, character)
+            and character.status == Character.Status.ACTIVE,
+        },
+    )
 
 
 # ------------------------------------------------------------------ awards and the ledger
@@ -272,8 +338,12 @@ def _awards_context(campaign, *, form=None, error=""):
         "campaign": campaign,
         "ruleset": ruleset,
         "characters": characters,
-        "currencies": [{"id": c, "label": label_of(c)} for c in (ruleset.awardable_currencies if ruleset else ())],
-        "quick": [{**q, "currency_label": label_of(q["currency"])} for q in svc.quick_awards(campaign.ruleset)],
+        "currencies": [
+            {"id": c, "label": label_of(c)} for c in (ruleset.awardable_currencies if ruleset else ())
+        ],
+        "quick": [
+            {**q, "currency_label": label_of(q["currency"])} for q in svc.quick_awards(campaign.ruleset)
+        ],
         "awards_help": ruleset.awards_help() if ruleset else "",
         "form": form,
         "error": error,
@@ -291,15 +361,26 @@ def campaign_awards(request, campaign_id):
     if request.method == "GET":
         return render(request, "characters/awards.html", _awards_context(campaign))
     post = request.POST
-    check_post(post, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason", "quick": "Quick award"})
+    check_post(
+        post, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason", "quick": "Quick award"}
+    )
     chosen = post.getlist("characters")
-    form = {"currency": post.get("currency", ""), "amount": post.get("amount", ""), "reason": post.get("reason", ""),
-            "characters": chosen}
+    form = {
+        "currency": post.get("currency", ""),
+        "amount": post.get("amount", ""),
+        "reason": post.get("reason", ""),
+        "characters": chosen,
+    }
     quick = post.get("quick")
     if quick:
         choice = next((q for q in svc.quick_awards(campaign.ruleset) if q["id"] == quick), None)
         if choice is None:
-            return render(request, "characters/awards.html", _awards_context(campaign, form=form, error="Unknown quick award."), status=400)
+            return render(
+                request,
+                "characters/awards.html",
+                _awards_context(campaign, form=form, error="Unknown quick award."),
+                status=400,
+            )
         currency, amount, reason = choice["currency"], choice["amount"], choice["label"]
     else:
         currency, reason = form["currency"], form["reason"]
@@ -307,11 +388,19 @@ def campaign_awards(request, campaign_id):
         character_ids = post_whole_numbers(post, "characters", label="Characters")
         if not quick:
             amount = post_whole_number(post, "amount", label="Amount", min_value=1, max_value=svc.MAX_AWARD)
-        rows = svc.award_create(gm=request.user, campaign=campaign, character_ids=character_ids, currency=currency,
-                                amount=amount, reason=reason)
+        rows = svc.award_create(
+            gm=request.user,
+            campaign=campaign,
+            character_ids=character_ids,
+            currency=currency,
+            amount=amount,
+            reason=reason,
+        )
     except (*SHOWN_INLINE, FormInputError) as exc:
         error = str(exc) if isinstance(exc, FormInputError) else _reason(exc)
-        return render(request, "characters/awards.html", _awards_context(campaign, form=form, error=error), status=400)
+        return render(
+            request, "characters/awards.html", _awards_context(campaign, form=form, error=error), status=400
+        )
     label = _label_of(campaign.ruleset)(currency)
     names = ", ".join(r.character.name for r in rows)
     messages.success(request, f"Awarded {amount} {label} ({reason}) to {names}.")
@@ -330,9 +419,16 @@ def character_ledger(request, character_id):
             raise PermissionDenied("Only the campaign's GM awards points.")
         check_post(request.POST, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason"})
         try:
-            amount = post_whole_number(request.POST, "amount", label="Amount", min_value=1, max_value=svc.MAX_AWARD)
-            svc.award_create(gm=request.user, character_id=character.id, currency=request.POST.get("currency", ""),
-                             amount=amount, reason=request.POST.get("reason", ""))
+            amount = post_whole_number(
+                request.POST, "amount", label="Amount", min_value=1, max_value=svc.MAX_AWARD
+            )
+            svc.award_create(
+                gm=request.user,
+                character_id=character.id,
+                currency=request.POST.get("currency", ""),
+                amount=amount,
+                reason=request.POST.get("reason", ""),
+            )
         except FormInputError as exc:
             error = str(exc)
         except SHOWN_INLINE as exc:
@@ -345,9 +441,16 @@ def character_ledger(request, character_id):
     entries = sel.ledger_entries(character=character)
     for e in entries:
         e["currency_label"] = label_of(e["currency"])
-    return render(request, "characters/ledger.html", {
-        "character": character, "campaign": character.campaign, "is_gm": is_gm, "error": error,
-        "entries": entries,
-        "totals": [{"id": c, "label": label_of(c), **line} for c, line in totals.items()],
-    }, status=400 if error else 200)
-
+    return render(
+        request,
+        "characters/ledger.html",
+        {
+            "character": character,
+            "campaign": character.campaign,
+            "is_gm": is_gm,
+            "error": error,
+            "entries": entries,
+            "totals": [{"id": c, "label": label_of(c), **line} for c, line in totals.items()],
+        },
+        status=400 if error else 200,
+    )

@@ -71,7 +71,12 @@ def character_create(request, campaign_id):
     return render(
         request,
         "characters/builder_new.html",
-        {"campaign": campaign, "error": error, "name": name, "budget": svc.campaign_starting_budget(campaign)},
+        {
+            "campaign": campaign,
+            "error": error,
+            "name": name,
+            "budget": svc.campaign_starting_budget(campaign),
+        },
         status=400 if error else 200,
     )
 
@@ -87,8 +92,16 @@ def _builder_meta(ruleset) -> dict:
 
 
 def _builder_context(
-    request, character: Character, build, report, *, readonly: bool, note: str = "",
-    version: int | None = None, autosaved: bool = False, autosave_error: str = "",
+    request,
+    character: Character,
+    build,
+    report,
+    *,
+    readonly: bool,
+    note: str = "",
+    version: int | None = None,
+    autosaved: bool = False,
+    autosave_error: str = "",
 ) -> dict:
     campaign = character.campaign
     ruleset, ctx, traits = builder_traits(campaign=campaign)
@@ -97,8 +110,12 @@ def _builder_context(
     if not readonly and hasattr(report, "spent"):
         next_costs = next_point_costs(campaign=campaign, build=build, report=report, traits=traits)
     form = builder_form(
-        traits, build, report_dict, next_costs=next_costs,
-        currency_label=ruleset.currency_label if ruleset else None, ruleset=ruleset,
+        traits,
+        build,
+        report_dict,
+        next_costs=next_costs,
+        currency_label=ruleset.currency_label if ruleset else None,
+        ruleset=ruleset,
         meta=_builder_meta(ruleset),
     )
     submit_reason = ""
@@ -115,14 +132,17 @@ def _builder_context(
     currencies = []
     label_of = ruleset.currency_label if ruleset else (lambda c: c)
     for c in report_dict.get("budget", {}) or {}:
-        currencies.append({
-            "id": c, "label": label_of(c),
-            "spent": report_dict.get("spent", {}).get(c, 0),
-            "budget": report_dict.get("budget", {}).get(c, 0),
-            "remaining": report_dict.get("remaining", {}).get(c, 0),
-            "over": -(report_dict.get("remaining", {}).get(c, 0) or 0),
-            "lines": [line for line in report_dict.get("costs", []) if line.get("currency") == c],
-        })
+        currencies.append(
+            {
+                "id": c,
+                "label": label_of(c),
+                "spent": report_dict.get("spent", {}).get(c, 0),
+                "budget": report_dict.get("budget", {}).get(c, 0),
+                "remaining": report_dict.get("remaining", {}).get(c, 0),
+                "over": -(report_dict.get("remaining", {}).get(c, 0) or 0),
+                "lines": [line for line in report_dict.get("costs", []) if line.get("currency") == c],
+            }
+        )
     return {
         "character": character,
         "campaign": campaign,
@@ -174,8 +194,11 @@ def character_builder(request, character_id):
     if not can_edit_build(request.user, character):
         raise PermissionDenied("Only the character's owner may change its build.")
     if character.status != Character.Status.DRAFT:
-        messages.error(request, f"{character.name} is {character.get_status_display().lower()}: its build cannot be "
-                       "changed here.")
+        messages.error(
+            request,
+            f"{character.name} is {character.get_status_display().lower()}: its build cannot be "
+            "changed here.",
+        )
         return _redirect(request, _sheet_url(character))
 
     check_post(request.POST)
@@ -191,9 +214,13 @@ def character_builder(request, character_id):
                 )
                 version = character.version
             if "_submit" in request.POST:
-                character = svc.character_submit(character_id=character.id, user=request.user, version=version)
+                character = svc.character_submit(
+                    character_id=character.id, user=request.user, version=version
+                )
                 if character.status == Character.Status.PENDING:
-                    messages.success(request, f"{character.name} is submitted: the GM will review it before play.")
+                    messages.success(
+                        request, f"{character.name} is submitted: the GM will review it before play."
+                    )
                     return _redirect(request, reverse("character_builder", args=[character.id]))
                 messages.success(request, f"{character.name} is submitted and active.")
                 return _redirect(request, _sheet_url(character))
@@ -204,7 +231,9 @@ def character_builder(request, character_id):
         except RuleRefused as exc:
             character.refresh_from_db()
             report = svc.character_validate(campaign=character.campaign, build=character.build)
-            ctx = _builder_context(request, character, character.build, report, readonly=False, note=str(exc.detail))
+            ctx = _builder_context(
+                request, character, character.build, report, readonly=False, note=str(exc.detail)
+            )
             return render(request, "characters/builder.html", ctx, status=422)
         valid = character.report.get("valid")
         messages.success(
@@ -234,8 +263,14 @@ def character_builder(request, character_id):
         build = character.build  # as stored (the server's budget): the page and the draft agree
     report = svc.character_validate(campaign=character.campaign, build=build)
     ctx = _builder_context(
-        request, character, build, report, readonly=False,
-        version=version if autosave_error else None, autosaved=autosaved, autosave_error=autosave_error,
+        request,
+        character,
+        build,
+        report,
+        readonly=False,
+        version=version if autosave_error else None,
+        autosaved=autosaved,
+        autosave_error=autosave_error,
     )
     if request.htmx:
         # The partials need nothing from the request: rendering without it skips the context
@@ -289,10 +324,16 @@ def character_play_log(request, character_id):
     """The play log: every play-state change (harm, pools, combat rounds), newest first."""
     character = character_for_user(user=request.user, character_id=character_id)
     entries = list(character_versions(character=character, kind="play")[:200])
-    return render(request, "characters/play_log.html", {
-        "character": character, "entries": entries, "sheet_url": _sheet_url(character),
-        "history_url": reverse("character_history", args=[character.id]),
-    })
+    return render(
+        request,
+        "characters/play_log.html",
+        {
+            "character": character,
+            "entries": entries,
+            "sheet_url": _sheet_url(character),
+            "history_url": reverse("character_history", args=[character.id]),
+        },
+    )
 
 
 @login_required
@@ -302,7 +343,8 @@ def character_revert(request, character_id):
     character = character_for_user(user=request.user, character_id=character_id)
     try:
         character = svc.character_revert(
-            character_id=character.id, user=request.user,
+            character_id=character.id,
+            user=request.user,
             to_version=post_whole_number(request.POST, "to_version", label="Version", min_value=1),
         )
     except RuleRefused as exc:
@@ -340,13 +382,17 @@ def character_import(request, campaign_id):
         text = ""
         if upload is not None:
             if upload.size > MAX_IMPORT_BYTES:
-                errors.append({"path": "", "message": "That file is larger than 256 KiB: not a build document."})
+                errors.append(
+                    {"path": "", "message": "That file is larger than 256 KiB: not a build document."}
+                )
             else:
                 raw = upload.read()
                 try:
                     text = raw.decode("utf-8-sig")
                 except UnicodeDecodeError:
-                    errors.append({"path": "", "message": "That file is not UTF-8 text: export it again as JSON."})
+                    errors.append(
+                        {"path": "", "message": "That file is not UTF-8 text: export it again as JSON."}
+                    )
         elif pasted.strip():
             text = pasted
         else:
@@ -361,7 +407,9 @@ def character_import(request, campaign_id):
                 errors.append({"path": "", "message": f"That is not valid JSON ({exc})."})
         if document is not None and not errors:
             try:
-                character, conversion = svc.character_import(campaign=campaign, owner=request.user, document=document)
+                character, conversion = svc.character_import(
+                    campaign=campaign, owner=request.user, document=document
+                )
             except RuleRefused as exc:
                 errors.extend(exc.errors or [{"path": "", "message": str(exc.detail)}])
             else:
@@ -369,7 +417,9 @@ def character_import(request, campaign_id):
                 messages.success(
                     request,
                     f"Imported {character.name} as a draft"
-                    + (f" with {problems} problem{'s' if problems != 1 else ''} to fix." if problems else "."),
+                    + (
+                        f" with {problems} problem{'s' if problems != 1 else ''} to fix." if problems else "."
+                    ),
                 )
                 for issue in conversion:
                     messages.warning(request, f"From the imported sheet: {issue['message']}")
@@ -393,7 +443,10 @@ def campaign_homebrew(request, campaign_id):
     is_gm = is_campaign_gm(request.user, campaign)
     ruleset, _, _ = builder_traits(campaign=campaign)
     kinds = list(ruleset.homebrew_kinds) if ruleset else []
-    texts = {kind: json.dumps((campaign.homebrew or {}).get(kind, []), indent=2, ensure_ascii=False) for kind in kinds}
+    texts = {
+        kind: json.dumps((campaign.homebrew or {}).get(kind, []), indent=2, ensure_ascii=False)
+        for kind in kinds
+    }
     issues: list[dict] = []
     status = 200
     if request.method == "POST":
@@ -411,7 +464,9 @@ def campaign_homebrew(request, campaign_id):
             except (ValueError, RecursionError) as exc:
                 if isinstance(exc, FormInputError):
                     raise
-                issues.append({"code": "homebrew.malformed", "path": f"/{kind}", "message": f"Not valid JSON: {exc}."})
+                issues.append(
+                    {"code": "homebrew.malformed", "path": f"/{kind}", "message": f"Not valid JSON: {exc}."}
+                )
         if not issues:
             result = svc.campaign_update_homebrew(campaign=campaign, user=request.user, homebrew=homebrew)
             issues = result.issues
@@ -428,12 +483,27 @@ def campaign_homebrew(request, campaign_id):
     rows = []
     for kind in kinds:
         kind_issues = [i for i in issues if i.get("path", "").split("/")[1:2] == [kind]]
-        rows.append({"kind": kind, "label": kind.replace("_", " ").capitalize(), "text": texts.get(kind, "[]"),
-                     "example": examples.get(kind, ""), "issues": kind_issues, "count": len((campaign.homebrew or {}).get(kind, []) or [])})
+        rows.append(
+            {
+                "kind": kind,
+                "label": kind.replace("_", " ").capitalize(),
+                "text": texts.get(kind, "[]"),
+                "example": examples.get(kind, ""),
+                "issues": kind_issues,
+                "count": len((campaign.homebrew or {}).get(kind, []) or []),
+            }
+        )
     other = [i for i in issues if i.get("path", "").split("/")[1:2] not in [[k] for k in kinds]]
     return render(
         request,
         "characters/homebrew.html",
-        {"campaign": campaign, "ruleset": ruleset, "rows": rows, "issues": issues, "other_issues": other, "is_gm": is_gm},
+        {
+            "campaign": campaign,
+            "ruleset": ruleset,
+            "rows": rows,
+            "issues": issues,
+            "other_issues": other,
+            "is_gm": is_gm,
+        },
         status=status,
     )

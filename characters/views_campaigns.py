@@ -57,11 +57,7 @@ def _with_links(characters, *, viewer=None, is_gm: bool = True):
     sees the other players' characters listed but their sheets are theirs (a 404)."""
     for character in characters:
         visible = is_gm or viewer is None or character.owner_id == viewer.pk
-        character.url = (
-            reverse("character_sheet", args=[character.pk])
-            if visible
-            else None
-        )
+        character.url = reverse("character_sheet", args=[character.pk]) if visible else None
     return characters
 
 
@@ -102,7 +98,9 @@ def campaign_create(request):
         except ValidationError as exc:
             _add_errors(form, exc)
         else:
-            messages.success(request, f"Campaign “{campaign.name}” created. Share the join code with your players.")
+            messages.success(
+                request, f"Campaign “{campaign.name}” created. Share the join code with your players."
+            )
             return redirect("campaign_detail", campaign_id=campaign.pk)
     return render(request, "characters/campaign_form.html", {"form": form})
 
@@ -151,7 +149,9 @@ def campaign_feed(request, campaign_id: int):
     campaign = _get_campaign_for_user(request, campaign_id)
     if not request.htmx:
         return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#table-feed")
-    lines = [roll_line(r) for r in campaign_roll_feed(campaign=campaign, viewer=request.user, limit=FEED_LENGTH)]
+    lines = [
+        roll_line(r) for r in campaign_roll_feed(campaign=campaign, viewer=request.user, limit=FEED_LENGTH)
+    ]
     html = "".join(render_to_string("characters/_table_feed_item.html", {"line": line}) for line in lines)
     return HttpResponse(f'<ol class="table-feed-list" id="table-feed-list" aria-live="polite">{html}</ol>')
 
@@ -168,7 +168,9 @@ def _detail_context(request, campaign: Campaign) -> dict:
         ),
         "ruleset_name": services.ruleset_name(campaign.ruleset),
         "new_character_url": reverse("character_create", args=[campaign.pk]),
-        "homebrew_url": reverse("campaign_homebrew", args=[campaign.pk]) if role == Membership.Role.GM else None,
+        "homebrew_url": reverse("campaign_homebrew", args=[campaign.pk])
+        if role == Membership.Role.GM
+        else None,
     }
 
 
@@ -185,7 +187,10 @@ def campaign_settings(request, campaign_id: int):
     for currency in ruleset.currencies:
         initial[f"budget_{currency}"] = campaign.starting_budget.get(currency, 0)
     form = CampaignSettingsForm(
-        request.POST or None, initial=initial, ruleset=ruleset, house_rules=campaign.house_rules,
+        request.POST or None,
+        initial=initial,
+        ruleset=ruleset,
+        house_rules=campaign.house_rules,
         currency_label=ruleset.currency_label,
     )
     status = 200
@@ -193,7 +198,10 @@ def campaign_settings(request, campaign_id: int):
         if form.is_valid():
             try:
                 services.campaign_update_settings(
-                    gm=request.user, campaign=campaign, name=form.cleaned_data["name"], settings=form.settings()
+                    gm=request.user,
+                    campaign=campaign,
+                    name=form.cleaned_data["name"],
+                    settings=form.settings(),
                 )
             except ValidationError as exc:
                 _add_errors(form, exc)
@@ -202,7 +210,9 @@ def campaign_settings(request, campaign_id: int):
                 return redirect("campaign_detail", campaign_id=campaign.pk)
         campaign.refresh_from_db()  # nothing changed: the page shows the saved name
         status = 400
-    return render(request, "characters/campaign_settings.html", {"campaign": campaign, "form": form}, status=status)
+    return render(
+        request, "characters/campaign_settings.html", {"campaign": campaign, "form": form}, status=status
+    )
 
 
 @login_required
@@ -242,6 +252,8 @@ def campaign_regenerate_code(request, campaign_id: int):
     campaign = _get_campaign_for_gm(request, campaign_id)
     services.campaign_regenerate_join_code(gm=request.user, campaign=campaign)
     if request.htmx:
-        return render(request, "characters/campaign_detail.html#join-code", _detail_context(request, campaign))
+        return render(
+            request, "characters/campaign_detail.html#join-code", _detail_context(request, campaign)
+        )
     messages.success(request, "A new join code was made; the old one no longer works.")
     return redirect("campaign_detail", campaign_id=campaign.pk)

@@ -142,10 +142,20 @@ def _pool_steps(item: dict[str, Any]) -> list[dict[str, Any]]:
     value = item.get("value", "")  # a missing value reads as "" in a template, None as None
     low, high = item.get("min"), item.get("max")
     return [
-        {"sign": "−", "verb": "Lower", "dir": "lower", "value": add(value, "-1"),
-         "disabled": low is not None and _compare(item.get("value"), "<=", low)},
-        {"sign": "+", "verb": "Raise", "dir": "raise", "value": add(value, "1"),
-         "disabled": high is not None and _compare(item.get("value"), ">=", high)},
+        {
+            "sign": "−",
+            "verb": "Lower",
+            "dir": "lower",
+            "value": add(value, "-1"),
+            "disabled": low is not None and _compare(item.get("value"), "<=", low),
+        },
+        {
+            "sign": "+",
+            "verb": "Raise",
+            "dir": "raise",
+            "value": add(value, "1"),
+            "disabled": high is not None and _compare(item.get("value"), ">=", high),
+        },
     ]
 
 
@@ -160,8 +170,10 @@ def _section_views(sections: list) -> list[Any]:
         if isinstance(section.get("actions"), list):
             view["actions"] = [_action_view(section, action) for action in section["actions"]]
         if section.get("kind") == "pools" and isinstance(section.get("items"), list):
-            view["items"] = [{**item, "steps": _pool_steps(item)} if isinstance(item, dict) else item
-                             for item in section["items"]]
+            view["items"] = [
+                {**item, "steps": _pool_steps(item)} if isinstance(item, dict) else item
+                for item in section["items"]
+            ]
         views.append(view)
     return views
 
@@ -201,7 +213,9 @@ def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[s
     return rows
 
 
-def _roll_form(character: Character, rules: SheetRules, *, request: HtmxHttpRequest, can_roll: bool) -> dict[str, Any]:
+def _roll_form(
+    character: Character, rules: SheetRules, *, request: HtmxHttpRequest, can_roll: bool
+) -> dict[str, Any]:
     """The Dice block's form: the numbers the table sets for its rolls (a target, a difficulty,
     defaulting to the running encounter's, else the campaign's house default), the roll whose
     odds the chart previews, that chart, and the GM's private toggle."""
@@ -241,8 +255,12 @@ def _roll_odds(rules: SheetRules, rollable_id: str, inputs: dict[str, Any]) -> d
         odds = rules.ruleset.odds(request, ctx=rules.ctx)
     except Exception:  # an odds request the rules refuse: say so, no chart
         return {"preview": rollable_id, "preview_error": "The rules cannot give the odds of these numbers."}
-    return {"preview": rollable_id, "preview_label": rollable.get("label") or rollable_id,
-            "preview_odds": odds, "preview_error": ""}
+    return {
+        "preview": rollable_id,
+        "preview_label": rollable.get("label") or rollable_id,
+        "preview_odds": odds,
+        "preview_error": "",
+    }
 
 
 def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> dict[str, Any]:
@@ -349,7 +367,9 @@ def character_sheet_roll(request: HtmxHttpRequest, character_id: int, roll_id: i
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={roll_id}#roll-result")
     roll = character_roll(character=character, roll_id=roll_id, viewer=request.user)
-    return _partials(request, {"character": character, "shown_roll": roll, "slug": character.ruleset}, "roll-result")
+    return _partials(
+        request, {"character": character, "shown_roll": roll, "slug": character.ruleset}, "roll-result"
+    )
 
 
 # ------------------------------------------------------------------ writes
@@ -385,7 +405,9 @@ def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpR
     error = None
     sentence = ""
     try:
-        character, sentence = play.character_state_action(character_id=character_id, user=request.user, action=action)
+        character, sentence = play.character_state_action(
+            character_id=character_id, user=request.user, action=action
+        )
     except (RuleRefused, PermissionDenied) as exc:
         error = _refusal(exc)
         character = _load(request, character_id)
@@ -412,7 +434,9 @@ def character_equipment(request: HtmxHttpRequest, character_id: int, index: int)
         state = {"state": state, "arms": arms}
     error = None
     try:
-        character = play.character_equipment_state(character_id=character_id, user=request.user, index=index, state=state)
+        character = play.character_equipment_state(
+            character_id=character_id, user=request.user, index=index, state=state
+        )
     except PermissionDenied:
         _load(request, character_id)  # a stranger still gets 404, not 403
         raise
@@ -440,9 +464,14 @@ def character_roll_odds(request: HtmxHttpRequest, character_id: int) -> HttpResp
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
     check_post(request.GET)
     rules = sheet_rules(character=character)
-    inputs = {k[len(ROLL_INPUT_PREFIX):]: v for k, v in request.GET.items() if k.startswith(ROLL_INPUT_PREFIX)}
-    context = {"character": character, "slug": character.ruleset,
-               **_roll_odds(rules, request.GET.get("preview", ""), inputs)}
+    inputs = {
+        k[len(ROLL_INPUT_PREFIX) :]: v for k, v in request.GET.items() if k.startswith(ROLL_INPUT_PREFIX)
+    }
+    context = {
+        "character": character,
+        "slug": character.ruleset,
+        **_roll_odds(rules, request.GET.get("preview", ""), inputs),
+    }
     return _partials(request, context, "roll-odds")
 
 
@@ -451,7 +480,9 @@ def _roll_inputs_from_post(request: HtmxHttpRequest) -> dict[str, str]:
     rules check each against the ruleset's odds form: ``selectors.play.roll_request``)."""
     check_post(request.POST)
     return {
-        k[len(ROLL_INPUT_PREFIX):]: request.POST.get(k, "") for k in request.POST if k.startswith(ROLL_INPUT_PREFIX)
+        k[len(ROLL_INPUT_PREFIX) :]: request.POST.get(k, "")
+        for k in request.POST
+        if k.startswith(ROLL_INPUT_PREFIX)
     }
 
 
@@ -465,8 +496,11 @@ def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResp
     log = None
     try:
         log = play.character_roll(
-            character_id=character_id, user=request.user, rollable_id=rollable,
-            private=request.POST.get("private") == "true", inputs=_roll_inputs_from_post(request),
+            character_id=character_id,
+            user=request.user,
+            rollable_id=rollable,
+            private=request.POST.get("private") == "true",
+            inputs=_roll_inputs_from_post(request),
         )
     except (RuleRefused, PermissionDenied) as exc:
         error = _refusal(exc)
@@ -477,8 +511,14 @@ def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResp
                 messages.error(request, error)
             return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
-    context = {"character": character, "slug": character.ruleset, "shown_roll": log, "roll_error": error,
-               "here": log,
-               "rolls": _roll_rows(character, character_roll_log(character=character, viewer=request.user))
-               if log is not None else None}
+    context = {
+        "character": character,
+        "slug": character.ruleset,
+        "shown_roll": log,
+        "roll_error": error,
+        "here": log,
+        "rolls": _roll_rows(character, character_roll_log(character=character, viewer=request.user))
+        if log is not None
+        else None,
+    }
     return _partials(request, context, "roll-update")

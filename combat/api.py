@@ -35,9 +35,13 @@ API_LOG = 200
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")
 E403 = OpenApiResponse(ErrorSerializer, description="You may see this encounter but not do this.")
-E404 = OpenApiResponse(ErrorSerializer, description="No such encounter (or campaign), or you are not in its campaign.")
+E404 = OpenApiResponse(
+    ErrorSerializer, description="No such encounter (or campaign), or you are not in its campaign."
+)
 E409 = OpenApiResponse(ErrorSerializer, description="`expected_version` is stale: reload and try again.")
-E422 = OpenApiResponse(ErrorSerializer, description="The rules refuse this; `errors` carries the rule's code.")
+E422 = OpenApiResponse(
+    ErrorSerializer, description="The rules refuse this; `errors` carries the rule's code."
+)
 ENCOUNTER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="An encounter id")
 
 
@@ -47,8 +51,22 @@ def _encounter_data(encounter) -> dict:
     data = {k: board[k] for k in keys}
     data["state"] = encounter.state or {}
     data["combatants"] = [
-        {k: row[k] for k in ("id", "name", "is_npc", "group", "character", "owner", "position", "current",
-                             "summary", "state", "combat")}
+        {
+            k: row[k]
+            for k in (
+                "id",
+                "name",
+                "is_npc",
+                "group",
+                "character",
+                "owner",
+                "position",
+                "current",
+                "summary",
+                "state",
+                "combat",
+            )
+        }
         for row in board["combatants"]
     ]
     data["log"] = list(reversed(board["log"]))
@@ -60,15 +78,27 @@ def _encounter(request, pk):
 
 
 @extend_schema(
-    tags=["encounters"], summary="List my encounters",
+    tags=["encounters"],
+    summary="List my encounters",
     description="Encounters of the campaigns I belong to, newest first; `?campaign=<id>` narrows to one campaign "
     "(404 when I am not a member of it).",
-    parameters=[OpenApiParameter("campaign", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}, required=False, description="A campaign id")],
-    responses={200: EncounterSummarySerializer(many=True), 400: E400, 401: E401, 404: E404}, methods=["GET"],
+    parameters=[
+        OpenApiParameter(
+            "campaign",
+            {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+            required=False,
+            description="A campaign id",
+        )
+    ],
+    responses={200: EncounterSummarySerializer(many=True), 400: E400, 401: E401, 404: E404},
+    methods=["GET"],
 )
 @extend_schema(
-    tags=["encounters"], summary="Create an encounter (GM only)", request=EncounterCreateSerializer,
-    responses={201: EncounterCreatedSerializer, 400: E400, 401: E401, 403: E403, 404: E404}, methods=["POST"],
+    tags=["encounters"],
+    summary="Create an encounter (GM only)",
+    request=EncounterCreateSerializer,
+    responses={201: EncounterCreatedSerializer, 400: E400, 401: E401, 403: E403, 404: E404},
+    methods=["POST"],
 )
 @api_view(["GET", "POST"])
 def encounter_list(request):
@@ -85,8 +115,10 @@ def encounter_list(request):
 
 
 @extend_schema(
-    tags=["encounters"], summary="The encounter: round, turn, order, combatants, log",
-    parameters=[ENCOUNTER_ID], responses={200: EncounterSerializer, 401: E401, 404: E404},
+    tags=["encounters"],
+    summary="The encounter: round, turn, order, combatants, log",
+    parameters=[ENCOUNTER_ID],
+    responses={200: EncounterSerializer, 401: E401, 404: E404},
 )
 @api_view(["GET"])
 def encounter_detail(request, pk):
@@ -94,11 +126,13 @@ def encounter_detail(request, pk):
 
 
 @extend_schema(
-    tags=["encounters"], summary="Add a combatant (GM only)",
+    tags=["encounters"],
+    summary="Add a combatant (GM only)",
     description="`{character}` adds a campaign character (its sheet takes the damage); `{name, build, count?, "
     "group?}` adds NPCs from a quick build (validated by the rules service: invalid → 422 with the report's "
     "errors). The GM adds PCs too.",
-    parameters=[ENCOUNTER_ID], request=CombatantCreateSerializer,
+    parameters=[ENCOUNTER_ID],
+    request=CombatantCreateSerializer,
     responses={201: CombatantCreatedSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 422: E422},
 )
 @api_view(["POST"])
@@ -106,15 +140,23 @@ def encounter_combatants(request, pk):
     encounter = _encounter(request, pk)
     data = validated(CombatantCreateSerializer, request)
     created = services.encounter_add_combatant(
-        encounter=encounter, user=request.user, character=data.get("character"), name=data.get("name"),
-        build=data.get("build"), count=data.get("count", 1), group=data.get("group", ""))
+        encounter=encounter,
+        user=request.user,
+        character=data.get("character"),
+        name=data.get("name"),
+        build=data.get("build"),
+        count=data.get("count", 1),
+        group=data.get("group", ""),
+    )
     ids = [c.pk for c in created]
     return Response({"id": ids[0], "ids": ids}, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(
-    tags=["encounters"], summary="Start the encounter (GM only): turn order, round 1",
-    parameters=[ENCOUNTER_ID], request=None,
+    tags=["encounters"],
+    summary="Start the encounter (GM only): turn order, round 1",
+    parameters=[ENCOUNTER_ID],
+    request=None,
     responses={200: EncounterSerializer, 401: E401, 403: E403, 404: E404, 422: E422},
 )
 @api_view(["POST"])
@@ -124,10 +166,12 @@ def encounter_start(request, pk):
 
 
 @extend_schema(
-    tags=["encounters"], summary="Take an action for a combatant (its owner or the GM)",
+    tags=["encounters"],
+    summary="Take an action for a combatant (its owner or the GM)",
     description='`{"combatant": 12, "action": "strike:0", "target": 14}` — the action ids and their parameters '
     "are the ruleset's (the page lists them). A refusal is 422 with the rule's code and changes nothing.",
-    parameters=[ENCOUNTER_ID], request=ActionRequestSerializer,
+    parameters=[ENCOUNTER_ID],
+    request=ActionRequestSerializer,
     responses={200: EncounterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409, 422: E422},
 )
 @api_view(["POST"])
@@ -137,27 +181,38 @@ def encounter_actions(request, pk):
     raw = data["action"]
     extra = {k: v for k, v in request.data.items() if k not in ("combatant", "action", "expected_version")}
     action = {**extra, **raw} if isinstance(raw, dict) else {**extra, "action": raw}
-    encounter = services.encounter_act(encounter=encounter, user=request.user, combatant_id=data["combatant"],
-                                       action=action, expected_version=data.get("expected_version"))
+    encounter = services.encounter_act(
+        encounter=encounter,
+        user=request.user,
+        combatant_id=data["combatant"],
+        action=action,
+        expected_version=data.get("expected_version"),
+    )
     return Response(_encounter_data(encounter))
 
 
 @extend_schema(
-    tags=["encounters"], summary="End the current turn (the GM, or the player whose turn it is)",
-    parameters=[ENCOUNTER_ID], request=NextTurnSerializer,
+    tags=["encounters"],
+    summary="End the current turn (the GM, or the player whose turn it is)",
+    parameters=[ENCOUNTER_ID],
+    request=NextTurnSerializer,
     responses={200: EncounterSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 409: E409, 422: E422},
 )
 @api_view(["POST"])
 def encounter_next_turn(request, pk):
     encounter = _encounter(request, pk)
     data = validated(NextTurnSerializer, request) if request.data else {}
-    encounter = services.encounter_next_turn(encounter=encounter, user=request.user,
-                                             expected_version=data.get("expected_version"))
+    encounter = services.encounter_next_turn(
+        encounter=encounter, user=request.user, expected_version=data.get("expected_version")
+    )
     return Response(_encounter_data(encounter))
 
 
 @extend_schema(
-    tags=["encounters"], summary="End the encounter (GM only)", parameters=[ENCOUNTER_ID], request=None,
+    tags=["encounters"],
+    summary="End the encounter (GM only)",
+    parameters=[ENCOUNTER_ID],
+    request=None,
     responses={200: EncounterSerializer, 401: E401, 403: E403, 404: E404, 422: E422},
 )
 @api_view(["POST"])

@@ -51,7 +51,9 @@ def render_update(board: dict, *, rows_before: dict[int, str] | None, new_log: l
     return render_to_string(UPDATE_TEMPLATE, {"board": board, "rows": rows, "new_log": new_log, "oob": True})
 
 
-def encounter_changed(fight, *, rows_before: dict[int, str] | None = None, new_log: list[dict] | None = None) -> None:
+def encounter_changed(
+    fight, *, rows_before: dict[int, str] | None = None, new_log: list[dict] | None = None
+) -> None:
     """Call inside the service's transaction: broadcasts once it commits (never if it rolls back)."""
     transaction.on_commit(lambda: send_update(fight, rows_before=rows_before, new_log=new_log or []))
 

@@ -23,7 +23,9 @@ class Encounter(models.Model):
     version = models.PositiveIntegerField(default=1)
     #: The ``seq`` of the latest event: the next event's number, read with the locked row (no scan of the log).
     last_seq = models.PositiveIntegerField(default=0)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -44,7 +46,9 @@ class Combatant(models.Model):
     name = models.CharField(max_length=120)
     build = models.JSONField(default=dict, blank=True)  # NPCs only; PCs read their character's build
     state = models.JSONField(default=dict, blank=True)  # NPCs' play state; PCs use character.state
-    combat = models.JSONField(default=dict, blank=True)  # per-encounter numbers: speed, actions left, initiative…
+    combat = models.JSONField(
+        default=dict, blank=True
+    )  # per-encounter numbers: speed, actions left, initiative…
     group = models.CharField(max_length=60, blank=True)  # NPCs sharing Momentum/initiative
     is_npc = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
@@ -88,7 +92,9 @@ class LibraryNpc(models.Model):
     name = models.CharField(max_length=120)
     build = models.JSONField(default=dict)
     report = models.JSONField(default=dict, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -92,7 +92,9 @@ def _from_row(model, values, fields=None) -> Any:
 
 def _columns(model, alias: str, fields=None) -> str:
     qn = connection.ops.quote_name
-    return ", ".join(f"{alias}.{qn(f.column)}" for f in (fields if fields is not None else model._meta.concrete_fields))
+    return ", ".join(
+        f"{alias}.{qn(f.column)}" for f in (fields if fields is not None else model._meta.concrete_fields)
+    )
 
 
 def _can_lock() -> bool:
@@ -115,7 +117,8 @@ def _encounter_sql(for_update: bool) -> str:
             f"SELECT {_columns(Encounter, 'e')}, {_columns(Campaign, 'c')} "
             f"FROM {qn(Encounter._meta.db_table)} e JOIN {qn(Campaign._meta.db_table)} c ON c.id = e.campaign_id "
             f"WHERE e.id = %s AND EXISTS (SELECT 1 FROM {member} m WHERE m.campaign_id = e.campaign_id "
-            f"AND m.user_id = %s)" + (" FOR UPDATE OF e" if for_update and _can_lock() else ""))
+            f"AND m.user_id = %s)" + (" FOR UPDATE OF e" if for_update and _can_lock() else "")
+        )
     return _ENCOUNTER_SQL[for_update]
 
 
@@ -163,8 +166,14 @@ def campaign_combat_rules(campaign: Campaign) -> tuple[Ruleset | None, CombatRul
     try:
         return ruleset, ruleset.combat(), ""
     except NotImplementedError:
-        return ruleset, None, (f"{ruleset.name} has no combat rules yet: encounters of this campaign can be set up "
-                               "but not run until they are written.")
+        return (
+            ruleset,
+            None,
+            (
+                f"{ruleset.name} has no combat rules yet: encounters of this campaign can be set up "
+                "but not run until they are written."
+            ),
+        )
 
 
 _REPORTS: dict[tuple, Report] = {}
@@ -175,16 +184,25 @@ def fighter_report(ruleset: Ruleset, campaign: Campaign, build: Any) -> Report:
     budget does not bind it: ``NPC_PHASE``), cached (a fight
     re-reads the same builds on every action; reports are treated as read-only)."""
     try:
-        key = (ruleset.slug, json.dumps(build, sort_keys=True), json.dumps(campaign.house_rules, sort_keys=True),
-               json.dumps(campaign.homebrew, sort_keys=True))
+        key = (
+            ruleset.slug,
+            json.dumps(build, sort_keys=True),
+            json.dumps(campaign.house_rules, sort_keys=True),
+            json.dumps(campaign.homebrew, sort_keys=True),
+        )
     except (TypeError, ValueError):
         key = None
     if key is not None and key in _REPORTS:
         return _REPORTS[key]
     # In a fight nobody is held to a player's budget: an NPC may be an ogre (phase "npc" makes an
     # overspend a warning; an active character was within its budget when approved anyway).
-    report = validate(build, settings=campaign.house_rules or None, homebrew=campaign.homebrew or None,
-                      slug=ruleset.slug, phase=NPC_PHASE)
+    report = validate(
+        build,
+        settings=campaign.house_rules or None,
+        homebrew=campaign.homebrew or None,
+        slug=ruleset.slug,
+        phase=NPC_PHASE,
+    )
     if key is not None:
         if len(_REPORTS) > 1024:
             _REPORTS.clear()
@@ -204,7 +222,9 @@ def _initial_state(ruleset: Ruleset, build: dict, report: Report, ctx: Context |
         return {}
 
 
-def combatant_fighter(ruleset: Ruleset, campaign: Campaign, c: Combatant, ctx: Context | None = None) -> Fighter:
+def combatant_fighter(
+    ruleset: Ruleset, campaign: Campaign, c: Combatant, ctx: Context | None = None
+) -> Fighter:
     """The combatant as the combat hooks see it; ``ctx`` is the campaign's rules context."""
     ctx = ctx or campaign_context(campaign=campaign, ruleset=ruleset)
     character = c.character  # None without a query when there is no character_id
@@ -220,8 +240,18 @@ def combatant_fighter(ruleset: Ruleset, campaign: Campaign, c: Combatant, ctx: C
         state = c.state if c.state else _initial_state(ruleset, build, report, ctx)
         controllers = ()
         name = c.name
-    return Fighter(id=c.id, name=name, is_npc=c.is_npc, group=c.group, build=build, derived=report.derived,
-                   state=state, combat=c.combat or {}, controller_ids=controllers, report=report)
+    return Fighter(
+        id=c.id,
+        name=name,
+        is_npc=c.is_npc,
+        group=c.group,
+        build=build,
+        derived=report.derived,
+        state=state,
+        combat=c.combat or {},
+        controller_ids=controllers,
+        report=report,
+    )
 
 
 @dataclass
@@ -267,7 +297,7 @@ class Fight:
                 span = max(1, self.rules.turn_span(order, self.encounter.turn, self.fighter_by_id))
             except Exception:
                 logger.exception("turn_span failed")
-        return [i for i in order[self.encounter.turn:self.encounter.turn + span]]
+        return [i for i in order[self.encounter.turn : self.encounter.turn + span]]
 
 
 def _fighter_fields():
@@ -277,9 +307,12 @@ def _fighter_fields():
     # The characters' cached reports are not read (the fight re-validates builds through a cache);
     # leaving them out saves decoding the largest JSON column on every action. Of the owner, the
     # name shown on the row.
-    return (Combatant._meta.concrete_fields,
-            [f for f in Character._meta.concrete_fields if f.attname != "report"],
-            [user._meta.pk, user._meta.get_field(user.USERNAME_FIELD)], user)
+    return (
+        Combatant._meta.concrete_fields,
+        [f for f in Character._meta.concrete_fields if f.attname != "report"],
+        [user._meta.pk, user._meta.get_field(user.USERNAME_FIELD)],
+        user,
+    )
 
 
 _COMBATANT_SQL: dict[bool, list[str]] = {}
@@ -332,8 +365,8 @@ def _load_combatants(encounter: Encounter, lock_characters: bool) -> list[Combat
             for r in rows:
                 c = _from_row(Combatant, r[:n], cf)
                 if c.character_id and r[n] is not None:
-                    character = _from_row(Character, r[n:n + m], chf)
-                    Character.owner.field.set_cached_value(character, _from_row(user, r[n + m:], uf))
+                    character = _from_row(Character, r[n : n + m], chf)
+                    Character.owner.field.set_cached_value(character, _from_row(user, r[n + m :], uf))
                     characters[character.pk] = character
                 combatants.append(c)
     for c in combatants:
@@ -350,8 +383,15 @@ def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> F
     ruleset, rules, why = campaign_combat_rules(encounter.campaign)
     ctx = campaign_context(campaign=encounter.campaign, ruleset=ruleset) if ruleset else None
     fighters = [combatant_fighter(ruleset, encounter.campaign, c, ctx) for c in combatants] if ruleset else []
-    return Fight(encounter=encounter, ruleset=ruleset, rules=rules, unsupported=why, combatants=combatants,
-                 fighters=fighters, ctx=ctx)
+    return Fight(
+        encounter=encounter,
+        ruleset=ruleset,
+        rules=rules,
+        unsupported=why,
+        combatants=combatants,
+        fighters=fighters,
+        ctx=ctx,
+    )
 
 
 # ---------------------------------------------------------------- the board
@@ -365,10 +405,16 @@ def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
     except Exception:  # a ruleset bug shows an empty row, not a 500
         logger.exception("summary failed")
         out = {}
-    stats = [{**st, "key": st.get("key") or slugify(str(st.get("label", "")))} for st in out.get("stats") or []
-             if isinstance(st, dict)]
-    details = [{**d, "key": d.get("key") or slugify(str(d.get("label", "")))} for d in out.get("details") or []
-               if isinstance(d, dict)]
+    stats = [
+        {**st, "key": st.get("key") or slugify(str(st.get("label", "")))}
+        for st in out.get("stats") or []
+        if isinstance(st, dict)
+    ]
+    details = [
+        {**d, "key": d.get("key") or slugify(str(d.get("label", "")))}
+        for d in out.get("details") or []
+        if isinstance(d, dict)
+    ]
     summary: dict[str, Any] = {"stats": stats, "status": list(out.get("status") or [])}
     if details:  # more label/value pairs under their own heading (a ruleset's distances to the others…)
         summary.update(details=details, details_label=str(out.get("details_label") or ""))
@@ -382,10 +428,18 @@ def log_entry(row: dict[str, Any]) -> dict[str, Any]:
     """An event as the page and the API show it; ``html`` is its ready ``<li>`` (events never
     change, and one pre-escaped string renders much faster than a template loop)."""
     round_ = format_html('<span class="log-round">R{}</span> ', row["round"]) if row["round"] else ""
-    return {"seq": row["seq"], "round": row["round"], "kind": row["kind"], "text": row["text"],
-            "actor": row["actor_id"], "data": row["data"], "created": row["created"],
-            "html": format_html('<li class="log-{}" data-seq="{}">{}{}</li>', row["kind"], row["seq"], round_,
-                                row["text"])}
+    return {
+        "seq": row["seq"],
+        "round": row["round"],
+        "kind": row["kind"],
+        "text": row["text"],
+        "actor": row["actor_id"],
+        "data": row["data"],
+        "created": row["created"],
+        "html": format_html(
+            '<li class="log-{}" data-seq="{}">{}{}</li>', row["kind"], row["seq"], round_, row["text"]
+        ),
+    }
 
 
 def encounter_log(*, encounter: Encounter, limit: int = LOG_LENGTH) -> list[dict[str, Any]]:
@@ -400,23 +454,41 @@ def _rows(fight: Fight) -> list[dict[str, Any]]:
     rows = []
     for c in fight.combatants:
         f = fight.fighter_by_id.get(c.id)
-        rows.append({
-            "id": c.id, "name": f.name if f else c.name, "is_npc": c.is_npc, "group": c.group,
-            "character": c.character_id,
-            "owner": c.character.owner.get_username() if c.character else "",
-            "owner_id": c.character.owner_id if c.character else None,
-            "position": position.get(c.id), "current": c.id in current,
-            "summary": _summary(fight, f) if f else {"stats": [], "status": []},
-            "state": f.state if f else c.state, "combat": c.combat or {},
-        })
+        rows.append(
+            {
+                "id": c.id,
+                "name": f.name if f else c.name,
+                "is_npc": c.is_npc,
+                "group": c.group,
+                "character": c.character_id,
+                "owner": c.character.owner.get_username() if c.character else "",
+                "owner_id": c.character.owner_id if c.character else None,
+                "position": position.get(c.id),
+                "current": c.id in current,
+                "summary": _summary(fight, f) if f else {"stats": [], "status": []},
+                "state": f.state if f else c.state,
+                "combat": c.combat or {},
+            }
+        )
     return rows
 
 
 def row_signature(row: dict[str, Any]) -> str:
     """What a combatant's row on the page shows (``_combatant_row.html``): equal signatures,
     equal HTML — the broadcast sends only the rows whose signature changed."""
-    return json.dumps([row["name"], row["is_npc"], row["group"], row["owner"], row["position"], row["current"],
-                       row["summary"]], sort_keys=True, default=str)
+    return json.dumps(
+        [
+            row["name"],
+            row["is_npc"],
+            row["group"],
+            row["owner"],
+            row["position"],
+            row["current"],
+            row["summary"],
+        ],
+        sort_keys=True,
+        default=str,
+    )
 
 
 def row_signatures(fight: Fight) -> dict[int, str]:
@@ -439,10 +511,22 @@ def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, A
     else:
         log = encounter_log(encounter=e, limit=log_limit)
     return {
-        "encounter": e, "id": e.id, "name": e.name, "status": e.status, "status_label": e.get_status_display(),
-        "round": e.round, "turn": e.turn, "version": e.version, "campaign": e.campaign_id,
-        "current": fight.current_id, "current_ids": list(fight.current_ids), "current_names": current_names,
-        "order": fight.order, "ordered": ordered, "unordered": rest, "combatants": rows,
+        "encounter": e,
+        "id": e.id,
+        "name": e.name,
+        "status": e.status,
+        "status_label": e.get_status_display(),
+        "round": e.round,
+        "turn": e.turn,
+        "version": e.version,
+        "campaign": e.campaign_id,
+        "current": fight.current_id,
+        "current_ids": list(fight.current_ids),
+        "current_names": current_names,
+        "order": fight.order,
+        "ordered": ordered,
+        "unordered": rest,
+        "combatants": rows,
         "log": log,
         "unsupported": fight.unsupported,
         "ruleset_name": fight.ruleset.name if fight.ruleset else e.campaign.ruleset,
@@ -494,8 +578,11 @@ def fighter_actions(fight: Fight, fighter: Fighter) -> list[ActionSpec]:
     if fight.rules is None or fight.encounter.status != Encounter.Status.ACTIVE:
         return []
     try:
-        return list(fight.rules.actions(fighter, fight.fighters, fight.encounter.state or {},
-                                        current=fight.current_id, ctx=fight.ctx))
+        return list(
+            fight.rules.actions(
+                fighter, fight.fighters, fight.encounter.state or {}, current=fight.current_id, ctx=fight.ctx
+            )
+        )
     except NotImplementedError:
         return []
     except Exception:
@@ -516,8 +603,11 @@ def _targets(fight: Fight, fighter: Fighter, kind: str | None) -> list[dict[str,
             continue
         out.append({"id": f.id, "name": f.name})
     if kind == "enemy":  # the other side first, then anyone (a brawl among allies is allowed)
-        out += [{"id": f.id, "name": f.name} for f in fight.fighters
-                if f.id != fighter.id and f.is_npc == fighter.is_npc]
+        out += [
+            {"id": f.id, "name": f.name}
+            for f in fight.fighters
+            if f.id != fighter.id and f.is_npc == fighter.is_npc
+        ]
     return out
 
 
@@ -542,8 +632,14 @@ def encounter_panel(*, fight: Fight, user, is_gm: bool) -> dict[str, Any]:
             shown = [s for s in own if s.reaction and s.allowed]
             title = f"{f.name}: reactions"
         if shown:
-            blocks.append({"fighter": f, "title": title, "current": f.id in current,
-                           "actions": [_action_row(fight, f, s) for s in shown]})
+            blocks.append(
+                {
+                    "fighter": f,
+                    "title": title,
+                    "current": f.id in current,
+                    "actions": [_action_row(fight, f, s) for s in shown],
+                }
+            )
         if is_gm:
             gm = [s for s in specs if s.gm]
             if gm:
@@ -553,8 +649,11 @@ def encounter_panel(*, fight: Fight, user, is_gm: bool) -> dict[str, Any]:
 
 
 def _action_row(fight: Fight, fighter: Fighter, spec: ActionSpec) -> dict[str, Any]:
-    return {"spec": spec, "targets": _targets(fight, fighter, spec.target),
-            "odds": odds_rows(fight.ruleset, spec.odds, fight.ctx) if spec.odds else []}
+    return {
+        "spec": spec,
+        "targets": _targets(fight, fighter, spec.target),
+        "odds": odds_rows(fight.ruleset, spec.odds, fight.ctx) if spec.odds else [],
+    }
 
 
 def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
@@ -562,8 +661,11 @@ def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
     a draft has not been approved, a retired character has left the table."""
     taken = {c.character_id for c in fight.combatants if c.character_id}
     active = fight.encounter.campaign.characters.filter(status=Character.Status.ACTIVE)
-    return [c for c in active.select_related("owner").defer("report", "build", "state").order_by("name", "id")
-            if c.id not in taken]
+    return [
+        c
+        for c in active.select_related("owner").defer("report", "build", "state").order_by("name", "id")
+        if c.id not in taken
+    ]
 
 
 # ---------------------------------------------------------------- the NPC library
@@ -575,8 +677,11 @@ def npc_archetypes(ruleset: Ruleset | None, campaign: Campaign) -> list[dict[str
         return []
     found = ruleset.npc_archetypes(ruleset.context(campaign.house_rules, campaign.homebrew))
     return [
-        {"id": str(a.get("id") or i), "name": str(a.get("name") or a["build"].get("name") or "NPC"),
-         "build": copy.deepcopy(a["build"])}
+        {
+            "id": str(a.get("id") or i),
+            "name": str(a.get("name") or a["build"].get("name") or "NPC"),
+            "build": copy.deepcopy(a["build"]),
+        }
         for i, a in enumerate(found)
     ]
 
@@ -584,8 +689,13 @@ def npc_archetypes(ruleset: Ruleset | None, campaign: Campaign) -> list[dict[str
 def npc_report(campaign: Campaign, build: Any) -> Report:
     """An NPC's report: the campaign's house rules and homebrew, the player budget not binding
     (an overspend is a ``budget.exceeded`` warning saying what it would cost)."""
-    return validate(build, settings=campaign.house_rules or None, homebrew=campaign.homebrew or None,
-                    slug=campaign.ruleset, phase=NPC_PHASE)
+    return validate(
+        build,
+        settings=campaign.house_rules or None,
+        homebrew=campaign.homebrew or None,
+        slug=campaign.ruleset,
+        phase=NPC_PHASE,
+    )
 
 
 def npc_library(*, campaign: Campaign):

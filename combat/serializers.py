@@ -23,12 +23,21 @@ class CombatantCreateSerializer(serializers.Serializer):
     """Either ``character`` (a campaign character) or ``build`` (an NPC quick build)."""
 
     character = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    name = StrictCharField(required=False, max_length=116, allow_blank=True,
-                                 help_text="NPC name (defaults to the build's name); with count > 1: “Goblin 1…N”.")
+    name = StrictCharField(
+        required=False,
+        max_length=116,
+        allow_blank=True,
+        help_text="NPC name (defaults to the build's name); with count > 1: “Goblin 1…N”.",
+    )
     build = JSONObjectField(required=False, help_text="An NPC's build document of the campaign's ruleset.")
     count = serializers.IntegerField(required=False, min_value=1, max_value=MAX_GROUP, default=1)
-    group = StrictCharField(required=False, max_length=60, allow_blank=True, default="",
-                                  help_text="NPCs of a group share Momentum/initiative; defaults to the name when count > 1.")
+    group = StrictCharField(
+        required=False,
+        max_length=60,
+        allow_blank=True,
+        default="",
+        help_text="NPCs of a group share Momentum/initiative; defaults to the name when count > 1.",
+    )
 
     def validate_build(self, value):
         if not isinstance(value, dict):
@@ -43,7 +52,9 @@ class CombatantCreateSerializer(serializers.Serializer):
 
 class CombatantCreatedSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The (first) new combatant.")
-    ids = serializers.ListField(child=serializers.IntegerField(), help_text="Every new combatant (count > 1).")
+    ids = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Every new combatant (count > 1)."
+    )
 
 
 class ActionRequestSerializer(serializers.Serializer):
@@ -54,13 +65,21 @@ class ActionRequestSerializer(serializers.Serializer):
     combatant = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     action = ActionField(help_text='An action id such as "move", or {"action": id, ...params}.')
     target = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1,
-                                                help_text="Refuse with 409 unless the encounter is at this version.")
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="Refuse with 409 unless the encounter is at this version.",
+    )
 
     def validate_action(self, value):
         if isinstance(value, str) and 0 < len(value) <= 80:
             return value
-        if isinstance(value, dict) and isinstance(value.get("action"), str) and 0 < len(value["action"]) <= 80:
+        if (
+            isinstance(value, dict)
+            and isinstance(value.get("action"), str)
+            and 0 < len(value["action"]) <= 80
+        ):
             return value
         raise serializers.ValidationError('An action is an id such as "move", or {"action": "move", ...}.')
 
@@ -77,8 +96,11 @@ class StatSerializer(serializers.Serializer):
 class SummarySerializer(serializers.Serializer):
     stats = StatSerializer(many=True)
     status = serializers.ListField(child=serializers.CharField())
-    details = StatSerializer(many=True, required=False,
-                             help_text="More label/value pairs under ``details_label`` (distances to the others…).")
+    details = StatSerializer(
+        many=True,
+        required=False,
+        help_text="More label/value pairs under ``details_label`` (distances to the others…).",
+    )
     details_label = serializers.CharField(required=False)
 
 
@@ -87,7 +109,9 @@ class CombatantSerializer(serializers.Serializer):
     name = serializers.CharField()
     is_npc = serializers.BooleanField()
     group = serializers.CharField()
-    character = serializers.IntegerField(allow_null=True, help_text="The campaign character (PCs); null for NPCs.")
+    character = serializers.IntegerField(
+        allow_null=True, help_text="The campaign character (PCs); null for NPCs."
+    )
     owner = serializers.CharField(help_text="The PC's player (username); empty for NPCs.")
     position = serializers.IntegerField(allow_null=True, help_text="1-based place in the turn order.")
     current = serializers.BooleanField(help_text="Acting now (an NPC group acts together).")
@@ -115,7 +139,9 @@ class EncounterSerializer(serializers.Serializer):
     turn = serializers.IntegerField(help_text="Index into order of whose turn it is.")
     version = serializers.IntegerField()
     current = serializers.IntegerField(allow_null=True, help_text="The combatant whose turn it is.")
-    current_ids = serializers.ListField(child=serializers.IntegerField(), help_text="Everyone acting this turn.")
+    current_ids = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Everyone acting this turn."
+    )
     order = serializers.ListField(child=serializers.IntegerField(), help_text="Combatant ids in turn order.")
     state = serializers.JSONField(help_text="The ruleset's encounter state (a pending attack…).")
     combatants = CombatantSerializer(many=True)

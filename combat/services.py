@@ -184,16 +184,21 @@ class _Step:
         changed: dict[int, list[str]] = {}
         for i in sorted(self.dirty):
             c, (state, numbers) = fight.by_id[i], self.stored.get(i, ("", ""))
-            names = [name for name, was, now in (("state", state, c.state), ("combat", numbers, c.combat))
-                     if _dump(now) != was]
+            names = [
+                name
+                for name, was, now in (("state", state, c.state), ("combat", numbers, c.combat))
+                if _dump(now) != was
+            ]
             if names:
                 changed[i] = names
         if len(changed) == 1:  # the usual action: one row, only its changed columns
             [(i, names)] = changed.items()
             Combatant.objects.filter(pk=i).update(**{name: getattr(fight.by_id[i], name) for name in names})
         elif changed:
-            Combatant.objects.bulk_update([fight.by_id[i] for i in changed],
-                                          sorted({name for names in changed.values() for name in names}))
+            Combatant.objects.bulk_update(
+                [fight.by_id[i] for i in changed],
+                sorted({name for names in changed.values() for name in names}),
+            )
         for character, texts in self.characters.values():
             if _dump(character.state) == self.stored_pc.get(character.id):
                 continue  # the rules returned the same play state: no new version of the sheet
@@ -206,16 +211,27 @@ class _Step:
             rows = []
             for i, (event, round_no) in enumerate(self.events, start=1):
                 actor = event.actor if event.actor in fight.by_id else None
-                rows.append(EncounterEvent(encounter=e, seq=last + i, round=round_no, actor_id=actor,
-                                           user=self.user, kind=str(event.kind)[:40], text=str(event.text)[:500],
-                                           data=_jsonable(event.data)))
+                rows.append(
+                    EncounterEvent(
+                        encounter=e,
+                        seq=last + i,
+                        round=round_no,
+                        actor_id=actor,
+                        user=self.user,
+                        kind=str(event.kind)[:40],
+                        text=str(event.text)[:500],
+                        data=_jsonable(event.data),
+                    )
+                )
             EncounterEvent.objects.bulk_create(rows)
             e.last_seq = last + len(rows)
             new_log = [log_entry({f: getattr(r, f) for f in LOG_FIELDS}) for r in reversed(rows)]
         e.version += 1
         e.save(update_fields=[*fields, "version", "updated", "last_seq"])
         structural = self.structural or list(e.order or []) != self.order_before
-        broadcast.encounter_changed(fight, rows_before=None if structural else self.rows_before, new_log=new_log)
+        broadcast.encounter_changed(
+            fight, rows_before=None if structural else self.rows_before, new_log=new_log
+        )
 
 
 def _jsonable(data: Any) -> Any:
@@ -234,10 +250,20 @@ def _turn_started(step: _Step, roller: Roller) -> None:
     current = fight.current_id
     if current is None:
         return
-    step.log("turn", f"{' and '.join(fight.fighter_by_id[i].name for i in fight.current_ids)}: your turn.", current)
+    step.log(
+        "turn", f"{' and '.join(fight.fighter_by_id[i].name for i in fight.current_ids)}: your turn.", current
+    )
     rules = _require_rules(fight)  # the callers checked it: refused before any change otherwise
-    step.apply(_call(rules.turn_start, fight.fighter_by_id[current], fight.fighters, e.state or {}, roller,
-                     ctx=fight.ctx))
+    step.apply(
+        _call(
+            rules.turn_start,
+            fight.fighter_by_id[current],
+            fight.fighters,
+            e.state or {},
+            roller,
+            ctx=fight.ctx,
+        )
+    )
 
 
 def _round_started(step: _Step, roller: Roller) -> None:
@@ -277,14 +303,26 @@ def encounter_create(*, campaign: Campaign, user, name: str) -> Encounter:
         raise InvalidInput("Give the encounter a name of 1 to 120 characters.", "name")
     with transaction.atomic():
         encounter = Encounter.objects.create(campaign=campaign, name=name, created_by=user, last_seq=1)
-        EncounterEvent.objects.create(encounter=encounter, seq=1, user=user, kind="created",
-                                      text=f"{user.get_username()} sets up the encounter “{name}”.")
+        EncounterEvent.objects.create(
+            encounter=encounter,
+            seq=1,
+            user=user,
+            kind="created",
+            text=f"{user.get_username()} sets up the encounter “{name}”.",
+        )
     return encounter
 
 
 def encounter_add_combatant(
-    *, encounter: Encounter | int, user, character: Character | int | None = None, name: str | None = None,
-    build: dict | None = None, count: int = 1, group: str = "", roller: Roller | None = None,
+    *,
+    encounter: Encounter | int,
+    user,
+    character: Character | int | None = None,
+    name: str | None = None,
+    build: dict | None = None,
+    count: int = 1,
+    group: str = "",
+    roller: Roller | None = None,
 ) -> list[Combatant]:
     """Add a campaign character (PC) or ``count`` NPCs from a quick build (GM only).
 
@@ -315,13 +353,16 @@ def encounter_add_combatant(
             if pc is None:
                 raise InvalidInput("That character is not in this encounter's campaign.", "character")
             if pc.status != Character.Status.ACTIVE:
-                raise refused("combat.character_not_active",
-                              f"{pc.name} is {pc.get_status_display().lower()}: only active characters can join "
-                              "an encounter (the GM approves a draft first).")
+                raise refused(
+                    "combat.character_not_active",
+                    f"{pc.name} is {pc.get_status_display().lower()}: only active characters can join "
+                    "an encounter (the GM approves a draft first).",
+                )
             if e.combatants.filter(character=pc).exists():
                 raise refused("combat.already_in", f"{pc.name} is already in this encounter.")
-            created.append(Combatant.objects.create(encounter=e, character=pc, name=pc.name[:NAME_LENGTH],
-                                                    is_npc=False))
+            created.append(
+                Combatant.objects.create(encounter=e, character=pc, name=pc.name[:NAME_LENGTH], is_npc=False)
+            )
         else:
             if not isinstance(build, dict):
                 raise InvalidInput("An NPC needs a build document (a JSON object).", "build")
@@ -333,13 +374,16 @@ def encounter_add_combatant(
             base = raw.strip() if isinstance(raw, str) else ""
             if not base:
                 raise InvalidInput("Give the NPC a name.", "name")
-            base = base[:NAME_LENGTH - 4]
+            base = base[: NAME_LENGTH - 4]
             build["name"] = base
             report = fighter_report(ruleset, campaign, build)
             if not report.valid:
                 first = report.errors[0]
-                raise RuleRefused(f"The NPC's build is not valid: {first.message}",
-                                  errors=[i.as_dict() for i in report.errors], code=first.code)
+                raise RuleRefused(
+                    f"The NPC's build is not valid: {first.message}",
+                    errors=[i.as_dict() for i in report.errors],
+                    code=first.code,
+                )
             group = (group or "").strip()[:60]
             if count > 1 and not group:
                 group = base[:60]
@@ -350,8 +394,16 @@ def encounter_add_combatant(
                 state = {}
             for i in range(1, count + 1):
                 npc_name = f"{base} {i}" if count > 1 else base
-                created.append(Combatant(encounter=e, name=npc_name, build={**build, "name": npc_name},
-                                         state=copy.deepcopy(state), group=group, is_npc=True))
+                created.append(
+                    Combatant(
+                        encounter=e,
+                        name=npc_name,
+                        build={**build, "name": npc_name},
+                        state=copy.deepcopy(state),
+                        group=group,
+                        is_npc=True,
+                    )
+                )
             created = Combatant.objects.bulk_create(created)
         fight = encounter_fight(encounter=e)
         step = _Step(fight, user, structural=True)
@@ -428,7 +480,9 @@ def _combatant(fight: Fight, combatant_id) -> Fighter:
     try:
         cid = int(combatant_id)
     except (TypeError, ValueError):
-        raise InvalidInput("combatant must be the id of a combatant of this encounter.", "combatant") from None
+        raise InvalidInput(
+            "combatant must be the id of a combatant of this encounter.", "combatant"
+        ) from None
     f = fight.fighter_by_id.get(cid)
     if f is None:
         raise InvalidInput("No such combatant in this encounter.", "combatant")
@@ -436,7 +490,12 @@ def _combatant(fight: Fight, combatant_id) -> Fighter:
 
 
 def encounter_act(
-    *, encounter: Encounter | int, user, combatant_id, action: dict[str, Any], roller: Roller | None = None,
+    *,
+    encounter: Encounter | int,
+    user,
+    combatant_id,
+    action: dict[str, Any],
+    roller: Roller | None = None,
     expected_version: int | None = None,
 ) -> Encounter:
     """One action of one combatant (its owner or the GM; GM-only actions for the GM).
@@ -460,15 +519,26 @@ def encounter_act(
         rules = _require_rules(fight)
         if not gm:
             try:
-                specs = rules.actions(actor, fight.fighters, e.state or {}, current=fight.current_id, ctx=fight.ctx)
+                specs = rules.actions(
+                    actor, fight.fighters, e.state or {}, current=fight.current_id, ctx=fight.ctx
+                )
             except NotImplementedError:
                 specs = []
             spec = next((s for s in specs if s.id == action["action"]), None)
             if spec is not None and spec.gm:
                 raise NotPermitted(f"Only the GM may take “{spec.label}”.")
         step = _Step(fight, user)
-        out = _call(rules.perform, copy.deepcopy(action), actor, fight.fighters, e.state or {}, roller,
-                    current=fight.current_id, by_gm=gm, ctx=fight.ctx)
+        out = _call(
+            rules.perform,
+            copy.deepcopy(action),
+            actor,
+            fight.fighters,
+            e.state or {},
+            roller,
+            current=fight.current_id,
+            by_gm=gm,
+            ctx=fight.ctx,
+        )
         step.apply(out)
         if out.end_turn:
             _advance(step, roller)
@@ -476,8 +546,9 @@ def encounter_act(
     return e
 
 
-def encounter_next_turn(*, encounter: Encounter | int, user, roller: Roller | None = None,
-                        expected_version: int | None = None) -> Encounter:
+def encounter_next_turn(
+    *, encounter: Encounter | int, user, roller: Roller | None = None, expected_version: int | None = None
+) -> Encounter:
     """End the current turn (the GM, or a player whose combatant's turn it is); past the last
     turn a new round begins (``round_start``)."""
     roller = roller or Roller()
@@ -535,15 +606,18 @@ def npc_save(*, campaign: Campaign, user, build: Any, npc_id: Any = None) -> Lib
     build = copy.deepcopy(build)
     build["ruleset"] = campaign.ruleset
     raw = build.get("name")
-    name = raw.strip()[:NAME_LENGTH - 4] if isinstance(raw, str) else ""
+    name = raw.strip()[: NAME_LENGTH - 4] if isinstance(raw, str) else ""
     if not name:
         raise InvalidInput("Give the NPC a name.", "name")
     build["name"] = name
     report = npc_report(campaign, build)
     if not report.valid:
         first = report.errors[0]
-        raise RuleRefused(f"The NPC's build is not valid: {first.message}",
-                          errors=[i.as_dict() for i in report.errors], code=first.code)
+        raise RuleRefused(
+            f"The NPC's build is not valid: {first.message}",
+            errors=[i.as_dict() for i in report.errors],
+            code=first.code,
+        )
     with transaction.atomic():
         if npc_id is not None:
             npc = LibraryNpc.objects.select_for_update().filter(pk=_int_id(npc_id), campaign=campaign).first()
@@ -552,8 +626,9 @@ def npc_save(*, campaign: Campaign, user, build: Any, npc_id: Any = None) -> Lib
             npc.name, npc.build, npc.report = name, build, report.as_dict()
             npc.save(update_fields=["name", "build", "report", "updated"])
         else:
-            npc = LibraryNpc.objects.create(campaign=campaign, name=name, build=build, report=report.as_dict(),
-                                            created_by=user)
+            npc = LibraryNpc.objects.create(
+                campaign=campaign, name=name, build=build, report=report.as_dict(), created_by=user
+            )
     return npc
 
 
@@ -566,16 +641,22 @@ def npc_delete(*, campaign: Campaign, user, npc_id: Any) -> None:
         raise InvalidInput("No such NPC in this campaign's library.", "npc")
 
 
-def encounter_add_from_library(*, encounter: Encounter | int, user, npc_id: Any, count: Any = 1,
-                               roller: Roller | None = None) -> list[Combatant]:
+def encounter_add_from_library(
+    *, encounter: Encounter | int, user, npc_id: Any, count: Any = 1, roller: Roller | None = None
+) -> list[Combatant]:
     """Add ``count`` copies of a library NPC to the encounter (GM only): "Bandit 1…N", one group."""
-    e = encounter if isinstance(encounter, Encounter) else Encounter.objects.select_related("campaign").get(pk=encounter)
+    e = (
+        encounter
+        if isinstance(encounter, Encounter)
+        else Encounter.objects.select_related("campaign").get(pk=encounter)
+    )
     _require_gm(user, e, "add combatants")
     npc = LibraryNpc.objects.filter(pk=_int_id(npc_id), campaign_id=e.campaign_id).first()
     if npc is None:
         raise InvalidInput("No such NPC in this campaign's library.", "npc")
-    return encounter_add_combatant(encounter=e, user=user, name=npc.name, build=npc.build, count=count,
-                                   roller=roller)
+    return encounter_add_combatant(
+        encounter=e, user=user, name=npc.name, build=npc.build, count=count, roller=roller
+    )
 
 
 def _int_id(raw: Any) -> int:

@@ -16,8 +16,11 @@ urlpatterns = [
         views.encounter_remove_combatant,
         name="encounter_remove_combatant",
     ),
-    path("<int:encounter_id>/combatants/library/", views_library.encounter_add_from_library,
-         name="encounter_add_from_library"),
+    path(
+        "<int:encounter_id>/combatants/library/",
+        views_library.encounter_add_from_library,
+        name="encounter_add_from_library",
+    ),
     path("campaign/<int:campaign_id>/npcs/", views_library.npc_library_page, name="npc_library"),
     path("campaign/<int:campaign_id>/npcs/new/", views_library.npc_new, name="npc_new"),
     path("campaign/<int:campaign_id>/npcs/<int:npc_id>/", views_library.npc_edit, name="npc_edit"),

@@ -63,9 +63,16 @@ def _panel_context(request: HtmxHttpRequest, encounter, fight, **extra) -> dict[
     panel = panel_of(fight=fight, user=request.user, is_gm=gm)
     mine = [f.id for f in fight.fighters if request.user.pk in f.controller_ids]
     can_next = encounter.status == encounter.Status.ACTIVE and (
-        gm or any(i in mine for i in fight.current_ids))
-    ctx = {"encounter": encounter, "campaign": encounter.campaign, "panel": panel, "is_gm": gm,
-           "can_next": can_next, "mine": mine}
+        gm or any(i in mine for i in fight.current_ids)
+    )
+    ctx = {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "panel": panel,
+        "is_gm": gm,
+        "can_next": can_next,
+        "mine": mine,
+    }
     if gm and encounter.status != encounter.Status.ENDED:
         ctx["characters_to_add"] = campaign_characters_to_add(fight=fight)
         ctx["quick_build"] = json.dumps(quick_build(fight.ruleset, encounter.campaign), indent=1)
@@ -97,8 +104,10 @@ def _render_forms(ctx: dict[str, Any]) -> None:
             key = repr((act_url, fighter.id, row["spec"].as_dict(), row["targets"], row["odds"]))
             html = _FORMS.get(key)
             if html is None:
-                html = render_to_string("combat/_action_form.html", {
-                    "row": row, "fighter": fighter, "act_url": act_url, "csrf_token": _CSRF_SLOT})
+                html = render_to_string(
+                    "combat/_action_form.html",
+                    {"row": row, "fighter": fighter, "act_url": act_url, "csrf_token": _CSRF_SLOT},
+                )
                 if len(_FORMS) > 4096:
                     _FORMS.clear()
                 _FORMS[key] = html
@@ -140,10 +149,16 @@ def _reply(request: HtmxHttpRequest, encounter, *, error: str = "", done: str = 
 def encounter_list(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     campaign = campaign_for_user(request.user, campaign_id)
     _, rules, why = campaign_combat_rules(campaign)
-    return render(request, "combat/encounter_list.html", {
-        "campaign": campaign, "encounters": encounters_for_user(user=request.user, campaign_id=campaign.pk),
-        "is_gm": is_campaign_gm(request.user, campaign), "unsupported": why,
-    })
+    return render(
+        request,
+        "combat/encounter_list.html",
+        {
+            "campaign": campaign,
+            "encounters": encounters_for_user(user=request.user, campaign_id=campaign.pk),
+            "is_gm": is_campaign_gm(request.user, campaign),
+            "unsupported": why,
+        },
+    )
 
 
 @login_required
@@ -212,7 +227,9 @@ def encounter_add_combatant(request: HtmxHttpRequest, encounter_id: int) -> Http
         check_post(post, labels={"name": "Name", "group": "Group", "build": "Quick build"})
         if post.get("character"):
             character = post_whole_number(post, "character", label="Character", min_value=1)
-            created = services.encounter_add_combatant(encounter=encounter, user=request.user, character=character)
+            created = services.encounter_add_combatant(
+                encounter=encounter, user=request.user, character=character
+            )
         else:
             try:
                 build = check_json(json.loads(post.get("build") or ""), field="build", label="Quick build")
@@ -222,8 +239,13 @@ def encounter_add_combatant(request: HtmxHttpRequest, encounter_id: int) -> Http
                 raise services.InvalidInput("The quick build must be a JSON object.", "build") from None
             count = post_whole_number(post, "count", label="How many", default=1, min_value=0)
             created = services.encounter_add_combatant(
-                encounter=encounter, user=request.user, name=post.get("name", ""), build=build, count=count,
-                group=post.get("group", ""))
+                encounter=encounter,
+                user=request.user,
+                name=post.get("name", ""),
+                build=build,
+                count=count,
+                group=post.get("group", ""),
+            )
         return f"Added {', '.join(c.name for c in created)}."
 
     return _run(request, encounter_id, add)
@@ -231,30 +253,50 @@ def encounter_add_combatant(request: HtmxHttpRequest, encounter_id: int) -> Http
 
 @login_required
 @require_POST
-def encounter_remove_combatant(request: HtmxHttpRequest, encounter_id: int, combatant_id: int) -> HttpResponse:
-    return _run(request, encounter_id, lambda e: services.encounter_remove_combatant(
-        encounter=e, user=request.user, combatant_id=combatant_id), "Removed.")
+def encounter_remove_combatant(
+    request: HtmxHttpRequest, encounter_id: int, combatant_id: int
+) -> HttpResponse:
+    return _run(
+        request,
+        encounter_id,
+        lambda e: services.encounter_remove_combatant(
+            encounter=e, user=request.user, combatant_id=combatant_id
+        ),
+        "Removed.",
+    )
 
 
 @login_required
 @require_POST
 def encounter_start(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
-    return _run(request, encounter_id, lambda e: services.encounter_start(encounter=e, user=request.user),
-                "The encounter has started.")
+    return _run(
+        request,
+        encounter_id,
+        lambda e: services.encounter_start(encounter=e, user=request.user),
+        "The encounter has started.",
+    )
 
 
 @login_required
 @require_POST
 def encounter_next_turn(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
-    return _run(request, encounter_id, lambda e: services.encounter_next_turn(encounter=e, user=request.user),
-                "Next turn.")
+    return _run(
+        request,
+        encounter_id,
+        lambda e: services.encounter_next_turn(encounter=e, user=request.user),
+        "Next turn.",
+    )
 
 
 @login_required
 @require_POST
 def encounter_end(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
-    return _run(request, encounter_id, lambda e: services.encounter_end(encounter=e, user=request.user),
-                "The encounter has ended.")
+    return _run(
+        request,
+        encounter_id,
+        lambda e: services.encounter_end(encounter=e, user=request.user),
+        "The encounter has ended.",
+    )
 
 
 def _action_from_post(request: HtmxHttpRequest) -> dict[str, Any]:

@@ -40,7 +40,7 @@ def _gm_campaign(request: HtmxHttpRequest, campaign_id: int):
 
 
 def _cost_words(report: dict, label_of) -> str:
-    """"52 CP (the player budget is 40)": what the NPC would cost as a character."""
+    """ "52 CP (the player budget is 40)": what the NPC would cost as a character."""
     parts = []
     for currency, spent in (report.get("spent") or {}).items():
         budget = (report.get("budget") or {}).get(currency)
@@ -63,13 +63,20 @@ def npc_library_page(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse
     npcs = list(npc_library(campaign=campaign))
     for npc in npcs:
         npc.cost_words = _cost_words(npc.report or {}, label_of)
-    return render(request, "combat/npc_library.html", {
-        "campaign": campaign, "npcs": npcs, "archetypes": npc_archetypes(ruleset, campaign),
-    })
+    return render(
+        request,
+        "combat/npc_library.html",
+        {
+            "campaign": campaign,
+            "npcs": npcs,
+            "archetypes": npc_archetypes(ruleset, campaign),
+        },
+    )
 
 
-def _builder_context(campaign, build: dict, *, npc: LibraryNpc | None, error: str = "",
-                     archetype: str = "") -> dict[str, Any]:
+def _builder_context(
+    campaign, build: dict, *, npc: LibraryNpc | None, error: str = "", archetype: str = ""
+) -> dict[str, Any]:
     ruleset, _, traits = builder_traits(campaign=campaign)
     report = npc_report(campaign, build)
     report_dict = report.as_dict()
@@ -77,16 +84,31 @@ def _builder_context(campaign, build: dict, *, npc: LibraryNpc | None, error: st
     form = builder_form(traits, build, report_dict, currency_label=label_of)
     currencies = []
     for c in report_dict.get("budget", {}) or {}:
-        currencies.append({
-            "id": c, "label": label_of(c), "spent": report_dict.get("spent", {}).get(c, 0),
-            "budget": report_dict.get("budget", {}).get(c, 0),
-            "remaining": report_dict.get("remaining", {}).get(c, 0),
-        })
-    url = (reverse("npc_edit", args=[campaign.pk, npc.pk]) if npc is not None
-           else reverse("npc_new", args=[campaign.pk]))
+        currencies.append(
+            {
+                "id": c,
+                "label": label_of(c),
+                "spent": report_dict.get("spent", {}).get(c, 0),
+                "budget": report_dict.get("budget", {}).get(c, 0),
+                "remaining": report_dict.get("remaining", {}).get(c, 0),
+            }
+        )
+    url = (
+        reverse("npc_edit", args=[campaign.pk, npc.pk])
+        if npc is not None
+        else reverse("npc_new", args=[campaign.pk])
+    )
     return {
-        "campaign": campaign, "ruleset": ruleset, "npc": npc, "form": form, "report": report_dict,
-        "currencies": currencies, "builder_url": url, "error": error, "build": build, "archetype": archetype,
+        "campaign": campaign,
+        "ruleset": ruleset,
+        "npc": npc,
+        "form": form,
+        "report": report_dict,
+        "currencies": currencies,
+        "builder_url": url,
+        "error": error,
+        "build": build,
+        "archetype": archetype,
         "over_budget": [w for w in report_dict.get("warnings", []) if w.get("code") == "budget.exceeded"],
     }
 
@@ -106,15 +128,18 @@ def _start_build(request: HtmxHttpRequest, campaign, ruleset) -> dict:
 def _builder(request: HtmxHttpRequest, campaign, npc: LibraryNpc | None) -> HttpResponse:
     ruleset, _, traits = builder_traits(campaign=campaign)
     base = copy.deepcopy(npc.build) if npc is not None else _start_build(request, campaign, ruleset)
-    archetype = (request.GET.get("archetype") or request.POST.get("_archetype") or "")[:60] if npc is None else ""
+    archetype = (
+        (request.GET.get("archetype") or request.POST.get("_archetype") or "")[:60] if npc is None else ""
+    )
     if request.method == "GET":
         return render(request, TEMPLATE, _builder_context(campaign, base, npc=npc, archetype=archetype))
     check_post(request.POST)  # a NUL or a lone surrogate is a 400 before the rules see it
     build = build_from_post(traits, request.POST, base)
     if "_save" in request.POST:
         try:
-            saved = services.npc_save(campaign=campaign, user=request.user, build=build,
-                                      npc_id=npc.pk if npc is not None else None)
+            saved = services.npc_save(
+                campaign=campaign, user=request.user, build=build, npc_id=npc.pk if npc is not None else None
+            )
         except (RuleRefused, services.InvalidInput) as exc:
             ctx = _builder_context(campaign, build, npc=npc, error=str(exc.detail), archetype=archetype)
             return render(request, TEMPLATE, ctx, status=422 if isinstance(exc, RuleRefused) else 400)
@@ -162,19 +187,23 @@ def encounter_add_from_library(request: HtmxHttpRequest, encounter_id: int) -> H
     from combat.views import _message, _reply  # the encounter page's own replies
 
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
-    if not encounter_is_gm(request.user, encounter):  # access first: a player's post is a 403 whatever it holds
+    if not encounter_is_gm(
+        request.user, encounter
+    ):  # access first: a player's post is a 403 whatever it holds
         raise NotPermitted("Only the GM may add combatants.")
     check_post(request.POST)
     try:
-        count = post_whole_number(request.POST, "count", label="How many", default=1, min_value=1,
-                                  max_value=services.MAX_GROUP)
+        count = post_whole_number(
+            request.POST, "count", label="How many", default=1, min_value=1, max_value=services.MAX_GROUP
+        )
         npc_id = post_whole_number(request.POST, "npc", label="NPC", min_value=1)
     except FormInputError as exc:
         exc_message = str(exc)
         return _refuse(request, encounter, exc_message)
     try:
-        created = services.encounter_add_from_library(encounter=encounter, user=request.user,
-                                                      npc_id=npc_id, count=count)
+        created = services.encounter_add_from_library(
+            encounter=encounter, user=request.user, npc_id=npc_id, count=count
+        )
     except (RuleRefused, services.InvalidInput) as exc:
         return _refuse(request, encounter, _message(exc))
     return _reply(request, encounter, done=f"Added {', '.join(c.name for c in created)}.")

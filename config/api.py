@@ -127,9 +127,10 @@ def exception_handler(exc, context):
         errors = errors if errors is not None else []
     else:
         errors = errors if errors is not None else _flatten(data)
-        detail = "; ".join(
-            f"{e['field']}: {e['message']}" if e.get("field") else e["message"] for e in errors
-        ) or "Invalid request."
+        detail = (
+            "; ".join(f"{e['field']}: {e['message']}" if e.get("field") else e["message"] for e in errors)
+            or "Invalid request."
+        )
     response.data = {"detail": detail, "errors": errors}
     return response
 

@@ -31,7 +31,9 @@ from characters.routing import websocket_urlpatterns as table_urlpatterns  # noq
 from combat.routing import websocket_urlpatterns  # noqa: E402
 from config.health import PATHS as HEALTH_PATHS  # noqa: E402
 
-websockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns + table_urlpatterns)))
+websockets = AllowedHostsOriginValidator(
+    AuthMiddlewareStack(URLRouter(websocket_urlpatterns + table_urlpatterns))
+)
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
 

@@ -80,8 +80,15 @@ def check_post(post, *, labels: dict[str, str] | None = None) -> None:
                 raise FormInputError(name, UNSTORABLE_MESSAGE, label=labels.get(name))
 
 
-def post_text(post, name: str, *, label: str | None = None, default: str = "", strip: bool = False,
-              max_length: int | None = None) -> str:
+def post_text(
+    post,
+    name: str,
+    *,
+    label: str | None = None,
+    default: str = "",
+    strip: bool = False,
+    max_length: int | None = None,
+) -> str:
     """The text field ``name`` (``default`` when absent), checked storable and not too long."""
     value = post.get(name, default)
     if not isinstance(value, str):
@@ -92,21 +99,33 @@ def post_text(post, name: str, *, label: str | None = None, default: str = "", s
     return value
 
 
-def whole_number(raw: Any, *, field: str, label: str | None = None, min_value: int = MIN_WHOLE,
-                 max_value: int = MAX_WHOLE) -> int:
+def whole_number(
+    raw: Any, *, field: str, label: str | None = None, min_value: int = MIN_WHOLE, max_value: int = MAX_WHOLE
+) -> int:
     """``raw`` (form text) as a whole number within the bounds; else ``FormInputError``."""
     number = parse_whole_number(raw) if isinstance(raw, str) else None
     if number is None:
-        raise FormInputError(field, f"enter a whole number {_range_text(min_value, max_value)}, such as 3.",
-                             label=label)
+        raise FormInputError(
+            field, f"enter a whole number {_range_text(min_value, max_value)}, such as 3.", label=label
+        )
     if not min_value <= number <= max_value:
-        raise FormInputError(field, f"{number:,} is out of range: enter a whole number "
-                             f"{_range_text(min_value, max_value)}.", label=label)
+        raise FormInputError(
+            field,
+            f"{number:,} is out of range: enter a whole number {_range_text(min_value, max_value)}.",
+            label=label,
+        )
     return number
 
 
-def post_whole_number(post, name: str, *, label: str | None = None, default: Any = _REQUIRED,
-                      min_value: int = MIN_WHOLE, max_value: int = MAX_WHOLE) -> Any:
+def post_whole_number(
+    post,
+    name: str,
+    *,
+    label: str | None = None,
+    default: Any = _REQUIRED,
+    min_value: int = MIN_WHOLE,
+    max_value: int = MAX_WHOLE,
+) -> Any:
     """The field ``name`` as a whole number within the bounds. Absent or blank: ``default`` when
     one is given, else a ``FormInputError`` (so is anything that is not a whole number)."""
     raw = post.get(name)
@@ -117,11 +136,15 @@ def post_whole_number(post, name: str, *, label: str | None = None, default: Any
     return whole_number(raw, field=name, label=label, min_value=min_value, max_value=max_value)
 
 
-def post_whole_numbers(post, name: str, *, label: str | None = None, min_value: int = 1,
-                       max_value: int = MAX_WHOLE) -> list[int]:
+def post_whole_numbers(
+    post, name: str, *, label: str | None = None, min_value: int = 1, max_value: int = MAX_WHOLE
+) -> list[int]:
     """Every value of a multi-valued field (checkboxes of ids) as whole numbers, blanks skipped."""
-    return [whole_number(v, field=name, label=label, min_value=min_value, max_value=max_value)
-            for v in post.getlist(name) if v.strip() != ""]
+    return [
+        whole_number(v, field=name, label=label, min_value=min_value, max_value=max_value)
+        for v in post.getlist(name)
+        if v.strip() != ""
+    ]
 
 
 def post_json(post, name: str, *, label: str | None = None, default: Any = _REQUIRED) -> Any:
@@ -157,12 +180,16 @@ def value_of(raw: str, *, field: str) -> Any:
     if text in ("true", "false"):
         return text == "true"
     if _DIGITS.fullmatch(text) and WHOLE_NUMBER_RE.fullmatch(text) is None:
-        raise FormInputError(field, f"that number is too large: enter a whole number {_range_text(MIN_WHOLE, MAX_WHOLE)}.")
+        raise FormInputError(
+            field, f"that number is too large: enter a whole number {_range_text(MIN_WHOLE, MAX_WHOLE)}."
+        )
     number = parse_whole_number(text)
     if number is None:
         return raw
     if not MIN_WHOLE <= number <= MAX_WHOLE:
-        raise FormInputError(field, f"that number is too large: enter a whole number {_range_text(MIN_WHOLE, MAX_WHOLE)}.")
+        raise FormInputError(
+            field, f"that number is too large: enter a whole number {_range_text(MIN_WHOLE, MAX_WHOLE)}."
+        )
     return number
 
 
@@ -203,5 +230,7 @@ class StorableTextForm:
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             # Django's CharField refuses NUL in its own words; one rule, one message (the API's).
-            field.validators = [v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)]
+            field.validators = [
+                v for v in field.validators if not isinstance(v, ProhibitNullCharactersValidator)
+            ]
             field.validators.append(validate_storable)

@@ -112,8 +112,9 @@ class ApplicationErrorMiddleware:
         if not isinstance(exception, ApplicationError) or isinstance(exception, PermissionDenied):
             return None
         if request.path.startswith("/api/"):
-            return JsonResponse({"detail": exception.message, "errors": exception.errors},
-                                status=exception.status_code)
+            return JsonResponse(
+                {"detail": exception.message, "errors": exception.errors}, status=exception.status_code
+            )
         back = request.META.get("HTTP_REFERER", "")
         if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
             back = request.path

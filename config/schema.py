@@ -36,7 +36,7 @@ ERROR_SCHEMA = {
 
 _BODY = {
     "400": "The body is not JSON, is nested too deeply, or holds text that cannot be stored "
-           "(NUL, unpaired surrogates); or the input is invalid: `errors` says what and why.",
+    "(NUL, unpaired surrogates); or the input is invalid: `errors` says what and why.",
     "413": "The body is over the size limit (256 KiB).",
     "415": "The body is not `application/json`.",
 }
@@ -76,7 +76,10 @@ def error_responses(result, generator, request, public):
             responses = operation["responses"]
             body = operation.get("requestBody")
             if body is not None:
-                refs = {c.get("schema", {}).get("$ref", "").rpartition("/")[2] for c in body.get("content", {}).values()}
+                refs = {
+                    c.get("schema", {}).get("$ref", "").rpartition("/")[2]
+                    for c in body.get("content", {}).values()
+                }
                 if operation.get("operationId") in BODY_REQUIRED or refs & set(CLOSED_BODIES):
                     body["required"] = True
             extra: dict[str, str] = dict(_ANY)
@@ -97,8 +100,15 @@ def error_responses(result, generator, request, public):
 # ------------------------------------------------------------------ JSON fields, typed
 
 #: Any JSON value but null (OpenAPI 3.0 has no "not null" for an untyped schema).
-ANY_BUT_NULL = {"anyOf": [{"type": "object", "additionalProperties": True}, {"type": "array", "items": {}},
-                          {"type": "string"}, {"type": "number"}, {"type": "boolean"}]}
+ANY_BUT_NULL = {
+    "anyOf": [
+        {"type": "object", "additionalProperties": True},
+        {"type": "array", "items": {}},
+        {"type": "string"},
+        {"type": "number"},
+        {"type": "boolean"},
+    ]
+}
 
 
 @extend_schema_field(ANY_BUT_NULL)
@@ -113,8 +123,14 @@ class JSONObjectField(serializers.JSONField):
     ``validate_<field>`` or the service refuses anything else with a 400 in its own words."""
 
 
-@extend_schema_field({"oneOf": [{"type": "string", "minLength": 1, "maxLength": 80},
-                                {"type": "object", "additionalProperties": True, "required": ["action"]}]})
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "minLength": 1, "maxLength": 80},
+            {"type": "object", "additionalProperties": True, "required": ["action"]},
+        ]
+    }
+)
 class ActionField(serializers.JSONField):
     """A combat action: its id ("move"), or an object {"action": id, ...params}."""
 

@@ -209,9 +209,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": env_str(
-            "STATICFILES_BACKEND", "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        )
+        "BACKEND": env_str("STATICFILES_BACKEND", "whitenoise.storage.CompressedManifestStaticFilesStorage")
     },
 }
 
@@ -232,7 +230,9 @@ AXES_ENABLED = env_bool("LOGIN_LIMITS", default=True)
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_COOLOFF_SECONDS)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler" if REDIS_URL else "axes.handlers.database.AxesDatabaseHandler"
+AXES_HANDLER = (
+    "axes.handlers.cache.AxesCacheHandler" if REDIS_URL else "axes.handlers.database.AxesDatabaseHandler"
+)
 AXES_RESET_ON_SUCCESS = True
 # Attempts during a lock-out do not prolong it: the cooling-off period ends when it says.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
@@ -279,7 +279,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Every operation's door answers (400 on a bad body, 401, 404, 413 …) in the one error shape.
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.error_responses"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.error_responses",
+    ],
     # Several models have a "status" field with different choices: name each enum after its model.
     "ENUM_NAME_OVERRIDES": {
         "CharacterStatusEnum": "characters.models.Character.Status",

@@ -80,8 +80,10 @@ def _json_body(request: Request) -> Any:
     try:
         data = json.loads(raw, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:
-        detail = f"The body is not a JSON document: {exc}." if isinstance(exc, ValueError) else (
-            "The body is nested too deeply to read."
+        detail = (
+            f"The body is not a JSON document: {exc}."
+            if isinstance(exc, ValueError)
+            else ("The body is nested too deeply to read.")
         )
         raise _BadBody(error_response(detail, status_code=400)) from None
     # Text that cannot be written back out as UTF-8 (a lone surrogate) or absurd nesting is refused
@@ -148,7 +150,7 @@ class ValidateView(_OpenView):
         summary="Validate a build document",
         description="The body is the build document. The answer is the report, 200 even when the build "
         "is invalid. A document for another ruleset than the URL's is `ruleset.unknown`; a document "
-        "without \"ruleset\" is validated as the URL's ruleset.",
+        'without "ruleset" is validated as the URL\'s ruleset.',
         parameters=[SLUG_PARAMETER],
         request={"application/json": ANY_DOCUMENT_SCHEMA},
         examples=BUILD_EXAMPLES,
@@ -172,7 +174,7 @@ class OddsView(_OpenView):
         request={"application/json": ODDS_REQUEST_SCHEMA},
         examples=ODDS_EXAMPLES,
         responses={
-            200: OpenApiResponse(ODDS_ANSWER_SCHEMA, description="The odds answer (CONTRACT.md \"Odds\")."),
+            200: OpenApiResponse(ODDS_ANSWER_SCHEMA, description='The odds answer (CONTRACT.md "Odds").'),
             400: OpenApiResponse(
                 ApiErrorSerializer, description="Not JSON, or a request the ruleset cannot answer."
             ),

@@ -71,8 +71,9 @@ BUILD_SCHEMA = {
     "type": "object",
     "additionalProperties": True,
     "description": 'A build document: {"ruleset", "name", "budget", …} (CONTRACT.md "The build document"). '
-    "Any JSON object is answered with a report; a missing \"ruleset\" means the URL's.",
+    'Any JSON object is answered with a report; a missing "ruleset" means the URL\'s.',
 }
+
 
 def _per_ruleset(describe) -> str:
     return "; ".join(f"{rs.slug} {text}" for rs in registry.all_rulesets() if (text := describe(rs)))
@@ -93,7 +94,9 @@ ODDS_REQUEST_SCHEMA = {
 ODDS_ANSWER_SCHEMA = {
     "type": "object",
     "additionalProperties": True,
-    "description": "Exact probabilities: " + _per_ruleset(lambda rs: rs.api_examples().get("odds_answer", "")) + ".",
+    "description": "Exact probabilities: "
+    + _per_ruleset(lambda rs: rs.api_examples().get("odds_answer", ""))
+    + ".",
 }
 
 #: Request examples from the rulesets that give one (``Ruleset.api_examples``).
@@ -103,8 +106,11 @@ BUILD_EXAMPLES = [
     if "build" in rs.api_examples()
 ]
 ODDS_EXAMPLES = [
-    OpenApiExample(f"{rs.name}: {rs.api_examples().get('odds_label', 'odds')}", value=rs.api_examples()["odds"],
-                   request_only=True)
+    OpenApiExample(
+        f"{rs.name}: {rs.api_examples().get('odds_label', 'odds')}",
+        value=rs.api_examples()["odds"],
+        request_only=True,
+    )
     for rs in registry.all_rulesets()
     if "odds" in rs.api_examples()
 ]

@@ -63,8 +63,13 @@ def odds_request_from_query(slug: str, query) -> tuple[dict[str, Any], list[dict
 @require_GET
 def ruleset_list(request: HtmxHttpRequest) -> HttpResponse:
     rulesets = [
-        {"slug": rs.slug, "name": rs.name, "currencies": [rs.currency_label(c) for c in rs.currencies],
-         "seed": rs.seed, "kinds": sorted(rs.catalogue)}
+        {
+            "slug": rs.slug,
+            "name": rs.name,
+            "currencies": [rs.currency_label(c) for c in rs.currencies],
+            "seed": rs.seed,
+            "kinds": sorted(rs.catalogue),
+        }
         for rs in registry.all_rulesets()
     ]
     return render(request, "rulesets/list.html", {"rulesets": rulesets})

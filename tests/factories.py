@@ -19,7 +19,9 @@ def make_user(username: str | None = None, *, password: str = PASSWORD):
     return User.objects.create_user(username=username, password=password)
 
 
-def make_campaign(*, gm=None, name: str = "The Long Road", ruleset: str | None = None, settings=None, players=()):
+def make_campaign(
+    *, gm=None, name: str = "The Long Road", ruleset: str | None = None, settings=None, players=()
+):
     """A campaign through the real service (GM membership, validated settings), with ``players`` joined."""
     from characters.services.campaigns import campaign_create, campaign_join
 

@@ -26,12 +26,12 @@ def layer(request, settings):
     if request.param == "redis":
         if not _redis_up():
             pytest.skip(f"Redis does not answer at {REDIS_TEST_URL}")
-        settings.CHANNEL_LAYERS = {"default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": f"sf-test-{uuid.uuid4().hex[:8]}"},
-        }}
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [REDIS_TEST_URL], "prefix": f"sf-test-{uuid.uuid4().hex[:8]}"},
+            }
+        }
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     return request.param
-
-

@@ -85,23 +85,61 @@ def _maelstrom_broken(build):
 
 
 CASES = {
-    "pando": dict(demo=("pando", "alex"), npc=("pando", "charlotte"), currency="cp", award=10, cost=9,
-                  advance=_pando_advance, broken=_pando_broken, broken_code="skill.prerequisite_missing",
-                  action={"action": "move"}),
-    "paragon": dict(demo=("paragon", "sela_windborn"), npc=("paragon", "old_hesk"), currency="skill_points",
-                    award=3, cost=3, advance=_paragon_advance, broken=_paragon_broken,
-                    broken_code="paragon.triarmatura_cap", action={"action": "footing"}),
-    "ascendant": dict(demo=("ascendant", "ysolde"), npc=("ascendant", "lirael"), currency="xp", award=1000,
-                      cost=1000, advance=_ascendant_advance, broken=_ascendant_broken, broken_code=None,
-                      action={"action": "stride"}),
-    "ourdnd": dict(demo=("ourdnd", "bram_shieldbearer"), npc=("ourdnd", "wren_emberhand"), currency="points",
-                   award=1, cost=1, advance=_ourdnd_advance, broken=_ourdnd_broken,
-                   broken_code="gear.unknown",
-                   action={"action": "move_near"}),
-    "maelstrom": dict(demo=("maelstrom", "kestrel"), npc=("maelstrom", "rook"), currency="xp", award=5,
-                      cost=10,
-                      advance=_maelstrom_advance, broken=_maelstrom_broken, broken_code="skill.unknown",
-                      action={"action": "roll", "attribute": "wits", "ability": "alertness"}),
+    "pando": dict(
+        demo=("pando", "alex"),
+        npc=("pando", "charlotte"),
+        currency="cp",
+        award=10,
+        cost=9,
+        advance=_pando_advance,
+        broken=_pando_broken,
+        broken_code="skill.prerequisite_missing",
+        action={"action": "move"},
+    ),
+    "paragon": dict(
+        demo=("paragon", "sela_windborn"),
+        npc=("paragon", "old_hesk"),
+        currency="skill_points",
+        award=3,
+        cost=3,
+        advance=_paragon_advance,
+        broken=_paragon_broken,
+        broken_code="paragon.triarmatura_cap",
+        action={"action": "footing"},
+    ),
+    "ascendant": dict(
+        demo=("ascendant", "ysolde"),
+        npc=("ascendant", "lirael"),
+        currency="xp",
+        award=1000,
+        cost=1000,
+        advance=_ascendant_advance,
+        broken=_ascendant_broken,
+        broken_code=None,
+        action={"action": "stride"},
+    ),
+    "ourdnd": dict(
+        demo=("ourdnd", "bram_shieldbearer"),
+        npc=("ourdnd", "wren_emberhand"),
+        currency="points",
+        award=1,
+        cost=1,
+        advance=_ourdnd_advance,
+        broken=_ourdnd_broken,
+        broken_code="gear.unknown",
+        action={"action": "move_near"},
+    ),
+    "maelstrom": dict(
+        demo=("maelstrom", "kestrel"),
+        npc=("maelstrom", "rook"),
+        currency="xp",
+        award=5,
+        cost=10,
+        advance=_maelstrom_advance,
+        broken=_maelstrom_broken,
+        broken_code="skill.unknown",
+        action={"action": "roll", "attribute": "wits", "ability": "alertness"},
+    ),
 }
 
 
@@ -116,8 +154,16 @@ class Client:
         if token:
             self.api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
 
-    def call(self, method: str, path: str, body=None, *, status: int, raw: bytes | str | None = None,
-             content_type: str = "application/json"):
+    def call(
+        self,
+        method: str,
+        path: str,
+        body=None,
+        *,
+        status: int,
+        raw: bytes | str | None = None,
+        content_type: str = "application/json",
+    ):
         url = path if path.startswith("/") else f"{API}/{path}"
         if raw is not None:
             response = self.api.generic(method.upper(), url, raw, content_type=content_type)
@@ -182,8 +228,11 @@ def test_a_table_walks_the_api(slug):
     Client("not-a-token").get("campaigns/", status=401)
 
     # 2. The campaign. ------------------------------------------------------------------------
-    campaign = gm.post("campaigns/", {"name": f"{slug} table", "ruleset": slug,
-                                      "settings": {"starting_budget": starting}}, status=201)
+    campaign = gm.post(
+        "campaigns/",
+        {"name": f"{slug} table", "ruleset": slug, "settings": {"starting_budget": starting}},
+        status=201,
+    )
     assert {"id", "join_code"} <= set(campaign) and campaign["join_code"]
     cid = campaign["id"]
     p1.post("campaigns/", {"name": "x", "ruleset": "nope"}, status=400)
@@ -211,8 +260,9 @@ def test_a_table_walks_the_api(slug):
         assert case["broken_code"] in codes(draft["report"]), draft["report"]["errors"]
     refused = p1.post(f"characters/{draft['id']}/submit/", {}, status=422)  # only a valid build is submitted
     assert refused["errors"] and all(e.get("code") for e in refused["errors"]), refused
-    resaved = p1.post(f"characters/{draft['id']}/draft/", {"version": draft["version"], "build": pc_build},
-                      status=200)
+    resaved = p1.post(
+        f"characters/{draft['id']}/draft/", {"version": draft["version"], "build": pc_build}, status=200
+    )
     assert resaved["version"] == draft["version"] + 1 and resaved["report"]["valid"] is True
     p1.post(f"characters/{draft['id']}/draft/", {"version": draft["version"], "build": broken}, status=409)
 
@@ -272,10 +322,12 @@ def test_a_table_walks_the_api(slug):
 
     # 4. Advancement. -------------------------------------------------------------------------
     currency, award_amount = case["currency"], case["award"]
-    p1.post(f"{url}awards/", {"currency": currency, "amount": award_amount, "reason": "self-serve"},
-            status=403)
-    award = gm.post(f"{url}awards/", {"currency": currency, "amount": award_amount, "reason": "the ogre"},
-                    status=201)
+    p1.post(
+        f"{url}awards/", {"currency": currency, "amount": award_amount, "reason": "self-serve"}, status=403
+    )
+    award = gm.post(
+        f"{url}awards/", {"currency": currency, "amount": award_amount, "reason": "the ogre"}, status=201
+    )
     assert (award["currency"], award["amount"], award["kind"]) == (currency, award_amount, "award")
     assert award["character"] == pc and award["reason"] == "the ogre" and "id" in award
     gm.post(f"{url}awards/", {"currency": "no_such_currency", "amount": 1, "reason": "x"}, status=400)
@@ -298,8 +350,9 @@ def test_a_table_walks_the_api(slug):
     p1.post(f"advancements/{first['id']}/reject/", {"comment": "nah"}, status=403)
     p2.post(f"advancements/{first['id']}/approve/", {}, status=404)
     gm.post(f"advancements/{first['id']}/reject/", {}, status=400)  # a rejection needs a comment
-    rejected = gm.post(f"advancements/{first['id']}/reject/", {"comment": "Not in the middle of the siege."},
-                       status=200)
+    rejected = gm.post(
+        f"advancements/{first['id']}/reject/", {"comment": "Not in the middle of the siege."}, status=200
+    )
     assert rejected["status"] == "rejected"
     gm.post(f"advancements/{first['id']}/approve/", {}, status=409)
     unchanged = p1.get(url)
@@ -318,8 +371,9 @@ def test_a_table_walks_the_api(slug):
     gm.post(f"advancements/{second['id']}/reject/", {"comment": "too late"}, status=409)
     after = p1.get(url)
     assert after["version"] > before["version"]
-    assert {k: v for k, v in after["build"].items() if k != "budget"} == \
-        {k: v for k, v in wanted.items() if k not in ("budget",)} | {"format": FORMAT}
+    assert {k: v for k, v in after["build"].items() if k != "budget"} == {
+        k: v for k, v in wanted.items() if k not in ("budget",)
+    } | {"format": FORMAT}
     assert after["build"]["budget"][currency] == starting.get(currency, 0) + award_amount
     assert after["report"]["valid"] is True
 
@@ -388,14 +442,17 @@ def test_a_table_walks_the_api(slug):
     assert p1.get(enc) == board
     acted = p1.post(f"{enc}actions/", {"combatant": me, **case["action"]}, status=200)
     assert {"id", "round", "turn", "order", "combatants", "log"} <= set(acted)
-    assert acted["log"][:len(board["log"])] == board["log"]
-    new_events = acted["log"][len(board["log"]):]
+    assert acted["log"][: len(board["log"])] == board["log"]
+    new_events = acted["log"][len(board["log"]) :]
     assert [e["actor"] for e in new_events] == [me], new_events  # one event, whatever the dice said
     assert new_events[0]["seq"] == board["log"][-1]["seq"] + 1
     assert p1.get(enc) == acted
     p1.post(f"{enc}actions/", {"combatant": me, "action": "no_such_action"}, status=422)
-    p1.post(f"{enc}actions/", {"combatant": me, **case["action"], "expected_version": board["version"]},
-            status=409)  # stale
+    p1.post(
+        f"{enc}actions/",
+        {"combatant": me, **case["action"], "expected_version": board["version"]},
+        status=409,
+    )  # stale
     assert p1.get(enc) == acted
 
     # The acting player ends their turn; off turn, the same action is refused.
@@ -414,13 +471,27 @@ def test_a_table_walks_the_api(slug):
     huge = {"campaign": cid, "build": {**pc_build, "notes": "x" * (257 * 1024)}}
     p1.call("post", "characters/", raw=json.dumps(huge), status=413)
     p1.call("patch", url, raw=json.dumps({"version": 1, "state": {"x": "y" * (300 * 1024)}}), status=413)
-    gm.call("post", f"{enc}actions/", raw=json.dumps({"combatant": npc, "pad": "z" * (260 * 1024)}),
-            status=413)
-    anon.call("post", f"rulesets/{slug}/validate/", raw=json.dumps({**pc_build, "notes": "n" * (257 * 1024)}),
-              status=413)
-    for path in ("campaigns/", "campaigns/join/", "characters/", f"{url}advancements/", f"{url}awards/",
-                 f"advancements/{second['id']}/approve/", "encounters/", f"{enc}combatants/",
-                 f"{enc}actions/", f"{enc}next-turn/"):
+    gm.call(
+        "post", f"{enc}actions/", raw=json.dumps({"combatant": npc, "pad": "z" * (260 * 1024)}), status=413
+    )
+    anon.call(
+        "post",
+        f"rulesets/{slug}/validate/",
+        raw=json.dumps({**pc_build, "notes": "n" * (257 * 1024)}),
+        status=413,
+    )
+    for path in (
+        "campaigns/",
+        "campaigns/join/",
+        "characters/",
+        f"{url}advancements/",
+        f"{url}awards/",
+        f"advancements/{second['id']}/approve/",
+        "encounters/",
+        f"{enc}combatants/",
+        f"{enc}actions/",
+        f"{enc}next-turn/",
+    ):
         gm.call("post", path, raw="{not json", status=400)
         gm.call("post", path, raw="[1, 2]", status=400)
     p1.call("patch", url, raw="{not json", status=400)
@@ -436,13 +507,21 @@ def test_a_table_walks_the_api(slug):
     lone = json.dumps({"version": now["version"], "state": {**now["state"], "note": "\ud800"}})
     assert "\\ud800" in lone
     p1.call("patch", url, raw=lone, status=400)
-    gm.call("post", f"{enc}actions/", raw=json.dumps({"combatant": npc, "action": "aid", "note": "\ud800"}),
-            status=400)
+    gm.call(
+        "post",
+        f"{enc}actions/",
+        raw=json.dumps({"combatant": npc, "action": "aid", "note": "\ud800"}),
+        status=400,
+    )
     nested: object = "deep"
     for _ in range(200):
         nested = [nested]
-    p1.call("post", "characters/", raw=json.dumps({"campaign": cid, "build": {**pc_build, "notes": nested}}),
-            status=400)
+    p1.call(
+        "post",
+        "characters/",
+        raw=json.dumps({"campaign": cid, "build": {**pc_build, "notes": nested}}),
+        status=400,
+    )
     p1.call("post", "characters/", raw="[" * 20000 + "]" * 20000, status=400)
     assert p1.get(url) == now
     p1.call("put", "campaigns/", raw="{}", status=405)

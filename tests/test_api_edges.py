@@ -27,8 +27,11 @@ def _clients():
     user = make_user()
     session = Client(enforce_csrf_checks=True)  # a browser's session cookie, no CSRF token
     session.force_login(user)
-    return {"anonymous": Client(enforce_csrf_checks=True), "token": api_client(user, token=True),
-            "session": session}
+    return {
+        "anonymous": Client(enforce_csrf_checks=True),
+        "token": api_client(user, token=True),
+        "session": session,
+    }
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -44,7 +47,9 @@ def test_the_catch_all_answers_every_method_with_the_json_404(method):
 def test_known_endpoints_still_check_csrf_on_a_session():
     """The exemption is the catch-all's alone: a session POST to a real endpoint still needs its token."""
     session = _clients()["session"]
-    response = session.post("/api/v1/campaigns/", {"name": "x", "ruleset": "pando"}, content_type="application/json")
+    response = session.post(
+        "/api/v1/campaigns/", {"name": "x", "ruleset": "pando"}, content_type="application/json"
+    )
     assert response.status_code == 403
     assert response.json()["detail"].startswith("CSRF Failed")
 
@@ -53,16 +58,23 @@ BODY = json.dumps({"ruleset": "pando", "name": "Chunky", "budget": {"cp": 40}}).
 
 
 def _validate(client_kwargs: dict):
-    return Client().generic("POST", "/api/v1/rulesets/pando/validate/", content_type="application/json",
-                            **client_kwargs)
+    return Client().generic(
+        "POST", "/api/v1/rulesets/pando/validate/", content_type="application/json", **client_kwargs
+    )
 
 
 def test_a_chunked_body_is_read_as_sent_under_wsgi():
     expected = _validate({"data": BODY})
     assert expected.status_code == 200
     # What a WSGI server hands on for "Transfer-Encoding: chunked": no CONTENT_LENGTH, the dechunked stream.
-    response = _validate({"data": BODY, "CONTENT_LENGTH": "", "HTTP_TRANSFER_ENCODING": "chunked",
-                          "wsgi.input": io.BytesIO(BODY)})
+    response = _validate(
+        {
+            "data": BODY,
+            "CONTENT_LENGTH": "",
+            "HTTP_TRANSFER_ENCODING": "chunked",
+            "wsgi.input": io.BytesIO(BODY),
+        }
+    )
     assert response.status_code == 200
     assert response.json() == expected.json()
     assert response.json()["budget"] == {"cp": 40}
@@ -70,8 +82,14 @@ def test_a_chunked_body_is_read_as_sent_under_wsgi():
 
 def test_a_chunked_body_over_the_limit_is_a_413_under_wsgi(settings):
     settings.MAX_REQUEST_BODY = 1024
-    response = _validate({"data": b"", "CONTENT_LENGTH": "", "HTTP_TRANSFER_ENCODING": "chunked",
-                          "wsgi.input": io.BytesIO(b" " * 2000 + BODY)})
+    response = _validate(
+        {
+            "data": b"",
+            "CONTENT_LENGTH": "",
+            "HTTP_TRANSFER_ENCODING": "chunked",
+            "wsgi.input": io.BytesIO(b" " * 2000 + BODY),
+        }
+    )
     assert response.status_code == 413
     assert response.json() == {"detail": "Request body is over 1024 bytes; the limit is 1024.", "errors": []}
 
@@ -81,11 +99,24 @@ def _asgi_post(path: str, chunks: list[bytes]) -> tuple[int, bytes]:
     body messages and no content-length header."""
 
     async def run():
-        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-                 "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
-                             (b"transfer-encoding", b"chunked")],
-                 "client": ("127.0.0.1", 50000), "server": ("testserver", 80)}
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": [
+                (b"host", b"testserver"),
+                (b"content-type", b"application/json"),
+                (b"transfer-encoding", b"chunked"),
+            ],
+            "client": ("127.0.0.1", 50000),
+            "server": ("testserver", 80),
+        }
         app = ApplicationCommunicator(ASGIHandler(), scope)
         for i, chunk in enumerate(chunks):
             await app.send_input({"type": "http.request", "body": chunk, "more_body": i < len(chunks) - 1})

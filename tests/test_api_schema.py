@@ -60,19 +60,30 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
         str(SCHEMATHESIS if SCHEMATHESIS.exists() else shutil.which("schemathesis")),
         "run",
         f"{live_server.url}/api/schema/",
-        "--checks", "not_a_server_error",
-        "--max-examples", os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"),
-        "--phases", "examples,fuzzing",
-        "--header", f"Authorization: Token {token}",
+        "--checks",
+        "not_a_server_error",
+        "--max-examples",
+        os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"),
+        "--phases",
+        "examples,fuzzing",
+        "--header",
+        f"Authorization: Token {token}",
         # Revoking the token in use would sign the rest of the run out (tests/characters/test_tokens.py covers it).
-        "--exclude-name", "DELETE /api/v1/auth/token/",
-        "--seed", "20261129",
-        "--workers", "1",
-        "--request-timeout", "20",
-        "--suppress-health-check", "all",
+        "--exclude-name",
+        "DELETE /api/v1/auth/token/",
+        "--seed",
+        "20261129",
+        "--workers",
+        "1",
+        "--request-timeout",
+        "20",
+        "--suppress-health-check",
+        "all",
         "--no-shrink",
-        "--report", "junit",
-        "--report-dir", os.environ.get("SCHEMATHESIS_REPORT_DIR", str(tmp_path)),
+        "--report",
+        "junit",
+        "--report-dir",
+        os.environ.get("SCHEMATHESIS_REPORT_DIR", str(tmp_path)),
     ]
     result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=110)
     output = result.stdout + result.stderr
@@ -97,23 +108,36 @@ def _table_with_everything():
     campaign = make_campaign(gm=gm, ruleset="pando", players=[player], name="Schema table")
     active = make_character(ruleset="pando", owner=player, campaign=campaign)
     make_character(ruleset="pando", owner=player, campaign=campaign, status=Character.Status.DRAFT)
-    advancement_services.award_create(gm=gm, character_id=active.pk, currency="cp", amount=5, reason="Session")
+    advancement_services.award_create(
+        gm=gm, character_id=active.pk, currency="cp", amount=5, reason="Session"
+    )
     for status in (Advancement.Status.PENDING, Advancement.Status.REJECTED):
-        Advancement.objects.create(character=active, requested_by=player, base_version=active.version,
-                                   build=active.build, note="more", cost={}, status=status,
-                                   reviewed_by=gm if status == Advancement.Status.REJECTED else None)
+        Advancement.objects.create(
+            character=active,
+            requested_by=player,
+            base_version=active.version,
+            build=active.build,
+            note="more",
+            cost={},
+            status=status,
+            reviewed_by=gm if status == Advancement.Status.REJECTED else None,
+        )
     encounter = combat.encounter_create(campaign=campaign, user=gm, name="Ambush")
     combat.encounter_add_combatant(encounter=encounter, user=gm, character=active)
-    combat.encounter_add_combatant(encounter=encounter, user=gm, name="Bandit",
-                                   build=quick_build(registry.get("pando"), campaign))
+    combat.encounter_add_combatant(
+        encounter=encounter, user=gm, name="Bandit", build=quick_build(registry.get("pando"), campaign)
+    )
     combat.encounter_start(encounter=encounter, user=gm)
     return gm, player
 
 
 def _token(client, user) -> str:
     """A token through the API's own door (whatever the token model is)."""
-    response = client.post("/api/v1/auth/token/", {"username": user.get_username(), "password": PASSWORD},
-                           content_type="application/json")
+    response = client.post(
+        "/api/v1/auth/token/",
+        {"username": user.get_username(), "password": PASSWORD},
+        content_type="application/json",
+    )
     assert response.status_code == 200, response.content
     return response.json()["token"]
 
@@ -135,25 +159,40 @@ def test_schemathesis_every_check_passes_on_every_operation(live_server, client,
     token = _token(client, gm if who == "gm" else player)
     command = [
         str(SCHEMATHESIS if SCHEMATHESIS.exists() else shutil.which("schemathesis")),
-        "--config-file", str(ROOT / "schemathesis.toml"),
-        "run", f"{live_server.url}/api/schema/",
-        "--checks", "all",
-        "--max-examples", os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "5"),
-        "--phases", os.environ.get("SCHEMATHESIS_PHASES", "examples,coverage,fuzzing"),
-        "--header", f"Authorization: Token {token}",
+        "--config-file",
+        str(ROOT / "schemathesis.toml"),
+        "run",
+        f"{live_server.url}/api/schema/",
+        "--checks",
+        "all",
+        "--max-examples",
+        os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "5"),
+        "--phases",
+        os.environ.get("SCHEMATHESIS_PHASES", "examples,coverage,fuzzing"),
+        "--header",
+        f"Authorization: Token {token}",
         # Revoking the token in use would sign the rest of the run out (tests/characters/test_tokens.py covers it).
-        "--exclude-name", "DELETE /api/v1/auth/token/",
-        "--seed", "20261201",
-        "--workers", "1",
-        "--request-timeout", "20",
-        "--suppress-health-check", "all",
+        "--exclude-name",
+        "DELETE /api/v1/auth/token/",
+        "--seed",
+        "20261201",
+        "--workers",
+        "1",
+        "--request-timeout",
+        "20",
+        "--suppress-health-check",
+        "all",
         "--no-shrink",
-        "--report", "junit",
-        "--report-dir", os.environ.get("SCHEMATHESIS_REPORT_DIR", str(tmp_path)),
+        "--report",
+        "junit",
+        "--report-dir",
+        os.environ.get("SCHEMATHESIS_REPORT_DIR", str(tmp_path)),
     ]
     result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=170)
     output = result.stdout + result.stderr
     cases = re.search(r"(\d+) generated", output)
-    print(f"\nschemathesis --checks all as {who}: {cases.group(1) if cases else '?'} cases, "
-          f"{_failures(output)} failures")
+    print(
+        f"\nschemathesis --checks all as {who}: {cases.group(1) if cases else '?'} cases, "
+        f"{_failures(output)} failures"
+    )
     assert result.returncode == 0, output[-8000:]

@@ -58,13 +58,24 @@ def world():
     character = make_character(ruleset=slug, owner=player, campaign=campaign)
     encounter = combat_services.encounter_create(campaign=campaign, user=gm, name="Ambush")
     advancement = Advancement.objects.filter(character=character).first()
-    npc = combat_services.npc_save(campaign=campaign, user=gm, build=character.build)  # the NPC library's pages
+    npc = combat_services.npc_save(
+        campaign=campaign, user=gm, build=character.build
+    )  # the NPC library's pages
     return {
         "gm": gm,
         "values": {
-            "campaign_id": campaign.pk, "character_id": character.pk, "encounter_id": encounter.pk,
-            "advancement_id": advancement.pk if advancement else 1, "user_id": player.pk, "token_id": 1,
-            "slug": slug, "pk": character.pk, "id": campaign.pk, "index": 0, "combatant_id": 1, "roll_id": 1,
+            "campaign_id": campaign.pk,
+            "character_id": character.pk,
+            "encounter_id": encounter.pk,
+            "advancement_id": advancement.pk if advancement else 1,
+            "user_id": player.pk,
+            "token_id": 1,
+            "slug": slug,
+            "pk": character.pk,
+            "id": campaign.pk,
+            "index": 0,
+            "combatant_id": 1,
+            "roll_id": 1,
             "npc_id": npc.pk,
         },
     }
@@ -80,7 +91,10 @@ def _fill(route: str, values: dict) -> str:
 
 def test_every_get_route_answers_with_the_policy(client, world):
     client.force_login(world["gm"])
-    paths = sorted({_fill(r, world["values"]) for r in _routes(get_resolver())}) + ["/admin/", "/admin/login/"]
+    paths = sorted({_fill(r, world["values"]) for r in _routes(get_resolver())}) + [
+        "/admin/",
+        "/admin/login/",
+    ]
     assert len(paths) > 60  # the whole URL conf, not a sample
     seen_html = 0
     for path in paths:
@@ -118,7 +132,14 @@ def test_the_encounter_page_scripts_are_static_files(client, world):
 
 
 def test_anonymous_pages_and_errors_carry_it_too(client):
-    for path in ("/", "/accounts/login/", "/rulesets/", "/no/such/page/", "/api/v1/no-such/", f"/rulesets/{registry.SYSTEMS[0]}/"):
+    for path in (
+        "/",
+        "/accounts/login/",
+        "/rulesets/",
+        "/no/such/page/",
+        "/api/v1/no-such/",
+        f"/rulesets/{registry.SYSTEMS[0]}/",
+    ):
         response = client.get(path)
         assert _policy(response)["script-src"] == ["'self'"], path
 
@@ -127,8 +148,13 @@ def test_the_admin_works_under_the_policy(client, world):
     from django.contrib.auth import get_user_model
 
     client.force_login(get_user_model().objects.create_superuser("root", password="x-long-admin-password-1"))
-    pages = ["/admin/", "/admin/characters/campaign/", f"/admin/characters/campaign/{world['values']['campaign_id']}/change/",
-             "/admin/characters/apitoken/", "/admin/auth/user/add/"]
+    pages = [
+        "/admin/",
+        "/admin/characters/campaign/",
+        f"/admin/characters/campaign/{world['values']['campaign_id']}/change/",
+        "/admin/characters/apitoken/",
+        "/admin/auth/user/add/",
+    ]
     for path in pages:
         response = client.get(path)
         assert response.status_code == 200, path

@@ -52,17 +52,85 @@ TALLY = os.environ.get("FORM_FUZZ_TALLY") == "1"
 
 #: The inputs that broke the forms (issue 14), and their relatives.
 NASTY = [
-    "-+1", "+-3", "²", "1e3", " ", "", "\t", "1.5", "1_000", "٣", "0x1f", "-0", "+7", "-1", "0",
-    "\x00", "a\x00b", "\ud800", "x\udfffy", "9" * 40, "-" + "9" * 40, "99999999999", "2147483648",
-    "true", "false", "null", "{}", "[]", '{"a": "\\u0000"}', '"\\ud800"', '{"\\u0000": 1}', "[" * 200,
-    "<b>x</b>", "x" * 300, "/", "/-", "|1", "/name|9999999999999999",
+    "-+1",
+    "+-3",
+    "²",
+    "1e3",
+    " ",
+    "",
+    "\t",
+    "1.5",
+    "1_000",
+    "٣",
+    "0x1f",
+    "-0",
+    "+7",
+    "-1",
+    "0",
+    "\x00",
+    "a\x00b",
+    "\ud800",
+    "x\udfffy",
+    "9" * 40,
+    "-" + "9" * 40,
+    "99999999999",
+    "2147483648",
+    "true",
+    "false",
+    "null",
+    "{}",
+    "[]",
+    '{"a": "\\u0000"}',
+    '"\\ud800"',
+    '{"\\u0000": 1}',
+    "[" * 200,
+    "<b>x</b>",
+    "x" * 300,
+    "/",
+    "/-",
+    "|1",
+    "/name|9999999999999999",
 ]
 #: Fields the views read that a page may not show for the object at hand.
 COMMON_FIELDS = [
-    "name", "amount", "currency", "reason", "characters", "quick", "note", "comment", "_version", "to_version",
-    "document", "state", "arms", "rollable", "action", "target", "combatant", "character", "build", "count",
-    "group", "join_code", "ruleset", "starting_budget", "house_rules", "_save", "_submit", "_request", "_card",
-    "_step", "_add", "_remove", "_section", "/name", "/notes", "expected_version", "npc", "_archetype",
+    "name",
+    "amount",
+    "currency",
+    "reason",
+    "characters",
+    "quick",
+    "note",
+    "comment",
+    "_version",
+    "to_version",
+    "document",
+    "state",
+    "arms",
+    "rollable",
+    "action",
+    "target",
+    "combatant",
+    "character",
+    "build",
+    "count",
+    "group",
+    "join_code",
+    "ruleset",
+    "starting_budget",
+    "house_rules",
+    "_save",
+    "_submit",
+    "_request",
+    "_card",
+    "_step",
+    "_add",
+    "_remove",
+    "_section",
+    "/name",
+    "/notes",
+    "expected_version",
+    "npc",
+    "_archetype",
 ]
 
 #: Endpoints that end the poster's access to a table when they succeed: fuzzed after the others.
@@ -100,16 +168,25 @@ def _table(ruleset: str, gm, player) -> Table:
     active = make_character(ruleset=ruleset, owner=player, campaign=campaign)
     draft = make_character(ruleset=ruleset, owner=player, campaign=campaign, status=Character.Status.DRAFT)
     advancement = Advancement.objects.create(
-        character=active, requested_by=player, base_version=active.version, build=copy.deepcopy(active.build),
-        note="more", cost={},
+        character=active,
+        requested_by=player,
+        base_version=active.version,
+        build=copy.deepcopy(active.build),
+        note="more",
+        cost={},
     )
-    roll = RollLog.objects.create(character=active, user=player, label="A roll", request={}, result={"text": "3"})
+    roll = RollLog.objects.create(
+        character=active, user=player, label="A roll", request={}, result={"text": "3"}
+    )
     encounter = combat.encounter_create(campaign=campaign, user=gm, name="Ambush")
     combat.encounter_add_combatant(encounter=encounter, user=gm, character=active)
-    npc = combat.encounter_add_combatant(encounter=encounter, user=gm, name="Bandit",
-                                         build=quick_build(registry.get(ruleset), campaign))[0]
+    npc = combat.encounter_add_combatant(
+        encounter=encounter, user=gm, name="Bandit", build=quick_build(registry.get(ruleset), campaign)
+    )[0]
     combat.encounter_start(encounter=encounter, user=gm)
-    library_npc = combat.npc_save(campaign=campaign, user=gm, build=quick_build(registry.get(ruleset), campaign))
+    library_npc = combat.npc_save(
+        campaign=campaign, user=gm, build=quick_build(registry.get(ruleset), campaign)
+    )
     return Table(ruleset, campaign, active, draft, advancement, encounter, npc, roll, library_npc)
 
 
@@ -128,9 +205,16 @@ def world(db) -> World:
 def _path_kwargs(table: Table, world: World, *, draft: bool) -> dict[str, object]:
     character = table.draft if draft else table.active
     return {
-        "campaign_id": table.campaign.pk, "character_id": character.pk, "advancement_id": table.advancement.pk,
-        "encounter_id": table.encounter.pk, "combatant_id": table.npc.pk, "user_id": world.player.pk,
-        "roll_id": table.roll.pk, "index": 0, "slug": table.ruleset, "token_id": world.token.pk,
+        "campaign_id": table.campaign.pk,
+        "character_id": character.pk,
+        "advancement_id": table.advancement.pk,
+        "encounter_id": table.encounter.pk,
+        "combatant_id": table.npc.pk,
+        "user_id": world.player.pk,
+        "roll_id": table.roll.pk,
+        "index": 0,
+        "slug": table.ruleset,
+        "token_id": world.token.pk,
         "npc_id": table.library_npc.pk,
     }
 
@@ -247,8 +331,10 @@ def snapshot() -> list:
 
 def _encode(pairs: list[tuple[str, str]]) -> str:
     """An urlencoded body as a browser sends it: lone surrogates as their (invalid) UTF-8 bytes."""
+
     def q(text: str) -> str:
         return quote(text.encode("utf-8", "surrogatepass"), safe="")
+
     return "&".join(f"{q(k)}={q(v)}" for k, v in pairs)
 
 
@@ -270,8 +356,16 @@ def test_no_form_answers_5xx_and_a_refusal_changes_nothing(world, who):
     targets = [e for e in endpoints if _allows_post(probe, e.url(variants[0]))]
     names = {e.name for e in targets}
     # The forms the issue named are all here (found from the URL conf, not listed by hand).
-    assert {"character_state_action", "character_builder", "campaign_awards", "character_advance",
-            "character_ledger", "encounter_act", "encounter_create", "character_create"} <= names, names
+    assert {
+        "character_state_action",
+        "character_builder",
+        "campaign_awards",
+        "character_advance",
+        "character_ledger",
+        "encounter_act",
+        "encounter_create",
+        "character_create",
+    } <= names, names
 
     pages = sorted({e.url(v) for e in endpoints for v in variants[:2] + variants[-2:]})
     fields = harvest_fields(_client_for(world.player), pages)
@@ -284,17 +378,29 @@ def test_no_form_answers_5xx_and_a_refusal_changes_nothing(world, who):
     statuses: dict[int, int] = {}
 
     # Half the values are the known-bad ones; the rest any text or any size of number.
-    value = st.one_of(st.sampled_from(NASTY), st.sampled_from(NASTY), st.text(max_size=12),
-                      st.integers(-(10**30), 10**30).map(str))
+    value = st.one_of(
+        st.sampled_from(NASTY),
+        st.sampled_from(NASTY),
+        st.text(max_size=12),
+        st.integers(-(10**30), 10**30).map(str),
+    )
 
     def fuzz(endpoint: Endpoint) -> None:
         known = fields.get(endpoint.name, {"fields": [], "names": set()})
         # Half the time a field of the page's own form, else one of the names views read.
         own = sorted(known["names"])
-        field_name = st.one_of(st.sampled_from(own), st.sampled_from(COMMON_FIELDS)) if own else st.sampled_from(COMMON_FIELDS)
+        field_name = (
+            st.one_of(st.sampled_from(own), st.sampled_from(COMMON_FIELDS))
+            if own
+            else st.sampled_from(COMMON_FIELDS)
+        )
 
-        @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-        @seed(zlib.crc32(endpoint.name.encode()) + (random.randrange(2**32) if RANDOM else 0))  # own per endpoint
+        @settings(
+            max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+        )
+        @seed(
+            zlib.crc32(endpoint.name.encode()) + (random.randrange(2**32) if RANDOM else 0)
+        )  # own per endpoint
         @given(data=st.data())
         def run(data):
             kwargs = data.draw(st.sampled_from(variants), label="ids")
@@ -307,8 +413,12 @@ def test_no_form_answers_5xx_and_a_refusal_changes_nothing(world, who):
             htmx = data.draw(st.booleans(), label="htmx")
             client.force_login(actor)  # logout is one of the endpoints
             before = snapshot()
-            response = client.post(url, _encode(pairs), content_type="application/x-www-form-urlencoded",
-                                   **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
+            response = client.post(
+                url,
+                _encode(pairs),
+                content_type="application/x-www-form-urlencoded",
+                **({"HTTP_HX_REQUEST": "true"} if htmx else {}),
+            )
             status = response.status_code
             seen[endpoint.name] = seen.get(endpoint.name, 0) + 1
             statuses[status] = statuses.get(status, 0) + 1
@@ -319,7 +429,12 @@ def test_no_form_answers_5xx_and_a_refusal_changes_nothing(world, who):
                 problems.append("5xx")
             if 400 <= status < 500 and snapshot() != before:
                 problems.append("changed on a refusal")
-            if who == "outsider" and endpoint.params and endpoint.params != ("slug",) and status not in (403, 404):
+            if (
+                who == "outsider"
+                and endpoint.params
+                and endpoint.params != ("slug",)
+                and status not in (403, 404)
+            ):
                 problems.append("outsider got through")
             if TALLY:
                 failures.extend((endpoint.name, p, status) for p in problems)
@@ -331,7 +446,9 @@ def test_no_form_answers_5xx_and_a_refusal_changes_nothing(world, who):
     # Leaving and removing a member take the owner's access away: those go last.
     for endpoint in sorted(targets, key=lambda e: e.name in LAST):
         fuzz(endpoint)
-    print(f"\nform fuzz as {who}: {sum(seen.values())} posts to {len(seen)} of {len(targets)} endpoints; "
-          f"statuses {dict(sorted(statuses.items()))}; problems {len(failures)}: {sorted(set(failures))}")
+    print(
+        f"\nform fuzz as {who}: {sum(seen.values())} posts to {len(seen)} of {len(targets)} endpoints; "
+        f"statuses {dict(sorted(statuses.items()))}; problems {len(failures)}: {sorted(set(failures))}"
+    )
     assert not failures
     assert set(seen) == names  # every endpoint was posted to

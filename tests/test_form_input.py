@@ -34,8 +34,9 @@ def test_the_engine_reads_no_whole_number_in_lookalikes(text):
     assert whole_number(text) is None
 
 
-@pytest.mark.parametrize("text, number", [("3", 3), (" -2 ", -2), ("+7", 7), ("007", 7), ("-0", 0),
-                                          ("9" * 15, 10**15 - 1)])
+@pytest.mark.parametrize(
+    "text, number", [("3", 3), (" -2 ", -2), ("+7", 7), ("007", 7), ("-0", 0), ("9" * 15, 10**15 - 1)]
+)
 def test_the_engine_reads_whole_numbers_as_people_type_them(text, number):
     assert parse_whole_number(text) == number
     assert whole_number(text) == number
@@ -48,7 +49,9 @@ def test_whole_number_takes_json_numbers_but_not_booleans():
 @pytest.mark.parametrize("raw", BAD_NUMBERS)
 def test_post_whole_number_refuses_lookalikes_with_the_fields_name(raw):
     with pytest.raises(FormInputError) as exc:
-        post_whole_number(MultiValueDict({"amount": [raw]}), "amount", label="Amount", min_value=1, max_value=100)
+        post_whole_number(
+            MultiValueDict({"amount": [raw]}), "amount", label="Amount", min_value=1, max_value=100
+        )
     assert exc.value.field == "amount"
     text = str(exc.value)
     assert text.startswith("Amount: ")
@@ -64,8 +67,18 @@ def test_post_whole_number_bounds_and_default():
     assert post_whole_number(post, "missing", default=7) == 7
 
 
-@pytest.mark.parametrize("raw, value", [("true", True), ("false", False), ("12", 12), (" -3 ", -3),
-                                        ("-+1", "-+1"), ("²", "²"), ("brace", "brace")])
+@pytest.mark.parametrize(
+    "raw, value",
+    [
+        ("true", True),
+        ("false", False),
+        ("12", 12),
+        (" -3 ", -3),
+        ("-+1", "-+1"),
+        ("²", "²"),
+        ("brace", "brace"),
+    ],
+)
 def test_generic_action_values_are_numbers_only_when_they_are(raw, value):
     assert value_of(raw, field="x") == value
 
@@ -91,14 +104,17 @@ class _Form(StorableTextForm, forms.Form):
     amount = WholeNumberField(min_value=0, max_value=10)
 
 
-@pytest.mark.parametrize("data, errors", [
-    ({"name": "ok", "amount": "3"}, {}),
-    ({"name": "o\ud800k", "amount": "3"}, {"name": [UNSTORABLE_MESSAGE]}),
-    ({"name": "o\x00k", "amount": "3"}, {"name": [UNSTORABLE_MESSAGE]}),
-    ({"name": "ok", "amount": "²"}, {"amount": ["Enter a whole number, such as 3."]}),
-    ({"name": "ok", "amount": "1.0"}, {"amount": ["Enter a whole number, such as 3."]}),
-    ({"name": "ok", "amount": "11"}, {"amount": ["Ensure this value is less than or equal to 10."]}),
-])
+@pytest.mark.parametrize(
+    "data, errors",
+    [
+        ({"name": "ok", "amount": "3"}, {}),
+        ({"name": "o\ud800k", "amount": "3"}, {"name": [UNSTORABLE_MESSAGE]}),
+        ({"name": "o\x00k", "amount": "3"}, {"name": [UNSTORABLE_MESSAGE]}),
+        ({"name": "ok", "amount": "²"}, {"amount": ["Enter a whole number, such as 3."]}),
+        ({"name": "ok", "amount": "1.0"}, {"amount": ["Enter a whole number, such as 3."]}),
+        ({"name": "ok", "amount": "11"}, {"amount": ["Ensure this value is less than or equal to 10."]}),
+    ],
+)
 def test_django_forms_share_the_rules(data, errors):
     form = _Form(data)
     assert form.is_valid() is (not errors)
@@ -114,7 +130,14 @@ def table(db):
     campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
     active = make_character(ruleset="pando", owner=player, campaign=campaign)
     draft = make_character(ruleset="pando", owner=player, campaign=campaign, status=Character.Status.DRAFT)
-    return {"gm": gm, "player": player, "stranger": stranger, "campaign": campaign, "active": active, "draft": draft}
+    return {
+        "gm": gm,
+        "player": player,
+        "stranger": stranger,
+        "campaign": campaign,
+        "active": active,
+        "draft": draft,
+    }
 
 
 def _as(user) -> Client:
@@ -138,8 +161,9 @@ def test_a_state_action_is_checked_for_access_before_its_numbers_are_read(table,
 def test_a_nul_in_a_state_action_is_a_400_into_the_messages_block(table):
     character = table["active"]
     before = (character.state, character.version)
-    response = _as(table["player"]).post(f"/characters/{character.pk}/state/", {"action": "note", "text": "a\x00b"},
-                                         HTTP_HX_REQUEST="true")
+    response = _as(table["player"]).post(
+        f"/characters/{character.pk}/state/", {"action": "note", "text": "a\x00b"}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 400
     assert response["HX-Retarget"] == "#messages" and response["HX-Reswap"] == "outerHTML"
     html = response.content.decode()
@@ -159,23 +183,29 @@ def test_the_builders_version_must_be_a_whole_number(table):
 
 def test_a_nul_in_a_character_name_saves_nothing(table):
     draft = table["draft"]
-    response = _as(table["player"]).post(f"/characters/{draft.pk}/build/",
-                                         {"/name": "Al\x00ex", "_version": str(draft.version), "_save": "1"})
+    response = _as(table["player"]).post(
+        f"/characters/{draft.pk}/build/", {"/name": "Al\x00ex", "_version": str(draft.version), "_save": "1"}
+    )
     assert response.status_code == 400
     assert "NUL characters" in response.content.decode()
     draft.refresh_from_db()
     assert draft.name == "Alex" and draft.version == 1
-    response = _as(table["player"]).post(f"/campaigns/{table['campaign'].pk}/characters/new/", {"name": "Bo\x00"})
+    response = _as(table["player"]).post(
+        f"/campaigns/{table['campaign'].pk}/characters/new/", {"name": "Bo\x00"}
+    )
     assert response.status_code == 400
     assert Character.objects.filter(campaign=table["campaign"]).count() == 2
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("characters", "²", "Characters: enter a whole number from 1 to 999,999,999, such as 3."),
-    ("amount", "+-3", "Amount: enter a whole number from 1 to 1,000,000, such as 3."),
-    ("amount", "9" * 40, "Amount: enter a whole number from 1 to 1,000,000, such as 3."),
-    ("reason", "x\x00", "Reason: Text may not contain NUL characters or unpaired surrogates."),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("characters", "²", "Characters: enter a whole number from 1 to 999,999,999, such as 3."),
+        ("amount", "+-3", "Amount: enter a whole number from 1 to 1,000,000, such as 3."),
+        ("amount", "9" * 40, "Amount: enter a whole number from 1 to 1,000,000, such as 3."),
+        ("reason", "x\x00", "Reason: Text may not contain NUL characters or unpaired surrogates."),
+    ],
+)
 def test_the_awards_form_refuses_bad_input_with_the_form_shown(table, field, value, message):
     rows = LedgerEntry.objects.count()
     data = {"characters": [str(table["active"].pk)], "currency": "cp", "amount": "2", "reason": "Session"}
@@ -189,23 +219,30 @@ def test_the_awards_form_refuses_bad_input_with_the_form_shown(table, field, val
 def test_the_encounter_form_refuses_a_nul_name(table):
     from combat.models import Encounter
 
-    response = _as(table["gm"]).post(f"/encounters/campaign/{table['campaign'].pk}/new/", {"name": "Am\x00bush"})
+    response = _as(table["gm"]).post(
+        f"/encounters/campaign/{table['campaign'].pk}/new/", {"name": "Am\x00bush"}
+    )
     assert response.status_code == 400
     assert "Name: Text may not contain NUL characters" in response.content.decode()
     assert Encounter.objects.count() == 0
 
 
 def test_the_campaign_settings_budget_is_a_strict_whole_number(table):
-    response = _as(table["gm"]).post(f"/campaigns/{table['campaign'].pk}/settings/",
-                                     {"name": "Renamed", "budget_cp": "1e3", "house_rules": ""})
-    assert response.status_code == 400  # the form shown again with the field's error (a refused form is a 400)
+    response = _as(table["gm"]).post(
+        f"/campaigns/{table['campaign'].pk}/settings/",
+        {"name": "Renamed", "budget_cp": "1e3", "house_rules": ""},
+    )
+    assert (
+        response.status_code == 400
+    )  # the form shown again with the field's error (a refused form is a 400)
     assert "Enter a whole number, such as 3." in response.content.decode()
     table["campaign"].refresh_from_db()
     assert table["campaign"].name != "Renamed"
 
 
 def test_json_settings_with_a_nul_escape_are_a_field_error(table):
-    response = _as(table["gm"]).post("/campaigns/new/", {"name": "X", "ruleset": "pando",
-                                                         "house_rules": '{"a": "\\u0000"}'})
+    response = _as(table["gm"]).post(
+        "/campaigns/new/", {"name": "X", "ruleset": "pando", "house_rules": '{"a": "\\u0000"}'}
+    )
     assert response.status_code == 200
     assert UNSTORABLE_MESSAGE in response.content.decode()

@@ -46,8 +46,13 @@ def as_user(user) -> Client:
 
 def test_the_registry_lists_a_registered_ruleset_last_and_forgets_it_when_unregistered(coin):
     assert registry.get("coin") is coin
-    assert registry.SYSTEMS[-1] == "coin" and registry.SYSTEMS[:5] == ("pando", "paragon", "ascendant", "ourdnd",
-                                                                         "maelstrom")
+    assert registry.SYSTEMS[-1] == "coin" and registry.SYSTEMS[:5] == (
+        "pando",
+        "paragon",
+        "ascendant",
+        "ourdnd",
+        "maelstrom",
+    )
     assert registry.labels()["odds_of_heads"] == "Chance of a head"
     registry.unregister("coin")
     assert registry.get("coin") is None and "coin" not in registry.SYSTEMS
@@ -74,7 +79,8 @@ def test_a_sixth_ruleset_goes_through_the_whole_product(coin):
     assert r["Location"] == reverse("character_builder", args=[penny.id])
     assert penny.build["budget"] == {"coins": 4}  # the house default starting budget
     assert list(LedgerEntry.objects.filter(character=penny).values_list("kind", "currency", "amount")) == [
-        ("award", "coins", 4)]
+        ("award", "coins", 4)
+    ]
     session = BuilderSession(player_client, r["Location"])
     purse = next(iter(session.root.find_all(**{"data-testid": "coin-purse"})))
     assert "● (0 coins spent)" in purse.text
@@ -107,33 +113,48 @@ def test_a_sixth_ruleset_goes_through_the_whole_product(coin):
     assert 'data-testid="rules-missing"' not in html
 
     # --- a play-state action through the sheet's form
-    r = player_client.post(reverse("character_state_action", args=[penny.id]), {"action": "lose_life"},
-                           HTTP_HX_REQUEST="true")
+    r = player_client.post(
+        reverse("character_state_action", args=[penny.id]), {"action": "lose_life"}, HTTP_HX_REQUEST="true"
+    )
     assert r.status_code == 200 and "Lost a life (2 left)." in r.content.decode()
     penny.refresh_from_db()
     assert penny.state == {"lives": 2}
 
     # --- roll: server-side, logged with its exact odds
     with mock.patch("characters.services.play.Roller", lambda: FixedRoller([1, 2])):
-        r = player_client.post(reverse("character_roll", args=[penny.id]), {"rollable": "flip"}, HTTP_HX_REQUEST="true")
+        r = player_client.post(
+            reverse("character_roll", args=[penny.id]), {"rollable": "flip"}, HTTP_HX_REQUEST="true"
+        )
     assert r.status_code == 200 and "1 head: success" in r.content.decode()
     log = RollLog.objects.get(character=penny)
-    assert (log.label, log.result["faces"], log.result["odds"]) == ("Flip 2 coins", [1, 2], {"success": 0.75,
-                                                                                          "failure": 0.25})
+    assert (log.label, log.result["faces"], log.result["odds"]) == (
+        "Flip 2 coins",
+        [1, 2],
+        {"success": 0.75, "failure": 0.25},
+    )
 
     # --- award: the ruleset's one-click award and its help on the awards page
     page = gm_client.get(reverse("campaign_awards", args=[campaign.id])).content.decode()
     assert "Lucky break" in page and "a lucky break is 2 coins for the whole table" in page
-    r = gm_client.post(reverse("campaign_awards", args=[campaign.id]), {"characters": [penny.pk], "quick": "lucky_break"})
+    r = gm_client.post(
+        reverse("campaign_awards", args=[campaign.id]), {"characters": [penny.pk], "quick": "lucky_break"}
+    )
     assert r.status_code == 302
     penny.refresh_from_db()
     assert penny.build["budget"] == {"coins": 6}
 
     # --- advance and approve: luck 2 → 3 costs 2 coins
-    fields = form_fields(parse_html(player_client.get(reverse("character_advance", args=[penny.id])).content)
-                         .by_id("builder-form"))
+    fields = form_fields(
+        parse_html(player_client.get(reverse("character_advance", args=[penny.id])).content).by_id(
+            "builder-form"
+        )
+    )
     data: dict[str, list[str]] = {}
-    for k, v in [(k, v) for k, v in fields if k != "/luck"] + [("/luck", "3"), ("_request", "1"), ("note", "practice")]:
+    for k, v in [(k, v) for k, v in fields if k != "/luck"] + [
+        ("/luck", "3"),
+        ("_request", "1"),
+        ("note", "practice"),
+    ]:
         data.setdefault(k, []).append(v)
     r = player_client.post(reverse("character_advance", args=[penny.id]), data)
     advancement = Advancement.objects.get(character=penny)
@@ -152,8 +173,10 @@ def test_a_sixth_ruleset_goes_through_the_whole_product(coin):
     page = gm_client.get(reverse("encounter_detail", args=[encounter.id])).content.decode()
     assert "Cutpurse" in page  # the quick NPC form starts from the ruleset's content/npc.json
     gm_client.post(reverse("encounter_add_combatant", args=[encounter.id]), {"character": penny.id})
-    gm_client.post(reverse("encounter_add_combatant", args=[encounter.id]),
-                   {"name": "Cutpurse", "count": "1", "build": json.dumps(coin.quick_npc())})
+    gm_client.post(
+        reverse("encounter_add_combatant", args=[encounter.id]),
+        {"name": "Cutpurse", "count": "1", "build": json.dumps(coin.quick_npc())},
+    )
     pc, npc = Combatant.objects.filter(encounter=encounter).order_by("id")
     assert (pc.character_id, npc.name, npc.is_npc) == (penny.id, "Cutpurse", True)
     assert gm_client.post(reverse("encounter_start", args=[encounter.id])).status_code == 302
@@ -162,8 +185,11 @@ def test_a_sixth_ruleset_goes_through_the_whole_product(coin):
     page = player_client.get(reverse("encounter_detail", args=[encounter.id])).content.decode()
     assert 'data-action="flip"' in page and "Lives" in page and "2/3" in page
     with mock.patch("combat.services.Roller", lambda: FixedRoller([2])):
-        r = player_client.post(reverse("encounter_act", args=[encounter.id]),
-                               {"combatant": pc.id, "action": "flip", "target": npc.id}, follow=True)
+        r = player_client.post(
+            reverse("encounter_act", args=[encounter.id]),
+            {"combatant": pc.id, "action": "flip", "target": npc.id},
+            follow=True,
+        )
     assert r.status_code == 200 and "Penny flips heads: Cutpurse loses a life (2 left)." in r.content.decode()
     npc.refresh_from_db()
     encounter.refresh_from_db()
@@ -171,7 +197,10 @@ def test_a_sixth_ruleset_goes_through_the_whole_product(coin):
     assert encounter.order[encounter.turn] == npc.id  # the flip ended Penny's turn
     # Not Penny's turn now: the rules refuse, and nothing changes.
     version = encounter.version
-    r = player_client.post(reverse("encounter_act", args=[encounter.id]),
-                           {"combatant": pc.id, "action": "flip", "target": npc.id}, follow=True)
+    r = player_client.post(
+        reverse("encounter_act", args=[encounter.id]),
+        {"combatant": pc.id, "action": "flip", "target": npc.id},
+        follow=True,
+    )
     assert "It is not Penny&#x27;s turn." in r.content.decode()  # the one not-your-turn refusal of the engine
     assert Encounter.objects.get(pk=encounter.pk).version == version

@@ -14,8 +14,20 @@ from config.env import ImproperlyConfigured, env_bool, env_int, env_list, parse_
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("raw, expected", [("1", True), ("true", True), ("Yes", True), (" on ", True),
-                                           ("0", False), ("false", False), ("NO", False), ("off", False), ("", False)])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("1", True),
+        ("true", True),
+        ("Yes", True),
+        (" on ", True),
+        ("0", False),
+        ("false", False),
+        ("NO", False),
+        ("off", False),
+        ("", False),
+    ],
+)
 def test_env_bool_reads_the_usual_spellings(monkeypatch, raw, expected):
     monkeypatch.setenv("SF_FLAG", raw)
     assert env_bool("SF_FLAG", default=not expected) is expected
@@ -57,7 +69,9 @@ def test_env_errors_are_djangos_improperly_configured():
 
 
 def test_parse_postgres_url():
-    config = parse_database_url("postgres://sheet:p%40ss@db.example:6543/forge?sslmode=require", base_dir=ROOT)
+    config = parse_database_url(
+        "postgres://sheet:p%40ss@db.example:6543/forge?sslmode=require", base_dir=ROOT
+    )
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("forge", "sheet", "p@ss")
     assert (config["HOST"], config["PORT"]) == ("db.example", "6543")
@@ -86,12 +100,21 @@ def test_parse_database_url_refuses_what_it_cannot_use(url, message):
 def _manage(*args, **overrides):
     """``manage.py`` in a clean environment: a production-like one (DEBUG off) with a good
     SECRET_KEY unless ``overrides`` say otherwise (``SECRET_KEY=None`` leaves it unset)."""
-    environ = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")}
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    }
     environ["SECRET_KEY"] = secrets.token_urlsafe(50)
     environ.update(overrides)
     environ = {k: v for k, v in environ.items() if v is not None}
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -101,9 +124,18 @@ def _manage(*args, **overrides):
         ({"DEBUG": "maybe"}, "DEBUG='maybe' is not a boolean"),
         ({"DATABASE_URL": "mysql://root@localhost/sheetforge"}, "unsupported scheme 'mysql'"),
         ({"MAX_REQUEST_BODY": "lots"}, "MAX_REQUEST_BODY='lots' is not a whole number"),
-        ({"SECRET_KEY": None}, "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters"),
-        ({"SECRET_KEY": ""}, "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters"),
-        ({"SECRET_KEY": "x" * 49}, "SECRET_KEY is only 49 characters long: with DEBUG off it must be at least 50"),
+        (
+            {"SECRET_KEY": None},
+            "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters",
+        ),
+        (
+            {"SECRET_KEY": ""},
+            "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters",
+        ),
+        (
+            {"SECRET_KEY": "x" * 49},
+            "SECRET_KEY is only 49 characters long: with DEBUG off it must be at least 50",
+        ),
         ({"SECRET_KEY": None, "DEBUG": "false"}, "SECRET_KEY is not set"),
     ],
 )
@@ -116,8 +148,13 @@ def test_a_bad_environment_stops_start_up_with_a_clear_message(overrides, messag
 
 def test_check_deploy_is_quiet_in_a_production_environment():
     result = _manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="example.com",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="example.com",
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
@@ -134,15 +171,25 @@ def test_the_server_never_starts_on_the_development_key_with_debug_off():
 def test_the_development_key_is_used_only_with_debug_on():
     result = _manage("check", "--deploy", DEBUG="true", SECRET_KEY=None)
     assert "security.W009" in result.stdout + result.stderr  # the development key, flagged
-    result = _manage("shell", "-c", "from django.conf import settings; print(settings.SECRET_KEY[:16])",
-                     DEBUG="true", SECRET_KEY=None)
+    result = _manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.SECRET_KEY[:16])",
+        DEBUG="true",
+        SECRET_KEY=None,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "django-insecure-"
 
 
 def test_a_given_key_is_used_as_is():
     key = secrets.token_urlsafe(50)
-    result = _manage("shell", "-c", "from django.conf import settings; print(settings.SECRET_KEY)",
-                     DEBUG="false", SECRET_KEY=key)
+    result = _manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.SECRET_KEY)",
+        DEBUG="false",
+        SECRET_KEY=key,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == key

@@ -54,17 +54,26 @@ def daphne(django_db_setup, django_db_blocker):
     db = settings.DATABASES["default"]
     if db["ENGINE"] != "django.db.backends.postgresql":
         pytest.skip("the two-process run needs Postgres (a database both processes can open)")
-    url = f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    url = (
+        f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)},
-        "DATABASE_URL": url, "REDIS_URL": REDIS_TEST_URL, "DEBUG": "true",
-        "SECRET_KEY": settings.SECRET_KEY, "LOGIN_COOLOFF_SECONDS": str(COOLOFF),
-        "LOGIN_FAILURE_LIMIT": str(settings.LOGIN_FAILURE_LIMIT), "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": url,
+        "REDIS_URL": REDIS_TEST_URL,
+        "DEBUG": "true",
+        "SECRET_KEY": settings.SECRET_KEY,
+        "LOGIN_COOLOFF_SECONDS": str(COOLOFF),
+        "LOGIN_FAILURE_LIMIT": str(settings.LOGIN_FAILURE_LIMIT),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(PORT), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + 30
@@ -90,9 +99,14 @@ def daphne(django_db_setup, django_db_blocker):
 def shared_redis(settings, daphne):
     """This process uses the same Redis as daphne: cache (sessions, sign-in counts) and channel layer."""
     _redis().flushdb()
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_TEST_URL}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_TEST_URL}
+    }
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_TEST_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_TEST_URL]},
+        }
     }
     settings.AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
     settings.LOGIN_COOLOFF_SECONDS = COOLOFF
@@ -139,7 +153,9 @@ def test_failed_sign_ins_on_daphne_lock_the_account_here_until_the_cooling_off_e
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
     make_user("bram2p")
     for _ in range(settings.LOGIN_FAILURE_LIMIT):
-        answer = requests.post(f"{BASE}/api/v1/auth/token/", json={"username": "bram2p", "password": "wrong"}, timeout=10)
+        answer = requests.post(
+            f"{BASE}/api/v1/auth/token/", json={"username": "bram2p", "password": "wrong"}, timeout=10
+        )
         assert answer.status_code in (400, 429)
     assert answer.status_code == 429  # the last failure locks out, on daphne
 
@@ -152,5 +168,7 @@ def test_failed_sign_ins_on_daphne_lock_the_account_here_until_the_cooling_off_e
     time.sleep(COOLOFF + 0.5)  # Redis expires the count in both processes
     response = here.post("/accounts/login/", {"username": "bram2p", "password": PASSWORD})
     assert response.status_code == 302
-    again = requests.post(f"{BASE}/api/v1/auth/token/", json={"username": "bram2p", "password": PASSWORD}, timeout=10)
+    again = requests.post(
+        f"{BASE}/api/v1/auth/token/", json={"username": "bram2p", "password": PASSWORD}, timeout=10
+    )
     assert again.status_code == 200 and len(again.json()["token"]) == 64

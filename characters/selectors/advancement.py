@@ -49,7 +49,11 @@ def ledger_totals(*, character: Character) -> dict[str, dict[str, int]]:
     """
     rows = (
         LedgerEntry.objects.filter(character=character)
-        .values("currency", "kind", has_adv=ExpressionWrapper(Q(advancement__isnull=False), output_field=BooleanField()))
+        .values(
+            "currency",
+            "kind",
+            has_adv=ExpressionWrapper(Q(advancement__isnull=False), output_field=BooleanField()),
+        )
         .annotate(total=Sum("amount"))
         .order_by()
     )
@@ -79,7 +83,9 @@ def ledger_entries(*, character: Character) -> list[dict[str, Any]]:
     """Every row, oldest first, with the running unspent balance of its currency after it."""
     balances: dict[str, int] = {}
     out = []
-    for entry in LedgerEntry.objects.filter(character=character).select_related("author").order_by("created", "id"):
+    for entry in (
+        LedgerEntry.objects.filter(character=character).select_related("author").order_by("created", "id")
+    ):
         balances[entry.currency] = balances.get(entry.currency, 0) + entry.amount
         out.append(
             {
@@ -120,7 +126,9 @@ def _gm_campaigns(user) -> QuerySet[Campaign]:
     return Campaign.objects.filter(gm=user)  # who is GM: ``Campaign.gm`` (see ``Campaign.is_gm``)
 
 
-def advancements_for_user(*, user, campaign: Campaign | None = None, status: str | None = None) -> QuerySet[Advancement]:
+def advancements_for_user(
+    *, user, campaign: Campaign | None = None, status: str | None = None
+) -> QuerySet[Advancement]:
     """Advancements ``user`` may see, newest first: all of the campaigns they run, their own elsewhere.
 
     ``campaign`` narrows to one campaign (the caller has checked membership: a player then
@@ -134,9 +142,9 @@ def advancements_for_user(*, user, campaign: Campaign | None = None, status: str
         qs = qs.filter(character__campaign=campaign)
     if status:
         qs = qs.filter(status=status)
-    return qs.select_related("character", "character__campaign", "character__owner", "requested_by", "reviewed_by").order_by(
-        "-created", "-id"
-    )
+    return qs.select_related(
+        "character", "character__campaign", "character__owner", "requested_by", "reviewed_by"
+    ).order_by("-created", "-id")
 
 
 def review_queue(*, user, campaign: Campaign | None = None) -> QuerySet[Advancement]:
@@ -241,16 +249,23 @@ def review_badge(*, user) -> dict[str, Any]:
 
 def advancement_pending(*, character: Character) -> Advancement | None:
     """The character's pending request (a new request supersedes the old, so at most one)."""
-    return Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).order_by("-id").first()
+    return (
+        Advancement.objects.filter(character=character, status=Advancement.Status.PENDING)
+        .order_by("-id")
+        .first()
+    )
 
 
 def awards_page_data(*, campaign: Campaign) -> dict[str, Any]:
     """The characters an award can go to (not retired, with owners) and the latest 30 awards."""
     return {
         "characters": list(
-            Character.objects.filter(campaign=campaign).exclude(status=Character.Status.RETIRED)
-            .select_related("owner").order_by("name", "id")
+            Character.objects.filter(campaign=campaign)
+            .exclude(status=Character.Status.RETIRED)
+            .select_related("owner")
+            .order_by("name", "id")
         ),
         "recent": LedgerEntry.objects.filter(character__campaign=campaign, kind=LedgerEntry.Kind.AWARD)
-        .select_related("character", "author").order_by("-created", "-id")[:30],
+        .select_related("character", "author")
+        .order_by("-created", "-id")[:30],
     }

@@ -99,7 +99,9 @@ def campaign_member(campaign: Campaign, user_id) -> Membership | None:
 def campaign_context(*, campaign: Campaign, ruleset: Ruleset, phase: str = ...) -> Context: ...
 @overload
 def campaign_context(*, campaign: Campaign, ruleset: None = ..., phase: str = ...) -> Context | None: ...
-def campaign_context(*, campaign: Campaign, ruleset: Ruleset | None = None, phase: str = "draft") -> Context | None:
+def campaign_context(
+    *, campaign: Campaign, ruleset: Ruleset | None = None, phase: str = "draft"
+) -> Context | None:
     """The campaign's rules ``Context`` (house defaults with its house rules, the catalogue with its
     homebrew), which every ruleset hook of its characters and encounters gets. The ruleset caches
     it per house rules and homebrew, so this is cheap to ask again. None for an unknown ruleset."""

@@ -60,7 +60,11 @@ def character_for_user(*, user, character_id, for_update: bool = False) -> Chara
     if not 0 < pk <= _MAX_ID:
         raise CharacterNotFound("No such character.")
     role = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user_id=user.pk).values("role")[:1]
-    qs = Character.objects.filter(pk=pk).select_related("campaign", "owner").annotate(viewer_role=Subquery(role))
+    qs = (
+        Character.objects.filter(pk=pk)
+        .select_related("campaign", "owner")
+        .annotate(viewer_role=Subquery(role))
+    )
     if for_update:
         qs = qs.select_for_update(of=("self",))
     character = next(iter(qs), None)
@@ -117,7 +121,6 @@ def character_awarded(*, character: Character) -> dict[str, int]:
 # ------------------------------------------------------------------ the builder's reads
 
 
-
 def builder_traits(*, campaign: Campaign):
     """(ruleset, ctx, traits) for ``campaign``: the ruleset's builder sections with its homebrew.
 
@@ -167,7 +170,9 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
         had = key in obj
         obj[key] = value + 1
         try:
-            other = validate(build, settings=campaign.house_rules, homebrew=campaign.homebrew, slug=ruleset.slug)
+            other = validate(
+                build, settings=campaign.house_rules, homebrew=campaign.homebrew, slug=ruleset.slug
+            )
         finally:
             if had:
                 obj[key] = value
@@ -246,7 +251,9 @@ def character_budgets(*, characters) -> dict[int, dict[str, dict[str, int]]]:
         awardable = set(ruleset.awardable_currencies) if ruleset else set()
         lines = {}
         for currency in currencies:
-            total = awarded.get(c.id, {}).get(currency, 0) if currency in awardable else budget.get(currency, 0)
+            total = (
+                awarded.get(c.id, {}).get(currency, 0) if currency in awardable else budget.get(currency, 0)
+            )
             s = spent.get(currency, 0) or 0
             lines[currency] = {"total": total, "spent": s, "unspent": total - s}
         out[c.id] = lines

@@ -22,6 +22,7 @@ logger = logging.getLogger(__name__)
 
 ROLL_LOG_LENGTH = 20
 
+
 def label(key: Any) -> str:
     """``max_speed`` → "Max speed", ``exhaustion:cold`` → "Exhaustion: cold"."""
     text = str(key)
@@ -82,7 +83,10 @@ def character_report(*, character: Character, ruleset: Ruleset, phase: str = "dr
     """
     campaign = character.campaign
     return ruleset.validate(
-        character.build, settings=campaign.house_rules or None, homebrew=campaign.homebrew or None, phase=phase
+        character.build,
+        settings=campaign.house_rules or None,
+        homebrew=campaign.homebrew or None,
+        phase=phase,
     )
 
 
@@ -117,9 +121,12 @@ def sheet_rules(*, character: Character) -> SheetRules:
         return rules  # a draft (or retired character) is not played: no state blocks, no dice
     build = character.build
     rules.sections = _with_body_shapes(
-        ruleset, _hook(rules, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []
+        ruleset,
+        _hook(rules, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or [],
     )
-    rules.effects = _hook(rules, "state_effects", {}, ruleset.state_effects, build, report, state, ctx=ctx) or {}
+    rules.effects = (
+        _hook(rules, "state_effects", {}, ruleset.state_effects, build, report, state, ctx=ctx) or {}
+    )
     rules.rollables = _hook(rules, "rollables", [], ruleset.rollables, build, report, state, ctx=ctx) or []
     return rules
 
@@ -130,7 +137,14 @@ def _with_body_shapes(ruleset: Ruleset, sections: list[dict[str, Any]]) -> list[
         return sections
     diagram = ruleset.body_diagram()
     return [
-        {**s, "items": [{**p, "shape": diagram.get(p.get("id", ""))} for p in s.get("items") or [] if isinstance(p, dict)]}
+        {
+            **s,
+            "items": [
+                {**p, "shape": diagram.get(p.get("id", ""))}
+                for p in s.get("items") or []
+                if isinstance(p, dict)
+            ],
+        }
         if isinstance(s, dict) and s.get("kind") == "body"
         else s
         for s in sections
@@ -167,14 +181,19 @@ def character_roll(*, character: Character, roll_id, viewer=None) -> RollLog | N
         return None
     if not 0 < pk < 2**63:
         return None
-    rolls = _visible_rolls(RollLog.objects.filter(character=character, pk=pk),
-                           campaign_gm_id=character.campaign.gm_id, viewer=viewer)
+    rolls = _visible_rolls(
+        RollLog.objects.filter(character=character, pk=pk),
+        campaign_gm_id=character.campaign.gm_id,
+        viewer=viewer,
+    )
     return rolls.select_related("user").first()
 
 
 def campaign_roll_feed(*, campaign, viewer, limit: int = 20) -> list[RollLog]:
     """The table's latest rolls that ``viewer`` (a member) may see, newest first (one query)."""
-    rolls = _visible_rolls(RollLog.objects.filter(campaign=campaign), campaign_gm_id=campaign.gm_id, viewer=viewer)
+    rolls = _visible_rolls(
+        RollLog.objects.filter(campaign=campaign), campaign_gm_id=campaign.gm_id, viewer=viewer
+    )
     return list(rolls.select_related("user", "character").order_by("-created", "-id")[:limit])
 
 
@@ -211,7 +230,9 @@ def table_numbers(*, character: Character) -> dict[str, Any]:
     return numbers
 
 
-def roll_inputs(rules: SheetRules, rollable: dict[str, Any], table: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def roll_inputs(
+    rules: SheetRules, rollable: dict[str, Any], table: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
     """The inputs a player sets on this roll: the fields of the ruleset's odds form marked
     ``"table": true`` that the roll's request carries, each with its ``value`` (what the table
     set, else the rules' default with the campaign's house rules, which the request already has)."""

@@ -85,6 +85,7 @@ from rulesets.engine.pointer import delete_at, set_at
 MAX_AWARD = 1_000_000
 MAX_COMMENT = 2000
 
+
 class AdvancementConflict(Conflict):
     """A 409 that carries the rules' errors (a budget that is no longer there)."""
 
@@ -101,7 +102,11 @@ def quick_awards(slug: str) -> list[dict[str, Any]]:
 
 
 def _lock(character_id: int) -> Character:
-    return Character.objects.select_for_update(of=("self",)).select_related("campaign", "owner").get(pk=character_id)
+    return (
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign", "owner")
+        .get(pk=character_id)
+    )
 
 
 def _require_gm(user, campaign: Campaign, action: str) -> None:
@@ -161,7 +166,9 @@ def _price(character: Character, build: Any, totals) -> tuple[Any, Report, dict[
     return doc, report, cost, rows
 
 
-def _priced_rows(campaign: Campaign, old: dict, new: dict, diff: list[dict], new_report: Report) -> list[dict]:
+def _priced_rows(
+    campaign: Campaign, old: dict, new: dict, diff: list[dict], new_report: Report
+) -> list[dict]:
     """The diff rows, each with what it costs: {"cost": {currency: delta}, "items": [the rules' lines]}.
 
     Each change is priced at the margin: applied in document order to the approved build
@@ -196,7 +203,11 @@ def _related(a: str, b: str) -> bool:
 
 def _is_stale(character: Character, base_version: int) -> bool:
     """Whether the approved build changed since ``base_version`` (budget aside: awards don't count)."""
-    base = CharacterVersion.objects.filter(character=character, number=base_version).values_list("build", flat=True).first()
+    base = (
+        CharacterVersion.objects.filter(character=character, number=base_version)
+        .values_list("build", flat=True)
+        .first()
+    )
     if base is None:
         return character.version != base_version
     return _core(base) != _core(character.build)
@@ -226,9 +237,7 @@ def _require_pending(advancement: Advancement) -> None:
 def _check_award(ruleset, currency: Any, amount: Any, reason: Any) -> str:
     if currency not in ruleset.awardable_currencies:
         choices = ", ".join(ruleset.awardable_currencies) or "none"
-        raise BadInput(
-            f"{ruleset.name} awards {choices}; not {currency!r}.", field="currency"
-        )
+        raise BadInput(f"{ruleset.name} awards {choices}; not {currency!r}.", field="currency")
     if not is_int(amount) or not 0 < amount <= MAX_AWARD:
         raise BadInput(f"The amount must be a whole number from 1 to {MAX_AWARD}.", field="amount")
     if reason is None:
@@ -279,11 +288,18 @@ def award_create(
     ruleset = campaign_ruleset(campaign)
     reason = _check_award(ruleset, currency, amount, reason)
     rows = []
-    for character in Character.objects.select_for_update(of=("self",)).select_related("campaign").filter(pk__in=ids).order_by("id"):
+    for character in (
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .filter(pk__in=ids)
+        .order_by("id")
+    ):
         if character.status == Character.Status.RETIRED:
             raise BadInput(f"{character.name} is retired: no more awards.", field="character")
         ledger_open(character=character, author=gm)
-        rows.append(ledger_award(character=character, currency=currency, amount=amount, reason=reason, author=gm))
+        rows.append(
+            ledger_award(character=character, currency=currency, amount=amount, reason=reason, author=gm)
+        )
         _refresh_budget(character, ledger_totals(character=character))
     return rows
 
@@ -304,7 +320,9 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
     if character.status == Character.Status.PENDING:
         raise RuleRefused(
             f"{character.name} is waiting for the GM's approval: it advances once it is approved.",
-            errors=[{"code": "character.not_active", "path": "", "message": "Waiting for the GM's approval."}],
+            errors=[
+                {"code": "character.not_active", "path": "", "message": "Waiting for the GM's approval."}
+            ],
         )
     if character.status != Character.Status.ACTIVE:
         raise RuleRefused(
@@ -339,8 +357,12 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
         cost=cost,
         report=report.as_dict(),
     )
-    Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).exclude(pk=advancement.pk).update(
-        status=Advancement.Status.WITHDRAWN, review_comment=f"Superseded by request #{advancement.pk}.", reviewed=timezone.now()
+    Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).exclude(
+        pk=advancement.pk
+    ).update(
+        status=Advancement.Status.WITHDRAWN,
+        review_comment=f"Superseded by request #{advancement.pk}.",
+        reviewed=timezone.now(),
     )
     return advancement
 
@@ -377,9 +399,9 @@ def _creation_review(advancement: Advancement, action: str, *, gm, comment: Any)
         approval.character_reject(character_id=advancement.character_id, gm=gm, comment=comment)
     else:
         approval.character_withdraw_submission(character_id=advancement.character_id, user=gm)
-    return Advancement.objects.select_related("character", "character__campaign", "requested_by", "reviewed_by").get(
-        pk=advancement.pk
-    )
+    return Advancement.objects.select_related(
+        "character", "character__campaign", "requested_by", "reviewed_by"
+    ).get(pk=advancement.pk)
 
 
 def _check_comment(comment: Any, *, required: bool) -> str:
@@ -417,7 +439,8 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
         errors = [i.as_dict() for i in report.errors]
         if all(e["code"] == "budget.exceeded" for e in errors):
             raise AdvancementConflict(
-                "The points this request needs are no longer unspent: " + "; ".join(e["message"] for e in errors),
+                "The points this request needs are no longer unspent: "
+                + "; ".join(e["message"] for e in errors),
                 errors=errors,
             )
         raise RuleRefused(
@@ -426,10 +449,20 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
     character.build = doc
     character.report = character_validate(campaign=character.campaign, build=doc).as_dict()
     character.name = _name_of(doc, character.name)
-    character_version_write(character=character, author=gm, reason=f"advancement #{advancement.id}",
-                            fields=["build", "report", "name"])
-    ledger_spend(character=character, cost=cost, currencies=campaign_ruleset(character.campaign).awardable_currencies,
-                 reason=f"advancement #{advancement.id}", author=gm, advancement=advancement)
+    character_version_write(
+        character=character,
+        author=gm,
+        reason=f"advancement #{advancement.id}",
+        fields=["build", "report", "name"],
+    )
+    ledger_spend(
+        character=character,
+        cost=cost,
+        currencies=campaign_ruleset(character.campaign).awardable_currencies,
+        reason=f"advancement #{advancement.id}",
+        author=gm,
+        advancement=advancement,
+    )
     advancement.status = Advancement.Status.APPROVED
     advancement.reviewed_by = gm
     advancement.review_comment = comment
@@ -437,7 +470,17 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
     advancement.applied_version = character.version
     advancement.cost = cost
     advancement.report = report.as_dict()
-    advancement.save(update_fields=["status", "reviewed_by", "review_comment", "reviewed", "applied_version", "cost", "report"])
+    advancement.save(
+        update_fields=[
+            "status",
+            "reviewed_by",
+            "review_comment",
+            "reviewed",
+            "applied_version",
+            "cost",
+            "report",
+        ]
+    )
     return advancement
 
 
@@ -476,7 +519,9 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
     if advancement.kind == Advancement.Kind.CREATION:
         raise Conflict("A new character's approval cannot be reverted: it changes through advancement now.")
     if advancement.status != Advancement.Status.APPROVED or advancement.applied_version is None:
-        raise Conflict(f"Request #{advancement.id} is {advancement.get_status_display().lower()}: only an approved one can be reverted.")
+        raise Conflict(
+            f"Request #{advancement.id} is {advancement.get_status_display().lower()}: only an approved one can be reverted."
+        )
     versions = {
         v.number: v
         for v in CharacterVersion.objects.filter(
@@ -502,12 +547,22 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
     character.build = stored_build(before.build, ruleset_slug=character.ruleset, budget=awarded)
     character.report = character_validate(campaign=character.campaign, build=character.build).as_dict()
     character.name = _name_of(character.build, character.name)
-    character_version_write(character=character, author=gm, reason=f"revert of advancement #{advancement.id}: {reason}",
-                            fields=["build", "report", "name"])
-    ledger_reverse(character=character, advancement=advancement, reason=f"revert of advancement #{advancement.id}: {reason}",
-                   author=gm)
+    character_version_write(
+        character=character,
+        author=gm,
+        reason=f"revert of advancement #{advancement.id}: {reason}",
+        fields=["build", "report", "name"],
+    )
+    ledger_reverse(
+        character=character,
+        advancement=advancement,
+        reason=f"revert of advancement #{advancement.id}: {reason}",
+        author=gm,
+    )
     advancement.status = Advancement.Status.REVERTED
-    advancement.review_comment = (advancement.review_comment + "\n" if advancement.review_comment else "") + f"Reverted: {reason}"
+    advancement.review_comment = (
+        advancement.review_comment + "\n" if advancement.review_comment else ""
+    ) + f"Reverted: {reason}"
     advancement.save(update_fields=["status", "review_comment"])
     return advancement
 

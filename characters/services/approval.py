@@ -41,7 +41,11 @@ def campaign_approves_new_characters(campaign: Campaign) -> bool:
 
 
 def _core(build: Any) -> Any:
-    return {k: v for k, v in build.items() if k not in ("format", "budget")} if isinstance(build, dict) else build
+    return (
+        {k: v for k, v in build.items() if k not in ("format", "budget")}
+        if isinstance(build, dict)
+        else build
+    )
 
 
 def _check_comment(comment: Any, *, required: bool) -> str:
@@ -63,8 +67,9 @@ def creation_review_open(*, character: Character, user, report: Report) -> Advan
     diff = build_diff({}, _core(character.build), labels=_labels(campaign))
     cost = {c: report.spent.get(c, 0) for c in ruleset.currencies if report.spent.get(c, 0)}
     character.status = Character.Status.PENDING
-    character_version_write(character=character, author=user, reason="submitted for the GM's approval",
-                            fields=["status"])
+    character_version_write(
+        character=character, author=user, reason="submitted for the GM's approval", fields=["status"]
+    )
     # A review of an earlier submission that is somehow still open is superseded by this one.
     Advancement.objects.filter(
         character=character, kind=Advancement.Kind.CREATION, status=Advancement.Status.PENDING
@@ -88,7 +93,11 @@ def _locked_pending(*, character_id, user, gm_action: str | None) -> tuple[Chara
         raise NotPermitted(f"Only the campaign's GM may {gm_action} a new character.")
     if gm_action is None and character.owner_id != user.pk:
         raise NotPermitted("Only the character's owner may withdraw its submission.")
-    character = Character.objects.select_for_update(of=("self",)).select_related("campaign", "owner").get(pk=character.pk)
+    character = (
+        Character.objects.select_for_update(of=("self",))
+        .select_related("campaign", "owner")
+        .get(pk=character.pk)
+    )
     if character.status != Character.Status.PENDING:
         raise Conflict(
             f"{character.name} is {character.get_status_display().lower()}, not waiting for the GM: "
@@ -103,7 +112,9 @@ def _locked_pending(*, character_id, user, gm_action: str | None) -> tuple[Chara
     return character, review
 
 
-def _close(review: Advancement | None, *, status: str, gm, comment: str, applied_version: int | None = None) -> None:
+def _close(
+    review: Advancement | None, *, status: str, gm, comment: str, applied_version: int | None = None
+) -> None:
     if review is None:
         return
     review.status = status
@@ -130,7 +141,9 @@ def character_approve(*, character_id, gm, comment: Any = "") -> Character:
             errors=[i.as_dict() for i in report.errors],
         )
     character_activate(character=character, author=gm, reason="approved by the GM")
-    _close(review, status=Advancement.Status.APPROVED, gm=gm, comment=comment, applied_version=character.version)
+    _close(
+        review, status=Advancement.Status.APPROVED, gm=gm, comment=comment, applied_version=character.version
+    )
     return character
 
 

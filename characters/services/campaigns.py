@@ -110,7 +110,9 @@ def campaign_clean_settings(*, ruleset: str, settings: Any) -> dict:
     if not isinstance(settings, dict):
         raise ValidationError({"settings": ["Settings must be an object: {starting_budget, house_rules}."]})
     if _has_bad_text(settings):
-        raise ValidationError({"settings": ["Settings may not contain NUL or unpaired surrogate characters."]})
+        raise ValidationError(
+            {"settings": ["Settings may not contain NUL or unpaired surrogate characters."]}
+        )
     messages: list[str] = []
     for key in settings:
         if key not in SETTINGS_KEYS:
@@ -131,8 +133,14 @@ def campaign_clean_settings(*, ruleset: str, settings: Any) -> dict:
                 messages.append(
                     f"{rs.name} has no currency {currency!r} (it uses {', '.join(rs.currencies)})."
                 )
-            elif isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_STARTING_BUDGET:
-                messages.append(f"The starting {currency} must be a whole number from 0 to {MAX_STARTING_BUDGET}.")
+            elif (
+                isinstance(amount, bool)
+                or not isinstance(amount, int)
+                or not 0 <= amount <= MAX_STARTING_BUDGET
+            ):
+                messages.append(
+                    f"The starting {currency} must be a whole number from 0 to {MAX_STARTING_BUDGET}."
+                )
             else:
                 clean_budget[currency] = amount
     house_rules = settings.get("house_rules")
@@ -142,7 +150,9 @@ def campaign_clean_settings(*, ruleset: str, settings: Any) -> dict:
     if messages:
         raise ValidationError({"settings": messages})
     clean = {"starting_budget": clean_budget, "house_rules": house_rules}
-    if "approve_new_characters" in settings:  # absent means off: older campaigns and clients keep today's behaviour
+    if (
+        "approve_new_characters" in settings
+    ):  # absent means off: older campaigns and clients keep today's behaviour
         clean["approve_new_characters"] = approve
     return clean
 

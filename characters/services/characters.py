@@ -36,7 +36,11 @@ from rulesets.engine import FORMAT, Report, registry
 from rulesets.engine.base import whole_number
 
 __all__ = [  # the rules bridge, re-exported for the views that call it through this module
-    "campaign_ruleset", "campaign_starting_budget", "character_budget", "character_validate", "stored_build",
+    "campaign_ruleset",
+    "campaign_starting_budget",
+    "character_budget",
+    "character_validate",
+    "stored_build",
 ]
 
 #: What a character without a name is called until the player names it.
@@ -121,7 +125,9 @@ def character_create(
 
 
 @transaction.atomic
-def character_save_draft(*, character_id, user, build: Any, version: Any, reason: str = "saved draft") -> Character:
+def character_save_draft(
+    *, character_id, user, build: Any, version: Any, reason: str = "saved draft"
+) -> Character:
     """Save a draft's build, valid or not, with its report; a new version.
 
     The owner only (403 otherwise), drafts only (422), ``version`` must be current (409).
@@ -133,14 +139,18 @@ def character_save_draft(*, character_id, user, build: Any, version: Any, reason
     if not isinstance(build, dict):
         raise RuleRefused(
             "A build document must be a JSON object.",
-            errors=[{"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}],
+            errors=[
+                {"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}
+            ],
         )
     build = stored_build(build, ruleset_slug=character.ruleset, budget=character_budget(character))
     report = character_validate(campaign=character.campaign, build=build)
     character.build = build
     character.report = report.as_dict()
     character.name = _name_of(build)
-    character_version_write(character=character, author=user, reason=reason, fields=["build", "report", "name"])
+    character_version_write(
+        character=character, author=user, reason=reason, fields=["build", "report", "name"]
+    )
     return character
 
 
@@ -196,7 +206,9 @@ def character_activate(*, character: Character, author, reason: str) -> Characte
     ctx = campaign_context(campaign=campaign, ruleset=ruleset)
     character.state = ruleset.initial_state(character.build, draft_report, ctx=ctx) or {}
     character.status = Character.Status.ACTIVE
-    character_version_write(character=character, author=author, reason=reason, fields=["report", "state", "status"])
+    character_version_write(
+        character=character, author=author, reason=reason, fields=["report", "state", "status"]
+    )
     ledger_open(character=character, author=author)  # the ledger's first spend rows
     return character
 
@@ -221,7 +233,9 @@ def character_revert(*, character_id, user, to_version: Any) -> Character:
     character.build = build
     character.report = report.as_dict()
     character.name = _name_of(build) if isinstance(build, dict) else character.name
-    character_version_write(character=character, author=user, reason=f"revert to v{number}", fields=["build", "report", "name"])
+    character_version_write(
+        character=character, author=user, reason=f"revert to v{number}", fields=["build", "report", "name"]
+    )
     return character
 
 
@@ -233,7 +247,11 @@ def import_refusal(*, campaign: Campaign, document: Any) -> list[dict]:
     fmt = document.get("format", FORMAT)
     if fmt != FORMAT:
         errors.append(
-            {"code": "build.malformed", "path": "/format", "message": f'Unknown format {fmt!r}: Sheetforge reads "{FORMAT}".'}
+            {
+                "code": "build.malformed",
+                "path": "/format",
+                "message": f'Unknown format {fmt!r}: Sheetforge reads "{FORMAT}".',
+            }
         )
     named = document.get("ruleset")
     if named != campaign.ruleset:
@@ -289,7 +307,11 @@ def character_import(*, campaign: Campaign, owner, document: Any) -> tuple[Chara
 def character_export(character: Character) -> dict:
     """The character's build document, ready to download and import elsewhere."""
     build = copy.deepcopy(character.build) if isinstance(character.build, dict) else {}
-    return {"format": FORMAT, "ruleset": character.ruleset, **{k: v for k, v in build.items() if k != "format"}}
+    return {
+        "format": FORMAT,
+        "ruleset": character.ruleset,
+        **{k: v for k, v in build.items() if k != "format"},
+    }
 
 
 @dataclass
@@ -310,7 +332,16 @@ def campaign_update_homebrew(*, campaign: Campaign, user, homebrew: Any) -> Home
         raise NotPermitted("Only the campaign's GM may edit its homebrew.")
     ruleset = campaign_ruleset(campaign)
     if not isinstance(homebrew, dict):
-        return HomebrewResult(False, [{"code": "homebrew.malformed", "path": "", "message": "Homebrew must be an object of {kind: [entries]}."}])
+        return HomebrewResult(
+            False,
+            [
+                {
+                    "code": "homebrew.malformed",
+                    "path": "",
+                    "message": "Homebrew must be an object of {kind: [entries]}.",
+                }
+            ],
+        )
     homebrew = {kind: entries for kind, entries in homebrew.items() if entries != []}
     _, issues = ruleset.split_homebrew(homebrew)
     if issues:

@@ -99,7 +99,9 @@ def ledger_spend(
     )
 
 
-def ledger_reverse(*, character: Character, advancement: Advancement, reason: str, author) -> list[LedgerEntry]:
+def ledger_reverse(
+    *, character: Character, advancement: Advancement, reason: str, author
+) -> list[LedgerEntry]:
     """Undo ``advancement``'s spends: a row of the opposite amount for each."""
     return LedgerEntry.objects.bulk_create(
         [

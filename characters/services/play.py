@@ -80,8 +80,11 @@ def _lock_for_state(*, character_id, user) -> Character:
     if not can_edit_state(user, character):
         raise NotPermitted("Only the owner and the GM change this character's play state.")
     if character.status != Character.Status.ACTIVE:
-        raise _refused("state.not_active", f"{character.name} is {character.get_status_display().lower()}: "
-                       "play state and dice open once the character is submitted.")
+        raise _refused(
+            "state.not_active",
+            f"{character.name} is {character.get_status_display().lower()}: "
+            "play state and dice open once the character is submitted.",
+        )
     return character
 
 
@@ -98,7 +101,9 @@ def _set_pool(
     value = action.get("value")
     delta = action.get("delta")
     pool = None
-    for section in _hook(None, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []:
+    for section in (
+        _hook(None, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []
+    ):
         if section.get("kind") != "pools":
             continue
         for item in section.get("items", []):
@@ -113,15 +118,25 @@ def _set_pool(
         raise StateError("state.malformed", f"{pool.get('label', 'The pool')} takes a whole number.", path)
     low, high = pool.get("min"), pool.get("max")
     if is_int(low) and value < low:
-        raise StateError("state.below_minimum", f"{pool.get('label', 'The pool')} cannot go below {low}.", path)
+        raise StateError(
+            "state.below_minimum", f"{pool.get('label', 'The pool')} cannot go below {low}.", path
+        )
     if is_int(high) and value > high:
-        raise StateError("state.above_maximum", f"{pool.get('label', 'The pool')} cannot go above {high}.", path)
+        raise StateError(
+            "state.above_maximum", f"{pool.get('label', 'The pool')} cannot go above {high}.", path
+        )
     new_state = set_at(copy.deepcopy(state), path, value)
     return new_state, f"{pool.get('label') or label(split(path)[-1])} set to {value} (was {current})."
 
 
 def _apply_action(
-    ruleset: Ruleset, state: dict, action: dict, build: dict, report: Report, roller: Roller | None, ctx: Context
+    ruleset: Ruleset,
+    state: dict,
+    action: dict,
+    build: dict,
+    report: Report,
+    roller: Roller | None,
+    ctx: Context,
 ) -> tuple[dict, str]:
     try:
         return ruleset.state_action(state, action, build, report, roller, ctx=ctx)
@@ -135,9 +150,9 @@ def _apply_action(
         raise StateError("state.unknown_action", f"{ruleset.name} has no play-state actions yet.") from None
 
 
-def character_state_action(*, character_id, user, action: dict[str, Any], roller: Roller | None = None) -> tuple[
-    Character, str
-]:
+def character_state_action(
+    *, character_id, user, action: dict[str, Any], roller: Roller | None = None
+) -> tuple[Character, str]:
     """Apply one play-state action (take harm, heal, spend willpower, set a pool…).
 
     Returns (character, the log sentence). A refusal raises ``RuleRefused`` with the
@@ -153,19 +168,29 @@ def character_state_action(*, character_id, user, action: dict[str, Any], roller
             raise _refused("state.build_invalid", "Fix the build before playing this character.")
         state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
         try:
-            new_state, sentence = _apply_action(ruleset, state, action, character.build, report, roller or Roller(),
-                                                ctx)
+            new_state, sentence = _apply_action(
+                ruleset, state, action, character.build, report, roller or Roller(), ctx
+            )
         except StateError as exc:
             raise _refused(exc.code, exc.message, exc.path) from None
         except Exception:  # a ruleset bug: refuse, keep the state, log it
             logger.exception("state_action of %s failed on %r", ruleset.slug, action)
-            raise _refused("state.error", "The rules could not apply this action; nothing was changed.") from None
+            raise _refused(
+                "state.error", "The rules could not apply this action; nothing was changed."
+            ) from None
         # Only problems the action brings are refused: an old problem (a maximum lowered by a
         # loadout change) must not lock the sheet.
-        before = {(i.code, i.path) for i in _hook(None, "check_state", [], ruleset.check_state, state,
-                                                   character.build, report, ctx=ctx) or []}
-        issues = _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report,
-                       ctx=ctx) or []
+        before = {
+            (i.code, i.path)
+            for i in _hook(
+                None, "check_state", [], ruleset.check_state, state, character.build, report, ctx=ctx
+            )
+            or []
+        }
+        issues = (
+            _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report, ctx=ctx)
+            or []
+        )
         issues = [i for i in issues if (i.code, i.path) not in before]
         if issues:
             raise _refused(issues[0].code, issues[0].message, issues[0].path)
@@ -233,7 +258,9 @@ def character_equipment_state(*, character_id, user, index: Any, state: Any) -> 
         if not is_int(index) or not isinstance(equipment, list) or not 0 <= index < len(equipment):
             raise _refused("equipment.unknown", "There is no such equipment entry.", f"/equipment/{index}")
         if not isinstance(equipment[index], dict) or "state" not in equipment[index]:
-            raise _refused("equipment.malformed", "This entry has no wield/wear/carry state.", f"/equipment/{index}")
+            raise _refused(
+                "equipment.malformed", "This entry has no wield/wear/carry state.", f"/equipment/{index}"
+            )
         change = _equipment_entry(state)
         build = copy.deepcopy(character.build)
         entry = build["equipment"][index]
@@ -253,13 +280,20 @@ def character_equipment_state(*, character_id, user, index: Any, state: Any) -> 
             first = new_errors[0]
             raise RuleRefused(first.message, errors=[i.as_dict() for i in new_errors], code=first.code)
         if report.spent != old_report.spent:
-            raise _refused("equipment.costs", "A loadout change may not change what the build costs.",
-                           f"/equipment/{index}")
+            raise _refused(
+                "equipment.costs",
+                "A loadout change may not change what the build costs.",
+                f"/equipment/{index}",
+            )
         character.build = build
         character.report = report.as_dict()
         name = entry.get("item") or (entry.get("custom") or {}).get("name") or f"item {index + 1}"
-        _save_version(character, user=user, reason=f"loadout: {label(name)} {entry['state']}",
-                      fields=["build", "report"])
+        _save_version(
+            character,
+            user=user,
+            reason=f"loadout: {label(name)} {entry['state']}",
+            fields=["build", "report"],
+        )
     return character
 
 
@@ -267,7 +301,12 @@ def character_equipment_state(*, character_id, user, index: Any, state: Any) -> 
 
 
 def character_roll(
-    *, character_id, user, rollable_id: Any, roller: Roller | None = None, private: bool = False,
+    *,
+    character_id,
+    user,
+    rollable_id: Any,
+    roller: Roller | None = None,
+    private: bool = False,
     inputs: dict[str, Any] | None = None,
 ) -> RollLog:
     """Roll one of the sheet's rollables on the server and log it with its exact odds.
@@ -288,7 +327,9 @@ def character_roll(
             raise NotPermitted("Only the GM rolls privately.")
         rules = sheet_rules(character=character)
         if rules.ruleset is None:
-            raise _refused("ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset")
+            raise _refused(
+                "ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset"
+            )
         rollable = rollable_by_id(rules, rollable_id)
         if rollable is None:
             raise _refused("roll.unknown", "This character has no such roll.")

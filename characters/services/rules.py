@@ -36,7 +36,9 @@ def campaign_starting_budget(campaign: Campaign) -> dict[str, int]:
     return dict(default) if isinstance(default, dict) else {}
 
 
-def character_validate(*, campaign: Campaign, build: Any, phase: str = "draft", previous: dict | None = None) -> Report:
+def character_validate(
+    *, campaign: Campaign, build: Any, phase: str = "draft", previous: dict | None = None
+) -> Report:
     """The rules service's report of ``build`` in ``campaign`` (its house rules and homebrew)."""
     return validate(
         build,

@@ -22,7 +22,7 @@ def cost_text(cost, slug) -> str:
 
 @register.filter
 def currency_label(currency, slug) -> str:
-    """"cp" → "CP": a currency as its ruleset names it (``{{ c|currency_label:character.ruleset }}``)."""
+    """ "cp" → "CP": a currency as its ruleset names it (``{{ c|currency_label:character.ruleset }}``)."""
     ruleset = registry.get(slug)
     return ruleset.currency_label(currency) if ruleset else currency
 

@@ -112,7 +112,7 @@ def _issues_html(f) -> str:
         return ""
     rows = "".join(
         f'<li class="issue issue-{_e(i.get("severity", "error"))}" data-code="{_e(i.get("code", ""))}">'
-        f'{_e(i.get("message", ""))}</li>'
+        f"{_e(i.get('message', ''))}</li>"
         for i in f["issues"]
     )
     return f'<ul class="field-issues" id="{_e(f["err_id"])}">{rows}</ul>'
@@ -129,11 +129,14 @@ def options(opts, blank=None, titles=False):
     """<option>s of a select, the selected one marked; ``blank`` adds a first empty option;
     ``titles`` shows each option's help as its title (a tooltip)."""
     head = f'<option value="">{_e(blank)}</option>' if blank else ""
-    return mark_safe(head + "".join(
-        f'<option value="{_e(o["id"])}"{" selected" if o.get("selected") else ""}'
-        f'{_title(o) if titles else ""}>{_e(o.get("label", o["id"]))}</option>'
-        for o in opts or []
-    ))
+    return mark_safe(
+        head
+        + "".join(
+            f'<option value="{_e(o["id"])}"{" selected" if o.get("selected") else ""}'
+            f"{_title(o) if titles else ''}>{_e(o.get('label', o['id']))}</option>"
+            for o in opts or []
+        )
+    )
 
 
 @register.simple_tag
@@ -145,8 +148,10 @@ def choice_cards(f):
     out = []
     if f.get("nullable") or value is None:
         checked = " checked" if value in (None, "") else ""
-        out.append(f'<label class="choice-card choice-none"><input type="radio" name="{name}" value=""{checked}>'
-                   ' <span class="choice-label">None yet</span></label>')
+        out.append(
+            f'<label class="choice-card choice-none"><input type="radio" name="{name}" value=""{checked}>'
+            ' <span class="choice-label">None yet</span></label>'
+        )
     for o in f.get("options") or []:
         oid = _e(o["id"])
         sel = o.get("selected")
@@ -163,7 +168,7 @@ def _step_status(st) -> str:
     if st["state"] == "complete":
         return '<span class="ok">✓ complete</span>'
     if st["state"] == "error":
-        return f'{st["errors"]} problem{"s" if st["errors"] != 1 else ""}'
+        return f"{st['errors']} problem{'s' if st['errors'] != 1 else ''}"
     return "to do"
 
 
@@ -215,9 +220,9 @@ def tree_rows(rows, path):
             f'<li class="tree-node node-{_e(f.get("state", ""))} depth-{depth}{" has-error" if has_error(f.get("issues")) else ""}"'
             f' style="--depth: {depth}">'
             f'<input type="checkbox" id="{dom_id}" name="{path}" value="{_e(f["node_id"])}"'
-            f'{" checked" if f.get("checked") else ""}{described}>'
+            f"{' checked' if f.get('checked') else ''}{described}>"
             f'<label for="{dom_id}">{_e(f["label"])} <span class="node-cost">{_e(cost)}{_e(level)}</span></label>'
-            f'{why}{_issues_html(f)}</li>'
+            f"{why}{_issues_html(f)}</li>"
         )
     return mark_safe("".join(out))
 
@@ -245,12 +250,12 @@ def stepper(f, url):
         f'<div class="stepper-row{" has-error" if has_error(f.get("issues")) else ""}"><label for="{dom_id}">{label}</label>'
         f'<div class="stepper">'
         f'<button type="submit" class="btn btn-small step" name="_step" value="{name}|-1" hx-post="{url}"'
-        f'{" disabled" if f.get("at_min") else ""} '
+        f"{' disabled' if f.get('at_min') else ''} "
         f'aria-label="Lower {label}" aria-controls="{dom_id}">−</button>'
         f'<input type="number" inputmode="numeric" id="{dom_id}" name="{name}" value="{_e(value)}"{bounds}'
-        f'{_e(describedby(f))}>'
+        f"{_e(describedby(f))}>"
         f'<button type="submit" class="btn btn-small step" name="_step" value="{name}|1" hx-post="{url}"'
-        f'{" disabled" if f.get("at_max") else ""} '
+        f"{' disabled' if f.get('at_max') else ''} "
         f'aria-label="{_e(raise_label)}" aria-controls="{dom_id}">+</button></div>'
         f'<span class="next-cost" id="{dom_id}-next">{_e(nxt)}</span>{_issues_html(f)}</div>'
     )
@@ -264,7 +269,8 @@ def creation_dots(item):
     final = item.get("final") or 0
     return mark_safe(
         f'<span class="dots" role="img" aria-label="{_e(item.get("label", ""))} {_e(final)}: {", ".join(dots)}">'
-        + "".join(f'<span class="dot {d}"></span>' for d in dots) + "</span>"
+        + "".join(f'<span class="dot {d}"></span>' for d in dots)
+        + "</span>"
     )
 
 

@@ -84,7 +84,9 @@ def pretty(value: Any) -> str:
     if isinstance(value, dict):
         # A named entry (a specialty, an item) reads by its name, the rest after it:
         # "Rifles (General, Firearms)", not "Kind: General, Name: Rifles, Ability: Firearms".
-        name_key = next((k for k in ("name", "label", "item") if isinstance(value.get(k), str) and value[k]), None)
+        name_key = next(
+            (k for k in ("name", "label", "item") if isinstance(value.get(k), str) and value[k]), None
+        )
         if name_key is not None:
             rest = [pretty(v) for k, v in value.items() if k != name_key and v not in (None, "", [], {})]
             head = value[name_key] if name_key != "item" else pretty(value[name_key])
@@ -121,7 +123,10 @@ def rolled_index(bars: list[dict[str, Any]], result: dict[str, Any]) -> int | No
             continue
         if isinstance(number, (int, str)) and parse_whole_number(str(number)) is not None:
             for i, bar in enumerate(bars):
-                if bar["label"].split(" ", 1)[0] == str(parse_whole_number(str(number))) and " " in bar["label"]:
+                if (
+                    bar["label"].split(" ", 1)[0] == str(parse_whole_number(str(number)))
+                    and " " in bar["label"]
+                ):
                     return i
     return None
 
@@ -191,9 +196,16 @@ def without(mapping: Any, keys: Any) -> list[tuple[str, Any]]:
 
 
 FIELD_TYPES = {
-    "number": "number", "int": "number", "integer": "number",
-    "choice": "choice", "select": "choice", "enum": "choice",
-    "flag": "flag", "bool": "flag", "boolean": "flag", "checkbox": "flag",
+    "number": "number",
+    "int": "number",
+    "integer": "number",
+    "choice": "choice",
+    "select": "choice",
+    "enum": "choice",
+    "flag": "flag",
+    "bool": "flag",
+    "boolean": "flag",
+    "checkbox": "flag",
 }
 
 
@@ -222,15 +234,17 @@ def state_fields(fields: Any) -> list[dict[str, Any]]:
         kind_ = FIELD_TYPES.get(str(field.get("kind") or field.get("type") or ""), "")
         if not kind_:
             kind_ = "choice" if options else "number" if name in {"amount", "value", "minutes"} else "text"
-        out.append({
-            "name": name,
-            "label": field.get("label") or _label(name),
-            "type": kind_,
-            "options": options,
-            "min": field.get("min"),
-            "max": field.get("max"),
-            "default": field.get("default"),
-        })
+        out.append(
+            {
+                "name": name,
+                "label": field.get("label") or _label(name),
+                "type": kind_,
+                "options": options,
+                "min": field.get("min"),
+                "max": field.get("max"),
+                "default": field.get("default"),
+            }
+        )
     return out
 
 
@@ -297,7 +311,9 @@ def roll_buttons(context: Any) -> str:
     url = _e(context.get("roll_url", ""))
     out = []
     for group, rollables in groups.items():
-        out.append(f'\n          <h3 class="sheet-subhead">{_e(group)}</h3>\n          <ul class="sheet-rollables">')
+        out.append(
+            f'\n          <h3 class="sheet-subhead">{_e(group)}</h3>\n          <ul class="sheet-rollables">'
+        )
         for r in rollables:
             rid, sid = _o(r, "id"), _o(r, "sid")
             request_text = _g(r, "request_text")
@@ -308,14 +324,17 @@ def roll_buttons(context: Any) -> str:
                 f'              <button type="submit" name="rollable" value="{rid}" id="roll-btn-{sid}"'
                 f' class="btn btn-small sheet-roll-button" data-rollable="{rid}" hx-post="{url}"'
                 f' hx-target="#roll-here-{sid}" hx-swap="innerHTML show:none focus-scroll:false" aria-describedby="roll-label-{sid}"'
-                f'{" disabled" if _g(r, "disabled") else ""}>Roll</button>\n'
+                f"{' disabled' if _g(r, 'disabled') else ''}>Roll</button>\n"
                 f'              <span class="sheet-roll-label" id="roll-label-{sid}">{_o(r, "label")}</span>\n'
-                + (f'              <span class="sheet-roll-request muted" data-testid="request-{rid}">{_e(request_text)}</span>\n'
-                   if request_text else "")
+                + (
+                    f'              <span class="sheet-roll-request muted" data-testid="request-{rid}">{_e(request_text)}</span>\n'
+                    if request_text
+                    else ""
+                )
                 + (f'              <span class="muted">· {_e(speed)} speed</span>\n' if speed else "")
                 + (f'              <span class="sheet-roll-reason">{_e(reason)}</span>\n' if reason else "")
                 + f'              <div class="roll-here" id="roll-here-{sid}" role="status" aria-live="polite"></div>\n'
-                '            </li>'
+                "            </li>"
             )
         out.append("\n          </ul>\n        ")
     return mark_safe("".join(out))
@@ -330,24 +349,32 @@ def _field_html(field: dict[str, Any]) -> str:
             f'<option value="{_o(opt, "value")}"{" selected" if _g(opt, "value") == default else ""}>{_o(opt, "label")}</option>'
             for opt in (_g(field, "options") or ())
         )
-        body = (f'\n          <label for="{fid}">{label_}</label>\n'
-                f'          <select name="{name}" id="{fid}">{options}</select>\n        ')
+        body = (
+            f'\n          <label for="{fid}">{label_}</label>\n'
+            f'          <select name="{name}" id="{fid}">{options}</select>\n        '
+        )
     elif kind_ == "flag":
-        body = (f'\n          <input type="hidden" name="{name}" value="false">\n'
-                f'          <label class="state-flag-field"><input type="checkbox" name="{name}" value="true"'
-                f' id="{fid}"{" checked" if default else ""}> {label_}</label>\n        ')
+        body = (
+            f'\n          <input type="hidden" name="{name}" value="false">\n'
+            f'          <label class="state-flag-field"><input type="checkbox" name="{name}" value="true"'
+            f' id="{fid}"{" checked" if default else ""}> {label_}</label>\n        '
+        )
     else:
         value = "" if default is None else _e(default)
         if kind_ == "number":
             low, high = _g(field, "min"), _g(field, "max")
-            body = (f'\n          <label for="{fid}">{label_}</label>\n'
-                    f'          <input type="number" name="{name}" id="{fid}" value="{value}" class="state-number"'
-                    + (f' min="{_e(low)}"' if low is not None else "")
-                    + (f' max="{_e(high)}"' if high is not None else "")
-                    + '>\n        ')
+            body = (
+                f'\n          <label for="{fid}">{label_}</label>\n'
+                f'          <input type="number" name="{name}" id="{fid}" value="{value}" class="state-number"'
+                + (f' min="{_e(low)}"' if low is not None else "")
+                + (f' max="{_e(high)}"' if high is not None else "")
+                + ">\n        "
+            )
         else:
-            body = (f'\n          <label for="{fid}">{label_}</label>\n'
-                    f'          <input type="text" name="{name}" id="{fid}" value="{value}">\n        ')
+            body = (
+                f'\n          <label for="{fid}">{label_}</label>\n'
+                f'          <input type="text" name="{name}" id="{fid}" value="{value}">\n        '
+            )
     return f"\n        \n        {body}\n        \n      "
 
 
@@ -365,7 +392,10 @@ def state_action_forms(context: Any, section: Any) -> str:
             f'          hx-post="{url}" hx-target="#sheet-state" hx-swap="{SWAP}"\n'
             f'          data-action="{act}">\n      {csrf}\n'
             f'      <input type="hidden" name="action" value="{act}">\n      '
-            + "".join(_field_html(f) if isinstance(f, dict) else "" for f in (fields if isinstance(fields, (list, tuple)) else ()))
+            + "".join(
+                _field_html(f) if isinstance(f, dict) else ""
+                for f in (fields if isinstance(fields, (list, tuple)) else ())
+            )
             + f'\n      <button type="submit" class="btn btn-small" id="{_o(action, "button_id")}">{_e(_g(action, "label") or act)}</button>\n    </form>\n    '
         )
     return mark_safe("".join(out))
@@ -386,9 +416,11 @@ def state_pools(context: Any, section: Any) -> str:
     csrf = _csrf(context)
     edit = context.get("can_edit_state")
     sid = _o(section, "id")
-    form_head = (f'\n      <form method="post" action="{url}" class="inline-form"\n'
-                 f'            hx-post="{url}" hx-target="#sheet-state" hx-swap="{SWAP}">\n        {csrf}'
-                 '<input type="hidden" name="action" value="set"><input type="hidden" name="path" value="')
+    form_head = (
+        f'\n      <form method="post" action="{url}" class="inline-form"\n'
+        f'            hx-post="{url}" hx-target="#sheet-state" hx-swap="{SWAP}">\n        {csrf}'
+        '<input type="hidden" name="action" value="set"><input type="hidden" name="path" value="'
+    )
     out = []
     for item in _g(section, "items") or ():
         iid, label_, value = _o(item, "id"), _o(item, "label"), _o(item, "value")
@@ -397,9 +429,13 @@ def state_pools(context: Any, section: Any) -> str:
             f'\n  <li class="state-pool{" has-status" if status else ""}" id="pool-{sid}-{iid}" data-pool="{iid}">\n'
             f'    <span class="state-pool-label">{label_}</span>\n'
             f'    <span class="state-pool-value" data-testid="pool-{iid}"><strong>{value}</strong>'
-            + (f" / {_e(high)}" if high is not None else "") + "</span>\n    "
-            + (f'<meter min="{_e(_g(item, "min") or 0)}" max="{_e(high)}" value="{value}" aria-label="{label_}"></meter>'
-               if high is not None and _gt_zero(high) else "")
+            + (f" / {_e(high)}" if high is not None else "")
+            + "</span>\n    "
+            + (
+                f'<meter min="{_e(_g(item, "min") or 0)}" max="{_e(high)}" value="{value}" aria-label="{label_}"></meter>'
+                if high is not None and _gt_zero(high)
+                else ""
+            )
             + "\n    "
             + (f'<span class="badge state-status">{_e(status)}</span>' if status else "")
             + "\n    "
@@ -412,7 +448,7 @@ def state_pools(context: Any, section: Any) -> str:
                 out.append(
                     f'{form_head}{p}">\n        <input type="hidden" name="value" value="{_o(step, "value")}">\n'
                     f'        <button type="submit" class="btn btn-small btn-ghost stepper" id="step-{sid}-{iid}-{_o(step, "dir")}" aria-label="{_o(step, "verb")} {label_} by 1"\n'
-                    f'          {" disabled" if _g(step, "disabled") else ""}>{_o(step, "sign")}</button>\n      </form>\n      '
+                    f"          {' disabled' if _g(step, 'disabled') else ''}>{_o(step, 'sign')}</button>\n      </form>\n      "
                 )
             out.append(
                 f'{form_head}{p}">\n'
@@ -429,15 +465,17 @@ def state_pools(context: Any, section: Any) -> str:
 @register.simple_tag
 def roll_log_rows(rolls: Any) -> str:
     """The roll log's table rows (``rolls``: views_sheet._roll_rows)."""
-    return mark_safe("".join(
-        f'\n            <tr id="roll-{_o(roll, "pk")}">\n'
-        f'              <td><time datetime="{_o(roll, "when_iso")}">{_o(roll, "when")}</time></td>\n'
-        f'              <td>{_o(roll, "who")}</td>\n'
-        f'              <td><a href="{_o(roll, "sheet_url")}"\n'
-        f'                     hx-get="{_o(roll, "detail_url")}" hx-target="#roll-result" hx-swap="{SWAP}">{_o(roll, "label")}</a></td>\n'
-        f'              <td>{_o(roll, "text")}</td>\n            </tr>\n          '
-        for roll in rolls or ()
-    ))
+    return mark_safe(
+        "".join(
+            f'\n            <tr id="roll-{_o(roll, "pk")}">\n'
+            f'              <td><time datetime="{_o(roll, "when_iso")}">{_o(roll, "when")}</time></td>\n'
+            f"              <td>{_o(roll, 'who')}</td>\n"
+            f'              <td><a href="{_o(roll, "sheet_url")}"\n'
+            f'                     hx-get="{_o(roll, "detail_url")}" hx-target="#roll-result" hx-swap="{SWAP}">{_o(roll, "label")}</a></td>\n'
+            f"              <td>{_o(roll, 'text')}</td>\n            </tr>\n          "
+            for roll in rolls or ()
+        )
+    )
 
 
 def _value_html(value: Any) -> str:
@@ -445,12 +483,16 @@ def _value_html(value: Any) -> str:
     if k in ("scalar", "flag", "list"):
         return f'<span class="sheet-value">{_e(pretty(value))}</span>\n\n'
     if k == "table":
-        rows = "".join(f'<tr data-key="{_e(key)}"><th scope="row">{_e(_label(key))}</th><td>{_e(pretty(v))}</td></tr>'
-                       for key, v in value.items())
+        rows = "".join(
+            f'<tr data-key="{_e(key)}"><th scope="row">{_e(_label(key))}</th><td>{_e(pretty(v))}</td></tr>'
+            for key, v in value.items()
+        )
         return f'<table class="table sheet-kv"><tbody>{rows}</tbody></table>\n\n'
     if k == "nested":
-        rows = "".join(f'<div data-key="{_e(key)}"><dt>{_e(_label(key))}</dt><dd>{_e(pretty(v))}</dd></div>'
-                       for key, v in value.items())
+        rows = "".join(
+            f'<div data-key="{_e(key)}"><dt>{_e(_label(key))}</dt><dd>{_e(pretty(v))}</dd></div>'
+            for key, v in value.items()
+        )
         return f'<dl class="sheet-dl sheet-nested">{rows}</dl>\n\n'
     return f'<ul class="sheet-rows">{"".join(f"<li>{_e(pretty(v))}</li>" for v in value)}</ul>\n'
 
@@ -477,8 +519,10 @@ def skill_rows(skills: Any, effects: Any) -> str:
             if modifier is not None and modifier != value:
                 lowered = f' → <strong class="sheet-lowered">{_e(signed(modifier))}</strong>'
         k = _e(key)
-        out.append(f'<tr data-key="{k}"><th scope="row">{_e(_label(key))}</th>'
-                   f'<td data-testid="skill-{k}">{_e(signed(value))}{lowered}</td></tr>')
+        out.append(
+            f'<tr data-key="{k}"><th scope="row">{_e(_label(key))}</th>'
+            f'<td data-testid="skill-{k}">{_e(signed(value))}{lowered}</td></tr>'
+        )
     return mark_safe("".join(out))
 
 
@@ -511,8 +555,7 @@ def hearts(value: Any) -> str:
         return mark_safe('<span class="muted">—</span>')
     return mark_safe(
         f'<span class="hearts" aria-hidden="true">{"♥" * min(n, 20)}</span>'
-        f'<span class="visually-hidden">{n} heart{"" if n == 1 else "s"}</span>'
-        + (f" {n}" if n > 20 else "")
+        f'<span class="visually-hidden">{n} heart{"" if n == 1 else "s"}</span>' + (f" {n}" if n > 20 else "")
     )
 
 

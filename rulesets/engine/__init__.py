@@ -1,8 +1,8 @@
 """The rules service: one entry point for every door (CLI, API, builder, combat).
 
-    from rulesets.engine import validate, odds
-    report = validate(build_document, settings=campaign_house_rules, homebrew=campaign_homebrew)
-    report.as_dict()  # the CONTRACT.md report
+from rulesets.engine import validate, odds
+report = validate(build_document, settings=campaign_house_rules, homebrew=campaign_homebrew)
+report.as_dict()  # the CONTRACT.md report
 """
 
 from __future__ import annotations
@@ -16,8 +16,21 @@ from .pointer import ptr
 from .report import Issue, Report
 
 __all__ = [
-    "FORMAT", "Context", "FixedRoller", "Issue", "OddsError", "Report", "Roller", "Ruleset",
-    "StateError", "is_int", "name_key", "odds", "ptr", "registry", "validate",
+    "FORMAT",
+    "Context",
+    "FixedRoller",
+    "Issue",
+    "OddsError",
+    "Report",
+    "Roller",
+    "Ruleset",
+    "StateError",
+    "is_int",
+    "name_key",
+    "odds",
+    "ptr",
+    "registry",
+    "validate",
 ]
 
 
@@ -47,7 +60,7 @@ def validate(
         report = Report(slug if registry.get(slug) else None)
         known = ", ".join(registry.SYSTEMS)
         if named is None:
-            msg = f"Say which ruleset this build is for: add \"ruleset\" with one of {known}."
+            msg = f'Say which ruleset this build is for: add "ruleset" with one of {known}.'
         elif slug is not None and named != slug:
             msg = f"This build is for {named!r}, but it was sent to {slug!r}."
         else:
@@ -57,7 +70,9 @@ def validate(
     return ruleset.validate(doc, settings=settings, homebrew=homebrew, phase=phase, previous=previous)
 
 
-def odds(slug: str, request: Any, *, settings: dict | None = None, homebrew: dict | None = None) -> dict[str, Any]:
+def odds(
+    slug: str, request: Any, *, settings: dict | None = None, homebrew: dict | None = None
+) -> dict[str, Any]:
     """The exact odds of ``slug``'s core roll under ``settings`` (house rules; the defaults when
     None) and ``homebrew``; raises OddsError for a request it cannot answer."""
     ruleset = registry.get(slug)

@@ -147,8 +147,14 @@ class Context:
         """The same campaign in another phase (same settings, catalogue and memo)."""
         if phase == self.phase:
             return self
-        return Context(settings=self.settings, catalogue=self.catalogue, tables=self.tables, issues=self.issues,
-                       phase=phase, cache=self.cache)
+        return Context(
+            settings=self.settings,
+            catalogue=self.catalogue,
+            tables=self.tables,
+            issues=self.issues,
+            phase=phase,
+            cache=self.cache,
+        )
 
 
 #: The phase of a GM's NPC: not held to a player's budget (see ``Ruleset.validate``).
@@ -267,7 +273,9 @@ class Ruleset:
     def _check_common(self, doc: dict, report: Report) -> None:
         fmt = doc.get("format", FORMAT)
         if fmt != FORMAT:
-            report.error("build.malformed", "/format", f'Unknown format {fmt!r}: this service reads "{FORMAT}".')
+            report.error(
+                "build.malformed", "/format", f'Unknown format {fmt!r}: this service reads "{FORMAT}".'
+            )
         name = doc.get("name")
         if name is None:
             report.error("build.malformed", "/name", "Give the character a name (1–120 characters).")
@@ -286,7 +294,9 @@ class Ruleset:
 
     # ------------------------------------------------------------- context
 
-    def context(self, settings: dict | None = None, homebrew: dict | None = None, *, phase: str = "draft") -> Context:
+    def context(
+        self, settings: dict | None = None, homebrew: dict | None = None, *, phase: str = "draft"
+    ) -> Context:
         """House defaults merged with ``settings``, catalogue merged with ``homebrew`` (cached)."""
         if not settings and not homebrew:
             if phase == "draft":
@@ -324,9 +334,12 @@ class Ruleset:
             # Only overrides of the default's JSON type: a hook reading a house rule never meets text
             # where a number belongs (the wrong ones are the warnings above).
             good = {
-                k: v for k, v in settings.items()
-                if k in self.house_defaults and (
-                    self.house_defaults[k] is None or v is None
+                k: v
+                for k, v in settings.items()
+                if k in self.house_defaults
+                and (
+                    self.house_defaults[k] is None
+                    or v is None
                     or _json_type(v) == _json_type(self.house_defaults[k])
                 )
             }
@@ -339,7 +352,9 @@ class Ruleset:
             for entry in entries:
                 merged[entry["id"]] = {**entry, "homebrew": True}
             catalogue[kind] = merged
-        return Context(settings=merged_settings, catalogue=catalogue, tables=self.tables, issues=issues, phase=phase)
+        return Context(
+            settings=merged_settings, catalogue=catalogue, tables=self.tables, issues=issues, phase=phase
+        )
 
     def check_settings(self, settings: Any) -> list[Issue]:
         """House-rule overrides: only keys of ``house_defaults``, each of the default's JSON type."""
@@ -350,7 +365,11 @@ class Ruleset:
             if key not in self.house_defaults:
                 known = ", ".join(sorted(self.house_defaults)) or "none"
                 issues.append(
-                    Issue("settings.unknown", ptr(key), f"{self.name} has no house rule {key!r} (known: {known}).")
+                    Issue(
+                        "settings.unknown",
+                        ptr(key),
+                        f"{self.name} has no house rule {key!r} (known: {known}).",
+                    )
                 )
                 continue
             default = self.house_defaults[key]
@@ -376,11 +395,17 @@ class Ruleset:
             if kind not in self.homebrew_kinds:
                 kinds = ", ".join(self.homebrew_kinds) or "none"
                 issues.append(
-                    Issue("homebrew.unknown_kind", ptr(kind), f"{self.name} homebrew can add: {kinds}; not {kind!r}.")
+                    Issue(
+                        "homebrew.unknown_kind",
+                        ptr(kind),
+                        f"{self.name} homebrew can add: {kinds}; not {kind!r}.",
+                    )
                 )
                 continue
             if not isinstance(entries, list):
-                issues.append(Issue("homebrew.malformed", ptr(kind), f"Homebrew {kind} must be a list of entries."))
+                issues.append(
+                    Issue("homebrew.malformed", ptr(kind), f"Homebrew {kind} must be a list of entries.")
+                )
                 continue
             seen: set[str] = set()
             for i, entry in enumerate(entries):
@@ -395,7 +420,9 @@ class Ruleset:
                     )
                     continue
                 if entry_id in seen:
-                    issues.append(Issue("homebrew.duplicate", path + "/id", f"The id {entry_id!r} is used twice."))
+                    issues.append(
+                        Issue("homebrew.duplicate", path + "/id", f"The id {entry_id!r} is used twice.")
+                    )
                     continue
                 problems = self.check_homebrew_entry(kind, entry, path)
                 if problems:
@@ -423,7 +450,7 @@ class Ruleset:
         raw = build.get("budget", {})
         out: dict[str, int] = {}
         if not isinstance(raw, dict):
-            report.error("build.malformed", "/budget", "The budget must be an object such as {\"cp\": 40}.")
+            report.error("build.malformed", "/budget", 'The budget must be an object such as {"cp": 40}.')
             raw = {}
         for currency, amount in raw.items():
             if currency not in self.currencies:
@@ -435,7 +462,9 @@ class Ruleset:
                 continue
             if not is_int(amount) or amount < 0:
                 report.error(
-                    "build.malformed", ptr("budget", currency), f"The {currency} budget must be a whole number ≥ 0."
+                    "build.malformed",
+                    ptr("budget", currency),
+                    f"The {currency} budget must be a whole number ≥ 0.",
                 )
                 continue
             out[currency] = amount
@@ -460,7 +489,9 @@ class Ruleset:
         (attributes with ranges and costs, skill groups, slots, …)."""
         return {}
 
-    def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
+    def blank_build(
+        self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
+    ) -> dict:
         """Override: the starting point of a new character in the builder."""
         return {"format": FORMAT, "ruleset": self.slug, "name": name, "budget": dict(budget or {})}
 
@@ -514,7 +545,9 @@ class Ruleset:
         """Override: a fresh play state for a valid build (full pools, no harm)."""
         return {}
 
-    def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
+    def check_state(
+        self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
         """Override: problems with a play state (a pool above its maximum, an unknown
         body part). Paths point into the state object."""
         return []
@@ -624,7 +657,9 @@ class Ruleset:
         ``NPC_PHASE``: a build may be over a player's budget). Default: the quick NPC alone."""
         found = (self.tables.get("npc_archetypes") or {}).get("archetypes")
         if isinstance(found, list) and found:
-            return [copy.deepcopy(a) for a in found if isinstance(a, dict) and isinstance(a.get("build"), dict)]
+            return [
+                copy.deepcopy(a) for a in found if isinstance(a, dict) and isinstance(a.get("build"), dict)
+            ]
         npc = self.quick_npc(None, ctx)
         return [{"id": "quick", "name": npc.get("name") or "NPC", "build": npc}]
 
@@ -664,7 +699,9 @@ class Ruleset:
         Parts without a shape are listed in the table only. Default: none."""
         return self.tables.get("body_diagram") or {}
 
-    def point_price_key(self, section: dict[str, Any], entry: dict[str, Any] | None, value: int) -> tuple | None:
+    def point_price_key(
+        self, section: dict[str, Any], entry: dict[str, Any] | None, value: int
+    ) -> tuple | None:
         """The builder shows what one more point of each stepper costs, priced by validating the
         build with that point added. Steppers whose next point costs the same share one price:
         return the key they share (default: the section, the entry's ``group`` and the current
@@ -711,8 +748,13 @@ class Ruleset:
         any other afterwards) and what the conversion could not carry over as it was (paths point into
         the sheet), or ``(None, [why])`` when ``data`` is not such a sheet. Never raises on ``data``.
         Default: this ruleset reads no other format."""
-        return None, [Issue("import.unsupported", "", f"{self.name} reads no other character sheet format; "
-                            "import a sheetforge.build/1 document.")]
+        return None, [
+            Issue(
+                "import.unsupported",
+                "",
+                f"{self.name} reads no other character sheet format; import a sheetforge.build/1 document.",
+            )
+        ]
 
 
 def _json_type(value: Any) -> str:

@@ -124,9 +124,17 @@ class ActionSpec:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "id": self.id, "label": self.label, "cost": self.cost, "allowed": self.allowed,
-            "reason": self.reason, "target": self.target, "params": self.params, "odds": self.odds,
-            "gm": self.gm, "reaction": self.reaction, "code": self.code,
+            "id": self.id,
+            "label": self.label,
+            "cost": self.cost,
+            "allowed": self.allowed,
+            "reason": self.reason,
+            "target": self.target,
+            "params": self.params,
+            "odds": self.odds,
+            "gm": self.gm,
+            "reaction": self.reaction,
+            "code": self.code,
         }
 
 
@@ -174,7 +182,12 @@ class CombatRules:
         raise NotImplementedError
 
     def round_start(
-        self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller, *,
+        self,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        round_no: int,
+        roller: Roller,
+        *,
         ctx: Context | None = None,
     ) -> Outcome:
         """Override: what happens at the top of each round (Pando: stamina loss, then speed;
@@ -182,7 +195,12 @@ class CombatRules:
         return Outcome()
 
     def turn_start(
-        self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
         ctx: Context | None = None,
     ) -> Outcome:
         """Override: the start of ``actor``'s turn. Default: the turn's numbers start afresh
@@ -198,7 +216,12 @@ class CombatRules:
         return out
 
     def join(
-        self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
+        self,
+        fighter: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
         ctx: Context | None = None,
     ) -> Outcome:
         """Override: a fighter added to a running encounter (its opening numbers). ``fighters``
@@ -211,8 +234,12 @@ class CombatRules:
         if rolled is None:
             return out
         out.combat[fighter.id] = {**self.fresh_turn(), **rolled}
-        out.log("initiative", f"{fighter.name} joins: initiative {rolled['initiative']} "
-                f"({self.initiative_text(rolled)}); they act last this round.", fighter.id)
+        out.log(
+            "initiative",
+            f"{fighter.name} joins: initiative {rolled['initiative']} "
+            f"({self.initiative_text(rolled)}); they act last this round.",
+            fighter.id,
+        )
         return out
 
     # ------------------------------------------------- what the default join and turn_start use
@@ -222,7 +249,9 @@ class CombatRules:
         the reaction…). Default: none."""
         return {}
 
-    def roll_initiative(self, fighter: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any] | None:
+    def roll_initiative(
+        self, fighter: Fighter, roller: Roller, *, ctx: Context | None = None
+    ) -> dict[str, Any] | None:
         """Override: ``fighter``'s initiative, rolled: {"initiative": total, ...the parts, kept in its
         combat numbers}. Default None: this ruleset orders a fight another way."""
         return None
@@ -258,8 +287,14 @@ class CombatRules:
         return self.ruleset.context_of(fighter.report if fighter is not None else None, ctx)
 
     def play_state_action(
-        self, fighter: Fighter, state: dict | None, action: dict, roller: Roller | None = None, *,
-        report: Report | None = None, ctx: Context | None = None,
+        self,
+        fighter: Fighter,
+        state: dict | None,
+        action: dict,
+        roller: Roller | None = None,
+        *,
+        report: Report | None = None,
+        ctx: Context | None = None,
     ) -> tuple[dict, str]:
         """Apply one of the ruleset's play-state actions (``Ruleset.state_action``: take harm, heal,
         spend a pool…) to ``state`` (``fighter``'s when None, or one this outcome already changed) and
@@ -267,15 +302,25 @@ class CombatRules:
         there (``StateError``) is a refusal here, ``CombatRefused`` with the same code and message."""
         report = report if report is not None else self.report_of(fighter)
         try:
-            return self.ruleset.state_action(fighter.state if state is None else state, action, fighter.build,
-                                             report, roller, ctx=self.ctx_of(fighter, ctx))
+            return self.ruleset.state_action(
+                fighter.state if state is None else state,
+                action,
+                fighter.build,
+                report,
+                roller,
+                ctx=self.ctx_of(fighter, ctx),
+            )
         except StateError as exc:
             raise CombatRefused(exc.code, exc.message) from None
 
     def effects_of(self, fighter: Fighter, state: dict | None = None, *, ctx: Context | None = None) -> dict:
         """``Ruleset.state_effects`` of ``fighter`` (of ``state`` when given: one this outcome changed)."""
-        return self.ruleset.state_effects(fighter.build, self.report_of(fighter),
-                                          fighter.state if state is None else state, ctx=self.ctx_of(fighter, ctx))
+        return self.ruleset.state_effects(
+            fighter.build,
+            self.report_of(fighter),
+            fighter.state if state is None else state,
+            ctx=self.ctx_of(fighter, ctx),
+        )
 
     @staticmethod
     def not_your_turn(actor: Fighter) -> tuple[str, str]:
@@ -290,8 +335,10 @@ class CombatRules:
         by_id = {s.id: s for s in specs}
         spec = by_id.get(aid) if isinstance(aid, str) else None
         if spec is None:
-            raise CombatRefused("combat.unknown_action",
-                                f"{actor.name} has no action {aid!r} now (they have {', '.join(by_id)}).")
+            raise CombatRefused(
+                "combat.unknown_action",
+                f"{actor.name} has no action {aid!r} now (they have {', '.join(by_id)}).",
+            )
         return spec
 
     @staticmethod
@@ -302,7 +349,9 @@ class CombatRules:
 
     @overload
     @staticmethod
-    def target_of(action: dict[str, Any], fighters: list[Fighter], *, required: Literal[True] = True) -> Fighter: ...
+    def target_of(
+        action: dict[str, Any], fighters: list[Fighter], *, required: Literal[True] = True
+    ) -> Fighter: ...
 
     @overload
     @staticmethod
@@ -340,10 +389,17 @@ class CombatRules:
     @staticmethod
     def refusal(spec: ActionSpec) -> CombatRefused:
         """The ``CombatRefused`` for a spec that is not allowed (its code and reason)."""
-        return CombatRefused(spec.code or "combat.not_allowed", spec.reason or f"{spec.label} is not allowed now.")
+        return CombatRefused(
+            spec.code or "combat.not_allowed", spec.reason or f"{spec.label} is not allowed now."
+        )
 
     def actions(
-        self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *, current: int | None,
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        *,
+        current: int | None,
         ctx: Context | None = None,
     ) -> list[ActionSpec]:
         """Override: the actions ``actor`` could take now (``current`` is the id whose turn it is),
@@ -366,7 +422,9 @@ class CombatRules:
         rules refuse it (then nothing changes). Must not mutate its arguments: return new dicts."""
         raise CombatRefused("combat.unknown_action", "This ruleset has no such action.")
 
-    def summary(self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None) -> dict[str, Any]:
+    def summary(
+        self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         """Override: the key numbers shown on the fighter's row (speed 4/6, HP 12/20, wound −1…):
         {"stats": [{"label","value"}], "status": ["wounded arm", …]}."""
         return {"stats": [], "status": []}

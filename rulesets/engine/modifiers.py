@@ -50,7 +50,9 @@ def stack(modifiers: list[dict[str, Any]]) -> Stacked:
     for mod in modifiers:
         value = mod.get("value") if isinstance(mod, dict) else None
         if not isinstance(value, int) or isinstance(value, bool):
-            ignored.append({**(mod if isinstance(mod, dict) else {"value": mod}), "reason": "not a whole number"})
+            ignored.append(
+                {**(mod if isinstance(mod, dict) else {"value": mod}), "reason": "not a whole number"}
+            )
             continue
         if value == 0:
             ignored.append({**mod, "reason": "changes nothing"})
@@ -76,7 +78,10 @@ def stack(modifiers: list[dict[str, Any]]) -> Stacked:
         winner = entries[(best_bonus if mod["value"] > 0 else worst_penalty)[kind]]
         word = "bonus" if mod["value"] > 0 else "penalty"
         ignored.append(
-            {**mod, "reason": f"{winner.get('source') or 'another'} gives a {'higher' if word == 'bonus' else 'worse'} "
-             f"{kind} {word} ({winner['value']:+d}); only one {kind} {word} applies"}
+            {
+                **mod,
+                "reason": f"{winner.get('source') or 'another'} gives a {'higher' if word == 'bonus' else 'worse'} "
+                f"{kind} {word} ({winner['value']:+d}); only one {kind} {word} applies",
+            }
         )
     return {"total": sum(m["value"] for m in applied), "applied": applied, "ignored": ignored}

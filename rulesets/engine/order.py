@@ -114,10 +114,12 @@ def in_rulebook_order(value: Any, index: dict[str, Any], *, depth: int = 0, pare
         ids = index.get("_ids", index) if "_under" in index else index
         if depth > 0 and len(items) > 1:
             last = len(ids) + len(order or ())
+
             def place(k):
                 if order and k in order:
                     return order[k]
                 return len(order or ()) + ids[k] if k in ids else last
+
             keys = sorted(items, key=place)
             if keys != list(items):
                 return {k: items[k] for k in keys}

@@ -25,8 +25,9 @@ class Table:
 
 def make_table(ruleset: str, *, settings=None) -> Table:
     gm, player, other, outsider = make_user(), make_user(), make_user(), make_user()
-    campaign = make_campaign(gm=gm, ruleset=ruleset, players=[player, other], settings=settings,
-                             name=f"{ruleset.title()} table")
+    campaign = make_campaign(
+        gm=gm, ruleset=ruleset, players=[player, other], settings=settings, name=f"{ruleset.title()} table"
+    )
     return Table(campaign, gm, player, other, outsider)
 
 
@@ -80,8 +81,10 @@ class Node:
         for n in self.iter():
             if tag and n.tag != tag:
                 continue
-            if all((n.attrs.get(k.rstrip("_")) or "") == v if v is not True else k.rstrip("_") in n.attrs
-                   for k, v in attrs.items()):
+            if all(
+                (n.attrs.get(k.rstrip("_")) or "") == v if v is not True else k.rstrip("_") in n.attrs
+                for k, v in attrs.items()
+            ):
                 out.append(n)
         return out
 
@@ -137,7 +140,11 @@ def form_fields(root: Node) -> list[tuple[str, str]]:
     out = []
     for n in root.iter():
         name = n.attrs.get("name")
-        if not name or "disabled" in n.attrs or any("disabled" in a.attrs and a.tag == "fieldset" for a in n.ancestors()):
+        if (
+            not name
+            or "disabled" in n.attrs
+            or any("disabled" in a.attrs and a.tag == "fieldset" for a in n.ancestors())
+        ):
             continue
         if n.tag == "input":
             kind = n.attrs.get("type", "text")
@@ -199,7 +206,9 @@ class BuilderSession:
         headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
         response = self.client.post(self.url, self.data(extra), **headers)
         assert response.status_code == 200, (response.status_code, response.content[:2000])
-        assert b"&lt;option" not in response.content and b"&lt;li" not in response.content  # no double escaping
+        assert (
+            b"&lt;option" not in response.content and b"&lt;li" not in response.content
+        )  # no double escaping
         self.last = response
         self.root = parse_html(response.content)
         sections = self.root.by_id("builder-sections") if htmx else self.root.by_id("builder-form")
@@ -226,7 +235,9 @@ class BuilderSession:
         for ident in described:
             node = self.root.by_id(ident)
             if node is not None:
-                codes += [li.attrs.get("data-code") for li in node.find_all("li") if li.attrs.get("data-code")]
+                codes += [
+                    li.attrs.get("data-code") for li in node.find_all("li") if li.attrs.get("data-code")
+                ]
         return codes
 
     def summary_codes(self) -> list[str]:

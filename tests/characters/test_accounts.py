@@ -25,7 +25,9 @@ def test_sign_up_creates_the_user_and_signs_them_in(client):
 
 
 def test_sign_up_refuses_a_weak_password_with_the_validators_reasons(client):
-    response = client.post(reverse("signup"), {"username": "mira", "password1": "12345678", "password2": "12345678"})
+    response = client.post(
+        reverse("signup"), {"username": "mira", "password1": "12345678", "password2": "12345678"}
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert "This password is too common." in html
@@ -36,7 +38,8 @@ def test_sign_up_refuses_a_weak_password_with_the_validators_reasons(client):
 def test_sign_up_refuses_a_taken_name_whatever_its_case(client):
     make_user("Mira")
     response = client.post(
-        reverse("signup"), {"username": "mira", "password1": "velvet-lantern-77", "password2": "velvet-lantern-77"}
+        reverse("signup"),
+        {"username": "mira", "password1": "velvet-lantern-77", "password2": "velvet-lantern-77"},
     )
     assert response.status_code == 200
     assert "already exists" in response.content.decode()
@@ -67,7 +70,11 @@ def test_change_password(client):
     client.force_login(user)
     response = client.post(
         reverse("password_change"),
-        {"old_password": PASSWORD, "new_password1": "copper-kettle-319", "new_password2": "copper-kettle-319"},
+        {
+            "old_password": PASSWORD,
+            "new_password1": "copper-kettle-319",
+            "new_password2": "copper-kettle-319",
+        },
     )
     assert response.status_code == 302 and response.url == reverse("password_change_done")
     user.refresh_from_db()
@@ -113,7 +120,9 @@ def test_api_register_answers_201_with_id_and_username():
 
 
 def test_api_register_refuses_a_weak_password_with_reasons():
-    response = api_client().post("/api/v1/auth/register/", {"username": "orla", "password": "orla"}, format="json")
+    response = api_client().post(
+        "/api/v1/auth/register/", {"username": "orla", "password": "orla"}, format="json"
+    )
     assert response.status_code == 400
     body = response.json()
     messages = [e["message"] for e in body["errors"] if e["field"] == "password"]
@@ -128,7 +137,9 @@ def test_api_register_refuses_a_taken_name():
         "/api/v1/auth/register/", {"username": "ORLA", "password": "velvet-lantern-77"}, format="json"
     )
     assert response.status_code == 400
-    assert response.json()["errors"] == [{"field": "username", "message": "A user with that username already exists."}]
+    assert response.json()["errors"] == [
+        {"field": "username", "message": "A user with that username already exists."}
+    ]
 
 
 def test_api_register_refuses_a_missing_field():
@@ -139,7 +150,9 @@ def test_api_register_refuses_a_missing_field():
 
 def test_api_token_answers_a_token_that_authenticates():
     user = make_user("orla")
-    response = api_client().post("/api/v1/auth/token/", {"username": "orla", "password": PASSWORD}, format="json")
+    response = api_client().post(
+        "/api/v1/auth/token/", {"username": "orla", "password": PASSWORD}, format="json"
+    )
     assert response.status_code == 200
     token = response.json()["token"]
     # Tokens are per device now (knox): only the digest is stored, the key's first 15 characters index it.
@@ -152,7 +165,9 @@ def test_api_token_answers_a_token_that_authenticates():
 
 def test_api_token_refuses_bad_credentials_with_400():
     make_user("orla")
-    response = api_client().post("/api/v1/auth/token/", {"username": "orla", "password": "wrong"}, format="json")
+    response = api_client().post(
+        "/api/v1/auth/token/", {"username": "orla", "password": "wrong"}, format="json"
+    )
     assert response.status_code == 400
     assert "Unable to log in" in response.json()["detail"]
     assert not ApiToken.objects.exists()

@@ -27,8 +27,10 @@ def _advanced(ruleset: str) -> dict:
         b["skills"]["melee"] = 2  # r(r+1)/2: 3 − 1 = 2 skill points
     elif ruleset == "ascendant":
         b["level"] = 2  # level 2 uses 1000 XP
-        b["levels"]["2"] = {"attributes": {"str": 1, "dex": 1, "cha": 1},
-                            "feats": {"class": "widen_spell", "archetype": "sentinel_dedication", "skill": "recognize_spell"}}
+        b["levels"]["2"] = {
+            "attributes": {"str": 1, "dex": 1, "cha": 1},
+            "feats": {"class": "widen_spell", "archetype": "sentinel_dedication", "skill": "recognize_spell"},
+        }
     elif ruleset == "ourdnd":
         b["stats"]["dex"] = 1  # 1 point
     return b
@@ -74,13 +76,21 @@ def test_award_request_approve_applies_the_build_and_books_the_spend(table, rule
     before = ledger_totals(character=character)[currency]
     gm, player = api_client(table["gm"]), api_client(table["player"])
 
-    r = gm.post(f"/api/v1/characters/{character.pk}/awards/", {"currency": currency, "amount": award, "reason": "chapter 1"}, format="json")
+    r = gm.post(
+        f"/api/v1/characters/{character.pk}/awards/",
+        {"currency": currency, "amount": award, "reason": "chapter 1"},
+        format="json",
+    )
     assert r.status_code == 201, r.json()
     assert r.json()["kind"] == "award" and r.json()["amount"] == award and r.json()["currency"] == currency
     assert_invariant(character)
     assert ledger_totals(character=character)[currency]["unspent"] == before["unspent"] + award
 
-    r = player.post(f"/api/v1/characters/{character.pk}/advancements/", {"build": _advanced(ruleset), "note": "training"}, format="json")
+    r = player.post(
+        f"/api/v1/characters/{character.pk}/advancements/",
+        {"build": _advanced(ruleset), "note": "training"},
+        format="json",
+    )
     assert r.status_code == 201, r.json()
     body = r.json()
     assert body["status"] == "pending"
@@ -98,11 +108,19 @@ def test_award_request_approve_applies_the_build_and_books_the_spend(table, rule
     assert r.json()["status"] == "approved"
     character.refresh_from_db()
     assert character.version == version + 1
-    assert character.build == {**_advanced(ruleset), "format": "sheetforge.build/1",
-                               "budget": {**character.build["budget"]}}
-    assert CharacterVersion.objects.get(character=character, number=character.version).reason == f"advancement #{body['id']}"
+    assert character.build == {
+        **_advanced(ruleset),
+        "format": "sheetforge.build/1",
+        "budget": {**character.build["budget"]},
+    }
+    assert (
+        CharacterVersion.objects.get(character=character, number=character.version).reason
+        == f"advancement #{body['id']}"
+    )
     spends = list(LedgerEntry.objects.filter(advancement_id=body["id"]))
-    assert [(s.kind, s.currency, s.amount, s.version) for s in spends] == [("spend", currency, -cost, character.version)]
+    assert [(s.kind, s.currency, s.amount, s.version) for s in spends] == [
+        ("spend", currency, -cost, character.version)
+    ]
     after = ledger_totals(character=character)[currency]
     assert after["unspent"] == before["unspent"] + award - cost
     assert after["spent"] == before["spent"] + cost
@@ -119,18 +137,28 @@ def test_a_rejected_request_applies_nothing_and_books_nothing(table, ruleset):
     character = _character(table, ruleset)
     svc.award_create(gm=table["gm"], character_id=character.pk, currency=currency, amount=award, reason="x")
     character.refresh_from_db()
-    build, version, rows = character.build, character.version, LedgerEntry.objects.filter(character=character).count()
+    build, version, rows = (
+        character.build,
+        character.version,
+        LedgerEntry.objects.filter(character=character).count(),
+    )
     gm, player = api_client(table["gm"]), api_client(table["player"])
-    adv = player.post(f"/api/v1/characters/{character.pk}/advancements/", {"build": _advanced(ruleset)}, format="json").json()
+    adv = player.post(
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": _advanced(ruleset)}, format="json"
+    ).json()
     r = gm.post(f"/api/v1/advancements/{adv['id']}/reject/", {"comment": ""}, format="json")
     assert r.status_code == 400  # a rejection needs its reason
-    r = gm.post(f"/api/v1/advancements/{adv['id']}/reject/", {"comment": "Not before the ritual."}, format="json")
+    r = gm.post(
+        f"/api/v1/advancements/{adv['id']}/reject/", {"comment": "Not before the ritual."}, format="json"
+    )
     assert r.status_code == 200 and r.json()["status"] == "rejected"
     assert r.json()["review_comment"] == "Not before the ritual."
     character.refresh_from_db()
     assert (character.build, character.version) == (build, version)
     assert LedgerEntry.objects.filter(character=character).count() == rows
-    assert not LedgerEntry.objects.filter(character=character, kind="spend", advancement__isnull=False).exists()
+    assert not LedgerEntry.objects.filter(
+        character=character, kind="spend", advancement__isnull=False
+    ).exists()
     assert gm.post(f"/api/v1/advancements/{adv['id']}/approve/", {}, format="json").status_code == 409
     assert_invariant(character)
 
@@ -141,14 +169,21 @@ def test_revert_makes_a_new_version_with_reversal_rows_and_restores_the_balance(
     character.refresh_from_db()
     old_build = copy.deepcopy(character.build)
     balance = ledger_totals(character=character)["xp"]["unspent"]
-    adv = svc.advancement_request(character_id=character.pk, user=table["player"], build=_advanced("maelstrom"))
+    adv = svc.advancement_request(
+        character_id=character.pk, user=table["player"], build=_advanced("maelstrom")
+    )
     svc.advancement_approve(advancement_id=adv.pk, gm=table["gm"])
     assert ledger_totals(character=character)["xp"]["unspent"] == balance - 4
     applied = Character.objects.get(pk=character.pk).version
 
     gm = api_client(table["gm"])
     assert gm.post(f"/api/v1/advancements/{adv.pk}/revert/", {}, format="json").status_code == 400
-    assert api_client(table["player"]).post(f"/api/v1/advancements/{adv.pk}/revert/", {"reason": "oops"}, format="json").status_code == 403
+    assert (
+        api_client(table["player"])
+        .post(f"/api/v1/advancements/{adv.pk}/revert/", {"reason": "oops"}, format="json")
+        .status_code
+        == 403
+    )
     r = gm.post(f"/api/v1/advancements/{adv.pk}/revert/", {"reason": "misread the rules"}, format="json")
     assert r.status_code == 200, r.json()
     assert r.json()["status"] == "reverted"
@@ -160,7 +195,10 @@ def test_revert_makes_a_new_version_with_reversal_rows_and_restores_the_balance(
     assert rows == [("spend", -4), ("reversal", 4)]
     assert ledger_totals(character=character)["xp"]["unspent"] == balance
     assert_invariant(character)
-    assert gm.post(f"/api/v1/advancements/{adv.pk}/revert/", {"reason": "again"}, format="json").status_code == 409
+    assert (
+        gm.post(f"/api/v1/advancements/{adv.pk}/revert/", {"reason": "again"}, format="json").status_code
+        == 409
+    )
 
 
 def test_only_the_latest_change_can_be_reverted(table):
@@ -185,7 +223,9 @@ def test_paragon_power_level_rise_is_a_warning_the_gm_sees(table):
     build = copy.deepcopy(BUILDS["paragon"])
     build["power_level"] = 3  # 25 force points, one more than before to spend on fire
     build["forces"]["fire"] = 2
-    r = api_client(table["player"]).post(f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json")
+    r = api_client(table["player"]).post(
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json"
+    )
     assert r.status_code == 201, r.json()
     codes = [w["code"] for w in r.json()["report"]["warnings"]]
     assert "paragon.power_level_changed" in codes
@@ -195,7 +235,9 @@ def test_paragon_power_level_rise_is_a_warning_the_gm_sees(table):
     svc.advancement_approve(advancement_id=r.json()["id"], gm=table["gm"])
     character.refresh_from_db()
     assert character.build["power_level"] == 3
-    assert not LedgerEntry.objects.filter(character=character, currency="force_points").exists()  # not awardable
+    assert not LedgerEntry.objects.filter(
+        character=character, currency="force_points"
+    ).exists()  # not awardable
     assert_invariant(character)
 
 
@@ -212,7 +254,11 @@ def _gm_review_page(table, character) -> str:
 @pytest.mark.parametrize(
     "ruleset, change, code",
     [
-        ("pando", lambda b: b["resistances"].update(awareness="rationality", insight="presence"), "resistance.mapping_changed"),
+        (
+            "pando",
+            lambda b: b["resistances"].update(awareness="rationality", insight="presence"),
+            "resistance.mapping_changed",
+        ),
         ("maelstrom", lambda b: b["abilities"].update(investigation=3), "advancement.decrease"),
         ("ascendant", lambda b: b.update(level=2), "ascendant.level_choices_missing"),
         ("ourdnd", lambda b: b["stats"].update(dex=6), "budget.exceeded"),
@@ -220,10 +266,18 @@ def _gm_review_page(table, character) -> str:
 )
 def test_an_invalid_request_is_refused_with_the_rules_errors(table, ruleset, change, code):
     character = _character(table, ruleset)
-    svc.award_create(gm=table["gm"], character_id=character.pk, currency=FLOWS[ruleset][0], amount=FLOWS[ruleset][1], reason="x")
+    svc.award_create(
+        gm=table["gm"],
+        character_id=character.pk,
+        currency=FLOWS[ruleset][0],
+        amount=FLOWS[ruleset][1],
+        reason="x",
+    )
     build = copy.deepcopy(BUILDS[ruleset])
     change(build)
-    r = api_client(table["player"]).post(f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json")
+    r = api_client(table["player"]).post(
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json"
+    )
     assert r.status_code == 422, r.json()
     assert code in [e["code"] for e in r.json()["errors"]]
     assert not Advancement.objects.filter(character=character).exists()
@@ -244,10 +298,16 @@ def test_a_new_request_supersedes_the_pending_one(table):
 def test_no_change_and_drafts_cannot_be_requested(table):
     character = _character(table, "pando")
     player = api_client(table["player"])
-    r = player.post(f"/api/v1/characters/{character.pk}/advancements/", {"build": BUILDS["pando"]}, format="json")
+    r = player.post(
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": BUILDS["pando"]}, format="json"
+    )
     assert r.status_code == 422 and r.json()["errors"][0]["code"] == "advancement.no_change"
-    draft = make_character(ruleset="pando", owner=table["player"], campaign=character.campaign, status="draft")
-    r = player.post(f"/api/v1/characters/{draft.pk}/advancements/", {"build": _advanced("pando")}, format="json")
+    draft = make_character(
+        ruleset="pando", owner=table["player"], campaign=character.campaign, status="draft"
+    )
+    r = player.post(
+        f"/api/v1/characters/{draft.pk}/advancements/", {"build": _advanced("pando")}, format="json"
+    )
     assert r.status_code == 422 and r.json()["errors"][0]["code"] == "character.not_active"
     r = player.post(f"/api/v1/characters/{character.pk}/advancements/", {"build": [1, 2]}, format="json")
     assert r.status_code == 400
@@ -258,7 +318,11 @@ def test_party_award_is_one_row_per_active_character(table):
     a = make_character(ruleset="maelstrom", owner=table["player"], campaign=campaign)
     b = make_character(ruleset="maelstrom", owner=table["other"], campaign=campaign)
     draft = make_character(ruleset="maelstrom", owner=table["other"], campaign=campaign, status="draft")
-    r = api_client(table["gm"]).post(f"/api/v1/campaigns/{campaign.pk}/awards/", {"currency": "xp", "amount": 1, "reason": "Victory"}, format="json")
+    r = api_client(table["gm"]).post(
+        f"/api/v1/campaigns/{campaign.pk}/awards/",
+        {"currency": "xp", "amount": 1, "reason": "Victory"},
+        format="json",
+    )
     assert r.status_code == 201, r.json()
     assert sorted(e["character"] for e in r.json()["entries"]) == sorted([a.pk, b.pk])
     assert not LedgerEntry.objects.filter(character=draft, reason="Victory").exists()
@@ -290,9 +354,17 @@ def test_bad_awards_are_400_and_book_nothing(table, body):
 def test_paragon_awards_only_skill_points(table):
     character = _character(table, "paragon")
     gm = api_client(table["gm"])
-    r = gm.post(f"/api/v1/characters/{character.pk}/awards/", {"currency": "force_points", "amount": 5, "reason": "x"}, format="json")
+    r = gm.post(
+        f"/api/v1/characters/{character.pk}/awards/",
+        {"currency": "force_points", "amount": 5, "reason": "x"},
+        format="json",
+    )
     assert r.status_code == 400
     assert "skill_points" in r.json()["detail"]
-    r = gm.post(f"/api/v1/characters/{character.pk}/awards/", {"currency": "skill_points", "amount": 3, "reason": "Training"}, format="json")
+    r = gm.post(
+        f"/api/v1/characters/{character.pk}/awards/",
+        {"currency": "skill_points", "amount": 3, "reason": "Training"},
+        format="json",
+    )
     assert r.status_code == 201
     assert_invariant(character)

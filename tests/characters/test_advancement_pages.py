@@ -23,8 +23,15 @@ def t(db):
     campaign = make_campaign(gm=gm, ruleset="maelstrom", players=[player, other])
     character = make_character(ruleset="maelstrom", owner=player, campaign=campaign)
     elsewhere = make_campaign(gm=stranger, ruleset="maelstrom", players=[])
-    return {"gm": gm, "player": player, "other": other, "stranger": stranger, "campaign": campaign,
-            "character": character, "elsewhere": elsewhere}
+    return {
+        "gm": gm,
+        "player": player,
+        "other": other,
+        "stranger": stranger,
+        "campaign": campaign,
+        "character": character,
+        "elsewhere": elsewhere,
+    }
 
 
 def as_user(user) -> Client:
@@ -44,7 +51,9 @@ def test_advance_mode_prices_each_change_live_and_sends_the_request(t):
     fields = form_fields(root.by_id("builder-form"))
     assert ("/abilities/firearms", "1") in fields
     assert "disabled" in root.find_all("button", name="_request")[0].attrs  # nothing changed yet
-    fields = [(k, v) for k, v in fields if k != "/abilities/investigation"] + [("/abilities/investigation", "5")]
+    fields = [(k, v) for k, v in fields if k != "/abilities/investigation"] + [
+        ("/abilities/investigation", "5")
+    ]
     r = player.post(f"/characters/{ch.pk}/advance/", dict_of(fields), HTTP_HX_REQUEST="true")
     assert r.status_code == 200
     frag = parse_html(r.content)
@@ -63,8 +72,12 @@ def test_advance_mode_prices_each_change_live_and_sends_the_request(t):
 def test_advance_mode_shows_rule_errors_and_refuses_to_send(t):
     ch = t["character"]
     player = as_user(t["player"])
-    fields = form_fields(parse_html(player.get(f"/characters/{ch.pk}/advance/").content).by_id("builder-form"))
-    fields = [(k, v) for k, v in fields if k != "/abilities/investigation"] + [("/abilities/investigation", "2")]
+    fields = form_fields(
+        parse_html(player.get(f"/characters/{ch.pk}/advance/").content).by_id("builder-form")
+    )
+    fields = [(k, v) for k, v in fields if k != "/abilities/investigation"] + [
+        ("/abilities/investigation", "2")
+    ]
     r = player.post(f"/characters/{ch.pk}/advance/", {**dict_of(fields), "_request": "1"})
     assert r.status_code == 422
     assert b"advancement.decrease" in r.content
@@ -110,7 +123,9 @@ def test_review_page_shows_the_diff_and_approves_with_htmx(t):
     assert frag.by_id("nav-review").attrs.get("hx-swap-oob") == "true"
     ch.refresh_from_db()
     assert ch.build["abilities"]["firearms"] == 2
-    r = gm.post(f"/advancements/{adv.pk}/approve/", {"comment": "again", "_card": "1"}, HTTP_HX_REQUEST="true")
+    r = gm.post(
+        f"/advancements/{adv.pk}/approve/", {"comment": "again", "_card": "1"}, HTTP_HX_REQUEST="true"
+    )
     assert b"already approved" in r.content  # 409 inside the card, no 500
     sheet_notice = as_user(t["player"]).get(f"/characters/{ch.pk}/advancements/")
     assert b"was approved: ok" in sheet_notice.content
@@ -127,7 +142,12 @@ def test_access_rules_of_the_pages(t):
     assert Advancement.objects.get(pk=adv.pk).status == "pending"
     assert player.get(f"/campaigns/{t['campaign'].pk}/review/").status_code == 403
     assert player.get(f"/campaigns/{t['campaign'].pk}/awards/").status_code == 403
-    assert player.post(f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "currency": "xp", "amount": "5"}).status_code == 403
+    assert (
+        player.post(
+            f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "currency": "xp", "amount": "5"}
+        ).status_code
+        == 403
+    )
     assert stranger.get(f"/campaigns/{t['campaign'].pk}/review/").status_code == 404
     assert player.get(f"/campaigns/{t['elsewhere'].pk}/review/").status_code == 404
     assert other.get(f"/advancements/{adv.pk}/").status_code == 404
@@ -143,15 +163,28 @@ def test_awards_page_quick_choice_goes_to_the_ticked_characters(t):
     gm = as_user(t["gm"])
     page = parse_html(gm.get(f"/campaigns/{t['campaign'].pk}/awards/").content)
     quick = {b.attrs["value"] for b in page.find_all("button", name="quick")}
-    assert quick == {"participation", "creativity", "roleplaying", "heroism", "victory", "hazard", "ingenuity"}
+    assert quick == {
+        "participation",
+        "creativity",
+        "roleplaying",
+        "heroism",
+        "victory",
+        "hazard",
+        "ingenuity",
+    }
     r = gm.post(f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "quick": "heroism"})
     assert r.status_code == 302
     assert ledger_totals(character=ch)["xp"]["awarded"] == 31
     assert ledger_totals(character=other_ch)["xp"]["awarded"] == 30
-    r = gm.post(f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk, other_ch.pk], "currency": "xp", "amount": "2", "reason": "Victory"})
+    r = gm.post(
+        f"/campaigns/{t['campaign'].pk}/awards/",
+        {"characters": [ch.pk, other_ch.pk], "currency": "xp", "amount": "2", "reason": "Victory"},
+    )
     assert r.status_code == 302
     assert [ledger_totals(character=c)["xp"]["awarded"] for c in (ch, other_ch)] == [33, 32]
-    r = gm.post(f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "currency": "xp", "amount": "-2"})
+    r = gm.post(
+        f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "currency": "xp", "amount": "-2"}
+    )
     assert r.status_code == 400 and b"whole number" in r.content
     ch.refresh_from_db()
     assert ch.build["budget"]["xp"] == 33 and ch.report["remaining"]["xp"] == 13
@@ -180,7 +213,9 @@ def test_ascendant_level_up_from_advance_mode_shows_the_new_levels_choices(t):
     due = [n for n in root.iter() if n.attrs.get("data-testid") == "level-due"]
     assert due and "level 2" in due[0].text
     fields = [(k, v) for k, v in form_fields(root.by_id("builder-form")) if k != "/level"] + [("/level", "2")]
-    frag = parse_html(player.post(f"/characters/{ch.pk}/advance/", dict_of(fields), HTTP_HX_REQUEST="true").content)
+    frag = parse_html(
+        player.post(f"/characters/{ch.pk}/advance/", dict_of(fields), HTTP_HX_REQUEST="true").content
+    )
     names = {n.attrs.get("name") for n in frag.iter()}
     assert {"/levels/2/feats/class", "/levels/2/feats/skill", "/levels/2/attributes/str"} <= names
     codes = {n.attrs.get("data-code") for n in frag.by_id("builder-errors").iter()}

@@ -59,8 +59,10 @@ def test_the_same_request_approved_twice_at_once_applies_once():
     build["attributes"]["strength"] = 3  # 6 CP
     adv = svc.advancement_request(character_id=character.pk, user=player, build=build)
     version = Character.objects.get(pk=character.pk).version
-    results = _race(lambda: svc.advancement_approve(advancement_id=adv.pk, gm=gm),
-                    lambda: svc.advancement_approve(advancement_id=adv.pk, gm=gm))
+    results = _race(
+        lambda: svc.advancement_approve(advancement_id=adv.pk, gm=gm),
+        lambda: svc.advancement_approve(advancement_id=adv.pk, gm=gm),
+    )
     assert sorted(r[0] for r in results) == ["conflict", "ok"], results
     character.refresh_from_db()
     assert character.version == version + 1
@@ -79,18 +81,29 @@ def test_two_requests_each_affordable_alone_but_not_together_one_wins_one_gets_4
     b_build["attributes"]["acrobatics"] = 4  # 14 as well
     a = svc.advancement_request(character_id=character.pk, user=player, build=a_build)
     # Two pending at once (as from an older client that did not supersede): both priced on the same version.
-    b = Advancement.objects.create(character=character, requested_by=player, base_version=a.base_version, build=b_build,
-                                   diff=[], cost={"cp": 14}, report={})
+    b = Advancement.objects.create(
+        character=character,
+        requested_by=player,
+        base_version=a.base_version,
+        build=b_build,
+        diff=[],
+        cost={"cp": 14},
+        report={},
+    )
     Advancement.objects.filter(pk=a.pk).update(status="pending")
     before = Character.objects.get(pk=character.pk)
-    results = _race(lambda: svc.advancement_approve(advancement_id=a.pk, gm=gm),
-                    lambda: svc.advancement_approve(advancement_id=b.pk, gm=gm))
+    results = _race(
+        lambda: svc.advancement_approve(advancement_id=a.pk, gm=gm),
+        lambda: svc.advancement_approve(advancement_id=b.pk, gm=gm),
+    )
     assert sorted(r[0] for r in results) == ["conflict", "ok"], results
     loser = next(r[1] for r in results if r[0] == "conflict")
     assert "stale" in str(loser.detail)
     character.refresh_from_db()
     assert character.version == before.version + 1
-    assert LedgerEntry.objects.filter(character=character, kind="spend", advancement__isnull=False).count() == 1
+    assert (
+        LedgerEntry.objects.filter(character=character, kind="spend", advancement__isnull=False).count() == 1
+    )
     assert ledger_totals(character=character)["cp"]["unspent"] == 2
     statuses = sorted(Advancement.objects.filter(pk__in=[a.pk, b.pk]).values_list("status", flat=True))
     assert statuses == ["approved", "pending"]
@@ -142,16 +155,42 @@ def test_players_cannot_review_award_themselves_or_see_other_queues():
     adv = svc.advancement_request(character_id=character.pk, user=player, build=build)
     me, them, outsider = api_client(player), api_client(other), api_client(stranger)
     assert me.post(f"/api/v1/advancements/{adv.pk}/approve/", {}, format="json").status_code == 403
-    assert me.post(f"/api/v1/advancements/{adv.pk}/reject/", {"comment": "no"}, format="json").status_code == 403
-    assert me.post(f"/api/v1/characters/{character.pk}/awards/", {"currency": "cp", "amount": 50, "reason": "me"}, format="json").status_code == 403
-    assert me.post(f"/api/v1/campaigns/{campaign.pk}/awards/", {"currency": "cp", "amount": 50}, format="json").status_code == 403
+    assert (
+        me.post(f"/api/v1/advancements/{adv.pk}/reject/", {"comment": "no"}, format="json").status_code == 403
+    )
+    assert (
+        me.post(
+            f"/api/v1/characters/{character.pk}/awards/",
+            {"currency": "cp", "amount": 50, "reason": "me"},
+            format="json",
+        ).status_code
+        == 403
+    )
+    assert (
+        me.post(
+            f"/api/v1/campaigns/{campaign.pk}/awards/", {"currency": "cp", "amount": 50}, format="json"
+        ).status_code
+        == 403
+    )
     assert them.post(f"/api/v1/advancements/{adv.pk}/approve/", {}, format="json").status_code == 404
     assert them.get(f"/api/v1/advancements/{adv.pk}/").status_code == 404
-    assert them.post(f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json").status_code == 404
-    assert api_client(gm).post(f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json").status_code == 403
+    assert (
+        them.post(
+            f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json"
+        ).status_code
+        == 404
+    )
+    assert (
+        api_client(gm)
+        .post(f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json")
+        .status_code
+        == 403
+    )
     assert outsider.get(f"/api/v1/advancements/?campaign={campaign.pk}&status=pending").status_code == 404
     assert outsider.get(f"/api/v1/characters/{character.pk}/ledger/").status_code == 404
-    assert them.get(f"/api/v1/advancements/?campaign={campaign.pk}&status=pending").json() == []  # not the GM's queue
+    assert (
+        them.get(f"/api/v1/advancements/?campaign={campaign.pk}&status=pending").json() == []
+    )  # not the GM's queue
     assert [a["id"] for a in me.get(f"/api/v1/advancements/?campaign={campaign.pk}").json()] == [adv.pk]
     assert api_client(None).get("/api/v1/advancements/").status_code in (401, 403)
     assert ledger_totals(character=character)["cp"]["awarded"] == 46

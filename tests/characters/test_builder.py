@@ -76,7 +76,10 @@ def test_pando_from_nothing_to_valid(client):
     s.set("/equipment/0/state", "wielded").change()
     s.check("/equipment/0/arms", "right_arm").change()
     s.set("/equipment/-", "round_shield").change()
-    assert (s.get("/equipment/1/state"), s.get("/equipment/1/arms")) == (["wielded"], ["left_arm"])  # the free arm
+    assert (s.get("/equipment/1/state"), s.get("/equipment/1/arms")) == (
+        ["wielded"],
+        ["left_arm"],
+    )  # the free arm
     s.uncheck("/equipment/1/arms", "left_arm").check("/equipment/1/arms", "right_arm").change()
     assert "equipment.arm_conflict" in s.summary_codes()
     s.uncheck("/equipment/1/arms", "right_arm").check("/equipment/1/arms", "left_arm").change()
@@ -117,18 +120,31 @@ def test_paragon_from_nothing_to_valid(client):
     # The next rank of intuition (2 → 3) costs 3 skill points.
     assert "+3 skill points" in s.root.by_id("f-skills-intuition-next").text
     character = submit(client, s, character)
-    assert character.build["skills"] == {"melee": 1, "missile": 2, "triarmatura": 3, "travel": 1, "intuition": 2}
+    assert character.build["skills"] == {
+        "melee": 1,
+        "missile": 2,
+        "triarmatura": 3,
+        "travel": 1,
+        "intuition": 2,
+    }
 
 
 def test_ascendant_from_nothing_to_valid(client):
     table = make_table("ascendant")
     character, s = start(client, table, "Ysolde")
-    for key, value in {"/ancestry": "human", "/heritage": "skilled_human", "/background": "scholar",
-                       "/class": "wizard"}.items():
+    for key, value in {
+        "/ancestry": "human",
+        "/heritage": "skilled_human",
+        "/background": "scholar",
+        "/class": "wizard",
+    }.items():
         s.set(key, value)
     s.change()
-    for group, attrs in {"ancestry": ["int", "dex"], "background": ["int", "wis", "con"],
-                         "free": ["int", "dex", "con"]}.items():
+    for group, attrs in {
+        "ancestry": ["int", "dex"],
+        "background": ["int", "wis", "con"],
+        "free": ["int", "dex", "con"],
+    }.items():
         for a in attrs:
             s.check(f"/boosts/{group}", a)
     s.set("/boosts/class", "int").change()
@@ -143,8 +159,12 @@ def test_ascendant_from_nothing_to_valid(client):
     # Level 1 asks for its feats: a warning while building, so submitting is refused until chosen.
     assert "ascendant.level_choices_missing" in s.summary_codes()
     assert s.submit_disabled()
-    for kind, feat in {"ancestry": "natural_ambition", "class": "reach_spell", "archetype": "linguist_dedication",
-                       "general": "toughness"}.items():
+    for kind, feat in {
+        "ancestry": "natural_ambition",
+        "class": "reach_spell",
+        "archetype": "linguist_dedication",
+        "general": "toughness",
+    }.items():
         s.set(f"/levels/1/feats/{kind}", feat)
     s.change()
     assert "ascendant.level_choices_missing" not in s.summary_codes()
@@ -169,8 +189,11 @@ def test_ourdnd_from_nothing_to_valid(client):
     # A second heart costs 3 points it does not have.
     s.change(("_step", "/hearts|1"))
     assert "budget.exceeded" in s.summary_codes()
-    assert "budget.exceeded" in [li.attrs.get("data-code") for li in s.root.by_id("builder-costs").find_all("li")] or \
-        s.root.by_id("builder-costs").text.count("spends") == 1
+    assert (
+        "budget.exceeded"
+        in [li.attrs.get("data-code") for li in s.root.by_id("builder-costs").find_all("li")]
+        or s.root.by_id("builder-costs").text.count("spends") == 1
+    )
     assert s.figure("remaining", "points") == -3
     s.change(("_step", "/hearts|-1"))
     assert "budget.exceeded" not in s.summary_codes()
@@ -185,9 +208,27 @@ def test_ourdnd_from_nothing_to_valid(client):
 
 
 MAELSTROM_SHEET = {
-    "attributes": {"strength": 2, "precision": 3, "reflexes": 2, "perception": 3, "intelligence": 3, "wits": 3},
-    "abilities": {"investigation": 4, "computer_science": 3, "alertness": 2, "technology": 2, "medicine": 2,
-                  "science": 2, "stealth": 1, "streetwise": 1, "driving": 1, "firearms": 1, "humanities": 1},
+    "attributes": {
+        "strength": 2,
+        "precision": 3,
+        "reflexes": 2,
+        "perception": 3,
+        "intelligence": 3,
+        "wits": 3,
+    },
+    "abilities": {
+        "investigation": 4,
+        "computer_science": 3,
+        "alertness": 2,
+        "technology": 2,
+        "medicine": 2,
+        "science": 2,
+        "stealth": 1,
+        "streetwise": 1,
+        "driving": 1,
+        "firearms": 1,
+        "humanities": 1,
+    },
 }
 
 
@@ -207,8 +248,14 @@ def test_maelstrom_from_a_paper_sheet_to_valid(client):
     s.change(("_step", "/willpower|1"))
     s.change(("_add", "/specialties"))
     s.set("/specialties/0/ability", "investigation").set("/specialties/0/name", "Forensics").change()
-    build = {"ruleset": "maelstrom", "name": "Kestrel", "budget": {"xp": 30}, **MAELSTROM_SHEET, "willpower": 4,
-             "specialties": [{"ability": "investigation", "name": "Forensics"}]}
+    build = {
+        "ruleset": "maelstrom",
+        "name": "Kestrel",
+        "budget": {"xp": 30},
+        **MAELSTROM_SHEET,
+        "willpower": 4,
+        "specialties": [{"ability": "investigation", "name": "Forensics"}],
+    }
     build["abilities"] = {**build["abilities"], "statecraft": 1}
     expected = validate(build)
     assert expected.valid, expected.errors

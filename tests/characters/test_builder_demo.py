@@ -17,8 +17,10 @@ pytestmark = pytest.mark.django_db
 def test_demo_characters_are_active_valid_and_seeded_once(capsys):
     gm = make_user()
     players = [make_user(), make_user()]
-    campaigns = {slug: make_campaign(gm=gm, ruleset=slug, players=players, name=f"Demo {slug}")
-                 for slug in ("pando", "paragon", "ascendant", "ourdnd", "maelstrom")}
+    campaigns = {
+        slug: make_campaign(gm=gm, ruleset=slug, players=players, name=f"Demo {slug}")
+        for slug in ("pando", "paragon", "ascendant", "ourdnd", "maelstrom")
+    }
     made = demo.seed_demo_characters(gm=gm, players=players, campaigns=campaigns)
     files = {slug: sorted((registry.get(slug).package_dir / "demo").glob("*.json")) for slug in campaigns}
     skipped = capsys.readouterr().err
@@ -35,7 +37,9 @@ def test_demo_characters_are_active_valid_and_seeded_once(capsys):
 
 def test_a_demo_file_that_does_not_validate_is_skipped_with_a_warning(tmp_path, monkeypatch, capsys):
     (tmp_path / "demo").mkdir()
-    (tmp_path / "demo" / "bad.json").write_text(json.dumps({"ruleset": "pando", "name": "Bad", "skills": ["blades"]}))
+    (tmp_path / "demo" / "bad.json").write_text(
+        json.dumps({"ruleset": "pando", "name": "Bad", "skills": ["blades"]})
+    )
     monkeypatch.setattr(registry.get("pando"), "package_dir", tmp_path)
     gm, player = make_user(), make_user()
     campaign = make_campaign(gm=gm, ruleset="pando", players=[player])

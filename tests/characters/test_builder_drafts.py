@@ -22,7 +22,9 @@ def test_a_new_character_starts_as_a_draft_with_the_campaign_budget_and_a_ledger
     assert (character.status, character.version, character.build["budget"]) == ("draft", 1, {"cp": 55})
     award = LedgerEntry.objects.get(character=character)
     assert (award.kind, award.currency, award.amount, award.reason) == ("award", "cp", 55, "starting budget")
-    assert list(CharacterVersion.objects.filter(character=character).values_list("number", "reason")) == [(1, "created")]
+    assert list(CharacterVersion.objects.filter(character=character).values_list("number", "reason")) == [
+        (1, "created")
+    ]
 
 
 def test_an_invalid_draft_is_saved_with_its_report(client):
@@ -48,14 +50,22 @@ def test_an_invalid_draft_is_saved_with_its_report(client):
 def test_submit_is_refused_while_invalid_and_accepted_when_valid():
     table = make_table("pando")
     character = character_create(campaign=table.campaign, owner=table.player, name="Pablo")
-    character = character_save_draft(character_id=character.id, user=table.player, version=1,
-                                     build={**character.build, "skills": ["blades"]})
+    character = character_save_draft(
+        character_id=character.id,
+        user=table.player,
+        version=1,
+        build={**character.build, "skills": ["blades"]},
+    )
     with pytest.raises(RuleRefused) as refused:
         character_submit(character_id=character.id, user=table.player)
     assert refused.value.errors[0]["code"] == "skill.prerequisite_missing"
     assert Character.objects.get(id=character.id).status == "draft"
-    character = character_save_draft(character_id=character.id, user=table.player, version=2,
-                                     build={**character.build, "skills": ["melee", "blades"]})
+    character = character_save_draft(
+        character_id=character.id,
+        user=table.player,
+        version=2,
+        build={**character.build, "skills": ["melee", "blades"]},
+    )
     character = character_submit(character_id=character.id, user=table.player)
     assert (character.status, character.version) == ("active", 4)
     assert character.state
@@ -94,20 +104,34 @@ def test_a_value_that_does_not_parse_is_reported_not_raised(client):
     client.force_login(table.player)
     s = BuilderSession(client, reverse("character_builder", args=[character.id]))
     s.set("/attributes/strength", "three").change()
-    assert "build.malformed" in s.issues_beside("f-attributes-strength") or \
-        "attribute.below_minimum" in s.issues_beside("f-attributes-strength")
+    assert "build.malformed" in s.issues_beside(
+        "f-attributes-strength"
+    ) or "attribute.below_minimum" in s.issues_beside("f-attributes-strength")
     assert s.root.by_id("f-attributes-strength").attrs["value"] == "three"
 
 
 def test_build_from_post_reads_every_kind_and_keeps_what_the_form_does_not_show():
     table = make_table("pando")
     _, _, traits = builder_traits(campaign=table.campaign)
-    base = {"ruleset": "pando", "name": "A", "budget": {"cp": 40}, "notes": "keep",
-            "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"], "notes": "heirloom"}]}
-    post = {"_section": ["attributes", "skills", "equipment", "resistances"], "/attributes/strength": ["3"],
-            "/attributes/endurance": ["x"], "/skills": ["melee", "blades"], "_count:/equipment": ["1"],
-            "/equipment/0/item": ["longsword"], "/equipment/0/state": ["carried"], "_list": ["/equipment/0/arms"],
-            "/equipment/-": ["dagger"], "/resistances/awareness": ["presence"]}
+    base = {
+        "ruleset": "pando",
+        "name": "A",
+        "budget": {"cp": 40},
+        "notes": "keep",
+        "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"], "notes": "heirloom"}],
+    }
+    post = {
+        "_section": ["attributes", "skills", "equipment", "resistances"],
+        "/attributes/strength": ["3"],
+        "/attributes/endurance": ["x"],
+        "/skills": ["melee", "blades"],
+        "_count:/equipment": ["1"],
+        "/equipment/0/item": ["longsword"],
+        "/equipment/0/state": ["carried"],
+        "_list": ["/equipment/0/arms"],
+        "/equipment/-": ["dagger"],
+        "/resistances/awareness": ["presence"],
+    }
     build = build_from_post(traits, post, base)
     assert build["attributes"]["strength"] == 3
     assert build["attributes"]["endurance"] == "x"  # the rules report it

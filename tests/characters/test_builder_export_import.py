@@ -14,10 +14,20 @@ from tests.characters.conftest import make_table, parse_html
 
 pytestmark = pytest.mark.django_db
 
-ALEX = {"species": "humanoid", "attributes": {"strength": 2, "endurance": 1, "acrobatics": 2, "coordination": 3,
-                                              "rationality": 2, "perspective": 1, "presence": 1},
-        "skills": ["melee", "blades", "shields"],
-        "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"]}]}
+ALEX = {
+    "species": "humanoid",
+    "attributes": {
+        "strength": 2,
+        "endurance": 1,
+        "acrobatics": 2,
+        "coordination": 3,
+        "rationality": 2,
+        "perspective": 1,
+        "presence": 1,
+    },
+    "skills": ["melee", "blades", "shields"],
+    "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"]}],
+}
 
 
 def test_export_then_import_round_trip(client):
@@ -46,7 +56,9 @@ def test_pasted_json_of_an_invalid_build_is_imported_as_a_draft_with_its_problem
     table = make_table("pando")
     client.force_login(table.player)
     doc = {"format": "sheetforge.build/1", "ruleset": "pando", "name": "Broken", **ALEX, "skills": ["blades"]}
-    response = client.post(reverse("character_import", args=[table.campaign.id]), {"document": json.dumps(doc)})
+    response = client.post(
+        reverse("character_import", args=[table.campaign.id]), {"document": json.dumps(doc)}
+    )
     assert response.status_code == 302
     c = Character.objects.get(name="Broken")
     assert c.status == "draft" and c.report["valid"] is False
@@ -57,7 +69,9 @@ def test_a_document_for_another_ruleset_is_refused_with_the_reason(client):
     table = make_table("pando")
     client.force_login(table.player)
     doc = {"format": "sheetforge.build/1", "ruleset": "maelstrom", "name": "Kestrel", "willpower": 3}
-    response = client.post(reverse("character_import", args=[table.campaign.id]), {"document": json.dumps(doc)})
+    response = client.post(
+        reverse("character_import", args=[table.campaign.id]), {"document": json.dumps(doc)}
+    )
     assert response.status_code == 422
     errors = parse_html(response.content).by_id("import-errors")
     assert [li.attrs["data-code"] for li in errors.find_all("li")] == ["ruleset.unknown"]
@@ -65,7 +79,9 @@ def test_a_document_for_another_ruleset_is_refused_with_the_reason(client):
     assert not Character.objects.exists()
 
 
-@pytest.mark.parametrize("text, reason", [("{not json", b"not valid JSON"), ("[1, 2]", b"must be a JSON object")])
+@pytest.mark.parametrize(
+    "text, reason", [("{not json", b"not valid JSON"), ("[1, 2]", b"must be a JSON object")]
+)
 def test_junk_is_refused_not_raised(client, text, reason):
     table = make_table("pando")
     client.force_login(table.player)

@@ -3,7 +3,6 @@ Submit, a budget that says how far over it is, natural item states, autosave."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
@@ -41,10 +40,16 @@ def verdict(s) -> tuple[str, str]:
 
 
 def options_of(s, name) -> list[str]:
-    return [n.attrs.get("value") for n in s.root.iter() if n.attrs.get("name") == name
-            and n.tag in ("input", "option")] + [o.attrs.get("value") for n in s.root.iter()
-                                                if n.tag == "select" and n.attrs.get("name") == name
-                                                for o in n.find_all("option")]
+    return [
+        n.attrs.get("value")
+        for n in s.root.iter()
+        if n.attrs.get("name") == name and n.tag in ("input", "option")
+    ] + [
+        o.attrs.get("value")
+        for n in s.root.iter()
+        if n.tag == "select" and n.attrs.get("name") == name
+        for o in n.find_all("option")
+    ]
 
 
 # ------------------------------------------------------------------ verdict ⇔ Submit
@@ -55,17 +60,24 @@ def _ascendant_overspent():
     return {**b, "level": 3}
 
 
-@pytest.mark.parametrize(("slug", "build", "ready", "heading"), [
-    ("ascendant", None, "no", "Not ready to submit yet"),        # empty: only warnings, yet not submittable
-    ("ascendant", demo("ascendant", "lirael"), "yes", "✓ The build is valid: ready to submit"),
-    ("pando", demo("pando", "alex"), "yes", "✓ The build is valid: ready to submit"),
-    ("pando", {**demo("pando", "alex"), "attributes": {**demo("pando", "alex")["attributes"], "strength": 9}},
-     "no", "problem"),
-    ("paragon", demo("paragon", "sela_windborn"), "yes", "✓ The build is valid: ready to submit"),
-    ("maelstrom", demo("maelstrom", "kestrel"), "yes", "✓ The build is valid: ready to submit"),
-    ("ourdnd", demo("ourdnd", "bram_shieldbearer"), "yes", "✓ The build is valid: ready to submit"),
-    ("ourdnd", {**demo("ourdnd", "bram_shieldbearer"), "hearts": 9}, "no", "problem"),
-])
+@pytest.mark.parametrize(
+    ("slug", "build", "ready", "heading"),
+    [
+        ("ascendant", None, "no", "Not ready to submit yet"),  # empty: only warnings, yet not submittable
+        ("ascendant", demo("ascendant", "lirael"), "yes", "✓ The build is valid: ready to submit"),
+        ("pando", demo("pando", "alex"), "yes", "✓ The build is valid: ready to submit"),
+        (
+            "pando",
+            {**demo("pando", "alex"), "attributes": {**demo("pando", "alex")["attributes"], "strength": 9}},
+            "no",
+            "problem",
+        ),
+        ("paragon", demo("paragon", "sela_windborn"), "yes", "✓ The build is valid: ready to submit"),
+        ("maelstrom", demo("maelstrom", "kestrel"), "yes", "✓ The build is valid: ready to submit"),
+        ("ourdnd", demo("ourdnd", "bram_shieldbearer"), "yes", "✓ The build is valid: ready to submit"),
+        ("ourdnd", {**demo("ourdnd", "bram_shieldbearer"), "hearts": 9}, "no", "problem"),
+    ],
+)
 def test_the_verdict_and_the_submit_button_always_agree(client, slug, build, ready, heading):
     _, _, s = session_with(client, slug, build)
     for _ in range(2):  # the page, then an htmx update
@@ -81,9 +93,15 @@ def test_the_verdict_and_the_submit_button_always_agree(client, slug, build, rea
 def test_a_warning_shows_once_and_without_a_red_border(client):
     _, _, s = session_with(client, "ascendant")
     codes = s.summary_codes()
-    assert codes and len(codes) == len(set(codes)) or len(codes) == len(s.root.by_id("builder-errors").find_all("li"))
+    assert (
+        codes
+        and len(codes) == len(set(codes))
+        or len(codes) == len(s.root.by_id("builder-errors").find_all("li"))
+    )
     warnings = [li for li in s.root.by_id("builder-errors").find_all("li") if li.has_class("issue-warning")]
-    assert warnings and not [li for li in s.root.by_id("builder-errors").find_all("li") if li.has_class("issue-error")]
+    assert warnings and not [
+        li for li in s.root.by_id("builder-errors").find_all("li") if li.has_class("issue-error")
+    ]
     sections = s.root.by_id("builder-sections")
     assert [n for n in sections.iter() if n.has_class("has-error")] == []
     assert [n for n in sections.iter() if n.attrs.get("aria-invalid") == "true"] == []
@@ -94,7 +112,11 @@ def test_a_warning_shows_once_and_without_a_red_border(client):
 
 def test_steps_follow_the_rulebook_and_an_error_keeps_a_step_incomplete(client):
     _, _, s = session_with(client, "ascendant", demo("ascendant", "lirael"))
-    steps = [li.attrs["data-step"] for li in s.root.by_id("builder-sections").find_all("li") if li.attrs.get("data-step")]
+    steps = [
+        li.attrs["data-step"]
+        for li in s.root.by_id("builder-sections").find_all("li")
+        if li.attrs.get("data-step")
+    ]
     assert steps == ["ancestry", "heritage", "background", "class", "boosts", "skills", "levels"]
     assert s.root.by_id("step-levels").has_class("step-complete")
     # A level-1 feat that is no feat: the level-ups step has the error, and is not complete.
@@ -105,8 +127,10 @@ def test_steps_follow_the_rulebook_and_an_error_keeps_a_step_incomplete(client):
     assert levels.has_class("step-error") and "complete" not in levels.find_all("h2")[0].text
 
 
-@pytest.mark.parametrize(("slug", "first"), [("maelstrom", "primary"), ("pando", "attributes"),
-                                             ("paragon", "power"), ("ourdnd", "stats")])
+@pytest.mark.parametrize(
+    ("slug", "first"),
+    [("maelstrom", "primary"), ("pando", "attributes"), ("paragon", "power"), ("ourdnd", "stats")],
+)
 def test_every_ruleset_declares_its_creation_order(client, slug, first):
     _, _, s = session_with(client, slug)
     steps = [n.attrs["data-step"] for n in s.root.iter() if n.tag == "div" and n.attrs.get("data-step")]
@@ -127,7 +151,7 @@ def test_ascendant_offers_only_what_the_earlier_picks_allow(client):
     s.set("/heritage", "rock_dwarf").set("/background", "soldier").set("/class", "fighter").change()
     feats = options_of(s, "/levels/1/feats/ancestry")
     assert "stonecunning" in feats
-    assert "rock_steady" not in feats          # the heritage grants it
+    assert "rock_steady" not in feats  # the heritage grants it
     assert "woodland_stride" not in feats and "adaptive_mind" not in feats  # other ancestries'
     general = options_of(s, "/levels/1/feats/general")
     assert general and "toughness" not in general  # the soldier background grants it
@@ -159,7 +183,9 @@ def test_pando_never_offers_wielding_a_cap_and_adds_armour_worn(client):
 def test_overspending_turns_the_budget_red_and_names_the_overspend(client):
     _, _, s = session_with(client, "ourdnd", demo("ourdnd", "bram_shieldbearer"))
     s.change(("_step", "/hearts|1"))
-    row = next(r for r in s.root.by_id("builder-costs").find_all("div") if r.attrs.get("data-currency") == "points")
+    row = next(
+        r for r in s.root.by_id("builder-costs").find_all("div") if r.attrs.get("data-currency") == "points"
+    )
     assert row.has_class("over")
     assert row.find_all(**{"data-testid": "over-points"})[0].text.strip() == "3 points over"
 
@@ -193,8 +219,12 @@ def test_an_edit_autosaves_a_version_only_when_something_changed(client):
 def test_a_stale_autosave_says_so_and_keeps_what_was_typed(client):
     table, c, s = session_with(client, "ourdnd")
     # Saved elsewhere meanwhile (another tab): this page's version is now stale.
-    character_save_draft(character_id=c.id, user=table.player, version=c.version,
-                         build={**c.build, "notes": "from the other tab"})
+    character_save_draft(
+        character_id=c.id,
+        user=table.player,
+        version=c.version,
+        build={**c.build, "notes": "from the other tab"},
+    )
     s.set("/stats/dex", "3")
     response, root = autosave(client, s)
     c.refresh_from_db()

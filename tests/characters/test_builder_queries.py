@@ -27,8 +27,12 @@ def test_the_builder_page_is_bounded_whatever_its_size(client, django_assert_max
     items = [{"item": "dagger", "state": "carried"}] * 30
     skills = ["melee", "blades", "shields", "athletics", "dodge", "ranged", "bows", "lore", "history"]
     for version in range(1, 15):
-        c = character_save_draft(character_id=c.id, user=table.player, version=version,
-                                 build={**c.build, "skills": skills, "equipment": items})
+        c = character_save_draft(
+            character_id=c.id,
+            user=table.player,
+            version=version,
+            build={**c.build, "skills": skills, "equipment": items},
+        )
     client.force_login(table.player)
     with django_assert_max_num_queries(12):
         response = client.get(reverse("character_builder", args=[c.id]))

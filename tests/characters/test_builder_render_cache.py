@@ -13,8 +13,13 @@ from tests.characters.conftest import BuilderSession, make_table
 pytestmark = pytest.mark.django_db
 
 EDITS = {
-    "maelstrom": [("/attributes/strength", "3"), ("/abilities/stealth", "2"), ("/willpower", "5"),
-                  ("/attributes/strength", "abc"), ("/attributes/strength", "2")],
+    "maelstrom": [
+        ("/attributes/strength", "3"),
+        ("/abilities/stealth", "2"),
+        ("/willpower", "5"),
+        ("/attributes/strength", "abc"),
+        ("/attributes/strength", "2"),
+    ],
     "paragon": [("/forces/fire", "2"), ("/skills/melee", "3"), ("/forces/fire", "1")],
     "pando": [("/attributes/strength", "3"), ("/attributes/strength", "99"), ("/attributes/strength", "2")],
 }
@@ -52,8 +57,9 @@ def test_every_update_is_the_same_as_a_fresh_render(client, slug):
 def test_a_changed_value_is_never_served_from_the_cache(client):
     table = make_table("paragon")
     c = character_create(campaign=table.campaign, owner=table.player, name="Cache")
-    c = character_save_draft(character_id=c.id, user=table.player, version=1,
-                             build={**c.build, "forces": {"fire": 1, "wind": 1}})
+    c = character_save_draft(
+        character_id=c.id, user=table.player, version=1, build={**c.build, "forces": {"fire": 1, "wind": 1}}
+    )
     client.force_login(table.player)
     s = BuilderSession(client, reverse("character_builder", args=[c.id]))
     for value in ("2", "3", "2", "1"):
@@ -70,17 +76,30 @@ def test_the_fingerprint_tells_true_from_one_and_ignores_the_raw_traits():
 
 def test_the_python_rendered_controls_escape_what_they_show():
     bad = '<b>"x"&\'</b>'
-    row = {"id": "f-a", "name": "/a", "label": bad, "value": bad, "issues": [{"message": bad, "code": bad}],
-           "err_id": "f-a-err", "next_text": bad, "min": 0, "max": 5}
+    row = {
+        "id": "f-a",
+        "name": "/a",
+        "label": bad,
+        "value": bad,
+        "issues": [{"message": bad, "code": bad}],
+        "err_id": "f-a-err",
+        "next_text": bad,
+        "min": 0,
+        "max": 5,
+    }
     html = str(builder_tags.stepper(row, "/u?a=1&b=2"))
     assert "<b>" not in html and "&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt;" in html
     assert 'hx-post="/u?a=1&amp;b=2"' in html and ' min="0" max="5"' in html
     assert 'aria-describedby="f-a-err" aria-invalid="true"' in html
     opts = str(builder_tags.options([{"id": "a", "label": bad, "help": bad, "selected": True}], titles=True))
-    assert opts == ('<option value="a" selected title="&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt;">'
-                    "&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt;</option>")
+    assert opts == (
+        '<option value="a" selected title="&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt;">'
+        "&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt;</option>"
+    )
     dots = str(builder_tags.creation_dots({"label": bad, "final": None, "dots": ["base", "xp"]}))
-    assert dots == ('<span class="dots" role="img" aria-label="&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt; 0: '
-                    'base, xp"><span class="dot base"></span><span class="dot xp"></span></span>')
+    assert dots == (
+        '<span class="dots" role="img" aria-label="&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt; 0: '
+        'base, xp"><span class="dot base"></span><span class="dot xp"></span></span>'
+    )
     derived = str(builder_tags.derived_list({"a_b": [bad], "ok": True, "none": None}))
     assert "&lt;b&gt;" in derived and "<dt>A b</dt>" in derived and "<dd>yes</dd>" in derived

@@ -222,7 +222,9 @@ def test_gm_removes_a_player_on_the_page_and_with_htmx(client):
     response = client.post(reverse("campaign_remove_member", args=[campaign.pk, p1.pk]))
     assert response.status_code == 302
     assert not campaign.memberships.filter(user=p1).exists()
-    response = client.post(reverse("campaign_remove_member", args=[campaign.pk, p2.pk]), HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("campaign_remove_member", args=[campaign.pk, p2.pk]), HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert html.lstrip().startswith('<section class="card" id="members"')

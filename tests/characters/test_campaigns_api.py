@@ -41,7 +41,9 @@ def test_post_campaigns_refuses_an_unknown_house_rule_with_the_rulesets_reason()
 
 
 def test_post_campaigns_refuses_an_unknown_ruleset():
-    response = api_client(make_user()).post("/api/v1/campaigns/", {"name": "X", "ruleset": "gurps"}, format="json")
+    response = api_client(make_user()).post(
+        "/api/v1/campaigns/", {"name": "X", "ruleset": "gurps"}, format="json"
+    )
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "ruleset"
 
@@ -76,7 +78,9 @@ def test_join_by_code_answers_id_and_role():
 
 
 def test_join_with_a_wrong_code_is_400_with_a_reason():
-    response = api_client(make_user()).post("/api/v1/campaigns/join/", {"join_code": "WRONG123"}, format="json")
+    response = api_client(make_user()).post(
+        "/api/v1/campaigns/join/", {"join_code": "WRONG123"}, format="json"
+    )
     assert response.status_code == 400
     assert response.json()["errors"] == [
         {"field": "join_code", "message": "No campaign has this join code; check it with your GM."}
@@ -90,7 +94,10 @@ def test_detail_shows_members_to_members_and_the_code_to_the_gm_only():
     assert {"id", "name", "ruleset", "settings", "members"} <= set(body)
     assert [m["username"] for m in body["members"]] == [campaign.gm.username, "pip"]
     assert body["join_code"] is None
-    assert api_client(campaign.gm).get(f"/api/v1/campaigns/{campaign.pk}/").json()["join_code"] == campaign.join_code
+    assert (
+        api_client(campaign.gm).get(f"/api/v1/campaigns/{campaign.pk}/").json()["join_code"]
+        == campaign.join_code
+    )
 
 
 def test_a_stranger_gets_404_for_every_campaign_endpoint():

@@ -12,15 +12,22 @@ from tests.factories import api_client
 
 pytestmark = pytest.mark.django_db
 
-SELA = {"ruleset": "paragon", "name": "Sela", "budget": {"skill_points": 999}, "power_level": 2,
-        "forces": {"fire": 1, "wind": 4, "thunder": 2, "light": 1, "shadow": 2},
-        "skills": {"melee": 1, "missile": 2, "triarmatura": 3, "travel": 1, "intuition": 2}}
+SELA = {
+    "ruleset": "paragon",
+    "name": "Sela",
+    "budget": {"skill_points": 999},
+    "power_level": 2,
+    "forces": {"fire": 1, "wind": 4, "thunder": 2, "light": 1, "shadow": 2},
+    "skills": {"melee": 1, "missile": 2, "triarmatura": 3, "travel": 1, "intuition": 2},
+}
 
 
 def test_create_list_detail_and_budget():
     table = make_table("paragon")
     api = api_client(table.player, token=True)
-    response = api.post(reverse("api-character-list"), {"campaign": table.campaign.id, "build": SELA}, format="json")
+    response = api.post(
+        reverse("api-character-list"), {"campaign": table.campaign.id, "build": SELA}, format="json"
+    )
     assert response.status_code == 201, response.json()
     body = response.json()
     assert {"id", "version", "build", "state", "report", "budget", "status"} <= set(body)
@@ -46,25 +53,45 @@ def test_an_invalid_build_is_saved_as_a_draft_and_a_wrong_ruleset_is_400():
     table = make_table("paragon")
     api = api_client(table.player)
     broken = {**SELA, "skills": {**SELA["skills"], "triarmatura": 5}}
-    response = api.post(reverse("api-character-list"), {"campaign": table.campaign.id, "build": broken}, format="json")
+    response = api.post(
+        reverse("api-character-list"), {"campaign": table.campaign.id, "build": broken}, format="json"
+    )
     assert response.status_code == 201
     assert response.json()["status"] == "draft" and response.json()["report"]["valid"] is False
-    wrong = api.post(reverse("api-character-list"),
-                     {"campaign": table.campaign.id, "build": {"ruleset": "pando", "name": "X"}}, format="json")
+    wrong = api.post(
+        reverse("api-character-list"),
+        {"campaign": table.campaign.id, "build": {"ruleset": "pando", "name": "X"}},
+        format="json",
+    )
     assert wrong.status_code == 400
-    assert wrong.json()["errors"] == [{"code": "ruleset.unknown", "path": "/build/ruleset",
-                                       "message": "This build is for 'pando', but the campaign plays 'paragon'."}]
-    assert api.post(reverse("api-character-list"), {"campaign": table.campaign.id, "build": [1]},
-                    format="json").status_code == 400
+    assert wrong.json()["errors"] == [
+        {
+            "code": "ruleset.unknown",
+            "path": "/build/ruleset",
+            "message": "This build is for 'pando', but the campaign plays 'paragon'.",
+        }
+    ]
+    assert (
+        api.post(
+            reverse("api-character-list"), {"campaign": table.campaign.id, "build": [1]}, format="json"
+        ).status_code
+        == 400
+    )
     assert Character.objects.count() == 1
 
 
 def test_not_a_member_is_404_for_the_campaign():
     table = make_table("paragon")
-    response = api_client(table.outsider).post(reverse("api-character-list"),
-                                               {"campaign": table.campaign.id, "build": SELA}, format="json")
+    response = api_client(table.outsider).post(
+        reverse("api-character-list"), {"campaign": table.campaign.id, "build": SELA}, format="json"
+    )
     assert response.status_code == 404
-    assert api_client(table.outsider).get(reverse("api-character-list"), {"campaign": table.campaign.id}).status_code == 404
+    assert (
+        api_client(table.outsider)
+        .get(reverse("api-character-list"), {"campaign": table.campaign.id})
+        .status_code
+        == 404
+    )
 
 
 def test_draft_submit_and_stale_versions():
@@ -89,7 +116,9 @@ def test_draft_submit_and_stale_versions():
 def test_patch_changes_the_play_state_only():
     table = make_table("paragon")
     api = api_client(table.player)
-    created = api.post(reverse("api-character-list"), {"campaign": table.campaign.id, "build": SELA}, format="json").json()
+    created = api.post(
+        reverse("api-character-list"), {"campaign": table.campaign.id, "build": SELA}, format="json"
+    ).json()
     done = api.post(reverse("api-character-submit", args=[created["id"]]), {}, format="json").json()
     url = reverse("api-character-detail", args=[created["id"]])
     assert api.patch(url, {"version": done["version"], "build": {}}, format="json").status_code == 400
@@ -103,7 +132,9 @@ def test_patch_changes_the_play_state_only():
 def test_export_is_the_build_document():
     table = make_table("paragon")
     api = api_client(table.player)
-    created = api.post(reverse("api-character-list"), {"campaign": table.campaign.id, "build": SELA}, format="json").json()
+    created = api.post(
+        reverse("api-character-list"), {"campaign": table.campaign.id, "build": SELA}, format="json"
+    ).json()
     document = api.get(reverse("api-character-export", args=[created["id"]])).json()
     assert document["format"] == "sheetforge.build/1" and document["ruleset"] == "paragon"
     assert document["skills"] == SELA["skills"] and document["budget"] == {"skill_points": 15}

@@ -15,9 +15,18 @@ pytestmark = pytest.mark.django_db
 
 
 def test_build_diff_per_trait():
-    old = {"format": "x", "attributes": {"strength": 1, "endurance": 2}, "skills": ["melee"], "species": "humanoid"}
-    new = {"format": "y", "attributes": {"strength": 3, "endurance": 2}, "skills": ["melee", "blades"],
-           "abilities": {"firearms": 2}}
+    old = {
+        "format": "x",
+        "attributes": {"strength": 1, "endurance": 2},
+        "skills": ["melee"],
+        "species": "humanoid",
+    }
+    new = {
+        "format": "y",
+        "attributes": {"strength": 3, "endurance": 2},
+        "skills": ["melee", "blades"],
+        "abilities": {"firearms": 2},
+    }
     assert build_diff(old, new) == [
         {"path": "/attributes/strength", "label": "Attributes › Strength", "old": 1, "new": 3},
         {"path": "/skills", "label": "Skills", "old": ["melee"], "new": ["melee", "blades"]},
@@ -31,9 +40,15 @@ def test_build_diff_per_trait():
 def history():
     table = make_table("pando")
     c = character_create(campaign=table.campaign, owner=table.player, name="Ira")
-    c = character_save_draft(character_id=c.id, user=table.player, version=1,
-                             build={**c.build, "attributes": {**c.build["attributes"], "strength": 3}})
-    c = character_save_draft(character_id=c.id, user=table.player, version=2, build={**c.build, "skills": ["melee"]})
+    c = character_save_draft(
+        character_id=c.id,
+        user=table.player,
+        version=1,
+        build={**c.build, "attributes": {**c.build["attributes"], "strength": 3}},
+    )
+    c = character_save_draft(
+        character_id=c.id, user=table.player, version=2, build={**c.build, "skills": ["melee"]}
+    )
     return table, c
 
 
@@ -53,8 +68,9 @@ def test_versions_are_listed_newest_first_with_a_diff(client, history):
     assert set(changed) == {"/attributes/strength", "/skills"}
     assert "1" in changed["/attributes/strength"] and "3" in changed["/attributes/strength"]
     # The htmx partial answers only the diff.
-    partial = client.get(reverse("character_history", args=[c.id]), {"a": 2, "b": 3, "partial": "diff"},
-                         HTTP_HX_REQUEST="true")
+    partial = client.get(
+        reverse("character_history", args=[c.id]), {"a": 2, "b": 3, "partial": "diff"}, HTTP_HX_REQUEST="true"
+    )
     assert partial.content.strip().startswith(b'<section id="history-diff"')
 
 

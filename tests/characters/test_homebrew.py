@@ -18,13 +18,17 @@ AXES = {"id": "axes", "name": "Axes", "level": 3, "parent": "melee"}
 def test_a_gm_adds_a_skill_and_a_build_using_it_validates(client):
     table = make_table("pando")
     c = character_create(campaign=table.campaign, owner=table.player, name="Ira")
-    c = character_save_draft(character_id=c.id, user=table.player, version=1, build={**c.build, "skills": ["melee", "axes"]})
+    c = character_save_draft(
+        character_id=c.id, user=table.player, version=1, build={**c.build, "skills": ["melee", "axes"]}
+    )
     assert [e["code"] for e in c.report["errors"]] == ["skill.unknown"]
 
     client.force_login(table.gm)
     page = client.get(reverse("campaign_homebrew", args=[table.campaign.id]))
     assert page.status_code == 200 and b"Example entry" in page.content
-    response = client.post(reverse("campaign_homebrew", args=[table.campaign.id]), {"kind-skills": json.dumps([AXES])})
+    response = client.post(
+        reverse("campaign_homebrew", args=[table.campaign.id]), {"kind-skills": json.dumps([AXES])}
+    )
     assert response.status_code == 302
     table.campaign.refresh_from_db()
     assert table.campaign.homebrew == {"skills": [AXES]}
@@ -41,7 +45,9 @@ def test_a_malformed_entry_is_shown_and_nothing_is_saved(client):
     table = make_table("pando")
     client.force_login(table.gm)
     bad = [{"id": "axes", "name": "Axes", "level": "three", "parent": "melee"}]
-    response = client.post(reverse("campaign_homebrew", args=[table.campaign.id]), {"kind-skills": json.dumps(bad)})
+    response = client.post(
+        reverse("campaign_homebrew", args=[table.campaign.id]), {"kind-skills": json.dumps(bad)}
+    )
     assert response.status_code == 422
     issues = parse_html(response.content).by_id("hb-skills-err")
     assert [li.attrs["data-code"] for li in issues.find_all("li")] == ["homebrew.malformed"]
@@ -57,7 +63,9 @@ def test_a_player_may_read_but_not_edit_homebrew(client):
     client.force_login(table.player)
     page = client.get(reverse("campaign_homebrew", args=[table.campaign.id]))
     assert page.status_code == 200 and b"Only the GM can change it" in page.content
-    response = client.post(reverse("campaign_homebrew", args=[table.campaign.id]), {"kind-skills": json.dumps([AXES])})
+    response = client.post(
+        reverse("campaign_homebrew", args=[table.campaign.id]), {"kind-skills": json.dumps([AXES])}
+    )
     assert response.status_code == 403
     table.campaign.refresh_from_db()
     assert table.campaign.homebrew == {}

@@ -121,17 +121,22 @@ def test_yes_no_choice_and_list_fields_store_their_json_types(client):
     ruleset = registry.get("ascendant")
     client.force_login(campaign.gm)
     url = reverse("campaign_settings", args=[campaign.pk])
-    response = client.post(url, {
-        **_base_post(campaign, ruleset),
-        "hr:/trade_down": "no",
-        "hr:/class_proficiency_levels": "1, 5, 9",
-        "hr:/trade_downs_max": "2",
-        "hr:/rank_bonus/master": "7",
-    })
+    response = client.post(
+        url,
+        {
+            **_base_post(campaign, ruleset),
+            "hr:/trade_down": "no",
+            "hr:/class_proficiency_levels": "1, 5, 9",
+            "hr:/trade_downs_max": "2",
+            "hr:/rank_bonus/master": "7",
+        },
+    )
     assert response.status_code == 302
     campaign.refresh_from_db()
     assert campaign.house_rules == {
-        "trade_down": False, "class_proficiency_levels": [1, 5, 9], "trade_downs_max": 2,
+        "trade_down": False,
+        "class_proficiency_levels": [1, 5, 9],
+        "trade_downs_max": 2,
         "rank_bonus": {"master": 7},
     }
     assert ruleset.context(campaign.house_rules).settings["rank_bonus"]["trained"] == 2  # the rest kept
@@ -160,7 +165,9 @@ def test_the_new_campaign_page_ticks_approval_by_default(client):
     page = client.get(reverse("campaign_create")).content.decode()
     tag = re.search(r'<input[^>]*name="approve_new_characters"[^>]*>', page).group(0)
     assert " checked" in tag
-    client.post(reverse("campaign_create"), {"name": "Ticked", "ruleset": "pando", "approve_new_characters": "on"})
+    client.post(
+        reverse("campaign_create"), {"name": "Ticked", "ruleset": "pando", "approve_new_characters": "on"}
+    )
     assert Campaign.objects.get(name="Ticked").settings["approve_new_characters"] is True
 
 

@@ -32,17 +32,29 @@ def test_another_players_character_is_404_on_every_page_and_endpoint(client, wor
     for name in PAGES:
         assert client.get(reverse(name, args=[character.id])).status_code == 404, name
     assert client.post(reverse("character_builder", args=[character.id]), {"_save": "1"}).status_code == 404
-    assert client.post(reverse("character_revert", args=[character.id]), {"to_version": "1"}).status_code == 404
+    assert (
+        client.post(reverse("character_revert", args=[character.id]), {"to_version": "1"}).status_code == 404
+    )
     api = api_client(user)
     for name in API:
         response = api.get(reverse(name, args=[character.id]))
         assert response.status_code == 404, name
         assert set(response.json()) == {"detail", "errors"}
-    assert api.patch(reverse("api-character-detail", args=[character.id]), {"version": 1, "state": {}},
-                     format="json").status_code == 404
-    assert api.put(reverse("api-character-draft", args=[character.id]), {"version": 1, "build": {}},
-                   format="json").status_code == 404
-    assert api.post(reverse("api-character-submit", args=[character.id]), {}, format="json").status_code == 404
+    assert (
+        api.patch(
+            reverse("api-character-detail", args=[character.id]), {"version": 1, "state": {}}, format="json"
+        ).status_code
+        == 404
+    )
+    assert (
+        api.put(
+            reverse("api-character-draft", args=[character.id]), {"version": 1, "build": {}}, format="json"
+        ).status_code
+        == 404
+    )
+    assert (
+        api.post(reverse("api-character-submit", args=[character.id]), {}, format="json").status_code == 404
+    )
     listed = api.get(reverse("api-character-list")).json()
     assert character.id not in [c["id"] for c in listed]
 
@@ -63,15 +75,30 @@ def test_the_gm_views_a_players_build_but_may_not_change_it(client, world):
     assert b'name="_save"' not in page.content
     assert client.get(reverse("character_history", args=[character.id])).status_code == 200
     assert client.get(reverse("character_export", args=[character.id])).status_code == 200
-    assert client.post(reverse("character_builder", args=[character.id]), {"_save": "1", "_version": "1"}).status_code == 403
+    assert (
+        client.post(
+            reverse("character_builder", args=[character.id]), {"_save": "1", "_version": "1"}
+        ).status_code
+        == 403
+    )
     assert client.post(reverse("character_builder", args=[character.id]), {"_submit": "1"}).status_code == 403
-    assert client.post(reverse("character_builder", args=[character.id]), {"/name": "x"}, HTTP_HX_REQUEST="true").status_code == 403
+    assert (
+        client.post(
+            reverse("character_builder", args=[character.id]), {"/name": "x"}, HTTP_HX_REQUEST="true"
+        ).status_code
+        == 403
+    )
     api = api_client(table.gm)
     assert api.get(reverse("api-character-detail", args=[character.id])).status_code == 200
-    response = api.put(reverse("api-character-draft", args=[character.id]), {"version": 1, "build": character.build},
-                       format="json")
+    response = api.put(
+        reverse("api-character-draft", args=[character.id]),
+        {"version": 1, "build": character.build},
+        format="json",
+    )
     assert response.status_code == 403
-    assert api.post(reverse("api-character-submit", args=[character.id]), {}, format="json").status_code == 403
+    assert (
+        api.post(reverse("api-character-submit", args=[character.id]), {}, format="json").status_code == 403
+    )
     character.refresh_from_db()
     assert character.version == 1
 

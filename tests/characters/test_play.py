@@ -41,7 +41,10 @@ def test_pando_harm_on_the_right_arm_wounds_it_and_raises_the_strike_speed_cost(
     assert re.search(r'data-testid="speed-cost-right_arm">—<', before)
     html = act(client, character, action="harm", body_part="right_arm", amount="1", protected="true")
     # The response swaps the state block and, out of band, the numbers, effects and roll buttons.
-    assert html.startswith('\n      <section class="card sheet-block" id="sheet-state"') or 'id="sheet-state"' in html[:200]
+    assert (
+        html.startswith('\n      <section class="card sheet-block" id="sheet-state"')
+        or 'id="sheet-state"' in html[:200]
+    )
     assert 'id="sheet-derived" aria-labelledby="sheet-derived-heading" hx-swap-oob="true"' in html
     row = re.search(r'<tr id="body-right_arm".*?</tr>', html, re.S).group(0)
     assert '<td class="body-status">wounded</td>' in row and "<td>1 / 5</td>" in row
@@ -52,7 +55,10 @@ def test_pando_harm_on_the_right_arm_wounds_it_and_raises_the_strike_speed_cost(
     assert character.state["harm"]["right_arm"] == 1
     assert character.version == v0 + 1
     version = CharacterVersion.objects.get(character=character, number=v0 + 1)
-    assert version.reason.startswith("Alex takes 1 harm to the right arm") and version.state["harm"]["right_arm"] == 1
+    assert (
+        version.reason.startswith("Alex takes 1 harm to the right arm")
+        and version.state["harm"]["right_arm"] == 1
+    )
     assert version.author == table["player"]
 
 
@@ -74,7 +80,9 @@ def test_paragon_health_below_half_is_incapacitated(client, table):
     client.force_login(table["player"])
     html = act(client, character, action="damage", pool="health", amount="11")
     pool = re.search(r'<li class="state-pool has-status" id="pool-pools-health".*?</li>', html, re.S).group(0)
-    assert "<strong>9</strong> / 20" in pool and '<span class="badge state-status">incapacitated</span>' in pool
+    assert (
+        "<strong>9</strong> / 20" in pool and '<span class="badge state-status">incapacitated</span>' in pool
+    )
     assert "Incapacitated" in re.search(r'id="sheet-effects".*?</section>', html, re.S).group(0)
     character.refresh_from_db()
     assert character.state["pools"]["health"] == 9
@@ -137,15 +145,19 @@ def test_pool_buttons_set_a_value_and_refuse_one_above_the_maximum(client, table
     assert "cannot go above 11" in re.search(r'data-testid="state-error">([^<]*)<', html).group(1)
     character.refresh_from_db()
     assert character.state["stamina"] == 10 and character.version == v0 + 1
-    assert CharacterVersion.objects.get(character=character, number=v0 + 1).reason == "Stamina set to 10 (was 11)."
+    assert (
+        CharacterVersion.objects.get(character=character, number=v0 + 1).reason
+        == "Stamina set to 10 (was 11)."
+    )
 
 
 def test_state_action_service_refuses_with_the_rule_code(table):
     character = character_at_table(table, "ourdnd")
     v0 = character.version
     with pytest.raises(RuleRefused) as exc:
-        play.character_state_action(character_id=character.pk, user=table["player"],
-                                    action={"action": "fly", "amount": 1})
+        play.character_state_action(
+            character_id=character.pk, user=table["player"], action={"action": "fly", "amount": 1}
+        )
     assert exc.value.errors[0]["code"] == "state.unknown_action"
     character.refresh_from_db()
     assert character.version == v0
@@ -169,7 +181,9 @@ def test_update_state_refuses_a_stale_version(table):
     v0 = character.version
     state = {**character.state, "hp": 7}
     with pytest.raises(Conflict):
-        play.character_update_state(character_id=character.pk, user=table["player"], state=state, version=v0 - 1)
+        play.character_update_state(
+            character_id=character.pk, user=table["player"], state=state, version=v0 - 1
+        )
     character.refresh_from_db()
     assert character.state["hp"] == 10
 
@@ -192,10 +206,14 @@ def test_update_state_writes_a_new_version(table):
     character = character_at_table(table, "ourdnd")
     v0 = character.version
     state = {**character.state, "hp": 4}
-    updated = play.character_update_state(character_id=character.pk, user=table["gm"], state=state, version=v0)
+    updated = play.character_update_state(
+        character_id=character.pk, user=table["gm"], state=state, version=v0
+    )
     assert updated.version == v0 + 1 and updated.state["hp"] == 4
     version = CharacterVersion.objects.get(character=character, number=v0 + 1)
-    assert version.state["hp"] == 4 and version.author == table["gm"] and version.reason == "play state updated"
+    assert (
+        version.state["hp"] == 4 and version.author == table["gm"] and version.reason == "play state updated"
+    )
     with pytest.raises(Conflict):  # the same PATCH again is now stale
         play.character_update_state(character_id=character.pk, user=table["player"], state=state, version=v0)
 
@@ -221,7 +239,10 @@ def test_the_owner_changes_what_is_carried_and_a_version_is_written(client, tabl
     character.refresh_from_db()
     assert character.build["equipment"][2]["state"] == "carried" and character.version == v0 + 1
     assert character.report["derived"]["protection"]["head"] == {}
-    assert CharacterVersion.objects.get(character=character, number=v0 + 1).reason == "loadout: Leather cap carried"
+    assert (
+        CharacterVersion.objects.get(character=character, number=v0 + 1).reason
+        == "loadout: Leather cap carried"
+    )
 
 
 def test_a_slot_conflict_is_refused_with_the_report_error(client, table):
@@ -257,7 +278,11 @@ def sheet_endpoints(character: Character, roll: RollLog) -> list[tuple[str, str,
         ("get", reverse("character_sheet", args=[character.pk]), {}),
         ("get", reverse("character_rolls", args=[character.pk]), {}),
         ("get", reverse("character_roll_detail", args=[character.pk, roll.pk]), {}),
-        ("post", reverse("character_state_action", args=[character.pk]), {"action": "heal", "body_part": "legs", "amount": "1"}),
+        (
+            "post",
+            reverse("character_state_action", args=[character.pk]),
+            {"action": "heal", "body_part": "legs", "amount": "1"},
+        ),
         ("post", reverse("character_equipment", args=[character.pk, 3]), {"state": "carried"}),
         ("post", reverse("character_roll", args=[character.pk]), {"rollable": "skill:capability"}),
     ]
@@ -268,7 +293,9 @@ def sheet_endpoints(character: Character, roll: RollLog) -> list[tuple[str, str,
 def test_another_player_gets_404_on_every_sheet_endpoint(client, table, who, htmx):
     character = character_at_table(table, "pando")
     v0 = character.version
-    roll = play.character_roll(character_id=character.pk, user=table["player"], rollable_id="skill:capability")
+    roll = play.character_roll(
+        character_id=character.pk, user=table["player"], rollable_id="skill:capability"
+    )
     client.force_login(table[who])
     for method, url, data in sheet_endpoints(character, roll):
         response = getattr(client, method)(url, data, **(HX if htmx else {}))
@@ -283,8 +310,12 @@ def test_the_gm_sees_the_sheet_changes_play_state_and_rolls(client, table):
     client.force_login(table["gm"])
     assert client.get(reverse("character_sheet", args=[character.pk])).status_code == 200
     html = act(client, character, action="harm", body_part="legs", amount="2")
-    assert '<td class="body-status">wounded</td>' in re.search(r'<tr id="body-legs".*?</tr>', html, re.S).group(0)
-    response = client.post(reverse("character_roll", args=[character.pk]), {"rollable": "skill:capability"}, **HX)
+    assert '<td class="body-status">wounded</td>' in re.search(
+        r'<tr id="body-legs".*?</tr>', html, re.S
+    ).group(0)
+    response = client.post(
+        reverse("character_roll", args=[character.pk]), {"rollable": "skill:capability"}, **HX
+    )
     assert response.status_code == 200
     log = RollLog.objects.get(character=character)
     assert log.user == table["gm"]
@@ -302,8 +333,9 @@ def test_anonymous_visitors_are_sent_to_log_in(client, table):
 def test_a_draft_has_no_play_state_or_dice(client, table):
     character = character_at_table(table, "ourdnd", status=Character.Status.DRAFT)
     with pytest.raises(RuleRefused) as exc:
-        play.character_state_action(character_id=character.pk, user=table["player"],
-                                    action={"action": "damage", "amount": 1})
+        play.character_state_action(
+            character_id=character.pk, user=table["player"], action={"action": "damage", "amount": 1}
+        )
     assert exc.value.errors[0]["code"] == "state.not_active"
     with pytest.raises(RuleRefused):
         play.character_roll(character_id=character.pk, user=table["player"], rollable_id="check:str:normal")

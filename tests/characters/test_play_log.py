@@ -20,24 +20,35 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def table(db):
     return pando_table()
+
+
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _kinds(character) -> list[tuple[int, str]]:
-    return list(CharacterVersion.objects.filter(character=character).order_by("number").values_list("number", "kind"))
+    return list(
+        CharacterVersion.objects.filter(character=character).order_by("number").values_list("number", "kind")
+    )
 
 
 def test_a_harm_click_and_a_combat_round_add_play_log_rows_not_build_versions(client, table):
     pablo = table["pablo"]
     assert _kinds(pablo) == [(1, "build"), (2, "build")]  # created, submitted
-    play.character_state_action(character_id=pablo.pk, user=table["player"],
-                                action={"action": "harm", "body_part": "left_arm", "amount": 1})
+    play.character_state_action(
+        character_id=pablo.pk,
+        user=table["player"],
+        action={"action": "harm", "body_part": "left_arm", "amount": 1},
+    )
     e = combat.encounter_create(campaign=table["campaign"], user=table["gm"], name="Ford")
     fighter = combat.encounter_add_combatant(encounter=e, user=table["gm"], character=pablo)[0]
     combat.encounter_add_combatant(encounter=e, user=table["gm"], name="Goblin", build=GOBLIN)
     combat.encounter_start(encounter=e, user=table["gm"], roller=FixedRoller([]))
-    combat.encounter_act(encounter=e, user=table["gm"], combatant_id=fighter.pk,
-                         action={"action": "gm_harm", "body_part": "right_arm", "amount": 1})
+    combat.encounter_act(
+        encounter=e,
+        user=table["gm"],
+        combatant_id=fighter.pk,
+        action={"action": "gm_harm", "body_part": "right_arm", "amount": 1},
+    )
     assert _kinds(pablo) == [(1, "build"), (2, "build"), (3, "play"), (4, "play")]
     play_rows = CharacterVersion.objects.filter(character=pablo, kind="play").order_by("number")
     assert play_rows[1].reason.startswith("Ford: ")
@@ -75,10 +86,17 @@ def test_the_migration_files_existing_play_versions_and_rolls(table):
 
     migration = importlib.import_module("characters.migrations.0004_table_rolls_and_play_log")
     pablo = table["pablo"]
-    play.character_state_action(character_id=pablo.pk, user=table["player"],
-                                action={"action": "harm", "body_part": "legs", "amount": 1})
-    roll = play.character_roll(character_id=pablo.pk, user=table["player"], rollable_id="skill:capability",
-                               roller=FixedRoller([1, 1, 1]))
+    play.character_state_action(
+        character_id=pablo.pk,
+        user=table["player"],
+        action={"action": "harm", "body_part": "legs", "amount": 1},
+    )
+    roll = play.character_roll(
+        character_id=pablo.pk,
+        user=table["player"],
+        rollable_id="skill:capability",
+        roller=FixedRoller([1, 1, 1]),
+    )
     CharacterVersion.objects.filter(character=pablo).update(kind="build")
     RollLog.objects.filter(pk=roll.pk).update(campaign=None)
     migration.forwards(apps, None)

@@ -25,8 +25,12 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 def _ourdnd(table, **settings):
-    campaign = make_campaign(gm=table["gm"], ruleset="ourdnd", players=[table["player"]],
-                             settings={"house_rules": settings} if settings else None)
+    campaign = make_campaign(
+        gm=table["gm"],
+        ruleset="ourdnd",
+        players=[table["player"]],
+        settings={"house_rules": settings} if settings else None,
+    )
     return make_character(ruleset="ourdnd", owner=table["player"], campaign=campaign)
 
 
@@ -38,7 +42,8 @@ def _sheet(client, character) -> str:
 
 def _value(html: str, name: str) -> str:
     match = re.search(rf'id="roll-in-{name}"[^>]*value="([^"]*)"', html) or re.search(
-        rf'<select name="in_{name}" id="roll-in-{name}">.*?<option value="([^"]+)" selected', html, re.S)
+        rf'<select name="in_{name}" id="roll-in-{name}">.*?<option value="([^"]+)" selected', html, re.S
+    )
     assert match, f"no input {name}"
     return match.group(1)
 
@@ -49,8 +54,12 @@ def test_the_td_defaults_to_the_campaign_s_house_default_then_the_running_encoun
     page = _sheet(client, character)
     assert _value(page, "td") == "14" and _value(page, "mode") == "normal"
     assert '<label for="roll-in-td">Target Difficulty</label>' in page
-    Encounter.objects.create(campaign=character.campaign, name="Bridge", status=Encounter.Status.ACTIVE,
-                             state={"td": 16, "td_start": 16})
+    Encounter.objects.create(
+        campaign=character.campaign,
+        name="Bridge",
+        status=Encounter.Status.ACTIVE,
+        state={"td": 16, "td_start": 16},
+    )
     assert _value(_sheet(client, character), "td") == "16"
     # Our D&D shows one check per stat, easy or hard being the form's choice (not 18 buttons).
     assert len(re.findall(r'data-rollable="check:', page)) == 6
@@ -61,8 +70,11 @@ def test_a_roll_uses_the_numbers_the_player_set_and_logs_their_exact_odds(client
     character = _ourdnd(table)
     monkeypatch.setattr(play, "Roller", lambda: FixedRoller([9, 15]))
     client.force_login(table["player"])
-    response = client.post(reverse("character_roll", args=[character.pk]),
-                           {"rollable": "check:str:normal", "in_td": "15", "in_mode": "hard", "preview": "x"}, **HX)
+    response = client.post(
+        reverse("character_roll", args=[character.pk]),
+        {"rollable": "check:str:normal", "in_td": "15", "in_mode": "hard", "preview": "x"},
+        **HX,
+    )
     assert response.status_code == 200
     log = RollLog.objects.get(character=character)
     assert log.request == {"stat": 2, "td": 15, "mode": "hard"}
@@ -74,25 +86,33 @@ def test_a_roll_uses_the_numbers_the_player_set_and_logs_their_exact_odds(client
     assert "vs TD 15: failure" in html
     assert re.search(r'<g class="roll-bar is-rolled" data-label="Failure"', html)
     page = _sheet(client, character)
-    assert re.search(r'<button type="submit" name="rollable" value="check:str:normal" id="roll-btn-check-str-normal"'
-                     r'[^>]*hx-target="#roll-here-check-str-normal" hx-swap="innerHTML show:none focus-scroll:false"', page)
+    assert re.search(
+        r'<button type="submit" name="rollable" value="check:str:normal" id="roll-btn-check-str-normal"'
+        r'[^>]*hx-target="#roll-here-check-str-normal" hx-swap="innerHTML show:none focus-scroll:false"',
+        page,
+    )
     li = re.search(r'<li id="rollable-check-str-normal">.*?</li>', page, re.S).group(0)
-    assert '<div class="roll-here" id="roll-here-check-str-normal" role="status" aria-live="polite"></div>' in li
+    assert (
+        '<div class="roll-here" id="roll-here-check-str-normal" role="status" aria-live="polite"></div>' in li
+    )
 
 
-@pytest.mark.parametrize("td, message", [("99", "Target Difficulty goes from 1 to 30."),
-                                         ("twelve", "Target Difficulty must be a whole number.")])
+@pytest.mark.parametrize(
+    "td, message",
+    [("99", "Target Difficulty goes from 1 to 30."), ("twelve", "Target Difficulty must be a whole number.")],
+)
 def test_a_number_out_of_the_rules_is_refused_and_nothing_is_rolled(client, table, td, message):
     character = _ourdnd(table)
     client.force_login(table["player"])
-    response = client.post(reverse("character_roll", args=[character.pk]),
-                           {"rollable": "check:str:normal", "in_td": td}, **HX)
+    response = client.post(
+        reverse("character_roll", args=[character.pk]), {"rollable": "check:str:normal", "in_td": td}, **HX
+    )
     assert message in html_lib.unescape(response.content.decode())
     assert RollLog.objects.count() == 0
 
 
 def _expected_percents(slug, odds) -> list[str]:
-    return [f'{b["label"]}: {b["percent_text"]}' for b in chart_data(slug, odds)["bars"]]
+    return [f"{b['label']}: {b['percent_text']}" for b in chart_data(slug, odds)["bars"]]
 
 
 def _chart_percents(html: str) -> list[str]:
@@ -120,7 +140,11 @@ def test_each_roller_s_odds_are_the_rules_service_s_odds_for_the_same_inputs(cli
     query = {"preview": rollable_id}
     for name in numbers:
         field = spec[name]
-        value = field["choices"][-1] if "choices" in field else min(field["max"], max(field["min"], request[name] + 1))
+        value = (
+            field["choices"][-1]
+            if "choices" in field
+            else min(field["max"], max(field["min"], request[name] + 1))
+        )
         query[f"in_{name}"] = str(value)
         request[name] = value
     preview = client.get(reverse("character_roll_odds", args=[character.pk]), query, **HX)
@@ -142,20 +166,31 @@ def test_the_gm_sees_the_private_toggle_and_a_player_does_not(client, table):
     client.force_login(table["gm"])
     page = _sheet(client, character)
     assert '<input type="checkbox" name="private" value="true" id="roll-private"> Roll privately' in page
-    client.post(reverse("character_roll", args=[character.pk]), {"rollable": "check:str:normal", "private": "true"},
-                **HX)
+    client.post(
+        reverse("character_roll", args=[character.pk]),
+        {"rollable": "check:str:normal", "private": "true"},
+        **HX,
+    )
     assert RollLog.objects.get(character=character).private is True
 
 
-def test_the_sheet_stays_within_12_queries_whatever_the_roll_log_length(client, table, django_assert_max_num_queries):
+def test_the_sheet_stays_within_12_queries_whatever_the_roll_log_length(
+    client, table, django_assert_max_num_queries
+):
     """With the table's numbers (a running encounter), the preview chart and a long roll log, for
     the player and for the GM (who also sees private rolls)."""
     character = _ourdnd(table, default_td=13)
-    Encounter.objects.create(campaign=character.campaign, name="Bridge", status=Encounter.Status.ACTIVE,
-                             state={"td": 15})
+    Encounter.objects.create(
+        campaign=character.campaign, name="Bridge", status=Encounter.Status.ACTIVE, state={"td": 15}
+    )
     for i in range(80):
-        play.character_roll(character_id=character.pk, user=table["gm"] if i % 2 else table["player"],
-                            rollable_id="check:str:normal", roller=FixedRoller([10]), private=bool(i % 4 == 1))
+        play.character_roll(
+            character_id=character.pk,
+            user=table["gm"] if i % 2 else table["player"],
+            rollable_id="check:str:normal",
+            roller=FixedRoller([10]),
+            private=bool(i % 4 == 1),
+        )
     for user in (table["player"], table["gm"]):
         client.force_login(user)
         with django_assert_max_num_queries(12):

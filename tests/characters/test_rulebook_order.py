@@ -19,6 +19,7 @@ from tests.factories import api_client
 
 pytestmark = pytest.mark.django_db
 
+
 #: A build whose dicts are written against the rulebook's order (reversed), for each ruleset.
 def _reversed(value, depth=0):
     if isinstance(value, dict):

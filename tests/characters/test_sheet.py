@@ -55,7 +55,11 @@ def test_pando_sheet_shows_speed_stamina_momentum_and_protection(client, table):
     assert "Longsword" in html and "wielded" in html
     costs = re.search(r'<tr data-currency="cp">(.*?)</tr>', html, re.S).group(1)
     spent, budget, remaining = re.findall(r"<td[^>]*>(-?\d+)</td>", costs)
-    assert int(budget) == 40 and int(spent) + int(remaining) == 40 and int(spent) == character.report["spent"]["cp"]
+    assert (
+        int(budget) == 40
+        and int(spent) + int(remaining) == 40
+        and int(spent) == character.report["spent"]["cp"]
+    )
 
 
 def test_maelstrom_sheet_shows_the_health_chart(client, table):
@@ -64,7 +68,16 @@ def test_maelstrom_sheet_shows_the_health_chart(client, table):
     html = sheet(client, character)
     chart = re.search(r'<table class="table sheet-health-chart">(.*?)</table>', html, re.S).group(1)
     labels = re.findall(r'<th scope="row">([^<]+)</th>', chart)
-    assert labels == ["Bruised", "Scratched", "Hurt", "Injured", "Wounded", "Mauled", "Crippled", "Incapacitated"]
+    assert labels == [
+        "Bruised",
+        "Scratched",
+        "Hurt",
+        "Injured",
+        "Wounded",
+        "Mauled",
+        "Crippled",
+        "Incapacitated",
+    ]
     assert re.search(r'data-level="crippled"><th scope="row">Crippled</th><td>−5</td>', chart)
     assert stat(html, "willpower") == "4"
     assert cell(html, "wound-penalty") == "0"
@@ -79,7 +92,9 @@ def test_paragon_sheet_shows_defenses_and_checks(client, table):
     assert stat(html, "defense_melee") == "15"  # 10 + 3×fire 1 + 2×melee 1
     assert stat(html, "defense_triarmatura") == "28"  # 10 + 3×wind 4 + 2×triarmatura 3
     assert stat(html, "defense") == "28"
-    assert re.search(r'data-key="triarmatura"><th scope="row">Triarmatura</th><td class="mono">d12!\+4d6\+6</td>', html)
+    assert re.search(
+        r'data-key="triarmatura"><th scope="row">Triarmatura</th><td class="mono">d12!\+4d6\+6</td>', html
+    )
     assert html.count('class="state-pool') >= 7  # the seven resource pools
 
 
@@ -134,13 +149,24 @@ def test_sheet_page_stays_within_twelve_queries_with_many_versions_and_rolls(
     # Many versions and many rolls.
     first = character.version + 1
     for n in range(first, first + 40):
-        CharacterVersion.objects.create(character=character, number=n, build=character.build, state=character.state,
-                                        report=character.report, reason=f"v{n}", author=table["player"])
+        CharacterVersion.objects.create(
+            character=character,
+            number=n,
+            build=character.build,
+            state=character.state,
+            report=character.report,
+            reason=f"v{n}",
+            author=table["player"],
+        )
     character.version = first + 39
     character.save(update_fields=["version"])
     for _ in range(60):
-        play.character_roll(character_id=character.pk, user=table["player"], rollable_id="skill:capability",
-                            roller=FixedRoller([1, 2, 3]))
+        play.character_roll(
+            character_id=character.pk,
+            user=table["player"],
+            rollable_id="skill:capability",
+            roller=FixedRoller([1, 2, 3]),
+        )
     assert RollLog.objects.filter(character=character).count() == 60
     client.force_login(table["player"])
     with django_assert_max_num_queries(12):
@@ -155,15 +181,44 @@ def test_sheet_page_stays_within_twelve_queries_with_many_versions_and_rolls(
 
 def test_sheet_query_count_does_not_grow_with_skills_and_items(client, table, django_assert_max_num_queries):
     build = {
-        "ruleset": "pando", "name": "Many", "budget": {"cp": 400}, "species": "humanoid",
-        "attributes": {"strength": 3, "endurance": 2, "acrobatics": 2, "coordination": 3,
-                       "rationality": 2, "perspective": 1, "presence": 1},
+        "ruleset": "pando",
+        "name": "Many",
+        "budget": {"cp": 400},
+        "species": "humanoid",
+        "attributes": {
+            "strength": 3,
+            "endurance": 2,
+            "acrobatics": 2,
+            "coordination": 3,
+            "rationality": 2,
+            "perspective": 1,
+            "presence": 1,
+        },
         "resistances": {"awareness": "presence", "insight": "rationality", "willpower": "perspective"},
-        "skills": ["melee", "blades", "shields", "athletics", "dodge", "climbing", "stealth", "lockpicking",
-                   "healing", "medicine", "lore", "history", "ranged", "bows", "fencing", "longswords"],
-        "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"]},
-                      {"item": "round_shield", "state": "wielded", "arms": ["left_arm"]},
-                      {"item": "leather_cap", "state": "worn"}] + [{"item": "bandage", "state": "carried"}] * 20,
+        "skills": [
+            "melee",
+            "blades",
+            "shields",
+            "athletics",
+            "dodge",
+            "climbing",
+            "stealth",
+            "lockpicking",
+            "healing",
+            "medicine",
+            "lore",
+            "history",
+            "ranged",
+            "bows",
+            "fencing",
+            "longswords",
+        ],
+        "equipment": [
+            {"item": "longsword", "state": "wielded", "arms": ["right_arm"]},
+            {"item": "round_shield", "state": "wielded", "arms": ["left_arm"]},
+            {"item": "leather_cap", "state": "worn"},
+        ]
+        + [{"item": "bandage", "state": "carried"}] * 20,
     }
     character = character_at_table(table, "pando", build=build)
     assert character.report["valid"], character.report["errors"]
@@ -185,8 +240,12 @@ def test_a_pools_buttons_set_one_less_and_one_more_and_the_one_past_its_maximum_
 
 def test_the_roll_log_links_each_roll_to_its_result(client, table):
     character = character_at_table(table, "ourdnd")
-    roll = play.character_roll(character_id=character.pk, user=table["player"], rollable_id="check:str:normal",
-                               roller=FixedRoller([20]))
+    roll = play.character_roll(
+        character_id=character.pk,
+        user=table["player"],
+        rollable_id="check:str:normal",
+        roller=FixedRoller([20]),
+    )
     client.force_login(table["player"])
     html = sheet(client, character)
     row = re.search(rf'<tr id="roll-{roll.pk}">.*?</tr>', html, re.S).group(0)

@@ -39,8 +39,10 @@ def stray_connections_closed():
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 def _socket(user, campaign_id) -> WebsocketCommunicator:
@@ -55,8 +57,13 @@ def _socket(user, campaign_id) -> WebsocketCommunicator:
 
 
 def _roll(character, user, *, private=False, faces=(1, 2, 6)):
-    return play.character_roll(character_id=character.pk, user=user, rollable_id="skill:capability",
-                               roller=FixedRoller(list(faces)), private=private)
+    return play.character_roll(
+        character_id=character.pk,
+        user=user,
+        rollable_id="skill:capability",
+        roller=FixedRoller(list(faces)),
+        private=private,
+    )
 
 
 def test_every_member_receives_a_player_s_roll_with_who_what_outcome_and_odds(layer, table):
@@ -118,7 +125,8 @@ def test_a_removed_member_s_feed_closes_and_stays_closed(layer, table):
         other = _socket(table["other"], campaign.pk)
         assert (await other.connect())[0]
         await database_sync_to_async(campaign_services.campaign_remove_player)(
-            gm=table["gm"], campaign=campaign, user=table["other"])
+            gm=table["gm"], campaign=campaign, user=table["other"]
+        )
         closed = await other.receive_output(timeout=1)
         again = _socket(table["other"], campaign.pk)
         reconnect = await again.connect(timeout=2)
@@ -152,7 +160,9 @@ def test_the_pages_show_the_last_rolls_and_a_private_one_to_the_gm_only(table):
     # The sheet's roll log and the roll's own page hide it from the player too.
     sheet = player.get(reverse("character_sheet", args=[character.pk])).content.decode()
     assert f'id="roll-{public.pk}"' in sheet and f'id="roll-{secret.pk}"' not in sheet
-    detail = player.get(reverse("character_roll_detail", args=[character.pk, secret.pk]), **HX).content.decode()
+    detail = player.get(
+        reverse("character_roll_detail", args=[character.pk, secret.pk]), **HX
+    ).content.decode()
     assert "Capability" not in detail
     # The feed's catch-up list (after a reconnect) follows the same rule.
     feed = player.get(reverse("campaign_feed", args=[character.campaign_id]), **HX).content.decode()
@@ -169,7 +179,9 @@ def test_the_running_encounter_page_shows_the_table_s_rolls_too(table):
     character = character_at_table(table, "pando")
     public = _roll(character, table["player"])
     secret = _roll(character, table["gm"], private=True)
-    encounter = Encounter.objects.create(campaign=character.campaign, name="Ford", status=Encounter.Status.ACTIVE)
+    encounter = Encounter.objects.create(
+        campaign=character.campaign, name="Ford", status=Encounter.Status.ACTIVE
+    )
     player = Client()
     player.force_login(table["player"])
     page = player.get(reverse("encounter_detail", args=[encounter.pk])).content.decode()

@@ -93,7 +93,10 @@ def test_the_token_endpoint_shares_the_count_and_answers_429(handler):
     for _ in range(3):
         assert _login(page, "orla", "wrong-wrong-wrong").status_code == 200
     api = api_client()
-    assert api.post("/api/v1/auth/token/", {"username": "orla", "password": "bad"}, format="json").status_code == 400
+    assert (
+        api.post("/api/v1/auth/token/", {"username": "orla", "password": "bad"}, format="json").status_code
+        == 400
+    )
     fifth = api.post("/api/v1/auth/token/", {"username": "orla", "password": "bad"}, format="json")
     assert fifth.status_code == 429
     right = api.post("/api/v1/auth/token/", {"username": "orla", "password": PASSWORD}, format="json")
@@ -118,12 +121,20 @@ def test_the_token_endpoint_is_rate_limited_per_ip(settings):
     make_user("orla")
     api = api_client()
     with time_machine.travel(timezone.now(), tick=False) as clock:
-        codes = [api.post("/api/v1/auth/token/", {"username": "orla", "password": PASSWORD}, format="json").status_code
-                 for _ in range(4)]
+        codes = [
+            api.post(
+                "/api/v1/auth/token/", {"username": "orla", "password": PASSWORD}, format="json"
+            ).status_code
+            for _ in range(4)
+        ]
         assert codes == [200, 200, 200, 429]
         clock.shift(timedelta(seconds=61))
-        assert api.post("/api/v1/auth/token/", {"username": "orla", "password": PASSWORD},
-                        format="json").status_code == 200
+        assert (
+            api.post(
+                "/api/v1/auth/token/", {"username": "orla", "password": PASSWORD}, format="json"
+            ).status_code
+            == 200
+        )
 
 
 # ------------------------------------------------------------------- join codes
@@ -168,16 +179,25 @@ def test_wrong_join_codes_are_throttled_in_the_api_per_user_and_per_ip(settings)
     campaign = make_campaign(name="Iron Coast")
     first = api_client(make_user("pip"))
     for _ in range(2):
-        assert first.post("/api/v1/campaigns/join/", {"join_code": "ZZZZ9999"}, format="json").status_code == 400
+        assert (
+            first.post("/api/v1/campaigns/join/", {"join_code": "ZZZZ9999"}, format="json").status_code == 400
+        )
     refused = first.post("/api/v1/campaigns/join/", {"join_code": campaign.join_code}, format="json")
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 3500
     assert refused.json() == {"detail": "Too many wrong join codes. Try again in 60 minutes.", "errors": []}
     # Another account from the same address is refused too (per IP); from elsewhere it is not.
     same_ip = api_client(make_user("quinn"))
-    assert same_ip.post("/api/v1/campaigns/join/", {"join_code": campaign.join_code}, format="json").status_code == 429
+    assert (
+        same_ip.post("/api/v1/campaigns/join/", {"join_code": campaign.join_code}, format="json").status_code
+        == 429
+    )
     elsewhere = api_client(make_user("rue"))
-    response = elsewhere.post("/api/v1/campaigns/join/", {"join_code": campaign.join_code}, format="json",
-                              REMOTE_ADDR="198.51.100.20")
+    response = elsewhere.post(
+        "/api/v1/campaigns/join/",
+        {"join_code": campaign.join_code},
+        format="json",
+        REMOTE_ADDR="198.51.100.20",
+    )
     assert response.status_code == 200
 
 
@@ -201,13 +221,16 @@ def test_a_bad_rate_stops_start_up_with_its_name(monkeypatch, raw):
         env_rate("SF_RATE", "7/day")
 
 
-@pytest.mark.parametrize("count, forwarded, expected", [
-    (0, "203.0.113.9", "10.0.0.1"),  # no proxy trusted: the header is the client's to forge
-    (1, "198.51.100.1, 203.0.113.9", "203.0.113.9"),  # the entry our proxy added
-    (2, "198.51.100.1, 203.0.113.9", "198.51.100.1"),
-    (1, "not-an-address", "10.0.0.1"),
-    (1, "", "10.0.0.1"),
-])
+@pytest.mark.parametrize(
+    "count, forwarded, expected",
+    [
+        (0, "203.0.113.9", "10.0.0.1"),  # no proxy trusted: the header is the client's to forge
+        (1, "198.51.100.1, 203.0.113.9", "203.0.113.9"),  # the entry our proxy added
+        (2, "198.51.100.1, 203.0.113.9", "198.51.100.1"),
+        (1, "not-an-address", "10.0.0.1"),
+        (1, "", "10.0.0.1"),
+    ],
+)
 def test_the_client_ip_behind_trusted_proxies(settings, rf, count, forwarded, expected):
     from characters.throttling import client_ip
 
@@ -219,6 +242,9 @@ def test_the_client_ip_behind_trusted_proxies(settings, rf, count, forwarded, ex
 def test_a_forged_forwarded_header_does_not_break_sign_in(settings, handler):
     settings.TRUSTED_PROXY_COUNT = 1
     make_user("bram")
-    response = Client().post("/accounts/login/", {"username": "bram", "password": "wrong-wrong"},
-                             HTTP_X_FORWARDED_FOR="<script>, \x7f")
+    response = Client().post(
+        "/accounts/login/",
+        {"username": "bram", "password": "wrong-wrong"},
+        HTTP_X_FORWARDED_FOR="<script>, \x7f",
+    )
     assert response.status_code == 200

@@ -105,9 +105,14 @@ def test_a_password_change_revokes_every_token():
     theirs = _issue("bram", "bram's")
     client = Client()
     client.force_login(user)
-    response = client.post("/accounts/password/", {
-        "old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD,
-    })
+    response = client.post(
+        "/accounts/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": NEW_PASSWORD,
+            "new_password2": NEW_PASSWORD,
+        },
+    )
     assert response.status_code == 302
     assert [_with(k).get("/api/v1/campaigns/").status_code for k in keys] == [401, 401]
     assert not ApiToken.objects.filter(user=user).exists()
@@ -168,10 +173,18 @@ def test_last_used_is_kept_at_most_once_a_minute():
         assert ApiToken.objects.get().last_used == start + timedelta(seconds=61)
 
 
-@pytest.mark.parametrize("header", [
-    "Token " + "z" * 64, "Token " + "a" * 63, "Token " + "a" * 65, "Token \xff\xfe" + "a" * 62,
-    "Token " + "a" * 30 + "\x00" + "a" * 33, "Token", "Token a b",
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Token " + "z" * 64,
+        "Token " + "a" * 63,
+        "Token " + "a" * 65,
+        "Token \xff\xfe" + "a" * 62,
+        "Token " + "a" * 30 + "\x00" + "a" * 33,
+        "Token",
+        "Token a b",
+    ],
+)
 def test_malformed_token_headers_are_401_never_500(header):
     make_user("orla")
     _issue("orla")
@@ -185,7 +198,9 @@ def test_malformed_token_headers_are_401_never_500(header):
 def test_an_old_authorization_header_does_not_stop_a_new_sign_in():
     make_user("orla")
     response = api_client().post(
-        "/api/v1/auth/token/", {"username": "orla", "password": PASSWORD}, format="json",
+        "/api/v1/auth/token/",
+        {"username": "orla", "password": PASSWORD},
+        format="json",
         HTTP_AUTHORIZATION="Token " + "0" * 64,
     )
     assert response.status_code == 200
@@ -196,8 +211,12 @@ def test_the_schema_documents_issuing_and_revoking(client):
     token = paths["/api/v1/auth/token/"]
     assert {"200", "400", "429"} <= set(token["post"]["responses"])
     assert {"204", "400", "401"} <= set(token["delete"]["responses"])
-    assert "name" in client.get("/api/schema/", HTTP_ACCEPT="application/json").json()["components"]["schemas"][
-        "TokenRequestRequest"]["properties"]
+    assert (
+        "name"
+        in client.get("/api/schema/", HTTP_ACCEPT="application/json").json()["components"]["schemas"][
+            "TokenRequestRequest"
+        ]["properties"]
+    )
 
 
 def test_staff_see_tokens_in_the_admin_and_may_only_delete_them():

@@ -14,8 +14,16 @@ def snapshot(encounter: Encounter):
     encounter.refresh_from_db()
     rows = {c.id: (c.state, c.combat) for c in encounter.combatants.all()}
     chars = {c.id: (c.state, c.version) for c in Character.objects.filter(combatants__encounter=encounter)}
-    return (encounter.version, encounter.round, encounter.turn, encounter.order, encounter.state, rows, chars,
-            EncounterEvent.objects.filter(encounter=encounter).count())
+    return (
+        encounter.version,
+        encounter.round,
+        encounter.turn,
+        encounter.order,
+        encounter.state,
+        rows,
+        chars,
+        EncounterEvent.objects.filter(encounter=encounter).count(),
+    )
 
 
 def refused(code: str, fn, *args, **kwargs) -> RuleRefused:

@@ -41,7 +41,9 @@ def _fire(fight, actions: list[str]) -> list[str]:
     def one(action: str) -> str:
         try:
             barrier.wait(timeout=10)
-            services.encounter_act(encounter=e.pk, user=player, combatant_id=pablo.pk, action={"action": action})
+            services.encounter_act(
+                encounter=e.pk, user=player, combatant_id=pablo.pk, action={"action": action}
+            )
             return "ok"
         except RuleRefused as exc:
             return exc.errors[0]["code"]
@@ -54,8 +56,11 @@ def _fire(fight, actions: list[str]) -> list[str]:
 
 def _costs(e) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
-    for kind, cost in EncounterEvent.objects.filter(encounter=e, kind__in=["move", "strike"]).order_by("seq") \
-            .values_list("kind", "data__cost"):
+    for kind, cost in (
+        EncounterEvent.objects.filter(encounter=e, kind__in=["move", "strike"])
+        .order_by("seq")
+        .values_list("kind", "data__cost")
+    ):
         out.setdefault(kind, []).append(cost)
     return out
 

@@ -21,6 +21,7 @@ from tests.combat.helpers import snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+
 @pytest.fixture(autouse=True)
 def _stray_connections_closed(stray_connections_closed):
     """The consumer's database_sync_to_async threads keep their connections (CONN_MAX_AGE)."""
@@ -45,9 +46,13 @@ def test_a_member_receives_the_new_log_line(layer, fight):
     e, pablo, player = fight["e"], fight["c_pablo"], fight["player"]
 
     def act():
-        services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk,
-                               action={"action": "strike:0", "target": fight["goblin"].pk},
-                               roller=FixedRoller([1, 6, 6]))
+        services.encounter_act(
+            encounter=e,
+            user=player,
+            combatant_id=pablo.pk,
+            action={"action": "strike:0", "target": fight["goblin"].pk},
+            roller=FixedRoller([1, 6, 6]),
+        )
 
     async def run():
         watcher = _communicator(fight["gm"], e.pk)
@@ -66,7 +71,9 @@ def test_a_member_receives_the_new_log_line(layer, fight):
     assert 'id="encounter-log"' not in html  # not the whole log again
     assert f'<li id="combatant-{pablo.pk}" class="combatant is-current" hx-swap-oob="true"' in html
     assert 'id="encounter-combatants"' not in html  # nobody came or went: rows only
-    assert f'data-version="{Encounter.objects.get(pk=e.pk).version}"' in html  # the page checks it follows its own
+    assert (
+        f'data-version="{Encounter.objects.get(pk=e.pk).version}"' in html
+    )  # the page checks it follows its own
     assert html.count('hx-trigger="load"') == 1  # each page then fetches its own actions panel, once
     assert "csrfmiddlewaretoken" not in html  # nothing per person in the broadcast
 
@@ -88,19 +95,29 @@ def test_only_the_rows_that_changed_are_sent(fight, settings):
     """Pablo moves: his row (speed) and nothing of the goblin's; when combatants come, the whole order."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     e, pablo, goblin = fight["e"], fight["c_pablo"], fight["goblin"]
-    html = _one_message(fight["gm"], e.pk, lambda: services.encounter_act(
-        encounter=e, user=fight["player"], combatant_id=pablo.pk, action={"action": "move"}))
+    html = _one_message(
+        fight["gm"],
+        e.pk,
+        lambda: services.encounter_act(
+            encounter=e, user=fight["player"], combatant_id=pablo.pk, action={"action": "move"}
+        ),
+    )
     assert f'id="combatant-{pablo.pk}"' in html and f'id="combatant-{goblin.pk}"' not in html
     assert 'id="encounter-combatants"' not in html
     assert html.count("<li") == 2  # Pablo's row and the one new log line
 
     # The GM ends the turn: the rows whose "acting" mark moves are sent, both of them.
-    html = _one_message(fight["gm"], e.pk, lambda: services.encounter_next_turn(encounter=e, user=fight["gm"]))
+    html = _one_message(
+        fight["gm"], e.pk, lambda: services.encounter_next_turn(encounter=e, user=fight["gm"])
+    )
     assert f'id="combatant-{pablo.pk}"' in html and f'id="combatant-{goblin.pk}"' in html
 
     # Somebody joins: the whole turn order (rows cannot be swapped into a list that lacks them).
-    html = _one_message(fight["gm"], e.pk, lambda: services.encounter_add_combatant(
-        encounter=e, user=fight["gm"], name="Wolf", build=GOBLIN))
+    html = _one_message(
+        fight["gm"],
+        e.pk,
+        lambda: services.encounter_add_combatant(encounter=e, user=fight["gm"], name="Wolf", build=GOBLIN),
+    )
     assert 'id="encounter-combatants" class="card" hx-swap-oob="true"' in html and "Wolf" in html
 
 
@@ -111,7 +128,9 @@ def test_a_refused_action_broadcasts_nothing(layer, fight):
 
     def refused():
         with pytest.raises(services.RuleRefused):
-            services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk, action={"action": "dodge"})
+            services.encounter_act(
+                encounter=e, user=player, combatant_id=pablo.pk, action={"action": "dodge"}
+            )
         assert snapshot(e) == before  # and nothing changed
 
     async def run():

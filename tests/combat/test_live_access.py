@@ -73,8 +73,11 @@ def test_a_removed_player_s_stream_ends_and_they_cannot_reconnect(layer, fight):
     player = _signed_in(fight["player"])
     gm = _signed_in(fight["gm"])
     closed, gm_quiet, reconnect = _stream_ends(
-        player, fight["e"].pk,
-        lambda: campaign_services.campaign_remove_player(gm=fight["gm"], campaign=fight["campaign"], user=fight["player"]),
+        player,
+        fight["e"].pk,
+        lambda: campaign_services.campaign_remove_player(
+            gm=fight["gm"], campaign=fight["campaign"], user=fight["player"]
+        ),
         bystander=gm,
     )
     assert closed == {"type": "websocket.close", "code": CLOSE_RECHECK}
@@ -85,7 +88,8 @@ def test_a_removed_player_s_stream_ends_and_they_cannot_reconnect(layer, fight):
 def test_a_leaver_s_stream_ends(layer, fight):
     player = _signed_in(fight["player"])
     closed, _, reconnect = _stream_ends(
-        player, fight["e"].pk,
+        player,
+        fight["e"].pk,
         lambda: campaign_services.campaign_leave(user=fight["player"], campaign=fight["campaign"]),
     )
     assert closed == {"type": "websocket.close", "code": CLOSE_RECHECK}
@@ -119,14 +123,20 @@ def test_a_password_change_ends_the_streams_of_other_sessions(layer, fight):
     own = _signed_in(fight["player"])
 
     def change_password():
-        response = own.post("/accounts/password/", {
-            "old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD,
-        })
+        response = own.post(
+            "/accounts/password/",
+            {
+                "old_password": PASSWORD,
+                "new_password1": NEW_PASSWORD,
+                "new_password2": NEW_PASSWORD,
+            },
+        )
         assert response.status_code == 302
 
     closed, _, reconnect = _stream_ends(stolen, fight["e"].pk, change_password)
     assert closed == {"type": "websocket.close", "code": CLOSE_RECHECK}
     assert reconnect == (False, CLOSE_ANONYMOUS)  # Django voided the other session
+
     # The session that changed the password stays signed in: its page gets back in.
     async def own_reconnects():
         again = _socket(own, fight["e"].pk)
@@ -139,7 +149,9 @@ def test_a_password_change_ends_the_streams_of_other_sessions(layer, fight):
 
 def test_an_outsider_and_an_anonymous_visitor_never_connect(layer, fight):
     async def run():
-        return [await _socket(c, fight["e"].pk).connect(timeout=2) for c in (_signed_in(fight["stranger"]), None)]
+        return [
+            await _socket(c, fight["e"].pk).connect(timeout=2) for c in (_signed_in(fight["stranger"]), None)
+        ]
 
     assert async_to_sync(run)() == [(False, CLOSE_NOT_FOUND), (False, CLOSE_ANONYMOUS)]
 
@@ -151,9 +163,13 @@ def test_a_close_for_another_campaign_leaves_the_socket_open(layer, fight):
     async def run():
         watcher = _socket(player, fight["e"].pk)
         assert (await watcher.connect())[0]
-        await database_sync_to_async(close_user_sockets)(user_id=fight["player"].pk, campaign_id=fight["campaign"].pk + 1000)
+        await database_sync_to_async(close_user_sockets)(
+            user_id=fight["player"].pk, campaign_id=fight["campaign"].pk + 1000
+        )
         quiet = await watcher.receive_nothing(timeout=0.3)
-        await database_sync_to_async(close_user_sockets)(user_id=fight["player"].pk, campaign_id=fight["campaign"].pk)
+        await database_sync_to_async(close_user_sockets)(
+            user_id=fight["player"].pk, campaign_id=fight["campaign"].pk
+        )
         closed = await watcher.receive_output(timeout=1)
         return quiet, closed
 
@@ -171,7 +187,8 @@ def test_a_removal_that_rolls_back_closes_nothing(layer, fight):
         try:
             with transaction.atomic():
                 campaign_services.campaign_remove_player(
-                    gm=fight["gm"], campaign=fight["campaign"], user=fight["player"])
+                    gm=fight["gm"], campaign=fight["campaign"], user=fight["player"]
+                )
                 raise RuntimeError("rolled back")
         except RuntimeError:
             pass
@@ -213,7 +230,8 @@ def test_any_campaign_channel_follows_the_same_rule(layer, fight):
         async def connect(self):
             user, campaign_id = self.scope["user"], int(self.scope["url_route"]["kwargs"]["campaign_id"])
             member = await database_sync_to_async(
-                Membership.objects.filter(user_id=getattr(user, "pk", None), campaign_id=campaign_id).exists)()
+                Membership.objects.filter(user_id=getattr(user, "pk", None), campaign_id=campaign_id).exists
+            )()
             if not member:
                 await self.close(code=4404)
                 return
@@ -223,7 +241,9 @@ def test_any_campaign_channel_follows_the_same_rule(layer, fight):
         async def disconnect(self, code):
             await self.unfollow_access()
 
-    app = AuthMiddlewareStack(URLRouter([re_path(r"^ws/campaigns/(?P<campaign_id>[0-9]+)/$", CampaignFeed.as_asgi())]))
+    app = AuthMiddlewareStack(
+        URLRouter([re_path(r"^ws/campaigns/(?P<campaign_id>[0-9]+)/$", CampaignFeed.as_asgi())])
+    )
     player = _signed_in(fight["player"])
     path = f"/ws/campaigns/{fight['campaign'].pk}/"
     cookie = [(b"cookie", f"sessionid={player.cookies['sessionid'].value}".encode())]
@@ -231,7 +251,9 @@ def test_any_campaign_channel_follows_the_same_rule(layer, fight):
     async def run():
         feed = WebsocketCommunicator(app, path, headers=cookie)
         assert (await feed.connect())[0]
-        await database_sync_to_async(campaign_services.campaign_leave)(user=fight["player"], campaign=fight["campaign"])
+        await database_sync_to_async(campaign_services.campaign_leave)(
+            user=fight["player"], campaign=fight["campaign"]
+        )
         closed = await feed.receive_output(timeout=1)
         return closed, await WebsocketCommunicator(app, path, headers=cookie).connect(timeout=2)
 

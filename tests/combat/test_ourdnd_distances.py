@@ -22,9 +22,14 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 BRAM = json.loads((ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text())  # STR 2, sword
-GOBLIN = {"ruleset": "ourdnd", "name": "Goblin", "budget": {"points": 3},
-          "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0}, "hearts": 1,
-          "gear": [{"item": "dagger"}]}
+GOBLIN = {
+    "ruleset": "ourdnd",
+    "name": "Goblin",
+    "budget": {"points": 3},
+    "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0},
+    "hearts": 1,
+    "gear": [{"item": "dagger"}],
+}
 
 
 def scene(house: dict | None = None) -> dict:
@@ -45,23 +50,41 @@ def test_the_campaign_s_start_distance_places_the_sides_and_melee_is_refused_unt
     s = scene({"start_distance": "near"})
     e, bram, goblin = s["e"], s["bram"], s["goblin"]
     assert e.state["positions"] == {str(bram.pk): 0, str(goblin.pk): 1}
-    assert "The two sides start NEAR (house default; the campaign may change it, and the DM places anyone with " \
-           "Set distance)." in event_texts(e)
+    assert (
+        "The two sides start NEAR (house default; the campaign may change it, and the DM places anyone with "
+        "Set distance)." in event_texts(e)
+    )
 
     before = snapshot(e)
-    err = refused("ourdnd.out_of_reach", services.encounter_act, encounter=e, user=s["player"],
-                  combatant_id=bram.pk, action={"action": "attempt", "stat": "str", "target": goblin.pk,
-                                                "gear": "sword"}, roller=FixedRoller([15, 4]))
-    assert err.errors[0]["message"] == ("Melee needs CLOSE (Sword reach no farther), and Goblin is NEAR Bram the "
-                                        "Shield-Bearer: move closer first, or use something that reaches farther.")
+    err = refused(
+        "ourdnd.out_of_reach",
+        services.encounter_act,
+        encounter=e,
+        user=s["player"],
+        combatant_id=bram.pk,
+        action={"action": "attempt", "stat": "str", "target": goblin.pk, "gear": "sword"},
+        roller=FixedRoller([15, 4]),
+    )
+    assert err.errors[0]["message"] == (
+        "Melee needs CLOSE (Sword reach no farther), and Goblin is NEAR Bram the "
+        "Shield-Bearer: move closer first, or use something that reaches farther."
+    )
     assert snapshot(e) == before
 
     # Move near + action: CLOSE, then the sword.
-    services.encounter_act(encounter=e, user=s["player"], combatant_id=bram.pk,
-                           action={"action": "move_near", "target": goblin.pk, "to": "close"})
-    services.encounter_act(encounter=e, user=s["player"], combatant_id=bram.pk,
-                           action={"action": "attempt", "stat": "str", "target": goblin.pk, "gear": "sword"},
-                           roller=FixedRoller([15, 4]))
+    services.encounter_act(
+        encounter=e,
+        user=s["player"],
+        combatant_id=bram.pk,
+        action={"action": "move_near", "target": goblin.pk, "to": "close"},
+    )
+    services.encounter_act(
+        encounter=e,
+        user=s["player"],
+        combatant_id=bram.pk,
+        action={"action": "attempt", "stat": "str", "target": goblin.pk, "gear": "sword"},
+        roller=FixedRoller([15, 4]),
+    )
     goblin.refresh_from_db()
     assert goblin.state["hp"] == 6
     assert event_texts(e)[-3] == "Bram the Shield-Bearer moves near: now CLOSE to Goblin."
@@ -70,13 +93,23 @@ def test_the_campaign_s_start_distance_places_the_sides_and_melee_is_refused_unt
 def test_a_move_the_distance_forbids_changes_nothing():
     s = scene()
     e, bram, goblin = s["e"], s["bram"], s["goblin"]
-    services.encounter_act(encounter=e, user=s["gm"], combatant_id=goblin.pk,
-                           action={"action": "set_distance", "target": bram.pk, "to": "far"})
+    services.encounter_act(
+        encounter=e,
+        user=s["gm"],
+        combatant_id=goblin.pk,
+        action={"action": "set_distance", "target": bram.pk, "to": "far"},
+    )
     e.refresh_from_db()
     assert e.state["positions"][str(goblin.pk)] - e.state["positions"][str(bram.pk)] == 2
     before = snapshot(e)
-    err = refused("ourdnd.too_far_to_move", services.encounter_act, encounter=e, user=s["player"],
-                  combatant_id=bram.pk, action={"action": "move_near", "target": goblin.pk, "to": "close"})
+    err = refused(
+        "ourdnd.too_far_to_move",
+        services.encounter_act,
+        encounter=e,
+        user=s["player"],
+        combatant_id=bram.pk,
+        action={"action": "move_near", "target": goblin.pk, "to": "close"},
+    )
     assert "A NEAR move is a few big steps" in err.errors[0]["message"]
     assert snapshot(e) == before
 
@@ -87,13 +120,17 @@ def test_the_api_refuses_with_422_and_the_rule_s_words(db):
     player, gm = api_client(s["player"]), api_client(s["gm"])
     before = gm.get(f"/api/v1/encounters/{e.pk}/").json()
     with mock.patch("combat.services.Roller", lambda: FixedRoller([15, 4])):
-        r = player.post(f"/api/v1/encounters/{e.pk}/actions/",
-                        {"combatant": bram.pk, "action": "attempt", "stat": "str", "target": goblin.pk,
-                         "gear": "sword"}, format="json")
+        r = player.post(
+            f"/api/v1/encounters/{e.pk}/actions/",
+            {"combatant": bram.pk, "action": "attempt", "stat": "str", "target": goblin.pk, "gear": "sword"},
+            format="json",
+        )
     assert r.status_code == 422
     assert r.json()["errors"][0]["code"] == "ourdnd.out_of_range"
-    assert r.json()["detail"] == ("Goblin is OUT OF RANGE of Bram the Shield-Bearer: none of Bram the "
-                                  "Shield-Bearer's effects can reach OUT OF RANGE.")
+    assert r.json()["detail"] == (
+        "Goblin is OUT OF RANGE of Bram the Shield-Bearer: none of Bram the "
+        "Shield-Bearer's effects can reach OUT OF RANGE."
+    )
     after = gm.get(f"/api/v1/encounters/{e.pk}/").json()
     assert after == before
     row = next(c for c in after["combatants"] if c["id"] == bram.pk)

@@ -18,10 +18,17 @@ from tests.factories import make_campaign, make_user
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-BRAM = json.loads((ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text())  # str 2, Defense 3, 10 HP
-GOBLIN = {"ruleset": "ourdnd", "name": "Goblin", "budget": {"points": 3},
-          "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0}, "hearts": 1,
-          "gear": [{"item": "dagger"}]}
+BRAM = json.loads(
+    (ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text()
+)  # str 2, Defense 3, 10 HP
+GOBLIN = {
+    "ruleset": "ourdnd",
+    "name": "Goblin",
+    "budget": {"points": 3},
+    "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0},
+    "hearts": 1,
+    "gear": [{"item": "dagger"}],
+}
 
 
 def test_a_scene_through_the_services(db):
@@ -39,11 +46,19 @@ def test_a_scene_through_the_services(db):
     assert "The DM rolls initiative for Goblin 1, Goblin 2: d20 9." in event_texts(e)
 
     # Bram lowers the TD with his torch, then attempts: d20 10 + STR 2 = 12 vs 11, sword d6 5.
-    services.encounter_act(encounter=e, user=player, combatant_id=c_bram.pk,
-                           action={"action": "lower_td", "amount": 1, "reason": "torch"})
-    services.encounter_act(encounter=e, user=player, combatant_id=c_bram.pk,
-                           action={"action": "attempt", "stat": "str", "target": g1.pk, "gear": "sword"},
-                           roller=FixedRoller([10, 5]))
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=c_bram.pk,
+        action={"action": "lower_td", "amount": 1, "reason": "torch"},
+    )
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=c_bram.pk,
+        action={"action": "attempt", "stat": "str", "target": g1.pk, "gear": "sword"},
+        roller=FixedRoller([10, 5]),
+    )
     g1.refresh_from_db()
     assert g1.state["hp"] == 5
     texts = event_texts(e)
@@ -54,20 +69,30 @@ def test_a_scene_through_the_services(db):
     # A second action is refused and changes nothing (422 with the rule's code).
     before = snapshot(e)
     with pytest.raises(RuleRefused) as exc:
-        services.encounter_act(encounter=e, user=player, combatant_id=c_bram.pk, action={"action": "move_near"})
+        services.encounter_act(
+            encounter=e, user=player, combatant_id=c_bram.pk, action={"action": "move_near"}
+        )
     assert exc.value.errors[0]["code"] == "ourdnd.already_acted"
     assert snapshot(e) == before
 
     # The DM's turn: both goblins act. Against Bram they need his Defense + 10 = 13.
     services.encounter_next_turn(encounter=e, user=gm)
-    services.encounter_act(encounter=e, user=gm, combatant_id=g2.pk,
-                           action={"action": "attempt", "stat": "str", "target": c_bram.pk, "gear": "dagger"},
-                           roller=FixedRoller([12, 6]))
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=g2.pk,
+        action={"action": "attempt", "stat": "str", "target": c_bram.pk, "gear": "dagger"},
+        roller=FixedRoller([12, 6]),
+    )
     character = Character.objects.get(pk=bram.pk)
     assert character.state["hp"] == 4
-    services.encounter_act(encounter=e, user=gm, combatant_id=g1.pk,
-                           action={"action": "attempt", "stat": "str", "target": c_bram.pk, "gear": "dagger"},
-                           roller=FixedRoller([15, 4]))
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=g1.pk,
+        action={"action": "attempt", "stat": "str", "target": c_bram.pk, "gear": "dagger"},
+        roller=FixedRoller([15, 4]),
+    )
     character = Character.objects.get(pk=bram.pk)
     assert character.state["hp"] == 0 and character.state["dying"] is True
 
@@ -80,8 +105,9 @@ def test_a_scene_through_the_services(db):
     assert event_texts(e)[-1] == "Bram the Shield-Bearer is dying. Countdown: 2 rounds. Miracle roll: 7."
     before = snapshot(e)
     with pytest.raises(RuleRefused) as exc:
-        services.encounter_act(encounter=e, user=player, combatant_id=c_bram.pk,
-                               action={"action": "check", "stat": "str"})
+        services.encounter_act(
+            encounter=e, user=player, combatant_id=c_bram.pk, action={"action": "check", "stat": "str"}
+        )
     assert exc.value.errors[0]["code"] == "ourdnd.unconscious"
     assert snapshot(e) == before
 

@@ -39,7 +39,10 @@ def test_members_see_the_page_strangers_get_404(setup):
     e = setup["e"]
     url = reverse("encounter_detail", args=[e.pk])
     assert client(setup["stranger"]).get(url).status_code == 404
-    assert client(setup["stranger"]).get(reverse("encounter_list", args=[setup["campaign"].pk])).status_code == 404
+    assert (
+        client(setup["stranger"]).get(reverse("encounter_list", args=[setup["campaign"].pk])).status_code
+        == 404
+    )
     assert client(setup["stranger"]).post(reverse("encounter_start", args=[e.pk])).status_code == 404
     assert Client().get(url).status_code == 302  # to the sign-in page
     page = client(setup["gm"]).get(url).content.decode()
@@ -48,7 +51,9 @@ def test_members_see_the_page_strangers_get_404(setup):
     assert f'ws-connect="/ws/encounters/{e.pk}/"' in page
     page = client(setup["player"]).get(url).content.decode()
     assert "Start the encounter" not in page and "GM: add combatants" not in page
-    listing = client(setup["player"]).get(reverse("encounter_list", args=[setup["campaign"].pk])).content.decode()
+    listing = (
+        client(setup["player"]).get(reverse("encounter_list", args=[setup["campaign"].pk])).content.decode()
+    )
     assert f'href="/encounters/{e.pk}/"' in listing and "New encounter" not in listing
 
 
@@ -57,19 +62,27 @@ def test_players_may_not_start_or_end(setup):
     player = client(setup["player"])
     assert player.post(reverse("encounter_start", args=[e.pk])).status_code == 403
     assert player.post(reverse("encounter_end", args=[e.pk])).status_code == 403
-    assert player.post(reverse("encounter_add_combatant", args=[e.pk]),
-                       {"name": "Orc", "build": json.dumps(GOBLIN)}).status_code == 403
+    assert (
+        player.post(
+            reverse("encounter_add_combatant", args=[e.pk]), {"name": "Orc", "build": json.dumps(GOBLIN)}
+        ).status_code
+        == 403
+    )
     assert Encounter.objects.get(pk=e.pk).status == "setup"
 
 
 def test_the_gm_runs_the_fight_with_plain_forms(setup):
     e = setup["e"]
     gm = client(setup["gm"])
-    r = gm.post(reverse("encounter_add_combatant", args=[e.pk]),
-                {"name": "Rat", "count": "3", "group": "", "build": json.dumps(GOBLIN)})
+    r = gm.post(
+        reverse("encounter_add_combatant", args=[e.pk]),
+        {"name": "Rat", "count": "3", "group": "", "build": json.dumps(GOBLIN)},
+    )
     assert r.status_code == 302
     assert [c.name for c in e.combatants.filter(group="Rat")] == ["Rat 1", "Rat 2", "Rat 3"]
-    r = gm.post(reverse("encounter_add_combatant", args=[e.pk]), {"name": "Bad", "build": "{nope"}, follow=True)
+    r = gm.post(
+        reverse("encounter_add_combatant", args=[e.pk]), {"name": "Bad", "build": "{nope"}, follow=True
+    )
     assert "The quick build must be a JSON object." in r.content.decode()
     with mock.patch("combat.services.Roller", lambda: FixedRoller([1, 2, 3, 4, 5, 6] * 5)):
         assert gm.post(reverse("encounter_start", args=[e.pk])).status_code == 302
@@ -96,20 +109,32 @@ def test_a_player_acts_for_their_own_character_and_sees_only_their_actions(setup
     # and makes each fetch its panel once: no second /panel/ GET, no out-of-band swap from a form
     # the panel refresh may already have replaced).
     with mock.patch("combat.services.Roller", lambda: FixedRoller([1, 1, 1])):
-        r = player.post(reverse("encounter_act", args=[e.pk]),
-                        {"combatant": pablo.pk, "action": "strike:0", "target": setup["goblin"].pk},
-                        HTTP_HX_REQUEST="true")
+        r = player.post(
+            reverse("encounter_act", args=[e.pk]),
+            {"combatant": pablo.pk, "action": "strike:0", "target": setup["goblin"].pk},
+            HTTP_HX_REQUEST="true",
+        )
     assert r.status_code == 204 and r.content == b""
     assert last_event(e).text == "Pablo strikes Goblin with the longsword: 3 EP, −1 speed."
 
     # Someone else's character: 403. A refusal: the message in the panel, nothing changed.
-    assert player.post(reverse("encounter_act", args=[e.pk]), {"combatant": bea.pk, "action": "move"}).status_code == 403
+    assert (
+        player.post(
+            reverse("encounter_act", args=[e.pk]), {"combatant": bea.pk, "action": "move"}
+        ).status_code
+        == 403
+    )
     version = Encounter.objects.get(pk=e.pk).version
-    r = player.post(reverse("encounter_act", args=[e.pk]), {"combatant": pablo.pk, "action": "dodge"},
-                    HTTP_HX_REQUEST="true")
+    r = player.post(
+        reverse("encounter_act", args=[e.pk]),
+        {"combatant": pablo.pk, "action": "dodge"},
+        HTTP_HX_REQUEST="true",
+    )
     assert 'data-testid="panel-error"' in r.content.decode() and "when you are attacked" in r.content.decode()
     assert Encounter.objects.get(pk=e.pk).version == version
-    r = player.post(reverse("encounter_act", args=[e.pk]), {"combatant": pablo.pk, "action": "dodge"}, follow=True)
+    r = player.post(
+        reverse("encounter_act", args=[e.pk]), {"combatant": pablo.pk, "action": "dodge"}, follow=True
+    )
     assert "when you are attacked" in r.content.decode()
 
 
@@ -126,7 +151,9 @@ def test_the_quick_npc_form_starts_from_a_build_the_gm_can_add_and_fight(slug):
     assert registry.get(slug).validate(build).errors == []
     e = services.encounter_create(campaign=campaign, user=gm, name="Ambush")
     [npc] = services.encounter_add_combatant(encounter=e, user=gm, name="Raider", build=build)
-    shown = next(c for c in encounter_board(fight=encounter_fight(encounter=e))["combatants"] if c["id"] == npc.pk)
+    shown = next(
+        c for c in encounter_board(fight=encounter_fight(encounter=e))["combatants"] if c["id"] == npc.pk
+    )
     # every number of a quick NPC is known (a blank Ascendant build showed "Stamina 0/?")
     assert "?" not in json.dumps(shown["summary"], default=str)
 
@@ -159,8 +186,11 @@ def test_the_panel_is_cheap_and_the_board_catches_a_page_up(setup, django_assert
 def test_a_refusal_answers_with_the_panel_only(setup):
     e, pablo = setup["e"], setup["c_pablo"]
     services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
-    r = client(setup["player"]).post(reverse("encounter_act", args=[e.pk]),
-                                     {"combatant": pablo.pk, "action": "dodge"}, HTTP_HX_REQUEST="true")
+    r = client(setup["player"]).post(
+        reverse("encounter_act", args=[e.pk]),
+        {"combatant": pablo.pk, "action": "dodge"},
+        HTTP_HX_REQUEST="true",
+    )
     html = r.content.decode()
     assert r.status_code == 200 and 'id="encounter-panel" class="card panel" hx-swap-oob="true"' in html
     assert "encounter-log" not in html and 'hx-trigger="load"' not in html  # nothing changed: no refresh
@@ -171,12 +201,19 @@ def test_the_gm_cannot_add_a_draft_character_from_the_page(setup):
     from tests.characters.test_sheet_fixtures import make_character
     from tests.combat.conftest import pando
 
-    draft = make_character(ruleset="pando", owner=setup["other"], campaign=setup["campaign"],
-                           build=pando("Dora"), status=Character.Status.DRAFT)
+    draft = make_character(
+        ruleset="pando",
+        owner=setup["other"],
+        campaign=setup["campaign"],
+        build=pando("Dora"),
+        status=Character.Status.DRAFT,
+    )
     gm = client(setup["gm"])
     page = gm.get(reverse("encounter_detail", args=[setup["e"].pk])).content.decode()
     assert "Dora" not in page  # not offered
-    r = gm.post(reverse("encounter_add_combatant", args=[setup["e"].pk]), {"character": draft.pk}, follow=True)
+    r = gm.post(
+        reverse("encounter_add_combatant", args=[setup["e"].pk]), {"character": draft.pk}, follow=True
+    )
     assert "Dora is draft: only active characters can join an encounter" in r.content.decode()
     assert not setup["e"].combatants.filter(character=draft).exists()
 

@@ -26,8 +26,9 @@ def fight(table):
     e = services.encounter_create(campaign=table["campaign"], user=gm, name="Ambush at the ford")
     pablo = services.encounter_add_combatant(encounter=e, user=gm, character=table["pablo"])[0]
     bea = services.encounter_add_combatant(encounter=e, user=gm, character=table["bea"].pk)[0]
-    goblins = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN, count=2,
-                                               group="Raiders")
+    goblins = services.encounter_add_combatant(
+        encounter=e, user=gm, name="Goblin", build=GOBLIN, count=2, group="Raiders"
+    )
     boss = services.encounter_add_combatant(encounter=e, user=gm, name="Boss", build=BOSS, group="Raiders")[0]
     wolf = services.encounter_add_combatant(encounter=e, user=gm, name="Wolf", build=WOLF)[0]
     return {**table, "e": e, "c_pablo": pablo, "c_bea": bea, "goblins": goblins, "boss": boss, "wolf": wolf}
@@ -43,8 +44,14 @@ def test_npc_groups_are_named_one_to_n_and_start_with_a_fresh_play_state(fight):
 
 def test_an_invalid_npc_build_is_refused_with_the_reports_errors(fight):
     bad = {**GOBLIN, "attributes": {**GOBLIN["attributes"], "strength": 0}}
-    exc = refused("attribute.below_minimum", services.encounter_add_combatant, encounter=fight["e"],
-                  user=fight["gm"], name="Broken", build=bad)
+    exc = refused(
+        "attribute.below_minimum",
+        services.encounter_add_combatant,
+        encounter=fight["e"],
+        user=fight["gm"],
+        name="Broken",
+        build=bad,
+    )
     assert exc.errors[0]["path"] == "/attributes/strength"
     assert not Combatant.objects.filter(name="Broken").exists()
 
@@ -75,44 +82,79 @@ def test_the_scripted_fight(fight):
     assert bea.combat["speed"] == 3  # not min(5, 5): the loss comes before speed
     texts = list(EncounterEvent.objects.filter(encounter=e).values_list("text", flat=True))
     assert any("Wolf rolls 5" in t for t in texts)
-    assert any(t.startswith("Turn order by Momentum: Pablo (5), Bea (5), Wolf (4), Raiders (4)") for t in texts)
+    assert any(
+        t.startswith("Turn order by Momentum: Pablo (5), Bea (5), Wolf (4), Raiders (4)") for t in texts
+    )
 
     # Pablo strikes the wolf three times: 1, 2, 3 speed. Coordination 3d6 against Blades 3.
-    services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk,
-                           action={"action": "strike:0", "target": wolf.pk}, roller=FixedRoller([1, 2, 6]))
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "strike:0", "target": wolf.pk},
+        roller=FixedRoller([1, 2, 6]),
+    )
     e.refresh_from_db()
     assert e.state["attack"] == {"attacker": pablo.pk, "target": wolf.pk, "weapon": "longsword", "ep": 2}
     last = EncounterEvent.objects.filter(encounter=e).order_by("-seq").first()
     assert last.text == "Pablo strikes Wolf with the longsword: 2 EP, −1 speed."
     assert last.actor_id == pablo.pk and last.user_id == player.pk
-    services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk,
-                           action={"action": "harm", "body_part": "legs", "amount": 2})
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "harm", "body_part": "legs", "amount": 2},
+    )
     wolf.refresh_from_db()
     assert wolf.state["harm"]["legs"] == 2
-    services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk, action={"action": "strike:0"},
-                           roller=FixedRoller([6, 6, 6]))
-    services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk, action={"action": "strike:0"},
-                           roller=FixedRoller([3, 3, 3]))
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "strike:0"},
+        roller=FixedRoller([6, 6, 6]),
+    )
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "strike:0"},
+        roller=FixedRoller([3, 3, 3]),
+    )
     pablo.refresh_from_db()
     assert pablo.combat["speed"] == 0 and pablo.combat["uses"] == {"strike": 3}
-    costs = list(EncounterEvent.objects.filter(encounter=e, kind="strike").values_list("data__cost", flat=True))
+    costs = list(
+        EncounterEvent.objects.filter(encounter=e, kind="strike").values_list("data__cost", flat=True)
+    )
     assert costs == [1, 2, 3]
 
     # The fourth strike would cost 4: refused, nothing changed, no event written.
     before = snapshot(e)
-    refused("pando.not_enough_speed", services.encounter_act, encounter=e, user=player, combatant_id=pablo.pk,
-            action={"action": "strike:0"}, roller=FixedRoller([1, 1, 1]))
+    refused(
+        "pando.not_enough_speed",
+        services.encounter_act,
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "strike:0"},
+        roller=FixedRoller([1, 1, 1]),
+    )
     assert snapshot(e) == before
 
     # The GM wounds Pablo's sword arm: it shows on the sheet, and the character's version moves on.
     version = Character.objects.get(pk=fight["pablo"].pk).version
-    services.encounter_act(encounter=e, user=gm, combatant_id=pablo.pk,
-                           action={"action": "gm_harm", "body_part": "right_arm", "amount": 1})
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=pablo.pk,
+        action={"action": "gm_harm", "body_part": "right_arm", "amount": 1},
+    )
     character = Character.objects.get(pk=fight["pablo"].pk)
     assert character.state["harm"]["right_arm"] == 1
     assert character.version == version + 1
     assert CharacterVersion.objects.get(character=character, number=character.version).reason.startswith(
-        "Ambush at the ford: GM: Pablo takes 1 harm to the right arm")
+        "Ambush at the ford: GM: Pablo takes 1 harm to the right arm"
+    )
 
     # Not Pablo's turn to end for the player of Bea? It is Pablo's turn: Bea's player may not end it.
     with pytest.raises(services.NotPermitted):
@@ -124,15 +166,38 @@ def test_the_scripted_fight(fight):
     services.encounter_next_turn(encounter=e, user=other)  # Bea's player ends Bea's turn: the Wolf's
 
     # The wolf strikes Pablo (dagger, coordination 2d6 against Melee 2): 2 EP. Pablo has no speed left to block.
-    services.encounter_act(encounter=e, user=gm, combatant_id=wolf.pk,
-                           action={"action": "strike:0", "target": pablo.pk}, roller=FixedRoller([1, 2]))
-    refused("pando.not_enough_speed", services.encounter_act, encounter=e, user=player, combatant_id=pablo.pk,
-            action={"action": "block:1"}, roller=FixedRoller([1, 1]))
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=wolf.pk,
+        action={"action": "strike:0", "target": pablo.pk},
+        roller=FixedRoller([1, 2]),
+    )
+    refused(
+        "pando.not_enough_speed",
+        services.encounter_act,
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "block:1"},
+        roller=FixedRoller([1, 1]),
+    )
     # Bea is not attacked: her block is not triggered.
-    refused("pando.no_trigger", services.encounter_act, encounter=e, user=other, combatant_id=bea.pk,
-            action={"action": "dodge"}, roller=FixedRoller([1, 1]))
-    services.encounter_act(encounter=e, user=gm, combatant_id=wolf.pk,
-                           action={"action": "harm", "body_part": "torso", "amount": 2})
+    refused(
+        "pando.no_trigger",
+        services.encounter_act,
+        encounter=e,
+        user=other,
+        combatant_id=bea.pk,
+        action={"action": "dodge"},
+        roller=FixedRoller([1, 1]),
+    )
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=wolf.pk,
+        action={"action": "harm", "body_part": "torso", "amount": 2},
+    )
     character = Character.objects.get(pk=fight["pablo"].pk)
     assert character.state["harm"]["torso"] == 2  # harm on the target's body part, on the sheet
 
@@ -142,8 +207,14 @@ def test_the_scripted_fight(fight):
     assert e.order[e.turn] == g1.pk
     services.encounter_act(encounter=e, user=gm, combatant_id=g2.pk, action={"action": "move"})
     services.encounter_act(encounter=e, user=gm, combatant_id=boss.pk, action={"action": "move"})
-    refused("combat.not_your_turn", services.encounter_act, encounter=e, user=other, combatant_id=bea.pk,
-            action={"action": "move"})
+    refused(
+        "combat.not_your_turn",
+        services.encounter_act,
+        encounter=e,
+        user=other,
+        combatant_id=bea.pk,
+        action={"action": "move"},
+    )
 
     # Round 2: stamina loss again, then speed. Pablo's wounded sword arm: a strike costs 1 + 1.
     services.encounter_next_turn(encounter=e, user=gm)
@@ -152,8 +223,13 @@ def test_the_scripted_fight(fight):
     assert Character.objects.get(pk=fight["pablo"].pk).state["stamina"] == 10
     pablo.refresh_from_db()
     assert pablo.combat["speed"] == 6 and pablo.combat["uses"] == {}
-    services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk, action={"action": "strike:0"},
-                           roller=FixedRoller([4, 4, 4]))
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "strike:0"},
+        roller=FixedRoller([4, 4, 4]),
+    )
     pablo.refresh_from_db()
     assert pablo.combat["speed"] == 4
     assert EncounterEvent.objects.filter(encounter=e).order_by("-seq").first().data["cost"] == 2
@@ -163,11 +239,22 @@ def test_the_scripted_fight(fight):
     assert pablo.combat["speed"] == 3
 
     # Two more harm: the arm is lame and cannot strike.
-    services.encounter_act(encounter=e, user=gm, combatant_id=pablo.pk,
-                           action={"action": "gm_harm", "body_part": "right_arm", "amount": 2})
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=pablo.pk,
+        action={"action": "gm_harm", "body_part": "right_arm", "amount": 2},
+    )
     before = snapshot(e)
-    exc = refused("pando.body_part_unusable", services.encounter_act, encounter=e, user=player,
-                  combatant_id=pablo.pk, action={"action": "strike:0"}, roller=FixedRoller([1, 1, 1]))
+    exc = refused(
+        "pando.body_part_unusable",
+        services.encounter_act,
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "strike:0"},
+        roller=FixedRoller([1, 1, 1]),
+    )
     assert "right arm (lame)" in exc.errors[0]["message"]
     assert snapshot(e) == before
 
@@ -183,10 +270,19 @@ def test_protection_reduces_harm_spent_from_ep(fight):
     while e.order[e.turn] != wolf.pk:
         services.encounter_next_turn(encounter=e, user=gm)
         e.refresh_from_db()
-    services.encounter_act(encounter=e, user=gm, combatant_id=wolf.pk,
-                           action={"action": "strike:0", "target": pablo.pk}, roller=FixedRoller([1, 1]))
-    services.encounter_act(encounter=e, user=gm, combatant_id=wolf.pk,
-                           action={"action": "harm", "body_part": "left_arm", "amount": 2})
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=wolf.pk,
+        action={"action": "strike:0", "target": pablo.pk},
+        roller=FixedRoller([1, 1]),
+    )
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=wolf.pk,
+        action={"action": "harm", "body_part": "left_arm", "amount": 2},
+    )
     assert Character.objects.get(pk=fight["pablo"].pk).state["harm"]["left_arm"] == 1
     text = EncounterEvent.objects.filter(encounter=e).order_by("-seq").first().text
     assert "1 stopped by armour" in text
@@ -199,11 +295,21 @@ def test_a_reaction_takes_ep_off_the_attack(fight):
     while e.order[e.turn] != wolf.pk:
         services.encounter_next_turn(encounter=e, user=gm)
         e.refresh_from_db()
-    services.encounter_act(encounter=e, user=gm, combatant_id=wolf.pk,
-                           action={"action": "strike:0", "target": pablo.pk}, roller=FixedRoller([1, 1]))
+    services.encounter_act(
+        encounter=e,
+        user=gm,
+        combatant_id=wolf.pk,
+        action={"action": "strike:0", "target": pablo.pk},
+        roller=FixedRoller([1, 1]),
+    )
     # Pablo blocks with the round shield: strength 2d6 against Melee 2 → one die counts.
-    services.encounter_act(encounter=e, user=player, combatant_id=pablo.pk, action={"action": "block:1"},
-                           roller=FixedRoller([2, 5]))
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=pablo.pk,
+        action={"action": "block:1"},
+        roller=FixedRoller([2, 5]),
+    )
     e.refresh_from_db()
     assert e.state["attack"]["ep"] == 1
     pablo.refresh_from_db()
@@ -217,8 +323,16 @@ def test_the_tie_break_chain_momentum_acrobatics_presence_then_dice():
 
     def f(id, momentum, acrobatics, presence):
         build = {"attributes": {"acrobatics": acrobatics, "presence": presence}}
-        return Fighter(id=id, name=f"F{id}", is_npc=False, group="", build=build, derived={"momentum": momentum},
-                       state={}, combat={})
+        return Fighter(
+            id=id,
+            name=f"F{id}",
+            is_npc=False,
+            group="",
+            build=build,
+            derived={"momentum": momentum},
+            state={},
+            combat={},
+        )
 
     fighters = [f(1, 4, 1, 3), f(2, 4, 2, 1), f(3, 4, 2, 2), f(4, 6, 1, 1), f(5, 4, 2, 2), f(6, 2, 1, 1)]
     roller = FixedRoller([4, 4, 2, 6])  # 3 and 5 tie on the dice, then 5 wins the re-roll
@@ -230,7 +344,9 @@ def test_the_tie_break_chain_momentum_acrobatics_presence_then_dice():
 def test_momentum_set_by_the_gm_takes_effect_next_round(fight):
     gm, e, bea = fight["gm"], fight["e"], fight["c_bea"]
     services.encounter_start(encounter=e, user=gm, roller=FixedRoller([5, 2]))
-    services.encounter_act(encounter=e, user=gm, combatant_id=bea.pk, action={"action": "gm_momentum", "value": 9})
+    services.encounter_act(
+        encounter=e, user=gm, combatant_id=bea.pk, action={"action": "gm_momentum", "value": 9}
+    )
     e.refresh_from_db()
     assert e.order[0] == fight["c_pablo"].pk  # not yet
     for _ in range(4):  # Pablo, Bea, Wolf, the Raiders

@@ -40,20 +40,28 @@ def test_an_action_is_six_statements_with_a_pc_in_the_fight(running):
     (the next seq comes with the locked row) and nothing unchanged is written."""
     e, pablo = running["e"], running["c_pablo"]
     with CaptureQueriesContext(connection) as q:
-        services.encounter_act(encounter=e.pk, user=running["player"], combatant_id=pablo.pk,
-                               action={"action": "strike:0", "target": running["goblins"][0].pk},
-                               roller=FixedRoller([1, 2, 6]))
+        services.encounter_act(
+            encounter=e.pk,
+            user=running["player"],
+            combatant_id=pablo.pk,
+            action={"action": "strike:0", "target": running["goblins"][0].pk},
+            roller=FixedRoller([1, 2, 6]),
+        )
     sql = _sql(q.captured_queries)
     assert len(sql) == 6, "\n".join(sql)
-    assert sum(s.startswith("UPDATE \"combat_combatant\"") for s in sql) == 1
-    assert not any("characters_membership\" WHERE" in s and s.startswith("SELECT 1") for s in sql)
+    assert sum(s.startswith('UPDATE "combat_combatant"') for s in sql) == 1
+    assert not any('characters_membership" WHERE' in s and s.startswith("SELECT 1") for s in sql)
 
 
 def test_the_seq_stays_gap_free_and_is_read_with_the_lock(running):
     e = running["e"]
     for _ in range(3):
-        services.encounter_act(encounter=e.pk, user=running["gm"], combatant_id=running["goblins"][0].pk,
-                               action={"action": "gm_momentum", "value": 3})
+        services.encounter_act(
+            encounter=e.pk,
+            user=running["gm"],
+            combatant_id=running["goblins"][0].pk,
+            action={"action": "gm_momentum", "value": 3},
+        )
     e.refresh_from_db()
     seqs = list(e.events.order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1)) and e.last_seq == seqs[-1]
@@ -64,33 +72,57 @@ def test_an_action_that_leaves_a_pcs_play_state_as_it_was_writes_no_character_ve
     pablo = running["pablo"]
     before = Character.objects.get(pk=pablo.pk).version
     versions = CharacterVersion.objects.filter(character=pablo).count()
-    services.encounter_act(encounter=running["e"], user=running["player"], combatant_id=running["c_pablo"].pk,
-                           action={"action": "move"})
+    services.encounter_act(
+        encounter=running["e"],
+        user=running["player"],
+        combatant_id=running["c_pablo"].pk,
+        action={"action": "move"},
+    )
     assert Character.objects.get(pk=pablo.pk).version == before
     assert CharacterVersion.objects.filter(character=pablo).count() == versions
     # Harm does change the sheet: a version, as before.
-    services.encounter_act(encounter=running["e"], user=running["gm"], combatant_id=running["c_pablo"].pk,
-                           action={"action": "gm_harm", "body_part": "right_arm", "amount": 1})
+    services.encounter_act(
+        encounter=running["e"],
+        user=running["gm"],
+        combatant_id=running["c_pablo"].pk,
+        action={"action": "gm_harm", "body_part": "right_arm", "amount": 1},
+    )
     assert Character.objects.get(pk=pablo.pk).version == before + 1
 
 
 def test_a_refused_action_changes_nothing(running):
     e = running["e"]
     before = snapshot(e)
-    refused("pando.no_trigger", services.encounter_act, encounter=e, user=running["player"],
-            combatant_id=running["c_pablo"].pk, action={"action": "dodge"})
+    refused(
+        "pando.no_trigger",
+        services.encounter_act,
+        encounter=e,
+        user=running["player"],
+        combatant_id=running["c_pablo"].pk,
+        action={"action": "dodge"},
+    )
     assert snapshot(e) == before
 
 
 def test_only_active_characters_join_an_encounter(table):
     """A draft (not yet approved by the GM) cannot be added, and is not offered."""
     gm = table["gm"]
-    draft = make_character(ruleset="pando", owner=table["other"], campaign=table["campaign"],
-                           build={**BEA, "name": "Bea Draft"}, status=Character.Status.DRAFT)
+    draft = make_character(
+        ruleset="pando",
+        owner=table["other"],
+        campaign=table["campaign"],
+        build={**BEA, "name": "Bea Draft"},
+        status=Character.Status.DRAFT,
+    )
     e = services.encounter_create(campaign=table["campaign"], user=gm, name="Ford")
     offered = campaign_characters_to_add(fight=encounter_fight(encounter=e))
     assert draft not in offered and table["pablo"] in offered
-    exc = refused("combat.character_not_active", services.encounter_add_combatant, encounter=e, user=gm,
-                  character=draft.pk)
+    exc = refused(
+        "combat.character_not_active",
+        services.encounter_add_combatant,
+        encounter=e,
+        user=gm,
+        character=draft.pk,
+    )
     assert "only active characters can join" in str(exc.detail)
     assert not Encounter.objects.get(pk=e.pk).combatants.exists()

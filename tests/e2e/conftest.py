@@ -41,7 +41,9 @@ def browser():
     broadcast messages) refuses to run beside one. Closed after tests/e2e, later tests run as in production."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (CI installs it; never `playwright install`)")
+        pytest.skip(
+            f"{CHROMIUM} is missing: apt-get install chromium (CI installs it; never `playwright install`)"
+        )
     with sync_api.sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
@@ -55,8 +57,14 @@ def watch_csp(context) -> None:
     """Collect the Content-Security-Policy violations Chromium reports on any page of ``context``
     (a console error "Refused to ... because it violates the following Content Security Policy
     directive"); ``_no_csp_violations`` fails the test on any."""
-    context.on("console", lambda msg: _csp_violations.append(f"{msg.location.get('url', '')}: {msg.text}")
-               if "Content Security Policy" in msg.text else None)
+    context.on(
+        "console",
+        lambda msg: (
+            _csp_violations.append(f"{msg.location.get('url', '')}: {msg.text}")
+            if "Content Security Policy" in msg.text
+            else None
+        ),
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -43,7 +43,9 @@ def test_player_requests_gm_approves_and_the_sheet_shows_the_new_numbers(page_as
     expect(row.locator(".diff-cost")).to_contain_text("+6 CP")
     card.get_by_label("Comment for the player").fill("Well trained")
     card.get_by_role("button", name="Approve").click()
-    expect(gm.locator(".advancement-card").first.locator('[data-testid="advancement-status"]')).to_have_text("Approved")
+    expect(gm.locator(".advancement-card").first.locator('[data-testid="advancement-status"]')).to_have_text(
+        "Approved"
+    )
     expect(gm.locator('[data-testid="review-badge"]')).to_have_count(0)
     ARTIFACTS.mkdir(exist_ok=True)
     gm.screenshot(path=str(ARTIFACTS / "advancement-review.png"), full_page=True)
@@ -52,4 +54,6 @@ def test_player_requests_gm_approves_and_the_sheet_shows_the_new_numbers(page_as
     expect(player.locator('[data-key="max_speed"] dd')).to_have_text("6")
     expect(player.locator('#sheet-costs tr[data-currency="cp"]')).to_contain_text("36")
     player.goto(f"/characters/{character.pk}/advancements/")
-    expect(player.locator('[data-testid="advancement-notice"]').first).to_contain_text("was approved: Well trained")
+    expect(player.locator('[data-testid="advancement-notice"]').first).to_contain_text(
+        "was approved: Well trained"
+    )

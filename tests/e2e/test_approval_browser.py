@@ -21,7 +21,9 @@ def test_player_submits_and_the_gm_approves_the_new_character_from_the_queue(pag
     from characters.services.characters import character_create
 
     gm, player = make_user("gina"), make_user("pat")
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player], settings={"approve_new_characters": True})
+    campaign = make_campaign(
+        gm=gm, ruleset="pando", players=[player], settings={"approve_new_characters": True}
+    )
     draft = character_create(campaign=campaign, owner=player, build=copy.deepcopy(BUILDS["pando"]))
 
     me = page_as(player, viewport=VIEWPORT)
@@ -40,7 +42,9 @@ def test_player_submits_and_the_gm_approves_the_new_character_from_the_queue(pag
     expect(card.locator('tr[data-path="/skills"] .diff-new')).to_contain_text("Melee")
     card.get_by_label("Comment for the player").fill("Welcome to the table")
     card.get_by_role("button", name="Approve").click()
-    expect(table.locator(".advancement-card").first.locator('[data-testid="advancement-status"]')).to_have_text("Approved")
+    expect(
+        table.locator(".advancement-card").first.locator('[data-testid="advancement-status"]')
+    ).to_have_text("Approved")
     expect(table.locator(".advancement-card").first).to_contain_text("Approved by gina")
 
     character = Character.objects.get(pk=draft.pk)

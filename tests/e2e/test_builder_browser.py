@@ -78,10 +78,28 @@ def test_build_a_pando_character_from_scratch(page_as, live_server):
 
 
 PAPER = {
-    "attributes": {"strength": 2, "precision": 3, "reflexes": 2, "perception": 3, "intelligence": 3, "wits": 3},
-    "abilities": {"investigation": 4, "computer_science": 3, "alertness": 2, "technology": 2, "medicine": 2,
-                  "science": 2, "stealth": 1, "streetwise": 1, "driving": 1, "firearms": 1, "humanities": 1,
-                  "statecraft": 1},
+    "attributes": {
+        "strength": 2,
+        "precision": 3,
+        "reflexes": 2,
+        "perception": 3,
+        "intelligence": 3,
+        "wits": 3,
+    },
+    "abilities": {
+        "investigation": 4,
+        "computer_science": 3,
+        "alertness": 2,
+        "technology": 2,
+        "medicine": 2,
+        "science": 2,
+        "stealth": 1,
+        "streetwise": 1,
+        "driving": 1,
+        "firearms": 1,
+        "humanities": 1,
+        "statecraft": 1,
+    },
 }
 
 

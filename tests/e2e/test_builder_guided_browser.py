@@ -37,7 +37,10 @@ def posted(page, action):
 
 
 def type_number(page, selector, value):
-    posted(page, lambda: (page.locator(selector).fill(str(value)), page.locator(selector).dispatch_event("change")))
+    posted(
+        page,
+        lambda: (page.locator(selector).fill(str(value)), page.locator(selector).dispatch_event("change")),
+    )
     _expect()(page.locator(selector)).to_have_value(str(value))
 
 
@@ -86,8 +89,11 @@ def test_ascendant_step_by_step(page_as):
     radio(page, "#f-background-scholar")
     radio(page, "#f-class-wizard")
     # 5. Boosts.
-    for group, attrs in {"ancestry": ["int", "dex"], "background": ["int", "wis", "con"],
-                         "free": ["int", "dex", "con", "wis"]}.items():
+    for group, attrs in {
+        "ancestry": ["int", "dex"],
+        "background": ["int", "wis", "con"],
+        "free": ["int", "dex", "con", "wis"],
+    }.items():
         for a in attrs:
             check(page, f"#b-boosts-{group}-{a}")
     pick(page, "#f-boosts-class", "int")
@@ -98,11 +104,21 @@ def test_ascendant_step_by_step(page_as):
     # 7. Level 1's feats: no other ancestry's, none the heritage or background grants.
     ancestry_feats = page.locator("#f-levels-1-feats-ancestry option")
     expect(ancestry_feats.filter(has_text="Stonecunning")).to_have_count(0)
-    expect(page.locator("#f-levels-1-feats-ancestry option[value='steady_hands']")).to_have_count(0)  # heritage's
-    expect(page.locator("#f-levels-1-feats-general option[value='canny_acumen']")).to_have_count(0)  # scholar's
-    expect(page.locator("#f-levels-1-feats-class option[value='power_attack']")).to_have_count(0)  # a fighter's
-    for kind, feat in {"ancestry": "natural_ambition", "class": "reach_spell", "archetype": "linguist_dedication",
-                       "general": "toughness"}.items():
+    expect(page.locator("#f-levels-1-feats-ancestry option[value='steady_hands']")).to_have_count(
+        0
+    )  # heritage's
+    expect(page.locator("#f-levels-1-feats-general option[value='canny_acumen']")).to_have_count(
+        0
+    )  # scholar's
+    expect(page.locator("#f-levels-1-feats-class option[value='power_attack']")).to_have_count(
+        0
+    )  # a fighter's
+    for kind, feat in {
+        "ancestry": "natural_ambition",
+        "class": "reach_spell",
+        "archetype": "linguist_dedication",
+        "general": "toughness",
+    }.items():
         pick(page, f"#f-levels-1-feats-{kind}", feat)
     step_done(page, "levels")
     expect(page.get_by_test_id("verdict")).to_contain_text("ready to submit")
@@ -131,7 +147,9 @@ def test_paragon_step_by_step(page_as):
     expect(page.get_by_test_id("budget-force_points")).to_have_text("20")
     for force, rank in {"fire": 1, "wind": 4, "thunder": 2, "light": 1, "shadow": 2}.items():
         type_number(page, f"#f-forces-{force}", rank)
-    expect(page.locator("#step-forces")).not_to_have_class("builder-step step-error")  # 2 points left: a note, no error
+    expect(page.locator("#step-forces")).not_to_have_class(
+        "builder-step step-error"
+    )  # 2 points left: a note, no error
     type_number(page, "#f-forces-fire", 3)  # 23 of 20
     expect(page.get_by_test_id("over-force_points")).to_have_text("3 force points over")
     type_number(page, "#f-forces-fire", 1)
@@ -185,10 +203,30 @@ def test_maelstrom_step_by_step(page_as):
     page, character = open_builder(page_as, "maelstrom")
     expect(page.locator(".step-nav li")).to_have_count(3)
     expect(page.locator(".step-nav")).to_contain_text("Primary group")
-    sheet = {"attributes": {"strength": 2, "precision": 3, "reflexes": 2, "perception": 3, "intelligence": 3, "wits": 3},
-             "abilities": {"investigation": 4, "computer_science": 3, "alertness": 2, "technology": 2, "medicine": 2,
-                           "science": 2, "stealth": 1, "streetwise": 1, "driving": 1, "firearms": 1, "humanities": 1,
-                           "statecraft": 1}}
+    sheet = {
+        "attributes": {
+            "strength": 2,
+            "precision": 3,
+            "reflexes": 2,
+            "perception": 3,
+            "intelligence": 3,
+            "wits": 3,
+        },
+        "abilities": {
+            "investigation": 4,
+            "computer_science": 3,
+            "alertness": 2,
+            "technology": 2,
+            "medicine": 2,
+            "science": 2,
+            "stealth": 1,
+            "streetwise": 1,
+            "driving": 1,
+            "firearms": 1,
+            "humanities": 1,
+            "statecraft": 1,
+        },
+    }
     for group, values in sheet.items():
         for key, value in values.items():
             type_number(page, f"#f-{group}-{key}", value)

@@ -16,7 +16,9 @@ def test_a_gm_creates_a_campaign_and_a_player_joins_it_with_the_code(browser_con
     gm_page = browser_context().new_page()
     try:
         sign_up(gm_page, "gina")
-        expect(gm_page.get_by_role("heading", name="Welcome to Sheetforge, gina")).to_be_visible()  # new: not "back"
+        expect(
+            gm_page.get_by_role("heading", name="Welcome to Sheetforge, gina")
+        ).to_be_visible()  # new: not "back"
         gm_page.get_by_role("link", name="New campaign").first.click()
         gm_page.get_by_label("Name").fill("Iron Coast")
         gm_page.get_by_label("Ruleset").select_option(index=0)

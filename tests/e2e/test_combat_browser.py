@@ -44,14 +44,27 @@ def asgi_server(transactional_db):
     db = connection.settings_dict
     url = f"postgres://{db.get('USER') or 'postgres'}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
     if connection.vendor != "postgresql":
-        pytest.skip("the browser test of encounters needs Postgres (a server process shares the test database)")
+        pytest.skip(
+            "the browser test of encounters needs Postgres (a server process shares the test database)"
+        )
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "true", "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
-           "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
-           "ALLOWED_HOSTS": "127.0.0.1,localhost", "REDIS_URL": "", "LOG_LEVEL": "ERROR"}
-    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                             "config.asgi:application"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DEBUG": "true",
+        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
+        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "REDIS_URL": "",
+        "LOG_LEVEL": "ERROR",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -118,12 +131,15 @@ def test_the_players_action_appears_on_the_gms_page_without_a_reload(browser, as
         expect(gm_page.locator(f"#combatant-{c_pablo.pk} [data-stat='speed'] dd")).to_have_text("5/6")
         assert gm_page.evaluate("window.__notReloaded") is True
         # The player's own panel follows: Move now costs 2.
-        expect(pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"] .action-cost')) \
-            .to_contain_text("2 speed")
+        expect(
+            pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"] .action-cost')
+        ).to_contain_text("2 speed")
 
         # The GM ends the turn; the player's page shows the goblins acting, and Pablo's actions refuse.
         gm_page.get_by_role("button", name="Next turn").click()
-        expect(pl_page.locator('[data-testid="encounter-current"]')).to_have_text("Acting: Goblin 1, Goblin 2")
+        expect(pl_page.locator('[data-testid="encounter-current"]')).to_have_text(
+            "Acting: Goblin 1, Goblin 2"
+        )
         expect(pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]')).to_have_count(0)
         ARTIFACTS.mkdir(exist_ok=True)
         gm_page.screenshot(path=str(ARTIFACTS / "encounter-gm.png"), full_page=True)
@@ -137,9 +153,11 @@ def _watch(page) -> dict:
     """Count the page's GETs of its actions panel and the htmx out-of-band errors."""
     seen = {"panel": 0}
     page.on("request", lambda r: seen.__setitem__("panel", seen["panel"] + 1) if "/panel/" in r.url else None)
-    page.evaluate("window.__oobErrors = [];"
-                  "document.body.addEventListener('htmx:oobErrorNoTarget',"
-                  " (e) => window.__oobErrors.push(String(e.detail.target)));")
+    page.evaluate(
+        "window.__oobErrors = [];"
+        "document.body.addEventListener('htmx:oobErrorNoTarget',"
+        " (e) => window.__oobErrors.push(String(e.detail.target)));"
+    )
     return seen
 
 
@@ -163,7 +181,9 @@ def test_quick_adds_refresh_the_panel_once_each_without_oob_errors(browser, asgi
         expect(page.locator("#encounter-log-list li").first).to_contain_text("joins the encounter")
         page.wait_for_timeout(800)  # let any late request land
         assert page.evaluate("window.__oobErrors") == []
-        assert seen["panel"] == 3  # one refresh of the panel per change (was two: the reply's and the socket's)
+        assert (
+            seen["panel"] == 3
+        )  # one refresh of the panel per change (was two: the reply's and the socket's)
     finally:
         context.close()
 
@@ -182,7 +202,9 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):
     services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN, count=2)
     services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
     context, page = _page_as(browser, asgi_server, gm, viewport={"width": 1280, "height": 1000})
-    context.add_init_script("document.addEventListener('htmx:wsOpen', (e) => { window.__ws = e.detail.socketWrapper; });")
+    context.add_init_script(
+        "document.addEventListener('htmx:wsOpen', (e) => { window.__ws = e.detail.socketWrapper; });"
+    )
     pl_context, pl_page = _page_as(browser, asgi_server, player, viewport={"width": 390, "height": 844})
     speed = page.locator(f"#combatant-{c_pablo.pk} [data-stat='speed'] dd")
     try:
@@ -205,7 +227,8 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):
         # Missed again; then a live message arrives whose version skips one: the page takes the board.
         services.encounter_act(encounter=e, user=player, combatant_id=c_pablo.pk, action={"action": "move"})
         pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]').get_by_role(
-            "button", name="Move").click()
+            "button", name="Move"
+        ).click()
         expect(speed).to_have_text("0/6")  # 6 − 1 − 2 − 3: all three moves, none lost
         expect(page.locator("#encounter-log-list li.log-move")).to_have_count(3)
         assert page.evaluate("window.__notReloaded") is True
@@ -233,7 +256,9 @@ def test_a_removed_player_s_page_says_so_and_stops_reconnecting(browser, asgi_se
         gm_page.goto(reverse("campaign_detail", args=[campaign.pk]))
         gm_page.on("dialog", lambda dialog: dialog.accept())
         gm_page.get_by_role("button", name="Remove").click()
-        expect(pl_page.get_by_test_id("encounter-gone")).to_contain_text("You can no longer follow this encounter")
+        expect(pl_page.get_by_test_id("encounter-gone")).to_contain_text(
+            "You can no longer follow this encounter"
+        )
         expect(pl_page.locator("#encounter")).to_have_count(0)
         pl_page.wait_for_timeout(3000)  # no reconnecting loop: the first socket and one refused retry
         encounter_sockets = [url for url in sockets if "/ws/encounters/" in url]

@@ -24,9 +24,13 @@ def test_a_nul_typed_into_the_builder_is_refused_in_the_messages_block(page_as, 
     name = page.locator('[name="/name"]')
     expect(name).to_have_value("Alex")
     # No keyboard types a NUL; a script (or a crafted request) can.
-    name.evaluate("el => { el.value = 'Al\\u0000ex'; el.dispatchEvent(new Event('change', {bubbles: true})); }")
+    name.evaluate(
+        "el => { el.value = 'Al\\u0000ex'; el.dispatchEvent(new Event('change', {bubbles: true})); }"
+    )
     messages = page.locator("#messages")
-    expect(messages).to_contain_text("Text may not contain NUL characters or unpaired surrogates. Nothing was changed.")
+    expect(messages).to_contain_text(
+        "Text may not contain NUL characters or unpaired surrogates. Nothing was changed."
+    )
     expect(page.locator("#builder-sections")).to_be_visible()  # the form is still there
     draft.refresh_from_db()
     assert (draft.name, draft.version) == ("Alex", 1)

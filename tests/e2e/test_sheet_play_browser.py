@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from tests.characters.test_sheet_fixtures import character_at_table, make_character, table  # noqa: F401
+from tests.characters.test_sheet_fixtures import character_at_table, make_character
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,7 +52,9 @@ def _wait_settled(page) -> None:
 
 
 def _place(page) -> dict:
-    return page.evaluate("() => ({y: window.scrollY, id: document.activeElement && document.activeElement.id})")
+    return page.evaluate(
+        "() => ({y: window.scrollY, id: document.activeElement && document.activeElement.id})"
+    )
 
 
 def _tap_and_check(page, locator, *, fill=None) -> None:
@@ -137,7 +139,9 @@ def _pages_of(table, slug) -> dict[str, tuple]:
 
     character = character_at_table(table, slug)
     draft = make_character(ruleset=slug, owner=table["player"], campaign=character.campaign, status="draft")
-    encounter = combat.encounter_create(campaign=character.campaign, user=table["gm"], name="Ambush at the ford")
+    encounter = combat.encounter_create(
+        campaign=character.campaign, user=table["gm"], name="Ambush at the ford"
+    )
     combat.encounter_add_combatant(encounter=encounter, user=table["gm"], character=character)
     combat.encounter_start(encounter=encounter, user=table["gm"])
     return {
@@ -159,7 +163,12 @@ def test_players_read_game_words_only_on_every_page(page_as, table, slug):
         response = page.goto(url)
         assert response.status == 200, (name, response.status)
         text = page.locator("body").inner_text()
-        leaks = SNAKE_ID.findall(text) + JSON_POINTER.findall(text) + ERROR_CODE.findall(text) + FILE_NAME.findall(text)
+        leaks = (
+            SNAKE_ID.findall(text)
+            + JSON_POINTER.findall(text)
+            + ERROR_CODE.findall(text)
+            + FILE_NAME.findall(text)
+        )
         if leaks:
             found[name] = sorted(set(leaks))
         page.context.close()

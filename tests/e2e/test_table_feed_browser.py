@@ -46,12 +46,23 @@ def table_server(transactional_db):
     db = connection.settings_dict
     url = f"postgres://{db.get('USER') or 'postgres'}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
     port = _port()
-    env = {**os.environ, "DATABASE_URL": url, "DEBUG": "true", "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
-           "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
-           "ALLOWED_HOSTS": "127.0.0.1,localhost", "REDIS_URL": "", "LOG_LEVEL": "ERROR"}
-    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                             "config.asgi:application"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DEBUG": "true",
+        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
+        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "REDIS_URL": "",
+        "LOG_LEVEL": "ERROR",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -87,7 +98,9 @@ def _feed_page(context, campaign_id):
     return page
 
 
-def test_a_player_s_roll_reaches_the_gm_s_feed_and_a_private_gm_roll_never_the_player_s(browser, table_server):
+def test_a_player_s_roll_reaches_the_gm_s_feed_and_a_private_gm_roll_never_the_player_s(
+    browser, table_server
+):
     gm, player = make_user("gm"), make_user("player")
     campaign = make_campaign(gm=gm, ruleset="ourdnd", players=[player], name="Ashen Vale")
     bram = make_character(ruleset="ourdnd", owner=player, campaign=campaign)
@@ -124,8 +137,11 @@ def test_a_player_s_roll_reaches_the_gm_s_feed_and_a_private_gm_roll_never_the_p
         line.wait_for()
         text = line.inner_text()
         # Who, what, the outcome and its odds (the die is the server's: any of the four outcomes).
-        assert re.search(r"player for Bram: STR check → (Blunder \(5\.0%|Failure \(50\.0%|Success \(40\.0%"
-                         r"|Critical \(5\.0%) chance\)", text), text
+        assert re.search(
+            r"player for Bram: STR check → (Blunder \(5\.0%|Failure \(50\.0%|Success \(40\.0%"
+            r"|Critical \(5\.0%) chance\)",
+            text,
+        ), text
         assert "vs TD 14" in text
         assert gm_feed.evaluate("() => window.__notReloaded === true")  # no reload: it came live
         pl_feed.locator("#table-feed-list > li").first.wait_for()  # the player's own feed has it too

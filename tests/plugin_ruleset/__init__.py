@@ -39,16 +39,32 @@ class CoinRuleset(Ruleset):
         report.derived["odds_of_heads"] = f"{round(100 * (1 - 0.5**luck))}%"
 
     def traits(self, ctx: Context) -> dict[str, Any]:
-        return {"sections": [
-            {"id": "luck", "label": "Luck", "kind": "number", "path": "/luck", "min": 1,
-             "max": ctx.settings["max_luck"], "help": "Each point above 1 costs 2 coins."},
-            {"id": "purse", "label": "Purse", "kind": "custom", "widget": "coin_purse", "path": "/luck"},
-        ]}
+        return {
+            "sections": [
+                {
+                    "id": "luck",
+                    "label": "Luck",
+                    "kind": "number",
+                    "path": "/luck",
+                    "min": 1,
+                    "max": ctx.settings["max_luck"],
+                    "help": "Each point above 1 costs 2 coins.",
+                },
+                {"id": "purse", "label": "Purse", "kind": "custom", "widget": "coin_purse", "path": "/luck"},
+            ]
+        }
 
-    def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
+    def blank_build(
+        self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
+    ) -> dict:
         ctx = ctx or self.context()
-        return {"format": FORMAT, "ruleset": self.slug, "name": name,
-                "budget": dict(budget or ctx.settings["starting_budget"]), "luck": 1}
+        return {
+            "format": FORMAT,
+            "ruleset": self.slug,
+            "name": name,
+            "budget": dict(budget or ctx.settings["starting_budget"]),
+            "luck": 1,
+        }
 
     # ------------------------------------------------------------- dice
 
@@ -64,35 +80,68 @@ class CoinRuleset(Ruleset):
         faces = roller.roll(request["coins"], 2)
         heads = faces.count(2)
         outcome = "success" if heads else "failure"
-        return {"faces": faces, "total": heads, "outcome": outcome,
-                "text": f"{heads} head{'s' if heads != 1 else ''}: {outcome}"}
+        return {
+            "faces": faces,
+            "total": heads,
+            "outcome": outcome,
+            "text": f"{heads} head{'s' if heads != 1 else ''}: {outcome}",
+        }
 
-    def rollables(self, build: dict, report: Report, state: dict | None = None, *,
-                  ctx: Context | None = None) -> list[dict[str, Any]]:
+    def rollables(
+        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         luck = report.derived.get("luck", 1)
-        return [{"id": "flip", "label": f"Flip {luck} coin{'s' if luck != 1 else ''}", "request": {"coins": luck}}]
+        return [
+            {"id": "flip", "label": f"Flip {luck} coin{'s' if luck != 1 else ''}", "request": {"coins": luck}}
+        ]
 
     # ------------------------------------------------------- play state
 
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         return {"lives": LIVES}
 
-    def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
+    def check_state(
+        self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
         lives = state.get("lives") if isinstance(state, dict) else None
         if not is_int(lives) or not 0 <= lives <= LIVES:
             return [Issue("coin.lives_invalid", "/lives", f"Lives are 0 to {LIVES}.")]
         return []
 
-    def state_sections(self, build: dict, report: Report, state: dict, *,
-                       ctx: Context | None = None) -> list[dict[str, Any]]:
+    def state_sections(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         lives = state.get("lives", LIVES)
-        return [{"id": "lives", "label": "Lives", "kind": "pools",
-                 "items": [{"id": "lives", "label": "Lives", "path": "/lives", "value": lives, "min": 0,
-                            "max": LIVES, "status": "out" if lives == 0 else ""}],
-                 "actions": [{"action": "lose_life", "label": "Lose a life", "fields": []}]}]
+        return [
+            {
+                "id": "lives",
+                "label": "Lives",
+                "kind": "pools",
+                "items": [
+                    {
+                        "id": "lives",
+                        "label": "Lives",
+                        "path": "/lives",
+                        "value": lives,
+                        "min": 0,
+                        "max": LIVES,
+                        "status": "out" if lives == 0 else "",
+                    }
+                ],
+                "actions": [{"action": "lose_life", "label": "Lose a life", "fields": []}],
+            }
+        ]
 
-    def state_action(self, state: dict, action: dict, build: dict, report: Report,
-                     roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
+    def state_action(
+        self,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> tuple[dict, str]:
         lives = state.get("lives", LIVES)
         kind = action.get("action")
         if kind == "lose_life":

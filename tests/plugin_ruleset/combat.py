@@ -10,25 +10,45 @@ from rulesets.engine.dice import Roller
 
 
 class CoinCombat(CombatRules):
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Context | None = None) -> Outcome:
+    def start(
+        self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Context | None = None
+    ) -> Outcome:
         outcome = Outcome(order=sorted(f.id for f in fighters))
         for f in fighters:
             outcome.combat[f.id] = {"flips": 0}
         outcome.log("start", "Coins out: the fight begins.")
         return outcome
 
-    def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
-        spec = ActionSpec(id="flip", label="Flip at an enemy", cost="your turn", target="enemy",
-                          odds={"coins": 1})
+    def actions(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        *,
+        current: int | None,
+        ctx: Context | None = None,
+    ) -> list[ActionSpec]:
+        spec = ActionSpec(
+            id="flip", label="Flip at an enemy", cost="your turn", target="enemy", odds={"coins": 1}
+        )
         if current != actor.id:
             spec.deny(*self.not_your_turn(actor))
         elif actor.state.get("lives", 0) <= 0:
             spec.deny("Out of lives.", "coin.out")
         return [spec]
 
-    def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool, ctx: Context | None = None) -> Outcome:
+    def perform(
+        self,
+        action: dict[str, Any],
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        current: int | None,
+        by_gm: bool,
+        ctx: Context | None = None,
+    ) -> Outcome:
         spec = self.spec_for(action, actor, self.actions(actor, fighters, encounter_state, current=current))
         if not spec.allowed:
             raise self.refusal(spec)
@@ -40,11 +60,15 @@ class CoinCombat(CombatRules):
         if roller.d(2) == 2:
             lives = max(0, target.state.get("lives", 0) - 1)
             outcome.state[target.id] = {**target.state, "lives": lives}
-            outcome.log("flip", f"{actor.name} flips heads: {target.name} loses a life ({lives} left).", actor.id)
+            outcome.log(
+                "flip", f"{actor.name} flips heads: {target.name} loses a life ({lives} left).", actor.id
+            )
         else:
             outcome.log("flip", f"{actor.name} flips tails at {target.name}.", actor.id)
         return outcome
 
-    def summary(self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None) -> dict[str, Any]:
+    def summary(
+        self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         lives = fighter.state.get("lives", 0)
         return {"stats": [{"label": "Lives", "value": f"{lives}/3"}], "status": ["out"] if lives <= 0 else []}

@@ -19,8 +19,16 @@ from rulesets.engine.combat import CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import FixedRoller
 
 
-def make_fighter(ruleset, fid: int, build: dict, *, npc: bool, name: str | None = None, group: str = "",
-                 state: dict | None = None) -> Fighter:
+def make_fighter(
+    ruleset,
+    fid: int,
+    build: dict,
+    *,
+    npc: bool,
+    name: str | None = None,
+    group: str = "",
+    state: dict | None = None,
+) -> Fighter:
     """A fighter as the combat service makes one: a valid ``build`` (asserted), its opening play state
     (``state`` overrides keys of it), no combat numbers yet. ``name`` defaults to the build's."""
     report = ruleset.validate(build)
@@ -28,14 +36,27 @@ def make_fighter(ruleset, fid: int, build: dict, *, npc: bool, name: str | None 
     opening = ruleset.initial_state(build, report)
     if state:
         opening = {**opening, **state}
-    return Fighter(id=fid, name=name or build["name"], is_npc=npc, group=group, build=build,
-                   derived=report.derived, state=opening, combat={}, report=report)
+    return Fighter(
+        id=fid,
+        name=name or build["name"],
+        is_npc=npc,
+        group=group,
+        build=build,
+        derived=report.derived,
+        state=opening,
+        combat={},
+        report=report,
+    )
 
 
 def frozen(fighters: list[Fighter], *values):
     """A deep copy of what the hooks must not mutate: the fighters' data, the encounter state, the action."""
-    return copy.deepcopy(([(f.id, f.build, f.derived, f.state, f.combat) for f in fighters],
-                          [v for v in values if isinstance(v, dict)]))
+    return copy.deepcopy(
+        (
+            [(f.id, f.build, f.derived, f.state, f.combat) for f in fighters],
+            [v for v in values if isinstance(v, dict)],
+        )
+    )
 
 
 def call(hook, fighters: list[Fighter], es: dict, *args, **kwargs):
@@ -86,13 +107,34 @@ class Table(_Service):
 
     def turn(self, fid: int) -> Outcome:
         self.current = fid
-        return self.apply(call(self.rules.turn_start, self.fighters, self.es, self.by_id[fid], self.fighters,
-                               self.es, FixedRoller([])))
+        return self.apply(
+            call(
+                self.rules.turn_start,
+                self.fighters,
+                self.es,
+                self.by_id[fid],
+                self.fighters,
+                self.es,
+                FixedRoller([]),
+            )
+        )
 
     def act(self, fid: int, action: dict, faces=(), *, gm: bool = False) -> Outcome:
         roller = FixedRoller(faces)
-        out = self.apply(call(self.rules.perform, self.fighters, self.es, action, self.by_id[fid],
-                              self.fighters, self.es, roller, current=self.current, by_gm=gm))
+        out = self.apply(
+            call(
+                self.rules.perform,
+                self.fighters,
+                self.es,
+                action,
+                self.by_id[fid],
+                self.fighters,
+                self.es,
+                roller,
+                current=self.current,
+                by_gm=gm,
+            )
+        )
         assert roller.faces == []
         return out
 
@@ -105,8 +147,15 @@ class Table(_Service):
         return exc.value
 
     def spec(self, fid: int, sid: str):
-        specs = call(self.rules.actions, self.fighters, self.es, self.by_id[fid], self.fighters, self.es,
-                     current=self.current)
+        specs = call(
+            self.rules.actions,
+            self.fighters,
+            self.es,
+            self.by_id[fid],
+            self.fighters,
+            self.es,
+            current=self.current,
+        )
         return next(s for s in specs if s.id == sid)
 
 
@@ -132,8 +181,9 @@ class Scene(_Service):
 
     def act(self, fid: int, faces: list[int] = (), gm: bool = False, **action) -> Outcome:
         roller = FixedRoller(faces)
-        out = self.rules.perform(action, self.by_id[fid], self.fighters, self.es, roller,
-                                 current=self.current, by_gm=gm)
+        out = self.rules.perform(
+            action, self.by_id[fid], self.fighters, self.es, roller, current=self.current, by_gm=gm
+        )
         assert not roller.faces, f"unused faces {roller.faces}"
         return self.apply(out)
 

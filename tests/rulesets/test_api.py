@@ -93,7 +93,8 @@ def test_json_that_is_not_an_object_is_a_malformed_report(api, body):
 def test_a_build_posted_without_a_json_content_type_is_still_read(api):
     # `curl -d @build.json URL` sends application/x-www-form-urlencoded.
     response = api.post(
-        "/api/v1/rulesets/pando/validate/", data=json.dumps(CHARLOTTE),
+        "/api/v1/rulesets/pando/validate/",
+        data=json.dumps(CHARLOTTE),
         content_type="application/x-www-form-urlencoded",
     )
     assert response.status_code == 200 and response.json()["valid"] is True
@@ -181,7 +182,14 @@ def test_the_openapi_schema_documents_the_rules_service(api):
     assert validate.get("security", [{}]) == [{}]  # anonymous callers welcome
     report = schema["components"]["schemas"]["Report"]
     assert set(report["required"]) >= {
-        "ruleset", "valid", "errors", "warnings", "spent", "budget", "remaining", "derived"
+        "ruleset",
+        "valid",
+        "errors",
+        "warnings",
+        "spent",
+        "budget",
+        "remaining",
+        "derived",
     }
     slug = next(p for p in validate["parameters"] if p["name"] == "slug")
     assert sorted(slug["schema"]["enum"]) == sorted(registry.SYSTEMS)
@@ -189,6 +197,7 @@ def test_the_openapi_schema_documents_the_rules_service(api):
 
 
 # ------------------------------------------------------------------ schemathesis over the schema
+
 
 def _rules_service_schema():
     """The rules service's part of /api/schema/, as schemathesis sees it, against the WSGI app."""
@@ -219,6 +228,9 @@ def test_the_rules_service_api_keeps_to_its_schema_and_never_answers_500(case):
 
     case.call_and_validate(
         checks=[
-            not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance
+            not_a_server_error,
+            status_code_conformance,
+            content_type_conformance,
+            response_schema_conformance,
         ]
     )

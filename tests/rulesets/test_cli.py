@@ -157,7 +157,10 @@ def test_odds_of_an_unknown_ruleset_is_an_error_line_per_request():
 def _manage(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), "rules", *args],
-        input=stdin, capture_output=True, cwd=ROOT, timeout=60,
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
     )
 
 

@@ -201,8 +201,9 @@ def test_a_state_action_never_mutates_its_input_and_refuses_with_a_state_error(s
         action = {"action": spec["action"], **{f["id"]: _sample(f) for f in spec.get("fields", [])}}
         before = copy.deepcopy((state, action, build))
         try:
-            new_state, sentence = ruleset.state_action(state, action, build, report, Roller(random.Random(7)),
-                                                       ctx=ctx)
+            new_state, sentence = ruleset.state_action(
+                state, action, build, report, Roller(random.Random(7)), ctx=ctx
+            )
         except StateError as exc:
             assert CODE_RE.match(exc.code), exc.code
             assert exc.message.strip()
@@ -228,9 +229,18 @@ def test_an_example_starts_a_fight_and_each_listed_action_is_taken_or_cleanly_re
     report = ruleset.validate(build)
 
     def fighter(fid: int, npc: bool) -> Fighter:
-        return Fighter(id=fid, name=f"{build['name']} {fid}", is_npc=npc, group="", build=build,
-                       derived=report.derived, state=ruleset.initial_state(build, report, ctx=ctx), combat={},
-                       controller_ids=() if npc else (1,), report=report)
+        return Fighter(
+            id=fid,
+            name=f"{build['name']} {fid}",
+            is_npc=npc,
+            group="",
+            build=build,
+            derived=report.derived,
+            state=ruleset.initial_state(build, report, ctx=ctx),
+            combat={},
+            controller_ids=() if npc else (1,),
+            report=report,
+        )
 
     fighters = [fighter(1, False), fighter(2, True)]
     es: dict = {}
@@ -264,20 +274,34 @@ def test_an_example_starts_a_fight_and_each_listed_action_is_taken_or_cleanly_re
                 action["target"] = actor.id
             before = copy.deepcopy(([(f.state, f.combat) for f in fighters], es, action))
             try:
-                out = rules.perform(action, actor, fighters, es, Roller(random.Random(5)), current=current,
-                                    by_gm=spec.gm, ctx=ctx)
+                out = rules.perform(
+                    action,
+                    actor,
+                    fighters,
+                    es,
+                    Roller(random.Random(5)),
+                    current=current,
+                    by_gm=spec.gm,
+                    ctx=ctx,
+                )
             except CombatRefused as exc:
                 assert CODE_RE.match(exc.code), exc.code
                 assert exc.message.strip()
             else:
                 assert isinstance(out, Outcome)
-                json.dumps([out.state, out.combat, out.encounter_state, [e.text for e in out.events]],
-                           allow_nan=False)
+                json.dumps(
+                    [out.state, out.combat, out.encounter_state, [e.text for e in out.events]],
+                    allow_nan=False,
+                )
                 taken.append(spec.id)
-            assert ([(f.state, f.combat) for f in fighters], es, action) == before, f"{spec.id} mutated its input"
+            assert ([(f.state, f.combat) for f in fighters], es, action) == before, (
+                f"{spec.id} mutated its input"
+            )
             summary = rules.summary(actor, es, ctx=ctx)
             assert set(summary) >= {"stats", "status"}
-    gm_ids = {s.id for f in fighters for s in rules.actions(f, fighters, es, current=current, ctx=ctx) if s.gm}
+    gm_ids = {
+        s.id for f in fighters for s in rules.actions(f, fighters, es, current=current, ctx=ctx) if s.gm
+    }
     assert [t for t in taken if t not in gm_ids], f"{slug}: the current fighter could take no listed action"
 
 
@@ -334,8 +358,11 @@ def _observed(slug: str, settings: dict | None) -> str:
         report = ruleset.validate(build, settings=settings)
         seen.append(report.as_dict())
         state = ruleset.initial_state(build, report, ctx=ctx)
-        seen += [state, ruleset.state_effects(build, report, state, ctx=ctx),
-                 ruleset.state_sections(build, report, state, ctx=ctx)]
+        seen += [
+            state,
+            ruleset.state_effects(build, report, state, ctx=ctx),
+            ruleset.state_sections(build, report, state, ctx=ctx),
+        ]
         rollables = ruleset.rollables(build, report, state, ctx=ctx)
         seen.append(rollables)
         for r in rollables[:3]:
@@ -360,14 +387,18 @@ def _act(ruleset, ctx, build, report, state, big: bool) -> list:
             for f in spec.get("fields", []):
                 action[f["id"]] = 30 if big and f.get("kind") == "number" else _sample(f)
             try:
-                out.append(ruleset.state_action(state, action, build, report, Roller(random.Random(1)), ctx=ctx))
+                out.append(
+                    ruleset.state_action(state, action, build, report, Roller(random.Random(1)), ctx=ctx)
+                )
             except StateError as exc:
                 out.append((exc.code, exc.message))
     return out
 
 
 def _played(ruleset, ctx, build, report, state) -> list:
-    first = _act(ruleset, ctx, build, report, state, big=False) + _act(ruleset, ctx, build, report, state, big=True)
+    first = _act(ruleset, ctx, build, report, state, big=False) + _act(
+        ruleset, ctx, build, report, state, big=True
+    )
     seen = list(first)
     for result in first:
         if isinstance(result, tuple) and isinstance(result[0], dict):
@@ -384,9 +415,20 @@ def _fought(ruleset, ctx, build, report) -> list:
     from rulesets.engine.dice import Roller
 
     rules = ruleset.combat()
-    fighters = [Fighter(id=i, name=f"F{i}", is_npc=i == 2, group="", build=build, derived=report.derived,
-                        state=ruleset.initial_state(build, report, ctx=ctx), combat={}, report=report)
-                for i in (1, 2)]
+    fighters = [
+        Fighter(
+            id=i,
+            name=f"F{i}",
+            is_npc=i == 2,
+            group="",
+            build=build,
+            derived=report.derived,
+            state=ruleset.initial_state(build, report, ctx=ctx),
+            combat={},
+            report=report,
+        )
+        for i in (1, 2)
+    ]
     start = rules.start(fighters, {}, Roller(random.Random(2)), ctx=ctx)
     es = start.encounter_state or {}
     for f in fighters:
@@ -408,8 +450,16 @@ def _fought(ruleset, ctx, build, report) -> list:
                 if big:
                     action.update({p["id"]: 30 for p in spec.params if p.get("kind") == "number"})
                 try:
-                    out = rules.perform(dict(action), f, fighters, es, Roller(random.Random(4)), current=current,
-                                        by_gm=spec.gm, ctx=ctx)
+                    out = rules.perform(
+                        dict(action),
+                        f,
+                        fighters,
+                        es,
+                        Roller(random.Random(4)),
+                        current=current,
+                        by_gm=spec.gm,
+                        ctx=ctx,
+                    )
                     seen.append([out.state, out.combat, out.encounter_state, [e.text for e in out.events]])
                 except CombatRefused as exc:
                     seen.append((exc.code, exc.message))

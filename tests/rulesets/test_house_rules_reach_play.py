@@ -31,8 +31,17 @@ def fighter(slug: str, fid: int, build: dict, settings: dict | None, state: dict
     report = ruleset.validate(build, settings=settings)
     assert report.valid, report.errors
     opening = ruleset.initial_state(build, report, ctx=ruleset.context(settings))
-    return Fighter(id=fid, name=f"{build['name']} {fid}", is_npc=fid > 1, group="", build=build,
-                   derived=report.derived, state={**opening, **(state or {})}, combat={}, report=report)
+    return Fighter(
+        id=fid,
+        name=f"{build['name']} {fid}",
+        is_npc=fid > 1,
+        group="",
+        build=build,
+        derived=report.derived,
+        state={**opening, **(state or {})},
+        combat={},
+        report=report,
+    )
 
 
 def _play(slug: str, settings: dict | None, *, pass_ctx: bool):
@@ -55,7 +64,9 @@ def ourdnd_case(settings, pass_ctx):
     rules = ruleset.combat()
     pc = fighter("ourdnd", 1, build, settings, {"hp": 1})
     start = rules.start([pc], {}, FixedRoller([10]), **kw)
-    check = next(s for s in rules.actions(pc, [pc], start.encounter_state or {}, current=1, **kw) if s.id == "check")
+    check = next(
+        s for s in rules.actions(pc, [pc], start.encounter_state or {}, current=1, **kw) if s.id == "check"
+    )
     return {"dead at −6": after["dead"], "sheet TDs": tds, "fight TD": check.odds["td"]}
 
 
@@ -71,12 +82,16 @@ def paragon_case(settings, pass_ctx):
 def pando_case(settings, pass_ctx):
     ruleset, build, report, kw = _play("pando", settings, pass_ctx=pass_ctx)
     state = ruleset.initial_state(build, report, **kw)
-    hurt, _ = ruleset.state_action(state, {"action": "harm", "body_part": "left_arm", "amount": 2}, build, report,
-                                   **kw)
+    hurt, _ = ruleset.state_action(
+        state, {"action": "harm", "body_part": "left_arm", "amount": 2}, build, report, **kw
+    )
     arm = ruleset.state_effects(build, report, hurt, **kw)["body"]["left_arm"]
     f = fighter("pando", 1, build, settings, {"harm": hurt["harm"]})
-    return {"arm status": arm["status"], "arm usable": arm["usable"],
-            "fight row": ruleset.combat().summary(f, {}, **kw)["status"]}
+    return {
+        "arm status": arm["status"],
+        "arm usable": arm["usable"],
+        "fight row": ruleset.combat().summary(f, {}, **kw)["status"],
+    }
 
 
 def ascendant_case(settings, pass_ctx):
@@ -85,42 +100,69 @@ def ascendant_case(settings, pass_ctx):
     thresholds = {r["request"]["threshold"] for r in ruleset.rollables(build, report, state, **kw)}
     rules = ruleset.combat()
     # The typical fighter holds Diehard (#15: it now counts): it dies at the campaign's dying_max + 1.
-    dying = fighter("ascendant", 1, build, settings, {"stamina": 0, "conditions": [{"id": "dying", "value": 3}]})
+    dying = fighter(
+        "ascendant", 1, build, settings, {"stamina": 0, "conditions": [{"id": "dying", "value": 3}]}
+    )
     strike = next(s for s in rules.actions(dying, [dying], {}, current=1, **kw) if s.id == "strike")
-    return {"hero points": state["hero_points"], "sheet thresholds": thresholds, "dying 3 in a fight": strike.code}
+    return {
+        "hero points": state["hero_points"],
+        "sheet thresholds": thresholds,
+        "dying 3 in a fight": strike.code,
+    }
 
 
 def maelstrom_case(settings, pass_ctx):
     ruleset, build, report, kw = _play("maelstrom", settings, pass_ctx=pass_ctx)
     state = ruleset.initial_state(build, report, **kw)
-    difficulties = {r["request"]["difficulty"] for r in ruleset.rollables(build, report, state, **kw)
-                    if "difficulty" in r["request"]}
+    difficulties = {
+        r["request"]["difficulty"]
+        for r in ruleset.rollables(build, report, state, **kw)
+        if "difficulty" in r["request"]
+    }
     odds_ctx = kw.get("ctx") or ruleset.context(settings)  # odds have no report to fall back on
     unstated = ruleset.odds({"pool": 3}, ctx=odds_ctx)
     stated = ruleset.odds({"pool": 3, "difficulty": settings.get("default_difficulty", 6) if settings else 6})
     f = fighter("maelstrom", 1, build, settings)
     start = ruleset.combat().start([f], {}, FixedRoller([5]), **kw)
-    return {"sheet difficulties": difficulties, "odds without a difficulty": unstated == stated,
-            "fight difficulty": start.encounter_state["difficulty"]}
+    return {
+        "sheet difficulties": difficulties,
+        "odds without a difficulty": unstated == stated,
+        "fight difficulty": start.encounter_state["difficulty"],
+    }
 
 
 CASES = {
-    "ourdnd": (ourdnd_case, {"instant_death_hp": -5, "default_td": 15},
-               {"dead at −6": False, "sheet TDs": {12}, "fight TD": 12},
-               {"dead at −6": True, "sheet TDs": {15}, "fight TD": 15}),
-    "paragon": (paragon_case, {"default_tn": 9, "resources": {"paragon": {"health": 25}}},
-                {"sheet TNs": {12}, "opening health": 20},
-                {"sheet TNs": {9}, "opening health": 25}),
-    "pando": (pando_case, {"harm_thresholds": {"wounded": 1, "lame": 2, "maimed": 5}},
-              {"arm status": "wounded", "arm usable": True, "fight row": ["wounded left arm (2)"]},
-              {"arm status": "lame", "arm usable": False, "fight row": ["lame left arm (2)"]}),
-    "ascendant": (ascendant_case, {"hero_points_start": 2, "default_threshold": 18, "dying_max": 2},
-                  {"hero points": 1, "sheet thresholds": {15}, "dying 3 in a fight": "ascendant.unconscious"},
-                  {"hero points": 2, "sheet thresholds": {18}, "dying 3 in a fight": "ascendant.dead"}),
-    "maelstrom": (maelstrom_case, {"default_difficulty": 8},
-                  # an untrained ability rolls at one more (7, then 9)
-                  {"sheet difficulties": {6, 7}, "odds without a difficulty": True, "fight difficulty": 6},
-                  {"sheet difficulties": {8, 9}, "odds without a difficulty": True, "fight difficulty": 8}),
+    "ourdnd": (
+        ourdnd_case,
+        {"instant_death_hp": -5, "default_td": 15},
+        {"dead at −6": False, "sheet TDs": {12}, "fight TD": 12},
+        {"dead at −6": True, "sheet TDs": {15}, "fight TD": 15},
+    ),
+    "paragon": (
+        paragon_case,
+        {"default_tn": 9, "resources": {"paragon": {"health": 25}}},
+        {"sheet TNs": {12}, "opening health": 20},
+        {"sheet TNs": {9}, "opening health": 25},
+    ),
+    "pando": (
+        pando_case,
+        {"harm_thresholds": {"wounded": 1, "lame": 2, "maimed": 5}},
+        {"arm status": "wounded", "arm usable": True, "fight row": ["wounded left arm (2)"]},
+        {"arm status": "lame", "arm usable": False, "fight row": ["lame left arm (2)"]},
+    ),
+    "ascendant": (
+        ascendant_case,
+        {"hero_points_start": 2, "default_threshold": 18, "dying_max": 2},
+        {"hero points": 1, "sheet thresholds": {15}, "dying 3 in a fight": "ascendant.unconscious"},
+        {"hero points": 2, "sheet thresholds": {18}, "dying 3 in a fight": "ascendant.dead"},
+    ),
+    "maelstrom": (
+        maelstrom_case,
+        {"default_difficulty": 8},
+        # an untrained ability rolls at one more (7, then 9)
+        {"sheet difficulties": {6, 7}, "odds without a difficulty": True, "fight difficulty": 6},
+        {"sheet difficulties": {8, 9}, "odds without a difficulty": True, "fight difficulty": 8},
+    ),
 }
 
 
@@ -147,21 +189,27 @@ def test_an_ourdnd_campaign_kills_at_minus_6_and_rolls_at_td_15_on_the_sheet():
     from tests.factories import make_campaign, make_user
 
     player = make_user()
-    campaign = make_campaign(ruleset="ourdnd", settings={"house_rules": {"instant_death_hp": -5, "default_td": 15}},
-                             players=[player])
-    character = character_create(campaign=campaign, owner=player, name="Pip", build=typical("ourdnd"),
-                                 budget={"points": 9})
+    campaign = make_campaign(
+        ruleset="ourdnd",
+        settings={"house_rules": {"instant_death_hp": -5, "default_td": 15}},
+        players=[player],
+    )
+    character = character_create(
+        campaign=campaign, owner=player, name="Pip", build=typical("ourdnd"), budget={"points": 9}
+    )
     character_submit(character_id=character.pk, user=player)
     rules = sheet_rules(character=type(character).objects.get(pk=character.pk))
     checks = [r for r in rules.rollables if r["id"].startswith("check:")]
     assert checks and {r["request"]["td"] for r in checks} == {15}
-    log = character_roll(character_id=character.pk, user=player, rollable_id="check:dex:normal",
-                         roller=FixedRoller([11]))
+    log = character_roll(
+        character_id=character.pk, user=player, rollable_id="check:dex:normal", roller=FixedRoller([11])
+    )
     assert log.result["outcome"] == "failure" and log.result["text"].endswith("= 14 vs TD 15: failure")
 
     character_state_action(character_id=character.pk, user=player, action={"action": "damage", "amount": 19})
-    character, sentence = character_state_action(character_id=character.pk, user=player,
-                                                 action={"action": "damage", "amount": 7})
+    character, sentence = character_state_action(
+        character_id=character.pk, user=player, action={"action": "damage", "amount": 7}
+    )
     assert character.state["dead"] is True and character.state["hp"] == 0
     assert sentence == "Pip takes 7 damage and is reduced to -6 HP in one blow: dead instantly."
 
@@ -169,14 +217,24 @@ def test_an_ourdnd_campaign_kills_at_minus_6_and_rolls_at_td_15_on_the_sheet():
 # --------------------------------------------------------------- homebrew gets its roll buttons
 
 HOMEBREW_ROLLS = {
-    "maelstrom": ({"abilities": [{"id": "zero_g_combat", "name": "Zero-G Combat", "category": "skill"}]},
-                  lambda b: {**b, "budget": {"xp": 40}, "abilities": {**b["abilities"], "zero_g_combat": 1}},
-                  "precision__zero_g_combat", "Precision + Zero-G Combat"),
-    "ourdnd": ({"gear": [{"id": "war_pick", "name": "War pick", "effort": "d8"}]},
-               lambda b: {**b, "gear": [{"item": "war_pick"}]}, "effort:war_pick", "War pick effort (d8)"),
-    "pando": ({"skills": [{"id": "slings", "name": "Slings", "level": 3, "parent": "ranged"}]},
-              lambda b: {**b, "budget": {"cp": 120}, "skills": [*b.get("skills", []), "slings"]},
-              "skill:slings", None),
+    "maelstrom": (
+        {"abilities": [{"id": "zero_g_combat", "name": "Zero-G Combat", "category": "skill"}]},
+        lambda b: {**b, "budget": {"xp": 40}, "abilities": {**b["abilities"], "zero_g_combat": 1}},
+        "precision__zero_g_combat",
+        "Precision + Zero-G Combat",
+    ),
+    "ourdnd": (
+        {"gear": [{"id": "war_pick", "name": "War pick", "effort": "d8"}]},
+        lambda b: {**b, "gear": [{"item": "war_pick"}]},
+        "effort:war_pick",
+        "War pick effort (d8)",
+    ),
+    "pando": (
+        {"skills": [{"id": "slings", "name": "Slings", "level": 3, "parent": "ranged"}]},
+        lambda b: {**b, "budget": {"cp": 120}, "skills": [*b.get("skills", []), "slings"]},
+        "skill:slings",
+        None,
+    ),
 }
 
 

@@ -91,8 +91,16 @@ def test_the_demo_characters_are_builds_of_their_ruleset(ruleset):
 
 def test_the_next_point_price_is_shared_by_section_group_and_value_by_default(ruleset):
     numbers = {"id": "attributes", "kind": "numbers"}
-    assert ruleset.point_price_key(numbers, {"id": "a", "group": "physical"}, 2) == ("attributes", "physical", 2)
-    assert ruleset.point_price_key({"id": "skills", "kind": "ranks"}, {"id": "x", "group": "g"}, 0) == ("skills", "", 0)
+    assert ruleset.point_price_key(numbers, {"id": "a", "group": "physical"}, 2) == (
+        "attributes",
+        "physical",
+        2,
+    )
+    assert ruleset.point_price_key({"id": "skills", "kind": "ranks"}, {"id": "x", "group": "g"}, 0) == (
+        "skills",
+        "",
+        0,
+    )
 
 
 def test_npc_archetypes_are_builds_the_rules_accept_as_npcs(ruleset):

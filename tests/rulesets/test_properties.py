@@ -139,6 +139,7 @@ def test_a_mutated_build_gets_a_contract_report(slug, data):
 
 # ---------------------------------------------------------------------------------------- odds
 
+
 def _ints(lo, hi):
     return st.integers(min_value=lo, max_value=hi)
 
@@ -159,7 +160,11 @@ ODDS_REQUESTS = {
 COUNT_KEY = {"pando": "dice", "paragon": "force", "ascendant": None, "ourdnd": None, "maelstrom": "pool"}
 #: Keys without which there is no roll to price (others, such as Maelstrom's difficulty, may default).
 REQUIRED_KEY = {
-    "pando": "dice", "paragon": "tn", "ascendant": "threshold", "ourdnd": "td", "maelstrom": "pool"
+    "pando": "dice",
+    "paragon": "tn",
+    "ascendant": "threshold",
+    "ourdnd": "td",
+    "maelstrom": "pool",
 }
 
 
@@ -214,7 +219,17 @@ def test_odds_in_range_are_exact_distributions(slug, data):
 
 
 ODDS_KEYS = [
-    "dice", "skill", "force", "tn", "modifier", "threshold", "stat", "td", "mode", "pool", "difficulty"
+    "dice",
+    "skill",
+    "force",
+    "tn",
+    "modifier",
+    "threshold",
+    "stat",
+    "td",
+    "mode",
+    "pool",
+    "difficulty",
 ]
 WRONG_TYPES = ["3", None, 2.5, True, [3], {"n": 3}]
 
@@ -250,6 +265,7 @@ def test_odds_of_any_json_is_an_answer_or_an_odds_error(slug, request):
 
 
 # ------------------------------------------------------------------ huge numbers
+
 
 class _TooSlow(BaseException):  # not an Exception: the ruleset's safety net must not swallow it
     pass

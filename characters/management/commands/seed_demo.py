@@ -53,9 +53,9 @@ class Command(BaseCommand):
                 campaigns[slug] = campaign
         characters = demo.seed_demo_characters(gm=gm, players=players, campaigns=campaigns)
 
-        self.stdout.write(self.style.SUCCESS(
-            f"Demo ready: {len(campaigns)} campaigns, {len(characters)} characters."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(f"Demo ready: {len(campaigns)} campaigns, {len(characters)} characters.")
+        )
         self.stdout.write("Log in at /accounts/login/ with:")
         self.stdout.write(f"  GM:      {GM} / {password}")
         for name in PLAYERS:

@@ -79,7 +79,9 @@ class Command(BaseCommand):
         o = sub.add_parser("odds", help="Exact odds of a ruleset's core roll.")
         o.add_argument("slug", metavar="SLUG")
         o.add_argument("requests", nargs="+", metavar="JSON")
-        i = sub.add_parser("import", help="Convert character sheets of the game's own format to build documents.")
+        i = sub.add_parser(
+            "import", help="Convert character sheets of the game's own format to build documents."
+        )
         i.add_argument("slug", metavar="SLUG")
         i.add_argument("paths", nargs="+", metavar="PATH")
 
@@ -157,7 +159,9 @@ class Command(BaseCommand):
                     for issue in issues:
                         self.stderr.write(f"{path}: {issue.message}")
                     continue
-                error = " ".join(i.message for i in issues) or f"This is not a {ruleset.name} character sheet."
+                error = (
+                    " ".join(i.message for i in issues) or f"This is not a {ruleset.name} character sheet."
+                )
             self._emit({"path": path, "error": error})
             code = EXIT_UNREADABLE
         return code

@@ -139,7 +139,18 @@ class AscendantRuleset(Ruleset):
     seed = "002_f9bed0beaa8b4424.txt"
     currencies = ("xp",)
     known_keys = frozenset(
-        {"level", "ancestry", "heritage", "background", "class", "armor", "boosts", "skills", "lores", "levels"}
+        {
+            "level",
+            "ancestry",
+            "heritage",
+            "background",
+            "class",
+            "armor",
+            "boosts",
+            "skills",
+            "lores",
+            "levels",
+        }
     )
     homebrew_kinds = ("feats", "ancestries", "heritages", "backgrounds", "lores")
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
@@ -153,15 +164,18 @@ class AscendantRuleset(Ruleset):
         """A level-up keeps what earlier levels chose; see ``build.check_advancement``."""
         rules.check_advancement(old, new, report)
 
-    def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
+    def blank_build(
+        self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
+    ) -> dict:
         return rules.blank_build(self.slug, name, budget, ctx or self._default_context)
 
     def traits(self, ctx: Context) -> dict[str, Any]:
         return rules.traits(ctx)
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
-        return rules.check_homebrew_entry(kind, entry, path, ranks=self.house_defaults["ranks"],
-                                          skills=self.catalogue.get("skills", {}))
+        return rules.check_homebrew_entry(
+            kind, entry, path, ranks=self.house_defaults["ranks"], skills=self.catalogue.get("skills", {})
+        )
 
     # ---------------------------------------------------------------- checks (dice.py)
 
@@ -171,14 +185,22 @@ class AscendantRuleset(Ruleset):
     def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         return dice.roll(request, roller)
 
-    def rollables(self, build: dict, report: Report, state: dict | None = None, *,
-                  ctx: Context | None = None) -> list[dict[str, Any]]:
+    def rollables(
+        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         """Skills, Lores, Perception and the six defenses as checks, with the feats' and the state's
         conditions' modifiers stacked in (``modifiers``/``ignored`` say which applied); the threshold is
         the house ``default_threshold`` for the sheet to change."""
         ctx = self.context_of(report, ctx)
-        return dice.rollables(build, report, state, self.conditions_for(ctx, report.derived), ctx.settings,
-                              ctx.catalogue.get("skills", {}), ctx.catalogue.get("lores", {}))
+        return dice.rollables(
+            build,
+            report,
+            state,
+            self.conditions_for(ctx, report.derived),
+            ctx.settings,
+            ctx.catalogue.get("skills", {}),
+            ctx.catalogue.get("lores", {}),
+        )
 
     # ------------------------------------------------------------ play state (state.py)
 
@@ -193,28 +215,46 @@ class AscendantRuleset(Ruleset):
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         return play_state.initial(report.derived, self.context_of(report, ctx).settings)
 
-    def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
+    def check_state(
+        self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
         ctx = self.context_of(report, ctx)
-        return play_state.check_state(state, report.derived, self.conditions_for(ctx, report.derived), ctx.settings)
+        return play_state.check_state(
+            state, report.derived, self.conditions_for(ctx, report.derived), ctx.settings
+        )
 
-    def state_effects(self, build: dict, report: Report, state: dict, *,
-                      ctx: Context | None = None) -> dict[str, Any]:
+    def state_effects(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
         ctx = self.context_of(report, ctx)
-        return play_state.effects(report.derived, self.conditions_for(ctx, report.derived), state,
-                             ctx.catalogue.get("skills", {}))
+        return play_state.effects(
+            report.derived, self.conditions_for(ctx, report.derived), state, ctx.catalogue.get("skills", {})
+        )
 
-    def state_sections(self, build: dict, report: Report, state: dict, *,
-                       ctx: Context | None = None) -> list[dict[str, Any]]:
+    def state_sections(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         ctx = self.context_of(report, ctx)
-        return play_state.sections(report.derived, state, self.conditions_for(ctx, report.derived), ctx.settings)
+        return play_state.sections(
+            report.derived, state, self.conditions_for(ctx, report.derived), ctx.settings
+        )
 
-    def state_action(self, state: dict, action: dict, build: dict, report: Report,
-                     roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
+    def state_action(
+        self,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> tuple[dict, str]:
         ctx = self.context_of(report, ctx)
         name = get_as(build, "name", str, "The character")
-        return play_state.apply_action(state, action, report.derived, self.conditions_for(ctx, report.derived),
-                                  ctx.settings, name)
+        return play_state.apply_action(
+            state, action, report.derived, self.conditions_for(ctx, report.derived), ctx.settings, name
+        )
 
     # ---------------------------------------------------------------- combat (combat.py)
 

@@ -27,13 +27,21 @@ from .feats import ACTIONS, Effects, check_effect, flat, signed
 
 ATTRIBUTES: tuple[str, ...] = ("str", "dex", "con", "int", "wis", "cha")
 ATTRIBUTE_LABELS = {
-    "str": "Strength", "dex": "Dexterity", "con": "Constitution",
-    "int": "Intelligence", "wis": "Wisdom", "cha": "Charisma",
+    "str": "Strength",
+    "dex": "Dexterity",
+    "con": "Constitution",
+    "int": "Intelligence",
+    "wis": "Wisdom",
+    "cha": "Charisma",
 }
 #: Each defense and the attribute it adds (seed, "Attributes").
 DEFENSES: dict[str, str] = {
-    "stability": "str", "evasion": "dex", "resilience": "con",
-    "clarity": "int", "spirit": "wis", "resolve": "cha",
+    "stability": "str",
+    "evasion": "dex",
+    "resilience": "con",
+    "clarity": "int",
+    "spirit": "wis",
+    "resolve": "cha",
 }
 FEAT_KINDS: tuple[str, ...] = ("ancestry", "class", "archetype", "skill", "general")
 GROUP_SLOTS = ("ancestry", "background", "class", "free")
@@ -45,9 +53,24 @@ TRADE = "ascendant.feat_trade_invalid"
 class Rules:
     """The house tables of one context, indexed once per check."""
 
-    __slots__ = ("s", "ranks", "rank_index", "bonus", "cp_levels", "attr_max", "slots", "attr_levels",
-                 "skill_levels", "_cp", "_cap", "_bonus", "level_plan", "rank_bonus_of",
-                 "level_numbers", "first_archetype")
+    __slots__ = (
+        "s",
+        "ranks",
+        "rank_index",
+        "bonus",
+        "cp_levels",
+        "attr_max",
+        "slots",
+        "attr_levels",
+        "skill_levels",
+        "_cp",
+        "_cap",
+        "_bonus",
+        "level_plan",
+        "rank_bonus_of",
+        "level_numbers",
+        "first_archetype",
+    )
 
     def __init__(self, settings: dict[str, Any]):
         self.s = settings
@@ -71,10 +94,16 @@ class Rules:
         #: here, the attributes / skill_increase / feats paths).
         self.level_plan = [
             (
-                str(n), self._cp[n], self._cap[n], n in self.attr_levels, n in self.skill_levels,
+                str(n),
+                self._cp[n],
+                self._cap[n],
+                n in self.attr_levels,
+                n in self.skill_levels,
                 tuple(k for k in FEAT_KINDS if n in self.slots.get(k, ())),
                 frozenset(k for k, lvls in self.slots.items() if n in lvls),
-                f"/levels/{n}/attributes", f"/levels/{n}/skill_increase", f"/levels/{n}/feats",
+                f"/levels/{n}/attributes",
+                f"/levels/{n}/skill_increase",
+                f"/levels/{n}/feats",
                 {k: f"/levels/{n}/feats/{k}" for k in FEAT_KINDS},
             )
             for n in levels
@@ -114,6 +143,7 @@ class Rules:
 
 def _skill_attributes(ctx: Context) -> dict[str, Any]:
     """Skill id -> the attribute it adds, once per context (``Context.memo``)."""
+
     def table() -> dict[str, Any]:
         return {k: entry.get("attribute", "str") for k, entry in ctx.catalogue.get("skills", {}).items()}
 
@@ -123,10 +153,20 @@ def _skill_attributes(ctx: Context) -> dict[str, Any]:
 def _feat_table(ctx: Context) -> dict[str, tuple]:
     """Feat id -> (entry, name, kind, heritage, ancestry, class, skill, rank, prerequisites): the
     fields ``check`` reads of every feat taken, read once per context (``Context.memo``)."""
+
     def table() -> dict[str, tuple]:
         return {
-            fid: (feat, feat.get("name", fid), feat.get("kind"), feat.get("heritage"), feat.get("ancestry"),
-                  feat.get("class"), feat.get("skill"), feat.get("rank"), feat.get("prerequisites", ()))
+            fid: (
+                feat,
+                feat.get("name", fid),
+                feat.get("kind"),
+                feat.get("heritage"),
+                feat.get("ancestry"),
+                feat.get("class"),
+                feat.get("skill"),
+                feat.get("rank"),
+                feat.get("prerequisites", ()),
+            )
             for fid, feat in ctx.catalogue.get("feats", {}).items()
         }
 
@@ -135,8 +175,13 @@ def _feat_table(ctx: Context) -> dict[str, tuple]:
 
 def _names(ctx: Context) -> dict[str, str]:
     """Skill and Lore id -> the name players read, once per context (``Context.memo``)."""
+
     def table() -> dict[str, str]:
-        return {k: e.get("name", k) for kind in ("skills", "lores") for k, e in ctx.catalogue.get(kind, {}).items()}
+        return {
+            k: e.get("name", k)
+            for kind in ("skills", "lores")
+            for k, e in ctx.catalogue.get(kind, {}).items()
+        }
 
     return ctx.memo("ascendant.names", table)
 
@@ -144,15 +189,19 @@ def _names(ctx: Context) -> dict[str, str]:
 def _selectors(ctx: Context) -> dict[str, tuple]:
     """Skill id -> (its breakdown key, the selectors of its feat modifiers trained, untrained), once per
     context (``Context.memo``)."""
+
     def table() -> dict[str, tuple]:
-        return {k: (f"skill.{k}", ("skills", f"skill.{k}"), ("skills", f"skill.{k}", "untrained_skills"))
-                for k in ctx.catalogue.get("skills", {})}
+        return {
+            k: (f"skill.{k}", ("skills", f"skill.{k}"), ("skills", f"skill.{k}", "untrained_skills"))
+            for k in ctx.catalogue.get("skills", {})
+        }
 
     return ctx.memo("ascendant.selectors", table)
 
 
 def _feat_effects(ctx: Context) -> dict[str, dict]:
     """Feat id -> the feat with only its well-formed effects, once per context (``Context.memo``)."""
+
     def table() -> dict[str, dict]:
         out = {}
         for fid, feat in ctx.catalogue.get("feats", {}).items():
@@ -191,7 +240,12 @@ def _few(ids: list[str], limit: int = 8) -> str:
 
 
 def allowed_feats(
-    ctx: Context, rules: Rules, kind: str, max_rank: int, *, ancestry: str | None = None,
+    ctx: Context,
+    rules: Rules,
+    kind: str,
+    max_rank: int,
+    *,
+    ancestry: str | None = None,
     klass: str | None = None,
 ) -> list[str]:
     """Feat ids of ``kind`` a character could put in a slot of ``max_rank`` (by rank and owner only)."""
@@ -222,19 +276,59 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     fx = c.feat_effects(level)
     c.lores(fx)
     armor = c.armor()
-    _derive(report.derived, c.rules, c.s, level=level, xp=report.budget.get("xp"),
-            attrs=c.attrs if c.attrs_ok else None, skill_rank=c.skill_rank, lore_rank=c.lore_rank,
-            lores_held=c.lores_held, lore_slots=c.lore_slots, held=c.held, fx=fx, ancestry=c.ancestry,
-            klass=c.klass, armor=armor, skill_attr=_skill_attributes(ctx), final_cap=c.rules.cap(level),
-            names=_names(ctx), selectors=_selectors(ctx))
+    _derive(
+        report.derived,
+        c.rules,
+        c.s,
+        level=level,
+        xp=report.budget.get("xp"),
+        attrs=c.attrs if c.attrs_ok else None,
+        skill_rank=c.skill_rank,
+        lore_rank=c.lore_rank,
+        lores_held=c.lores_held,
+        lore_slots=c.lore_slots,
+        held=c.held,
+        fx=fx,
+        ancestry=c.ancestry,
+        klass=c.klass,
+        armor=armor,
+        skill_attr=_skill_attributes(ctx),
+        final_cap=c.rules.cap(level),
+        names=_names(ctx),
+        selectors=_selectors(ctx),
+    )
 
 
 class _Check:
     """One check of one build: the character as the levels are walked (RULES.md 3 "Rules")."""
 
-    __slots__ = ("build", "report", "ctx", "rules", "s", "cat", "approval", "ancestry", "heritage", "background",
-                 "klass", "attrs", "attrs_ok", "boosts", "levels", "skill_rank", "key_skill", "held", "lore_rank",
-                 "doc_lores", "bg_lore", "lores_held", "lore_slots", "trade_downs", "bad_trades")
+    __slots__ = (
+        "build",
+        "report",
+        "ctx",
+        "rules",
+        "s",
+        "cat",
+        "approval",
+        "ancestry",
+        "heritage",
+        "background",
+        "klass",
+        "attrs",
+        "attrs_ok",
+        "boosts",
+        "levels",
+        "skill_rank",
+        "key_skill",
+        "held",
+        "lore_rank",
+        "doc_lores",
+        "bg_lore",
+        "lores_held",
+        "lore_slots",
+        "trade_downs",
+        "bad_trades",
+    )
 
     def __init__(self, build: dict, report: Report, ctx: Context):
         self.build, self.report, self.ctx = build, report, ctx
@@ -261,7 +355,9 @@ class _Check:
             if is_int(level) and level > max_level:
                 # RULES.md: a value out of its range is still priced, so spent and budget.exceeded stay true.
                 report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
-            report.error("build.malformed", "/level", f"The level must be a whole number from 1 to {max_level}.")
+            report.error(
+                "build.malformed", "/level", f"The level must be a whole number from 1 to {max_level}."
+            )
             return None
         report.charge("xp", (level - 1) * s["xp_per_level"], path="/level", label=f"Level {level}")
         return level
@@ -280,10 +376,13 @@ class _Check:
             self.missing(ptr(key), f"Choose a {label}: one of {_few(options)}.")
             return None
         if not isinstance(value, str):
-            self.report.error("build.malformed", ptr(key), f"The {label} must be an id such as {options[0]!r}.")
+            self.report.error(
+                "build.malformed", ptr(key), f"The {label} must be an id such as {options[0]!r}."
+            )
             return None
-        self.report.error("skill.unknown", ptr(key), f"{value!r} is not a {label} here; choose one of "
-                          f"{_few(options)}.")
+        self.report.error(
+            "skill.unknown", ptr(key), f"{value!r} is not a {label} here; choose one of {_few(options)}."
+        )
         return None
 
     def big_choices(self) -> None:
@@ -293,15 +392,18 @@ class _Check:
         if ancestry is not None:
             heritage = self.pick("heritage", "heritages", "heritage")
             if heritage is not None and heritage.get("ancestry") != ancestry["id"]:
-                own = [h for h, e in self.cat.get("heritages", {}).items() if e.get("ancestry") == ancestry["id"]]
+                own = [
+                    h for h, e in self.cat.get("heritages", {}).items() if e.get("ancestry") == ancestry["id"]
+                ]
                 report.error(
-                    "ascendant.heritage_mismatch", "/heritage",
+                    "ascendant.heritage_mismatch",
+                    "/heritage",
                     f"{_label(heritage, build['heritage'])} is a heritage of another ancestry; a "
                     f"{_label(ancestry, ancestry['id'])} chooses one of {_few(own)}.",
                 )
                 heritage = None
         elif build.get("heritage") is not None and not isinstance(build.get("heritage"), str):
-            report.error("build.malformed", "/heritage", "The heritage must be an id such as \"rock_dwarf\".")
+            report.error("build.malformed", "/heritage", 'The heritage must be an id such as "rock_dwarf".')
         self.heritage = heritage
         self.background = self.pick("background", "backgrounds", "background")
         self.klass = self.pick("class", "classes", "class")
@@ -313,16 +415,25 @@ class _Check:
         boosts = self.build.get("boosts")
         if boosts is None:
             boosts = {}
-            self.missing("/boosts", "Choose the attribute boosts of your ancestry, background and class, and four "
-                         "free ones.")
+            self.missing(
+                "/boosts",
+                "Choose the attribute boosts of your ancestry, background and class, and four free ones.",
+            )
         elif not isinstance(boosts, dict):
-            report.error("build.malformed", "/boosts", "Boosts must be an object: {\"ancestry\": [...], "
-                         "\"background\": [...], \"class\": \"str\", \"free\": [...]}.")
+            report.error(
+                "build.malformed",
+                "/boosts",
+                'Boosts must be an object: {"ancestry": [...], '
+                '"background": [...], "class": "str", "free": [...]}.',
+            )
             boosts, self.attrs_ok = {}, False
         for key in boosts:
             if key not in GROUP_SLOTS:
-                report.warn("build.unknown_key", ptr("boosts", key), f"Boosts come from {', '.join(GROUP_SLOTS)}; "
-                            f"{key!r} is ignored.")
+                report.warn(
+                    "build.unknown_key",
+                    ptr("boosts", key),
+                    f"Boosts come from {', '.join(GROUP_SLOTS)}; {key!r} is ignored.",
+                )
         self.boosts = boosts
         applied = self.ancestry_boosts() + self.background_boosts() + self.class_boost()
         applied += self.boost_list("free", s["free_boosts"], "free boosts")
@@ -333,7 +444,8 @@ class _Check:
             if attrs[attr] > creation_cap and attr not in capped:
                 capped.add(attr)
                 report.error(
-                    "ascendant.attribute_cap", path,
+                    "ascendant.attribute_cap",
+                    path,
                     f"{ATTRIBUTE_LABELS[attr]} would start at +{attrs[attr]}; no attribute starts above "
                     f"+{creation_cap}. Move this boost to another attribute.",
                 )
@@ -348,8 +460,11 @@ class _Check:
                 self.missing(path, f"Choose {required} different attributes to boost from your {what}.")
             return []
         if not isinstance(raw, list):
-            report.error("build.malformed", path, f"The {what} boosts must be a list of attributes such as "
-                         "[\"str\", \"con\"].")
+            report.error(
+                "build.malformed",
+                path,
+                f'The {what} boosts must be a list of attributes such as ["str", "con"].',
+            )
             self.attrs_ok = False
             return []
         out: list[tuple[str, str]] = []
@@ -357,24 +472,39 @@ class _Check:
         for i, attr in enumerate(raw):
             p = f"/boosts/{group}/{i}"
             if not isinstance(attr, str):
-                report.error("build.malformed", p, "A boost is an attribute id: str, dex, con, int, wis or cha.")
+                report.error(
+                    "build.malformed", p, "A boost is an attribute id: str, dex, con, int, wis or cha."
+                )
                 self.attrs_ok = False
             elif attr not in self.attrs:
-                report.error("attribute.unknown", p, f"{attr!r} is not an attribute; use str, dex, con, int, wis "
-                             "or cha.")
+                report.error(
+                    "attribute.unknown",
+                    p,
+                    f"{attr!r} is not an attribute; use str, dex, con, int, wis or cha.",
+                )
                 self.attrs_ok = False
             elif i >= required:
-                report.error("ascendant.boost_invalid", p, f"Your {what} gives {required} boosts, not "
-                             f"{len(raw)}: remove this one.")
+                report.error(
+                    "ascendant.boost_invalid",
+                    p,
+                    f"Your {what} gives {required} boosts, not {len(raw)}: remove this one.",
+                )
             elif attr in seen:
-                report.error("ascendant.boost_invalid", p, f"{ATTRIBUTE_LABELS[attr]} is boosted twice by your "
-                             f"{what}; each of these boosts must go to a different attribute.")
+                report.error(
+                    "ascendant.boost_invalid",
+                    p,
+                    f"{ATTRIBUTE_LABELS[attr]} is boosted twice by your "
+                    f"{what}; each of these boosts must go to a different attribute.",
+                )
             else:
                 seen.add(attr)
                 out.append((p, attr))
         if len(raw) < required:
-            self.missing(path, f"Your {what} gives {required} boosts; choose {required - len(raw)} more, each to a "
-                         "different attribute.")
+            self.missing(
+                path,
+                f"Your {what} gives {required} boosts; choose {required - len(raw)} more, each to a "
+                "different attribute.",
+            )
         return out
 
     def ancestry_boosts(self) -> list[tuple[str, str]]:
@@ -389,9 +519,14 @@ class _Check:
             return [(ptr("boosts", "ancestry"), a) for a in fixed]  # nothing to choose: automatic
         got = self.boost_list("ancestry", len(fixed) + free, f"ancestry ({_label(ancestry, ancestry['id'])})")
         lacking = [a for a in fixed if a not in {a for _, a in got}]
-        if lacking and isinstance(boosts.get("ancestry"), list) and len(boosts["ancestry"]) >= len(fixed) + free:
+        if (
+            lacking
+            and isinstance(boosts.get("ancestry"), list)
+            and len(boosts["ancestry"]) >= len(fixed) + free
+        ):
             self.report.error(
-                "ascendant.boost_invalid", ptr("boosts", "ancestry"),
+                "ascendant.boost_invalid",
+                ptr("boosts", "ancestry"),
                 f"A {_label(ancestry, ancestry['id'])} always boosts {', '.join(fixed)}; "
                 f"list {', '.join(lacking)} here.",
             )
@@ -404,7 +539,8 @@ class _Check:
             options = background.get("boosts") or list(ATTRIBUTES)
             if not any(a in options for _, a in got):
                 self.report.error(
-                    "ascendant.boost_invalid", ptr("boosts", "background"),
+                    "ascendant.boost_invalid",
+                    ptr("boosts", "background"),
                     f"The {_label(background, background['id'])} background boosts {' or '.join(options)} with one "
                     "of its three boosts; put one of them in this list.",
                 )
@@ -414,17 +550,23 @@ class _Check:
         report, klass = self.report, self.klass
         class_boost = self.boosts.get("class")
         if class_boost is None:
-            self.missing("/boosts/class", "Boost your class's key attribute"
-                         + (f": {' or '.join(klass.get('key_attributes', []))}." if klass else "."))
+            self.missing(
+                "/boosts/class",
+                "Boost your class's key attribute"
+                + (f": {' or '.join(klass.get('key_attributes', []))}." if klass else "."),
+            )
         elif not isinstance(class_boost, str):
-            report.error("build.malformed", "/boosts/class", "The class boost is one attribute id, such as \"str\".")
+            report.error(
+                "build.malformed", "/boosts/class", 'The class boost is one attribute id, such as "str".'
+            )
             self.attrs_ok = False
         elif class_boost not in self.attrs:
             report.error("attribute.unknown", "/boosts/class", f"{class_boost!r} is not an attribute.")
             self.attrs_ok = False
         elif klass is not None and class_boost not in klass.get("key_attributes", []):
             report.error(
-                "ascendant.boost_invalid", "/boosts/class",
+                "ascendant.boost_invalid",
+                "/boosts/class",
                 f"The {_label(klass, klass['id'])}'s key attribute is "
                 f"{' or '.join(klass.get('key_attributes', []))}; boost that instead of {class_boost}.",
             )
@@ -440,7 +582,9 @@ class _Check:
         if levels is None:
             levels = {}
         elif not isinstance(levels, dict):
-            report.error("build.malformed", "/levels", "Levels must be an object keyed by level: {\"2\": {...}}.")
+            report.error(
+                "build.malformed", "/levels", 'Levels must be an object keyed by level: {"2": {...}}.'
+            )
             levels = {}
         self.levels = levels
         level_numbers = self.rules.level_numbers
@@ -448,19 +592,33 @@ class _Check:
             key = str(key)
             number = level_numbers.get(key)
             if number is None or not 1 <= number <= max_level:
-                report.error("build.malformed", ptr("levels", key), f"Level keys are \"1\" to \"{max_level}\", "
-                             f"not {key!r}.")
+                report.error(
+                    "build.malformed",
+                    ptr("levels", key),
+                    f'Level keys are "1" to "{max_level}", not {key!r}.',
+                )
             elif not isinstance(value, dict):
-                report.error("build.malformed", ptr("levels", key), "Each level is an object: {\"feats\": {...}, "
-                             "\"attributes\": {...}, \"skill_increase\": \"...\"}.")
+                report.error(
+                    "build.malformed",
+                    ptr("levels", key),
+                    'Each level is an object: {"feats": {...}, '
+                    '"attributes": {...}, "skill_increase": "..."}.',
+                )
             elif number > level:
-                report.warn("build.unknown_key", ptr("levels", key), f"Level {number} choices are kept for later "
-                            f"and ignored until the character reaches level {number}.")
+                report.warn(
+                    "build.unknown_key",
+                    ptr("levels", key),
+                    f"Level {number} choices are kept for later "
+                    f"and ignored until the character reaches level {number}.",
+                )
             else:
                 for sub in value:
                     if sub not in ("feats", "attributes", "skill_increase"):
-                        report.warn("build.unknown_key", ptr("levels", key, sub), f"A level holds feats, "
-                                    f"attributes and skill_increase; {sub!r} is ignored.")
+                        report.warn(
+                            "build.unknown_key",
+                            ptr("levels", key, sub),
+                            f"A level holds feats, attributes and skill_increase; {sub!r} is ignored.",
+                        )
 
     # ------------------------------------------------------------------- skills
 
@@ -482,18 +640,22 @@ class _Check:
         if doc_skills is None:
             doc_skills = {}
         elif not isinstance(doc_skills, dict):
-            report.error("build.malformed", "/skills", "Skills must be an object: {\"athletics\": \"trained\"}.")
+            report.error("build.malformed", "/skills", 'Skills must be an object: {"athletics": "trained"}.')
             doc_skills = {}
         for name, rank in doc_skills.items():
             path = "/skills/" + esc(name)
             if name not in skill_rank:
-                report.error("skill.unknown", path, f"{name!r} is not a skill; choose from "
-                             f"{_few(list(skills_cat), 15)}.")
+                report.error(
+                    "skill.unknown",
+                    path,
+                    f"{name!r} is not a skill; choose from {_few(list(skills_cat), 15)}.",
+                )
             elif not isinstance(rank, str) or rank not in rules.rank_index:
                 report.error("build.malformed", path, f"A skill's rank is one of {', '.join(rules.ranks)}.")
             elif rules.rank_index[rank] > 1:
                 report.error(
-                    "ascendant.skill_rank_too_high", path,
+                    "ascendant.skill_rank_too_high",
+                    path,
                     f"At 1st level a skill starts at Trained, not {rules.rank_label(rules.rank_index[rank])}; raise "
                     "it with the skill increases of levels 3, 5, 7….",
                 )
@@ -501,15 +663,19 @@ class _Check:
                 chosen_skills += 1
                 if picks is not None and chosen_skills > picks:
                     report.error(
-                        "ascendant.too_many_skills", path,
+                        "ascendant.too_many_skills",
+                        path,
                         f"The {_label(klass, '')} is trained in {picks} skills of your choice (besides its key "
                         f"skill and your background's); remove {name} or another.",
                     )
                 else:
                     skill_rank[name] = 1
         if picks is not None and chosen_skills < picks:
-            self.missing("/skills", f"The {_label(klass, '')} is trained in {picks} skills of your choice; "
-                         f"{picks - chosen_skills} still to choose.")
+            self.missing(
+                "/skills",
+                f"The {_label(klass, '')} is trained in {picks} skills of your choice; "
+                f"{picks - chosen_skills} still to choose.",
+            )
 
     def known_lores(self) -> None:
         """The Lores known (the background's and the listed ones), so that skill increases may raise them."""
@@ -519,7 +685,9 @@ class _Check:
         if doc_lores is None:
             doc_lores = []
         elif not isinstance(doc_lores, list):
-            self.report.error("build.malformed", "/lores", "Lores are a list of lore ids, such as [\"warfare\"].")
+            self.report.error(
+                "build.malformed", "/lores", 'Lores are a list of lore ids, such as ["warfare"].'
+            )
             doc_lores = []
         self.doc_lores = doc_lores
         self.lore_rank = dict.fromkeys([bg_lore] if bg_lore in lore_cat else [], 1)
@@ -534,10 +702,17 @@ class _Check:
         if heritage and heritage.get("feat"):
             granted.append(("/heritage", heritage["feat"]))
         if background:
-            granted += [("/background", background[k]) for k in ("skill_feat", "general_feat") if background.get(k)]
+            granted += [
+                ("/background", background[k]) for k in ("skill_feat", "general_feat") if background.get(k)
+            ]
         for path, fid in granted:
             held[fid] = path
-        level_plan, levels, skill_rank, key_skill = self.rules.level_plan, self.levels, self.skill_rank, self.key_skill
+        level_plan, levels, skill_rank, key_skill = (
+            self.rules.level_plan,
+            self.levels,
+            self.skill_rank,
+            self.key_skill,
+        )
         key_skill_known = key_skill in skill_rank
         feat_table, feats_cat = _feat_table(self.ctx), self.cat.get("feats", {})
         for n in range(1, level + 1):
@@ -562,25 +737,35 @@ class _Check:
         _, cp, cap, attr_due, _, _, _, base, _, _, _ = plan
         if not attr_due:
             if points not in (None, {}):
-                report.error("ascendant.boost_invalid", base, f"Level {n} gives no attribute points (they come at "
-                             "even levels); remove them or move them to an even level.")
+                report.error(
+                    "ascendant.boost_invalid",
+                    base,
+                    f"Level {n} gives no attribute points (they come at "
+                    "even levels); remove them or move them to an even level.",
+                )
             return
         due = s["attribute_points"]
         if points is None or points == {}:
-            self.missing(base, f"Level {n} gives {due} attribute points: +1 to three attributes, +2 and +1, or +3 "
-                         "to one.")
+            self.missing(
+                base,
+                f"Level {n} gives {due} attribute points: +1 to three attributes, +2 and +1, or +3 to one.",
+            )
             return
         if not isinstance(points, dict):
-            report.error("build.malformed", base, "Attribute points are an object such as {\"str\": 2, "
-                         "\"dex\": 1}.")
+            report.error(
+                "build.malformed", base, 'Attribute points are an object such as {"str": 2, "dex": 1}.'
+            )
             self.attrs_ok = False
             return
         total = 0
         for attr, amount in points.items():
             p = base + "/" + esc(attr)
             if attr not in attrs:
-                report.error("attribute.unknown", p, f"{attr!r} is not an attribute; use str, dex, con, int, wis "
-                             "or cha.")
+                report.error(
+                    "attribute.unknown",
+                    p,
+                    f"{attr!r} is not an attribute; use str, dex, con, int, wis or cha.",
+                )
                 self.attrs_ok = False
             elif not is_int(amount) or amount < 0:
                 report.error("build.malformed", p, "Attribute points are whole numbers from 1 to 3.")
@@ -590,14 +775,18 @@ class _Check:
                 attrs[attr] += amount
                 if amount and attrs[attr] > cap:
                     report.error(
-                        "ascendant.attribute_cap", p,
+                        "ascendant.attribute_cap",
+                        p,
                         f"{ATTRIBUTE_LABELS[attr]} would reach +{attrs[attr]}, above the +{cap} that "
                         f"{self.rules.rank_label(cp)} Class Proficiency allows at level {n}; put these points "
                         "elsewhere.",
                     )
         if total > due:
-            report.error("ascendant.boost_invalid", base, f"Level {n} gives {due} attribute points, not {total}: "
-                         f"take {total - due} away.")
+            report.error(
+                "ascendant.boost_invalid",
+                base,
+                f"Level {n} gives {due} attribute points, not {total}: take {total - due} away.",
+            )
         elif total < due:
             self.missing(base, f"Level {n} gives {due} attribute points; {due - total} still to place.")
 
@@ -605,26 +794,35 @@ class _Check:
         report, rules, skill_rank, lore_rank = self.report, self.rules, self.skill_rank, self.lore_rank
         if not due:
             if raised is not None:
-                report.error("ascendant.choice_not_due", base, f"Level {n} gives no skill increase (they come at "
-                             f"{_few(sorted(str(x) for x in rules.skill_levels), 3)} and every odd level); "
-                             "remove it.")
+                report.error(
+                    "ascendant.choice_not_due",
+                    base,
+                    f"Level {n} gives no skill increase (they come at "
+                    f"{_few(sorted(str(x) for x in rules.skill_levels), 3)} and every odd level); "
+                    "remove it.",
+                )
             return
         if raised is None:
             self.missing(base, f"Level {n} gives a skill increase: name a skill to raise by one rank.")
             return
         if not isinstance(raised, str):
-            report.error("build.malformed", base, "A skill increase is one skill id, such as \"stealth\".")
+            report.error("build.malformed", base, 'A skill increase is one skill id, such as "stealth".')
             return
         skills_cat, lore_cat = self.cat.get("skills", {}), self.cat.get("lores", {})
         if raised in lore_rank and raised not in skill_rank:
             rank, name = lore_rank[raised], _label(lore_cat.get(raised), raised)
         elif raised not in skill_rank:
-            report.error("skill.unknown", base, f"{raised!r} is not a skill or one of your Lores; choose from "
-                         f"{_few(list(skills_cat), 15)}, or a Lore you know.")
+            report.error(
+                "skill.unknown",
+                base,
+                f"{raised!r} is not a skill or one of your Lores; choose from "
+                f"{_few(list(skills_cat), 15)}, or a Lore you know.",
+            )
             return
         elif raised == self.key_skill:
             report.error(
-                "ascendant.skill_rank_too_high", base,
+                "ascendant.skill_rank_too_high",
+                base,
                 f"{_label(skills_cat.get(raised), raised)} is your class's key skill and rises with Class "
                 "Proficiency by itself; raise another skill.",
             )
@@ -633,7 +831,8 @@ class _Check:
             rank, name = skill_rank[raised], _label(skills_cat.get(raised), raised)
         if rank + 1 > cp:
             report.error(
-                "ascendant.skill_rank_too_high", base,
+                "ascendant.skill_rank_too_high",
+                base,
                 f"{name} is already {rules.rank_label(rank)}; no skill goes above your Class Proficiency "
                 f"({rules.rank_label(cp)} at level {n}). Raise another skill.",
             )
@@ -651,7 +850,9 @@ class _Check:
         if feats is None:
             feats = {}
         elif not isinstance(feats, dict):
-            report.error("build.malformed", base, "Feats are an object keyed by kind: {\"class\": \"power_attack\"}.")
+            report.error(
+                "build.malformed", base, 'Feats are an object keyed by kind: {"class": "power_attack"}.'
+            )
             feats = {}
         for kind in due_kinds:
             if feats.get(kind) in (None, [], ""):
@@ -662,7 +863,8 @@ class _Check:
             if kind not in slot_kinds:
                 due = sorted(k for k in FEAT_KINDS if n in rules.slots.get(k, ()))
                 report.error(
-                    "ascendant.feat_slot_missing", path,
+                    "ascendant.feat_slot_missing",
+                    path,
                     f"Level {n} has no {kind} feat slot (its slots: {', '.join(due) or 'none'}); move this feat to a "
                     "level that gives one.",
                 )
@@ -677,42 +879,74 @@ class _Check:
         return picked
 
     def missing_feat(self, n: int, cp: int, kind: str, base: str) -> None:
-        options = allowed_feats(self.ctx, self.rules, kind, cp, ancestry=self.ancestry["id"] if self.ancestry else None,
-                                klass=self.klass["id"] if self.klass else None)
+        options = allowed_feats(
+            self.ctx,
+            self.rules,
+            kind,
+            cp,
+            ancestry=self.ancestry["id"] if self.ancestry else None,
+            klass=self.klass["id"] if self.klass else None,
+        )
         if kind == "archetype" and n == self.rules.first_archetype:
             feats_cat = self.cat.get("feats", {})
             options = [f for f in options if feats_cat[f].get("dedication")]
-        self.missing(f"{base}/{kind}", f"Level {n} gives a{'n' if kind[0] in 'aeiou' else ''} "
-                     f"{kind} feat: choose one (e.g. {_few(options, 5)}).")
+        self.missing(
+            f"{base}/{kind}",
+            f"Level {n} gives a{'n' if kind[0] in 'aeiou' else ''} "
+            f"{kind} feat: choose one (e.g. {_few(options, 5)}).",
+        )
 
     def trade_allowed(self, path: str, value: Any) -> bool:
         """A slot holding a list: two feat ids, once, where the campaign trades down (RULES.md)."""
         report, s = self.report, self.s
         if isinstance(value, list) and any(isinstance(v, list) for v in value):
-            report.error(TRADE, path, "A feat taken by trading a slot down cannot be traded down again "
-                         "(two Expert feats never become four Trained ones); list two feat ids, or one.")
+            report.error(
+                TRADE,
+                path,
+                "A feat taken by trading a slot down cannot be traded down again "
+                "(two Expert feats never become four Trained ones); list two feat ids, or one.",
+            )
         elif not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            report.error("build.malformed", path, "A feat slot holds one feat id, or a list of two feat ids of "
-                         "the rank below.")
+            report.error(
+                "build.malformed",
+                path,
+                "A feat slot holds one feat id, or a list of two feat ids of the rank below.",
+            )
         elif not s.get("trade_down", True):
-            report.error(TRADE, path, "This campaign does not trade a feat slot for two lower feats; keep one feat.")
+            report.error(
+                TRADE, path, "This campaign does not trade a feat slot for two lower feats; keep one feat."
+            )
         elif len(value) > 2:
-            report.error(TRADE, path, f"A slot traded down holds exactly two feats of the rank below, not "
-                         f"{len(value)}: a slot is traded once (two Expert feats never become four Trained ones).")
+            report.error(
+                TRADE,
+                path,
+                f"A slot traded down holds exactly two feats of the rank below, not "
+                f"{len(value)}: a slot is traded once (two Expert feats never become four Trained ones).",
+            )
         else:
             self.trade_downs += 1
             trade_max = s.get("trade_downs_max")
             if not (is_int(trade_max) and self.trade_downs > trade_max):
                 return True
-            report.error(TRADE, path, f"This campaign allows {trade_max} trade-down"
-                         f"{'s' if trade_max != 1 else ''} in all; keep one feat in this slot.")
+            report.error(
+                TRADE,
+                path,
+                f"This campaign allows {trade_max} trade-down"
+                f"{'s' if trade_max != 1 else ''} in all; keep one feat in this slot.",
+            )
         return False
 
-    def judge_feats(self, n: int, cp: int, picked: list[tuple[str, str, str, bool]], feat_table: dict,
-                    feats_cat: dict) -> None:
+    def judge_feats(
+        self, n: int, cp: int, picked: list[tuple[str, str, str, bool]], feat_table: dict, feats_cat: dict
+    ) -> None:
         """Each feat taken at level ``n``: known, not held, in its kind's slot, of a rank the slot allows,
         its prerequisites met (by the character as of this level, this level's other feats included)."""
-        report, held, rank_index, n_ranks = self.report, self.held, self.rules.rank_index, len(self.rules.ranks)
+        report, held, rank_index, n_ranks = (
+            self.report,
+            self.held,
+            self.rules.rank_index,
+            len(self.rules.ranks),
+        )
         skill_rank = self.skill_rank
         anc_id = self.ancestry["id"] if self.ancestry else None
         class_id = self.klass["id"] if self.klass else None
@@ -721,18 +955,26 @@ class _Check:
         for path, fid, kind, traded in picked:
             record = feat_table.get(fid)
             if record is None:
-                report.error("skill.unknown", path, f"{fid!r} is not a feat here; pick one from the level-up list.")
+                report.error(
+                    "skill.unknown", path, f"{fid!r} is not a feat here; pick one from the level-up list."
+                )
                 continue
             feat, name = record[0], record[1]
             if (fid in held or fid in seen_here) and not feat.get("repeatable"):
                 where = held.get(fid, f"level {n}")
-                report.error("skill.duplicate", path, f"{name} is already taken ({where}); choose another feat.")
+                report.error(
+                    "skill.duplicate", path, f"{name} is already taken ({where}); choose another feat."
+                )
                 continue
             seen_here.add(fid)
             # Fast path for the common case (the feat fits its slot); feat_fits says why when it does not.
             fits = False
-            if record[2] == kind and not record[3] and (kind != "ancestry" or record[4] in (None, anc_id)) and (
-                    kind != "class" or record[5] in (None, class_id)):
+            if (
+                record[2] == kind
+                and not record[3]
+                and (kind != "ancestry" or record[4] in (None, anc_id))
+                and (kind != "class" or record[5] in (None, class_id))
+            ):
                 limit = skill_rank.get(record[6], 0) if kind == "skill" else cp
                 rank = rank_index.get(record[7], n_ranks)
                 fits = rank <= limit and (not traded or rank == limit - 1)
@@ -749,50 +991,72 @@ class _Check:
         feat, name, f_kind, f_heritage, f_ancestry, f_class, f_skill, f_rank, _ = record
         if f_kind != kind:
             report.error(
-                "ascendant.feat_slot_missing", path,
+                "ascendant.feat_slot_missing",
+                path,
                 f"{name} is a{'n' if str(feat.get('kind', ' '))[0] in 'aeiou' else ''} {feat.get('kind')} feat, "
                 f"and this is a {kind} slot; put it in a {feat.get('kind')} slot or choose a {kind} feat.",
             )
             return False
         if f_heritage:
-            report.error("ascendant.feat_prerequisite_missing", path,
-                         f"{name} comes only with the {feat['heritage']} heritage; choose another feat.")
+            report.error(
+                "ascendant.feat_prerequisite_missing",
+                path,
+                f"{name} comes only with the {feat['heritage']} heritage; choose another feat.",
+            )
             return False
         if kind == "ancestry" and f_ancestry not in (None, self.ancestry["id"] if self.ancestry else None):
-            report.error("ascendant.feat_prerequisite_missing", path,
-                         f"{name} is a feat of the {feat.get('ancestry')} ancestry; choose one of your own.")
+            report.error(
+                "ascendant.feat_prerequisite_missing",
+                path,
+                f"{name} is a feat of the {feat.get('ancestry')} ancestry; choose one of your own.",
+            )
             return False
         if kind == "class" and f_class not in (None, self.klass["id"] if self.klass else None):
-            report.error("ascendant.feat_prerequisite_missing", path,
-                         f"{name} is a {feat.get('class')} feat; choose one of your own class's.")
+            report.error(
+                "ascendant.feat_prerequisite_missing",
+                path,
+                f"{name} is a {feat.get('class')} feat; choose one of your own class's.",
+            )
             return False
         limit = self.skill_rank.get(f_skill, 0) if kind == "skill" else cp
         rank = rules.rank_index.get(f_rank, len(rules.ranks))
         if rank <= limit and (not traded or rank == limit - 1):
             return True
         if kind == "skill":
-            where = (f"your proficiency in "
-                     f"{_label(self.cat.get('skills', {}).get(feat.get('skill')), str(feat.get('skill')))}")
+            where = (
+                f"your proficiency in "
+                f"{_label(self.cat.get('skills', {}).get(feat.get('skill')), str(feat.get('skill')))}"
+            )
         else:
             where = f"your Class Proficiency at level {n}"
         if traded:
             slot = path.rsplit("/", 1)[0]
             if slot not in self.bad_trades:
                 self.bad_trades.add(slot)
-                below = (f"exactly one rank below the slot's ({rules.rank_label(limit - 1)} here, from {where}: "
-                         f"{rules.rank_label(limit)})" if limit > 1 else
-                         f"of a rank below the slot's, and {where} is {rules.rank_label(limit)}, the lowest")
-                report.error(TRADE, slot, f"Two feats in one slot must each be {below}; {name} is "
-                             f"{rules.rank_label(rank)}. Choose another feat or keep one feat in this slot.")
+                below = (
+                    f"exactly one rank below the slot's ({rules.rank_label(limit - 1)} here, from {where}: "
+                    f"{rules.rank_label(limit)})"
+                    if limit > 1
+                    else f"of a rank below the slot's, and {where} is {rules.rank_label(limit)}, the lowest"
+                )
+                report.error(
+                    TRADE,
+                    slot,
+                    f"Two feats in one slot must each be {below}; {name} is "
+                    f"{rules.rank_label(rank)}. Choose another feat or keep one feat in this slot.",
+                )
             return False
         report.error(
-            "ascendant.feat_rank_too_high", path,
+            "ascendant.feat_rank_too_high",
+            path,
             f"{name} is {_a(rules.rank_label(rank))} feat, above {where} ({rules.rank_label(limit)}); "
             "take it at a later level.",
         )
         return False
 
-    def feat_prerequisites(self, n: int, path: str, fid: str, kind: str, record: tuple, level_ids: set) -> None:
+    def feat_prerequisites(
+        self, n: int, path: str, fid: str, kind: str, record: tuple, level_ids: set
+    ) -> None:
         feat, name, prerequisites = record[0], record[1], record[8]
         if kind != "archetype" and (prerequisites == () or prerequisites == []):
             return
@@ -810,7 +1074,9 @@ class _Check:
             if text:
                 unmet.append(text)
         if unmet:
-            self.report.error("ascendant.feat_prerequisite_missing", path, f"{name} needs {'; '.join(unmet)}.")
+            self.report.error(
+                "ascendant.feat_prerequisite_missing", path, f"{name} needs {'; '.join(unmet)}."
+            )
 
     # ----------------------------------------------------------- feat effects, lores, armor
 
@@ -831,47 +1097,76 @@ class _Check:
         for i, lore in enumerate(doc_lores):
             path = f"/lores/{i}"
             if not isinstance(lore, str):
-                report.error("build.malformed", path, "A lore is an id such as \"warfare\".")
+                report.error("build.malformed", path, 'A lore is an id such as "warfare".')
             elif lore not in lore_cat:
-                report.error("skill.unknown", path, f"{lore!r} is not a Lore here; choose from "
-                             f"{_few(list(lore_cat))}.")
+                report.error(
+                    "skill.unknown", path, f"{lore!r} is not a Lore here; choose from {_few(list(lore_cat))}."
+                )
             elif lore == bg_lore and lore not in doc_lores[:i]:
                 continue  # RULES.md: the background's own Lore may be listed; it uses no slot
             elif lore in lores_held:
-                report.error("skill.duplicate", path, f"{_label(lore_cat[lore], lore)} is listed twice; choose "
-                             "another Lore.")
+                report.error(
+                    "skill.duplicate",
+                    path,
+                    f"{_label(lore_cat[lore], lore)} is listed twice; choose another Lore.",
+                )
             else:
                 chosen += 1
                 lores_held.append(lore)
                 if chosen > lore_slots:
                     extra = "".join(f" and {src}" for _, src in fx.lores)
                     report.error(
-                        "ascendant.too_many_lores", path,
+                        "ascendant.too_many_lores",
+                        path,
                         f"Intelligence +{max(0, attrs['int'])}{extra} give{'s' if not extra else ''} {lore_slots} "
                         f"Lore{'s' if lore_slots != 1 else ''}; remove this one, or raise Intelligence first.",
                     )
         if self.attrs_ok and chosen < lore_slots:
-            report.warn("ascendant.lore_slots_unused", "/lores",
-                        f"You know {lore_slots} Lores and {chosen} are chosen; add {lore_slots - chosen} more.")
+            report.warn(
+                "ascendant.lore_slots_unused",
+                "/lores",
+                f"You know {lore_slots} Lores and {chosen} are chosen; add {lore_slots - chosen} more.",
+            )
 
     def armor(self) -> dict | None:
         armor_id = self.build.get("armor")
         if armor_id is None:
             return None
         if not isinstance(armor_id, str):
-            self.report.error("build.malformed", "/armor", "Armor is an id such as \"chain_mail\" (or null).")
+            self.report.error("build.malformed", "/armor", 'Armor is an id such as "chain_mail" (or null).')
             return None
         armor = self.cat.get("armor", {}).get(armor_id)
         if armor is None:
-            self.report.error("skill.unknown", "/armor", f"{armor_id!r} is not armor here; choose from "
-                              f"{_few(list(self.cat.get('armor', {})))}.")
+            self.report.error(
+                "skill.unknown",
+                "/armor",
+                f"{armor_id!r} is not armor here; choose from {_few(list(self.cat.get('armor', {})))}.",
+            )
         return armor
 
 
-def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict | None, skill_rank: dict,
-            lore_rank: dict, lores_held: list, lore_slots: int, held: dict, fx: Effects, ancestry: dict | None,
-            klass: dict | None, armor: dict | None, skill_attr: dict, final_cap: int, names: dict,
-            selectors: dict) -> None:
+def _derive(
+    d: dict,
+    rules: Rules,
+    s: dict,
+    *,
+    level: int,
+    xp: Any,
+    attrs: dict | None,
+    skill_rank: dict,
+    lore_rank: dict,
+    lores_held: list,
+    lore_slots: int,
+    held: dict,
+    fx: Effects,
+    ancestry: dict | None,
+    klass: dict | None,
+    armor: dict | None,
+    skill_attr: dict,
+    final_cap: int,
+    names: dict,
+    selectors: dict,
+) -> None:
     """The derived numbers (RULES.md 3 "Derived"), each feat effect in them with its source."""
     cp = rules.class_proficiency(level)
     d["level"] = level
@@ -885,7 +1180,9 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
     d["feats"] = sorted(held)
     d["lores"] = lores_held
     ranks = rules.ranks
-    d["lore_ranks"] = {lore: ranks[lore_rank.get(lore, 1)] for lore in lores_held}  # never above Class Proficiency
+    d["lore_ranks"] = {
+        lore: ranks[lore_rank.get(lore, 1)] for lore in lores_held
+    }  # never above Class Proficiency
     if fx.actions:
         d["actions"] = [{"id": a, "label": ACTIONS[a], "source": src} for a, src in fx.actions]
     if fx.situational:
@@ -919,29 +1216,53 @@ def _derive(d: dict, rules: Rules, s: dict, *, level: int, xp: Any, attrs: dict 
                 skills[k] = base
             else:
                 total = skills[k] = base + stacked["total"]
-                breakdowns[selectors[k][0]] = {**stacked, "label": names.get(k, k), "base": base,
-                                                     "total": total}
+                breakdowns[selectors[k][0]] = {
+                    **stacked,
+                    "label": names.get(k, k),
+                    "base": base,
+                    "total": total,
+                }
         d["skills"] = skills
         d["lore_modifiers"] = {
-            lore: _number(breakdowns, f"lore.{lore}", names.get(lore, lore),
-                          rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"], fx, ("lores", f"lore.{lore}"))
+            lore: _number(
+                breakdowns,
+                f"lore.{lore}",
+                names.get(lore, lore),
+                rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"],
+                fx,
+                ("lores", f"lore.{lore}"),
+            )
             for lore in lores_held
         }
     else:
         d["skills"] = {k: bonus[v if v <= top else top] + attrs[skill_attr[k]] for k, v in skill_rank.items()}
-        d["lore_modifiers"] = {lore: rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"] for lore in lores_held}
+        d["lore_modifiers"] = {
+            lore: rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"] for lore in lores_held
+        }
     if klass is None:
         if breakdowns:
             d["breakdown"] = breakdowns
         return
-    _derive_defenses(d, breakdowns, rules, s, level=level, attrs=attrs, fx=fx, ancestry=ancestry, klass=klass,
-                     armor=armor)
+    _derive_defenses(
+        d, breakdowns, rules, s, level=level, attrs=attrs, fx=fx, ancestry=ancestry, klass=klass, armor=armor
+    )
     if breakdowns:
         d["breakdown"] = breakdowns
 
 
-def _derive_defenses(d: dict, breakdowns: dict, rules: Rules, s: dict, *, level: int, attrs: dict, fx: Effects,
-                     ancestry: dict | None, klass: dict, armor: dict | None) -> None:
+def _derive_defenses(
+    d: dict,
+    breakdowns: dict,
+    rules: Rules,
+    s: dict,
+    *,
+    level: int,
+    attrs: dict,
+    fx: Effects,
+    ancestry: dict | None,
+    klass: dict,
+    armor: dict | None,
+) -> None:
     """Defenses, Perception, initiative, thresholds and Stamina: what the class decides."""
     cp = rules.class_proficiency(level)
     lagging = klass.get("lagging", ())
@@ -951,15 +1272,18 @@ def _derive_defenses(d: dict, breakdowns: dict, rules: Rules, s: dict, *, level:
         return max(1, cp - 1) if name in lagging else cp
 
     behind = bonus[max(1, cp - 1)] if lagging else 0
-    d["defenses"] = defenses = {name: (behind if name in lagging else bonus[cp]) + attrs[attr]
-                                for name, attr in DEFENSES.items()}
+    d["defenses"] = defenses = {
+        name: (behind if name in lagging else bonus[cp]) + attrs[attr] for name, attr in DEFENSES.items()
+    }
     if fx.modifiers:
         for name, key, selector, label in _DEFENSE_KEYS:
             defenses[name] = _number(breakdowns, key, label, defenses[name], fx, selector)
     perception_rank = max([prof("perception"), *(rules.rank_index.get(r, 1) for r, _ in fx.perception)])
     perception_base = rules.bonus_of(perception_rank) + attrs["wis"]
     d["perception"] = _number(breakdowns, "perception", "Perception", perception_base, fx, ("perception",))
-    d["initiative"] = _number(breakdowns, "initiative", "Initiative", perception_base, fx, ("perception", "initiative"))
+    d["initiative"] = _number(
+        breakdowns, "initiative", "Initiative", perception_base, fx, ("perception", "initiative")
+    )
     _number(breakdowns, "attack", "Attacks", 0, fx, ("attack",))  # combat stacks these on every attack roll
     category = armor.get("category", "unarmored") if armor else "unarmored"
     trained_armor = klass.get("armor", [])
@@ -969,8 +1293,13 @@ def _derive_defenses(d: dict, breakdowns: dict, rules: Rules, s: dict, *, level:
     base = s["threshold_base"]
     d["thresholds"] = {name: base + value for name, value in d["defenses"].items()}
     d["thresholds"]["deflection"] = _number(
-        breakdowns, "deflection", "Deflection", base + armor_prof + attrs["dex"] + (armor.get("bonus", 0) if armor else 0),
-        fx, ("deflection",))
+        breakdowns,
+        "deflection",
+        "Deflection",
+        base + armor_prof + attrs["dex"] + (armor.get("bonus", 0) if armor else 0),
+        fx,
+        ("deflection",),
+    )
     if ancestry is not None:
         raw = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
         per_level = [(n * level, f"{src} ({signed(n)} per level)") for n, src in fx.stamina_per_level]
@@ -980,7 +1309,9 @@ def _derive_defenses(d: dict, breakdowns: dict, rules: Rules, s: dict, *, level:
 _DEFENSE_KEYS = tuple((name, f"defense.{name}", (f"defense.{name}",), name.title()) for name in DEFENSES)
 
 
-def _number(breakdowns: dict, key: str, label: str, base: int, fx: Effects, selectors: tuple[str, ...]) -> int:
+def _number(
+    breakdowns: dict, key: str, label: str, base: int, fx: Effects, selectors: tuple[str, ...]
+) -> int:
     """``base`` with the feats' modifiers of ``selectors`` stacked in; the parts go to ``breakdowns``."""
     if not fx.modifiers:
         return base
@@ -988,20 +1319,36 @@ def _number(breakdowns: dict, key: str, label: str, base: int, fx: Effects, sele
     if stacked is None:
         return base
     total = base + stacked["total"]
-    breakdowns[key] = {"label": label, "base": base, "total": total, "modifiers": stacked["modifiers"],
-                       "applied": stacked["applied"], "ignored": stacked["ignored"]}
+    breakdowns[key] = {
+        "label": label,
+        "base": base,
+        "total": total,
+        "modifiers": stacked["modifiers"],
+        "applied": stacked["applied"],
+        "ignored": stacked["ignored"],
+    }
     return total
 
 
-def _flat_number(breakdowns: dict, key: str, label: str, base: int, parts: list[tuple[int, str]], unit: str) -> int:
+def _flat_number(
+    breakdowns: dict, key: str, label: str, base: int, parts: list[tuple[int, str]], unit: str
+) -> int:
     if not parts:
         return base
     entry = breakdowns[key] = flat(label, base, parts, unit)
     return entry["total"]
 
 
-def _unmet(need: Any, attrs: dict, skill_rank: dict, held: dict, same_level: set, this_feat: str, rules: Rules,
-           cat: dict) -> str | None:
+def _unmet(
+    need: Any,
+    attrs: dict,
+    skill_rank: dict,
+    held: dict,
+    same_level: set,
+    this_feat: str,
+    rules: Rules,
+    cat: dict,
+) -> str | None:
     """Why a prerequisite is not met (None when it is); ``same_level`` minus ``this_feat`` also count."""
     if not isinstance(need, dict):
         return None
@@ -1019,8 +1366,10 @@ def _unmet(need: Any, attrs: dict, skill_rank: dict, held: dict, same_level: set
         skill, rank = need["skill"], lookup(rules.rank_index, need.get("rank"), 1)
         if skill_rank.get(skill, 0) >= rank:
             return None
-        return (f"{rules.rank_label(rank)} in {_label(cat.get('skills', {}).get(skill), str(skill))} "
-                f"(you are {rules.rank_label(skill_rank.get(skill, 0))})")
+        return (
+            f"{rules.rank_label(rank)} in {_label(cat.get('skills', {}).get(skill), str(skill))} "
+            f"(you are {rules.rank_label(skill_rank.get(skill, 0))})"
+        )
     return None
 
 
@@ -1037,9 +1386,12 @@ def check_advancement(old: Any, new: dict, report: Report) -> None:
         return
 
     def changed(path: str, what: str) -> None:
-        report.error("ascendant.history_changed", path,
-                     f"{what} was approved earlier and cannot change in a level-up; put it back as it was "
-                     "(ask your GM for a retraining if you want it changed).")
+        report.error(
+            "ascendant.history_changed",
+            path,
+            f"{what} was approved earlier and cannot change in a level-up; put it back as it was "
+            "(ask your GM for a retraining if you want it changed).",
+        )
 
     old_level = whole_or(old, "level", 1)
     new_level = new.get("level")
@@ -1087,11 +1439,20 @@ def check_advancement(old: Any, new: dict, report: Report) -> None:
 def blank_build(slug: str, name: str, budget: dict[str, int] | None, ctx: Context) -> dict:
     """A level-1 character with nothing chosen: every choice is a draft warning, no error."""
     return {
-        "format": FORMAT, "ruleset": slug, "name": name,
+        "format": FORMAT,
+        "ruleset": slug,
+        "name": name,
         "budget": dict(budget or ctx.settings.get("starting_budget", {"xp": 0})),
-        "level": 1, "ancestry": None, "heritage": None, "background": None, "class": None, "armor": None,
+        "level": 1,
+        "ancestry": None,
+        "heritage": None,
+        "background": None,
+        "class": None,
+        "armor": None,
         "boosts": {"ancestry": [], "background": [], "class": None, "free": []},
-        "skills": {}, "lores": [], "levels": {},
+        "skills": {},
+        "lores": [],
+        "levels": {},
     }
 
 
@@ -1104,58 +1465,163 @@ def traits(ctx: Context) -> dict[str, Any]:
     def options(kind: str, **extra_keys: str) -> list[dict[str, Any]]:
         out = []
         for entry in cat.get(kind, {}).values():
-            option = {"id": entry["id"], "label": entry.get("name", entry["id"]), "help": entry.get("text", "")}
+            option = {
+                "id": entry["id"],
+                "label": entry.get("name", entry["id"]),
+                "help": entry.get("text", ""),
+            }
             for key, source in extra_keys.items():
                 option[key] = entry.get(source)
             out.append(option)
         return out
 
     feats = {
-        fid: {"label": f.get("name", fid), "kind": f.get("kind"), "rank": f.get("rank"), "help": f.get("text", ""),
-              **{k: f[k] for k in ("ancestry", "class", "archetype", "skill", "dedication", "heritage",
-                                   "prerequisites") if k in f}}
+        fid: {
+            "label": f.get("name", fid),
+            "kind": f.get("kind"),
+            "rank": f.get("rank"),
+            "help": f.get("text", ""),
+            **{
+                k: f[k]
+                for k in (
+                    "ancestry",
+                    "class",
+                    "archetype",
+                    "skill",
+                    "dedication",
+                    "heritage",
+                    "prerequisites",
+                )
+                if k in f
+            },
+        }
         for fid, f in cat.get("feats", {}).items()
     }
     plan = _level_plan(ctx, r)
-    return {"sections": [
-        {"id": "level", "label": "Level", "kind": "number", "path": "/level", "min": 1, "max": s["max_level"],
-         "default": 1, "nullable": False,
-         "help": f"Each level after the first needs {s['xp_per_level']} XP."},
-        {"id": "ancestry", "label": "Ancestry", "kind": "choice", "path": "/ancestry", "nullable": True,
-         "options": options("ancestries", stamina="stamina", boosts="boosts", free_boosts="free_boosts")},
-        {"id": "heritage", "label": "Heritage", "kind": "choice", "path": "/heritage", "nullable": True,
-         "help": "A branch of your ancestry; it grants its ancestry feat.",
-         "options": options("heritages", ancestry="ancestry", feat="feat")},
-        {"id": "background", "label": "Background", "kind": "choice", "path": "/background", "nullable": True,
-         "options": options("backgrounds", boosts="boosts", skill="skill", lore="lore",
-                            skill_feat="skill_feat", general_feat="general_feat")},
-        {"id": "class", "label": "Class", "kind": "choice", "path": "/class", "nullable": True,
-         "options": options("classes", key_attributes="key_attributes", key_skill="key_skill",
-                            stamina="stamina", feat_label="feat_label", skill_choices="skill_choices")},
-        {"id": "boosts", "label": "Attribute boosts", "kind": "custom", "widget": "ascendant_boosts",
-         "path": "/boosts",
-         "help": "Ancestry, background (3 different), class key attribute, then 4 different free boosts; "
-                 f"nothing above +{s['creation_attribute_max']} at level 1.",
-         "data": {"attributes": [{"id": a, "label": ATTRIBUTE_LABELS[a]} for a in ATTRIBUTES],
-                  "background_boosts": s["background_boosts"], "free_boosts": s["free_boosts"],
-                  "creation_attribute_max": s["creation_attribute_max"]}},
-        {"id": "skills", "label": "Trained skills", "kind": "ranks", "path": "/skills",
-         "help": "Level-1 training of your choice (your class says how many); key and background skills are "
-                 "automatic.",
-         "ranks": [{"id": rank, "label": r.rank_label(i), "bonus": r.bonus_of(i)}
-                   for i, rank in enumerate(r.ranks[:2])],
-         "options": options("skills", attribute="attribute")},
-        {"id": "lores", "label": "Lores", "kind": "multi", "path": "/lores",
-         "help": "As many as your Intelligence; your background's Lore comes on top.",
-         "options": options("lores")},
-        {"id": "armor", "label": "Armor", "kind": "choice", "path": "/armor", "nullable": True,
-         "options": options("armor", category="category", bonus="bonus")},
-        {"id": "levels", "label": "Level-ups", "kind": "custom", "widget": "ascendant_levels", "path": "/levels",
-         "help": "What each level asks for: feats by slot, attribute points, skill increase.",
-         "data": {"levels": plan, "feats": feats,
-                  "ranks": [{"id": rank, "label": r.rank_label(i), "bonus": r.bonus_of(i)}
-                            for i, rank in enumerate(r.ranks)]}},
-    ]}
+    return {
+        "sections": [
+            {
+                "id": "level",
+                "label": "Level",
+                "kind": "number",
+                "path": "/level",
+                "min": 1,
+                "max": s["max_level"],
+                "default": 1,
+                "nullable": False,
+                "help": f"Each level after the first needs {s['xp_per_level']} XP.",
+            },
+            {
+                "id": "ancestry",
+                "label": "Ancestry",
+                "kind": "choice",
+                "path": "/ancestry",
+                "nullable": True,
+                "options": options(
+                    "ancestries", stamina="stamina", boosts="boosts", free_boosts="free_boosts"
+                ),
+            },
+            {
+                "id": "heritage",
+                "label": "Heritage",
+                "kind": "choice",
+                "path": "/heritage",
+                "nullable": True,
+                "help": "A branch of your ancestry; it grants its ancestry feat.",
+                "options": options("heritages", ancestry="ancestry", feat="feat"),
+            },
+            {
+                "id": "background",
+                "label": "Background",
+                "kind": "choice",
+                "path": "/background",
+                "nullable": True,
+                "options": options(
+                    "backgrounds",
+                    boosts="boosts",
+                    skill="skill",
+                    lore="lore",
+                    skill_feat="skill_feat",
+                    general_feat="general_feat",
+                ),
+            },
+            {
+                "id": "class",
+                "label": "Class",
+                "kind": "choice",
+                "path": "/class",
+                "nullable": True,
+                "options": options(
+                    "classes",
+                    key_attributes="key_attributes",
+                    key_skill="key_skill",
+                    stamina="stamina",
+                    feat_label="feat_label",
+                    skill_choices="skill_choices",
+                ),
+            },
+            {
+                "id": "boosts",
+                "label": "Attribute boosts",
+                "kind": "custom",
+                "widget": "ascendant_boosts",
+                "path": "/boosts",
+                "help": "Ancestry, background (3 different), class key attribute, then 4 different free boosts; "
+                f"nothing above +{s['creation_attribute_max']} at level 1.",
+                "data": {
+                    "attributes": [{"id": a, "label": ATTRIBUTE_LABELS[a]} for a in ATTRIBUTES],
+                    "background_boosts": s["background_boosts"],
+                    "free_boosts": s["free_boosts"],
+                    "creation_attribute_max": s["creation_attribute_max"],
+                },
+            },
+            {
+                "id": "skills",
+                "label": "Trained skills",
+                "kind": "ranks",
+                "path": "/skills",
+                "help": "Level-1 training of your choice (your class says how many); key and background skills are "
+                "automatic.",
+                "ranks": [
+                    {"id": rank, "label": r.rank_label(i), "bonus": r.bonus_of(i)}
+                    for i, rank in enumerate(r.ranks[:2])
+                ],
+                "options": options("skills", attribute="attribute"),
+            },
+            {
+                "id": "lores",
+                "label": "Lores",
+                "kind": "multi",
+                "path": "/lores",
+                "help": "As many as your Intelligence; your background's Lore comes on top.",
+                "options": options("lores"),
+            },
+            {
+                "id": "armor",
+                "label": "Armor",
+                "kind": "choice",
+                "path": "/armor",
+                "nullable": True,
+                "options": options("armor", category="category", bonus="bonus"),
+            },
+            {
+                "id": "levels",
+                "label": "Level-ups",
+                "kind": "custom",
+                "widget": "ascendant_levels",
+                "path": "/levels",
+                "help": "What each level asks for: feats by slot, attribute points, skill increase.",
+                "data": {
+                    "levels": plan,
+                    "feats": feats,
+                    "ranks": [
+                        {"id": rank, "label": r.rank_label(i), "bonus": r.bonus_of(i)}
+                        for i, rank in enumerate(r.ranks)
+                    ],
+                },
+            },
+        ]
+    }
 
 
 def _level_plan(ctx: Context, r: Rules) -> list[dict[str, Any]]:
@@ -1173,16 +1639,18 @@ def _level_plan(ctx: Context, r: Rules) -> list[dict[str, Any]]:
             if kind == "archetype" and n == first_archetype:
                 allowed = [f for f in allowed if cat["feats"][f].get("dedication")]
             slot_feats[kind] = allowed
-        plan.append({
-            "level": n,
-            "class_proficiency": r.ranks[cp],
-            "attribute_max": r.cap(n),
-            "attribute_points": s["attribute_points"] if n in r.attr_levels else 0,
-            "skill_increase": n in r.skill_levels,
-            "feats": slot_feats,
-            "trade_down": bool(s.get("trade_down")) and cp > 1,
-            "path": ptr("levels", n),
-        })
+        plan.append(
+            {
+                "level": n,
+                "class_proficiency": r.ranks[cp],
+                "attribute_max": r.cap(n),
+                "attribute_points": s["attribute_points"] if n in r.attr_levels else 0,
+                "skill_increase": n in r.skill_levels,
+                "feats": slot_feats,
+                "trade_down": bool(s.get("trade_down")) and cp > 1,
+                "path": ptr("levels", n),
+            }
+        )
     return plan
 
 
@@ -1212,7 +1680,11 @@ def _attr_list(entry: dict, key: str, bad, *, required: bool) -> None:
     value = entry.get(key)
     if value is None and not required:
         return
-    if not isinstance(value, list) or not all(a in ATTRIBUTES for a in value) or len(set(value)) != len(value):
+    if (
+        not isinstance(value, list)
+        or not all(a in ATTRIBUTES for a in value)
+        or len(set(value)) != len(value)
+    ):
         bad(key, "A list of different attributes among str, dex, con, int, wis, cha.")
 
 
@@ -1222,7 +1694,9 @@ def _homebrew_feat(entry: dict, path: str, bad, issues: list[Issue], ranks: list
         bad("kind", f"A feat's kind is one of {', '.join(FEAT_KINDS)}.")
     if entry.get("rank") not in ranks[1:]:
         bad("rank", f"A feat's rank is one of {', '.join(ranks[1:])}.")
-    owner = lookup({"ancestry": "ancestry", "class": "class", "archetype": "archetype", "skill": "skill"}, feat_kind)
+    owner = lookup(
+        {"ancestry": "ancestry", "class": "class", "archetype": "archetype", "skill": "skill"}, feat_kind
+    )
     if owner and not _is_id(entry.get(owner)):  # the owner field is named as the kind
         bad(owner, f"A{'n' if owner[0] in 'aeiou' else ''} {owner} feat names its {owner} (an id).")
     if feat_kind == "skill" and _is_id(entry.get("skill")) and entry["skill"] not in skills:
@@ -1234,24 +1708,35 @@ def _homebrew_feat(entry: dict, path: str, bad, issues: list[Issue], ranks: list
         for i, need in enumerate(prereqs):
             ok = isinstance(need, dict) and (
                 (set(need) == {"feat"} and _is_id(need["feat"]))
-                or (set(need) == {"attribute", "min"} and need["attribute"] in ATTRIBUTES
-                    and isinstance(need["min"], int))
+                or (
+                    set(need) == {"attribute", "min"}
+                    and need["attribute"] in ATTRIBUTES
+                    and isinstance(need["min"], int)
+                )
                 or (set(need) == {"skill", "rank"} and need["skill"] in skills and need["rank"] in ranks)
             )
             if not ok:
-                bad(f"prerequisites/{i}", 'A prerequisite is {"feat": id}, {"attribute": "str", "min": 2} '
-                    'or {"skill": "athletics", "rank": "expert"}.')
+                bad(
+                    f"prerequisites/{i}",
+                    'A prerequisite is {"feat": id}, {"attribute": "str", "min": 2} '
+                    'or {"skill": "athletics", "rank": "expert"}.',
+                )
     effects = entry.get("effects", [])
     if not isinstance(effects, list):
-        bad("effects", 'Effects are a list, such as [{"kind": "modifier", "selector": "skill.athletics", '
-            '"type": "circumstance", "value": 1}].')
+        bad(
+            "effects",
+            'Effects are a list, such as [{"kind": "modifier", "selector": "skill.athletics", '
+            '"type": "circumstance", "value": 1}].',
+        )
     else:
         names = {"skill": skills, "defense": DEFENSES, "ranks": ranks}
         for i, effect in enumerate(effects):
             issues += check_effect(effect, f"{path}/effects/{i}", names)
 
 
-def _homebrew_ancestry(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
+def _homebrew_ancestry(
+    entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict
+) -> None:
     if not isinstance(entry.get("stamina"), int) or entry["stamina"] < 0:
         bad("stamina", "An ancestry's Stamina is a whole number ≥ 0.")
     _attr_list(entry, "boosts", bad, required=False)
@@ -1260,13 +1745,17 @@ def _homebrew_ancestry(entry: dict, path: str, bad, issues: list[Issue], ranks: 
         bad("free_boosts", "Free boosts are a whole number from 0 to 6.")
 
 
-def _homebrew_heritage(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
+def _homebrew_heritage(
+    entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict
+) -> None:
     for key in ("ancestry", "feat"):
         if not _is_id(entry.get(key)):
             bad(key, f"A heritage names its {key} (an id).")
 
 
-def _homebrew_background(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
+def _homebrew_background(
+    entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict
+) -> None:
     _attr_list(entry, "boosts", bad, required=True)
     if entry.get("skill") not in skills:
         bad("skill", "A background trains one skill (a skill id).")
@@ -1275,5 +1764,9 @@ def _homebrew_background(entry: dict, path: str, bad, issues: list[Issue], ranks
             bad(key, f"A background names its {key.replace('_', ' ')} (an id).")
 
 
-_HOMEBREW_CHECKS = {"feats": _homebrew_feat, "ancestries": _homebrew_ancestry, "heritages": _homebrew_heritage,
-                    "backgrounds": _homebrew_background}
+_HOMEBREW_CHECKS = {
+    "feats": _homebrew_feat,
+    "ancestries": _homebrew_ancestry,
+    "heritages": _homebrew_heritage,
+    "backgrounds": _homebrew_background,
+}

@@ -118,7 +118,11 @@ class AscendantCombat(CombatRules):
 
     def _granted(self, f: Fighter) -> set[str]:
         """The combat actions the fighter's feats grant (``effects`` of kind "action")."""
-        return {a["id"] for a in self._derived(f).get("actions") or [] if isinstance(a, dict) and isinstance(a.get("id"), str)}
+        return {
+            a["id"]
+            for a in self._derived(f).get("actions") or []
+            if isinstance(a, dict) and isinstance(a.get("id"), str)
+        }
 
     def _feat_part(self, f: Fighter, key: str, base: int) -> tuple[int, list[dict]]:
         """(base without feats, the feats' modifiers) of one derived number, to stack with the fight's."""
@@ -154,8 +158,10 @@ class AscendantCombat(CombatRules):
         if self._cond_value(f, "dying") >= self._dying_max(f):
             return f"{f.name} is dead.", "ascendant.dead"
         if self._stamina(f) == 0 or self._cond_value(f, "unconscious") or self._cond_value(f, "dying"):
-            return (f"{f.name} is unconscious and cannot act until healed above 0 Stamina.",
-                    "ascendant.unconscious")
+            return (
+                f"{f.name} is unconscious and cannot act until healed above 0 Stamina.",
+                "ascendant.unconscious",
+            )
         return "", ""
 
     def _cond_mods(self, f: Fighter, tags: set[str]) -> list[dict]:
@@ -170,25 +176,36 @@ class AscendantCombat(CombatRules):
         return lookup(CLASS_WEAPON, f.build.get("class") if isinstance(f.build, dict) else None, "fist")
 
     def _key_attr(self, f: Fighter) -> str:
-        cls = lookup(self.ctx_of(f).catalogue.get("classes", {}), f.build.get("class") if isinstance(f.build, dict) else "")
+        cls = lookup(
+            self.ctx_of(f).catalogue.get("classes", {}),
+            f.build.get("class") if isinstance(f.build, dict) else "",
+        )
         keys = (cls or {}).get("key_attributes") or ["str"]
         return max(keys, key=lambda a: self._attr(f, a))
 
-    def _attack(self, f: Fighter, attr: str, *, attacks: int = 0, agile: bool = False,
-                tag: str = "attack") -> tuple[int, Stacked]:
+    def _attack(
+        self, f: Fighter, attr: str, *, attacks: int = 0, agile: bool = False, tag: str = "attack"
+    ) -> tuple[int, Stacked]:
         """(modifier, stacked) of an attack roll: proficiency + attribute, conditions, MAP."""
         base = self._derived(f).get("proficiency_bonus", 0) or 0
         mods = self._feat_part(f, "attack", 0)[1] + self._cond_mods(f, {"all", "attack", tag, f"attr:{attr}"})
         if attacks >= 1:
             step = min(attacks, 2)
             penalty = (-4 if agile else -5) * step
-            mods.append({"value": penalty, "type": None,
-                         "source": f"multiple attack penalty ({_ordinal(attacks + 1)} attack)"})
+            mods.append(
+                {
+                    "value": penalty,
+                    "type": None,
+                    "source": f"multiple attack penalty ({_ordinal(attacks + 1)} attack)",
+                }
+            )
         stacked = stack(mods)
         return base + self._attr(f, attr) + stacked["total"], stacked
 
     def _deflection(self, f: Fighter) -> tuple[int, Stacked]:
-        base, mods = self._feat_part(f, "deflection", (self._derived(f).get("thresholds") or {}).get("deflection", 10))
+        base, mods = self._feat_part(
+            f, "deflection", (self._derived(f).get("thresholds") or {}).get("deflection", 10)
+        )
         mods += self._cond_mods(f, {"all", "deflection", "attr:dex"})
         if (f.combat or {}).get("shield_raised"):
             mods.append({"value": SHIELD_BONUS, "type": "circumstance", "source": "raised shield"})
@@ -212,18 +229,28 @@ class AscendantCombat(CombatRules):
     def roll_initiative(self, f: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         modifier, stacked = self._perception(f)
         face = roller.d(20)
-        return {"initiative": face + modifier, "initiative_roll": face, "initiative_modifier": modifier,
-                "initiative_applied": [m.get("source") for m in stacked["applied"]]}
+        return {
+            "initiative": face + modifier,
+            "initiative_roll": face,
+            "initiative_modifier": modifier,
+            "initiative_applied": [m.get("source") for m in stacked["applied"]],
+        }
 
     def fresh_turn(self) -> dict[str, Any]:
-        return {"actions": ACTIONS_PER_TURN, "reaction": True, "attacks": 0, "free_used": False,
-                "shield_raised": False}
+        return {
+            "actions": ACTIONS_PER_TURN,
+            "reaction": True,
+            "attacks": 0,
+            "free_used": False,
+            "shield_raised": False,
+        }
 
     def initiative_text(self, rolled: dict[str, Any]) -> str:
         return f"d20 {rolled['initiative_roll']} {rolled['initiative_modifier']:+d}"
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def start(
+        self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Context | None = None
+    ) -> Outcome:
         out = Outcome()
         rolls: dict[int, dict] = {}
         for f in fighters:
@@ -231,8 +258,13 @@ class AscendantCombat(CombatRules):
             out.combat[f.id] = {**self.fresh_turn(), **rolls[f.id]}
 
         def key(f: Fighter):
-            return (-rolls[f.id]["initiative"], 0 if f.is_npc else 1, -self._attr(f, "dex"),
-                    -rolls[f.id]["initiative_modifier"], f.id)
+            return (
+                -rolls[f.id]["initiative"],
+                0 if f.is_npc else 1,
+                -self._attr(f, "dex"),
+                -rolls[f.id]["initiative_modifier"],
+                f.id,
+            )
 
         ordered = sorted(fighters, key=key)
         out.order = [f.id for f in ordered]
@@ -240,8 +272,11 @@ class AscendantCombat(CombatRules):
         for f in ordered:
             r = rolls[f.id]
             parts.append(f"{f.name} {r['initiative']} ({self.initiative_text(r)})")
-        out.log("initiative", "Initiative (Perception): " + ", ".join(parts) + ".",
-                initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
+        out.log(
+            "initiative",
+            "Initiative (Perception): " + ", ".join(parts) + ".",
+            initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered},
+        )
         return out
 
     # ---------------------------------------------------------------- actions
@@ -253,39 +288,82 @@ class AscendantCombat(CombatRules):
         reason, code = self.cannot_act(actor)
         if not reason and spec.reaction:
             if not combat.get("reaction", False):
-                reason, code = (f"{actor.name} has used their reaction this round; it comes back at the start of "
-                                "their turn.", "ascendant.reaction_used")
+                reason, code = (
+                    f"{actor.name} has used their reaction this round; it comes back at the start of "
+                    "their turn.",
+                    "ascendant.reaction_used",
+                )
         elif not reason and not on_turn:
             reason, code = self.not_your_turn(actor)
         elif not reason and cost > 0 and left == 0:
-            reason, code = (f"{actor.name} has no actions left this turn: end the turn.",
-                            "ascendant.no_actions_left")
+            reason, code = (
+                f"{actor.name} has no actions left this turn: end the turn.",
+                "ascendant.no_actions_left",
+            )
         elif not reason and cost > left:
-            reason, code = (f"{spec.label} costs {cost} actions but {actor.name} has {left} left: "
-                            f"take a 1-action activity or end the turn.", "ascendant.not_enough_actions")
+            reason, code = (
+                f"{spec.label} costs {cost} actions but {actor.name} has {left} left: "
+                f"take a 1-action activity or end the turn.",
+                "ascendant.not_enough_actions",
+            )
         if reason:
             spec.allowed, spec.reason, spec.code = False, reason, code
 
-    def _strike_spec(self, actor: Fighter, fighters: list[Fighter], sid: str, label: str, cost: int, *,
-                     attacks: int, reaction: bool = False) -> ActionSpec:
+    def _strike_spec(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        sid: str,
+        label: str,
+        cost: int,
+        *,
+        attacks: int,
+        reaction: bool = False,
+    ) -> ActionSpec:
         weapon_id = self._default_weapon(actor)
         weapon = WEAPONS[weapon_id]
-        modifier, _ = self._attack(actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"])
+        modifier, _ = self._attack(
+            actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"]
+        )
         foes = [f for f in self._opponents(actor, fighters) if not self.cannot_act(f)[1] == "ascendant.dead"]
-        threshold = (self._deflection(foes[0])[0] if foes
-                     else self.ctx_of(actor).settings.get("default_threshold", 15))
-        params = [{"id": "weapon", "label": "Weapon", "kind": "choice", "default": weapon_id,
-                   "options": [{"id": wid, "label": f"{w['name']} (d{w['die']}"
-                                + (", agile" if w["agile"] else "") + (", ranged" if w["ranged"] else "")
-                                + (", finesse" if w["attribute"] == "finesse" else "") + ")"}
-                               for wid, w in WEAPONS.items()]}]
+        threshold = (
+            self._deflection(foes[0])[0] if foes else self.ctx_of(actor).settings.get("default_threshold", 15)
+        )
+        params = [
+            {
+                "id": "weapon",
+                "label": "Weapon",
+                "kind": "choice",
+                "default": weapon_id,
+                "options": [
+                    {
+                        "id": wid,
+                        "label": f"{w['name']} (d{w['die']}"
+                        + (", agile" if w["agile"] else "")
+                        + (", ranged" if w["ranged"] else "")
+                        + (", finesse" if w["attribute"] == "finesse" else "")
+                        + ")",
+                    }
+                    for wid, w in WEAPONS.items()
+                ],
+            }
+        ]
         cost_text = "reaction" if reaction else f"{cost} action{'s' if cost > 1 else ''}"
         if attacks and not reaction:
             cost_text += f" ({_ordinal(attacks + 1)} attack: −{min(attacks, 2) * 5})"
-        return ActionSpec(id=sid, label=label, cost=cost_text, target="enemy", params=params,
-                          odds={"modifier": modifier, "threshold": threshold}, reaction=reaction)
+        return ActionSpec(
+            id=sid,
+            label=label,
+            cost=cost_text,
+            target="enemy",
+            params=params,
+            odds={"modifier": modifier, "threshold": threshold},
+            reaction=reaction,
+        )
 
-    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
+    def _specs(
+        self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None
+    ) -> list[ActionSpec]:
         combat = actor.combat or {}
         on_turn = current is not None and actor.id == current
         attacks = combat.get("attacks", 0) if is_int(combat.get("attacks")) else 0
@@ -294,8 +372,16 @@ class AscendantCombat(CombatRules):
 
         specs.append((self._strike_spec(actor, fighters, "strike", "Strike", 1, attacks=attacks), 1))
         specs.append((ActionSpec(id="stride", label="Stride", cost="1 action"), 1))
-        specs.append((ActionSpec(id="raise_shield", label="Raise a Shield",
-                                 cost="1 action (+2 circumstance to Deflection until your next turn)"), 1))
+        specs.append(
+            (
+                ActionSpec(
+                    id="raise_shield",
+                    label="Raise a Shield",
+                    cost="1 action (+2 circumstance to Deflection until your next turn)",
+                ),
+                1,
+            )
+        )
         if "power_attack" in feats:
             spec = self._strike_spec(actor, fighters, "power_attack", "Power Attack", 2, attacks=attacks)
             spec.cost = "2 actions (an extra weapon die; counts as two attacks)"
@@ -309,7 +395,9 @@ class AscendantCombat(CombatRules):
             spec.cost = "2 actions (two Strikes at the same penalty; counts as two attacks)"
             specs.append((spec, 2))
         if "whirlwind_strike" in feats:
-            spec = self._strike_spec(actor, fighters, "whirlwind_strike", "Whirlwind Strike", 3, attacks=attacks)
+            spec = self._strike_spec(
+                actor, fighters, "whirlwind_strike", "Whirlwind Strike", 3, attacks=attacks
+            )
             spec.cost = "3 actions (a Strike at every enemy still standing; counts as two attacks)"
             spec.target = None
             specs.append((spec, 3))
@@ -317,40 +405,73 @@ class AscendantCombat(CombatRules):
             key = self._key_attr(actor)
             modifier, _ = self._attack(actor, key, tag="spell")
             foes = self._opponents(actor, fighters)
-            threshold = (self._deflection(foes[0])[0] if foes
-                         else self.ctx_of(actor).settings.get("default_threshold", 15))
+            threshold = (
+                self._deflection(foes[0])[0]
+                if foes
+                else self.ctx_of(actor).settings.get("default_threshold", 15)
+            )
             dice = self._spell_dice(actor)
-            specs.append((ActionSpec(id="cast_spell", label="Cast a Spell (attack)",
-                                     cost=f"2 actions ({dice}d6 damage)", target="enemy",
-                                     odds={"modifier": modifier, "threshold": threshold}), 2))
-        free = ActionSpec(id="free_action", label="Free action (speak, release, drop)", cost="free, once a turn",
-                          params=[{"id": "note", "label": "What", "kind": "text"}])
+            specs.append(
+                (
+                    ActionSpec(
+                        id="cast_spell",
+                        label="Cast a Spell (attack)",
+                        cost=f"2 actions ({dice}d6 damage)",
+                        target="enemy",
+                        odds={"modifier": modifier, "threshold": threshold},
+                    ),
+                    2,
+                )
+            )
+        free = ActionSpec(
+            id="free_action",
+            label="Free action (speak, release, drop)",
+            cost="free, once a turn",
+            params=[{"id": "note", "label": "What", "kind": "text"}],
+        )
         specs.append((free, 0))
         # Reactions.
-        reactive = self._strike_spec(actor, fighters, "reactive_strike", "Reactive Strike", 0, attacks=0,
-                                     reaction=True)
+        reactive = self._strike_spec(
+            actor, fighters, "reactive_strike", "Reactive Strike", 0, attacks=0, reaction=True
+        )
         specs.append((reactive, 0))
         if "reactive_shield" in feats:
-            specs.append((ActionSpec(id="reactive_shield", label="Reactive Shield", cost="reaction",
-                                     reaction=True), 0))
+            specs.append(
+                (ActionSpec(id="reactive_shield", label="Reactive Shield", cost="reaction", reaction=True), 0)
+            )
 
         out: list[ActionSpec] = []
         for spec, cost in specs:
             self._gate(spec, actor, on_turn=on_turn, cost=cost)
             if spec.allowed and spec.id == "free_action" and combat.get("free_used"):
-                spec.allowed, spec.reason, spec.code = (False, f"{actor.name} has taken this turn's free action.",
-                                                        "ascendant.free_action_used")
+                spec.allowed, spec.reason, spec.code = (
+                    False,
+                    f"{actor.name} has taken this turn's free action.",
+                    "ascendant.free_action_used",
+                )
             if spec.allowed and spec.id == "reactive_strike":
                 last = es.get("last_action") or {}
                 mover = next((f for f in fighters if f.id == last.get("actor")), None)
-                if not (last.get("action") in ("stride", "sudden_charge") and mover is not None
-                        and mover.is_npc != actor.is_npc):
+                if not (
+                    last.get("action") in ("stride", "sudden_charge")
+                    and mover is not None
+                    and mover.is_npc != actor.is_npc
+                ):
                     spec.allowed, spec.reason, spec.code = (
-                        False, "Reactive Strike: take it when a foe Strides out of your reach.",
-                        "ascendant.no_trigger")
-            if spec.allowed and spec.id in ("raise_shield", "reactive_shield") and combat.get("shield_raised"):
-                spec.allowed, spec.reason, spec.code = (False, f"{actor.name}'s shield is already raised.",
-                                                        "ascendant.shield_raised")
+                        False,
+                        "Reactive Strike: take it when a foe Strides out of your reach.",
+                        "ascendant.no_trigger",
+                    )
+            if (
+                spec.allowed
+                and spec.id in ("raise_shield", "reactive_shield")
+                and combat.get("shield_raised")
+            ):
+                spec.allowed, spec.reason, spec.code = (
+                    False,
+                    f"{actor.name}'s shield is already raised.",
+                    "ascendant.shield_raised",
+                )
             spec.__dict__["_cost"] = cost
             out.append(spec)
         out.extend(self._gm_specs(actor))
@@ -362,22 +483,53 @@ class AscendantCombat(CombatRules):
 
     def _gm_specs(self, actor: Fighter) -> list[ActionSpec]:
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
-        cond = {"id": "id", "label": "Condition", "kind": "choice",
-                "options": [{"id": cid, "label": c["name"]} for cid, c in self._conditions(actor).items()]}
+        cond = {
+            "id": "id",
+            "label": "Condition",
+            "kind": "choice",
+            "options": [{"id": cid, "label": c["name"]} for cid, c in self._conditions(actor).items()],
+        }
         value = {"id": "value", "label": "Value", "kind": "number", "min": 1}
         return [
-            ActionSpec(id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True, params=[amount]),
+            ActionSpec(
+                id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True, params=[amount]
+            ),
             ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
-            ActionSpec(id="gm_add_condition", label="Add a condition", cost="GM", gm=True, reaction=True,
-                       params=[cond, value]),
-            ActionSpec(id="gm_remove_condition", label="Remove or lower a condition", cost="GM", gm=True,
-                       reaction=True, params=[cond, {**value, "label": "Lower by (empty: remove)"}]),
-            ActionSpec(id="gm_lose_actions", label="Lose actions (disrupted, slowed, stunned)", cost="GM", gm=True,
-                       reaction=True, params=[{**amount, "label": "Actions"}]),
+            ActionSpec(
+                id="gm_add_condition",
+                label="Add a condition",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                params=[cond, value],
+            ),
+            ActionSpec(
+                id="gm_remove_condition",
+                label="Remove or lower a condition",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                params=[cond, {**value, "label": "Lower by (empty: remove)"}],
+            ),
+            ActionSpec(
+                id="gm_lose_actions",
+                label="Lose actions (disrupted, slowed, stunned)",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                params=[{**amount, "label": "Actions"}],
+            ),
         ]
 
-    def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
+    def actions(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        *,
+        current: int | None,
+        ctx: Context | None = None,
+    ) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
     # ---------------------------------------------------------------- perform
@@ -386,20 +538,33 @@ class AscendantCombat(CombatRules):
         tid = whole_number(action.get("target"))
         target = next((f for f in fighters if f.id == tid), None) if tid is not None else None
         if target is None:
-            raise CombatRefused("combat.invalid_target", "Choose a combatant of this encounter as the target.")
+            raise CombatRefused(
+                "combat.invalid_target", "Choose a combatant of this encounter as the target."
+            )
         if target.id == actor.id:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot strike themselves.")
         if self.cannot_act(target)[1] == "ascendant.dead":
-            raise CombatRefused("ascendant.target_dead", f"{target.name} is already dead; choose another target.")
+            raise CombatRefused(
+                "ascendant.target_dead", f"{target.name} is already dead; choose another target."
+            )
         return target
 
     def _spell_dice(self, f: Fighter) -> int:
         level = self._derived(f).get("level", 1)
         return max(1, ((level if is_int(level) else 1) + 1) // 2)
 
-    def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool,
-                ctx: Context | None = None) -> Outcome:
+    def perform(
+        self,
+        action: dict[str, Any],
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        current: int | None,
+        by_gm: bool,
+        ctx: Context | None = None,
+    ) -> Outcome:
         es = encounter_state or {}
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
@@ -412,27 +577,53 @@ class AscendantCombat(CombatRules):
         combat = self.combat_numbers(actor)
         if cost:
             combat["actions"] = combat.get("actions", 0) - cost
-        spent = "reaction" if spec.reaction else ("free" if cost == 0 else f"−{cost} action{'s' if cost > 1 else ''}")
+        spent = (
+            "reaction"
+            if spec.reaction
+            else ("free" if cost == 0 else f"−{cost} action{'s' if cost > 1 else ''}")
+        )
         if aid == "whirlwind_strike":
             weapon = self._weapon_of(action, actor)
             foes = [f for f in self._opponents(actor, fighters) if self.cannot_act(f)[1] != "ascendant.dead"]
             if not foes:
-                raise CombatRefused("combat.invalid_target", "Whirlwind Strike needs an enemy still standing.")
+                raise CombatRefused(
+                    "combat.invalid_target", "Whirlwind Strike needs an enemy still standing."
+                )
             for foe in foes:
-                self._strike(out, actor, foe, weapon, roller, attacks=combat.get("attacks", 0), extra_dice=0,
-                             what=spec.label, spent=spent)
+                self._strike(
+                    out,
+                    actor,
+                    foe,
+                    weapon,
+                    roller,
+                    attacks=combat.get("attacks", 0),
+                    extra_dice=0,
+                    what=spec.label,
+                    spent=spent,
+                )
             combat["attacks"] = combat.get("attacks", 0) + 2
         elif aid in ("strike", "power_attack", "sudden_charge", "reactive_strike", "double_slice"):
             target = self._target(action, actor, fighters)
             weapon = self._weapon_of(action, actor)
             attacks = 0 if spec.reaction else combat.get("attacks", 0)
             for _ in range(2 if aid == "double_slice" else 1):
-                self._strike(out, actor, target, weapon, roller, attacks=attacks,
-                             extra_dice=1 if aid == "power_attack" else 0, what=spec.label, spent=spent)
+                self._strike(
+                    out,
+                    actor,
+                    target,
+                    weapon,
+                    roller,
+                    attacks=attacks,
+                    extra_dice=1 if aid == "power_attack" else 0,
+                    what=spec.label,
+                    spent=spent,
+                )
             if spec.reaction:
                 combat["reaction"] = False
             else:
-                combat["attacks"] = combat.get("attacks", 0) + (2 if aid in ("power_attack", "double_slice") else 1)
+                combat["attacks"] = combat.get("attacks", 0) + (
+                    2 if aid in ("power_attack", "double_slice") else 1
+                )
         elif aid == "cast_spell":
             target = self._target(action, actor, fighters)
             self._spell(out, actor, target, roller, spent=spent)
@@ -443,13 +634,23 @@ class AscendantCombat(CombatRules):
             combat["shield_raised"] = True
             if spec.reaction:
                 combat["reaction"] = False
-            out.log(aid, f"{actor.name} raises a shield: +{SHIELD_BONUS} circumstance to Deflection until their "
-                         f"next turn ({spent}).", actor.id, cost=cost)
+            out.log(
+                aid,
+                f"{actor.name} raises a shield: +{SHIELD_BONUS} circumstance to Deflection until their "
+                f"next turn ({spent}).",
+                actor.id,
+                cost=cost,
+            )
         elif aid == "free_action":
             combat["free_used"] = True
             note = get_as(action, "note", str, "")
-            out.log("free_action", f"{actor.name} takes a free action" + (f": {note.strip()[:120]}"
-                                                                           if note.strip() else "") + ".", actor.id)
+            out.log(
+                "free_action",
+                f"{actor.name} takes a free action"
+                + (f": {note.strip()[:120]}" if note.strip() else "")
+                + ".",
+                actor.id,
+            )
         out.combat[actor.id] = combat
         out.encounter_state = {**es, "last_action": {"actor": actor.id, "action": aid}}
         return out
@@ -457,8 +658,10 @@ class AscendantCombat(CombatRules):
     def _weapon_of(self, action: dict, actor: Fighter) -> dict:
         weapon_id = action.get("weapon") or self._default_weapon(actor)
         if weapon_id not in WEAPONS:
-            raise CombatRefused("ascendant.unknown_weapon",
-                                f"Strike with one of: {', '.join(w['name'] for w in WEAPONS.values())}.")
+            raise CombatRefused(
+                "ascendant.unknown_weapon",
+                f"Strike with one of: {', '.join(w['name'] for w in WEAPONS.values())}.",
+            )
         return WEAPONS[weapon_id]
 
     def _apply_damage(self, out: Outcome, target: Fighter, amount: int) -> str:
@@ -467,20 +670,38 @@ class AscendantCombat(CombatRules):
         out.state[target.id] = new_state
         return text
 
-    def _strike(self, out: Outcome, actor: Fighter, target: Fighter, weapon: dict, roller: Roller, *,
-                attacks: int, extra_dice: int, what: str, spent: str) -> None:
+    def _strike(
+        self,
+        out: Outcome,
+        actor: Fighter,
+        target: Fighter,
+        weapon: dict,
+        roller: Roller,
+        *,
+        attacks: int,
+        extra_dice: int,
+        what: str,
+        spent: str,
+    ) -> None:
         attr = self._weapon_attr(actor, weapon)
         modifier, stacked = self._attack(actor, attr, attacks=attacks, agile=weapon["agile"])
         threshold, t_stacked = self._deflection(target)
         roll = checks.roll({"modifier": modifier, "threshold": threshold}, roller)
         outcome = roll["outcome"]
-        head = (f"{actor.name}: {what} at {target.name} with the {weapon['name'].lower()} ({spent}): "
-                f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
-                f"{checks.DEGREE_TEXT[outcome]}")
-        data: dict[str, Any] = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"],
-                                "threshold": threshold, "outcome": outcome,
-                                "modifiers": [m.get("source") for m in stacked["applied"]],
-                                "threshold_modifiers": [m.get("source") for m in t_stacked["applied"]]}
+        head = (
+            f"{actor.name}: {what} at {target.name} with the {weapon['name'].lower()} ({spent}): "
+            f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
+            f"{checks.DEGREE_TEXT[outcome]}"
+        )
+        data: dict[str, Any] = {
+            "target": target.id,
+            "faces": list(roll["faces"]),
+            "total": roll["total"],
+            "threshold": threshold,
+            "outcome": outcome,
+            "modifiers": [m.get("source") for m in stacked["applied"]],
+            "threshold_modifiers": [m.get("source") for m in t_stacked["applied"]],
+        }
         if outcome in ("success", "critical_success"):
             dice = roller.roll(1 + extra_dice, weapon["die"])
             bonus = 0 if weapon["ranged"] else self._attr(actor, "str")
@@ -488,7 +709,9 @@ class AscendantCombat(CombatRules):
             if outcome == "critical_success":
                 damage *= 2
             data.update(damage=damage, damage_faces=dice)
-            dice_text = f"{len(dice)}d{weapon['die']} {'+'.join(map(str, dice))}" + (f" {bonus:+d}" if bonus else "")
+            dice_text = f"{len(dice)}d{weapon['die']} {'+'.join(map(str, dice))}" + (
+                f" {bonus:+d}" if bonus else ""
+            )
             crit = " ×2 (critical hit)" if outcome == "critical_success" else ""
             text = self._apply_damage(out, target, damage)
             out.log("strike", f"{head} — {damage} damage ({dice_text}{crit}). {text}", actor.id, **data)
@@ -501,18 +724,29 @@ class AscendantCombat(CombatRules):
         threshold, _ = self._deflection(target)
         roll = checks.roll({"modifier": modifier, "threshold": threshold}, roller)
         outcome = roll["outcome"]
-        head = (f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
-                f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}")
-        data = {"target": target.id, "faces": list(roll["faces"]), "total": roll["total"], "threshold": threshold,
-                "outcome": outcome}
+        head = (
+            f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
+            f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}"
+        )
+        data = {
+            "target": target.id,
+            "faces": list(roll["faces"]),
+            "total": roll["total"],
+            "threshold": threshold,
+            "outcome": outcome,
+        }
         if outcome in ("success", "critical_success"):
             dice = roller.roll(self._spell_dice(actor), 6)
             damage = sum(dice) * (2 if outcome == "critical_success" else 1)
             data.update(damage=damage, damage_faces=dice)
             text = self._apply_damage(out, target, damage)
             crit = " ×2 (critical hit)" if outcome == "critical_success" else ""
-            out.log("spell", f"{head} — {damage} damage ({len(dice)}d6 {'+'.join(map(str, dice))}{crit}). {text}",
-                    actor.id, **data)
+            out.log(
+                "spell",
+                f"{head} — {damage} damage ({len(dice)}d6 {'+'.join(map(str, dice))}{crit}). {text}",
+                actor.id,
+                **data,
+            )
         else:
             out.log("spell", f"{head} — miss.", actor.id, **data)
 
@@ -522,7 +756,9 @@ class AscendantCombat(CombatRules):
         def number(key: str) -> int:
             value = whole_number(action.get(key))
             if value is None or value < 1:
-                raise CombatRefused("ascendant.invalid_amount", f"{key.title()} must be a whole number of 1 or more.")
+                raise CombatRefused(
+                    "ascendant.invalid_amount", f"{key.title()} must be a whole number of 1 or more."
+                )
             return value
 
         def optional_number(key: str) -> int | None:
@@ -530,7 +766,9 @@ class AscendantCombat(CombatRules):
 
         if spec.id in ("gm_damage", "gm_heal"):
             kind = "damage" if spec.id == "gm_damage" else "heal"
-            new_state, text = self.play_state_action(actor, actor.state, {"action": kind, "amount": number("amount")})
+            new_state, text = self.play_state_action(
+                actor, actor.state, {"action": kind, "amount": number("amount")}
+            )
             out.state[actor.id] = new_state
             out.log(spec.id, f"GM: {text}", actor.id)
         elif spec.id == "gm_add_condition":
@@ -556,14 +794,19 @@ class AscendantCombat(CombatRules):
             left = max(0, (combat.get("actions", 0) or 0) - lost)
             combat["actions"] = left
             out.combat[actor.id] = combat
-            out.log(spec.id, f"GM: {actor.name} loses {lost} action{'s' if lost > 1 else ''} ({left} left).",
-                    actor.id, amount=lost)
+            out.log(
+                spec.id,
+                f"GM: {actor.name} loses {lost} action{'s' if lost > 1 else ''} ({left} left).",
+                actor.id,
+                amount=lost,
+            )
         return out
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict, *,
-                ctx: Context | None = None) -> dict[str, Any]:
+    def summary(
+        self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         combat = fighter.combat or {}
         derived = self._derived(fighter)
         state = fighter.state if isinstance(fighter.state, dict) else {}
@@ -573,10 +816,20 @@ class AscendantCombat(CombatRules):
             stamina += f" (+{temp} temp)"
         stats = [{"label": "Stamina", "value": stamina, "key": "stamina"}]
         if "actions" in combat:
-            stats.append({"label": "Actions", "value": f"{combat.get('actions', 0)}/{ACTIONS_PER_TURN}",
-                          "key": "actions"})
-            stats.append({"label": "Reaction", "value": "ready" if combat.get("reaction") else "used",
-                          "key": "reaction"})
+            stats.append(
+                {
+                    "label": "Actions",
+                    "value": f"{combat.get('actions', 0)}/{ACTIONS_PER_TURN}",
+                    "key": "actions",
+                }
+            )
+            stats.append(
+                {
+                    "label": "Reaction",
+                    "value": "ready" if combat.get("reaction") else "used",
+                    "key": "reaction",
+                }
+            )
         stats.append({"label": "Deflection", "value": str(self._deflection(fighter)[0]), "key": "deflection"})
         if "initiative" in combat:
             stats.append({"label": "Initiative", "value": str(combat["initiative"]), "key": "initiative"})

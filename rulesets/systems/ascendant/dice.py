@@ -19,8 +19,10 @@ from .state import effects, targets
 
 DEGREES = ("critical_failure", "failure", "success", "critical_success")
 DEGREE_TEXT = {
-    "critical_failure": "critical failure", "failure": "failure",
-    "success": "success", "critical_success": "critical success",
+    "critical_failure": "critical failure",
+    "failure": "failure",
+    "success": "success",
+    "critical_success": "critical success",
 }
 LIMIT = 1000  # modifiers and thresholds beyond this are typos, not characters
 
@@ -51,7 +53,9 @@ def parse_request(request: Any) -> tuple[int, int]:
     for key in ("modifier", "threshold"):
         value = request.get(key)
         if value is None:
-            raise OddsError(f'Give "{key}" (a whole number): the request is {{"modifier": M, "threshold": T}}.')
+            raise OddsError(
+                f'Give "{key}" (a whole number): the request is {{"modifier": M, "threshold": T}}.'
+            )
         if not is_int(value):
             raise OddsError(f'"{key}" must be a whole number, not {value!r}.')
         if abs(value) > LIMIT:
@@ -82,13 +86,16 @@ def roll(request: Any, roller: Roller) -> dict[str, Any]:
     total = face + modifier
     note = " (natural 20)" if face == 20 else " (natural 1)" if face == 1 else ""
     label = request.get("label")
-    text = (f"{label + ': ' if isinstance(label, str) else ''}d20 {face}{note} {modifier:+d} = {total} "
-            f"vs {threshold}: {DEGREE_TEXT[outcome]}")
+    text = (
+        f"{label + ': ' if isinstance(label, str) else ''}d20 {face}{note} {modifier:+d} = {total} "
+        f"vs {threshold}: {DEGREE_TEXT[outcome]}"
+    )
     return {"faces": [face], "total": total, "outcome": outcome, "text": text}
 
 
-def rollables(build: dict, report: Report, state: Any, conditions: dict, house: dict,
-              skills_cat: dict, lores_cat: dict) -> list[dict[str, Any]]:
+def rollables(
+    build: dict, report: Report, state: Any, conditions: dict, house: dict, skills_cat: dict, lores_cat: dict
+) -> list[dict[str, Any]]:
     d = report.derived
     if "skills" not in d:
         return []
@@ -109,9 +116,15 @@ def rollables(build: dict, report: Report, state: Any, conditions: dict, house: 
         else:
             label = lores_cat.get(key, {}).get("name", key)
         modifier = fx[tid]["modifier"]
-        out.append({
-            "id": tid, "label": label, "group": target["group"],
-            "request": {"modifier": modifier, "threshold": threshold},
-            "base": target["base"], "modifiers": fx[tid]["applied"], "ignored": fx[tid]["ignored"],
-        })
+        out.append(
+            {
+                "id": tid,
+                "label": label,
+                "group": target["group"],
+                "request": {"modifier": modifier, "threshold": threshold},
+                "base": target["base"],
+                "modifiers": fx[tid]["applied"],
+                "ignored": fx[tid]["ignored"],
+            }
+        )
     return out

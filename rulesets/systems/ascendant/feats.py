@@ -41,8 +41,16 @@ from rulesets.engine.base import ID_RE, is_int
 from rulesets.engine.modifiers import stack
 from rulesets.engine.report import Issue
 
-EFFECT_KINDS = ("modifier", "stamina_per_level", "speed", "lore", "proficiency", "action", "dying_max",
-                "resistance")
+EFFECT_KINDS = (
+    "modifier",
+    "stamina_per_level",
+    "speed",
+    "lore",
+    "proficiency",
+    "action",
+    "dying_max",
+    "resistance",
+)
 FIXED_SELECTORS = ("skills", "untrained_skills", "lores", "perception", "initiative", "deflection", "attack")
 SELECTOR_PREFIXES = ("skill.", "lore.", "defense.")
 #: The actions a feat can grant in combat (combat.py plays each), with the words players see.
@@ -82,7 +90,7 @@ def amount(effect: dict, level: int) -> int:
 
 
 def modifier_text(mod: dict) -> str:
-    """"+1 circumstance from Shield Block" (and "… against being moved" when situational)."""
+    """ "+1 circumstance from Shield Block" (and "… against being moved" when situational)."""
     kind = f" {mod['type']}" if mod.get("type") else ""
     when = f" {mod['when']}" if mod.get("when") else ""
     return f"{signed(mod['value'])}{kind} from {mod['source']}{when}"
@@ -91,9 +99,24 @@ def modifier_text(mod: dict) -> str:
 class Effects:
     """What the feats a character holds do, gathered once per check."""
 
-    __slots__ = ("modifiers", "situational", "stamina_per_level", "speed", "lores", "armor", "armor_next",
-                 "skills", "perception", "weapons", "actions", "dying_max", "resistances", "by_selector",
-                 "_stacked", "_per_skill")
+    __slots__ = (
+        "modifiers",
+        "situational",
+        "stamina_per_level",
+        "speed",
+        "lores",
+        "armor",
+        "armor_next",
+        "skills",
+        "perception",
+        "weapons",
+        "actions",
+        "dying_max",
+        "resistances",
+        "by_selector",
+        "_stacked",
+        "_per_skill",
+    )
 
     def __init__(self) -> None:
         self.modifiers: list[tuple[str, dict]] = []  # (selector, {"value", "type", "source"})
@@ -180,8 +203,10 @@ class Effects:
     def per_skill(self, selectors: dict[str, tuple]) -> dict[str, tuple]:
         """Skill id -> (its stacked feat modifiers when trained, when untrained), once per ``Effects``."""
         if self._per_skill is None:
-            self._per_skill = {k: (self.stacked(trained), self.stacked(untrained)) for k, (_, trained, untrained) in
-                               selectors.items()}
+            self._per_skill = {
+                k: (self.stacked(trained), self.stacked(untrained))
+                for k, (_, trained, untrained) in selectors.items()
+            }
         return self._per_skill
 
     def stacked(self, selectors: tuple[str, ...]) -> dict | None:
@@ -219,10 +244,19 @@ def flat(label: str, base: int, parts: list[tuple[int, str]], unit: str) -> dict
     if applied is None:  # the parts' texts, shared (read-only) between reports
         if len(_FLAT) > 1024:
             _FLAT.clear()
-        applied = _FLAT[key] = [{"value": n, "type": None, "source": src, "text": f"{signed(n)}{unit} from {src}"}
-                                for n, src in parts if n]
-    return {"label": label, "base": base, "total": base + sum(m["value"] for m in applied), "modifiers": [],
-            "applied": applied, "ignored": []}
+        applied = _FLAT[key] = [
+            {"value": n, "type": None, "source": src, "text": f"{signed(n)}{unit} from {src}"}
+            for n, src in parts
+            if n
+        ]
+    return {
+        "label": label,
+        "base": base,
+        "total": base + sum(m["value"] for m in applied),
+        "modifiers": [],
+        "applied": applied,
+        "ignored": [],
+    }
 
 
 # ------------------------------------------------------------------ homebrew checks
@@ -251,8 +285,11 @@ def check_effect(effect: Any, path: str, names: dict[str, Any]) -> list[Issue]:
         issues.append(Issue("homebrew.malformed", f"{path}/{key}" if key else path, message))
 
     if not isinstance(effect, dict):
-        bad("", 'An effect is an object such as {"kind": "modifier", "selector": "skill.athletics", '
-            '"type": "circumstance", "value": 1}.')
+        bad(
+            "",
+            'An effect is an object such as {"kind": "modifier", "selector": "skill.athletics", '
+            '"type": "circumstance", "value": 1}.',
+        )
         return issues
     kind = effect.get("kind")
     if kind not in EFFECT_KINDS:
@@ -260,8 +297,11 @@ def check_effect(effect: Any, path: str, names: dict[str, Any]) -> list[Issue]:
         return issues
     for key in effect:
         if key not in EFFECT_KEYS[kind]:
-            bad(key, f"A {kind.replace('_', ' ')} effect has no {key!r}; its fields are "
-                f"{', '.join(sorted(EFFECT_KEYS[kind] - {'kind'}))}.")
+            bad(
+                key,
+                f"A {kind.replace('_', ' ')} effect has no {key!r}; its fields are "
+                f"{', '.join(sorted(EFFECT_KEYS[kind] - {'kind'}))}.",
+            )
     value = effect.get("value", 0)
     if not is_int(value) or abs(value) > 100:
         bad("value", "The value is a whole number from −100 to 100.")
@@ -270,8 +310,11 @@ def check_effect(effect: Any, path: str, names: dict[str, Any]) -> list[Issue]:
         bad("level_divisor", "level_divisor is a whole number ≥ 1 (2: half your level).")
     if kind == "modifier":
         if not _selector_ok(effect.get("selector"), names):
-            bad("selector", "Say which number the bonus changes: skill.<skill>, skills, untrained_skills, "
-                "lore.<lore>, lores, defense.<defense>, perception, initiative, deflection or attack.")
+            bad(
+                "selector",
+                "Say which number the bonus changes: skill.<skill>, skills, untrained_skills, "
+                "lore.<lore>, lores, defense.<defense>, perception, initiative, deflection or attack.",
+            )
         kind_of = effect.get("type")
         if kind_of is not None and (not isinstance(kind_of, str) or not ID_RE.match(kind_of)):
             bad("type", "A bonus type is a word such as circumstance, status or item (or null: untyped).")
@@ -279,13 +322,17 @@ def check_effect(effect: Any, path: str, names: dict[str, Any]) -> list[Issue]:
             bad("value", "Give the bonus a value (a whole number; negative for a penalty).")
         when = effect.get("when")
         if when is not None and (not isinstance(when, str) or not when.strip()):
-            bad("when", "When is the situation the bonus needs, in words (\"against being moved\").")
+            bad("when", 'When is the situation the bonus needs, in words ("against being moved").')
     elif kind in ("stamina_per_level", "speed", "lore", "dying_max") and "value" not in effect:
         bad("value", "Give the amount (a whole number).")
     elif kind == "action" and effect.get("action") not in ACTIONS:
-        bad("action", f"A feat can grant one of these actions: {', '.join(ACTIONS.values())} "
-            f"({', '.join(ACTIONS)}).")
-    elif kind == "resistance" and not (isinstance(effect.get("damage"), str) and ID_RE.match(effect["damage"])):
+        bad(
+            "action",
+            f"A feat can grant one of these actions: {', '.join(ACTIONS.values())} ({', '.join(ACTIONS)}).",
+        )
+    elif kind == "resistance" and not (
+        isinstance(effect.get("damage"), str) and ID_RE.match(effect["damage"])
+    ):
         bad("damage", "Name the damage type resisted, such as fire.")
     elif kind == "proficiency":
         _check_proficiency(effect, names, bad)
@@ -297,17 +344,23 @@ def _check_proficiency(effect: dict, names: dict[str, Any], bad) -> None:
     if not any(k in effect for k in ("armor", "skill", "perception", "weapons")):
         bad("", "A proficiency effect grants armor, a skill, perception or weapons.")
     armor = effect.get("armor")
-    if armor is not None and armor != "next" and (
-            not isinstance(armor, list) or not all(a in ARMOR_ORDER for a in armor)):
-        bad("armor", f"Armor is \"next\" or a list of {', '.join(ARMOR_ORDER)}.")
+    if (
+        armor is not None
+        and armor != "next"
+        and (not isinstance(armor, list) or not all(a in ARMOR_ORDER for a in armor))
+    ):
+        bad("armor", f'Armor is "next" or a list of {", ".join(ARMOR_ORDER)}.')
     skill = effect.get("skill")
-    if skill is not None and not (isinstance(skill, str) and (names.get("skill") is None or skill in names["skill"])):
+    if skill is not None and not (
+        isinstance(skill, str) and (names.get("skill") is None or skill in names["skill"])
+    ):
         bad("skill", f"{skill!r} is not a skill.")
     for key in ("rank", "perception"):
         rank = effect.get(key)
         if rank is not None and (not isinstance(rank, str) or (ranks and rank not in ranks[1:])):
             bad(key, f"A rank is one of {', '.join((ranks or ['trained'])[1:])}.")
     weapons = effect.get("weapons")
-    if weapons is not None and (not isinstance(weapons, list)
-                                or not all(isinstance(w, str) and ID_RE.match(w) for w in weapons)):
-        bad("weapons", "Weapons are a list of ids such as [\"warhammer\"].")
+    if weapons is not None and (
+        not isinstance(weapons, list) or not all(isinstance(w, str) and ID_RE.match(w) for w in weapons)
+    ):
+        bad("weapons", 'Weapons are a list of ids such as ["warhammer"].')

@@ -41,8 +41,16 @@ def targets(derived: dict, skills_cat: dict) -> list[dict[str, Any]]:
     def add(tid: str, group: str, value: int, check: bool, tags: set[str]) -> None:
         # A number with feat modifiers starts from its base, and the feats stack with the conditions.
         bd = feats.get(tid)
-        out.append({"id": tid, "group": group, "base": bd["base"] if bd else value, "check": check,
-                    "feat_modifiers": bd["modifiers"] if bd else [], "tags": tags})
+        out.append(
+            {
+                "id": tid,
+                "group": group,
+                "base": bd["base"] if bd else value,
+                "check": check,
+                "feat_modifiers": bd["modifiers"] if bd else [],
+                "tags": tags,
+            }
+        )
 
     for skill, value in derived["skills"].items():
         attr = skills_cat.get(skill, {}).get("attribute")
@@ -50,12 +58,23 @@ def targets(derived: dict, skills_cat: dict) -> list[dict[str, Any]]:
     if "perception" in derived:
         add("perception", "perception", derived["perception"], True, {"all", "perception", "attr:wis"})
     for name, value in derived.get("defenses", {}).items():
-        add(f"defense.{name}", "defenses", value, True,
-            {"all", "defense", f"defense.{name}", f"attr:{DEFENSES[name]}"})
+        add(
+            f"defense.{name}",
+            "defenses",
+            value,
+            True,
+            {"all", "defense", f"defense.{name}", f"attr:{DEFENSES[name]}"},
+        )
     for lore, value in derived.get("lore_modifiers", {}).items():
         add(f"lore.{lore}", "lores", value, True, {"all", "lore", f"lore.{lore}", "attr:int"})
     if "thresholds" in derived:
-        add("deflection", "thresholds", derived["thresholds"]["deflection"], False, {"all", "deflection", "attr:dex"})
+        add(
+            "deflection",
+            "thresholds",
+            derived["thresholds"]["deflection"],
+            False,
+            {"all", "deflection", "attr:dex"},
+        )
     return out
 
 
@@ -83,42 +102,69 @@ def check_state(state: Any, derived: dict, conditions: dict, house: dict) -> lis
     if not isinstance(state, dict):
         return [Issue("state.malformed", "", "The play state must be an object.")]
     issues: list[Issue] = []
-    limits = {"stamina": derived.get("max_stamina"), "temp_stamina": None, "hero_points": house["hero_points_max"]}
+    limits = {
+        "stamina": derived.get("max_stamina"),
+        "temp_stamina": None,
+        "hero_points": house["hero_points_max"],
+    }
     for key, top in limits.items():
         value = state.get(key)
         if value is None:
             continue
         if not is_int(value):
-            issues.append(Issue("state.malformed", ptr(key), f"{key.replace('_', ' ')} must be a whole number."))
+            issues.append(
+                Issue("state.malformed", ptr(key), f"{key.replace('_', ' ')} must be a whole number.")
+            )
         elif value < 0:
-            issues.append(Issue("state.below_minimum", ptr(key), f"{key.replace('_', ' ')} cannot go below 0."))
+            issues.append(
+                Issue("state.below_minimum", ptr(key), f"{key.replace('_', ' ')} cannot go below 0.")
+            )
         elif top is not None and value > top:
-            issues.append(Issue("state.above_maximum", ptr(key), f"{key.replace('_', ' ')} is {value}, above its "
-                                f"maximum {top}."))
+            issues.append(
+                Issue(
+                    "state.above_maximum",
+                    ptr(key),
+                    f"{key.replace('_', ' ')} is {value}, above its maximum {top}.",
+                )
+            )
     conds = state.get("conditions", [])
     if not isinstance(conds, list):
-        return issues + [Issue("state.malformed", "/conditions", "Conditions are a list of {\"id\", \"value\"}.")]
+        return issues + [Issue("state.malformed", "/conditions", 'Conditions are a list of {"id", "value"}.')]
     seen: set[str] = set()
     for i, entry in enumerate(conds):
         path = ptr("conditions", i)
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            issues.append(Issue("state.malformed", path, "A condition is {\"id\": \"frightened\", \"value\": 2}."))
+            issues.append(Issue("state.malformed", path, 'A condition is {"id": "frightened", "value": 2}.'))
             continue
         cond = conditions.get(entry["id"])
         if cond is None:
-            issues.append(Issue("state.unknown_condition", path + "/id", f"{entry['id']!r} is not a condition; "
-                                f"use one of {', '.join(conditions)}."))
+            issues.append(
+                Issue(
+                    "state.unknown_condition",
+                    path + "/id",
+                    f"{entry['id']!r} is not a condition; use one of {', '.join(conditions)}.",
+                )
+            )
             continue
         if entry["id"] in seen:
-            issues.append(Issue("state.duplicate", path, f"{cond['name']} is listed twice; keep the higher value."))
+            issues.append(
+                Issue("state.duplicate", path, f"{cond['name']} is listed twice; keep the higher value.")
+            )
         seen.add(entry["id"])
         value = entry.get("value", 1)
         if cond.get("valued"):
             if not is_int(value) or not 1 <= value <= cond.get("max", 99):
-                issues.append(Issue("state.above_maximum" if is_int(value) and value > 1 else "state.malformed",
-                                    path + "/value", f"{cond['name']} takes a value from 1 to {cond.get('max', 99)}."))
+                issues.append(
+                    Issue(
+                        "state.above_maximum" if is_int(value) and value > 1 else "state.malformed",
+                        path + "/value",
+                        f"{cond['name']} takes a value from 1 to {cond.get('max', 99)}.",
+                    )
+                )
         elif value not in (1, None):
-            issues.append(Issue("state.malformed", path + "/value", f"{cond['name']} has no value; leave it out."))
+            issues.append(
+                Issue("state.malformed", path + "/value", f"{cond['name']} has no value; leave it out.")
+            )
     return issues
 
 
@@ -126,14 +172,18 @@ def _find(conds: list[dict], cid: str) -> dict | None:
     return next((c for c in conds if isinstance(c, dict) and c.get("id") == cid), None)
 
 
-def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house: dict,
-                 name: str) -> tuple[dict, str]:
+def apply_action(
+    state: Any, action: Any, derived: dict, conditions: dict, house: dict, name: str
+) -> tuple[dict, str]:
     """One play-state change: damage, heal, temp_stamina, add_condition, remove_condition, rest,
     hero_point. Returns (new state, a sentence); raises StateError when refused."""
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
         raise StateError("state.malformed", 'An action is {"action": "damage", "amount": 5}.')
-    broken = [i for i in check_state(state if isinstance(state, dict) else {}, derived, conditions, house)
-              if i.code in ("state.malformed", "state.unknown_condition", "state.duplicate")]
+    broken = [
+        i
+        for i in check_state(state if isinstance(state, dict) else {}, derived, conditions, house)
+        if i.code in ("state.malformed", "state.unknown_condition", "state.duplicate")
+    ]
     if broken:  # repair the state first (the sheet's editor) rather than guess at it
         raise StateError(broken[0].code, broken[0].message, broken[0].path)
     top = derived.get("max_stamina")
@@ -141,9 +191,12 @@ def apply_action(state: Any, action: Any, derived: dict, conditions: dict, house
         raise StateError("state.unavailable", "This build's maximum Stamina is unknown; fix the build first.")
     step = ACTIONS.get(action["action"])
     if step is None:
-        raise StateError("state.unknown_action", f"Ascendant play-state actions are damage, heal, temp_stamina, "
-                         f"add_condition, remove_condition, rest and hero_point; not {action['action']!r}.",
-                         "/action")
+        raise StateError(
+            "state.unknown_action",
+            f"Ascendant play-state actions are damage, heal, temp_stamina, "
+            f"add_condition, remove_condition, rest and hero_point; not {action['action']!r}.",
+            "/action",
+        )
     table = _Table(state, derived, conditions, house, name, top)
     text = step(table, action)
     return table.new, text
@@ -162,7 +215,13 @@ class _Table:
         new.setdefault("hero_points", house["hero_points_start"])
         new["conditions"] = self.conds = [c for c in new.get("conditions", []) if isinstance(c, dict)]
         self.new, self.derived, self.conditions, self.house, self.name, self.top = (
-            new, derived, conditions, house, name, top)
+            new,
+            derived,
+            conditions,
+            house,
+            name,
+            top,
+        )
 
     def set_condition(self, cid: str, value: int) -> dict:
         """Add condition ``cid`` (a valued one at ``value`` or more); the entry now in the state."""
@@ -186,7 +245,9 @@ def _damage(t: _Table, action: dict) -> str:
     new["temp_stamina"] -= absorbed
     was = new["stamina"]
     new["stamina"] = max(0, was - (amount - absorbed))
-    text = f"{t.name} takes {amount} damage" + (f" ({absorbed} absorbed by temporary Stamina)" if absorbed else "")
+    text = f"{t.name} takes {amount} damage" + (
+        f" ({absorbed} absorbed by temporary Stamina)" if absorbed else ""
+    )
     if new["stamina"] == 0 and was > 0:
         wounded = _find(t.conds, "wounded")
         dying = 1 + (wounded.get("value", 1) if wounded else 0)
@@ -211,19 +272,25 @@ def _heal(t: _Table, action: dict) -> str:
 
 
 def _temp_stamina(t: _Table, action: dict) -> str:
-    t.new["temp_stamina"] = max(t.new["temp_stamina"], action_amount(action))  # temporary Stamina does not add up
+    t.new["temp_stamina"] = max(
+        t.new["temp_stamina"], action_amount(action)
+    )  # temporary Stamina does not add up
     return f"{t.name} has {t.new['temp_stamina']} temporary Stamina."
 
 
 def _add_condition(t: _Table, action: dict) -> str:
     cid, conditions = action.get("id"), t.conditions
     if not isinstance(cid, str) or cid not in conditions:
-        raise StateError("state.unknown_condition", f"{cid!r} is not a condition; use one of "
-                         f"{', '.join(conditions)}.", "/id")
+        raise StateError(
+            "state.unknown_condition",
+            f"{cid!r} is not a condition; use one of {', '.join(conditions)}.",
+            "/id",
+        )
     value = action_amount(action, "value", low=1) if conditions[cid].get("valued") else 1
     now = t.set_condition(cid, value)
     return f"{t.name} is {conditions[cid]['name'].lower()}" + (
-        f" {now['value']}." if conditions[cid].get("valued") else ".")
+        f" {now['value']}." if conditions[cid].get("valued") else "."
+    )
 
 
 def _remove_condition(t: _Table, action: dict) -> str:
@@ -272,8 +339,13 @@ def _hero_point(t: _Table, action: dict) -> str:
 
 #: The play-state actions, each a named step.
 ACTIONS = {
-    "damage": _damage, "heal": _heal, "temp_stamina": _temp_stamina, "add_condition": _add_condition,
-    "remove_condition": _remove_condition, "rest": _rest, "hero_point": _hero_point,
+    "damage": _damage,
+    "heal": _heal,
+    "temp_stamina": _temp_stamina,
+    "add_condition": _add_condition,
+    "remove_condition": _remove_condition,
+    "rest": _rest,
+    "hero_point": _hero_point,
 }
 
 
@@ -304,8 +376,11 @@ def effects(derived: dict, conditions: dict, state: Any, skills_cat: dict) -> di
         else:
             thresholds[target["id"]] = entry["modifier"]
             threshold_mods[target["id"]] = stacked
-    dying = _find([c for c in (state or {}).get("conditions", []) if isinstance(c, dict)], "dying") \
-        if isinstance(state, dict) else None
+    dying = (
+        _find([c for c in (state or {}).get("conditions", []) if isinstance(c, dict)], "dying")
+        if isinstance(state, dict)
+        else None
+    )
     return {
         "checks": checks,
         "thresholds": thresholds,
@@ -320,6 +395,7 @@ def effects(derived: dict, conditions: dict, state: Any, skills_cat: dict) -> di
 
 def conditions_of(ctx: Context) -> dict[str, dict]:
     """The conditions, with Dying's maximum the campaign's ``dying_max`` (at it, one dies)."""
+
     def conditions() -> dict[str, dict]:
         found = dict(ctx.catalogue.get("conditions", {}))
         top = ctx.settings.get("dying_max")
@@ -351,50 +427,107 @@ def _dying_at(dying: dict, top: int) -> dict:
 
 def initial(derived: dict, house: dict) -> dict[str, Any]:
     """A new character's play state: full Stamina, the campaign's starting Hero Points."""
-    return {"stamina": derived.get("max_stamina", 0), "temp_stamina": 0,
-            "hero_points": house["hero_points_start"], "conditions": []}
+    return {
+        "stamina": derived.get("max_stamina", 0),
+        "temp_stamina": 0,
+        "hero_points": house["hero_points_start"],
+        "conditions": [],
+    }
 
 
 def sections(derived: dict, state: Any, conditions: dict, house: dict) -> list[dict[str, Any]]:
     """The sheet's play-state blocks: the pools (Stamina, temporary Stamina, Hero Points) and conditions."""
     state = state if isinstance(state, dict) else {}
     conds = [c for c in state.get("conditions", []) if isinstance(c, dict)]
-    condition_options = [{"id": cid, "label": c["name"], "help": c.get("text", ""), "valued": c.get("valued")}
-                         for cid, c in conditions.items()]
-    return [_pools(derived, state, conds, house), {
-        "id": "conditions", "label": "Conditions", "kind": "list", "items": [
-            {"id": c.get("id"), "path": ptr("conditions", i), "value": c.get("value"),
-             "label": conditions.get(c.get("id"), {}).get("name", c.get("id")),
-             "help": conditions.get(c.get("id"), {}).get("text", "")}
-            for i, c in enumerate(conds)
-        ], "actions": [
-            {"action": "add_condition", "label": "Add a condition", "fields": [
-                {"id": "id", "label": "Condition", "kind": "choice", "options": condition_options},
-                {"id": "value", "label": "Value", "kind": "number", "min": 1}]},
-            {"action": "remove_condition", "label": "Remove or lower a condition", "fields": [
-                {"id": "id", "label": "Condition", "kind": "choice", "options": condition_options},
-                {"id": "value", "label": "Lower by (empty: remove)", "kind": "number", "min": 1}]},
-        ]}]
+    condition_options = [
+        {"id": cid, "label": c["name"], "help": c.get("text", ""), "valued": c.get("valued")}
+        for cid, c in conditions.items()
+    ]
+    return [
+        _pools(derived, state, conds, house),
+        {
+            "id": "conditions",
+            "label": "Conditions",
+            "kind": "list",
+            "items": [
+                {
+                    "id": c.get("id"),
+                    "path": ptr("conditions", i),
+                    "value": c.get("value"),
+                    "label": conditions.get(c.get("id"), {}).get("name", c.get("id")),
+                    "help": conditions.get(c.get("id"), {}).get("text", ""),
+                }
+                for i, c in enumerate(conds)
+            ],
+            "actions": [
+                {
+                    "action": "add_condition",
+                    "label": "Add a condition",
+                    "fields": [
+                        {"id": "id", "label": "Condition", "kind": "choice", "options": condition_options},
+                        {"id": "value", "label": "Value", "kind": "number", "min": 1},
+                    ],
+                },
+                {
+                    "action": "remove_condition",
+                    "label": "Remove or lower a condition",
+                    "fields": [
+                        {"id": "id", "label": "Condition", "kind": "choice", "options": condition_options},
+                        {"id": "value", "label": "Lower by (empty: remove)", "kind": "number", "min": 1},
+                    ],
+                },
+            ],
+        },
+    ]
 
 
 def _pools(derived: dict, state: dict, conds: list[dict], house: dict) -> dict[str, Any]:
     top = derived.get("max_stamina")
     dying = next((c.get("value", 1) for c in conds if c.get("id") == "dying"), 0)
-    status = f"dying {dying}" if dying else ("unconscious" if any(c.get("id") == "unconscious" for c in conds)
-                                             else "")
+    status = (
+        f"dying {dying}"
+        if dying
+        else ("unconscious" if any(c.get("id") == "unconscious" for c in conds) else "")
+    )
     amount = [{"id": "amount", "label": "Amount", "kind": "number", "min": 1}]
-    return {"id": "stamina", "label": "Stamina", "kind": "pools", "items": [
-        {"id": "stamina", "label": "Stamina", "path": "/stamina", "value": state.get("stamina", top), "min": 0,
-         "max": top, "status": status},
-        {"id": "temp_stamina", "label": "Temporary Stamina", "path": "/temp_stamina",
-         "value": state.get("temp_stamina", 0), "min": 0, "max": None, "status": ""},
-        {"id": "hero_points", "label": "Hero Points", "path": "/hero_points",
-         "value": state.get("hero_points", house["hero_points_start"]), "min": 0,
-         "max": house["hero_points_max"], "status": ""},
-    ], "actions": [
-        {"action": "damage", "label": "Take damage", "fields": amount},
-        {"action": "heal", "label": "Heal", "fields": amount},
-        {"action": "temp_stamina", "label": "Temporary Stamina", "fields": amount},
-        {"action": "rest", "label": "Rest for the night", "fields": []},
-        {"action": "hero_point", "label": "Spend a Hero Point", "fields": []},
-    ]}
+    return {
+        "id": "stamina",
+        "label": "Stamina",
+        "kind": "pools",
+        "items": [
+            {
+                "id": "stamina",
+                "label": "Stamina",
+                "path": "/stamina",
+                "value": state.get("stamina", top),
+                "min": 0,
+                "max": top,
+                "status": status,
+            },
+            {
+                "id": "temp_stamina",
+                "label": "Temporary Stamina",
+                "path": "/temp_stamina",
+                "value": state.get("temp_stamina", 0),
+                "min": 0,
+                "max": None,
+                "status": "",
+            },
+            {
+                "id": "hero_points",
+                "label": "Hero Points",
+                "path": "/hero_points",
+                "value": state.get("hero_points", house["hero_points_start"]),
+                "min": 0,
+                "max": house["hero_points_max"],
+                "status": "",
+            },
+        ],
+        "actions": [
+            {"action": "damage", "label": "Take damage", "fields": amount},
+            {"action": "heal", "label": "Heal", "fields": amount},
+            {"action": "temp_stamina", "label": "Temporary Stamina", "fields": amount},
+            {"action": "rest", "label": "Rest for the night", "fields": []},
+            {"action": "hero_point", "label": "Spend a Hero Point", "fields": []},
+        ],
+    }

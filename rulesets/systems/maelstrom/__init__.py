@@ -61,13 +61,17 @@ class MaelstromRuleset(Ruleset):
 
     def split_homebrew(self, homebrew: Any) -> tuple[dict[str, list[dict]], list[Issue]]:
         good, issues = super().split_homebrew(homebrew)
-        issues.extend(build_rules.drop_orphan_specialties(good, homebrew, self.catalogue.get("abilities", {})))
+        issues.extend(
+            build_rules.drop_orphan_specialties(good, homebrew, self.catalogue.get("abilities", {}))
+        )
         return good, issues
 
     def traits(self, ctx: Context) -> dict[str, Any]:
         return build_rules.traits(ctx, self.house_defaults)
 
-    def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
+    def blank_build(
+        self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
+    ) -> dict:
         return build_rules.blank_build(name, budget, ctx or self._default_context, self.house_defaults)
 
     # ----------------------------------------------------------------- dice
@@ -84,7 +88,12 @@ class MaelstromRuleset(Ruleset):
         ctx = self.context_of(report, ctx)
         h = self._house(ctx)
         return dice.rollables(
-            build, report, state_, ctx.catalogue, state.chart_of(report, h.health_chart), h.willpower_start,
+            build,
+            report,
+            state_,
+            ctx.catalogue,
+            state.chart_of(report, h.health_chart),
+            h.willpower_start,
             h.default_difficulty,
         )
 
@@ -94,7 +103,9 @@ class MaelstromRuleset(Ruleset):
         h = self._house(self.context_of(report, ctx))
         return state.initial_state(build, report, state.chart_of(report, h.health_chart), h.willpower_start)
 
-    def check_state(self, state_: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
+    def check_state(
+        self, state_: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
         chart, permanent, _ = self._play(build, report, ctx)
         return state.check_state(state_, chart, permanent)
 
@@ -129,11 +140,16 @@ class MaelstromRuleset(Ruleset):
         """The campaign's house rules, read once per context."""
         return build_rules.house(ctx, self.house_defaults)
 
-    def _play(self, build: dict, report: Report, ctx: Context | None) -> tuple[list[dict], int, build_rules.House]:
+    def _play(
+        self, build: dict, report: Report, ctx: Context | None
+    ) -> tuple[list[dict], int, build_rules.House]:
         """(health chart, permanent willpower, house rules) of a build in the campaign."""
         h = self._house(self.context_of(report, ctx))
-        return (state.chart_of(report, h.health_chart), state.permanent_willpower(build, report, h.willpower_start),
-                h)
+        return (
+            state.chart_of(report, h.health_chart),
+            state.permanent_willpower(build, report, h.willpower_start),
+            h,
+        )
 
     def _difficulty(self, ctx: Context) -> int:
         return self._house(ctx).default_difficulty

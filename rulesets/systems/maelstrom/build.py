@@ -92,7 +92,7 @@ class House:
         return "this campaign's house rule" if key in self.overridden else "the Maelstrom cost table"
 
     def note(self, *keys: str) -> str:
-        """" (this campaign's house rule)" when a campaign changed a number the message relies on."""
+        """ " (this campaign's house rule)" when a campaign changed a number the message relies on."""
         return " (this campaign's house rule)" if self.overridden.intersection(keys) else ""
 
 
@@ -111,8 +111,11 @@ def _read_house(settings: dict, defaults: dict) -> House:
         return raw if is_int(raw) and raw >= low else base
 
     raw_slots = settings.get("creation_abilities")
-    slots: list[int] = (raw_slots if isinstance(raw_slots, list) and all(is_int(s) and 0 <= s <= 10 for s in raw_slots)
-                        else defaults["creation_abilities"])
+    slots: list[int] = (
+        raw_slots
+        if isinstance(raw_slots, list) and all(is_int(s) and 0 <= s <= 10 for s in raw_slots)
+        else defaults["creation_abilities"]
+    )
     raw_chart = settings.get("health_chart")
     chart: list[dict] = raw_chart if _good_chart(raw_chart) else defaults["health_chart"]
     costs = {key: num("xp_costs", key) for key in defaults["xp_costs"]}
@@ -159,8 +162,11 @@ def check_settings(settings: dict, defaults: dict) -> list[Issue]:
             for sub, subvalue in value.items():
                 if sub not in default:
                     issues.append(
-                        Issue("settings.unknown", ptr(key, sub), f"House rule {key!r} has no {sub!r} (known: "
-                              f"{', '.join(default)}).")
+                        Issue(
+                            "settings.unknown",
+                            ptr(key, sub),
+                            f"House rule {key!r} has no {sub!r} (known: {', '.join(default)}).",
+                        )
                     )
                 elif not is_int(subvalue) or subvalue < 0:
                     issues.append(
@@ -168,11 +174,23 @@ def check_settings(settings: dict, defaults: dict) -> list[Issue]:
                     )
         elif key == "creation_abilities" and isinstance(value, list):
             if not all(is_int(s) and 0 <= s <= 10 for s in value):
-                issues.append(Issue("settings.malformed", ptr(key), "creation_abilities lists whole numbers of dots, "
-                                    "e.g. [3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1]."))
+                issues.append(
+                    Issue(
+                        "settings.malformed",
+                        ptr(key),
+                        "creation_abilities lists whole numbers of dots, "
+                        "e.g. [3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1].",
+                    )
+                )
         elif key == "health_chart" and isinstance(value, list) and not _good_chart(value):
-            issues.append(Issue("settings.malformed", ptr(key), "health_chart lists levels "
-                                '{"id", "label", "penalty": whole number or null}, at least two.'))
+            issues.append(
+                Issue(
+                    "settings.malformed",
+                    ptr(key),
+                    "health_chart lists levels "
+                    '{"id", "label", "penalty": whole number or null}, at least two.',
+                )
+            )
     return issues
 
 
@@ -212,7 +230,9 @@ def specialty_index(ctx: Context) -> tuple[dict[tuple[str, str], dict], list[tup
     """(ability, name key) → catalogue entry, with the examples of templates as aliases;
     and the "Specific X" templates as (ability, key of X, entry) for names ending in X.
     Once per context (``Context.memo``)."""
-    return ctx.memo("maelstrom.specialty_index", lambda: _specialty_index(ctx.catalogue.get("specialties", {})))
+    return ctx.memo(
+        "maelstrom.specialty_index", lambda: _specialty_index(ctx.catalogue.get("specialties", {}))
+    )
 
 
 def _specialty_index(specs: dict) -> tuple[dict[tuple[str, str], dict], list[tuple[str, str, dict]]]:
@@ -256,7 +276,9 @@ def find_specialty(ctx: Context, ability: str, name: str) -> dict | None:
 def _find_with_identity(ctx: Context, ability: str, name: str) -> tuple[dict | None, tuple[str, str]]:
     """``find_specialty`` and ``specialty_identity`` of a typed specialty, remembered per context
     (both depend only on the catalogue's specialties)."""
-    memo: dict[tuple[str, str], tuple[dict | None, tuple[str, str]]] = ctx.memo("maelstrom.specialties_found", dict)
+    memo: dict[tuple[str, str], tuple[dict | None, tuple[str, str]]] = ctx.memo(
+        "maelstrom.specialties_found", dict
+    )
     key = (ability, name)
     found = memo.get(key)
     if found is None:
@@ -297,15 +319,22 @@ def check(build: dict, report: Report, ctx: Context, defaults: dict) -> None:
 
     creation = build.get("creation")
     if creation is not None and not isinstance(creation, dict):
-        report.error("build.malformed", "/creation", "creation must be an object such as "
-                     '{"primary": "physical", "attributes": {...}, "abilities": {...}}, or left out.')
+        report.error(
+            "build.malformed",
+            "/creation",
+            "creation must be an object such as "
+            '{"primary": "physical", "attributes": {...}, "abilities": {...}}, or left out.',
+        )
         creation = None
     allocation: dict[str, Any] = {"source": "document" if creation is not None else "cheapest"}
     if creation is not None:
         for key in creation:
             if key not in CREATION_KEYS:
-                report.warn("build.unknown_key", ptr("creation", key),
-                            f"creation records primary, attributes and abilities; {key!r} is ignored.")
+                report.warn(
+                    "build.unknown_key",
+                    ptr("creation", key),
+                    f"creation records primary, attributes and abilities; {key!r} is ignored.",
+                )
 
     if sheet.attributes_complete:
         if creation is not None and "attributes" in creation:
@@ -325,12 +354,15 @@ def check(build: dict, report: Report, ctx: Context, defaults: dict) -> None:
 
     if sheet.willpower is not None:
         _price_willpower(report, h, sheet.willpower)
-        report.derived["willpower"] = sheet.willpower if sheet.willpower <= h.willpower_max else h.willpower_max  # noqa: FURB136 (hot path: no call)
+        report.derived["willpower"] = (
+            sheet.willpower if sheet.willpower <= h.willpower_max else h.willpower_max
+        )  # noqa: FURB136 (hot path: no call)
 
     _check_specialties(build, report, ctx, h)
 
     report.derived["health_levels"] = [
-        {"id": level["id"], "label": level["label"], "penalty": level.get("penalty")} for level in h.health_chart
+        {"id": level["id"], "label": level["label"], "penalty": level.get("penalty")}
+        for level in h.health_chart
     ]
     if "attributes" in allocation and "abilities" in allocation:
         report.derived["creation"] = allocation
@@ -340,44 +372,70 @@ def _read_attributes(build: dict, report: Report, ctx: Context, h: House, sheet:
     known = ctx.catalogue.get("attributes", {})
     raw = build.get("attributes")
     if raw is None:
-        report.error("build.malformed", "/attributes", "List the six attributes (strength, precision, reflexes, "
-                     "perception, intelligence, wits) with their dots, 1–5.")
+        report.error(
+            "build.malformed",
+            "/attributes",
+            "List the six attributes (strength, precision, reflexes, "
+            "perception, intelligence, wits) with their dots, 1–5.",
+        )
         return
     if not isinstance(raw, dict):
-        report.error("build.malformed", "/attributes", 'attributes must be an object such as {"strength": 2, ...}.')
+        report.error(
+            "build.malformed", "/attributes", 'attributes must be an object such as {"strength": 2, ...}.'
+        )
         return
     complete = True
     for key, value in raw.items():
         if key not in known:
             path = ptr("attributes", key)
-            report.error("attribute.unknown", path, f"Maelstrom has no attribute {key!r}; the attributes are "
-                         f"{', '.join(known)}. Remove it or rename it.")
+            report.error(
+                "attribute.unknown",
+                path,
+                f"Maelstrom has no attribute {key!r}; the attributes are "
+                f"{', '.join(known)}. Remove it or rename it.",
+            )
             continue
         path = "/attributes/" + key  # catalogue ids need no escaping
         label = known[key]["name"]
         if not is_int(value):
-            report.error("build.malformed", path, f"{label} must be a whole number of dots (0–{h.attribute_max}).")
+            report.error(
+                "build.malformed", path, f"{label} must be a whole number of dots (0–{h.attribute_max})."
+            )
             complete = False
             continue
         if value < h.attribute_min:
-            report.error("attribute.below_minimum", path, f"{label} {value} is below {h.attribute_min}; "
-                         f"attributes run from {h.attribute_min} to {h.attribute_max}.")
+            report.error(
+                "attribute.below_minimum",
+                path,
+                f"{label} {value} is below {h.attribute_min}; "
+                f"attributes run from {h.attribute_min} to {h.attribute_max}.",
+            )
             complete = False
             continue
         if value > h.attribute_max:
-            report.error("attribute.above_maximum", path, f"{label} {value} is above the maximum of "
-                         f"{h.attribute_max}; lower it to {h.attribute_max}.")
+            report.error(
+                "attribute.above_maximum",
+                path,
+                f"{label} {value} is above the maximum of {h.attribute_max}; lower it to {h.attribute_max}.",
+            )
             # Still priced (RULES.md "Out-of-range values are priced"), in closed form: a rank of
             # a billion costs no more work than a rank of five.
         elif value == 0:
-            report.warn("attribute.zero", path, f"{label} 0 is only for extreme exceptions (every character "
-                        "normally has at least 1 dot); check with the storyteller or raise it to 1.")
+            report.warn(
+                "attribute.zero",
+                path,
+                f"{label} 0 is only for extreme exceptions (every character "
+                "normally has at least 1 dot); check with the storyteller or raise it to 1.",
+            )
         sheet.attributes[key] = value
     for key, entry in known.items():
         if key not in raw:
             complete = False
-            report.error("attribute.missing", ptr("attributes", key),
-                         f"{entry['name']} is missing: every character has it (1 dot at least); add it.")
+            report.error(
+                "attribute.missing",
+                ptr("attributes", key),
+                f"{entry['name']} is missing: every character has it (1 dot at least); add it.",
+            )
     sheet.attributes_complete = complete
 
 
@@ -385,42 +443,67 @@ def _read_abilities(build: dict, report: Report, ctx: Context, h: House, sheet: 
     known = ctx.catalogue.get("abilities", {})
     raw = build.get("abilities", {})
     if not isinstance(raw, dict):
-        report.error("build.malformed", "/abilities", 'abilities must be an object such as {"firearms": 3}; '
-                     "leave out abilities with no dots.")
+        report.error(
+            "build.malformed",
+            "/abilities",
+            'abilities must be an object such as {"firearms": 3}; leave out abilities with no dots.',
+        )
         return
     for key, value in raw.items():
         if key not in known:
-            report.error("skill.unknown", ptr("abilities", key),
-                         f"{key!r} is not a Maelstrom ability (nor one of this campaign's "
-                         "homebrew abilities); pick one of the 24 abilities or remove it.")
+            report.error(
+                "skill.unknown",
+                ptr("abilities", key),
+                f"{key!r} is not a Maelstrom ability (nor one of this campaign's "
+                "homebrew abilities); pick one of the 24 abilities or remove it.",
+            )
             continue
         path = "/abilities/" + key
         label = known[key]["name"]
         if not is_int(value) or value < 0:
-            report.error("build.malformed", path, f"{label} must be a whole number of dots, 0–{h.ability_max}.")
+            report.error(
+                "build.malformed", path, f"{label} must be a whole number of dots, 0–{h.ability_max}."
+            )
             continue
         if value > h.ability_max:
-            report.error("skill.above_maximum", path, f"{label} {value} is above the maximum of {h.ability_max}; "
-                         f"lower it to {h.ability_max}.")  # still priced (see attributes)
+            report.error(
+                "skill.above_maximum",
+                path,
+                f"{label} {value} is above the maximum of {h.ability_max}; lower it to {h.ability_max}.",
+            )  # still priced (see attributes)
         sheet.abilities[key] = value
 
 
 def _read_willpower(build: dict, report: Report, h: House, sheet: Sheet) -> None:
     value = build.get("willpower", h.willpower_start)
     if not is_int(value):
-        report.error("build.malformed", "/willpower", f"Willpower must be a whole number of dots "
-                     f"({h.willpower_min}–{h.willpower_max}).")
+        report.error(
+            "build.malformed",
+            "/willpower",
+            f"Willpower must be a whole number of dots ({h.willpower_min}–{h.willpower_max}).",
+        )
         return
     if value < h.willpower_min:
-        report.error("attribute.below_minimum", "/willpower", f"Willpower {value} is below {h.willpower_min}; "
-                     f"every character starts with {h.willpower_start} dots.")
+        report.error(
+            "attribute.below_minimum",
+            "/willpower",
+            f"Willpower {value} is below {h.willpower_min}; "
+            f"every character starts with {h.willpower_start} dots.",
+        )
         return
     if value < h.willpower_start:
-        report.error("maelstrom.below_creation", "/willpower", f"Willpower {value} is below the "
-                     f"{h.willpower_start} dots every character starts with; raise it to {h.willpower_start}.")
+        report.error(
+            "maelstrom.below_creation",
+            "/willpower",
+            f"Willpower {value} is below the "
+            f"{h.willpower_start} dots every character starts with; raise it to {h.willpower_start}.",
+        )
     elif value > h.willpower_max:
-        report.error("attribute.above_maximum", "/willpower", f"Willpower {value} is above the maximum of "
-                     f"{h.willpower_max}; lower it to {h.willpower_max}.")  # still priced (see attributes)
+        report.error(
+            "attribute.above_maximum",
+            "/willpower",
+            f"Willpower {value} is above the maximum of {h.willpower_max}; lower it to {h.willpower_max}.",
+        )  # still priced (see attributes)
     sheet.willpower = value
 
 
@@ -429,6 +512,7 @@ def _read_willpower(build: dict, report: Report, h: House, sheet: Sheet) -> None
 
 def _group_of(ctx: Context) -> dict[str, list[str]]:
     """Group -> its attribute ids, in catalogue order (once per context; do not mutate)."""
+
     def groups() -> dict[str, list[str]]:
         out: dict[str, list[str]] = {g: [] for g in GROUPS}
         for key, entry in ctx.catalogue.get("attributes", {}).items():
@@ -450,8 +534,11 @@ def _creation_attributes_cheapest(
     need = {primary: h.creation_primary, secondary: h.creation_secondary}
     short = {g: need[g] - total[g] for g in GROUPS if total[g] < need[g]}
     if short:
-        parts = [f"{g} (the {'primary' if g == primary else 'secondary'} group) has {total[g]} extra dots above "
-                 f"{start} but creation gives it {need[g]}" for g in short]
+        parts = [
+            f"{g} (the {'primary' if g == primary else 'secondary'} group) has {total[g]} extra dots above "
+            f"{start} but creation gives it {need[g]}"
+            for g in short
+        ]
         fixes = " and ".join(f"add {n} dot{'s' if n > 1 else ''} to {g} attributes" for g, n in short.items())
         report.error(
             "maelstrom.creation_attributes",
@@ -502,8 +589,11 @@ def _creation_attributes_from_document(
     raw = creation.get("attributes")
     known = ctx.catalogue.get("attributes", {})
     if not isinstance(raw, dict):
-        report.error("build.malformed", "/creation/attributes", "creation/attributes must be an object of the six "
-                     "attributes with their creation dots.")
+        report.error(
+            "build.malformed",
+            "/creation/attributes",
+            "creation/attributes must be an object of the six attributes with their creation dots.",
+        )
         return False
     values: dict[str, int] = {}
     broken = False
@@ -512,18 +602,26 @@ def _creation_attributes_from_document(
         if key not in known:
             report.error("attribute.unknown", path, f"Maelstrom has no attribute {key!r}; remove it.")
         elif not is_int(value) or value < 0:
-            report.error("build.malformed", path, f"Creation {known[key]['name']} must be a whole number of dots.")
+            report.error(
+                "build.malformed", path, f"Creation {known[key]['name']} must be a whole number of dots."
+            )
             broken = True
         elif value > h.attribute_max:
-            report.error("attribute.above_maximum", path, f"Creation {known[key]['name']} {value} is above "
-                         f"{h.attribute_max}.")
+            report.error(
+                "attribute.above_maximum",
+                path,
+                f"Creation {known[key]['name']} {value} is above {h.attribute_max}.",
+            )
             broken = True
         else:
             values[key] = value
     for key, entry in known.items():
         if key not in raw:
-            report.error("attribute.missing", ptr("creation", "attributes", key),
-                         f"creation/attributes lacks {entry['name']}; record all six attributes.")
+            report.error(
+                "attribute.missing",
+                ptr("creation", "attributes", key),
+                f"creation/attributes lacks {entry['name']}; record all six attributes.",
+            )
             broken = True
     if broken:
         return False
@@ -552,9 +650,12 @@ def _creation_attributes_from_document(
     for key, value in values.items():
         final = sheet.attributes.get(key)
         if final is not None and final < value:
-            report.error("maelstrom.below_creation", ptr("attributes", key),
-                         f"{known[key]['name']} {final} is below its {value} creation dots; raise it to {value} "
-                         "(dots are never lost) or correct the creation record.")
+            report.error(
+                "maelstrom.below_creation",
+                ptr("attributes", key),
+                f"{known[key]['name']} {final} is below its {value} creation dots; raise it to {value} "
+                "(dots are never lost) or correct the creation record.",
+            )
     allocation["primary"] = primary
     allocation["attributes"] = values
     return True
@@ -573,24 +674,34 @@ def _price_attributes(report: Report, ctx: Context, h: House, sheet: Sheet, crea
         path = "/attributes/" + key
         top = h.attribute_max
         for rank in range(first, (final if final <= top else top) + 1):  # noqa: FURB136 (hot path: no call)
-            report.charge("xp", cost, path=path,
-                          label=f"{label} {rank} costs {cost} XP: every attribute dot above the creation dots "
-                                f"costs {cost} ({source}).")
+            report.charge(
+                "xp",
+                cost,
+                path=path,
+                label=f"{label} {rank} costs {cost} XP: every attribute dot above the creation dots "
+                f"costs {cost} ({source}).",
+            )
         if final > top:
             beyond = max(first, top + 1)
             _charge_beyond(report, path, label, beyond, final, top, (final - beyond + 1) * cost)
 
 
-def _charge_beyond(report: Report, path: str, label: str, first: int, final: int, maximum: int, cost: int) -> None:
+def _charge_beyond(
+    report: Report, path: str, label: str, first: int, final: int, maximum: int, cost: int
+) -> None:
     """One charge for the dots ``first``…``final`` above the maximum (RULES.md: an out-of-range
     value is still priced, so the overspend shows beside the range error)."""
     if first > final:
         return
     dots = final - first + 1
-    report.charge("xp", cost, path=path,
-                  label=f"{label} {first}{'' if dots == 1 else f'–{final}'} would cost {cost} XP: "
-                        f"{dots} dot{'' if dots == 1 else 's'} above the maximum of {maximum}, priced so "
-                        "the total stays true.")
+    report.charge(
+        "xp",
+        cost,
+        path=path,
+        label=f"{label} {first}{'' if dots == 1 else f'–{final}'} would cost {cost} XP: "
+        f"{dots} dot{'' if dots == 1 else 's'} above the maximum of {maximum}, priced so "
+        "the total stays true.",
+    )
 
 
 def _sum_of_ranks(first: int, final: int) -> int:
@@ -607,7 +718,9 @@ def _creation_abilities_cheapest(
     # Highest finals take the biggest slots; among equals the sheet's own order decides, so an
     # ability added at the end of the sheet is the one that pays.
     position = {key: i for i, key in enumerate(sheet.abilities)}
-    ranked = sorted((k for k, v in sheet.abilities.items() if v > 0), key=lambda k: (-sheet.abilities[k], position[k]))
+    ranked = sorted(
+        (k for k, v in sheet.abilities.items() if v > 0), key=lambda k: (-sheet.abilities[k], position[k])
+    )
     slots = h.creation_abilities
     creation: dict[str, int] = {}
     for key, slot in zip(ranked, slots, strict=False):
@@ -633,9 +746,13 @@ def _creation_abilities_cheapest(
 def _slot_needs(ctx: Context, slots: list[int]) -> list[tuple[int, int]]:
     """(level, how many slots give level+ dots), highest level first; ``slots`` are the context's
     House ``creation_abilities``, so once per context."""
-    return ctx.memo("maelstrom.slot_needs", lambda: [
-        (level, sum(1 for s in slots if s >= level)) for level in sorted({s for s in slots if s > 0}, reverse=True)
-    ])
+    return ctx.memo(
+        "maelstrom.slot_needs",
+        lambda: [
+            (level, sum(1 for s in slots if s >= level))
+            for level in sorted({s for s in slots if s > 0}, reverse=True)
+        ],
+    )
 
 
 def _slots_text(slots: list[int]) -> str:
@@ -652,16 +769,23 @@ def _creation_abilities_from_document(
     raw = creation.get("abilities")
     known = ctx.catalogue.get("abilities", {})
     if not isinstance(raw, dict):
-        report.error("build.malformed", "/creation/abilities", "creation/abilities must be an object such as "
-                     '{"firearms": 3, "athletics": 3, ...}.')
+        report.error(
+            "build.malformed",
+            "/creation/abilities",
+            'creation/abilities must be an object such as {"firearms": 3, "athletics": 3, ...}.',
+        )
         return False
     values: dict[str, int] = {}
     for key, value in raw.items():
         path = ptr("creation", "abilities", key)
         if key not in known:
-            report.error("skill.unknown", path, f"{key!r} is not a Maelstrom ability; remove it from the creation.")
+            report.error(
+                "skill.unknown", path, f"{key!r} is not a Maelstrom ability; remove it from the creation."
+            )
         elif not is_int(value) or value < 0:
-            report.error("build.malformed", path, f"Creation {known[key]['name']} must be a whole number of dots.")
+            report.error(
+                "build.malformed", path, f"Creation {known[key]['name']} must be a whole number of dots."
+            )
         elif value:
             values[key] = value
     if sorted(values.values(), reverse=True) != [s for s in h.creation_abilities if s]:
@@ -675,9 +799,12 @@ def _creation_abilities_from_document(
     for key, value in values.items():
         final = sheet.abilities.get(key, 0)
         if final < value:
-            report.error("maelstrom.below_creation", ptr("abilities", key),
-                         f"{known[key]['name']} {final} is below its {value} creation dots; raise it to {value} "
-                         "or correct the creation record.")
+            report.error(
+                "maelstrom.below_creation",
+                ptr("abilities", key),
+                f"{known[key]['name']} {final} is below its {value} creation dots; raise it to {value} "
+                "or correct the creation record.",
+            )
     allocation["abilities"] = values
     return True
 
@@ -695,9 +822,13 @@ def _price_abilities(report: Report, ctx: Context, h: House, sheet: Sheet, creat
         path = "/abilities/" + key
         top = h.ability_max
         for rank in range(first, (final if final <= top else top) + 1):  # noqa: FURB136 (hot path: no call)
-            report.charge("xp", rank * per, path=path,
-                          label=f"{label} {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
-                                f"(new rank × {per}, {source}).")
+            report.charge(
+                "xp",
+                rank * per,
+                path=path,
+                label=f"{label} {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
+                f"(new rank × {per}, {source}).",
+            )
         if final > top:
             beyond = max(first, top + 1)
             _charge_beyond(report, path, label, beyond, final, top, per * _sum_of_ranks(beyond, final))
@@ -708,12 +839,18 @@ def _price_willpower(report: Report, h: House, willpower: int) -> None:
     source = h.source("xp_costs")
     top = h.willpower_max
     for rank in range(h.willpower_start + 1, (willpower if willpower <= top else top) + 1):  # noqa: FURB136
-        report.charge("xp", rank * per, path="/willpower",
-                      label=f"Willpower {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
-                            f"(new rank × {per}, {source}).")
+        report.charge(
+            "xp",
+            rank * per,
+            path="/willpower",
+            label=f"Willpower {rank} costs {rank * per} XP because it is the {ordinal(rank)} dot "
+            f"(new rank × {per}, {source}).",
+        )
     if willpower > top:
         beyond = max(h.willpower_start + 1, top + 1)
-        _charge_beyond(report, "/willpower", "Willpower", beyond, willpower, top, per * _sum_of_ranks(beyond, willpower))
+        _charge_beyond(
+            report, "/willpower", "Willpower", beyond, willpower, top, per * _sum_of_ranks(beyond, willpower)
+        )
 
 
 # -------------------------------------------------------------- specialties
@@ -722,8 +859,11 @@ def _price_willpower(report: Report, h: House, willpower: int) -> None:
 def _check_specialties(build: dict, report: Report, ctx: Context, h: House) -> None:
     raw = build.get("specialties", [])
     if not isinstance(raw, list):
-        report.error("build.malformed", "/specialties", 'specialties must be a list such as '
-                     '[{"ability": "firearms", "name": "Pistols"}].')
+        report.error(
+            "build.malformed",
+            "/specialties",
+            'specialties must be a list such as [{"ability": "firearms", "name": "Pistols"}].',
+        )
         return
     abilities = ctx.catalogue.get("abilities", {})
     source = h.source("xp_costs")
@@ -735,20 +875,29 @@ def _check_specialties(build: dict, report: Report, ctx: Context, h: House) -> N
             continue
         for key in entry:
             if key not in SPECIALTY_KEYS:
-                report.warn("build.unknown_key", ptr("specialties", i, key),
-                            f"A specialty has ability, name and kind; {key!r} is ignored.")
+                report.warn(
+                    "build.unknown_key",
+                    ptr("specialties", i, key),
+                    f"A specialty has ability, name and kind; {key!r} is ignored.",
+                )
         ability, name, kind = entry.get("ability"), entry.get("name"), entry.get("kind")
         ok = True
         if not isinstance(ability, str):
-            report.error("build.malformed", path + "/ability", "Say which ability this specialty belongs to "
-                         '(an ability id such as "firearms").')
+            report.error(
+                "build.malformed",
+                path + "/ability",
+                'Say which ability this specialty belongs to (an ability id such as "firearms").',
+            )
             ok = False
         elif ability not in abilities:
-            report.error("skill.unknown", path + "/ability", f"{ability!r} is not a Maelstrom ability; a specialty "
-                         "belongs to one of the 24 abilities.")
+            report.error(
+                "skill.unknown",
+                path + "/ability",
+                f"{ability!r} is not a Maelstrom ability; a specialty belongs to one of the 24 abilities.",
+            )
             ok = False
         if not isinstance(name, str) or not name_key(name):
-            report.error("build.malformed", path + "/name", "Give the specialty a name, e.g. \"Pistols\".")
+            report.error("build.malformed", path + "/name", 'Give the specialty a name, e.g. "Pistols".')
             ok = False
         if kind is not None and kind not in KINDS:
             report.error("build.malformed", path + "/kind", 'A specialty\'s kind is "general" or "advanced".')
@@ -760,24 +909,37 @@ def _check_specialties(build: dict, report: Report, ctx: Context, h: House) -> N
         if listed is not None:
             priced_kind = listed["kind"]
             if kind is not None and kind != listed["kind"]:
-                report.error("specialty.kind_mismatch", path + "/kind",
-                             f"{ability_name}: {listed['name']} is an {listed['kind']} specialty in the rulebook, not "
-                             f"{kind}; set kind to {listed['kind']!r} or leave it out.")
+                report.error(
+                    "specialty.kind_mismatch",
+                    path + "/kind",
+                    f"{ability_name}: {listed['name']} is an {listed['kind']} specialty in the rulebook, not "
+                    f"{kind}; set kind to {listed['kind']!r} or leave it out.",
+                )
         else:
             priced_kind = kind or "general"
-            report.warn("specialty.unlisted", path + "/name",
-                        f"{ability_name}: {name} is not among the rulebook's suggested specialties; the storyteller "
-                        f"decides whether it is reasonable. It is priced as {priced_kind}"
-                        f"{'' if kind else ' (no kind given)'}; set kind to \"advanced\" if the storyteller says so.")
+            report.warn(
+                "specialty.unlisted",
+                path + "/name",
+                f"{ability_name}: {name} is not among the rulebook's suggested specialties; the storyteller "
+                f"decides whether it is reasonable. It is priced as {priced_kind}"
+                f'{"" if kind else " (no kind given)"}; set kind to "advanced" if the storyteller says so.',
+            )
         if identity in seen:
-            report.error("skill.duplicate", path, f"{ability_name}: {name} is already listed at "
-                         f"/specialties/{seen[identity]}; remove this one.")
+            report.error(
+                "skill.duplicate",
+                path,
+                f"{ability_name}: {name} is already listed at "
+                f"/specialties/{seen[identity]}; remove this one.",
+            )
             continue
         seen[identity] = i
         cost = h.costs[f"{priced_kind}_specialty"]
-        report.charge("xp", cost, path=path,
-                      label=f"{ability_name}: {name} costs {cost} XP ({priced_kind} specialty, "
-                            f"{source}).")
+        report.charge(
+            "xp",
+            cost,
+            path=path,
+            label=f"{ability_name}: {name} costs {cost} XP ({priced_kind} specialty, {source}).",
+        )
 
 
 # ------------------------------------------------------------- advancement
@@ -792,29 +954,46 @@ def check_advancement(old: dict, new: dict, report: Report, ctx: Context) -> Non
         for key, was in before.items():
             now = after.get(key, 0)
             if is_int(was) and is_int(now) and now < was:
-                report.error("advancement.decrease", ptr(section, key),
-                             f"{_title(ctx.catalogue, section, key)} drops from {was} to {now}; dots bought are never "
-                             f"lost in Maelstrom. Keep it at {was} or more.")
+                report.error(
+                    "advancement.decrease",
+                    ptr(section, key),
+                    f"{_title(ctx.catalogue, section, key)} drops from {was} to {now}; dots bought are never "
+                    f"lost in Maelstrom. Keep it at {was} or more.",
+                )
     was, now = old.get("willpower"), new.get("willpower")
     if is_int(was) and is_int(now) and now < was:
-        report.error("advancement.decrease", "/willpower", f"Permanent willpower drops from {was} to {now}; keep it "
-                     f"at {was} or more.")
+        report.error(
+            "advancement.decrease",
+            "/willpower",
+            f"Permanent willpower drops from {was} to {now}; keep it at {was} or more.",
+        )
     before, after = old.get("specialties"), new.get("specialties")
     if isinstance(before, list):
         kept = {_spec_identity(ctx, s) for s in after} if isinstance(after, list) else set()
         for spec in before:
             identity = _spec_identity(ctx, spec)
             if identity is not None and identity not in kept:
-                report.error("advancement.decrease", "/specialties",
-                             f"The specialty {spec['ability']}: {spec['name']} of the approved sheet is gone; "
-                             "specialties are never lost. Put it back.")
+                report.error(
+                    "advancement.decrease",
+                    "/specialties",
+                    f"The specialty {spec['ability']}: {spec['name']} of the approved sheet is gone; "
+                    "specialties are never lost. Put it back.",
+                )
     if isinstance(old.get("creation"), dict) and new.get("creation") != old.get("creation"):
-        report.error("maelstrom.creation_changed", "/creation", "The creation dots of the approved sheet are fixed; "
-                     "restore the creation section as it was approved.")
+        report.error(
+            "maelstrom.creation_changed",
+            "/creation",
+            "The creation dots of the approved sheet are fixed; "
+            "restore the creation section as it was approved.",
+        )
 
 
 def _spec_identity(ctx: Context, spec: Any) -> tuple[str, str] | None:
-    if not isinstance(spec, dict) or not isinstance(spec.get("ability"), str) or not isinstance(spec.get("name"), str):
+    if (
+        not isinstance(spec, dict)
+        or not isinstance(spec.get("ability"), str)
+        or not isinstance(spec.get("name"), str)
+    ):
         return None
     listed = find_specialty(ctx, spec["ability"], spec["name"])
     return specialty_identity(listed, spec["ability"], spec["name"])
@@ -831,19 +1010,39 @@ def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
     if kind == "specialties":
         ability = entry.get("ability")
         if not isinstance(ability, str) or not ID_RE.match(ability):
-            issues.append(Issue("homebrew.malformed", path + "/ability", "Say which ability the specialty belongs "
-                                'to (an ability id such as "firearms").'))
+            issues.append(
+                Issue(
+                    "homebrew.malformed",
+                    path + "/ability",
+                    'Say which ability the specialty belongs to (an ability id such as "firearms").',
+                )
+            )
         if entry.get("kind") not in KINDS:
-            issues.append(Issue("homebrew.malformed", path + "/kind", 'A specialty\'s kind is "general" or '
-                                '"advanced" (the storyteller decides).'))
+            issues.append(
+                Issue(
+                    "homebrew.malformed",
+                    path + "/kind",
+                    'A specialty\'s kind is "general" or "advanced" (the storyteller decides).',
+                )
+            )
     elif kind == "abilities":
         if entry.get("category") not in CATEGORIES:
-            issues.append(Issue("homebrew.malformed", path + "/category", 'An ability\'s category is "talent", '
-                                '"skill" or "knowledge".'))
+            issues.append(
+                Issue(
+                    "homebrew.malformed",
+                    path + "/category",
+                    'An ability\'s category is "talent", "skill" or "knowledge".',
+                )
+            )
         attrs = entry.get("common_attributes", [])
         if not isinstance(attrs, list) or not all(isinstance(a, str) for a in attrs):
-            issues.append(Issue("homebrew.malformed", path + "/common_attributes",
-                                "common_attributes is a list of attribute ids such as [\"wits\"]."))
+            issues.append(
+                Issue(
+                    "homebrew.malformed",
+                    path + "/common_attributes",
+                    'common_attributes is a list of attribute ids such as ["wits"].',
+                )
+            )
         desc = entry.get("description", "")
         if not isinstance(desc, str):
             issues.append(Issue("homebrew.malformed", path + "/description", "The description must be text."))
@@ -860,9 +1059,14 @@ def drop_orphan_specialties(good: dict[str, list[dict]], homebrew: Any, base_abi
             kept.append(entry)
             continue
         index = next((i for i, e in enumerate(raw or []) if e is entry), entry["id"])
-        issues.append(Issue("homebrew.malformed", ptr("specialties", index, "ability"),
-                            f"Homebrew specialty {entry['id']!r} belongs to {entry['ability']!r}, which is not an "
-                            "ability; use one of the 24 abilities or a homebrew ability."))
+        issues.append(
+            Issue(
+                "homebrew.malformed",
+                ptr("specialties", index, "ability"),
+                f"Homebrew specialty {entry['id']!r} belongs to {entry['ability']!r}, which is not an "
+                "ability; use one of the 24 abilities or a homebrew ability.",
+            )
+        )
     if "specialties" in good:
         good["specialties"] = kept
     return issues
@@ -883,50 +1087,92 @@ def traits(ctx: Context, defaults: dict) -> dict[str, Any]:
     return {
         "sections": [
             {
-                "id": "attributes", "label": "Attributes", "kind": "numbers", "path": "/attributes",
+                "id": "attributes",
+                "label": "Attributes",
+                "kind": "numbers",
+                "path": "/attributes",
                 "help": f"Every attribute starts at {h.creation_start}. Creation adds {h.creation_primary} dots in "
-                        f"the primary group and {h.creation_secondary} in the secondary; each further dot costs "
-                        f"{c['attribute']} XP.",
+                f"the primary group and {h.creation_secondary} in the secondary; each further dot costs "
+                f"{c['attribute']} XP.",
                 "fields": [
-                    {"id": key, "label": e["name"], "min": h.attribute_min, "max": h.attribute_max,
-                     "default": h.creation_start, "group": e["group"]}
+                    {
+                        "id": key,
+                        "label": e["name"],
+                        "min": h.attribute_min,
+                        "max": h.attribute_max,
+                        "default": h.creation_start,
+                        "group": e["group"],
+                    }
                     for key, e in attributes.items()
                 ],
             },
             {
-                "id": "abilities", "label": "Abilities", "kind": "ranks", "path": "/abilities",
+                "id": "abilities",
+                "label": "Abilities",
+                "kind": "ranks",
+                "path": "/abilities",
                 "help": f"Creation: twelve different abilities, {_slots_text(h.creation_abilities)} dots. Each "
-                        f"further dot costs its new rank × {c['ability_per_rank']} XP.",
+                f"further dot costs its new rank × {c['ability_per_rank']} XP.",
                 "options": [
-                    {"id": key, "label": e["name"], "group": e.get("category", "talent"), "max": h.ability_max}
+                    {
+                        "id": key,
+                        "label": e["name"],
+                        "group": e.get("category", "talent"),
+                        "max": h.ability_max,
+                    }
                     for key, e in abilities.items()
                 ],
-                "min": 0, "max": h.ability_max,
+                "min": 0,
+                "max": h.ability_max,
             },
             {
-                "id": "willpower", "label": "Willpower", "kind": "number", "path": "/willpower",
+                "id": "willpower",
+                "label": "Willpower",
+                "kind": "number",
+                "path": "/willpower",
                 "help": f"Every character starts with {h.willpower_start}; each further dot costs its new rank × "
-                        f"{c['willpower_per_rank']} XP.",
-                "min": h.willpower_start, "max": h.willpower_max, "default": h.willpower_start, "nullable": False,
+                f"{c['willpower_per_rank']} XP.",
+                "min": h.willpower_start,
+                "max": h.willpower_max,
+                "default": h.willpower_start,
+                "nullable": False,
             },
             {
-                "id": "specialties", "label": "Specialties", "kind": "records", "path": "/specialties",
+                "id": "specialties",
+                "label": "Specialties",
+                "kind": "records",
+                "path": "/specialties",
                 "help": f"A general specialty costs {c['general_specialty']} XP, an advanced one "
-                        f"{c['advanced_specialty']}. Unlisted specialties need the storyteller's approval.",
+                f"{c['advanced_specialty']}. Unlisted specialties need the storyteller's approval.",
                 "fields": [
-                    {"id": "ability", "label": "Ability", "kind": "choice",
-                     "options": [{"id": key, "label": e["name"]} for key, e in abilities.items()]},
+                    {
+                        "id": "ability",
+                        "label": "Ability",
+                        "kind": "choice",
+                        "options": [{"id": key, "label": e["name"]} for key, e in abilities.items()],
+                    },
                     {"id": "name", "label": "Specialty", "kind": "text"},
-                    {"id": "kind", "label": "Kind", "kind": "choice",
-                     "options": [{"id": "general", "label": "General"}, {"id": "advanced", "label": "Advanced"}]},
+                    {
+                        "id": "kind",
+                        "label": "Kind",
+                        "kind": "choice",
+                        "options": [
+                            {"id": "general", "label": "General"},
+                            {"id": "advanced", "label": "Advanced"},
+                        ],
+                    },
                 ],
                 "suggestions": suggestions,
             },
             {
-                "id": "creation", "label": "Creation dots", "kind": "custom", "widget": "maelstrom_creation",
-                "path": "/creation", "optional": True,
+                "id": "creation",
+                "label": "Creation dots",
+                "kind": "custom",
+                "widget": "maelstrom_creation",
+                "path": "/creation",
+                "optional": True,
                 "help": "The free dots of character creation. Leave them out and the sheet is priced with the "
-                        "cheapest legal allocation (shown in the report under derived.creation).",
+                "cheapest legal allocation (shown in the report under derived.creation).",
                 "groups": {g: [k for k, e in attributes.items() if e["group"] == g] for g in GROUPS},
                 "attribute_start": h.creation_start,
                 "attribute_dots": {"primary": h.creation_primary, "secondary": h.creation_secondary},

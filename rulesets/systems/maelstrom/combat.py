@@ -64,22 +64,32 @@ from .state import DAMAGE_TYPES
 
 #: HD weapons: pool traits and damage (levels, type).
 ATTACKS: dict[str, dict[str, Any]] = {
-    "melee": {"label": "Melee attack", "attribute": "strength", "ability": "melee", "default": "fists",
-              "weapons": {
-                  "fists": {"name": "Fists", "damage": 1, "type": "bashing"},
-                  "club": {"name": "Club", "damage": 2, "type": "bashing"},
-                  "knife": {"name": "Knife", "damage": 2, "type": "lethal"},
-                  "sword": {"name": "Sword", "damage": 3, "type": "lethal"},
-                  "plasma_cutter": {"name": "Plasma cutter", "damage": 2, "type": "aggravated"},
-              }},
-    "ranged": {"label": "Ranged attack", "attribute": "precision", "ability": "firearms", "default": "pistol",
-               "weapons": {
-                   "stunner": {"name": "Stunner", "damage": 2, "type": "bashing"},
-                   "pistol": {"name": "Pistol", "damage": 2, "type": "lethal"},
-                   "rifle": {"name": "Rifle", "damage": 3, "type": "lethal"},
-                   "shotgun": {"name": "Shotgun", "damage": 4, "type": "lethal"},
-                   "plasma_rifle": {"name": "Plasma rifle", "damage": 3, "type": "aggravated"},
-               }},
+    "melee": {
+        "label": "Melee attack",
+        "attribute": "strength",
+        "ability": "melee",
+        "default": "fists",
+        "weapons": {
+            "fists": {"name": "Fists", "damage": 1, "type": "bashing"},
+            "club": {"name": "Club", "damage": 2, "type": "bashing"},
+            "knife": {"name": "Knife", "damage": 2, "type": "lethal"},
+            "sword": {"name": "Sword", "damage": 3, "type": "lethal"},
+            "plasma_cutter": {"name": "Plasma cutter", "damage": 2, "type": "aggravated"},
+        },
+    },
+    "ranged": {
+        "label": "Ranged attack",
+        "attribute": "precision",
+        "ability": "firearms",
+        "default": "pistol",
+        "weapons": {
+            "stunner": {"name": "Stunner", "damage": 2, "type": "bashing"},
+            "pistol": {"name": "Pistol", "damage": 2, "type": "lethal"},
+            "rifle": {"name": "Rifle", "damage": 3, "type": "lethal"},
+            "shotgun": {"name": "Shotgun", "damage": 4, "type": "lethal"},
+            "plasma_rifle": {"name": "Plasma rifle", "damage": 3, "type": "aggravated"},
+        },
+    },
 }
 SOAKABLE = ("bashing", "lethal")
 SOAK_ATTRIBUTE = "strength"
@@ -113,7 +123,9 @@ class MaelstromCombat(CombatRules):
         """The abilities of the campaign (its homebrew ones too)."""
         return self.ctx_of(f).catalogue.get("abilities", {})
 
-    def cannot_act(self, f: Fighter, fx: dict | None = None, *, ctx: Context | None = None) -> tuple[str, str]:
+    def cannot_act(
+        self, f: Fighter, fx: dict | None = None, *, ctx: Context | None = None
+    ) -> tuple[str, str]:
         """("", "") when the fighter can act, else (reason, code)."""
         fx = fx or self.effects_of(f)
         if fx["dead"]:
@@ -127,7 +139,9 @@ class MaelstromCombat(CombatRules):
         return "", ""
 
     def _chart_labels(self, f: Fighter) -> list[str]:
-        chart = (self.report_of(f).derived or {}).get("health_levels") or self._house(self.ctx_of(f)).health_chart
+        chart = (self.report_of(f).derived or {}).get("health_levels") or self._house(
+            self.ctx_of(f)
+        ).health_chart
         return [level["label"] for level in chart]
 
     def _difficulty(self, es: dict, ctx: Context) -> tuple[int, int]:
@@ -135,11 +149,11 @@ class MaelstromCombat(CombatRules):
         default = self._house(ctx).default_difficulty
         d = es.get("difficulty", default)
         t = es.get("threshold", 0)
-        return (d if is_int(d) and 2 <= d <= 10 else default,
-                t if is_int(t) and t >= 0 else 0)
+        return (d if is_int(d) and 2 <= d <= 10 else default, t if is_int(t) and t >= 0 else 0)
 
-    def _pool(self, f: Fighter, attr: str, ability: str | None, es: dict,
-              fx: dict | None = None) -> tuple[dict[str, int], list[str]]:
+    def _pool(
+        self, f: Fighter, attr: str, ability: str | None, es: dict, fx: dict | None = None
+    ) -> tuple[dict[str, int], list[str]]:
         """The roll request of attribute + ability with the wound penalty, and notes on how."""
         fx = fx or self.effects_of(f)
         difficulty, threshold = self._difficulty(es, self.ctx_of(f))
@@ -155,8 +169,10 @@ class MaelstromCombat(CombatRules):
                 difficulty = min(10, difficulty + 1)
                 notes.append(f"no {name} dots: difficulty +1")
             elif category == "knowledge":
-                raise CombatRefused("maelstrom.untrained_knowledge",
-                                    f"{f.name} has no dots in {name}: a knowledge cannot be attempted untrained.")
+                raise CombatRefused(
+                    "maelstrom.untrained_knowledge",
+                    f"{f.name} has no dots in {name}: a knowledge cannot be attempted untrained.",
+                )
             else:
                 notes.append(f"no {name} dots: {attr} alone")
         penalty = fx["wound_penalty"]
@@ -183,7 +199,11 @@ class MaelstromCombat(CombatRules):
         """The advanced specialties the storyteller requires of this scene's rolls (seed,
         "Required Specialties"; set with the GM's difficulty action)."""
         raw = es.get("required")
-        return [n for n in raw if isinstance(n, str) and n.strip()][: dice.MAX_NAMES] if isinstance(raw, list) else []
+        return (
+            [n for n in raw if isinstance(n, str) and n.strip()][: dice.MAX_NAMES]
+            if isinstance(raw, list)
+            else []
+        )
 
     def _specialties_for(self, f: Fighter, ability: str | None, required: list[str], dots: int) -> list[str]:
         """The fighter's specialties of ``ability`` that meet a requirement, at most ``dots`` of them
@@ -192,8 +212,13 @@ class MaelstromCombat(CombatRules):
         owned = (f.build or {}).get("specialties") if isinstance(f.build, dict) else None
         used: list[str] = []
         for spec in owned if isinstance(owned, list) else []:
-            if (isinstance(spec, dict) and spec.get("ability") == ability and isinstance(spec.get("name"), str)
-                    and name_key(spec["name"]) in wanted and spec["name"] not in used):
+            if (
+                isinstance(spec, dict)
+                and spec.get("ability") == ability
+                and isinstance(spec.get("name"), str)
+                and name_key(spec["name"]) in wanted
+                and spec["name"] not in used
+            ):
                 used.append(spec["name"])
         return used[:dots]
 
@@ -201,7 +226,9 @@ class MaelstromCombat(CombatRules):
 
     # join and turn_start are the engine's defaults, built on these four.
 
-    def roll_initiative(self, fighter: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
+    def roll_initiative(
+        self, fighter: Fighter, roller: Roller, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         base = self._attr(fighter, "reflexes") + self._attr(fighter, "wits")
         face = roller.d(10)
         return {"initiative": base + face, "initiative_roll": face, "initiative_base": base}
@@ -212,8 +239,9 @@ class MaelstromCombat(CombatRules):
     def fresh_turn(self) -> dict[str, Any]:
         return {"acted": False, "willpower_spent": False, "willpower_roll": None}
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def start(
+        self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Context | None = None
+    ) -> Outcome:
         out = Outcome()
         rolls = {f.id: self.roll_initiative(f, roller, ctx=ctx) for f in fighters}
         for f in fighters:
@@ -221,20 +249,35 @@ class MaelstromCombat(CombatRules):
 
         def key(f: Fighter):
             r = rolls[f.id]
-            return (-r["initiative"], -r["initiative_base"], -self._attr(f, "wits"), 1 if f.is_npc else 0, f.id)
+            return (
+                -r["initiative"],
+                -r["initiative_base"],
+                -self._attr(f, "wits"),
+                1 if f.is_npc else 0,
+                f.id,
+            )
 
         ordered = sorted(fighters, key=key)
         out.order = [f.id for f in ordered]
-        parts = [f"{f.name} {rolls[f.id]['initiative']} ({self.initiative_text(rolls[f.id])})" for f in ordered]
-        out.log("initiative", "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
-                initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered})
-        difficulty, threshold = self._difficulty(encounter_state or {}, self.ctx_of(fighters[0] if fighters else None, ctx))
+        parts = [
+            f"{f.name} {rolls[f.id]['initiative']} ({self.initiative_text(rolls[f.id])})" for f in ordered
+        ]
+        out.log(
+            "initiative",
+            "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
+            initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered},
+        )
+        difficulty, threshold = self._difficulty(
+            encounter_state or {}, self.ctx_of(fighters[0] if fighters else None, ctx)
+        )
         out.encounter_state = {**(encounter_state or {}), "difficulty": difficulty, "threshold": threshold}
         return out
 
     # ---------------------------------------------------------------- actions
 
-    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
+    def _specs(
+        self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None
+    ) -> list[ActionSpec]:
         """Every action ``actor`` has now, each gated by the first rule that stops it."""
         fx = self.effects_of(actor)
         on_turn = current is not None and actor.id == current
@@ -245,15 +288,28 @@ class MaelstromCombat(CombatRules):
             if not spec.reaction and not on_turn:
                 spec.deny(*self.not_your_turn(actor))
             if turn_action and (actor.combat or {}).get("acted"):
-                spec.deny(f"{actor.name} has taken this turn's action: one action a turn; end the turn.",
-                          "maelstrom.already_acted")
+                spec.deny(
+                    f"{actor.name} has taken this turn's action: one action a turn; end the turn.",
+                    "maelstrom.already_acted",
+                )
             return spec
 
         specs = [gate(spec, turn_action=True) for spec in self._attack_specs(actor, es, fx)]
         specs.append(gate(self._roll_spec(actor, es, fx), turn_action=True))
-        specs.append(self._spend_spec(actor, fx, gate(ActionSpec(
-            id="spend_willpower", label="Spend willpower: ignore wound penalties",
-            cost="1 willpower, once a turn, before the action"), turn_action=True)))
+        specs.append(
+            self._spend_spec(
+                actor,
+                fx,
+                gate(
+                    ActionSpec(
+                        id="spend_willpower",
+                        label="Spend willpower: ignore wound penalties",
+                        cost="1 willpower, once a turn, before the action",
+                    ),
+                    turn_action=True,
+                ),
+            )
+        )
         specs.extend(self._willpower_specs(actor, es, fx, lambda spec: gate(spec, turn_action=False)))
         specs.extend(self._gm_specs(es, self.ctx_of(actor)))
         return specs
@@ -265,15 +321,30 @@ class MaelstromCombat(CombatRules):
                 odds, notes = self._pool(actor, attack["attribute"], attack["ability"], es, fx)
             except CombatRefused:  # pragma: no cover - attacks use a talent and a skill
                 continue
-            options = [{"id": wid, "label": f"{w['name']} ({w['damage']} {w['type']})"}
-                       for wid, w in attack["weapons"].items()]
+            options = [
+                {"id": wid, "label": f"{w['name']} ({w['damage']} {w['type']})"}
+                for wid, w in attack["weapons"].items()
+            ]
             traits = f"{self.attributes[attack['attribute']]['name']} + {self._abilities(actor)[attack['ability']]['name']}"
             how = "".join(f"; {n}" for n in notes)
-            specs.append(ActionSpec(
-                id=aid, label=attack["label"], cost=f"the turn's action ({traits}: {odds['pool']} dice{how})",
-                target="enemy", odds=odds,
-                params=[{"id": "weapon", "label": "Weapon", "kind": "choice", "default": attack["default"],
-                         "options": options}]))
+            specs.append(
+                ActionSpec(
+                    id=aid,
+                    label=attack["label"],
+                    cost=f"the turn's action ({traits}: {odds['pool']} dice{how})",
+                    target="enemy",
+                    odds=odds,
+                    params=[
+                        {
+                            "id": "weapon",
+                            "label": "Weapon",
+                            "kind": "choice",
+                            "default": attack["default"],
+                            "options": options,
+                        }
+                    ],
+                )
+            )
         return specs
 
     def _roll_spec(self, actor: Fighter, es: dict, fx: dict) -> ActionSpec:
@@ -283,69 +354,175 @@ class MaelstromCombat(CombatRules):
         except CombatRefused:  # pragma: no cover
             odds = None
         return ActionSpec(
-            id="roll", label="Other action (roll a pool)", cost="the turn's action", odds=odds,
-            params=[{"id": "attribute", "label": "Attribute", "kind": "choice", "default": attr0,
-                     "options": [{"id": k, "label": a["name"]} for k, a in self.attributes.items()]},
-                    {"id": "ability", "label": "Ability", "kind": "choice", "default": ability0,
-                     "options": [{"id": "", "label": "— (attribute alone)"}]
-                     + [{"id": k, "label": a["name"]} for k, a in self._abilities(actor).items()]},
-                    {"id": "note", "label": "What", "kind": "text"}])
+            id="roll",
+            label="Other action (roll a pool)",
+            cost="the turn's action",
+            odds=odds,
+            params=[
+                {
+                    "id": "attribute",
+                    "label": "Attribute",
+                    "kind": "choice",
+                    "default": attr0,
+                    "options": [{"id": k, "label": a["name"]} for k, a in self.attributes.items()],
+                },
+                {
+                    "id": "ability",
+                    "label": "Ability",
+                    "kind": "choice",
+                    "default": ability0,
+                    "options": [{"id": "", "label": "— (attribute alone)"}]
+                    + [{"id": k, "label": a["name"]} for k, a in self._abilities(actor).items()],
+                },
+                {"id": "note", "label": "What", "kind": "text"},
+            ],
+        )
 
     @staticmethod
     def _spend_spec(actor: Fighter, fx: dict, spend: ActionSpec) -> ActionSpec:
         """Once a turn, before the action, a dot ignores the wound penalty (seed, "Spending Willpower")."""
         if (actor.combat or {}).get("willpower_spent") or fx["ignore_wounds"]:
-            spend.deny(f"{actor.name} already ignores wound penalties for the next action (once a turn).",
-                       "maelstrom.wounds_already_ignored")
+            spend.deny(
+                f"{actor.name} already ignores wound penalties for the next action (once a turn).",
+                "maelstrom.wounds_already_ignored",
+            )
         elif fx["willpower"] < 1:
             spend.deny(f"{actor.name} has no willpower left.", "maelstrom.no_willpower")
         elif not fx["wound_penalty"]:
-            spend.deny(f"{actor.name} has no wound penalty to ignore; keep the dot.", "maelstrom.no_wound_penalty")
+            spend.deny(
+                f"{actor.name} has no wound penalty to ignore; keep the dot.", "maelstrom.no_wound_penalty"
+            )
         return spend
 
     def _willpower_specs(self, actor: Fighter, es: dict, fx: dict, gate) -> list[ActionSpec]:
         """The willpower roll and, after it, the automatic success (seed, "Willpower"); ``gate``
         applies the rules every action has first."""
         difficulty, _ = self._difficulty(es, self.ctx_of(actor))
-        roll = gate(ActionSpec(
-            id="willpower_roll", label="Willpower roll", cost="free (when the storyteller calls for it)",
-            reaction=True, odds={"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty, "threshold": 0},
-            params=[{"id": "difficulty", "label": "Difficulty", "kind": "number", "min": 2, "max": 10,
-                     "default": difficulty},
-                    {"id": "note", "label": "Against", "kind": "text"}]))
-        auto = gate(ActionSpec(id="willpower_auto", label="Spend willpower: succeed automatically",
-                               cost="1 willpower (successes = the dots left)", reaction=True))
+        roll = gate(
+            ActionSpec(
+                id="willpower_roll",
+                label="Willpower roll",
+                cost="free (when the storyteller calls for it)",
+                reaction=True,
+                odds={"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty, "threshold": 0},
+                params=[
+                    {
+                        "id": "difficulty",
+                        "label": "Difficulty",
+                        "kind": "number",
+                        "min": 2,
+                        "max": 10,
+                        "default": difficulty,
+                    },
+                    {"id": "note", "label": "Against", "kind": "text"},
+                ],
+            )
+        )
+        auto = gate(
+            ActionSpec(
+                id="willpower_auto",
+                label="Spend willpower: succeed automatically",
+                cost="1 willpower (successes = the dots left)",
+                reaction=True,
+            )
+        )
         if (actor.combat or {}).get("willpower_roll") == "botch":
-            auto.deny("A botched willpower roll cannot be cancelled by spending willpower.",
-                      "maelstrom.botch_not_cancellable")
+            auto.deny(
+                "A botched willpower roll cannot be cancelled by spending willpower.",
+                "maelstrom.botch_not_cancellable",
+            )
         elif fx["willpower"] < 2:
-            auto.deny("The last willpower dot cannot buy an automatic success: it would leave zero successes. "
-                      "Roll instead.", "maelstrom.last_willpower")
+            auto.deny(
+                "The last willpower dot cannot buy an automatic success: it would leave zero successes. "
+                "Roll instead.",
+                "maelstrom.last_willpower",
+            )
         return [roll, auto]
 
     def _gm_specs(self, es: dict, ctx: Context) -> list[ActionSpec]:
         levels = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
-        kind = {"id": "type", "label": "Damage", "kind": "choice", "default": "bashing",
-                "options": [{"id": t, "label": t.title()} for t in DAMAGE_TYPES]}
+        kind = {
+            "id": "type",
+            "label": "Damage",
+            "kind": "choice",
+            "default": "bashing",
+            "options": [{"id": t, "label": t.title()} for t in DAMAGE_TYPES],
+        }
         difficulty, threshold = self._difficulty(es, ctx)
         return [
-            ActionSpec(id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True,
-                       params=[levels, kind, {"id": "soak", "label": "Soak with Strength (not aggravated)",
-                                              "kind": "flag", "default": False}]),
-            ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True,
-                       params=[levels, {**kind, "default": None,
-                                        "options": [{"id": "", "label": "Least serious first"}, *kind["options"]]}]),
-            ActionSpec(id="gm_difficulty", label="Set the difficulty", cost="GM", gm=True, reaction=True,
-                       params=[{"id": "difficulty", "label": "Difficulty", "kind": "number", "min": 2, "max": 10,
-                                "default": difficulty},
-                               {"id": "threshold", "label": "Threshold", "kind": "number", "min": 0,
-                                "default": threshold},
-                               {"id": "required", "label": "Required advanced specialties (comma-separated)",
-                                "kind": "text", "default": ", ".join(self._required(es))}]),
+            ActionSpec(
+                id="gm_damage",
+                label="Deal damage",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                params=[
+                    levels,
+                    kind,
+                    {
+                        "id": "soak",
+                        "label": "Soak with Strength (not aggravated)",
+                        "kind": "flag",
+                        "default": False,
+                    },
+                ],
+            ),
+            ActionSpec(
+                id="gm_heal",
+                label="Heal",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                params=[
+                    levels,
+                    {
+                        **kind,
+                        "default": None,
+                        "options": [{"id": "", "label": "Least serious first"}, *kind["options"]],
+                    },
+                ],
+            ),
+            ActionSpec(
+                id="gm_difficulty",
+                label="Set the difficulty",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                params=[
+                    {
+                        "id": "difficulty",
+                        "label": "Difficulty",
+                        "kind": "number",
+                        "min": 2,
+                        "max": 10,
+                        "default": difficulty,
+                    },
+                    {
+                        "id": "threshold",
+                        "label": "Threshold",
+                        "kind": "number",
+                        "min": 0,
+                        "default": threshold,
+                    },
+                    {
+                        "id": "required",
+                        "label": "Required advanced specialties (comma-separated)",
+                        "kind": "text",
+                        "default": ", ".join(self._required(es)),
+                    },
+                ],
+            ),
         ]
 
-    def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
+    def actions(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        *,
+        current: int | None,
+        ctx: Context | None = None,
+    ) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
     # ---------------------------------------------------------------- perform
@@ -355,12 +532,23 @@ class MaelstromCombat(CombatRules):
         if target.id == actor.id:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot attack themselves.")
         if self.effects_of(target)["dead"]:
-            raise CombatRefused("maelstrom.target_dead", f"{target.name} is already dead; choose another target.")
+            raise CombatRefused(
+                "maelstrom.target_dead", f"{target.name} is already dead; choose another target."
+            )
         return target
 
-    def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool,
-                ctx: Context | None = None) -> Outcome:
+    def perform(
+        self,
+        action: dict[str, Any],
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        current: int | None,
+        by_gm: bool,
+        ctx: Context | None = None,
+    ) -> Outcome:
         es = encounter_state or {}
         spec = self.allowed_spec(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
@@ -377,16 +565,18 @@ class MaelstromCombat(CombatRules):
             combat["acted"] = True
             self._end_action(out, actor)
         elif aid == "spend_willpower":
-            new_state, text = self.play_state_action(actor, actor.state,
-                                                 {"action": "spend_willpower", "purpose": "ignore_wounds"})
+            new_state, text = self.play_state_action(
+                actor, actor.state, {"action": "spend_willpower", "purpose": "ignore_wounds"}
+            )
             out.state[actor.id] = new_state
             combat["willpower_spent"] = True
             out.log("willpower", f"{actor.name}: {text} ({new_state['willpower']} left)", actor.id)
         elif aid == "willpower_roll":
             combat["willpower_roll"] = self._willpower_roll(out, action, actor, es, roller)
         elif aid == "willpower_auto":
-            new_state, text = self.play_state_action(actor, actor.state,
-                                                 {"action": "spend_willpower", "purpose": "automatic_success"})
+            new_state, text = self.play_state_action(
+                actor, actor.state, {"action": "spend_willpower", "purpose": "automatic_success"}
+            )
             out.state[actor.id] = new_state
             combat["willpower_roll"] = "success"
             out.log("willpower", f"{actor.name}: {text}", actor.id, successes=new_state["willpower"])
@@ -412,34 +602,55 @@ class MaelstromCombat(CombatRules):
 
     def _damage(self, out: Outcome, target: Fighter, levels: int, kind: str) -> str:
         state = out.state.get(target.id, target.state)
-        new_state, text = self.play_state_action(target, state, {"action": "damage", "levels": levels, "type": kind})
+        new_state, text = self.play_state_action(
+            target, state, {"action": "damage", "levels": levels, "type": kind}
+        )
         out.state[target.id] = new_state
         return text
 
-    def _attack(self, out: Outcome, attack: dict, action: dict, actor: Fighter, fighters: list[Fighter],
-                es: dict, roller: Roller) -> None:
+    def _attack(
+        self,
+        out: Outcome,
+        attack: dict,
+        action: dict,
+        actor: Fighter,
+        fighters: list[Fighter],
+        es: dict,
+        roller: Roller,
+    ) -> None:
         target = self._target(action, actor, fighters)
         wid = action.get("weapon") or attack["default"]
         weapon = attack["weapons"].get(wid) if isinstance(wid, str) else None
         if weapon is None:
-            raise CombatRefused("maelstrom.unknown_weapon", f"{attack['label']}: use one of "
-                                f"{', '.join(attack['weapons'])} (not {wid!r}).")
+            raise CombatRefused(
+                "maelstrom.unknown_weapon",
+                f"{attack['label']}: use one of {', '.join(attack['weapons'])} (not {wid!r}).",
+            )
         request, notes = self._pool(actor, attack["attribute"], attack["ability"], es)
         roll = dice.roll(request, roller)
         how = f" ({'; '.join(notes)})" if notes else ""
-        head = (f"{actor.name} attacks {target.name} with the {weapon['name'].lower()}: {request['pool']} dice"
-                f"{how}. {roll['text']}")
-        data: dict[str, Any] = {"target": target.id, "faces": roll["faces"], "pool": request["pool"],
-                                "difficulty": request["difficulty"], "threshold": request["threshold"],
-                                "outcome": roll["outcome"], "successes": roll["total"]}
+        head = (
+            f"{actor.name} attacks {target.name} with the {weapon['name'].lower()}: {request['pool']} dice"
+            f"{how}. {roll['text']}"
+        )
+        data: dict[str, Any] = {
+            "target": target.id,
+            "faces": roll["faces"],
+            "pool": request["pool"],
+            "difficulty": request["difficulty"],
+            "threshold": request["threshold"],
+            "outcome": roll["outcome"],
+            "successes": roll["total"],
+        }
         if roll["total"] < 1:
             out.log("attack", f"{head} Miss.", actor.id, **data)
             return
         levels = weapon["damage"] + roll["total"] - 1
         soaked, soak_text, soak_faces = self._soak(target, weapon["type"], roller)
         left = max(0, levels - soaked)
-        data.update(levels=levels, type=weapon["type"], soaked=min(soaked, levels), soak_faces=soak_faces,
-                    damage=left)
+        data.update(
+            levels=levels, type=weapon["type"], soaked=min(soaked, levels), soak_faces=soak_faces, damage=left
+        )
         dmg = f"Hit: {dice.plural(levels, 'level')} of {weapon['type']}; {target.name} {soak_text}"
         if left == 0:
             out.log("attack", f"{head} {dmg} — no damage.", actor.id, **data)
@@ -451,7 +662,9 @@ class MaelstromCombat(CombatRules):
         attr = action.get("attribute") or DEFAULT_ROLL[0]
         ability = action.get("ability") or None
         if attr not in self.attributes:
-            raise CombatRefused("maelstrom.unknown_trait", f"Roll one of the attributes {', '.join(self.attributes)}.")
+            raise CombatRefused(
+                "maelstrom.unknown_trait", f"Roll one of the attributes {', '.join(self.attributes)}."
+            )
         abilities = self._abilities(actor)
         if ability is not None and ability not in abilities:
             raise CombatRefused("maelstrom.unknown_trait", f"{ability!r} is not an ability.")
@@ -460,9 +673,16 @@ class MaelstromCombat(CombatRules):
         what = self.attributes[attr]["name"] + (f" + {abilities[ability]['name']}" if ability else "")
         note = get_as(action, "note", str, "")
         how = f" ({'; '.join(notes)})" if notes else ""
-        out.log("roll", f"{actor.name} {('— ' + note.strip()[:120] + ' — ') if note.strip() else ''}rolls {what}, "
-                f"{request['pool']} dice{how}. {roll['text']}", actor.id, faces=roll["faces"],
-                outcome=roll["outcome"], successes=roll["total"], pool=request["pool"])
+        out.log(
+            "roll",
+            f"{actor.name} {('— ' + note.strip()[:120] + ' — ') if note.strip() else ''}rolls {what}, "
+            f"{request['pool']} dice{how}. {roll['text']}",
+            actor.id,
+            faces=roll["faces"],
+            outcome=roll["outcome"],
+            successes=roll["total"],
+            pool=request["pool"],
+        )
 
     def _willpower_roll(self, out: Outcome, action: dict, actor: Fighter, es: dict, roller: Roller) -> str:
         fx = self.effects_of(actor)
@@ -470,17 +690,22 @@ class MaelstromCombat(CombatRules):
         if difficulty is None:
             difficulty = self._difficulty(es, self.ctx_of(actor))[0]
         if not 2 <= difficulty <= 10:
-            raise CombatRefused("maelstrom.invalid_difficulty", "The difficulty is a whole number from 2 to 10.")
+            raise CombatRefused(
+                "maelstrom.invalid_difficulty", "The difficulty is a whole number from 2 to 10."
+            )
         roll = dice.roll({"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty}, roller)
         note = get_as(action, "note", str, "")
         against = f" against {note.strip()[:120]}" if note.strip() else ""
         text = f"{actor.name} rolls willpower{against} ({fx['willpower']} dice). {roll['text']}"
         if roll["outcome"] == "botch":
-            new_state, lost = self.play_state_action(actor, actor.state, {"action": "lose_willpower",
-                                                                      "dots": max(1, roll["uncancelled_botches"])})
+            new_state, lost = self.play_state_action(
+                actor, actor.state, {"action": "lose_willpower", "dots": max(1, roll["uncancelled_botches"])}
+            )
             out.state[actor.id] = new_state
             text += f" {lost}"
-        out.log("willpower", text, actor.id, faces=roll["faces"], outcome=roll["outcome"], successes=roll["total"])
+        out.log(
+            "willpower", text, actor.id, faces=roll["faces"], outcome=roll["outcome"], successes=roll["total"]
+        )
         return roll["outcome"]
 
     def _gm(self, spec: ActionSpec, action: dict, actor: Fighter, es: dict, roller: Roller) -> Outcome:
@@ -491,7 +716,9 @@ class MaelstromCombat(CombatRules):
             value = default if raw in (None, "") else whole_number(raw)
             if value is None or value < low or (high is not None and value > high):
                 span = f"from {low} to {high}" if high is not None else f"of {low} or more"
-                raise CombatRefused("maelstrom.invalid_amount", f"{key.title()} must be a whole number {span}.")
+                raise CombatRefused(
+                    "maelstrom.invalid_amount", f"{key.title()} must be a whole number {span}."
+                )
             return value
 
         if spec.id == "gm_damage":
@@ -530,28 +757,44 @@ class MaelstromCombat(CombatRules):
                 out.encounter_state.pop("required", None)
                 if required:
                     out.encounter_state["required"] = required
-            out.log(spec.id, f"GM: rolls are now at difficulty {difficulty}"
-                    + (f", threshold {threshold}" if threshold else "")
-                    + (f", requiring {', '.join(required)}" if required else "") + ".", actor.id,
-                    difficulty=difficulty, threshold=threshold)
+            out.log(
+                spec.id,
+                f"GM: rolls are now at difficulty {difficulty}"
+                + (f", threshold {threshold}" if threshold else "")
+                + (f", requiring {', '.join(required)}" if required else "")
+                + ".",
+                actor.id,
+                difficulty=difficulty,
+                threshold=threshold,
+            )
         return out
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict, *,
-                ctx: Context | None = None) -> dict[str, Any]:
+    def summary(
+        self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         combat = fighter.combat or {}
         fx = self.effects_of(fighter)
         damage = fx["damage"]
         track = ", ".join(f"{n} {t}" for t, n in damage.items() if n)
         stats = [
-            {"label": "Health", "value": f"{fx['wound_level']} ({track})" if track else "Unhurt", "key": "health"},
-            {"label": "Wound penalty", "value": f"{fx['wound_penalty']:+d}" if fx["wound_penalty"] else "0",
-             "key": "wound_penalty"},
+            {
+                "label": "Health",
+                "value": f"{fx['wound_level']} ({track})" if track else "Unhurt",
+                "key": "health",
+            },
+            {
+                "label": "Wound penalty",
+                "value": f"{fx['wound_penalty']:+d}" if fx["wound_penalty"] else "0",
+                "key": "wound_penalty",
+            },
             {"label": "Willpower", "value": f"{fx['willpower']}/{fx['willpower_max']}", "key": "willpower"},
         ]
         if "acted" in combat:
-            stats.append({"label": "Action", "value": "taken" if combat.get("acted") else "ready", "key": "action"})
+            stats.append(
+                {"label": "Action", "value": "taken" if combat.get("acted") else "ready", "key": "action"}
+            )
         if "initiative" in combat:
             stats.append({"label": "Initiative", "value": str(combat["initiative"]), "key": "initiative"})
         return {"stats": stats, "status": list(fx["labels"])}

@@ -63,12 +63,15 @@ def missing_specialties(request: dict) -> list[str]:
     if dots is not None and (not is_int(dots) or dots < 0):
         raise OddsError(f"ability_dots must be a whole number of dots ≥ 0, not {dots!r}.")
     if used and dots is None:
-        raise OddsError("Say the dots of the ability rolled (\"ability_dots\"): a roll uses at most that many "
-                        "specialties.")
+        raise OddsError(
+            'Say the dots of the ability rolled ("ability_dots"): a roll uses at most that many specialties.'
+        )
     if dots is not None and len(used) > dots:
-        raise OddsError(f"This roll uses {len(used)} specialties but the ability has {dots} dot"
-                        f"{'' if dots == 1 else 's'}: the specialties used in one roll are limited by the "
-                        "ability's dots.")
+        raise OddsError(
+            f"This roll uses {len(used)} specialties but the ability has {dots} dot"
+            f"{'' if dots == 1 else 's'}: the specialties used in one roll are limited by the "
+            "ability's dots."
+        )
     if not required:
         return []
     seen = {name_key(n) for n in used}
@@ -83,22 +86,26 @@ def missing_specialties(request: dict) -> list[str]:
 
 def _names(request: dict, key: str) -> list[str]:
     raw = request.get(key, [])
-    if not isinstance(raw, list) or len(raw) > MAX_NAMES or not all(
-        isinstance(n, str) and name_key(n) for n in raw
+    if (
+        not isinstance(raw, list)
+        or len(raw) > MAX_NAMES
+        or not all(isinstance(n, str) and name_key(n) for n in raw)
     ):
-        raise OddsError(f"{key} is a list of specialty names such as [\"Swords\"] (at most {MAX_NAMES}).")
+        raise OddsError(f'{key} is a list of specialty names such as ["Swords"] (at most {MAX_NAMES}).')
     return raw
 
 
 def _parse_core(request: Any, default_difficulty: int) -> tuple[int, int, int]:
     if not isinstance(request, dict):
-        raise OddsError("A Maelstrom roll is an object {\"pool\": N, \"difficulty\": D, \"threshold\": K}.")
+        raise OddsError('A Maelstrom roll is an object {"pool": N, "difficulty": D, "threshold": K}.')
     unknown = sorted(set(request) - REQUEST_KEYS)
     if unknown:
-        raise OddsError("A Maelstrom roll has pool, difficulty, threshold, required, specialties and ability_dots; "
-                        f"not {', '.join(unknown)}.")
+        raise OddsError(
+            "A Maelstrom roll has pool, difficulty, threshold, required, specialties and ability_dots; "
+            f"not {', '.join(unknown)}."
+        )
     if "pool" not in request:
-        raise OddsError("Say how many dice to roll: \"pool\" (0–30).")
+        raise OddsError('Say how many dice to roll: "pool" (0–30).')
     pool = request["pool"]
     difficulty = request.get("difficulty", default_difficulty)
     threshold = request.get("threshold", 0)
@@ -166,11 +173,19 @@ def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str,
     botches = sum(1 for f in faces if f == 1)
     result = outcome(successes, botches, threshold)
     remaining = max(0, successes - threshold)
-    text = f"Rolled {', '.join(map(str, faces)) or 'no dice'} at difficulty {difficulty}: " \
-           f"{plural(successes, 'success')}, {plural(botches, 'botch')}"
+    text = (
+        f"Rolled {', '.join(map(str, faces)) or 'no dice'} at difficulty {difficulty}: "
+        f"{plural(successes, 'success')}, {plural(botches, 'botch')}"
+    )
     if threshold:
-        why = (f" (+{len(missing)} for the required specialt{'y' if len(missing) == 1 else 'ies'} not used: "
-               f"{', '.join(missing)})") if missing else ""
+        why = (
+            (
+                f" (+{len(missing)} for the required specialt{'y' if len(missing) == 1 else 'ies'} not used: "
+                f"{', '.join(missing)})"
+            )
+            if missing
+            else ""
+        )
         text += f"; threshold {threshold}{why} removes {min(threshold, successes)}"
     if result < 0:
         name, total = "botch", 0
@@ -216,8 +231,12 @@ def rollables(
     out: list[dict[str, Any]] = []
 
     def add(entry_id: str, label: str, group: str, pool: int, diff: int, note: str = "") -> None:
-        entry: dict[str, Any] = {"id": entry_id, "label": label, "group": group,
-                 "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0}}
+        entry: dict[str, Any] = {
+            "id": entry_id,
+            "label": label,
+            "group": group,
+            "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0},
+        }
         notes = [n for n in (note, f"wound penalty {penalty}" if penalty else "", blocked or "") if n]
         if notes:
             entry["note"] = "; ".join(notes)
@@ -242,12 +261,22 @@ def rollables(
             elif category == "talent":
                 add(rid, label, category, attributes[attr], difficulty, f"no dots: {names[attr]} alone")
             elif category == "skill":
-                add(rid, label, category, attributes[attr], min(10, difficulty + 1),
-                    f"no dots: {names[attr]} alone at difficulty +1")
+                add(
+                    rid,
+                    label,
+                    category,
+                    attributes[attr],
+                    min(10, difficulty + 1),
+                    f"no dots: {names[attr]} alone at difficulty +1",
+                )
     current = eff["willpower"]
-    out.append({
-        "id": "willpower", "label": "Willpower", "group": "willpower",
-        "request": {"pool": min(30, current), "difficulty": difficulty, "threshold": 0},
-        "note": f"current willpower {current} of {permanent}; rolled alone, no wound penalty",
-    })
+    out.append(
+        {
+            "id": "willpower",
+            "label": "Willpower",
+            "group": "willpower",
+            "request": {"pool": min(30, current), "difficulty": difficulty, "threshold": 0},
+            "note": f"current willpower {current} of {permanent}; rolled alone, no wound penalty",
+        }
+    )
     return out

@@ -44,8 +44,9 @@ from rulesets.engine.report import Issue
 
 from .build import find_specialty
 
-SHEET_KEYS = frozenset({"name", "concept", "campaign", "experience", "attributes", "abilities", "willpower",
-                        "flaws", "notes"})
+SHEET_KEYS = frozenset(
+    {"name", "concept", "campaign", "experience", "attributes", "abilities", "willpower", "flaws", "notes"}
+)
 ABILITY_SECTIONS = {"talent": "talents", "skill": "skills", "knowledge": "knowledges"}
 ATTRIBUTE_SECTIONS = ("physical", "mental")
 DEFAULT_XP = 30  # issue #15: "budget = earned, HD 30 when absent" (the campaign's starting budget wins)
@@ -59,22 +60,37 @@ def looks_like_sheet(data: Any) -> bool:
     if not isinstance(data, dict) or "ruleset" in data or "format" in data:
         return False
     attributes, abilities = data.get("attributes"), data.get("abilities")
-    return (isinstance(attributes, dict) and any(isinstance(attributes.get(g), list) for g in ATTRIBUTE_SECTIONS)) \
-        or (isinstance(abilities, dict) and any(isinstance(abilities.get(c), list) for c in ABILITY_SECTIONS.values()))
+    return (
+        isinstance(attributes, dict) and any(isinstance(attributes.get(g), list) for g in ATTRIBUTE_SECTIONS)
+    ) or (
+        isinstance(abilities, dict)
+        and any(isinstance(abilities.get(c), list) for c in ABILITY_SECTIONS.values())
+    )
 
 
 def import_sheet(data: Any, *, ctx: Context) -> tuple[dict | None, list[Issue]]:
     """(the build, issues) of a Maelstrom sheet; (None, [why]) when ``data`` is not one."""
     if not looks_like_sheet(data):
-        return None, [Issue("import.not_a_sheet", "", "This is not a Maelstrom character sheet: it needs "
-                            '"attributes" with "physical" and "mental" lists or "abilities" with "talents", '
-                            '"skills" and "knowledges" lists.')]
+        return None, [
+            Issue(
+                "import.not_a_sheet",
+                "",
+                "This is not a Maelstrom character sheet: it needs "
+                '"attributes" with "physical" and "mental" lists or "abilities" with "talents", '
+                '"skills" and "knowledges" lists.',
+            )
+        ]
     issues: list[Issue] = []
     notes: list[str] = []
     for key in data:
         if key not in SHEET_KEYS:
-            issues.append(Issue("import.unknown_key", ptr(key), f"The sheet's {key!r} is not part of a Maelstrom "
-                                "sheet; it was not imported."))
+            issues.append(
+                Issue(
+                    "import.unknown_key",
+                    ptr(key),
+                    f"The sheet's {key!r} is not part of a Maelstrom sheet; it was not imported.",
+                )
+            )
     build: dict[str, Any] = {"format": FORMAT, "ruleset": "maelstrom"}
     name = _text(data.get("name"))
     if name:
@@ -117,13 +133,23 @@ def _budget(data: dict, ctx: Context, issues: list[Issue], notes: list[str]) -> 
     if raw is None:
         return default
     if not isinstance(raw, dict):
-        issues.append(Issue("import.malformed", "/experience", 'experience is {"earned": n, "free": n}; the '
-                            f"starting {default} XP are used."))
+        issues.append(
+            Issue(
+                "import.malformed",
+                "/experience",
+                f'experience is {{"earned": n, "free": n}}; the starting {default} XP are used.',
+            )
+        )
         return default
     earned = whole_number(raw.get("earned"))
     if earned is None or earned < 0:
-        issues.append(Issue("import.malformed", "/experience/earned", "Earned experience must be a whole number "
-                            f"of XP; the starting {default} XP are used."))
+        issues.append(
+            Issue(
+                "import.malformed",
+                "/experience/earned",
+                f"Earned experience must be a whole number of XP; the starting {default} XP are used.",
+            )
+        )
         earned = default
     free = whole_number(raw.get("free"))
     if free is not None:
@@ -134,8 +160,13 @@ def _budget(data: dict, ctx: Context, issues: list[Issue], notes: list[str]) -> 
 def _entries(section: Any, path: str, issues: list[Issue]) -> list[tuple[str, dict]]:
     """The (path, entry) of each object in a list of traits; what is not one is reported."""
     if not isinstance(section, list):
-        issues.append(Issue("import.malformed", path, "A list of traits such as [{\"name\": ..., \"dots\": 2}] "
-                            "was expected here."))
+        issues.append(
+            Issue(
+                "import.malformed",
+                path,
+                'A list of traits such as [{"name": ..., "dots": 2}] was expected here.',
+            )
+        )
         return []
     out = []
     for i, entry in enumerate(section):
@@ -143,8 +174,13 @@ def _entries(section: Any, path: str, issues: list[Issue]) -> list[tuple[str, di
         if isinstance(entry, dict) and _text(entry.get("name")):
             out.append((here, entry))
         else:
-            issues.append(Issue("import.malformed", here, "Each trait is an object with a name and its dots; this "
-                                "one was not imported."))
+            issues.append(
+                Issue(
+                    "import.malformed",
+                    here,
+                    "Each trait is an object with a name and its dots; this one was not imported.",
+                )
+            )
     return out
 
 
@@ -152,14 +188,20 @@ def _dots(entry: dict, path: str, label: str, issues: list[Issue]) -> Any:
     raw = entry.get("dots", 0)
     dots = whole_number(raw)
     if dots is None:
-        issues.append(Issue("import.malformed", path + "/dots", f"{label}: {raw!r} is not a number of dots; it "
-                            "was kept as written, for the check to report."))
+        issues.append(
+            Issue(
+                "import.malformed",
+                path + "/dots",
+                f"{label}: {raw!r} is not a number of dots; it was kept as written, for the check to report.",
+            )
+        )
         return raw
     return dots
 
 
 def _index(ctx: Context, kind: str) -> dict[str, str]:
     """name key → id of the catalogue's attributes or abilities (names and ids both match)."""
+
     def make() -> dict[str, str]:
         out: dict[str, str] = {}
         for key, entry in ctx.catalogue.get(kind, {}).items():
@@ -174,7 +216,9 @@ def _index(ctx: Context, kind: str) -> dict[str, str]:
 def _attributes(raw: Any, ctx: Context, issues: list[Issue]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if not isinstance(raw, dict):
-        issues.append(Issue("import.malformed", "/attributes", 'attributes is {"physical": [...], "mental": [...]}.'))
+        issues.append(
+            Issue("import.malformed", "/attributes", 'attributes is {"physical": [...], "mental": [...]}.')
+        )
         return out
     index = _index(ctx, "attributes")
     names = ctx.catalogue.get("attributes", {})
@@ -184,10 +228,18 @@ def _attributes(raw: Any, ctx: Context, issues: list[Issue]) -> dict[str, Any]:
             key = index.get(name_key(written))
             if key is None:
                 key = _slug(written)
-                issues.append(Issue("import.unknown_attribute", path + "/name", f"Maelstrom has no attribute "
-                                    f"{written!r}; it is kept under that name for the storyteller to rename or remove."))
+                issues.append(
+                    Issue(
+                        "import.unknown_attribute",
+                        path + "/name",
+                        f"Maelstrom has no attribute "
+                        f"{written!r}; it is kept under that name for the storyteller to rename or remove.",
+                    )
+                )
             if key in out:
-                issues.append(Issue("import.duplicate", path, f"{written} is listed twice; the later dots are kept."))
+                issues.append(
+                    Issue("import.duplicate", path, f"{written} is listed twice; the later dots are kept.")
+                )
             out[key] = _dots(entry, path, names.get(key, {}).get("name", written), issues)
     return out
 
@@ -198,8 +250,13 @@ def _abilities(raw: Any, ctx: Context, issues: list[Issue]) -> tuple[dict[str, A
     if raw is None:
         return abilities, specialties
     if not isinstance(raw, dict):
-        issues.append(Issue("import.malformed", "/abilities", 'abilities is {"talents": [...], "skills": [...], '
-                            '"knowledges": [...]}.'))
+        issues.append(
+            Issue(
+                "import.malformed",
+                "/abilities",
+                'abilities is {"talents": [...], "skills": [...], "knowledges": [...]}.',
+            )
+        )
         return abilities, specialties
     index = _index(ctx, "abilities")
     catalogue = ctx.catalogue.get("abilities", {})
@@ -209,12 +266,20 @@ def _abilities(raw: Any, ctx: Context, issues: list[Issue]) -> tuple[dict[str, A
             key = index.get(name_key(written))
             if key is None:
                 key = _slug(written)
-                issues.append(Issue("import.unknown_ability", path + "/name", f"Maelstrom has no ability {written!r}; "
-                                    "it is kept under that name for the storyteller to rename or remove (or to add as "
-                                    "a homebrew ability)."))
+                issues.append(
+                    Issue(
+                        "import.unknown_ability",
+                        path + "/name",
+                        f"Maelstrom has no ability {written!r}; "
+                        "it is kept under that name for the storyteller to rename or remove (or to add as "
+                        "a homebrew ability).",
+                    )
+                )
             label = catalogue.get(key, {}).get("name", written)
             if key in abilities:
-                issues.append(Issue("import.duplicate", path, f"{written} is listed twice; the later dots are kept."))
+                issues.append(
+                    Issue("import.duplicate", path, f"{written} is listed twice; the later dots are kept.")
+                )
             dots = _dots(entry, path, label, issues)
             if dots != 0:
                 abilities[key] = dots
@@ -239,8 +304,13 @@ def _specialties(raw: Any, path: str, ability: str, issues: list[Issue]) -> list
     for i, item in enumerate(raw):
         text = item.get("name") if isinstance(item, dict) else item
         if not isinstance(text, str):
-            issues.append(Issue("import.malformed", f"{path}/{i}", f"{ability}: a specialty is a name; {item!r} was "
-                                "not imported."))
+            issues.append(
+                Issue(
+                    "import.malformed",
+                    f"{path}/{i}",
+                    f"{ability}: a specialty is a name; {item!r} was not imported.",
+                )
+            )
             continue
         for part in _split(text):
             mark = _MARK_RE.search(part)
@@ -283,16 +353,28 @@ def _willpower(raw: Any, issues: list[Issue], notes: list[str]) -> Any:
         return value
     top = whole_number(raw.get("max"))
     if top is None:
-        issues.append(Issue("import.malformed", "/willpower/max", "The sheet's willpower has no max dots; the "
-                            "starting willpower is used."))
+        issues.append(
+            Issue(
+                "import.malformed",
+                "/willpower/max",
+                "The sheet's willpower has no max dots; the starting willpower is used.",
+            )
+        )
         return None
     spent = whole_number(raw.get("spent", 0))
     if spent is None or spent < 0:
-        issues.append(Issue("import.malformed", "/willpower/spent", "Spent willpower is a whole number of dots; "
-                            "it was not imported."))
+        issues.append(
+            Issue(
+                "import.malformed",
+                "/willpower/spent",
+                "Spent willpower is a whole number of dots; it was not imported.",
+            )
+        )
     elif spent:
-        notes.append(f"Willpower: {spent} of {top} dots spent on the imported sheet (current willpower "
-                     f"{max(0, top - spent)}); mark them spent on the sheet once the character is in play.")
+        notes.append(
+            f"Willpower: {spent} of {top} dots spent on the imported sheet (current willpower "
+            f"{max(0, top - spent)}); mark them spent on the sheet once the character is in play."
+        )
     return top
 
 
@@ -313,13 +395,20 @@ def _notes(data: dict, issues: list[Issue], extra: list[str]) -> str:
         for i, flaw in enumerate(flaws):
             if isinstance(flaw, dict) and _text(flaw.get("name")):
                 description = flaw.get("description")
-                tail = f": {description.strip()}" if isinstance(description, str) and description.strip() else ""
+                tail = (
+                    f": {description.strip()}" if isinstance(description, str) and description.strip() else ""
+                )
                 lines.append(f"- {_text(flaw['name'])}{tail}")
             elif isinstance(flaw, str) and _text(flaw):
                 lines.append(f"- {_text(flaw)}")
             else:
-                issues.append(Issue("import.malformed", f"/flaws/{i}", 'A flaw is {"name", "description"}; this one '
-                                    "was not imported."))
+                issues.append(
+                    Issue(
+                        "import.malformed",
+                        f"/flaws/{i}",
+                        'A flaw is {"name", "description"}; this one was not imported.',
+                    )
+                )
     elif flaws is not None and flaws != []:
         issues.append(Issue("import.malformed", "/flaws", 'flaws is a list of {"name", "description"}.'))
     lines.extend(extra)
@@ -337,11 +426,17 @@ def export_sheet(build: dict, *, ctx: Context) -> dict[str, Any]:
     groups: dict[str, list[dict]] = {g: [] for g in ATTRIBUTE_SECTIONS}
     for key, entry in attributes.items():
         if key in dots:
-            groups.setdefault(entry.get("group", "physical"), []).append({"name": entry["name"], "dots": dots[key]})
+            groups.setdefault(entry.get("group", "physical"), []).append(
+                {"name": entry["name"], "dots": dots[key]}
+            )
     owned = get_as(build, "abilities", dict, {})
     by_ability: dict[str, list[str]] = {}
     for spec in build.get("specialties") or []:
-        if isinstance(spec, dict) and isinstance(spec.get("ability"), str) and isinstance(spec.get("name"), str):
+        if (
+            isinstance(spec, dict)
+            and isinstance(spec.get("ability"), str)
+            and isinstance(spec.get("name"), str)
+        ):
             mark = " (Adv)" if spec.get("kind") == "advanced" else ""
             by_ability.setdefault(spec["ability"], []).append(spec["name"] + mark)
     sections: dict[str, list[dict]] = {s: [] for s in ABILITY_SECTIONS.values()}

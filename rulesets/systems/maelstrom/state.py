@@ -77,19 +77,37 @@ def check_state(state: Any, chart: list[dict], permanent: int) -> list[Issue]:
     else:
         for i, box in enumerate(health):
             if box is not None and box not in DAMAGE_TYPES:
-                issues.append(Issue("state.malformed", f"/health/{i}", "A health box is empty (null) or holds "
-                                    "bashing, lethal or aggravated damage."))
-        if not issues and [SEVERITY[b] for b in health] != sorted((SEVERITY[b] for b in health), reverse=True):
-            issues.append(Issue("maelstrom.health_order", "/health", "More serious damage fills the track from "
-                                "the top: aggravated, then lethal, then bashing, then empty boxes."))
+                issues.append(
+                    Issue(
+                        "state.malformed",
+                        f"/health/{i}",
+                        "A health box is empty (null) or holds bashing, lethal or aggravated damage.",
+                    )
+                )
+        if not issues and [SEVERITY[b] for b in health] != sorted(
+            (SEVERITY[b] for b in health), reverse=True
+        ):
+            issues.append(
+                Issue(
+                    "maelstrom.health_order",
+                    "/health",
+                    "More serious damage fills the track from "
+                    "the top: aggravated, then lethal, then bashing, then empty boxes.",
+                )
+            )
     willpower = state.get("willpower", permanent)
     if not is_int(willpower):
         issues.append(Issue("state.malformed", "/willpower", "Current willpower is a whole number of dots."))
     elif willpower < 0:
         issues.append(Issue("state.below_minimum", "/willpower", "Current willpower cannot be below 0."))
     elif willpower > permanent:
-        issues.append(Issue("state.above_maximum", "/willpower", f"Current willpower {willpower} is above the "
-                            f"permanent {permanent}."))
+        issues.append(
+            Issue(
+                "state.above_maximum",
+                "/willpower",
+                f"Current willpower {willpower} is above the permanent {permanent}.",
+            )
+        )
     for key in ("ignore_wounds", "dead"):
         if key in state and not isinstance(state[key], bool):
             issues.append(Issue("state.malformed", f"/{key}", f"{key} is true or false."))
@@ -166,39 +184,78 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
         s = _normalise(state, chart, permanent)
     except StateError:
         s = _normalise({}, chart, permanent)
-    type_field = {"id": "type", "label": "Damage", "kind": "choice",
-                  "options": [{"id": t, "label": t.title()} for t in DAMAGE_TYPES]}
+    type_field = {
+        "id": "type",
+        "label": "Damage",
+        "kind": "choice",
+        "options": [{"id": t, "label": t.title()} for t in DAMAGE_TYPES],
+    }
     levels_field = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
     dots_field = {"id": "dots", "label": "Dots", "kind": "number", "min": 1, "default": 1}
     eff = effects(s, chart, permanent)
     return [
         {
-            "id": "health", "label": "Health", "kind": "track",
+            "id": "health",
+            "label": "Health",
+            "kind": "track",
             "status": ", ".join(eff["labels"]),
             "items": [
                 {"label": level["label"], "penalty": level.get("penalty"), "damage": box}
                 for level, box in zip(chart, s["health"], strict=False)
             ],
             "actions": [
-                {"action": "damage", "label": "Take damage",
-                 "fields": [levels_field, {**type_field, "default": "bashing"}]},
-                {"action": "heal", "label": "Heal", "fields": [levels_field, {**type_field, "nullable": True}]},
+                {
+                    "action": "damage",
+                    "label": "Take damage",
+                    "fields": [levels_field, {**type_field, "default": "bashing"}],
+                },
+                {
+                    "action": "heal",
+                    "label": "Heal",
+                    "fields": [levels_field, {**type_field, "nullable": True}],
+                },
             ],
         },
         {
-            "id": "willpower", "label": "Willpower", "kind": "pools",
+            "id": "willpower",
+            "label": "Willpower",
+            "kind": "pools",
             "items": [
-                {"id": "willpower", "label": "Willpower", "path": "/willpower", "value": s["willpower"], "min": 0,
-                 "max": permanent, "status": "incapacitated" if s["willpower"] == 0 else ""},
+                {
+                    "id": "willpower",
+                    "label": "Willpower",
+                    "path": "/willpower",
+                    "value": s["willpower"],
+                    "min": 0,
+                    "max": permanent,
+                    "status": "incapacitated" if s["willpower"] == 0 else "",
+                },
             ],
             "actions": [
-                {"action": "spend_willpower", "label": "Spend willpower",
-                 "fields": [{"id": "purpose", "label": "To", "kind": "choice", "options": [
-                     {"id": "ignore_wounds", "label": "Ignore wound penalties this action"},
-                     {"id": "automatic_success", "label": "Succeed automatically on a willpower roll"},
-                 ]}]},
+                {
+                    "action": "spend_willpower",
+                    "label": "Spend willpower",
+                    "fields": [
+                        {
+                            "id": "purpose",
+                            "label": "To",
+                            "kind": "choice",
+                            "options": [
+                                {"id": "ignore_wounds", "label": "Ignore wound penalties this action"},
+                                {
+                                    "id": "automatic_success",
+                                    "label": "Succeed automatically on a willpower roll",
+                                },
+                            ],
+                        }
+                    ],
+                },
                 {"action": "lose_willpower", "label": "Lose willpower (botch)", "fields": [dots_field]},
-                {"action": "recover_willpower", "label": f"Recover willpower ({recovery_hours} safe hours a dot)", "fields": [dots_field]},
+                {
+                    "action": "recover_willpower",
+                    "label": f"Recover willpower ({recovery_hours} safe hours a dot)",
+                    "fields": [dots_field],
+                },
                 {"action": "end_action", "label": "End action", "fields": []},
             ],
         },
@@ -232,8 +289,11 @@ def action(state: Any, act: Any, chart: list[dict], permanent: int) -> tuple[dic
     s = _normalise(state, chart, permanent)
     step = _ACTIONS.get(act["action"])
     if step is None:
-        raise StateError("state.unknown_action", f"Maelstrom has no play-state action {act['action']!r}; use "
-                         "damage, heal, spend_willpower, lose_willpower, recover_willpower or end_action.")
+        raise StateError(
+            "state.unknown_action",
+            f"Maelstrom has no play-state action {act['action']!r}; use "
+            "damage, heal, spend_willpower, lose_willpower, recover_willpower or end_action.",
+        )
     return step(s, act, chart, permanent)
 
 
@@ -257,13 +317,16 @@ def _heal(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, 
     kind = act.get("type")
     health = s["health"]
     if kind is not None and kind not in DAMAGE_TYPES:
-        raise StateError("state.malformed", "Heal bashing, lethal or aggravated damage (or leave type out).",
-                         "/type")
+        raise StateError(
+            "state.malformed", "Heal bashing, lethal or aggravated damage (or leave type out).", "/type"
+        )
     if s["dead"]:
         raise StateError("maelstrom.dead", "The dead do not heal.")
     healable = [i for i, b in enumerate(health) if b is not None and (kind is None or b == kind)]
     if not healable:
-        raise StateError("maelstrom.no_damage", f"There is no {kind or ''} damage to heal.".replace("  ", " "))
+        raise StateError(
+            "maelstrom.no_damage", f"There is no {kind or ''} damage to heal.".replace("  ", " ")
+        )
     healed = 0
     for i in sorted(healable, key=lambda j: (SEVERITY[health[j]], -j))[:levels]:
         health[i] = None
@@ -275,19 +338,27 @@ def _heal(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, 
 def _spend_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
     purpose = act.get("purpose")
     if purpose not in ("ignore_wounds", "automatic_success"):
-        raise StateError("state.malformed", 'Spend willpower to "ignore_wounds" or for an '
-                         '"automatic_success".', "/purpose")
+        raise StateError(
+            "state.malformed", 'Spend willpower to "ignore_wounds" or for an "automatic_success".', "/purpose"
+        )
     if s["willpower"] < 1:
         raise StateError("maelstrom.no_willpower", "No willpower left to spend.", "/willpower")
     if purpose == "automatic_success":
         if s["willpower"] < 2:
-            raise StateError("maelstrom.last_willpower", "The last willpower dot cannot buy an automatic "
-                             "success: it would leave zero successes. Roll instead.", "/willpower")
+            raise StateError(
+                "maelstrom.last_willpower",
+                "The last willpower dot cannot buy an automatic "
+                "success: it would leave zero successes. Roll instead.",
+                "/willpower",
+            )
         s["willpower"] -= 1
         return s, f"Spends a willpower dot: succeeds automatically with {s['willpower']} successes."
     if s["ignore_wounds"]:
-        raise StateError("maelstrom.wounds_already_ignored", "Wound penalties are already ignored for this "
-                         "action (once per turn).", "/ignore_wounds")
+        raise StateError(
+            "maelstrom.wounds_already_ignored",
+            "Wound penalties are already ignored for this action (once per turn).",
+            "/ignore_wounds",
+        )
     s["willpower"] -= 1
     s["ignore_wounds"] = True
     return s, "Spends a willpower dot to ignore wound penalties for the next action."
@@ -303,8 +374,9 @@ def _lose_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> tu
 def _recover_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
     dots = _count(act, "dots")
     if s["willpower"] >= permanent:
-        raise StateError("maelstrom.willpower_full", "Willpower is already at its permanent rating.",
-                         "/willpower")
+        raise StateError(
+            "maelstrom.willpower_full", "Willpower is already at its permanent rating.", "/willpower"
+        )
     gained = min(dots, permanent - s["willpower"])
     s["willpower"] += gained
     return s, f"Recovers {gained} willpower ({s['willpower']} of {permanent})."

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine.fields import get_as
+
 
 def creation(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     """Dots as circles: the starting dot, the free creation dots, and the dots bought with XP."""
@@ -30,7 +32,7 @@ def creation(raw: dict, build: dict, report: dict, ui: Any) -> dict:
                 out.append("xp")
         return out
 
-    attributes = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
+    attributes = get_as(build, "attributes", dict, {})
     created = allocation.get("attributes") or {}
     groups = raw.get("groups") or {}
     primary = allocation.get("primary") or derived.get("primary")
@@ -39,20 +41,54 @@ def creation(raw: dict, build: dict, report: dict, ui: Any) -> dict:
         for aid in ids:
             final = attributes.get(aid)
             free = max(0, (created.get(aid, start) or start) - start)
-            items.append({"id": aid, "label": ui.label(aid), "dots": dots(final, free, start), "final": final})
-        rows.append({"label": f"{ui.label(group)} attributes" + (" (primary)" if group == primary else ""), "items": items})
-    abilities = build.get("abilities") if isinstance(build.get("abilities"), dict) else {}
+            items.append(
+                {"id": aid, "label": ui.label(aid), "dots": dots(final, free, start), "final": final}
+            )
+        rows.append(
+            {
+                "label": f"{ui.label(group)} attributes" + (" (primary)" if group == primary else ""),
+                "items": items,
+            }
+        )
+    abilities = get_as(build, "abilities", dict, {})
     ab_created = allocation.get("abilities") or {}
-    labels = {o["id"]: o.get("label", ui.label(o["id"])) for o in (by_id.get("abilities") or {}).get("options", [])}
-    items = [{"id": aid, "label": labels.get(aid, ui.label(aid)), "dots": dots(v, ab_created.get(aid, 0) or 0, 0), "final": v}
-             for aid, v in abilities.items() if isinstance(v, int) and v > 0]
+    labels = {
+        o["id"]: o.get("label", ui.label(o["id"])) for o in (by_id.get("abilities") or {}).get("options", [])
+    }
+    items = [
+        {
+            "id": aid,
+            "label": labels.get(aid, ui.label(aid)),
+            "dots": dots(v, ab_created.get(aid, 0) or 0, 0),
+            "final": v,
+        }
+        for aid, v in abilities.items()
+        if isinstance(v, int) and v > 0
+    ]
     rows.append({"label": "Abilities", "items": items})
     wp = build.get("willpower")
     wp_start = raw.get("willpower_start", 3)
-    rows.append({"label": "Willpower", "items": [{"id": "willpower", "label": "Willpower", "final": wp,
-                                                   "dots": dots(wp, 0, wp_start if isinstance(wp, int) else 0)}]})
-    return {"creation": {"rows": rows, "source": allocation.get("source"), "recorded": isinstance(build.get("creation"), dict),
-                         "priced": bool(allocation)}}
+    rows.append(
+        {
+            "label": "Willpower",
+            "items": [
+                {
+                    "id": "willpower",
+                    "label": "Willpower",
+                    "final": wp,
+                    "dots": dots(wp, 0, wp_start if isinstance(wp, int) else 0),
+                }
+            ],
+        }
+    )
+    return {
+        "creation": {
+            "rows": rows,
+            "source": allocation.get("source"),
+            "recorded": isinstance(build.get("creation"), dict),
+            "priced": bool(allocation),
+        }
+    }
 
 
 WIDGETS = {"maelstrom_creation": creation}

@@ -44,7 +44,9 @@ class OurDnD(Ruleset):
     def traits(self, ctx: Context) -> dict[str, Any]:
         return build_rules.traits(ctx)
 
-    def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
+    def blank_build(
+        self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
+    ) -> dict:
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
     # ------------------------------------------------------------ dice (dice.py)
@@ -60,8 +62,9 @@ class OurDnD(Ruleset):
         shows the four outcomes a roll lands on, each once."""
         return dice.check_outcomes(answer)
 
-    def rollables(self, build: dict, report: Report, state: dict | None = None, *,
-                  ctx: Context | None = None) -> list[dict[str, Any]]:
+    def rollables(
+        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         return dice.rollables(build, report, self.context_of(report, ctx), state)
 
     # ------------------------------------------------------------ play state (state.py)
@@ -69,19 +72,31 @@ class OurDnD(Ruleset):
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         return play_rules.initial_state(build, report, self.context_of(report, ctx))
 
-    def check_state(self, state: Any, build: dict, report: Report, *, ctx: Context | None = None) -> list[Issue]:
+    def check_state(
+        self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
         return play_rules.check_state(state, build, report, self.context_of(report, ctx))
 
-    def state_effects(self, build: dict, report: Report, state: dict, *,
-                      ctx: Context | None = None) -> dict[str, Any]:
+    def state_effects(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         return play_rules.state_effects(build, report, self.context_of(report, ctx), state)
 
-    def state_sections(self, build: dict, report: Report, state: dict, *,
-                       ctx: Context | None = None) -> list[dict[str, Any]]:
+    def state_sections(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         return play_rules.state_sections(build, report, self.context_of(report, ctx), state)
 
-    def state_action(self, state: dict, action: dict, build: dict, report: Report,
-                     roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
+    def state_action(
+        self,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> tuple[dict, str]:
         return play_rules.state_action(state, action, build, report, self.context_of(report, ctx), roller)
 
     # ------------------------------------------------------------ combat (combat.py)

@@ -77,19 +77,27 @@ def _check_stats(build: dict, report: Report, ctx: Context) -> dict[str, int]:
     good: dict[str, int] = {}
     raw = build.get("stats")
     if raw is None:
-        report.error("build.malformed", "/stats",
-                     'Give the six stats, e.g. "stats": {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}.')
+        report.error(
+            "build.malformed",
+            "/stats",
+            'Give the six stats, e.g. "stats": {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}.',
+        )
         return good
     if not isinstance(raw, dict):
         report.error("build.malformed", "/stats", "Stats must be an object of stat → value (0–6).")
         return good
-    rows = ctx.memo("ourdnd.stat_rows", lambda: {
-        s: (ptr("stats", s), names.get(s, {}).get("name", s.upper())) for s in STATS})
+    rows = ctx.memo(
+        "ourdnd.stat_rows",
+        lambda: {s: (ptr("stats", s), names.get(s, {}).get("name", s.upper())) for s in STATS},
+    )
     for stat, value in raw.items():
         row = rows.get(stat)
         if row is None:
-            report.error("attribute.unknown", ptr("stats", stat),
-                         f"Our D&D has no stat {stat!r}; the six stats are {', '.join(STATS)}. Remove or rename it.")
+            report.error(
+                "attribute.unknown",
+                ptr("stats", stat),
+                f"Our D&D has no stat {stat!r}; the six stats are {', '.join(STATS)}. Remove or rename it.",
+            )
             continue
         path, label = row
         if not is_int(value):
@@ -99,18 +107,26 @@ def _check_stats(build: dict, report: Report, ctx: Context) -> dict[str, int]:
         # formula says, so spent, remaining and budget.exceeded stay true beside the range error.
         report.charge("points", value * per_point, path=path, label=f"{label} {value}")
         if value < low:
-            report.error("attribute.below_minimum", path, f"{label} cannot be below {low}; raise it to {low}.")
+            report.error(
+                "attribute.below_minimum", path, f"{label} cannot be below {low}; raise it to {low}."
+            )
             continue
         if value > high:
-            report.error("attribute.above_maximum", path,
-                         f"{label} {value} is above the highest stat, {high} (house default; your campaign may "
-                         f"change it); lower it to {high}.")
+            report.error(
+                "attribute.above_maximum",
+                path,
+                f"{label} {value} is above the highest stat, {high} (house default; your campaign may "
+                f"change it); lower it to {high}.",
+            )
             continue
         good[stat] = value
     for stat in STATS:
         if stat not in raw:
-            report.error("attribute.missing", ptr("stats", stat),
-                         f"{names.get(stat, {}).get('name', stat.upper())} is missing; give it a value (0 is fine).")
+            report.error(
+                "attribute.missing",
+                ptr("stats", stat),
+                f"{names.get(stat, {}).get('name', stat.upper())} is missing; give it a value (0 is fine).",
+            )
     return good
 
 
@@ -120,13 +136,20 @@ def _check_hearts(build: dict, report: Report, settings: dict) -> int | None:
         report.error("build.malformed", "/hearts", "Hearts must be a whole number, 1 or more.")
         return None
     if hearts < 1:
-        report.error("attribute.below_minimum", "/hearts",
-                     "Every adventurer has at least one heart; set hearts to 1 or more.")
+        report.error(
+            "attribute.below_minimum",
+            "/hearts",
+            "Every adventurer has at least one heart; set hearts to 1 or more.",
+        )
         return None
     cost = settings.get("heart_cost", 3)
     if hearts > 1:
-        report.charge("points", (hearts - 1) * cost, path="/hearts",
-                      label=f"{hearts - 1} extra heart{'s' if hearts > 2 else ''} ({cost} points each, house default)")
+        report.charge(
+            "points",
+            (hearts - 1) * cost,
+            path="/hearts",
+            label=f"{hearts - 1} extra heart{'s' if hearts > 2 else ''} ({cost} points each, house default)",
+        )
     return hearts
 
 
@@ -144,14 +167,21 @@ def _check_gear(build: dict, report: Report, ctx: Context) -> list[dict] | None:
     worn: dict[str, str] = {}  # armor / shield → the name of the one that counts
     for i, entry in enumerate(raw):
         if not isinstance(entry, dict) or not isinstance(entry.get("item"), str):
-            report.error("build.malformed", ptr("gear", i), 'Each piece of gear is an object such as {"item": "sword"}.')
+            report.error(
+                "build.malformed",
+                ptr("gear", i),
+                'Each piece of gear is an object such as {"item": "sword"}.',
+            )
             sound = False
             continue
         item = catalogue.get(entry["item"])
         if item is None:
-            report.error("gear.unknown", ptr("gear", i, "item"),
-                         f"There is no gear {entry['item']!r} in Our D&D or this campaign's homebrew; pick one from "
-                         "the catalogue or ask the DM to add it.")
+            report.error(
+                "gear.unknown",
+                ptr("gear", i, "item"),
+                f"There is no gear {entry['item']!r} in Our D&D or this campaign's homebrew; pick one from "
+                "the catalogue or ask the DM to add it.",
+            )
             sound = False
             continue
         if item.get("kind") in WORN_KINDS and not _one_of_a_kind(item, i, worn, report):
@@ -174,9 +204,12 @@ def _one_of_a_kind(item: dict, index: int, worn: dict[str, str], report: Report)
         worn[kind] = name
         return True
     what = WORN_KINDS[kind]
-    report.error("ourdnd.gear_conflict", ptr("gear", index),
-                 f"{name} is a second {what}: a character wears one body armour and carries one shield "
-                 f"for defense (house default), and {first} already counts. Remove one of them.")
+    report.error(
+        "ourdnd.gear_conflict",
+        ptr("gear", index),
+        f"{name} is a second {what}: a character wears one body armour and carries one shield "
+        f"for defense (house default), and {first} already counts. Remove one of them.",
+    )
     return False
 
 
@@ -188,24 +221,46 @@ def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
         issues.append(Issue("homebrew.malformed", path + "/name", "Give the gear a name."))
     effort = entry.get("effort")
     if effort is not None and effort not in EFFORT_DICE:
-        issues.append(Issue("homebrew.malformed", path + "/effort",
-                            f"The effort die is one of {', '.join(EFFORT_DICE)} (or null for none)."))
+        issues.append(
+            Issue(
+                "homebrew.malformed",
+                path + "/effort",
+                f"The effort die is one of {', '.join(EFFORT_DICE)} (or null for none).",
+            )
+        )
     defense = entry.get("defense", 0)
     if not is_int(defense) or not 0 <= defense <= 5:
-        issues.append(Issue("homebrew.malformed", path + "/defense", "A defense bonus is a whole number from 0 to 5."))
+        issues.append(
+            Issue("homebrew.malformed", path + "/defense", "A defense bonus is a whole number from 0 to 5.")
+        )
     stats = entry.get("stats", {})
     if not isinstance(stats, dict) or any(s not in STATS or not is_int(n) for s, n in stats.items()):
-        issues.append(Issue("homebrew.malformed", path + "/stats",
-                            f'Stat bonuses are an object such as {{"str": 1}} over {", ".join(STATS)}.'))
+        issues.append(
+            Issue(
+                "homebrew.malformed",
+                path + "/stats",
+                f'Stat bonuses are an object such as {{"str": 1}} over {", ".join(STATS)}.',
+            )
+        )
     reach = entry.get("reach")
     if reach is not None and reach not in REACHES:
-        issues.append(Issue("homebrew.malformed", path + "/reach",
-                            "How far gear reaches in a fight is close, near, far or very_far (nothing reaches "
-                            "out of range)."))
+        issues.append(
+            Issue(
+                "homebrew.malformed",
+                path + "/reach",
+                "How far gear reaches in a fight is close, near, far or very_far (nothing reaches "
+                "out of range).",
+            )
+        )
     td = entry.get("td_modifier", 0)
     if not is_int(td) or not -3 <= td <= 0:
-        issues.append(Issue("homebrew.malformed", path + "/td_modifier",
-                            "A TD modifier lowers the TD by 0 to 3 (players never lower it by more than 3)."))
+        issues.append(
+            Issue(
+                "homebrew.malformed",
+                path + "/td_modifier",
+                "A TD modifier lowers the TD by 0 to 3 (players never lower it by more than 3).",
+            )
+        )
     return issues
 
 
@@ -219,25 +274,42 @@ def traits(ctx: Context) -> dict[str, Any]:
     return {
         "sections": [
             {
-                "id": "stats", "label": "Stats", "kind": "numbers", "path": "/stats",
+                "id": "stats",
+                "label": "Stats",
+                "kind": "numbers",
+                "path": "/stats",
                 "help": f"Each stat point costs {per_point} point{'s' if per_point != 1 else ''}; "
-                        f"stats run from {s.get('stat_min', 0)} to {s.get('stat_max', 6)}.",
+                f"stats run from {s.get('stat_min', 0)} to {s.get('stat_max', 6)}.",
                 "fields": [
-                    {"id": sid, "label": e.get("name", sid.upper()), "min": s.get("stat_min", 0),
-                     "max": s.get("stat_max", 6), "default": 0}
+                    {
+                        "id": sid,
+                        "label": e.get("name", sid.upper()),
+                        "min": s.get("stat_min", 0),
+                        "max": s.get("stat_max", 6),
+                        "default": 0,
+                    }
                     for sid, e in ctx.catalogue.get("stats", {}).items()
                 ],
             },
             {
-                "id": "hearts", "label": "Hearts", "kind": "number", "path": "/hearts",
-                "min": 1, "max": None, "default": 1, "nullable": False,
+                "id": "hearts",
+                "label": "Hearts",
+                "kind": "number",
+                "path": "/hearts",
+                "min": 1,
+                "max": None,
+                "default": 1,
+                "nullable": False,
                 "help": f"One heart is {s.get('hp_per_heart', 10)} HP. The first is free; each extra heart "
-                        f"costs {heart_cost} points.",
+                f"costs {heart_cost} points.",
             },
             {
-                "id": "gear", "label": "Gear", "kind": "items", "path": "/gear",
+                "id": "gear",
+                "label": "Gear",
+                "kind": "items",
+                "path": "/gear",
                 "help": "Gear is free. Its effort die is rolled after a successful attempt "
-                        f"(bare hands {s.get('bare_hands_effort', 'd4')}); armor adds to Defense.",
+                f"(bare hands {s.get('bare_hands_effort', 'd4')}); armor adds to Defense.",
                 "options": [_gear_option(gid, e, ctx) for gid, e in ctx.catalogue.get("gear", {}).items()],
                 "entry_fields": [],
             },
@@ -248,13 +320,19 @@ def traits(ctx: Context) -> dict[str, Any]:
 def _gear_option(gid: str, entry: dict, ctx: Context) -> dict[str, Any]:
     """A gear choice of the builder: the catalogue entry, with how far it reaches in a fight
     (said in its help when the reach is the campaign's house default)."""
-    option = {"id": gid, "label": entry.get("name", gid), **{k: v for k, v in entry.items() if k not in ("id", "name")}}
+    option = {
+        "id": gid,
+        "label": entry.get("name", gid),
+        **{k: v for k, v in entry.items() if k not in ("id", "name")},
+    }
     if entry.get("effort"):
         band, house = distance.reach(entry, ctx)
         option["reach"] = band
         if house:
-            option["help"] = (f"{option.get('help', '')} Reaches {distance.word(band)} in a fight (house "
-                              "default; the campaign may change it).").strip()
+            option["help"] = (
+                f"{option.get('help', '')} Reaches {distance.word(band)} in a fight (house "
+                "default; the campaign may change it)."
+            ).strip()
     return option
 
 

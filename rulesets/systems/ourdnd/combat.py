@@ -109,7 +109,9 @@ class OurDnDCombat(CombatRules):
     # ---------------------------------------------------------------- reading a fighter
 
     def _st(self, f: Fighter, state: dict | None = None) -> dict:
-        return play_rules.normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
+        return play_rules.normal(
+            f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f)
+        )
 
     def _max_hp(self, f: Fighter) -> int:
         return play_rules.max_hp(f.build, self.report_of(f), self.ctx_of(f))
@@ -118,7 +120,9 @@ class OurDnDCombat(CombatRules):
     def _stats(f: Fighter) -> dict[str, int]:
         derived = (f.derived or {}).get("stats")
         raw = derived if isinstance(derived, dict) else get_as(f.build, "stats", dict, {})
-        return {s: raw[s] if is_int(raw.get(s)) and abs(raw[s]) <= dice_rules.ODDS_LIMIT else 0 for s in STATS}
+        return {
+            s: raw[s] if is_int(raw.get(s)) and abs(raw[s]) <= dice_rules.ODDS_LIMIT else 0 for s in STATS
+        }
 
     @staticmethod
     def _effort_dice(f: Fighter) -> dict[str, str]:
@@ -158,8 +162,9 @@ class OurDnDCombat(CombatRules):
                 seats.append([f])
         return seats
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def start(
+        self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Context | None = None
+    ) -> Outcome:
         es = dict(encounter_state or {})
         out = Outcome()
         td = self._td(es, self.ctx_of(fighters[0] if fighters else None, ctx))
@@ -170,27 +175,43 @@ class OurDnDCombat(CombatRules):
             if seat[0].is_npc:
                 npc_roll = roller.d(20)
                 rolls.append(npc_roll)
-                out.log("initiative", f"The DM rolls initiative for {', '.join(f.name for f in seat)}: d20 "
-                                      f"{npc_roll}.", seat[0].id, initiative=npc_roll)
+                out.log(
+                    "initiative",
+                    f"The DM rolls initiative for {', '.join(f.name for f in seat)}: d20 {npc_roll}.",
+                    seat[0].id,
+                    initiative=npc_roll,
+                )
             else:
                 face = roller.d(20)
                 rolls.append(face)
-                out.log("initiative", f"{seat[0].name} rolls initiative: d20 {face}.", seat[0].id, initiative=face)
+                out.log(
+                    "initiative", f"{seat[0].name} rolls initiative: d20 {face}.", seat[0].id, initiative=face
+                )
             for f in seat:
-                out.combat[f.id] = self.combat_numbers(f, initiative=rolls[-1], move=None, acted=False,
-                                                       last_roll=None)
+                out.combat[f.id] = self.combat_numbers(
+                    f, initiative=rolls[-1], move=None, acted=False, last_roll=None
+                )
         es = self._placed_at_start(fighters, es, self.ctx_of(fighters[0] if fighters else None, ctx), out)
         if seats:
             top = max(range(len(seats)), key=lambda i: (rolls[i], -i))  # a tie goes to the earlier seat
             ordered = seats[top:] + seats[:top]
             out.order = [f.id for seat in ordered for f in seat]
-            out.log("order", f"{ordered[0][0].name if not ordered[0][0].is_npc else 'The DM'} rolled highest "
-                             f"({rolls[top]}) and goes first, then clockwise: "
-                             + ", ".join(" and ".join(f.name for f in seat) for seat in ordered) + ".",
-                    order=out.order)
-        out.encounter_state = {**es, "td": td, "td_start": es.get("td_start", td) if is_int(es.get("td_start")) else td,
-                               "td_lowered": es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0,
-                               "initiative_npcs": npc_roll, "tasks": dict(es.get("tasks") or {})}
+            out.log(
+                "order",
+                f"{ordered[0][0].name if not ordered[0][0].is_npc else 'The DM'} rolled highest "
+                f"({rolls[top]}) and goes first, then clockwise: "
+                + ", ".join(" and ".join(f.name for f in seat) for seat in ordered)
+                + ".",
+                order=out.order,
+            )
+        out.encounter_state = {
+            **es,
+            "td": td,
+            "td_start": es.get("td_start", td) if is_int(es.get("td_start")) else td,
+            "td_lowered": es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0,
+            "initiative_npcs": npc_roll,
+            "tasks": dict(es.get("tasks") or {}),
+        }
         out.log("td", f"The scene's TD is {td}.", td=td)
         return out
 
@@ -201,22 +222,40 @@ class OurDnDCombat(CombatRules):
         changes = {str(f.id): known.get(str(f.id), distance.home(f.is_npc, ctx)) for f in fighters}
         band = distance.start_band(ctx)
         if any(f.is_npc for f in fighters) and any(not f.is_npc for f in fighters):
-            out.log("distance", f"The two sides start {distance.word(band)} (house default; the campaign may "
-                                "change it, and the DM places anyone with Set distance).", band=band)
+            out.log(
+                "distance",
+                f"The two sides start {distance.word(band)} (house default; the campaign may "
+                "change it, and the DM places anyone with Set distance).",
+                band=band,
+            )
         return distance.placed(es, changes, {str(f.id): f.name for f in fighters})
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def join(
+        self,
+        fighter: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        ctx: Context | None = None,
+    ) -> Outcome:
         es = encounter_state or {}
         out = Outcome()
         npc = es.get("initiative_npcs")
         face = npc if fighter.is_npc and is_int(npc) else roller.d(20)
-        out.combat[fighter.id] = self.combat_numbers(fighter, initiative=face, move=None, acted=False,
-                                                     last_roll=None)
+        out.combat[fighter.id] = self.combat_numbers(
+            fighter, initiative=face, move=None, acted=False, last_roll=None
+        )
         # A newcomer stands with the first of its side already placed, else at its side's start.
         c = self.ctx_of(fighter, ctx)
-        side = next((f for f in fighters if f.is_npc == fighter.is_npc and f.id != fighter.id
-                     and str(f.id) in distance.positions(es)), None)
+        side = next(
+            (
+                f
+                for f in fighters
+                if f.is_npc == fighter.is_npc and f.id != fighter.id and str(f.id) in distance.positions(es)
+            ),
+            None,
+        )
         where = distance.at(es, side, c) if side is not None else distance.home(fighter.is_npc, c)
         out.encounter_state = distance.placed(es, {str(fighter.id): where}, {str(fighter.id): fighter.name})
         out.log("initiative", f"{fighter.name} joins the scene (initiative {face}).", fighter.id)
@@ -241,8 +280,15 @@ class OurDnDCombat(CombatRules):
         cur = next((f for f in fighters if f.id == current), None)
         return bool(cur is not None and cur.is_npc and actor.is_npc)
 
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def turn_start(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        ctx: Context | None = None,
+    ) -> Outcome:
         out = Outcome()
         if "positions" in (encounter_state or {}):  # forget combatants the DM took out
             out.encounter_state = distance.pruned(encounter_state, {str(f.id) for f in fighters})
@@ -263,12 +309,20 @@ class OurDnDCombat(CombatRules):
 
     # ---------------------------------------------------------------- actions
 
-    def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
+    def actions(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        *,
+        current: int | None,
+        ctx: Context | None = None,
+    ) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current)
 
-    def _gate(self, actor: Fighter, fighters: list[Fighter], current: int | None,
-              st: dict | None = None) -> tuple[str, str]:
+    def _gate(
+        self, actor: Fighter, fighters: list[Fighter], current: int | None, st: dict | None = None
+    ) -> tuple[str, str]:
         st = self._st(actor) if st is None else st
         if st["dead"]:
             return f"{actor.name} is dead.", "ourdnd.dead"
@@ -281,13 +335,17 @@ class OurDnDCombat(CombatRules):
     def _action_gate(self, actor: Fighter) -> tuple[str, str]:
         c = actor.combat or {}
         if c.get("move") == "far":
-            return (f"{actor.name} moved far: that takes the whole turn, no action after it.",
-                    "ourdnd.moved_far")
+            return (
+                f"{actor.name} moved far: that takes the whole turn, no action after it.",
+                "ourdnd.moved_far",
+            )
         if c.get("acted"):
             return f"{actor.name} has already taken this turn's action.", "ourdnd.already_acted"
         return "", ""
 
-    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None) -> list[ActionSpec]:
+    def _specs(
+        self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None
+    ) -> list[ActionSpec]:
         """Every action of ``actor`` now, in the page's order, each allowed or with the first rule that stops it."""
         st = self._st(actor)
         gate = self._gate(actor, fighters, current, st)
@@ -308,12 +366,22 @@ class OurDnDCombat(CombatRules):
     def _move_specs(self, actor: Fighter, gate: tuple[str, str]) -> list[ActionSpec]:
         """Move near (an action may follow) and move far (the whole turn), to a band from someone."""
         c = actor.combat or {}
-        to_param = {"id": "to", "label": "To", "kind": "choice", "default": "close",
-                    "options": list(distance.BAND_OPTIONS)}
+        to_param = {
+            "id": "to",
+            "label": "To",
+            "kind": "choice",
+            "default": "close",
+            "options": list(distance.BAND_OPTIONS),
+        }
         specs = []
         for move in MOVES:
-            spec = ActionSpec(id=f"move_{move}", label=f"Move {move}", target="any", params=[to_param],
-                              cost="the whole turn" if move == "far" else "the move (an action may follow)")
+            spec = ActionSpec(
+                id=f"move_{move}",
+                label=f"Move {move}",
+                target="any",
+                params=[to_param],
+                cost="the whole turn" if move == "far" else "the move (an action may follow)",
+            )
             spec.deny(*gate)
             if c.get("move"):
                 spec.deny(f"{actor.name} has already moved this turn.", "ourdnd.already_moved")
@@ -322,65 +390,137 @@ class OurDnDCombat(CombatRules):
             specs.append(spec)
         return specs
 
-    def _roll_specs(self, actor: Fighter, gate: tuple[str, str], action_gate: tuple[str, str],
-                    stats: dict[str, int], td: int, ctx: Context) -> list[ActionSpec]:
+    def _roll_specs(
+        self,
+        actor: Fighter,
+        gate: tuple[str, str],
+        action_gate: tuple[str, str],
+        stats: dict[str, int],
+        td: int,
+        ctx: Context,
+    ) -> list[ActionSpec]:
         """A check, and an attempt (then effort, with the gear's die and reach)."""
         best = max(STATS, key=lambda s: stats[s])
-        stat_param = {"id": "stat", "label": "Stat", "kind": "choice", "options": list(STATS), "default": best}
-        mode_param = {"id": "mode", "label": "Roll", "kind": "choice", "options": list(MODES), "default": "normal"}
+        stat_param = {
+            "id": "stat",
+            "label": "Stat",
+            "kind": "choice",
+            "options": list(STATS),
+            "default": best,
+        }
+        mode_param = {
+            "id": "mode",
+            "label": "Roll",
+            "kind": "choice",
+            "options": list(MODES),
+            "default": "normal",
+        }
         dice = self._effort_dice(actor)
-        gear_param = {"id": "gear", "label": "Effort", "kind": "choice",
-                      "default": max(dice, key=lambda k: int(dice[k][1:])),
-                      "options": [{"id": k, "label": f"{k.replace('_', ' ')} ({d}, reaches "
-                                                     f"{distance.word(self._reach(actor, k, ctx)[0])})"}
-                                  for k, d in dice.items()]}
-        check = ActionSpec(id="check", label="Check (d20 + stat vs TD)", cost="the action",
-                           params=[stat_param, mode_param], odds={"stat": stats[best], "td": td, "mode": "normal"})
+        gear_param = {
+            "id": "gear",
+            "label": "Effort",
+            "kind": "choice",
+            "default": max(dice, key=lambda k: int(dice[k][1:])),
+            "options": [
+                {
+                    "id": k,
+                    "label": f"{k.replace('_', ' ')} ({d}, reaches "
+                    f"{distance.word(self._reach(actor, k, ctx)[0])})",
+                }
+                for k, d in dice.items()
+            ],
+        }
+        check = ActionSpec(
+            id="check",
+            label="Check (d20 + stat vs TD)",
+            cost="the action",
+            params=[stat_param, mode_param],
+            odds={"stat": stats[best], "td": td, "mode": "normal"},
+        )
         attempt = ActionSpec(
-            id="attempt", label="Attempt (d20 + stat vs TD, then effort)", cost="the action", target="any",
-            params=[stat_param, mode_param, gear_param,
-                    {"id": "inspire", "label": "Turn in Heroic Inspiration: +d12 effort", "kind": "flag",
-                     "default": False},
-                    {"id": "task", "label": "Task (no target)", "kind": "text"}],
-            odds={"stat": stats[best], "td": td, "mode": "normal"})
+            id="attempt",
+            label="Attempt (d20 + stat vs TD, then effort)",
+            cost="the action",
+            target="any",
+            params=[
+                stat_param,
+                mode_param,
+                gear_param,
+                {
+                    "id": "inspire",
+                    "label": "Turn in Heroic Inspiration: +d12 effort",
+                    "kind": "flag",
+                    "default": False,
+                },
+                {"id": "task", "label": "Task (no target)", "kind": "text"},
+            ],
+            odds={"stat": stats[best], "td": td, "mode": "normal"},
+        )
         for spec in (check, attempt):
             spec.deny(*gate)
             spec.deny(*action_gate)
         return [check, attempt]
 
-    def _first_aid_spec(self, actor: Fighter, fighters: list[Fighter], gate: tuple[str, str],
-                        action_gate: tuple[str, str], stats: dict[str, int], td: int) -> ActionSpec:
+    def _first_aid_spec(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        gate: tuple[str, str],
+        action_gate: tuple[str, str],
+        stats: dict[str, int],
+        td: int,
+    ) -> ActionSpec:
         aid_stat = "int" if stats["int"] >= stats["wis"] else "wis"
-        first_aid = ActionSpec(id="first_aid", label="First aid (INT or WIS vs TD)", cost="the action",
-                               target="ally",
-                               params=[{"id": "stat", "label": "Stat", "kind": "choice", "options": ["int", "wis"],
-                                        "default": aid_stat}],
-                               odds={"stat": stats[aid_stat], "td": td, "mode": "normal"})
+        first_aid = ActionSpec(
+            id="first_aid",
+            label="First aid (INT or WIS vs TD)",
+            cost="the action",
+            target="ally",
+            params=[
+                {
+                    "id": "stat",
+                    "label": "Stat",
+                    "kind": "choice",
+                    "options": ["int", "wis"],
+                    "default": aid_stat,
+                }
+            ],
+            odds={"stat": stats[aid_stat], "td": td, "mode": "normal"},
+        )
         first_aid.deny(*gate)
         first_aid.deny(*action_gate)
         if not any(_dying(f) for f in fighters if f.id != actor.id):
             first_aid.deny("Nobody is dying.", "ourdnd.not_dying")
         return first_aid
 
-    def _recover_spec(self, actor: Fighter, gate: tuple[str, str], stats: dict[str, int], td: int) -> ActionSpec:
+    def _recover_spec(
+        self, actor: Fighter, gate: tuple[str, str], stats: dict[str, int], td: int
+    ) -> ActionSpec:
         c = actor.combat or {}
-        recover = ActionSpec(id="recover", label=f"Recover (d20 + CON vs TD: regain {stats['con'] + 1} HP)",
-                             cost="the whole turn", odds={"stat": stats["con"], "td": td, "mode": "normal"})
+        recover = ActionSpec(
+            id="recover",
+            label=f"Recover (d20 + CON vs TD: regain {stats['con'] + 1} HP)",
+            cost="the whole turn",
+            odds={"stat": stats["con"], "td": td, "mode": "normal"},
+        )
         recover.deny(*gate)
         if c.get("move") or c.get("acted"):
-            recover.deny("Recovering takes the whole turn: no move or action before it.",
-                         "ourdnd.whole_turn")
+            recover.deny("Recovering takes the whole turn: no move or action before it.", "ourdnd.whole_turn")
         return recover
 
     def _reroll_spec(self, actor: Fighter, gate: tuple[str, str], st: dict) -> ActionSpec:
         last = (actor.combat or {}).get("last_roll")
-        reroll = ActionSpec(id="reroll", label="Re-roll the last failed roll (Heroic Inspiration)",
-                            cost="Heroic Inspiration",
-                            odds={k: last["request"][k] for k in ("stat", "td", "mode")} if last else None)
+        reroll = ActionSpec(
+            id="reroll",
+            label="Re-roll the last failed roll (Heroic Inspiration)",
+            cost="Heroic Inspiration",
+            odds={k: last["request"][k] for k in ("stat", "td", "mode")} if last else None,
+        )
         reroll.deny(*gate)
         if not last:
-            reroll.deny("There is no failed check or attempt to re-roll this turn.",
-                         "ourdnd.nothing_to_reroll")
+            reroll.deny(
+                "There is no failed check or attempt to re-roll this turn.", "ourdnd.nothing_to_reroll"
+            )
         elif not st["inspiration"]:
             reroll.deny(f"{actor.name} has no Heroic Inspiration.", "ourdnd.no_inspiration")
         return reroll
@@ -388,17 +528,31 @@ class OurDnDCombat(CombatRules):
     def _lower_spec(self, actor: Fighter, es: dict, td: int, ctx: Context) -> ActionSpec:
         lowered = es.get("td_lowered", 0) if is_int(es.get("td_lowered")) else 0
         room = self._room(es, ctx)
-        lower = ActionSpec(id="lower_td", label="Lower the TD (a torch, a spell…)", cost="not an action",
-                           reaction=True,
-                           params=[{"id": "amount", "label": "By", "kind": "number", "min": 1, "max": max(room, 1),
-                                    "default": 1},
-                                   {"id": "reason", "label": "How", "kind": "text"}])
+        lower = ActionSpec(
+            id="lower_td",
+            label="Lower the TD (a torch, a spell…)",
+            cost="not an action",
+            reaction=True,
+            params=[
+                {
+                    "id": "amount",
+                    "label": "By",
+                    "kind": "number",
+                    "min": 1,
+                    "max": max(room, 1),
+                    "default": 1,
+                },
+                {"id": "reason", "label": "How", "kind": "text"},
+            ],
+        )
         if actor.is_npc:
             lower.deny("Players lower the TD; the DM sets it.", "ourdnd.players_only")
         elif room <= 0:
-            lower.deny(f"The TD has been lowered {lowered} already: players never lower it more than "
-                       f"{self._max_lower(ctx)} below where it started ({es.get('td_start', td)}).",
-                       "ourdnd.td_floor")
+            lower.deny(
+                f"The TD has been lowered {lowered} already: players never lower it more than "
+                f"{self._max_lower(ctx)} below where it started ({es.get('td_start', td)}).",
+                "ourdnd.td_floor",
+            )
         return lower
 
     @staticmethod
@@ -412,21 +566,52 @@ class OurDnDCombat(CombatRules):
     def _gm_specs(self, actor: Fighter, td: int) -> list[ActionSpec]:
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         return [
-            ActionSpec(id="set_td", label="Set the scene's TD", cost="GM", gm=True, reaction=True,
-                       params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": td}]),
+            ActionSpec(
+                id="set_td",
+                label="Set the scene's TD",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": td}],
+            ),
             ActionSpec(id="gm_damage", label="Damage", cost="GM", gm=True, reaction=True, params=[amount]),
             ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
-            ActionSpec(id="gm_inspiration", label="Award Heroic Inspiration", cost="GM", gm=True, reaction=True),
-            ActionSpec(id="set_distance", label="Set distance", cost="GM", gm=True, reaction=True, target="any",
-                       params=[{"id": "to", "label": "Distance", "kind": "choice", "default": "near",
-                                "options": list(distance.BAND_OPTIONS)}]),
+            ActionSpec(
+                id="gm_inspiration", label="Award Heroic Inspiration", cost="GM", gm=True, reaction=True
+            ),
+            ActionSpec(
+                id="set_distance",
+                label="Set distance",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                target="any",
+                params=[
+                    {
+                        "id": "to",
+                        "label": "Distance",
+                        "kind": "choice",
+                        "default": "near",
+                        "options": list(distance.BAND_OPTIONS),
+                    }
+                ],
+            ),
         ]
 
     # ---------------------------------------------------------------- perform
 
-    def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool,
-                ctx: Context | None = None) -> Outcome:
+    def perform(
+        self,
+        action: dict[str, Any],
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        current: int | None,
+        by_gm: bool,
+        ctx: Context | None = None,
+    ) -> Outcome:
         es = dict(encounter_state or {})
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
@@ -447,18 +632,27 @@ class OurDnDCombat(CombatRules):
     def _band_param(action: dict, key: str = "to") -> str:
         band = action.get(key) or "close"
         if band not in distance.STEPS:
-            raise CombatRefused("ourdnd.invalid_distance", "A distance is CLOSE, NEAR, FAR, VERY FAR or OUT OF "
-                                                           "RANGE.")
+            raise CombatRefused(
+                "ourdnd.invalid_distance", "A distance is CLOSE, NEAR, FAR, VERY FAR or OUT OF RANGE."
+            )
         return band
 
     @overload
-    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: Literal[True]) -> Fighter: ...
+    def _other(
+        self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: Literal[True]
+    ) -> Fighter: ...
     @overload
-    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool) -> Fighter | None: ...
-    def _other(self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool) -> Fighter | None:
+    def _other(
+        self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool
+    ) -> Fighter | None: ...
+    def _other(
+        self, action: dict, actor: Fighter, fighters: list[Fighter], *, required: bool
+    ) -> Fighter | None:
         other = self.target_of(action, fighters, required=required)
         if other is not None and other.id == actor.id:
-            raise CombatRefused("combat.invalid_target", "Choose another combatant to measure the distance from.")
+            raise CombatRefused(
+                "combat.invalid_target", "Choose another combatant to measure the distance from."
+            )
         return other
 
     def _in_reach(self, actor: Fighter, target: Fighter, gear: str, es: dict) -> str:
@@ -468,20 +662,28 @@ class OurDnDCombat(CombatRules):
         band = distance.between(es, actor, target, ctx)
         where = distance.phrase(band, actor.name)
         if band == "out_of_range":
-            raise CombatRefused("ourdnd.out_of_range", f"{target.name} is {where}: none of {actor.name}'s effects "
-                                                       "can reach OUT OF RANGE.")
+            raise CombatRefused(
+                "ourdnd.out_of_range",
+                f"{target.name} is {where}: none of {actor.name}'s effects can reach OUT OF RANGE.",
+            )
         reach, house = self._reach(actor, gear)
         if not distance.farther(band, reach):
             return band
-        what = "Bare hands" if gear == "bare_hands" else \
-            ctx.catalogue.get("gear", {}).get(gear, {}).get("name", gear.replace("_", " "))
+        what = (
+            "Bare hands"
+            if gear == "bare_hands"
+            else ctx.catalogue.get("gear", {}).get(gear, {}).get("name", gear.replace("_", " "))
+        )
         if reach == "close":
             rule = f"Melee needs CLOSE ({what.lower() if gear == 'bare_hands' else what} reach no farther)"
         else:
             rule = f"{what} reaches {distance.word(reach)}"
         note = " (house default; the campaign may change it)" if house else ""
-        raise CombatRefused("ourdnd.out_of_reach", f"{rule}{note}, and {target.name} is {where}: move closer "
-                                                   "first, or use something that reaches farther.")
+        raise CombatRefused(
+            "ourdnd.out_of_reach",
+            f"{rule}{note}, and {target.name} is {where}: move closer "
+            "first, or use something that reaches farther.",
+        )
 
     def _do_move(self, action, actor, fighters, es, roller) -> Outcome:
         move = action["action"].removeprefix("move_")
@@ -500,8 +702,14 @@ class OurDnDCombat(CombatRules):
             raise CombatRefused("ourdnd.too_far_to_move", self._too_far(actor, other, move, band, covered))
         self._mark(actor, out, move=move)
         out.encounter_state = distance.placed(es, {str(actor.id): there})
-        out.log("move", f"{actor.name} moves {move}{tail}: now {distance.phrase(band, other.name)}.", actor.id,
-                distance=move, target=other.id, band=band)
+        out.log(
+            "move",
+            f"{actor.name} moves {move}{tail}: now {distance.phrase(band, other.name)}.",
+            actor.id,
+            distance=move,
+            target=other.id,
+            band=band,
+        )
         return out
 
     @staticmethod
@@ -509,22 +717,35 @@ class OurDnDCombat(CombatRules):
         goal = distance.phrase(band, other.name)
         trip = distance.word(distance.band_of(covered))
         if move == "near":
-            return (f"A NEAR move is a few big steps; getting {goal} is a {trip} move for {actor.name}. Move far "
-                    "(the whole turn) instead, or move near to a nearer spot.")
+            return (
+                f"A NEAR move is a few big steps; getting {goal} is a {trip} move for {actor.name}. Move far "
+                "(the whole turn) instead, or move near to a nearer spot."
+            )
         if trip == "OUT OF RANGE":
-            return (f"Getting {goal} is OUT OF RANGE for {actor.name}: a distance you can't reach by any ways in "
-                    "one TURN of movement.")
-        return (f"It's impossible to get a VERY FAR distance in a turn by normal ways: getting {goal} is a "
-                f"{trip} move for {actor.name}, and moving FAR is as far as a turn goes.")
+            return (
+                f"Getting {goal} is OUT OF RANGE for {actor.name}: a distance you can't reach by any ways in "
+                "one TURN of movement."
+            )
+        return (
+            f"It's impossible to get a VERY FAR distance in a turn by normal ways: getting {goal} is a "
+            f"{trip} move for {actor.name}, and moving FAR is as far as a turn goes."
+        )
 
     def _do_set_distance(self, action, actor, fighters, es, roller) -> Outcome:
         other = self._other(action, actor, fighters, required=True)
         ctx = self.ctx_of(actor)
         band = self._band_param(action)
         there = distance.at(es, other, ctx) + distance.away_side(es, actor, other, ctx) * distance.STEPS[band]
-        out = Outcome(encounter_state=distance.placed(es, {str(actor.id): there}, {str(actor.id): actor.name}))
-        out.log("distance", f"DM: {actor.name} is now {distance.phrase(band, other.name)}.", actor.id,
-                target=other.id, band=band)
+        out = Outcome(
+            encounter_state=distance.placed(es, {str(actor.id): there}, {str(actor.id): actor.name})
+        )
+        out.log(
+            "distance",
+            f"DM: {actor.name} is now {distance.phrase(band, other.name)}.",
+            actor.id,
+            target=other.id,
+            band=band,
+        )
         return out
 
     def _mark(self, actor: Fighter, out: Outcome, **changes: Any) -> dict:
@@ -549,19 +770,35 @@ class OurDnDCombat(CombatRules):
             out.state[actor.id] = new_state
             out.log("inspiration", f"Natural 20: {text}", actor.id)
             return
-        allies = [f for f in fighters if f.id != actor.id and _side(f) == _side(actor) and not f.is_npc
-                  and not self._st(f, out.state.get(f.id))["inspiration"] and not self._st(f)["dead"]]
+        allies = [
+            f
+            for f in fighters
+            if f.id != actor.id
+            and _side(f) == _side(actor)
+            and not f.is_npc
+            and not self._st(f, out.state.get(f.id))["inspiration"]
+            and not self._st(f)["dead"]
+        ]
         if give_to not in (None, ""):
             allies = [f for f in allies if str(f.id) == str(give_to)] or allies
         if not allies:
-            out.log("inspiration", f"Natural 20: {actor.name} already has Heroic Inspiration and no ally lacks one.",
-                    actor.id)
+            out.log(
+                "inspiration",
+                f"Natural 20: {actor.name} already has Heroic Inspiration and no ally lacks one.",
+                actor.id,
+            )
             return
         ally = allies[0]
-        new_state, _ = self.play_state_action(ally, out.state.get(ally.id, ally.state), {"action": "gain_inspiration"})
+        new_state, _ = self.play_state_action(
+            ally, out.state.get(ally.id, ally.state), {"action": "gain_inspiration"}
+        )
         out.state[ally.id] = new_state
-        out.log("inspiration", f"Natural 20: {actor.name} already has Heroic Inspiration and gives one to "
-                               f"{ally.name}.", actor.id, target=ally.id)
+        out.log(
+            "inspiration",
+            f"Natural 20: {actor.name} already has Heroic Inspiration and gives one to {ally.name}.",
+            actor.id,
+            target=ally.id,
+        )
 
     def _do_check(self, action, actor, fighters, es, roller, *, reroll: bool = False) -> Outcome:
         return self._roll(action, actor, fighters, es, roller, attempt=False, reroll=reroll)
@@ -580,11 +817,14 @@ class OurDnDCombat(CombatRules):
             dice = self._effort_dice(actor)
             gear = action.get("gear") or max(dice, key=lambda k: int(dice[k][1:]))
             if gear not in dice:
-                raise CombatRefused("ourdnd.invalid_gear", f"{actor.name} rolls effort with "
-                                                           f"{', '.join(dice)}; not {gear!r}.")
+                raise CombatRefused(
+                    "ourdnd.invalid_gear", f"{actor.name} rolls effort with {', '.join(dice)}; not {gear!r}."
+                )
         inspire = attempt and _flag(action.get("inspire"))
         if inspire and not self._st(actor)["inspiration"]:
-            raise CombatRefused("ourdnd.no_inspiration", f"{actor.name} has no Heroic Inspiration to add a d12.")
+            raise CombatRefused(
+                "ourdnd.no_inspiration", f"{actor.name} has no Heroic Inspiration to add a d12."
+            )
         far_note = ""
         if target is not None and gear is not None and target.id != actor.id:  # a target means an attempt
             band = self._in_reach(actor, target, gear, es)
@@ -599,21 +839,43 @@ class OurDnDCombat(CombatRules):
         what = "attempt" if attempt else "check"
         at = f" on {target.name}" if target else ""
         again = " (re-roll)" if reroll else ""
-        text = roll["text"] if against == "the TD" else roll["text"].replace(f"vs TD {td}", f"vs {td} ({against})")
-        out.log(what, f"{actor.name}'s {stat.upper()} {what}{at}{again}{far_note}: {text}.", actor.id,
-                faces=roll["faces"], natural=roll["natural"], total=roll["total"], td=td, outcome=roll["outcome"],
-                target=target.id if target else None)
+        text = (
+            roll["text"]
+            if against == "the TD"
+            else roll["text"].replace(f"vs TD {td}", f"vs {td} ({against})")
+        )
+        out.log(
+            what,
+            f"{actor.name}'s {stat.upper()} {what}{at}{again}{far_note}: {text}.",
+            actor.id,
+            faces=roll["faces"],
+            natural=roll["natural"],
+            total=roll["total"],
+            td=td,
+            outcome=roll["outcome"],
+            target=target.id if target else None,
+        )
         if roll["natural"] == 20:
             self._inspire(actor, fighters, out, action.get("give_to"))
         if roll["natural"] == 1:
-            out.log("blunder", f"Blunder! Things go really wrong for {actor.name} (the DM says how).", actor.id)
+            out.log(
+                "blunder", f"Blunder! Things go really wrong for {actor.name} (the DM says how).", actor.id
+            )
         if not roll["success"]:
-            self._mark(actor, out, last_roll={"kind": what, "action": {k: v for k, v in action.items()
-                                                                       if k != "action"},
-                                              "request": request})
+            self._mark(
+                actor,
+                out,
+                last_roll={
+                    "kind": what,
+                    "action": {k: v for k, v in action.items() if k != "action"},
+                    "request": request,
+                },
+            )
             return out
         if attempt:
-            self._effort(actor, target, gear, roll["natural"] == 20, inspire, action, fighters, es, roller, out)
+            self._effort(
+                actor, target, gear, roll["natural"] == 20, inspire, action, fighters, es, roller, out
+            )
         return out
 
     def _effort(self, actor, target, gear, critical, inspire, action, fighters, es, roller, out) -> None:
@@ -628,20 +890,37 @@ class OurDnDCombat(CombatRules):
             total += extra
             text += f" + inspiration d12 {extra} = {total}"
         if target is not None:
-            new_state, hp_text = self.play_state_action(target, out.state.get(target.id, target.state),
-                                                    {"action": "damage", "amount": total})
+            new_state, hp_text = self.play_state_action(
+                target, out.state.get(target.id, target.state), {"action": "damage", "amount": total}
+            )
             out.state[target.id] = new_state
-            out.log("effort", f"Effort ({gear.replace('_', ' ')}): {text}. {hp_text}", actor.id, effort=total,
-                    faces=effort["faces"], target=target.id)
+            out.log(
+                "effort",
+                f"Effort ({gear.replace('_', ' ')}): {text}. {hp_text}",
+                actor.id,
+                effort=total,
+                faces=effort["faces"],
+                target=target.id,
+            )
             return
-        task = action.get("task") if isinstance(action.get("task"), str) and action["task"].strip() else "the task"
+        task = (
+            action.get("task")
+            if isinstance(action.get("task"), str) and action["task"].strip()
+            else "the task"
+        )
         task = task.strip()[:80]
         tasks = dict(es.get("tasks") or {})
         tasks[task] = (tasks.get(task) or 0) + total
         out.encounter_state = {**es, "tasks": tasks}
         per_heart = self.ctx_of(actor).settings.get("hp_per_heart", 10)
-        out.log("effort", f"Effort ({gear.replace('_', ' ')}) on {task}: {text}; {tasks[task]} so far "
-                          f"({tasks[task] / per_heart:g} hearts).", actor.id, effort=total, task=task)
+        out.log(
+            "effort",
+            f"Effort ({gear.replace('_', ' ')}) on {task}: {text}; {tasks[task]} so far "
+            f"({tasks[task] / per_heart:g} hearts).",
+            actor.id,
+            effort=total,
+            task=task,
+        )
 
     def _do_first_aid(self, action, actor, fighters, es, roller) -> Outcome:
         target = self.target_of(action, fighters, required=True)
@@ -650,28 +929,41 @@ class OurDnDCombat(CombatRules):
         if stat not in ("int", "wis"):
             raise CombatRefused("ourdnd.invalid_stat", "First aid rolls INT or WIS.")
         if not self._st(target)["dying"]:
-            raise CombatRefused("ourdnd.not_dying", f"{target.name} is not dying; first aid stops a dying countdown.")
+            raise CombatRefused(
+                "ourdnd.not_dying", f"{target.name} is not dying; first aid stops a dying countdown."
+            )
         band = distance.between(es, actor, target, self.ctx_of(actor))
         if band != "close":  # "If an ally can reach you ..."
-            raise CombatRefused("ourdnd.out_of_reach", f"First aid needs an ally who can reach {target.name} with "
-                                                       f"their hands, and {actor.name} is "
-                                                       f"{distance.phrase(band, target.name)}: move CLOSE first.")
+            raise CombatRefused(
+                "ourdnd.out_of_reach",
+                f"First aid needs an ally who can reach {target.name} with "
+                f"their hands, and {actor.name} is "
+                f"{distance.phrase(band, target.name)}: move CLOSE first.",
+            )
         td = self._td(es, self.ctx_of(actor))
         recorder = _Recorder(roller)
-        new_state, text = self.play_state_action(target, target.state, {"action": "first_aid", "stat": stats[stat],
-                                                                     "td": td}, recorder)
+        new_state, text = self.play_state_action(
+            target, target.state, {"action": "first_aid", "stat": stats[stat], "td": td}, recorder
+        )
         out = Outcome()
         out.state[target.id] = new_state
         self._mark(actor, out, acted=True, last_roll=None)
-        out.log("first_aid", f"{actor.name} gives first aid ({stat.upper()}): {text}", actor.id, target=target.id,
-                faces=[f for _, f in recorder.faces])
+        out.log(
+            "first_aid",
+            f"{actor.name} gives first aid ({stat.upper()}): {text}",
+            actor.id,
+            target=target.id,
+            faces=[f for _, f in recorder.faces],
+        )
         if recorder.faces and recorder.faces[0] == (20, 20):
             self._inspire(actor, fighters, out, action.get("give_to"))
         return out
 
     def _do_recover(self, action, actor, fighters, es, roller) -> Outcome:
         recorder = _Recorder(roller)
-        new_state, text = self.play_state_action(actor, actor.state, {"action": "recover", "td": self._td(es, self.ctx_of(actor))}, recorder)
+        new_state, text = self.play_state_action(
+            actor, actor.state, {"action": "recover", "td": self._td(es, self.ctx_of(actor))}, recorder
+        )
         out = Outcome(end_turn=True)
         out.state[actor.id] = new_state
         self._mark(actor, out, acted=True, last_roll=None)
@@ -703,21 +995,28 @@ class OurDnDCombat(CombatRules):
         room = self._room(es, self.ctx_of(actor))
         start = es.get("td_start", self._td(es, self.ctx_of(actor)))
         if amount > room:
-            raise CombatRefused("ourdnd.td_floor",
-                                f"Players never lower the TD more than {self._max_lower(self.ctx_of(actor))} below where it started "
-                                f"({start}); it can go down by {max(room, 0)} more, not {amount}.")
+            raise CombatRefused(
+                "ourdnd.td_floor",
+                f"Players never lower the TD more than {self._max_lower(self.ctx_of(actor))} below where it started "
+                f"({start}); it can go down by {max(room, 0)} more, not {amount}.",
+            )
         td = self._td(es, self.ctx_of(actor)) - amount
         reason = get_as(action, "reason", str, "")
         how = f" ({reason.strip()[:80]})" if reason.strip() else ""
         out = Outcome(encounter_state={**es, "td": td, "td_lowered": (es.get("td_lowered") or 0) + amount})
-        out.log("td", f"{actor.name} lowers the TD by {amount}{how}: TD {td}.", actor.id, td=td, amount=amount)
+        out.log(
+            "td", f"{actor.name} lowers the TD by {amount}{how}: TD {td}.", actor.id, td=td, amount=amount
+        )
         return out
 
     def _do_set_td(self, action, actor, fighters, es, roller) -> Outcome:
         td = whole_number(action.get("td"))
         if td is None or not 1 <= td <= dice_rules.ODDS_LIMIT:
-            raise CombatRefused("ourdnd.invalid_td", f"The TD is a whole number from 1 to {dice_rules.ODDS_LIMIT} "
-                                                     "(usually 10 easy, 12 average, 15 hard, 18 brutal).")
+            raise CombatRefused(
+                "ourdnd.invalid_td",
+                f"The TD is a whole number from 1 to {dice_rules.ODDS_LIMIT} "
+                "(usually 10 easy, 12 average, 15 hard, 18 brutal).",
+            )
         out = Outcome(encounter_state={**es, "td": td, "td_start": td, "td_lowered": 0})
         out.log("td", f"DM: the scene's TD is now {td}.", td=td)
         return out
@@ -729,14 +1028,17 @@ class OurDnDCombat(CombatRules):
         return amount
 
     def _do_gm_damage(self, action, actor, fighters, es, roller) -> Outcome:
-        new_state, text = self.play_state_action(actor, actor.state, {"action": "damage",
-                                                                  "amount": self._gm_amount(action)})
+        new_state, text = self.play_state_action(
+            actor, actor.state, {"action": "damage", "amount": self._gm_amount(action)}
+        )
         out = Outcome(state={actor.id: new_state})
         out.log("gm_damage", f"DM: {text}", actor.id)
         return out
 
     def _do_gm_heal(self, action, actor, fighters, es, roller) -> Outcome:
-        new_state, text = self.play_state_action(actor, actor.state, {"action": "heal", "amount": self._gm_amount(action)})
+        new_state, text = self.play_state_action(
+            actor, actor.state, {"action": "heal", "amount": self._gm_amount(action)}
+        )
         out = Outcome(state={actor.id: new_state})
         out.log("gm_heal", f"DM: {text}", actor.id)
         return out
@@ -749,8 +1051,9 @@ class OurDnDCombat(CombatRules):
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict, *,
-                ctx: Context | None = None) -> dict[str, Any]:
+    def summary(
+        self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         es = encounter_state or {}
         c = fighter.combat or {}
         try:
@@ -769,7 +1072,9 @@ class OurDnDCombat(CombatRules):
         if st["dead"]:
             status.append("dead")
         elif st["dying"]:
-            left = "countdown not rolled" if st["dying_rounds"] is None else f"{st['dying_rounds']} rounds left"
+            left = (
+                "countdown not rolled" if st["dying_rounds"] is None else f"{st['dying_rounds']} rounds left"
+            )
             status.append(f"dying ({left})")
         elif st["stable"]:
             status.append("stable")

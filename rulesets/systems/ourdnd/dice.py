@@ -82,8 +82,12 @@ def check_outcomes(answer: Any) -> list[tuple[str, float]] | None:
     if not isinstance(answer, dict) or not all(k in answer for k in ("success", "critical", "blunder")):
         return None
     success, critical, blunder = answer["success"], answer["critical"], answer["blunder"]
-    return [("Blunder", blunder), ("Failure", max(0.0, 1.0 - success - blunder)),
-            ("Success", max(0.0, success - critical)), ("Critical", critical)]
+    return [
+        ("Blunder", blunder),
+        ("Failure", max(0.0, 1.0 - success - blunder)),
+        ("Success", max(0.0, success - critical)),
+        ("Critical", critical),
+    ]
 
 
 def odds(request: Any) -> dict[str, Any]:
@@ -124,8 +128,14 @@ def roll(request: Any, roller: Roller) -> dict[str, Any]:
     text = f"{dice_text} {'+' if stat >= 0 else '−'} {abs(stat)} = {total} vs TD {td}: {outcome}"
     if natural == 20:
         text += " (natural 20: Heroic Inspiration)"
-    return {"faces": faces, "natural": natural, "total": total, "outcome": outcome,
-            "success": outcome in ("success", "critical"), "text": text}
+    return {
+        "faces": faces,
+        "natural": natural,
+        "total": total,
+        "outcome": outcome,
+        "success": outcome in ("success", "critical"),
+        "text": text,
+    }
 
 
 def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
@@ -141,15 +151,23 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
     for stat in STATS:
         if stat not in stats:
             continue
-        out.append({
-            "id": f"check:{stat}:normal",
-            "label": f"{names.get(stat, {}).get('name', stat.upper())} check",
-            "group": "checks",
-            "request": {"stat": stats[stat], "td": td, "mode": "normal"},
-        })
+        out.append(
+            {
+                "id": f"check:{stat}:normal",
+                "label": f"{names.get(stat, {}).get('name', stat.upper())} check",
+                "group": "checks",
+                "request": {"stat": stats[stat], "td": td, "mode": "normal"},
+            }
+        )
     catalogue = ctx.catalogue.get("gear", {})
     for key, effort in (report.derived.get("effort") or {}).items():
         label = "Bare hands" if key == "bare_hands" else catalogue.get(key, {}).get("name", key)
-        out.append({"id": f"effort:{key}", "label": f"{label} effort ({effort})", "group": "effort",
-                    "request": {"effort": effort}})
+        out.append(
+            {
+                "id": f"effort:{key}",
+                "label": f"{label} effort ({effort})",
+                "group": "effort",
+                "request": {"effort": effort},
+            }
+        )
     return out

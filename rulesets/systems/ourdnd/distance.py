@@ -35,7 +35,13 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
 
 BANDS = ("close", "near", "far", "very_far", "out_of_range")
-WORDS = {"close": "CLOSE", "near": "NEAR", "far": "FAR", "very_far": "VERY FAR", "out_of_range": "OUT OF RANGE"}
+WORDS = {
+    "close": "CLOSE",
+    "near": "NEAR",
+    "far": "FAR",
+    "very_far": "VERY FAR",
+    "out_of_range": "OUT OF RANGE",
+}
 #: Where a band starts, in NEAR steps of ~10 m (the seed's reference measurements).
 STEPS = {"close": 0, "near": 1, "far": 2, "very_far": 4, "out_of_range": 5}
 #: The bands as the choices of a form (read-only: shared by every action that offers them).
@@ -43,8 +49,13 @@ BAND_OPTIONS = tuple({"id": b, "label": WORDS[b]} for b in BANDS)
 #: NEAR steps a move covers: a NEAR move, and a FAR move ("twice as far as normal").
 MOVE_STEPS = {"near": 1, "far": 2}
 #: How each band reads after a combatant's name: "NEAR Wren", "FAR from the goblin".
-_PHRASE = {"close": "CLOSE to", "near": "NEAR", "far": "FAR from", "very_far": "VERY FAR from",
-           "out_of_range": "OUT OF RANGE of"}
+_PHRASE = {
+    "close": "CLOSE to",
+    "near": "NEAR",
+    "far": "FAR from",
+    "very_far": "VERY FAR from",
+    "out_of_range": "OUT OF RANGE of",
+}
 
 
 def band_of(steps: int) -> str:
@@ -104,15 +115,25 @@ def check_house_rules(settings: dict) -> list[Issue]:
     issues = []
     start = settings.get("start_distance")
     if isinstance(start, str) and start not in STEPS:
-        issues.append(Issue("settings.malformed", "/start_distance",
-                            "The sides start close, near, far, very_far or out_of_range from each other."))
+        issues.append(
+            Issue(
+                "settings.malformed",
+                "/start_distance",
+                "The sides start close, near, far, very_far or out_of_range from each other.",
+            )
+        )
     by_kind = settings.get("reach_by_kind")
     if isinstance(by_kind, dict):
         for kind, band in by_kind.items():
             if band not in STEPS or band == "out_of_range":
-                issues.append(Issue("settings.malformed", ptr("reach_by_kind", kind),
-                                    f"Gear of the kind {kind!r} reaches close, near, far or very_far (nothing "
-                                    "reaches out of range)."))
+                issues.append(
+                    Issue(
+                        "settings.malformed",
+                        ptr("reach_by_kind", kind),
+                        f"Gear of the kind {kind!r} reaches close, near, far or very_far (nothing "
+                        "reaches out of range).",
+                    )
+                )
     return issues
 
 
@@ -164,8 +185,11 @@ def pruned(es: dict, ids: set[str]) -> dict | None:
     stale = (set(pos) | set(names)) - ids
     if not stale:
         return None
-    return {**es, "positions": {k: v for k, v in pos.items() if k not in stale},
-            "names": {k: v for k, v in names.items() if k not in stale}}
+    return {
+        **es,
+        "positions": {k: v for k, v in pos.items() if k not in stale},
+        "names": {k: v for k, v in names.items() if k not in stale},
+    }
 
 
 def bands_from(es: dict, fighter: Any, ctx: Context) -> list[tuple[str, str]]:
@@ -173,5 +197,8 @@ def bands_from(es: dict, fighter: Any, ctx: Context) -> list[tuple[str, str]]:
     pos = positions(es)
     names = get_as(es, "names", dict, {})
     me = at(es, fighter, ctx)
-    return [(str(names.get(fid, "")), band_of(me - where)) for fid, where in pos.items()
-            if fid != str(fighter.id) and names.get(fid)]
+    return [
+        (str(names.get(fid, "")), band_of(me - where))
+        for fid, where in pos.items()
+        if fid != str(fighter.id) and names.get(fid)
+    ]

@@ -42,8 +42,15 @@ def max_hp(build: dict, report: Report, ctx: Context) -> int:
 
 
 def initial_state(build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-    return {"hp": max_hp(build, report, ctx), "unconscious": False, "dying": False, "dying_rounds": None,
-            "stable": False, "dead": False, "inspiration": False}
+    return {
+        "hp": max_hp(build, report, ctx),
+        "unconscious": False,
+        "dying": False,
+        "dying_rounds": None,
+        "stable": False,
+        "dead": False,
+        "inspiration": False,
+    }
 
 
 FLAGS = ("unconscious", "dying", "stable", "dead", "inspiration")
@@ -83,7 +90,9 @@ def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[I
             issues.append(Issue("state.malformed", ptr(flag), f"{flag} must be true or false."))
     rounds = state.get("dying_rounds")
     if rounds is not None and (not is_int(rounds) or rounds < 0):
-        issues.append(Issue("state.malformed", "/dying_rounds", "Dying rounds are a whole number ≥ 0, or null."))
+        issues.append(
+            Issue("state.malformed", "/dying_rounds", "Dying rounds are a whole number ≥ 0, or null.")
+        )
     for key in state:
         if key not in FLAGS and key not in ("hp", "dying_rounds"):
             issues.append(Issue("state.unknown", ptr(key), f"The play state has no {key!r}."))
@@ -95,8 +104,12 @@ def _conditions(st: dict) -> list[tuple[str, str]]:
     if st["dead"]:
         return [("dead", "Dead.")]
     if st["dying"]:
-        left = "countdown not rolled yet" if st["dying_rounds"] is None else f"{st['dying_rounds']} rounds left"
-        out.append(("dying", f"Dying ({left}): first aid (INT or WIS vs TD) stabilises; a natural 20 is a miracle."))
+        left = (
+            "countdown not rolled yet" if st["dying_rounds"] is None else f"{st['dying_rounds']} rounds left"
+        )
+        out.append(
+            ("dying", f"Dying ({left}): first aid (INT or WIS vs TD) stabilises; a natural 20 is a miracle.")
+        )
     elif st["stable"]:
         out.append(("stable", "Stable at 0 HP, unconscious: healing wakes them."))
     if st["unconscious"]:
@@ -120,15 +133,35 @@ def state_effects(build: dict, report: Report, ctx: Context, state: dict) -> dic
 def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> list[dict[str, Any]]:
     st = normal(state, build, report, ctx)
     top = max_hp(build, report, ctx)
-    status = "dead" if st["dead"] else "dying" if st["dying"] else "stable" if st["stable"] else \
-        "unconscious" if st["unconscious"] else ""
+    status = (
+        "dead"
+        if st["dead"]
+        else "dying"
+        if st["dying"]
+        else "stable"
+        if st["stable"]
+        else "unconscious"
+        if st["unconscious"]
+        else ""
+    )
     amount = [{"id": "amount", "kind": "number", "min": 1}]
     td = [{"id": "td", "kind": "number", "min": 1, "default": ctx.settings.get("default_td", 12)}]
     return [
         {
-            "id": "health", "label": "Hit points", "kind": "pools",
-            "items": [{"id": "hp", "label": "HP", "path": "/hp", "value": st["hp"], "min": 0, "max": top,
-                       "status": status}],
+            "id": "health",
+            "label": "Hit points",
+            "kind": "pools",
+            "items": [
+                {
+                    "id": "hp",
+                    "label": "HP",
+                    "path": "/hp",
+                    "value": st["hp"],
+                    "min": 0,
+                    "max": top,
+                    "status": status,
+                }
+            ],
             "actions": [
                 {"action": "damage", "label": "Take damage", "fields": amount},
                 {"action": "heal", "label": "Heal", "fields": amount},
@@ -137,19 +170,34 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
             ],
         },
         {
-            "id": "dying", "label": "Dying", "kind": "flags",
-            "items": [{"id": flag, "label": flag.replace("_", " ").capitalize(), "on": st[flag]}
-                      for flag in ("unconscious", "dying", "stable", "dead")]
-            + [{"id": "dying_rounds", "label": "Rounds left", "on": st["dying_rounds"] is not None,
-                "value": st["dying_rounds"]}],
+            "id": "dying",
+            "label": "Dying",
+            "kind": "flags",
+            "items": [
+                {"id": flag, "label": flag.replace("_", " ").capitalize(), "on": st[flag]}
+                for flag in ("unconscious", "dying", "stable", "dead")
+            ]
+            + [
+                {
+                    "id": "dying_rounds",
+                    "label": "Rounds left",
+                    "on": st["dying_rounds"] is not None,
+                    "value": st["dying_rounds"],
+                }
+            ],
             "actions": [
                 {"action": "dying_turn", "label": "Dying turn (countdown and miracle roll)", "fields": []},
-                {"action": "first_aid", "label": "First aid (INT or WIS vs TD)",
-                 "fields": [{"id": "stat", "kind": "number", "min": 0}] + td},
+                {
+                    "action": "first_aid",
+                    "label": "First aid (INT or WIS vs TD)",
+                    "fields": [{"id": "stat", "kind": "number", "min": 0}] + td,
+                },
             ],
         },
         {
-            "id": "inspiration", "label": "Heroic Inspiration", "kind": "flags",
+            "id": "inspiration",
+            "label": "Heroic Inspiration",
+            "kind": "flags",
             "items": [{"id": "inspiration", "label": "Heroic Inspiration", "on": st["inspiration"]}],
             "actions": [
                 {"action": "gain_inspiration", "label": "Gain Heroic Inspiration", "fields": []},
@@ -213,7 +261,9 @@ def _dying_turn(p: _Play) -> tuple[dict, str]:
     """Seed "ROLL FOR DYING!" and "MIRACLE": the first turn rolls the countdown, each a d20."""
     st, ctx, roller, name = p.st, p.ctx, p.roller, p.name
     if not st["dying"]:
-        raise StateError("ourdnd.not_dying", f"{name} is not dying; there is nothing to count down.", "/dying")
+        raise StateError(
+            "ourdnd.not_dying", f"{name} is not dying; there is nothing to count down.", "/dying"
+        )
     log = f"{name} is dying."
     first = st["dying_rounds"] is None
     if first:
@@ -237,15 +287,20 @@ def _first_aid(p: _Play) -> tuple[dict, str]:
     """Seed "FIRST AID": INT or WIS vs TD stops the countdown, with no HP back."""
     st, action, roller, name = p.st, p.action, p.roller, p.name
     if not st["dying"]:
-        raise StateError("ourdnd.not_dying", f"{name} is not dying; first aid stops a dying countdown.",
-                         "/dying")
+        raise StateError(
+            "ourdnd.not_dying", f"{name} is not dying; first aid stops a dying countdown.", "/dying"
+        )
     if action.get("result") == "success":
         ok, text = True, "a successful roll"
     else:
         bonus, td = action.get("stat"), action.get("td")
         if not is_int(bonus) or not is_int(td):
-            raise StateError("state.malformed", 'First aid needs the helper\'s INT or WIS ("stat") and the '
-                             '"td", or {"result": "success"} for a roll made at the table.', "/stat")
+            raise StateError(
+                "state.malformed",
+                'First aid needs the helper\'s INT or WIS ("stat") and the '
+                '"td", or {"result": "success"} for a roll made at the table.',
+                "/stat",
+            )
         face, ok = _d20_vs(roller, bonus, td)
         text = f"d20 {face} + {bonus} vs TD {td}"
     if not ok:
@@ -277,8 +332,11 @@ def _rest(p: _Play) -> tuple[dict, str]:
     """Seed "RESTING": needs ≥ 1 HP; all hearts back, Heroic Inspiration lost."""
     st, top, name = p.st, p.top, p.name
     if st["hp"] < 1:
-        raise StateError("ourdnd.rest_needs_hp", f"{name} needs at least 1 HP at the start of a rest; heal "
-                         "them first.", "/hp")
+        raise StateError(
+            "ourdnd.rest_needs_hp",
+            f"{name} needs at least 1 HP at the start of a rest; heal them first.",
+            "/hp",
+        )
     lost = " Heroic Inspiration is lost." if st["inspiration"] else ""
     st.update(hp=top, inspiration=False)
     return st, f"{name} rests 8 hours and regains all hearts (HP {top}).{lost}"
@@ -288,8 +346,12 @@ def _gain_inspiration(p: _Play) -> tuple[dict, str]:
     """Seed "HEROIC INSPIRATION": one at a time."""
     st, name = p.st, p.name
     if st["inspiration"]:
-        raise StateError("ourdnd.inspiration_held", f"{name} already has Heroic Inspiration (one at most); "
-                         "give the new one to a party member who lacks it.", "/inspiration")
+        raise StateError(
+            "ourdnd.inspiration_held",
+            f"{name} already has Heroic Inspiration (one at most); "
+            "give the new one to a party member who lacks it.",
+            "/inspiration",
+        )
     st["inspiration"] = True
     return st, f"{name} gains Heroic Inspiration."
 
@@ -298,21 +360,29 @@ def _spend_inspiration(p: _Play) -> tuple[dict, str]:
     """Turned in to re-roll a d20 or add a d12 to effort."""
     st, name = p.st, p.name
     if not st["inspiration"]:
-        raise StateError("ourdnd.no_inspiration", f"{name} has no Heroic Inspiration to turn in.",
-                         "/inspiration")
+        raise StateError(
+            "ourdnd.no_inspiration", f"{name} has no Heroic Inspiration to turn in.", "/inspiration"
+        )
     st["inspiration"] = False
     return st, f"{name} turns in Heroic Inspiration (re-roll a d20 or add a d12 to effort)."
 
 
 #: The actions, each a named step (seed: "HEALTH AND RECOVERY", "HEROIC INSPIRATION").
 ACTIONS: dict[str, Callable[[_Play], tuple[dict, str]]] = {
-    "damage": _damage, "heal": _heal, "dying_turn": _dying_turn, "first_aid": _first_aid, "recover": _recover,
-    "rest": _rest, "gain_inspiration": _gain_inspiration, "spend_inspiration": _spend_inspiration,
+    "damage": _damage,
+    "heal": _heal,
+    "dying_turn": _dying_turn,
+    "first_aid": _first_aid,
+    "recover": _recover,
+    "rest": _rest,
+    "gain_inspiration": _gain_inspiration,
+    "spend_inspiration": _spend_inspiration,
 }
 
 
-def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Context,
-                 roller: Roller | None = None) -> tuple[dict, str]:
+def state_action(
+    state: dict, action: dict, build: dict, report: Report, ctx: Context, roller: Roller | None = None
+) -> tuple[dict, str]:
     """Apply one of ``ACTIONS`` to a copy of ``state``: (the new state, the log sentence), or
     ``StateError`` with the rule's code when the rules refuse it."""
     if not isinstance(action, dict):

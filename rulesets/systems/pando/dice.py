@@ -62,33 +62,50 @@ def efficiency_roll(request: Any, roller: Roller) -> dict[str, Any]:
     else:
         outcome = "partial"
     shown = ", ".join(str(f) for f in faces) or "no dice"
-    text = (f"Rolled {dice}d6 against skill level {skill}: {shown} → {ep} EP"
-            + (" (every die counts: the roll's fullest potential)." if outcome == "full" and dice else
-               " (no outcome this time)." if ep == 0 else "."))
+    text = f"Rolled {dice}d6 against skill level {skill}: {shown} → {ep} EP" + (
+        " (every die counts: the roll's fullest potential)."
+        if outcome == "full" and dice
+        else " (no outcome this time)."
+        if ep == 0
+        else "."
+    )
     return {"faces": faces, "total": ep, "outcome": outcome, "text": text}
 
 
 def _roll_choice(attr: str, value: int, level: int) -> dict[str, Any]:
-    return {"attribute": attr, "label": f"{label(attr)} {value}d6",
-            "request": {"dice": min(max(value, 0), MAX_DICE), "skill": level}}
+    return {
+        "attribute": attr,
+        "label": f"{label(attr)} {value}d6",
+        "request": {"dice": min(max(value, 0), MAX_DICE), "skill": level},
+    }
 
 
-def rollables(build: dict, report: Report, effects: dict[str, Any], catalogue: dict[str, dict],
-              leisure_ep: str = "skill_level") -> list[dict]:
+def rollables(
+    build: dict,
+    report: Report,
+    effects: dict[str, Any],
+    catalogue: dict[str, dict],
+    leisure_ep: str = "skill_level",
+) -> list[dict]:
     """Efficiency rolls of the sheet: one per learned skill (its usual attribute, the others as
     alternatives, since the player picks what fits the action), capability, and each wielded or
     carried item with an action. ``effects`` are the play-state effects (lame arms, wounds).
     ``leisure_ep`` is the house rule for actions at leisure: "skill_level" (no roll, EP = the
     skill's level) or "none" (the campaign always rolls; no at-leisure shortcut shown)."""
     attrs = build.get("attributes")
-    attrs = {k: v for k, v in attrs.items() if k in ATTRIBUTE_GROUPS and is_int(v) and v >= 0} \
-        if isinstance(attrs, dict) else {}
+    attrs = (
+        {k: v for k, v in attrs.items() if k in ATTRIBUTE_GROUPS and is_int(v) and v >= 0}
+        if isinstance(attrs, dict)
+        else {}
+    )
     if not attrs:
         return []
     levels, names = _learned(build, report)
     best_attr = max(attrs, key=lambda a: (attrs[a], -ATTRIBUTES.index(a)))
-    return [*_skill_rollables(attrs, best_attr, levels, names, effects, catalogue, leisure_ep),
-            *_item_rollables(build, attrs, best_attr, levels, names, effects, catalogue)]
+    return [
+        *_skill_rollables(attrs, best_attr, levels, names, effects, catalogue, leisure_ep),
+        *_item_rollables(build, attrs, best_attr, levels, names, effects, catalogue),
+    ]
 
 
 def _learned(build: dict, report: Report) -> tuple[dict[str, int], dict[str, str]]:
@@ -107,8 +124,15 @@ def _learned(build: dict, report: Report) -> tuple[dict[str, int], dict[str, str
     return levels, names
 
 
-def _skill_rollables(attrs: dict[str, int], best_attr: str, levels: dict[str, int], names: dict[str, str],
-                     effects: dict[str, Any], catalogue: dict[str, dict], leisure_ep: str) -> list[dict]:
+def _skill_rollables(
+    attrs: dict[str, int],
+    best_attr: str,
+    levels: dict[str, int],
+    names: dict[str, str],
+    effects: dict[str, Any],
+    catalogue: dict[str, dict],
+    leisure_ep: str,
+) -> list[dict]:
     """One button per learned skill, rolled with its usual attribute (the best one when it has none)."""
     skills = catalogue.get("skills", {})
     dead = effects.get("dead", False)
@@ -119,20 +143,36 @@ def _skill_rollables(attrs: dict[str, int], best_attr: str, levels: dict[str, in
             attr = best_attr
         choices = [_roll_choice(a, attrs[a], level) for a in ATTRIBUTES if a in attrs]
         main = next(c for c in choices if c["attribute"] == attr)
-        out.append({
-            "id": f"skill:{sid}", "label": f"{names[sid]} ({main['label']}, level {level})",
-            "group": "Skills", "skill": sid, "attribute": attr, "request": main["request"],
-            "alternatives": [c for c in choices if c["attribute"] != attr],
-            "leisure": {"ep": level,
-                        "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}."}
-            if leisure_ep == "skill_level" else None,
-            "usable": not dead,
-        })
+        out.append(
+            {
+                "id": f"skill:{sid}",
+                "label": f"{names[sid]} ({main['label']}, level {level})",
+                "group": "Skills",
+                "skill": sid,
+                "attribute": attr,
+                "request": main["request"],
+                "alternatives": [c for c in choices if c["attribute"] != attr],
+                "leisure": {
+                    "ep": level,
+                    "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}.",
+                }
+                if leisure_ep == "skill_level"
+                else None,
+                "usable": not dead,
+            }
+        )
     return out
 
 
-def _item_rollables(build: dict, attrs: dict[str, int], best_attr: str, levels: dict[str, int],
-                    names: dict[str, str], effects: dict[str, Any], catalogue: dict[str, dict]) -> list[dict]:
+def _item_rollables(
+    build: dict,
+    attrs: dict[str, int],
+    best_attr: str,
+    levels: dict[str, int],
+    names: dict[str, str],
+    effects: dict[str, Any],
+    catalogue: dict[str, dict],
+) -> list[dict]:
     """One button per action of each wielded or carried item (strikes only when wielded), rolled with
     the best learned skill the action lists; a lame or maimed holding arm makes it unusable."""
     equipment = get_as(build, "equipment", list, [])
@@ -156,8 +196,17 @@ def _item_rollables(build: dict, attrs: dict[str, int], best_attr: str, levels: 
     return out
 
 
-def _item_rollable(i: int, item: dict, action: dict, arms: list[str], attrs: dict[str, int], best_attr: str,
-                   levels: dict[str, int], names: dict[str, str], effects: dict[str, Any]) -> dict:
+def _item_rollable(
+    i: int,
+    item: dict,
+    action: dict,
+    arms: list[str],
+    attrs: dict[str, int],
+    best_attr: str,
+    levels: dict[str, int],
+    names: dict[str, str],
+    effects: dict[str, Any],
+) -> dict:
     attr = action["attribute"] if action["attribute"] in attrs else best_attr
     listed_skills = get_as(action, "skills", list, [])
     known = [s for s in listed_skills if isinstance(s, str) and s in levels]
@@ -169,16 +218,22 @@ def _item_rollable(i: int, item: dict, action: dict, arms: list[str], attrs: dic
     rollable = {
         "id": f"item:{i}:{action.get('action')}",
         "label": f"{item['name']}: {label(str(action.get('action')))} "
-                 f"({label(attr)} {attrs[attr]}d6, {names[sid]} level {level})",
+        f"({label(attr)} {attrs[attr]}d6, {names[sid]} level {level})",
         "group": "Weapons" if item["wield"] else "Items",
-        "attribute": attr, "skill": sid, "equipment": i,
+        "attribute": attr,
+        "skill": sid,
+        "equipment": i,
         "request": _roll_choice(attr, attrs[attr], level)["request"],
         "speed_cost": 1 + (effects.get("wounded_speed_cost", 1) if wounded else 0),
         "usable": not effects.get("dead", False) and not hurt,
     }
     if hurt:
-        rollable["reason"] = f"The {' and '.join(label(a).lower() for a in hurt)} cannot be used until healed."
+        rollable["reason"] = (
+            f"The {' and '.join(label(a).lower() for a in hurt)} cannot be used until healed."
+        )
     elif wounded:
-        rollable["reason"] = (f"The {' and '.join(label(a).lower() for a in wounded)} is wounded: "
-                              f"+{effects.get('wounded_speed_cost', 1)} speed{HOUSE_NOTE}.")
+        rollable["reason"] = (
+            f"The {' and '.join(label(a).lower() for a in wounded)} is wounded: "
+            f"+{effects.get('wounded_speed_cost', 1)} speed{HOUSE_NOTE}."
+        )
     return rollable

@@ -128,9 +128,12 @@ def normalise(state: Any, body: Body) -> dict[str, Any]:
     exhaustion = state.get("exhaustion")
     if isinstance(exhaustion, list):
         out["exhaustion"] = [
-            {"type": e["type"], "amount": e["amount"]} for e in exhaustion
-            if isinstance(e, dict) and isinstance(e.get("type"), str)
-            and is_int(e.get("amount")) and e["amount"] >= 0
+            {"type": e["type"], "amount": e["amount"]}
+            for e in exhaustion
+            if isinstance(e, dict)
+            and isinstance(e.get("type"), str)
+            and is_int(e.get("amount"))
+            and e["amount"] >= 0
         ]
     if isinstance(state.get("notes"), str):
         out["notes"] = state["notes"]
@@ -146,9 +149,14 @@ def check_state(state: Any, body: Body) -> list[Issue]:
         if not is_int(stamina) or stamina < 0:
             issues.append(Issue("state.malformed", "/stamina", "Stamina is a whole number of 0 or more."))
         elif is_int(body.max_stamina) and stamina > body.max_stamina:
-            issues.append(Issue("state.stamina_above_maximum", "/stamina",
-                                f"Stamina is {stamina} but this character's max stamina is "
-                                f"{body.max_stamina}: lower it to {body.max_stamina} or less."))
+            issues.append(
+                Issue(
+                    "state.stamina_above_maximum",
+                    "/stamina",
+                    f"Stamina is {stamina} but this character's max stamina is "
+                    f"{body.max_stamina}: lower it to {body.max_stamina} or less.",
+                )
+            )
     harm = state.get("harm", {})
     if not isinstance(harm, dict):
         issues.append(Issue("state.malformed", "/harm", 'Harm is an object such as {"left_arm": 2}.'))
@@ -156,39 +164,71 @@ def check_state(state: Any, body: Body) -> list[Issue]:
         for part, value in harm.items():
             path = ptr("harm", part)
             if part not in body.parts:
-                issues.append(Issue("state.unknown_body_part", path,
-                                    f"This character has no body part {part!r} "
-                                    f"(it has {', '.join(body.parts)})."))
+                issues.append(
+                    Issue(
+                        "state.unknown_body_part",
+                        path,
+                        f"This character has no body part {part!r} (it has {', '.join(body.parts)}).",
+                    )
+                )
             elif not is_int(value) or value < 0:
                 issues.append(Issue("state.malformed", path, "Harm is a whole number of 0 or more."))
             elif value > body.maimed:
-                issues.append(Issue("state.harm_above_maximum", path,
-                                    f"Harm never goes above the maiming amount, {body.maimed}{HOUSE_NOTE}: "
-                                    f"set it to {body.maimed} at most."))
+                issues.append(
+                    Issue(
+                        "state.harm_above_maximum",
+                        path,
+                        f"Harm never goes above the maiming amount, {body.maimed}{HOUSE_NOTE}: "
+                        f"set it to {body.maimed} at most.",
+                    )
+                )
     rharm = state.get("resistance_harm", {})
     if not isinstance(rharm, dict):
-        issues.append(Issue("state.malformed", "/resistance_harm",
-                            'Resistance harm is an object such as {"insight": 1}.'))
+        issues.append(
+            Issue(
+                "state.malformed", "/resistance_harm", 'Resistance harm is an object such as {"insight": 1}.'
+            )
+        )
     else:
         for res, value in rharm.items():
             path = ptr("resistance_harm", res)
             if res not in RESISTANCES:
-                issues.append(Issue("state.unknown_resistance", path,
-                                    f"{res!r} is not a resistance: use awareness, insight or willpower."))
+                issues.append(
+                    Issue(
+                        "state.unknown_resistance",
+                        path,
+                        f"{res!r} is not a resistance: use awareness, insight or willpower.",
+                    )
+                )
             elif not is_int(value) or value < 0:
-                issues.append(Issue("state.malformed", path,
-                                    "Resistance harm is a whole number of 0 or more."))
+                issues.append(
+                    Issue("state.malformed", path, "Resistance harm is a whole number of 0 or more.")
+                )
     exhaustion = state.get("exhaustion", [])
     if not isinstance(exhaustion, list):
-        issues.append(Issue("state.malformed", "/exhaustion",
-                            'Exhaustion is a list such as [{"type": "bleeding", "amount": 2}].'))
+        issues.append(
+            Issue(
+                "state.malformed",
+                "/exhaustion",
+                'Exhaustion is a list such as [{"type": "bleeding", "amount": 2}].',
+            )
+        )
     else:
         for i, source in enumerate(exhaustion):
-            if not (isinstance(source, dict) and isinstance(source.get("type"), str) and source["type"]
-                    and is_int(source.get("amount")) and source["amount"] >= 0):
-                issues.append(Issue("state.malformed", ptr("exhaustion", i),
-                                    'Each exhaustion source is {"type": "bleeding", "amount": n} '
-                                    "with n ≥ 0."))
+            if not (
+                isinstance(source, dict)
+                and isinstance(source.get("type"), str)
+                and source["type"]
+                and is_int(source.get("amount"))
+                and source["amount"] >= 0
+            ):
+                issues.append(
+                    Issue(
+                        "state.malformed",
+                        ptr("exhaustion", i),
+                        'Each exhaustion source is {"type": "bleeding", "amount": n} with n ≥ 0.',
+                    )
+                )
     notes = state.get("notes")
     if notes is not None and not isinstance(notes, str):
         issues.append(Issue("state.malformed", "/notes", "Notes are text."))
@@ -206,8 +246,9 @@ def effects(state: Any, body: Body) -> dict[str, Any]:
         parts[part] = {"harm": harm, "status": status, "usable": status in ("healthy", "wounded")}
         if status == "wounded":
             speed_cost[part] = body.wounded_speed_cost
-            labels.append(f"{label(part)} wounded: actions using it cost +{body.wounded_speed_cost} speed"
-                          + HOUSE_NOTE)
+            labels.append(
+                f"{label(part)} wounded: actions using it cost +{body.wounded_speed_cost} speed" + HOUSE_NOTE
+            )
         elif status == "lame":
             labels.append(f"{label(part)} lame: cannot be used until healed" + HOUSE_NOTE)
         elif status == "maimed":
@@ -255,8 +296,13 @@ def _item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
         else:
             continue
         # A protection entry's body_parts cover those parts too (RULES.md "Protection").
-        named = [p for prot in item.get("protection") or [] if isinstance(prot, dict)
-                 for p in prot.get("body_parts") or [] if isinstance(p, str)]
+        named = [
+            p
+            for prot in item.get("protection") or []
+            if isinstance(prot, dict)
+            for p in prot.get("body_parts") or []
+            if isinstance(p, str)
+        ]
         for part in dict.fromkeys([*parts, *named]):
             rows.setdefault(part, []).append(item["name"])
     return rows
@@ -271,9 +317,13 @@ def sections(state: Any, build: dict, body: Body, catalogue: dict) -> list[dict[
     exhaustion and the sample actions, one named step each."""
     s = normalise(state, body)
     fx = effects(s, body)
-    return [_stamina_section(s, body), _resistance_section(s, fx),
-            _body_section(s, fx, body, _item_rows(build, catalogue)), _exhaustion_section(s, fx, body),
-            _actions_section(catalogue)]
+    return [
+        _stamina_section(s, body),
+        _resistance_section(s, fx),
+        _body_section(s, fx, body, _item_rows(build, catalogue)),
+        _exhaustion_section(s, fx, body),
+        _actions_section(catalogue),
+    ]
 
 
 def _stamina_section(s: dict, body: Body) -> dict[str, Any]:
@@ -281,86 +331,180 @@ def _stamina_section(s: dict, body: Body) -> dict[str, Any]:
     stamina_status = ""
     if max_st is not None and s["stamina"] < max_st:
         stamina_status = f"{max_st - s['stamina']} below max"
-    return {"id": "stamina", "label": "Stamina", "kind": "pools",
-            "items": [{"id": "stamina", "label": "Stamina", "path": "/stamina", "value": s["stamina"], "min": 0,
-                       "max": max_st, "status": stamina_status}],
-            "actions": [
-                {"action": "spend_stamina", "label": "Spend", "fields": [_amount()]},
-                {"action": "regain_stamina", "label": "Regain", "fields": [_amount()]},
-                {"action": "catch_breath", "label": f"Catch breath (+{body.breath()}){HOUSE_NOTE}", "fields": []},
-                {"action": "rest", "label": f"Rest {body.rest_minutes} minutes (stamina to max)",
-                 "fields": [{"id": "minutes", "label": "Minutes", "kind": "number", "min": body.rest_minutes,
-                             "default": body.rest_minutes}]},
-            ]}
+    return {
+        "id": "stamina",
+        "label": "Stamina",
+        "kind": "pools",
+        "items": [
+            {
+                "id": "stamina",
+                "label": "Stamina",
+                "path": "/stamina",
+                "value": s["stamina"],
+                "min": 0,
+                "max": max_st,
+                "status": stamina_status,
+            }
+        ],
+        "actions": [
+            {"action": "spend_stamina", "label": "Spend", "fields": [_amount()]},
+            {"action": "regain_stamina", "label": "Regain", "fields": [_amount()]},
+            {"action": "catch_breath", "label": f"Catch breath (+{body.breath()}){HOUSE_NOTE}", "fields": []},
+            {
+                "action": "rest",
+                "label": f"Rest {body.rest_minutes} minutes (stamina to max)",
+                "fields": [
+                    {
+                        "id": "minutes",
+                        "label": "Minutes",
+                        "kind": "number",
+                        "min": body.rest_minutes,
+                        "default": body.rest_minutes,
+                    }
+                ],
+            },
+        ],
+    }
 
 
 def _resistance_section(s: dict, fx: dict[str, Any]) -> dict[str, Any]:
-    res_field = {"id": "resistance", "label": "Resistance", "kind": "choice",
-                 "options": [{"id": r, "label": label(r)} for r in RESISTANCES]}
+    res_field = {
+        "id": "resistance",
+        "label": "Resistance",
+        "kind": "choice",
+        "options": [{"id": r, "label": label(r)} for r in RESISTANCES],
+    }
     res_items = []
     for r in RESISTANCES:
         harm = s["resistance_harm"].get(r, 0)
         current = fx.get("resistances", {}).get(r)
-        res_items.append({"id": r, "label": label(r), "path": ptr("resistance_harm", r), "value": harm,
-                          "min": None, "max": None, "current": current,
-                          "status": f"{harm} harm" if current is None
-                          else f"{current} ({harm} harm)" if harm else f"{current}"})
-    return {"id": "resistances", "label": "Resistances", "kind": "pools", "items": res_items,
-            "actions": [
-                {"action": "resistance_harm", "label": "Harm a resistance", "fields": [res_field, _amount()]},
-                {"action": "resistance_heal", "label": "Remove resistance harm", "fields": [res_field, _amount()]},
-            ]}
+        res_items.append(
+            {
+                "id": r,
+                "label": label(r),
+                "path": ptr("resistance_harm", r),
+                "value": harm,
+                "min": None,
+                "max": None,
+                "current": current,
+                "status": f"{harm} harm"
+                if current is None
+                else f"{current} ({harm} harm)"
+                if harm
+                else f"{current}",
+            }
+        )
+    return {
+        "id": "resistances",
+        "label": "Resistances",
+        "kind": "pools",
+        "items": res_items,
+        "actions": [
+            {"action": "resistance_harm", "label": "Harm a resistance", "fields": [res_field, _amount()]},
+            {
+                "action": "resistance_heal",
+                "label": "Remove resistance harm",
+                "fields": [res_field, _amount()],
+            },
+        ],
+    }
 
 
 def _body_section(s: dict, fx: dict[str, Any], body: Body, rows: dict[str, list[str]]) -> dict[str, Any]:
     """Harm per body part with its protection and the items on (or covering) it."""
-    parts_field = {"id": "body_part", "label": "Body part", "kind": "choice",
-                   "options": [{"id": p, "label": label(p)} for p in body.parts]}
+    parts_field = {
+        "id": "body_part",
+        "label": "Body part",
+        "kind": "choice",
+        "options": [{"id": p, "label": label(p)} for p in body.parts],
+    }
     care = {"id": "care", "label": "Active care from someone with Medicine", "kind": "flag", "default": False}
-    return {"id": "body", "label": "Body", "kind": "body",
-            "items": [{"id": p, "label": label(p), "path": ptr("harm", p), "harm": fx["body"][p]["harm"],
-                       "status": fx["body"][p]["status"], "max": body.maimed, "vital": p in body.vital,
-                       "protection": body.protection.get(p, {}), "equipment": rows.get(p, [])}
-                      for p in body.parts],
-            "help": f"1–{body.lame - 1} wounded (+{body.wounded_speed_cost} speed), "
-                    f"{body.lame}–{body.maimed - 1} lame (unusable), {body.maimed} maimed" + HOUSE_NOTE,
-            "dead": fx["dead"],
-            "actions": [
-                {"action": "harm", "label": "Take harm",
-                 "fields": [parts_field, _amount(),
-                            {"id": "protected", "label": "Apply armour", "kind": "flag", "default": True}]},
-                {"action": "heal", "label": "Heal harm", "fields": [parts_field, _amount()]},
-                {"action": "rest_day", "label": "A day of rest", "fields": [care]},
-                {"action": "rest_week", "label": "A week of rest", "fields": [care]},
-            ]}
+    return {
+        "id": "body",
+        "label": "Body",
+        "kind": "body",
+        "items": [
+            {
+                "id": p,
+                "label": label(p),
+                "path": ptr("harm", p),
+                "harm": fx["body"][p]["harm"],
+                "status": fx["body"][p]["status"],
+                "max": body.maimed,
+                "vital": p in body.vital,
+                "protection": body.protection.get(p, {}),
+                "equipment": rows.get(p, []),
+            }
+            for p in body.parts
+        ],
+        "help": f"1–{body.lame - 1} wounded (+{body.wounded_speed_cost} speed), "
+        f"{body.lame}–{body.maimed - 1} lame (unusable), {body.maimed} maimed" + HOUSE_NOTE,
+        "dead": fx["dead"],
+        "actions": [
+            {
+                "action": "harm",
+                "label": "Take harm",
+                "fields": [
+                    parts_field,
+                    _amount(),
+                    {"id": "protected", "label": "Apply armour", "kind": "flag", "default": True},
+                ],
+            },
+            {"action": "heal", "label": "Heal harm", "fields": [parts_field, _amount()]},
+            {"action": "rest_day", "label": "A day of rest", "fields": [care]},
+            {"action": "rest_week", "label": "A week of rest", "fields": [care]},
+        ],
+    }
 
 
 def _exhaustion_section(s: dict, fx: dict[str, Any], body: Body) -> dict[str, Any]:
-    return {"id": "exhaustion", "label": "Exhaustion", "kind": "list",
-            "items": [{"index": i, "type": e["type"], "label": f"{label(e['type'])} {e['amount']}",
-                       "amount": e["amount"], "path": ptr("exhaustion", i),
-                       "protection": body.exhaustion_protection(e["type"])}
-                      for i, e in enumerate(s["exhaustion"])],
-            "total": fx["exhaustion"]["total"],
-            "status": f"Loses {fx['stamina_loss_per_round']} stamina at the start of each round "
-                      f"(total exhaustion {fx['exhaustion']['total']} − endurance {body.endurance}).",
-            "actions": [
-                {"action": "add_exhaustion", "label": "Add exhaustion",
-                 "fields": [{"id": "type", "label": "Type", "kind": "text", "default": "bleeding"},
-                            _amount()]},
-                {"action": "remove_exhaustion", "label": "Remove a source",
-                 "fields": [{"id": "type", "label": "Type", "kind": "text"}]},
-                {"action": "bandage", "label": "Bandage (removes Bleeding)", "fields": []},
-            ]}
+    return {
+        "id": "exhaustion",
+        "label": "Exhaustion",
+        "kind": "list",
+        "items": [
+            {
+                "index": i,
+                "type": e["type"],
+                "label": f"{label(e['type'])} {e['amount']}",
+                "amount": e["amount"],
+                "path": ptr("exhaustion", i),
+                "protection": body.exhaustion_protection(e["type"]),
+            }
+            for i, e in enumerate(s["exhaustion"])
+        ],
+        "total": fx["exhaustion"]["total"],
+        "status": f"Loses {fx['stamina_loss_per_round']} stamina at the start of each round "
+        f"(total exhaustion {fx['exhaustion']['total']} − endurance {body.endurance}).",
+        "actions": [
+            {
+                "action": "add_exhaustion",
+                "label": "Add exhaustion",
+                "fields": [{"id": "type", "label": "Type", "kind": "text", "default": "bleeding"}, _amount()],
+            },
+            {
+                "action": "remove_exhaustion",
+                "label": "Remove a source",
+                "fields": [{"id": "type", "label": "Type", "kind": "text"}],
+            },
+            {"action": "bandage", "label": "Bandage (removes Bleeding)", "fields": []},
+        ],
+    }
 
 
 def _actions_section(catalogue: dict) -> dict[str, Any]:
     actions = catalogue.get("actions", {})
-    return {"id": "actions", "label": "Actions", "kind": "list",
-            "help": "An action costs 1 speed, +1 for each earlier use this round, +1 if it uses a "
-                    "wounded body part.",
-            "items": [{"id": a["id"], "label": a["name"], "text": a["text"], "trigger": a.get("trigger")}
-                      for a in actions.values()]}
+    return {
+        "id": "actions",
+        "label": "Actions",
+        "kind": "list",
+        "help": "An action costs 1 speed, +1 for each earlier use this round, +1 if it uses a "
+        "wounded body part.",
+        "items": [
+            {"id": a["id"], "label": a["name"], "text": a["text"], "trigger": a.get("trigger")}
+            for a in actions.values()
+        ],
+    }
 
 
 # --------------------------------------------------------------------- actions
@@ -369,32 +513,39 @@ def _actions_section(catalogue: dict) -> dict[str, Any]:
 def _need_int(action: dict, key: str, minimum: int = 1) -> int:
     value = action.get(key)
     if not is_int(value) or value < minimum:
-        raise StateError("state.invalid_amount", f"{label(key)} must be a whole number of {minimum} or more.",
-                         ptr(key))
+        raise StateError(
+            "state.invalid_amount", f"{label(key)} must be a whole number of {minimum} or more.", ptr(key)
+        )
     return value
 
 
 def _need_part(action: dict, body: Body) -> str:
     part = action.get("body_part")
     if not isinstance(part, str) or part not in body.parts:
-        raise StateError("state.unknown_body_part",
-                         f"This character has no body part {part!r}: choose one of {', '.join(body.parts)}.",
-                         "/body_part")
+        raise StateError(
+            "state.unknown_body_part",
+            f"This character has no body part {part!r}: choose one of {', '.join(body.parts)}.",
+            "/body_part",
+        )
     return part
 
 
 def _need_resistance(action: dict) -> str:
     res = action.get("resistance")
     if res not in RESISTANCES:
-        raise StateError("state.unknown_resistance",
-                         f"{res!r} is not a resistance: use awareness, insight or willpower.", "/resistance")
+        raise StateError(
+            "state.unknown_resistance",
+            f"{res!r} is not a resistance: use awareness, insight or willpower.",
+            "/resistance",
+        )
     return res
 
 
 def _refuse_if_dead(s: dict, body: Body, what: str) -> None:
     if any(body.status(s["harm"][p]) == "maimed" for p in body.vital):
-        raise StateError("state.dead",
-                         f"This character is dead (a maimed vital body part): it cannot {what}.")
+        raise StateError(
+            "state.dead", f"This character is dead (a maimed vital body part): it cannot {what}."
+        )
 
 
 def _full_stamina(s: dict, body: Body) -> int:
@@ -430,8 +581,11 @@ def apply(state: Any, action: Any, build: dict, body: Body) -> tuple[dict, str]:
     kind = action["action"]
     step = ACTIONS.get(kind)
     if step is None:
-        raise StateError("state.unknown_action", f"Pando has no state action {kind!r} (it has {', '.join(ACTIONS)}).",
-                         "/action")
+        raise StateError(
+            "state.unknown_action",
+            f"Pando has no state action {kind!r} (it has {', '.join(ACTIONS)}).",
+            "/action",
+        )
     name = get_as(build, "name", str, "The character")
     return step(normalise(copy.deepcopy(state), body), action, body, name)
 
@@ -447,8 +601,10 @@ def _harm(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
     s["harm"][part] = min(body.maimed, before + amount - blocked)
     status = body.status(s["harm"][part])
     note = f" ({blocked} stopped by armour)" if blocked else ""
-    text = (f"{name} takes {amount} harm to the {label(part).lower()}{note}: "
-            f"{before}→{s['harm'][part]}, {status}.")
+    text = (
+        f"{name} takes {amount} harm to the {label(part).lower()}{note}: "
+        f"{before}→{s['harm'][part]}, {status}."
+    )
     if status == "maimed" and part in body.vital:
         text += " A maimed " + label(part).lower() + " is fatal."
     return s, text
@@ -458,12 +614,15 @@ def _heal(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
     part, amount = _need_part(action, body), _need_int(action, "amount")
     before = s["harm"][part]
     if body.status(before) == "maimed":
-        raise StateError("state.cannot_heal",
-                         f"The {label(part).lower()} is maimed: it is lost for good and never heals.",
-                         "/body_part")
+        raise StateError(
+            "state.cannot_heal",
+            f"The {label(part).lower()} is maimed: it is lost for good and never heals.",
+            "/body_part",
+        )
     if before == 0:
-        raise StateError("state.nothing_to_heal", f"The {label(part).lower()} has no harm to heal.",
-                         "/body_part")
+        raise StateError(
+            "state.nothing_to_heal", f"The {label(part).lower()} has no harm to heal.", "/body_part"
+        )
     s["harm"][part] = max(0, before - amount)
     return s, f"{name}'s {label(part).lower()} heals: {before}→{s['harm'][part]}."
 
@@ -500,8 +659,9 @@ def _remove_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[di
         wanted = action.get("type")
         index = action.get("index")
         if index is not None and not (is_int(index) and 0 <= index < len(s["exhaustion"])):
-            raise StateError("state.nothing_to_remove", "There is no exhaustion source at that position.",
-                             "/index")
+            raise StateError(
+                "state.nothing_to_remove", "There is no exhaustion source at that position.", "/index"
+            )
     before = len(s["exhaustion"])
     if index is not None:
         removed = [s["exhaustion"].pop(index)]
@@ -519,8 +679,9 @@ def _remove_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[di
 def _spend_stamina(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
     amount = _need_int(action, "amount")
     if amount > s["stamina"]:
-        raise StateError("state.not_enough_stamina", f"{name} has only {s['stamina']} stamina, not {amount}.",
-                         "/amount")
+        raise StateError(
+            "state.not_enough_stamina", f"{name} has only {s['stamina']} stamina, not {amount}.", "/amount"
+        )
     s["stamina"] -= amount
     return s, f"{name} spends {amount} stamina ({s['stamina']} left)."
 
@@ -545,8 +706,11 @@ def _rest(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
     _refuse_if_dead(s, body, "rest")
     minutes = action.get("minutes", body.rest_minutes)
     if not is_int(minutes) or minutes < body.rest_minutes:
-        raise StateError("state.rest_too_short",
-                         f"Only a rest of {body.rest_minutes} minutes or more restores stamina.", "/minutes")
+        raise StateError(
+            "state.rest_too_short",
+            f"Only a rest of {body.rest_minutes} minutes or more restores stamina.",
+            "/minutes",
+        )
     before = s["stamina"]
     return s, f"{name} rests {minutes} minutes: stamina {before}→{_full_stamina(s, body)}."
 
@@ -572,10 +736,18 @@ def _set_notes(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]
 
 #: The play-state actions, each a named step ``(state copy, action, body, name) → (state, log)``.
 ACTIONS = {
-    "harm": _harm, "heal": _heal,
-    "resistance_harm": _resistance, "resistance_heal": _resistance,
-    "add_exhaustion": _add_exhaustion, "remove_exhaustion": _remove_exhaustion, "bandage": _remove_exhaustion,
-    "spend_stamina": _spend_stamina, "regain_stamina": _regain_stamina, "catch_breath": _regain_stamina,
-    "rest": _rest, "rest_day": _rest_period, "rest_week": _rest_period,
+    "harm": _harm,
+    "heal": _heal,
+    "resistance_harm": _resistance,
+    "resistance_heal": _resistance,
+    "add_exhaustion": _add_exhaustion,
+    "remove_exhaustion": _remove_exhaustion,
+    "bandage": _remove_exhaustion,
+    "spend_stamina": _spend_stamina,
+    "regain_stamina": _regain_stamina,
+    "catch_breath": _regain_stamina,
+    "rest": _rest,
+    "rest_day": _rest_period,
+    "rest_week": _rest_period,
     "set_notes": _set_notes,
 }

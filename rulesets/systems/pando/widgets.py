@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine.fields import get_as, lookup
+
 
 def body(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     """Body parts × apparel slots: which worn item sits where, which arm holds what, and clashes.
@@ -24,7 +26,7 @@ def body(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     parts = species.get("body_parts") or []
     slots = raw.get("slots") or []
     occupies = raw.get("occupies") or {}
-    equipment = build.get("equipment") if isinstance(build.get("equipment"), list) else []
+    equipment = get_as(build, "equipment", list, [])
     names: dict[str, str] = {}
     cells: dict[tuple[str, str], list[str]] = {}
     cells_of: dict[tuple[str, str], list[int]] = {}  # the equipment indexes in each cell
@@ -34,13 +36,18 @@ def body(raw: dict, build: dict, report: dict, ui: Any) -> dict:
         if not isinstance(entry, dict):
             continue
         item_id = entry.get("item")
-        name = names.get(item_id) or ui.label(item_id or (entry.get("custom") or {}).get("name") or f"item {i + 1}")
+        name = lookup(names, item_id) or ui.label(
+            item_id or (entry.get("custom") or {}).get("name") or f"item {i + 1}"
+        )
         if entry.get("state") == "worn":
             custom = entry.get("custom") if isinstance(entry.get("custom"), dict) else None
             spots = occupies.get(item_id)
             if spots is None and custom and isinstance(custom.get("wear"), dict):
-                spots = [{"body_part": p, "slot": s} for p in custom["wear"].get("body_parts", [])
-                         for s in custom["wear"].get("slots", [])]
+                spots = [
+                    {"body_part": p, "slot": s}
+                    for p in custom["wear"].get("body_parts", [])
+                    for s in custom["wear"].get("slots", [])
+                ]
             for spot in spots or []:
                 cells.setdefault((spot["body_part"], spot["slot"]), []).append(name)
                 cells_of.setdefault((spot["body_part"], spot["slot"]), []).append(i)
@@ -58,14 +65,24 @@ def body(raw: dict, build: dict, report: dict, ui: Any) -> dict:
         for slot in used_slots:
             items = cells.get((pid, slot["id"]), [])
             refs = cells_of.get((pid, slot["id"]), [])
-            row_cells.append({"slot": slot["label"], "items": items,
-                              "clash": _clash(refs, refused[SLOT_CONFLICT])})
+            row_cells.append(
+                {"slot": slot["label"], "items": items, "clash": _clash(refs, refused[SLOT_CONFLICT])}
+            )
         hand = held.get(pid, []) if pid in arms else None
-        rows.append({"id": pid, "label": part["label"], "vital": part.get("vital"), "cells": row_cells,
-                     "held": hand, "is_arm": pid in arms,
-                     "clash": _clash(held_of.get(pid, []) if pid in arms else [], refused[ARM_CONFLICT])})
-    return {"body": {"species": species_id, "slots": used_slots, "rows": rows,
-                     "empty": not cells and not held}}
+        rows.append(
+            {
+                "id": pid,
+                "label": part["label"],
+                "vital": part.get("vital"),
+                "cells": row_cells,
+                "held": hand,
+                "is_arm": pid in arms,
+                "clash": _clash(held_of.get(pid, []) if pid in arms else [], refused[ARM_CONFLICT]),
+            }
+        )
+    return {
+        "body": {"species": species_id, "slots": used_slots, "rows": rows, "empty": not cells and not held}
+    }
 
 
 SLOT_CONFLICT = "equipment.slot_conflict"

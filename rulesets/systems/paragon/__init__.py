@@ -61,7 +61,9 @@ class Paragon(Ruleset):
     def traits(self, ctx: Context) -> dict[str, Any]:
         return build_rules.traits(ctx)
 
-    def blank_build(self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None) -> dict:
+    def blank_build(
+        self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
+    ) -> dict:
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
     # ------------------------------------------------------------ dice (dice.py)
@@ -72,8 +74,9 @@ class Paragon(Ruleset):
     def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         return dice.roll(request, roller)
 
-    def rollables(self, build: dict, report: Report, play_state: dict | None = None, *,
-                  ctx: Context | None = None) -> list[dict[str, Any]]:
+    def rollables(
+        self, build: dict, report: Report, play_state: dict | None = None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         return dice.rollables(build, report, self.context_of(report, ctx), play_state)
 
     # ------------------------------------------------------------ play state (state.py)
@@ -81,20 +84,31 @@ class Paragon(Ruleset):
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         return state.initial_state(build, report, self.context_of(report, ctx))
 
-    def check_state(self, play_state: Any, build: dict, report: Report, *,
-                    ctx: Context | None = None) -> list[Issue]:
+    def check_state(
+        self, play_state: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
         return state.check_state(play_state, build, report, self.context_of(report, ctx))
 
-    def state_effects(self, build: dict, report: Report, play_state: dict, *,
-                      ctx: Context | None = None) -> dict[str, Any]:
+    def state_effects(
+        self, build: dict, report: Report, play_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         return state.state_effects(build, report, self.context_of(report, ctx), play_state)
 
-    def state_sections(self, build: dict, report: Report, play_state: dict, *,
-                       ctx: Context | None = None) -> list[dict[str, Any]]:
+    def state_sections(
+        self, build: dict, report: Report, play_state: dict, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
         return state.state_sections(build, report, self.context_of(report, ctx), play_state)
 
-    def state_action(self, play_state: dict, action: dict, build: dict, report: Report,
-                     roller: Roller | None = None, *, ctx: Context | None = None) -> tuple[dict, str]:
+    def state_action(
+        self,
+        play_state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> tuple[dict, str]:
         return state.state_action(play_state, action, build, report, self.context_of(report, ctx), roller)
 
     # ------------------------------------------------------------ combat (combat.py)

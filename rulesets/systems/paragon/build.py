@@ -60,6 +60,7 @@ def power_level_row(ctx: Context, level: Any) -> dict | None:
 def _levels_of(ctx: Context) -> tuple[list[int], frozenset[int]]:
     """(sorted power levels, the same as a set) of the context's power level table, once per
     context (``Context.memo``)."""
+
     def levels() -> tuple[list[int], frozenset[int]]:
         found = sorted(int(k) for k in ctx.settings.get("power_levels", {}) if k.isdigit())
         return found, frozenset(found)
@@ -69,10 +70,13 @@ def _levels_of(ctx: Context) -> tuple[list[int], frozenset[int]]:
 
 def _absolute_max_rank(ctx: Context) -> int:
     """The highest max_rank of any row of the power level table (5 when none), once per context."""
+
     def highest() -> int:
         table = ctx.settings.get("power_levels", {})
-        return max((r["max_rank"] for r in table.values() if isinstance(r, dict) and is_int(r.get("max_rank"))),
-                   default=5)
+        return max(
+            (r["max_rank"] for r in table.values() if isinstance(r, dict) and is_int(r.get("max_rank"))),
+            default=5,
+        )
 
     return ctx.memo("paragon.absolute_max_rank", highest)
 
@@ -258,7 +262,9 @@ def _check_skills(build: dict, report: Report, ctx: Context) -> dict[str, int]:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        report.error("build.malformed", "/skills", 'Skills must be an object of skill → rank, e.g. {"melee": 2}.')
+        report.error(
+            "build.malformed", "/skills", 'Skills must be an object of skill → rank, e.g. {"melee": 2}.'
+        )
         raw = {}
         broken.update(catalogue)
     for key, rank in raw.items():
@@ -317,18 +323,26 @@ def _check_skills(build: dict, report: Report, ctx: Context) -> dict[str, int]:
         cost = rank_cost(rank) - rank_cost(granted)
         if cost:
             suffix = f" ({granted} from the path)" if granted else ""
-            report.charge("skill_points", cost, path=where.get(skill_id) or ptr("skills", skill_id),
-                          label=f"{label} {rank}{suffix}")
+            report.charge(
+                "skill_points",
+                cost,
+                path=where.get(skill_id) or ptr("skills", skill_id),
+                label=f"{label} {rank}{suffix}",
+            )
     report.spent.setdefault("skill_points", 0)
     return {k: v for k, v in final.items() if k not in broken and k not in over}
 
 
-def _read_grants(build: dict, report: Report, ctx: Context, index: dict[str, str], cap: int) -> dict[str, int]:
+def _read_grants(
+    build: dict, report: Report, ctx: Context, index: dict[str, str], cap: int
+) -> dict[str, int]:
     path_doc = build.get("path")
     if path_doc is None:
         return {}
     if not isinstance(path_doc, dict):
-        report.error("build.malformed", "/path", 'The path must be an object: {"name": …, "grants": {skill: rank}}.')
+        report.error(
+            "build.malformed", "/path", 'The path must be an object: {"name": …, "grants": {skill: rank}}.'
+        )
         return {}
     name = path_doc.get("name")
     if name is not None and not isinstance(name, str):
@@ -337,7 +351,9 @@ def _read_grants(build: dict, report: Report, ctx: Context, index: dict[str, str
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        report.error("build.malformed", "/path/grants", "The path's grants must be an object of skill → free ranks.")
+        report.error(
+            "build.malformed", "/path/grants", "The path's grants must be an object of skill → free ranks."
+        )
         return {}
     catalogue = ctx.catalogue.get("skills", {})
     grants: dict[str, int] = {}
@@ -345,11 +361,16 @@ def _read_grants(build: dict, report: Report, ctx: Context, index: dict[str, str
         path = ptr("path", "grants", key)
         skill_id = key if key in catalogue else index.get(name_key(key))
         if skill_id is None:
-            report.error("skill.unknown", path, f"The path grants {key!r}, which is not a Paragon skill; fix or "
-                                                "remove the grant.")
+            report.error(
+                "skill.unknown",
+                path,
+                f"The path grants {key!r}, which is not a Paragon skill; fix or remove the grant.",
+            )
             continue
         if skill_id in grants:
-            report.error("skill.duplicate", path, f"The path grants {catalogue[skill_id]['name']} twice; keep one.")
+            report.error(
+                "skill.duplicate", path, f"The path grants {catalogue[skill_id]['name']} twice; keep one."
+            )
             continue
         if not is_int(rank) or rank < 0:
             report.error("build.malformed", path, f"A granted rank must be a whole number from 0 to {cap}.")
@@ -381,7 +402,9 @@ def _check_triarmatura(report: Report, skills: dict[str, int], level_ok: bool, l
         )
 
 
-def _check_resources(build: dict, report: Report, ctx: Context, level_ok: bool, level: int | None) -> dict | None:
+def _check_resources(
+    build: dict, report: Report, ctx: Context, level_ok: bool, level: int | None
+) -> dict | None:
     """The resource maxima in force: the document's, else the house defaults for a
     paragon or an ordinary person. None when the power level (which picks the defaults)
     or a resource value is broken."""
@@ -391,7 +414,9 @@ def _check_resources(build: dict, report: Report, ctx: Context, level_ok: bool, 
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        report.error("build.malformed", "/resources", 'Resources must be an object of maxima, e.g. {"health": 20}.')
+        report.error(
+            "build.malformed", "/resources", 'Resources must be an object of maxima, e.g. {"health": 20}.'
+        )
         return None
     sound = True
     out = dict(defaults)
@@ -405,8 +430,11 @@ def _check_resources(build: dict, report: Report, ctx: Context, level_ok: bool, 
             )
             continue
         if not is_int(value):
-            report.error("build.malformed", path, f"The {key} maximum must be a whole number (house default "
-                                                  f"{defaults.get(key)}).")
+            report.error(
+                "build.malformed",
+                path,
+                f"The {key} maximum must be a whole number (house default {defaults.get(key)}).",
+            )
             sound = False
             continue
         if value < 0:
@@ -449,7 +477,10 @@ def check_advancement(old: dict, new: dict, report: Report, ctx: Context) -> Non
                 "only the GM's approval of the ascension ritual makes this so. GM: approve only if the ritual "
                 "was performed.",
             )
-    for key, code, label in (("forces", "paragon.below_previous", "force"), ("skills", "paragon.below_previous", "skill")):
+    for key, code, label in (
+        ("forces", "paragon.below_previous", "force"),
+        ("skills", "paragon.below_previous", "skill"),
+    ):
         before, after = old.get(key), new.get(key)
         if not isinstance(before, dict) or not isinstance(after, dict):
             continue
@@ -490,9 +521,14 @@ def check_settings(settings: dict) -> list[Issue]:
     """Paragon's house-rule checks on top of the base type checks."""
     tie = settings.get("seize_offensive_tie")
     if "seize_offensive_tie" in settings and isinstance(tie, str) and tie not in SEIZE_OFFENSIVE_TIES:
-        return [Issue("settings.malformed", "/seize_offensive_tie",
-                      'seize_offensive_tie is "initiative" (equal Hero Point spends cancel out) or "simultaneous" '
-                      "(both sides act at once); the default applies.")]
+        return [
+            Issue(
+                "settings.malformed",
+                "/seize_offensive_tie",
+                'seize_offensive_tie is "initiative" (equal Hero Point spends cancel out) or "simultaneous" '
+                "(both sides act at once); the default applies.",
+            )
+        ]
     return []
 
 
@@ -503,11 +539,13 @@ def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
     if not isinstance(entry.get("name"), str) or not entry["name"].strip():
         issues.append(Issue("homebrew.malformed", path + "/name", "Give the homebrew skill a name."))
     if entry.get("force") not in FORCES:
-        issues.append(Issue(
-            "homebrew.malformed",
-            path + "/force",
-            f"A Paragon skill is based on one force: {', '.join(FORCES)}.",
-        ))
+        issues.append(
+            Issue(
+                "homebrew.malformed",
+                path + "/force",
+                f"A Paragon skill is based on one force: {', '.join(FORCES)}.",
+            )
+        )
     return issues
 
 
@@ -520,7 +558,8 @@ def traits(ctx: Context) -> dict[str, Any]:
     table = ctx.settings.get("power_levels", {})
     rows = "; ".join(
         f"{'none' if k == 'none' else k}: {v.get('force_points')} points, max rank {v.get('max_rank')}"
-        for k, v in table.items() if isinstance(v, dict)
+        for k, v in table.items()
+        if isinstance(v, dict)
     )
     max_rank = max((v.get("max_rank", 0) for v in table.values() if isinstance(v, dict)), default=5)
     cap = ctx.settings.get("skill_rank_max", 5)
@@ -532,14 +571,22 @@ def traits(ctx: Context) -> dict[str, Any]:
     return {
         "sections": [
             {
-                "id": "power_level", "label": "Power level", "kind": "number", "path": "/power_level",
-                "min": min(levels, default=1), "max": max(levels, default=5),
-                "default": ctx.settings.get("new_power_level", 1), "nullable": True,
+                "id": "power_level",
+                "label": "Power level",
+                "kind": "number",
+                "path": "/power_level",
+                "min": min(levels, default=1),
+                "max": max(levels, default=5),
+                "default": ctx.settings.get("new_power_level", 1),
+                "nullable": True,
                 "help": "Paragons have a power level (new paragons 1); ordinary people have none. "
-                        f"It sets the force points and the maximum force rank: {rows}.",
+                f"It sets the force points and the maximum force rank: {rows}.",
             },
             {
-                "id": "forces", "label": "Force attributes", "kind": "numbers", "path": "/forces",
+                "id": "forces",
+                "label": "Force attributes",
+                "kind": "numbers",
+                "path": "/forces",
                 "help": "Rank r costs 0+1+…+r force points (1, 3, 6, 10, 15).",
                 "fields": [
                     {"id": fid, "label": e.get("name", fid), "min": 0, "max": max_rank, "default": 0}
@@ -547,32 +594,55 @@ def traits(ctx: Context) -> dict[str, Any]:
                 ],
             },
             {
-                "id": "path", "label": "Path", "kind": "object", "path": "/path",
+                "id": "path",
+                "label": "Path",
+                "kind": "object",
+                "path": "/path",
                 "help": "The path the GM approves; its granted ranks are free.",
                 "fields": [
                     {"id": "name", "label": "Path name", "kind": "text"},
-                    {"id": "grants", "label": "Granted ranks", "kind": "ranks", "options": skills,
-                     "min": 0, "max": cap},
+                    {
+                        "id": "grants",
+                        "label": "Granted ranks",
+                        "kind": "ranks",
+                        "options": skills,
+                        "min": 0,
+                        "max": cap,
+                    },
                 ],
             },
             {
-                "id": "skills", "label": "Skills", "kind": "ranks", "path": "/skills",
+                "id": "skills",
+                "label": "Skills",
+                "kind": "ranks",
+                "path": "/skills",
                 "help": "Rank r costs 0+1+…+r skill points, less what the path grants. Triarmatura never "
-                        "exceeds Melee + Missile.",
-                "options": skills, "min": 0, "max": cap,
+                "exceeds Melee + Missile.",
+                "options": skills,
+                "min": 0,
+                "max": cap,
             },
             {
-                "id": "resources", "label": "Resource maxima", "kind": "numbers", "path": "/resources",
+                "id": "resources",
+                "label": "Resource maxima",
+                "kind": "numbers",
+                "path": "/resources",
                 "help": "Maxima set by the GM; left out, the house defaults apply (ordinary people: "
-                        "heroism 0, dynama 3, morale 6).",
+                "heroism 0, dynama 3, morale 6).",
                 "fields": [
-                    {"id": pid, "label": e.get("name", pid), "min": 0, "max": None,
-                     "default": paragon_res.get(pid, 0)}
+                    {
+                        "id": pid,
+                        "label": e.get("name", pid),
+                        "min": 0,
+                        "max": None,
+                        "default": paragon_res.get(pid, 0),
+                    }
                     for pid, e in ctx.catalogue.get("pools", {}).items()
                 ],
             },
         ]
     }
+
 
 def blank_build(slug: str, name: str, budget: dict[str, int] | None, ctx: Context) -> dict:
     """A new character: the house default power level, every force at 0, no skills."""

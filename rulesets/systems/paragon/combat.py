@@ -141,21 +141,41 @@ class _Now:
     exchange_gate: tuple[str, str]
 
     @classmethod
-    def of(cls, hooks: ParagonCombat, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
-           ctx: Context) -> _Now:
+    def of(
+        cls,
+        hooks: ParagonCombat,
+        actor: Fighter,
+        fighters: list[Fighter],
+        es: dict,
+        current: int | None,
+        ctx: Context,
+    ) -> _Now:
         by = {f.id: f for f in fighters}
         under_way = es.get("exchange") or None
-        ex = under_way if under_way and actor.id in (under_way.get("attacker"), under_way.get("defender")) else None
+        ex = (
+            under_way
+            if under_way and actor.id in (under_way.get("attacker"), under_way.get("defender"))
+            else None
+        )
         opponent = by.get(ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]) if ex else None
         # Hero Points seized the offensive of the actor's exchange "regardless of ... surprise assaults".
         seized = ex is not None and ex.get("first") == actor.id and ex.get("first_by") == "hero_points"
         down = hooks._down(actor)
         return cls(
-            actor=actor, by=by, es=es, current=current, ctx=ctx, c=actor.combat or {},
-            footing=(actor.combat or {}).get("footing", "forward"), ex=ex, opponent=opponent,
+            actor=actor,
+            by=by,
+            es=es,
+            current=current,
+            ctx=ctx,
+            c=actor.combat or {},
+            footing=(actor.combat or {}).get("footing", "forward"),
+            ex=ex,
+            opponent=opponent,
             attacker=by.get(under_way.get("attacker")) if under_way else None,
-            declared=under_way is not None and bool(under_way.get("declared")), threat=es.get("threat") or None,
-            down=down, pools=hooks._pools(actor),
+            declared=under_way is not None and bool(under_way.get("declared")),
+            threat=es.get("threat") or None,
+            down=down,
+            pools=hooks._pools(actor),
             turn_gate=hooks._gate(actor, es, current, on_turn=True, down=down),
             any_gate=hooks._gate(actor, es, current, on_turn=False, down=down),
             exchange_gate=hooks._gate(actor, es, current, on_turn=False, surprise_waived=seized, down=down),
@@ -177,7 +197,7 @@ class ParagonCombat(CombatRules):
         return list(fx.get("conditions") or [])
 
     def _down(self, f: Fighter, state: dict | None = None) -> str:
-        """"dead", "incapacitated" or "" (can fight)."""
+        """ "dead", "incapacitated" or "" (can fight)."""
         found = self._conditions(f, state)
         if "bodily_death" in found:
             return "dead"
@@ -222,8 +242,9 @@ class ParagonCombat(CombatRules):
 
     # ---------------------------------------------------------------- opening
 
-    def start(self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def start(
+        self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Context | None = None
+    ) -> Outcome:
         es = dict(encounter_state or {})
         intent_ids = {str(i) for i in es.get("killing_intent") or []}
         surprised_ids = {str(i) for i in es.get("surprised") or []}
@@ -239,21 +260,45 @@ class ParagonCombat(CombatRules):
                 bonus = roller.d(6)
                 total += bonus
                 text += f" + killing intent d6 {bonus} = {total}"
-            c.update(initiative=total, initiative_text=text, killing_intent=intent,
-                     temp_morale=KILLING_INTENT_MORALE if intent else 0,
-                     footing=footing if footing in ("forward", "rearward") else "forward",
-                     surprised=bool(c.get("surprised")) or str(f.id) in surprised_ids,
-                     engaged=False, forgo=False, retreating=False, retreated=False)
+            c.update(
+                initiative=total,
+                initiative_text=text,
+                killing_intent=intent,
+                temp_morale=KILLING_INTENT_MORALE if intent else 0,
+                footing=footing if footing in ("forward", "rearward") else "forward",
+                surprised=bool(c.get("surprised")) or str(f.id) in surprised_ids,
+                engaged=False,
+                forgo=False,
+                retreating=False,
+                retreated=False,
+            )
             out.combat[f.id] = c
-            out.log("initiative", f"{f.name} rolls initiative: {text}.", f.id, initiative=total, faces=roll["faces"])
+            out.log(
+                "initiative",
+                f"{f.name} rolls initiative: {text}.",
+                f.id,
+                initiative=total,
+                faces=roll["faces"],
+            )
         out.order = self._sorted(fighters, out.combat)
         surprise = any(c["surprised"] for c in out.combat.values())
-        names = ", ".join(f"{f.name} ({out.combat[f.id]['initiative']})" for f in self._by_ids(fighters, out.order))
+        names = ", ".join(
+            f"{f.name} ({out.combat[f.id]['initiative']})" for f in self._by_ids(fighters, out.order)
+        )
         out.log("order", f"Turn order by initiative: {names}.", order=out.order)
         if surprise:
             who = ", ".join(f.name for f in fighters if out.combat[f.id]["surprised"])
-            out.log("surprise", f"Surprise round: {who} {'is' if ',' not in who else 'are'} surprised and skip it.")
-        out.encounter_state = {**es, "surprise_round": surprise, "opening": True, "exchange": None, "threat": None}
+            out.log(
+                "surprise",
+                f"Surprise round: {who} {'is' if ',' not in who else 'are'} surprised and skip it.",
+            )
+        out.encounter_state = {
+            **es,
+            "surprise_round": surprise,
+            "opening": True,
+            "exchange": None,
+            "threat": None,
+        }
         return out
 
     @staticmethod
@@ -266,20 +311,43 @@ class ParagonCombat(CombatRules):
         by = {f.id: f for f in fighters}
         return [by[i] for i in ids if i in by]
 
-    def join(self, fighter: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def join(
+        self,
+        fighter: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        ctx: Context | None = None,
+    ) -> Outcome:
         out = Outcome()
         roll = dice.roll(self._check(fighter, "initiative"), roller)
         c = self.combat_numbers(fighter)
-        c.update(initiative=roll["total"], initiative_text=roll["text"], killing_intent=False, temp_morale=0,
-                 footing=c.get("footing") if c.get("footing") in ("forward", "rearward") else "forward",
-                 surprised=False, engaged=False, forgo=False, retreating=False, retreated=False)
+        c.update(
+            initiative=roll["total"],
+            initiative_text=roll["text"],
+            killing_intent=False,
+            temp_morale=0,
+            footing=c.get("footing") if c.get("footing") in ("forward", "rearward") else "forward",
+            surprised=False,
+            engaged=False,
+            forgo=False,
+            retreating=False,
+            retreated=False,
+        )
         out.combat[fighter.id] = c
         out.log("initiative", f"{fighter.name} joins the fight: initiative {roll['text']}.", fighter.id)
         return out
 
-    def round_start(self, fighters: list[Fighter], encounter_state: dict, round_no: int, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def round_start(
+        self,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        round_no: int,
+        roller: Roller,
+        *,
+        ctx: Context | None = None,
+    ) -> Outcome:
         es = encounter_state or {}
         out = Outcome()
         if round_no > 1 and es.get("surprise_round"):
@@ -287,8 +355,15 @@ class ParagonCombat(CombatRules):
             out.log("surprise", "The surprise round is over: everyone acts from now on.")
         return out
 
-    def turn_start(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, roller: Roller, *,
-              ctx: Context | None = None) -> Outcome:
+    def turn_start(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        ctx: Context | None = None,
+    ) -> Outcome:
         es = dict(encounter_state or {})
         out = Outcome()
         threat = es.get("threat")
@@ -312,17 +387,34 @@ class ParagonCombat(CombatRules):
             out.log("surprise", f"{actor.name} is surprised and skips the surprise round.", actor.id)
         down = self._down(actor, out.state.get(actor.id))
         if down == "incapacitated":
-            out.log("incapacitated", f"{actor.name} is incapacitated: a Hero Point lets them fight on.", actor.id)
+            out.log(
+                "incapacitated", f"{actor.name} is incapacitated: a Hero Point lets them fight on.", actor.id
+            )
         return out
 
     # ---------------------------------------------------------------- the actions
 
-    def actions(self, actor: Fighter, fighters: list[Fighter], encounter_state: dict, *,
-                current: int | None, ctx: Context | None = None) -> list[ActionSpec]:
+    def actions(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        *,
+        current: int | None,
+        ctx: Context | None = None,
+    ) -> list[ActionSpec]:
         return self._specs(actor, fighters, encounter_state or {}, current, self.ctx_of(actor, ctx))
 
-    def _gate(self, actor: Fighter, es: dict, current: int | None, *, on_turn: bool,
-              surprise_waived: bool = False, down: str | None = None) -> tuple[str, str]:
+    def _gate(
+        self,
+        actor: Fighter,
+        es: dict,
+        current: int | None,
+        *,
+        on_turn: bool,
+        surprise_waived: bool = False,
+        down: str | None = None,
+    ) -> tuple[str, str]:
         """Why ``actor`` cannot act at all now ("", "" when it can). ``surprise_waived``: Hero Points
         seized the offensive of the actor's exchange, "regardless of ... surprise assaults" (seed)."""
         c = actor.combat or {}
@@ -332,31 +424,52 @@ class ParagonCombat(CombatRules):
         if down == "dead":
             return f"{actor.name} is dead (Health 0).", "paragon.dead"
         if down == "incapacitated":
-            return (f"{actor.name} is incapacitated (Health below half): spend a Hero Point to resist first.",
-                    "paragon.incapacitated")
+            return (
+                f"{actor.name} is incapacitated (Health below half): spend a Hero Point to resist first.",
+                "paragon.incapacitated",
+            )
         if es.get("surprise_round") and c.get("surprised") and not surprise_waived:
             return f"{actor.name} is surprised and cannot act in the surprise round.", "paragon.surprised"
         if on_turn and current != actor.id:
             return self.not_your_turn(actor)
         if on_turn and c.get("forgo"):
-            return (f"{actor.name} changed to Rearward for free and forgoes the turn's other actions.",
-                    "paragon.turn_forgone")
+            return (
+                f"{actor.name} changed to Rearward for free and forgoes the turn's other actions.",
+                "paragon.turn_forgone",
+            )
         return "", ""
 
-    def _stamina_spec(self, spec: ActionSpec, actor: Fighter, cost: int, what: str,
-                      pools: dict[str, int] | None = None) -> None:
+    def _stamina_spec(
+        self, spec: ActionSpec, actor: Fighter, cost: int, what: str, pools: dict[str, int] | None = None
+    ) -> None:
         have = (pools or self._pools(actor))["stamina"]
         if cost > have:
-            spec.deny(f"{what} costs {cost} stamina but {actor.name} has {have}.",
-                         "paragon.not_enough_stamina")
+            spec.deny(
+                f"{what} costs {cost} stamina but {actor.name} has {have}.", "paragon.not_enough_stamina"
+            )
 
-    def _specs(self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None,
-               ctx: Context | None = None) -> list[ActionSpec]:
+    def _specs(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        es: dict,
+        current: int | None,
+        ctx: Context | None = None,
+    ) -> list[ActionSpec]:
         """Every action ``actor`` could take now, allowed or not (and why not), one named step each."""
         now = _Now.of(self, actor, fighters, es, current, ctx or self.ctx_of(actor))
-        specs = [self._engage_spec(now), self._strike_spec(now), self._end_spec(now), self._seize_spec(now),
-                 *self._threat_specs(now), self._footing_spec(now), self._intercept_spec(now),
-                 self._evade_spec(now), self._retreat_spec(now), self._resist_spec(now)]
+        specs = [
+            self._engage_spec(now),
+            self._strike_spec(now),
+            self._end_spec(now),
+            self._seize_spec(now),
+            *self._threat_specs(now),
+            self._footing_spec(now),
+            self._intercept_spec(now),
+            self._evade_spec(now),
+            self._retreat_spec(now),
+            self._resist_spec(now),
+        ]
         if es.get("opening"):
             specs.append(self._intent_spec(now))
         specs.extend(self._gm_specs(actor, es))
@@ -365,11 +478,21 @@ class ParagonCombat(CombatRules):
     def _engage_spec(self, now: _Now) -> ActionSpec:
         """Engage: open an exchange (one per turn); from Rearward footing only ranged ones."""
         actor, rearward = now.actor, now.footing == "rearward"
-        engage = ActionSpec(id="engage", label="Engage a foe (open an exchange)", target="enemy",
-                            cost="free; 1 stamina for melee against a Rearward foe",
-                            params=[{"id": "kind", "label": "Exchange", "kind": "choice",
-                                     "options": ["ranged"] if rearward else ["melee", "ranged"],
-                                     "default": "ranged" if rearward else "melee"}])
+        engage = ActionSpec(
+            id="engage",
+            label="Engage a foe (open an exchange)",
+            target="enemy",
+            cost="free; 1 stamina for melee against a Rearward foe",
+            params=[
+                {
+                    "id": "kind",
+                    "label": "Exchange",
+                    "kind": "choice",
+                    "options": ["ranged"] if rearward else ["melee", "ranged"],
+                    "default": "ranged" if rearward else "melee",
+                }
+            ],
+        )
         engage.deny(*now.turn_gate)
         if now.c.get("engaged"):
             engage.deny(f"{actor.name} already engaged a foe this turn.", "paragon.already_engaged")
@@ -384,32 +507,59 @@ class ParagonCombat(CombatRules):
         strikes = (ex.get("strikes") or {}).get(str(actor.id), 0) if ex else 0
         skill = self._best_skill(actor, kind)
         strike = ActionSpec(
-            id="strike", label=f"Strike {opponent.name}" if opponent else "Strike", target="enemy", reaction=True,
-            cost="free (first strike)" if strikes == 0 else f"1 stamina (chained strike {strikes + 1}/{MAX_CHAIN})",
-            params=[{"id": "skill", "label": "Combat skill", "kind": "choice", "default": skill,
-                     "options": [s for s in self._strike_skills(actor) if kind == "melee" or s != "melee"]},
-                    {"id": "weapon", "label": "Weapon", "kind": "choice", "default": "unarmed",
-                     "options": [{"id": w, "label": f"{n} ({d}d6)"} for w, (n, d) in WEAPONS.items()]}],
-            odds={**self._check(actor, skill), "tn": self._defense(opponent, kind)} if opponent else None)
+            id="strike",
+            label=f"Strike {opponent.name}" if opponent else "Strike",
+            target="enemy",
+            reaction=True,
+            cost="free (first strike)"
+            if strikes == 0
+            else f"1 stamina (chained strike {strikes + 1}/{MAX_CHAIN})",
+            params=[
+                {
+                    "id": "skill",
+                    "label": "Combat skill",
+                    "kind": "choice",
+                    "default": skill,
+                    "options": [s for s in self._strike_skills(actor) if kind == "melee" or s != "melee"],
+                },
+                {
+                    "id": "weapon",
+                    "label": "Weapon",
+                    "kind": "choice",
+                    "default": "unarmed",
+                    "options": [{"id": w, "label": f"{n} ({d}d6)"} for w, (n, d) in WEAPONS.items()],
+                },
+            ],
+            odds={**self._check(actor, skill), "tn": self._defense(opponent, kind)} if opponent else None,
+        )
         strike.deny(*now.exchange_gate)
         if ex is None:
             strike.deny(f"{actor.name} is in no exchange: engage a foe first.", "paragon.no_exchange")
         elif now.threat:
-            strike.deny("A threat is waiting for the defender's answer (avoid it or take the hit).",
-                        "paragon.threat_pending")
+            strike.deny(
+                "A threat is waiting for the defender's answer (avoid it or take the hit).",
+                "paragon.threat_pending",
+            )
         elif strikes >= MAX_CHAIN:
-            strike.deny(f"A chain holds at most {MAX_CHAIN} strikes, the first included.", "paragon.chain_limit")
+            strike.deny(
+                f"A chain holds at most {MAX_CHAIN} strikes, the first included.", "paragon.chain_limit"
+            )
         elif actor.id in (ex.get("done") or []):
             strike.deny(f"{actor.name}'s action in this exchange is over.", "paragon.action_used")
-        elif ex.get("first") not in (None, actor.id) and ex["first"] not in (ex.get("done") or []) \
-                and self._down(now.by[ex["first"]]) == "":
+        elif (
+            ex.get("first") not in (None, actor.id)
+            and ex["first"] not in (ex.get("done") or [])
+            and self._down(now.by[ex["first"]]) == ""
+        ):
             strike.deny(self._first_reason(now.by[ex["first"]], actor, ex), "paragon.acts_second")
         elif strikes >= 1:
             self._stamina_spec(strike, actor, 1, "A chained strike", now.pools)
         return strike
 
     def _end_spec(self, now: _Now) -> ActionSpec:
-        end = ActionSpec(id="end_action", label="End my action in this exchange (stop chaining)", reaction=True)
+        end = ActionSpec(
+            id="end_action", label="End my action in this exchange (stop chaining)", reaction=True
+        )
         end.deny(*now.exchange_gate)
         if now.ex is None or now.actor.id in (now.ex.get("done") or []):
             end.deny(f"{now.actor.name} has no action under way in an exchange.", "paragon.no_exchange")
@@ -423,27 +573,46 @@ class ParagonCombat(CombatRules):
         actor, ex = now.actor, now.ex
         tie = seize_tie(now.ctx)
         spec = ActionSpec(
-            id="seize_offensive", label="Seize the offensive (spend Hero Points to act first)", reaction=True,
+            id="seize_offensive",
+            label="Seize the offensive (spend Hero Points to act first)",
+            reaction=True,
             cost=f"Hero Points: whoever spends more acts first; {SEIZE_TIES[tie]}{HOUSE_NOTE}",
-            params=[{"id": "amount", "label": "Hero Points", "kind": "number", "min": 1,
-                     "max": max(1, now.pools["heroism"]), "default": 1}])
+            params=[
+                {
+                    "id": "amount",
+                    "label": "Hero Points",
+                    "kind": "number",
+                    "min": 1,
+                    "max": max(1, now.pools["heroism"]),
+                    "default": 1,
+                }
+            ],
+        )
         spec.deny(*self._gate(actor, now.es, now.current, on_turn=False, surprise_waived=True, down=now.down))
         if ex is None:
-            spec.deny(f"Hero Points seize the offensive in an exchange, and {actor.name} is in none.",
-                      "paragon.no_exchange")
+            spec.deny(
+                f"Hero Points seize the offensive in an exchange, and {actor.name} is in none.",
+                "paragon.no_exchange",
+            )
         elif ex.get("strikes") or now.threat:
-            spec.deny("The exchange is under way: the offensive is seized before its first strike.",
-                      "paragon.offensive_closed")
+            spec.deny(
+                "The exchange is under way: the offensive is seized before its first strike.",
+                "paragon.offensive_closed",
+            )
         elif now.pools["heroism"] < 1:
-            spec.deny(f"Hero Points can be expended to seize the offensive, but {actor.name} has none left.",
-                      "paragon.no_hero_points")
+            spec.deny(
+                f"Hero Points can be expended to seize the offensive, but {actor.name} has none left.",
+                "paragon.no_hero_points",
+            )
         return spec
 
     def _threat_specs(self, now: _Now) -> list[ActionSpec]:
         """The defender's answers to a threat: avoid it (1 stamina) or let it hit."""
         actor, threat = now.actor, now.threat
         avoid = ActionSpec(id="avoid", label="Avoid the strike", cost="1 stamina", reaction=True)
-        take = ActionSpec(id="take_hit", label="Let the strike hit", cost="Health and 1d6 Morale", reaction=True)
+        take = ActionSpec(
+            id="take_hit", label="Let the strike hit", cost="Health and 1d6 Morale", reaction=True
+        )
         if not (threat and threat.get("defender") == actor.id):
             for spec in (avoid, take):
                 spec.deny(f"No strike threatens {actor.name} now.", "paragon.no_threat")
@@ -457,12 +626,23 @@ class ParagonCombat(CombatRules):
     def _footing_spec(self, now: _Now) -> ActionSpec:
         """Rearward → Forward is free; Forward → Rearward costs 1 stamina or the turn's other actions."""
         to = "forward" if now.footing == "rearward" else "rearward"
-        foot = ActionSpec(id="footing", label=f"Change footing to {to.title()}",
-                          cost="free" if to == "forward" or now.es.get("opening") else
-                          "1 stamina, or free by forgoing the turn's other actions",
-                          params=[] if to == "forward" else
-                          [{"id": "forgo", "label": "Forgo the turn's other actions instead of 1 stamina",
-                            "kind": "flag", "default": False}])
+        foot = ActionSpec(
+            id="footing",
+            label=f"Change footing to {to.title()}",
+            cost="free"
+            if to == "forward" or now.es.get("opening")
+            else "1 stamina, or free by forgoing the turn's other actions",
+            params=[]
+            if to == "forward"
+            else [
+                {
+                    "id": "forgo",
+                    "label": "Forgo the turn's other actions instead of 1 stamina",
+                    "kind": "flag",
+                    "default": False,
+                }
+            ],
+        )
         foot.deny(*now.turn_gate)
         if now.threat:
             foot.deny("A threat is waiting for the defender's answer.", "paragon.threat_pending")
@@ -471,12 +651,23 @@ class ParagonCombat(CombatRules):
     def _intercept_spec(self, now: _Now) -> ActionSpec:
         """A Forward ally of a Rearward foe steps into a melee exchange declared against it."""
         actor, ex, attacker = now.actor, now.es.get("exchange") or {}, now.attacker  # read once declared
-        intercept = ActionSpec(id="intercept", label=f"Intercept {attacker.name}" if attacker else "Intercept",
-                               cost="1 stamina", reaction=True)
+        intercept = ActionSpec(
+            id="intercept",
+            label=f"Intercept {attacker.name}" if attacker else "Intercept",
+            cost="1 stamina",
+            reaction=True,
+        )
         intercept.deny(*now.any_gate)
-        if not now.declared or attacker is None or _side(attacker) == _side(actor) or actor.id == ex.get("defender"):
-            intercept.deny("Interception answers a melee exchange declared against a Rearward ally.",
-                           "paragon.no_interception")
+        if (
+            not now.declared
+            or attacker is None
+            or _side(attacker) == _side(actor)
+            or actor.id == ex.get("defender")
+        ):
+            intercept.deny(
+                "Interception answers a melee exchange declared against a Rearward ally.",
+                "paragon.no_interception",
+            )
         elif now.footing != "forward":
             intercept.deny("Only a combatant in Forward footing can intercept.", "paragon.not_forward")
         self._stamina_spec(intercept, actor, 1, "Interception", now.pools)
@@ -486,13 +677,28 @@ class ParagonCombat(CombatRules):
         """A Rearward foe evades a melee exchange declared against it (opposed athletics or cavalry)."""
         actor, ex, attacker = now.actor, now.es.get("exchange") or {}, now.attacker  # read once declared
         evasion_skill = max(EVASION_SKILLS, key=lambda s: self._rank(actor, s))
-        evade = ActionSpec(id="evade", label="Evade the melee exchange", cost="1 stamina", reaction=True,
-                           params=[{"id": "skill", "label": "Roll", "kind": "choice", "options": list(EVASION_SKILLS),
-                                    "default": evasion_skill}])
+        evade = ActionSpec(
+            id="evade",
+            label="Evade the melee exchange",
+            cost="1 stamina",
+            reaction=True,
+            params=[
+                {
+                    "id": "skill",
+                    "label": "Roll",
+                    "kind": "choice",
+                    "options": list(EVASION_SKILLS),
+                    "default": evasion_skill,
+                }
+            ],
+        )
         if now.declared and attacker is not None:
             mine = self._check(actor, evasion_skill, extra_dice=1 if now.footing == "rearward" else 0)
             theirs = self._check(attacker, evasion_skill)
-            evade.odds = {**mine, "tn": round(EXPLODING_D12_MEAN + 3.5 * theirs["force"] + 2 * theirs["skill"])}
+            evade.odds = {
+                **mine,
+                "tn": round(EXPLODING_D12_MEAN + 3.5 * theirs["force"] + 2 * theirs["skill"]),
+            }
         evade.deny(*now.any_gate)
         if not now.declared or ex.get("defender") != actor.id:
             evade.deny("Evasion answers a melee exchange declared against you.", "paragon.no_evasion")
@@ -515,19 +721,29 @@ class ParagonCombat(CombatRules):
     def _resist_spec(self, now: _Now) -> ActionSpec:
         """Seed: "A combatant may resist incapacitation by expending one Hero Point"."""
         actor = now.actor
-        resist = ActionSpec(id="resist_incapacitation", label="Spend a Hero Point to resist incapacitation",
-                            cost="1 Hero Point", reaction=True)
+        resist = ActionSpec(
+            id="resist_incapacitation",
+            label="Spend a Hero Point to resist incapacitation",
+            cost="1 Hero Point",
+            reaction=True,
+        )
         if now.down != "incapacitated":
-            resist.deny("Dead." if now.down == "dead" else f"{actor.name} is not incapacitated.",
-                        "paragon.not_incapacitated")
+            resist.deny(
+                "Dead." if now.down == "dead" else f"{actor.name} is not incapacitated.",
+                "paragon.not_incapacitated",
+            )
         elif now.pools["heroism"] < 1:
             resist.deny(f"{actor.name} has no Hero Points left.", "paragon.no_hero_points")
         return resist
 
     def _intent_spec(self, now: _Now) -> ActionSpec:
         """Killing intent, declared while nobody has acted yet."""
-        intent = ActionSpec(id="killing_intent", label="Declare killing intent",
-                            cost="+1d6 initiative, +5 temporary Morale; radiates a murderous aura", reaction=True)
+        intent = ActionSpec(
+            id="killing_intent",
+            label="Declare killing intent",
+            cost="+1d6 initiative, +5 temporary Morale; radiates a murderous aura",
+            reaction=True,
+        )
         if now.c.get("killing_intent"):
             intent.deny(f"{now.actor.name} has already declared killing intent.", "paragon.intent_declared")
         return intent
@@ -537,8 +753,10 @@ class ParagonCombat(CombatRules):
         """Why ``first``, not ``actor``, acts first in the exchange: the words of the rule that decided."""
         if ex.get("first_by") == "hero_points":
             spent = (ex.get("seized") or {}).get(str(first.id), 0)
-            return (f"{first.name} seized the offensive with {spent} Hero Point{'s' if spent != 1 else ''} and "
-                    "acts first in this exchange.")
+            return (
+                f"{first.name} seized the offensive with {spent} Hero Point{'s' if spent != 1 else ''} and "
+                "acts first in this exchange."
+            )
         if ex.get("first_by") == "surprise":
             return f"{first.name} took {actor.name} by surprise and acts first in this exchange."
         return f"{first.name} has the higher initiative and acts first in this exchange."
@@ -547,15 +765,24 @@ class ParagonCombat(CombatRules):
         pool = {"id": "pool", "label": "Pool", "kind": "choice", "options": list(POOLS), "default": "health"}
         amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
         specs = [
-            ActionSpec(id="gm_damage", label="Lose points", cost="GM", gm=True, reaction=True, params=[pool, amount]),
-            ActionSpec(id="gm_restore", label="Regain points", cost="GM", gm=True, reaction=True,
-                       params=[pool, amount]),
+            ActionSpec(
+                id="gm_damage", label="Lose points", cost="GM", gm=True, reaction=True, params=[pool, amount]
+            ),
+            ActionSpec(
+                id="gm_restore",
+                label="Regain points",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                params=[pool, amount],
+            ),
             ActionSpec(id="gm_end_exchange", label="End the exchange", cost="GM", gm=True, reaction=True),
         ]
         if not es.get("exchange"):
             specs[2].deny("No exchange is under way.", "paragon.no_exchange")
-        surprised = ActionSpec(id="gm_surprised", label="Surprised (skips the surprise round)", cost="GM",
-                               gm=True, reaction=True)
+        surprised = ActionSpec(
+            id="gm_surprised", label="Surprised (skips the surprise round)", cost="GM", gm=True, reaction=True
+        )
         if not es.get("opening"):
             surprised.deny("Surprise is marked before anyone acts.", "paragon.not_opening")
         specs.append(surprised)
@@ -570,9 +797,18 @@ class ParagonCombat(CombatRules):
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot engage themselves.")
         return target
 
-    def perform(self, action: dict[str, Any], actor: Fighter, fighters: list[Fighter], encounter_state: dict,
-                roller: Roller, *, current: int | None, by_gm: bool,
-                ctx: Context | None = None) -> Outcome:
+    def perform(
+        self,
+        action: dict[str, Any],
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        current: int | None,
+        by_gm: bool,
+        ctx: Context | None = None,
+    ) -> Outcome:
         es = dict(encounter_state or {})
         ctx = self.ctx_of(actor, ctx)
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current, ctx))
@@ -589,14 +825,18 @@ class ParagonCombat(CombatRules):
             out.encounter_state = {**base, "opening": False}
         return out
 
-    def _spend_stamina(self, f: Fighter, state: dict, amount: int, roller: Roller, out: Outcome, why: str) -> dict:
+    def _spend_stamina(
+        self, f: Fighter, state: dict, amount: int, roller: Roller, out: Outcome, why: str
+    ) -> dict:
         """Spend stamina through the play-state hook (dropping below 10 and to 0 costs Morale)."""
         have = self._pools(f, state)["stamina"]
         if amount > have:
-            raise CombatRefused("paragon.not_enough_stamina",
-                                f"{why} costs {amount} stamina but {f.name} has {have}.")
-        new_state, text = self.play_state_action(f, state, {"action": "damage", "pool": "stamina", "amount": amount},
-                                             roller)
+            raise CombatRefused(
+                "paragon.not_enough_stamina", f"{why} costs {amount} stamina but {f.name} has {have}."
+            )
+        new_state, text = self.play_state_action(
+            f, state, {"action": "damage", "pool": "stamina", "amount": amount}, roller
+        )
         out.state[f.id] = new_state
         out.log("stamina", f"{why}: {text}", f.id, amount=amount)
         return new_state
@@ -615,23 +855,39 @@ class ParagonCombat(CombatRules):
         if self._down(target) == "dead":
             raise CombatRefused("paragon.dead", f"{target.name} is already dead.")
         if kind == "melee" and c.get("footing") == "rearward":
-            raise CombatRefused("paragon.rearward_ranged_only",
-                                "From Rearward footing only ranged exchanges can be started: change to Forward "
-                                "footing (free) to fight in melee.")
+            raise CombatRefused(
+                "paragon.rearward_ranged_only",
+                "From Rearward footing only ranged exchanges can be started: change to Forward "
+                "footing (free) to fight in melee.",
+            )
         out = Outcome()
         declared = kind == "melee" and t.get("footing") == "rearward"
         if declared:
             self._spend_stamina(actor, actor.state, 1, roller, out, f"Melee against Rearward {target.name}")
         first, first_by = self._first(actor, target, es)
-        ex = {"attacker": actor.id, "defender": target.id, "kind": kind, "declared": declared,
-              "first": first, "first_by": first_by, "seized": {}, "strikes": {}, "done": [], "intercepted": None}
+        ex = {
+            "attacker": actor.id,
+            "defender": target.id,
+            "kind": kind,
+            "declared": declared,
+            "first": first,
+            "first_by": first_by,
+            "seized": {},
+            "strikes": {},
+            "done": [],
+            "intercepted": None,
+        }
         new_c = {**self.combat_numbers(actor), "engaged": True}
         out.combat[actor.id] = new_c
         if kind == "melee" and t.get("retreating"):
             out.combat[target.id] = {**self.combat_numbers(target), "retreating": False}
             out.log("retreat", f"{target.name} is engaged in melee: the retreat fails.", target.id)
         first = ex["first"]
-        order = "simultaneously" if first is None else f"{actor.name if first == actor.id else target.name} acts first"
+        order = (
+            "simultaneously"
+            if first is None
+            else f"{actor.name if first == actor.id else target.name} acts first"
+        )
         text = f"{actor.name} engages {target.name} in a {kind} exchange ({order})."
         if declared:
             text += f" {target.name} may evade; Forward allies of theirs may intercept."
@@ -640,8 +896,9 @@ class ParagonCombat(CombatRules):
         return out
 
     @staticmethod
-    def _first(a: Fighter, b: Fighter, es: dict, seized: dict | None = None,
-               tie: str = "initiative") -> tuple[int | None, str]:
+    def _first(
+        a: Fighter, b: Fighter, es: dict, seized: dict | None = None, tie: str = "initiative"
+    ) -> tuple[int | None, str]:
         """(who acts first in an exchange of attacker ``a`` and defender ``b`` — None: simultaneously —,
         and why: "hero_points", "surprise" or "initiative"). Seed: "a combatant who expends more HP
         than their opponent always gets to act first, regardless of Initiative and surprise
@@ -662,12 +919,16 @@ class ParagonCombat(CombatRules):
         by = {f.id: f for f in fighters}
         opponent = by[ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]]
         if action.get("target") not in (None, "") and str(action.get("target")) != str(opponent.id):
-            raise CombatRefused("paragon.not_in_exchange",
-                                f"{actor.name} can strike only {opponent.name}, the other side of the exchange.")
+            raise CombatRefused(
+                "paragon.not_in_exchange",
+                f"{actor.name} can strike only {opponent.name}, the other side of the exchange.",
+            )
         skill = action.get("skill") or self._best_skill(actor, ex["kind"])
         allowed = [s for s in self._strike_skills(actor) if ex["kind"] == "melee" or s != "melee"]
         if skill not in allowed:
-            raise CombatRefused("paragon.invalid_skill", f"Strike with {' or '.join(allowed)} in this exchange.")
+            raise CombatRefused(
+                "paragon.invalid_skill", f"Strike with {' or '.join(allowed)} in this exchange."
+            )
         weapon = action.get("weapon") or "unarmed"
         if weapon not in WEAPONS:
             raise CombatRefused("paragon.invalid_weapon", f"The weapon is one of {', '.join(WEAPONS)}.")
@@ -688,16 +949,27 @@ class ParagonCombat(CombatRules):
             if ex["kind"] == "ranged":
                 roll = dice.roll({**self._check(actor, skill), "tn": INCAPACITATED_RANGED_TN}, roller)
                 if roll["outcome"] != "pass":
-                    out.log("strike", f"{actor.name} shoots at the defenceless {opponent.name} and misses "
-                                      f"({roll['text']}).", actor.id, faces=roll["faces"], target=opponent.id)
+                    out.log(
+                        "strike",
+                        f"{actor.name} shoots at the defenceless {opponent.name} and misses "
+                        f"({roll['text']}).",
+                        actor.id,
+                        faces=roll["faces"],
+                        target=opponent.id,
+                    )
                     ex["done"] = sorted(set(ex["done"]) | {actor.id})
                     out.encounter_state = new_es
                     return out
-            new_state, text = self.play_state_action(opponent, opponent.state, {"action": "set", "pool": "health",
-                                                                           "value": 0})
+            new_state, text = self.play_state_action(
+                opponent, opponent.state, {"action": "set", "pool": "health", "value": 0}
+            )
             out.state[opponent.id] = new_state
-            out.log("strike", f"{actor.name} finishes off the defenceless {opponent.name} ({name}). {text}",
-                    actor.id, target=opponent.id)
+            out.log(
+                "strike",
+                f"{actor.name} finishes off the defenceless {opponent.name} ({name}). {text}",
+                actor.id,
+                target=opponent.id,
+            )
             out.encounter_state = {**es, "exchange": None, "threat": None}
             out.log("exchange", "The exchange ends.")
             return out
@@ -705,16 +977,35 @@ class ParagonCombat(CombatRules):
         roll = dice.roll({**self._check(actor, skill), "tn": tn}, roller)
         n = ex["strikes"][key]
         if roll["outcome"] == "pass":
-            new_es["threat"] = {"attacker": actor.id, "defender": opponent.id, "weapon": weapon,
-                                "total": roll["total"], "tn": tn}
-            out.log("strike", f"{actor.name} strikes at {opponent.name} ({name}, strike {n}/{MAX_CHAIN}): "
-                              f"{roll['text']}: a threat. {opponent.name} may avoid it (1 stamina) or take the hit.",
-                    actor.id, faces=roll["faces"], total=roll["total"], tn=tn, target=opponent.id)
+            new_es["threat"] = {
+                "attacker": actor.id,
+                "defender": opponent.id,
+                "weapon": weapon,
+                "total": roll["total"],
+                "tn": tn,
+            }
+            out.log(
+                "strike",
+                f"{actor.name} strikes at {opponent.name} ({name}, strike {n}/{MAX_CHAIN}): "
+                f"{roll['text']}: a threat. {opponent.name} may avoid it (1 stamina) or take the hit.",
+                actor.id,
+                faces=roll["faces"],
+                total=roll["total"],
+                tn=tn,
+                target=opponent.id,
+            )
         else:
             ex["done"] = sorted(set(ex["done"]) | {actor.id})
-            out.log("strike", f"{actor.name} strikes at {opponent.name} ({name}, strike {n}/{MAX_CHAIN}): "
-                              f"{roll['text']}: a miss, the chain ends.", actor.id, faces=roll["faces"],
-                    total=roll["total"], tn=tn, target=opponent.id)
+            out.log(
+                "strike",
+                f"{actor.name} strikes at {opponent.name} ({name}, strike {n}/{MAX_CHAIN}): "
+                f"{roll['text']}: a miss, the chain ends.",
+                actor.id,
+                faces=roll["faces"],
+                total=roll["total"],
+                tn=tn,
+                target=opponent.id,
+            )
             self._maybe_close(ex, new_es, out)
         out.encounter_state = new_es
         return out
@@ -745,8 +1036,11 @@ class ParagonCombat(CombatRules):
                 attacker = by[ex["attacker"]]
                 numbers = out.combat.get(attacker.id, self.combat_numbers(attacker))
                 out.combat[attacker.id] = {**numbers, "engaged": False}
-                out.log("intercept", f"{attacker.name} defeated the interceptor and may carry out the declared "
-                                     "exchange.", attacker.id)
+                out.log(
+                    "intercept",
+                    f"{attacker.name} defeated the interceptor and may carry out the declared exchange.",
+                    attacker.id,
+                )
             return new_es
         self._maybe_close(ex, new_es, out)
         return new_es
@@ -771,8 +1065,9 @@ class ParagonCombat(CombatRules):
         faces = roller.roll(dice, 6)
         damage = sum(faces)
         state = self._state_of(defender, out)
-        state, text = self.play_state_action(defender, state, {"action": "damage", "pool": "health", "amount": damage},
-                                         roller)
+        state, text = self.play_state_action(
+            defender, state, {"action": "damage", "pool": "health", "amount": damage}, roller
+        )
         morale = roller.d(6)
         c = {**self.combat_numbers(defender), **out.combat.get(defender.id, {})}
         temp = c.get("temp_morale") or 0
@@ -783,13 +1078,21 @@ class ParagonCombat(CombatRules):
             out.combat[defender.id] = c
             morale_text = f" {absorbed} temporary Morale lost ({c['temp_morale']} left)."
         if morale - absorbed > 0 and self._pools(defender, state)["health"] > 0:
-            state, mtext = self.play_state_action(defender, state, {"action": "damage", "pool": "morale",
-                                                                "amount": morale - absorbed}, roller)
+            state, mtext = self.play_state_action(
+                defender, state, {"action": "damage", "pool": "morale", "amount": morale - absorbed}, roller
+            )
             morale_text += " " + mtext
         out.state[defender.id] = state
-        out.log("hit", f"{attacker.name} hits {defender.name} ({name.lower()} {dice}d6: "
-                       f"{'+'.join(map(str, faces))} = {damage}). {text} Morale −{morale}.{morale_text}",
-                attacker.id, target=defender.id, damage=damage, morale=morale, faces=faces)
+        out.log(
+            "hit",
+            f"{attacker.name} hits {defender.name} ({name.lower()} {dice}d6: "
+            f"{'+'.join(map(str, faces))} = {damage}). {text} Morale −{morale}.{morale_text}",
+            attacker.id,
+            target=defender.id,
+            damage=damage,
+            morale=morale,
+            faces=faces,
+        )
 
     def _do_end_action(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         ex = copy.deepcopy(es["exchange"])
@@ -809,8 +1112,11 @@ class ParagonCombat(CombatRules):
         if to == "rearward" and not es.get("opening"):
             if action.get("forgo") in (True, "true", "on", "1", 1):
                 if c.get("engaged"):
-                    raise CombatRefused("paragon.cannot_forgo", f"{actor.name} has already acted this turn; "
-                                        "the change to Rearward costs 1 stamina now.")
+                    raise CombatRefused(
+                        "paragon.cannot_forgo",
+                        f"{actor.name} has already acted this turn; "
+                        "the change to Rearward costs 1 stamina now.",
+                    )
                 c["forgo"] = True
                 how = "forgoing the turn's other actions"
                 out.end_turn = True
@@ -831,10 +1137,23 @@ class ParagonCombat(CombatRules):
         # A new exchange with the interceptor: the attacker's Hero Points stay spent on it.
         seized = {k: v for k, v in (ex.get("seized") or {}).items() if k == str(attacker.id)}
         first, first_by = self._first(attacker, actor, es, seized, seize_tie(ctx or self.ctx_of(actor)))
-        ex.update(defender=actor.id, declared=False, intercepted=target.id, strikes={}, done=[],
-                  first=first, first_by=first_by, seized=seized)
-        out.log("intercept", f"{actor.name} intercepts {attacker.name} before they reach {target.name}: a melee "
-                             f"exchange between {attacker.name} and {actor.name}.", actor.id, target=attacker.id)
+        ex.update(
+            defender=actor.id,
+            declared=False,
+            intercepted=target.id,
+            strikes={},
+            done=[],
+            first=first,
+            first_by=first_by,
+            seized=seized,
+        )
+        out.log(
+            "intercept",
+            f"{actor.name} intercepts {attacker.name} before they reach {target.name}: a melee "
+            f"exchange between {attacker.name} and {actor.name}.",
+            actor.id,
+            target=attacker.id,
+        )
         out.encounter_state = {**es, "exchange": ex, "threat": None}
         return out
 
@@ -854,8 +1173,10 @@ class ParagonCombat(CombatRules):
                 break
             out.log("evade", f"Tie at {mine['total']}: roll again.", actor.id)
         won = mine["total"] > theirs["total"]
-        text = (f"{actor.name} tries to evade {attacker.name} ({skill}: {mine['text']} against {theirs['text']}): "
-                + ("evaded, no melee exchange." if won else "caught, the exchange goes on."))
+        text = (
+            f"{actor.name} tries to evade {attacker.name} ({skill}: {mine['text']} against {theirs['text']}): "
+            + ("evaded, no melee exchange." if won else "caught, the exchange goes on.")
+        )
         out.log("evade", text, actor.id, won=won, mine=mine["total"], theirs=theirs["total"])
         if won:
             out.encounter_state = {**es, "exchange": None, "threat": None}
@@ -870,15 +1191,20 @@ class ParagonCombat(CombatRules):
             raise CombatRefused("paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more.")
         have = self._pools(actor)["heroism"]
         if amount > have:
-            raise CombatRefused("paragon.no_hero_points",
-                                f"Seizing the offensive with {amount} Hero Points needs {amount}, but {actor.name} "
-                                f"has {have}.")
+            raise CombatRefused(
+                "paragon.no_hero_points",
+                f"Seizing the offensive with {amount} Hero Points needs {amount}, but {actor.name} "
+                f"has {have}.",
+            )
         ex = copy.deepcopy(es["exchange"])
         by = {f.id: f for f in fighters}
         attacker, defender = by[ex["attacker"]], by[ex["defender"]]
         opponent = defender if actor.id == attacker.id else attacker
-        new_state, _ = self.play_state_action(actor, actor.state, {"action": "spend_hero_point", "amount": amount,
-                                                                  "reason": "seizing the offensive"})
+        new_state, _ = self.play_state_action(
+            actor,
+            actor.state,
+            {"action": "spend_hero_point", "amount": amount, "reason": "seizing the offensive"},
+        )
         seized = dict(ex.get("seized") or {})
         seized[str(actor.id)] = seized.get(str(actor.id), 0) + amount
         tie = seize_tie(ctx or self.ctx_of(actor))
@@ -888,8 +1214,10 @@ class ParagonCombat(CombatRules):
         out.state[actor.id] = new_state
         mine, theirs = seized[str(actor.id)], seized.get(str(opponent.id), 0)
         points = "Hero Point" if amount == 1 else "Hero Points"
-        text = (f"{actor.name} spends {amount} {points} to seize the offensive ({mine} against {opponent.name}'s "
-                f"{theirs}; {new_state['pools']['heroism']} left): ")
+        text = (
+            f"{actor.name} spends {amount} {points} to seize the offensive ({mine} against {opponent.name}'s "
+            f"{theirs}; {new_state['pools']['heroism']} left): "
+        )
         if first_by == "hero_points" and first is not None:
             text += f"{by[first].name} acts first in this exchange."
         elif first is None:
@@ -904,8 +1232,11 @@ class ParagonCombat(CombatRules):
     def _do_retreat(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
         out = Outcome(end_turn=True)
         out.combat[actor.id] = {**self.combat_numbers(actor), "retreating": True}
-        out.log("retreat", f"{actor.name} retreats: unless engaged in melee, they quit the field on their next "
-                           "turn.", actor.id)
+        out.log(
+            "retreat",
+            f"{actor.name} retreats: unless engaged in melee, they quit the field on their next turn.",
+            actor.id,
+        )
         return out
 
     def _do_resist_incapacitation(self, action, actor, fighters, es, roller, ctx=None) -> Outcome:
@@ -919,14 +1250,22 @@ class ParagonCombat(CombatRules):
         out = Outcome()
         c = self.combat_numbers(actor)
         bonus = roller.d(6)
-        c.update(killing_intent=True, temp_morale=KILLING_INTENT_MORALE,
-                 initiative=(c.get("initiative") or 0) + bonus,
-                 initiative_text=f"{c.get('initiative_text', '')} + killing intent d6 {bonus}".strip(" +"))
+        c.update(
+            killing_intent=True,
+            temp_morale=KILLING_INTENT_MORALE,
+            initiative=(c.get("initiative") or 0) + bonus,
+            initiative_text=f"{c.get('initiative_text', '')} + killing intent d6 {bonus}".strip(" +"),
+        )
         out.combat[actor.id] = c
         combat = {f.id: (c if f.id == actor.id else (f.combat or {})) for f in fighters}
         out.order = self._sorted(fighters, combat)
-        out.log("killing_intent", f"{actor.name} declares killing intent: initiative +{bonus} = {c['initiative']}, "
-                                  f"+{KILLING_INTENT_MORALE} temporary Morale.", actor.id, bonus=bonus)
+        out.log(
+            "killing_intent",
+            f"{actor.name} declares killing intent: initiative +{bonus} = {c['initiative']}, "
+            f"+{KILLING_INTENT_MORALE} temporary Morale.",
+            actor.id,
+            bonus=bonus,
+        )
         return out
 
     def _gm(self, aid: str, action: dict, actor: Fighter, fighters: list[Fighter], es: dict) -> Outcome:
@@ -934,8 +1273,14 @@ class ParagonCombat(CombatRules):
         if aid in ("gm_damage", "gm_restore"):
             amount = whole_number(action.get("amount"))
             new_state, text = self.play_state_action(
-                actor, actor.state, {"action": "damage" if aid == "gm_damage" else "restore",
-                                     "pool": action.get("pool", "health"), "amount": amount})
+                actor,
+                actor.state,
+                {
+                    "action": "damage" if aid == "gm_damage" else "restore",
+                    "pool": action.get("pool", "health"),
+                    "amount": amount,
+                },
+            )
             out.state[actor.id] = new_state
             out.log(aid, f"GM: {text}", actor.id)
         elif aid == "gm_end_exchange":
@@ -946,13 +1291,16 @@ class ParagonCombat(CombatRules):
             out.combat[actor.id] = {**self.combat_numbers(actor), "surprised": surprised}
             others = any((f.combat or {}).get("surprised") for f in fighters if f.id != actor.id)
             out.encounter_state = {**es, "surprise_round": surprised or others}
-            out.log("surprise", f"GM: {actor.name} is {'surprised' if surprised else 'not surprised'}.", actor.id)
+            out.log(
+                "surprise", f"GM: {actor.name} is {'surprised' if surprised else 'not surprised'}.", actor.id
+            )
         return out
 
     # ---------------------------------------------------------------- the row
 
-    def summary(self, fighter: Fighter, encounter_state: dict, *,
-                ctx: Context | None = None) -> dict[str, Any]:
+    def summary(
+        self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
         es = encounter_state or {}
         c = fighter.combat or {}
         try:
@@ -973,11 +1321,24 @@ class ParagonCombat(CombatRules):
         if "initiative" in c:
             stats.append({"label": "Initiative", "value": str(c["initiative"]), "key": "initiative"})
         stats.append({"label": "Footing", "value": c.get("footing", "forward").title(), "key": "footing"})
-        stats.append({"label": "Defense", "value": f"melee {self._defense(fighter, 'melee')}, "
-                                                   f"missile {self._defense(fighter, 'ranged')}", "key": "defense"})
-        labels = {"bodily_death": "dead", "incapacitated": "incapacitated", "winded": "winded", "tired": "tired",
-                  "paralysed": "paralysed", "morale_failure": "morale failure", "disgraced": "disgraced",
-                  "pariah": "pariah"}
+        stats.append(
+            {
+                "label": "Defense",
+                "value": f"melee {self._defense(fighter, 'melee')}, "
+                f"missile {self._defense(fighter, 'ranged')}",
+                "key": "defense",
+            }
+        )
+        labels = {
+            "bodily_death": "dead",
+            "incapacitated": "incapacitated",
+            "winded": "winded",
+            "tired": "tired",
+            "paralysed": "paralysed",
+            "morale_failure": "morale failure",
+            "disgraced": "disgraced",
+            "pariah": "pariah",
+        }
         status = [labels[k] for k in found if k in labels]
         if c.get("killing_intent"):
             status.append("killing intent")

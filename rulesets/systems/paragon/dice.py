@@ -32,7 +32,6 @@ def check_text(force: int, rank: int) -> str:
     return text
 
 
-
 def _read_request(request: Any) -> tuple[int, int, int | None]:
     if not isinstance(request, dict):
         raise OddsError('A Paragon check is {"force": F, "skill": S, "tn": T}.')
@@ -123,19 +122,23 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
     for skill_id, entry in ctx.catalogue.get("skills", {}).items():
         force, rank = forces.get(entry.get("force")), skills.get(skill_id, 0)
         if is_int(force) and is_int(rank) and 0 <= force <= ODDS_LIMIT and 0 <= rank <= ODDS_LIMIT:
-            out.append({
-                "id": f"skill:{skill_id}",
-                "label": f"{entry.get('name', skill_id)} ({check_text(force, rank)})",
-                "group": entry.get("force"),
-                "request": {"force": force, "skill": rank, "tn": tn},
-            })
+            out.append(
+                {
+                    "id": f"skill:{skill_id}",
+                    "label": f"{entry.get('name', skill_id)} ({check_text(force, rank)})",
+                    "group": entry.get("force"),
+                    "request": {"force": force, "skill": rank, "tn": tn},
+                }
+            )
     for force_id, entry in ctx.catalogue.get("forces", {}).items():
         force = forces.get(force_id)
         if is_int(force) and 0 <= force <= ODDS_LIMIT:
-            out.append({
-                "id": f"force:{force_id}",
-                "label": f"{entry.get('name', force_id)} check ({check_text(force, 0)})",
-                "group": "forces",
-                "request": {"force": force, "skill": 0, "tn": tn},
-            })
+            out.append(
+                {
+                    "id": f"force:{force_id}",
+                    "label": f"{entry.get('name', force_id)} check ({check_text(force, 0)})",
+                    "group": "forces",
+                    "request": {"force": force, "skill": 0, "tn": tn},
+                }
+            )
     return out

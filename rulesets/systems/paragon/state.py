@@ -58,7 +58,11 @@ def normal(state: Any, build: dict, report: Report, ctx: Context) -> dict[str, A
 
 def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
     if not isinstance(state, dict):
-        return [Issue("state.malformed", "", 'The play state must be an object: {"pools": {...}, "corruption": 0}.')]
+        return [
+            Issue(
+                "state.malformed", "", 'The play state must be an object: {"pools": {...}, "corruption": 0}.'
+            )
+        ]
     issues = []
     top = maxima(build, report, ctx)
     pools = state.get("pools", {})
@@ -67,14 +71,21 @@ def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[I
     for pool, value in pools.items():
         path = ptr("pools", pool)
         if pool not in POOLS:
-            issues.append(Issue("state.unknown", path, f"There is no pool {pool!r}; the pools are {', '.join(POOLS)}."))
+            issues.append(
+                Issue("state.unknown", path, f"There is no pool {pool!r}; the pools are {', '.join(POOLS)}.")
+            )
         elif not is_int(value):
             issues.append(Issue("state.malformed", path, f"Current {pool} must be a whole number."))
         elif value < 0:
             issues.append(Issue("state.below_minimum", path, f"Current {pool} cannot be below 0."))
         elif value > top.get(pool, 0):
-            issues.append(Issue("state.above_maximum", path,
-                                f"Current {pool} {value} is above its maximum {top.get(pool, 0)}; lower it."))
+            issues.append(
+                Issue(
+                    "state.above_maximum",
+                    path,
+                    f"Current {pool} {value} is above its maximum {top.get(pool, 0)}; lower it.",
+                )
+            )
     corruption = state.get("corruption", 0)
     if not is_int(corruption) or corruption < 0:
         issues.append(Issue("state.malformed", "/corruption", "Corruption must be a whole number ≥ 0."))
@@ -90,10 +101,19 @@ def conditions(state: dict, top: dict[str, int]) -> list[tuple[str, str]]:
     out = []
     health = pools["health"]
     if health == 0:
-        out.append(("bodily_death", "Bodily death: Health 0. The character leaves play (perhaps as a ghost)."))
+        out.append(
+            ("bodily_death", "Bodily death: Health 0. The character leaves play (perhaps as a ghost).")
+        )
     elif health * 2 < top.get("health", 0) and not state["incapacitation_resisted"]:
-        out.append(("incapacitated", ("Incapacitated: Health below half. Spend a Hero Point to recover, or "
-                                      "receive first aid (Healing vs TN 15).")))
+        out.append(
+            (
+                "incapacitated",
+                (
+                    "Incapacitated: Health below half. Spend a Hero Point to recover, or "
+                    "receive first aid (Healing vs TN 15)."
+                ),
+            )
+        )
     if pools["face"] == 0:
         out.append(("pariah", "Pariah: social death; Face is locked at 0."))
     elif pools["face"] < 10:
@@ -111,8 +131,12 @@ def conditions(state: dict, top: dict[str, int]) -> list[tuple[str, str]]:
     if pools["dynama"] == 0:
         out.append(("paralysed", "Paralysed: Dynama 0."))
     if pools["morale"] == 0:
-        out.append(("morale_failure", ("Morale failure: give up (surrender, flee, cease) or suffer severe "
-                                       "penalties.")))
+        out.append(
+            (
+                "morale_failure",
+                ("Morale failure: give up (surrender, flee, cease) or suffer severe penalties."),
+            )
+        )
     return out
 
 
@@ -151,7 +175,10 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
     st = normal(state, build, report, ctx)
     top = maxima(build, report, ctx)
     catalogue = ctx.catalogue.get("pools", {})
-    amount = [{"id": "pool", "kind": "choice", "options": list(POOLS)}, {"id": "amount", "kind": "number", "min": 1}]
+    amount = [
+        {"id": "pool", "kind": "choice", "options": list(POOLS)},
+        {"id": "amount", "kind": "number", "min": 1},
+    ]
     items = [
         {
             "id": pool,
@@ -167,29 +194,55 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
     found = conditions(st, top)
     return [
         {
-            "id": "pools", "label": "Resources", "kind": "pools", "items": items,
+            "id": "pools",
+            "label": "Resources",
+            "kind": "pools",
+            "items": items,
             "actions": [
                 {"action": "damage", "label": "Lose points", "fields": amount},
                 {"action": "restore", "label": "Regain points", "fields": amount},
-                {"action": "resist_incapacitation", "label": "Spend a Hero Point to resist incapacitation",
-                 "fields": []},
+                {
+                    "action": "resist_incapacitation",
+                    "label": "Spend a Hero Point to resist incapacitation",
+                    "fields": [],
+                },
                 {"action": "spend_hero_point", "label": "Spend a Hero Point", "fields": []},
                 {"action": "first_aid", "label": "First aid (Healing vs TN 15 passed)", "fields": []},
                 {"action": "catch_breath", "label": "Sit down and regulate your breathing", "fields": []},
             ],
         },
         {
-            "id": "corruption", "label": "Corruption", "kind": "pools",
-            "items": [{"id": "corruption", "label": "Corruption", "path": "/corruption", "value": st["corruption"],
-                       "min": 0, "max": None,
-                       "status": "resisting" if st["corruption"] > st["pools"]["purity"] else ""}],
+            "id": "corruption",
+            "label": "Corruption",
+            "kind": "pools",
+            "items": [
+                {
+                    "id": "corruption",
+                    "label": "Corruption",
+                    "path": "/corruption",
+                    "value": st["corruption"],
+                    "min": 0,
+                    "max": None,
+                    "status": "resisting" if st["corruption"] > st["pools"]["purity"] else "",
+                }
+            ],
             "actions": [
-                {"action": "corrupt", "label": "Gain Corruption", "fields": [{"id": "amount", "kind": "number", "min": 1}]},
-                {"action": "cleanse", "label": "Cleanse Corruption", "fields": [{"id": "amount", "kind": "number", "min": 1}]},
+                {
+                    "action": "corrupt",
+                    "label": "Gain Corruption",
+                    "fields": [{"id": "amount", "kind": "number", "min": 1}],
+                },
+                {
+                    "action": "cleanse",
+                    "label": "Cleanse Corruption",
+                    "fields": [{"id": "amount", "kind": "number", "min": 1}],
+                },
             ],
         },
         {
-            "id": "conditions", "label": "Conditions", "kind": "flags",
+            "id": "conditions",
+            "label": "Conditions",
+            "kind": "flags",
             "items": [{"id": cid, "label": text, "on": True} for cid, text in found],
         },
     ]
@@ -199,18 +252,19 @@ def _pool(action: dict) -> str:
     pool = action.get("pool")
     path = action.get("path")
     if pool is None and isinstance(path, str) and path.startswith("/pools/"):
-        pool = path[len("/pools/"):]  # the sheet's steppers name the pool by its path
+        pool = path[len("/pools/") :]  # the sheet's steppers name the pool by its path
     if pool not in POOLS:
         raise StateError("state.malformed", f"Name the pool: one of {', '.join(POOLS)}.", "/pool")
     return pool
 
 
-def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Context,
-                 roller: Roller | None = None) -> tuple[dict, str]:
+def state_action(
+    state: dict, action: dict, build: dict, report: Report, ctx: Context, roller: Roller | None = None
+) -> tuple[dict, str]:
     """Apply one play-state action (``ACTIONS``) to a copy of ``state``: (new state, the log sentence).
     A refused action raises ``StateError``; the caller's state is never touched."""
     if not isinstance(action, dict):
-        raise StateError("state.malformed", "An action must be an object with an \"action\".")
+        raise StateError("state.malformed", 'An action must be an object with an "action".')
     kind = action.get("action")
     if kind == "set" and action.get("pool") is None and not str(action.get("path", "")).startswith("/pools/"):
         # Another number with a stepper (Corruption): the generic "set a pool" of the sheet.
@@ -229,21 +283,31 @@ def state_action(state: dict, action: dict, build: dict, report: Report, ctx: Co
     return step(st, action, maxima(build, report, ctx), name, roller)
 
 
-def _change_pool(st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None) -> tuple[dict, str]:
+def _change_pool(
+    st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
+) -> tuple[dict, str]:
     """damage / restore / set a pool; locked pools refuse, conditions reached are named in the log."""
     pools = st["pools"]
     kind = action["action"]
     pool = _pool(action)
     if pool in LOCKED_AT_ZERO and pools[pool] == 0:
-        what = {"health": "bodily death", "face": "a pariah's social death", "purity": "spiritual death"}[pool]
-        raise StateError("paragon.pool_locked", f"{pool.title()} is locked at 0 by {what}; it cannot change.",
-                         ptr("pools", pool))
+        what = {"health": "bodily death", "face": "a pariah's social death", "purity": "spiritual death"}[
+            pool
+        ]
+        raise StateError(
+            "paragon.pool_locked",
+            f"{pool.title()} is locked at 0 by {what}; it cannot change.",
+            ptr("pools", pool),
+        )
     before = pools[pool]
     if kind == "set":
         value = action_amount(action, "value")
         if value > top.get(pool, 0):
-            raise StateError("state.above_maximum",
-                             f"{pool.title()} cannot be above its maximum {top.get(pool, 0)}.", "/value")
+            raise StateError(
+                "state.above_maximum",
+                f"{pool.title()} cannot be above its maximum {top.get(pool, 0)}.",
+                "/value",
+            )
         pools[pool] = value
     elif kind == "damage":
         pools[pool] = max(0, before - action_amount(action))
@@ -257,40 +321,59 @@ def _change_pool(st: dict, action: dict, top: dict[str, int], name: str, roller:
     if pool == "stamina" and pools[pool] < before:
         log += _stamina_morale(st, before, pools[pool], roller)
     found = dict(conditions(st, top))
-    for cid in ("bodily_death", "incapacitated", "pariah", "disgraced", "spiritual_death", "fallen", "tired",
-                "paralysed", "morale_failure"):
+    for cid in (
+        "bodily_death",
+        "incapacitated",
+        "pariah",
+        "disgraced",
+        "spiritual_death",
+        "fallen",
+        "tired",
+        "paralysed",
+        "morale_failure",
+    ):
         if cid in found:
             log += " " + found[cid].split(":")[0] + "."
     return st, log
 
 
-def _resist_incapacitation(st: dict, action: dict, top: dict[str, int], name: str,
-                           roller: Roller | None) -> tuple[dict, str]:
+def _resist_incapacitation(
+    st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
+) -> tuple[dict, str]:
     """Seed: "A combatant may resist incapacitation by expending one Hero Point"."""
     pools = st["pools"]
     if pools["health"] == 0:
         raise StateError("paragon.pool_locked", "Bodily death cannot be resisted.", "/pools/health")
     if pools["health"] * 2 >= top.get("health", 0) or st["incapacitation_resisted"]:
-        raise StateError("paragon.not_incapacitated",
-                         "Health is not below half its maximum (or the incapacitation is already lifted); "
-                         "keep the Hero Point.", "/pools/health")
+        raise StateError(
+            "paragon.not_incapacitated",
+            "Health is not below half its maximum (or the incapacitation is already lifted); "
+            "keep the Hero Point.",
+            "/pools/health",
+        )
     _spend_hero_point(pools)
     st["incapacitation_resisted"] = True
     return st, f"{name} spends a Hero Point and stays in the fight ({pools['heroism']} left)."
 
 
-def _first_aid(st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None) -> tuple[dict, str]:
+def _first_aid(
+    st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
+) -> tuple[dict, str]:
     """Seed: "First aid applied after battle (Healing skill check vs TN 15) will remove the incapacitation"."""
     health = st["pools"]["health"]
     if health == 0 or health * 2 >= top.get("health", 0) or st["incapacitation_resisted"]:
-        raise StateError("paragon.not_incapacitated", "First aid lifts incapacitation; this character is not "
-                         "incapacitated.", "/pools/health")
+        raise StateError(
+            "paragon.not_incapacitated",
+            "First aid lifts incapacitation; this character is not incapacitated.",
+            "/pools/health",
+        )
     st["incapacitation_resisted"] = True
     return st, f"First aid lifts {name}'s incapacitation."
 
 
-def _spend_hero_points(st: dict, action: dict, top: dict[str, int], name: str,
-                       roller: Roller | None) -> tuple[dict, str]:
+def _spend_hero_points(
+    st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
+) -> tuple[dict, str]:
     """``amount`` Hero Points (1 when left out) for what ``reason`` says (seizing the offensive, …)."""
     pools = st["pools"]
     amount = action_amount(action, low=1) if "amount" in action else 1
@@ -301,14 +384,18 @@ def _spend_hero_points(st: dict, action: dict, top: dict[str, int], name: str,
     return st, f"{name} spends {what}{why}; {pools['heroism']} left."
 
 
-def _catch_breath(st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None) -> tuple[dict, str]:
+def _catch_breath(
+    st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
+) -> tuple[dict, str]:
     pools = st["pools"]
     before = pools["stamina"]
     pools["stamina"] = top.get("stamina", 0)
     return st, f"{name} sits down and regulates their breathing: stamina {before} → {pools['stamina']}."
 
 
-def _corruption(st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None) -> tuple[dict, str]:
+def _corruption(
+    st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
+) -> tuple[dict, str]:
     """corrupt / cleanse: Corruption has no maximum; above Purity it calls for resistance checks."""
     amount = action_amount(action)
     before = st["corruption"]
@@ -321,12 +408,15 @@ def _corruption(st: dict, action: dict, top: dict[str, int], name: str, roller: 
 
 #: The play-state actions, each a named step ``(state copy, action, maxima, name, roller) → (state, log)``.
 ACTIONS = {
-    "damage": _change_pool, "restore": _change_pool, "set": _change_pool,
+    "damage": _change_pool,
+    "restore": _change_pool,
+    "set": _change_pool,
     "resist_incapacitation": _resist_incapacitation,
     "first_aid": _first_aid,
     "spend_hero_point": _spend_hero_points,
     "catch_breath": _catch_breath,
-    "corrupt": _corruption, "cleanse": _corruption,
+    "corrupt": _corruption,
+    "cleanse": _corruption,
 }
 
 
@@ -334,12 +424,16 @@ def _spend_hero_point(pools: dict[str, int], amount: int = 1) -> None:
     """Spend ``amount`` Hero Points (the current heroism pool), or refuse when there are fewer."""
     have = pools["heroism"]
     if have < 1:
-        raise StateError("paragon.no_hero_points", "No Hero Points left; act boldly to regain them.",
-                         "/pools/heroism")
+        raise StateError(
+            "paragon.no_hero_points", "No Hero Points left; act boldly to regain them.", "/pools/heroism"
+        )
     if have < amount:
-        raise StateError("paragon.no_hero_points",
-                         f"Only {have} Hero Point{'s' if have != 1 else ''} left, not the {amount} to spend; "
-                         "spend fewer, or act boldly to regain them.", "/pools/heroism")
+        raise StateError(
+            "paragon.no_hero_points",
+            f"Only {have} Hero Point{'s' if have != 1 else ''} left, not the {amount} to spend; "
+            "spend fewer, or act boldly to regain them.",
+            "/pools/heroism",
+        )
     pools["heroism"] -= amount
 
 

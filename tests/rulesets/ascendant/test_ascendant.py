@@ -16,14 +16,32 @@ BENCH = json.loads((ROOT / "bench" / "builds" / "ascendant_typical.json").read_t
 
 # A complete level-1 human wizard (valid even on approval); tests change one thing each.
 WIZARD = {
-    "ruleset": "ascendant", "name": "Ysolde", "budget": {"xp": 0}, "level": 1,
-    "ancestry": "human", "heritage": "versatile_human", "background": "scholar", "class": "wizard",
-    "boosts": {"ancestry": ["int", "dex"], "background": ["int", "wis", "con"], "class": "int",
-               "free": ["int", "dex", "con", "wis"]},
+    "ruleset": "ascendant",
+    "name": "Ysolde",
+    "budget": {"xp": 0},
+    "level": 1,
+    "ancestry": "human",
+    "heritage": "versatile_human",
+    "background": "scholar",
+    "class": "wizard",
+    "boosts": {
+        "ancestry": ["int", "dex"],
+        "background": ["int", "wis", "con"],
+        "class": "int",
+        "free": ["int", "dex", "con", "wis"],
+    },
     "skills": {"crafting": "trained", "medicine": "trained"},
     "lores": ["warfare", "heraldry", "engineering", "astronomy"],
-    "levels": {"1": {"feats": {"ancestry": "natural_ambition", "class": "familiar",
-                               "archetype": "linguist_dedication", "general": "fleet"}}},
+    "levels": {
+        "1": {
+            "feats": {
+                "ancestry": "natural_ambition",
+                "class": "familiar",
+                "archetype": "linguist_dedication",
+                "general": "fleet",
+            }
+        }
+    },
 }
 
 
@@ -39,7 +57,9 @@ def fighter_at(level):
     doc["level"] = level
     doc["budget"] = {"xp": (level - 1) * 1000}
     doc["levels"] = {k: v for k, v in doc["levels"].items() if int(k) <= level}
-    doc["lores"] = doc["lores"][: 1 if level < 4 else 2 if level < 10 else 3]  # Intelligence rises at 4 and 10
+    doc["lores"] = doc["lores"][
+        : 1 if level < 4 else 2 if level < 10 else 3
+    ]  # Intelligence rises at 4 and 10
     return doc
 
 
@@ -100,8 +120,11 @@ def test_the_typical_level_ten_build_is_valid_and_spends_nine_levels_of_xp():
     assert d["invest_limit"] == 7 and d["lore_slots"] == 3
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "rulesets" / "systems" / "ascendant" / "demo").glob("*.json")),
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "rulesets" / "systems" / "ascendant" / "demo").glob("*.json")),
+    ids=lambda p: p.stem,
+)
 def test_demo_characters_are_valid_on_approval(path):
     report = validate(json.loads(path.read_text()), phase="approval")
     assert report.as_dict()["errors"] == []
@@ -141,11 +164,23 @@ def test_each_level_has_its_proficiency_cap_slots_and_increases(level):
 def _homebrew_fillers():
     """Enough trained homebrew feats of every kind to fill twenty levels."""
     feats = []
-    for kind, owner in (("ancestry", {"ancestry": "human"}), ("class", {"class": "wizard"}),
-                        ("archetype", {"archetype": "linguist"}), ("skill", {"skill": "arcana"}),
-                        ("general", {})):
-        feats += [{"id": f"{kind}_drill_{i}", "name": f"{kind.title()} Drill {i}", "kind": kind,
-                   "rank": "trained", **owner} for i in range(12)]
+    for kind, owner in (
+        ("ancestry", {"ancestry": "human"}),
+        ("class", {"class": "wizard"}),
+        ("archetype", {"archetype": "linguist"}),
+        ("skill", {"skill": "arcana"}),
+        ("general", {}),
+    ):
+        feats += [
+            {
+                "id": f"{kind}_drill_{i}",
+                "name": f"{kind.title()} Drill {i}",
+                "kind": kind,
+                "rank": "trained",
+                **owner,
+            }
+            for i in range(12)
+        ]
     return {"feats": feats}
 
 
@@ -154,8 +189,19 @@ def test_a_complete_level_twenty_build_is_valid_on_approval():
     doc = wizard(level=20, budget={"xp": 19000}, levels={})
     attrs = {"str": 0, "dex": 2, "con": 2, "int": 4, "wis": 2, "cha": 0}
     # levels 3, 5 … 19; never above Class Proficiency (expert at 3, master at 7, … ascendant at 19)
-    increases = iter(["crafting", "medicine", "crafting", "medicine", "crafting", "society", "crafting",
-                      "medicine", "society"])
+    increases = iter(
+        [
+            "crafting",
+            "medicine",
+            "crafting",
+            "medicine",
+            "crafting",
+            "society",
+            "crafting",
+            "medicine",
+            "society",
+        ]
+    )
     used = {kind: 0 for kind in slots}
     for n in range(1, 21):
         entry = {"feats": {}}
@@ -173,7 +219,9 @@ def test_a_complete_level_twenty_build_is_valid_on_approval():
         elif n >= 3:
             entry["skill_increase"] = next(increases)
         doc["levels"][str(n)] = entry
-    doc["lores"] = doc["lores"] + ["sailing", "herbalism", "mining", "legal", "mercantile"][: attrs["int"] - 4]
+    doc["lores"] = (
+        doc["lores"] + ["sailing", "herbalism", "mining", "legal", "mercantile"][: attrs["int"] - 4]
+    )
     report = validate(doc, phase="approval", homebrew=_homebrew_fillers())
     assert report.as_dict()["errors"] == []
     assert report.derived["attributes"] == attrs
@@ -190,92 +238,225 @@ def _lv(n, **entry):
 
 ERROR_CASES = [
     # (name, document, code, path)
-    ("attribute cap at a level-up", wizard(level=2, budget={"xp": 1000}, levels={
-        **WIZARD["levels"], **_lv(2, attributes={"int": 1, "dex": 1, "con": 1},
-                                  feats={"class": "reach_spell", "skill": "recognize_spell", "archetype": "polyglot"})}),
-     "ascendant.attribute_cap", "/levels/2/attributes/int"),
-    ("same free boost twice", wizard(boosts={**WIZARD["boosts"], "free": ["int", "int", "con", "wis"]}),
-     "ascendant.boost_invalid", "/boosts/free/1"),
-    ("a fifth free boost", wizard(boosts={**WIZARD["boosts"], "free": ["str", "dex", "con", "wis", "cha"]}),
-     "ascendant.boost_invalid", "/boosts/free/4"),
-    ("class boost off its key attributes", wizard(boosts={**WIZARD["boosts"], "class": "str"}),
-     "ascendant.boost_invalid", "/boosts/class"),
-    ("background without its own attribute",
-     wizard(boosts={**WIZARD["boosts"], "background": ["str", "dex", "cha"]}),
-     "ascendant.boost_invalid", "/boosts/background"),
-    ("dwarf leaving out wisdom", wizard(ancestry="dwarf", heritage="rock_dwarf",
-                                       boosts={**WIZARD["boosts"], "ancestry": ["con", "int"]}),
-     "ascendant.boost_invalid", "/boosts/ancestry"),
-    ("attribute points at an odd level", wizard(level=3, budget={"xp": 2000}, levels={
-        **WIZARD["levels"], **_lv(3, attributes={"str": 3})}),
-     "ascendant.boost_invalid", "/levels/3/attributes"),
-    ("a skill feat at level 1", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
-                                                           "skill": "recognize_spell"})),
-     "ascendant.feat_slot_missing", "/levels/1/feats/skill"),
-    ("a general feat in the class slot", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
-                                                                    "class": "toughness"})),
-     "ascendant.feat_slot_missing", "/levels/1/feats/class"),
-    ("an expert class feat at level 1", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
-                                                                   "class": "bond_conservation"})),
-     "ascendant.feat_rank_too_high", "/levels/1/feats/class"),
-    ("an expert skill feat while only trained in the skill", wizard(level=4, budget={"xp": 3000}, levels={
-        "4": {"feats": {"skill": "continual_recovery"}}}),
-     "ascendant.feat_rank_too_high", "/levels/4/feats/skill"),
-    ("first archetype feat not a Dedication", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
-                                                                         "archetype": "cipher_reader"})),
-     "ascendant.feat_prerequisite_missing", "/levels/1/feats/archetype"),
-    ("a dedication without its skill", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
-                                                                  "archetype": "medic_dedication"}),
-                                            skills={"crafting": "trained", "stealth": "trained"}),
-     "ascendant.feat_prerequisite_missing", "/levels/1/feats/archetype"),
-    ("a feat without the feat it needs", wizard(level=3, budget={"xp": 2000}, levels={
-        **WIZARD["levels"], "3": {"feats": {"ancestry": "clever_improviser"}},
-        "1": {"feats": {**WIZARD["levels"]["1"]["feats"], "ancestry": "hardy_traveler"}}}),
-     "ascendant.feat_prerequisite_missing", "/levels/3/feats/ancestry"),
-    ("another class's feat", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
-                                                        "class": "power_attack"})),
-     "ascendant.feat_prerequisite_missing", "/levels/1/feats/class"),
-    ("expert in a skill at level 1", wizard(skills={"crafting": "expert", "medicine": "trained"}),
-     "ascendant.skill_rank_too_high", "/skills/crafting"),
-    ("raising the key skill", wizard(level=3, budget={"xp": 2000}, levels={**WIZARD["levels"],
-                                                                           "3": {"skill_increase": "arcana"}}),
-     "ascendant.skill_rank_too_high", "/levels/3/skill_increase"),
-    ("a skill above Class Proficiency", wizard(level=5, budget={"xp": 4000}, levels={
-        **WIZARD["levels"], "3": {"skill_increase": "crafting"}, "5": {"skill_increase": "crafting"}}),
-     "ascendant.skill_rank_too_high", "/levels/5/skill_increase"),
-    ("a fifth lore on Intelligence +4", wizard(lores=[*WIZARD["lores"], "sailing"]),
-     "ascendant.too_many_lores", "/lores/4"),
-    ("a third chosen skill for a wizard", wizard(skills={"crafting": "trained", "medicine": "trained",
-                                                         "stealth": "trained"}),
-     "ascendant.too_many_skills", "/skills/stealth"),
-    ("an elf heritage for a human", wizard(heritage="woodland_elf"), "ascendant.heritage_mismatch", "/heritage"),
-    ("a skill increase at an even level", wizard(level=2, budget={"xp": 1000}, levels={
-        **WIZARD["levels"], "2": {"skill_increase": "crafting"}}),
-     "ascendant.choice_not_due", "/levels/2/skill_increase"),
-    ("an unknown feat", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "general": "flying"})),
-     "skill.unknown", "/levels/1/feats/general"),
+    (
+        "attribute cap at a level-up",
+        wizard(
+            level=2,
+            budget={"xp": 1000},
+            levels={
+                **WIZARD["levels"],
+                **_lv(
+                    2,
+                    attributes={"int": 1, "dex": 1, "con": 1},
+                    feats={"class": "reach_spell", "skill": "recognize_spell", "archetype": "polyglot"},
+                ),
+            },
+        ),
+        "ascendant.attribute_cap",
+        "/levels/2/attributes/int",
+    ),
+    (
+        "same free boost twice",
+        wizard(boosts={**WIZARD["boosts"], "free": ["int", "int", "con", "wis"]}),
+        "ascendant.boost_invalid",
+        "/boosts/free/1",
+    ),
+    (
+        "a fifth free boost",
+        wizard(boosts={**WIZARD["boosts"], "free": ["str", "dex", "con", "wis", "cha"]}),
+        "ascendant.boost_invalid",
+        "/boosts/free/4",
+    ),
+    (
+        "class boost off its key attributes",
+        wizard(boosts={**WIZARD["boosts"], "class": "str"}),
+        "ascendant.boost_invalid",
+        "/boosts/class",
+    ),
+    (
+        "background without its own attribute",
+        wizard(boosts={**WIZARD["boosts"], "background": ["str", "dex", "cha"]}),
+        "ascendant.boost_invalid",
+        "/boosts/background",
+    ),
+    (
+        "dwarf leaving out wisdom",
+        wizard(
+            ancestry="dwarf", heritage="rock_dwarf", boosts={**WIZARD["boosts"], "ancestry": ["con", "int"]}
+        ),
+        "ascendant.boost_invalid",
+        "/boosts/ancestry",
+    ),
+    (
+        "attribute points at an odd level",
+        wizard(level=3, budget={"xp": 2000}, levels={**WIZARD["levels"], **_lv(3, attributes={"str": 3})}),
+        "ascendant.boost_invalid",
+        "/levels/3/attributes",
+    ),
+    (
+        "a skill feat at level 1",
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "skill": "recognize_spell"})),
+        "ascendant.feat_slot_missing",
+        "/levels/1/feats/skill",
+    ),
+    (
+        "a general feat in the class slot",
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "class": "toughness"})),
+        "ascendant.feat_slot_missing",
+        "/levels/1/feats/class",
+    ),
+    (
+        "an expert class feat at level 1",
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "class": "bond_conservation"})),
+        "ascendant.feat_rank_too_high",
+        "/levels/1/feats/class",
+    ),
+    (
+        "an expert skill feat while only trained in the skill",
+        wizard(level=4, budget={"xp": 3000}, levels={"4": {"feats": {"skill": "continual_recovery"}}}),
+        "ascendant.feat_rank_too_high",
+        "/levels/4/feats/skill",
+    ),
+    (
+        "first archetype feat not a Dedication",
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "archetype": "cipher_reader"})),
+        "ascendant.feat_prerequisite_missing",
+        "/levels/1/feats/archetype",
+    ),
+    (
+        "a dedication without its skill",
+        wizard(
+            levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "archetype": "medic_dedication"}),
+            skills={"crafting": "trained", "stealth": "trained"},
+        ),
+        "ascendant.feat_prerequisite_missing",
+        "/levels/1/feats/archetype",
+    ),
+    (
+        "a feat without the feat it needs",
+        wizard(
+            level=3,
+            budget={"xp": 2000},
+            levels={
+                **WIZARD["levels"],
+                "3": {"feats": {"ancestry": "clever_improviser"}},
+                "1": {"feats": {**WIZARD["levels"]["1"]["feats"], "ancestry": "hardy_traveler"}},
+            },
+        ),
+        "ascendant.feat_prerequisite_missing",
+        "/levels/3/feats/ancestry",
+    ),
+    (
+        "another class's feat",
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "class": "power_attack"})),
+        "ascendant.feat_prerequisite_missing",
+        "/levels/1/feats/class",
+    ),
+    (
+        "expert in a skill at level 1",
+        wizard(skills={"crafting": "expert", "medicine": "trained"}),
+        "ascendant.skill_rank_too_high",
+        "/skills/crafting",
+    ),
+    (
+        "raising the key skill",
+        wizard(level=3, budget={"xp": 2000}, levels={**WIZARD["levels"], "3": {"skill_increase": "arcana"}}),
+        "ascendant.skill_rank_too_high",
+        "/levels/3/skill_increase",
+    ),
+    (
+        "a skill above Class Proficiency",
+        wizard(
+            level=5,
+            budget={"xp": 4000},
+            levels={
+                **WIZARD["levels"],
+                "3": {"skill_increase": "crafting"},
+                "5": {"skill_increase": "crafting"},
+            },
+        ),
+        "ascendant.skill_rank_too_high",
+        "/levels/5/skill_increase",
+    ),
+    (
+        "a fifth lore on Intelligence +4",
+        wizard(lores=[*WIZARD["lores"], "sailing"]),
+        "ascendant.too_many_lores",
+        "/lores/4",
+    ),
+    (
+        "a third chosen skill for a wizard",
+        wizard(skills={"crafting": "trained", "medicine": "trained", "stealth": "trained"}),
+        "ascendant.too_many_skills",
+        "/skills/stealth",
+    ),
+    (
+        "an elf heritage for a human",
+        wizard(heritage="woodland_elf"),
+        "ascendant.heritage_mismatch",
+        "/heritage",
+    ),
+    (
+        "a skill increase at an even level",
+        wizard(
+            level=2, budget={"xp": 1000}, levels={**WIZARD["levels"], "2": {"skill_increase": "crafting"}}
+        ),
+        "ascendant.choice_not_due",
+        "/levels/2/skill_increase",
+    ),
+    (
+        "an unknown feat",
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "general": "flying"})),
+        "skill.unknown",
+        "/levels/1/feats/general",
+    ),
     ("an unknown ancestry", wizard(ancestry="orc"), "skill.unknown", "/ancestry"),
-    ("an unknown skill", wizard(skills={"crafting": "trained", "piloting": "trained"}),
-     "skill.unknown", "/skills/piloting"),
+    (
+        "an unknown skill",
+        wizard(skills={"crafting": "trained", "piloting": "trained"}),
+        "skill.unknown",
+        "/skills/piloting",
+    ),
     ("an unknown lore", wizard(lores=["gossip"]), "skill.unknown", "/lores/0"),
     # RULES.md (settled): the background's own lore may be listed once; listed twice it is a duplicate
-    ("the background's lore twice", wizard(lores=["academia", "warfare", "academia"]), "skill.duplicate",
-     "/lores/2"),
-    ("the heritage's feat again", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
-                                                             "ancestry": "adaptive_mind"})),
-     "skill.duplicate", "/levels/1/feats/ancestry"),
-    ("an unknown attribute", wizard(boosts={**WIZARD["boosts"], "free": ["luck", "dex", "con", "wis"]}),
-     "attribute.unknown", "/boosts/free/0"),
+    (
+        "the background's lore twice",
+        wizard(lores=["academia", "warfare", "academia"]),
+        "skill.duplicate",
+        "/lores/2",
+    ),
+    (
+        "the heritage's feat again",
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "ancestry": "adaptive_mind"})),
+        "skill.duplicate",
+        "/levels/1/feats/ancestry",
+    ),
+    (
+        "an unknown attribute",
+        wizard(boosts={**WIZARD["boosts"], "free": ["luck", "dex", "con", "wis"]}),
+        "attribute.unknown",
+        "/boosts/free/0",
+    ),
     ("a level as text", wizard(level="3"), "build.malformed", "/level"),
-    ("free boosts as one string", wizard(boosts={**WIZARD["boosts"], "free": "int"}),
-     "build.malformed", "/boosts/free"),
-    ("a feat slot holding a number", wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "class": 7})),
-     "build.malformed", "/levels/1/feats/class"),
+    (
+        "free boosts as one string",
+        wizard(boosts={**WIZARD["boosts"], "free": "int"}),
+        "build.malformed",
+        "/boosts/free",
+    ),
+    (
+        "a feat slot holding a number",
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "class": 7})),
+        "build.malformed",
+        "/levels/1/feats/class",
+    ),
     ("level 3 on 1500 XP", wizard(level=3, budget={"xp": 1500}), "budget.exceeded", "/budget/xp"),
 ]
 
 
-@pytest.mark.parametrize(("doc", "code", "path"), [c[1:] for c in ERROR_CASES], ids=[c[0] for c in ERROR_CASES])
+@pytest.mark.parametrize(
+    ("doc", "code", "path"), [c[1:] for c in ERROR_CASES], ids=[c[0] for c in ERROR_CASES]
+)
 def test_each_rule_reports_its_code_at_the_offending_value(doc, code, path):
     report = validate(doc)
     assert (code, path) in codes(report), report.as_dict()["errors"]
@@ -285,7 +466,9 @@ def test_each_rule_reports_its_code_at_the_offending_value(doc, code, path):
 
 
 def test_missing_level_choices_are_warnings_in_draft_and_errors_on_approval():
-    doc = wizard(levels=_lv(1, feats={k: v for k, v in WIZARD["levels"]["1"]["feats"].items() if k != "class"}))
+    doc = wizard(
+        levels=_lv(1, feats={k: v for k, v in WIZARD["levels"]["1"]["feats"].items() if k != "class"})
+    )
     draft = validate(doc, phase="draft")
     approval = validate(doc, phase="approval")
     assert draft.valid
@@ -311,13 +494,27 @@ def test_a_blank_build_is_legal_shaped_and_valid_as_a_draft():
 # --------------------------------------------------------------- trade-down
 
 
-LEVEL_2 = {"2": {"attributes": {"str": 1, "cha": 1, "wis": 1},
-                 "feats": {"class": "reach_spell", "skill": "recognize_spell", "archetype": "cipher_reader"}}}
+LEVEL_2 = {
+    "2": {
+        "attributes": {"str": 1, "cha": 1, "wis": 1},
+        "feats": {"class": "reach_spell", "skill": "recognize_spell", "archetype": "cipher_reader"},
+    }
+}
 
 
 def _general_at_3(value, **house):
-    doc = wizard(level=3, budget={"xp": 2000}, levels={**WIZARD["levels"], **LEVEL_2, "3": {
-        "skill_increase": "crafting", "feats": {"ancestry": "cooperative_nature", "general": value}}})
+    doc = wizard(
+        level=3,
+        budget={"xp": 2000},
+        levels={
+            **WIZARD["levels"],
+            **LEVEL_2,
+            "3": {
+                "skill_increase": "crafting",
+                "feats": {"ancestry": "cooperative_nature", "general": value},
+            },
+        },
+    )
     return validate(doc, phase="approval", settings=house or None)
 
 
@@ -332,8 +529,11 @@ def test_an_expert_slot_may_take_two_trained_feats():
     [
         # trading down again: two expert feats never become four trained ones
         # (RULES.md, settled: ascendant.feat_trade_invalid on the slot; was feat_slot_missing on the third feat)
-        (["diehard", "toughness", "incredible_initiative", "armor_proficiency"],
-         "ascendant.feat_trade_invalid", "/levels/3/feats/general"),
+        (
+            ["diehard", "toughness", "incredible_initiative", "armor_proficiency"],
+            "ascendant.feat_trade_invalid",
+            "/levels/3/feats/general",
+        ),
         # the pair must be of the rank below the slot's (settled: feat_trade_invalid on the slot)
         (["diehard", "untrained_improvisation"], "ascendant.feat_trade_invalid", "/levels/3/feats/general"),
         # the same feat twice
@@ -347,8 +547,9 @@ def test_a_slot_trades_down_only_once(value, code, path):
 
 
 def test_a_trained_slot_cannot_trade_down():
-    report = validate(wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"],
-                                                  "general": ["diehard", "toughness"]})))
+    report = validate(
+        wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "general": ["diehard", "toughness"]}))
+    )
     assert ("ascendant.feat_trade_invalid", "/levels/1/feats/general") in codes(report)  # settled code
 
 
@@ -369,13 +570,16 @@ def test_lore_slots_follow_intelligence(int_points, slots):
     if int_points == 0:
         points = {"dex": 1, "con": 1, "wis": 1}
     doc = wizard(level=2, budget={"xp": 1000}, levels={**WIZARD["levels"], "2": {"attributes": points}})
-    doc["lores"] = ["warfare", "heraldry", "engineering", "astronomy", "sailing", "herbalism", "mining"][:slots]
+    doc["lores"] = ["warfare", "heraldry", "engineering", "astronomy", "sailing", "herbalism", "mining"][
+        :slots
+    ]
     report = validate(doc, settings={"attribute_max": {"trained": 6}, "creation_attribute_max": 4})
     assert report.derived["lore_slots"] == slots
     assert not any(e.code == "ascendant.too_many_lores" for e in report.errors)
     doc["lores"].append("legal")
-    assert ("ascendant.too_many_lores", f"/lores/{slots}") in codes(validate(
-        doc, settings={"attribute_max": {"trained": 6}}))
+    assert ("ascendant.too_many_lores", f"/lores/{slots}") in codes(
+        validate(doc, settings={"attribute_max": {"trained": 6}})
+    )
 
 
 def test_negative_intelligence_gives_no_lores_and_no_error():
@@ -400,8 +604,10 @@ def test_house_rules_override_the_defaults():
     report = validate(WIZARD, settings={"creation_attribute_max": 3})
     assert codes(report) == {("ascendant.attribute_cap", "/boosts/free/0")}
     # a campaign that renames nothing but moves the Class Proficiency levels
-    report = validate(wizard(level=2, budget={"xp": 1000}, levels={}),
-                      settings={"class_proficiency_levels": [1, 2, 7, 11, 15, 19]})
+    report = validate(
+        wizard(level=2, budget={"xp": 1000}, levels={}),
+        settings={"class_proficiency_levels": [1, 2, 7, 11, 15, 19]},
+    )
     assert report.derived["class_proficiency"] == "expert" and report.derived["attribute_max"] == 5
     # the XP a level costs is a house default too
     report = validate(wizard(level=3, budget={"xp": 1000}), settings={"xp_per_level": 500})
@@ -418,8 +624,18 @@ def test_an_unknown_house_rule_is_a_warning_and_changes_nothing():
 
 
 def test_a_homebrew_feat_can_be_taken():
-    homebrew = {"feats": [{"id": "spell_scholar", "name": "Spell Scholar", "kind": "class", "class": "wizard",
-                           "rank": "trained", "prerequisites": [{"attribute": "int", "min": 4}]}]}
+    homebrew = {
+        "feats": [
+            {
+                "id": "spell_scholar",
+                "name": "Spell Scholar",
+                "kind": "class",
+                "class": "wizard",
+                "rank": "trained",
+                "prerequisites": [{"attribute": "int", "min": 4}],
+            }
+        ]
+    }
     doc = wizard(levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "class": "spell_scholar"}))
     assert ("skill.unknown", "/levels/1/feats/class") in codes(validate(doc))
     report = validate(doc, homebrew=homebrew, phase="approval")
@@ -429,19 +645,52 @@ def test_a_homebrew_feat_can_be_taken():
 
 def test_homebrew_ancestries_heritages_and_backgrounds():
     homebrew = {
-        "ancestries": [{"id": "goblin", "name": "Goblin", "stamina": 6, "boosts": ["dex", "cha"], "free_boosts": 0}],
-        "heritages": [{"id": "snow_goblin", "name": "Snow Goblin", "ancestry": "goblin", "feat": "cold_blood"}],
-        "feats": [{"id": "cold_blood", "name": "Cold Blood", "kind": "ancestry", "ancestry": "goblin",
-                   "rank": "trained", "heritage": "snow_goblin"},
-                  {"id": "burn_it", "name": "Burn It!", "kind": "ancestry", "ancestry": "goblin", "rank": "trained"}],
-        "backgrounds": [{"id": "tinker", "name": "Tinker", "boosts": ["int", "dex"], "skill": "crafting",
-                         "lore": "mining", "skill_feat": "recognize_spell", "general_feat": "fleet"}],
+        "ancestries": [
+            {"id": "goblin", "name": "Goblin", "stamina": 6, "boosts": ["dex", "cha"], "free_boosts": 0}
+        ],
+        "heritages": [
+            {"id": "snow_goblin", "name": "Snow Goblin", "ancestry": "goblin", "feat": "cold_blood"}
+        ],
+        "feats": [
+            {
+                "id": "cold_blood",
+                "name": "Cold Blood",
+                "kind": "ancestry",
+                "ancestry": "goblin",
+                "rank": "trained",
+                "heritage": "snow_goblin",
+            },
+            {
+                "id": "burn_it",
+                "name": "Burn It!",
+                "kind": "ancestry",
+                "ancestry": "goblin",
+                "rank": "trained",
+            },
+        ],
+        "backgrounds": [
+            {
+                "id": "tinker",
+                "name": "Tinker",
+                "boosts": ["int", "dex"],
+                "skill": "crafting",
+                "lore": "mining",
+                "skill_feat": "recognize_spell",
+                "general_feat": "fleet",
+            }
+        ],
     }
-    doc = wizard(ancestry="goblin", heritage="snow_goblin", background="tinker",
-                 boosts={**WIZARD["boosts"], "ancestry": ["dex", "cha"]},
-                 skills={"medicine": "trained", "stealth": "trained"}, lores=["warfare", "heraldry", "astronomy"],
-                 levels=_lv(1, feats={**WIZARD["levels"]["1"]["feats"], "ancestry": "burn_it",
-                                      "general": "toughness"}))
+    doc = wizard(
+        ancestry="goblin",
+        heritage="snow_goblin",
+        background="tinker",
+        boosts={**WIZARD["boosts"], "ancestry": ["dex", "cha"]},
+        skills={"medicine": "trained", "stealth": "trained"},
+        lores=["warfare", "heraldry", "astronomy"],
+        levels=_lv(
+            1, feats={**WIZARD["levels"]["1"]["feats"], "ancestry": "burn_it", "general": "toughness"}
+        ),
+    )
     report = validate(doc, homebrew=homebrew, phase="approval")
     assert report.as_dict()["errors"] == []
     # goblin 6 + level × (wizard 6 + con 2), + 1 per level from the Toughness taken at level 1 (#15: it now counts)
@@ -456,8 +705,10 @@ def test_homebrew_ancestries_heritages_and_backgrounds():
         ({"id": "x", "name": "X", "kind": "general", "rank": "godlike"}, "/feats/0/rank"),
         ({"id": "x", "name": "X", "kind": "skill", "rank": "trained", "skill": "piloting"}, "/feats/0/skill"),
         ({"id": "x", "name": "X", "kind": "class", "rank": "trained"}, "/feats/0/class"),
-        ({"id": "x", "name": "X", "kind": "general", "rank": "trained", "prerequisites": [{"level": 3}]},
-         "/feats/0/prerequisites/0"),
+        (
+            {"id": "x", "name": "X", "kind": "general", "rank": "trained", "prerequisites": [{"level": 3}]},
+            "/feats/0/prerequisites/0",
+        ),
     ],
 )
 def test_a_malformed_homebrew_feat_is_reported_and_left_out(entry, path):
@@ -480,7 +731,10 @@ def test_a_level_up_that_keeps_earlier_choices_passes():
     [
         (lambda d: d["levels"]["2"]["feats"].update({"class": "reactive_shield"}), "/levels/2/feats/class"),
         (lambda d: d["levels"]["3"].update(skill_increase="stealth"), "/levels/3/skill_increase"),
-        (lambda d: d["levels"]["4"].update(attributes={"str": 1, "dex": 1, "cha": 1}), "/levels/4/attributes"),
+        (
+            lambda d: d["levels"]["4"].update(attributes={"str": 1, "dex": 1, "cha": 1}),
+            "/levels/4/attributes",
+        ),
         (lambda d: d.update(heritage="forge_dwarf"), "/heritage"),
         (lambda d: d["boosts"].update(free=["str", "dex", "int", "wis"]), "/boosts/free"),
         (lambda d: d["lores"].remove("mining"), "/lores/0"),

@@ -23,8 +23,12 @@ def _build(path: str, name: str | None = None) -> dict:
     return build
 
 
-LIRAEL = _build("rulesets/systems/ascendant/demo/lirael.json")  # bard 5: rapier +8 (dex), Deflection 19, Perception 6 (+2)
-CULTIST = _build("rulesets/systems/ascendant/demo/ysolde.json", "Cultist")  # wizard 1: Deflection 14, 16 Stamina, Perc 4
+LIRAEL = _build(
+    "rulesets/systems/ascendant/demo/lirael.json"
+)  # bard 5: rapier +8 (dex), Deflection 19, Perception 6 (+2)
+CULTIST = _build(
+    "rulesets/systems/ascendant/demo/ysolde.json", "Cultist"
+)  # wizard 1: Deflection 14, 16 Stamina, Perc 4
 BRANNOC = _build("bench/builds/ascendant_typical.json")  # fighter 10: longsword +12, Power Attack
 
 
@@ -40,16 +44,21 @@ class Table(combat_helpers.Table):
 def table() -> Table:
     """Lirael (PC 1) against two cultists (NPCs 2 and 3). Initiative: Lirael d20 10 + 8 = 18, Cultist 14 + 4 = 18
     (a tie: the NPC goes first), Cultist 2 3 + 4 = 7."""
-    t = Table(fighter(1, LIRAEL, npc=False), fighter(2, CULTIST, npc=True),
-              fighter(3, {**CULTIST, "name": "Cultist 2"}, npc=True))
+    t = Table(
+        fighter(1, LIRAEL, npc=False),
+        fighter(2, CULTIST, npc=True),
+        fighter(3, {**CULTIST, "name": "Cultist 2"}, npc=True),
+    )
     t.start([10, 14, 3])
     return t
 
 
 def test_initiative_is_a_perception_check_ties_go_to_npcs(table):
     assert table.order == [2, 1, 3]
-    assert table.log == ["Initiative (Perception): Cultist 18 (d20 14 +4), Lirael Windsong 18 (d20 10 +8), "
-                         "Cultist 2 7 (d20 3 +4)."]
+    assert table.log == [
+        "Initiative (Perception): Cultist 18 (d20 14 +4), Lirael Windsong 18 (d20 10 +8), "
+        "Cultist 2 7 (d20 3 +4)."
+    ]
     lirael = table.by_id[1].combat
     assert lirael["initiative"] == 18 and lirael["initiative_modifier"] == 8
     assert lirael["initiative_applied"] == ["Incredible Initiative"]
@@ -66,16 +75,20 @@ def test_three_strikes_with_the_multiple_attack_penalty_then_no_actions_left(tab
     table.turn(1)
     assert table.spec(1, "strike").odds == {"modifier": 8, "threshold": 14}
     table.act(1, {"action": "strike", "target": 2, "weapon": "rapier"}, [10, 3])
-    assert table.log[-1] == ("Lirael Windsong: Strike at Cultist with the rapier (−1 action): d20 10 +8 = 18 vs "
-                             "Deflection 14: success — 3 damage (1d6 3). Cultist takes 3 damage: 13/16 Stamina.")
+    assert table.log[-1] == (
+        "Lirael Windsong: Strike at Cultist with the rapier (−1 action): d20 10 +8 = 18 vs "
+        "Deflection 14: success — 3 damage (1d6 3). Cultist takes 3 damage: 13/16 Stamina."
+    )
     spec = table.spec(1, "strike")
     assert spec.odds == {"modifier": 3, "threshold": 14} and spec.cost == "1 action (2nd attack: −5)"
     table.act(1, {"action": "strike", "target": "2", "weapon": "rapier"}, [15, 4])  # a form sends "2"
     assert "d20 15 +3 = 18 vs Deflection 14: success — 4 damage" in table.log[-1]
     # Third: −10. A natural 20 on 20 − 2 = 18 ≥ 14 turns a success into a critical hit: double damage.
     table.act(1, {"action": "strike", "target": 2, "weapon": "rapier"}, [20, 2])
-    assert ("d20 20 (natural 20) -2 = 18 vs Deflection 14: critical success — 4 damage (1d6 2 ×2 (critical hit))"
-            in table.log[-1])
+    assert (
+        "d20 20 (natural 20) -2 = 18 vs Deflection 14: critical success — 4 damage (1d6 2 ×2 (critical hit))"
+        in table.log[-1]
+    )
     assert table.by_id[2].state["stamina"] == 16 - 3 - 4 - 4
     assert table.by_id[1].combat["actions"] == 0 and table.by_id[1].combat["attacks"] == 3
 
@@ -94,8 +107,10 @@ def test_a_two_action_activity_with_one_action_left_is_refused_whole(table):
     spec = table.spec(1, "cast_spell")
     assert not spec.allowed and spec.code == "ascendant.not_enough_actions"
     exc = table.refused("ascendant.not_enough_actions", 1, {"action": "cast_spell", "target": 2})
-    assert exc.message == ("Cast a Spell (attack) costs 2 actions but Lirael Windsong has 1 left: take a 1-action "
-                           "activity or end the turn.")
+    assert exc.message == (
+        "Cast a Spell (attack) costs 2 actions but Lirael Windsong has 1 left: take a 1-action "
+        "activity or end the turn."
+    )
     assert table.spec(1, "stride").allowed  # a 1-action activity still fits
 
 
@@ -103,8 +118,10 @@ def test_a_spell_costs_two_actions_and_rolls_its_dice(table):
     table.turn(1)
     # Spell attack: proficiency 4 + Charisma 5 = +9 vs 14; 3d6 at level 5.
     table.act(1, {"action": "cast_spell", "target": 2}, [6, 2, 3, 4])
-    assert table.log[-1].startswith("Lirael Windsong casts a spell at Cultist (−2 actions): d20 6 +9 = 15 vs "
-                                    "Deflection 14: success — 9 damage (3d6 2+3+4)")
+    assert table.log[-1].startswith(
+        "Lirael Windsong casts a spell at Cultist (−2 actions): d20 6 +9 = 15 vs "
+        "Deflection 14: success — 9 damage (3d6 2+3+4)"
+    )
     assert table.by_id[2].state["stamina"] == 7
     assert table.by_id[1].combat["actions"] == 1
 
@@ -117,8 +134,9 @@ def test_the_reaction_is_used_once_per_round_and_refreshed_on_the_own_turn(table
     assert table.es["last_action"] == {"actor": 2, "action": "stride"}
     assert table.spec(1, "reactive_strike").allowed  # off her turn, triggered by a foe's Stride
     table.act(1, {"action": "reactive_strike", "target": 2, "weapon": "rapier"}, [9, 6])
-    assert table.log[-1].startswith("Lirael Windsong: Reactive Strike at Cultist with the rapier (reaction): "
-                                    "d20 9 +8 = 17")  # no multiple attack penalty, no action spent
+    assert table.log[-1].startswith(
+        "Lirael Windsong: Reactive Strike at Cultist with the rapier (reaction): d20 9 +8 = 17"
+    )  # no multiple attack penalty, no action spent
     lirael = table.by_id[1].combat
     assert lirael["reaction"] is False and lirael["actions"] == 3 and lirael["attacks"] == 0
     assert table.by_id[2].state["stamina"] == 10

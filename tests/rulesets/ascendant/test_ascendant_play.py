@@ -39,11 +39,17 @@ def test_degrees_of_success_with_natural_twenty_and_one(face, modifier, threshol
 
 def test_odds_of_a_plain_check_are_exact():
     assert RULESET.odds({"modifier": 5, "threshold": 15}) == {
-        "critical_success": 1 / 20, "success": 10 / 20, "failure": 8 / 20, "critical_failure": 1 / 20,
+        "critical_success": 1 / 20,
+        "success": 10 / 20,
+        "failure": 8 / 20,
+        "critical_failure": 1 / 20,
     }
     # hopeless: every face is a critical failure, but the natural 20 lifts its own to a failure
     assert odds("ascendant", {"modifier": 0, "threshold": 40}) == {
-        "critical_success": 0.0, "success": 0.0, "failure": 1 / 20, "critical_failure": 19 / 20,
+        "critical_success": 0.0,
+        "success": 0.0,
+        "failure": 1 / 20,
+        "critical_failure": 19 / 20,
     }
 
 
@@ -51,7 +57,9 @@ def _enumerate(modifier, threshold):
     counts = {"critical_success": 0, "success": 0, "failure": 0, "critical_failure": 0}
     for face in range(1, 21):
         total = face + modifier
-        step = 3 if total >= threshold + 10 else 2 if total >= threshold else 0 if total <= threshold - 10 else 1
+        step = (
+            3 if total >= threshold + 10 else 2 if total >= threshold else 0 if total <= threshold - 10 else 1
+        )
         step = min(3, step + 1) if face == 20 else max(0, step - 1) if face == 1 else step
         counts[("critical_failure", "failure", "success", "critical_success")[step]] += 1
     return {k: Fraction(v, 20) for k, v in counts.items()}
@@ -122,7 +130,12 @@ def test_rollables_are_skills_lores_perception_and_defenses():
     assert rolls["lore.academia"]["request"]["modifier"] == 6
     assert rolls["defense.evasion"]["label"] == "Evasion"
     for r in rolls.values():  # every request is an odds request as it stands
-        assert set(RULESET.odds(r["request"])) == {"critical_success", "success", "failure", "critical_failure"}
+        assert set(RULESET.odds(r["request"])) == {
+            "critical_success",
+            "success",
+            "failure",
+            "critical_failure",
+        }
 
 
 @pytest.mark.parametrize(
@@ -168,8 +181,12 @@ def _state(**changes):
 
 
 def test_a_fresh_state_has_full_stamina():
-    assert RULESET.initial_state(BUILD, REPORT) == {"stamina": 16, "temp_stamina": 0, "hero_points": 1,
-                                                    "conditions": []}
+    assert RULESET.initial_state(BUILD, REPORT) == {
+        "stamina": 16,
+        "temp_stamina": 0,
+        "hero_points": 1,
+        "conditions": [],
+    }
     assert RULESET.check_state(_state(), BUILD, REPORT) == []
 
 
@@ -181,8 +198,11 @@ def test_a_fresh_state_has_full_stamina():
         ({"temp_stamina": "lots"}, "state.malformed", "/temp_stamina"),
         ({"conditions": [{"id": "cursed", "value": 1}]}, "state.unknown_condition", "/conditions/0/id"),
         ({"conditions": [{"id": "frightened", "value": 9}]}, "state.above_maximum", "/conditions/0/value"),
-        ({"conditions": [{"id": "frightened", "value": 1}, {"id": "frightened", "value": 2}]},
-         "state.duplicate", "/conditions/1"),
+        (
+            {"conditions": [{"id": "frightened", "value": 1}, {"id": "frightened", "value": 2}]},
+            "state.duplicate",
+            "/conditions/1",
+        ),
         ({"hero_points": 4}, "state.above_maximum", "/hero_points"),
     ],
 )
@@ -227,8 +247,11 @@ def test_conditions_keep_the_higher_value_and_can_be_lowered():
 
 
 def test_a_rest_restores_constitution_times_level_and_clears_short_conditions():
-    state = _state(stamina=5, temp_stamina=4, conditions=[{"id": "frightened", "value": 1},
-                                                          {"id": "drained", "value": 2}])
+    state = _state(
+        stamina=5,
+        temp_stamina=4,
+        conditions=[{"id": "frightened", "value": 1}, {"id": "drained", "value": 2}],
+    )
     new, text = act(state, action="rest")
     assert new["stamina"] == 5 + 1 * 2 and new["temp_stamina"] == 0
     assert new["conditions"] == [{"id": "drained", "value": 1}]

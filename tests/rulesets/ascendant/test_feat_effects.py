@@ -111,7 +111,8 @@ def test_incredible_initiative_is_a_circumstance_bonus_to_initiative_only():
     d = derived(with_general("incredible_initiative"))
     assert d["initiative"] == d["perception"] + 2 == 6
     assert [m["text"] for m in d["breakdown"]["initiative"]["applied"]] == [
-        "+2 circumstance from Incredible Initiative"]
+        "+2 circumstance from Incredible Initiative"
+    ]
     assert "perception" not in d["breakdown"]
 
 
@@ -127,15 +128,26 @@ def test_untrained_improvisation_adds_level_minus_two_to_untrained_skills_only(l
     # religion is untrained for the dwarf fighter (wis): rank 0 + wis
     wis = d["attributes"]["wis"]
     assert d["skills"]["religion"] == wis + untrained
-    assert d["skills"]["athletics"] == d["breakdown"].get("skill.athletics", {}).get("total", d["skills"]["athletics"])
+    assert d["skills"]["athletics"] == d["breakdown"].get("skill.athletics", {}).get(
+        "total", d["skills"]["athletics"]
+    )
     assert "skill.athletics" not in d["breakdown"]  # trained skills are not touched
 
 
 def test_two_proficiency_bonuses_to_untrained_skills_do_not_stack():
     # Seed: "You only add the highest bonus of each type."  Clever Improviser (half level) and
     # Untrained Improvisation (level − 2) are both proficiency bonuses: at level 9, +4 and +7 give +7.
-    hb = {"feats": [{**FEATS["clever_improviser"], "id": "quick_study", "name": "Quick Study", "kind": "general",
-                     "ancestry": None}]}
+    hb = {
+        "feats": [
+            {
+                **FEATS["clever_improviser"],
+                "id": "quick_study",
+                "name": "Quick Study",
+                "kind": "general",
+                "ancestry": None,
+            }
+        ]
+    }
     hb["feats"][0].pop("ancestry")
     hb["feats"][0].pop("prerequisites", None)
     doc = fighter_at(9)  # Untrained Improvisation at 7
@@ -180,12 +192,22 @@ def test_diehard_raises_the_dying_maximum_in_play():
 def test_additional_lore_gives_one_more_lore_slot():
     # "Become trained in one more Lore of your choice."
     # the scholar wizard (Society trained, Intelligence +4) at level 2
-    doc = wizard(level=2, budget={"xp": 1000}, levels={**WIZARD["levels"], "2": {
-        "attributes": {"str": 1, "cha": 1, "wis": 1},
-        "feats": {"class": "reach_spell", "skill": "additional_lore", "archetype": "cipher_reader"}}})
+    doc = wizard(
+        level=2,
+        budget={"xp": 1000},
+        levels={
+            **WIZARD["levels"],
+            "2": {
+                "attributes": {"str": 1, "cha": 1, "wis": 1},
+                "feats": {"class": "reach_spell", "skill": "additional_lore", "archetype": "cipher_reader"},
+            },
+        },
+    )
     report = validate(doc, phase="approval")
     assert report.derived["lore_slots"] == 4 + 1
-    assert [m["text"] for m in report.derived["breakdown"]["lore_slots"]["applied"]] == ["+1 from Additional Lore"]
+    assert [m["text"] for m in report.derived["breakdown"]["lore_slots"]["applied"]] == [
+        "+1 from Additional Lore"
+    ]
     assert ("ascendant.lore_slots_unused", "/lores") in codes(report, "warnings")  # one more Lore to choose
     doc["lores"].append("sailing")
     assert derived(doc)["lores"][-1] == "sailing"
@@ -203,9 +225,14 @@ def test_forge_blooded_resists_fire_by_half_the_level():
 def test_situational_bonuses_are_shown_and_not_added():
     # "+2 circumstance bonus to Stability against being moved." (the rock dwarf's heritage feat)
     d = derived(BENCH)
-    assert {"text": "+2 circumstance from Rock Steady against being moved", "selector": "defense.stability",
-            "value": 2, "type": "circumstance", "source": "Rock Steady", "when": "against being moved"} \
-        in d["situational"]
+    assert {
+        "text": "+2 circumstance from Rock Steady against being moved",
+        "selector": "defense.stability",
+        "value": 2,
+        "type": "circumstance",
+        "source": "Rock Steady",
+        "when": "against being moved",
+    } in d["situational"]
     assert "defense.stability" not in d.get("breakdown", {})
 
 
@@ -226,46 +253,80 @@ def test_lores_rise_with_skill_increases():
 
 # ------------------------------------------------------------------ homebrew feats
 
-IRON_GRIP = {"id": "iron_grip", "name": "Iron Grip", "kind": "general", "rank": "trained",
-             "text": "+2 circumstance bonus to Athletics.",
-             "effects": [{"kind": "modifier", "selector": "skill.athletics", "type": "circumstance", "value": 2}]}
+IRON_GRIP = {
+    "id": "iron_grip",
+    "name": "Iron Grip",
+    "kind": "general",
+    "rank": "trained",
+    "text": "+2 circumstance bonus to Athletics.",
+    "effects": [{"kind": "modifier", "selector": "skill.athletics", "type": "circumstance", "value": 2}],
+}
 
 
 def test_a_homebrew_feat_with_an_effect_changes_the_derived_number():
     plain = derived(wizard())
     d = derived(with_general("iron_grip"), homebrew={"feats": [IRON_GRIP]})
     assert d["skills"]["athletics"] == plain["skills"]["athletics"] + 2
-    assert [m["text"] for m in d["breakdown"]["skill.athletics"]["applied"]] == ["+2 circumstance from Iron Grip"]
+    assert [m["text"] for m in d["breakdown"]["skill.athletics"]["applied"]] == [
+        "+2 circumstance from Iron Grip"
+    ]
     assert d["breakdown"]["skill.athletics"]["label"] == "Athletics"
 
 
 def test_a_homebrew_feat_grants_a_combat_action():
-    feat = {"id": "twin_fang", "name": "Twin Fang", "kind": "general", "rank": "trained", "text": "Double Slice.",
-            "effects": [{"kind": "action", "action": "double_slice"}]}
+    feat = {
+        "id": "twin_fang",
+        "name": "Twin Fang",
+        "kind": "general",
+        "rank": "trained",
+        "text": "Double Slice.",
+        "effects": [{"kind": "action", "action": "double_slice"}],
+    }
     hb = {"feats": [feat]}
     doc = with_general("twin_fang")
     report = validate(doc, homebrew=hb)
-    assert report.derived["actions"] == [{"id": "double_slice", "label": "Double Slice", "source": "Twin Fang"}]
-    me = Fighter(id=1, name="Ysolde", is_npc=False, group="", build=doc, derived=report.derived,
-                 state=RULESET.initial_state(doc, report), combat={}, report=report)
+    assert report.derived["actions"] == [
+        {"id": "double_slice", "label": "Double Slice", "source": "Twin Fang"}
+    ]
+    me = Fighter(
+        id=1,
+        name="Ysolde",
+        is_npc=False,
+        group="",
+        build=doc,
+        derived=report.derived,
+        state=RULESET.initial_state(doc, report),
+        combat={},
+        report=report,
+    )
     foe = combat_helpers.make_fighter(RULESET, 2, copy.deepcopy(WIZARD), npc=True, name="Cultist")
     ids = [s.id for s in RULESET.combat().actions(me, [me, foe], {}, current=None)]
     assert "double_slice" in ids
     plain = combat_helpers.make_fighter(RULESET, 3, copy.deepcopy(WIZARD), npc=False)
-    assert "double_slice" not in [s.id for s in RULESET.combat().actions(plain, [plain, foe], {}, current=None)]
+    assert "double_slice" not in [
+        s.id for s in RULESET.combat().actions(plain, [plain, foe], {}, current=None)
+    ]
 
 
 @pytest.mark.parametrize(
     ("effect", "path"),
     [
         ({"kind": "teleport"}, "/feats/0/effects/0/kind"),
-        ({"kind": "modifier", "selector": "skill.piloting", "type": "circumstance", "value": 1},
-         "/feats/0/effects/0/selector"),
+        (
+            {"kind": "modifier", "selector": "skill.piloting", "type": "circumstance", "value": 1},
+            "/feats/0/effects/0/selector",
+        ),
         ({"kind": "modifier", "selector": "luck", "value": 1}, "/feats/0/effects/0/selector"),
         ({"kind": "modifier", "selector": "perception", "value": "2"}, "/feats/0/effects/0/value"),
         ({"kind": "modifier", "selector": "perception"}, "/feats/0/effects/0/value"),
-        ({"kind": "modifier", "selector": "perception", "value": 1, "type": "Holy Power"}, "/feats/0/effects/0/type"),
-        ({"kind": "modifier", "selector": "perception", "value": 1, "colour": "red"}, "/feats/0/effects/0/colour"),
+        (
+            {"kind": "modifier", "selector": "perception", "value": 1, "type": "Holy Power"},
+            "/feats/0/effects/0/type",
+        ),
+        (
+            {"kind": "modifier", "selector": "perception", "value": 1, "colour": "red"},
+            "/feats/0/effects/0/colour",
+        ),
         ({"kind": "stamina_per_level"}, "/feats/0/effects/0/value"),
         ({"kind": "action", "action": "fireball"}, "/feats/0/effects/0/action"),
         ({"kind": "proficiency", "armor": ["mithral"]}, "/feats/0/effects/0/armor"),
@@ -318,8 +379,14 @@ def test_feat_and_condition_modifiers_stack_by_type_on_the_sheets_checks():
     assert roll["request"]["modifier"] == base + 2 - 1
     assert [m["source"] for m in roll["modifiers"]] == ["Iron Grip", "Frightened 1"]
     # A circumstance bonus and a circumstance penalty both apply (seed: one of each type).
-    guard = {"id": "guarded", "name": "Guarded", "kind": "general", "rank": "trained", "text": "+1 Deflection.",
-             "effects": [{"kind": "modifier", "selector": "deflection", "type": "circumstance", "value": 1}]}
+    guard = {
+        "id": "guarded",
+        "name": "Guarded",
+        "kind": "general",
+        "rank": "trained",
+        "text": "+1 Deflection.",
+        "effects": [{"kind": "modifier", "selector": "deflection", "type": "circumstance", "value": 1}],
+    }
     doc2 = with_general("guarded")
     report2 = validate(doc2, homebrew={"feats": [guard]})
     state2 = {**RULESET.initial_state(doc2, report2), "conditions": [{"id": "off_guard"}]}
@@ -328,8 +395,14 @@ def test_feat_and_condition_modifiers_stack_by_type_on_the_sheets_checks():
 
 
 def test_a_feats_defense_bonus_moves_the_defenses_threshold_once():
-    feat = {"id": "iron_will", "name": "Iron Will", "kind": "general", "rank": "trained", "text": "+1 status Resolve.",
-            "effects": [{"kind": "modifier", "selector": "defense.resolve", "type": "status", "value": 1}]}
+    feat = {
+        "id": "iron_will",
+        "name": "Iron Will",
+        "kind": "general",
+        "rank": "trained",
+        "text": "+1 status Resolve.",
+        "effects": [{"kind": "modifier", "selector": "defense.resolve", "type": "status", "value": 1}],
+    }
     doc = with_general("iron_will")
     report = validate(doc, homebrew={"feats": [feat]})
     plain = validate(wizard()).derived
@@ -347,12 +420,25 @@ def test_a_feats_defense_bonus_moves_the_defenses_threshold_once():
 
 
 def test_incredible_initiative_reaches_the_initiative_roll_through_its_effect():
-    feat = {**IRON_GRIP, "id": "sharp", "name": "Sharp Ears",
-            "effects": [{"kind": "modifier", "selector": "initiative", "type": "circumstance", "value": 3}]}
+    feat = {
+        **IRON_GRIP,
+        "id": "sharp",
+        "name": "Sharp Ears",
+        "effects": [{"kind": "modifier", "selector": "initiative", "type": "circumstance", "value": 3}],
+    }
     doc = with_general("sharp")
     report = validate(doc, homebrew={"feats": [feat]})
-    me = Fighter(id=1, name="Ysolde", is_npc=False, group="", build=doc, derived=report.derived,
-                 state=RULESET.initial_state(doc, report), combat={}, report=report)
+    me = Fighter(
+        id=1,
+        name="Ysolde",
+        is_npc=False,
+        group="",
+        build=doc,
+        derived=report.derived,
+        state=RULESET.initial_state(doc, report),
+        combat={},
+        report=report,
+    )
     t = combat_helpers.Table(me)
     t.rules = RULESET.combat()
     t.start([10])
@@ -367,9 +453,11 @@ def test_whirlwind_strike_strikes_every_enemy_standing():
     doc = fighter_at(8)
     doc["levels"]["8"]["feats"]["class"] = "whirlwind_strike"
     cultist = copy.deepcopy(WIZARD)
-    t = Table(combat_helpers.make_fighter(RULESET, 1, doc, npc=False),
-              combat_helpers.make_fighter(RULESET, 2, cultist, npc=True, name="Cultist"),
-              combat_helpers.make_fighter(RULESET, 3, cultist, npc=True, name="Cultist 2"))
+    t = Table(
+        combat_helpers.make_fighter(RULESET, 1, doc, npc=False),
+        combat_helpers.make_fighter(RULESET, 2, cultist, npc=True, name="Cultist"),
+        combat_helpers.make_fighter(RULESET, 3, cultist, npc=True, name="Cultist 2"),
+    )
     t.start([20, 1, 1])
     t.turn(1)
     t.act(1, {"action": "whirlwind_strike"}, [15, 3, 15, 4])

@@ -30,11 +30,13 @@ def test_the_sheet_shows_a_homebrew_feats_bonus_with_its_source(client, table):
     assert re.search(rf'data-testid="skill-athletics">\+{athletics}<', html)
     part = character.report["derived"]["breakdown"]["skill.athletics"]
     assert part["total"] == part["base"] + 2 == athletics
-    block = re.search(r'<div data-key="breakdown-skill.athletics"><dt>Athletics</dt><dd>(.*?)</dd>', html, re.S)
+    block = re.search(
+        r'<div data-key="breakdown-skill.athletics"><dt>Athletics</dt><dd>(.*?)</dd>', html, re.S
+    )
     assert block and f"{part['base']} → <strong>{athletics}</strong>" in block.group(1)
     assert '<span class="sheet-modifier">+2 circumstance from Iron Grip</span>' in block.group(1)
     # no ids or JSON in the new blocks
-    section = html[html.index("Where the numbers come from"):html.index('id="sheet-derived"') + 20000]
+    section = html[html.index("Where the numbers come from") : html.index('id="sheet-derived"') + 20000]
     assert "iron_grip" not in section and "{'" not in section and "skill.athletics</" not in section
 
 

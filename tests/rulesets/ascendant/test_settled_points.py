@@ -36,11 +36,18 @@ FOUR = ["warfare", "heraldry", "engineering", "astronomy"]
         # the background's lore twice is a duplicate (once is not)
         (["academia", *FOUR, "academia"], {("skill.duplicate", "/lores/5")}, ["academia", *FOUR]),
         # a fifth chosen lore is over Intelligence +4, whether or not Academia is listed
-        (["academia", *FOUR, "sailing"], {("ascendant.too_many_lores", "/lores/5")}, ["academia", *FOUR, "sailing"]),
+        (
+            ["academia", *FOUR, "sailing"],
+            {("ascendant.too_many_lores", "/lores/5")},
+            ["academia", *FOUR, "sailing"],
+        ),
         ([*FOUR, "sailing"], {("ascendant.too_many_lores", "/lores/4")}, ["academia", *FOUR, "sailing"]),
         # another lore twice stays a duplicate
-        (["warfare", "warfare", "heraldry", "engineering"], {("skill.duplicate", "/lores/1")},
-         ["academia", "warfare", "heraldry", "engineering"]),
+        (
+            ["warfare", "warfare", "heraldry", "engineering"],
+            {("skill.duplicate", "/lores/1")},
+            ["academia", "warfare", "heraldry", "engineering"],
+        ),
     ],
 )
 def test_the_backgrounds_lore_may_be_listed_and_uses_no_slot(lores, errors, held):
@@ -53,7 +60,9 @@ def test_the_backgrounds_lore_may_be_listed_and_uses_no_slot(lores, errors, held
 def test_listing_the_backgrounds_lore_does_not_fill_a_slot_that_is_left_empty():
     report = validate(wizard(lores=["academia", "warfare", "heraldry", "engineering"]))
     assert ("ascendant.lore_slots_unused", "/lores") in codes(report, "warnings")
-    assert "3 are chosen" in next(w.message for w in report.warnings if w.code == "ascendant.lore_slots_unused")
+    assert "3 are chosen" in next(
+        w.message for w in report.warnings if w.code == "ascendant.lore_slots_unused"
+    )
 
 
 # ------------------------------------------------------------------ boosts
@@ -201,6 +210,7 @@ def test_a_campaign_without_trading_down_refuses_it_on_the_slot():
 # RULES.md (common): "A value outside its range is still priced by the ruleset's cost formula, so that
 # spent, remaining and budget.exceeded stay true beside the range error." Ascendant prices its level:
 # (level − 1) × 1000 XP.
+
 
 @pytest.mark.parametrize(
     ("level", "budget", "spent", "exceeded"),

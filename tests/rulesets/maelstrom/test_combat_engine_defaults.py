@@ -35,16 +35,31 @@ def test_maelstrom_has_no_copy_of_join_or_turn_start():
 def test_a_latecomer_rolls_initiative_and_acts_last_this_round():
     newcomer = fighter(7)
     out = RULES.join(newcomer, [newcomer], {}, FixedRoller([5]))
-    assert out.combat == {7: {"acted": False, "willpower_spent": False, "willpower_roll": None,
-                              "initiative": 11, "initiative_roll": 5, "initiative_base": 6}}
-    assert [e.text for e in out.events] == ["Rook Abara joins: initiative 11 (6 + 5); they act last this round."]
+    assert out.combat == {
+        7: {
+            "acted": False,
+            "willpower_spent": False,
+            "willpower_roll": None,
+            "initiative": 11,
+            "initiative_roll": 5,
+            "initiative_base": 6,
+        }
+    }
+    assert [e.text for e in out.events] == [
+        "Rook Abara joins: initiative 11 (6 + 5); they act last this round."
+    ]
 
 
 def test_a_turn_starts_afresh_and_says_who_cannot_act():
     f = fighter(1)
     f.combat = {"acted": True, "willpower_spent": True, "willpower_roll": "botch", "initiative": 9}
     out = RULES.turn_start(f, [f], {}, FixedRoller([]))
-    assert out.combat[1] == {"acted": False, "willpower_spent": False, "willpower_roll": None, "initiative": 9}
+    assert out.combat[1] == {
+        "acted": False,
+        "willpower_spent": False,
+        "willpower_roll": None,
+        "initiative": 9,
+    }
     assert out.events == []
     assert f.combat["acted"] is True  # the fighter's numbers are not mutated
     down = fighter(2, state={**f.state, "willpower": 0})

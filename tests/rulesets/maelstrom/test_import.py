@@ -45,11 +45,28 @@ def test_a_sheet_becomes_a_build_with_its_dots_names_matched_as_people_write_the
     assert build["format"] == "sheetforge.build/1" and build["ruleset"] == "maelstrom"
     assert build["name"] == '"Vex" Okonkwo'  # quotes inside a name stay; only surrounding ones go
     assert build["budget"] == {"xp": 36}  # experience earned
-    assert build["attributes"] == {"strength": 3, "precision": 4, "reflexes": 2,
-                                   "perception": 3, "intelligence": 2, "wits": 2}
-    assert build["abilities"] == {"melee": 3, "athletics": 2, "alertness": 2, "stealth": 1, "firearms": 3,
-                                  "piloting": 2, "heavy_weapons": 1, "driving": 1, "engineering": 2,
-                                  "medicine": 1, "science": 1, "navigation": 1}
+    assert build["attributes"] == {
+        "strength": 3,
+        "precision": 4,
+        "reflexes": 2,
+        "perception": 3,
+        "intelligence": 2,
+        "wits": 2,
+    }
+    assert build["abilities"] == {
+        "melee": 3,
+        "athletics": 2,
+        "alertness": 2,
+        "stealth": 1,
+        "firearms": 3,
+        "piloting": 2,
+        "heavy_weapons": 1,
+        "driving": 1,
+        "engineering": 2,
+        "medicine": 1,
+        "science": 1,
+        "navigation": 1,
+    }
     assert build["willpower"] == 4
     assert "creation" not in build  # final dots only: priced by the cheapest legal creation
 
@@ -59,7 +76,11 @@ def test_specialties_are_read_as_a_person_wrote_them():
     assert build["specialties"] == [
         {"ability": "melee", "name": "Surprise Attack", "kind": "general"},  # the seed lists it general
         {"ability": "melee", "name": "Swords", "kind": "advanced"},  # "(Adv)"
-        {"ability": "athletics", "name": "Zero-G", "kind": "advanced"},  # unmarked: the seed lists it advanced
+        {
+            "ability": "athletics",
+            "name": "Zero-G",
+            "kind": "advanced",
+        },  # unmarked: the seed lists it advanced
         {"ability": "firearms", "name": "Pistols", "kind": "general"},  # quotes stripped
         # one string, two specialties separated by a comma, both marked advanced (not in the seed's list)
         {"ability": "engineering", "name": "Mechanical Design", "kind": "advanced"},
@@ -93,8 +114,10 @@ def test_concept_campaign_flaws_free_xp_and_spent_willpower_go_to_the_notes():
         "Flaws:",
         "- Loyal to a fault: Never leaves a crewmate behind.",
         "The imported sheet listed 16 XP free of 36 earned.",
-        ("Willpower: 1 of 4 dots spent on the imported sheet (current willpower 3); mark them spent on the "
-         "sheet once the character is in play."),
+        (
+            "Willpower: 1 of 4 dots spent on the imported sheet (current willpower 3); mark them spent on the "
+            "sheet once the character is in play."
+        ),
     ]
 
 
@@ -104,8 +127,10 @@ def test_unknown_attribute_and_ability_names_are_reported_and_kept():
         ("import.unknown_attribute", "/attributes/mental/3/name"),
         ("import.unknown_ability", "/abilities/talents/1/name"),
     ]
-    assert issues[0]["message"] == ("Maelstrom has no attribute 'Charisma'; it is kept under that name for the "
-                                    "storyteller to rename or remove.")
+    assert issues[0]["message"] == (
+        "Maelstrom has no attribute 'Charisma'; it is kept under that name for the "
+        "storyteller to rename or remove."
+    )
     assert build["attributes"]["charisma"] == 3 and build["abilities"]["basket_weaving"] == 2
     report = validate(build)
     assert report.has_error("attribute.unknown", "/attributes/charisma")
@@ -123,20 +148,30 @@ def test_a_sheet_round_trips_to_a_build_and_back_to_the_same_dots(name):
     again, _ = RULESET.import_sheet(importer.export_sheet(build, ctx=CTX), ctx=CTX)
     known = {k: v for k, v in build["attributes"].items() if k in CTX.catalogue["attributes"]}
     assert {k: v for k, v in again["attributes"].items()} == known
-    assert again["abilities"] == {k: v for k, v in build["abilities"].items() if k in CTX.catalogue["abilities"]}
+    assert again["abilities"] == {
+        k: v for k, v in build["abilities"].items() if k in CTX.catalogue["abilities"]
+    }
+
     def order(specs):
         return sorted(specs, key=lambda s: (s["ability"], s["name"]))
 
     assert order(again["specialties"]) == order(
-        [s for s in build["specialties"] if s["ability"] in CTX.catalogue["abilities"]])
+        [s for s in build["specialties"] if s["ability"] in CTX.catalogue["abilities"]]
+    )
     assert again.get("willpower") == build.get("willpower")
     assert again["budget"] == build["budget"]
 
 
 @pytest.mark.parametrize(
     "data",
-    [{"hello": "world"}, [1, 2], "a sheet", None, {"ruleset": "maelstrom", "attributes": {"physical": []}},
-     {"attributes": {"strength": 2}}],
+    [
+        {"hello": "world"},
+        [1, 2],
+        "a sheet",
+        None,
+        {"ruleset": "maelstrom", "attributes": {"physical": []}},
+        {"attributes": {"strength": 2}},
+    ],
 )
 def test_what_is_not_such_a_sheet_is_refused_with_the_reason(data):
     build, issues = RULESET.import_sheet(data, ctx=CTX)
@@ -147,13 +182,23 @@ def test_what_is_not_such_a_sheet_is_refused_with_the_reason(data):
 @pytest.mark.parametrize(
     "data, code, path",
     [
-        ({"attributes": {"physical": [{"name": "Strength", "dots": "lots"}]}}, "import.malformed",
-         "/attributes/physical/0/dots"),
+        (
+            {"attributes": {"physical": [{"name": "Strength", "dots": "lots"}]}},
+            "import.malformed",
+            "/attributes/physical/0/dots",
+        ),
         ({"attributes": {"physical": [7]}}, "import.malformed", "/attributes/physical/0"),
-        ({"attributes": {"physical": []}, "abilities": {"talents": "Melee 3"}}, "import.malformed",
-         "/abilities/talents"),
+        (
+            {"attributes": {"physical": []}, "abilities": {"talents": "Melee 3"}},
+            "import.malformed",
+            "/abilities/talents",
+        ),
         ({"attributes": {"physical": []}, "willpower": {"spent": 1}}, "import.malformed", "/willpower/max"),
-        ({"attributes": {"physical": []}, "experience": {"earned": -3}}, "import.malformed", "/experience/earned"),
+        (
+            {"attributes": {"physical": []}, "experience": {"earned": -3}},
+            "import.malformed",
+            "/experience/earned",
+        ),
         ({"attributes": {"physical": []}, "flaws": "grumpy"}, "import.malformed", "/flaws"),
         ({"attributes": {"physical": []}, "backstory": "..."}, "import.unknown_key", "/backstory"),
     ],
@@ -204,10 +249,14 @@ def test_the_cli_reports_conversion_issues_on_stderr_and_keeps_the_names():
     assert code == 0
     assert lines[0]["attributes"]["charisma"] == 3
     assert err.splitlines() == [
-        (f"{path}: Maelstrom has no attribute 'Charisma'; it is kept under that name for the storyteller to "
-         "rename or remove."),
-        (f"{path}: Maelstrom has no ability 'Basket Weaving'; it is kept under that name for the storyteller to "
-         "rename or remove (or to add as a homebrew ability)."),
+        (
+            f"{path}: Maelstrom has no attribute 'Charisma'; it is kept under that name for the storyteller to "
+            "rename or remove."
+        ),
+        (
+            f"{path}: Maelstrom has no ability 'Basket Weaving'; it is kept under that name for the storyteller to "
+            "rename or remove (or to add as a homebrew ability)."
+        ),
     ]
 
 
@@ -216,8 +265,15 @@ def test_a_file_that_is_not_such_a_sheet_is_exit_2_with_a_path_and_error_line(tm
     junk.write_text("{not json")
     missing = str(tmp_path / "nope.json")
     other = str(SHEETS / "not_a_sheet.json")
-    code, lines, _ = rules("import", "maelstrom", str(SHEETS / "vex.json"), other, str(junk), missing,
-                           str(SHEETS / "kestrel.json"))
+    code, lines, _ = rules(
+        "import",
+        "maelstrom",
+        str(SHEETS / "vex.json"),
+        other,
+        str(junk),
+        missing,
+        str(SHEETS / "kestrel.json"),
+    )
     assert code == 2
     assert lines[0]["name"] == '"Vex" Okonkwo' and lines[4]["name"] == "Kestrel"
     assert set(lines[1]) == {"path", "error"} and lines[1]["path"] == other
@@ -231,16 +287,32 @@ def test_a_dash_reads_the_sheet_from_stdin_and_a_ruleset_without_import_refuses(
     code, lines, _ = rules("import", "maelstrom", "-", "-", stdin=data)
     assert code == 0 and [line["name"] for line in lines] == ["Kestrel", "Kestrel"]
     code, lines, _ = rules("import", "pando", "-", stdin=data)
-    assert code == 2 and lines == [{"path": "-", "error": "Pando reads no other character sheet format; import a "
-                                                          "sheetforge.build/1 document."}]
+    assert code == 2 and lines == [
+        {
+            "path": "-",
+            "error": "Pando reads no other character sheet format; import a sheetforge.build/1 document.",
+        }
+    ]
     code, lines, _ = rules("import", "gurps", "-", stdin=data)
     assert code == 2 and len(lines) == 1 and lines[0]["error"].startswith("No ruleset 'gurps'")
 
 
 def test_the_real_command_exit_codes():
-    ok = subprocess.run([sys.executable, str(ROOT / "manage.py"), "rules", "import", "maelstrom",
-                         str(SHEETS / "vex.json"), str(SHEETS / "not_a_sheet.json")],
-                        capture_output=True, cwd=ROOT, timeout=60, check=False)
+    ok = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "manage.py"),
+            "rules",
+            "import",
+            "maelstrom",
+            str(SHEETS / "vex.json"),
+            str(SHEETS / "not_a_sheet.json"),
+        ],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
     assert ok.returncode == 2, ok.stderr
     lines = [json.loads(line) for line in ok.stdout.decode().splitlines()]
     assert lines[0]["ruleset"] == "maelstrom" and set(lines[1]) == {"path", "error"}
@@ -252,8 +324,9 @@ def test_the_real_command_exit_codes():
 @pytest.mark.django_db
 def test_the_api_create_converts_a_maelstrom_sheet_first():
     table = make_table("maelstrom")
-    response = api_client(table.player).post("/api/v1/characters/", {"campaign": table.campaign.id,
-                                                                     "build": sheet("vex")}, format="json")
+    response = api_client(table.player).post(
+        "/api/v1/characters/", {"campaign": table.campaign.id, "build": sheet("vex")}, format="json"
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["build"]["format"] == "sheetforge.build/1" and body["build"]["ruleset"] == "maelstrom"
@@ -267,8 +340,9 @@ def test_the_api_create_converts_a_maelstrom_sheet_first():
 @pytest.mark.django_db
 def test_the_api_create_keeps_unknown_names_for_the_report():
     table = make_table("maelstrom")
-    response = api_client(table.player).post("/api/v1/characters/", {"campaign": table.campaign.id,
-                                                                     "build": sheet("odd_names")}, format="json")
+    response = api_client(table.player).post(
+        "/api/v1/characters/", {"campaign": table.campaign.id, "build": sheet("odd_names")}, format="json"
+    )
     assert response.status_code == 201
     errors = [(e["code"], e["path"]) for e in response.json()["report"]["errors"]]
     assert ("attribute.unknown", "/attributes/charisma") in errors
@@ -279,8 +353,11 @@ def test_the_api_create_keeps_unknown_names_for_the_report():
 def test_the_builder_import_page_takes_a_maelstrom_sheet(client):
     table = make_table("maelstrom")
     client.force_login(table.player)
-    response = client.post(reverse("character_import", args=[table.campaign.id]),
-                           {"document": json.dumps(sheet("odd_names"))}, follow=True)
+    response = client.post(
+        reverse("character_import", args=[table.campaign.id]),
+        {"document": json.dumps(sheet("odd_names"))},
+        follow=True,
+    )
     c = Character.objects.get(campaign=table.campaign)
     assert response.redirect_chain[-1][0] == reverse("character_builder", args=[c.id])
     assert (c.name, c.status, c.build["abilities"]["alertness"]) == ("Mirela", "draft", 3)
@@ -293,7 +370,8 @@ def test_the_builder_import_page_takes_a_maelstrom_sheet(client):
 def test_the_import_page_still_refuses_what_is_neither_a_build_nor_a_sheet(client):
     table = make_table("maelstrom")
     client.force_login(table.player)
-    response = client.post(reverse("character_import", args=[table.campaign.id]),
-                           {"document": json.dumps({"hello": "world"})})
+    response = client.post(
+        reverse("character_import", args=[table.campaign.id]), {"document": json.dumps({"hello": "world"})}
+    )
     assert response.status_code == 422
     assert not Character.objects.filter(campaign=table.campaign).exists()

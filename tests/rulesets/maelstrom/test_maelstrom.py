@@ -17,9 +17,9 @@ EXAMPLES = sorted((Path(__file__).parents[1] / "examples" / "maelstrom").glob("*
 BENCH = ROOT / "bench" / "builds" / "maelstrom_typical.json"
 DEMOS = sorted((ROOT / "rulesets" / "systems" / "maelstrom" / "demo").glob("*.json"))
 
-KESTREL = json.loads((Path(__file__).parents[1] / "examples" / "maelstrom" / "kestrel_investigator.json").read_text())[
-    "build"
-]
+KESTREL = json.loads(
+    (Path(__file__).parents[1] / "examples" / "maelstrom" / "kestrel_investigator.json").read_text()
+)["build"]
 
 
 def kestrel(**changes) -> dict:
@@ -66,8 +66,14 @@ def test_derived_health_chart_and_willpower():
     report = run(kestrel())
     levels = report["derived"]["health_levels"]
     assert [(lv["label"], lv["penalty"]) for lv in levels] == [
-        ("Bruised", 0), ("Scratched", -1), ("Hurt", -1), ("Injured", -2),
-        ("Wounded", -2), ("Mauled", -3), ("Crippled", -5), ("Incapacitated", None),
+        ("Bruised", 0),
+        ("Scratched", -1),
+        ("Hurt", -1),
+        ("Injured", -2),
+        ("Wounded", -2),
+        ("Mauled", -3),
+        ("Crippled", -5),
+        ("Incapacitated", None),
     ]
     assert report["derived"]["willpower"] == 4
     assert report["derived"]["primary"] == "mental"
@@ -79,12 +85,14 @@ def test_derived_health_chart_and_willpower():
 def _set(section, key, value):
     def change(build):
         build[section][key] = value
+
     return change
 
 
 def _drop(section, key):
     def change(build):
         del build[section][key]
+
     return change
 
 
@@ -94,12 +102,14 @@ def _spec(entry, index=None):
             build["specialties"].append(entry)
         else:
             build["specialties"][index] = entry
+
     return change
 
 
 def _top(key, value):
     def change(build):
         build[key] = value
+
     return change
 
 
@@ -112,6 +122,7 @@ def _with_creation(**parts):
         }
         creation.update(parts)
         build["creation"] = creation
+
     return change
 
 
@@ -127,23 +138,60 @@ ERRORS = [
     ("skill.unknown", "/specialties/3/ability", _spec({"ability": "cooking", "name": "Baking"})),
     ("skill.duplicate", "/specialties/3", _spec({"ability": "investigation", "name": "research"})),
     ("skill.duplicate", "/specialties/3", _spec({"ability": "technology", "name": "HACKING!"})),
-    ("specialty.kind_mismatch", "/specialties/0/kind",
-     _spec({"ability": "investigation", "name": "Forensics", "kind": "general"}, 0)),
+    (
+        "specialty.kind_mismatch",
+        "/specialties/0/kind",
+        _spec({"ability": "investigation", "name": "Forensics", "kind": "general"}, 0),
+    ),
     ("maelstrom.below_creation", "/willpower", _top("willpower", 2)),
     ("maelstrom.creation_abilities", "/abilities", _drop("abilities", "statecraft")),
     ("maelstrom.creation_attributes", "/attributes", _set("attributes", "wits", 2)),
-    ("maelstrom.creation_attributes", "/creation/attributes",
-     _with_creation(attributes={"strength": 2, "precision": 3, "reflexes": 2,
-                                "perception": 3, "intelligence": 3, "wits": 2})),
-    ("maelstrom.creation_abilities", "/creation/abilities",
-     _with_creation(abilities={"investigation": 3, "computer_science": 3})),
-    ("maelstrom.below_creation", "/abilities/science",
-     _with_creation(abilities={**KESTREL["abilities"], "investigation": 3, "science": 3, "computer_science": 2})),
-    ("maelstrom.below_creation", "/attributes/wits",
-     _with_creation(primary="mental", attributes={"strength": 2, "precision": 3, "reflexes": 2,
-                                                  "perception": 2, "intelligence": 3, "wits": 4})),
-    ("skill.unknown", "/creation/abilities/cooking",
-     _with_creation(abilities={**KESTREL["abilities"], "investigation": 3, "cooking": 1})),
+    (
+        "maelstrom.creation_attributes",
+        "/creation/attributes",
+        _with_creation(
+            attributes={
+                "strength": 2,
+                "precision": 3,
+                "reflexes": 2,
+                "perception": 3,
+                "intelligence": 3,
+                "wits": 2,
+            }
+        ),
+    ),
+    (
+        "maelstrom.creation_abilities",
+        "/creation/abilities",
+        _with_creation(abilities={"investigation": 3, "computer_science": 3}),
+    ),
+    (
+        "maelstrom.below_creation",
+        "/abilities/science",
+        _with_creation(
+            abilities={**KESTREL["abilities"], "investigation": 3, "science": 3, "computer_science": 2}
+        ),
+    ),
+    (
+        "maelstrom.below_creation",
+        "/attributes/wits",
+        _with_creation(
+            primary="mental",
+            attributes={
+                "strength": 2,
+                "precision": 3,
+                "reflexes": 2,
+                "perception": 2,
+                "intelligence": 3,
+                "wits": 4,
+            },
+        ),
+    ),
+    (
+        "skill.unknown",
+        "/creation/abilities/cooking",
+        _with_creation(abilities={**KESTREL["abilities"], "investigation": 3, "cooking": 1}),
+    ),
     ("build.malformed", "/attributes", _top("attributes", [2, 3])),
     ("build.malformed", "/attributes/wits", _set("attributes", "wits", "3")),
     ("build.malformed", "/abilities", _top("abilities", ["firearms"])),
@@ -154,7 +202,11 @@ ERRORS = [
     ("build.malformed", "/specialties/3", _spec("Pistols")),
     ("build.malformed", "/specialties/3/name", _spec({"ability": "firearms", "name": 7})),
     ("build.malformed", "/specialties/3/ability", _spec({"name": "Pistols"})),
-    ("build.malformed", "/specialties/3/kind", _spec({"ability": "firearms", "name": "Pistols", "kind": "expert"})),
+    (
+        "build.malformed",
+        "/specialties/3/kind",
+        _spec({"ability": "firearms", "name": "Pistols", "kind": "expert"}),
+    ),
     ("build.malformed", "/creation", _top("creation", "physical")),
     ("build.malformed", "/creation/primary", _with_creation(primary="brains")),
     ("build.malformed", "/budget/xp", _top("budget", {"xp": "thirty"})),
@@ -178,7 +230,11 @@ WARNINGS = [
     ("attribute.zero", "/attributes/strength", _set("attributes", "strength", 0)),
     ("specialty.unlisted", "/specialties/3/name", _spec({"ability": "firearms", "name": "Revolvers"})),
     ("build.unknown_key", "/cybernetics", _top("cybernetics", [])),
-    ("build.unknown_key", "/specialties/3/rating", _spec({"ability": "firearms", "name": "Pistols", "rating": 2})),
+    (
+        "build.unknown_key",
+        "/specialties/3/rating",
+        _spec({"ability": "firearms", "name": "Pistols", "rating": 2}),
+    ),
 ]
 
 
@@ -191,15 +247,23 @@ def test_warning(code, path, change):
 
 
 def test_an_unlisted_specialty_is_still_valid_and_priced_by_its_kind():
-    general = run(kestrel(specialties=KESTREL["specialties"] + [{"ability": "firearms", "name": "Revolvers"}]))
-    advanced = run(kestrel(specialties=KESTREL["specialties"] + [
-        {"ability": "firearms", "name": "Revolvers", "kind": "advanced"}]))
+    general = run(
+        kestrel(specialties=KESTREL["specialties"] + [{"ability": "firearms", "name": "Revolvers"}])
+    )
+    advanced = run(
+        kestrel(
+            specialties=KESTREL["specialties"]
+            + [{"ability": "firearms", "name": "Revolvers", "kind": "advanced"}]
+        )
+    )
     assert general["valid"] and advanced["valid"]
     assert (general["spent"]["xp"], advanced["spent"]["xp"]) == (22, 23)
 
 
 def test_a_specialty_of_an_ability_with_no_dots_is_allowed():
-    report = run(kestrel(specialties=KESTREL["specialties"] + [{"ability": "piloting", "name": "Space Flight"}]))
+    report = run(
+        kestrel(specialties=KESTREL["specialties"] + [{"ability": "piloting", "name": "Space Flight"}])
+    )
     assert report["valid"] and report["spent"]["xp"] == 22
 
 
@@ -285,14 +349,34 @@ def test_the_fourth_dot_says_why_it_costs_eight():
 
 def test_a_paper_sheet_is_priced_by_the_cheapest_legal_creation():
     sheet = {
-        "ruleset": "maelstrom", "name": "Paper", "budget": {"xp": 75},
+        "ruleset": "maelstrom",
+        "name": "Paper",
+        "budget": {"xp": 75},
         # physical extras 2+2+3 = 7, mental 1+2+2 = 5: physical primary, 2 dots bought = 30
-        "attributes": {"strength": 3, "precision": 3, "reflexes": 4, "perception": 2, "intelligence": 3, "wits": 3},
+        "attributes": {
+            "strength": 3,
+            "precision": 3,
+            "reflexes": 4,
+            "perception": 2,
+            "intelligence": 3,
+            "wits": 3,
+        },
         # Σ f(f+1) = 30 + 12 + 12 + 5×6 + 6×2 = 96; the creation saves 60 → 36
         "abilities": {
-            "firearms": 5, "athletics": 3, "piloting": 3,
-            "alertness": 2, "melee": 2, "driving": 2, "stealth": 2, "technology": 2,
-            "survival": 1, "medicine": 1, "navigation": 1, "engineering": 1, "streetwise": 1, "tradecraft": 1,
+            "firearms": 5,
+            "athletics": 3,
+            "piloting": 3,
+            "alertness": 2,
+            "melee": 2,
+            "driving": 2,
+            "stealth": 2,
+            "technology": 2,
+            "survival": 1,
+            "medicine": 1,
+            "navigation": 1,
+            "engineering": 1,
+            "streetwise": 1,
+            "tradecraft": 1,
         },
         "willpower": 4,  # 4
         "specialties": [
@@ -317,20 +401,40 @@ def test_a_paper_sheet_is_priced_by_the_cheapest_legal_creation():
 @pytest.mark.parametrize(
     "attributes, primary, valid, attribute_xp",
     [
-        ({"strength": 3, "precision": 3, "reflexes": 3, "perception": 3, "intelligence": 2, "wits": 2}, "physical",
-         True, 0),
+        (
+            {"strength": 3, "precision": 3, "reflexes": 3, "perception": 3, "intelligence": 2, "wits": 2},
+            "physical",
+            True,
+            0,
+        ),
         # 4 and 7: mental primary, 1 bought dot.
-        ({"strength": 2, "precision": 2, "reflexes": 3, "perception": 3, "intelligence": 3, "wits": 4}, "mental",
-         True, 15),
+        (
+            {"strength": 2, "precision": 2, "reflexes": 3, "perception": 3, "intelligence": 3, "wits": 4},
+            "mental",
+            True,
+            15,
+        ),
         # 5 and 5 extra dots: physical wins the tie and is one short (the surplus mental dot is still priced).
-        ({"strength": 3, "precision": 3, "reflexes": 2, "perception": 3, "intelligence": 3, "wits": 2}, "physical",
-         False, 15),
+        (
+            {"strength": 3, "precision": 3, "reflexes": 2, "perception": 3, "intelligence": 3, "wits": 2},
+            "physical",
+            False,
+            15,
+        ),
         # 8 and 4: legal, 2 bought dots.
-        ({"strength": 4, "precision": 4, "reflexes": 3, "perception": 2, "intelligence": 2, "wits": 3}, "physical",
-         True, 30),
+        (
+            {"strength": 4, "precision": 4, "reflexes": 3, "perception": 2, "intelligence": 2, "wits": 3},
+            "physical",
+            True,
+            30,
+        ),
         # 6 and 6: physical primary on the tie, 2 bought dots in mental.
-        ({"strength": 3, "precision": 3, "reflexes": 3, "perception": 3, "intelligence": 3, "wits": 3}, "physical",
-         True, 30),
+        (
+            {"strength": 3, "precision": 3, "reflexes": 3, "perception": 3, "intelligence": 3, "wits": 3},
+            "physical",
+            True,
+            30,
+        ),
     ],
 )
 def test_the_primary_group_is_the_one_with_more_extra_dots(attributes, primary, valid, attribute_xp):
@@ -353,11 +457,22 @@ def test_ability_xp_without_creation_is_sum_of_final_times_final_plus_one_minus_
 def test_a_recorded_creation_prices_from_its_dots():
     creation = {
         "primary": "mental",
-        "attributes": {"strength": 2, "precision": 3, "reflexes": 2, "perception": 3, "intelligence": 3, "wits": 3},
+        "attributes": {
+            "strength": 2,
+            "precision": 3,
+            "reflexes": 2,
+            "perception": 3,
+            "intelligence": 3,
+            "wits": 3,
+        },
         "abilities": {**KESTREL["abilities"], "investigation": 3},
     }
-    build = kestrel(creation=creation, attributes=dict(KESTREL["attributes"], wits=4),
-                    abilities=dict(KESTREL["abilities"], investigation=5), budget={"xp": 100})
+    build = kestrel(
+        creation=creation,
+        attributes=dict(KESTREL["attributes"], wits=4),
+        abilities=dict(KESTREL["abilities"], investigation=5),
+        budget={"xp": 100},
+    )
     report = run(build)
     assert report["valid"], report["errors"]
     # wits 3 → 4: 15; investigation 3 → 5: 8 + 10; willpower 4; specialties 3 + 2 + 3
@@ -369,8 +484,11 @@ def test_a_recorded_creation_prices_from_its_dots():
 def test_a_recorded_creation_fixes_which_dots_are_free():
     # Creation put a 3 in science, a 2 in computer science: computer science 3 now costs its 3rd dot.
     abilities = {**KESTREL["abilities"], "investigation": 3, "science": 3, "computer_science": 2}
-    build = kestrel(creation={"attributes": dict(KESTREL["attributes"]), "abilities": abilities},
-                    abilities=dict(KESTREL["abilities"], science=3), budget={"xp": 100})
+    build = kestrel(
+        creation={"attributes": dict(KESTREL["attributes"]), "abilities": abilities},
+        abilities=dict(KESTREL["abilities"], science=3),
+        budget={"xp": 100},
+    )
     report = run(build)
     assert report["valid"], report["errors"]
     assert _costs_at(report, "/abilities/computer_science") == [6]
@@ -410,8 +528,11 @@ def test_a_malformed_house_rule_is_reported_and_the_default_kept():
 
 
 def test_a_homebrew_specialty_is_listed_and_priced_by_its_kind():
-    homebrew = {"specialties": [{"id": "firearms_revolvers", "ability": "firearms", "name": "Revolvers",
-                                 "kind": "advanced"}]}
+    homebrew = {
+        "specialties": [
+            {"id": "firearms_revolvers", "ability": "firearms", "name": "Revolvers", "kind": "advanced"}
+        ]
+    }
     build = kestrel(specialties=KESTREL["specialties"] + [{"ability": "firearms", "name": "revolvers"}])
     report = run(build, homebrew=homebrew)
     assert report["valid"] and report["warnings"] == []
@@ -419,11 +540,21 @@ def test_a_homebrew_specialty_is_listed_and_priced_by_its_kind():
 
 
 def test_a_homebrew_ability_counts_for_creation_and_pricing():
-    homebrew = {"abilities": [{"id": "zero_g_combat", "name": "Zero-G Combat", "category": "skill"}],
-                "specialties": [{"id": "zero_g_combat_boarding", "ability": "zero_g_combat", "name": "Boarding",
-                                 "kind": "general"}]}
-    build = kestrel(abilities=dict(KESTREL["abilities"], zero_g_combat=2),
-                    specialties=KESTREL["specialties"] + [{"ability": "zero_g_combat", "name": "Boarding"}])
+    homebrew = {
+        "abilities": [{"id": "zero_g_combat", "name": "Zero-G Combat", "category": "skill"}],
+        "specialties": [
+            {
+                "id": "zero_g_combat_boarding",
+                "ability": "zero_g_combat",
+                "name": "Boarding",
+                "kind": "general",
+            }
+        ],
+    }
+    build = kestrel(
+        abilities=dict(KESTREL["abilities"], zero_g_combat=2),
+        specialties=KESTREL["specialties"] + [{"ability": "zero_g_combat", "name": "Boarding"}],
+    )
     report = run(build, homebrew=homebrew)
     assert report["valid"], report["errors"]
     assert report["spent"]["xp"] == 20 + 2 + 4 + 2
@@ -433,21 +564,33 @@ def test_a_homebrew_ability_counts_for_creation_and_pricing():
 @pytest.mark.parametrize(
     "homebrew, path",
     [
-        ({"specialties": [{"id": "x_y", "ability": "firearms", "name": "Y", "kind": "expert"}]}, "/specialties/0/kind"),
+        (
+            {"specialties": [{"id": "x_y", "ability": "firearms", "name": "Y", "kind": "expert"}]},
+            "/specialties/0/kind",
+        ),
         ({"specialties": [{"id": "x_y", "ability": "firearms", "kind": "general"}]}, "/specialties/0/name"),
-        ({"specialties": [{"id": "x_y", "ability": "cooking", "name": "Y", "kind": "general"}]},
-         "/specialties/0/ability"),
+        (
+            {"specialties": [{"id": "x_y", "ability": "cooking", "name": "Y", "kind": "general"}]},
+            "/specialties/0/ability",
+        ),
         ({"specialties": ["revolvers"]}, "/specialties/0"),
-        ({"specialties": [{"id": "Bad Id", "ability": "firearms", "name": "Y", "kind": "general"}]},
-         "/specialties/0/id"),
-        ({"abilities": [{"id": "hacking2", "name": "Hacking", "category": "spell"}]}, "/abilities/0/category"),
+        (
+            {"specialties": [{"id": "Bad Id", "ability": "firearms", "name": "Y", "kind": "general"}]},
+            "/specialties/0/id",
+        ),
+        (
+            {"abilities": [{"id": "hacking2", "name": "Hacking", "category": "spell"}]},
+            "/abilities/0/category",
+        ),
         ({"abilities": "lots"}, "/abilities"),
     ],
 )
 def test_malformed_homebrew_is_reported_not_raised(homebrew, path):
     report = run(kestrel(), homebrew=homebrew)
     assert report["valid"] is True
-    assert any(w["path"] == path and w["code"].startswith("homebrew.") for w in report["warnings"]), report["warnings"]
+    assert any(w["path"] == path and w["code"].startswith("homebrew.") for w in report["warnings"]), report[
+        "warnings"
+    ]
 
 
 # ------------------------------------------------------------- advancement
@@ -482,8 +625,11 @@ def test_renaming_a_specialty_only_in_case_is_not_a_loss():
 
 
 def test_recorded_creation_dots_are_fixed():
-    creation = {"primary": "mental", "attributes": dict(KESTREL["attributes"]),
-                "abilities": {**KESTREL["abilities"], "investigation": 3}}
+    creation = {
+        "primary": "mental",
+        "attributes": dict(KESTREL["attributes"]),
+        "abilities": {**KESTREL["abilities"], "investigation": 3},
+    }
     old = kestrel(creation=creation)
     new = kestrel(creation={**creation, "abilities": {**KESTREL["abilities"], "computer_science": 2}})
     assert ("maelstrom.creation_changed", "/creation") in codes(run(new, previous=old))
@@ -497,21 +643,34 @@ def test_content_catalogues():
     cat = RULESET.catalogue
     assert [a["group"] for a in cat["attributes"].values()] == ["physical"] * 3 + ["mental"] * 3
     assert len(cat["abilities"]) == 24
-    assert {c: sum(1 for a in cat["abilities"].values() if a["category"] == c)
-            for c in ("talent", "skill", "knowledge")} == {"talent": 8, "skill": 8, "knowledge": 8}
+    assert {
+        c: sum(1 for a in cat["abilities"].values() if a["category"] == c)
+        for c in ("talent", "skill", "knowledge")
+    } == {"talent": 8, "skill": 8, "knowledge": 8}
     specs = cat["specialties"]
     assert len(specs) == 186
     assert specs["investigation_forensics"]["kind"] == "advanced"
     assert specs["investigation_research"]["kind"] == "general"
-    assert specs["piloting_space_flight"] == {"id": "piloting_space_flight", "ability": "piloting",
-                                              "name": "Space Flight", "kind": "general"}
+    assert specs["piloting_space_flight"] == {
+        "id": "piloting_space_flight",
+        "ability": "piloting",
+        "name": "Space Flight",
+        "kind": "general",
+    }
     assert sum(1 for s in specs.values() if name_key(s["name"]) == "powerarmor") == 8
     assert all(s["ability"] in cat["abilities"] for s in specs.values())
     assert [h["id"] for h in cat["health_levels"].values()] == [
-        h["id"] for h in RULESET.house_defaults["health_chart"]]
+        h["id"] for h in RULESET.house_defaults["health_chart"]
+    ]
     assert {a["id"]: a["scope"] for a in cat["awards"].values()} == {
-        "participation": "chapter", "creativity": "chapter", "roleplaying": "chapter", "heroism": "chapter",
-        "victory": "story", "hazard": "story", "ingenuity": "story"}
+        "participation": "chapter",
+        "creativity": "chapter",
+        "roleplaying": "chapter",
+        "heroism": "chapter",
+        "victory": "story",
+        "hazard": "story",
+        "ingenuity": "story",
+    }
 
 
 def test_traits_describe_the_sections_for_the_builder():
@@ -520,7 +679,9 @@ def test_traits_describe_the_sections_for_the_builder():
     assert sections["attributes"]["path"] == "/attributes" and len(sections["attributes"]["fields"]) == 6
     assert sections["abilities"]["max"] == 5 and len(sections["abilities"]["options"]) == 24
     assert (sections["willpower"]["default"], sections["willpower"]["max"]) == (3, 10)
-    assert {"name": "Forensics", "kind": "advanced"} in sections["specialties"]["suggestions"]["investigation"]
+    assert {"name": "Forensics", "kind": "advanced"} in sections["specialties"]["suggestions"][
+        "investigation"
+    ]
     creation = sections["creation"]
     assert creation["widget"] == "maelstrom_creation"
     assert creation["ability_slots"] == [3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1]
@@ -532,7 +693,10 @@ def test_a_blank_build_has_the_right_shape_and_costs_nothing():
     report = run(blank)
     assert blank["attributes"] == dict.fromkeys(RULESET.catalogue["attributes"], 1)
     assert report["spent"] == {"xp": 0}
-    assert {e["code"] for e in report["errors"]} == {"maelstrom.creation_attributes", "maelstrom.creation_abilities"}
+    assert {e["code"] for e in report["errors"]} == {
+        "maelstrom.creation_attributes",
+        "maelstrom.creation_abilities",
+    }
 
 
 @pytest.mark.parametrize("path", DEMOS, ids=lambda p: p.stem)
@@ -559,7 +723,9 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
-TRAIT_KEYS = st.sampled_from(["attributes", "abilities", "willpower", "specialties", "creation", "budget", "name"])
+TRAIT_KEYS = st.sampled_from(
+    ["attributes", "abilities", "willpower", "specialties", "creation", "budget", "name"]
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -567,19 +733,41 @@ TRAIT_KEYS = st.sampled_from(["attributes", "abilities", "willpower", "specialti
 def test_any_document_gets_a_report_without_tripping_the_safety_net(overrides, data):
     build = kestrel(**overrides)
     if data.draw(st.booleans()):
-        build["specialties"] = data.draw(st.lists(st.dictionaries(
-            st.sampled_from(["ability", "name", "kind"]), json_values | st.sampled_from(["firearms", "general"]),
-            max_size=3), max_size=3))
+        build["specialties"] = data.draw(
+            st.lists(
+                st.dictionaries(
+                    st.sampled_from(["ability", "name", "kind"]),
+                    json_values | st.sampled_from(["firearms", "general"]),
+                    max_size=3,
+                ),
+                max_size=3,
+            )
+        )
     report = validate(build).as_dict()
     assert report["valid"] is (report["errors"] == [])
     assert all(SAFETY_NET not in e["message"] for e in report["errors"]), report["errors"]
 
 
-@pytest.mark.parametrize("doc", [{"ruleset": "maelstrom"}, {"ruleset": "maelstrom", "name": "X",
-                                  "attributes": {"strength": None}, "abilities": None, "specialties": [None],
-                                  "willpower": None, "creation": {"attributes": 3, "abilities": []}}])
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"ruleset": "maelstrom"},
+        {
+            "ruleset": "maelstrom",
+            "name": "X",
+            "attributes": {"strength": None},
+            "abilities": None,
+            "specialties": [None],
+            "willpower": None,
+            "creation": {"attributes": 3, "abilities": []},
+        },
+    ],
+)
 def test_garbage_gets_a_precise_report(doc):
     report = validate(doc).as_dict()
     assert report["valid"] is False
-    assert ("build.malformed", "/name") in codes(report) or ("build.malformed", "/attributes/strength") in codes(report)
+    assert ("build.malformed", "/name") in codes(report) or (
+        "build.malformed",
+        "/attributes/strength",
+    ) in codes(report)
     assert all(SAFETY_NET not in e["message"] for e in report["errors"])

@@ -21,8 +21,12 @@ def _build(path: str) -> dict:
     return json.loads((ROOT / path).read_text())
 
 
-ROOK = _build("rulesets/systems/maelstrom/demo/rook.json")  # reflexes 4, wits 2; precision 4 + firearms 3; strength 2; wp 3
-KESTREL = _build("rulesets/systems/maelstrom/demo/kestrel.json")  # reflexes 2, wits 3; melee 0; investigation 4; wp 4
+ROOK = _build(
+    "rulesets/systems/maelstrom/demo/rook.json"
+)  # reflexes 4, wits 2; precision 4 + firearms 3; strength 2; wp 3
+KESTREL = _build(
+    "rulesets/systems/maelstrom/demo/kestrel.json"
+)  # reflexes 2, wits 3; melee 0; investigation 4; wp 4
 VASQUEZ = _build("bench/builds/maelstrom_typical.json")  # reflexes 3, wits 2; precision 4 + firearms 3; wp 3
 
 
@@ -49,11 +53,19 @@ def table() -> Table:
 def test_initiative_is_reflexes_plus_wits_plus_a_d10_with_documented_ties(table):
     # Rook's Reflexes + Wits 6 beats 5; Kestrel and Vasquez tie at 5: Kestrel's Wits 3 beats 2.
     assert table.order == [1, 3, 2]
-    assert table.log == ["Initiative (Reflexes + Wits + d10): Rook Abara 9 (6 + 3), Kestrel 9 (5 + 4), "
-                         "Vasquez Oduya 9 (5 + 4)."]
+    assert table.log == [
+        "Initiative (Reflexes + Wits + d10): Rook Abara 9 (6 + 3), Kestrel 9 (5 + 4), "
+        "Vasquez Oduya 9 (5 + 4)."
+    ]
     assert table.es == {"difficulty": 6, "threshold": 0}
-    assert table.by_id[1].combat == {"acted": False, "willpower_spent": False, "willpower_roll": None,
-                                     "initiative": 9, "initiative_roll": 3, "initiative_base": 6}
+    assert table.by_id[1].combat == {
+        "acted": False,
+        "willpower_spent": False,
+        "willpower_roll": None,
+        "initiative": 9,
+        "initiative_roll": 3,
+        "initiative_base": 6,
+    }
 
 
 def test_pcs_go_before_npcs_when_everything_ties():
@@ -71,7 +83,8 @@ def test_damage_fills_the_track_from_the_top_and_the_pool_shrinks_by_the_wound_p
     assert table.log[-1] == (
         "Rook Abara attacks Vasquez Oduya with the pistol: 7 dice. Rolled 6, 7, 8, 2, 3, 4, 5 at difficulty 6: "
         "3 successes, 0 botches → 3 successes. Hit: 4 levels of lethal; Vasquez Oduya soaks 1 (Strength 2: 6, 2). "
-        "Vasquez Oduya: Takes 3 levels of lethal damage; now Hurt.")
+        "Vasquez Oduya: Takes 3 levels of lethal damage; now Hurt."
+    )
     assert table.health(2) == [L, L, L, None, None, None, None, None]
     spec = table.spec(2, "ranged")
     assert spec.odds["pool"] == 6 and "wound penalty -1" in spec.cost
@@ -96,7 +109,9 @@ def test_damage_fills_the_track_from_the_top_and_the_pool_shrinks_by_the_wound_p
 
 def test_one_action_a_turn_and_only_on_your_turn(table):
     table.turn(1)
-    table.act(1, {"action": "melee", "target": 2, "weapon": "fists"}, [1, 2, 3])  # Strength 2 + Melee 1: a botch
+    table.act(
+        1, {"action": "melee", "target": 2, "weapon": "fists"}, [1, 2, 3]
+    )  # Strength 2 + Melee 1: a botch
     assert table.log[-1].endswith("→ botch (1 uncancelled). Miss.")
     exc = table.refused("maelstrom.already_acted", 1, {"action": "ranged", "target": 2})
     assert "one action a turn" in exc.message
@@ -110,8 +125,10 @@ def test_one_action_a_turn_and_only_on_your_turn(table):
 def test_aggravated_damage_cannot_be_soaked_and_misses_do_nothing(table):
     table.turn(1)
     table.act(1, {"action": "melee", "target": 2, "weapon": "plasma_cutter"}, [9, 9, 2])  # 2 successes
-    assert table.log[-1].endswith("Hit: 3 levels of aggravated; Vasquez Oduya aggravated damage cannot be soaked. "
-                                  "Vasquez Oduya: Takes 3 levels of aggravated damage; now Hurt.")
+    assert table.log[-1].endswith(
+        "Hit: 3 levels of aggravated; Vasquez Oduya aggravated damage cannot be soaked. "
+        "Vasquez Oduya: Takes 3 levels of aggravated damage; now Hurt."
+    )
     assert table.health(2)[:4] == [A, A, A, None]
     table.turn(3)
     table.act(3, {"action": "melee", "target": 2, "weapon": "club"}, [5, 5])  # Kestrel: no Melee dots
@@ -129,15 +146,18 @@ def test_willpower_ignores_the_wound_penalty_for_one_action(table):
     table.turn(2)
     assert table.spec(2, "ranged").odds["pool"] == 4
     table.act(2, {"action": "spend_willpower"})
-    assert table.log[-1] == ("Vasquez Oduya: Spends a willpower dot to ignore wound penalties for the next action. "
-                             "(2 left)")
+    assert table.log[-1] == (
+        "Vasquez Oduya: Spends a willpower dot to ignore wound penalties for the next action. (2 left)"
+    )
     assert table.by_id[2].state["willpower"] == 2 and table.by_id[2].state["ignore_wounds"] is True
     assert table.spec(2, "ranged").odds["pool"] == 7
     table.refused("maelstrom.wounds_already_ignored", 2, {"action": "spend_willpower"})
     # Rifle at Rook: 2 successes − 1 botch = 1 → 3 lethal; Rook's soak botches (1, 1): nothing soaked.
     table.act(2, {"action": "ranged", "target": 1, "weapon": "rifle"}, [1, 2, 3, 4, 5, 6, 9, 1, 1])
-    assert table.log[-1].startswith("Vasquez Oduya attacks Rook Abara with the rifle: 7 dice (wound penalty ignored "
-                                    "(willpower)). Rolled 1, 2, 3, 4, 5, 6, 9")
+    assert table.log[-1].startswith(
+        "Vasquez Oduya attacks Rook Abara with the rifle: 7 dice (wound penalty ignored "
+        "(willpower)). Rolled 1, 2, 3, 4, 5, 6, 9"
+    )
     assert "Rook Abara soaks 0 (Strength 2: 1, 1)" in table.log[-1]
     assert table.health(1)[:4] == [L, L, L, None]
     # The action is over: the penalty is back, and the dot is spent.
@@ -159,10 +179,15 @@ def test_spending_the_last_dot_lets_the_fighter_act_once_then_incapacitates(tabl
     table.act(3, {"action": "spend_willpower"})
     assert table.by_id[3].state["willpower"] == 0
     assert table.spec(3, "roll").allowed  # 0 willpower, but the spend pushes through this one action
-    table.act(3, {"action": "roll", "attribute": "wits", "ability": "investigation", "note": "reads the room"},
-              [6, 6, 6, 1, 2, 3, 4])
-    assert table.log[-1].startswith("Kestrel — reads the room — rolls Wits + Investigation, 7 dice (wound penalty "
-                                    "ignored (willpower)). Rolled 6, 6, 6, 1, 2, 3, 4")
+    table.act(
+        3,
+        {"action": "roll", "attribute": "wits", "ability": "investigation", "note": "reads the room"},
+        [6, 6, 6, 1, 2, 3, 4],
+    )
+    assert table.log[-1].startswith(
+        "Kestrel — reads the room — rolls Wits + Investigation, 7 dice (wound penalty "
+        "ignored (willpower)). Rolled 6, 6, 6, 1, 2, 3, 4"
+    )
     effects = RULESET.state_effects(KESTREL, validate(KESTREL), table.by_id[3].state)
     assert effects["incapacitated"] is True
     table.turn(3)
@@ -200,8 +225,10 @@ def test_willpower_rolls_botches_and_automatic_successes(table):
     spec = table.spec(2, "willpower_roll")
     assert spec.allowed and spec.reaction and spec.odds == {"pool": 3, "difficulty": 6, "threshold": 0}
     table.act(2, {"action": "willpower_roll", "difficulty": "8", "note": "the fear"}, [1, 2, 3])
-    assert table.log[-1] == ("Vasquez Oduya rolls willpower against the fear (3 dice). Rolled 1, 2, 3 at difficulty 8: "
-                             "0 successes, 1 botch → botch (1 uncancelled). Loses 1 willpower.")
+    assert table.log[-1] == (
+        "Vasquez Oduya rolls willpower against the fear (3 dice). Rolled 1, 2, 3 at difficulty 8: "
+        "0 successes, 1 botch → botch (1 uncancelled). Loses 1 willpower."
+    )
     assert table.by_id[2].state["willpower"] == 2
     exc = table.refused("maelstrom.botch_not_cancellable", 2, {"action": "willpower_auto"})
     assert "botched" in exc.message
@@ -214,12 +241,17 @@ def test_willpower_rolls_botches_and_automatic_successes(table):
 
 def test_zero_dots_and_the_storytellers_difficulty(table):
     table.turn(3)
-    table.refused("maelstrom.untrained_knowledge", 3, {"action": "roll", "attribute": "intelligence",
-                                                       "ability": "navigation"})
+    table.refused(
+        "maelstrom.untrained_knowledge",
+        3,
+        {"action": "roll", "attribute": "intelligence", "ability": "navigation"},
+    )
     table.refused("maelstrom.unknown_trait", 3, {"action": "roll", "attribute": "charm"})
     table.act(3, {"action": "roll", "attribute": "precision", "ability": "piloting"}, [7, 7, 2])
-    assert table.log[-1].startswith("Kestrel rolls Precision + Piloting, 3 dice (no Piloting dots: difficulty +1). "
-                                    "Rolled 7, 7, 2 at difficulty 7: 2 successes")
+    assert table.log[-1].startswith(
+        "Kestrel rolls Precision + Piloting, 3 dice (no Piloting dots: difficulty +1). "
+        "Rolled 7, 7, 2 at difficulty 7: 2 successes"
+    )
     # The GM raises the difficulty and adds a threshold for everyone.
     table.act(1, {"action": "gm_difficulty", "difficulty": "8", "threshold": "1"}, gm=True)
     assert table.es == {"difficulty": 8, "threshold": 1}
@@ -232,8 +264,10 @@ def test_zero_dots_and_the_storytellers_difficulty(table):
 
 def test_gm_damage_may_be_soaked_and_healed(table):
     table.act(2, {"action": "gm_damage", "levels": 3, "type": "lethal", "soak": "true"}, [6, 1], gm=True)
-    assert table.log[-1] == ("GM: Vasquez Oduya soaks 0 (Strength 2: 6, 1). Vasquez Oduya: Takes 3 levels of lethal "
-                             "damage; now Hurt.")
+    assert table.log[-1] == (
+        "GM: Vasquez Oduya soaks 0 (Strength 2: 6, 1). Vasquez Oduya: Takes 3 levels of lethal "
+        "damage; now Hurt."
+    )
     table.act(2, {"action": "gm_damage", "levels": 1, "type": "bashing", "soak": True}, [6, 7], gm=True)
     assert table.log[-1] == "GM: Vasquez Oduya soaks 2 (Strength 2: 6, 7). No damage gets through."
     table.act(2, {"action": "gm_heal", "levels": 1, "type": ""}, gm=True)

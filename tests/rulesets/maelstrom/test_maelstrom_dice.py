@@ -14,7 +14,9 @@ def brute_force(pool: int, difficulty: int, threshold: int) -> dict:
     counts: dict[str, Fraction] = {}
     weight = Fraction(1, 10**pool)
     for faces in itertools.product(range(1, 11), repeat=pool):
-        result = RULESET.roll({"pool": pool, "difficulty": difficulty, "threshold": threshold}, FixedRoller(faces))
+        result = RULESET.roll(
+            {"pool": pool, "difficulty": difficulty, "threshold": threshold}, FixedRoller(faces)
+        )
         key = result["outcome"] if result["outcome"] != "success" else str(result["total"])
         counts[key] = counts.get(key, Fraction(0)) + weight
     return counts
@@ -35,7 +37,9 @@ def brute_force(pool: int, difficulty: int, threshold: int) -> dict:
     ],
 )
 def test_roll_counts_successes_botches_and_threshold(faces, difficulty, threshold, outcome, total):
-    result = RULESET.roll({"pool": len(faces), "difficulty": difficulty, "threshold": threshold}, FixedRoller(faces))
+    result = RULESET.roll(
+        {"pool": len(faces), "difficulty": difficulty, "threshold": threshold}, FixedRoller(faces)
+    )
     assert result["faces"] == list(faces)
     assert (result["outcome"], result["total"]) == (outcome, total)
     assert result["text"]

@@ -17,7 +17,14 @@ B, L, A = "bashing", "lethal", "aggravated"
 
 def state(health=(), willpower=4, **extra):
     boxes = list(health) + [None] * (8 - len(health))
-    return {"health": boxes, "willpower": willpower, "ignore_wounds": False, "dead": False, "notes": "", **extra}
+    return {
+        "health": boxes,
+        "willpower": willpower,
+        "ignore_wounds": False,
+        "dead": False,
+        "notes": "",
+        **extra,
+    }
 
 
 def act(current, **action):
@@ -63,8 +70,16 @@ def test_a_level_after_lethal_in_the_incapacitated_box_is_fatal(last):
 
 @pytest.mark.parametrize(
     "filled, penalty, level",
-    [(0, 0, None), (1, 0, "Bruised"), (2, -1, "Scratched"), (3, -1, "Hurt"), (4, -2, "Injured"),
-     (5, -2, "Wounded"), (6, -3, "Mauled"), (7, -5, "Crippled")],
+    [
+        (0, 0, None),
+        (1, 0, "Bruised"),
+        (2, -1, "Scratched"),
+        (3, -1, "Hurt"),
+        (4, -2, "Injured"),
+        (5, -2, "Wounded"),
+        (6, -3, "Mauled"),
+        (7, -5, "Crippled"),
+    ],
 )
 def test_the_wound_penalty_is_that_of_the_lowest_damaged_box(filled, penalty, level):
     effects = RULESET.state_effects(BUILD, REPORT, state([L] * filled))
@@ -88,8 +103,9 @@ def test_healing_takes_the_least_serious_damage_first():
 
 
 def test_spending_willpower_for_an_automatic_success_leaves_successes_equal_to_the_dots_left():
-    new, text = RULESET.state_action(state(willpower=4), {"action": "spend_willpower", "purpose":
-                                                          "automatic_success"}, BUILD, REPORT)
+    new, text = RULESET.state_action(
+        state(willpower=4), {"action": "spend_willpower", "purpose": "automatic_success"}, BUILD, REPORT
+    )
     assert new["willpower"] == 3 and "3 successes" in text
 
 
@@ -158,7 +174,11 @@ def test_state_sections_show_the_track_and_the_willpower_pool():
     sections = {s["id"]: s for s in RULESET.state_sections(BUILD, REPORT, state([L, B]))}
     track = sections["health"]
     assert track["kind"] == "track"
-    assert [(i["label"], i["damage"]) for i in track["items"][:3]] == [("Bruised", L), ("Scratched", B), ("Hurt", None)]
+    assert [(i["label"], i["damage"]) for i in track["items"][:3]] == [
+        ("Bruised", L),
+        ("Scratched", B),
+        ("Hurt", None),
+    ]
     assert {a["action"] for a in track["actions"]} == {"damage", "heal"}
     pool = sections["willpower"]["items"][0]
     assert (pool["value"], pool["max"], pool["path"]) == (4, 4, "/willpower")

@@ -56,8 +56,9 @@ def test_the_dots_above_the_maximum_show_as_one_line_of_the_costs():
     report = validate(_with("abilities", "investigation", 7))
     lines = [c for c in report.costs if c["path"] == "/abilities/investigation"]
     assert [c["cost"] for c in lines] == [8, 10, 26]
-    assert lines[-1]["label"] == ("Investigation 6–7 would cost 26 XP: 2 dots above the maximum of 5, priced so "
-                                  "the total stays true.")
+    assert lines[-1]["label"] == (
+        "Investigation 6–7 would cost 26 XP: 2 dots above the maximum of 5, priced so the total stays true."
+    )
 
 
 def test_a_huge_value_is_priced_in_closed_form():
@@ -81,4 +82,5 @@ def test_a_campaign_that_raises_the_maximum_prices_the_dot_as_an_ordinary_one():
     assert not report.has_error("skill.above_maximum")
     assert report.spent == {"xp": 20 + 22}  # the same XP: only the range moved
     assert [c["label"] for c in report.costs if c["path"] == "/abilities/investigation"][-1] == (
-        "Investigation 6 costs 12 XP because it is the 6th dot (new rank × 2, the Maelstrom cost table).")
+        "Investigation 6 costs 12 XP because it is the 6th dot (new rank × 2, the Maelstrom cost table)."
+    )

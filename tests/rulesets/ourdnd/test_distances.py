@@ -17,14 +17,28 @@ from rulesets.systems.ourdnd import distance
 from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[3]
-BRAM = json.loads((ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text())  # STR 2, sword, shield
-WREN = json.loads((ROOT / "rulesets/systems/ourdnd/demo/wren_emberhand.json").read_text())  # INT 3, fire staff, dagger
-ARCHER = {"ruleset": "ourdnd", "name": "Ash", "budget": {"points": 6},
-          "stats": {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}, "hearts": 1,
-          "gear": [{"item": "longbow"}, {"item": "shortbow"}, {"item": "musket"}, {"item": "dagger"}]}
-GOBLIN = {"ruleset": "ourdnd", "name": "Goblin", "budget": {"points": 3},
-          "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0}, "hearts": 1,
-          "gear": [{"item": "dagger"}]}
+BRAM = json.loads(
+    (ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text()
+)  # STR 2, sword, shield
+WREN = json.loads(
+    (ROOT / "rulesets/systems/ourdnd/demo/wren_emberhand.json").read_text()
+)  # INT 3, fire staff, dagger
+ARCHER = {
+    "ruleset": "ourdnd",
+    "name": "Ash",
+    "budget": {"points": 6},
+    "stats": {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0},
+    "hearts": 1,
+    "gear": [{"item": "longbow"}, {"item": "shortbow"}, {"item": "musket"}, {"item": "dagger"}],
+}
+GOBLIN = {
+    "ruleset": "ourdnd",
+    "name": "Goblin",
+    "budget": {"points": 3},
+    "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0},
+    "hearts": 1,
+    "gear": [{"item": "dagger"}],
+}
 RULES = OURDND.combat()
 
 
@@ -32,9 +46,17 @@ def fighter(fid: int, build: dict, *, npc: bool = False, house: dict | None = No
     """A fighter whose report was checked under the campaign's ``house`` rules (the hooks read them)."""
     report = OURDND.validate(build, settings=house)
     assert report.valid, report.errors
-    return Fighter(id=fid, name=build["name"].split()[0], is_npc=npc, group="", build=build,
-                   derived=report.derived, state={**OURDND.initial_state(build, report), **state}, combat={},
-                   report=report)
+    return Fighter(
+        id=fid,
+        name=build["name"].split()[0],
+        is_npc=npc,
+        group="",
+        build=build,
+        derived=report.derived,
+        state={**OURDND.initial_state(build, report), **state},
+        combat={},
+        report=report,
+    )
 
 
 class Scene(combat_helpers.Scene):
@@ -49,8 +71,12 @@ class Scene(combat_helpers.Scene):
 
 def scene(*, house: dict | None = None, positions: dict | None = None, first: int = 1) -> Scene:
     """Bram (1), Wren (2), Ash the archer (3) and a goblin (4) at the DM's seat; ``first`` rolls 20."""
-    fighters = [fighter(1, BRAM, house=house), fighter(2, WREN, house=house), fighter(3, ARCHER, house=house),
-                fighter(4, GOBLIN, npc=True, house=house)]
+    fighters = [
+        fighter(1, BRAM, house=house),
+        fighter(2, WREN, house=house),
+        fighter(3, ARCHER, house=house),
+        fighter(4, GOBLIN, npc=True, house=house),
+    ]
     faces = [20 if fid == first else 2 for fid in (1, 2, 3, 4)]
     es = {"positions": {str(k): v for k, v in positions.items()}} if positions else {}
     return Scene(fighters, es, faces)
@@ -58,10 +84,22 @@ def scene(*, house: dict | None = None, positions: dict | None = None, first: in
 
 # ------------------------------------------------------------------ the bands
 
+
 # "CLOSE: from 0 to 1 meter. NEAR: 10 meters approximately. FAR: 20 meters approximately. VERY FAR:
 # 40 meters approximately. OUT OF RANGE: beyond 40 or 50 meters." One zone of the line is a NEAR step.
-@pytest.mark.parametrize("steps,band", [(0, "close"), (1, "near"), (-1, "near"), (2, "far"), (3, "very_far"),
-                                        (4, "very_far"), (5, "out_of_range"), (40, "out_of_range")])
+@pytest.mark.parametrize(
+    "steps,band",
+    [
+        (0, "close"),
+        (1, "near"),
+        (-1, "near"),
+        (2, "far"),
+        (3, "very_far"),
+        (4, "very_far"),
+        (5, "out_of_range"),
+        (40, "out_of_range"),
+    ],
+)
 def test_the_band_of_a_distance_follows_the_seed_s_measurements(steps, band):
     assert distance.band_of(steps) == band
 
@@ -70,8 +108,10 @@ def test_each_side_starts_together_and_the_sides_start_close_by_house_default():
     s = scene()
     assert s.es["positions"] == {"1": 0, "2": 0, "3": 0, "4": 0}
     assert s.band(1, 4) == "close" and s.band(1, 2) == "close"
-    assert ("The two sides start CLOSE (house default; the campaign may change it, and the DM places anyone "
-            "with Set distance).") in s.log
+    assert (
+        "The two sides start CLOSE (house default; the campaign may change it, and the DM places anyone "
+        "with Set distance)."
+    ) in s.log
 
 
 def test_a_campaign_s_start_distance_changes_where_the_sides_start():
@@ -83,7 +123,11 @@ def test_a_campaign_s_start_distance_changes_where_the_sides_start():
 def test_the_row_shows_the_band_to_every_other_combatant():
     s = scene(positions={1: 0, 2: 0, 3: -2, 4: 1})
     details = RULES.summary(s.by[1], s.es)["details"]
-    assert [(d["label"], d["value"]) for d in details] == [("Wren", "CLOSE"), ("Ash", "FAR"), ("Goblin", "NEAR")]
+    assert [(d["label"], d["value"]) for d in details] == [
+        ("Wren", "CLOSE"),
+        ("Ash", "FAR"),
+        ("Goblin", "NEAR"),
+    ]
     assert RULES.summary(s.by[3], s.es)["details_label"] == "Distances"
     assert [d["value"] for d in RULES.summary(s.by[3], s.es)["details"]] == ["FAR", "FAR", "VERY FAR"]
 
@@ -96,12 +140,19 @@ def test_the_row_shows_the_band_to_every_other_combatant():
 # effects can reach."
 REACH = [
     # attacker, gear, zones apart, allowed (or the refusal's code)
-    (1, "sword", 0, True), (1, "sword", 1, "ourdnd.out_of_reach"), (1, "bare_hands", 1, "ourdnd.out_of_reach"),
-    (2, "dagger", 1, True), (2, "dagger", 2, "ourdnd.out_of_reach"),
-    (3, "shortbow", 2, True), (3, "shortbow", 3, "ourdnd.out_of_reach"),
-    (3, "longbow", 4, True), (3, "longbow", 5, "ourdnd.out_of_range"),
-    (3, "musket", 2, True), (3, "musket", 3, "ourdnd.out_of_reach"),  # gunpowder: FAR (house default)
-    (2, "fire_staff", 2, True), (2, "fire_staff", 4, "ourdnd.out_of_reach"),  # magic: FAR (house default)
+    (1, "sword", 0, True),
+    (1, "sword", 1, "ourdnd.out_of_reach"),
+    (1, "bare_hands", 1, "ourdnd.out_of_reach"),
+    (2, "dagger", 1, True),
+    (2, "dagger", 2, "ourdnd.out_of_reach"),
+    (3, "shortbow", 2, True),
+    (3, "shortbow", 3, "ourdnd.out_of_reach"),
+    (3, "longbow", 4, True),
+    (3, "longbow", 5, "ourdnd.out_of_range"),
+    (3, "musket", 2, True),
+    (3, "musket", 3, "ourdnd.out_of_reach"),  # gunpowder: FAR (house default)
+    (2, "fire_staff", 2, True),
+    (2, "fire_staff", 4, "ourdnd.out_of_reach"),  # magic: FAR (house default)
 ]
 
 
@@ -119,8 +170,10 @@ def test_an_attack_reaches_as_far_as_its_gear_and_no_farther(who, gear, apart, a
 def test_melee_needs_close_and_says_so():
     s = scene(positions={1: 0, 4: 1})
     message = s.refused(1, "ourdnd.out_of_reach", action="attempt", stat="str", target=4, gear="sword")
-    assert message == ("Melee needs CLOSE (Sword reach no farther), and Goblin is NEAR Bram: move closer first, "
-                       "or use something that reaches farther.")
+    assert message == (
+        "Melee needs CLOSE (Sword reach no farther), and Goblin is NEAR Bram: move closer first, "
+        "or use something that reaches farther."
+    )
     message = s.refused(1, "ourdnd.out_of_reach", action="attempt", stat="str", target=4, gear="bare_hands")
     assert message.startswith("Melee needs CLOSE (bare hands reach no farther), and Goblin is NEAR Bram")
 
@@ -130,8 +183,9 @@ def test_a_reach_from_the_house_default_says_so_and_a_campaign_changes_it():
     s.act(3, [19, 1], action="attempt", stat="dex", target=4, gear="musket")
     other = scene(house={"reach_by_kind": {"gunpowder": "near"}}, positions={3: 0, 4: 2}, first=3)
     message = other.refused(3, "ourdnd.out_of_reach", action="attempt", stat="dex", target=4, gear="musket")
-    assert message.startswith("Musket reaches NEAR (house default; the campaign may change it), and Goblin is "
-                              "FAR from Ash")
+    assert message.startswith(
+        "Musket reaches NEAR (house default; the campaign may change it), and Goblin is FAR from Ash"
+    )
     labels = [o["label"] for o in other.spec(3, "attempt").params[2]["options"]]
     assert "musket (d8, reaches NEAR)" in labels and "longbow (d8, reaches VERY FAR)" in labels
 
@@ -146,14 +200,18 @@ def test_a_longbow_at_very_far_is_hard_and_easy_cancels_it():
     s = scene(positions={3: 0, 4: 4}, first=3)
     s.act(3, [15, 8], action="attempt", stat="dex", target=4, gear="longbow")  # the lower, 8 + 3 = 11 vs 12
     assert s.hp(4) == 10
-    assert s.log[-1] == ("Ash's DEX attempt on Goblin (Goblin is VERY FAR: hitting is HARD): 2d20 (hard) 15, 8 → 8 "
-                         "+ 3 = 11 vs TD 12: failure.")
+    assert s.log[-1] == (
+        "Ash's DEX attempt on Goblin (Goblin is VERY FAR: hitting is HARD): 2d20 (hard) 15, 8 → 8 "
+        "+ 3 = 11 vs TD 12: failure."
+    )
     s.turn(3)
     s.act(3, [9, 6], action="attempt", stat="dex", target=4, gear="longbow", mode="easy")  # one d20: 12, d8 6
     assert s.hp(4) == 4
     assert s.log[-2].endswith("d20 9 + 3 = 12 vs TD 12: success.")
     s.turn(3)
-    s.act(3, [2, 17], action="attempt", stat="dex", target=4, gear="longbow", mode="hard")  # never a third die
+    s.act(
+        3, [2, 17], action="attempt", stat="dex", target=4, gear="longbow", mode="hard"
+    )  # never a third die
     assert s.log[-1].endswith("2d20 (hard) 2, 17 → 2 + 3 = 5 vs TD 12: failure.")
 
 
@@ -166,8 +224,10 @@ def test_first_aid_needs_an_ally_who_can_reach_them():
     s = scene(positions={1: 0, 2: 1}, first=2)
     s.act(1, gm=True, action="gm_damage", amount=10)
     message = s.refused(2, "ourdnd.out_of_reach", action="first_aid", target=1, stat="int")
-    assert message == ("First aid needs an ally who can reach Bram with their hands, and Wren is NEAR Bram: "
-                       "move CLOSE first.")
+    assert message == (
+        "First aid needs an ally who can reach Bram with their hands, and Wren is NEAR Bram: "
+        "move CLOSE first."
+    )
     s.act(2, action="move_near", target=1, to="close")
     s.act(2, [9], action="first_aid", target=1, stat="int")
     assert s.by[1].state["stable"] is True
@@ -181,10 +241,17 @@ def test_first_aid_needs_an_ally_who_can_reach_them():
 # reach by any ways in one TURN of movement".
 MOVES = [
     # zones apart, move, to, allowed (or the refusal's code), zones apart after
-    (1, "near", "close", True, 0), (2, "near", "near", True, 1), (2, "near", "close", "ourdnd.too_far_to_move", 2),
-    (2, "far", "close", True, 0), (4, "far", "far", True, 2), (4, "far", "near", "ourdnd.too_far_to_move", 4),
-    (0, "near", "near", True, 1), (0, "far", "far", True, 2), (0, "far", "very_far", "ourdnd.too_far_to_move", 0),
-    (1, "far", "out_of_range", "ourdnd.too_far_to_move", 1), (5, "far", "very_far", True, 4),
+    (1, "near", "close", True, 0),
+    (2, "near", "near", True, 1),
+    (2, "near", "close", "ourdnd.too_far_to_move", 2),
+    (2, "far", "close", True, 0),
+    (4, "far", "far", True, 2),
+    (4, "far", "near", "ourdnd.too_far_to_move", 4),
+    (0, "near", "near", True, 1),
+    (0, "far", "far", True, 2),
+    (0, "far", "very_far", "ourdnd.too_far_to_move", 0),
+    (1, "far", "out_of_range", "ourdnd.too_far_to_move", 1),
+    (5, "far", "very_far", True, 4),
 ]
 
 
@@ -203,15 +270,18 @@ def test_the_refusals_of_a_move_say_the_seed_s_words():
     s = scene(positions={1: 0, 4: 2})
     assert s.refused(1, "ourdnd.too_far_to_move", action="move_near", target=4, to="close") == (
         "A NEAR move is a few big steps; getting CLOSE to Goblin is a FAR move for Bram. Move far (the whole "
-        "turn) instead, or move near to a nearer spot.")
+        "turn) instead, or move near to a nearer spot."
+    )
     near = scene(positions={1: 0, 4: 1})
     assert near.refused(1, "ourdnd.too_far_to_move", action="move_far", target=4, to="very_far") == (
         "It's impossible to get a VERY FAR distance in a turn by normal ways: getting VERY FAR from Goblin is a "
-        "VERY FAR move for Bram, and moving FAR is as far as a turn goes.")
+        "VERY FAR move for Bram, and moving FAR is as far as a turn goes."
+    )
     close = scene()
     assert close.refused(1, "ourdnd.too_far_to_move", action="move_far", target=4, to="out_of_range") == (
         "Getting OUT OF RANGE of Goblin is OUT OF RANGE for Bram: a distance you can't reach by any ways in one "
-        "TURN of movement.")
+        "TURN of movement."
+    )
 
 
 def test_move_near_then_strike_in_melee():
@@ -267,6 +337,7 @@ def test_a_combatant_taken_out_is_forgotten_at_the_next_turn():
 
 # ------------------------------------------------------------------ homebrew
 
+
 def test_homebrew_gear_names_its_reach_or_takes_its_kind_s():
     from rulesets.engine import validate
     from tests.rulesets.report_helpers import warnings
@@ -274,20 +345,34 @@ def test_homebrew_gear_names_its_reach_or_takes_its_kind_s():
     bad = {"gear": [{"id": "sling", "name": "Sling", "effort": "d6", "reach": "miles"}]}
     report = validate({**ARCHER, "gear": [{"item": "sling"}]}, homebrew=bad)
     assert ("homebrew.malformed", "/gear/0/reach") in warnings(report)
-    ctx = OURDND.context(None, {"gear": [{"id": "sling", "name": "Sling", "effort": "d6", "reach": "near"},
-                                         {"id": "wand", "name": "Wand", "kind": "magic", "effort": "d10"}]})
+    ctx = OURDND.context(
+        None,
+        {
+            "gear": [
+                {"id": "sling", "name": "Sling", "effort": "d6", "reach": "near"},
+                {"id": "wand", "name": "Wand", "kind": "magic", "effort": "d10"},
+            ]
+        },
+    )
     assert distance.reach(ctx.catalogue["gear"]["sling"], ctx) == ("near", False)
     assert distance.reach(ctx.catalogue["gear"]["wand"], ctx) == ("far", True)
 
 
 # ------------------------------------------------------------------ house rules
 
-@pytest.mark.parametrize("house,paths", [
-    ({"start_distance": "near", "reach_by_kind": {"magic": "very_far"}}, []),
-    ({"start_distance": "next door"}, ["/start_distance"]),
-    ({"reach_by_kind": {"magic": "out_of_range", "gunpowder": "miles"}},
-     ["/reach_by_kind/magic", "/reach_by_kind/gunpowder"]),
-])
-def test_a_campaign_s_distance_house_rules_name_bands_the_rules_know(house, paths):
-    assert [(i.code, i.path) for i in OURDND.check_settings(house)] == [("settings.malformed", p) for p in paths]
 
+@pytest.mark.parametrize(
+    "house,paths",
+    [
+        ({"start_distance": "near", "reach_by_kind": {"magic": "very_far"}}, []),
+        ({"start_distance": "next door"}, ["/start_distance"]),
+        (
+            {"reach_by_kind": {"magic": "out_of_range", "gunpowder": "miles"}},
+            ["/reach_by_kind/magic", "/reach_by_kind/gunpowder"],
+        ),
+    ],
+)
+def test_a_campaign_s_distance_house_rules_name_bands_the_rules_know(house, paths):
+    assert [(i.code, i.path) for i in OURDND.check_settings(house)] == [
+        ("settings.malformed", p) for p in paths
+    ]

@@ -28,8 +28,14 @@ STATS = {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}
 
 def base_build(**changes) -> dict:
     """Pip: 6 stat points, one heart, a shortbow and leather armor."""
-    build = {"ruleset": "ourdnd", "name": "Pip", "budget": {"points": 6}, "stats": dict(STATS), "hearts": 1,
-             "gear": [{"item": "shortbow"}, {"item": "leather_armor"}]}
+    build = {
+        "ruleset": "ourdnd",
+        "name": "Pip",
+        "budget": {"points": 6},
+        "stats": dict(STATS),
+        "hearts": 1,
+        "gear": [{"item": "shortbow"}, {"item": "leather_armor"}],
+    }
     build.update(copy.deepcopy(changes))
     return build
 
@@ -53,12 +59,18 @@ def test_the_base_build_is_priced_and_derived():
     report = validate(base_build())
     assert codes(report) == []
     assert report.spent == {"points": 6} and report.remaining == {"points": 0}
-    assert report.derived == {"max_hp": 10, "defense": 2, "defense_target": 12,
-                              "effort": {"bare_hands": "d4", "shortbow": "d6"}}
+    assert report.derived == {
+        "max_hp": 10,
+        "defense": 2,
+        "defense_target": 12,
+        "effort": {"bare_hands": "d4", "shortbow": "d6"},
+    }
 
 
 PRICES = [
-    ({"hearts": 1}, 6, 10), ({"hearts": 2}, 9, 20), ({"hearts": 4}, 15, 40),
+    ({"hearts": 1}, 6, 10),
+    ({"hearts": 2}, 9, 20),
+    ({"hearts": 4}, 15, 40),
     ({"stats": {"str": 6, "dex": 6, "con": 6, "int": 6, "wis": 6, "cha": 6}}, 36, 10),
     ({"stats": {"str": 0, "dex": 0, "con": 0, "int": 0, "wis": 0, "cha": 0}, "hearts": 3}, 6, 30),
 ]
@@ -74,10 +86,16 @@ def test_a_stat_point_costs_one_and_an_extra_heart_three(changes, points, max_hp
 DEFENSE = [
     ([], 1, {"bare_hands": "d4"}),
     ([{"item": "chain_armor"}, {"item": "shield"}], 4, {"bare_hands": "d4"}),
-    ([{"item": "greatsword"}, {"item": "musket"}, {"item": "holy_symbol"}, {"item": "torch"}], 1,
-     {"bare_hands": "d4", "greatsword": "d8", "musket": "d8", "holy_symbol": "d10"}),
-    ([{"item": "dagger"}, {"item": "dagger"}, {"item": "crowbar"}], 1,
-     {"bare_hands": "d4", "dagger": "d6", "crowbar": "d6"}),
+    (
+        [{"item": "greatsword"}, {"item": "musket"}, {"item": "holy_symbol"}, {"item": "torch"}],
+        1,
+        {"bare_hands": "d4", "greatsword": "d8", "musket": "d8", "holy_symbol": "d10"},
+    ),
+    (
+        [{"item": "dagger"}, {"item": "dagger"}, {"item": "crowbar"}],
+        1,
+        {"bare_hands": "d4", "dagger": "d6", "crowbar": "d6"},
+    ),
 ]
 
 
@@ -90,12 +108,18 @@ def test_defense_is_con_plus_armor_and_effort_is_keyed_by_item(gear, defense, ef
 
 def test_the_catalogue_has_the_ids_and_dice_rules_md_lists():
     gear = OURDND.catalogue["gear"]
-    dice = {"d6": ["dagger", "sword", "shortbow", "crowbar", "bandages"],
-            "d8": ["greatsword", "longbow", "heavy_crossbow", "musket"], "d10": ["fire_staff", "holy_symbol"]}
+    dice = {
+        "d6": ["dagger", "sword", "shortbow", "crowbar", "bandages"],
+        "d8": ["greatsword", "longbow", "heavy_crossbow", "musket"],
+        "d10": ["fire_staff", "holy_symbol"],
+    }
     for die, ids in dice.items():
         assert all(gear[i]["effort"] == die for i in ids)
-    assert {i: gear[i]["defense"] for i in ("leather_armor", "chain_armor", "shield")} == \
-        {"leather_armor": 1, "chain_armor": 2, "shield": 1}
+    assert {i: gear[i]["defense"] for i in ("leather_armor", "chain_armor", "shield")} == {
+        "leather_armor": 1,
+        "chain_armor": 2,
+        "shield": 1,
+    }
     assert gear["torch"]["td_modifier"] == -1
     assert len(gear) == 15
 
@@ -110,11 +134,23 @@ ERRORS = [
     ("gear not a list", {"gear": {"item": "sword"}}, [("build.malformed", "/gear")]),
     ("a gear entry as text", {"gear": ["sword"]}, [("build.malformed", "/gear/0")]),
     ("an unknown stat", {"stats": {**STATS, "luck": 0}}, [("attribute.unknown", "/stats/luck")]),
-    ("a missing stat", {"stats": {k: v for k, v in STATS.items() if k != "cha"}}, [("attribute.missing", "/stats/cha")]),
+    (
+        "a missing stat",
+        {"stats": {k: v for k, v in STATS.items() if k != "cha"}},
+        [("attribute.missing", "/stats/cha")],
+    ),
     ("a negative stat", {"stats": {**STATS, "str": -1}}, [("attribute.below_minimum", "/stats/str")]),
     ("no hearts", {"hearts": 0}, [("attribute.below_minimum", "/hearts")]),
-    ("a stat over 6", {"stats": {**STATS, "dex": 7}, "budget": {"points": 20}}, [("attribute.above_maximum", "/stats/dex")]),
-    ("unknown gear", {"gear": [{"item": "sword"}, {"item": "lightsaber"}]}, [("gear.unknown", "/gear/1/item")]),
+    (
+        "a stat over 6",
+        {"stats": {**STATS, "dex": 7}, "budget": {"points": 20}},
+        [("attribute.above_maximum", "/stats/dex")],
+    ),
+    (
+        "unknown gear",
+        {"gear": [{"item": "sword"}, {"item": "lightsaber"}]},
+        [("gear.unknown", "/gear/1/item")],
+    ),
     ("too many points", {"hearts": 2}, [("budget.exceeded", "/budget/points")]),
     ("a negative budget", {"budget": {"points": -1}}, [("build.malformed", "/budget/points")]),
 ]
@@ -140,11 +176,14 @@ def test_hearts_left_out_means_one_heart():
     assert codes(report) == [] and report.derived["max_hp"] == 10
 
 
-@pytest.mark.parametrize("changes,missing", [
-    ({"gear": [{"item": "nope"}]}, {"defense", "effort", "defense_target"}),
-    ({"stats": {**STATS, "con": "x"}}, {"defense", "defense_target"}),
-    ({"hearts": 0}, {"max_hp"}),
-])
+@pytest.mark.parametrize(
+    "changes,missing",
+    [
+        ({"gear": [{"item": "nope"}]}, {"defense", "effort", "defense_target"}),
+        ({"stats": {**STATS, "con": "x"}}, {"defense", "defense_target"}),
+        ({"hearts": 0}, {"max_hp"}),
+    ],
+)
 def test_a_broken_input_leaves_its_derived_keys_out(changes, missing):
     report = validate(base_build(**changes))
     assert not missing & set(report.derived)
@@ -161,8 +200,15 @@ sub_keys = st.sampled_from(["str", "con", "item", "points", "dex"])
 
 
 @hsettings(max_examples=80, deadline=None)
-@given(st.dictionaries(keys, json_values | st.dictionaries(sub_keys, json_values, max_size=5)
-                       | st.lists(st.dictionaries(sub_keys, json_values, max_size=2), max_size=3), max_size=5))
+@given(
+    st.dictionaries(
+        keys,
+        json_values
+        | st.dictionaries(sub_keys, json_values, max_size=5)
+        | st.lists(st.dictionaries(sub_keys, json_values, max_size=2), max_size=3),
+        max_size=5,
+    )
+)
 def test_any_json_gets_a_report_and_never_the_safety_net(doc):
     data = validate({"ruleset": "ourdnd", **doc}).as_dict()
     assert data["valid"] == (not data["errors"])
@@ -181,8 +227,11 @@ def by_pairs(stat: int, td: int, mode: str) -> dict[str, Fraction]:
         naturals = [pick(a, b) for a in range(1, 21) for b in range(1, 21)]
     n = len(naturals)
     success = sum(1 for x in naturals if x == 20 or (x != 1 and x + stat >= td))
-    return {"success": Fraction(success, n), "critical": Fraction(naturals.count(20), n),
-            "blunder": Fraction(naturals.count(1), n)}
+    return {
+        "success": Fraction(success, n),
+        "critical": Fraction(naturals.count(20), n),
+        "blunder": Fraction(naturals.count(1), n),
+    }
 
 
 @pytest.mark.parametrize("mode", ["normal", "easy", "hard"])
@@ -205,27 +254,41 @@ def test_the_kept_die_is_a_distribution_that_sums_to_one(mode):
     assert sum(kept.values()) == pytest.approx(1.0, abs=1e-12)
 
 
-@pytest.mark.parametrize("request_,key,expected", [
-    ({"stat": 0, "td": 30}, "success", 1 / 20),          # only a natural 20
-    ({"stat": 30, "td": 5}, "success", 19 / 20),         # a natural 1 always fails
-    ({"stat": 2, "td": 12, "mode": "easy"}, "critical", 39 / 400),
-    ({"stat": 2, "td": 12, "mode": "hard"}, "critical", 1 / 400),
-    ({"stat": 2, "td": 12, "mode": "hard"}, "blunder", 39 / 400),
-    ({"stat": 2, "td": 12}, "success", 11 / 20),
-])
+@pytest.mark.parametrize(
+    "request_,key,expected",
+    [
+        ({"stat": 0, "td": 30}, "success", 1 / 20),  # only a natural 20
+        ({"stat": 30, "td": 5}, "success", 19 / 20),  # a natural 1 always fails
+        ({"stat": 2, "td": 12, "mode": "easy"}, "critical", 39 / 400),
+        ({"stat": 2, "td": 12, "mode": "hard"}, "critical", 1 / 400),
+        ({"stat": 2, "td": 12, "mode": "hard"}, "blunder", 39 / 400),
+        ({"stat": 2, "td": 12}, "success", 11 / 20),
+    ],
+)
 def test_known_check_odds(request_, key, expected):
     assert OURDND.odds(request_)[key] == pytest.approx(expected, abs=1e-12)
 
 
-@pytest.mark.parametrize("die,critical,low,high", [("d4", False, 1, 4), ("d6", False, 1, 6), ("d10", True, 2, 22)])
+@pytest.mark.parametrize(
+    "die,critical,low,high", [("d4", False, 1, 4), ("d6", False, 1, 6), ("d10", True, 2, 22)]
+)
 def test_effort_odds_are_the_die_plus_a_d12_on_a_critical(die, critical, low, high):
     answer = OURDND.odds({"effort": die, "critical": critical})["effort"]
     assert sum(answer.values()) == pytest.approx(1.0, abs=1e-12)
     assert (min(map(int, answer)), max(map(int, answer))) == (low, high)
 
 
-@pytest.mark.parametrize("request_", [{"stat": 1}, {"stat": 1, "td": 12, "mode": "lucky"}, {"stat": "1", "td": 12},
-                                      {"effort": "d7"}, {"effort": "d6", "critical": "yes"}, "d20"])
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"stat": 1},
+        {"stat": 1, "td": 12, "mode": "lucky"},
+        {"stat": "1", "td": 12},
+        {"effort": "d7"},
+        {"effort": "d6", "critical": "yes"},
+        "d20",
+    ],
+)
 def test_an_odds_request_it_cannot_answer_is_an_odds_error(request_):
     with pytest.raises(OddsError):
         OURDND.odds(request_)
@@ -246,8 +309,12 @@ ROLLS = [
 @pytest.mark.parametrize("request_,faces,natural,outcome", ROLLS)
 def test_a_check_roll_keeps_the_right_die(request_, faces, natural, outcome):
     result = OURDND.roll(request_, FixedRoller(faces))
-    assert (result["faces"], result["natural"], result["total"], result["outcome"]) == \
-        (faces, natural, natural + request_["stat"], outcome)
+    assert (result["faces"], result["natural"], result["total"], result["outcome"]) == (
+        faces,
+        natural,
+        natural + request_["stat"],
+        outcome,
+    )
     assert f"TD {request_['td']}" in result["text"]
 
 
@@ -264,8 +331,11 @@ def test_the_sheet_offers_one_check_per_stat_and_effort_per_die():
     assert rollables["check:dex:normal"] == {"stat": 3, "td": 12, "mode": "normal"}
     assert sum(1 for i in rollables if i.startswith("check:")) == 6
     assert {i: r for i, r in rollables.items() if i.startswith("effort:")} == {
-        "effort:bare_hands": {"effort": "d4"}, "effort:shortbow": {"effort": "d6"},
-        "effort:dagger": {"effort": "d6"}, "effort:bandages": {"effort": "d6"}}
+        "effort:bare_hands": {"effort": "d4"},
+        "effort:shortbow": {"effort": "d6"},
+        "effort:dagger": {"effort": "d6"},
+        "effort:bandages": {"effort": "d6"},
+    }
     for request in rollables.values():
         OURDND.odds(request)
 
@@ -288,8 +358,15 @@ def act(sheet, state, faces=(), **action):
 
 def test_a_fresh_state_is_at_full_hp_and_awake(sheet):
     build, report, state = sheet
-    assert state == {"hp": 20, "unconscious": False, "dying": False, "dying_rounds": None, "stable": False,
-                     "dead": False, "inspiration": False}
+    assert state == {
+        "hp": 20,
+        "unconscious": False,
+        "dying": False,
+        "dying_rounds": None,
+        "stable": False,
+        "dead": False,
+        "inspiration": False,
+    }
     assert OURDND.check_state(state, build, report) == []
 
 
@@ -376,9 +453,14 @@ def test_heroic_inspiration_is_one_at_most(sheet):
     assert err.value.code == "ourdnd.no_inspiration"
 
 
-@pytest.mark.parametrize("action,code", [({"action": "fireball"}, "state.unknown_action"),
-                                         ({"action": "damage", "amount": "lots"}, "state.malformed"),
-                                         ({"action": "first_aid"}, "ourdnd.not_dying")])
+@pytest.mark.parametrize(
+    "action,code",
+    [
+        ({"action": "fireball"}, "state.unknown_action"),
+        ({"action": "damage", "amount": "lots"}, "state.malformed"),
+        ({"action": "first_aid"}, "ourdnd.not_dying"),
+    ],
+)
 def test_a_bad_action_is_refused_with_a_code(sheet, action, code):
     _, _, state = sheet
     with pytest.raises(StateError) as err:
@@ -386,12 +468,15 @@ def test_a_bad_action_is_refused_with_a_code(sheet, action, code):
     assert err.value.code == code
 
 
-@pytest.mark.parametrize("state,expected", [
-    ({"hp": 21}, [("state.above_maximum", "/hp")]),
-    ({"hp": -1, "dying": "yes"}, [("state.below_minimum", "/hp"), ("state.malformed", "/dying")]),
-    ({"hp": 5, "mana": 3}, [("state.unknown", "/mana")]),
-    ("full", [("state.malformed", "")]),
-])
+@pytest.mark.parametrize(
+    "state,expected",
+    [
+        ({"hp": 21}, [("state.above_maximum", "/hp")]),
+        ({"hp": -1, "dying": "yes"}, [("state.below_minimum", "/hp"), ("state.malformed", "/dying")]),
+        ({"hp": 5, "mana": 3}, [("state.unknown", "/mana")]),
+        ("full", [("state.malformed", "")]),
+    ],
+)
 def test_check_state_points_into_the_state(sheet, state, expected):
     build, report, _ = sheet
     assert [(i.code, i.path) for i in OURDND.check_state(state, build, report)] == expected
@@ -403,19 +488,29 @@ def test_state_effects_and_sections_follow_the_state(sheet):
     effects = OURDND.state_effects(build, report, down)
     assert effects["conditions"] == ["dying", "unconscious"] and effects["can_act"] is False
     sections = {s["id"]: s for s in OURDND.state_sections(build, report, down)}
-    assert sections["health"]["items"][0] == {"id": "hp", "label": "HP", "path": "/hp", "value": 0, "min": 0,
-                                              "max": 20, "status": "dying"}
+    assert sections["health"]["items"][0] == {
+        "id": "hp",
+        "label": "HP",
+        "path": "/hp",
+        "value": 0,
+        "min": 0,
+        "max": 20,
+        "status": "dying",
+    }
     assert {a["action"] for a in sections["dying"]["actions"]} == {"dying_turn", "first_aid"}
 
 
 # ------------------------------------------------------------------ house rules and homebrew
 
 
-@pytest.mark.parametrize("house,changes,points,errors", [
-    ({"stat_max": 8}, {"stats": {**STATS, "dex": 8}, "budget": {"points": 20}}, 11, []),
-    ({"heart_cost": 2}, {"hearts": 3, "budget": {"points": 10}}, 10, []),
-    ({"stat_point_cost": 2}, {}, 12, [("budget.exceeded", "/budget/points")]),
-])
+@pytest.mark.parametrize(
+    "house,changes,points,errors",
+    [
+        ({"stat_max": 8}, {"stats": {**STATS, "dex": 8}, "budget": {"points": 20}}, 11, []),
+        ({"heart_cost": 2}, {"hearts": 3, "budget": {"points": 10}}, 10, []),
+        ({"stat_point_cost": 2}, {}, 12, [("budget.exceeded", "/budget/points")]),
+    ],
+)
 def test_a_campaign_may_change_the_house_defaults(house, changes, points, errors):
     report = validate(base_build(**changes), settings=house)
     assert report.spent["points"] == points and codes(report) == errors
@@ -429,8 +524,12 @@ def test_the_starting_budget_is_a_house_default_a_campaign_may_change():
 
 
 def test_homebrew_gear_brings_its_die_defense_and_stat_bonus():
-    homebrew = {"gear": [{"id": "war_pick", "name": "War pick", "effort": "d8"},
-                         {"id": "ox_amulet", "name": "Ox amulet", "effort": None, "stats": {"con": 1}, "defense": 1}]}
+    homebrew = {
+        "gear": [
+            {"id": "war_pick", "name": "War pick", "effort": "d8"},
+            {"id": "ox_amulet", "name": "Ox amulet", "effort": None, "stats": {"con": 1}, "defense": 1},
+        ]
+    }
     report = validate(base_build(gear=[{"item": "war_pick"}, {"item": "ox_amulet"}]), homebrew=homebrew)
     assert codes(report) == [] and report.warnings == []
     assert report.derived["effort"] == {"bare_hands": "d4", "war_pick": "d8"}
@@ -440,13 +539,16 @@ def test_homebrew_gear_brings_its_die_defense_and_stat_bonus():
     assert rollables["check:con:normal"]["stat"] == 2
 
 
-@pytest.mark.parametrize("entry,path", [
-    ({"id": "zapper", "name": "Zapper", "effort": "d7"}, "/gear/0/effort"),
-    ({"id": "zapper", "effort": "d6"}, "/gear/0/name"),
-    ({"id": "zapper", "name": "Zapper", "defense": 9}, "/gear/0/defense"),
-    ({"id": "zapper", "name": "Zapper", "stats": {"luck": 1}}, "/gear/0/stats"),
-    ({"id": "zapper", "name": "Zapper", "td_modifier": -5}, "/gear/0/td_modifier"),
-])
+@pytest.mark.parametrize(
+    "entry,path",
+    [
+        ({"id": "zapper", "name": "Zapper", "effort": "d7"}, "/gear/0/effort"),
+        ({"id": "zapper", "effort": "d6"}, "/gear/0/name"),
+        ({"id": "zapper", "name": "Zapper", "defense": 9}, "/gear/0/defense"),
+        ({"id": "zapper", "name": "Zapper", "stats": {"luck": 1}}, "/gear/0/stats"),
+        ({"id": "zapper", "name": "Zapper", "td_modifier": -5}, "/gear/0/td_modifier"),
+    ],
+)
 def test_malformed_homebrew_gear_is_reported_and_not_added(entry, path):
     report = validate(base_build(gear=[{"item": "zapper"}]), homebrew={"gear": [entry]})
     assert ("homebrew.malformed", path) in warnings(report)
@@ -459,7 +561,10 @@ def test_malformed_homebrew_gear_is_reported_and_not_added(entry, path):
 def test_traits_describe_stats_hearts_and_gear():
     sections = OURDND.traits(OURDND.context())["sections"]
     assert [(s["id"], s["kind"], s["path"]) for s in sections] == [
-        ("stats", "numbers", "/stats"), ("hearts", "number", "/hearts"), ("gear", "items", "/gear")]
+        ("stats", "numbers", "/stats"),
+        ("hearts", "number", "/hearts"),
+        ("gear", "items", "/gear"),
+    ]
     assert [(f["id"], f["min"], f["max"]) for f in sections[0]["fields"]] == [(s, 0, 6) for s in rules.STATS]
     assert sections[1]["min"] == 1 and sections[1]["max"] is None
     options = {o["id"]: o for o in sections[2]["options"]}

@@ -16,18 +16,28 @@ from rulesets.systems.ourdnd import RULESET as OURDND
 from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[3]
-BRAM = json.loads((ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text())  # str 2 con 2, def 3, 10 HP
-WREN = json.loads((ROOT / "rulesets/systems/ourdnd/demo/wren_emberhand.json").read_text())  # int 3 con 1, fire staff d10
+BRAM = json.loads(
+    (ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text()
+)  # str 2 con 2, def 3, 10 HP
+WREN = json.loads(
+    (ROOT / "rulesets/systems/ourdnd/demo/wren_emberhand.json").read_text()
+)  # int 3 con 1, fire staff d10
 PIP = json.loads((ROOT / "bench/builds/ourdnd_typical.json").read_text())  # dex 3, shortbow d6, 20 HP
-GOBLIN = {"ruleset": "ourdnd", "name": "Goblin", "budget": {"points": 3},
-          "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0}, "hearts": 1,
-          "gear": [{"item": "dagger"}]}
+GOBLIN = {
+    "ruleset": "ourdnd",
+    "name": "Goblin",
+    "budget": {"points": 3},
+    "stats": {"str": 1, "dex": 2, "con": 0, "int": 0, "wis": 0, "cha": 0},
+    "hearts": 1,
+    "gear": [{"item": "dagger"}],
+}
 RULES = OURDND.combat()
 
 
 def fighter(fid: int, build: dict, *, npc: bool = False, name: str | None = None, **state) -> Fighter:
-    return combat_helpers.make_fighter(OURDND, fid, build, npc=npc, name=name or build["name"].split()[0],
-                                       state=state)
+    return combat_helpers.make_fighter(
+        OURDND, fid, build, npc=npc, name=name or build["name"].split()[0], state=state
+    )
 
 
 class Scene(combat_helpers.Scene):
@@ -46,8 +56,13 @@ def party(faces=(20, 5, 2), **es) -> Scene:
 
 
 def test_the_highest_roll_goes_first_then_clockwise_and_the_dm_rolls_once_for_all_npcs():
-    fighters = [fighter(1, BRAM), fighter(2, WREN), fighter(3, GOBLIN, npc=True, name="Goblin 1"),
-                fighter(4, GOBLIN, npc=True, name="Goblin 2"), fighter(5, PIP)]
+    fighters = [
+        fighter(1, BRAM),
+        fighter(2, WREN),
+        fighter(3, GOBLIN, npc=True, name="Goblin 1"),
+        fighter(4, GOBLIN, npc=True, name="Goblin 2"),
+        fighter(5, PIP),
+    ]
     # Seats: Bram 5, Wren 12, the DM 17 (both goblins), Pip 17: the tie goes to the earlier seat, the DM's.
     scene = Scene(fighters, faces=[5, 12, 17, 17])
     assert scene.order == [3, 4, 5, 1, 2]
@@ -59,8 +74,14 @@ def test_the_highest_roll_goes_first_then_clockwise_and_the_dm_rolls_once_for_al
 
 
 def test_both_npcs_act_in_the_dm_s_turn_and_nobody_else_does():
-    scene = Scene([fighter(1, BRAM), fighter(3, GOBLIN, npc=True, name="Goblin 1"),
-                   fighter(4, GOBLIN, npc=True, name="Goblin 2")], faces=[3, 9])
+    scene = Scene(
+        [
+            fighter(1, BRAM),
+            fighter(3, GOBLIN, npc=True, name="Goblin 1"),
+            fighter(4, GOBLIN, npc=True, name="Goblin 2"),
+        ],
+        faces=[3, 9],
+    )
     assert scene.current == 3
     assert scene.spec(4, "check").allowed
     message = scene.refused(1, "combat.not_your_turn", action="check", stat="str")
@@ -109,8 +130,9 @@ def test_players_lower_the_td_at_most_three_below_where_it_started():
     scene.act(2, action="lower_td", amount=2, reason="light spell")
     assert scene.es["td"] == 12 and scene.es["td_lowered"] == 3
     message = scene.refused(1, "ourdnd.td_floor", action="lower_td", amount=1)
-    assert message == ("The TD has been lowered 3 already: players never lower it more than 3 below where it "
-                       "started (15).")
+    assert message == (
+        "The TD has been lowered 3 already: players never lower it more than 3 below where it started (15)."
+    )
     assert scene.spec(1, "lower_td").code == "ourdnd.td_floor"
     scene.refused(3, "ourdnd.players_only", action="lower_td", amount=1)
 
@@ -235,18 +257,35 @@ def test_summary_shows_hp_defense_initiative_td_and_state():
     scene.act(1, gm=True, action="gm_damage", amount=10)
     summary = RULES.summary(scene.by[1], scene.es)
     assert summary["stats"] == [
-        {"label": "HP", "value": "0/10", "key": "hp"}, {"label": "Defense", "value": "3", "key": "defense"},
-        {"label": "Initiative", "value": "20", "key": "initiative"}, {"label": "TD", "value": "12", "key": "td"}]
+        {"label": "HP", "value": "0/10", "key": "hp"},
+        {"label": "Defense", "value": "3", "key": "defense"},
+        {"label": "Initiative", "value": "20", "key": "initiative"},
+        {"label": "TD", "value": "12", "key": "td"},
+    ]
     assert summary["status"] == ["dying (countdown not rolled)", "unconscious"]
 
 
 def test_the_hooks_do_not_mutate_their_arguments():
     scene = party()
     snapshot = copy.deepcopy((scene.fighters, scene.es))
-    RULES.perform({"action": "attempt", "stat": "str", "target": 3, "gear": "sword"}, scene.by[1], scene.fighters,
-                  scene.es, FixedRoller([20, 6, 12]), current=1, by_gm=False)
-    RULES.perform({"action": "lower_td", "amount": 2}, scene.by[1], scene.fighters, scene.es, FixedRoller([]),
-                  current=1, by_gm=False)
+    RULES.perform(
+        {"action": "attempt", "stat": "str", "target": 3, "gear": "sword"},
+        scene.by[1],
+        scene.fighters,
+        scene.es,
+        FixedRoller([20, 6, 12]),
+        current=1,
+        by_gm=False,
+    )
+    RULES.perform(
+        {"action": "lower_td", "amount": 2},
+        scene.by[1],
+        scene.fighters,
+        scene.es,
+        FixedRoller([]),
+        current=1,
+        by_gm=False,
+    )
     RULES.turn_start(scene.by[1], scene.fighters, scene.es, FixedRoller([]))
     RULES.start(scene.fighters, scene.es, FixedRoller([1, 2, 3]))
     assert (scene.fighters, scene.es) == snapshot

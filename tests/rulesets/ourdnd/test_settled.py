@@ -15,8 +15,14 @@ STATS = {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}
 
 
 def build(**changes) -> dict:
-    doc = {"ruleset": "ourdnd", "name": "Pip", "budget": {"points": 6}, "stats": dict(STATS), "hearts": 1,
-           "gear": [{"item": "shortbow"}]}
+    doc = {
+        "ruleset": "ourdnd",
+        "name": "Pip",
+        "budget": {"points": 6},
+        "stats": dict(STATS),
+        "hearts": 1,
+        "gear": [{"item": "shortbow"}],
+    }
     doc.update(copy.deepcopy(changes))
     return doc
 
@@ -28,10 +34,22 @@ GEAR = [
     ([{"item": "leather_armor"}, {"item": "shield"}], [], 3),
     ([{"item": "chain_armor"}, {"item": "leather_armor"}], [("ourdnd.gear_conflict", "/gear/1")], 3),
     ([{"item": "shield"}, {"item": "sword"}, {"item": "shield"}], [("ourdnd.gear_conflict", "/gear/2")], 2),
-    ([{"item": "leather_armor"}, {"item": "chain_armor"}, {"item": "chain_armor"}],
-     [("ourdnd.gear_conflict", "/gear/1"), ("ourdnd.gear_conflict", "/gear/2")], 2),
-    ([{"item": "chain_armor"}, {"item": "shield"}, {"item": "torch"}, {"item": "shield"},
-      {"item": "leather_armor"}], [("ourdnd.gear_conflict", "/gear/3"), ("ourdnd.gear_conflict", "/gear/4")], 4),
+    (
+        [{"item": "leather_armor"}, {"item": "chain_armor"}, {"item": "chain_armor"}],
+        [("ourdnd.gear_conflict", "/gear/1"), ("ourdnd.gear_conflict", "/gear/2")],
+        2,
+    ),
+    (
+        [
+            {"item": "chain_armor"},
+            {"item": "shield"},
+            {"item": "torch"},
+            {"item": "shield"},
+            {"item": "leather_armor"},
+        ],
+        [("ourdnd.gear_conflict", "/gear/3"), ("ourdnd.gear_conflict", "/gear/4")],
+        4,
+    ),
 ]
 
 
@@ -46,12 +64,16 @@ def test_the_conflict_says_which_piece_already_counts():
     report = validate(build(gear=[{"item": "chain_armor"}, {"item": "leather_armor"}]))
     assert report.errors[0].message == (
         "Leather armor is a second body armour: a character wears one body armour and carries one shield for "
-        "defense (house default), and Chain armor already counts. Remove one of them.")
+        "defense (house default), and Chain armor already counts. Remove one of them."
+    )
 
 
 def test_a_homebrew_shield_is_a_shield_too():
-    homebrew = {"gear": [{"id": "tower_shield", "name": "Tower shield", "kind": "shield", "effort": None,
-                          "defense": 2}]}
+    homebrew = {
+        "gear": [
+            {"id": "tower_shield", "name": "Tower shield", "kind": "shield", "effort": None, "defense": 2}
+        ]
+    }
     report = validate(build(gear=[{"item": "shield"}, {"item": "tower_shield"}]), homebrew=homebrew)
     assert codes(report) == [("ourdnd.gear_conflict", "/gear/1")]
     assert report.derived["defense"] == 2
@@ -63,12 +85,27 @@ def test_a_homebrew_shield_is_a_shield_too():
 PRICED = [
     # stats, budget, house rules, spent, errors
     ({**STATS, "dex": 7}, 20, None, 10, [("attribute.above_maximum", "/stats/dex")]),
-    ({**STATS, "dex": 9}, 6, None, 12, [("attribute.above_maximum", "/stats/dex"),
-                                        ("budget.exceeded", "/budget/points")]),
-    ({**STATS, "dex": 5, "wis": 4}, 6, {"stat_max": 4}, 10, [("attribute.above_maximum", "/stats/dex"),
-                                                             ("budget.exceeded", "/budget/points")]),
-    ({**STATS, "str": 10**12}, 6, None, 10**12 + 6, [("attribute.above_maximum", "/stats/str"),
-                                                     ("budget.exceeded", "/budget/points")]),
+    (
+        {**STATS, "dex": 9},
+        6,
+        None,
+        12,
+        [("attribute.above_maximum", "/stats/dex"), ("budget.exceeded", "/budget/points")],
+    ),
+    (
+        {**STATS, "dex": 5, "wis": 4},
+        6,
+        {"stat_max": 4},
+        10,
+        [("attribute.above_maximum", "/stats/dex"), ("budget.exceeded", "/budget/points")],
+    ),
+    (
+        {**STATS, "str": 10**12},
+        6,
+        None,
+        10**12 + 6,
+        [("attribute.above_maximum", "/stats/str"), ("budget.exceeded", "/budget/points")],
+    ),
     ({**STATS, "str": -1}, 6, None, 5, [("attribute.below_minimum", "/stats/str")]),
 ]
 

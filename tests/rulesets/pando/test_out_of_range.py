@@ -15,9 +15,19 @@ import pytest
 from rulesets.engine import validate
 
 ALEX = {
-    "ruleset": "pando", "name": "Alex", "budget": {"cp": 40}, "species": "humanoid",
-    "attributes": {"strength": 1, "endurance": 1, "acrobatics": 1, "coordination": 1,
-                   "rationality": 1, "perspective": 1, "presence": 1},
+    "ruleset": "pando",
+    "name": "Alex",
+    "budget": {"cp": 40},
+    "species": "humanoid",
+    "attributes": {
+        "strength": 1,
+        "endurance": 1,
+        "acrobatics": 1,
+        "coordination": 1,
+        "rationality": 1,
+        "perspective": 1,
+        "presence": 1,
+    },
     "resistances": {"awareness": "presence", "insight": "rationality", "willpower": "perspective"},
     "skills": [],
 }
@@ -45,7 +55,10 @@ def test_an_attribute_above_the_campaign_cap_is_priced_by_the_formula(strength, 
 def test_an_overspend_hidden_behind_a_range_error_is_still_budget_exceeded():
     # Strength 4 (18 CP) and coordination 3 (10 CP) on 20 CP: 8 over, beside the cap's error.
     report = report_of(20, strength=4, coordination=3)
-    assert errors(report) == [("attribute.above_maximum", "/attributes/strength"), ("budget.exceeded", "/budget/cp")]
+    assert errors(report) == [
+        ("attribute.above_maximum", "/attributes/strength"),
+        ("budget.exceeded", "/budget/cp"),
+    ]
     assert report.spent == {"cp": 28} and report.remaining == {"cp": -8}
 
 
@@ -57,8 +70,10 @@ def test_without_the_house_rule_there_is_no_cap_and_the_same_value_is_valid():
 def test_below_the_minimum_nothing_is_bought():
     # Every attribute starts at 1: a value below it raises nothing, so it costs what 1 costs (0 CP).
     report = report_of(0, strength=0, endurance=-3)
-    assert errors(report) == [("attribute.below_minimum", "/attributes/strength"),
-                              ("attribute.below_minimum", "/attributes/endurance")]
+    assert errors(report) == [
+        ("attribute.below_minimum", "/attributes/strength"),
+        ("attribute.below_minimum", "/attributes/endurance"),
+    ]
     assert report.spent == {"cp": 0} and report.remaining == {"cp": 0}
 
 

@@ -19,9 +19,19 @@ BENCH = ROOT / "bench" / "builds" / "pando_typical.json"
 PANDO = registry.get("pando")
 
 ALEX = {
-    "ruleset": "pando", "name": "Alex", "budget": {"cp": 40}, "species": "humanoid",
-    "attributes": {"strength": 2, "endurance": 1, "acrobatics": 2, "coordination": 3,
-                   "rationality": 2, "perspective": 1, "presence": 1},
+    "ruleset": "pando",
+    "name": "Alex",
+    "budget": {"cp": 40},
+    "species": "humanoid",
+    "attributes": {
+        "strength": 2,
+        "endurance": 1,
+        "acrobatics": 2,
+        "coordination": 3,
+        "rationality": 2,
+        "perspective": 1,
+        "presence": 1,
+    },
     "resistances": {"awareness": "presence", "insight": "rationality", "willpower": "perspective"},
     "skills": ["melee", "blades", "shields"],
     "equipment": [
@@ -111,25 +121,31 @@ def test_the_bench_build_is_valid():
 BLANK_ATTRS = {a: 1 for a in ALEX["attributes"]}
 
 
-@pytest.mark.parametrize(("changes", "cp"), [
-    ({}, 0),
-    ({"strength": 2}, 4),
-    ({"strength": 3}, 10),
-    ({"strength": 4}, 18),  # seed: 4 + 6 + 8
-    ({"strength": 4, "presence": 2}, 22),
-])
+@pytest.mark.parametrize(
+    ("changes", "cp"),
+    [
+        ({}, 0),
+        ({"strength": 2}, 4),
+        ({"strength": 3}, 10),
+        ({"strength": 4}, 18),  # seed: 4 + 6 + 8
+        ({"strength": 4, "presence": 2}, 22),
+    ],
+)
 def test_attribute_costs_follow_the_seed(changes, cp):
     report = validate(build(attributes={**BLANK_ATTRS, **changes}, skills=[], equipment=[]))
     assert report.valid
     assert report.spent == {"cp": cp}
 
 
-@pytest.mark.parametrize(("skills", "cp"), [
-    (["melee"], 2),
-    (["melee", "blades"], 5),
-    (["melee", "blades", "longswords"], 9),  # seed: a level 4 skill totals 9 (ERRATUM: cost = level)
-    (["melee", "blades", "longswords", "longswords_mastery"], 14),  # and its mastery 14
-])
+@pytest.mark.parametrize(
+    ("skills", "cp"),
+    [
+        (["melee"], 2),
+        (["melee", "blades"], 5),
+        (["melee", "blades", "longswords"], 9),  # seed: a level 4 skill totals 9 (ERRATUM: cost = level)
+        (["melee", "blades", "longswords", "longswords_mastery"], 14),  # and its mastery 14
+    ],
+)
 def test_skill_costs_equal_their_level(skills, cp):
     report = validate(build(attributes=BLANK_ATTRS, skills=skills, equipment=[]))
     assert report.valid
@@ -139,7 +155,10 @@ def test_skill_costs_equal_their_level(skills, cp):
 def test_each_choice_is_priced_separately_for_the_builder():
     report = validate(build(attributes={**BLANK_ATTRS, "strength": 3}, skills=["melee", "blades"]))
     assert [(c["path"], c["cost"]) for c in report.costs] == [
-        ("/attributes/strength", 10), ("/skills/0", 2), ("/skills/1", 3)]
+        ("/attributes/strength", 10),
+        ("/skills/0", 2),
+        ("/skills/1", 3),
+    ]
 
 
 # ------------------------------------------------------------- error codes
@@ -147,77 +166,179 @@ def test_each_choice_is_priced_separately_for_the_builder():
 ERROR_CASES = [
     ("unknown attribute", build(attributes=attrs(luck=2)), "attribute.unknown", "/attributes/luck"),
     ("missing attribute", build(attributes=attrs(presence=...)), "attribute.missing", "/attributes/presence"),
-    ("attribute below 1", build(attributes=attrs(strength=0)), "attribute.below_minimum", "/attributes/strength"),
+    (
+        "attribute below 1",
+        build(attributes=attrs(strength=0)),
+        "attribute.below_minimum",
+        "/attributes/strength",
+    ),
     ("unknown skill", build(skills=["melee", "swords"]), "skill.unknown", "/skills/1"),
     ("duplicate skill", build(skills=["melee", "blades", "melee"]), "skill.duplicate", "/skills/2"),
     ("prerequisite", build(skills=["blades"]), "skill.prerequisite_missing", "/skills/0"),
     ("attributes not an object", build(attributes=[1, 2]), "build.malformed", "/attributes"),
     ("attributes missing", build(attributes=...), "build.malformed", "/attributes"),
-    ("attribute not a number", build(attributes=attrs(strength="3")), "build.malformed", "/attributes/strength"),
+    (
+        "attribute not a number",
+        build(attributes=attrs(strength="3")),
+        "build.malformed",
+        "/attributes/strength",
+    ),
     ("attribute a bool", build(attributes=attrs(strength=True)), "build.malformed", "/attributes/strength"),
     ("skills not a list", build(skills="melee"), "build.malformed", "/skills"),
     ("skill not an id", build(skills=["melee", 7]), "build.malformed", "/skills/1"),
     ("equipment not a list", build(equipment={"item": "dagger"}), "build.malformed", "/equipment"),
     ("equipment entry not an object", build(equipment=["dagger"]), "build.malformed", "/equipment/0"),
-    ("item not an id", build(equipment=[{"item": 5, "state": "carried"}]), "build.malformed", "/equipment/0/item"),
-    ("bad state", build(equipment=[{"item": "dagger", "state": "held"}]), "build.malformed", "/equipment/0/state"),
-    ("arms not a list", build(equipment=[{"item": "dagger", "state": "wielded", "arms": "left_arm"}]),
-     "build.malformed", "/equipment/0/arms"),
-    ("custom item bad field", build(equipment=[{"custom": {"name": "Club", "encumbrance": -1}, "state": "carried"}]),
-     "build.malformed", "/equipment/0/custom/encumbrance"),
+    (
+        "item not an id",
+        build(equipment=[{"item": 5, "state": "carried"}]),
+        "build.malformed",
+        "/equipment/0/item",
+    ),
+    (
+        "bad state",
+        build(equipment=[{"item": "dagger", "state": "held"}]),
+        "build.malformed",
+        "/equipment/0/state",
+    ),
+    (
+        "arms not a list",
+        build(equipment=[{"item": "dagger", "state": "wielded", "arms": "left_arm"}]),
+        "build.malformed",
+        "/equipment/0/arms",
+    ),
+    (
+        "custom item bad field",
+        build(equipment=[{"custom": {"name": "Club", "encumbrance": -1}, "state": "carried"}]),
+        "build.malformed",
+        "/equipment/0/custom/encumbrance",
+    ),
     ("resistances not an object", build(resistances=["presence"]), "build.malformed", "/resistances"),
-    ("resistance not an id", build(resistances={**ALEX["resistances"], "insight": 2}), "build.malformed",
-     "/resistances/insight"),
+    (
+        "resistance not an id",
+        build(resistances={**ALEX["resistances"], "insight": 2}),
+        "build.malformed",
+        "/resistances/insight",
+    ),
     ("name missing", build(name=...), "build.malformed", "/name"),
     ("budget not a number", build(budget={"cp": "forty"}), "build.malformed", "/budget/cp"),
     ("species not an id", build(species=3), "build.malformed", "/species"),
     ("unknown species", build(species="dragon"), "species.unknown", "/species"),
-    ("attribute used twice", build(resistances={"awareness": "presence", "insight": "presence",
-                                                "willpower": "perspective"}),
-     "resistance.mapping_invalid", "/resistances"),
-    ("not a personality attribute", build(resistances={"awareness": "strength", "insight": "rationality",
-                                                       "willpower": "perspective"}),
-     "resistance.mapping_invalid", "/resistances"),
-    ("resistance missing", build(resistances={"awareness": "presence", "insight": "rationality"}),
-     "resistance.mapping_invalid", "/resistances"),
-    ("unknown item", build(equipment=[{"item": "vorpal_sword", "state": "carried"}]),
-     "equipment.unknown", "/equipment/0/item"),
-    ("bracer without a side", build(equipment=[{"item": "leather_bracer", "state": "worn"}]),
-     "equipment.unknown", "/equipment/0/item"),
-    ("two-handed bow in one hand",
-     build(equipment=[{"item": "compound_bow", "state": "wielded", "arms": ["left_arm"]}]),
-     "equipment.arms_invalid", "/equipment/0/arms"),
-    ("no arms said", build(equipment=[{"item": "dagger", "state": "wielded"}]),
-     "equipment.arms_invalid", "/equipment/0/arms"),
-    ("an arm the species lacks", build(equipment=[{"item": "dagger", "state": "wielded", "arms": ["tail"]}]),
-     "equipment.arms_invalid", "/equipment/0/arms/0"),
-    ("same arm twice",
-     build(equipment=[{"item": "warhammer", "state": "wielded", "arms": ["left_arm", "left_arm"]}],
-           attributes=attrs(strength=2)),
-     "equipment.arms_invalid", "/equipment/0/arms/1"),
-    ("arm already busy", build(equipment=[{"item": "longsword", "state": "wielded", "arms": ["right_arm"]},
-                                          {"item": "dagger", "state": "wielded", "arms": ["right_arm"]}]),
-     "equipment.arm_conflict", "/equipment/1/arms/0"),
-    ("two helmets", build(equipment=[{"item": "leather_cap", "state": "worn"},
-                                     {"item": "steel_helm", "state": "worn"}]),
-     "equipment.slot_conflict", "/equipment/1"),
-    ("bracer blocks hauberk", build(equipment=[{"item": "right_leather_bracer", "state": "worn"},
-                                               {"item": "hauberk", "state": "worn"}]),
-     "equipment.slot_conflict", "/equipment/1"),
-    ("warhammer without strength", build(attributes=attrs(strength=1),
-                                         equipment=[{"item": "warhammer", "state": "wielded",
-                                                     "arms": ["left_arm", "right_arm"]}]),
-     "equipment.requirement_unmet", "/equipment/0"),
-    ("rapier without coordination", build(attributes=attrs(coordination=1),
-                                          equipment=[{"item": "rapier", "state": "wielded", "arms": ["right_arm"]}]),
-     "equipment.requirement_unmet", "/equipment/0"),
-    ("wielding a cap", build(equipment=[{"item": "leather_cap", "state": "wielded", "arms": ["left_arm"]}]),
-     "equipment.state_invalid", "/equipment/0/state"),
+    (
+        "attribute used twice",
+        build(resistances={"awareness": "presence", "insight": "presence", "willpower": "perspective"}),
+        "resistance.mapping_invalid",
+        "/resistances",
+    ),
+    (
+        "not a personality attribute",
+        build(resistances={"awareness": "strength", "insight": "rationality", "willpower": "perspective"}),
+        "resistance.mapping_invalid",
+        "/resistances",
+    ),
+    (
+        "resistance missing",
+        build(resistances={"awareness": "presence", "insight": "rationality"}),
+        "resistance.mapping_invalid",
+        "/resistances",
+    ),
+    (
+        "unknown item",
+        build(equipment=[{"item": "vorpal_sword", "state": "carried"}]),
+        "equipment.unknown",
+        "/equipment/0/item",
+    ),
+    (
+        "bracer without a side",
+        build(equipment=[{"item": "leather_bracer", "state": "worn"}]),
+        "equipment.unknown",
+        "/equipment/0/item",
+    ),
+    (
+        "two-handed bow in one hand",
+        build(equipment=[{"item": "compound_bow", "state": "wielded", "arms": ["left_arm"]}]),
+        "equipment.arms_invalid",
+        "/equipment/0/arms",
+    ),
+    (
+        "no arms said",
+        build(equipment=[{"item": "dagger", "state": "wielded"}]),
+        "equipment.arms_invalid",
+        "/equipment/0/arms",
+    ),
+    (
+        "an arm the species lacks",
+        build(equipment=[{"item": "dagger", "state": "wielded", "arms": ["tail"]}]),
+        "equipment.arms_invalid",
+        "/equipment/0/arms/0",
+    ),
+    (
+        "same arm twice",
+        build(
+            equipment=[{"item": "warhammer", "state": "wielded", "arms": ["left_arm", "left_arm"]}],
+            attributes=attrs(strength=2),
+        ),
+        "equipment.arms_invalid",
+        "/equipment/0/arms/1",
+    ),
+    (
+        "arm already busy",
+        build(
+            equipment=[
+                {"item": "longsword", "state": "wielded", "arms": ["right_arm"]},
+                {"item": "dagger", "state": "wielded", "arms": ["right_arm"]},
+            ]
+        ),
+        "equipment.arm_conflict",
+        "/equipment/1/arms/0",
+    ),
+    (
+        "two helmets",
+        build(equipment=[{"item": "leather_cap", "state": "worn"}, {"item": "steel_helm", "state": "worn"}]),
+        "equipment.slot_conflict",
+        "/equipment/1",
+    ),
+    (
+        "bracer blocks hauberk",
+        build(
+            equipment=[
+                {"item": "right_leather_bracer", "state": "worn"},
+                {"item": "hauberk", "state": "worn"},
+            ]
+        ),
+        "equipment.slot_conflict",
+        "/equipment/1",
+    ),
+    (
+        "warhammer without strength",
+        build(
+            attributes=attrs(strength=1),
+            equipment=[{"item": "warhammer", "state": "wielded", "arms": ["left_arm", "right_arm"]}],
+        ),
+        "equipment.requirement_unmet",
+        "/equipment/0",
+    ),
+    (
+        "rapier without coordination",
+        build(
+            attributes=attrs(coordination=1),
+            equipment=[{"item": "rapier", "state": "wielded", "arms": ["right_arm"]}],
+        ),
+        "equipment.requirement_unmet",
+        "/equipment/0",
+    ),
+    (
+        "wielding a cap",
+        build(equipment=[{"item": "leather_cap", "state": "wielded", "arms": ["left_arm"]}]),
+        "equipment.state_invalid",
+        "/equipment/0/state",
+    ),
     ("over budget", build(budget={"cp": 10}), "budget.exceeded", "/budget/cp"),
 ]
 
 
-@pytest.mark.parametrize(("doc", "code", "path"), [c[1:] for c in ERROR_CASES], ids=[c[0] for c in ERROR_CASES])
+@pytest.mark.parametrize(
+    ("doc", "code", "path"), [c[1:] for c in ERROR_CASES], ids=[c[0] for c in ERROR_CASES]
+)
 def test_each_rule_reports_its_code_at_the_offending_path(doc, code, path):
     report = validate(doc)
     assert (code, path) in errors(report), errors(report)
@@ -234,15 +355,18 @@ def test_alex_from_the_rulebook_is_valid():
 
 def test_two_skills_missing_their_parents_are_two_errors():
     report = validate(build(skills=["bows", "melee", "lockpicking"]))
-    assert errors(report) == [("skill.prerequisite_missing", "/skills/0"),
-                              ("skill.prerequisite_missing", "/skills/2")]
+    assert errors(report) == [
+        ("skill.prerequisite_missing", "/skills/0"),
+        ("skill.prerequisite_missing", "/skills/2"),
+    ]
 
 
 def test_the_prerequisite_message_says_how_to_fix_it():
     report = validate(build(skills=["longswords"]))
     assert report.errors[0].message == (
         "Longswords needs Blades, which this character has not learned: "
-        "learn Melee (2 CP) then Blades (3 CP) first or remove Longswords.")
+        "learn Melee (2 CP) then Blades (3 CP) first or remove Longswords."
+    )
 
 
 def test_a_skill_with_a_missing_parent_is_still_priced():
@@ -251,7 +375,9 @@ def test_a_skill_with_a_missing_parent_is_still_priced():
 
 
 def test_a_carried_item_needs_no_requirements_and_no_arms():
-    report = validate(build(attributes=attrs(strength=1), equipment=[{"item": "warhammer", "state": "carried"}]))
+    report = validate(
+        build(attributes=attrs(strength=1), equipment=[{"item": "warhammer", "state": "carried"}])
+    )
     assert report.valid, errors(report)
 
 
@@ -309,48 +435,71 @@ def test_derived_values_of_alex():
 
 
 def test_protection_is_summed_per_body_part_and_kind():
-    doc = build(equipment=[
-        {"item": "round_shield", "state": "wielded", "arms": ["left_arm"]},
-        {"item": "left_leather_bracer", "state": "worn"},
-        {"item": "leather_cap", "state": "worn"},
-        {"item": "winter_coat", "state": "worn"},
-        {"item": "steel_helm", "state": "carried"},  # carried: no protection
-    ])
+    doc = build(
+        equipment=[
+            {"item": "round_shield", "state": "wielded", "arms": ["left_arm"]},
+            {"item": "left_leather_bracer", "state": "worn"},
+            {"item": "leather_cap", "state": "worn"},
+            {"item": "winter_coat", "state": "worn"},
+            {"item": "steel_helm", "state": "carried"},  # carried: no protection
+        ]
+    )
     report = validate(doc)
     assert report.valid, errors(report)
     assert report.derived["protection"] == {
-        "head": {"harm": 1}, "torso": {"exhaustion:cold": 2}, "left_arm": {"harm": 2}, "right_arm": {}, "legs": {}}
+        "head": {"harm": 1},
+        "torso": {"exhaustion:cold": 2},
+        "left_arm": {"harm": 2},
+        "right_arm": {},
+        "legs": {},
+    }
 
 
 def test_a_hauberk_protects_everywhere_and_its_encumbrance_lowers_max_stamina():
-    report = validate(build(equipment=[{"item": "hauberk", "state": "worn"},
-                                       {"item": "steel_helm", "state": "carried"}]))
+    report = validate(
+        build(equipment=[{"item": "hauberk", "state": "worn"}, {"item": "steel_helm", "state": "carried"}])
+    )
     assert report.valid, errors(report)
-    assert report.derived["protection"] == {p: {"harm": 2} for p in ("head", "torso", "left_arm", "right_arm", "legs")}
+    assert report.derived["protection"] == {
+        p: {"harm": 2} for p in ("head", "torso", "left_arm", "right_arm", "legs")
+    }
     assert report.derived["encumbrance"] == 3
     assert report.derived["max_stamina"] == 10 + 1 - 3
 
 
 def test_wielded_encumbrance_counts_and_carried_does_not():
-    wielded = validate(build(attributes=attrs(strength=2), equipment=[
-        {"item": "warhammer", "state": "wielded", "arms": ["left_arm", "right_arm"]},
-        {"item": "steel_helm", "state": "worn"}]))
-    carried = validate(build(equipment=[{"item": "warhammer", "state": "carried"},
-                                        {"item": "hauberk", "state": "carried"}]))
+    wielded = validate(
+        build(
+            attributes=attrs(strength=2),
+            equipment=[
+                {"item": "warhammer", "state": "wielded", "arms": ["left_arm", "right_arm"]},
+                {"item": "steel_helm", "state": "worn"},
+            ],
+        )
+    )
+    carried = validate(
+        build(equipment=[{"item": "warhammer", "state": "carried"}, {"item": "hauberk", "state": "carried"}])
+    )
     assert (wielded.derived["encumbrance"], wielded.derived["max_stamina"]) == (2, 9)
     assert (carried.derived["encumbrance"], carried.derived["max_stamina"]) == (0, 11)
 
 
-@pytest.mark.parametrize(("doc", "missing", "kept"), [
-    (build(attributes=attrs(acrobatics="x")), {"max_speed", "momentum"}, {"max_stamina", "resistances"}),
-    (build(attributes=attrs(presence=0)), {"momentum", "resistances"}, {"max_speed"}),
-    (build(attributes=attrs(endurance=...)), {"max_stamina"}, {"encumbrance", "max_speed"}),
-    (build(equipment=[{"item": "mystery_armour", "state": "worn"}]), {"max_stamina", "encumbrance", "protection"},
-     {"max_speed"}),
-    (build(equipment="lots"), {"max_stamina", "encumbrance", "protection"}, {"momentum"}),
-    (build(resistances={"awareness": "presence"}), {"resistances"}, {"max_stamina"}),
-    (build(species="dragon"), {"protection"}, {"max_stamina"}),
-])
+@pytest.mark.parametrize(
+    ("doc", "missing", "kept"),
+    [
+        (build(attributes=attrs(acrobatics="x")), {"max_speed", "momentum"}, {"max_stamina", "resistances"}),
+        (build(attributes=attrs(presence=0)), {"momentum", "resistances"}, {"max_speed"}),
+        (build(attributes=attrs(endurance=...)), {"max_stamina"}, {"encumbrance", "max_speed"}),
+        (
+            build(equipment=[{"item": "mystery_armour", "state": "worn"}]),
+            {"max_stamina", "encumbrance", "protection"},
+            {"max_speed"},
+        ),
+        (build(equipment="lots"), {"max_stamina", "encumbrance", "protection"}, {"momentum"}),
+        (build(resistances={"awareness": "presence"}), {"resistances"}, {"max_stamina"}),
+        (build(species="dragon"), {"protection"}, {"max_stamina"}),
+    ],
+)
 def test_a_derived_value_is_left_out_when_its_inputs_are_broken(doc, missing, kept):
     derived = validate(doc).derived
     assert missing.isdisjoint(derived)
@@ -364,9 +513,22 @@ def test_an_unknown_carried_item_does_not_hide_encumbrance():
 
 
 def test_a_custom_item_is_checked_and_used():
-    report = validate(build(equipment=[{"custom": {"name": "Tower Shield", "wield": {"arms": 1}, "encumbrance": 2,
-                                                   "protection": [{"kind": "harm", "value": 2}]},
-                                        "state": "wielded", "arms": ["left_arm"]}]))
+    report = validate(
+        build(
+            equipment=[
+                {
+                    "custom": {
+                        "name": "Tower Shield",
+                        "wield": {"arms": 1},
+                        "encumbrance": 2,
+                        "protection": [{"kind": "harm", "value": 2}],
+                    },
+                    "state": "wielded",
+                    "arms": ["left_arm"],
+                }
+            ]
+        )
+    )
     assert report.valid, errors(report)
     assert report.derived["protection"]["left_arm"] == {"harm": 2}
     assert report.derived["max_stamina"] == 9
@@ -380,21 +542,35 @@ HOMEBREW = {
         {"id": "swords", "name": "Swords", "level": 3, "parent": "melee"},
     ],
     "items": [
-        {"id": "sabre", "name": "Sabre", "wield": {"arms": 1}, "requires": {"skills": ["sabres"]},
-         "actions": [{"action": "strike", "attribute": "coordination", "skills": ["melee", "blades", "sabres"]}]},
+        {
+            "id": "sabre",
+            "name": "Sabre",
+            "wield": {"arms": 1},
+            "requires": {"skills": ["sabres"]},
+            "actions": [
+                {"action": "strike", "attribute": "coordination", "skills": ["melee", "blades", "sabres"]}
+            ],
+        },
     ],
 }
 
 
 def test_homebrew_skills_and_items_are_usable():
-    doc = build(attributes=BLANK_ATTRS, skills=["melee", "blades", "sabres", "sabres_mastery", "swords"],
-                equipment=[{"item": "sabre", "state": "wielded", "arms": ["right_arm"]}])
+    doc = build(
+        attributes=BLANK_ATTRS,
+        skills=["melee", "blades", "sabres", "sabres_mastery", "swords"],
+        equipment=[{"item": "sabre", "state": "wielded", "arms": ["right_arm"]}],
+    )
     report = validate(doc, homebrew=HOMEBREW)
     assert report.valid, errors(report)
     assert report.warnings == []
     assert report.spent == {"cp": 2 + 3 + 4 + 5 + 3}
-    assert errors(validate(doc)) == [("skill.unknown", "/skills/2"), ("skill.unknown", "/skills/3"),
-                                     ("skill.unknown", "/skills/4"), ("equipment.unknown", "/equipment/0/item")]
+    assert errors(validate(doc)) == [
+        ("skill.unknown", "/skills/2"),
+        ("skill.unknown", "/skills/3"),
+        ("skill.unknown", "/skills/4"),
+        ("equipment.unknown", "/equipment/0/item"),
+    ]
 
 
 def test_a_homebrew_item_requirement_is_checked():
@@ -402,23 +578,42 @@ def test_a_homebrew_item_requirement_is_checked():
     assert errors(validate(doc, homebrew=HOMEBREW)) == [("equipment.requirement_unmet", "/equipment/0")]
 
 
-@pytest.mark.parametrize(("homebrew", "path"), [
-    ({"skills": [{"id": "flying", "name": "Flying", "level": 7, "parent": "capability"}]}, "/skills/0/level"),
-    ({"skills": [{"id": "flying", "name": "Flying", "level": 3, "parent": "wings"}]}, "/skills/0/parent"),
-    ({"skills": [{"id": "flying", "name": "Flying", "level": 4, "parent": "melee"}]}, "/skills/0/parent"),
-    ({"skills": [{"id": "flying", "name": "Flying", "level": 2, "parent": "melee"}]}, "/skills/0/parent"),
-    ({"skills": [{"id": "second_mastery", "name": "Again", "level": 5, "parent": "fencing"}]}, "/skills/0/parent"),
-    ({"skills": [{"id": "flying", "level": 2, "parent": "capability"}]}, "/skills/0/name"),
-    ({"items": [{"id": "halberd", "name": "Halberd", "wield": {"arms": 3}}]}, "/items/0/wield"),
-    ({"items": [{"id": "cape", "name": "Cape", "wear": {"body_parts": "back"}}]}, "/items/0/wear"),
-    ({"items": [{"id": "cape", "name": "Cape", "protection": [{"kind": "harm", "value": "lots"}]}]},
-     "/items/0/protection/0"),
-    ({"items": [{"id": "orb", "name": "Orb", "requires": {"attributes": {"luck": 3}}}]},
-     "/items/0/requires/attributes"),
-    ({"species": [{"id": "blob", "name": "Blob", "body_parts": []}]}, "/species/0/body_parts"),
-    ({"species": [{"id": "naga", "name": "Naga", "body_parts": ["head", "tail"], "arms": ["left_arm"]}]},
-     "/species/0/arms"),
-])
+@pytest.mark.parametrize(
+    ("homebrew", "path"),
+    [
+        (
+            {"skills": [{"id": "flying", "name": "Flying", "level": 7, "parent": "capability"}]},
+            "/skills/0/level",
+        ),
+        ({"skills": [{"id": "flying", "name": "Flying", "level": 3, "parent": "wings"}]}, "/skills/0/parent"),
+        ({"skills": [{"id": "flying", "name": "Flying", "level": 4, "parent": "melee"}]}, "/skills/0/parent"),
+        ({"skills": [{"id": "flying", "name": "Flying", "level": 2, "parent": "melee"}]}, "/skills/0/parent"),
+        (
+            {"skills": [{"id": "second_mastery", "name": "Again", "level": 5, "parent": "fencing"}]},
+            "/skills/0/parent",
+        ),
+        ({"skills": [{"id": "flying", "level": 2, "parent": "capability"}]}, "/skills/0/name"),
+        ({"items": [{"id": "halberd", "name": "Halberd", "wield": {"arms": 3}}]}, "/items/0/wield"),
+        ({"items": [{"id": "cape", "name": "Cape", "wear": {"body_parts": "back"}}]}, "/items/0/wear"),
+        (
+            {"items": [{"id": "cape", "name": "Cape", "protection": [{"kind": "harm", "value": "lots"}]}]},
+            "/items/0/protection/0",
+        ),
+        (
+            {"items": [{"id": "orb", "name": "Orb", "requires": {"attributes": {"luck": 3}}}]},
+            "/items/0/requires/attributes",
+        ),
+        ({"species": [{"id": "blob", "name": "Blob", "body_parts": []}]}, "/species/0/body_parts"),
+        (
+            {
+                "species": [
+                    {"id": "naga", "name": "Naga", "body_parts": ["head", "tail"], "arms": ["left_arm"]}
+                ]
+            },
+            "/species/0/arms",
+        ),
+    ],
+)
 def test_a_malformed_homebrew_entry_is_reported_not_raised(homebrew, path):
     report = validate(build(), homebrew=homebrew)
     assert report.valid, errors(report)  # the build itself is fine
@@ -426,29 +621,52 @@ def test_a_malformed_homebrew_entry_is_reported_not_raised(homebrew, path):
 
 
 def test_a_homebrew_skill_may_hang_from_a_later_homebrew_skill():
-    homebrew = {"skills": [{"id": "kata", "name": "Kata", "level": 3, "parent": "martial_arts"},
-                           {"id": "martial_arts", "name": "Martial Arts", "level": 2, "parent": "capability"}]}
+    homebrew = {
+        "skills": [
+            {"id": "kata", "name": "Kata", "level": 3, "parent": "martial_arts"},
+            {"id": "martial_arts", "name": "Martial Arts", "level": 2, "parent": "capability"},
+        ]
+    }
     report = validate(build(skills=["martial_arts", "kata"]), homebrew=homebrew)
     assert report.valid and report.warnings == []
 
 
 def test_a_homebrew_species_changes_the_body():
-    homebrew = {"species": [{"id": "serpentfolk", "name": "Serpentfolk", "body_parts": ["head", "torso", "tail"],
-                             "arms": [], "vital": ["head", "torso"]}]}
-    doc = build(species="serpentfolk", equipment=[{"item": "leather_cap", "state": "worn"},
-                                                  {"item": "dagger", "state": "wielded", "arms": ["right_arm"]},
-                                                  {"item": "winter_coat", "state": "worn"},
-                                                  {"item": "left_leather_bracer", "state": "worn"}])
+    homebrew = {
+        "species": [
+            {
+                "id": "serpentfolk",
+                "name": "Serpentfolk",
+                "body_parts": ["head", "torso", "tail"],
+                "arms": [],
+                "vital": ["head", "torso"],
+            }
+        ]
+    }
+    doc = build(
+        species="serpentfolk",
+        equipment=[
+            {"item": "leather_cap", "state": "worn"},
+            {"item": "dagger", "state": "wielded", "arms": ["right_arm"]},
+            {"item": "winter_coat", "state": "worn"},
+            {"item": "left_leather_bracer", "state": "worn"},
+        ],
+    )
     report = validate(doc, homebrew=homebrew)
-    assert errors(report) == [("equipment.arms_invalid", "/equipment/1/arms/0"),
-                              ("equipment.body_part_missing", "/equipment/3")]
+    assert errors(report) == [
+        ("equipment.arms_invalid", "/equipment/1/arms/0"),
+        ("equipment.body_part_missing", "/equipment/3"),
+    ]
     assert report.derived["protection"] == {"head": {"harm": 1}, "torso": {"exhaustion:cold": 2}, "tail": {}}
 
 
 # ---------------------------------------------------------- never raises
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 40) | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 40)
+    | st.text(max_size=8)
     | st.sampled_from(["melee", "left_arm", "worn", "wielded", "presence", "hauberk", "capability"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12,
@@ -456,9 +674,11 @@ JSON = st.recursive(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(key=st.sampled_from(["attributes", "resistances", "skills", "equipment", "species", "budget", "name"]),
-       inner=st.sampled_from([None, 0, 1, "arms", "state", "item", "strength", "custom"]),
-       value=JSON)
+@given(
+    key=st.sampled_from(["attributes", "resistances", "skills", "equipment", "species", "budget", "name"]),
+    inner=st.sampled_from([None, 0, 1, "arms", "state", "item", "strength", "custom"]),
+    value=JSON,
+)
 def test_any_json_gets_a_report_and_never_trips_the_safety_net(key, inner, value):
     doc = build()
     target = doc.get(key)
@@ -483,14 +703,22 @@ def test_traits_describe_every_part_of_a_build():
     sections = PANDO.traits(PANDO.context())["sections"]
     kinds = {s["id"]: (s["kind"], s["path"]) for s in sections}
     assert kinds == {
-        "species": ("choice", "/species"), "attributes": ("numbers", "/attributes"),
-        "resistances": ("mapping", "/resistances"), "skills": ("tree", "/skills"),
-        "equipment": ("items", "/equipment"), "body": ("custom", "/equipment"),
+        "species": ("choice", "/species"),
+        "attributes": ("numbers", "/attributes"),
+        "resistances": ("mapping", "/resistances"),
+        "skills": ("tree", "/skills"),
+        "equipment": ("items", "/equipment"),
+        "body": ("custom", "/equipment"),
     }
     tree = next(s for s in sections if s["id"] == "skills")["nodes"]
     nodes = {n["id"]: n for n in tree}
     assert nodes["melee"]["parent"] == "capability" and nodes["melee"]["cost"] == 2
-    assert nodes["fencing_mastery"] == {**nodes["fencing_mastery"], "level": 5, "parent": "fencing", "cost": 5}
+    assert nodes["fencing_mastery"] == {
+        **nodes["fencing_mastery"],
+        "level": 5,
+        "parent": "fencing",
+        "cost": 5,
+    }
     assert (nodes["longswords"]["total"], nodes["longswords_mastery"]["total"]) == (9, 14)
     body = next(s for s in sections if s["id"] == "body")
     assert body["widget"] == "pando_body"
@@ -513,20 +741,57 @@ def test_a_blank_build_is_valid_and_free():
 def test_the_catalogue_has_every_skill_of_the_rules_and_one_mastery_per_level_4_skill():
     skills = PANDO.catalogue["skills"]
     level4 = {s for s, e in skills.items() if e["level"] == 4}
-    assert level4 == {"evasion", "fencing", "longswords", "warhammers", "shield_wall", "longbows", "surgery",
-                      "composition", "safecracking", "oratory", "weaponsmithing"}
+    assert level4 == {
+        "evasion",
+        "fencing",
+        "longswords",
+        "warhammers",
+        "shield_wall",
+        "longbows",
+        "surgery",
+        "composition",
+        "safecracking",
+        "oratory",
+        "weaponsmithing",
+    }
     masteries = {e["parent"]: s for s, e in skills.items() if e["level"] == 5}
     assert masteries == {s: f"{s}_mastery" for s in level4}
     for entry in skills.values():
         parent = skills.get(entry["parent"])
-        assert entry["level"] == 2 and entry["parent"] == "capability" or parent["level"] == entry["level"] - 1
+        assert (
+            entry["level"] == 2 and entry["parent"] == "capability" or parent["level"] == entry["level"] - 1
+        )
     assert len([e for e in skills.values() if e["level"] == 2]) == 11
     assert len([e for e in skills.values() if e["level"] == 3]) == 20
     items = PANDO.catalogue["items"]
-    assert set(items) == {"longsword", "rapier", "warhammer", "dagger", "compound_bow", "round_shield", "leather_cap",
-                          "steel_helm", "left_leather_bracer", "right_leather_bracer", "hauberk", "winter_coat",
-                          "lockpicks", "bandage", "medicine_kit"}
-    assert all(set(i) == {"id", "name", "wield", "wear", "encumbrance", "protection", "range", "requires", "actions"}
-               for i in items.values())
-    assert set(PANDO.catalogue["actions"]) == {"move", "strike", "block", "dodge", "tough_it_out", "catch_breath",
-                                               "aid", "use_item"}
+    assert set(items) == {
+        "longsword",
+        "rapier",
+        "warhammer",
+        "dagger",
+        "compound_bow",
+        "round_shield",
+        "leather_cap",
+        "steel_helm",
+        "left_leather_bracer",
+        "right_leather_bracer",
+        "hauberk",
+        "winter_coat",
+        "lockpicks",
+        "bandage",
+        "medicine_kit",
+    }
+    assert all(
+        set(i) == {"id", "name", "wield", "wear", "encumbrance", "protection", "range", "requires", "actions"}
+        for i in items.values()
+    )
+    assert set(PANDO.catalogue["actions"]) == {
+        "move",
+        "strike",
+        "block",
+        "dodge",
+        "tough_it_out",
+        "catch_breath",
+        "aid",
+        "use_item",
+    }

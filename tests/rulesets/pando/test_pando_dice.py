@@ -13,9 +13,18 @@ from rulesets.engine import FixedRoller, OddsError, odds, registry, validate
 PANDO = registry.get("pando")
 
 CHARLOTTE = {
-    "ruleset": "pando", "name": "Charlotte", "budget": {"cp": 40},
-    "attributes": {"strength": 1, "endurance": 1, "acrobatics": 3, "coordination": 3,
-                   "rationality": 1, "perspective": 1, "presence": 2},
+    "ruleset": "pando",
+    "name": "Charlotte",
+    "budget": {"cp": 40},
+    "attributes": {
+        "strength": 1,
+        "endurance": 1,
+        "acrobatics": 3,
+        "coordination": 3,
+        "rationality": 1,
+        "perspective": 1,
+        "presence": 2,
+    },
     "resistances": {"awareness": "presence", "insight": "perspective", "willpower": "rationality"},
     "skills": ["ranged", "bows", "stealth", "lockpicking"],
     "equipment": [
@@ -52,11 +61,22 @@ def test_two_dice_at_skill_three_is_a_coin_twice():
     assert PANDO.odds({"dice": 2, "skill": 3}) == {"ep": {"0": 0.25, "1": 0.5, "2": 0.25}}
 
 
-@pytest.mark.parametrize("request_", [
-    {"dice": "3", "skill": 2}, {"dice": 3.0, "skill": 2}, {"dice": True, "skill": 2}, {"dice": -1, "skill": 2},
-    {"dice": 31, "skill": 2}, {"dice": 3, "skill": 7}, {"dice": 3, "skill": -1}, {"dice": 3, "skill": 1.5},
-    {"dice": 3}, {"skill": 2}, {},
-])
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"dice": "3", "skill": 2},
+        {"dice": 3.0, "skill": 2},
+        {"dice": True, "skill": 2},
+        {"dice": -1, "skill": 2},
+        {"dice": 31, "skill": 2},
+        {"dice": 3, "skill": 7},
+        {"dice": 3, "skill": -1},
+        {"dice": 3, "skill": 1.5},
+        {"dice": 3},
+        {"skill": 2},
+        {},
+    ],
+)
 def test_bad_odds_requests_raise_odds_error(request_):
     with pytest.raises(OddsError):
         odds("pando", request_)
@@ -69,12 +89,15 @@ def test_a_non_object_request_is_refused():
         PANDO.odds([3, 2])
 
 
-@pytest.mark.parametrize(("faces", "skill", "ep", "outcome"), [
-    ([1, 5, 2], 2, 2, "partial"),
-    ([1, 2, 3], 3, 3, "full"),
-    ([4, 5, 6], 3, 0, "none"),
-    ([6, 6, 6], 6, 3, "full"),
-])
+@pytest.mark.parametrize(
+    ("faces", "skill", "ep", "outcome"),
+    [
+        ([1, 5, 2], 2, 2, "partial"),
+        ([1, 2, 3], 3, 3, "full"),
+        ([4, 5, 6], 3, 0, "none"),
+        ([6, 6, 6], 6, 3, "full"),
+    ],
+)
 def test_roll_counts_dice_at_or_under_the_skill_level(faces, skill, ep, outcome):
     result = PANDO.roll({"dice": 3, "skill": skill}, FixedRoller(faces))
     assert result["faces"] == faces
@@ -94,8 +117,15 @@ def _rollables(build, state=None):
 
 def test_rollables_offer_each_skill_with_its_usual_attribute_and_the_others():
     rolls = _rollables(CHARLOTTE)
-    assert set(rolls) == {"skill:capability", "skill:ranged", "skill:bows", "skill:stealth", "skill:lockpicking",
-                          "item:0:strike", "item:1:use_item"}
+    assert set(rolls) == {
+        "skill:capability",
+        "skill:ranged",
+        "skill:bows",
+        "skill:stealth",
+        "skill:lockpicking",
+        "item:0:strike",
+        "item:1:use_item",
+    }
     assert rolls["skill:lockpicking"]["request"] == {"dice": 3, "skill": 3}  # coordination 3, level 3
     assert rolls["skill:stealth"]["request"] == {"dice": 3, "skill": 2}  # acrobatics 3, level 2
     alternatives = {a["attribute"]: a["request"] for a in rolls["skill:bows"]["alternatives"]}
@@ -137,4 +167,7 @@ def test_rollables_know_homebrew_skills_from_their_price():
 
 
 def test_rollables_of_a_broken_build_do_not_raise():
-    assert PANDO.rollables({"ruleset": "pando", "attributes": "many"}, validate({"ruleset": "pando"}), None) == []
+    assert (
+        PANDO.rollables({"ruleset": "pando", "attributes": "many"}, validate({"ruleset": "pando"}), None)
+        == []
+    )

@@ -11,9 +11,18 @@ from rulesets.engine import StateError, registry, validate
 PANDO = registry.get("pando")
 
 IRA = {
-    "ruleset": "pando", "name": "Ira", "budget": {"cp": 40},
-    "attributes": {"strength": 1, "endurance": 2, "acrobatics": 1, "coordination": 2,
-                   "rationality": 3, "perspective": 1, "presence": 1},
+    "ruleset": "pando",
+    "name": "Ira",
+    "budget": {"cp": 40},
+    "attributes": {
+        "strength": 1,
+        "endurance": 2,
+        "acrobatics": 1,
+        "coordination": 2,
+        "rationality": 3,
+        "perspective": 1,
+        "presence": 1,
+    },
     "resistances": {"awareness": "perspective", "insight": "rationality", "willpower": "presence"},
     "skills": ["healing", "medicine"],
     "equipment": [
@@ -44,8 +53,11 @@ def test_the_sample_build_is_valid():
 
 def test_a_fresh_state_has_full_stamina_and_no_harm():
     assert PANDO.initial_state(IRA, REPORT) == {
-        "stamina": 12, "harm": {p: 0 for p in PARTS},
-        "resistance_harm": {"awareness": 0, "insight": 0, "willpower": 0}, "exhaustion": [], "notes": "",
+        "stamina": 12,
+        "harm": {p: 0 for p in PARTS},
+        "resistance_harm": {"awareness": 0, "insight": 0, "willpower": 0},
+        "exhaustion": [],
+        "notes": "",
     }
 
 
@@ -53,17 +65,20 @@ def test_a_fresh_state_has_no_problems():
     assert PANDO.check_state(fresh(), IRA, REPORT) == []
 
 
-@pytest.mark.parametrize(("state", "code", "path"), [
-    ({"harm": {"tail": 1}}, "state.unknown_body_part", "/harm/tail"),
-    ({"harm": {"head": 6}}, "state.harm_above_maximum", "/harm/head"),
-    ({"harm": {"head": -1}}, "state.malformed", "/harm/head"),
-    ({"stamina": 13}, "state.stamina_above_maximum", "/stamina"),
-    ({"stamina": "full"}, "state.malformed", "/stamina"),
-    ({"resistance_harm": {"luck": 1}}, "state.unknown_resistance", "/resistance_harm/luck"),
-    ({"resistance_harm": {"insight": -1}}, "state.malformed", "/resistance_harm/insight"),
-    ({"exhaustion": [{"type": "bleeding"}]}, "state.malformed", "/exhaustion/0"),
-    ({"exhaustion": "lots"}, "state.malformed", "/exhaustion"),
-])
+@pytest.mark.parametrize(
+    ("state", "code", "path"),
+    [
+        ({"harm": {"tail": 1}}, "state.unknown_body_part", "/harm/tail"),
+        ({"harm": {"head": 6}}, "state.harm_above_maximum", "/harm/head"),
+        ({"harm": {"head": -1}}, "state.malformed", "/harm/head"),
+        ({"stamina": 13}, "state.stamina_above_maximum", "/stamina"),
+        ({"stamina": "full"}, "state.malformed", "/stamina"),
+        ({"resistance_harm": {"luck": 1}}, "state.unknown_resistance", "/resistance_harm/luck"),
+        ({"resistance_harm": {"insight": -1}}, "state.malformed", "/resistance_harm/insight"),
+        ({"exhaustion": [{"type": "bleeding"}]}, "state.malformed", "/exhaustion/0"),
+        ({"exhaustion": "lots"}, "state.malformed", "/exhaustion"),
+    ],
+)
 def test_check_state_reports_each_problem_at_its_path(state, code, path):
     assert [(i.code, i.path) for i in PANDO.check_state(state, IRA, REPORT)] == [(code, path)]
 
@@ -72,10 +87,17 @@ def test_check_state_of_a_non_object():
     assert [(i.code, i.path) for i in PANDO.check_state([], IRA, REPORT)] == [("state.malformed", "")]
 
 
-@pytest.mark.parametrize(("harm", "status", "usable"), [
-    (0, "healthy", True), (1, "wounded", True), (2, "wounded", True),
-    (3, "lame", False), (4, "lame", False), (5, "maimed", False),
-])
+@pytest.mark.parametrize(
+    ("harm", "status", "usable"),
+    [
+        (0, "healthy", True),
+        (1, "wounded", True),
+        (2, "wounded", True),
+        (3, "lame", False),
+        (4, "lame", False),
+        (5, "maimed", False),
+    ],
+)
 def test_harm_sets_the_status_of_a_body_part(harm, status, usable):
     effects = PANDO.state_effects(IRA, REPORT, fresh(harm={"right_arm": harm}))
     assert effects["body"]["right_arm"] == {"harm": harm, "status": status, "usable": usable}
@@ -95,8 +117,13 @@ def test_resistance_harm_lowers_resistances_below_zero_too():
 
 
 def test_exhaustion_is_reduced_by_protection_of_its_kind():
-    state = fresh(exhaustion=[{"type": "cold", "amount": 3}, {"type": "bleeding", "amount": 2},
-                              {"type": "cold", "amount": 1}])
+    state = fresh(
+        exhaustion=[
+            {"type": "cold", "amount": 3},
+            {"type": "bleeding", "amount": 2},
+            {"type": "cold", "amount": 1},
+        ]
+    )
     effects = PANDO.state_effects(IRA, REPORT, state)
     assert effects["exhaustion"]["by_type"]["cold"] == {"raw": 4, "protection": 2, "total": 2}
     assert effects["exhaustion"]["total"] == 4  # cold 4 − coat 2, bleeding 2
@@ -135,22 +162,25 @@ def test_heal_removes_harm():
     assert state["harm"]["legs"] == 1
 
 
-@pytest.mark.parametrize(("action", "code"), [
-    ({"action": "harm", "body_part": "tail", "amount": 1}, "state.unknown_body_part"),
-    ({"action": "harm", "body_part": "head", "amount": 0}, "state.invalid_amount"),
-    ({"action": "harm", "body_part": "head", "amount": "2"}, "state.invalid_amount"),
-    ({"action": "heal", "body_part": "head", "amount": 1}, "state.nothing_to_heal"),
-    ({"action": "spend_stamina", "amount": 13}, "state.not_enough_stamina"),
-    ({"action": "regain_stamina", "amount": 1}, "state.stamina_full"),
-    ({"action": "rest", "minutes": 4}, "state.rest_too_short"),
-    ({"action": "bandage"}, "state.nothing_to_remove"),
-    ({"action": "remove_exhaustion", "index": 0}, "state.nothing_to_remove"),
-    ({"action": "resistance_harm", "resistance": "luck", "amount": 1}, "state.unknown_resistance"),
-    ({"action": "resistance_heal", "resistance": "insight", "amount": 1}, "state.nothing_to_heal"),
-    ({"action": "add_exhaustion", "type": "", "amount": 1}, "state.invalid"),
-    ({"action": "fly"}, "state.unknown_action"),
-    ({"nothing": True}, "state.unknown_action"),
-])
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ({"action": "harm", "body_part": "tail", "amount": 1}, "state.unknown_body_part"),
+        ({"action": "harm", "body_part": "head", "amount": 0}, "state.invalid_amount"),
+        ({"action": "harm", "body_part": "head", "amount": "2"}, "state.invalid_amount"),
+        ({"action": "heal", "body_part": "head", "amount": 1}, "state.nothing_to_heal"),
+        ({"action": "spend_stamina", "amount": 13}, "state.not_enough_stamina"),
+        ({"action": "regain_stamina", "amount": 1}, "state.stamina_full"),
+        ({"action": "rest", "minutes": 4}, "state.rest_too_short"),
+        ({"action": "bandage"}, "state.nothing_to_remove"),
+        ({"action": "remove_exhaustion", "index": 0}, "state.nothing_to_remove"),
+        ({"action": "resistance_harm", "resistance": "luck", "amount": 1}, "state.unknown_resistance"),
+        ({"action": "resistance_heal", "resistance": "insight", "amount": 1}, "state.nothing_to_heal"),
+        ({"action": "add_exhaustion", "type": "", "amount": 1}, "state.invalid"),
+        ({"action": "fly"}, "state.unknown_action"),
+        ({"nothing": True}, "state.unknown_action"),
+    ],
+)
 def test_refused_actions_raise_state_error_with_a_code(action, code):
     with pytest.raises(StateError) as refused:
         PANDO.state_action(fresh(), action, IRA, REPORT)
@@ -194,8 +224,13 @@ def test_the_dead_do_not_rest():
 
 
 def test_a_bandage_removes_bleeding_only():
-    state = fresh(exhaustion=[{"type": "bleeding", "amount": 2}, {"type": "cold", "amount": 1},
-                              {"type": "bleeding", "amount": 1}])
+    state = fresh(
+        exhaustion=[
+            {"type": "bleeding", "amount": 2},
+            {"type": "cold", "amount": 1},
+            {"type": "bleeding", "amount": 1},
+        ]
+    )
     state, text = act(state, action="bandage")
     assert state["exhaustion"] == [{"type": "cold", "amount": 1}]
     assert "bleeding 2, bleeding 1" in text
@@ -215,10 +250,16 @@ def test_resistance_harm_comes_and_goes():
 
 
 def test_state_sections_show_pools_body_exhaustion_and_actions():
-    sections = PANDO.state_sections(IRA, REPORT, fresh(harm={"left_arm": 2},
-                                                       exhaustion=[{"type": "cold", "amount": 1}]))
+    sections = PANDO.state_sections(
+        IRA, REPORT, fresh(harm={"left_arm": 2}, exhaustion=[{"type": "cold", "amount": 1}])
+    )
     assert [(s["id"], s["kind"]) for s in sections] == [
-        ("stamina", "pools"), ("resistances", "pools"), ("body", "body"), ("exhaustion", "list"), ("actions", "list")]
+        ("stamina", "pools"),
+        ("resistances", "pools"),
+        ("body", "body"),
+        ("exhaustion", "list"),
+        ("actions", "list"),
+    ]
     stamina = sections[0]["items"][0]
     assert (stamina["path"], stamina["value"], stamina["max"]) == ("/stamina", 12, 12)
     body = {item["id"]: item for item in sections[2]["items"]}
@@ -226,6 +267,22 @@ def test_state_sections_show_pools_body_exhaustion_and_actions():
     assert body["left_arm"]["equipment"] == ["Round Shield", "Leather Bracer (left arm)"]
     assert body["torso"]["protection"] == {"exhaustion:cold": 2}
     assert {a["action"] for s in sections for a in s.get("actions", [])} >= {
-        "harm", "heal", "rest", "rest_day", "rest_week", "bandage", "catch_breath", "spend_stamina"}
-    assert {i["id"] for i in sections[4]["items"]} == {"move", "strike", "block", "dodge", "tough_it_out",
-                                                       "catch_breath", "aid", "use_item"}
+        "harm",
+        "heal",
+        "rest",
+        "rest_day",
+        "rest_week",
+        "bandage",
+        "catch_breath",
+        "spend_stamina",
+    }
+    assert {i["id"] for i in sections[4]["items"]} == {
+        "move",
+        "strike",
+        "block",
+        "dodge",
+        "tough_it_out",
+        "catch_breath",
+        "aid",
+        "use_item",
+    }

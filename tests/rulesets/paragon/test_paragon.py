@@ -29,7 +29,10 @@ DEMOS = sorted((ROOT / "rulesets/systems/paragon/demo").glob("*.json"))
 def base_build(**changes) -> dict:
     """A valid level 1 paragon (15 force points all spent, 12 of 20 skill points)."""
     build = {
-        "ruleset": "paragon", "name": "Aren", "budget": {"skill_points": 20}, "power_level": 1,
+        "ruleset": "paragon",
+        "name": "Aren",
+        "budget": {"skill_points": 20},
+        "power_level": 1,
         "forces": {"fire": 2, "wind": 3, "thunder": 2, "light": 2, "shadow": 0},
         "path": {"name": "Blade of the Eastern Gate", "grants": {"triarmatura": 1, "ritual": 1}},
         "skills": {"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1, "athletics": 1},
@@ -69,14 +72,27 @@ def test_the_base_build_is_priced_with_free_path_grants():
     assert report.derived["checks"]["melee"] == "d12!+2d6+4"
     assert len(report.derived["checks"]) == 20
     assert report.derived["resources"] == {
-        "health": 20, "face": 20, "purity": 20, "stamina": 20, "heroism": 5, "dynama": 30, "morale": 12}
+        "health": 20,
+        "face": 20,
+        "purity": 20,
+        "stamina": 20,
+        "heroism": 5,
+        "dynama": 30,
+        "morale": 12,
+    }
 
 
 @pytest.mark.parametrize("rank,cost", [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 15)])
 def test_a_rank_costs_the_triangular_number(rank, cost):
     assert rank_cost(rank) == cost
-    report = validate(base_build(power_level=5, forces={"fire": rank, "wind": 0, "thunder": 0, "light": 0,
-                                                        "shadow": 0}, skills={}, path=None))
+    report = validate(
+        base_build(
+            power_level=5,
+            forces={"fire": rank, "wind": 0, "thunder": 0, "light": 0, "shadow": 0},
+            skills={},
+            path=None,
+        )
+    )
     assert report.spent["force_points"] == cost
 
 
@@ -89,13 +105,17 @@ TABLE = [(None, 10, 3), (1, 15, 3), (2, 20, 4), (3, 25, 4), (4, 30, 5), (5, 35, 
 def test_the_power_level_table_sets_the_force_budget_and_the_maximum_rank(level, total, max_rank):
     skills = {"melee": 1}  # no triarmatura: ordinary people may not have it
     forces = {"fire": max_rank, "wind": 0, "thunder": 0, "light": 0, "shadow": 0}
-    report = validate(base_build(power_level=level, forces=forces, skills=skills, path=None, resources={"heroism": 0}))
+    report = validate(
+        base_build(power_level=level, forces=forces, skills=skills, path=None, resources={"heroism": 0})
+    )
     assert report.budget["force_points"] == total
     assert report.derived["force_points_total"] == total
     assert report.derived["max_force_rank"] == max_rank
     assert codes(report) == []
     forces["fire"] = max_rank + 1
-    report = validate(base_build(power_level=level, forces=forces, skills=skills, path=None, resources={"heroism": 0}))
+    report = validate(
+        base_build(power_level=level, forces=forces, skills=skills, path=None, resources={"heroism": 0})
+    )
     assert codes(report) == [("attribute.above_maximum", "/forces/fire")]
 
 
@@ -108,7 +128,9 @@ def test_a_missing_power_level_is_an_ordinary_person_with_the_ordinary_defaults(
     assert report.derived["resources"]["morale"] == 6
     assert report.derived["resources"]["heroism"] == 0
     assert "defense_triarmatura" not in report.derived
-    assert report.derived["defense"] == max(report.derived["defense_melee"], report.derived["defense_missile"])
+    assert report.derived["defense"] == max(
+        report.derived["defense_melee"], report.derived["defense_missile"]
+    )
 
 
 # ------------------------------------------------------------------ every code at its path
@@ -122,44 +144,95 @@ ERRORS = [
     ("a power level off the table", {"power_level": 7}, [("build.malformed", "/power_level")]),
     ("a power level as text", {"power_level": "1"}, [("build.malformed", "/power_level")]),
     ("skills not an object", {"skills": ["melee"]}, [("build.malformed", "/skills")]),
-    ("a negative skill rank", {"skills": {"melee": -1, "missile": 1, "triarmatura": 2, "ritual": 1}}, [("build.malformed", "/skills/melee")]),
+    (
+        "a negative skill rank",
+        {"skills": {"melee": -1, "missile": 1, "triarmatura": 2, "ritual": 1}},
+        [("build.malformed", "/skills/melee")],
+    ),
     ("a path as text", {"path": "Blade"}, [("build.malformed", "/path")]),
-    ("grants not an object", {"path": {"name": "Blade", "grants": ["melee"]}}, [("build.malformed", "/path/grants")]),
+    (
+        "grants not an object",
+        {"path": {"name": "Blade", "grants": ["melee"]}},
+        [("build.malformed", "/path/grants")],
+    ),
     ("resources not an object", {"resources": [20]}, [("build.malformed", "/resources")]),
     ("a resource as text", {"resources": {"health": "20"}}, [("build.malformed", "/resources/health")]),
     ("an unknown force", {"forces": {**ALL_FORCES, "air": 0}}, [("attribute.unknown", "/forces/air")]),
     ("an unknown resource", {"resources": {"luck": 3}}, [("attribute.unknown", "/resources/luck")]),
-    ("a missing force", {"forces": {k: v for k, v in ALL_FORCES.items() if k != "light"} | {"shadow": 2}},
-     [("attribute.missing", "/forces/light")]),
-    ("a negative force", {"forces": {**ALL_FORCES, "shadow": -1}}, [("attribute.below_minimum", "/forces/shadow")]),
+    (
+        "a missing force",
+        {"forces": {k: v for k, v in ALL_FORCES.items() if k != "light"} | {"shadow": 2}},
+        [("attribute.missing", "/forces/light")],
+    ),
+    (
+        "a negative force",
+        {"forces": {**ALL_FORCES, "shadow": -1}},
+        [("attribute.below_minimum", "/forces/shadow")],
+    ),
     ("a negative resource", {"resources": {"face": -1}}, [("attribute.below_minimum", "/resources/face")]),
     # Out of range is still priced (RULES.md, settled): wind 4 costs 10, 17 of 15 force points.
-    ("a force over the power level's maximum", {"forces": {**ALL_FORCES, "wind": 4, "fire": 1}},
-     [("attribute.above_maximum", "/forces/wind"), ("budget.exceeded", "/budget/force_points")]),
-    ("too many force points", {"forces": {"fire": 3, "wind": 3, "thunder": 3, "light": 0, "shadow": 0}},
-     [("budget.exceeded", "/budget/force_points")]),
+    (
+        "a force over the power level's maximum",
+        {"forces": {**ALL_FORCES, "wind": 4, "fire": 1}},
+        [("attribute.above_maximum", "/forces/wind"), ("budget.exceeded", "/budget/force_points")],
+    ),
+    (
+        "too many force points",
+        {"forces": {"fire": 3, "wind": 3, "thunder": 3, "light": 0, "shadow": 0}},
+        [("budget.exceeded", "/budget/force_points")],
+    ),
     ("too many skill points", {"budget": {"skill_points": 6}}, [("budget.exceeded", "/budget/skill_points")]),
-    ("an unknown skill", {"skills": {"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1, "swimming": 1}},
-     [("skill.unknown", "/skills/swimming")]),
-    ("an unknown grant", {"path": {"name": "Blade", "grants": {"triarmatura": 1, "swimming": 1}}},
-     [("skill.unknown", "/path/grants/swimming")]),
-    ("a skill over 5", {"skills": {"melee": 6, "missile": 1, "triarmatura": 2, "ritual": 1}, "budget": {"skill_points": 40}},
-     [("skill.above_maximum", "/skills/melee")]),
-    ("a skill listed twice by name", {"skills": {"melee": 2, "Melee": 1, "missile": 1, "triarmatura": 2, "ritual": 1}},
-     [("skill.duplicate", "/skills/Melee")]),
-    ("a grant above the rank", {"path": {"name": "Blade", "grants": {"triarmatura": 1, "ritual": 2}}},
-     [("paragon.grant_exceeds_rank", "/path/grants/ritual")]),
-    ("a grant of an unlearned skill", {"path": {"name": "Blade", "grants": {"triarmatura": 1, "ritual": 1, "lore": 1}}},
-     [("paragon.grant_exceeds_rank", "/path/grants/lore")]),
-    ("triarmatura above melee + missile", {"skills": {"melee": 1, "missile": 0, "triarmatura": 2, "ritual": 1}},
-     [("paragon.triarmatura_cap", "/skills/triarmatura")]),
-    ("triarmatura without a power level",
-     {"power_level": None, "forces": {"fire": 1, "wind": 3, "thunder": 0, "light": 0, "shadow": 0}},
-     [("paragon.requires_power_level", "/skills/triarmatura")]),
-    ("heroism without a power level",
-     {"power_level": None, "forces": {"fire": 1, "wind": 3, "thunder": 0, "light": 0, "shadow": 0},
-      "skills": {"melee": 1}, "path": None, "resources": {"heroism": 2}},
-     [("paragon.requires_power_level", "/resources/heroism")]),
+    (
+        "an unknown skill",
+        {"skills": {"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1, "swimming": 1}},
+        [("skill.unknown", "/skills/swimming")],
+    ),
+    (
+        "an unknown grant",
+        {"path": {"name": "Blade", "grants": {"triarmatura": 1, "swimming": 1}}},
+        [("skill.unknown", "/path/grants/swimming")],
+    ),
+    (
+        "a skill over 5",
+        {"skills": {"melee": 6, "missile": 1, "triarmatura": 2, "ritual": 1}, "budget": {"skill_points": 40}},
+        [("skill.above_maximum", "/skills/melee")],
+    ),
+    (
+        "a skill listed twice by name",
+        {"skills": {"melee": 2, "Melee": 1, "missile": 1, "triarmatura": 2, "ritual": 1}},
+        [("skill.duplicate", "/skills/Melee")],
+    ),
+    (
+        "a grant above the rank",
+        {"path": {"name": "Blade", "grants": {"triarmatura": 1, "ritual": 2}}},
+        [("paragon.grant_exceeds_rank", "/path/grants/ritual")],
+    ),
+    (
+        "a grant of an unlearned skill",
+        {"path": {"name": "Blade", "grants": {"triarmatura": 1, "ritual": 1, "lore": 1}}},
+        [("paragon.grant_exceeds_rank", "/path/grants/lore")],
+    ),
+    (
+        "triarmatura above melee + missile",
+        {"skills": {"melee": 1, "missile": 0, "triarmatura": 2, "ritual": 1}},
+        [("paragon.triarmatura_cap", "/skills/triarmatura")],
+    ),
+    (
+        "triarmatura without a power level",
+        {"power_level": None, "forces": {"fire": 1, "wind": 3, "thunder": 0, "light": 0, "shadow": 0}},
+        [("paragon.requires_power_level", "/skills/triarmatura")],
+    ),
+    (
+        "heroism without a power level",
+        {
+            "power_level": None,
+            "forces": {"fire": 1, "wind": 3, "thunder": 0, "light": 0, "shadow": 0},
+            "skills": {"melee": 1},
+            "path": None,
+            "resources": {"heroism": 2},
+        },
+        [("paragon.requires_power_level", "/resources/heroism")],
+    ),
 ]
 
 
@@ -174,13 +247,18 @@ def test_each_error_is_reported_once_at_its_path(changes, expected):
 
 WARNINGS = [
     ("unspent force points", {"forces": {**ALL_FORCES, "light": 1}}, ("forces.unspent", "/forces")),
-    ("a force budget in the document", {"budget": {"skill_points": 20, "force_points": 99}},
-     ("paragon.force_budget_ignored", "/budget/force_points")),
+    (
+        "a force budget in the document",
+        {"budget": {"skill_points": 20, "force_points": 99}},
+        ("paragon.force_budget_ignored", "/budget/force_points"),
+    ),
     ("an unknown key", {"class": "fighter"}, ("build.unknown_key", "/class")),
 ]
 
 
-@pytest.mark.parametrize("changes,expected", [(c, e) for _, c, e in WARNINGS], ids=[n for n, _, _ in WARNINGS])
+@pytest.mark.parametrize(
+    "changes,expected", [(c, e) for _, c, e in WARNINGS], ids=[n for n, _, _ in WARNINGS]
+)
 def test_each_warning_is_reported_and_the_build_stays_valid(changes, expected):
     report = validate(base_build(**changes))
     assert codes(report) == []
@@ -211,8 +289,9 @@ def test_a_broken_input_leaves_its_derived_keys_out():
 
 
 def test_a_skill_named_as_people_write_it_finds_its_id():
-    report = validate(base_build(skills={"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1,
-                                         "Forbidden Lore": 2}))
+    report = validate(
+        base_build(skills={"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1, "Forbidden Lore": 2})
+    )
     assert codes(report) == []
     assert report.derived["checks"]["forbidden_lore"] == "d12!+2d6+4"
 
@@ -230,7 +309,11 @@ sub_keys = st.sampled_from(["fire", "wind", "melee", "triarmatura", "grants", "n
 
 
 @hsettings(max_examples=80, deadline=None)
-@given(st.dictionaries(paragon_keys, json_values | st.dictionaries(sub_keys, json_values, max_size=5), max_size=7))
+@given(
+    st.dictionaries(
+        paragon_keys, json_values | st.dictionaries(sub_keys, json_values, max_size=5), max_size=7
+    )
+)
 def test_any_json_gets_a_report_and_never_the_safety_net(doc):
     report = validate({"ruleset": "paragon", **doc})
     data = report.as_dict()
@@ -282,11 +365,15 @@ def direct_truncated_sum(force: int, skill: int, tn: int) -> float:
 
 
 @pytest.mark.parametrize("force", [0, 1, 2, 3])
-@pytest.mark.parametrize("skill,tn", [(0, 1), (0, 2), (0, 12), (0, 13), (0, 14), (0, 25), (1, 10), (2, 15),
-                                      (3, 20), (5, 30), (0, 37)])
+@pytest.mark.parametrize(
+    "skill,tn",
+    [(0, 1), (0, 2), (0, 12), (0, 13), (0, 14), (0, 25), (1, 10), (2, 15), (3, 20), (5, 30), (0, 37)],
+)
 def test_pass_odds_match_brute_force(force, skill, tn):
     expected = brute_force_pass(force, skill, tn)
-    assert PARAGON.odds({"force": force, "skill": skill, "tn": tn})["pass"] == pytest.approx(float(expected), abs=1e-12)
+    assert PARAGON.odds({"force": force, "skill": skill, "tn": tn})["pass"] == pytest.approx(
+        float(expected), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("force", range(6))
@@ -300,15 +387,18 @@ def test_pass_odds_match_a_direct_truncated_sum_for_every_tn(force, skill):
 @pytest.mark.parametrize("force,skill", [(0, 0), (3, 2), (5, 5)])
 def test_the_point_masses_sum_to_one_and_the_chance_only_falls_as_the_tn_rises(force, skill):
     lowest = 1 + force + 2 * skill
-    chances = [PARAGON.odds({"force": force, "skill": skill, "tn": t})["pass"] for t in range(lowest, lowest + 400)]
+    chances = [
+        PARAGON.odds({"force": force, "skill": skill, "tn": t})["pass"] for t in range(lowest, lowest + 400)
+    ]
     assert chances[0] == pytest.approx(1.0, abs=1e-12)
     assert all(a >= b for a, b in zip(chances, chances[1:], strict=False))
     masses = [a - b for a, b in zip(chances, chances[1:], strict=False)] + [chances[-1]]
     assert sum(masses) == pytest.approx(1.0, abs=1e-9)
 
 
-@pytest.mark.parametrize("tn,expected", [(1, 1.0), (2, 11 / 12), (12, 1 / 12), (13, 1 / 12), (14, 11 / 144),
-                                         (25, 1 / 144)])
+@pytest.mark.parametrize(
+    "tn,expected", [(1, 1.0), (2, 11 / 12), (12, 1 / 12), (13, 1 / 12), (14, 11 / 144), (25, 1 / 144)]
+)
 def test_a_bare_d12_explodes_on_twelve(tn, expected):
     assert PARAGON.odds({"force": 0, "skill": 0, "tn": tn})["pass"] == pytest.approx(expected, abs=1e-12)
 
@@ -317,9 +407,17 @@ def test_skill_may_be_left_out_for_an_attribute_check():
     assert PARAGON.odds({"force": 2, "tn": 9}) == PARAGON.odds({"force": 2, "skill": 0, "tn": 9})
 
 
-@pytest.mark.parametrize("request_", [{"force": 2, "skill": 1}, {"force": -1, "skill": 0, "tn": 5},
-                                      {"force": "2", "skill": 0, "tn": 5}, {"force": 2, "skill": True, "tn": 5},
-                                      {"force": 2, "skill": 0, "tn": 5.5}, [1, 2]])
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"force": 2, "skill": 1},
+        {"force": -1, "skill": 0, "tn": 5},
+        {"force": "2", "skill": 0, "tn": 5},
+        {"force": 2, "skill": True, "tn": 5},
+        {"force": 2, "skill": 0, "tn": 5.5},
+        [1, 2],
+    ],
+)
 def test_an_odds_request_it_cannot_answer_is_an_odds_error(request_):
     with pytest.raises(OddsError):
         PARAGON.odds(request_)
@@ -337,7 +435,9 @@ ROLLS = [
 
 
 @pytest.mark.parametrize("request_,faces,d12,d6,total,outcome", ROLLS)
-def test_a_roll_explodes_the_d12_and_adds_the_force_dice_and_twice_the_skill(request_, faces, d12, d6, total, outcome):
+def test_a_roll_explodes_the_d12_and_adds_the_force_dice_and_twice_the_skill(
+    request_, faces, d12, d6, total, outcome
+):
     result = PARAGON.roll(request_, FixedRoller(faces))
     assert (result["d12"], result["d6"], result["total"], result["outcome"]) == (d12, d6, total, outcome)
     assert result["faces"] == d12 + d6
@@ -401,8 +501,12 @@ def test_first_aid_lifts_incapacitation_without_a_hero_point(sheet):
 
 
 POOL_STATES = [
-    ("health", 20, "bodily_death"), ("face", 11, "disgraced"), ("face", 20, "pariah"),
-    ("purity", 20, "spiritual_death"), ("stamina", 20, "tired"), ("dynama", 30, "paralysed"),
+    ("health", 20, "bodily_death"),
+    ("face", 11, "disgraced"),
+    ("face", 20, "pariah"),
+    ("purity", 20, "spiritual_death"),
+    ("stamina", 20, "tired"),
+    ("dynama", 30, "paralysed"),
     ("morale", 12, "morale_failure"),
 ]
 
@@ -467,9 +571,14 @@ def test_corruption_above_purity_calls_for_resistance_checks_and_a_fall_at_zero_
     assert clean["corruption"] == 0
 
 
-@pytest.mark.parametrize("action,code", [({"action": "fly"}, "state.unknown_action"),
-                                         ({"action": "damage", "pool": "mana", "amount": 1}, "state.malformed"),
-                                         ({"action": "damage", "pool": "health", "amount": -3}, "state.malformed")])
+@pytest.mark.parametrize(
+    "action,code",
+    [
+        ({"action": "fly"}, "state.unknown_action"),
+        ({"action": "damage", "pool": "mana", "amount": 1}, "state.malformed"),
+        ({"action": "damage", "pool": "health", "amount": -3}, "state.malformed"),
+    ],
+)
 def test_a_bad_action_is_refused_with_a_code(sheet, action, code):
     _, _, state = sheet
     with pytest.raises(StateError) as err:
@@ -477,12 +586,18 @@ def test_a_bad_action_is_refused_with_a_code(sheet, action, code):
     assert err.value.code == code
 
 
-@pytest.mark.parametrize("state,expected", [
-    ({"pools": {"health": 21}}, [("state.above_maximum", "/pools/health")]),
-    ({"pools": {"mana": 1}}, [("state.unknown", "/pools/mana")]),
-    ({"pools": {"face": -1}, "corruption": -2}, [("state.below_minimum", "/pools/face"), ("state.malformed", "/corruption")]),
-    ([], [("state.malformed", "")]),
-])
+@pytest.mark.parametrize(
+    "state,expected",
+    [
+        ({"pools": {"health": 21}}, [("state.above_maximum", "/pools/health")]),
+        ({"pools": {"mana": 1}}, [("state.unknown", "/pools/mana")]),
+        (
+            {"pools": {"face": -1}, "corruption": -2},
+            [("state.below_minimum", "/pools/face"), ("state.malformed", "/corruption")],
+        ),
+        ([], [("state.malformed", "")]),
+    ],
+)
 def test_check_state_points_into_the_state(sheet, state, expected):
     build, report, _ = sheet
     assert [(i.code, i.path) for i in PARAGON.check_state(state, build, report)] == expected
@@ -494,7 +609,9 @@ def test_state_sections_show_the_seven_pools_and_corruption(sheet):
     sections = PARAGON.state_sections(build, report, hurt)
     pools = {i["id"]: i for i in sections[0]["items"]}
     assert list(pools) == list(POOLS)
-    assert pools["face"]["value"] == 8 and pools["face"]["status"] == "disgraced" and pools["face"]["max"] == 20
+    assert (
+        pools["face"]["value"] == 8 and pools["face"]["status"] == "disgraced" and pools["face"]["max"] == 20
+    )
     assert sections[1]["items"][0]["path"] == "/corruption"
     assert {a["action"] for a in sections[0]["actions"]} >= {"damage", "restore", "resist_incapacitation"}
 
@@ -511,12 +628,25 @@ def test_a_rising_power_level_is_flagged_for_the_gm():
     assert report.budget["force_points"] == 20
 
 
-@pytest.mark.parametrize("changes,expected", [
-    ({"power_level": None, "skills": {"melee": 2, "missile": 1}, "path": None,
-      "forces": {"fire": 1, "wind": 3, "thunder": 0, "light": 0, "shadow": 0}}, ("paragon.below_previous", "/power_level")),
-    ({"forces": {**ALL_FORCES, "fire": 1, "shadow": 1}}, ("paragon.below_previous", "/forces/fire")),
-    ({"skills": {"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1}}, ("paragon.below_previous", "/skills/athletics")),
-])
+@pytest.mark.parametrize(
+    "changes,expected",
+    [
+        (
+            {
+                "power_level": None,
+                "skills": {"melee": 2, "missile": 1},
+                "path": None,
+                "forces": {"fire": 1, "wind": 3, "thunder": 0, "light": 0, "shadow": 0},
+            },
+            ("paragon.below_previous", "/power_level"),
+        ),
+        ({"forces": {**ALL_FORCES, "fire": 1, "shadow": 1}}, ("paragon.below_previous", "/forces/fire")),
+        (
+            {"skills": {"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1}},
+            ("paragon.below_previous", "/skills/athletics"),
+        ),
+    ],
+)
 def test_nothing_approved_falls_in_an_advancement(changes, expected):
     report = validate(base_build(**changes), previous=base_build())
     assert expected in codes(report)
@@ -524,7 +654,9 @@ def test_nothing_approved_falls_in_an_advancement(changes, expected):
 
 def test_lower_resource_maxima_and_a_new_path_are_shown_to_the_gm():
     old = base_build(resources={"morale": 12})
-    new = base_build(resources={"morale": 10}, path={"name": "Other", "grants": {"triarmatura": 1, "ritual": 1}})
+    new = base_build(
+        resources={"morale": 10}, path={"name": "Other", "grants": {"triarmatura": 1, "ritual": 1}}
+    )
     report = validate(new, previous=old)
     assert codes(report) == []
     assert ("paragon.resource_lowered", "/resources/morale") in warnings(report)
@@ -543,8 +675,12 @@ def test_a_campaign_may_change_the_power_level_table_row_by_row():
 
 def test_a_campaign_may_raise_the_skill_cap_and_the_resource_defaults():
     settings = {"skill_rank_max": 6, "resources": {"paragon": {"health": 25}}}
-    report = validate(base_build(skills={"melee": 6, "missile": 1, "triarmatura": 2, "ritual": 1},
-                                 budget={"skill_points": 40}), settings=settings)
+    report = validate(
+        base_build(
+            skills={"melee": 6, "missile": 1, "triarmatura": 2, "ritual": 1}, budget={"skill_points": 40}
+        ),
+        settings=settings,
+    )
     assert codes(report) == []
     assert report.derived["resources"]["health"] == 25 and report.derived["resources"]["morale"] == 12
 
@@ -556,8 +692,10 @@ def test_an_unknown_house_rule_is_a_warning():
 
 def test_a_homebrew_skill_is_learned_and_rolled_with_its_force():
     homebrew = {"skills": [{"id": "sailing", "name": "Sailing", "force": "wind"}]}
-    report = validate(base_build(skills={"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1, "sailing": 2}),
-                      homebrew=homebrew)
+    report = validate(
+        base_build(skills={"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1, "sailing": 2}),
+        homebrew=homebrew,
+    )
     assert codes(report) == []
     assert report.derived["checks"]["sailing"] == "d12!+3d6+4"
     traits = PARAGON.traits(PARAGON.context(homebrew=homebrew))
@@ -567,8 +705,10 @@ def test_a_homebrew_skill_is_learned_and_rolled_with_its_force():
 
 def test_a_malformed_homebrew_skill_is_reported_and_not_added():
     homebrew = {"skills": [{"id": "sailing", "name": "Sailing", "force": "water"}]}
-    report = validate(base_build(skills={"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1, "sailing": 1}),
-                      homebrew=homebrew)
+    report = validate(
+        base_build(skills={"melee": 2, "missile": 1, "triarmatura": 2, "ritual": 1, "sailing": 1}),
+        homebrew=homebrew,
+    )
     assert ("homebrew.malformed", "/skills/0/force") in warnings(report)
     assert codes(report) == [("skill.unknown", "/skills/sailing")]
 
@@ -579,8 +719,12 @@ def test_a_malformed_homebrew_skill_is_reported_and_not_added():
 def test_traits_describe_every_part_of_the_build():
     sections = {s["id"]: s for s in PARAGON.traits(PARAGON.context())["sections"]}
     assert [(s["id"], s["kind"], s["path"]) for s in sections.values()] == [
-        ("power_level", "number", "/power_level"), ("forces", "numbers", "/forces"), ("path", "object", "/path"),
-        ("skills", "ranks", "/skills"), ("resources", "numbers", "/resources")]
+        ("power_level", "number", "/power_level"),
+        ("forces", "numbers", "/forces"),
+        ("path", "object", "/path"),
+        ("skills", "ranks", "/skills"),
+        ("resources", "numbers", "/resources"),
+    ]
     assert sections["power_level"]["nullable"] is True and sections["power_level"]["max"] == 5
     assert [f["id"] for f in sections["forces"]["fields"]] == list(FORCES)
     assert len(sections["skills"]["options"]) == 20

@@ -14,8 +14,12 @@ from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[3]
 AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())  # def melee 20, triarmatura 23
-HESK = json.loads((ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text())  # ordinary: def melee 20
-SELA = json.loads((ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text())  # triarmatura def 28
+HESK = json.loads(
+    (ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text()
+)  # ordinary: def melee 20
+SELA = json.loads(
+    (ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text()
+)  # triarmatura def 28
 RULES = PARAGON.combat()
 
 
@@ -51,7 +55,9 @@ def test_initiative_orders_by_the_initiative_check_highest_first():
 
 def test_killing_intent_adds_a_d6_to_initiative_and_five_temporary_morale_and_ties_keep_the_listed_order():
     # Hesk 9 + 6,6 = 21; Aren 5 + 3,3 + 4 = 15, killing intent d6 6 → 21: a tie, Hesk is listed first.
-    fight = Fight([fighter(2, HESK, npc=True), fighter(1, AREN)], {"killing_intent": [1]}, [9, 6, 6, 5, 3, 3, 6])
+    fight = Fight(
+        [fighter(2, HESK, npc=True), fighter(1, AREN)], {"killing_intent": [1]}, [9, 6, 6, 5, 3, 3, 6]
+    )
     assert fight.by[1].combat["initiative"] == 21 and fight.by[2].combat["initiative"] == 21
     assert fight.order == [2, 1]
     assert fight.by[1].combat["temp_morale"] == 5 and fight.by[2].combat["temp_morale"] == 0
@@ -93,7 +99,11 @@ def test_a_strike_threatens_and_a_hit_takes_health_and_morale():
     fight = duel()
     fight.act(1, action="engage", target=2, kind="melee")
     assert fight.es["exchange"]["first"] == 1
-    assert fight.spec(1, "strike").odds == {"force": 3, "skill": 2, "tn": 20}  # triarmatura vs Defense (Melee)
+    assert fight.spec(1, "strike").odds == {
+        "force": 3,
+        "skill": 2,
+        "tn": 20,
+    }  # triarmatura vs Defense (Melee)
     # Triarmatura d12 10 + 3d6 4,4,4 + 4 = 26 vs 20: a threat.
     fight.act(1, [10, 4, 4, 4], action="strike", target=2, skill="triarmatura", weapon="strong")
     assert fight.es["threat"] == {"attacker": 1, "defender": 2, "weapon": "strong", "total": 26, "tn": 20}
@@ -139,7 +149,9 @@ def test_a_chain_holds_five_strikes_each_after_the_first_costing_one_stamina():
 
 
 def test_a_chained_strike_without_stamina_is_refused():
-    fight = Fight([fighter(1, AREN, stamina=0), fighter(2, HESK, npc=True, stamina=0)], {}, [8, 4, 6, 3, 5, 1])
+    fight = Fight(
+        [fighter(1, AREN, stamina=0), fighter(2, HESK, npc=True, stamina=0)], {}, [8, 4, 6, 3, 5, 1]
+    )
     fight.act(1, action="engage", target=2, kind="melee")
     fight.act(1, [10, 4, 4, 4], action="strike", skill="triarmatura")  # the first strike is free
     assert fight.spec(2, "avoid").code == "paragon.not_enough_stamina"
@@ -159,7 +171,9 @@ def test_an_unanswered_threat_hits_when_the_next_turn_starts():
 
 
 def test_killing_intent_morale_is_lost_before_the_pool():
-    fight = Fight([fighter(1, AREN), fighter(2, HESK, npc=True)], {"killing_intent": [2]}, [8, 4, 6, 3, 5, 1, 1])
+    fight = Fight(
+        [fighter(1, AREN), fighter(2, HESK, npc=True)], {"killing_intent": [2]}, [8, 4, 6, 3, 5, 1, 1]
+    )
     fight.act(1, action="engage", target=2, kind="melee")
     fight.act(1, [10, 4, 4, 4], action="strike", skill="triarmatura", weapon="unarmed")
     fight.act(2, [2, 6], action="take_hit")  # Morale −6: 5 temporary, then 1 off the pool
@@ -264,8 +278,15 @@ def test_the_hooks_do_not_mutate_their_arguments():
     fight = duel()
     fight.act(1, action="engage", target=2, kind="melee")
     snapshot = copy.deepcopy((fight.fighters, fight.es))
-    RULES.perform({"action": "strike", "skill": "triarmatura", "weapon": "strong"}, fight.by[1], fight.fighters,
-                  fight.es, FixedRoller([10, 4, 4, 4]), current=1, by_gm=False)
+    RULES.perform(
+        {"action": "strike", "skill": "triarmatura", "weapon": "strong"},
+        fight.by[1],
+        fight.fighters,
+        fight.es,
+        FixedRoller([10, 4, 4, 4]),
+        current=1,
+        by_gm=False,
+    )
     RULES.turn_start(fight.by[2], fight.fighters, fight.es, FixedRoller([]))
     RULES.actions(fight.by[2], fight.fighters, fight.es, current=1)
     RULES.summary(fight.by[2], fight.es)

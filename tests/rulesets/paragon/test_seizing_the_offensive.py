@@ -25,8 +25,12 @@ from tests.rulesets import combat_helpers
 
 ROOT = Path(__file__).resolve().parents[3]
 AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())  # paragon, 5 Hero Points
-SELA = json.loads((ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text())  # paragon, 5 Hero Points
-HESK = json.loads((ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text())  # ordinary: no Hero Points
+SELA = json.loads(
+    (ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text()
+)  # paragon, 5 Hero Points
+HESK = json.loads(
+    (ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text()
+)  # ordinary: no Hero Points
 RULES = PARAGON.combat()
 
 
@@ -36,8 +40,17 @@ def fighter(fid: int, build: dict, settings: dict | None = None, **pools) -> Fig
     assert report.valid, report.errors
     state = PARAGON.initial_state(build, report)
     state["pools"].update(pools)
-    return Fighter(id=fid, name=build["name"], is_npc=fid != 1, group="pcs" if fid == 1 else "npcs",
-                   build=build, derived=report.derived, state=state, combat={}, report=report)
+    return Fighter(
+        id=fid,
+        name=build["name"],
+        is_npc=fid != 1,
+        group="pcs" if fid == 1 else "npcs",
+        build=build,
+        derived=report.derived,
+        state=state,
+        combat={},
+        report=report,
+    )
 
 
 class Fight(combat_helpers.Scene):
@@ -67,7 +80,9 @@ TABLE = [
 ]
 
 
-@pytest.mark.parametrize(("spends", "first", "why"), [(s, f, w) for _, s, f, w in TABLE], ids=[n for n, *_ in TABLE])
+@pytest.mark.parametrize(
+    ("spends", "first", "why"), [(s, f, w) for _, s, f, w in TABLE], ids=[n for n, *_ in TABLE]
+)
 def test_the_combatant_who_expends_more_hero_points_acts_first(spends, first, why):
     fight = duel()
     for fid, amount in spends:
@@ -81,11 +96,15 @@ def test_the_combatant_who_expends_more_hero_points_acts_first(spends, first, wh
 def test_the_one_who_seized_strikes_first_and_the_other_waits_in_the_rule_s_words():
     fight = duel()
     fight.act(2, action="seize_offensive", amount=1)
-    assert fight.log[-1] == ("Sela Windborn spends 1 Hero Point to seize the offensive (1 against Aren of the "
-                             "Eastern Gate's 0; 4 left): Sela Windborn acts first in this exchange.")
+    assert fight.log[-1] == (
+        "Sela Windborn spends 1 Hero Point to seize the offensive (1 against Aren of the "
+        "Eastern Gate's 0; 4 left): Sela Windborn acts first in this exchange."
+    )
     spec = fight.spec(1, "strike")
     assert (spec.allowed, spec.code) == (False, "paragon.acts_second")
-    assert spec.reason == "Sela Windborn seized the offensive with 1 Hero Point and acts first in this exchange."
+    assert (
+        spec.reason == "Sela Windborn seized the offensive with 1 Hero Point and acts first in this exchange."
+    )
     fight.refused(1, "paragon.acts_second", action="strike", skill="missile")
     assert fight.spec(2, "strike").allowed
     fight.act(2, [1, 1, 1, 1, 1], action="strike", skill="triarmatura")  # a miss: Sela's action is over
@@ -105,8 +124,10 @@ def test_regardless_of_surprise_the_surprised_foe_who_spends_more_acts_first():
     assert fight.spec(2, "engage").code == "paragon.surprised"  # still surprised for everything else
     fight.act(1, action="seize_offensive", amount=2)  # equal: surprise decides again (house default)
     assert (fight.exchange()["first"], fight.exchange()["first_by"]) == (1, "surprise")
-    assert fight.log[-1].endswith("equal spends cancel out, and by surprise Aren of the Eastern Gate acts first "
-                                  "(house default; your GM may change it).")
+    assert fight.log[-1].endswith(
+        "equal spends cancel out, and by surprise Aren of the Eastern Gate acts first "
+        "(house default; your GM may change it)."
+    )
 
 
 def test_a_campaign_may_make_equal_spends_simultaneous():
@@ -116,11 +137,15 @@ def test_a_campaign_may_make_equal_spends_simultaneous():
     fight.act(2, action="seize_offensive", amount=1)
     fight.act(1, action="seize_offensive", amount=1)
     assert (fight.exchange()["first"], fight.exchange()["first_by"]) == (None, "hero_points")
-    assert fight.log[-1].endswith("equal spends, both act simultaneously (house default; your GM may change it).")
+    assert fight.log[-1].endswith(
+        "equal spends, both act simultaneously (house default; your GM may change it)."
+    )
     assert fight.spec(1, "strike").allowed and fight.spec(2, "strike").allowed
     # The house default (initiative) on the page, and the same spends without the house rule:
-    assert "equal spends cancel out, and surprise and initiative decide as usual (house default; " \
-           "your GM may change it)" in duel().spec(1, "seize_offensive").cost
+    assert (
+        "equal spends cancel out, and surprise and initiative decide as usual (house default; "
+        "your GM may change it)" in duel().spec(1, "seize_offensive").cost
+    )
 
 
 def test_an_unknown_tie_rule_is_a_settings_warning_and_the_default_applies():
@@ -132,11 +157,19 @@ def test_an_unknown_tie_rule_is_a_settings_warning_and_the_default_applies():
     assert fight.exchange()["first"] == 1
 
 
-@pytest.mark.parametrize(("who", "amount", "code", "words"), [
-    (2, 6, "paragon.no_hero_points", "Seizing the offensive with 6 Hero Points needs 6, but Sela Windborn has 5."),
-    (2, 0, "paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more."),
-    (2, "lots", "paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more."),
-])
+@pytest.mark.parametrize(
+    ("who", "amount", "code", "words"),
+    [
+        (
+            2,
+            6,
+            "paragon.no_hero_points",
+            "Seizing the offensive with 6 Hero Points needs 6, but Sela Windborn has 5.",
+        ),
+        (2, 0, "paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more."),
+        (2, "lots", "paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more."),
+    ],
+)
 def test_a_spend_the_combatant_cannot_make_is_refused_and_changes_nothing(who, amount, code, words):
     fight = duel()
     assert fight.refused(who, code, action="seize_offensive", amount=amount) == words
@@ -165,13 +198,22 @@ def test_the_row_shows_the_spend():
     fight = duel()
     fight.act(2, action="seize_offensive", amount=3)
     assert "spent 3 Hero Points to seize the offensive" in RULES.summary(fight.by[2], fight.es)["status"]
-    assert RULES.summary(fight.by[2], fight.es)["stats"][3] == {"label": "Hero Points", "value": "2", "key": "heroism"}
+    assert RULES.summary(fight.by[2], fight.es)["stats"][3] == {
+        "label": "Hero Points",
+        "value": "2",
+        "key": "heroism",
+    }
 
 
-@pytest.mark.parametrize(("amount", "left", "refusal"), [
-    (1, 4, None), (3, 2, None), (5, 0, None),
-    (6, 5, "Only 5 Hero Points left, not the 6 to spend; spend fewer, or act boldly to regain them."),
-])
+@pytest.mark.parametrize(
+    ("amount", "left", "refusal"),
+    [
+        (1, 4, None),
+        (3, 2, None),
+        (5, 0, None),
+        (6, 5, "Only 5 Hero Points left, not the 6 to spend; spend fewer, or act boldly to regain them."),
+    ],
+)
 def test_the_sheet_s_spend_of_hero_points_takes_an_amount_and_never_goes_below_zero(amount, left, refusal):
     from rulesets.engine import StateError
 
