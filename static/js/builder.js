@@ -19,6 +19,26 @@
   });
 })();
 
+/* An answer to an older state of the form is not swapped in when the person has edited since
+   that request left: the request their edit triggers brings the newer state (without this, a
+   slow answer could put older values back into fields typed after it was sent). */
+(function () {
+  "use strict";
+  var edits = 0;
+  function edited(ev) {
+    if (ev.target && ev.target.form && ev.target.form.id === "builder-form") edits += 1;
+  }
+  document.addEventListener("input", edited, true);
+  document.addEventListener("change", edited, true);
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    if (ev.detail.elt && ev.detail.elt.id === "builder-form" && ev.detail.xhr) ev.detail.xhr.sfEdits = edits;
+  });
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var xhr = ev.detail.xhr;
+    if (xhr && typeof xhr.sfEdits === "number" && xhr.sfEdits !== edits) ev.detail.shouldSwap = false;
+  });
+})();
+
 /* Leaving with unsaved work warns. The page is dirty from the first edit until the server says
    the draft holds it (#builder-actions data-dirty="false" after an autosave); pressing Save or
    Submit leaves on purpose. */
