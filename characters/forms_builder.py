@@ -341,6 +341,14 @@ def _apply_actions(sections, post, build, meta: dict | None = None) -> None:
             set_at(build, pointer, value + delta)
 
 
+def builder_meta(ruleset) -> dict:
+    """The ruleset's builder metadata (``content/builder.json``: creation steps, option filters,
+    natural item states, choices), or none. The builder, advance mode and the NPC builder all
+    pass it to ``build_from_post`` and ``builder_form``: the same guidance everywhere."""
+    meta = ruleset.tables.get("builder") if ruleset is not None else None
+    return meta if isinstance(meta, dict) else {}
+
+
 def build_from_post(ruleset_traits: dict, post_data, base_build: Any, meta: dict | None = None) -> dict:
     """The build document a builder form describes: ``base_build`` with the posted sections on top.
 

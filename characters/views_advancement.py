@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from characters.errors import SHOWN_INLINE, ApplicationError
-from characters.forms_builder import build_from_post, builder_form
+from characters.forms_builder import build_from_post, builder_form, builder_meta
 from characters.models import Advancement, Character
 from characters.selectors import advancement as sel
 from characters.selectors.campaigns import campaign_for_user
@@ -81,6 +81,7 @@ def _advance_context(request, character: Character, build, *, note: str = "", er
         ),
         currency_label=label_of,
         ruleset=ruleset,
+        meta=builder_meta(ruleset),
     )
     awardable = ruleset.awardable_currencies if ruleset else ()
     currencies = []
@@ -97,6 +98,7 @@ def _advance_context(request, character: Character, build, *, note: str = "", er
                 if balance is not None
                 else report_dict["budget"][c] - (character.report.get("spent", {}) or {}).get(c, 0),
                 "after": report_dict.get("remaining", {}).get(c, 0),
+                "over": -(report_dict.get("remaining", {}).get(c, 0) or 0),
             }
         )
     level_due = None
@@ -138,7 +140,7 @@ def character_advance(request, character_id):
             f"{character.name} is a {character.get_status_display().lower()}: advancement is for active characters.",
         )
         return _redirect(request, reverse("character_builder", args=[character.id]))
-    _, _, traits = builder_traits(campaign=character.campaign)
+    ruleset, _, traits = builder_traits(campaign=character.campaign)
     if request.method == "GET":
         pending = sel.advancement_pending(character=character)
         build = pending.build if pending and request.GET.get("fresh") is None else character.build
@@ -149,7 +151,7 @@ def character_advance(request, character_id):
         )
 
     check_post(request.POST, labels={"note": "Note"})
-    build = build_from_post(traits, request.POST, character.build)
+    build = build_from_post(traits, request.POST, character.build, builder_meta(ruleset))
     note = request.POST.get("note", "")
     if "_request" in request.POST:
         try:

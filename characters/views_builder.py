@@ -23,7 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from characters.diff import build_diff
 from characters.errors import Conflict, RuleRefused
-from characters.forms_builder import build_from_post, builder_form
+from characters.forms_builder import build_from_post, builder_form, builder_meta
 from characters.models import Character
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import (
@@ -84,13 +84,6 @@ def character_create(request, campaign_id):
 # ------------------------------------------------------------------ the builder
 
 
-def _builder_meta(ruleset) -> dict:
-    """The ruleset's builder metadata (``content/builder.json``: creation steps, option filters,
-    natural item states, choices), or none."""
-    meta = ruleset.tables.get("builder") if ruleset is not None else None
-    return meta if isinstance(meta, dict) else {}
-
-
 def _builder_context(
     request,
     character: Character,
@@ -116,7 +109,7 @@ def _builder_context(
         next_costs=next_costs,
         currency_label=ruleset.currency_label if ruleset else None,
         ruleset=ruleset,
-        meta=_builder_meta(ruleset),
+        meta=builder_meta(ruleset),
     )
     submit_reason = ""
     if not report_dict.get("valid"):
@@ -204,7 +197,7 @@ def character_builder(request, character_id):
     check_post(request.POST)
     version = post_whole_number(request.POST, "_version", label="Version", default="", min_value=0)
     ruleset, _, traits = builder_traits(campaign=character.campaign)
-    build = build_from_post(traits, request.POST, character.build, _builder_meta(ruleset))
+    build = build_from_post(traits, request.POST, character.build, builder_meta(ruleset))
 
     if "_save" in request.POST or "_submit" in request.POST:
         try:

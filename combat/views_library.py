@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from characters.errors import NotPermitted, RuleRefused
-from characters.forms_builder import build_from_post, builder_form
+from characters.forms_builder import build_from_post, builder_form, builder_meta
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import builder_traits, is_campaign_gm
 from combat import services
@@ -81,7 +81,9 @@ def _builder_context(
     report = npc_report(campaign, build)
     report_dict = report.as_dict()
     label_of = ruleset.currency_label if ruleset else (lambda c: c)
-    form = builder_form(traits, build, report_dict, currency_label=label_of)
+    form = builder_form(
+        traits, build, report_dict, currency_label=label_of, ruleset=ruleset, meta=builder_meta(ruleset)
+    )
     currencies = []
     for c in report_dict.get("budget", {}) or {}:
         currencies.append(
@@ -134,7 +136,7 @@ def _builder(request: HtmxHttpRequest, campaign, npc: LibraryNpc | None) -> Http
     if request.method == "GET":
         return render(request, TEMPLATE, _builder_context(campaign, base, npc=npc, archetype=archetype))
     check_post(request.POST)  # a NUL or a lone surrogate is a 400 before the rules see it
-    build = build_from_post(traits, request.POST, base)
+    build = build_from_post(traits, request.POST, base, builder_meta(ruleset))
     if "_save" in request.POST:
         try:
             saved = services.npc_save(
