@@ -84,10 +84,43 @@ def campaign_list(request):
     )
 
 
+def _chosen_ruleset(request) -> str | None:
+    """The ruleset the new-campaign page is about: the posted or asked one, else the first."""
+    raw = request.POST.get("ruleset") if request.method == "POST" else request.GET.get("ruleset")
+    return raw if isinstance(raw, str) and raw else None
+
+
 @login_required
 def campaign_create(request):
-    form = CampaignCreateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    """A new campaign. The chosen ruleset's settings are typed fields; changing the ruleset swaps
+    them (htmx asks for ``#ruleset-fields``; without JavaScript "Show its settings" posts the
+    page back). A post whose fields were shown for another ruleset creates nothing: the page
+    shows the chosen ruleset's fields to check first, keeping the name and approval."""
+    slug = _chosen_ruleset(request)
+    if request.method == "GET":
+        form = CampaignCreateForm(ruleset_slug=slug)
+        if request.htmx and slug is not None:
+            return render(request, "characters/campaign_form.html#ruleset-fields", {"form": form})
+        return render(request, "characters/campaign_form.html", {"form": form})
+    shown_for = request.POST.get("_fields_for")
+    switched = "_switch" in request.POST or (
+        shown_for is not None and registry.get(slug or "") is not None and shown_for != slug
+    )
+    if switched:
+        initial = {
+            "name": request.POST.get("name", ""),
+            "ruleset": slug,
+            "approve_new_characters": "approve_new_characters" in request.POST,
+        }
+        form = CampaignCreateForm(initial=initial, ruleset_slug=slug)
+        note = (
+            ""
+            if "_switch" in request.POST
+            else "These are the settings of the ruleset you chose: check them, then create the campaign."
+        )
+        return render(request, "characters/campaign_form.html", {"form": form, "note": note})
+    form = CampaignCreateForm(request.POST, ruleset_slug=slug)
+    if form.is_valid():
         try:
             campaign = services.campaign_create(
                 gm=request.user,
@@ -102,7 +135,7 @@ def campaign_create(request):
                 request, f"Campaign “{campaign.name}” created. Share the join code with your players."
             )
             return redirect("campaign_detail", campaign_id=campaign.pk)
-    return render(request, "characters/campaign_form.html", {"form": form})
+    return render(request, "characters/campaign_form.html", {"form": form}, status=400)
 
 
 @login_required

@@ -11,7 +11,7 @@ from django import forms
 from django.test import Client
 from django.utils.datastructures import MultiValueDict
 
-from characters.models import Character, LedgerEntry
+from characters.models import Campaign, Character, LedgerEntry
 from config.forms import (
     FormInputError,
     StorableTextForm,
@@ -240,9 +240,11 @@ def test_the_campaign_settings_budget_is_a_strict_whole_number(table):
     assert table["campaign"].name != "Renamed"
 
 
-def test_json_settings_with_a_nul_escape_are_a_field_error(table):
+def test_a_house_rule_with_a_nul_is_a_field_error(table):
     response = _as(table["gm"]).post(
-        "/campaigns/new/", {"name": "X", "ruleset": "pando", "house_rules": '{"a": "\\u0000"}'}
+        "/campaigns/new/",
+        {"name": "X", "ruleset": "ascendant", "_fields_for": "ascendant", "hr:/rank_labels/trained": "a\x00"},
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert UNSTORABLE_MESSAGE in response.content.decode()
+    assert not Campaign.objects.filter(name="X").exists()

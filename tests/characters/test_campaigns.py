@@ -157,21 +157,28 @@ def test_create_page_creates_the_campaign_and_shows_the_join_code(client):
 
 
 def test_create_page_shows_the_rulesets_reason_for_a_bad_house_rule(client):
+    from characters.forms_house import house_fields
+
     client.force_login(make_user())
+    spec = next(f for f in house_fields(registry.get(SLUG)) if f.kind == "int")
     response = client.post(
         reverse("campaign_create"),
-        {"name": "Iron Coast", "ruleset": SLUG, "house_rules": '{"no_such_rule": 1}'},
+        {"name": "Iron Coast", "ruleset": SLUG, "_fields_for": SLUG, spec.name: "seven"},
     )
-    assert response.status_code == 200
-    assert "no house rule &#x27;no_such_rule&#x27;" in response.content.decode()
+    assert response.status_code == 400
+    assert response.context["form"].errors[spec.name] == ["Enter a whole number, such as 3."]
     assert not Campaign.objects.exists()
 
 
-def test_create_page_refuses_json_that_is_not_an_object(client):
+def test_create_page_refuses_a_budget_that_is_not_a_whole_number(client):
     client.force_login(make_user())
-    response = client.post(reverse("campaign_create"), {"name": "X", "ruleset": SLUG, "house_rules": "[1]"})
-    assert response.status_code == 200
-    assert "Write a JSON object" in response.content.decode()
+    field = f"budget_{_currency()}"
+    response = client.post(
+        reverse("campaign_create"), {"name": "X", "ruleset": SLUG, "_fields_for": SLUG, field: "lots"}
+    )
+    assert response.status_code == 400
+    assert response.context["form"].errors[field] == ["Enter a whole number, such as 3."]
+    assert not Campaign.objects.exists()
 
 
 def test_join_page_joins_and_the_member_list_shows_me(client):
