@@ -59,7 +59,9 @@ class CampaignCreateForm(StorableTextForm, HouseRulesMixin, forms.Form):
     def __init__(self, *args, ruleset_slug: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         choices = ruleset_choices()
-        self.fields["ruleset"].choices = choices
+        field = self.fields["ruleset"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
         if ruleset_slug is None:
             ruleset_slug = choices[0][0] if choices else ""
         known = {slug for slug, _ in choices}
