@@ -1,6 +1,6 @@
-"""/api/v1/encounters/… (CONTRACT.md "Resources")."""
+"""/api/v1/encounters/… (CONTRACT.md "Resources") and the NPC library (/api/v1/npcs/…)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from combat import api
 
@@ -12,4 +12,5 @@ urlpatterns = [
     path("encounters/<int:pk>/actions/", api.encounter_actions, name="api-encounter-actions"),
     path("encounters/<int:pk>/next-turn/", api.encounter_next_turn, name="api-encounter-next-turn"),
     path("encounters/<int:pk>/end/", api.encounter_end, name="api-encounter-end"),
+    path("", include("combat.api_library")),  # the NPC library
 ]

@@ -715,3 +715,34 @@ def running_encounter_numbers(character) -> dict[str, Any]:
         .first()
     )
     return {k: v for k, v in (state or {}).items() if isinstance(v, (int, str)) and not isinstance(v, bool)}
+
+
+def npcs_of_gm(*, user, campaign: Campaign | None = None):
+    """The library NPCs of the campaigns ``user`` runs (or of ``campaign``), by campaign and name."""
+    from combat.models import LibraryNpc
+
+    found = LibraryNpc.objects.filter(campaign__gm=user)
+    if campaign is not None:
+        found = found.filter(campaign=campaign)
+    return found.order_by("campaign_id", "name", "id")
+
+
+def library_npc_for_user(*, user, npc_id: Any):
+    """A library NPC with its campaign, when ``user`` is in that campaign; else a 404 (its
+    existence is not leaked). Whether the user may use it (the GM only) is the caller's check."""
+    from combat.models import LibraryNpc
+
+    try:
+        pk = int(npc_id)
+    except (TypeError, ValueError):
+        raise Http404("No such NPC.") from None
+    npc = (
+        LibraryNpc.objects.select_related("campaign", "campaign__gm")
+        .filter(pk=pk, campaign__memberships__user=user)
+        .first()
+        if 0 < pk < 2**63 and getattr(user, "is_authenticated", False)
+        else None
+    )
+    if npc is None:
+        raise Http404("No such NPC.")
+    return npc

@@ -157,3 +157,54 @@ class EncounterSummarySerializer(serializers.Serializer):
     turn = serializers.IntegerField()
     version = serializers.IntegerField()
     created = serializers.DateTimeField()
+
+
+# ------------------------------------------------------------------ the NPC library
+
+
+class LibraryNpcCreateSerializer(serializers.Serializer):
+    campaign = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    build = JSONObjectField(
+        help_text="The NPC's build document of the campaign's ruleset (its `name` names the NPC). "
+        "Not held to the players' starting budget; every other rule holds (invalid → 422)."
+    )
+
+    def validate_build(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("An NPC build must be a JSON object (a build document).")
+        return value
+
+
+class LibraryNpcUpdateSerializer(serializers.Serializer):
+    build = JSONObjectField(help_text="The NPC's new build document; replaces the old one.")
+
+    def validate_build(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("An NPC build must be a JSON object (a build document).")
+        return value
+
+
+class LibraryNpcSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    campaign = serializers.IntegerField(source="campaign_id")
+    name = serializers.CharField()
+    build = serializers.JSONField(help_text="The build document (format sheetforge.build/1 keys).")
+    report = serializers.JSONField(
+        help_text="The rules' report of the build as an NPC: what it would cost is in `spent`; "
+        "an overspend of the player budget is a `budget.exceeded` warning, not an error."
+    )
+    created = serializers.DateTimeField()
+    updated = serializers.DateTimeField()
+
+
+class LibraryAddSerializer(serializers.Serializer):
+    npc = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="A library NPC of the encounter's campaign."
+    )
+    count = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_GROUP,
+        default=1,
+        help_text="How many: “Bandit 1…N”, one group.",
+    )
