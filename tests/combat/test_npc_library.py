@@ -192,3 +192,21 @@ def test_every_rulesets_archetypes_are_valid_npcs_that_join_an_encounter(slug):
         assert npc.report["valid"], (archetype["id"], npc.report["errors"])
         services.encounter_add_from_library(encounter=encounter, user=gm, npc_id=npc.id, count=2)
     assert encounter.combatants.filter(is_npc=True).count() == 2 * len(archetypes)
+
+
+@pytest.mark.parametrize("slug", [rs.slug for rs in registry.all_rulesets()])
+def test_the_npc_builder_has_the_rulesets_widgets_and_filters(slug, client):
+    """The NPC builder gets the ruleset's builder metadata and widgets too: every archetype opens
+    and re-checks with no part of the build left as a data box (ascendant and maelstrom had some)."""
+    gm = make_user()
+    campaign = make_campaign(gm=gm, ruleset=slug)
+    client.force_login(gm)
+    new = reverse("npc_new", args=[campaign.id])
+    for archetype in npc_archetypes(registry.get(slug), campaign):
+        page = client.get(new, {"archetype": archetype["id"]})
+        assert page.status_code == 200, archetype["id"]
+        assert "This part of the build is shown as data" not in page.content.decode()
+        live = client.post(
+            new, {"_archetype": archetype["id"], "/name": archetype["name"]}, HTTP_HX_REQUEST="true"
+        )
+        assert live.status_code == 200
