@@ -28,7 +28,7 @@ from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
 from . import build as build_rules
-from . import dice, importer, state
+from . import dice, importer, picker, state
 
 
 class MaelstromRuleset(Ruleset):
@@ -92,6 +92,44 @@ class MaelstromRuleset(Ruleset):
             report,
             state_,
             ctx.catalogue,
+            state.chart_of(report, h.health_chart),
+            h.willpower_start,
+            h.default_difficulty,
+        )
+
+    def roll_picker(
+        self,
+        build: dict,
+        report: Report,
+        state_: dict | None = None,
+        inputs: dict[str, list[str]] | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> dict[str, Any] | None:
+        """Two traits, specialties and willpower instead of a button per pair (picker.py)."""
+        ctx = self.context_of(report, ctx)
+        h = self._house(ctx)
+        return picker.picker(
+            build, report, state_, inputs, ctx, state.chart_of(report, h.health_chart), h.willpower_start
+        )
+
+    def picked_roll(
+        self,
+        build: dict,
+        report: Report,
+        state_: dict | None,
+        inputs: dict[str, list[str]],
+        *,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        ctx = self.context_of(report, ctx)
+        h = self._house(ctx)
+        return picker.picked(
+            build,
+            report,
+            state_,
+            inputs,
+            ctx,
             state.chart_of(report, h.health_chart),
             h.willpower_start,
             h.default_difficulty,
