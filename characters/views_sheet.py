@@ -113,15 +113,23 @@ def html_id(value: Any) -> str:
 
 
 def _roll_groups(
-    rollables: list, *, can_edit_state: bool, picker: bool = False
+    rollables: list, *, can_edit_state: bool, picker: bool = False, shown: frozenset[str] = frozenset()
 ) -> dict[str, list[dict[str, Any]]]:
     """The roll buttons by group, each with every key the template reads (so no lookup fails);
-    with a roll picker, not the rolls it composes (``"picker": True``)."""
+    with a roll picker, not the rolls it composes (``"picker": True``). A button's request text
+    leaves out the numbers the form ``shown`` sets (its "15" would be stale once the player types
+    another target) and what is not a plain number or word (the typed modifiers it counts)."""
     groups: dict[str, list] = {}
     for rollable in rollables:
         if not isinstance(rollable, dict) or (picker and rollable.get("picker")):
             continue
         request = rollable.get("request")
+        if isinstance(request, dict):
+            request = {
+                k: v
+                for k, v in request.items()
+                if k not in shown and isinstance(v, (int, str)) and not isinstance(v, bool)
+            }
         groups.setdefault(label(rollable.get("group") or "Rolls"), []).append(
             {
                 "id": rollable.get("id", ""),
@@ -320,6 +328,7 @@ def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> d
     if "rolls" in extra:
         extra["rolls"] = _roll_rows(character, extra["rolls"])
     effects = rules.effects if isinstance(rules.effects, dict) else {}
+    form = _roll_form(character, rules, request=request, can_roll=may_edit_state, picker=picker)
     report = character.report or {}
     live = rules.report.as_dict() if rules.report else report
     return {
@@ -347,10 +356,13 @@ def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> d
         "effects": effects,
         "effect_labels": effects.get("labels") or [],
         "effect_rows": _effect_rows(effects),
+        **form,
         "roll_groups": _roll_groups(
-            rules.rollables, can_edit_state=may_edit_state, picker=picker is not None
+            rules.rollables,
+            can_edit_state=may_edit_state,
+            picker=picker is not None,
+            shown=frozenset(n["name"] for n in form["roll_numbers"]),
         ),
-        **_roll_form(character, rules, request=request, can_roll=may_edit_state, picker=picker),
         "can_edit_state": may_edit_state,
         "can_edit_build": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,
@@ -472,7 +484,7 @@ def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpR
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-state")
     context = _sheet_context(request, character, state_error=error, state_message=sentence)
     # The state block is the target; numbers, effects and roll buttons follow out of band.
-    return _partials(request, context, "state-update")
+    return _state_changed(_partials(request, context, "state-update"))
 
 
 @login_required
@@ -501,7 +513,17 @@ def character_equipment(request: HtmxHttpRequest, character_id: int, index: int)
             messages.error(request, error)
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-equipment")
     context = _sheet_context(request, character, equipment_error=error)
-    return _partials(request, context, "equipment-update")
+    return _state_changed(_partials(request, context, "equipment-update"))
+
+
+#: The event a play-state or loadout change fires once its blocks have settled: the roll form's odds
+#: preview (kept with the player's choices, hx-preserve) asks again, with the new wound penalty.
+STATE_CHANGED = "sheet-state-changed"
+
+
+def _state_changed(response: HttpResponse) -> HttpResponse:
+    response["HX-Trigger-After-Settle"] = STATE_CHANGED
+    return response
 
 
 ROLL_INPUT_PREFIX = "in_"
@@ -527,12 +549,10 @@ def character_roll_odds(request: HtmxHttpRequest, character_id: int) -> HttpResp
     }
     response = _partials(request, context, "roll-odds")
     picker = roll_picker(rules, inputs) if inputs else None
-    if picker and picker.get("refresh"):
-        # A part of the picker the inputs made stale (the specialties of the ability just chosen),
-        # out of band: the control the player is using is not in it and keeps the focus.
-        part = get_template(picker["refresh"]).render(
-            {"roll_picker": picker, "oob": True, "character": character}
-        )
+    for template in (picker or {}).get("refresh") or []:
+        # Parts of the picker the inputs show stale (the specialties of the ability just chosen, the
+        # wounds after a play-state change), out of band: the control in use is not in them.
+        part = get_template(template).render({"roll_picker": picker, "oob": True, "character": character})
         response.content += part.encode()
     return response
 

@@ -567,8 +567,9 @@ class Ruleset:
         (Maelstrom: attribute + ability, specialties, willpower): what the ruleset's template
         ``"template"`` (in its folder) needs to draw the picker, the choices preselected from
         ``inputs`` (the picker's form values, {name: [values]}: the player's, or the last composed
-        roll's), else sensible defaults. ``"refresh"``: the template of a part of the picker that
-        ``inputs`` made stale (the specialties of another ability), re-drawn beside the odds.
+        roll's), else sensible defaults. ``"refresh"``: the templates of the parts of the picker that
+        ``inputs`` show stale (the specialties of another ability, wounds taken since), each re-drawn
+        out of band beside the odds (its root keeps its id and takes ``hx-swap-oob`` when ``oob``).
         Default: None, no picker."""
         return None
 

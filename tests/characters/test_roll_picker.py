@@ -77,7 +77,8 @@ def test_the_sheet_offers_two_traits_with_dots_instead_of_a_button_per_pair(clie
     assert radios == ["strength", "precision", "reflexes", "perception", "intelligence", "wits"]
     assert (
         '<input type="radio" name="in_attribute" value="intelligence" id="roll-pick-attr-intelligence" checked>'
-        ' Intelligence <span class="dots" role="img" aria-label="3 of 5">●●●' in page
+        ' <span class="roll-chip-text">Intelligence <span class="dots" role="img" aria-label="3 of 5">●●●'
+        in page
     )
     # The abilities by the rulebook's groups, with their dots; a knowledge without dots cannot be picked.
     assert '<option value="investigation" selected>Investigation ●●●●○ 4</option>' in page

@@ -33,6 +33,7 @@ from .state import effects, permanent_willpower
 PICKED = "picked"
 TEMPLATE = "maelstrom/roll_picker.html"
 SPECIALTIES_TEMPLATE = "maelstrom/roll_picker_specialties.html"
+WOUNDS_TEMPLATE = "maelstrom/roll_picker_wounds.html"
 GROUPS = (("talent", "Talents"), ("skill", "Skills"), ("knowledge", "Knowledges"))
 IGNORE_WOUNDS = "ignore_wounds"
 
@@ -165,10 +166,16 @@ def picker(
     part = specialties_part(build, ctx, second if second in abil else "", inputs, abil, fresh=stale)
     penalty = eff["wound_penalty"]
     blocked = "Dead." if eff["dead"] else "Incapacitated: cannot act." if eff["incapacitated"] else ""
+    offer = penalty < 0 and eff["willpower"] >= 1 and not eff["ignore_wounds"] and not blocked
+    # What the wounds line shows; the form sends it back, so that a play-state change redraws it.
+    wounds_shown = f"{penalty}/{eff['willpower']}/{int(offer)}/{blocked}"
+    stale_wounds = "wounds_shown" in inputs and _one(inputs, "wounds_shown") != wounds_shown
     return {
         "template": TEMPLATE,
         "specialties_template": SPECIALTIES_TEMPLATE,
-        "refresh": SPECIALTIES_TEMPLATE if stale else None,
+        "wounds_template": WOUNDS_TEMPLATE,
+        "refresh": [t for t, on in ((SPECIALTIES_TEMPLATE, stale), (WOUNDS_TEMPLATE, stale_wounds)) if on],
+        "wounds_shown": wounds_shown,
         "attributes": [
             {"id": k, "name": names[k], "dots": v, "checked": k == attribute} for k, v in attrs.items()
         ],
@@ -180,7 +187,7 @@ def picker(
         **part,
         "wound_penalty": penalty,
         "willpower": eff["willpower"],
-        "offer_willpower": penalty < 0 and eff["willpower"] >= 1 and not eff["ignore_wounds"] and not blocked,
+        "offer_willpower": offer,
         "spend_willpower": _one(inputs, "willpower") == IGNORE_WOUNDS,
         "blocked": blocked,
         "inputs": {"attribute": [attribute], "ability": [second], "specialties_for": [part["ability"]]},
