@@ -317,7 +317,10 @@ def _input_value(spec: dict[str, Any], raw: Any) -> tuple[Any, str]:
     if "choices" in spec:
         if raw in spec["choices"]:
             return raw, ""
-        return None, f"{spec.get('label', spec['name'])} is one of {', '.join(map(str, spec['choices']))}."
+        return (
+            None,
+            f"{spec.get('label', spec['name'])} is one of {', '.join(label(c) for c in spec['choices'])}.",
+        )
     try:
         value = raw if isinstance(raw, int) and not isinstance(raw, bool) else int(str(raw).strip())
     except ValueError:
