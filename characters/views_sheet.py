@@ -615,6 +615,8 @@ def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResp
         }
     )
     response = _partials(request, context, "roll-update")
+    if context["state_changed"]:
+        _state_changed(response)
     if log is None:
         response.status_code = 400  # refused: nothing was rolled (htmx swaps a 400: the reason shows)
     return response

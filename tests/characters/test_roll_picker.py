@@ -238,6 +238,20 @@ def test_spending_willpower_rolls_without_the_wound_penalty_and_spends_the_dot(c
     assert CharacterVersion.objects.filter(character=kestrel).count() == versions + 1
     html = response.content.decode()
     assert 'id="sheet-state"' in html and 'hx-swap-oob="true"' in html  # the sheet shows the dot spent
+    # The odds ask again; the box ticked before the dot was spent comes back unticked, and is not
+    # spent again by a roll sent before it was redrawn.
+    assert response["HX-Trigger-After-Settle"] == "sheet-state-changed"
+    shown = re.search(r'name="in_wounds_shown" value="([^"]*)"', page).group(1)
+    again = client.get(url, {**form, "in_wounds_shown": shown}, **HX).content.decode()
+    assert _percents(again) == _expected(MAELSTROM.odds({"pool": 6, "difficulty": 6}))
+    assert 'id="roll-pick-willpower"> Spend a willpower dot' in again and "(3 left)" in again
+    client.post(
+        reverse("character_roll", args=[kestrel.pk]),
+        {**form, "in_wounds_shown": shown, "rollable": PICKED},
+        **HX,
+    )
+    kestrel.refresh_from_db()
+    assert kestrel.state["willpower"] == 3 and RollLog.objects.latest("id").request["pool"] == 6
 
 
 BAD = [

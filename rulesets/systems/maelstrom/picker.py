@@ -165,11 +165,10 @@ def picker(
     stale = second != _one(inputs, "specialties_for") and "specialties_for" in inputs
     part = specialties_part(build, ctx, second if second in abil else "", inputs, abil, fresh=stale)
     penalty = eff["wound_penalty"]
-    blocked = "Dead." if eff["dead"] else "Incapacitated: cannot act." if eff["incapacitated"] else ""
+    blocked = _blocked(eff)
     offer = penalty < 0 and eff["willpower"] >= 1 and not eff["ignore_wounds"] and not blocked
-    # What the wounds line shows; the form sends it back, so that a play-state change redraws it.
-    wounds_shown = f"{penalty}/{eff['willpower']}/{int(offer)}/{blocked}"
-    stale_wounds = "wounds_shown" in inputs and _one(inputs, "wounds_shown") != wounds_shown
+    wounds_shown = _wounds_shown(eff)
+    stale_wounds = _stale_wounds(inputs, eff)
     return {
         "template": TEMPLATE,
         "specialties_template": SPECIALTIES_TEMPLATE,
@@ -188,10 +187,25 @@ def picker(
         "wound_penalty": penalty,
         "willpower": eff["willpower"],
         "offer_willpower": offer,
-        "spend_willpower": _one(inputs, "willpower") == IGNORE_WOUNDS,
+        # A play-state change since the box was drawn (a dot spent, a wound taken) unticks it.
+        "spend_willpower": _one(inputs, "willpower") == IGNORE_WOUNDS and not stale_wounds,
         "blocked": blocked,
         "inputs": {"attribute": [attribute], "ability": [second], "specialties_for": [part["ability"]]},
     }
+
+
+def _blocked(eff: dict[str, Any]) -> str:
+    return "Dead." if eff["dead"] else "Incapacitated: cannot act." if eff["incapacitated"] else ""
+
+
+def _wounds_shown(eff: dict[str, Any]) -> str:
+    """What the wounds line shows (penalty, willpower left, what blocks a roll): the form sends it
+    back, so that a play-state change since it was drawn redraws it."""
+    return f"{eff['wound_penalty']}/{eff['willpower']}/{int(eff['ignore_wounds'])}/{_blocked(eff)}"
+
+
+def _stale_wounds(inputs: dict[str, list[str]], eff: dict[str, Any]) -> bool:
+    return "wounds_shown" in inputs and _one(inputs, "wounds_shown") != _wounds_shown(eff)
 
 
 def specialties_part(
@@ -293,6 +307,8 @@ def picked(
     willpower = _one(inputs, "willpower")
     if willpower not in ("", IGNORE_WOUNDS):
         raise RollInputError("willpower", "Spend a willpower dot to ignore the wound penalty, or do not.")
+    if _stale_wounds(inputs, eff):
+        willpower = ""  # ticked before the play state changed (a dot already spent): not spent again
     if willpower == IGNORE_WOUNDS and penalty < 0:
         if eff["willpower"] < 1:
             raise RollInputError("willpower", "No willpower left to spend.")
