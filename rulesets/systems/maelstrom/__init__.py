@@ -13,6 +13,10 @@ Odds and roll request (CONTRACT.md's shape, extended compatibly)::
                                        not among "specialties" adds 1 to the threshold
     + "specialties": ["Swords", ...]   the specialties this roll uses, at most "ability_dots"
     + "ability_dots": A                the rolled ability's dots (needed with "specialties")
+    + "unskilled": true                a skill with no dots, the attribute alone: difficulty +1
+
+The sheet composes these requests with ``picker.py`` (``roll_picker``/``picked_roll``): two traits,
+specialties and a willpower dot against the wound penalty, instead of a button per pair.
 
 The answer keeps CONTRACT.md's shape; a roll also says the threshold it used and the
 required specialties it lacked (``threshold``, ``required_missing``).
