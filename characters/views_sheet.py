@@ -28,15 +28,19 @@ from characters.errors import ApplicationError, RuleRefused
 from characters.models import Character, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
+    PICKED,
     SheetRules,
     character_roll,
     character_roll_log,
     label,
+    number_groups,
     roll_inputs,
+    roll_picker,
     roll_request,
-    rollable_by_id,
+    rollable_for,
     sheet_numbers,
     sheet_rules,
+    single_inputs,
     table_numbers,
 )
 from characters.services import play
@@ -108,13 +112,24 @@ def html_id(value: Any) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", str(value)).strip("-") or "roll"
 
 
-def _roll_groups(rollables: list, *, can_edit_state: bool) -> dict[str, list[dict[str, Any]]]:
-    """The roll buttons by group, each with every key the template reads (so no lookup fails)."""
+def _roll_groups(
+    rollables: list, *, can_edit_state: bool, picker: bool = False, shown: frozenset[str] = frozenset()
+) -> dict[str, list[dict[str, Any]]]:
+    """The roll buttons by group, each with every key the template reads (so no lookup fails);
+    with a roll picker, not the rolls it composes (``"picker": True``). A button's request text
+    leaves out the numbers the form ``shown`` sets (its "15" would be stale once the player types
+    another target) and what is not a plain number or word (the typed modifiers it counts)."""
     groups: dict[str, list] = {}
     for rollable in rollables:
-        if not isinstance(rollable, dict):
+        if not isinstance(rollable, dict) or (picker and rollable.get("picker")):
             continue
         request = rollable.get("request")
+        if isinstance(request, dict):
+            request = {
+                k: v
+                for k, v in request.items()
+                if k not in shown and isinstance(v, (int, str)) and not isinstance(v, bool)
+            }
         groups.setdefault(label(rollable.get("group") or "Rolls"), []).append(
             {
                 "id": rollable.get("id", ""),
@@ -213,14 +228,39 @@ def _roll_rows(character: Character, rolls: list[RollLog] | None) -> list[dict[s
     return rows
 
 
+def _last_picks(rolls: list[RollLog] | None, user: Any) -> dict[str, list[str]] | None:
+    """The picks of this user's latest composed roll in the roll log (newest first), to start from."""
+    for roll in rolls or []:
+        result = roll.result if isinstance(roll.result, dict) else {}
+        if result.get("rollable") == PICKED and roll.user_id == getattr(user, "pk", None):
+            picks = result.get("inputs")
+            if isinstance(picks, dict):
+                return {
+                    str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in picks.items()
+                }
+    return None
+
+
 def _roll_form(
-    character: Character, rules: SheetRules, *, request: HtmxHttpRequest, can_roll: bool
+    character: Character,
+    rules: SheetRules,
+    *,
+    request: HtmxHttpRequest,
+    can_roll: bool,
+    picker: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The Dice block's form: the numbers the table sets for its rolls (a target, a difficulty,
-    defaulting to the running encounter's, else the campaign's house default), the roll whose
-    odds the chart previews, that chart, and the GM's private toggle."""
+    defaulting to the running encounter's, else the campaign's house default), the ruleset's roll
+    picker if it has one, the roll whose odds the chart previews, that chart, and the GM's private
+    toggle."""
     if not can_roll or not rules.rollables:
-        return {"roll_numbers": [], "roll_previews": [], "roll_private": False}
+        return {
+            "roll_numbers": [],
+            "roll_number_groups": [],
+            "roll_previews": [],
+            "roll_private": False,
+            "roll_picker": None,
+        }
     numbers = sheet_numbers(rules)
     table: dict[str, Any] = {}
     if numbers:
@@ -230,25 +270,38 @@ def _roll_form(
     previews = [
         {"id": r.get("id"), "label": r.get("label") or r.get("id")}
         for r in rules.rollables
-        if isinstance(r, dict) and r.get("usable") is not False and roll_inputs(rules, r)
+        if isinstance(r, dict)
+        and r.get("usable") is not False
+        and not (picker and r.get("picker"))
+        and roll_inputs(rules, r)
     ]
+    picks: dict[str, list[str]] = {}
+    if picker:
+        previews.insert(0, {"id": PICKED, "label": "The roll you pick"})
+        picks = picker.get("inputs") or {}
     context: dict[str, Any] = {
         "roll_numbers": numbers,
+        "roll_number_groups": number_groups(numbers),
         "roll_previews": previews,
         "roll_private": character.campaign.gm_id == request.user.pk,
+        "roll_picker": picker,
+        "picked_id": PICKED,
     }
     if previews:
-        context.update(_roll_odds(rules, str(previews[0]["id"]), {n["name"]: n["value"] for n in numbers}))
+        inputs: dict[str, Any] = {**picks, **{n["name"]: n["value"] for n in numbers}}
+        context.update(_roll_odds(rules, str(previews[0]["id"]), inputs))
     return context
 
 
 def _roll_odds(rules: SheetRules, rollable_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    """The preview chart's context: the roll, its request with the inputs, and the rules
-    service's odds of exactly that request."""
-    rollable = rollable_by_id(rules, rollable_id)
+    """The preview chart's context: the roll (a button's, or the one the picker's inputs compose),
+    its request with the inputs, and the rules service's odds of exactly that request."""
+    rollable, problem = rollable_for(rules, rollable_id, _multi(inputs))
     if rollable is None or rules.ruleset is None:
+        if str(rollable_id) == PICKED and problem:
+            return {"preview": rollable_id, "preview_error": problem}
         return {"preview": None, "preview_error": "This character has no such roll."}
-    request, problem = roll_request(rules, rollable, inputs)
+    request, problem = roll_request(rules, rollable, single_inputs(inputs))
     if problem:
         return {"preview": rollable_id, "preview_error": problem}
     try:
@@ -263,12 +316,19 @@ def _roll_odds(rules: SheetRules, rollable_id: str, inputs: dict[str, Any]) -> d
     }
 
 
+def _multi(inputs: dict[str, Any]) -> dict[str, list[str]]:
+    """Form values as {name: [values]} (what a roll picker reads)."""
+    return {k: [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in inputs.items()}
+
+
 def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> dict[str, Any]:
     rules: SheetRules = extra.pop("rules", None) or sheet_rules(character=character)
+    may_edit_state = can_edit_state(request.user, character)
+    picker = roll_picker(rules, _last_picks(extra.get("rolls"), request.user)) if may_edit_state else None
     if "rolls" in extra:
         extra["rolls"] = _roll_rows(character, extra["rolls"])
-    may_edit_state = can_edit_state(request.user, character)
     effects = rules.effects if isinstance(rules.effects, dict) else {}
+    form = _roll_form(character, rules, request=request, can_roll=may_edit_state, picker=picker)
     report = character.report or {}
     live = rules.report.as_dict() if rules.report else report
     return {
@@ -296,8 +356,13 @@ def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> d
         "effects": effects,
         "effect_labels": effects.get("labels") or [],
         "effect_rows": _effect_rows(effects),
-        "roll_groups": _roll_groups(rules.rollables, can_edit_state=may_edit_state),
-        **_roll_form(character, rules, request=request, can_roll=may_edit_state),
+        **form,
+        "roll_groups": _roll_groups(
+            rules.rollables,
+            can_edit_state=may_edit_state,
+            picker=picker is not None,
+            shown=frozenset(n["name"] for n in form["roll_numbers"]),
+        ),
         "can_edit_state": may_edit_state,
         "can_edit_build": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,
@@ -419,7 +484,7 @@ def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpR
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-state")
     context = _sheet_context(request, character, state_error=error, state_message=sentence)
     # The state block is the target; numbers, effects and roll buttons follow out of band.
-    return _partials(request, context, "state-update")
+    return _state_changed(_partials(request, context, "state-update"))
 
 
 @login_required
@@ -448,10 +513,22 @@ def character_equipment(request: HtmxHttpRequest, character_id: int, index: int)
             messages.error(request, error)
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-equipment")
     context = _sheet_context(request, character, equipment_error=error)
-    return _partials(request, context, "equipment-update")
+    return _state_changed(_partials(request, context, "equipment-update"))
+
+
+#: The event a play-state or loadout change fires once its blocks have settled: the roll form's odds
+#: preview (kept with the player's choices, hx-preserve) asks again, with the new wound penalty.
+STATE_CHANGED = "sheet-state-changed"
+
+
+def _state_changed(response: HttpResponse) -> HttpResponse:
+    response["HX-Trigger-After-Settle"] = STATE_CHANGED
+    return response
 
 
 ROLL_INPUT_PREFIX = "in_"
+#: Values of one roll input read at most (a checkbox list of specialties is a handful).
+MAX_INPUT_VALUES = 64
 
 
 @login_required
@@ -464,34 +541,44 @@ def character_roll_odds(request: HtmxHttpRequest, character_id: int) -> HttpResp
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
     check_post(request.GET)
     rules = sheet_rules(character=character)
-    inputs = {
-        k[len(ROLL_INPUT_PREFIX) :]: v for k, v in request.GET.items() if k.startswith(ROLL_INPUT_PREFIX)
-    }
+    inputs = _roll_inputs_of(request.GET)
     context = {
         "character": character,
         "slug": character.ruleset,
-        **_roll_odds(rules, request.GET.get("preview", ""), inputs),
+        **_roll_odds(rules, post_text(request.GET, "preview", label="Odds of", max_length=200), inputs),
     }
-    return _partials(request, context, "roll-odds")
+    response = _partials(request, context, "roll-odds")
+    picker = roll_picker(rules, inputs) if inputs else None
+    for template in (picker or {}).get("refresh") or []:
+        # Parts of the picker the inputs show stale (the specialties of the ability just chosen, the
+        # wounds after a play-state change), out of band: the control in use is not in them.
+        part = get_template(template).render({"roll_picker": picker, "oob": True, "character": character})
+        response.content += part.encode()
+    return response
 
 
-def _roll_inputs_from_post(request: HtmxHttpRequest) -> dict[str, str]:
-    """``in_target=14`` → {"target": "14"}: the numbers the player set on the roll's form (the
-    rules check each against the ruleset's odds form: ``selectors.play.roll_request``)."""
-    check_post(request.POST)
+def _roll_inputs_of(query) -> dict[str, list[str]]:
+    """``in_target=14`` → {"target": ["14"]}: what the player set on the roll's form (the table's
+    numbers, checked against the ruleset's odds form by ``selectors.play.roll_request``; the picks of
+    its roll picker, checked by the ruleset's ``picked_roll``). Checked storable first."""
+    check_post(query)
     return {
-        k[len(ROLL_INPUT_PREFIX) :]: request.POST.get(k, "")
-        for k in request.POST
+        k[len(ROLL_INPUT_PREFIX) :]: query.getlist(k)[:MAX_INPUT_VALUES]
+        for k in query
         if k.startswith(ROLL_INPUT_PREFIX)
     }
+
+
+def _roll_inputs_from_post(request: HtmxHttpRequest) -> dict[str, list[str]]:
+    return _roll_inputs_of(request.POST)
 
 
 @login_required
 @require_POST
 def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """Roll one of the sheet's rollables on the server; show the result and its odds."""
-    _load(request, character_id)
-    rollable = post_text(request.POST, "rollable", label="Roll")
+    before_state = _load(request, character_id).state
+    rollable = post_text(request.POST, "rollable", label="Roll", max_length=200)
     error = None
     log = None
     try:
@@ -511,14 +598,25 @@ def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResp
                 messages.error(request, error)
             return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-rollables")
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
-    context = {
-        "character": character,
-        "slug": character.ruleset,
-        "shown_roll": log,
-        "roll_error": error,
-        "here": log,
-        "rolls": _roll_rows(character, character_roll_log(character=character, viewer=request.user))
-        if log is not None
-        else None,
-    }
-    return _partials(request, context, "roll-update")
+    if log is not None and character.state != before_state:
+        # The roll spent something (a willpower dot): the play state shows it too.
+        context = _sheet_context(request, character)
+    else:
+        context = {"character": character, "slug": character.ruleset}
+    context.update(
+        {
+            "shown_roll": log,
+            "roll_error": error,
+            "here": log,
+            "state_changed": log is not None and character.state != before_state,
+            "rolls": _roll_rows(character, character_roll_log(character=character, viewer=request.user))
+            if log is not None
+            else None,
+        }
+    )
+    response = _partials(request, context, "roll-update")
+    if context["state_changed"]:
+        _state_changed(response)
+    if log is None:
+        response.status_code = 400  # refused: nothing was rolled (htmx swaps a 400: the reason shows)
+    return response

@@ -15,7 +15,7 @@ from typing import Any
 from characters.models import Character, RollLog
 from characters.selectors.campaigns import campaign_context
 from rulesets.engine import registry
-from rulesets.engine.base import Context, Ruleset
+from rulesets.engine.base import Context, RollInputError, Ruleset
 from rulesets.engine.report import Report
 
 logger = logging.getLogger(__name__)
@@ -47,6 +47,8 @@ class SheetRules:
     rollables: list[dict[str, Any]] = field(default_factory=list)
     #: Hooks that failed or are not written yet, for a small notice on the page.
     missing: list[str] = field(default_factory=list)
+    #: The build document the hooks got.
+    build: dict[str, Any] = field(default_factory=dict)
 
     @property
     def derived(self) -> dict[str, Any]:
@@ -116,7 +118,13 @@ def sheet_rules(*, character: Character) -> SheetRules:
     # The campaign's context the report was checked under (the same the ruleset caches).
     ctx = report.context or character_context(character=character, ruleset=ruleset)
     state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
-    rules = SheetRules(ruleset=ruleset, report=report, state=state, ctx=ctx)
+    rules = SheetRules(
+        ruleset=ruleset,
+        report=report,
+        state=state,
+        ctx=ctx,
+        build=character.build if isinstance(character.build, dict) else {},
+    )
     if character.status != Character.Status.ACTIVE:
         return rules  # a draft (or retired character) is not played: no state blocks, no dice
     build = character.build
@@ -156,6 +164,60 @@ def rollable_by_id(rules: SheetRules, rollable_id: str) -> dict[str, Any] | None
         if str(rollable.get("id")) == str(rollable_id):
             return rollable
     return None
+
+
+#: The rollable id of the roll a ruleset's picker composes (``Ruleset.picked_roll``).
+PICKED = Ruleset.PICKED
+
+
+def roll_picker(rules: SheetRules, inputs: dict[str, list[str]] | None = None) -> dict[str, Any] | None:
+    """The ruleset's roll picker for this character (``Ruleset.roll_picker``), the choices from
+    ``inputs``; None when the ruleset has none or the character is not played."""
+    if rules.ruleset is None or rules.report is None or not rules.rollables:
+        return None
+    picker = _hook(
+        None,
+        "roll_picker",
+        None,
+        rules.ruleset.roll_picker,
+        rules.build,
+        rules.report,
+        rules.state,
+        inputs or {},
+        ctx=rules.ctx,
+    )
+    return picker if isinstance(picker, dict) and isinstance(picker.get("template"), str) else None
+
+
+def rollable_for(
+    rules: SheetRules, rollable_id: str, inputs: dict[str, list[str]] | None = None
+) -> tuple[dict[str, Any] | None, str]:
+    """(the rollable, "") for a roll button's id, or the roll the picker's ``inputs`` compose
+    (``PICKED``); (None, why) when there is no such roll or the rules refuse a picked value."""
+    if str(rollable_id) != PICKED:
+        found = rollable_by_id(rules, rollable_id)
+        return (found, "") if found is not None else (None, "This character has no such roll.")
+    if rules.ruleset is None or rules.report is None or not rules.rollables:
+        return None, "This character has no such roll."
+    try:
+        rollable = rules.ruleset.picked_roll(
+            rules.build, rules.report, rules.state, inputs or {}, ctx=rules.ctx
+        )
+    except RollInputError as exc:
+        return None, exc.message
+    except NotImplementedError:
+        return None, "This character has no such roll."
+    except Exception:  # a ruleset bug must not become a 500
+        logger.exception("picked_roll of %s failed", rules.ruleset.slug)
+        return None, "The rules cannot compose this roll."
+    if not isinstance(rollable, dict) or not isinstance(rollable.get("request"), dict):
+        return None, "The rules cannot compose this roll."
+    return rollable, ""
+
+
+def single_inputs(inputs: dict[str, Any] | None) -> dict[str, Any]:
+    """A form's values with the last of each multi-valued one (what the table's numbers read)."""
+    return {k: (v[-1] if v else "") if isinstance(v, list) else v for k, v in (inputs or {}).items()}
 
 
 def _visible_rolls(rolls, *, campaign_gm_id: int | None, viewer):
@@ -242,9 +304,11 @@ def roll_inputs(
     out = []
     for spec in _odds_form(rules.ruleset):
         name = spec["name"]
-        if not spec.get("table") or name not in request:
+        # ``"any_roll": true``: offered for every roll (a situational bonus), whether or not its
+        # request carries it; it joins the request only when set to something else than its default.
+        if not spec.get("table") or (name not in request and not spec.get("any_roll")):
             continue
-        value = (table or {}).get(name, request[name])
+        value = (table or {}).get(name, request.get(name, spec.get("default")))
         out.append({**spec, "value": value, "kind": "choice" if "choices" in spec else "int"})
     return out
 
@@ -253,7 +317,10 @@ def _input_value(spec: dict[str, Any], raw: Any) -> tuple[Any, str]:
     if "choices" in spec:
         if raw in spec["choices"]:
             return raw, ""
-        return None, f"{spec.get('label', spec['name'])} is one of {', '.join(map(str, spec['choices']))}."
+        return (
+            None,
+            f"{spec.get('label', spec['name'])} is one of {', '.join(label(c) for c in spec['choices'])}.",
+        )
     try:
         value = raw if isinstance(raw, int) and not isinstance(raw, bool) else int(str(raw).strip())
     except ValueError:
@@ -280,6 +347,8 @@ def roll_request(
         value, problem = _input_value(spec, raw)
         if problem:
             return request, problem
+        if spec.get("any_roll") and name not in request and value == spec.get("default"):
+            continue  # a situational number left at its default changes nothing: the request stays plain
         request[name] = value
     return request, ""
 
@@ -296,3 +365,18 @@ def sheet_numbers(rules: SheetRules, table: dict[str, Any] | None = None) -> lis
             seen.setdefault(spec["name"], spec)
     order = [f["name"] for f in _odds_form(rules.ruleset)]
     return sorted(seen.values(), key=lambda s: order.index(s["name"]))
+
+
+def number_groups(numbers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The sheet's numbers in the odds form's groups (``"group"``: a legend such as "Situational
+    bonuses and penalties"; ungrouped numbers first): [{"label": legend or "", "numbers", "set"}],
+    ``set`` when a grouped number is not at its default (its group is shown open)."""
+    groups: dict[str, dict[str, Any]] = {}
+    for n in numbers:
+        found = n.get("group")
+        key = found if isinstance(found, str) else ""
+        group = groups.setdefault(key, {"label": key, "numbers": [], "set": False})
+        group["numbers"].append(n)
+        if key and n.get("value") != n.get("default"):
+            group["set"] = True
+    return sorted(groups.values(), key=lambda g: g["label"] != "")

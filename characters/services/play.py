@@ -24,13 +24,13 @@ from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused, rul
 from characters.models import Character, CharacterVersion, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
+    PICKED,
     _hook,
     character_context,
     character_play_state,
     character_report,
     character_ruleset,
     label,
-    rollable_by_id,
     sheet_rules,
 )
 from characters.services.versions import character_version_write
@@ -319,7 +319,7 @@ def character_roll(
     transaction commits the roll goes to the table's feed (characters/feed.py).
     """
     from characters.feed import roll_logged
-    from characters.selectors.play import roll_request
+    from characters.selectors.play import roll_request, rollable_for, single_inputs
 
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
@@ -330,27 +330,63 @@ def character_roll(
             raise _refused(
                 "ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset"
             )
-        rollable = rollable_by_id(rules, rollable_id)
+        rollable, problem = rollable_for(rules, rollable_id, inputs or {})
         if rollable is None:
-            raise _refused("roll.unknown", "This character has no such roll.")
-        request, problem = roll_request(rules, rollable, inputs or {})
+            raise _refused("roll.unknown" if str(rollable_id) != PICKED else "roll.input", problem)
+        request, problem = roll_request(rules, rollable, single_inputs(inputs))
         if problem:
             raise _refused("roll.input", problem)
+        roller = roller or Roller()
+        state = rules.state
+        sentences: list[str] = []
+        after: list[str] = []
         try:
             odds = rules.ruleset.odds(request, ctx=rules.ctx)
-            result = rules.ruleset.roll(request, roller or Roller(), ctx=rules.ctx)
+            # What the roll costs (a willpower dot spent on it) is spent with it, then the roll.
+            state, sentences = _roll_actions(rules, state, rollable.get("state_actions"), roller)
+            result = rules.ruleset.roll(request, roller, ctx=rules.ctx)
+            state, after = _roll_actions(rules, state, rollable.get("after_actions"), roller)
         except OddsError as exc:
             raise _refused("roll.refused", str(exc)) from None
+        except StateError as exc:
+            raise _refused(exc.code, exc.message, exc.path) from None
         except NotImplementedError:
             raise _refused("roll.unavailable", f"{rules.ruleset.name} cannot roll yet.") from None
+        label_text = str(rollable.get("label") or rollable_id)[:120]
+        if sentences or after:
+            character.state = state
+            _save_version(
+                character,
+                user=user,
+                reason=f"{' '.join(sentences)} Rolls {label_text}."[:REASON_LENGTH],
+                fields=["state"],
+            )
+        extra: dict[str, Any] = {"rollable": str(rollable_id)}
+        if isinstance(rollable.get("inputs"), dict):
+            extra["inputs"] = rollable["inputs"]  # the picks, to start from next time
         log = RollLog.objects.create(
             campaign_id=character.campaign_id,
             character=character,
             user=user,
-            label=str(rollable.get("label") or rollable_id)[:120],
+            label=label_text,
             request=request,
-            result={**result, "odds": odds, "rollable": str(rollable_id)},
+            result={**result, "odds": odds, **extra},
             private=bool(private),
         )
         roll_logged(log)
     return log
+
+
+def _roll_actions(rules: Any, state: dict, actions: Any, roller: Roller) -> tuple[dict, list[str]]:
+    """Apply a roll's play-state actions (``Ruleset.picked_roll``'s ``state_actions``) in order:
+    (the new state, their log sentences). A refusal raises ``StateError``."""
+    sentences: list[str] = []
+    for action in actions if isinstance(actions, list) else []:
+        if not isinstance(action, dict):
+            continue
+        state, sentence = _apply_action(
+            rules.ruleset, state, action, rules.build, rules.report, roller, rules.ctx
+        )
+        if sentence:
+            sentences.append(sentence)
+    return state, sentences

@@ -548,6 +548,16 @@ def dots(value: Any, top: Any = 5) -> str:
 
 
 @register.filter
+def dot_text(value: Any, top: Any = 5) -> str:
+    """``{{ 3|dot_text:5 }}``: the dots as plain text with their count, "●●●○○ 3", where markup cannot
+    go (an option of a select)."""
+    n, most = _count(value), _count(top) or 5
+    if n is None or n < 0:
+        return "—"
+    return f"{'●' * n}{'○' * (max(most, n) - n)} {n}"
+
+
+@register.filter
 def hearts(value: Any) -> str:
     """``{{ 2|hearts }}``: hearts drawn (♥♥) and said ("2 hearts")."""
     n = _count(value)

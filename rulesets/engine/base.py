@@ -101,6 +101,16 @@ class OddsError(ValueError):
     """An odds or roll request the ruleset cannot answer; the message says why."""
 
 
+class RollInputError(OddsError):
+    """A value of the sheet's roll picker the rules refuse: ``field`` is the input's name (without
+    the form's prefix), the message says why in the game's words."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
 class StateError(ValueError):
     """A play-state change the rules refuse; carries a rule code and a message."""
 
@@ -536,8 +546,48 @@ class Ruleset:
     ) -> list[dict[str, Any]]:
         """Override: the sheet's roll buttons: [{"id", "label", "request"}] where ``request``
         goes to ``odds`` and ``roll`` unchanged (state such as wound penalties applied, house
-        defaults such as the default difficulty from ``ctx``, homebrew entries of ``ctx.catalogue``)."""
+        defaults such as the default difficulty from ``ctx``, homebrew entries of ``ctx.catalogue``).
+        A rollable marked ``"picker": True`` is one the ruleset's roll picker composes (below): the
+        sheet shows the picker instead of its button."""
         return []
+
+    #: The rollable id of the roll the picker composes (``picked_roll``'s answer carries it).
+    PICKED: ClassVar[str] = "picked"
+
+    def roll_picker(
+        self,
+        build: dict,
+        report: Report,
+        state: dict | None = None,
+        inputs: dict[str, list[str]] | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> dict[str, Any] | None:
+        """Override: a roll the player composes on the sheet instead of choosing one of many buttons
+        (Maelstrom: attribute + ability, specialties, willpower): what the ruleset's template
+        ``"template"`` (in its folder) needs to draw the picker, the choices preselected from
+        ``inputs`` (the picker's form values, {name: [values]}: the player's, or the last composed
+        roll's), else sensible defaults. ``"refresh"``: the templates of the parts of the picker that
+        ``inputs`` show stale (the specialties of another ability, wounds taken since), each re-drawn
+        out of band beside the odds (its root keeps its id and takes ``hx-swap-oob`` when ``oob``).
+        Default: None, no picker."""
+        return None
+
+    def picked_roll(
+        self,
+        build: dict,
+        report: Report,
+        state: dict | None,
+        inputs: dict[str, list[str]],
+        *,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """Override: the rollable the picker's ``inputs`` compose: {"id": ``PICKED``, "label",
+        "request" (for ``odds`` and ``roll``, the table's numbers still to set), "inputs" (the picks
+        to start from next time), "state_actions"? and "after_actions"? (``state_action`` requests
+        applied with the roll, before and after it: a willpower dot spent)}. A value the rules
+        refuse raises ``RollInputError(field, why)``."""
+        raise NotImplementedError
 
     # ----------------------------------------------------------- play state
 

@@ -132,18 +132,22 @@ def test_each_roller_s_odds_are_the_rules_service_s_odds_for_the_same_inputs(cli
         assert slug == "pando" and not previews
         return
     rollable_id = previews[0]
-    from characters.selectors.play import rollable_by_id, sheet_rules
+    from characters.selectors.play import PICKED, roll_picker, rollable_for, sheet_rules
 
-    rollable = rollable_by_id(sheet_rules(character=character), rollable_id)
+    rules = sheet_rules(character=character)
+    # A ruleset with a roll picker previews the roll it composes first (Maelstrom: the default pair).
+    picks = (roll_picker(rules) or {}).get("inputs") or {}
+    assert (rollable_id == PICKED) == bool(picks)
+    rollable, _ = rollable_for(rules, rollable_id, picks)
     request = dict(rollable["request"])
     spec = {f["name"]: f for f in ruleset.odds_form() or []}
-    query = {"preview": rollable_id}
+    query = {"preview": rollable_id, **{f"in_{k}": v[-1] for k, v in picks.items()}}
     for name in numbers:
         field = spec[name]
         value = (
             field["choices"][-1]
             if "choices" in field
-            else min(field["max"], max(field["min"], request[name] + 1))
+            else min(field["max"], max(field["min"], request.get(name, field.get("default", 0)) + 1))
         )
         query[f"in_{name}"] = str(value)
         request[name] = value

@@ -1,6 +1,18 @@
 """Ascendant checks: odds, rolls and the sheet's roll buttons (seed 002, "Game Basics").
 
-A check is d20 + modifier against a threshold. Degrees of success (HD, the seed lost
+A check is d20 + modifier against a threshold. The request (odds and roll alike) is CONTRACT.md's
+``{"modifier": M, "threshold": T}``, extended compatibly with the typed situational bonuses and
+penalties of the roll form (seed "Game Basics": of each type only the highest bonus and the worst
+penalty apply, ``rulesets.engine.modifiers.stack``)::
+
+    + "circumstance_bonus": n, "circumstance_penalty": n,   each a whole number 0–50, the penalty's size
+      "status_bonus": n, "status_penalty": n,               (2 means −2)
+      "item_bonus": n, "item_penalty": n
+    + "modifiers": [{"value": v, "type": "status"|…|null, "source": "Frightened 2"}, …]
+                   the typed bonuses and penalties M already counts (the sheet's conditions and
+                   feats), so that a situational one of the same type stacks with them, not on top
+
+With situational values, the modifier used is M − stack(modifiers) + stack(modifiers + situational). Degrees of success (HD, the seed lost
 the ±10 line): total ≥ threshold + 10 critical success, ≥ threshold success,
 ≤ threshold − 10 critical failure, otherwise failure; then a natural 20 improves and a
 natural 1 worsens the degree by one (never past the ends).
@@ -13,6 +25,7 @@ from typing import Any
 
 from rulesets.engine.base import OddsError, is_int
 from rulesets.engine.dice import Roller
+from rulesets.engine.modifiers import stack
 from rulesets.engine.report import Report
 
 from .state import effects, targets
@@ -45,8 +58,58 @@ def degree(face: int, modifier: int, threshold: int) -> str:
     return DEGREES[step]
 
 
+SITUATIONAL = tuple(
+    (f"{kind}_{word}", kind, sign)
+    for kind in ("circumstance", "status", "item")
+    for word, sign in (("bonus", 1), ("penalty", -1))
+)
+SITUATIONAL_MAX = 50
+MAX_MODIFIERS = 64
+
+
 def parse_request(request: Any) -> tuple[int, int]:
-    """(modifier, threshold) of an odds/roll request, or OddsError saying what is wrong."""
+    """(modifier, threshold) of an odds/roll request, the situational bonuses and penalties stacked
+    in; OddsError saying what is wrong."""
+    modifier, threshold, _ = parse_full(request)
+    return modifier, threshold
+
+
+def parse_full(request: Any) -> tuple[int, int, list[dict[str, Any]]]:
+    """(modifier, threshold, the situational modifiers that apply) of a request."""
+    modifier, threshold = _parse_core(request)
+    situational = []
+    for key, kind, sign in SITUATIONAL:
+        value = request.get(key, 0)
+        if not is_int(value) or not 0 <= value <= SITUATIONAL_MAX:
+            raise OddsError(f'"{key}" must be a whole number from 0 to {SITUATIONAL_MAX}, not {value!r}.')
+        if value:
+            word = "bonus" if sign > 0 else "penalty"
+            situational.append({"value": sign * value, "type": kind, "source": f"situational {kind} {word}"})
+    counted = request.get("modifiers", [])
+    if (
+        not isinstance(counted, list)
+        or len(counted) > MAX_MODIFIERS
+        or not all(
+            isinstance(m, dict)
+            and is_int(m.get("value"))
+            and abs(m["value"]) <= LIMIT
+            and (m.get("type") is None or isinstance(m.get("type"), str))
+            for m in counted
+        )
+    ):
+        raise OddsError(
+            '"modifiers" is a list of the typed bonuses and penalties the modifier counts, such as '
+            '[{"value": -1, "type": "status", "source": "Frightened 1"}].'
+        )
+    if not situational:
+        return modifier, threshold, []
+    before = stack(counted)
+    after = stack(counted + situational)
+    applied = [m for m in after["applied"] if m in situational]
+    return modifier - before["total"] + after["total"], threshold, applied
+
+
+def _parse_core(request: Any) -> tuple[int, int]:
     if not isinstance(request, dict):
         raise OddsError('An Ascendant check is {"modifier": M, "threshold": T}.')
     out = []
@@ -80,7 +143,7 @@ def odds(request: Any) -> dict[str, float]:
 
 
 def roll(request: Any, roller: Roller) -> dict[str, Any]:
-    modifier, threshold = parse_request(request)
+    modifier, threshold, situational = parse_full(request)
     face = roller.d(20)
     outcome = degree(face, modifier, threshold)
     total = face + modifier
@@ -90,6 +153,8 @@ def roll(request: Any, roller: Roller) -> dict[str, Any]:
         f"{label + ': ' if isinstance(label, str) else ''}d20 {face}{note} {modifier:+d} = {total} "
         f"vs {threshold}: {DEGREE_TEXT[outcome]}"
     )
+    if situational:
+        text += " (with " + ", ".join(f"{m['type']} {m['value']:+d}" for m in situational) + ")"
     return {"faces": [face], "total": total, "outcome": outcome, "text": text}
 
 
@@ -116,12 +181,22 @@ def rollables(
         else:
             label = lores_cat.get(key, {}).get("name", key)
         modifier = fx[tid]["modifier"]
+        request: dict[str, Any] = {"modifier": modifier, "threshold": threshold}
+        counted = [
+            {k: m[k] for k in ("value", "type", "source") if k in m}
+            for m in fx[tid]["applied"] + fx[tid]["ignored"]
+            if is_int(m.get("value"))
+            and m["value"]
+            and (m.get("type") is None or isinstance(m.get("type"), str))
+        ]
+        if counted:  # so that a situational bonus of the same type stacks with these, not on top
+            request["modifiers"] = counted
         out.append(
             {
                 "id": tid,
                 "label": label,
                 "group": target["group"],
-                "request": {"modifier": modifier, "threshold": threshold},
+                "request": request,
                 "base": target["base"],
                 "modifiers": fx[tid]["applied"],
                 "ignored": fx[tid]["ignored"],

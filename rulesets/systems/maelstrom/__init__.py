@@ -13,6 +13,10 @@ Odds and roll request (CONTRACT.md's shape, extended compatibly)::
                                        not among "specialties" adds 1 to the threshold
     + "specialties": ["Swords", ...]   the specialties this roll uses, at most "ability_dots"
     + "ability_dots": A                the rolled ability's dots (needed with "specialties")
+    + "unskilled": true                a skill with no dots, the attribute alone: difficulty +1
+
+The sheet composes these requests with ``picker.py`` (``roll_picker``/``picked_roll``): two traits,
+specialties and a willpower dot against the wound penalty, instead of a button per pair.
 
 The answer keeps CONTRACT.md's shape; a roll also says the threshold it used and the
 required specialties it lacked (``threshold``, ``required_missing``).
@@ -28,7 +32,7 @@ from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
 from . import build as build_rules
-from . import dice, importer, state
+from . import dice, importer, picker, state
 
 
 class MaelstromRuleset(Ruleset):
@@ -92,6 +96,44 @@ class MaelstromRuleset(Ruleset):
             report,
             state_,
             ctx.catalogue,
+            state.chart_of(report, h.health_chart),
+            h.willpower_start,
+            h.default_difficulty,
+        )
+
+    def roll_picker(
+        self,
+        build: dict,
+        report: Report,
+        state_: dict | None = None,
+        inputs: dict[str, list[str]] | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> dict[str, Any] | None:
+        """Two traits, specialties and willpower instead of a button per pair (picker.py)."""
+        ctx = self.context_of(report, ctx)
+        h = self._house(ctx)
+        return picker.picker(
+            build, report, state_, inputs, ctx, state.chart_of(report, h.health_chart), h.willpower_start
+        )
+
+    def picked_roll(
+        self,
+        build: dict,
+        report: Report,
+        state_: dict | None,
+        inputs: dict[str, list[str]],
+        *,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        ctx = self.context_of(report, ctx)
+        h = self._house(ctx)
+        return picker.picked(
+            build,
+            report,
+            state_,
+            inputs,
+            ctx,
             state.chart_of(report, h.health_chart),
             h.willpower_start,
             h.default_difficulty,

@@ -6,7 +6,8 @@ Request (``odds`` and ``roll`` alike)::
     {"pool": N, "difficulty": D, "threshold": K,          CONTRACT.md's shape, accepted as it is
      "required": ["Swords", ...],                          optional: advanced specialties the task requires
      "specialties": ["Swords", ...],                       optional: specialties this roll uses
-     "ability_dots": A}                                    the rolled ability's dots (with "specialties")
+     "ability_dots": A,                                    the rolled ability's dots (with "specialties")
+     "unskilled": true}                                    optional: a skill with no dots (difficulty +1)
 
 N 0–30 dice, D 2–10 (default 6), K ≥ 0 (default 0). Required specialties (seed,
 "Required Specialties"): "For each required specialty, increase the threshold by one
@@ -42,7 +43,9 @@ from .state import effects, permanent_willpower
 
 MAX_POOL = 30
 MAX_NAMES = 64  # required or used specialties in one request: far more than any roll
-REQUEST_KEYS = frozenset({"pool", "difficulty", "threshold", "required", "specialties", "ability_dots"})
+REQUEST_KEYS = frozenset(
+    {"pool", "difficulty", "threshold", "required", "specialties", "ability_dots", "unskilled"}
+)
 
 
 def parse(request: Any, default_difficulty: int = 6) -> tuple[int, int, int]:
@@ -115,6 +118,13 @@ def _parse_core(request: Any, default_difficulty: int) -> tuple[int, int, int]:
         raise OddsError(f"difficulty must be a whole number from 2 to 10, not {difficulty!r}.")
     if not is_int(threshold) or threshold < 0:
         raise OddsError(f"threshold must be a whole number ≥ 0, not {threshold!r}.")
+    unskilled = request.get("unskilled", False)
+    if not isinstance(unskilled, bool):
+        raise OddsError(f"unskilled is true or false, not {unskilled!r}.")
+    if (
+        unskilled
+    ):  # seed: "When rolling for a skill in which you have no dots, the difficulty is increased by 1"
+        difficulty = min(10, difficulty + 1)
     return pool, difficulty, threshold
 
 
@@ -187,6 +197,8 @@ def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str,
             else ""
         )
         text += f"; threshold {threshold}{why} removes {min(threshold, successes)}"
+    if request.get("unskilled") is True:
+        text = text.replace(f"at difficulty {difficulty}", f"at difficulty {difficulty} (no dots: +1)", 1)
     if result < 0:
         name, total = "botch", 0
         text += f" → botch ({botches - remaining} uncancelled)."
@@ -235,6 +247,7 @@ def rollables(
             "id": entry_id,
             "label": label,
             "group": group,
+            "picker": True,  # the sheet's picker composes these (``picker``/``picked`` below)
             "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0},
         }
         notes = [n for n in (note, f"wound penalty {penalty}" if penalty else "", blocked or "") if n]

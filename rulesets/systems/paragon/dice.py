@@ -5,6 +5,13 @@ Odds: ``{"force": F, "skill": S, "tn": T}`` → ``{"pass": p}``, the exact chanc
 d12 (exploding on 12) + F d6 + 2×S ≥ T. ``skill`` may be left out (an attribute
 check, S = 0). ``roll`` takes the same request and answers
 ``{"faces", "d12", "d6", "total", "outcome": "pass"|"fail"|"rolled" (no tn), "text"}``.
+
+Opposed (seed: "Dice rolls can also be opposed, in which case there is no TN, but the higher of the
+two rolls wins. Opposed rolls may be rerolled in case they are tied"), extending the request
+compatibly: ``"against": "opposed_roll"`` with the other side's ``"opponent_force"`` (default 2) and
+``"opponent_skill"`` (default 0) instead of the TN → ``{"pass": p}``, the exact chance to win with
+ties rerolled, P(X > Y) / (1 − P(X = Y)). ``"against": "target_number"`` (the default) is the TN check.
+A roll rolls both sides, again while they tie.
 """
 
 from __future__ import annotations
@@ -18,6 +25,10 @@ from rulesets.engine.fields import get_as
 from rulesets.engine.report import Report
 
 MAX_EXPLOSIONS = 200  # a real roll stops long before; a broken roller must not loop forever
+MAX_TIES = 100  # rerolls of a tied opposed roll (a broken roller must not loop forever)
+TARGET, OPPOSED = "target_number", "opposed_roll"
+#: The other side of an opposed roll when the request leaves it out (the roll form's defaults).
+OPPONENT_DEFAULTS = {"opponent_force": 2, "opponent_skill": 0}
 ODDS_LIMIT = 20  # force dice and skill ranks an odds request may ask for
 
 
@@ -85,15 +96,57 @@ def pass_chance(force: int, skill: int, tn: int) -> float:
     return p
 
 
+def _opponent(request: dict) -> tuple[int, int] | None:
+    """The other side's (force, skill) of an opposed roll; None for a TN check; OddsError otherwise."""
+    against = request.get("against", TARGET)
+    if against not in (TARGET, OPPOSED):
+        raise OddsError(f'"against" is "{TARGET}" or "{OPPOSED}", not {against!r}.')
+    if against == TARGET:
+        return None
+    return (
+        _bounded(request, "opponent_force", OPPONENT_DEFAULTS["opponent_force"]),
+        _bounded(request, "opponent_skill", OPPONENT_DEFAULTS["opponent_skill"]),
+    )
+
+
+@lru_cache(maxsize=256)
+def _pmf(force: int, skill: int) -> dict[int, float]:
+    """P(d12! + force d6 + 2×skill = t) for every t it reaches (the exploding die's tail cut at 1e-15)."""
+    out: dict[int, float] = {}
+    dice = sum_dice(force, 6) if force else {0: 1.0}
+    for x, px in exploding(12).items():
+        for y, py in dice.items():
+            t = x + y + 2 * skill
+            out[t] = out.get(t, 0.0) + px * py
+    return out
+
+
+@lru_cache(maxsize=1024)
+def win_chance(force: int, skill: int, opp_force: int, opp_skill: int) -> float:
+    """P(this side wins an opposed roll), ties rerolled: P(X > Y) / (1 − P(X = Y))."""
+    mine, theirs = _pmf(force, skill), _pmf(opp_force, opp_skill)
+    below = 0.0  # P(Y < t), accumulated over the totals in order
+    win = tie = 0.0
+    keys = sorted(set(mine) | set(theirs))
+    for t in keys:
+        px, py = mine.get(t, 0.0), theirs.get(t, 0.0)
+        win += px * below
+        tie += px * py
+        below += py
+    return min(1.0, win / (1.0 - tie)) if tie < 1.0 else 0.5
+
+
 def odds(request: Any) -> dict[str, Any]:
     force, skill, tn = _read_request(request)
+    opponent = _opponent(request)
+    if opponent is not None:
+        return {"pass": win_chance(force, skill, *opponent)}
     if tn is None:
         raise OddsError('"tn" is required: the target number the check must reach.')
     return {"pass": pass_chance(force, skill, tn)}
 
 
-def roll(request: Any, roller: Roller) -> dict[str, Any]:
-    force, skill, tn = _read_request(request)
+def _one_side(force: int, skill: int, roller: Roller) -> tuple[list[int], list[int], int, str]:
     d12 = [roller.d(12)]
     while d12[-1] == 12 and len(d12) < MAX_EXPLOSIONS:
         d12.append(roller.d(12))
@@ -104,7 +157,24 @@ def roll(request: Any, roller: Roller) -> dict[str, Any]:
         text += " | " + ",".join(map(str, d6))
     if skill:
         text += f" +{2 * skill}"
-    text += f" = {total}"
+    return d12, d6, total, text + f" = {total}"
+
+
+def roll(request: Any, roller: Roller) -> dict[str, Any]:
+    force, skill, tn = _read_request(request)
+    opponent = _opponent(request)
+    d12, d6, total, text = _one_side(force, skill, roller)
+    if opponent is not None:
+        ties = 0
+        _, _, theirs, their_text = _one_side(*opponent, roller)
+        while theirs == total and ties < MAX_TIES:  # "rerolled in case they are tied"
+            ties += 1
+            d12, d6, total, text = _one_side(force, skill, roller)
+            _, _, theirs, their_text = _one_side(*opponent, roller)
+        outcome = "pass" if total > theirs else "fail"
+        tied = f" (after {ties} tie{'' if ties == 1 else 's'} rerolled)" if ties else ""
+        text += f" vs the opponent's {their_text}{tied}: {'wins' if outcome == 'pass' else 'loses'}"
+        return {"faces": d12 + d6, "d12": d12, "d6": d6, "total": total, "outcome": outcome, "text": text}
     if tn is None:
         outcome = "rolled"
     else:
