@@ -194,3 +194,47 @@ def test_asking_for_a_nonce_after_the_header_is_written_still_fails():
     ContentSecurityPolicyMiddleware(_plain)(request)
     with pytest.raises(CSPNonceError):
         str(request.csp_nonce)
+
+
+# ------------------------------------------------------------------ messages storage made on first use
+
+
+def _with_session(request):
+    from django.contrib.sessions.middleware import SessionMiddleware
+
+    SessionMiddleware(lambda r: HttpResponse()).process_request(request)
+    return request
+
+
+def test_a_request_that_uses_no_message_makes_no_storage_and_stores_nothing():
+    from django.utils.functional import empty
+
+    from config.middleware import MessageMiddleware
+
+    request = _with_session(RequestFactory().get("/"))
+    response = MessageMiddleware(_plain)(request)
+    assert request._messages._wrapped is empty
+    assert "messages" not in response.cookies
+
+
+def test_a_message_added_is_stored_and_shown_on_the_next_request():
+    from django.contrib import messages
+
+    from config.middleware import MessageMiddleware
+
+    def add(request):
+        messages.success(request, "The sheet is saved.")
+        return HttpResponse("ok")
+
+    def show(request):
+        return HttpResponse(" | ".join(str(m) for m in messages.get_messages(request)))
+
+    first = _with_session(RequestFactory().get("/"))
+    stored = MessageMiddleware(add)(first)
+    assert "messages" in stored.cookies  # the cookie storage, FallbackStorage's first
+    second = _with_session(
+        RequestFactory().get("/", HTTP_COOKIE=f"messages={stored.cookies['messages'].value}")
+    )
+    shown = MessageMiddleware(show)(second)
+    assert shown.content.decode() == "The sheet is saved."
+    assert shown.cookies["messages"].value == ""  # read once: the cookie is cleared
