@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/cost.py [--port 8300] [--requests validate] [--duration 5] [--rounds 3]
     .venv/bin/python bench/cost.py --url http://127.0.0.1:8300/ --url http://127.0.0.1:8310/  # A/B
+    .venv/bin/python bench/cost.py --in-process [--without MIDDLEWARE_PART ...]
 
 Throughput (bench/load.py) on a shared 2-core machine measures the neighbours as much as the
 code. What a request costs does not depend on them much: this drives wrk at --clients
@@ -10,13 +11,20 @@ connections for --duration seconds and reads, before and after, the CPU time the
 to each process of the stack (``/proc/<pid>/task/<tid>/schedstat``, nanoseconds, user + system),
 then prints microseconds of CPU per answered request for nginx (master and workers), gunicorn
 (master and workers) and their sum, and what wrk itself spent (it shares the cores in a real run).
-At 2 cores, N µs of stack CPU per request caps throughput at 2e6 / (N + wrk's µs) requests/s.
+On a busy machine every process's CPU per request grows somewhat (caches are shared and
+switched more often), so compare stacks measured in the same run, round after round.
 
 Without --url it starts ``deploy/serve.py`` on --port (DATABASE_URL and REDIS_URL as for
 `make serve`) and stops it after. Several --url are measured in turn, round after round (the
 load drifts: interleaved rounds compare); each must be a `make serve` on loopback, whose
 processes are found from the one listening on its port. Results also go to
 bench/results/cost-<UTC time>.json (git-ignored).
+
+--in-process calls config.wsgi's application directly in a loop with the environ gunicorn gives
+it behind nginx (DEBUG off, the validate POST), best of 5 × 1,000: Django's share alone, in µs
+of CPU (time.process_time). --without drops the middleware whose dotted path contains the text
+(repeatable), to see what one costs; nothing of the sort is a configuration to run. --tree
+measures another checkout (e.g. main) the same way.
 """
 
 from __future__ import annotations
@@ -29,8 +37,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.parse
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,6 +173,75 @@ def measure(base: str, req: dict, clients: int, duration: int, tmp: Path) -> dic
     }
 
 
+def in_process(without: list[str], tree: Path, n: int = 1000) -> None:
+    import io
+
+    if "config" in sys.modules:
+        raise SystemExit("in_process() must run before Django is imported")
+    sys.path.insert(0, str(tree))  # that checkout's config, characters, rulesets...
+
+    for name, value in {**serve.PLAIN_HTTP, **serve.BEHIND_ONE_PROXY, "DEBUG": "false"}.items():
+        os.environ[name] = value
+    os.environ.setdefault("SECRET_KEY", "in-process-only-" + os.urandom(32).hex())
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+    from django.conf import settings
+
+    django.setup()
+    settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if not any(w in m for w in without)]
+    from django.core.handlers.wsgi import WSGIHandler
+
+    application = WSGIHandler()
+    body = (ROOT / "bench" / "builds" / "pando_typical.json").read_bytes()
+    import config
+
+    assert Path(config.__file__).resolve().parent.parent == tree, config.__file__
+    base = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": "/api/v1/rulesets/pando/validate/",
+        "SCRIPT_NAME": "",
+        "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "SERVER_PROTOCOL": "HTTP/1.0",
+        "REMOTE_ADDR": "",
+        "HTTP_HOST": "127.0.0.1:8000",
+        "HTTP_X_FORWARDED_HOST": "127.0.0.1:8000",
+        "HTTP_X_FORWARDED_PROTO": "http",
+        "HTTP_X_FORWARDED_FOR": "127.0.0.1",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": sys.stderr,
+        "wsgi.version": (1, 0),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    status: list[str] = []
+
+    def start_response(s, headers, exc_info=None):
+        status[:] = [s]
+
+    def one() -> None:
+        out = application({**base, "wsgi.input": io.BytesIO(body)}, start_response)
+        b"".join(out)
+        out.close()
+
+    for _ in range(200):
+        one()
+    if not status[0].startswith("200"):
+        raise SystemExit(f"the validate request answered {status[0]}")
+    best = float("inf")
+    for _ in range(5):
+        start = time.process_time()
+        for _ in range(n):
+            one()
+        best = min(best, (time.process_time() - start) / n)
+    dropped = f" without {', '.join(without)}" if without else ""
+    print(f"validate in process{dropped}: {best * 1e6:.1f} µs of CPU per request (best of 5 × {n})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", action="append", help="a running `make serve` (repeat to compare)")
@@ -172,7 +250,13 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--duration", type=int, default=5, help="seconds per measurement")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--in-process", action="store_true", help="Django alone, no server")
+    parser.add_argument("--without", action="append", default=[], help="with --in-process")
+    parser.add_argument("--tree", default=str(ROOT), help="with --in-process: the checkout to measure")
     args = parser.parse_args()
+    if args.in_process:
+        in_process(args.without, Path(args.tree).resolve())
+        return 0
 
     env = serve.environment()
     started = None
@@ -235,16 +319,23 @@ def main() -> int:
 
     print()
     print("median µs of CPU per answered request (nginx + gunicorn = stack; wrk apart):")
+    first: dict[str, float] = {}
     for url in urls:
         for name in reqs:
             rows = results[url][name]
-            med = {k: statistics.median(r["us_per_request"][k] for r in rows) for k in rows[0]["us_per_request"]}
-            cap = 2e6 / (med["stack"] + med["wrk"])
+            med = {
+                k: statistics.median(r["us_per_request"][k] for r in rows) for k in rows[0]["us_per_request"]
+            }
+            versus = ""
+            if name in first:
+                versus = f"  ({med['stack'] / first[name] - 1:+.0%} against the first)"
+            else:
+                first[name] = med["stack"]
             print(
                 f"  {url} {name:<8} nginx {med['nginx']:6.1f}  gunicorn {med['gunicorn']:6.1f}  "
-                f"stack {med['stack']:6.1f}  wrk {med['wrk']:5.1f}  → at most {cap:,.0f} req/s on 2 cores"
+                f"stack {med['stack']:6.1f}  wrk {med['wrk']:5.1f}{versus}"
             )
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H%M%SZ")
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"cost-{stamp}.json").write_text(json.dumps(results, indent=2) + "\n")
     print(f"written to bench/results/cost-{stamp}.json")
