@@ -38,9 +38,39 @@ def _pointer_token(key: Any) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
 
-def body_problem(data: Any) -> BadBody | None:
+def _plain_json_text(raw: bytes) -> bool:
+    """True when no string that ``json.loads(raw)`` gives can hold NUL or a surrogate: the body is
+    UTF-8 (UTF-16 and UTF-32 JSON always has zero bytes), has no ``\\u`` escape (the only way
+    to write NUL, as raw control characters are refused, or a lone surrogate in JSON) and no byte
+    0xED (the lead byte of U+D000–U+DFFF in UTF-8; json decodes with "surrogatepass")."""
+    return b"\x00" not in raw and b"\\u" not in raw and b"\xed" not in raw
+
+
+def _within_depth(data: Any) -> bool:
+    """True when no dict or list in ``data`` is MAX_BODY_DEPTH or more levels down."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth >= MAX_BODY_DEPTH:
+            return False
+        items = value.values() if isinstance(value, dict) else value
+        stack.extend((item, depth + 1) for item in items if isinstance(item, (dict, list)))
+    return True
+
+
+def body_problem(data: Any, raw: bytes | None = None) -> BadBody | None:
     """Why a parsed JSON body is refused: nested deeper than MAX_BODY_DEPTH, or a key or string
-    holding NUL or an unpaired surrogate (the JSON Pointer says where; the bad text is not echoed)."""
+    holding NUL or an unpaired surrogate (the JSON Pointer says where; the bad text is not echoed).
+
+    With ``raw``, the bytes ``data`` was parsed from, a body without any way to spell such text
+    (``_plain_json_text``) only has its depth checked, without building every value's pointer;
+    the pointer is looked for only when something is wrong. The answer is the same either way."""
+    if raw is not None and _plain_json_text(raw):
+        if not isinstance(data, (dict, list)):
+            return None
+        # A body with at most MAX_BODY_DEPTH brackets cannot nest that deep.
+        if raw.count(b"[") + raw.count(b"{") <= MAX_BODY_DEPTH or _within_depth(data):
+            return None
     stack: list[tuple[Any, str, int]] = [(data, "", 0)]
     while stack:
         value, path, depth = stack.pop()

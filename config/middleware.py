@@ -1,8 +1,11 @@
 import io
 
 from django.conf import settings
+from django.contrib.messages.middleware import MessageMiddleware as DjangoMessageMiddleware
+from django.contrib.messages.storage import default_storage
 from django.core.handlers.asgi import ASGIRequest
 from django.http import JsonResponse
+from django.utils.functional import SimpleLazyObject, empty
 
 
 def _too_large(detail: str) -> JsonResponse:
@@ -125,3 +128,19 @@ class ApplicationErrorMiddleware:
             response["HX-Reswap"] = "outerHTML"
             return response
         return render(request, "form_refused.html", context, status=exception.status_code)
+
+
+class MessageMiddleware(DjangoMessageMiddleware):
+    """django.contrib.messages' middleware, its storage made when first used rather than for every
+    request. Making it (a cookie signer and the session's storage) costs ~20 µs, which API calls,
+    /static/ misses and most htmx updates never use; a storage never used has nothing to store,
+    so its response is left as it is (Django's ``update`` would change nothing either)."""
+
+    def process_request(self, request):
+        request._messages = SimpleLazyObject(lambda: default_storage(request))
+
+    def process_response(self, request, response):
+        messages = getattr(request, "_messages", None)
+        if isinstance(messages, SimpleLazyObject) and messages._wrapped is empty:
+            return response
+        return super().process_response(request, response)

@@ -88,7 +88,7 @@ def _json_body(request: Request) -> Any:
         raise _BadBody(error_response(detail, status_code=400)) from None
     # Text that cannot be written back out as UTF-8 (a lone surrogate) or absurd nesting is refused
     # here, the same way the resource API refuses it, rather than failing while rendering the report.
-    problem = body_problem(data)
+    problem = body_problem(data, raw)
     if problem is not None:
         raise _BadBody(error_response(str(problem.detail), status_code=400, errors=problem.errors))
     return data

@@ -83,3 +83,34 @@ def test_compose_runs_the_topology_of_make_serve():
     assert "migrate --noinput" in " ".join(services["migrate"]["command"])
     assert services["migrate"]["restart"] == "no"
     assert all("healthcheck" in services[name] for name in ("db", "redis"))
+
+
+def test_make_serve_reaches_gunicorn_over_a_unix_socket_nginx_accepts(tmp_path, monkeypatch):
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None:
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    monkeypatch.setattr(serve, "RUN", tmp_path)
+    socket_path = serve.web_socket_path(8299)
+    assert socket_path == tmp_path / "gunicorn-8299.sock"
+    conf = serve.write_nginx_config(
+        listen="127.0.0.1:8299",
+        web=f"unix:{socket_path}",
+        ws="127.0.0.1:8297",
+        static_root=ROOT / "staticfiles",
+    )
+    assert f"server unix:{socket_path};" in (conf.parent / "sheetforge.conf").read_text()
+    result = subprocess.run(
+        [nginx, "-t", "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_checkout_too_deep_for_a_unix_socket_path_gets_one_in_the_temporary_folder(tmp_path, monkeypatch):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    monkeypatch.setattr(serve, "RUN", deep)
+    path = serve.web_socket_path(8299)
+    assert not str(path).startswith(str(deep))
+    assert path.name == "gunicorn-8299.sock" and len(str(path).encode()) <= 100
