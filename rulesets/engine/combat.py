@@ -140,6 +140,10 @@ class ActionSpec:
 
 @dataclass
 class Event:
+    """One line of the encounter's log. An event that rolled dice says so with ``data["faces"]``
+    (the dice as they fell, a non-empty list): the combat service sends it to the table's roll
+    feed too, in the same words (combat/services.py)."""
+
     kind: str
     text: str  # "Pablo strikes with the warhammer: 3 EP, −2 speed"
     actor: int | None = None
@@ -239,6 +243,7 @@ class CombatRules:
             f"{fighter.name} joins: initiative {rolled['initiative']} "
             f"({self.initiative_text(rolled)}); they act last this round.",
             fighter.id,
+            faces=list(rolled.get("faces") or [rolled[k] for k in ("initiative_roll",) if k in rolled]),
         )
         return out
 

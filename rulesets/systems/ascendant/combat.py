@@ -276,6 +276,7 @@ class AscendantCombat(CombatRules):
             "initiative",
             "Initiative (Perception): " + ", ".join(parts) + ".",
             initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered},
+            faces=[rolls[f.id]["initiative_roll"] for f in ordered],
         )
         return out
 

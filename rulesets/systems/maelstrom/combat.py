@@ -266,6 +266,7 @@ class MaelstromCombat(CombatRules):
             "initiative",
             "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
             initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered},
+            faces=[rolls[f.id]["initiative_roll"] for f in ordered],
         )
         difficulty, threshold = self._difficulty(
             encounter_state or {}, self.ctx_of(fighters[0] if fighters else None, ctx)

@@ -189,6 +189,7 @@ class PandoCombat(CombatRules):
             "order",
             "Tie for the turn order: " + ", ".join(f"{u['label']} rolls {r}" for u, r in rolls) + ".",
             rolls={u["label"]: r for u, r in rolls},
+            faces=[r for _, r in rolls],
         )
         ordered: list[dict] = []
         for face in sorted({r for _, r in rolls}, reverse=True):
