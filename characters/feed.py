@@ -53,7 +53,8 @@ def roll_line(roll: RollLog) -> dict[str, Any]:
     result = roll.result if isinstance(roll.result, dict) else {}
     odds = result.get("odds")
     character = roll.character if roll.character_id else None  # a fight's NPC has none
-    chart = chart_data(character.ruleset if character is not None and odds else "", odds, result)
+    slug = (character.ruleset if character is not None else str(result.get("ruleset") or "")) if odds else ""
+    chart = chart_data(slug, odds, result)
     rolled = next((b for b in chart["bars"] if b["rolled"]), None)
     when = template_localtime(roll.created) if roll.created else None
     outcome = result.get("outcome")

@@ -11,6 +11,11 @@ a ``CharacterVersion`` written, so a sheet PATCH with a stale version gets 409 a
 history shows "Alex takes 2 harm…") or ``Combatant.state`` (NPCs), combat numbers, the order,
 the encounter state and ``EncounterEvent`` rows with gap-free ``seq``. Then the encounter's
 version goes up and, once committed, the new board is broadcast (combat/broadcast.py).
+Every event that rolled dice (``data["faces"]``) is also a ``RollLog`` of the campaign, in the
+same transaction: once committed it reaches the table's roll feed (characters/feed.py) in the
+log's words, with its odds when the event names its odds request. A GM's ``private`` action
+keeps its dice behind the screen: the GM's feed has them; the shared log and every page say only
+that the GM rolled for that combatant.
 
 Errors (characters/errors.py): ``EncounterNotFound`` (404: not a member), ``NotPermitted`` (403: a player doing
 GM things or acting for another's combatant), ``RuleRefused`` (422: the rules refuse —
@@ -270,6 +275,7 @@ class _Step:
         combatant = fight.by_id.get(event.actor) if event.actor is not None else None
         data = event.data or {}
         outcome = data.get("outcome")
+        numbers = {k: data[k] for k in ("total", "ep", "successes") if isinstance(data.get(k), int)}
         return RollLog(
             campaign_id=e.campaign_id,
             character=combatant.character if combatant is not None else None,  # loaded: no query
@@ -280,11 +286,26 @@ class _Step:
                 "text": str(event.text if text is None else text)[:1000],
                 "faces": _jsonable(data["faces"] if faces is None else faces),
                 "outcome": outcome if isinstance(outcome, str) else None,
+                **numbers,
+                "odds": self._odds(data.get("odds")),
+                "ruleset": fight.ruleset.slug if fight.ruleset else "",
                 "encounter": e.name,
                 "actor": combatant.name if combatant is not None else "",
             },
             private=private,
         )
+
+    def _odds(self, request: Any) -> dict[str, Any] | None:
+        """The exact odds of the roll an event names (``data["odds"]``: the ruleset's odds request),
+        for the feed's chance and chart; None when it names none or the rules cannot say."""
+        ruleset = self.fight.ruleset
+        if not isinstance(request, dict) or ruleset is None:
+            return None
+        try:
+            return ruleset.odds(request, ctx=self.fight.ctx)
+        except Exception:  # the odds are a courtesy: the roll stands without them
+            logger.exception("odds of a fight's roll failed")
+            return None
 
 
 def is_roll(event: Event) -> bool:

@@ -22,7 +22,9 @@ from characters.live import CLOSE_RECHECK
 from characters.models import RollLog
 from characters.services import campaigns as campaign_services
 from combat import services
-from combat.models import EncounterEvent
+from combat.models import Encounter, EncounterEvent
+from combat.selectors import encounter_fight, fighter_actions
+from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller
 from tests.combat.helpers import last_event, refused, snapshot
 from tests.factories import make_campaign, make_user
@@ -64,8 +66,18 @@ def _strike(fight, *, user=None, private=False, faces=(1, 6, 6)):
     )
 
 
+def _strike_odds(fight) -> dict:
+    """The odds request of Pablo's Strike as the encounter page shows it now."""
+    running = encounter_fight(encounter=Encounter.objects.get(pk=fight["e"].pk))
+    pablo = running.fighter_by_id[fight["c_pablo"].pk]
+    spec = next(s for s in fighter_actions(running, pablo) if s.id == "strike:0")
+    assert isinstance(spec.odds, dict)
+    return spec.odds
+
+
 def test_a_strike_reaches_every_member_s_feed_in_the_log_s_words(layer, fight):
     campaign = fight["campaign"]
+    shown = _strike_odds(fight)
 
     async def run():
         gm, other = _feed(fight["gm"], campaign.pk), _feed(fight["other"], campaign.pk)
@@ -81,13 +93,20 @@ def test_a_strike_reaches_every_member_s_feed_in_the_log_s_words(layer, fight):
     roll = RollLog.objects.get()
     assert to_gm == to_other and quiet is True
     assert f'id="table-roll-{roll.pk}"' in to_gm and 'hx-swap-oob="afterbegin"' in to_gm
-    assert _text(to_gm).endswith(f"player in Live: {STRIKE}")
+    # Who, where, the log's words, the outcome and its chance, and the whole odds (as on a sheet).
+    assert f"player in Live: {STRIKE} 1 EP (37.5% chance)" in _text(to_gm)
+    assert _text(to_gm).endswith("Odds: 0 EP 12.5%; 1 EP 37.5%; 2 EP 37.5%; 3 EP 12.5%.")
     # The roll is the fight's, for Pablo's sheet, in the campaign, public.
     assert roll.campaign_id == campaign.pk and roll.character_id == fight["pablo"].pk
     assert roll.private is False and roll.label == "Strike"
     assert roll.request == {"encounter": fight["e"].pk, "kind": "strike"}
     assert roll.result["faces"] == [1, 6, 6] and roll.result["text"] == STRIKE
-    assert last_event(fight["e"]).text == STRIKE  # the shared log says the same
+    event = last_event(fight["e"])
+    assert event.text == STRIKE  # the shared log says the same
+    # The chance is the rules' own: the odds of the request the strike rolled, which is the one
+    # the encounter page showed on the Strike button before the roll.
+    assert roll.result["odds"] == registry.get("pando").odds(event.data["odds"])
+    assert event.data["odds"] == shown and roll.result["ruleset"] == "pando"
 
 
 def test_the_pages_show_a_fight_s_roll_with_the_table_s_other_rolls(fight):
@@ -97,7 +116,7 @@ def test_the_pages_show_a_fight_s_roll_with_the_table_s_other_rolls(fight):
     other.force_login(fight["other"])
     page = other.get(reverse("campaign_detail", args=[fight["campaign"].pk])).content.decode()
     line = re.search(rf'<li[^>]*id="table-roll-{roll.pk}".*?</li>', page, re.S)
-    assert line and _text(line.group(0)).endswith(f"player in Live: {STRIKE}")
+    assert line and f"player in Live: {STRIKE} 1 EP (37.5% chance)" in _text(line.group(0))
     # Pablo's sheet lists it in his roll log (the owner's view), and its page opens.
     player = Client()
     player.force_login(fight["player"])
@@ -279,7 +298,15 @@ def test_initiative_and_an_npc_s_attack_reach_the_feed(transactional_db):
     texts = [r.result["text"] for r in attack]
     assert texts and texts[0].startswith("Goblin's DEX attempt on Bram the Shield-Bearer"), texts
     assert all(r.character_id is None and r.user == gm for r in attack)
+    # The check's odds are the rules' for the request it rolled (DEX 2 against the scene's TD).
+    request = EncounterEvent.objects.get(encounter=e, kind="attempt").data["odds"]
+    assert request["stat"] == 2 and attack[0].result["odds"] == registry.get("ourdnd").odds(request)
     dm = Client()
     dm.force_login(gm)
     page = dm.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
     assert "dm in The goblin bridge: Goblin's DEX attempt on Bram" in _text(page)
+    assert re.search(
+        r"Goblin&#x27;s DEX attempt on Bram[^<]*</span>\s*<span class=\"badge table-feed-outcome\">Success</span>\s*"
+        r"<span class=\"muted table-feed-chance\">\(\d+\.\d% chance\)",
+        page,
+    ), page

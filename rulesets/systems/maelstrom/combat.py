@@ -642,6 +642,7 @@ class MaelstromCombat(CombatRules):
             "threshold": request["threshold"],
             "outcome": roll["outcome"],
             "successes": roll["total"],
+            "odds": request,
         }
         if roll["total"] < 1:
             out.log("attack", f"{head} Miss.", actor.id, **data)
@@ -683,6 +684,7 @@ class MaelstromCombat(CombatRules):
             outcome=roll["outcome"],
             successes=roll["total"],
             pool=request["pool"],
+            odds=request,
         )
 
     def _willpower_roll(self, out: Outcome, action: dict, actor: Fighter, es: dict, roller: Roller) -> str:

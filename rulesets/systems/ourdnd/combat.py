@@ -865,6 +865,7 @@ class OurDnDCombat(CombatRules):
             td=td,
             outcome=roll["outcome"],
             target=target.id if target else None,
+            odds=request,
         )
         if roll["natural"] == 20:
             self._inspire(actor, fighters, out, action.get("give_to"))

@@ -762,6 +762,7 @@ class PandoCombat(CombatRules):
                 actor.id,
                 faces=roll["faces"],
                 ep=roll["total"],
+                odds=spec.odds,
                 cost=cost,
                 target=target.id if target else None,
             )
@@ -792,6 +793,7 @@ class PandoCombat(CombatRules):
                 actor.id,
                 faces=roll["faces"],
                 ep=roll["total"],
+                odds=spec.odds,
                 cost=cost,
             )
             out.encounter_state = (
@@ -843,6 +845,7 @@ class PandoCombat(CombatRules):
                     actor.id,
                     faces=roll["faces"],
                     ep=roll["total"],
+                    odds=spec.odds,
                     cost=cost,
                 )
             else:
