@@ -6,6 +6,10 @@ campaign's channels group (the same layer as the encounters, Redis pub/sub in pr
 page's websocket (characters/consumers.py) passes the HTML on and the htmx ws extension adds it on
 top of the page's list (``hx-swap-oob="afterbegin:#table-feed-list"``).
 
+The rolls of a fight (combat/services.py: attacks, initiative, damage, whatever an action rolls)
+are RollLog rows too, written by the encounter's service in the same transaction: the line says
+who acted, in which encounter, and the log's own words ("Grim attacks the goblin: …").
+
 Private rolls (the GM's) go to a second group that only the campaign's GM joins: they are never
 sent to a player's socket, and the selectors never render them for a player.
 
@@ -47,14 +51,21 @@ def gm_group(campaign_id: int) -> str:
 def roll_line(roll: RollLog) -> dict[str, Any]:
     """One feed line in the game's words: who rolled what for whom, the outcome and its odds."""
     result = roll.result if isinstance(roll.result, dict) else {}
-    chart = chart_data(roll.character.ruleset if roll.character_id else "", result.get("odds"), result)
+    odds = result.get("odds")
+    character = roll.character if roll.character_id else None  # a fight's NPC has none
+    slug = (character.ruleset if character is not None else str(result.get("ruleset") or "")) if odds else ""
+    chart = chart_data(slug, odds, result)
     rolled = next((b for b in chart["bars"] if b["rolled"]), None)
     when = template_localtime(roll.created) if roll.created else None
     outcome = result.get("outcome")
     return {
         "pk": roll.pk,
         "who": (roll.user.get_username() if roll.user else "") or "someone",
-        "character": roll.character.name if roll.character_id else "",
+        "character": character.name if character is not None else str(result.get("actor") or ""),
+        # A fight's roll (combat/services.py): its encounter, and its log line as the text.
+        "encounter": str(result.get("encounter") or "")
+        if isinstance(roll.request, dict) and "encounter" in roll.request
+        else "",
         "label": roll.label,
         "text": result.get("text") or "",
         "outcome": rolled["label"] if rolled else (label(outcome) if isinstance(outcome, str) else ""),

@@ -179,7 +179,11 @@ def encounter_actions(request, pk):
     encounter = _encounter(request, pk)
     data = validated(ActionRequestSerializer, request)
     raw = data["action"]
-    extra = {k: v for k, v in request.data.items() if k not in ("combatant", "action", "expected_version")}
+    extra = {
+        k: v
+        for k, v in request.data.items()
+        if k not in ("combatant", "action", "expected_version", "private")
+    }
     action = {**extra, **raw} if isinstance(raw, dict) else {**extra, "action": raw}
     encounter = services.encounter_act(
         encounter=encounter,
@@ -187,6 +191,7 @@ def encounter_actions(request, pk):
         combatant_id=data["combatant"],
         action=action,
         expected_version=data.get("expected_version"),
+        private=data.get("private", False),
     )
     return Response(_encounter_data(encounter))
 

@@ -71,6 +71,12 @@ class ActionRequestSerializer(serializers.Serializer):
         max_value=2**31 - 1,
         help_text="Refuse with 409 unless the encounter is at this version.",
     )
+    private = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The GM only (else 403): the action's rolls reach the GM's roll feed only; the "
+        "shared log says that the GM rolled behind the screen.",
+    )
 
     def validate_action(self, value):
         if isinstance(value, str) and 0 < len(value) <= 80:

@@ -11,6 +11,11 @@ a ``CharacterVersion`` written, so a sheet PATCH with a stale version gets 409 a
 history shows "Alex takes 2 harm…") or ``Combatant.state`` (NPCs), combat numbers, the order,
 the encounter state and ``EncounterEvent`` rows with gap-free ``seq``. Then the encounter's
 version goes up and, once committed, the new board is broadcast (combat/broadcast.py).
+Every event that rolled dice (``data["faces"]``) is also a ``RollLog`` of the campaign, in the
+same transaction: once committed it reaches the table's roll feed (characters/feed.py) in the
+log's words, with its odds when the event names its odds request. A GM's ``private`` action
+keeps its dice behind the screen: the GM's feed has them; the shared log and every page say only
+that the GM rolled for that combatant.
 
 Errors (characters/errors.py): ``EncounterNotFound`` (404: not a member), ``NotPermitted`` (403: a player doing
 GM things or acting for another's combatant), ``RuleRefused`` (422: the rules refuse —
@@ -32,8 +37,10 @@ from typing import Any
 from django.db import transaction
 
 from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
-from characters.models import Campaign, Character
+from characters.feed import roll_logged
+from characters.models import Campaign, Character, RollLog
 from characters.selectors.characters import is_campaign_gm
+from characters.selectors.play import label
 from characters.services.versions import character_version_write
 from combat import broadcast
 from combat.models import Combatant, Encounter, EncounterEvent, LibraryNpc
@@ -138,9 +145,18 @@ class _Step:
         self.rows_before = {} if structural else row_signatures(fight)
         self.stored = {c.id: (_dump(c.state), _dump(c.combat)) for c in fight.combatants}
         self.stored_pc = {c.character_id: _dump(c.character.state) for c in fight.combatants if c.character}
+        self.secret: list[Event] = []  # a GM's private action: its events, for the GM's feed only
 
-    def apply(self, out: Outcome) -> None:
+    def apply(self, out: Outcome, *, secret_for: Fighter | None = None) -> None:
+        """``secret_for``: the GM rolled privately for this fighter; the action's events go to
+        the GM's feed only and the shared log says that the GM rolled (the board still shows
+        what changed)."""
         fight, e = self.fight, self.fight.encounter
+        if secret_for is not None and out.events:
+            self.secret.extend(out.events)
+            out.events = [
+                Event("secret", f"The GM rolls for {secret_for.name} behind the screen.", secret_for.id)
+            ]
         for fid, new_state in (out.state or {}).items():
             c = fight.by_id.get(fid)
             if c is None:
@@ -226,12 +242,76 @@ class _Step:
             EncounterEvent.objects.bulk_create(rows)
             e.last_seq = last + len(rows)
             new_log = [log_entry({f: getattr(r, f) for f in LOG_FIELDS}) for r in reversed(rows)]
+        self._feed()
         e.version += 1
         e.save(update_fields=[*fields, "version", "updated", "last_seq"])
         structural = self.structural or list(e.order or []) != self.order_before
         broadcast.encounter_changed(
             fight, rows_before=None if structural else self.rows_before, new_log=new_log
         )
+
+    def _feed(self) -> None:
+        """The step's rolls to the table's roll feed (characters/feed.py), once it commits: one
+        line per event that rolled dice, in the log's words; a GM's private action is one line
+        for the GM only, with everything it did."""
+        rolls = [self._roll(event, private=False) for event, _ in self.events if is_roll(event)]
+        if self.secret and any(is_roll(event) for event in self.secret):
+            first = next(event for event in self.secret if is_roll(event))
+            rolls.append(
+                self._roll(
+                    first,
+                    private=True,
+                    text=" ".join(str(event.text) for event in self.secret),
+                    faces=[f for event in self.secret if is_roll(event) for f in event.data["faces"]],
+                )
+            )
+        if not rolls:
+            return
+        for roll in RollLog.objects.bulk_create(rolls):
+            roll_logged(roll)
+
+    def _roll(self, event: Event, *, private: bool, text: str | None = None, faces=None) -> RollLog:
+        fight, e = self.fight, self.fight.encounter
+        combatant = fight.by_id.get(event.actor) if event.actor is not None else None
+        data = event.data or {}
+        outcome = data.get("outcome")
+        numbers = {k: data[k] for k in ("total", "ep", "successes") if isinstance(data.get(k), int)}
+        return RollLog(
+            campaign_id=e.campaign_id,
+            character=combatant.character if combatant is not None else None,  # loaded: no query
+            user=self.user,
+            label=label(event.kind)[:120],
+            request={"encounter": e.pk, "kind": str(event.kind)[:40]},
+            result={
+                "text": str(event.text if text is None else text)[:1000],
+                "faces": _jsonable(data["faces"] if faces is None else faces),
+                "outcome": outcome if isinstance(outcome, str) else None,
+                **numbers,
+                "odds": self._odds(data.get("odds")),
+                "ruleset": fight.ruleset.slug if fight.ruleset else "",
+                "encounter": e.name,
+                "actor": combatant.name if combatant is not None else "",
+            },
+            private=private,
+        )
+
+    def _odds(self, request: Any) -> dict[str, Any] | None:
+        """The exact odds of the roll an event names (``data["odds"]``: the ruleset's odds request),
+        for the feed's chance and chart; None when it names none or the rules cannot say."""
+        ruleset = self.fight.ruleset
+        if not isinstance(request, dict) or ruleset is None:
+            return None
+        try:
+            return ruleset.odds(request, ctx=self.fight.ctx)
+        except Exception:  # the odds are a courtesy: the roll stands without them
+            logger.exception("odds of a fight's roll failed")
+            return None
+
+
+def is_roll(event: Event) -> bool:
+    """An event that rolled dice: its ``data["faces"]`` lists them (rulesets/engine/combat.py)."""
+    faces = (event.data or {}).get("faces")
+    return isinstance(faces, list) and bool(faces)
 
 
 def _jsonable(data: Any) -> Any:
@@ -497,11 +577,15 @@ def encounter_act(
     action: dict[str, Any],
     roller: Roller | None = None,
     expected_version: int | None = None,
+    private: bool = False,
 ) -> Encounter:
     """One action of one combatant (its owner or the GM; GM-only actions for the GM).
 
     ``action`` is ``{"action": "<id>", "target": <combatant id>?, ...params}`` as the ruleset's
-    ``actions`` list them. A refusal raises ``RuleRefused`` and changes nothing.
+    ``actions`` list them. A refusal raises ``RuleRefused`` and changes nothing, and no roll
+    reaches the table's feed. The action's rolls go to the campaign's roll feed once committed;
+    ``private`` (the GM's only, else 403) keeps them behind the screen: the GM's feed has them,
+    the shared log says only that the GM rolled.
     """
     roller = roller or Roller()
     if not isinstance(action, dict) or not isinstance(action.get("action"), str) or not action["action"]:
@@ -511,6 +595,8 @@ def encounter_act(
         if expected_version is not None and e.version != expected_version:
             raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
         gm = encounter_is_gm(user, e)
+        if private and not gm:
+            raise NotPermitted("Only the GM rolls privately.")
         fight = encounter_fight(encounter=e, lock_characters=True)
         actor = _combatant(fight, combatant_id)
         if not gm and user.pk not in actor.controller_ids:
@@ -539,7 +625,7 @@ def encounter_act(
             by_gm=gm,
             ctx=fight.ctx,
         )
-        step.apply(out)
+        step.apply(out, secret_for=actor if private else None)
         if out.end_turn:
             _advance(step, roller)
         step.save(fields=["state", "order", "turn", "round"])

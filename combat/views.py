@@ -47,7 +47,7 @@ from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "combat/encounter_detail.html"
 _INT = re.compile(r"^-?[0-9]{1,9}$")
-NOT_PARAMS = {"csrfmiddlewaretoken", "combatant", "expected_version", "next"}
+NOT_PARAMS = {"csrfmiddlewaretoken", "combatant", "expected_version", "next", "private"}
 
 
 def _message(exc: Exception) -> str:
@@ -322,7 +322,10 @@ def encounter_act(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
         # Read only once the encounter is known to be this user's (_run): strangers get the 404.
         action = _action_from_post(request)
         combatant = post_whole_number(request.POST, "combatant", label="Combatant", default=None, min_value=1)
-        services.encounter_act(encounter=encounter, user=request.user, combatant_id=combatant, action=action)
+        private = request.POST.getlist("private")[-1:] == ["true"]  # a hidden "false", then the checkbox
+        services.encounter_act(
+            encounter=encounter, user=request.user, combatant_id=combatant, action=action, private=private
+        )
         return ""
 
     return _run(request, encounter_id, act)

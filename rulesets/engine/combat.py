@@ -140,6 +140,12 @@ class ActionSpec:
 
 @dataclass
 class Event:
+    """One line of the encounter's log. An event that rolled dice says so with ``data["faces"]``
+    (the dice as they fell, a non-empty list): the combat service sends it to the table's roll
+    feed too, in the same words (combat/services.py). ``data["odds"]``, when given, is the odds
+    request of that roll (the ruleset's ``odds`` shape): the feed then shows its chance, and
+    ``outcome`` / ``total`` / ``ep`` / ``successes`` in ``data`` say which outcome it landed on."""
+
     kind: str
     text: str  # "Pablo strikes with the warhammer: 3 EP, −2 speed"
     actor: int | None = None
@@ -239,6 +245,7 @@ class CombatRules:
             f"{fighter.name} joins: initiative {rolled['initiative']} "
             f"({self.initiative_text(rolled)}); they act last this round.",
             fighter.id,
+            faces=list(rolled.get("faces") or [rolled[k] for k in ("initiative_roll",) if k in rolled]),
         )
         return out
 

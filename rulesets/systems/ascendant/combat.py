@@ -276,6 +276,7 @@ class AscendantCombat(CombatRules):
             "initiative",
             "Initiative (Perception): " + ", ".join(parts) + ".",
             initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered},
+            faces=[rolls[f.id]["initiative_roll"] for f in ordered],
         )
         return out
 
@@ -699,6 +700,7 @@ class AscendantCombat(CombatRules):
             "total": roll["total"],
             "threshold": threshold,
             "outcome": outcome,
+            "odds": {"modifier": modifier, "threshold": threshold},
             "modifiers": [m.get("source") for m in stacked["applied"]],
             "threshold_modifiers": [m.get("source") for m in t_stacked["applied"]],
         }
@@ -734,6 +736,7 @@ class AscendantCombat(CombatRules):
             "total": roll["total"],
             "threshold": threshold,
             "outcome": outcome,
+            "odds": {"modifier": modifier, "threshold": threshold},
         }
         if outcome in ("success", "critical_success"):
             dice = roller.roll(self._spell_dice(actor), 6)

@@ -266,6 +266,7 @@ class MaelstromCombat(CombatRules):
             "initiative",
             "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
             initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered},
+            faces=[rolls[f.id]["initiative_roll"] for f in ordered],
         )
         difficulty, threshold = self._difficulty(
             encounter_state or {}, self.ctx_of(fighters[0] if fighters else None, ctx)
@@ -641,6 +642,7 @@ class MaelstromCombat(CombatRules):
             "threshold": request["threshold"],
             "outcome": roll["outcome"],
             "successes": roll["total"],
+            "odds": request,
         }
         if roll["total"] < 1:
             out.log("attack", f"{head} Miss.", actor.id, **data)
@@ -682,6 +684,7 @@ class MaelstromCombat(CombatRules):
             outcome=roll["outcome"],
             successes=roll["total"],
             pool=request["pool"],
+            odds=request,
         )
 
     def _willpower_roll(self, out: Outcome, action: dict, actor: Fighter, es: dict, roller: Roller) -> str:

@@ -180,12 +180,17 @@ class OurDnDCombat(CombatRules):
                     f"The DM rolls initiative for {', '.join(f.name for f in seat)}: d20 {npc_roll}.",
                     seat[0].id,
                     initiative=npc_roll,
+                    faces=[npc_roll],
                 )
             else:
                 face = roller.d(20)
                 rolls.append(face)
                 out.log(
-                    "initiative", f"{seat[0].name} rolls initiative: d20 {face}.", seat[0].id, initiative=face
+                    "initiative",
+                    f"{seat[0].name} rolls initiative: d20 {face}.",
+                    seat[0].id,
+                    initiative=face,
+                    faces=[face],
                 )
             for f in seat:
                 out.combat[f.id] = self.combat_numbers(
@@ -242,7 +247,8 @@ class OurDnDCombat(CombatRules):
         es = encounter_state or {}
         out = Outcome()
         npc = es.get("initiative_npcs")
-        face = npc if fighter.is_npc and is_int(npc) else roller.d(20)
+        rolled = not (fighter.is_npc and is_int(npc))  # the DM's NPCs share the DM's roll
+        face = roller.d(20) if rolled else npc
         out.combat[fighter.id] = self.combat_numbers(
             fighter, initiative=face, move=None, acted=False, last_roll=None
         )
@@ -258,7 +264,12 @@ class OurDnDCombat(CombatRules):
         )
         where = distance.at(es, side, c) if side is not None else distance.home(fighter.is_npc, c)
         out.encounter_state = distance.placed(es, {str(fighter.id): where}, {str(fighter.id): fighter.name})
-        out.log("initiative", f"{fighter.name} joins the scene (initiative {face}).", fighter.id)
+        out.log(
+            "initiative",
+            f"{fighter.name} joins the scene (initiative {face}).",
+            fighter.id,
+            faces=[face] if rolled else [],
+        )
         return out
 
     def turn_span(self, order: list[int], turn: int, fighters: dict[int, Fighter]) -> int:
@@ -854,6 +865,7 @@ class OurDnDCombat(CombatRules):
             td=td,
             outcome=roll["outcome"],
             target=target.id if target else None,
+            odds=request,
         )
         if roll["natural"] == 20:
             self._inspire(actor, fighters, out, action.get("give_to"))

@@ -189,6 +189,7 @@ class PandoCombat(CombatRules):
             "order",
             "Tie for the turn order: " + ", ".join(f"{u['label']} rolls {r}" for u, r in rolls) + ".",
             rolls={u["label"]: r for u, r in rolls},
+            faces=[r for _, r in rolls],
         )
         ordered: list[dict] = []
         for face in sorted({r for _, r in rolls}, reverse=True):
@@ -761,6 +762,7 @@ class PandoCombat(CombatRules):
                 actor.id,
                 faces=roll["faces"],
                 ep=roll["total"],
+                odds=spec.odds,
                 cost=cost,
                 target=target.id if target else None,
             )
@@ -791,6 +793,7 @@ class PandoCombat(CombatRules):
                 actor.id,
                 faces=roll["faces"],
                 ep=roll["total"],
+                odds=spec.odds,
                 cost=cost,
             )
             out.encounter_state = (
@@ -842,6 +845,7 @@ class PandoCombat(CombatRules):
                     actor.id,
                     faces=roll["faces"],
                     ep=roll["total"],
+                    odds=spec.odds,
                     cost=cost,
                 )
             else:

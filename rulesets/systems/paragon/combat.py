@@ -336,7 +336,12 @@ class ParagonCombat(CombatRules):
             retreated=False,
         )
         out.combat[fighter.id] = c
-        out.log("initiative", f"{fighter.name} joins the fight: initiative {roll['text']}.", fighter.id)
+        out.log(
+            "initiative",
+            f"{fighter.name} joins the fight: initiative {roll['text']}.",
+            fighter.id,
+            faces=list(roll["faces"]),
+        )
         return out
 
     def round_start(
@@ -1171,13 +1176,26 @@ class ParagonCombat(CombatRules):
             theirs = dice.roll(self._check(attacker, skill), roller)
             if mine["total"] != theirs["total"]:
                 break
-            out.log("evade", f"Tie at {mine['total']}: roll again.", actor.id)
+            out.log(
+                "evade",
+                f"Tie at {mine['total']}: roll again.",
+                actor.id,
+                faces=[*mine["faces"], *theirs["faces"]],
+            )
         won = mine["total"] > theirs["total"]
         text = (
             f"{actor.name} tries to evade {attacker.name} ({skill}: {mine['text']} against {theirs['text']}): "
             + ("evaded, no melee exchange." if won else "caught, the exchange goes on.")
         )
-        out.log("evade", text, actor.id, won=won, mine=mine["total"], theirs=theirs["total"])
+        out.log(
+            "evade",
+            text,
+            actor.id,
+            won=won,
+            mine=mine["total"],
+            theirs=theirs["total"],
+            faces=[*mine["faces"], *theirs["faces"]],
+        )
         if won:
             out.encounter_state = {**es, "exchange": None, "threat": None}
         else:
@@ -1265,6 +1283,7 @@ class ParagonCombat(CombatRules):
             f"+{KILLING_INTENT_MORALE} temporary Morale.",
             actor.id,
             bonus=bonus,
+            faces=[bonus],
         )
         return out
 
