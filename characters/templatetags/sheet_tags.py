@@ -9,6 +9,7 @@ from django import template
 
 from characters.selectors.play import label as _label
 from rulesets.charts import odds_bars
+from rulesets.engine import words
 from rulesets.engine.base import parse_whole_number
 
 register = template.Library()
@@ -562,8 +563,11 @@ def hearts(value: Any) -> str:
 @register.filter
 def a_an(word: Any) -> str:
     """``{{ "Our D&D"|a_an }}`` → "an Our D&D", ``{{ "ancestry"|a_an }}`` → "an ancestry": the
-    article from the word's first sound (a vowel letter; "a unique", "an hour" are not in the games)."""
-    text = str(word or "").strip()
-    if not text:
-        return ""
-    return f"{'an' if text[0].lower() in 'aeio' or (text[0].lower() == 'u' and not text.lower().startswith(('uni', 'use', 'usu'))) else 'a'} {text}"
+    article by the word's first sound (the engine's ``words.a``, which the rules' messages use too)."""
+    return words.a(word)
+
+
+@register.filter
+def where(pointer: Any) -> str:
+    """``{{ "/skills/0/id"|where }}`` → "Skills, entry 1, id": where an issue is, in words."""
+    return words.where(pointer)

@@ -67,6 +67,7 @@ from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as
+from rulesets.engine.words import a
 
 from . import dice as dice_rules
 from . import distance
@@ -718,7 +719,7 @@ class OurDnDCombat(CombatRules):
         trip = distance.word(distance.band_of(covered))
         if move == "near":
             return (
-                f"A NEAR move is a few big steps; getting {goal} is a {trip} move for {actor.name}. Move far "
+                f"A NEAR move is a few big steps; getting {goal} is {a(trip)} move for {actor.name}. Move far "
                 "(the whole turn) instead, or move near to a nearer spot."
             )
         if trip == "OUT OF RANGE":
