@@ -14,7 +14,7 @@ from rulesets.engine.base import parse_whole_number
 
 register = template.Library()
 
-BAR_HEIGHT = 18
+BAR_HEIGHT = 22  # room for 13 px text: drawn ~0.85 of its size on a phone, 11 px read as 9
 BAR_GAP = 6
 LABEL_WIDTH = 120
 BAR_WIDTH = 160
@@ -95,6 +95,8 @@ def pretty(value: Any) -> str:
         return ", ".join(f"{_label(k)}: {pretty(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return ", ".join(pretty(v) for v in value) or "—"
+    if isinstance(value, str) and re.fullmatch(r"\d*d\d+", value):
+        return value  # dice as the rulebooks write them: "d6", "2d6" (not "D6")
     if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9_]*", value):
         return _label(value)
     return str(value)

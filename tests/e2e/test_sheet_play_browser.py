@@ -39,6 +39,8 @@ SNAKE_ID = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 JSON_POINTER = re.compile(r"(?<![\w.:/])/[a-z_]+(?:/[a-z0-9_]+)+")
 ERROR_CODE = re.compile(r"\b[a-z]+\.[a-z]+_[a-z_]+\b")
 FILE_NAME = re.compile(r"\b[\w/]+\.(?:py|txt|json|html)\b")
+#: A key's abbreviation cased as a word ("Tn: 12", "Td:", "Dc"), dice as "D6": a key shown as it is.
+MISCASED = re.compile(r"\b[A-Z][b-df-hj-np-tv-xz]:|\bD(?:4|6|8|10|12|20|100)\b")
 
 
 def _arm_settle(page) -> None:
@@ -180,6 +182,7 @@ def _leaks(page) -> list[str]:
             + JSON_POINTER.findall(text)
             + ERROR_CODE.findall(text)
             + FILE_NAME.findall(text)
+            + MISCASED.findall(text)
         )
     )
 
