@@ -406,17 +406,24 @@ class OurDnDCombat(CombatRules):
             "id": "stat",
             "label": "Stat",
             "kind": "choice",
-            "options": list(STATS),
+            "options": [{"id": s, "label": s.upper()} for s in STATS],
             "default": best,
         }
         mode_param = {
             "id": "mode",
             "label": "Roll",
             "kind": "choice",
-            "options": list(MODES),
+            "options": [{"id": m, "label": m.capitalize()} for m in MODES],
             "default": "normal",
         }
         dice = self._effort_dice(actor)
+        catalogue = ctx.catalogue.get("gear", {}) if isinstance(ctx.catalogue, dict) else {}
+
+        def gear_name(k: str) -> str:  # the gear's name ("Sword"), not its id
+            entry = catalogue.get(k)
+            name = entry.get("name") if isinstance(entry, dict) else None
+            return name if isinstance(name, str) and name else k.replace("_", " ").capitalize()
+
         gear_param = {
             "id": "gear",
             "label": "Effort",
@@ -425,8 +432,7 @@ class OurDnDCombat(CombatRules):
             "options": [
                 {
                     "id": k,
-                    "label": f"{k.replace('_', ' ')} ({d}, reaches "
-                    f"{distance.word(self._reach(actor, k, ctx)[0])})",
+                    "label": f"{gear_name(k)} ({d}, reaches {distance.word(self._reach(actor, k, ctx)[0])})",
                 }
                 for k, d in dice.items()
             ],
@@ -482,7 +488,7 @@ class OurDnDCombat(CombatRules):
                     "id": "stat",
                     "label": "Stat",
                     "kind": "choice",
-                    "options": ["int", "wis"],
+                    "options": [{"id": "int", "label": "INT"}, {"id": "wis", "label": "WIS"}],
                     "default": aid_stat,
                 }
             ],
