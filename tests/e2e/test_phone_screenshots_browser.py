@@ -1,6 +1,6 @@
 """Every ruleset's table pages at a phone's size (390×844): nothing sticks out sideways (the page
-does not scroll horizontally, and no text or control reaches past the screen's edge unless it is
-inside a box that scrolls on its own), every control is big enough to tap, and a full-page
+does not scroll horizontally, no text or control reaches past the screen's edge unless it is
+inside a box that scrolls on its own, and no text is wider than its own box), every control is big enough to tap, and a full-page
 screenshot of each is saved as /tmp/phone-<slug>-<page>.png to look at (and its first eight
 screenfuls as /tmp/phone-<slug>-<page>-<n>.png).
 
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path("/tmp")
 
 #: Elements past the right edge of the screen, outside any box that scrolls sideways by itself;
-#: and visible controls smaller than 24×24 CSS px (WCAG 2.2 target size, minimum).
+#: text wider than its own box; and visible controls smaller than 24×24 CSS px (WCAG 2.2 target size, minimum).
 LAYOUT_PROBLEMS = """() => {
   const width = document.documentElement.clientWidth;
   const scrollsItself = (el) => {
@@ -39,6 +39,11 @@ LAYOUT_PROBLEMS = """() => {
     if (s.visibility === 'hidden' || s.position === 'fixed') continue;
     if (el.closest('.visually-hidden, [hidden], details:not([open]) > :not(summary)')) continue;
     if (r.right > width + 1 && !scrollsItself(el)) out.overflow.push(name(el) + ' right=' + Math.round(r.right));
+    // Text wider than its own box (written over its neighbours, or cut off).
+    if (!el.children.length && el.textContent.trim() && s.display !== 'inline' && el.clientWidth > 0
+        && !el.matches('input, select, textarea, option, svg *') && el.scrollWidth > el.clientWidth + 1) {
+      out.overflow.push(name(el) + ' text ' + el.scrollWidth + '>' + el.clientWidth + ' "' + el.textContent.trim().slice(0, 30) + '"');
+    }
     if (el.matches('button, select, input:not([type=hidden]), a.btn, summary') && (r.width < 24 || r.height < 24)
         && !el.closest('p, li, td, dd')) {
       out.small.push(name(el) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
