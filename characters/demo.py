@@ -9,6 +9,7 @@ from django.db import transaction
 
 from characters.models import Character
 from rulesets.engine import registry
+from rulesets.engine.words import a
 
 
 def seed_demo_characters(*, gm, players, campaigns) -> list:
@@ -38,7 +39,9 @@ def seed_demo_characters(*, gm, players, campaigns) -> list:
             document = demo["document"]
             name = document.get("name") if isinstance(document, dict) else None
             if not isinstance(name, str) or document.get("ruleset") != campaign.ruleset:
-                print(f"warning: demo {filename} is not a {campaign.ruleset} build; skipped", file=sys.stderr)
+                print(
+                    f"warning: demo {filename} is not {a(campaign.ruleset)} build; skipped", file=sys.stderr
+                )
                 continue
             existing = Character.objects.filter(campaign=campaign, name=name).first()
             if existing is not None:

@@ -137,7 +137,8 @@ def character_advance(request, character_id):
     if character.status != Character.Status.ACTIVE:
         messages.error(
             request,
-            f"{character.name} is a {character.get_status_display().lower()}: advancement is for active characters.",
+            f"{character.name} is {'a draft' if character.status == Character.Status.DRAFT else character.get_status_display().lower()}: "
+            "advancement is for active characters.",
         )
         return _redirect(request, reverse("character_builder", args=[character.id]))
     ruleset, _, traits = builder_traits(campaign=character.campaign)

@@ -36,6 +36,7 @@ from characters.selectors.characters import (
 )
 from characters.services import characters as svc
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
+from rulesets.engine import words
 
 MAX_IMPORT_BYTES = 256 * 1024
 
@@ -474,6 +475,11 @@ def campaign_homebrew(request, campaign_id):
             if entries:
                 examples[kind] = json.dumps([entries[0]], indent=2, ensure_ascii=False)
     rows = []
+    for issue in issues:
+        # Where, in words: "Skills, entry 2, name" on top, "Entry 2, name" under its own kind.
+        issue["where"] = words.where(issue.get("path", ""))
+        inner = issue.get("path", "").split("/")[2:]
+        issue["where_in_kind"] = words.where("/" + "/".join(inner)) if inner else ""
     for kind in kinds:
         kind_issues = [i for i in issues if i.get("path", "").split("/")[1:2] == [kind]]
         rows.append(

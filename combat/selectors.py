@@ -26,6 +26,7 @@ from characters.selectors.campaigns import campaign_context
 from characters.selectors.characters import is_campaign_gm
 from characters.selectors.play import label
 from combat.models import Combatant, Encounter, EncounterEvent
+from rulesets.charts import odds_bars
 from rulesets.engine import registry, validate
 from rulesets.engine.base import NPC_PHASE, Context, OddsError, Ruleset
 from rulesets.engine.combat import ActionSpec, CombatRules, Fighter
@@ -557,14 +558,11 @@ def odds_rows(ruleset: Ruleset | None, request: Any, ctx: Context | None = None)
     except Exception:
         logger.exception("odds failed")
         return []
-    rows: list[dict[str, Any]] = []
-    for name, value in (answer or {}).items():
-        if isinstance(value, (int, float)):
-            rows.append({"label": label(name), "p": float(value)})
-        elif isinstance(value, dict):
-            for k, p in value.items():
-                if isinstance(p, (int, float)):
-                    rows.append({"label": f"{k} {label(name)}", "p": float(p)})
+    # The sheet's bars (rulesets.charts): every outcome, in the ruleset's order and words — the
+    # encounter's own flattening left out what the answer does not list (Our D&D's Failure).
+    rows: list[dict[str, Any]] = [
+        {"label": b["label"], "p": float(b["p"])} for b in odds_bars(ruleset.slug, answer or {})
+    ]
     for r in rows:
         r["pct"] = round(r["p"] * 100)
         r["width"] = max(0, min(100, round(r["p"] * 100)))
@@ -648,9 +646,27 @@ def encounter_panel(*, fight: Fight, user, is_gm: bool) -> dict[str, Any]:
     return {"blocks": blocks, "gm_blocks": gm_blocks, "is_gm": is_gm}
 
 
+def _choice(option: Any) -> dict[str, Any]:
+    """A choice's option as the form reads it: ``{"id", "label"}``; a bare value ("melee", "str")
+    gets the rulesets' word for it (it rendered as an empty option: Our D&D's Stat, Paragon's kind)."""
+    if isinstance(option, dict):
+        return option
+    return {"id": option, "label": label(option)}
+
+
+def _params(spec: ActionSpec) -> list[dict[str, Any]]:
+    return [
+        {**p, "options": [_choice(o) for o in p.get("options") or []]}
+        if isinstance(p, dict) and p.get("kind") == "choice"
+        else p
+        for p in spec.params
+    ]
+
+
 def _action_row(fight: Fight, fighter: Fighter, spec: ActionSpec) -> dict[str, Any]:
     return {
         "spec": spec,
+        "params": _params(spec),
         "targets": _targets(fight, fighter, spec.target),
         "odds": odds_rows(fight.ruleset, spec.odds, fight.ctx) if spec.odds else [],
     }

@@ -14,6 +14,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from characters.errors import ApplicationError, Conflict, RuleRefused
 from config.text import UNSTORABLE_KEY_MESSAGE, UNSTORABLE_MESSAGE, is_storable
+from rulesets.engine.words import a
 
 __all__ = ["Conflict", "RuleRefused", "api_view", "error_response", "exception_handler", "validated"]
 
@@ -175,7 +176,9 @@ def query_id(request, name: str) -> int | None:
         return None
     if _ID.fullmatch(raw) and 1 <= int(raw) <= MAX_ID:
         return int(raw)
-    raise serializers.ValidationError({name: [f"A {name} id is a whole number from 1 to {MAX_ID}."]})
+    raise serializers.ValidationError(
+        {name: [f"{a(name).capitalize()} id is a whole number from 1 to {MAX_ID}."]}
+    )
 
 
 def error_response(detail: str, *, status_code: int, errors=None) -> Response:

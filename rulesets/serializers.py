@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiExample
 from rest_framework import serializers
 
 from rulesets.engine import registry
+from rulesets.engine.words import a
 
 
 class IssueSerializer(serializers.Serializer):
@@ -101,7 +102,7 @@ ODDS_ANSWER_SCHEMA = {
 
 #: Request examples from the rulesets that give one (``Ruleset.api_examples``).
 BUILD_EXAMPLES = [
-    OpenApiExample(f"A {rs.name} build", value=rs.api_examples()["build"], request_only=True)
+    OpenApiExample(f"{a(rs.name).capitalize()} build", value=rs.api_examples()["build"], request_only=True)
     for rs in registry.all_rulesets()
     if "build" in rs.api_examples()
 ]

@@ -34,6 +34,7 @@ from characters.services.rules import (
 from characters.services.versions import character_version_write
 from rulesets.engine import FORMAT, Report, registry
 from rulesets.engine.base import whole_number
+from rulesets.engine.words import a
 
 __all__ = [  # the rules bridge, re-exported for the views that call it through this module
     "campaign_ruleset",
@@ -262,7 +263,7 @@ def import_refusal(*, campaign: Campaign, document: Any) -> list[dict]:
                 "code": "ruleset.unknown",
                 "path": "/ruleset",
                 "message": (
-                    f"This document is a {other.name if other else repr(named)} build, but "
+                    f"This document is {a(other.name) if other else 'a ' + repr(named)} build, but "
                     f"{campaign.name} plays {ruleset.name if ruleset else campaign.ruleset}: "
                     "import it into a campaign of that ruleset."
                 )

@@ -9,11 +9,12 @@ from django import template
 
 from characters.selectors.play import label as _label
 from rulesets.charts import odds_bars
+from rulesets.engine import words
 from rulesets.engine.base import parse_whole_number
 
 register = template.Library()
 
-BAR_HEIGHT = 18
+BAR_HEIGHT = 22  # room for 13 px text: drawn ~0.85 of its size on a phone, 11 px read as 9
 BAR_GAP = 6
 LABEL_WIDTH = 120
 BAR_WIDTH = 160
@@ -94,6 +95,8 @@ def pretty(value: Any) -> str:
         return ", ".join(f"{_label(k)}: {pretty(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
         return ", ".join(pretty(v) for v in value) or "—"
+    if isinstance(value, str) and re.fullmatch(r"\d*d\d+", value):
+        return value  # dice as the rulebooks write them: "d6", "2d6" (not "D6")
     if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9_]*", value):
         return _label(value)
     return str(value)
@@ -572,8 +575,11 @@ def hearts(value: Any) -> str:
 @register.filter
 def a_an(word: Any) -> str:
     """``{{ "Our D&D"|a_an }}`` → "an Our D&D", ``{{ "ancestry"|a_an }}`` → "an ancestry": the
-    article from the word's first sound (a vowel letter; "a unique", "an hour" are not in the games)."""
-    text = str(word or "").strip()
-    if not text:
-        return ""
-    return f"{'an' if text[0].lower() in 'aeio' or (text[0].lower() == 'u' and not text.lower().startswith(('uni', 'use', 'usu'))) else 'a'} {text}"
+    article by the word's first sound (the engine's ``words.a``, which the rules' messages use too)."""
+    return words.a(word)
+
+
+@register.filter
+def where(pointer: Any) -> str:
+    """``{{ "/skills/0/id"|where }}`` → "Skills, entry 1, id": where an issue is, in words."""
+    return words.where(pointer)

@@ -426,7 +426,12 @@ class Ruleset:
                 entry_id = entry.get("id")
                 if not isinstance(entry_id, str) or not ID_RE.match(entry_id):
                     issues.append(
-                        Issue("homebrew.malformed", path + "/id", "Give the entry an id in lower_snake_case.")
+                        Issue(
+                            "homebrew.malformed",
+                            path + "/id",
+                            'Give the entry an id: a lowercase letter, then lowercase letters, digits or "_" '
+                            "(no spaces).",
+                        )
                     )
                     continue
                 if entry_id in seen:

@@ -44,7 +44,41 @@
     }
   }
 
+  // Remembered right before every swap — a response's, each out-of-band block's, a websocket
+  // message's — so each restore undoes only what its own swap moved (a place remembered for an
+  // earlier swap put the encounter page back to the top when the socket's update came).
   document.addEventListener("htmx:beforeSwap", remember);
+  document.addEventListener("htmx:oobBeforeSwap", remember);
+  document.addEventListener("htmx:wsBeforeMessage", remember);
   document.addEventListener("htmx:afterSettle", restore);
+  document.addEventListener("htmx:oobAfterSwap", restore);
+})();
+
+/* A swap keeps what the person opened or closed: a <details> with an id (the encounter's GM
+   forms, a sheet's collapsed section) comes back from the server in its first state; after a
+   swap it is put back as it was just before. Without this, the GM's harm forms closed after
+   every harm they dealt, and the focus had nowhere to return. */
+(function () {
+  "use strict";
+  var states = null;
+
+  function remember() {
+    states = { until: Date.now() + 2000, open: {} };
+    var all = document.querySelectorAll("details[id]");
+    for (var i = 0; i < all.length; i++) { states.open[all[i].id] = all[i].open; }
+  }
+
+  function restore() {
+    if (!states || Date.now() > states.until) { return; }
+    for (var id in states.open) {
+      var el = document.getElementById(id);
+      if (el && el.tagName === "DETAILS" && el.open !== states.open[id]) { el.open = states.open[id]; }
+    }
+  }
+
+  document.addEventListener("htmx:beforeSwap", remember);
+  document.addEventListener("htmx:oobBeforeSwap", remember);
+  document.addEventListener("htmx:wsBeforeMessage", remember);
+  document.addEventListener("htmx:afterSwap", restore);
   document.addEventListener("htmx:oobAfterSwap", restore);
 })();

@@ -62,7 +62,9 @@ def test_the_roll_view_shows_the_chart_with_a_bar_per_outcome_and_the_rolled_one
     assert re.search(
         r'role="img" aria-label="Odds: 0 EP 57.9%; 1 EP 34.7%; 2 EP 6.9%; 3 EP 0.5%. Rolled: 2 EP."', html
     )
-    assert '<text class="roll-bar-value" x="284" y="67">6.9%</text>' in html
+    assert (
+        '<text class="roll-bar-value" x="284" y="79">6.9%</text>' in html
+    )  # third bar: 6 + 2 × (22 + 6), baseline 17 down
     # The roll log comes along out of band, naming who rolled what.
     log = re.search(r'<section class="card sheet-block" id="roll-log".*?</section>', html, re.S).group(0)
     assert 'hx-swap-oob="true"' in log and "<td>player</td>" in log and "Capability" in log

@@ -39,6 +39,8 @@ SNAKE_ID = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 JSON_POINTER = re.compile(r"(?<![\w.:/])/[a-z_]+(?:/[a-z0-9_]+)+")
 ERROR_CODE = re.compile(r"\b[a-z]+\.[a-z]+_[a-z_]+\b")
 FILE_NAME = re.compile(r"\b[\w/]+\.(?:py|txt|json|html)\b")
+#: A key's abbreviation cased as a word ("Tn: 12", "Td:", "Dc"), dice as "D6": a key shown as it is.
+MISCASED = re.compile(r"\b[A-Z][b-df-hj-np-tv-xz]:|\bD(?:4|6|8|10|12|20|100)\b")
 
 
 def _arm_settle(page) -> None:
@@ -154,25 +156,98 @@ def _pages_of(table, slug) -> dict[str, tuple]:
     }
 
 
+def _campaign_pages_of(table, character) -> dict[str, tuple]:
+    """The campaign's other pages a player or GM reads: new character, import, homebrew, house rules,
+    the NPC library and a new NPC, the ruleset's own page, history and play log, new campaign."""
+    campaign = character.campaign
+    return {
+        "new character": (table["player"], reverse("character_create", args=[campaign.pk])),
+        "import": (table["player"], reverse("character_import", args=[campaign.pk])),
+        "homebrew": (table["gm"], reverse("campaign_homebrew", args=[campaign.pk])),
+        "house rules": (table["gm"], reverse("campaign_settings", args=[campaign.pk])),
+        "NPC library": (table["gm"], reverse("npc_library", args=[campaign.pk])),
+        "new NPC": (table["gm"], reverse("npc_new", args=[campaign.pk])),
+        "history": (table["player"], reverse("character_history", args=[character.pk])),
+        "play log": (table["player"], reverse("character_play_log", args=[character.pk])),
+        "new campaign": (table["gm"], reverse("campaign_create")),
+        "join": (table["player"], reverse("campaign_join")),
+    }
+
+
+def _leaks(page) -> list[str]:
+    text = page.locator("body").inner_text()
+    return sorted(
+        set(
+            SNAKE_ID.findall(text)
+            + JSON_POINTER.findall(text)
+            + ERROR_CODE.findall(text)
+            + FILE_NAME.findall(text)
+            + MISCASED.findall(text)
+        )
+    )
+
+
 @pytest.mark.parametrize("slug", RULESETS)
 def test_players_read_game_words_only_on_every_page(page_as, table, slug):
     pages = _pages_of(table, slug)
+    character = character_at_table(table, slug)
+    pages.update(_campaign_pages_of(table, character))
     found = {}
     for name, (user, url) in pages.items():
         page = page_as(user, viewport=PHONE)
         response = page.goto(url)
         assert response.status == 200, (name, response.status)
-        text = page.locator("body").inner_text()
-        leaks = (
-            SNAKE_ID.findall(text)
-            + JSON_POINTER.findall(text)
-            + ERROR_CODE.findall(text)
-            + FILE_NAME.findall(text)
-        )
+        leaks = _leaks(page)
         if leaks:
-            found[name] = sorted(set(leaks))
+            found[name] = leaks
         page.context.close()
-    assert found == {}
+    assert found == {}, found
+
+
+@pytest.mark.parametrize("slug", RULESETS)
+def test_refusals_on_the_homebrew_and_import_pages_speak_game_words(page_as, table, slug):
+    """What a GM or player reads when homebrew or an import is refused: where, in words, and why —
+    no JSON pointer, no error code, no snake_case."""
+    from playwright.sync_api import expect
+
+    character = character_at_table(table, slug)
+    campaign = character.campaign
+    found = {}
+
+    page = page_as(table["gm"], viewport=PHONE)
+    for name, text in {
+        "homebrew entries refused": '[{"id": "Two Words", "name": "Bad"}, {"id": "brew"}, {"name": "No id"}]',
+        "homebrew not JSON": '[{"id": "plain"',
+    }.items():
+        page.goto(reverse("campaign_homebrew", args=[campaign.pk]))
+        page.locator("textarea[name^=kind-]").first.fill(text)
+        page.get_by_role("button", name="Save homebrew").click()
+        issues = page.locator("#homebrew-issues li")
+        expect(issues.first).to_be_visible()
+        label = page.locator("section.homebrew-kind h2").first.evaluate(
+            "h => h.firstChild.textContent.trim()"
+        )
+        # Where each problem is, in words: the kind and the entry ("Skills, entry 1, id"), or the kind.
+        expect(issues.first).to_contain_text(re.compile(rf"^{re.escape(label)}(, entry 1, id)?: "))
+        if leaks := _leaks(page):
+            found[name] = leaks
+    page.context.close()
+
+    other = next(s for s in RULESETS if s != slug)
+    page = page_as(table["player"], viewport=PHONE)
+    for name, document in {
+        "import of another ruleset": f'{{"format": "sheetforge.build/0", "ruleset": "{other}"}}',
+        "import without a ruleset": "{}",
+        "import of a list": "[1, 2]",
+    }.items():
+        page.goto(reverse("character_import", args=[campaign.pk]))
+        page.get_by_label("…or paste the JSON").fill(document)
+        page.get_by_role("button", name="Import").click()
+        expect(page.locator("#import-errors")).to_be_visible()
+        if leaks := _leaks(page):
+            found[name] = leaks
+    page.context.close()
+    assert found == {}, found
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -194,4 +269,4 @@ def test_axe_finds_no_serious_or_critical_violation(page_as, table, slug, size):
         if result:
             found[name] = result
         page.context.close()
-    assert found == {}
+    assert found == {}, found

@@ -134,6 +134,7 @@ class Command(BaseCommand):
 
     def import_sheets(self, slug: str, paths: list[str]) -> int:
         from rulesets.engine import registry
+        from rulesets.engine.words import a
 
         ruleset = registry.get(slug)
         if ruleset is None:
@@ -160,7 +161,7 @@ class Command(BaseCommand):
                         self.stderr.write(f"{path}: {issue.message}")
                     continue
                 error = (
-                    " ".join(i.message for i in issues) or f"This is not a {ruleset.name} character sheet."
+                    " ".join(i.message for i in issues) or f"This is not {a(ruleset.name)} character sheet."
                 )
             self._emit({"path": path, "error": error})
             code = EXIT_UNREADABLE

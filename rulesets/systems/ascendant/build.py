@@ -22,6 +22,7 @@ from rulesets.engine.fields import get_as, lookup, whole_or
 from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.words import a, few
 
 from .feats import ACTIONS, Effects, check_effect, flat, signed
 
@@ -230,13 +231,9 @@ def _label(entry: dict | None, fallback: str) -> str:
     return entry.get("name", fallback) if isinstance(entry, dict) else fallback
 
 
-def _a(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
-
-
-def _few(ids: list[str], limit: int = 8) -> str:
-    shown = ", ".join(ids[:limit])
-    return shown + (", …" if len(ids) > limit else "") if ids else "none"
+def _few(ids: list[str], limit: int = 8, names: dict | None = None) -> str:
+    """The first ``limit`` of ``ids``, by their names in ``names`` (a catalogue) when given."""
+    return few(ids, limit, names=names)
 
 
 def allowed_feats(
@@ -364,6 +361,10 @@ class _Check:
 
     # ------------------------------------------------------------ the big choices
 
+    def _name(self, kind: str, entry_id: Any) -> str:
+        """The catalogue name of ``entry_id`` among ``kind`` (the id itself when it is not there)."""
+        return _label(self.cat.get(kind, {}).get(entry_id), str(entry_id))
+
     def pick(self, key: str, kind: str, label: str) -> dict | None:
         value = self.build.get(key)
         entries = self.cat.get(kind, {})
@@ -373,7 +374,7 @@ class _Check:
                 return entry
         options = list(entries)
         if value is None:
-            self.missing(ptr(key), f"Choose a {label}: one of {_few(options)}.")
+            self.missing(ptr(key), f"Choose {a(label)}: one of {_few(options, names=entries)}.")
             return None
         if not isinstance(value, str):
             self.report.error(
@@ -381,7 +382,9 @@ class _Check:
             )
             return None
         self.report.error(
-            "skill.unknown", ptr(key), f"{value!r} is not a {label} here; choose one of {_few(options)}."
+            "skill.unknown",
+            ptr(key),
+            f"{value!r} is not {a(label)} here; choose one of {_few(options, names=entries)}.",
         )
         return None
 
@@ -398,8 +401,9 @@ class _Check:
                 report.error(
                     "ascendant.heritage_mismatch",
                     "/heritage",
-                    f"{_label(heritage, build['heritage'])} is a heritage of another ancestry; a "
-                    f"{_label(ancestry, ancestry['id'])} chooses one of {_few(own)}.",
+                    f"{_label(heritage, build['heritage'])} is a heritage of another ancestry; "
+                    f"{a(_label(ancestry, ancestry['id']))} chooses one of "
+                    f"{_few(own, names=self.cat.get('heritages', {}))}.",
                 )
                 heritage = None
         elif build.get("heritage") is not None and not isinstance(build.get("heritage"), str):
@@ -527,7 +531,7 @@ class _Check:
             self.report.error(
                 "ascendant.boost_invalid",
                 ptr("boosts", "ancestry"),
-                f"A {_label(ancestry, ancestry['id'])} always boosts {', '.join(fixed)}; "
+                f"{a(_label(ancestry, ancestry['id'])).capitalize()} always boosts {', '.join(fixed)}; "
                 f"list {', '.join(lacking)} here.",
             )
         return got
@@ -648,7 +652,7 @@ class _Check:
                 report.error(
                     "skill.unknown",
                     path,
-                    f"{name!r} is not a skill; choose from {_few(list(skills_cat), 15)}.",
+                    f"{name!r} is not a skill; choose from {_few(list(skills_cat), 15, skills_cat)}.",
                 )
             elif not isinstance(rank, str) or rank not in rules.rank_index:
                 report.error("build.malformed", path, f"A skill's rank is one of {', '.join(rules.ranks)}.")
@@ -816,7 +820,7 @@ class _Check:
                 "skill.unknown",
                 base,
                 f"{raised!r} is not a skill or one of your Lores; choose from "
-                f"{_few(list(skills_cat), 15)}, or a Lore you know.",
+                f"{_few(list(skills_cat), 15, skills_cat)}, or a Lore you know.",
             )
             return
         elif raised == self.key_skill:
@@ -892,8 +896,8 @@ class _Check:
             options = [f for f in options if feats_cat[f].get("dedication")]
         self.missing(
             f"{base}/{kind}",
-            f"Level {n} gives a{'n' if kind[0] in 'aeiou' else ''} "
-            f"{kind} feat: choose one (e.g. {_few(options, 5)}).",
+            f"Level {n} gives {a(kind + ' feat')}: choose one (e.g. "
+            f"{_few(options, 5, self.cat.get('feats', {}))}).",
         )
 
     def trade_allowed(self, path: str, value: Any) -> bool:
@@ -993,29 +997,31 @@ class _Check:
             report.error(
                 "ascendant.feat_slot_missing",
                 path,
-                f"{name} is a{'n' if str(feat.get('kind', ' '))[0] in 'aeiou' else ''} {feat.get('kind')} feat, "
-                f"and this is a {kind} slot; put it in a {feat.get('kind')} slot or choose a {kind} feat.",
+                f"{name} is {a(str(feat.get('kind')) + ' feat')}, and this is {a(kind + ' slot')}; "
+                f"put it in {a(str(feat.get('kind')) + ' slot')} or choose {a(kind + ' feat')}.",
             )
             return False
         if f_heritage:
             report.error(
                 "ascendant.feat_prerequisite_missing",
                 path,
-                f"{name} comes only with the {feat['heritage']} heritage; choose another feat.",
+                f"{name} comes only with the {self._name('heritages', feat['heritage'])} heritage; "
+                "choose another feat.",
             )
             return False
         if kind == "ancestry" and f_ancestry not in (None, self.ancestry["id"] if self.ancestry else None):
             report.error(
                 "ascendant.feat_prerequisite_missing",
                 path,
-                f"{name} is a feat of the {feat.get('ancestry')} ancestry; choose one of your own.",
+                f"{name} is a feat of the {self._name('ancestries', feat.get('ancestry'))} ancestry; "
+                "choose one of your own.",
             )
             return False
         if kind == "class" and f_class not in (None, self.klass["id"] if self.klass else None):
             report.error(
                 "ascendant.feat_prerequisite_missing",
                 path,
-                f"{name} is a {feat.get('class')} feat; choose one of your own class's.",
+                f"{name} is {a(self._name('classes', feat.get('class')))} feat; choose one of your own class's.",
             )
             return False
         limit = self.skill_rank.get(f_skill, 0) if kind == "skill" else cp
@@ -1049,7 +1055,7 @@ class _Check:
         report.error(
             "ascendant.feat_rank_too_high",
             path,
-            f"{name} is {_a(rules.rank_label(rank))} feat, above {where} ({rules.rank_label(limit)}); "
+            f"{name} is {a(rules.rank_label(rank))} feat, above {where} ({rules.rank_label(limit)}); "
             "take it at a later level.",
         )
         return False
@@ -1100,7 +1106,9 @@ class _Check:
                 report.error("build.malformed", path, 'A lore is an id such as "warfare".')
             elif lore not in lore_cat:
                 report.error(
-                    "skill.unknown", path, f"{lore!r} is not a Lore here; choose from {_few(list(lore_cat))}."
+                    "skill.unknown",
+                    path,
+                    f"{lore!r} is not a Lore here; choose from {_few(list(lore_cat), names=lore_cat)}.",
                 )
             elif lore == bg_lore and lore not in doc_lores[:i]:
                 continue  # RULES.md: the background's own Lore may be listed; it uses no slot
@@ -1140,7 +1148,8 @@ class _Check:
             self.report.error(
                 "skill.unknown",
                 "/armor",
-                f"{armor_id!r} is not armor here; choose from {_few(list(self.cat.get('armor', {})))}.",
+                f"{armor_id!r} is not armor here; choose from "
+                f"{_few(list(self.cat.get('armor', {})), names=self.cat.get('armor', {}))}.",
             )
         return armor
 

@@ -40,6 +40,7 @@ from typing import Any
 from rulesets.engine.base import ID_RE, is_int
 from rulesets.engine.modifiers import stack
 from rulesets.engine.report import Issue
+from rulesets.engine.words import a
 
 EFFECT_KINDS = (
     "modifier",
@@ -299,7 +300,7 @@ def check_effect(effect: Any, path: str, names: dict[str, Any]) -> list[Issue]:
         if key not in EFFECT_KEYS[kind]:
             bad(
                 key,
-                f"A {kind.replace('_', ' ')} effect has no {key!r}; its fields are "
+                f"{a(kind.replace('_', ' ')).capitalize()} effect has no {key!r}; its fields are "
                 f"{', '.join(sorted(EFFECT_KEYS[kind] - {'kind'}))}.",
             )
     value = effect.get("value", 0)

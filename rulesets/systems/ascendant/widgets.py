@@ -31,10 +31,11 @@ def boosts(raw: dict, build: dict, report: dict, ui: Any) -> dict:
         None,
     )
     groups = []
+    named = {a["id"]: a.get("label", a["id"]) for a in attributes}  # "con" → "Constitution"
     hints = {
         "ancestry": (
             (
-                f"{ancestry['label']}: always {', '.join(ancestry.get('boosts') or []) or 'nothing fixed'}"
+                f"{ancestry['label']}: always {', '.join(named.get(b, b) for b in ancestry.get('boosts') or []) or 'nothing fixed'}"
                 + (
                     f", plus {ancestry.get('free_boosts')} free"
                     if ancestry.get("free_boosts")
@@ -47,7 +48,7 @@ def boosts(raw: dict, build: dict, report: dict, ui: Any) -> dict:
         "background": (
             f"{data.get('background_boosts', 3)} different attributes"
             + (
-                f"; one of them {' or '.join(background.get('boosts') or [])}"
+                f"; one of them {' or '.join(named.get(b, b) for b in background.get('boosts') or [])}"
                 if background and background.get("boosts")
                 else ""
             )

@@ -52,6 +52,7 @@ from typing import Any, TypeGuard
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.words import a
 
 GROUPS = ("physical", "mental")
 CATEGORIES = ("talent", "skill", "knowledge")
@@ -912,7 +913,7 @@ def _check_specialties(build: dict, report: Report, ctx: Context, h: House) -> N
                 report.error(
                     "specialty.kind_mismatch",
                     path + "/kind",
-                    f"{ability_name}: {listed['name']} is an {listed['kind']} specialty in the rulebook, not "
+                    f"{ability_name}: {listed['name']} is {a(listed['kind'])} specialty in the rulebook, not "
                     f"{kind}; set kind to {listed['kind']!r} or leave it out.",
                 )
         else:

@@ -67,6 +67,7 @@ from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as
+from rulesets.engine.words import a
 
 from . import dice as dice_rules
 from . import distance
@@ -416,17 +417,24 @@ class OurDnDCombat(CombatRules):
             "id": "stat",
             "label": "Stat",
             "kind": "choice",
-            "options": list(STATS),
+            "options": [{"id": s, "label": s.upper()} for s in STATS],
             "default": best,
         }
         mode_param = {
             "id": "mode",
             "label": "Roll",
             "kind": "choice",
-            "options": list(MODES),
+            "options": [{"id": m, "label": m.capitalize()} for m in MODES],
             "default": "normal",
         }
         dice = self._effort_dice(actor)
+        catalogue = ctx.catalogue.get("gear", {}) if isinstance(ctx.catalogue, dict) else {}
+
+        def gear_name(k: str) -> str:  # the gear's name ("Sword"), not its id
+            entry = catalogue.get(k)
+            name = entry.get("name") if isinstance(entry, dict) else None
+            return name if isinstance(name, str) and name else k.replace("_", " ").capitalize()
+
         gear_param = {
             "id": "gear",
             "label": "Effort",
@@ -435,8 +443,7 @@ class OurDnDCombat(CombatRules):
             "options": [
                 {
                     "id": k,
-                    "label": f"{k.replace('_', ' ')} ({d}, reaches "
-                    f"{distance.word(self._reach(actor, k, ctx)[0])})",
+                    "label": f"{gear_name(k)} ({d}, reaches {distance.word(self._reach(actor, k, ctx)[0])})",
                 }
                 for k, d in dice.items()
             ],
@@ -492,7 +499,7 @@ class OurDnDCombat(CombatRules):
                     "id": "stat",
                     "label": "Stat",
                     "kind": "choice",
-                    "options": ["int", "wis"],
+                    "options": [{"id": "int", "label": "INT"}, {"id": "wis", "label": "WIS"}],
                     "default": aid_stat,
                 }
             ],
@@ -729,7 +736,7 @@ class OurDnDCombat(CombatRules):
         trip = distance.word(distance.band_of(covered))
         if move == "near":
             return (
-                f"A NEAR move is a few big steps; getting {goal} is a {trip} move for {actor.name}. Move far "
+                f"A NEAR move is a few big steps; getting {goal} is {a(trip)} move for {actor.name}. Move far "
                 "(the whole turn) instead, or move near to a nearer spot."
             )
         if trip == "OUT OF RANGE":

@@ -78,6 +78,7 @@ from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as, lookup
+from rulesets.engine.words import a
 
 from . import dice
 from .build import POOLS
@@ -893,7 +894,7 @@ class ParagonCombat(CombatRules):
             if first is None
             else f"{actor.name if first == actor.id else target.name} acts first"
         )
-        text = f"{actor.name} engages {target.name} in a {kind} exchange ({order})."
+        text = f"{actor.name} engages {target.name} in {a(kind)} exchange ({order})."
         if declared:
             text += f" {target.name} may evade; Forward allies of theirs may intercept."
         out.log("engage", text, actor.id, target=target.id, exchange=kind, first=first)
@@ -1369,7 +1370,7 @@ class ParagonCombat(CombatRules):
             status.append("quit the field")
         ex = es.get("exchange") or {}
         if fighter.id in (ex.get("attacker"), ex.get("defender")):
-            status.append(f"in a {ex.get('kind', 'melee')} exchange")
+            status.append(f"in {a(ex.get('kind', 'melee'))} exchange")
             spent = (ex.get("seized") or {}).get(str(fighter.id), 0)
             if spent:
                 status.append(f"spent {spent} Hero Point{'s' if spent != 1 else ''} to seize the offensive")

@@ -187,7 +187,7 @@ def test_a_reach_from_the_house_default_says_so_and_a_campaign_changes_it():
         "Musket reaches NEAR (house default; the campaign may change it), and Goblin is FAR from Ash"
     )
     labels = [o["label"] for o in other.spec(3, "attempt").params[2]["options"]]
-    assert "musket (d8, reaches NEAR)" in labels and "longbow (d8, reaches VERY FAR)" in labels
+    assert "Musket (d8, reaches NEAR)" in labels and "Longbow (d8, reaches VERY FAR)" in labels
 
 
 def test_nothing_reaches_out_of_range():
