@@ -85,14 +85,14 @@ def pass_chance(force: int, skill: int, tn: int) -> float:
     return p
 
 
-def odds(request: Any) -> dict[str, Any]:
+def odds(request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
     force, skill, tn = _read_request(request)
     if tn is None:
         raise OddsError('"tn" is required: the target number the check must reach.')
     return {"pass": pass_chance(force, skill, tn)}
 
 
-def roll(request: Any, roller: Roller) -> dict[str, Any]:
+def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
     force, skill, tn = _read_request(request)
     d12 = [roller.d(12)]
     while d12[-1] == 12 and len(d12) < MAX_EXPLOSIONS:
