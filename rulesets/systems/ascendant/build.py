@@ -118,7 +118,8 @@ class Rules:
     @classmethod
     def of(cls, ctx: Context) -> Rules:
         """The tables of the context's house rules, built once per context (``Context.memo``)."""
-        return ctx.memo("ascendant.rules", lambda: cls(ctx.settings))
+        found = ctx.cache.get("ascendant.rules")  # the common case, without making the closure
+        return found if found is not None else ctx.memo("ascendant.rules", lambda: cls(ctx.settings))
 
     def class_proficiency(self, level: int) -> int:
         """Rank index of Class Proficiency at ``level`` (1 = trained)."""
@@ -145,6 +146,9 @@ class Rules:
 
 def _skill_attributes(ctx: Context) -> dict[str, Any]:
     """Skill id -> the attribute it adds, once per context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.skill_attributes")
+    if found is not None:
+        return found
 
     def table() -> dict[str, Any]:
         return {k: entry.get("attribute", "str") for k, entry in ctx.catalogue.get("skills", {}).items()}
@@ -155,6 +159,9 @@ def _skill_attributes(ctx: Context) -> dict[str, Any]:
 def _feat_table(ctx: Context) -> dict[str, tuple]:
     """Feat id -> (entry, name, kind, heritage, ancestry, class, skill, rank, prerequisites): the
     fields ``check`` reads of every feat taken, read once per context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.feat_table")
+    if found is not None:
+        return found
 
     def table() -> dict[str, tuple]:
         return {
@@ -190,6 +197,9 @@ def _fast_feats(ctx: Context, rules: Rules, ancestry: str | None, klass: str | N
     ``_feat_table`` record) of every feat a character of ``ancestry`` and ``klass`` may put in a slot
     of its kind (not heritage-only, not another ancestry's or class's): the feats ``judge_feats`` and
     ``plain_feats`` take the short way. Once per context, ancestry and class (``Context.memo``)."""
+    found = ctx.cache.get(("ascendant.fast_feats", ancestry, klass))
+    if found is not None:
+        return found
 
     def table() -> dict[str, tuple]:
         out = {}
@@ -252,8 +262,17 @@ def _needs(ctx: Context, rules: Rules, kind: Any, feat: dict, prerequisites: Any
     return tuple(needs)
 
 
+#: The paths of the first boosts of each group.
+_BOOST_PATHS: dict[str, tuple[str, ...]] = {
+    group: tuple(f"/boosts/{group}/{i}" for i in range(8)) for group in GROUP_SLOTS
+}
+
+
 def _names(ctx: Context) -> dict[str, str]:
     """Skill and Lore id -> the name players read, once per context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.names")
+    if found is not None:
+        return found
 
     def table() -> dict[str, str]:
         return {
@@ -268,6 +287,9 @@ def _names(ctx: Context) -> dict[str, str]:
 def _selectors(ctx: Context) -> dict[str, tuple]:
     """Skill id -> (its breakdown key, the selectors of its feat modifiers trained, untrained), once per
     context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.selectors")
+    if found is not None:
+        return found
 
     def table() -> dict[str, tuple]:
         return {
@@ -280,6 +302,9 @@ def _selectors(ctx: Context) -> dict[str, tuple]:
 
 def _feat_effects(ctx: Context) -> dict[str, dict]:
     """Feat id -> the feat with only its well-formed effects, once per context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.feat_effects")
+    if found is not None:
+        return found
 
     def table() -> dict[str, dict]:
         out = {}
@@ -295,7 +320,9 @@ def _feat_effects(ctx: Context) -> dict[str, dict]:
 
 def _effects(ctx: Context, held: dict, level: int) -> Effects:
     """What the held feats do at ``level``, worked out once per set of feats (bounded, on the context)."""
-    cache = ctx.memo("ascendant.effects", dict)
+    cache = ctx.cache.get("ascendant.effects")
+    if cache is None:
+        cache = ctx.memo("ascendant.effects", dict)
     key = (frozenset(held), level)
     fx = cache.get(key)
     if fx is None:
@@ -549,8 +576,9 @@ class _Check:
             return []
         out: list[tuple[str, str]] = []
         seen: set[str] = set()
+        paths = _BOOST_PATHS.get(group, ())
         for i, attr in enumerate(raw):
-            p = f"/boosts/{group}/{i}"
+            p = paths[i] if i < len(paths) else f"/boosts/{group}/{i}"
             if not isinstance(attr, str):
                 report.error(
                     "build.malformed", p, "A boost is an attribute id: str, dex, con, int, wis or cha."
@@ -669,7 +697,8 @@ class _Check:
         self.levels = levels
         level_numbers = self.rules.level_numbers
         for key, value in levels.items():
-            key = str(key)
+            if type(key) is not str:
+                key = str(key)
             number = level_numbers.get(key)  # "1" … str(max_level) only
             if number is None:
                 report.error(
@@ -723,6 +752,13 @@ class _Check:
             report.error("build.malformed", "/skills", 'Skills must be an object: {"athletics": "trained"}.')
             doc_skills = {}
         for name, rank in doc_skills.items():
+            if name in skill_rank and type(rank) is str and rules.rank_index.get(rank) == 1:
+                if name in automatic:
+                    continue  # trained anyway: listing it is harmless and not counted
+                if picks is None or chosen_skills < picks:  # the common case: a skill trained by choice
+                    chosen_skills += 1
+                    skill_rank[name] = 1
+                    continue
             path = "/skills/" + esc(name)
             if name not in skill_rank:
                 report.error(
@@ -1362,9 +1398,9 @@ def _derive(
     d["feats"] = fx.sorted_ids(held)
     d["lores"] = lores_held
     ranks = rules.ranks
-    d["lore_ranks"] = {
-        lore: ranks[lore_rank.get(lore, 1)] for lore in lores_held
-    }  # never above Class Proficiency
+    d["lore_ranks"] = lore_ranks = {}  # never above Class Proficiency
+    for lore in lores_held:
+        lore_ranks[lore] = ranks[lore_rank.get(lore, 1)]
     if fx.actions:
         d["actions"] = [{"id": a, "label": ACTIONS[a], "source": src} for a, src in fx.actions]
     if fx.situational:
@@ -1375,7 +1411,7 @@ def _derive(
         d["weapon_proficiencies"] = list(fx.weapons)
     breakdowns: dict[str, dict] = {}
     if fx.dying_max:  # the campaign's Dying maximum + this; play and combat add it to their context's
-        d["dying_max_bonus"] = sum(n for n, _ in fx.dying_max)
+        d["dying_max_bonus"] = sum([n for n, _ in fx.dying_max])
         _flat_number(breakdowns, "dying_max", "Dying maximum", s["dying_max"], fx.dying_max, "")
     if ancestry is not None and is_int(ancestry.get("speed")):
         d["speed"] = _flat_number(breakdowns, "speed", "Speed", ancestry["speed"], fx.speed, " feet")
@@ -1463,9 +1499,9 @@ def _derive_defenses(
     bonus = rules._bonus
 
     behind = bonus[max(1, cp - 1)] if lagging else 0
-    d["defenses"] = defenses = {
-        name: (behind if name in lagging else bonus[cp]) + attrs[attr] for name, attr in DEFENSES.items()
-    }
+    d["defenses"] = defenses = {}
+    for name, attr in DEFENSES.items():
+        defenses[name] = (behind if name in lagging else bonus[cp]) + attrs[attr]
     if fx.modifiers:
         for name, key, label, stacked in fx.present(_DEFENSE_KEYS):
             defenses[name] = _stacked_number(breakdowns, key, label, defenses[name], stacked)
@@ -1484,7 +1520,9 @@ def _derive_defenses(
         trained_armor = d["armor_proficiencies"] = fx.armor_categories(trained_armor)
     armor_prof = rules.bonus_of(cp) if category in trained_armor else 0
     base = s["threshold_base"]
-    d["thresholds"] = {name: base + value for name, value in defenses.items()}
+    d["thresholds"] = thresholds = {}
+    for name, value in defenses.items():
+        thresholds[name] = base + value
     d["thresholds"]["deflection"] = _number(
         breakdowns,
         "deflection",

@@ -279,26 +279,28 @@ class Effects:
         return entry
 
 
-_FLAT: dict[tuple, list[dict]] = {}
+_FLAT: dict[tuple, tuple[list[dict], int]] = {}
 
 
 def flat(label: str, base: int, parts: list[tuple[int, str]], unit: str) -> dict[str, Any]:
     """A number raised by untyped amounts (Stamina, speed, Lore slots), each with its source:
     "+5 feet from Fleet"."""
     key = (tuple(parts), unit)
-    applied = _FLAT.get(key)
-    if applied is None:  # the parts' texts, shared (read-only) between reports
+    found = _FLAT.get(key)
+    if found is None:  # the parts' texts, shared (read-only) between reports, and their sum
         if len(_FLAT) > 1024:
             _FLAT.clear()
-        applied = _FLAT[key] = [
+        made = [
             {"value": n, "type": None, "source": src, "text": f"{signed(n)}{unit} from {src}"}
             for n, src in parts
             if n
         ]
+        found = _FLAT[key] = (made, sum([n for n, _ in parts if n]))
+    applied, amount = found
     return {
         "label": label,
         "base": base,
-        "total": base + sum(m["value"] for m in applied),
+        "total": base + amount,
         "modifiers": [],
         "applied": applied,
         "ignored": [],
