@@ -284,6 +284,8 @@ class Ruleset:
         notes = doc.get("notes")
         if notes is not None and not isinstance(notes, str):
             report.error("build.malformed", "/notes", "Notes must be text.")
+        if self._document_keys.issuperset(doc):
+            return  # the common case: every key known
         for key in doc:
             if key not in COMMON_KEYS and key not in self.known_keys:
                 report.warn(
@@ -291,6 +293,11 @@ class Ruleset:
                     ptr(key),
                     f"{self.name} does not know the key {key!r}; it is kept but ignored.",
                 )
+
+    @cached_property
+    def _document_keys(self) -> frozenset[str]:
+        """The top-level keys of a build document this ruleset knows (the common ones and its own)."""
+        return COMMON_KEYS | self.known_keys
 
     # ------------------------------------------------------------- context
 
