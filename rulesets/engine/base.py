@@ -294,6 +294,8 @@ class Ruleset:
         notes = doc.get("notes")
         if notes is not None and not isinstance(notes, str):
             report.error("build.malformed", "/notes", "Notes must be text.")
+        if self._document_keys.issuperset(doc):
+            return  # the common case: every key known
         for key in doc:
             if key not in COMMON_KEYS and key not in self.known_keys:
                 report.warn(
@@ -301,6 +303,11 @@ class Ruleset:
                     ptr(key),
                     f"{self.name} does not know the key {key!r}; it is kept but ignored.",
                 )
+
+    @cached_property
+    def _document_keys(self) -> frozenset[str]:
+        """The top-level keys of a build document this ruleset knows (the common ones and its own)."""
+        return COMMON_KEYS | self.known_keys
 
     # ------------------------------------------------------------- context
 
@@ -537,24 +544,34 @@ class Ruleset:
     # a hook resolves ``self.context_of(report, ctx)`` (ctx, else the report's, else the defaults).
 
     def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        """Override: the exact distribution of the core roll (CONTRACT.md "Odds"), house rules of
-        ``ctx`` applied to what the request leaves out. Raise ``OddsError`` for a request it cannot answer."""
-        raise NotImplementedError
+        """The exact distribution of the core roll (CONTRACT.md "Odds"), house rules of ``ctx`` applied
+        to what the request leaves out. Raise ``OddsError`` for a request it cannot answer.
+        Default: ``dice.odds(request, ctx=ctx)`` of the folder (``folder_function``)."""
+        fn = self.folder_function("dice", "odds")
+        if fn is None:
+            raise NotImplementedError(f"{self.slug} has no odds")
+        return fn(request, ctx=self.context_of(None, ctx))
 
     def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        """Override: roll the core roll for real with ``roller`` (same request as ``odds``).
-        Returns {"faces": [...], "total": n, "outcome": "success"|…, "text": "…"}."""
-        raise NotImplementedError
+        """Roll the core roll for real with ``roller`` (same request as ``odds``).
+        Returns {"faces": [...], "total": n, "outcome": "success"|…, "text": "…"}.
+        Default: ``dice.roll(request, roller, ctx=ctx)`` of the folder."""
+        fn = self.folder_function("dice", "roll")
+        if fn is None:
+            raise NotImplementedError(f"{self.slug} has no rolls")
+        return fn(request, roller, ctx=self.context_of(None, ctx))
 
     def rollables(
         self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
     ) -> list[dict[str, Any]]:
-        """Override: the sheet's roll buttons: [{"id", "label", "request"}] where ``request``
-        goes to ``odds`` and ``roll`` unchanged (state such as wound penalties applied, house
-        defaults such as the default difficulty from ``ctx``, homebrew entries of ``ctx.catalogue``).
+        """The sheet's roll buttons: [{"id", "label", "request"}] where ``request`` goes to ``odds``
+        and ``roll`` unchanged (state such as wound penalties applied, house defaults such as the
+        default difficulty from ``ctx``, homebrew entries of ``ctx.catalogue``).
         A rollable marked ``"picker": True`` is one the ruleset's roll picker composes (below): the
-        sheet shows the picker instead of its button."""
-        return []
+        sheet shows the picker instead of its button.
+        Default: ``dice.rollables(build, report, ctx, state)`` of the folder, else none."""
+        fn = self.folder_function("dice", "rollables")
+        return [] if fn is None else fn(build, report, self.context_of(report, ctx), state)
 
     #: The rollable id of the roll the picker composes (``picked_roll``'s answer carries it).
     PICKED: ClassVar[str] = "picked"
@@ -595,29 +612,36 @@ class Ruleset:
         raise NotImplementedError
 
     # ----------------------------------------------------------- play state
+    # Default: the function of the same name in the folder's ``state.py``, called with the
+    # campaign's context resolved (``context_of``) in the order documented on each hook.
 
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        """Override: a fresh play state for a valid build (full pools, no harm)."""
-        return {}
+        """A fresh play state for a valid build (full pools, no harm).
+        Default: ``state.initial_state(build, report, ctx)``, else ``{}``."""
+        fn = self.folder_function("state", "initial_state")
+        return {} if fn is None else fn(build, report, self.context_of(report, ctx))
 
     def check_state(
         self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
     ) -> list[Issue]:
-        """Override: problems with a play state (a pool above its maximum, an unknown
-        body part). Paths point into the state object."""
-        return []
+        """Problems with a play state (a pool above its maximum, an unknown body part). Paths point
+        into the state object. Default: ``state.check_state(state, build, report, ctx)``, else none."""
+        fn = self.folder_function("state", "check_state")
+        return [] if fn is None else fn(state, build, report, self.context_of(report, ctx))
 
     def state_effects(
         self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
     ) -> dict[str, Any]:
-        """Override: what the state does to the numbers, for the sheet
-        (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]})."""
-        return {}
+        """What the state does to the numbers, for the sheet
+        (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]}).
+        Default: ``state.state_effects(build, report, ctx, state)``, else ``{}``."""
+        fn = self.folder_function("state", "state_effects")
+        return {} if fn is None else fn(build, report, self.context_of(report, ctx), state)
 
     def state_sections(
         self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
     ) -> list[dict[str, Any]]:
-        """Override: how the sheet shows and edits the play state, one section per block:
+        """How the sheet shows and edits the play state, one section per block:
 
         {"id", "label", "kind": "pools"|"body"|"track"|"list"|"flags", "items": [...]} where, for
         "pools", each item is {"id", "label", "path" (JSON pointer into state), "value", "min", "max",
@@ -625,9 +649,10 @@ class Ruleset:
         "status", "max"}; "track" items are boxes {"label", "penalty", "damage" (None|"bashing"|…)};
         "list" items are entries of a list in the state; "flags" items are {"id","label","on"}.
         Each section may list "actions": [{"action", "label", "fields": [...]}] that ``state_action``
-        understands.
+        understands. Default: ``state.state_sections(build, report, ctx, state)``, else none.
         """
-        return []
+        fn = self.folder_function("state", "state_sections")
+        return [] if fn is None else fn(build, report, self.context_of(report, ctx), state)
 
     def state_action(
         self,
@@ -639,10 +664,56 @@ class Ruleset:
         *,
         ctx: Context | None = None,
     ) -> tuple[dict, str]:
-        """Override: apply one play-state action (take harm, heal, spend willpower, rest, set a pool)
-        and return (new_state, a sentence for the log). Never mutates ``state``. A refused action
-        raises ``StateError(code, message, path)``. Combat reuses these actions."""
-        raise StateError("state.unknown_action", f"{self.name} has no play-state actions yet.")
+        """Apply one play-state action (take harm, heal, spend willpower, rest, set a pool) and return
+        (new_state, a sentence for the log). Never mutates ``state``. A refused action raises
+        ``StateError(code, message, path)``. Combat reuses these actions.
+        Default: ``state.state_action(state, action, build, report, ctx, roller)``."""
+        fn = self.folder_function("state", "state_action")
+        if fn is None:
+            raise StateError("state.unknown_action", f"{self.name} has no play-state actions yet.")
+        return fn(state, action, build, report, self.context_of(report, ctx), roller)
+
+    # ------------------------------------------------------ the folder's modules
+
+    def folder_function(self, module: str, name: str) -> Callable[..., Any] | None:
+        """The function ``name`` of the ruleset folder's ``<module>.py`` (``dice``, ``state``), or None
+        when the folder has no such module or function: what the dice and play-state hooks call by
+        default, so that a folder whose modules use these names has an ``__init__.py`` of wiring only.
+        The folder is the package of the first class of the ruleset that lives in one (a subclass
+        defined in a test module still finds its parent's folder)."""
+        key = (module, name)
+        try:
+            return self._folder_functions[key]
+        except KeyError:
+            pass
+        found = None
+        package = self._folder_package
+        if package is not None:
+            qualified = f"{package}.{module}"
+            try:
+                mod = import_module(qualified)
+            except ModuleNotFoundError as exc:
+                if exc.name != qualified:
+                    raise  # the module exists and fails to import: a bug to see, not a missing hook
+            else:
+                fn = getattr(mod, name, None)
+                found = fn if callable(fn) else None
+        self._folder_functions[key] = found
+        return found
+
+    @cached_property
+    def _folder_functions(self) -> dict[tuple[str, str], Callable[..., Any] | None]:
+        return {}
+
+    @cached_property
+    def _folder_package(self) -> str | None:
+        for cls in type(self).__mro__:
+            if cls is Ruleset:
+                break
+            module = sys.modules.get(cls.__module__)
+            if module is not None and hasattr(module, "__path__"):
+                return module.__name__
+        return None
 
     # ------------------------------------------------------------- combat
     # Filled in by the combat work (rulesets/engine/combat.py documents the shapes).

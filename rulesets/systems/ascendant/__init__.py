@@ -178,12 +178,7 @@ class AscendantRuleset(Ruleset):
         )
 
     # ---------------------------------------------------------------- checks (dice.py)
-
-    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.odds(request)
-
-    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.roll(request, roller)
+    # odds and roll are the base class's (dice.odds, dice.roll: ``Ruleset.folder_function``).
 
     def rollables(
         self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None

@@ -15,6 +15,7 @@ any order).
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from rulesets.engine.base import FORMAT, ID_RE, Context, is_int
@@ -24,7 +25,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.words import a, few
 
-from .feats import ACTIONS, Effects, check_effect, flat, signed
+from .feats import ACTIONS, Effects, check_effect, flat
 
 ATTRIBUTES: tuple[str, ...] = ("str", "dex", "con", "int", "wis", "cha")
 ATTRIBUTE_LABELS = {
@@ -92,7 +93,7 @@ class Rules:
         self.rank_bonus_of = {rank: self.bonus.get(rank, 0) for rank in self.ranks}
         #: Per level n (index n): what ``check`` walks — (level key, Class Proficiency, cap,
         #: attribute points due, skill increase due, FEAT_KINDS with a slot here, every slot kind
-        #: here, the attributes / skill_increase / feats paths).
+        #: here, the attributes / skill_increase / feats paths, each feat kind's path, each slot's path).
         self.level_plan = [
             (
                 str(n),
@@ -106,6 +107,7 @@ class Rules:
                 f"/levels/{n}/skill_increase",
                 f"/levels/{n}/feats",
                 {k: f"/levels/{n}/feats/{k}" for k in FEAT_KINDS},
+                {k: f"/levels/{n}/feats/{esc(k)}" for k, lvls in self.slots.items() if n in lvls},
             )
             for n in levels
         ]
@@ -117,7 +119,8 @@ class Rules:
     @classmethod
     def of(cls, ctx: Context) -> Rules:
         """The tables of the context's house rules, built once per context (``Context.memo``)."""
-        return ctx.memo("ascendant.rules", lambda: cls(ctx.settings))
+        found = ctx.cache.get("ascendant.rules")  # the common case, without making the closure
+        return found if found is not None else ctx.memo("ascendant.rules", lambda: cls(ctx.settings))
 
     def class_proficiency(self, level: int) -> int:
         """Rank index of Class Proficiency at ``level`` (1 = trained)."""
@@ -144,6 +147,9 @@ class Rules:
 
 def _skill_attributes(ctx: Context) -> dict[str, Any]:
     """Skill id -> the attribute it adds, once per context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.skill_attributes")
+    if found is not None:
+        return found
 
     def table() -> dict[str, Any]:
         return {k: entry.get("attribute", "str") for k, entry in ctx.catalogue.get("skills", {}).items()}
@@ -154,6 +160,9 @@ def _skill_attributes(ctx: Context) -> dict[str, Any]:
 def _feat_table(ctx: Context) -> dict[str, tuple]:
     """Feat id -> (entry, name, kind, heritage, ancestry, class, skill, rank, prerequisites): the
     fields ``check`` reads of every feat taken, read once per context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.feat_table")
+    if found is not None:
+        return found
 
     def table() -> dict[str, tuple]:
         return {
@@ -174,8 +183,97 @@ def _feat_table(ctx: Context) -> dict[str, tuple]:
     return ctx.memo("ascendant.feat_table", table)
 
 
+_FEAT_ID = itemgetter(1)
+#: What a level of ``levels`` holds.
+_LEVEL_KEYS = frozenset(("feats", "attributes", "skill_increase"))
+#: A level without choices (read only).
+_NO_CHOICES: dict[str, Any] = {}
+#: What an empty feat slot holds.
+_NO_FEAT: tuple[Any, ...] = (None, [], "")
+_HASHABLE = (str, int, float, bool, type(None))
+
+
+def _fast_feats(ctx: Context, rules: Rules, ancestry: str | None, klass: str | None) -> dict[str, tuple]:
+    """Feat id -> (kind, skill, rank index, repeatable, what its prerequisites need (``_needs``),
+    ``_feat_table`` record) of every feat a character of ``ancestry`` and ``klass`` may put in a slot
+    of its kind (not heritage-only, not another ancestry's or class's): the feats ``judge_feats`` and
+    ``plain_feats`` take the short way. Once per context, ancestry and class (``Context.memo``)."""
+    found = ctx.cache.get(("ascendant.fast_feats", ancestry, klass))
+    if found is not None:
+        return found
+
+    def table() -> dict[str, tuple]:
+        out = {}
+        n_ranks = len(rules.ranks)
+        for fid, record in _feat_table(ctx).items():
+            feat, _, kind, heritage, f_ancestry, f_class, skill, rank, prerequisites = record
+            if heritage or not isinstance(rank, _HASHABLE) or not isinstance(kind, _HASHABLE):
+                continue
+            if kind == "ancestry" and f_ancestry not in (None, ancestry):
+                continue
+            if kind == "class" and f_class not in (None, klass):
+                continue
+            rank_i = rules.rank_index.get(rank, n_ranks) if isinstance(rank, str) else n_ranks
+            needs = _needs(ctx, rules, kind, feat, prerequisites)
+            out[fid] = (kind, skill, rank_i, bool(feat.get("repeatable")), needs, record)
+        return out
+
+    return ctx.memo(("ascendant.fast_feats", ancestry, klass), table)
+
+
+#: ``_needs`` of a feat whose prerequisites only ``feat_prerequisites`` reads.
+_JUDGE = ("judge",)
+
+
+def _needs(ctx: Context, rules: Rules, kind: Any, feat: dict, prerequisites: Any) -> tuple | None:
+    """What ``feat_prerequisites`` checks of a feat, as tests ``needs_met`` runs: None when it checks
+    nothing, ``_JUDGE`` when the prerequisites are not of the usual shapes (it then reads them itself)."""
+    if kind != "archetype" and not prerequisites:
+        return None
+    if not isinstance(prerequisites, (list, tuple)):
+        return _JUDGE
+    needs: list[tuple] = []
+    if kind == "archetype" and not feat.get("dedication"):
+        archetype = feat.get("archetype")
+        if not isinstance(archetype, _HASHABLE):
+            return _JUDGE
+        needs.append(("first_archetype",))
+        entry = ctx.catalogue.get("archetypes", {}).get(archetype) if isinstance(archetype, str) else None
+        dedication = (entry or {}).get("dedication")
+        if dedication:
+            if not isinstance(dedication, _HASHABLE):
+                return _JUDGE
+            needs.append(("feat", dedication, None))
+    for need in prerequisites:
+        if not isinstance(need, dict):
+            continue
+        if "feat" in need:
+            if not isinstance(need["feat"], _HASHABLE):
+                return _JUDGE
+            needs.append(("feat", need["feat"], True))
+        elif "attribute" in need:
+            low = need.get("min", 0)
+            if not isinstance(need["attribute"], _HASHABLE) or type(low) is not int:
+                return _JUDGE
+            needs.append(("attribute", need["attribute"], low))
+        elif "skill" in need:
+            if not isinstance(need["skill"], _HASHABLE):
+                return _JUDGE
+            needs.append(("skill", need["skill"], lookup(rules.rank_index, need.get("rank"), 1)))
+    return tuple(needs)
+
+
+#: The paths of the first boosts of each group.
+_BOOST_PATHS: dict[str, tuple[str, ...]] = {
+    group: tuple(f"/boosts/{group}/{i}" for i in range(8)) for group in GROUP_SLOTS
+}
+
+
 def _names(ctx: Context) -> dict[str, str]:
     """Skill and Lore id -> the name players read, once per context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.names")
+    if found is not None:
+        return found
 
     def table() -> dict[str, str]:
         return {
@@ -190,6 +288,9 @@ def _names(ctx: Context) -> dict[str, str]:
 def _selectors(ctx: Context) -> dict[str, tuple]:
     """Skill id -> (its breakdown key, the selectors of its feat modifiers trained, untrained), once per
     context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.selectors")
+    if found is not None:
+        return found
 
     def table() -> dict[str, tuple]:
         return {
@@ -202,6 +303,9 @@ def _selectors(ctx: Context) -> dict[str, tuple]:
 
 def _feat_effects(ctx: Context) -> dict[str, dict]:
     """Feat id -> the feat with only its well-formed effects, once per context (``Context.memo``)."""
+    found = ctx.cache.get("ascendant.feat_effects")
+    if found is not None:
+        return found
 
     def table() -> dict[str, dict]:
         out = {}
@@ -217,7 +321,9 @@ def _feat_effects(ctx: Context) -> dict[str, dict]:
 
 def _effects(ctx: Context, held: dict, level: int) -> Effects:
     """What the held feats do at ``level``, worked out once per set of feats (bounded, on the context)."""
-    cache = ctx.memo("ascendant.effects", dict)
+    cache = ctx.cache.get("ascendant.effects")
+    if cache is None:
+        cache = ctx.memo("ascendant.effects", dict)
     key = (frozenset(held), level)
     fx = cache.get(key)
     if fx is None:
@@ -325,6 +431,7 @@ class _Check:
         "lore_slots",
         "trade_downs",
         "bad_trades",
+        "fast_feats",
     )
 
     def __init__(self, build: dict, report: Report, ctx: Context):
@@ -473,8 +580,9 @@ class _Check:
             return []
         out: list[tuple[str, str]] = []
         seen: set[str] = set()
+        paths = _BOOST_PATHS.get(group, ())
         for i, attr in enumerate(raw):
-            p = f"/boosts/{group}/{i}"
+            p = paths[i] if i < len(paths) else f"/boosts/{group}/{i}"
             if not isinstance(attr, str):
                 report.error(
                     "build.malformed", p, "A boost is an attribute id: str, dex, con, int, wis or cha."
@@ -593,9 +701,10 @@ class _Check:
         self.levels = levels
         level_numbers = self.rules.level_numbers
         for key, value in levels.items():
-            key = str(key)
-            number = level_numbers.get(key)
-            if number is None or not 1 <= number <= max_level:
+            if type(key) is not str:
+                key = str(key)
+            number = level_numbers.get(key)  # "1" … str(max_level) only
+            if number is None:
                 report.error(
                     "build.malformed",
                     ptr("levels", key),
@@ -615,9 +724,9 @@ class _Check:
                     f"Level {number} choices are kept for later "
                     f"and ignored until the character reaches level {number}.",
                 )
-            else:
+            elif not _LEVEL_KEYS.issuperset(value):
                 for sub in value:
-                    if sub not in ("feats", "attributes", "skill_increase"):
+                    if sub not in _LEVEL_KEYS:
                         report.warn(
                             "build.unknown_key",
                             ptr("levels", key, sub),
@@ -647,6 +756,13 @@ class _Check:
             report.error("build.malformed", "/skills", 'Skills must be an object: {"athletics": "trained"}.')
             doc_skills = {}
         for name, rank in doc_skills.items():
+            if name in skill_rank and type(rank) is str and rules.rank_index.get(rank) == 1:
+                if name in automatic:
+                    continue  # trained anyway: listing it is harmless and not counted
+                if picks is None or chosen_skills < picks:  # the common case: a skill trained by choice
+                    chosen_skills += 1
+                    skill_rank[name] = 1
+                    continue
             path = "/skills/" + esc(name)
             if name not in skill_rank:
                 report.error(
@@ -719,10 +835,17 @@ class _Check:
         )
         key_skill_known = key_skill in skill_rank
         feat_table, feats_cat = _feat_table(self.ctx), self.cat.get("feats", {})
+        self.fast_feats = _fast_feats(
+            self.ctx,
+            self.rules,
+            self.ancestry["id"] if self.ancestry else None,
+            self.klass["id"] if self.klass else None,
+        )
         for n in range(1, level + 1):
             plan = level_plan[n]
             lv = levels.get(plan[0])
-            lv = lv if isinstance(lv, dict) else {}
+            if type(lv) is not dict:
+                lv = lv if isinstance(lv, dict) else _NO_CHOICES
             cp = plan[1]
             if key_skill_known and key_skill is not None and skill_rank[key_skill] < cp:
                 skill_rank[key_skill] = cp
@@ -732,13 +855,14 @@ class _Check:
             if plan[4] or raised is not None:
                 self.skill_increase(n, cp, plan[4], plan[8], raised)
             if plan[5] or feats is not None:
-                picked = self.feat_picks(n, plan, feats)
-                if picked:
-                    self.judge_feats(n, cp, picked, feat_table, feats_cat)
+                if not self.plain_feats(n, plan, feats):
+                    picked = self.feat_picks(n, plan, feats)
+                    if picked:
+                        self.judge_feats(n, cp, picked, feat_table, feats_cat)
 
     def attribute_points(self, n: int, plan: tuple, points: Any) -> None:
         report, s, attrs = self.report, self.s, self.attrs
-        _, cp, cap, attr_due, _, _, _, base, _, _, _ = plan
+        _, cp, cap, attr_due, _, _, _, base, _, _, _, _ = plan
         if not attr_due:
             if points not in (None, {}):
                 report.error(
@@ -763,6 +887,12 @@ class _Check:
             return
         total = 0
         for attr, amount in points.items():
+            if type(amount) is int and amount > 0 and attr in attrs:  # the common case
+                total += amount
+                value = attrs[attr] = attrs[attr] + amount
+                if value > cap:
+                    self.above_cap(n, cp, cap, base + "/" + esc(attr), attr)
+                continue
             p = base + "/" + esc(attr)
             if attr not in attrs:
                 report.error(
@@ -778,13 +908,7 @@ class _Check:
                 total += amount
                 attrs[attr] += amount
                 if amount and attrs[attr] > cap:
-                    report.error(
-                        "ascendant.attribute_cap",
-                        p,
-                        f"{ATTRIBUTE_LABELS[attr]} would reach +{attrs[attr]}, above the +{cap} that "
-                        f"{self.rules.rank_label(cp)} Class Proficiency allows at level {n}; put these points "
-                        "elsewhere.",
-                    )
+                    self.above_cap(n, cp, cap, p, attr)
         if total > due:
             report.error(
                 "ascendant.boost_invalid",
@@ -793,6 +917,15 @@ class _Check:
             )
         elif total < due:
             self.missing(base, f"Level {n} gives {due} attribute points; {due - total} still to place.")
+
+    def above_cap(self, n: int, cp: int, cap: int, path: str, attr: str) -> None:
+        self.report.error(
+            "ascendant.attribute_cap",
+            path,
+            f"{ATTRIBUTE_LABELS[attr]} would reach +{self.attrs[attr]}, above the +{cap} that "
+            f"{self.rules.rank_label(cp)} Class Proficiency allows at level {n}; put these points "
+            "elsewhere.",
+        )
 
     def skill_increase(self, n: int, cp: int, due: bool, base: str, raised: Any) -> None:
         report, rules, skill_rank, lore_rank = self.report, self.rules, self.skill_rank, self.lore_rank
@@ -812,10 +945,10 @@ class _Check:
         if not isinstance(raised, str):
             report.error("build.malformed", base, 'A skill increase is one skill id, such as "stealth".')
             return
-        skills_cat, lore_cat = self.cat.get("skills", {}), self.cat.get("lores", {})
         if raised in lore_rank and raised not in skill_rank:
-            rank, name = lore_rank[raised], _label(lore_cat.get(raised), raised)
+            rank = lore_rank[raised]
         elif raised not in skill_rank:
+            skills_cat = self.cat.get("skills", {})
             report.error(
                 "skill.unknown",
                 base,
@@ -827,13 +960,15 @@ class _Check:
             report.error(
                 "ascendant.skill_rank_too_high",
                 base,
-                f"{_label(skills_cat.get(raised), raised)} is your class's key skill and rises with Class "
+                f"{_label(self.cat.get('skills', {}).get(raised), raised)} is your class's key skill and rises with Class "
                 "Proficiency by itself; raise another skill.",
             )
             return
         else:
-            rank, name = skill_rank[raised], _label(skills_cat.get(raised), raised)
+            rank = skill_rank[raised]
         if rank + 1 > cp:
+            kind = "skills" if raised in skill_rank else "lores"
+            name = _label(self.cat.get(kind, {}).get(raised), raised)
             report.error(
                 "ascendant.skill_rank_too_high",
                 base,
@@ -849,20 +984,23 @@ class _Check:
 
     def feat_picks(self, n: int, plan: tuple, feats: Any) -> list[tuple[str, str, str, bool]]:
         """This level's feats as (path, feat id, slot kind, traded down); a slot's shape is checked here."""
-        report, rules = self.report, self.rules
-        cp, due_kinds, slot_kinds, base, kind_paths = plan[1], plan[5], plan[6], plan[9], plan[10]
+        _, cp, _, _, _, due_kinds, slot_kinds, _, _, base, kind_paths, _ = plan
         if feats is None:
             feats = {}
         elif not isinstance(feats, dict):
-            report.error(
+            self.report.error(
                 "build.malformed", base, 'Feats are an object keyed by kind: {"class": "power_attack"}.'
             )
             feats = {}
         for kind in due_kinds:
-            if feats.get(kind) in (None, [], ""):
+            if feats.get(kind) in _NO_FEAT:
                 self.missing_feat(n, cp, kind, base)
         picked: list[tuple[str, str, str, bool]] = []
         for kind, value in feats.items():
+            if type(value) is str and value and kind in slot_kinds:  # the common case: one feat id
+                picked.append((kind_paths.get(kind) or base + "/" + esc(kind), value, kind, False))
+                continue
+            report, rules = self.report, self.rules
             path = kind_paths.get(kind) or base + "/" + esc(kind)
             if kind not in slot_kinds:
                 due = sorted(k for k in FEAT_KINDS if n in rules.slots.get(k, ()))
@@ -872,7 +1010,7 @@ class _Check:
                     f"Level {n} has no {kind} feat slot (its slots: {', '.join(due) or 'none'}); move this feat to a "
                     "level that gives one.",
                 )
-            elif value in (None, [], ""):
+            elif value in _NO_FEAT:
                 continue
             elif isinstance(value, str):
                 picked.append((path, value, kind, False))
@@ -940,54 +1078,134 @@ class _Check:
             )
         return False
 
+    def plain_feats(self, n: int, plan: tuple, feats: Any) -> bool:
+        """The common level: one feat id in each slot, each a feat of the slot's kind that the character
+        may take (``_fast_feats``), no feat twice. Judged here (what ``feat_picks`` and ``judge_feats``
+        would find, in their order); False, having reported nothing, when the level is not such a level."""
+        if type(feats) is not dict:
+            return False
+        try:
+            level_ids = set(feats.values())
+        except TypeError:  # a list: a traded slot, or worse
+            return False
+        if len(level_ids) != len(feats):
+            return False
+        slot_kinds, fast, held, skill_rank, cp = plan[6], self.fast_feats, self.held, self.skill_rank, plan[1]
+        clean = True  # so far nothing to report
+        for kind, fid in feats.items():
+            if type(fid) is not str or kind not in slot_kinds:
+                return False
+            f = fast.get(fid)
+            if f is None or f[0] != kind:
+                return False
+            if clean and (
+                (fid in held and not f[3])
+                or f[2] > (skill_rank.get(f[1], 0) if kind == "skill" else cp)
+                or (f[4] is not None and not self.needs_met(n, fid, f[4], level_ids))
+            ):
+                clean = False
+        _, _, _, _, _, due_kinds, _, _, _, base, _, paths = plan
+        for kind in due_kinds:
+            if kind not in feats:
+                self.missing_feat(n, cp, kind, base)
+        if not clean:
+            self.report_feats(n, cp, feats, paths, level_ids)
+        for kind, fid in feats.items():
+            if fid not in held:
+                held[fid] = paths[kind]
+        return True
+
+    def report_feats(self, n: int, cp: int, feats: dict, paths: dict, level_ids: set) -> None:
+        """What is wrong with the feats of a plain level (``plain_feats``), feat by feat."""
+        fast, held, skill_rank = self.fast_feats, self.held, self.skill_rank
+        for kind, fid in feats.items():
+            f = fast[fid]
+            if fid in held and not f[3]:
+                self.duplicate_feat(n, paths[kind], fid, f[5][1])
+            elif f[2] > (skill_rank.get(f[1], 0) if kind == "skill" else cp):
+                self.feat_fits(n, cp, paths[kind], kind, False, f[5])  # says why it does not fit
+            elif f[4] is not None and not self.needs_met(n, fid, f[4], level_ids):
+                self.feat_prerequisites(n, paths[kind], fid, kind, f[5], level_ids)
+
+    def needs_met(self, n: int, fid: str, needs: tuple, level_ids: set) -> bool:
+        """Whether ``feat_prerequisites`` would find nothing unmet (``_needs``); it is what says why."""
+        held = self.held
+        for need in needs:
+            what = need[0]
+            if what == "feat":  # held, or taken at this level (by another feat than this one)
+                if need[1] not in held and (need[1] not in level_ids or (need[2] and need[1] == fid)):
+                    return False
+            elif what == "attribute":
+                if self.attrs.get(need[1], 0) < need[2]:
+                    return False
+            elif what == "skill":
+                if self.skill_rank.get(need[1], 0) < need[2]:
+                    return False
+            elif what == "first_archetype":
+                if n == self.rules.first_archetype:
+                    return False
+            else:
+                return False
+        return True
+
     def judge_feats(
         self, n: int, cp: int, picked: list[tuple[str, str, str, bool]], feat_table: dict, feats_cat: dict
     ) -> None:
         """Each feat taken at level ``n``: known, not held, in its kind's slot, of a rank the slot allows,
         its prerequisites met (by the character as of this level, this level's other feats included)."""
-        report, held, rank_index, n_ranks = (
-            self.report,
-            self.held,
-            self.rules.rank_index,
-            len(self.rules.ranks),
-        )
-        skill_rank = self.skill_rank
-        anc_id = self.ancestry["id"] if self.ancestry else None
-        class_id = self.klass["id"] if self.klass else None
-        level_ids = {fid for _, fid, _, _ in picked}
+        held, skill_rank, fast = self.held, self.skill_rank, self.fast_feats
+        level_ids = set(map(_FEAT_ID, picked))
         seen_here: set[str] = set()
         for path, fid, kind, traded in picked:
-            record = feat_table.get(fid)
-            if record is None:
-                report.error(
-                    "skill.unknown", path, f"{fid!r} is not a feat here; pick one from the level-up list."
-                )
+            # The common case: a known feat of the slot's kind that this character may take
+            # (``_fast_feats``); anything else goes the long way, which says what is wrong.
+            f = fast.get(fid)
+            if f is None or f[0] != kind:
+                self.judge_feat(n, cp, path, fid, kind, traded, feat_table.get(fid), level_ids, seen_here)
                 continue
-            feat, name = record[0], record[1]
-            if (fid in held or fid in seen_here) and not feat.get("repeatable"):
-                where = held.get(fid, f"level {n}")
-                report.error(
-                    "skill.duplicate", path, f"{name} is already taken ({where}); choose another feat."
-                )
+            if (fid in held or fid in seen_here) and not f[3]:
+                self.duplicate_feat(n, path, fid, f[5][1])
                 continue
             seen_here.add(fid)
-            # Fast path for the common case (the feat fits its slot); feat_fits says why when it does not.
-            fits = False
-            if (
-                record[2] == kind
-                and not record[3]
-                and (kind != "ancestry" or record[4] in (None, anc_id))
-                and (kind != "class" or record[5] in (None, class_id))
-            ):
-                limit = skill_rank.get(record[6], 0) if kind == "skill" else cp
-                rank = rank_index.get(record[7], n_ranks)
-                fits = rank <= limit and (not traded or rank == limit - 1)
-            if fits or self.feat_fits(n, cp, path, kind, traded, record):
-                if record[8] or kind == "archetype":
-                    self.feat_prerequisites(n, path, fid, kind, record, level_ids)
+            limit = skill_rank.get(f[1], 0) if kind == "skill" else cp
+            rank = f[2]
+            if rank <= limit and (not traded or rank == limit - 1):
+                if f[4] is not None and not self.needs_met(n, fid, f[4], level_ids):
+                    self.feat_prerequisites(n, path, fid, kind, f[5], level_ids)
+            else:
+                self.feat_fits(n, cp, path, kind, traded, f[5])  # says why it does not fit
         for path, fid, _, _ in picked:
             if fid in feats_cat:
                 held.setdefault(fid, path)
+
+    def judge_feat(
+        self,
+        n: int,
+        cp: int,
+        path: str,
+        fid: str,
+        kind: str,
+        traded: bool,
+        record: tuple | None,
+        level_ids: set,
+        seen_here: set,
+    ) -> None:
+        """One feat that is not plainly in its slot: unknown, taken twice, or why it does not fit."""
+        if record is None:
+            self.report.error(
+                "skill.unknown", path, f"{fid!r} is not a feat here; pick one from the level-up list."
+            )
+            return
+        if (fid in self.held or fid in seen_here) and not record[0].get("repeatable"):
+            self.duplicate_feat(n, path, fid, record[1])
+            return
+        seen_here.add(fid)
+        if self.feat_fits(n, cp, path, kind, traded, record) and (record[8] or kind == "archetype"):
+            self.feat_prerequisites(n, path, fid, kind, record, level_ids)
+
+    def duplicate_feat(self, n: int, path: str, fid: str, name: str) -> None:
+        where = self.held.get(fid, f"level {n}")
+        self.report.error("skill.duplicate", path, f"{name} is already taken ({where}); choose another feat.")
 
     def feat_fits(self, n: int, cp: int, path: str, kind: str, traded: bool, record: tuple) -> bool:
         """The feat is of the slot's kind, the character's own, and of a rank the slot allows."""
@@ -1185,13 +1403,13 @@ def _derive(
     d["class_proficiency"] = rules.ranks[cp]
     d["proficiency_bonus"] = rules.bonus_of(cp)
     d["attribute_max"] = final_cap
-    d["skill_ranks"] = {k: rules.ranks[v] for k, v in skill_rank.items()}
-    d["feats"] = sorted(held)
+    d["skill_ranks"] = dict(zip(skill_rank, map(rules.ranks.__getitem__, skill_rank.values()), strict=False))
+    d["feats"] = fx.sorted_ids(held)
     d["lores"] = lores_held
     ranks = rules.ranks
-    d["lore_ranks"] = {
-        lore: ranks[lore_rank.get(lore, 1)] for lore in lores_held
-    }  # never above Class Proficiency
+    d["lore_ranks"] = lore_ranks = {}  # never above Class Proficiency
+    for lore in lores_held:
+        lore_ranks[lore] = ranks[lore_rank.get(lore, 1)]
     if fx.actions:
         d["actions"] = [{"id": a, "label": ACTIONS[a], "source": src} for a, src in fx.actions]
     if fx.situational:
@@ -1202,7 +1420,7 @@ def _derive(
         d["weapon_proficiencies"] = list(fx.weapons)
     breakdowns: dict[str, dict] = {}
     if fx.dying_max:  # the campaign's Dying maximum + this; play and combat add it to their context's
-        d["dying_max_bonus"] = sum(n for n, _ in fx.dying_max)
+        d["dying_max_bonus"] = sum([n for n, _ in fx.dying_max])
         _flat_number(breakdowns, "dying_max", "Dying maximum", s["dying_max"], fx.dying_max, "")
     if ancestry is not None and is_int(ancestry.get("speed")):
         d["speed"] = _flat_number(breakdowns, "speed", "Speed", ancestry["speed"], fx.speed, " feet")
@@ -1217,32 +1435,24 @@ def _derive(
     mods = fx.modifiers
     if mods:
         skills = {}
-        parts = fx.per_skill(selectors)
+        parts = fx.per_skill(selectors, names)
         for k, v in skill_rank.items():
             base = bonus[v if v <= top else top] + attrs[skill_attr[k]]
-            stacked = parts[k][v == 0]
-            if stacked is None:
+            part = parts[k][v == 0]
+            if part is None:
                 skills[k] = base
             else:
-                total = skills[k] = base + stacked["total"]
-                breakdowns[selectors[k][0]] = {
-                    **stacked,
-                    "label": names.get(k, k),
-                    "base": base,
+                total = skills[k] = base + part[0]
+                breakdowns[part[5]] = {
+                    "modifiers": part[1],
                     "total": total,
+                    "applied": part[2],
+                    "ignored": part[3],
+                    "label": part[4],
+                    "base": base,
                 }
         d["skills"] = skills
-        d["lore_modifiers"] = {
-            lore: _number(
-                breakdowns,
-                f"lore.{lore}",
-                names.get(lore, lore),
-                rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"],
-                fx,
-                ("lores", f"lore.{lore}"),
-            )
-            for lore in lores_held
-        }
+        d["lore_modifiers"] = _lore_modifiers(breakdowns, rules, attrs, lore_rank, lores_held, fx, names)
     else:
         d["skills"] = {k: bonus[v if v <= top else top] + attrs[skill_attr[k]] for k, v in skill_rank.items()}
         d["lore_modifiers"] = {
@@ -1257,6 +1467,26 @@ def _derive(
     )
     if breakdowns:
         d["breakdown"] = breakdowns
+
+
+def _lore_modifiers(
+    breakdowns: dict,
+    rules: Rules,
+    attrs: dict,
+    lore_rank: dict,
+    lores_held: list,
+    fx: Effects,
+    names: dict,
+) -> dict[str, int]:
+    """Each Lore's modifier: its rank's bonus + Intelligence, with the feats' Lore modifiers."""
+    by_selector, out = fx.by_selector, {}
+    for lore in lores_held:
+        base = rules.bonus_of(lore_rank.get(lore, 1)) + attrs["int"]
+        key = f"lore.{lore}"
+        if "lores" in by_selector or key in by_selector:
+            base = _number(breakdowns, key, names.get(lore, lore), base, fx, ("lores", key))
+        out[lore] = base
+    return out
 
 
 def _derive_defenses(
@@ -1277,17 +1507,16 @@ def _derive_defenses(
     lagging = klass.get("lagging", ())
     bonus = rules._bonus
 
-    def prof(name: str) -> int:
-        return max(1, cp - 1) if name in lagging else cp
-
     behind = bonus[max(1, cp - 1)] if lagging else 0
-    d["defenses"] = defenses = {
-        name: (behind if name in lagging else bonus[cp]) + attrs[attr] for name, attr in DEFENSES.items()
-    }
+    d["defenses"] = defenses = {}
+    for name, attr in DEFENSES.items():
+        defenses[name] = (behind if name in lagging else bonus[cp]) + attrs[attr]
     if fx.modifiers:
-        for name, key, selector, label in _DEFENSE_KEYS:
-            defenses[name] = _number(breakdowns, key, label, defenses[name], fx, selector)
-    perception_rank = max([prof("perception"), *(rules.rank_index.get(r, 1) for r, _ in fx.perception)])
+        for name, key, label, stacked in fx.present(_DEFENSE_KEYS):
+            defenses[name] = _stacked_number(breakdowns, key, label, defenses[name], stacked)
+    perception_rank = max(1, cp - 1) if "perception" in lagging else cp
+    if fx.perception:
+        perception_rank = max([perception_rank, *(rules.rank_index.get(r, 1) for r, _ in fx.perception)])
     perception_base = rules.bonus_of(perception_rank) + attrs["wis"]
     d["perception"] = _number(breakdowns, "perception", "Perception", perception_base, fx, ("perception",))
     d["initiative"] = _number(
@@ -1300,7 +1529,9 @@ def _derive_defenses(
         trained_armor = d["armor_proficiencies"] = fx.armor_categories(trained_armor)
     armor_prof = rules.bonus_of(cp) if category in trained_armor else 0
     base = s["threshold_base"]
-    d["thresholds"] = {name: base + value for name, value in d["defenses"].items()}
+    d["thresholds"] = thresholds = {}
+    for name, value in defenses.items():
+        thresholds[name] = base + value
     d["thresholds"]["deflection"] = _number(
         breakdowns,
         "deflection",
@@ -1311,8 +1542,9 @@ def _derive_defenses(
     )
     if ancestry is not None:
         raw = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
-        per_level = [(n * level, f"{src} ({signed(n)} per level)") for n, src in fx.stamina_per_level]
-        d["max_stamina"] = _flat_number(breakdowns, "max_stamina", "Max stamina", raw, per_level, "")
+        d["max_stamina"] = _flat_number(
+            breakdowns, "max_stamina", "Max stamina", raw, fx.stamina_parts(level), ""
+        )
 
 
 _DEFENSE_KEYS = tuple((name, f"defense.{name}", (f"defense.{name}",), name.title()) for name in DEFENSES)
@@ -1327,6 +1559,10 @@ def _number(
     stacked = fx.stacked(selectors)
     if stacked is None:
         return base
+    return _stacked_number(breakdowns, key, label, base, stacked)
+
+
+def _stacked_number(breakdowns: dict, key: str, label: str, base: int, stacked: dict) -> int:
     total = base + stacked["total"]
     breakdowns[key] = {
         "label": label,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rulesets.engine.base import OddsError, is_int
+from rulesets.engine.base import Context, OddsError, is_int
 from rulesets.engine.dice import Roller
 from rulesets.engine.modifiers import stack
 from rulesets.engine.report import Report
@@ -135,14 +135,14 @@ def _odds(difference: int) -> tuple[float, ...]:
     return tuple(c / 20 for c in counts)
 
 
-def odds(request: Any) -> dict[str, float]:
+def odds(request: Any, *, ctx: Context | None = None) -> dict[str, float]:
     """Exact chances of the four degrees (each face of the d20 is 1/20)."""
     modifier, threshold = parse_request(request)
     probs = _odds(modifier - threshold)  # only the difference matters
     return {name: probs[i] for i, name in reversed(list(enumerate(DEGREES)))}
 
 
-def roll(request: Any, roller: Roller) -> dict[str, Any]:
+def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
     modifier, threshold, situational = parse_full(request)
     face = roller.d(20)
     outcome = degree(face, modifier, threshold)

@@ -117,6 +117,8 @@ class Effects:
         "by_selector",
         "_stacked",
         "_per_skill",
+        "_present",
+        "_sorted_ids",
     )
 
     def __init__(self) -> None:
@@ -136,6 +138,8 @@ class Effects:
         self.by_selector: dict[str, tuple[int, ...]] = {}  # selector -> indexes into ``modifiers``
         self._stacked: dict[tuple[str, ...], dict | None] = {}
         self._per_skill: dict[str, tuple] | None = None
+        self._present: dict[tuple, list[tuple]] = {}
+        self._sorted_ids: list[str] | None = None
 
     @classmethod
     def of(cls, feat_ids: Any, feats_cat: dict, level: int) -> Effects:
@@ -191,6 +195,23 @@ class Effects:
                 self.perception.append((e["perception"], source))
             self.weapons += [w for w in e.get("weapons", []) if w not in self.weapons]
 
+    def stamina_parts(self, level: int) -> list[tuple[int, str]]:
+        """The Stamina per level of the feats at ``level`` (this ``Effects``'s level), with their words."""
+        key = ("stamina_parts", level)
+        found = self._present.get(key)
+        if found is None:
+            found = self._present[key] = [
+                (n * level, f"{src} ({signed(n)} per level)") for n, src in self.stamina_per_level
+            ]
+        return found
+
+    def sorted_ids(self, held: Any) -> list[str]:
+        """``sorted(held)``, sorted once per ``Effects`` (it is shared by the characters whose held feats
+        are the same set, so their sorted ids are the same): a new list each call."""
+        if self._sorted_ids is None:
+            self._sorted_ids = sorted(held)
+        return list(self._sorted_ids)
+
     def armor_categories(self, own: list[str]) -> list[str]:
         """The class's armor categories plus the feats' (``next`` = the lightest not yet trained)."""
         out = list(dict.fromkeys([*own, *self.armor]))
@@ -201,14 +222,39 @@ class Effects:
             out.append(nxt)
         return out
 
-    def per_skill(self, selectors: dict[str, tuple]) -> dict[str, tuple]:
-        """Skill id -> (its stacked feat modifiers when trained, when untrained), once per ``Effects``."""
+    def per_skill(self, selectors: dict[str, tuple], names: dict[str, str]) -> dict[str, tuple]:
+        """Skill id -> (when trained, when untrained), each None (no feat modifier) or (the stacked total,
+        its modifiers, applied, ignored, the skill's name, its breakdown key). Once per ``Effects`` (of one
+        context: ``selectors`` and ``names`` are that context's)."""
         if self._per_skill is None:
             self._per_skill = {
-                k: (self.stacked(trained), self.stacked(untrained))
-                for k, (_, trained, untrained) in selectors.items()
+                k: (
+                    self._skill_part(key, trained, names.get(k, k)),
+                    self._skill_part(key, untrained, names.get(k, k)),
+                )
+                for k, (key, trained, untrained) in selectors.items()
             }
         return self._per_skill
+
+    def _skill_part(self, key: str, selectors: tuple[str, ...], label: str) -> tuple | None:
+        stacked = self.stacked(selectors)
+        if stacked is None:
+            return None
+        return (stacked["total"], stacked["modifiers"], stacked["applied"], stacked["ignored"], label, key)
+
+    def present(self, numbers: tuple[tuple[str, str, tuple[str, ...], str], ...]) -> list[tuple]:
+        """Of ``numbers`` ((name, breakdown key, selectors, label), a constant tuple), those the feats
+        modify, as (name, key, label, stacked): once per ``Effects`` and tuple."""
+        try:
+            return self._present[numbers]
+        except KeyError:
+            found = []
+            for name, key, selectors, label in numbers:
+                stacked = self.stacked(selectors)
+                if stacked is not None:
+                    found.append((name, key, label, stacked))
+            self._present[numbers] = found
+            return found
 
     def stacked(self, selectors: tuple[str, ...]) -> dict | None:
         """The feats' modifiers of ``selectors`` stacked ({"modifiers", "applied", "ignored", "total"}),
@@ -234,26 +280,28 @@ class Effects:
         return entry
 
 
-_FLAT: dict[tuple, list[dict]] = {}
+_FLAT: dict[tuple, tuple[list[dict], int]] = {}
 
 
 def flat(label: str, base: int, parts: list[tuple[int, str]], unit: str) -> dict[str, Any]:
     """A number raised by untyped amounts (Stamina, speed, Lore slots), each with its source:
     "+5 feet from Fleet"."""
     key = (tuple(parts), unit)
-    applied = _FLAT.get(key)
-    if applied is None:  # the parts' texts, shared (read-only) between reports
+    found = _FLAT.get(key)
+    if found is None:  # the parts' texts, shared (read-only) between reports, and their sum
         if len(_FLAT) > 1024:
             _FLAT.clear()
-        applied = _FLAT[key] = [
+        made = [
             {"value": n, "type": None, "source": src, "text": f"{signed(n)}{unit} from {src}"}
             for n, src in parts
             if n
         ]
+        found = _FLAT[key] = (made, sum([n for n, _ in parts if n]))
+    applied, amount = found
     return {
         "label": label,
         "base": base,
-        "total": base + sum(m["value"] for m in applied),
+        "total": base + amount,
         "modifiers": [],
         "applied": applied,
         "ignored": [],

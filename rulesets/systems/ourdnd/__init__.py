@@ -10,12 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.engine.base import Context, Ruleset
-from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
 from . import build as build_rules
 from . import dice, distance
-from . import state as play_rules
 
 
 class OurDnD(Ruleset):
@@ -50,54 +48,13 @@ class OurDnD(Ruleset):
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
     # ------------------------------------------------------------ dice (dice.py)
-
-    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.odds(request)
-
-    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.roll(request, roller)
+    # odds, roll, rollables and the play-state hooks are the base class's: it calls the functions
+    # of the same names in dice.py and state.py (``Ruleset.folder_function``).
 
     def odds_chart(self, answer: dict[str, Any]) -> list[tuple[str, float]] | None:
         """A check's answer overlaps (success includes critical, failure is left out): the chart
         shows the four outcomes a roll lands on, each once."""
         return dice.check_outcomes(answer)
-
-    def rollables(
-        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        return dice.rollables(build, report, self.context_of(report, ctx), state)
-
-    # ------------------------------------------------------------ play state (state.py)
-
-    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        return play_rules.initial_state(build, report, self.context_of(report, ctx))
-
-    def check_state(
-        self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
-    ) -> list[Issue]:
-        return play_rules.check_state(state, build, report, self.context_of(report, ctx))
-
-    def state_effects(
-        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
-    ) -> dict[str, Any]:
-        return play_rules.state_effects(build, report, self.context_of(report, ctx), state)
-
-    def state_sections(
-        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        return play_rules.state_sections(build, report, self.context_of(report, ctx), state)
-
-    def state_action(
-        self,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        roller: Roller | None = None,
-        *,
-        ctx: Context | None = None,
-    ) -> tuple[dict, str]:
-        return play_rules.state_action(state, action, build, report, self.context_of(report, ctx), roller)
 
     # ------------------------------------------------------------ combat (combat.py)
 

@@ -90,7 +90,7 @@ def check_outcomes(answer: Any) -> list[tuple[str, float]] | None:
     ]
 
 
-def odds(request: Any) -> dict[str, Any]:
+def odds(request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
     if not isinstance(request, dict):
         raise OddsError('An Our D&D request is {"stat": S, "td": T, "mode": "normal"} or {"effort": "d6"}.')
     if "effort" in request:
@@ -102,7 +102,7 @@ def odds(request: Any) -> dict[str, Any]:
     return check_odds(*_read_check(request))
 
 
-def roll(request: Any, roller: Roller) -> dict[str, Any]:
+def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
     if not isinstance(request, dict):
         raise OddsError('An Our D&D request is {"stat": S, "td": T, "mode": "normal"} or {"effort": "d6"}.')
     if "effort" in request:

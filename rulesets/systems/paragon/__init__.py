@@ -12,11 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.engine.base import Context, Ruleset
-from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 
 from . import build as build_rules
-from . import dice, state
 
 
 class Paragon(Ruleset):
@@ -66,50 +64,9 @@ class Paragon(Ruleset):
     ) -> dict:
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
-    # ------------------------------------------------------------ dice (dice.py)
-
-    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.odds(request)
-
-    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.roll(request, roller)
-
-    def rollables(
-        self, build: dict, report: Report, play_state: dict | None = None, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        return dice.rollables(build, report, self.context_of(report, ctx), play_state)
-
-    # ------------------------------------------------------------ play state (state.py)
-
-    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        return state.initial_state(build, report, self.context_of(report, ctx))
-
-    def check_state(
-        self, play_state: Any, build: dict, report: Report, *, ctx: Context | None = None
-    ) -> list[Issue]:
-        return state.check_state(play_state, build, report, self.context_of(report, ctx))
-
-    def state_effects(
-        self, build: dict, report: Report, play_state: dict, *, ctx: Context | None = None
-    ) -> dict[str, Any]:
-        return state.state_effects(build, report, self.context_of(report, ctx), play_state)
-
-    def state_sections(
-        self, build: dict, report: Report, play_state: dict, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        return state.state_sections(build, report, self.context_of(report, ctx), play_state)
-
-    def state_action(
-        self,
-        play_state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        roller: Roller | None = None,
-        *,
-        ctx: Context | None = None,
-    ) -> tuple[dict, str]:
-        return state.state_action(play_state, action, build, report, self.context_of(report, ctx), roller)
+    # ------------------------------------------------ dice (dice.py), play state (state.py)
+    # odds, roll, rollables and the play-state hooks are the base class's: it calls the functions
+    # of the same names in dice.py and state.py (``Ruleset.folder_function``).
 
     # ------------------------------------------------------------ combat (combat.py)
 

@@ -136,7 +136,7 @@ def win_chance(force: int, skill: int, opp_force: int, opp_skill: int) -> float:
     return min(1.0, win / (1.0 - tie)) if tie < 1.0 else 0.5
 
 
-def odds(request: Any) -> dict[str, Any]:
+def odds(request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
     force, skill, tn = _read_request(request)
     opponent = _opponent(request)
     if opponent is not None:
@@ -160,7 +160,7 @@ def _one_side(force: int, skill: int, roller: Roller) -> tuple[list[int], list[i
     return d12, d6, total, text + f" = {total}"
 
 
-def roll(request: Any, roller: Roller) -> dict[str, Any]:
+def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
     force, skill, tn = _read_request(request)
     opponent = _opponent(request)
     d12, d6, total, text = _one_side(force, skill, roller)
