@@ -161,11 +161,12 @@ def _pool_steps(item: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 class _Entry(dict):
-    """An entry of a "list" or "flags" section (or of a kind drawn as a list) as its template reads it: a key the entry does not
-    have reads as None, as a failed lookup does in ``{% if %}`` (the only place those templates
-    read an optional key), without the failed lookup's exceptions and ``dir()`` (~15 µs each;
-    a list of eight entries missing two keys each cost more than the ruleset's whole hook).
-    ``dict.get`` and iteration see the entry as it is (``{{ item|pretty }}`` prints the same)."""
+    """An entry of a "list" or "flags" section (or of any kind drawn as a list) as its template
+    reads it: a key the entry does not have reads as None, as a failed lookup does in ``{% if %}``
+    (the only place those templates read an optional key), without the failed lookup's exceptions
+    and ``dir()`` (~15 µs each; eight entries missing two keys each cost more than the ruleset's
+    whole hook). ``dict.get`` and iteration see the entry as it is (``{{ item|pretty }}`` prints
+    the same)."""
 
     def __missing__(self, key: str) -> None:
         return None
@@ -210,6 +211,10 @@ def _action_view(section: dict[str, Any], action: Any) -> Any:
     return {**action, "form_fields": fields, "button_id": add(prefix, "-submit")}
 
 
+#: A roll id that stands for every row's in one reverse() of the roll link (``_roll_rows``).
+_ROLL_ID = 2**63 - 1
+
+
 def _roll_rows(
     character: Character, rolls: list[RollLog] | list[RollSummary] | None
 ) -> list[dict[str, Any]] | None:
@@ -217,10 +222,8 @@ def _roll_rows(
     if rolls is None:
         return None
     sheet_url = reverse("character_sheet", args=[character.pk])
-    # One reverse for every row's link: the row's id goes where the placeholder is.
-    detail_url = reverse("character_roll_detail", args=[character.pk, 2**31 - 1]).replace(
-        str(2**31 - 1), "{}"
-    )
+    # One reverse for every row's link: the row's id goes where the placeholder (the last one) is.
+    head, _, tail = reverse("character_roll_detail", args=[character.pk, _ROLL_ID]).rpartition(str(_ROLL_ID))
     rows = []
     for roll in rolls:
         when = template_localtime(roll.created)
@@ -239,7 +242,7 @@ def _roll_rows(
                 "who": who or "—",
                 "label": roll.label,
                 "sheet_url": f"{sheet_url}?roll={roll.pk}#roll-result",
-                "detail_url": detail_url.format(roll.pk),
+                "detail_url": f"{head}{roll.pk}{tail}",
                 "text": result.get("text") or result.get("outcome") or "",
             }
         )
