@@ -3,7 +3,9 @@ through the Django test client against a throwaway database.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench .venv/bin/python bench/bench_sheet.py [runs]
 
-Prints, per ruleset, the median and p95 in milliseconds and the SQL queries per request.
+Prints, per ruleset, the median and p95 in milliseconds (wall) and the median of this process's
+CPU time per request (``cpu ms``: the number to compare on a busy machine, where wall time includes
+waiting for a core), and the SQL queries per request.
 The character has 40 versions and 60 logged rolls, as a played character would.
 """
 
@@ -61,7 +63,8 @@ def main(runs: int) -> None:
     gm, player = make_user("bench-gm"), make_user("bench-player")
     client = Client()
     client.force_login(player)
-    print(f"{'ruleset':<10} {'request':<13} {'median ms':>9} {'p95 ms':>7} {'queries':>7}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"{'ruleset':<10} {'request':<13} {'median ms':>9} {'p95 ms':>7} {'cpu ms':>7} {'queries':>7}")
     for slug, actions in ACTIONS.items():
         campaign = make_campaign(gm=gm, ruleset=slug, players=[player])
         character = make_character(ruleset=slug, owner=player, campaign=campaign)
@@ -80,29 +83,33 @@ def main(runs: int) -> None:
         sheet_url = reverse("character_sheet", args=[character.pk])
         action_url = reverse("character_state_action", args=[character.pk])
 
-        timings, queries = [], 0
+        timings, cpu, queries = [], [], 0
         for i in range(runs + 3):
             with CaptureQueriesContext(connection) as q:
-                start = time.perf_counter()
+                start, cpu0 = time.perf_counter(), time.process_time()
                 response = client.get(sheet_url)
                 elapsed = (time.perf_counter() - start) * 1000
+                cpu_ms = (time.process_time() - cpu0) * 1000
             assert response.status_code == 200, response.status_code
             if i >= 3:
                 timings.append(elapsed)
+                cpu.append(cpu_ms)
                 queries = len(q.captured_queries)
-        print(f"{slug:<10} {'sheet page':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {queries:>7}")
+        print(f"{slug:<10} {'sheet page':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {statistics.median(cpu):>7.2f} {queries:>7}")
 
-        timings = []
+        timings, cpu = [], []
         for i in range(runs + 3):
             with CaptureQueriesContext(connection) as q:
-                start = time.perf_counter()
+                start, cpu0 = time.perf_counter(), time.process_time()
                 response = client.post(action_url, actions[i % 2], HTTP_HX_REQUEST="true")
                 elapsed = (time.perf_counter() - start) * 1000
+                cpu_ms = (time.process_time() - cpu0) * 1000
             assert response.status_code == 200 and b"state-error" not in response.content, response.content[:300]
             if i >= 3:
                 timings.append(elapsed)
+                cpu.append(cpu_ms)
                 queries = len(q.captured_queries)
-        print(f"{slug:<10} {'state action':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {queries:>7}")
+        print(f"{slug:<10} {'state action':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {statistics.median(cpu):>7.2f} {queries:>7}")
 
         # The roll form's live odds (as the player changes a number) and a roll, where the ruleset
         # has numbers the table sets.
@@ -117,18 +124,20 @@ def main(runs: int) -> None:
         spec = roll_inputs(rules, preview)[0]
         values = [spec["value"], spec["choices"][-1]] if "choices" in spec else [spec["value"], spec["value"] + 1]
         for label, url, method in (("odds preview", odds_url, client.get), ("roll", roll_url, client.post)):
-            timings = []
+            timings, cpu = [], []
             for i in range(runs + 3):
                 data = {"preview": preview["id"], "rollable": preview["id"], f"in_{spec['name']}": values[i % 2]}
                 with CaptureQueriesContext(connection) as q:
-                    start = time.perf_counter()
+                    start, cpu0 = time.perf_counter(), time.process_time()
                     response = method(url, data, HTTP_HX_REQUEST="true")
                     elapsed = (time.perf_counter() - start) * 1000
+                    cpu_ms = (time.process_time() - cpu0) * 1000
                 assert response.status_code == 200, response.status_code
                 if i >= 3:
                     timings.append(elapsed)
+                    cpu.append(cpu_ms)
                     queries = len(q.captured_queries)
-            print(f"{slug:<10} {label:<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {queries:>7}")
+            print(f"{slug:<10} {label:<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {statistics.median(cpu):>7.2f} {queries:>7}")
 
 
 if __name__ == "__main__":

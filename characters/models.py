@@ -8,6 +8,7 @@ row is written in the same transaction as the change it pays for.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import models
@@ -114,6 +115,15 @@ class Character(models.Model):
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+
+    #: Not stored: set by ``character_for_user``: the viewer's role in the campaign (None: not a member).
+    viewer_role: str | None = None
+    #: Not stored: the status of the latest review of the character's submission when it was read
+    #: with the character (``character_for_user(with_creation_review=True)``): "" when it was never
+    #: submitted; None when it was not read.
+    creation_review_status: str | None = None
+    #: Not stored: the rules' ``Report`` of ``build`` when a service just computed it (a saved draft).
+    live_report: Any = None
 
     class Meta:
         ordering = ["name", "id"]

@@ -164,6 +164,11 @@ def _creation_review(character: Character):
     """The GM's review of this character's submission, when the builder should mention it."""
     if character.status not in (Character.Status.DRAFT, Character.Status.PENDING):
         return None
+    # The builder reads the latest review's status with the character (one statement): no review,
+    # or one the builder does not mention, costs no query.
+    known = character.creation_review_status
+    if known is not None and known not in ("pending", "rejected"):
+        return None
     from characters.services.approval import creation_review_latest
 
     review = creation_review_latest(character=character)
@@ -176,7 +181,7 @@ def _creation_review(character: Character):
 @require_http_methods(["GET", "POST"])
 def character_builder(request, character_id):
     """The builder: GET shows the saved build; POST re-validates the form, saves or submits."""
-    character = character_for_user(user=request.user, character_id=character_id)
+    character = character_for_user(user=request.user, character_id=character_id, with_creation_review=True)
     editable = can_edit_build(request.user, character) and character.status == Character.Status.DRAFT
     if request.method == "GET":
         report = character.report or {}
@@ -242,9 +247,11 @@ def character_builder(request, character_id):
         # An edit autosaves the draft: a version only when the build changed. A stale version
         # (saved elsewhere since this page loaded) saves nothing and keeps the form as typed.
         try:
+            review_status = character.creation_review_status  # saving a draft does not change it
             character = svc.character_save_draft(
                 character_id=character.id, user=request.user, build=build, version=version
             )
+            character.creation_review_status = review_status
             version, autosaved = character.version, True
         except Conflict as exc:
             autosave_error = (
@@ -253,9 +260,12 @@ def character_builder(request, character_id):
             )
         except RuleRefused as exc:
             autosave_error = f"Not saved: {exc.detail}"
+    report = None
     if autosaved:
         build = character.build  # as stored (the server's budget): the page and the draft agree
-    report = svc.character_validate(campaign=character.campaign, build=build)
+        report = character.live_report  # the save's own report of it: not validated twice
+    if report is None:
+        report = svc.character_validate(campaign=character.campaign, build=build)
     ctx = _builder_context(
         request,
         character,

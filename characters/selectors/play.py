@@ -227,12 +227,75 @@ def _visible_rolls(rolls, *, campaign_gm_id: int | None, viewer):
     return rolls.filter(private=False)
 
 
-def character_roll_log(*, character: Character, viewer=None, limit: int = ROLL_LOG_LENGTH) -> list[RollLog]:
+@dataclass(frozen=True)
+class RollSummary:
+    """A roll as the roll log prints it: when, who, what and the result's sentence."""
+
+    pk: int
+    label: str
+    private: bool
+    created: Any
+    username: str | None
+    result_text: Any
+    result_outcome: Any
+
+
+def character_roll_log(
+    *, character: Character, viewer=None, limit: int = ROLL_LOG_LENGTH, summary: bool = False
+) -> list[Any]:
     """The latest rolls for the character that ``viewer`` may see, newest first, with who rolled
-    them (one query; the campaign's GM also sees their private rolls)."""
+    them (one query; the campaign's GM also sees their private rolls).
+
+    ``summary``: ``RollSummary`` rows, what the log prints and no more, read by one hand-written
+    statement (characters/selectors/sql.py): a roll's ``result`` carries its whole odds
+    distribution, and twenty of those, with their users, cost more to decode and make into models
+    than the page's rules take."""
+    if summary:
+        return _roll_summaries(character=character, viewer=viewer, limit=limit)
     rolls = RollLog.objects.filter(character=character)
     rolls = _visible_rolls(rolls, campaign_gm_id=character.campaign.gm_id, viewer=viewer)
     return list(rolls.select_related("user").order_by("-created", "-id")[:limit])
+
+
+def _roll_summaries(*, character: Character, viewer, limit: int) -> list[RollSummary]:
+    from django.db import connection
+
+    from characters.selectors.sql import statement
+
+    gm_id = character.campaign.gm_id
+    everything = viewer is not None and gm_id is not None and getattr(viewer, "pk", None) == gm_id
+    shape = statement(("roll_summaries", everything), lambda: _roll_summary_sql(everything))
+    sql, (rolls, who) = shape
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [character.pk, int(limit)])
+        fetched = cursor.fetchall()
+    n = len(rolls)
+    out = []
+    for row in fetched:
+        pk, label_, private, created = rolls.values(row[:n])
+        (username,) = who.values(row[n : n + 1])
+        out.append(RollSummary(pk, label_, bool(private), created, username, row[n + 1], row[n + 2]))
+    return out
+
+
+def _roll_summary_sql(everything: bool):
+    from django.contrib.auth import get_user_model
+
+    from characters.selectors.sql import Columns, qn
+
+    user_model = get_user_model()
+    rolls = Columns(RollLog, "r", ["id", "label", "private", "created"])
+    who = Columns(user_model, "u", [user_model.USERNAME_FIELD])
+    # A private roll is the GM's: everybody else never sees it (``_visible_rolls``).
+    hide_private = "" if everything else f" AND NOT r.{qn('private')}"
+    sql = (
+        f"SELECT {rolls.sql}, {who.sql}, r.{qn('result')} ->> 'text', r.{qn('result')} ->> 'outcome' "
+        f"FROM {qn(RollLog._meta.db_table)} r "
+        f"LEFT OUTER JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = r.{qn('user_id')} "
+        f"WHERE r.{qn('character_id')} = %s{hide_private} "
+        f"ORDER BY r.{qn('created')} DESC, r.{qn('id')} DESC LIMIT %s"
+    )
+    return sql, (rolls, who)
 
 
 def character_roll(*, character: Character, roll_id, viewer=None) -> RollLog | None:

@@ -152,6 +152,8 @@ def character_save_draft(
     character_version_write(
         character=character, author=user, reason=reason, fields=["build", "report", "name"]
     )
+    # The ``Report`` itself for the caller that shows it (the builder's autosave): not stored.
+    character.live_report = report
     return character
 
 

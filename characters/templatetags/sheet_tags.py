@@ -276,6 +276,8 @@ def _dom_id(value: Any) -> str:
 
 def _e(value: Any) -> str:
     """``{{ value }}``: localized like the template engine does, then escaped (safe strings kept)."""
+    if type(value) is int:  # what localize gives a whole number (no thousands separator), minus its cost
+        return str(value)
     value = _localize(value)
     if hasattr(value, "__html__"):
         return value.__html__()
