@@ -8,6 +8,7 @@ sheet, so the page works without JavaScript.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -264,16 +265,27 @@ def _roll_rows(
     return rows
 
 
-def _last_picks(rolls: list[RollLog] | None, user: Any) -> dict[str, list[str]] | None:
+def _last_picks(rolls: list[RollLog] | list[RollSummary] | None, user: Any) -> dict[str, list[str]] | None:
     """The picks of this user's latest composed roll in the roll log (newest first), to start from."""
     for roll in rolls or []:
-        result = roll.result if isinstance(roll.result, dict) else {}
-        if result.get("rollable") == PICKED and roll.user_id == getattr(user, "pk", None):
+        if roll.user_id != getattr(user, "pk", None):
+            continue
+        if isinstance(roll, RollSummary):
+            if roll.rollable != PICKED or not roll.picks_json:
+                continue
+            try:
+                picks = json.loads(roll.picks_json)
+            except ValueError:
+                continue
+        else:
+            result = roll.result if isinstance(roll.result, dict) else {}
+            if result.get("rollable") != PICKED:
+                continue
             picks = result.get("inputs")
-            if isinstance(picks, dict):
-                return {
-                    str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in picks.items()
-                }
+        if isinstance(picks, dict):
+            return {
+                str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in picks.items()
+            }
     return None
 
 

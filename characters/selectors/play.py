@@ -238,6 +238,9 @@ class RollSummary:
     username: str | None
     result_text: Any
     result_outcome: Any
+    user_id: int | None = None
+    rollable: str | None = None  # the rollable's id (the roll picker's composed rolls: its picks below)
+    picks_json: str | None = None  # result["inputs"] as JSON text, decoded only where it is used
 
 
 def character_roll_log(
@@ -272,9 +275,12 @@ def _roll_summaries(*, character: Character, viewer, limit: int) -> list[RollSum
     n = len(rolls)
     out = []
     for row in fetched:
-        pk, label_, private, created = rolls.values(row[:n])
+        pk, label_, private, created, user_id = rolls.values(row[:n])
         (username,) = who.values(row[n : n + 1])
-        out.append(RollSummary(pk, label_, bool(private), created, username, row[n + 1], row[n + 2]))
+        text, outcome, rollable, picks = row[n + 1 : n + 5]
+        out.append(
+            RollSummary(pk, label_, bool(private), created, username, text, outcome, user_id, rollable, picks)
+        )
     return out
 
 
@@ -284,12 +290,13 @@ def _roll_summary_sql(everything: bool):
     from characters.selectors.sql import Columns, qn
 
     user_model = get_user_model()
-    rolls = Columns(RollLog, "r", ["id", "label", "private", "created"])
+    rolls = Columns(RollLog, "r", ["id", "label", "private", "created", "user"])
     who = Columns(user_model, "u", [user_model.USERNAME_FIELD])
     # A private roll is the GM's: everybody else never sees it (``_visible_rolls``).
     hide_private = "" if everything else f" AND NOT r.{qn('private')}"
     sql = (
-        f"SELECT {rolls.sql}, {who.sql}, r.{qn('result')} ->> 'text', r.{qn('result')} ->> 'outcome' "
+        f"SELECT {rolls.sql}, {who.sql}, r.{qn('result')} ->> 'text', r.{qn('result')} ->> 'outcome', "
+        f"r.{qn('result')} ->> 'rollable', CAST(r.{qn('result')} -> 'inputs' AS TEXT) "
         f"FROM {qn(RollLog._meta.db_table)} r "
         f"LEFT OUTER JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = r.{qn('user_id')} "
         f"WHERE r.{qn('character_id')} = %s{hide_private} "
