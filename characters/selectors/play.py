@@ -49,6 +49,8 @@ class SheetRules:
     missing: list[str] = field(default_factory=list)
     #: The build document the hooks got.
     build: dict[str, Any] = field(default_factory=dict)
+    #: The odds form's fields the table sets (``roll_inputs``), read once per request.
+    table_fields: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def derived(self) -> dict[str, Any]:
@@ -371,12 +373,15 @@ def roll_inputs(
     request = rollable.get("request") if isinstance(rollable, dict) else None
     if not isinstance(request, dict):
         return []
+    fields = rules.table_fields
+    if fields is None:  # once per request: the sheet asks this of each of its fifty rolls
+        fields = rules.table_fields = [s for s in _odds_form(rules.ruleset) if s.get("table")]
     out = []
-    for spec in _odds_form(rules.ruleset):
+    for spec in fields:
         name = spec["name"]
         # ``"any_roll": true``: offered for every roll (a situational bonus), whether or not its
         # request carries it; it joins the request only when set to something else than its default.
-        if not spec.get("table") or (name not in request and not spec.get("any_roll")):
+        if name not in request and not spec.get("any_roll"):
             continue
         value = (table or {}).get(name, request.get(name, spec.get("default")))
         out.append({**spec, "value": value, "kind": "choice" if "choices" in spec else "int"})
@@ -433,7 +438,7 @@ def sheet_numbers(rules: SheetRules, table: dict[str, Any] | None = None) -> lis
             continue
         for spec in roll_inputs(rules, rollable, table):
             seen.setdefault(spec["name"], spec)
-    order = [f["name"] for f in _odds_form(rules.ruleset)]
+    order = [f["name"] for f in rules.table_fields or ()]  # every number seen is one of these
     return sorted(seen.values(), key=lambda s: order.index(s["name"]))
 
 

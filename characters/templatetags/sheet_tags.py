@@ -585,3 +585,121 @@ def a_an(word: Any) -> str:
 def where(pointer: Any) -> str:
     """``{{ "/skills/0/id"|where }}`` → "Skills, entry 1, id": where an issue is, in words."""
     return words.where(pointer)
+
+
+# Rows of the derived numbers, worked out in Python: a template loop costs a variable lookup, a
+# localize and an escape per cell, and the Numbers block is on every sheet page and htmx update.
+
+_NOTHING_DERIVED = '<div><dt>—</dt><dd class="muted">The rules derive nothing from this build yet.</dd></div>'
+
+
+@register.simple_tag
+def derived_rows(derived: Any, skip: Any = "") -> str:
+    """The generic Numbers list's entries (``characters/_sheet_derived.html``): every derived value
+    but those ``skip`` names (``"a,b"``), each labelled; none, and nothing skipped, says so."""
+    items = without(derived, skip)
+    if not items:
+        return "" if skip else mark_safe(_NOTHING_DERIVED)
+    return mark_safe(
+        "".join(
+            f'\n  <div data-key="{_e(key)}"><dt>{_e(_label(key))}</dt><dd>{_value_html(value)}</dd></div>\n  '
+            for key, value in items
+        )
+    )
+
+
+@register.simple_tag
+def kv_rows(mapping: Any, prefix: str = "", sign: bool = False, third: Any = None) -> str:
+    """Table rows of a dict: ``<tr data-key="<prefix><key>"><th>label</th><td>value</td></tr>``,
+    the value ``signed`` if ``sign``; with ``third`` (a dict), a third cell with its value of the
+    same key ("—" where it has none)."""
+    if not isinstance(mapping, dict):
+        return ""
+    out = []
+    for key, value in mapping.items():
+        cell = _e(signed(value)) if sign else _e(value)
+        extra = ""
+        if third is not None:
+            found = get(third, key)
+            extra = f"<td>{_e('—' if found is None else found)}</td>"
+        out.append(
+            f'<tr data-key="{_e(prefix)}{_e(key)}"><th scope="row">{_e(_label(key))}</th><td>{cell}</td>{extra}</tr>'
+        )
+    return mark_safe("".join(out))
+
+
+def _items(obj: Any, key: str) -> Any:
+    """``{% for x in obj.key %}``'s sequence of a JSON value: a missing one loops nothing."""
+    value = obj.get(key) if isinstance(obj, dict) else None
+    return value if isinstance(value, (list, tuple)) else ()
+
+
+@register.simple_tag
+def breakdown_rows(breakdown: Any) -> str:
+    """Where each number comes from: ``{key: {label, base, total, applied: [{text}], ignored:
+    [{text, reason}]}}`` as ``<div data-key="breakdown-<key>"><dt>…</dt><dd>base → total…</dd></div>``."""
+    if not isinstance(breakdown, dict):
+        return ""
+    out = []
+    for key, part in breakdown.items():
+        applied = "".join(
+            f'<span class="sheet-modifier">{_o(m, "text")}</span>' for m in _items(part, "applied")
+        )
+        ignored = "".join(
+            f'<span class="sheet-modifier muted">{_o(m, "text")}: not added, {_o(m, "reason")}</span>'
+            for m in _items(part, "ignored")
+        )
+        out.append(
+            f'<div data-key="breakdown-{_e(key)}"><dt>{_o(part, "label")}</dt><dd>{_o(part, "base")} → '
+            f"<strong>{_o(part, 'total')}</strong>{applied}{ignored}</dd></div>\n  "
+        )
+    return mark_safe("".join(out))
+
+
+def _u(value: Any) -> str:
+    """``{{ value }}`` inside ``{% localize off %}``: escaped, numbers as the engine prints them unlocalized."""
+    if type(value) is int:
+        return str(value)
+    value = _localize(value, use_l10n=False)
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return _html_escape(str(value))
+
+
+@register.simple_tag(takes_context=True)
+def chart_bars(context: Any) -> str:
+    """The bars of ``characters/_roll_chart.html`` (its context: ``chart_data``), one ``<g>`` each."""
+    label_x = _u(int(context["label_width"]) - 6)
+    bar_x, bar_height, percent_x = _u(context["bar_x"]), _u(context["bar_height"]), _u(context["percent_x"])
+    out = []
+    for bar in context["bars"]:
+        rolled = bar.get("rolled")
+        marks = (" is-rolled", ' data-rolled="true"', "▶ ") if rolled else ("", "", "")
+        name, y, text_y, percent = _u(bar["label"]), _u(bar["y"]), _u(bar["text_y"]), _u(bar["percent_text"])
+        out.append(
+            f'\n    <g class="roll-bar{marks[0]}" data-label="{name}"{marks[1]}>\n'
+            f'      <text class="roll-bar-label" x="{label_x}" y="{text_y}" text-anchor="end">'
+            f"{marks[2]}{name}</text>\n"
+            f'      <rect class="roll-bar-track" x="{bar_x}" y="{y}" width="160" height="{bar_height}"></rect>\n'
+            f'      <rect class="roll-bar-fill" x="{bar_x}" y="{y}" width="{_u(bar["width"])}" height="{bar_height}">'
+            f"<title>{name}: {percent}</title></rect>\n"
+            f'      <text class="roll-bar-value" x="{percent_x}" y="{text_y}">{percent}</text>\n'
+            "    </g>\n    "
+        )
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def dot_options(options: Any, top: Any = 5) -> str:
+    """``<option>``s of rated choices (``[{id, name, dots, selected?, disabled?, note?}]``): "Name ●●○○○ 2",
+    its note after a dash."""
+    out = []
+    for o in options if isinstance(options, (list, tuple)) else ():
+        note = _g(o, "note")
+        out.append(
+            f'<option value="{_o(o, "id")}"{" selected" if _g(o, "selected") else ""}'
+            f"{' disabled' if _g(o, 'disabled') else ''}>{_o(o, 'name')} "
+            f"{_e(dot_text(o.get('dots', '') if isinstance(o, dict) else '', top))}"
+            f"{f' — {_e(note)}' if note else ''}</option>"
+        )
+    return mark_safe("".join(out))
