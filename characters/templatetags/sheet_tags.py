@@ -259,6 +259,7 @@ def state_fields(fields: Any) -> list[dict[str, Any]]:
 
 from html import escape as _html_escape  # noqa: E402
 
+from django.template.defaultfilters import join as _join  # noqa: E402
 from django.template.defaulttags import CsrfTokenNode  # noqa: E402
 from django.utils.formats import localize as _localize  # noqa: E402
 from django.utils.safestring import mark_safe  # noqa: E402
@@ -701,5 +702,63 @@ def dot_options(options: Any, top: Any = 5) -> str:
             f"{' disabled' if _g(o, 'disabled') else ''}>{_o(o, 'name')} "
             f"{_e(dot_text(o.get('dots', '') if isinstance(o, dict) else '', top))}"
             f"{f' — {_e(note)}' if note else ''}</option>"
+        )
+    return mark_safe("".join(out))
+
+
+def _parts(items: Any) -> list[Any]:
+    return list(items) if isinstance(items, (list, tuple)) else []
+
+
+@register.simple_tag
+def body_aria(items: Any) -> str:
+    """The body diagram's spoken summary (``characters/_state_body.html``): "Head 0 harm; Legs 2 harm maimed"."""
+    out = []
+    for p in _parts(items):
+        status = _g(p, "status")
+        out.append(f"{_o(p, 'label')} {_o(p, 'harm')} harm{' ' + _e(status) if status else ''}")
+    return mark_safe("; ".join(out))
+
+
+@register.simple_tag
+def body_shapes(items: Any) -> str:
+    """The body diagram's shapes, one ``<circle>`` or ``<rect>`` per part (its ``shape``), coloured by status."""
+    out = []
+    for p in _parts(items):
+        s = _e(_g(p, "status") or "healthy")
+        d = _g(p, "shape")
+        kind = _g(d, "shape")
+        title = f"<title>{_o(p, 'label')}: {_o(p, 'harm')} harm, {s}</title>"
+        head = f'class="body-part body-{s}" data-part="{_o(p, "id")}"'
+        shape = ""
+        if kind == "circle":
+            shape = f'<circle {head} cx="{_o(d, "cx")}" cy="{_o(d, "cy")}" r="{_o(d, "r")}">{title}</circle>\n    '
+        elif kind == "rect":
+            shape = (
+                f'<rect {head} x="{_o(d, "x")}" y="{_o(d, "y")}" width="{_o(d, "width")}" '
+                f'height="{_o(d, "height")}" rx="{_o(d, "rx")}">{title}</rect>'
+            )
+        out.append(f"\n    {shape}\n    ")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def body_rows(items: Any) -> str:
+    """The body table's rows: part (✚ if vital), harm of its most, status, protection and the gear giving it."""
+    out = []
+    for p in _parts(items):
+        pid, s = _o(p, "id"), _e(_g(p, "status") or "healthy")
+        vital = ' <span class="muted" title="vital">✚</span>' if _g(p, "vital") else ""
+        most = f" / {_o(p, 'max')}" if _g(p, "max") else ""
+        gear = _g(p, "equipment")
+        gear_html = f' <span class="muted">({_join(gear, ", ", autoescape=True)})</span>' if gear else ""
+        protection = p.get("protection", "") if isinstance(p, dict) else ""
+        out.append(
+            f'\n      <tr id="body-{pid}" data-part="{pid}" class="body-row body-{s}">\n'
+            f'        <th scope="row">{_o(p, "label")}{vital}</th>\n'
+            f"        <td>{_o(p, 'harm')}{most}</td>\n"
+            f'        <td class="body-status">{s}</td>\n'
+            f"        <td>{_e(pretty(protection))}{gear_html}</td>\n"
+            "      </tr>\n    "
         )
     return mark_safe("".join(out))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.template import Context, Template
+from django.template.loader import get_template
 
 from characters.templatetags.sheet_tags import chart_data
 
@@ -133,3 +134,44 @@ def test_chart_bars_print_what_the_loop_printed(rolled):
     assert new == render(loop, **context)
     assert ('data-rolled="true"' in new) is (rolled is not None)
     assert 'width="19.75"' in new and "Fail &lt;" in new
+
+
+OLD_BODY = '<div class="state-body">\n  <svg class="body-diagram" viewBox="0 0 120 200" role="img" aria-label="Body: {% for p in section.items %}{{ p.label }} {{ p.harm }} harm{% if p.status %} {{ p.status }}{% endif %}{% if not forloop.last %}; {% endif %}{% endfor %}">\n    {% for p in section.items %}{% with s=p.status|default:"healthy" %}\n    {% with d=p.shape %}{% if d.shape == "circle" %}<circle class="body-part body-{{ s }}" data-part="{{ p.id }}" cx="{{ d.cx }}" cy="{{ d.cy }}" r="{{ d.r }}"><title>{{ p.label }}: {{ p.harm }} harm, {{ s }}</title></circle>\n    {% elif d.shape == "rect" %}<rect class="body-part body-{{ s }}" data-part="{{ p.id }}" x="{{ d.x }}" y="{{ d.y }}" width="{{ d.width }}" height="{{ d.height }}" rx="{{ d.rx }}"><title>{{ p.label }}: {{ p.harm }} harm, {{ s }}</title></rect>{% endif %}{% endwith %}\n    {% endwith %}{% endfor %}\n  </svg>\n  <table class="table state-body-table">\n    <thead><tr><th scope="col">Part</th><th scope="col">Harm</th><th scope="col">Status</th><th scope="col">Protection</th></tr></thead>\n    <tbody>\n    {% for p in section.items %}\n      <tr id="body-{{ p.id }}" data-part="{{ p.id }}" class="body-row body-{{ p.status|default:\'healthy\' }}">\n        <th scope="row">{{ p.label }}{% if p.vital %} <span class="muted" title="vital">✚</span>{% endif %}</th>\n        <td>{{ p.harm }}{% if p.max %} / {{ p.max }}{% endif %}</td>\n        <td class="body-status">{{ p.status|default:"healthy" }}</td>\n        <td>{{ p.protection|pretty }}{% if p.equipment %} <span class="muted">({{ p.equipment|join:", " }})</span>{% endif %}</td>\n      </tr>\n    {% endfor %}\n    </tbody>\n  </table>\n  {% if section.dead %}<p class="message message-error">Dead: a vital part is maimed.</p>{% endif %}\n</div>\n'
+
+PARTS = [
+    {
+        "id": "head",
+        "label": "Head",
+        "harm": 0,
+        "max": 3,
+        "vital": True,
+        "status": "",
+        "shape": {"shape": "circle", "cx": 60, "cy": 20, "r": 14.5},
+        "protection": {"name": "Helm", "ap": 2},
+        "equipment": ["Helm <steel>", 3],
+    },
+    {
+        "id": "legs",
+        "label": "Legs & feet",
+        "harm": 2,
+        "status": "maimed",
+        "protection": None,
+        "shape": {"shape": "rect", "x": 40, "y": 120, "width": 40, "height": 70, "rx": 4},
+    },
+    {"id": "tail", "label": "Tail", "harm": 1, "shape": {"shape": "star"}},
+    {"id": "bare", "label": "Bare"},
+]
+
+
+@pytest.mark.parametrize("parts", [PARTS, [], None])
+def test_body_tags_print_what_the_loops_printed(parts):
+    section = {"items": parts, "dead": False}
+    full_old = Template("{% load sheet_tags %}" + OLD_BODY).render(Context({"section": section}))
+    full_new = get_template("characters/_state_body.html").render({"section": section})
+    assert full_new == "\n" + full_old  # the new file's first line (its load and comment) prints nothing
+    if parts:
+        assert (
+            'aria-label="Body: Head 0 harm; Legs &amp; feet 2 harm maimed; Tail 1 harm; Bare  harm"'
+            in full_new
+        )
+        assert "(Helm &lt;steel&gt;, 3)" in full_new and 'r="14.5"' in full_new
