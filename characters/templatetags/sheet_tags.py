@@ -762,3 +762,43 @@ def body_rows(items: Any) -> str:
             "      </tr>\n    "
         )
     return mark_safe("".join(out))
+
+
+@register.simple_tag
+def preview_options(previews: Any, chosen: Any) -> str:
+    """The odds preview's ``<option>``s (``roll_previews``: [{id, label}]), the ``chosen`` roll selected."""
+    return mark_safe(
+        "".join(
+            f'<option value="{_o(p, "id")}"{" selected" if _g(p, "id") == chosen else ""}>{_o(p, "label")}</option>'
+            for p in previews or ()
+        )
+    )
+
+
+@register.simple_tag
+def roll_number_fields(numbers: Any) -> str:
+    """The Dice form's fields of the table's numbers (``roll_numbers``: selectors.play.roll_inputs):
+    a select of its choices, else a number box within its bounds."""
+    out = []
+    for n in numbers or ():
+        name = _o(n, "name")
+        if _g(n, "kind") == "choice":
+            value = _g(n, "value")
+            choices = n.get("choices") if isinstance(n, dict) else None
+            options = "".join(
+                f'<option value="{_e(c)}"{" selected" if c == value else ""}>{_e(_label(c))}</option>'
+                for c in (choices if isinstance(choices, (list, tuple)) else ())
+            )
+            field = f'<select name="in_{name}" id="roll-in-{name}">{options}</select>\n              '
+        else:
+            low, high = _g(n, "min"), _g(n, "max")
+            field = (
+                f'<input type="number" name="in_{name}" id="roll-in-{name}" value="{_o(n, "value")}" '
+                f'class="state-number"{"" if low is None else f" min={chr(34)}{_e(low)}{chr(34)}"}'
+                f'{"" if high is None else f" max={chr(34)}{_e(high)}{chr(34)}"} inputmode="numeric">'
+            )
+        out.append(
+            f'\n            <span class="roll-number">\n              <label for="roll-in-{name}">{_o(n, "label")}'
+            f"</label>\n              {field}\n            </span>\n            "
+        )
+    return mark_safe("".join(out))

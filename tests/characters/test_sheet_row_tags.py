@@ -175,3 +175,53 @@ def test_body_tags_print_what_the_loops_printed(parts):
             in full_new
         )
         assert "(Helm &lt;steel&gt;, 3)" in full_new and 'r="14.5"' in full_new
+
+
+OLD_NUMBERS = (
+    '{% for n in g.numbers %}\n            <span class="roll-number">\n              <label for="roll-in-{{ n.name }}">'
+    '{{ n.label }}</label>\n              {% if n.kind == "choice" %}<select name="in_{{ n.name }}" id="roll-in-{{ n.name }}">'
+    '{% for c in n.choices %}<option value="{{ c }}"{% if c == n.value %} selected{% endif %}>{{ c|label }}</option>'
+    '{% endfor %}</select>\n              {% else %}<input type="number" name="in_{{ n.name }}" id="roll-in-{{ n.name }}" '
+    'value="{{ n.value }}" class="state-number"{% if n.min is not None %} min="{{ n.min }}"{% endif %}'
+    '{% if n.max is not None %} max="{{ n.max }}"{% endif %} inputmode="numeric">{% endif %}\n            </span>\n'
+    "            {% endfor %}"
+)
+
+
+def test_roll_number_fields_print_what_the_loop_printed():
+    numbers = [
+        {"name": "target", "label": "Target <n>", "kind": "int", "value": 15, "min": 0, "max": 40},
+        {"name": "bonus", "label": "Bonus", "kind": "int", "value": -2},
+        {
+            "name": "mode",
+            "label": "Mode",
+            "kind": "choice",
+            "value": "advantage",
+            "choices": ["normal", "advantage", "disadvantage"],
+        },
+        {"name": "odd", "label": "Odd", "kind": "choice", "value": None},
+    ]
+    g = {"numbers": numbers}
+    new = render("{% roll_number_fields g.numbers %}", g=g)
+    assert new == render(OLD_NUMBERS, g=g)
+    assert '<option value="advantage" selected>Advantage</option>' in new
+    assert (
+        'value="15" class="state-number" min="0" max="40"' in new
+        and 'value="-2" class="state-number" inputmode' in new
+    )
+
+
+def test_preview_options_print_what_the_loop_printed():
+    previews = [
+        {"id": "_picked", "label": "The roll you pick"},
+        {"id": "skill:a&b", "label": "A & B"},
+        {"id": 3},
+    ]
+    loop = (
+        '{% for p in roll_previews %}<option value="{{ p.id }}"{% if p.id == preview %} selected{% endif %}>'
+        "{{ p.label }}</option>{% endfor %}"
+    )
+    for chosen in ("skill:a&b", 3, None):
+        new = render("{% preview_options roll_previews preview %}", roll_previews=previews, preview=chosen)
+        assert new == render(loop, roll_previews=previews, preview=chosen)
+    assert '<option value="skill:a&amp;b">A &amp; B</option>' in new
