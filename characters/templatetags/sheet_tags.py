@@ -802,3 +802,42 @@ def roll_number_fields(numbers: Any) -> str:
             f"</label>\n              {field}\n            </span>\n            "
         )
     return mark_safe("".join(out))
+
+
+@register.simple_tag(takes_context=True)
+def equipment_rows(context: Any) -> str:
+    """The Equipment block's items (``equipment``: views_sheet._equipment), each with the form that
+    changes its state (held, worn…) where it has one and the viewer may edit the build."""
+    from django.urls import reverse
+
+    character, editable = context["character"], context.get("can_edit_build")
+    states = context.get("equipment_states") or ()
+    csrf = None
+    out = []
+    for row in context.get("equipment") or ():
+        i, name, state, arms = _e(row["index"]), _e(row["name"]), row.get("state"), row.get("arms")
+        arms_text = f' <span class="muted">({_e(pretty(arms))})</span>' if arms else ""
+        form = ""
+        if row.get("has_state") and editable:
+            url = _html_escape(reverse("character_equipment", args=[character.id, row["index"]]))
+            csrf = _csrf(context) if csrf is None else csrf
+            options = "".join(
+                f'<option value="{_e(s)}"{" selected" if s == state else ""}>{_e(s)}</option>' for s in states
+            )
+            hidden = "".join(f'<input type="hidden" name="arms" value="{_e(a)}">' for a in arms or ())
+            form = (
+                f'\n            <form method="post" class="inline-form no-print" action="{url}"\n'
+                f'                  hx-post="{url}" hx-target="#sheet-equipment" hx-swap="outerHTML show:none '
+                f'focus-scroll:false">\n              {csrf}\n'
+                f'              <label class="visually-hidden" for="equipment-state-{i}">State of {name}</label>\n'
+                f'              <select name="state" id="equipment-state-{i}">\n                {options}\n'
+                f"              </select>\n              {hidden}\n"
+                f'              <button type="submit" class="btn btn-small btn-ghost" id="equipment-change-{i}" '
+                f'aria-label="Change the state of {name}">Change</button>\n            </form>\n            '
+            )
+        out.append(
+            f'\n          <li id="equipment-{i}">\n            <span class="sheet-item-name">{name}</span>\n'
+            f'            <span class="badge">{_e(state or "—")}</span>{arms_text}\n            {form}\n'
+            "          </li>\n          "
+        )
+    return mark_safe("".join(out))

@@ -225,3 +225,33 @@ def test_preview_options_print_what_the_loop_printed():
         new = render("{% preview_options roll_previews preview %}", roll_previews=previews, preview=chosen)
         assert new == render(loop, roll_previews=previews, preview=chosen)
     assert '<option value="skill:a&amp;b">A &amp; B</option>' in new
+
+
+OLD_EQUIPMENT = '          {% for row in equipment %}\n          <li id="equipment-{{ row.index }}">\n            <span class="sheet-item-name">{{ row.name }}</span>\n            <span class="badge">{{ row.state|default:"—" }}</span>{% if row.arms %} <span class="muted">({{ row.arms|pretty }})</span>{% endif %}\n            {% if row.has_state and can_edit_build %}\n            <form method="post" class="inline-form no-print" action="{% url \'character_equipment\' character.id row.index %}"\n                  hx-post="{% url \'character_equipment\' character.id row.index %}" hx-target="#sheet-equipment" hx-swap="outerHTML show:none focus-scroll:false">\n              {% csrf_token %}\n              <label class="visually-hidden" for="equipment-state-{{ row.index }}">State of {{ row.name }}</label>\n              <select name="state" id="equipment-state-{{ row.index }}">\n                {% for s in equipment_states %}<option value="{{ s }}"{% if s == row.state %} selected{% endif %}>{{ s }}</option>{% endfor %}\n              </select>\n              {% for arm in row.arms %}<input type="hidden" name="arms" value="{{ arm }}">{% endfor %}\n              <button type="submit" class="btn btn-small btn-ghost" id="equipment-change-{{ row.index }}" aria-label="Change the state of {{ row.name }}">Change</button>\n            </form>\n            {% endif %}\n          </li>\n          {% endfor %}'
+
+
+@pytest.mark.parametrize("editable", [True, False])
+def test_equipment_rows_print_what_the_loop_printed(editable):
+    from types import SimpleNamespace
+
+    context = {
+        "character": SimpleNamespace(id=7),
+        "can_edit_build": editable,
+        "equipment_states": ["held", "worn", "stowed"],
+        "csrf_token": "tok",
+        "equipment": [
+            {
+                "index": 0,
+                "name": "Sword & board",
+                "state": "held",
+                "arms": ["left", "right"],
+                "has_state": True,
+            },
+            {"index": 1, "name": "Rope", "state": None, "arms": [], "has_state": False},
+            {"index": 2, "name": "Cloak", "state": "odd", "arms": [], "has_state": True},
+        ],
+    }
+    new = render("          {% equipment_rows %}", **context)
+    assert new == render(OLD_EQUIPMENT, **context)
+    assert ('action="/characters/7/equipment/0/' in new) is editable
+    assert "Sword &amp; board" in new
