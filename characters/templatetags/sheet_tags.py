@@ -841,3 +841,37 @@ def equipment_rows(context: Any) -> str:
             "          </li>\n          "
         )
     return mark_safe("".join(out))
+
+
+@register.simple_tag
+def dot_traits(mapping: Any, top: Any = 5) -> str:
+    """A ``<dl>``'s entries of rated traits (``{key: dots}``): the label, the dots out of ``top``."""
+    if not isinstance(mapping, dict):
+        return ""
+    return mark_safe(
+        "".join(
+            f'<div data-key="{_e(key)}"><dt>{_e(_label(key))}</dt><dd>{dots(value, top)}</dd></div>'
+            for key, value in mapping.items()
+        )
+    )
+
+
+_TRACK_MARKS = {"bashing": "/", "lethal": "X", "aggravated": "✱"}
+
+
+@register.simple_tag
+def track_boxes(items: Any) -> str:
+    """A "track" section's boxes (``characters/_state_track.html``): label, penalty and the damage held."""
+    out = []
+    for box in _parts(items):
+        damage, penalty = _g(box, "damage"), _g(box, "penalty")
+        held = _e(damage or "")
+        mark = (_TRACK_MARKS.get(damage, "■") if isinstance(damage, str) else "■") if damage else "□"
+        out.append(
+            f'\n  <li class="track-box{f" track-{held}" if damage else ""}" data-damage="{held}">\n'
+            f'    <span class="track-label">{_o(box, "label")}</span>\n'
+            f'    <span class="track-penalty">{"—" if penalty is None else _e(signed(penalty))}</span>\n'
+            f'    <span class="track-mark" aria-label="{_e(damage or "empty")}">{mark}</span>\n'
+            f'    <span class="track-damage">{held}</span>\n  </li>\n  '
+        )
+    return mark_safe("".join(out))

@@ -255,3 +255,33 @@ def test_equipment_rows_print_what_the_loop_printed(editable):
     assert new == render(OLD_EQUIPMENT, **context)
     assert ('action="/characters/7/equipment/0/' in new) is editable
     assert "Sword &amp; board" in new
+
+
+OLD_TRACK = '  {% for box in section.items %}\n  <li class="track-box{% if box.damage %} track-{{ box.damage }}{% endif %}" data-damage="{{ box.damage|default:\'\' }}">\n    <span class="track-label">{{ box.label }}</span>\n    <span class="track-penalty">{% if box.penalty is None %}—{% else %}{{ box.penalty|signed }}{% endif %}</span>\n    <span class="track-mark" aria-label="{{ box.damage|default:\'empty\' }}">{% if box.damage == "bashing" %}/{% elif box.damage == "lethal" %}X{% elif box.damage == "aggravated" %}✱{% elif box.damage %}■{% else %}□{% endif %}</span>\n    <span class="track-damage">{{ box.damage|default:"" }}</span>\n  </li>\n  {% endfor %}'
+
+
+def test_track_boxes_print_what_the_loop_printed():
+    boxes = [
+        {"label": "Bruised", "penalty": 0, "damage": "bashing"},
+        {"label": "Hurt", "penalty": -1, "damage": "lethal"},
+        {"label": "Injured", "penalty": -1, "damage": "aggravated"},
+        {"label": "Wounded <2>", "penalty": -2, "damage": "other"},
+        {"label": "Maimed", "penalty": -5, "damage": None},
+        {"label": "Incapacitated", "penalty": None},
+    ]
+    section = {"items": boxes}
+    new = render("  {% track_boxes section.items %}", section=section)
+    assert new == render(OLD_TRACK, section=section)
+    assert 'class="track-box track-lethal" data-damage="lethal"' in new and ">✱</span>" in new
+    assert '<span class="track-penalty">−2</span>' in new and "Wounded &lt;2&gt;" in new
+
+
+def test_dot_traits_print_what_the_loop_printed():
+    traits = {"strength": 3, "wits": 0, "odd": None, "big": 7}
+    loop = (
+        '{% for key, value in m.items %}<div data-key="{{ key }}"><dt>{{ key|label }}</dt>'
+        "<dd>{{ value|dots:5 }}</dd></div>{% endfor %}"
+    )
+    new = render("{% dot_traits m %}", m=traits)
+    assert new == render(loop, m=traits)
+    assert 'aria-label="3 of 5"' in new and 'aria-label="7 of 7"' in new
