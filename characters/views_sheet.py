@@ -412,6 +412,7 @@ def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> d
             shown=frozenset(n["name"] for n in form["roll_numbers"]),
         ),
         "can_edit_state": may_edit_state,
+        "state_notes": _state_notes(character),
         "can_edit_build": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,
         "printing": request.GET.get("print") == "1",
@@ -423,6 +424,12 @@ def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> d
         "roll_error": None,
         **extra,
     }
+
+
+def _state_notes(character: Character) -> str | None:
+    """The play state's notes text (the sheet's Notes block), None for a ruleset that keeps none."""
+    notes = character.state.get("notes") if isinstance(character.state, dict) else None
+    return notes if isinstance(notes, str) else None
 
 
 def _load(request: HtmxHttpRequest, character_id: int) -> Character:
@@ -487,6 +494,19 @@ def character_sheet_roll(request: HtmxHttpRequest, character_id: int, roll_id: i
     return _partials(
         request, {"character": character, "shown_roll": roll, "slug": character.ruleset}, "roll-result"
     )
+
+
+@login_required
+@require_GET
+def character_sheet_live(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The sheet's blocks that follow the character live (play state, its effects, the numbers,
+    the dice, the equipment and the version), for this viewer: what an open sheet fetches when
+    its websocket says the character changed (characters/sheet_live.py). The same access check
+    as the page (404 for whoever may not see it). Plain GET: the sheet."""
+    character = _load(request, character_id)
+    if not request.htmx:
+        return redirect(reverse("character_sheet", args=[character.pk]))
+    return _partials(request, _sheet_context(request, character), "live-update")
 
 
 # ------------------------------------------------------------------ writes

@@ -143,11 +143,31 @@ def _apply_action(
     except StateError as exc:
         if exc.code == "state.unknown_action" and action.get("action") in {"set", "set_pool"}:
             return _set_pool(state, action, ruleset, build, report, ctx)
+        if exc.code == "state.unknown_action" and action.get("action") == NOTES:
+            return _set_notes(state, action)
         raise
     except NotImplementedError:
         if action.get("action") in {"set", "set_pool"}:
             return _set_pool(state, action, ruleset, build, report, ctx)
+        if action.get("action") == NOTES:
+            return _set_notes(state, action)
         raise StateError("state.unknown_action", f"{ruleset.name} has no play-state actions yet.") from None
+
+
+#: The sheet's Notes block: the play state's own ``notes`` text (rulesets that keep one).
+NOTES = "set_notes"
+NOTES_LENGTH = 10_000
+
+
+def _set_notes(state: dict, action: dict) -> tuple[dict, str]:
+    """The generic "set the notes" for a ruleset that keeps ``notes`` text in its play state
+    without an action of its own for it."""
+    notes = action.get("notes", "")
+    if not isinstance(state.get("notes"), str):
+        raise StateError("state.unknown_action", "This sheet keeps no notes.", "/notes")
+    if not isinstance(notes, str) or len(notes) > NOTES_LENGTH:
+        raise StateError("state.malformed", f"Notes are text of at most {NOTES_LENGTH} characters.", "/notes")
+    return {**state, "notes": notes}, "Notes updated."
 
 
 #: The sheet's −/+ on a pool: ``{"action": "step", "path": <the pool's path>, "delta": ±n}``, applied
