@@ -1,4 +1,5 @@
-"""The table's roll feed websocket: ws/campaigns/<id>/rolls/ (characters/feed.py).
+"""The table's roll feed websocket: ws/campaigns/<id>/rolls/ (characters/feed.py), and a
+character sheet's: ws/characters/<id>/sheet/ (characters/sheet_live.py, ``SheetConsumer`` below).
 
 Anonymous: closed with 4403; not a member of the campaign (or no such campaign): 4404, before the
 handshake completes. Members join the campaign's group; the GM also joins the GM group, where
@@ -14,6 +15,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from characters.feed import gm_group, table_group
 from characters.live import AccessFollowingMixin
+from characters.sheet_live import sheet_group
 
 CLOSE_ANONYMOUS = 4403
 CLOSE_NOT_FOUND = 4404
@@ -62,3 +64,56 @@ def _seat_of(user, campaign_id) -> tuple[int, bool] | None:
     except CampaignNotFound:
         return None
     return campaign.pk, campaign.gm_id == user.pk
+
+
+class SheetConsumer(AccessFollowingMixin, AsyncWebsocketConsumer):
+    """A character sheet's websocket: ws/characters/<id>/sheet/ (characters/sheet_live.py).
+
+    The people who may see the sheet (its owner while a member of the campaign, the campaign's
+    GM: ``character_for_user``) join the character's group and hear of every change of it;
+    anyone else is refused before the handshake completes: anonymous 4403, anyone who may not
+    see it (or no such character) 4404. After connect the socket follows its user's rights on
+    the campaign (characters/live.py): a removed member's socket closes with 4001 and their
+    reconnect is refused.
+    """
+
+    group: str | None = None
+
+    async def connect(self):
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_ANONYMOUS)
+            return
+        character_id = self.scope["url_route"]["kwargs"]["character_id"]
+        found = await database_sync_to_async(_sheet_of)(user, character_id)
+        if found is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        pk, campaign_id = found
+        await self.follow_access(user, campaign_id)
+        self.group = sheet_group(pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        await self.unfollow_access()
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """The page sends nothing that matters: changes go through the HTTP endpoints."""
+
+    async def sheet_changed(self, event):
+        await self.send(text_data=event["text"])
+
+
+def _sheet_of(user, character_id) -> tuple[int, int] | None:
+    """(character id, campaign id) when ``user`` may see the character's sheet, else None."""
+    from characters.selectors.characters import CharacterNotFound, character_for_user
+
+    try:
+        character = character_for_user(user=user, character_id=character_id)
+    except CharacterNotFound:
+        return None
+    return character.pk, character.campaign_id

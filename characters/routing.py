@@ -2,8 +2,9 @@
 
 from django.urls import re_path
 
-from characters.consumers import TableFeedConsumer
+from characters.consumers import SheetConsumer, TableFeedConsumer
 
 websocket_urlpatterns: list = [
     re_path(r"^ws/campaigns/(?P<campaign_id>[0-9]{1,18})/rolls/$", TableFeedConsumer.as_asgi()),
+    re_path(r"^ws/characters/(?P<character_id>[0-9]{1,18})/sheet/$", SheetConsumer.as_asgi()),
 ]

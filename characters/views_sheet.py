@@ -25,7 +25,7 @@ from django.utils.dates import MONTHS_3
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # real, but not in django-stubs
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.errors import ApplicationError, RuleRefused
+from characters.errors import ApplicationError, Conflict, RuleRefused
 from characters.models import Character, RollLog
 from characters.selectors.characters import can_edit_build, can_edit_state, character_for_user
 from characters.selectors.play import (
@@ -155,22 +155,22 @@ def _compare(a: Any, op: str, b: Any) -> bool:
 
 
 def _pool_steps(item: dict[str, Any]) -> list[dict[str, Any]]:
-    """The −1 and +1 buttons of a pool: the value each sets and whether it is at the limit."""
-    value = item.get("value", "")  # a missing value reads as "" in a template, None as None
+    """The −1 and +1 buttons of a pool: the step each makes (an operation on the value the pool
+    has when it arrives, not a value worked out from this page) and whether it is at the limit."""
     low, high = item.get("min"), item.get("max")
     return [
         {
             "sign": "−",
             "verb": "Lower",
             "dir": "lower",
-            "value": add(value, "-1"),
+            "delta": "-1",
             "disabled": low is not None and _compare(item.get("value"), "<=", low),
         },
         {
             "sign": "+",
             "verb": "Raise",
             "dir": "raise",
-            "value": add(value, "1"),
+            "delta": "1",
             "disabled": high is not None and _compare(item.get("value"), ">=", high),
         },
     ]
@@ -412,6 +412,7 @@ def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> d
             shown=frozenset(n["name"] for n in form["roll_numbers"]),
         ),
         "can_edit_state": may_edit_state,
+        "state_notes": _state_notes(character),
         "can_edit_build": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,
         "printing": request.GET.get("print") == "1",
@@ -423,6 +424,12 @@ def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> d
         "roll_error": None,
         **extra,
     }
+
+
+def _state_notes(character: Character) -> str | None:
+    """The play state's notes text (the sheet's Notes block), None for a ruleset that keeps none."""
+    notes = character.state.get("notes") if isinstance(character.state, dict) else None
+    return notes if isinstance(notes, str) else None
 
 
 def _load(request: HtmxHttpRequest, character_id: int) -> Character:
@@ -489,6 +496,19 @@ def character_sheet_roll(request: HtmxHttpRequest, character_id: int, roll_id: i
     )
 
 
+@login_required
+@require_GET
+def character_sheet_live(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """The sheet's blocks that follow the character live (play state, its effects, the numbers,
+    the dice, the equipment and the version), for this viewer: what an open sheet fetches when
+    its websocket says the character changed (characters/sheet_live.py). The same access check
+    as the page (404 for whoever may not see it). Plain GET: the sheet."""
+    character = _load(request, character_id)
+    if not request.htmx:
+        return redirect(reverse("character_sheet", args=[character.pk]))
+    return _partials(request, _sheet_context(request, character), "live-update")
+
+
 # ------------------------------------------------------------------ writes
 
 
@@ -519,13 +539,15 @@ def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpR
     """Apply one play-state action from a section's form (or a pool's +/− button)."""
     _load(request, character_id)  # a stranger gets the 404 before anything they posted is read
     action = _action_from_post(request)
+    # The version the page showed: an absolute value (a pool's number box) is refused when stale.
+    version = action.pop("version", None)
     error = None
     sentence = ""
     try:
         character, sentence = play.character_state_action(
-            character_id=character_id, user=request.user, action=action
+            character_id=character_id, user=request.user, action=action, version=version
         )
-    except (RuleRefused, PermissionDenied) as exc:
+    except (RuleRefused, Conflict, PermissionDenied) as exc:
         error = _refusal(exc)
         character = _load(request, character_id)
     if not request.htmx:

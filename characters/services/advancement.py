@@ -202,9 +202,14 @@ def _related(a: str, b: str) -> bool:
 
 
 def _is_stale(character: Character, base_version: int) -> bool:
-    """Whether the approved build changed since ``base_version`` (budget aside: awards don't count)."""
+    """Whether the approved build changed since ``base_version`` (budget aside: awards don't count).
+
+    ``base_version`` may have been a play version that a later change of the same session of play
+    took in (characters/services/versions.py): the build is then the one of the latest version
+    before it, as play changes do not change the build."""
     base = (
-        CharacterVersion.objects.filter(character=character, number=base_version)
+        CharacterVersion.objects.filter(character=character, number__lte=base_version)
+        .order_by("-number")
         .values_list("build", flat=True)
         .first()
     )

@@ -143,21 +143,109 @@ def _apply_action(
     except StateError as exc:
         if exc.code == "state.unknown_action" and action.get("action") in {"set", "set_pool"}:
             return _set_pool(state, action, ruleset, build, report, ctx)
+        if exc.code == "state.unknown_action" and action.get("action") == NOTES:
+            return _set_notes(state, action)
         raise
     except NotImplementedError:
         if action.get("action") in {"set", "set_pool"}:
             return _set_pool(state, action, ruleset, build, report, ctx)
+        if action.get("action") == NOTES:
+            return _set_notes(state, action)
         raise StateError("state.unknown_action", f"{ruleset.name} has no play-state actions yet.") from None
 
 
-def character_state_action(
-    *, character_id, user, action: dict[str, Any], roller: Roller | None = None
-) -> tuple[Character, str]:
-    """Apply one play-state action (take harm, heal, spend willpower, set a pool…).
+#: The sheet's Notes block: the play state's own ``notes`` text (rulesets that keep one).
+NOTES = "set_notes"
+NOTES_LENGTH = 10_000
 
-    Returns (character, the log sentence). A refusal raises ``RuleRefused`` with the
-    rule's code and message and changes nothing. The sentence becomes the reason of
-    the new version.
+
+def _set_notes(state: dict, action: dict) -> tuple[dict, str]:
+    """The generic "set the notes" for a ruleset that keeps ``notes`` text in its play state
+    without an action of its own for it."""
+    notes = action.get("notes", "")
+    if not isinstance(state.get("notes"), str):
+        raise StateError("state.unknown_action", "This sheet keeps no notes.", "/notes")
+    if not isinstance(notes, str) or len(notes) > NOTES_LENGTH:
+        raise StateError("state.malformed", f"Notes are text of at most {NOTES_LENGTH} characters.", "/notes")
+    return {**state, "notes": notes}, "Notes updated."
+
+
+#: The sheet's −/+ on a pool: ``{"action": "step", "path": <the pool's path>, "delta": ±n}``, applied
+#: to the pool's value as it is when the row is locked (``character_state_action``).
+STEP = "step"
+
+
+def _pool_item(
+    ruleset: Ruleset, state: dict, path: Any, build: dict, report: Report, ctx: Context
+) -> dict | None:
+    """The "pools" item of ``state_sections`` at ``path`` (its label, value, min and max), or None."""
+    for section in (
+        _hook(None, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []
+    ):
+        if isinstance(section, dict) and section.get("kind") == "pools":
+            for item in section.get("items") or []:
+                if isinstance(item, dict) and path and item.get("path") == path:
+                    return item
+    return None
+
+
+def _as_operation(
+    ruleset: Ruleset,
+    state: dict,
+    action: dict,
+    build: dict,
+    report: Report,
+    ctx: Context,
+    version: Any,
+    current_version: int,
+) -> dict:
+    """The action to apply to the state as it is now (the row is locked).
+
+    - ``step`` (the sheet's −/+): the pool's value now ± delta, whoever changed it since the page
+      was drawn: two devices lowering one pool lower it twice.
+    - an absolute ``set`` that says which ``version`` it was typed against (the pool's number box)
+      is refused with ``Conflict`` when the character has changed since, saying the value now.
+    """
+    kind = action.get("action")
+    if kind == STEP:
+        delta = action.get("delta")
+        if not is_int(delta) or delta == 0:
+            raise _refused("state.malformed", "Say how much to raise or lower the pool by.", "/delta")
+        pool = _pool_item(ruleset, state, action.get("path"), build, report, ctx)
+        if pool is None:
+            raise _refused(
+                "state.unknown_pool", "There is no such pool on this sheet.", str(action.get("path") or "")
+            )
+        current: Any = resolve(state, pool["path"], pool.get("value"))
+        if not is_int(current):
+            current = pool.get("value") if is_int(pool.get("value")) else 0
+        return {k: v for k, v in action.items() if k != "delta"} | {"action": "set", "value": current + delta}
+    if version is not None and (not is_int(version) or version != current_version):
+        what = ""
+        pool = _pool_item(ruleset, state, action.get("path"), build, report, ctx) if kind == "set" else None
+        if pool is not None:
+            now = resolve(state, pool["path"], pool.get("value"))
+            what = f"{pool.get('label') or label(split(pool['path'])[-1])} is now {now}: "
+        raise Conflict(
+            f"Not saved: {what}this sheet changed since your page showed it (version {current_version}, "
+            f"not {version}). Nothing was changed; look at the value now and set it again if you still mean to."
+        )
+    return action
+
+
+def character_state_action(
+    *, character_id, user, action: dict[str, Any], roller: Roller | None = None, version: Any = None
+) -> tuple[Character, str]:
+    """Apply one play-state action (take harm, heal, spend willpower, set a pool…) to the play
+    state as it is when the character's row is locked, whoever sends it: an action is an
+    operation ("lower Health by 1": ``STEP``; "damage 3"), never an overwrite of a value the
+    sender saw earlier.
+
+    ``version``: the character version the action was based on, for an absolute value (the
+    pool's number box): a stale one raises ``Conflict`` (409) naming the value now, and nothing
+    changes. Returns (character, the log sentence). A refusal raises ``RuleRefused`` with the
+    rule's code and message and changes nothing. The sentence becomes the reason of the new
+    version.
     """
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
         raise _refused("state.malformed", "Say which action to take.")
@@ -167,6 +255,9 @@ def character_state_action(
         if not report.valid:
             raise _refused("state.build_invalid", "Fix the build before playing this character.")
         state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
+        action = _as_operation(
+            ruleset, state, action, character.build, report, ctx, version, character.version
+        )
         try:
             new_state, sentence = _apply_action(
                 ruleset, state, action, character.build, report, roller or Roller(), ctx

@@ -422,10 +422,19 @@ def state_pools(context: Any, section: Any) -> str:
     csrf = _csrf(context)
     edit = context.get("can_edit_state")
     sid = _o(section, "id")
-    form_head = (
+    form_open = (
         f'\n      <form method="post" action="{url}" class="inline-form"\n'
         f'            hx-post="{url}" hx-target="#sheet-state" hx-swap="{SWAP}">\n        {csrf}'
-        '<input type="hidden" name="action" value="set"><input type="hidden" name="path" value="'
+    )
+    # −/+ are steps applied to the value the pool has when they arrive; the number box is an
+    # absolute value, sent with the version this page shows (refused when stale).
+    step_head = (
+        f'{form_open}<input type="hidden" name="action" value="step"><input type="hidden" name="path" value="'
+    )
+    version = _e(getattr(context.get("character"), "version", ""))
+    set_head = (
+        f'{form_open}<input type="hidden" name="action" value="set">'
+        f'<input type="hidden" name="version" value="{version}"><input type="hidden" name="path" value="'
     )
     out = []
     for item in _g(section, "items") or ():
@@ -452,12 +461,12 @@ def state_pools(context: Any, section: Any) -> str:
             out.append('\n    <span class="state-pool-controls no-print">\n      ')
             for step in _g(item, "steps") or ():
                 out.append(
-                    f'{form_head}{p}">\n        <input type="hidden" name="value" value="{_o(step, "value")}">\n'
+                    f'{step_head}{p}">\n        <input type="hidden" name="delta" value="{_o(step, "delta")}">\n'
                     f'        <button type="submit" class="btn btn-small btn-ghost stepper" id="step-{sid}-{iid}-{_o(step, "dir")}" aria-label="{_o(step, "verb")} {label_} by 1"\n'
                     f"          {' disabled' if _g(step, 'disabled') else ''}>{_o(step, 'sign')}</button>\n      </form>\n      "
                 )
             out.append(
-                f'{form_head}{p}">\n'
+                f'{set_head}{p}">\n'
                 f'        <label class="visually-hidden" for="set-{sid}-{iid}">Set {label_}</label>\n'
                 f'        <input type="number" class="state-number" name="value" id="set-{sid}-{iid}" value="{value}"'
                 + (f' min="{_e(low)}"' if low is not None else "")

@@ -49,19 +49,61 @@ def test_a_harm_click_and_a_combat_round_add_play_log_rows_not_build_versions(cl
         combatant_id=fighter.pk,
         action={"action": "gm_harm", "body_part": "right_arm", "amount": 1},
     )
-    assert _kinds(pablo) == [(1, "build"), (2, "build"), (3, "play"), (4, "play")]
+    # One session of play: the harm click and the combat round are one play version, numbered
+    # with the latest change (the version counter still moved twice).
+    pablo.refresh_from_db()
+    assert pablo.version == 4
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (4, "play")]
     play_rows = CharacterVersion.objects.filter(character=pablo, kind="play").order_by("number")
-    assert play_rows[1].reason.startswith("Ford: ")
+    first, _, second = play_rows[0].reason.partition(" · ")
+    assert first and second.startswith("Ford: ")
+    assert play_rows[0].state == pablo.state
 
     client.force_login(table["player"])
     history = client.get(reverse("character_history", args=[pablo.pk])).content.decode()
     assert re.findall(r'<tr id="version-(\d+)"', history) == ["2", "1"]
     assert "Build versions, newest first" in history
     every = client.get(reverse("character_history", args=[pablo.pk]) + "?show=all").content.decode()
-    assert re.findall(r'<tr id="version-(\d+)"', every) == ["4", "3", "2", "1"]
+    assert re.findall(r'<tr id="version-(\d+)"', every) == ["4", "2", "1"]
     log = client.get(reverse("character_play_log", args=[pablo.pk])).content.decode()
-    assert re.findall(r'<tr id="play-(\d+)"', log) == ["4", "3"]
-    assert play_rows[0].reason in log and "Ford: " in log
+    assert re.findall(r'<tr id="play-(\d+)"', log) == ["4"]
+    assert first in log and "Ford: " in log
+
+
+def _harm(table, part="legs"):
+    return play.character_state_action(
+        character_id=table["pablo"].pk,
+        user=table["player"],
+        action={"action": "harm", "body_part": part, "amount": 1},
+    )[0]
+
+
+def test_a_session_of_play_is_one_play_version_and_a_long_pause_or_a_build_change_starts_another(table):
+    from datetime import timedelta
+
+    from characters.models import Character
+    from characters.services.versions import PLAY_SESSION_GAP
+
+    pablo = table["pablo"]
+    for _ in range(3):
+        _harm(table)
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (5, "play")]
+    # Hours later (the next evening): a new session, a new row.
+    Character.objects.filter(pk=pablo.pk).update(
+        updated=pablo.updated - PLAY_SESSION_GAP - timedelta(hours=1)
+    )
+    _harm(table, "right_arm")
+    _harm(table, "right_arm")
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (5, "play"), (7, "play")]
+    # A build change between plays: play after it is a new row; the build version stays as it was.
+    play.character_equipment_state(character_id=pablo.pk, user=table["player"], index=1, state="carried")
+    _harm(table, "left_arm")
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (5, "play"), (7, "play"), (8, "build"), (9, "play")]
+    pablo.refresh_from_db()
+    rows = {v.number: v for v in CharacterVersion.objects.filter(character=pablo)}
+    assert rows[9].state == pablo.state and rows[9].build == pablo.build
+    assert rows[5].reason.count(" · ") == 2 and rows[7].reason.count(" · ") == 1
+    assert rows[8].kind == "build" and rows[8].reason.startswith("loadout")
 
 
 def test_a_loadout_change_is_a_build_version(table):

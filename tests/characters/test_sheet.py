@@ -228,12 +228,14 @@ def test_sheet_query_count_does_not_grow_with_skills_and_items(client, table, dj
     assert len(re.findall(r'id="equipment-\d+"', html)) == 23
 
 
-def test_a_pools_buttons_set_one_less_and_one_more_and_the_one_past_its_maximum_is_disabled(client, table):
+def test_a_pools_buttons_step_one_down_and_one_up_and_the_one_past_its_maximum_is_disabled(client, table):
     character = character_at_table(table, "ourdnd")  # HP 10 / 10
     client.force_login(table["player"])
     html = sheet(client, character)
     hp = re.search(r'<li class="state-pool[^"]*" id="pool-health-hp".*?</li>', html, re.S).group(0)
-    assert re.findall(r'<input type="hidden" name="value" value="(-?\d+)">', hp) == ["9", "11"]
+    # Steps, not values worked out from this page: a step applies to the value when it arrives.
+    assert re.findall(r'<input type="hidden" name="delta" value="(-?\d+)">', hp) == ["-1", "1"]
+    assert 'name="value" value="9"' not in hp and 'name="value" value="11"' not in hp
     buttons = re.findall(r'aria-label="(Lower|Raise) HP by 1"\s*( disabled)?>([−+])</button>', hp)
     assert buttons == [("Lower", "", "−"), ("Raise", " disabled", "+")]
 

@@ -23,13 +23,14 @@ def test_paragon_s_lower_health_by_1_stepper_lowers_health(client, table):
     pool = re.search(r'<li class="state-pool[^"]*" id="pool-pools-health".*?</li>', page, re.S).group(0)
     assert 'aria-label="Lower Health by 1"' in pool
     lower = re.search(
-        r'name="path" value="(/pools/health)">\s*<input type="hidden" name="value" value="(\d+)">', pool
+        r'name="action" value="(step)"><input type="hidden" name="path" value="(/pools/health)">\s*'
+        r'<input type="hidden" name="delta" value="(-1)">',
+        pool,
     )
     health = character.state["pools"]["health"]
-    assert lower.group(2) == str(health - 1)
     response = client.post(
         reverse("character_state_action", args=[character.pk]),
-        {"action": "set", "path": lower.group(1), "value": lower.group(2)},
+        {"action": lower.group(1), "path": lower.group(2), "delta": lower.group(3)},
         **HX,
     )
     html = response.content.decode()
