@@ -7,7 +7,6 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
-PG_URL := postgres://postgres@127.0.0.1:5432/sheetforge
 
 .PHONY: run serve test lint venv venv-dev migrate seed lock bench clean
 
@@ -35,20 +34,11 @@ run: venv
 serve: venv
 	HOST=$(HOST) PORT=$(PORT) $(PY) deploy/serve.py
 
-# Tests run against Postgres: DATABASE_URL when set, else the local server on 127.0.0.1:5432
-# when it answers, else (loudly) SQLite so that a newcomer still gets a run.
+# Tests run against Postgres: DATABASE_URL when set, else the local server on 127.0.0.1:5432 when it
+# answers (PG_PROBE_URL), else a throwaway cluster from Debian's postgresql binaries (removed after),
+# else (loudly) SQLite with the Postgres-only tests skipped by name. deploy/testdb.py says which.
 test: venv-dev
-	@set -e; \
-	if [ -z "$$DATABASE_URL" ]; then \
-	  if $(PY) -c "import psycopg; psycopg.connect('postgresql://postgres@127.0.0.1:5432/postgres', connect_timeout=2).close()" 2>/dev/null; then \
-	    export DATABASE_URL=$(PG_URL); \
-	  else \
-	    echo "!!! No Postgres answers on 127.0.0.1:5432 and DATABASE_URL is unset: running the tests on SQLite."; \
-	    echo "!!! Row locks and concurrency tests are only meaningful on Postgres."; \
-	  fi; \
-	fi; \
-	echo "Tests use database: $${DATABASE_URL:-SQLite}"; \
-	DATABASE_URL=$$DATABASE_URL $(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) deploy/testdb.py $(PY) -m pytest $(PYTEST_ARGS)
 
 # ruff (lint and formatting) and mypy with django-stubs, configured in pyproject.toml. Tests are linted
 # but not type-checked. mypy imports the settings: DEBUG=true spares it a production SECRET_KEY.

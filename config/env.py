@@ -18,6 +18,23 @@ class ImproperlyConfigured(DjangoImproperlyConfigured):
     """Raised when an environment variable holds a value we cannot use (a Django ImproperlyConfigured)."""
 
 
+#: False only in a process that manage.py started for a command that signs and serves nothing (the
+#: rules CLI, help): config/settings.py then lets it start without a SECRET_KEY. In memory on
+#: purpose: no environment variable can turn the production check off, and no child inherits it.
+_secret_key_needed = True
+
+
+def secret_key_not_needed() -> None:
+    """Called by manage.py, before the settings load, for its NO_SECRET_COMMANDS only."""
+    global _secret_key_needed
+    _secret_key_needed = False
+
+
+def secret_key_needed() -> bool:
+    """Whether this process must refuse to start, with DEBUG off, without a SECRET_KEY."""
+    return _secret_key_needed
+
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 

@@ -15,6 +15,7 @@ from config.env import (
     env_rate,
     env_str,
     parse_database_url,
+    secret_key_needed,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -23,16 +24,18 @@ DEBUG = env_bool("DEBUG", default=False)
 #: Django's own advice (and `check --deploy`, security.W009): 50 characters or more.
 MIN_SECRET_KEY_LENGTH = 50
 SECRET_KEY = env_str("SECRET_KEY", "")
-if not DEBUG and len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH:
+if not DEBUG and len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH and secret_key_needed():
     # Fail closed: a server that signs sessions and CSRF tokens with a public or guessable key
-    # must not start. The development key below is for DEBUG=true only.
+    # must not start. The development key below is for DEBUG=true only. The one exception is a
+    # manage.py command that signs and serves nothing (the rules CLI, help: manage.py says why);
+    # its SECRET_KEY stays as given, empty when unset, and Django refuses an empty key if read.
     raise ImproperlyConfigured(
         f"SECRET_KEY is {'not set' if not SECRET_KEY else f'only {len(SECRET_KEY)} characters long'}: "
         f"with DEBUG off it must be at least {MIN_SECRET_KEY_LENGTH} random characters, e.g. "
         '`export SECRET_KEY=$(python3 -c "import secrets; print(secrets.token_urlsafe(50))")`, '
         "or set DEBUG=true for development."
     )
-if not SECRET_KEY:
+if not SECRET_KEY and DEBUG:
     # Development only (DEBUG=true): a fixed key so that sessions survive a restart of `make run`.
     # Its "django-insecure-" prefix makes `manage.py check --deploy` flag it (security.W009).
     SECRET_KEY = "django-insecure-sheetforge-dev-key-change-me-in-production-0123456789"

@@ -28,6 +28,23 @@ def pytest_configure(config):
         setattr(settings, name, value)
 
 
+def pytest_collection_modifyitems(config, items):
+    """``@pytest.mark.postgres_only("why")``: on any other database (``make test``'s SQLite fallback,
+    deploy/testdb.py) the test is skipped with a reason that names it, and pytest's summary lists it."""
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if engine == "django.db.backends.postgresql":
+        return
+    for item in items:
+        marker = item.get_closest_marker("postgres_only")
+        if marker:
+            why = marker.args[0] if marker.args else "Postgres behaviour"
+            item.add_marker(
+                pytest.mark.skip(reason=f"postgres_only: {why}; this run is on {engine.rsplit('.', 1)[-1]}")
+            )
+
+
 @pytest.fixture(autouse=True)
 def _plain_http_test_settings(settings):
     """Tests talk plain HTTP to the test client and live_server: no TLS redirects or secure cookies,

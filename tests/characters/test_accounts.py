@@ -35,6 +35,61 @@ def test_sign_up_refuses_a_weak_password_with_the_validators_reasons(client):
     assert not User.objects.filter(username="mira").exists()
 
 
+TOO_SHORT = "This password is too short. It must contain at least 8 characters."
+MISMATCH = "The two passwords are not the same: type the password again in both fields."
+
+
+def _control(html: str, field_id: str) -> str:
+    """The <input> tag of ``field_id`` in ``html``."""
+    start = html.index(f'id="{field_id}"')
+    return html[html.rindex("<input", 0, start) : html.index(">", start) + 1]
+
+
+@pytest.mark.parametrize(
+    "password2, errors1, errors2",
+    [
+        ("lan7", [TOO_SHORT], []),  # was: under the confirmation
+        ("lan8", [TOO_SHORT], [MISMATCH]),  # was: only "didn't match"
+    ],
+    ids=["typed-twice", "typed-differently"],
+)
+def test_a_short_password_is_refused_next_to_it_and_takes_the_focus(client, password2, errors1, errors2):
+    response = client.post(
+        reverse("signup"), {"username": "mira", "password1": "lan7", "password2": password2}
+    )
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert form.errors.get("password1", []) == errors1
+    assert form.errors.get("password2", []) == errors2
+    assert "username" not in form.errors
+    html = response.content.decode()
+    password1, username = _control(html, "id_password1"), _control(html, "id_username")
+    assert "autofocus" in password1 and 'aria-invalid="true"' in password1
+    assert 'aria-describedby="id_password1_helptext id_password1_error"' in password1
+    assert f'id="id_password1_error"><p class="field-error" id="id_password1_error_1">{TOO_SHORT}</p>' in html
+    assert "autofocus" not in username and "aria-invalid" not in username
+
+
+def test_a_mismatch_alone_focuses_the_confirmation(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "mira", "password1": "velvet-lantern-77", "password2": "velvet-lantern-78"},
+    )
+    form = response.context["form"]
+    assert dict(form.errors) == {"password2": [MISMATCH]}
+    html = response.content.decode()
+    assert "autofocus" in _control(html, "id_password2")
+    assert "autofocus" not in _control(html, "id_username") + _control(html, "id_password1")
+
+
+def test_an_empty_form_focuses_the_username(client):
+    html = client.get(reverse("signup")).content.decode()
+    assert "autofocus" in _control(html, "id_username")
+    html = client.post(reverse("signup"), {"username": "", "password1": "", "password2": ""}).content.decode()
+    assert "autofocus" in _control(html, "id_username")
+    assert "autofocus" not in _control(html, "id_password1")
+
+
 def test_sign_up_refuses_a_taken_name_whatever_its_case(client):
     make_user("Mira")
     response = client.post(

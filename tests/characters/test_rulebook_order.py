@@ -17,7 +17,10 @@ from rulesets.engine.pointer import resolve
 from tests.characters.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import api_client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.postgres_only("jsonb reorders a mapping's keys; SQLite's JSON keeps them as written"),
+]
 
 
 #: A build whose dicts are written against the rulebook's order (reversed), for each ruleset.

@@ -30,7 +30,13 @@ from tests.characters.test_sheet_fixtures import make_character
 from tests.combat.conftest import GOBLIN, PABLO
 from tests.factories import make_campaign, make_user
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres_only(
+        "two server processes share the test database (SQLite's is in this process's memory)"
+    ),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")

@@ -1,0 +1,162 @@
+"""A fresh checkout with an empty environment (no SECRET_KEY, DEBUG or DATABASE_URL), as a newcomer has.
+
+The rules CLI answers there (CONTRACT.md "Doors": no server, no database and no configuration) and so
+does ``manage.py help``; everything that serves or signs still refuses to start without a key when
+DEBUG is off (manage.py says which commands are which). Each command runs as a user runs it: the
+checkout's ``manage.py`` in a subprocess, with PATH and HOME only (pytest-env's key is not passed on).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PANDO_BUILD = ROOT / "rulesets/systems/pando/demo/charlotte.json"
+MAELSTROM_BUILD = ROOT / "rulesets/systems/maelstrom/demo/kestrel.json"
+#: Charlotte without the ranged skill her bows need: a build the rules refuse.
+INVALID_BUILD = json.loads((ROOT / "tests/rulesets/examples/pando/charlotte_without_ranged.json").read_text())
+MAELSTROM_SHEET = ROOT / "tests/rulesets/maelstrom/sheets/vex.json"
+NOT_A_SHEET = ROOT / "tests/rulesets/maelstrom/sheets/not_a_sheet.json"
+SECRET_KEY_MESSAGE = "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters"
+
+
+@pytest.fixture
+def run(tmp_path):
+    """``python <checkout>/manage.py ARGS`` (or ``python -c CODE``) from the checkout, env = PATH and HOME
+    plus what the test adds."""
+
+    def _run(*args: str, stdin: str = "", python: bool = False, **extra: str) -> subprocess.CompletedProcess:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), **extra}
+        argv = [sys.executable, *args] if python else [sys.executable, "manage.py", *args]
+        return subprocess.run(
+            argv, cwd=ROOT, env=env, input=stdin, capture_output=True, text=True, timeout=120
+        )
+
+    return _run
+
+
+def _lines(result: subprocess.CompletedProcess) -> list[dict]:
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_rules_validate_answers_with_an_empty_environment(run):
+    result = run("rules", "validate", str(PANDO_BUILD), str(MAELSTROM_BUILD))
+    assert result.returncode == 0, result.stderr
+    pando, maelstrom = _lines(result)
+    assert (pando["ruleset"], pando["valid"], pando["spent"], pando["budget"]) == (
+        "pando",
+        True,
+        {"cp": 34},
+        {"cp": 40},
+    )
+    assert (maelstrom["ruleset"], maelstrom["valid"], maelstrom["remaining"]) == (
+        "maelstrom",
+        True,
+        {"xp": 7},
+    )
+
+    result = run("rules", "validate", str(PANDO_BUILD), "-", stdin=json.dumps(INVALID_BUILD["build"]))
+    assert result.returncode == 1, result.stderr
+    valid, invalid = _lines(result)
+    assert valid["valid"] is True and invalid["valid"] is False
+    assert [e["code"] for e in invalid["errors"]] == [e["code"] for e in INVALID_BUILD["expect"]["errors"]]
+
+
+def test_rules_odds_answers_with_an_empty_environment(run):
+    result = run("rules", "odds", "pando", '{"dice": 3, "skill": 2}', '{"dice": 0}')
+    assert result.returncode == 2, result.stderr  # the second request cannot be answered
+    odds, error = _lines(result)
+    assert odds["ep"] == pytest.approx({"0": 8 / 27, "1": 12 / 27, "2": 6 / 27, "3": 1 / 27})
+    assert "skill" in error["error"]
+    result = run("rules", "odds", "pando", '{"dice": 3, "skill": 2}')
+    assert result.returncode == 0, result.stderr
+    assert sum(_lines(result)[0]["ep"].values()) == pytest.approx(1)
+
+
+def test_rules_import_answers_with_an_empty_environment(run):
+    result = run("rules", "import", "maelstrom", str(MAELSTROM_SHEET))
+    assert result.returncode == 0, result.stderr
+    (build,) = _lines(result)
+    assert (build["format"], build["ruleset"], build["name"]) == (
+        "sheetforge.build/1",
+        "maelstrom",
+        '"Vex" Okonkwo',
+    )
+    assert build["attributes"]["precision"] == 4
+
+    result = run("rules", "import", "maelstrom", str(MAELSTROM_SHEET), str(NOT_A_SHEET))
+    assert result.returncode == 2
+    build, refused = _lines(result)
+    assert build["ruleset"] == "maelstrom"
+    assert refused["path"] == str(NOT_A_SHEET)
+    assert refused["error"].startswith("This is not a Maelstrom character sheet")
+
+
+@pytest.mark.parametrize("args", [("help",), (), ("help", "rules"), ("rules", "--help")])
+def test_help_lists_the_project_s_commands_with_an_empty_environment(run, args):
+    result = run(*args)
+    assert result.returncode == 0, result.stderr
+    assert "rules" in result.stdout
+    if args[:1] != ("rules",) and args != ("help", "rules"):
+        assert "[rulesets]" in result.stdout and "seed_demo" in result.stdout  # not only Django's own
+    assert "not properly configured" not in result.stdout + result.stderr
+
+
+# ---- The production check still holds: serving with DEBUG off and no key refuses to start.
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "--deploy"),
+        ("runserver", "127.0.0.1:0", "--noreload"),
+        ("migrate", "--noinput"),
+        ("shell", "-c", "from django.conf import settings; print(settings.SECRET_KEY)"),
+    ],
+    ids=["check-deploy", "runserver", "migrate", "shell-reading-the-key"],
+)
+@pytest.mark.parametrize("debug", [None, "false"], ids=["DEBUG-unset", "DEBUG-false"])
+def test_commands_that_serve_or_sign_refuse_to_start_without_a_key(run, args, debug):
+    extra = {"DEBUG": debug} if debug else {}
+    result = run(*args, **extra)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert SECRET_KEY_MESSAGE in result.stderr
+    assert "Traceback" not in result.stderr  # the message, not a page of stack
+    assert "Starting" not in result.stdout and "Operations to perform" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["import config.wsgi", "import config.asgi", "from config.asgi import websocket_application"],
+)
+def test_the_servers_entry_points_refuse_to_start_without_a_key(run, code):
+    """gunicorn and daphne import these: no manage.py, no exception."""
+    result = run("-c", code, python=True, DEBUG="false", DJANGO_SETTINGS_MODULE="config.settings")
+    assert result.returncode == 1
+    assert SECRET_KEY_MESSAGE in result.stderr
+
+
+def test_the_rules_command_is_refused_nothing_else_by_its_exception(run):
+    """The exception is this process's, for this command: no environment variable switches the check
+    off for a server (a child process inherits nothing), and the CLI's settings carry no key to sign with."""
+    code = (
+        "import os, sys; sys.argv = ['manage.py', 'rules']; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'\n"
+        "from config.env import secret_key_not_needed; secret_key_not_needed()\n"
+        "from django.conf import settings\n"
+        "print(repr(settings.DEBUG), repr(settings._wrapped.SECRET_KEY))\n"
+        "import subprocess; r = subprocess.run([sys.executable, '-c', 'import config.wsgi'], capture_output=True, text=True)\n"
+        "print(r.returncode, 'SECRET_KEY is not set' in r.stderr)\n"
+        "settings.SECRET_KEY\n"
+    )
+    result = run("-c", code, python=True)
+    first, second = result.stdout.splitlines()
+    assert first == "False ''"
+    assert second == "1 True"  # the child server refuses
+    assert result.returncode == 1
+    assert "The SECRET_KEY setting must not be empty" in result.stderr  # nothing signs with an empty key
