@@ -766,32 +766,34 @@ def library_npc_for_user(*, user, npc_id: Any):
     return npc
 
 
-def _npc_line(fight: Fight, name: str, build: Any, words: str = "") -> str:
-    """One line about an NPC before it joins: the ruleset's words about it, then the first numbers
-    its row in the turn order will show ("Small and quick, with a dagger · Stamina 11/11 · Momentum 3")."""
-    parts = [words] if words else []
-    if fight.ruleset is not None and fight.rules is not None and isinstance(build, dict):
-        try:
-            fighter = combatant_fighter(
-                fight.ruleset,
-                fight.encounter.campaign,
-                Combatant(id=0, name=name, build=build, state={}, is_npc=True),
-                fight.ctx,
-            )
-            stats = fight.rules.summary(fighter, fight.encounter.state or {}, ctx=fight.ctx) or {}
-        except Exception:  # a ruleset bug costs the line its numbers, not the page
-            logger.exception("summary of an NPC to add failed")
-            stats = {}
-        for st in (stats.get("stats") or [])[:3]:
-            if isinstance(st, dict) and st.get("label"):
-                parts.append(f"{st['label']} {st.get('value', '')}".strip())
-    return " · ".join(parts)
+def _npc_numbers(fight: Fight, name: str, build: Any) -> list[str]:
+    """The first numbers an NPC's row in the turn order will show, before it joins
+    (["Stamina 11/11", "Momentum 3"]): the ruleset's own ``summary`` of it."""
+    if fight.ruleset is None or fight.rules is None or not isinstance(build, dict):
+        return []
+    try:
+        fighter = combatant_fighter(
+            fight.ruleset,
+            fight.encounter.campaign,
+            Combatant(id=0, name=name, build=build, state={}, is_npc=True),
+            fight.ctx,
+        )
+        stats = fight.rules.summary(fighter, fight.encounter.state or {}, ctx=fight.ctx) or {}
+    except Exception:  # a ruleset bug costs the line its numbers, not the page
+        logger.exception("summary of an NPC to add failed")
+        return []
+    return [
+        f"{st['label']} {st.get('value', '')}".strip()
+        for st in (stats.get("stats") or [])[:3]
+        if isinstance(st, dict) and st.get("label")
+    ]
 
 
 def encounter_npcs_to_add(*, encounter: Encounter) -> dict[str, list[dict[str, Any]]]:
     """What the GM's "Add NPCs" form offers: the ruleset's ready NPCs and the campaign's library,
-    each {"value", "name", "summary"} (``value`` is what the form posts back: "archetype:<id>" or
-    "npc:<id>"; never shown). One query (the library); the combatants are not loaded."""
+    each {"value", "name", "summary", "numbers"} (``summary``: the ruleset's line about a ready NPC;
+    ``numbers``: its row's first numbers; ``value`` is what the form posts back, "archetype:<id>"
+    or "npc:<id>", never shown). One query (the library); the combatants are not loaded."""
     from combat.models import LibraryNpc
 
     campaign = encounter.campaign
@@ -802,13 +804,19 @@ def encounter_npcs_to_add(*, encounter: Encounter) -> dict[str, list[dict[str, A
         {
             "value": f"archetype:{a['id']}",
             "name": a["name"],
-            "summary": _npc_line(fight, a["name"], a["build"], a["summary"]),
+            "summary": a["summary"],
+            "numbers": _npc_numbers(fight, a["name"], a["build"]),
         }
         for a in npc_archetypes(fight.ruleset, campaign)
     ]
     library = LibraryNpc.objects.filter(campaign=campaign).only("id", "name", "build").order_by("name", "id")
     kept = [
-        {"value": f"npc:{npc.pk}", "name": npc.name, "summary": _npc_line(fight, npc.name, npc.build)}
+        {
+            "value": f"npc:{npc.pk}",
+            "name": npc.name,
+            "summary": "",
+            "numbers": _npc_numbers(fight, npc.name, npc.build),
+        }
         for npc in library
     ]
     return {"archetypes": ready, "library": kept}

@@ -2,10 +2,11 @@
 the campaign's library NPCs, says how many and, if they like, what to call them; no JSON.
 
 One view over ``combat.services.encounter_add_npcs`` (the API's ``encounter_add_combatant`` does
-the work). htmx swaps the form (``#add-npcs``) with what happened; the new combatants reach every
+the work). htmx swaps only the form's status line (``#add-npcs-status``: what was added, or why
+nothing was); the form keeps what the GM picked and typed, and the new combatants reach every
 open page, this one included, through the websocket as every change does. A plain POST redirects
 back to the page, or shows it again with the reason (400). The form is its own fragment outside
-the actions panel, so the panel's refreshes after each change never reset what the GM typed.
+the actions panel, so the panel's refreshes after each change never reset it either.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def _answer(
     request: HtmxHttpRequest, encounter: Encounter, state: dict[str, Any], status: int
 ) -> HttpResponse:
     if request.htmx:
-        return render(request, FRAGMENT, {"encounter": encounter, "add_npcs_state": state}, status=status)
+        return render(request, f"{FRAGMENT}#add-npcs-status", {"npcs_form": state}, status=status)
     from combat.views import TEMPLATE, _context  # the encounter page, whole
 
     return render(request, TEMPLATE, _context(request, encounter, add_npcs_state=state), status=status)
@@ -151,5 +152,4 @@ def encounter_add_npcs(request: HtmxHttpRequest, encounter_id: int) -> HttpRespo
     if not request.htmx:
         messages.success(request, done)
         return redirect(reverse("encounter_detail", args=[encounter.pk]))
-    encounter.refresh_from_db(fields=["status"])
-    return _answer(request, encounter, {"done": done, "values": {"pick": values["pick"]}}, 200)
+    return _answer(request, encounter, {"done": done}, 200)

@@ -163,10 +163,12 @@ def test_the_gm_page_offers_every_archetype_and_library_npc_in_the_games_words(s
         assert archetype["summary"].replace("'", "&#x27;") in section  # its line, in the game's words
     assert f'value="npc:{npc.pk}"' in section and '<span class="npc-pick-name">Old Mags</span>' in section
     summaries = re.findall(r'<span class="npc-pick-summary">([^<]*)</span>', section)
-    assert len(summaries) == len(shipped) + 1
-    for line in summaries:
-        assert not re.search(r"[a-z]+[_.][a-z]+|[{}\[\]]", line), line  # no codes, no raw data
-    assert len(summaries[-1].split(" · ")) >= 1 and summaries[-1]  # the library NPC's numbers
+    numbers = re.findall(r'<span class="npc-stat">([^<]*)</span>', section)
+    assert len(summaries) == len(shipped)  # the library NPC has no words of the game's, only numbers
+    rows = re.findall(r'<span class="npc-pick-numbers">(.*?)</span></span>', section)
+    assert len(rows) == len(shipped) + 1 and numbers  # every pick shows its row's first numbers
+    for line in summaries + numbers:
+        assert not re.search(r"[a-z]+[_.][a-z]+|[{}\[\]]|None", line), line  # no codes, no raw data
     # The first ready NPC is picked already: the GM may type a number and press Enter.
     assert f'value="archetype:{shipped[0]["id"]}" required checked' in section
     player_page = _signed_in(t["player"]).get(reverse("encounter_detail", args=[t["encounter"].pk]))
@@ -183,9 +185,9 @@ def test_the_gm_adds_three_of_an_archetype_with_htmx_and_without(slug):
     response = gm.post(url, {"pick": f"archetype:{archetype['id']}", "count": "3"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     html = response.content.decode()
-    assert html.lstrip().startswith('<section id="add-npcs"')  # the fragment htmx swaps
-    assert f"Added {name} 1, {name} 2, {name} 3." in html
-    assert f'value="archetype:{archetype["id"]}" required checked' in html  # the pick stays
+    # htmx swaps the status line only: the form keeps what the GM picked and typed.
+    assert html.lstrip().startswith('<div id="add-npcs-status"') and 'name="pick"' not in html
+    assert f'data-testid="add-npcs-done">Added {name} 1, {name} 2, {name} 3.</p>' in html
     assert _npcs(e) == [(f"{name} {i}", name) for i in (1, 2, 3)]
     # Without JavaScript: a redirect to the page, which says what was added.
     response = gm.post(url, {"pick": f"archetype:{archetype['id']}", "count": "2", "name": "Scout"})
@@ -261,7 +263,12 @@ def test_an_ended_encounter_takes_no_npcs():
     )
     assert response.status_code == 400
     assert "The encounter has ended. Nothing was added." in response.content.decode()
-    assert 'name="pick"' not in response.content.decode()
+    response = gm.post(reverse("encounter_add_npcs", args=[e.pk]), {"pick": "archetype:goblin", "count": "2"})
+    assert (
+        response.status_code == 400
+        and "The encounter has ended. Nothing was added." in response.content.decode()
+    )
+    assert 'name="pick"' not in response.content.decode()  # the page again, without the form
     assert e.combatants.count() == 0
 
 
