@@ -688,7 +688,8 @@ def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
 
 
 def npc_archetypes(ruleset: Ruleset | None, campaign: Campaign) -> list[dict[str, Any]]:
-    """The ready NPCs a ruleset ships (``Ruleset.npc_archetypes``): [{"id", "name", "build"}]."""
+    """The ready NPCs a ruleset ships (``Ruleset.npc_archetypes``): [{"id", "name", "summary",
+    "build"}] (``summary``: a line about it in the game's words, "" when the ruleset gives none)."""
     if ruleset is None:
         return []
     found = ruleset.npc_archetypes(ruleset.context(campaign.house_rules, campaign.homebrew))
@@ -696,6 +697,7 @@ def npc_archetypes(ruleset: Ruleset | None, campaign: Campaign) -> list[dict[str
         {
             "id": str(a.get("id") or i),
             "name": str(a.get("name") or a["build"].get("name") or "NPC"),
+            "summary": str(a.get("summary") or ""),
             "build": copy.deepcopy(a["build"]),
         }
         for i, a in enumerate(found)
@@ -762,3 +764,59 @@ def library_npc_for_user(*, user, npc_id: Any):
     if npc is None:
         raise Http404("No such NPC.")
     return npc
+
+
+def _npc_numbers(fight: Fight, name: str, build: Any) -> list[str]:
+    """The first numbers an NPC's row in the turn order will show, before it joins
+    (["Stamina 11/11", "Momentum 3"]): the ruleset's own ``summary`` of it."""
+    if fight.ruleset is None or fight.rules is None or not isinstance(build, dict):
+        return []
+    try:
+        fighter = combatant_fighter(
+            fight.ruleset,
+            fight.encounter.campaign,
+            Combatant(id=0, name=name, build=build, state={}, is_npc=True),
+            fight.ctx,
+        )
+        stats = fight.rules.summary(fighter, fight.encounter.state or {}, ctx=fight.ctx) or {}
+    except Exception:  # a ruleset bug costs the line its numbers, not the page
+        logger.exception("summary of an NPC to add failed")
+        return []
+    return [
+        f"{st['label']} {st.get('value', '')}".strip()
+        for st in (stats.get("stats") or [])[:3]
+        if isinstance(st, dict) and st.get("label")
+    ]
+
+
+def encounter_npcs_to_add(*, encounter: Encounter) -> dict[str, list[dict[str, Any]]]:
+    """What the GM's "Add NPCs" form offers: the ruleset's ready NPCs and the campaign's library,
+    each {"value", "name", "summary", "numbers"} (``summary``: the ruleset's line about a ready NPC;
+    ``numbers``: its row's first numbers; ``value`` is what the form posts back, "archetype:<id>"
+    or "npc:<id>", never shown). One query (the library); the combatants are not loaded."""
+    from combat.models import LibraryNpc
+
+    campaign = encounter.campaign
+    ruleset, rules, why = campaign_combat_rules(campaign)
+    ctx = campaign_context(campaign=campaign, ruleset=ruleset) if ruleset else None
+    fight = Fight(encounter=encounter, ruleset=ruleset, rules=rules, unsupported=why, combatants=[], ctx=ctx)
+    ready = [
+        {
+            "value": f"archetype:{a['id']}",
+            "name": a["name"],
+            "summary": a["summary"],
+            "numbers": _npc_numbers(fight, a["name"], a["build"]),
+        }
+        for a in npc_archetypes(fight.ruleset, campaign)
+    ]
+    library = LibraryNpc.objects.filter(campaign=campaign).only("id", "name", "build").order_by("name", "id")
+    kept = [
+        {
+            "value": f"npc:{npc.pk}",
+            "name": npc.name,
+            "summary": "",
+            "numbers": _npc_numbers(fight, npc.name, npc.build),
+        }
+        for npc in library
+    ]
+    return {"archetypes": ready, "library": kept}

@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import re
 from typing import Any
 
 from django.db import transaction
@@ -53,6 +54,7 @@ from combat.selectors import (
     encounter_is_gm,
     fighter_report,
     log_entry,
+    npc_archetypes,
     npc_report,
     row_signatures,
 )
@@ -403,6 +405,7 @@ def encounter_add_combatant(
     count: int = 1,
     group: str = "",
     roller: Roller | None = None,
+    continue_numbers: bool = False,
 ) -> list[Combatant]:
     """Add a campaign character (PC) or ``count`` NPCs from a quick build (GM only).
 
@@ -410,7 +413,8 @@ def encounter_add_combatant(
     invalid build is a 422 carrying the report's errors); their play state starts from
     ``ruleset.initial_state``. ``count`` > 1 makes "Goblin 1…N" sharing one group (the group
     defaults to the name). Added to a running encounter, ``CombatRules.join`` gives them their
-    numbers and they go to the end of the order.
+    numbers and they go to the end of the order. ``continue_numbers``: the numbers go on from
+    the NPCs of that name already there ("Goblin 3" after "Goblin 1", "Goblin 2"), in their group.
     """
     roller = roller or Roller()
     with transaction.atomic():
@@ -465,6 +469,9 @@ def encounter_add_combatant(
                     code=first.code,
                 )
             group = (group or "").strip()[:60]
+            taken, their_group = _numbers_taken(e, base) if continue_numbers else (0, "")
+            if taken and not group:
+                group = their_group
             if count > 1 and not group:
                 group = base[:60]
             state: dict = {}
@@ -472,8 +479,9 @@ def encounter_add_combatant(
                 state = ruleset.initial_state(build, report, ctx=report.context) or {}
             except NotImplementedError:
                 state = {}
-            for i in range(1, count + 1):
-                npc_name = f"{base} {i}" if count > 1 else base
+            for i in range(taken + 1, taken + count + 1):
+                suffix = f" {i}" if count > 1 or taken else ""
+                npc_name = base[: NAME_LENGTH - len(suffix)] + suffix
                 created.append(
                     Combatant(
                         encounter=e,
@@ -751,3 +759,75 @@ def _int_id(raw: Any) -> int:
     except (TypeError, ValueError):
         return 0
     return value if 0 < value < 2**63 else 0
+
+
+# ------------------------------------------------------------------ adding NPCs from the encounter page
+
+
+def _numbers_taken(encounter: Encounter, base: str) -> tuple[int, str]:
+    """The highest number the encounter's NPCs called ``base`` carry ("Goblin" alone counts as 1,
+    "Goblin 2" as 2; 0 when there is none), and the group of one of them. Read under the
+    encounter's lock, so two adds at once never both make "Goblin 3"."""
+    pattern = re.compile(rf"{re.escape(base)}(?: ([0-9]{{1,6}}))?")
+    taken, group = 0, ""
+    rows = encounter.combatants.filter(is_npc=True, name__startswith=base).values_list("name", "group")
+    for name, their_group in rows.order_by("id"):
+        found = pattern.fullmatch(name)
+        if found is None:
+            continue
+        number = int(found.group(1)) if found.group(1) else 1
+        if number > taken:
+            taken, group = number, their_group
+    return taken, group
+
+
+def encounter_add_npcs(
+    *,
+    encounter: Encounter | int,
+    user,
+    archetype: str | None = None,
+    npc_id: Any = None,
+    count: Any = 1,
+    name: str = "",
+    roller: Roller | None = None,
+) -> list[Combatant]:
+    """Add ``count`` NPCs to the encounter (GM only) from one of the ruleset's ready archetypes
+    (``archetype``: its id, ``Ruleset.npc_archetypes``) or one of the campaign's library NPCs
+    (``npc_id``), named ``name`` (default: the archetype's or the NPC's own) and numbered on from
+    those of that name already there ("Goblin 3", "Goblin 4" after two goblins).
+
+    The encounter page's "Add NPCs" form; the work is ``encounter_add_combatant``'s, as for the
+    API. Refusals change nothing: a stranger gets the 404, a player 403, an unknown archetype,
+    another campaign's NPC or a count out of 1…``MAX_GROUP`` a 400.
+    """
+    if isinstance(encounter, Encounter):
+        e = encounter
+    else:
+        e = encounter_for_user(user=user, encounter_id=encounter)
+    _require_gm(user, e, "add NPCs")
+    campaign = e.campaign
+    if (archetype is None) == (npc_id is None):
+        raise InvalidInput("Pick one ready NPC or one NPC of the library.", "pick")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_GROUP:
+        raise InvalidInput(f"How many: a whole number from 1 to {MAX_GROUP}, please.", "count")
+    if archetype is not None:
+        ruleset, _, _ = campaign_combat_rules(campaign)
+        chosen = next((a for a in npc_archetypes(ruleset, campaign) if a["id"] == archetype), None)
+        if ruleset is None or chosen is None:
+            raise InvalidInput("That is not one of this game's ready NPCs.", "archetype")
+        own_name, build = chosen["name"], chosen["build"]
+    else:
+        npc = LibraryNpc.objects.filter(pk=_int_id(npc_id), campaign_id=e.campaign_id).first()
+        if npc is None:
+            raise InvalidInput("No such NPC in this campaign's library.", "npc")
+        own_name, build = npc.name, npc.build
+    chosen_name = name.strip() if isinstance(name, str) else ""
+    return encounter_add_combatant(
+        encounter=e,
+        user=user,
+        name=chosen_name or own_name,
+        build=build,
+        count=count,
+        roller=roller,
+        continue_numbers=True,
+    )

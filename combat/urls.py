@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from combat import views, views_library
+from combat import views, views_library, views_npcs
 
 urlpatterns = [
     path("campaign/<int:campaign_id>/", views.encounter_list, name="encounter_list"),
@@ -21,6 +21,7 @@ urlpatterns = [
         views_library.encounter_add_from_library,
         name="encounter_add_from_library",
     ),
+    path("<int:encounter_id>/npcs/", views_npcs.encounter_add_npcs, name="encounter_add_npcs"),
     path("campaign/<int:campaign_id>/npcs/", views_library.npc_library_page, name="npc_library"),
     path("campaign/<int:campaign_id>/npcs/new/", views_library.npc_new, name="npc_new"),
     path("campaign/<int:campaign_id>/npcs/<int:npc_id>/", views_library.npc_edit, name="npc_edit"),

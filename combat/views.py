@@ -26,7 +26,6 @@ from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import is_campaign_gm
 from combat import services
 from combat.broadcast import render_live
-from combat.quick_builds import quick_build
 from combat.selectors import (
     campaign_characters_to_add,
     campaign_combat_rules,
@@ -34,7 +33,6 @@ from combat.selectors import (
     encounter_for_user,
     encounter_is_gm,
     encounters_for_user,
-    npc_library,
 )
 from combat.selectors import (
     encounter_board as board_of,
@@ -75,8 +73,6 @@ def _panel_context(request: HtmxHttpRequest, encounter, fight, **extra) -> dict[
     }
     if gm and encounter.status != encounter.Status.ENDED:
         ctx["characters_to_add"] = campaign_characters_to_add(fight=fight)
-        ctx["quick_build"] = json.dumps(quick_build(fight.ruleset, encounter.campaign), indent=1)
-        ctx["library"] = list(npc_library(campaign=encounter.campaign).only("id", "name"))
     ctx.update(extra)
     return ctx
 

@@ -778,7 +778,7 @@ class Ruleset:
             return {"ruleset": self.slug, "name": "Bandit"}
 
     def npc_archetypes(self, ctx: Context | None = None) -> list[dict[str, Any]]:
-        """The ready NPCs the GM's library starts from: [{"id", "name", "build"}]
+        """The ready NPCs the GM's library starts from: [{"id", "name", "summary"?, "build"}]
         (``content/npc_archetypes.json`` ``{"archetypes": [...]}``; checked as NPCs, phase
         ``NPC_PHASE``: a build may be over a player's budget). Default: the quick NPC alone."""
         found = (self.tables.get("npc_archetypes") or {}).get("archetypes")

@@ -70,11 +70,11 @@ def test_build_an_ogre_over_the_player_budget_keep_it_and_add_three(
         "138 CP (over the player budget of 40)"
         in client.get(reverse("npc_library", args=[campaign.id])).content.decode()
     )
-    # Two clicks on the encounter page: the count, then Add.
+    # On the encounter page: pick the ogre, the count, then Add.
     panel = client.get(reverse("encounter_detail", args=[encounter.id])).content.decode()
-    assert f'name="npc" value="{npc.id}"' in panel
+    assert f'name="pick" value="npc:{npc.id}"' in panel
     added = client.post(
-        reverse("encounter_add_from_library", args=[encounter.id]), {"npc": npc.id, "count": "3"}
+        reverse("encounter_add_npcs", args=[encounter.id]), {"pick": f"npc:{npc.id}", "count": "3"}
     )
     assert added.status_code == 302
     names = list(encounter.combatants.order_by("id").values_list("name", "is_npc", "group"))

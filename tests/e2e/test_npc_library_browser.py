@@ -1,5 +1,5 @@
 """The GM's NPC library in a real browser: build an ogre with the builder (over the player budget,
-accepted), keep it, and add three to an encounter in two clicks (the count, then Add); a player
+accepted), keep it, and add three to an encounter (pick it, the count, then Add); a player
 of the campaign gets neither the library nor the add form.
 
 The encounter page learns of new combatants through its websocket, so this runs against daphne
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DESK = {"width": 1280, "height": 1000}
 
 
-def test_gm_builds_an_ogre_keeps_it_and_adds_three_in_two_clicks(browser, asgi_server):  # noqa: F811
+def test_gm_builds_an_ogre_keeps_it_and_adds_three_from_the_encounter(browser, asgi_server):  # noqa: F811
     from playwright.sync_api import expect
 
     gm, player = make_user("gina"), make_user("pat")
@@ -46,9 +46,10 @@ def test_gm_builds_an_ogre_keeps_it_and_adds_three_in_two_clicks(browser, asgi_s
 
         page.goto(reverse("encounter_detail", args=[encounter.pk]))
         page.wait_for_function("() => window.__wsOpen === true")
-        add = page.locator('form.library-add[data-npc="Ogre"]')
-        add.get_by_label("How many Ogre").fill("3")  # click 1: the count
-        add.get_by_role("button", name="Add").click()  # click 2: Add
+        add = page.locator("#add-npcs")
+        add.locator("fieldset", has_text="From the NPC library").get_by_text("Ogre", exact=True).click()
+        add.get_by_label("How many").fill("3")
+        add.get_by_role("button", name="Add NPCs").click()
         for n in (1, 2, 3):
             expect(page.locator(".combatant.is-npc", has_text=f"Ogre {n}")).to_have_count(1)
         names = list(encounter.combatants.order_by("id").values_list("name", "group"))
@@ -57,7 +58,7 @@ def test_gm_builds_an_ogre_keeps_it_and_adds_three_in_two_clicks(browser, asgi_s
         # The wrong user: a player of the campaign sees no library and cannot open it.
         other.goto(reverse("encounter_detail", args=[encounter.pk]))
         expect(other.locator(".combatant.is-npc")).to_have_count(3)
-        expect(other.locator("#npc-library")).to_have_count(0)
+        expect(other.locator("#add-npcs")).to_have_count(0)
         response = other.goto(reverse("npc_library", args=[campaign.pk]))
         assert response is not None and response.status == 403
         response = other.goto(reverse("npc_edit", args=[campaign.pk, npc.pk]))

@@ -1,0 +1,18 @@
+"""Tags of the encounter page's own fragments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def add_npcs(context: Any, encounter: Any) -> dict[str, Any]:
+    """What the "Add NPCs" form (combat/_add_npcs.html) shows to this user; the page's view need
+    not know of it (a refused plain POST passes ``add_npcs_state`` with the reason)."""
+    from combat.views_npcs import add_npcs_context
+
+    return add_npcs_context(context.get("request"), encounter, context.get("add_npcs_state"))
