@@ -96,3 +96,25 @@ def rule_refused(code: str, message: str, path: str | None = "") -> RuleRefused:
 
 #: The refusals a form shows beside itself; a ``NotPermitted`` is a 403 page of its own.
 SHOWN_INLINE = (BadInput, Conflict, RuleRefused)
+
+
+class DraftConflict(Conflict):
+    """A builder page's save that cannot be put on top of the latest draft (409): ``conflicts``
+    are the traits both changed ([{"path", "label", "base", "mine", "theirs"}], empty when the
+    page's version is too old to merge), ``current_version`` and ``latest`` the draft as saved."""
+
+    def __init__(self, message: str, *, conflicts: list[dict], current_version: int, latest: Any):
+        self.conflicts = conflicts
+        self.current_version = current_version
+        self.latest = latest
+        super().__init__(
+            message,
+            errors=[
+                {
+                    "code": "version.conflict",
+                    "path": c["path"],
+                    "message": f"{c['label']} was changed elsewhere.",
+                }
+                for c in conflicts
+            ],
+        )

@@ -320,12 +320,16 @@ def _apply_actions(sections, post, build, meta: dict | None = None) -> None:
         parent, _, index = target.rpartition("/")
         if parent in by_path and index.isdigit():
             delete_at(build, target)
-    for step in _getlist(post, "_step"):
-        pointer, _, delta = step.rpartition("|")
+    _steps_apply(by_path, _getlist(post, "_step"), build)
+
+
+def _steps_apply(by_path: dict, steps: list[str], build: dict) -> None:
+    for step in steps:
+        pointer, _, raw = step.rpartition("|")
         if not pointer.startswith("/"):
             continue
         try:
-            delta = int(delta)
+            delta = int(raw)
         except ValueError:
             continue
         value = resolve(build, pointer, 0)
@@ -339,6 +343,19 @@ def _apply_actions(sections, post, build, meta: dict | None = None) -> None:
             delete_at(build, pointer)
         else:
             set_at(build, pointer, value + delta)
+
+
+def apply_steps(ruleset_traits: dict, steps: list[str], build: dict) -> None:
+    """Apply a builder POST's ``_step`` values ("<path>|<delta>") to ``build`` in place.
+
+    The builder page reads the form without them (``build_from_post`` of a POST less ``_step``)
+    and applies them to the saved result, so that a click counts on top of the latest build
+    rather than on the number the page showed when the click left."""
+    sections = [s for s in (ruleset_traits or {}).get("sections", []) if isinstance(s, dict) and "path" in s]
+    by_path = {s["path"]: s for s in sections if s.get("kind") != "custom"}
+    for s in sections:
+        by_path.setdefault(s["path"], s)
+    _steps_apply(by_path, steps, build)
 
 
 def builder_meta(ruleset) -> dict:

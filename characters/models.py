@@ -112,7 +112,12 @@ class Character(models.Model):
     build = models.JSONField(default=dict)
     state = models.JSONField(default=dict, blank=True)
     report = models.JSONField(default=dict, blank=True)
+    #: The concurrency token of every door (the API's ``version``): every saved change bumps it,
+    #: a builder autosave too, so a write based on an older one is refused (409) or merged.
     version = models.PositiveIntegerField(default=1)
+    #: The version number people read (sheet, builder, history): it counts the versions that
+    #: mean something (created, submitted, approved, advanced, reverted, play…), not autosaves.
+    shown_version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -124,6 +129,10 @@ class Character(models.Model):
     creation_review_status: str | None = None
     #: Not stored: the rules' ``Report`` of ``build`` when a service just computed it (a saved draft).
     live_report: Any = None
+    #: Not stored: set by the builder page's save (``character_save_page_draft``): whether it wrote
+    #: anything, and whether it merged the page's changes onto a build saved elsewhere since.
+    saved: bool = False
+    merged: bool = False
 
     class Meta:
         ordering = ["name", "id"]
@@ -172,7 +181,13 @@ class CharacterVersion(models.Model):
     )  # "created", "saved draft", "advancement #3", "revert to v2"
     #: "build" (the character's choices changed) or "play" (play state only: harm, pools, a
     #: combat round). History lists build versions by default; the play log lists the others.
-    kind = models.CharField(max_length=8, choices=[("build", "Build"), ("play", "Play")], default="build")
+    #: "draft": a builder autosave, kept only as the base of a later three-way merge (the last
+    #: few per character, ``versions.DRAFT_ROWS_KEPT``); never listed.
+    kind = models.CharField(
+        max_length=8, choices=[("build", "Build"), ("play", "Play"), ("draft", "Draft")], default="build"
+    )
+    #: The number people read (``Character.shown_version`` when this was written); None on drafts.
+    shown_number = models.PositiveIntegerField(null=True, blank=True)
     author = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -184,6 +199,11 @@ class CharacterVersion(models.Model):
 
     def __str__(self) -> str:
         return f"Character #{self.character_id} v{self.number}"
+
+    @property
+    def label_number(self) -> int:
+        """The number shown for this version (rows from before ``shown_number`` show ``number``)."""
+        return self.shown_number if self.shown_number is not None else self.number
 
 
 class LedgerEntry(models.Model):

@@ -21,9 +21,9 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from characters.diff import build_diff
-from characters.errors import Conflict, RuleRefused
-from characters.forms_builder import build_from_post, builder_form, builder_meta
+from characters.diff import build_diff, build_merge
+from characters.errors import Conflict, DraftConflict, RuleRefused
+from characters.forms_builder import apply_steps, build_from_post, builder_form, builder_meta, html_id
 from characters.models import Character
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import (
@@ -37,6 +37,7 @@ from characters.selectors.characters import (
 from characters.services import characters as svc
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
 from rulesets.engine import words
+from rulesets.engine.pointer import delete_at, set_at
 
 MAX_IMPORT_BYTES = 256 * 1024
 
@@ -96,6 +97,7 @@ def _builder_context(
     version: int | None = None,
     autosaved: bool = False,
     autosave_error: str = "",
+    save_note: str = "",
 ) -> dict:
     campaign = character.campaign
     ruleset, ctx, traits = builder_traits(campaign=campaign)
@@ -157,6 +159,7 @@ def _builder_context(
         "version": character.version if version is None else version,
         "autosaved": autosaved,
         "autosave_error": autosave_error,
+        "save_note": save_note,
     }
 
 
@@ -201,84 +204,186 @@ def character_builder(request, character_id):
         return _redirect(request, _sheet_url(character))
 
     check_post(request.POST)
-    version = post_whole_number(request.POST, "_version", label="Version", default="", min_value=0)
+    version = post_whole_number(request.POST, "_version", label="Version", default=None, min_value=0)
     ruleset, _, traits = builder_traits(campaign=character.campaign)
-    build = build_from_post(traits, request.POST, character.build, builder_meta(ruleset))
+    meta = builder_meta(ruleset)
+    # The page's fields are read over the build of the version it was drawn from (its base), and
+    # its − / + steps are applied to what is saved: a click counts on top of the latest build.
+    post = request.POST.copy()
+    steps = post.pop("_step", [])
+    base_build = svc.character_draft_base(character=character, version=version)
+    mine = build_from_post(traits, post, base_build if base_build is not None else character.build, meta)
 
-    if "_save" in request.POST or "_submit" in request.POST:
+    def edit(build: dict) -> None:
+        apply_steps(traits, steps, build)
+
+    if "_rebase" in request.POST:
+        return _builder_rebased(request, character, base_build, mine)
+    explicit = "_save" in request.POST
+    if "_check" in request.POST and not (steps or explicit or "_submit" in request.POST):
+        # Check validates and saves nothing, but shows the draft as it is now: a page drawn
+        # before another tab's save catches up with it (its own changes merged on top, still to
+        # save), so its next save can never put the other tab's values back.
         try:
-            if build != character.build or "_save" in request.POST:
-                character = svc.character_save_draft(
-                    character_id=character.id, user=request.user, build=build, version=version
-                )
-                version = character.version
-            if "_submit" in request.POST:
-                character = svc.character_submit(
-                    character_id=character.id, user=request.user, version=version
-                )
-                if character.status == Character.Status.PENDING:
-                    messages.success(
-                        request, f"{character.name} is submitted: the GM will review it before play."
-                    )
-                    return _redirect(request, reverse("character_builder", args=[character.id]))
-                messages.success(request, f"{character.name} is submitted and active.")
-                return _redirect(request, _sheet_url(character))
-        except Conflict as exc:
-            report = svc.character_validate(campaign=character.campaign, build=build)
-            ctx = _builder_context(request, character, build, report, readonly=False, note=str(exc.detail))
-            return render(request, "characters/builder.html", ctx, status=409)
-        except RuleRefused as exc:
-            character.refresh_from_db()
-            report = svc.character_validate(campaign=character.campaign, build=character.build)
-            ctx = _builder_context(
-                request, character, character.build, report, readonly=False, note=str(exc.detail)
+            shown = svc.draft_on_latest(
+                character=character, base_version=version, base_build=base_build, build=mine
             )
-            return render(request, "characters/builder.html", ctx, status=422)
+        except DraftConflict as exc:
+            return _builder_conflict(request, character, mine, version, exc)
+        report = svc.character_validate(campaign=character.campaign, build=shown)
+        ctx = _builder_context(request, character, shown, report, readonly=False)
+        if request.htmx:
+            return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+        return render(request, "characters/builder.html", ctx)
+    try:
+        review_status = character.creation_review_status  # saving a draft does not change it
+        character = svc.character_save_page_draft(
+            character_id=character.id,
+            user=request.user,
+            base_version=version,
+            base_build=base_build,
+            build=mine,
+            edit=edit if steps else None,
+            explicit=explicit,
+        )
+        character.creation_review_status = review_status
+        if "_submit" in request.POST:
+            character = svc.character_submit(
+                character_id=character.id, user=request.user, version=character.version
+            )
+            if character.status == Character.Status.PENDING:
+                messages.success(
+                    request, f"{character.name} is submitted: the GM will review it before play."
+                )
+                return _redirect(request, reverse("character_builder", args=[character.id]))
+            messages.success(request, f"{character.name} is submitted and active.")
+            return _redirect(request, _sheet_url(character))
+    except DraftConflict as exc:
+        edit(mine)
+        return _builder_conflict(request, character, mine, version, exc)
+    except Conflict as exc:  # a submit that lost a race with another save
+        report = svc.character_validate(campaign=character.campaign, build=mine)
+        ctx = _builder_context(request, character, mine, report, readonly=False, note=str(exc.detail))
+        return render(request, "characters/builder.html", ctx, status=409)
+    except RuleRefused as exc:
+        character.refresh_from_db()
+        report = svc.character_validate(campaign=character.campaign, build=character.build)
+        ctx = _builder_context(
+            request, character, character.build, report, readonly=False, note=str(exc.detail)
+        )
+        if request.htmx:
+            ctx["autosave_error"] = f"Not saved: {exc.detail}"
+            return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+        return render(request, "characters/builder.html", ctx, status=422)
+
+    merged_note = (
+        "Saved elsewhere too (another tab or device): this page now shows both." if character.merged else ""
+    )
+    if explicit:
         valid = character.report.get("valid")
         messages.success(
             request,
-            f"Draft saved as version {character.version}"
+            f"Draft saved as version {character.shown_version}"
             + ("." if valid else " — it still has problems to fix before you can submit it."),
         )
         return _redirect(request, reverse("character_builder", args=[character.id]))
-
-    autosaved, autosave_error = False, ""
-    if request.htmx and "_autosave" in request.POST and build != character.build:
-        # An edit autosaves the draft: a version only when the build changed. A stale version
-        # (saved elsewhere since this page loaded) saves nothing and keeps the form as typed.
-        try:
-            review_status = character.creation_review_status  # saving a draft does not change it
-            character = svc.character_save_draft(
-                character_id=character.id, user=request.user, build=build, version=version
-            )
-            character.creation_review_status = review_status
-            version, autosaved = character.version, True
-        except Conflict as exc:
-            autosave_error = (
-                f"Not saved: {exc.detail} Your edits are still on this page; copy what you need, "
-                "then reload to see the newer version."
-            )
-        except RuleRefused as exc:
-            autosave_error = f"Not saved: {exc.detail}"
-    report = None
-    if autosaved:
-        build = character.build  # as stored (the server's budget): the page and the draft agree
-        report = character.live_report  # the save's own report of it: not validated twice
+    if not request.htmx:
+        # A plain form post (a − / + or Check before the page's scripts run, or without them):
+        # saved like any other; Post/Redirect/Get, so a reload never sends the click again.
+        if merged_note:
+            messages.info(request, merged_note)
+        anchor = ""
+        if steps:
+            anchor = "#" + html_id(steps[0].rpartition("|")[0])
+        return HttpResponseRedirect(reverse("character_builder", args=[character.id]) + anchor)
+    report = character.live_report if character.saved else None
     if report is None:
-        report = svc.character_validate(campaign=character.campaign, build=build)
+        report = svc.character_validate(campaign=character.campaign, build=character.build)
     ctx = _builder_context(
         request,
         character,
-        build,
+        character.build,  # as stored (the server's budget): the page and the draft agree
         report,
         readonly=False,
-        version=version if autosave_error else None,
-        autosaved=autosaved,
-        autosave_error=autosave_error,
+        autosaved=character.saved,
+        save_note=merged_note,
+    )
+    # The partials need nothing from the request: rendering without it skips the context
+    # processors (the navigation's queries) on the hottest path of the app.
+    return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+
+
+def _conflict_words(exc: DraftConflict) -> str:
+    if not exc.conflicts:
+        return (
+            "Not saved: this draft was saved elsewhere (another tab or device) since this page was "
+            "drawn, too long ago to combine."
+        )
+
+    def shown(value) -> str:
+        if value is None or value == [] or value == {}:
+            return "nothing"
+        if isinstance(value, list):
+            return ", ".join(str(v.get("item", v) if isinstance(v, dict) else v) for v in value)
+        return str(value)
+
+    what = "; ".join(
+        f"{c['label']} is {shown(c['theirs'])} there, {shown(c['mine'])} here" for c in exc.conflicts[:3]
+    )
+    more = f" (and {len(exc.conflicts) - 3} more)" if len(exc.conflicts) > 3 else ""
+    return (
+        "Not saved: this draft was changed in another tab or device since this page was drawn, "
+        f"and the same choices differ: {what}{more}."
+    )
+
+
+def _builder_conflict(request, character: Character, mine: dict, version, exc: DraftConflict):
+    """The page's values as it shows them, at its own version, with what happened in words and
+    the two ways on: reload with these changes on top of the latest, or reload without them."""
+    report = svc.character_validate(campaign=character.campaign, build=mine)
+    ctx = _builder_context(
+        request,
+        character,
+        mine,
+        report,
+        readonly=False,
+        version=version,
+        autosave_error=_conflict_words(exc),
+    )
+    ctx["conflict"] = True
+    if request.htmx:  # 200: htmx swaps only 2xx answers (base.html's responseHandling)
+        return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+    ctx["note"] = ctx["autosave_error"]
+    return render(request, "characters/builder.html", ctx, status=409)
+
+
+def _builder_rebased(request, character: Character, base_build, mine: dict):
+    """ "Reload with my changes": the latest draft with this page's changes since its version on
+    top (where both changed, this page's value), shown as unsaved under the latest version: the
+    player sees both and saves on purpose."""
+    latest = character.build
+    if base_build is None:
+        rebased = mine
+    else:
+        rebased, conflicts = build_merge(base_build, mine, latest)
+        for c in conflicts:
+            if c["mine"] is None:
+                delete_at(rebased, c["path"])
+            else:
+                set_at(rebased, c["path"], c["mine"])
+    report = svc.character_validate(campaign=character.campaign, build=rebased)
+    ctx = _builder_context(
+        request,
+        character,
+        rebased,
+        report,
+        readonly=False,
+        save_note=(
+            f"This page now shows the latest draft (version {character.shown_version}) with your unsaved "
+            "changes on top. Press Save draft to keep them, or reload the page to drop them."
+        ),
     )
     if request.htmx:
-        # The partials need nothing from the request: rendering without it skips the context
-        # processors (the navigation's queries) on the hottest path of the app.
         return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
     return render(request, "characters/builder.html", ctx)
 
@@ -354,7 +459,9 @@ def character_revert(request, character_id):
     except RuleRefused as exc:
         messages.error(request, str(exc.detail))
         return HttpResponseRedirect(reverse("character_history", args=[character.id]))
-    messages.success(request, f"Reverted: version {character.version} carries the build of an earlier one.")
+    messages.success(
+        request, f"Reverted: version {character.shown_version} carries the build of an earlier one."
+    )
     return HttpResponseRedirect(reverse("character_history", args=[character.id]))
 
 

@@ -167,11 +167,11 @@ def can_edit_state(user, character: Character) -> bool:
 
 
 def character_versions(*, character: Character, kind: str | None = None) -> QuerySet[CharacterVersion]:
-    """The character's versions, newest first, with their authors: every one, or only those of
-    ``kind`` ("build": the character's choices changed; "play": play state only, the play log)."""
+    """The character's versions, newest first, with their authors: every one people read, or only
+    those of ``kind`` ("build": the character's choices changed; "play": play state only, the play
+    log). The builder's autosaves ("draft": merge bases, ``services.versions``) are never listed."""
     versions = CharacterVersion.objects.filter(character=character)
-    if kind:
-        versions = versions.filter(kind=kind)
+    versions = versions.filter(kind=kind) if kind else versions.exclude(kind="draft")
     return versions.select_related("author").order_by("-number")
 
 

@@ -14,12 +14,14 @@ another ruleset). Views and the API turn these into 404/403/409/422.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 
-from characters.errors import Conflict, NotPermitted, RuleRefused
+from characters.diff import build_merge, builds_equal
+from characters.errors import Conflict, DraftConflict, NotPermitted, RuleRefused
 from characters.models import Campaign, Character, CharacterVersion
 from characters.selectors.campaigns import campaign_context
 from characters.selectors.characters import can_edit_build, character_for_user, is_campaign_gm
@@ -60,9 +62,20 @@ def _name_of(build: Any) -> str:
 
 def _check_version(character: Character, version: Any) -> None:
     if not isinstance(version, int) or isinstance(version, bool) or version != character.version:
-        raise Conflict(
+        message = (
             f"This character is at version {character.version}; you edited version {version}. "
             "Reload it and make your change again."
+        )
+        raise Conflict(
+            message,
+            errors=[
+                {
+                    "field": "version",
+                    "code": "version.stale",
+                    "message": message,
+                    "current": character.version,
+                }
+            ],
         )
 
 
@@ -127,16 +140,22 @@ def character_create(
 
 @transaction.atomic
 def character_save_draft(
-    *, character_id, user, build: Any, version: Any, reason: str = "saved draft"
+    *, character_id, user, build: Any, version: Any, reason: str = "saved draft", autosave: bool = False
 ) -> Character:
     """Save a draft's build, valid or not, with its report; a new version.
 
-    The owner only (403 otherwise), drafts only (422), ``version`` must be current (409).
+    The owner only (403 otherwise), drafts only (422), ``version`` must be current (409: the
+    API's rule; the builder page merges instead, ``character_save_page_draft``). ``autosave``:
+    saved in place (the token changes, the history people read does not; ``versions``).
     """
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     _require_build_editor(user, character)
     _require_draft(character, "saving a build applies to")
     _check_version(character, version)
+    return _write_draft(character=character, user=user, build=build, reason=reason, autosave=autosave)
+
+
+def _write_draft(*, character: Character, user, build: Any, reason: str, autosave: bool) -> Character:
     if not isinstance(build, dict):
         raise RuleRefused(
             "A build document must be a JSON object.",
@@ -150,10 +169,111 @@ def character_save_draft(
     character.report = report.as_dict()
     character.name = _name_of(build)
     character_version_write(
-        character=character, author=user, reason=reason, fields=["build", "report", "name"]
+        character=character, author=user, reason=reason, fields=["build", "report", "name"], draft=autosave
     )
     # The ``Report`` itself for the caller that shows it (the builder's autosave): not stored.
     character.live_report = report
+    return character
+
+
+def character_draft_base(*, character: Character, version: Any) -> Any:
+    """The build of ``character``'s version ``version`` (the base a builder page was drawn from),
+    or None when that version is unknown or no longer kept (``versions.DRAFT_ROWS_KEPT``)."""
+    if not isinstance(version, int) or isinstance(version, bool):
+        return None
+    if version == character.version:
+        return character.build
+    if not 1 <= version <= 2**31 - 1:
+        return None
+    return (
+        CharacterVersion.objects.filter(character=character, number=version)
+        .values_list("build", flat=True)
+        .first()
+    )
+
+
+def draft_on_latest(*, character: Character, base_version: Any, base_build: Any, build: Any) -> Any:
+    """``build`` (a page drawn from version ``base_version``, whose build is ``base_build``) as it
+    applies to ``character``'s latest build: itself when the page is current, else the page's
+    changes since its version merged onto the latest (``build_merge``). ``DraftConflict`` when a
+    trait was changed differently on both sides, or the page's version is no longer known."""
+    if base_version == character.version:
+        return copy.deepcopy(build)
+    if base_build is None:
+        raise DraftConflict(
+            f"This page shows version {base_version}, which is too old to combine with the latest "
+            f"(version {character.version}).",
+            conflicts=[],
+            current_version=character.version,
+            latest=character.build,
+        )
+    target, conflicts = build_merge(base_build, build, character.build)
+    if conflicts:
+        raise DraftConflict(
+            "Saved elsewhere since this page was drawn, with different values: "
+            + "; ".join(c["label"] for c in conflicts)
+            + ".",
+            conflicts=conflicts,
+            current_version=character.version,
+            latest=character.build,
+        )
+    return copy.deepcopy(target)
+
+
+@transaction.atomic
+def character_save_page_draft(
+    *,
+    character_id,
+    user,
+    base_version: Any,
+    base_build: Any,
+    build: Any,
+    edit: Callable[[dict], None] | None = None,
+    explicit: bool = False,
+) -> Character:
+    """Save what a builder page shows: ``build``, drawn from version ``base_version`` (whose build
+    is ``base_build``, from ``character_draft_base``), then ``edit`` (the page's − / + steps,
+    applied to the result so that every click counts, whatever the page showed).
+
+    When the draft was saved elsewhere since (another tab or device, or this page's own earlier
+    click whose answer it has not drawn yet), the page's changes since its version are merged
+    onto the latest build (``build_merge``); a trait both changed differently raises
+    ``DraftConflict`` (409) and nothing is written. A page whose version is no longer known
+    cannot be merged: ``DraftConflict`` without conflicts. Nothing changed: nothing is written
+    (``character.saved`` is False) unless ``explicit`` (the Save draft button, a version people
+    read); otherwise an autosave, in place (``versions``). ``character.merged`` says whether the
+    latest build had changes the page had not shown.
+    """
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    _require_build_editor(user, character)
+    _require_draft(character, "saving a build applies to")
+    if not isinstance(build, dict):
+        raise RuleRefused(
+            "A build document must be a JSON object.",
+            errors=[
+                {"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}
+            ],
+        )
+    merged = base_version != character.version
+    target = draft_on_latest(
+        character=character, base_version=base_version, base_build=base_build, build=build
+    )
+    if edit is not None:
+        edit(target)
+    target = stored_build(target, ruleset_slug=character.ruleset, budget=character_budget(character))
+    character.merged = merged
+    if not explicit and builds_equal(character.build, target):
+        character.saved = False
+        return character
+    character = _write_draft(
+        character=character,
+        user=user,
+        build=target,
+        reason="saved draft" if explicit else "autosave",
+        autosave=not explicit,
+    )
+    character.saved = True
+    character.merged = merged
     return character
 
 
@@ -237,7 +357,10 @@ def character_revert(*, character_id, user, to_version: Any) -> Character:
     character.report = report.as_dict()
     character.name = _name_of(build) if isinstance(build, dict) else character.name
     character_version_write(
-        character=character, author=user, reason=f"revert to v{number}", fields=["build", "report", "name"]
+        character=character,
+        author=user,
+        reason=f"revert to v{old.label_number}",
+        fields=["build", "report", "name"],
     )
     return character
 

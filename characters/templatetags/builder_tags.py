@@ -229,7 +229,10 @@ def tree_rows(rows, path):
 
 @register.simple_tag
 def stepper(f, url):
-    """A number with − / + buttons (plain submits without JavaScript) and the cost of the next point."""
+    """A number with − / + buttons (plain submits without JavaScript) and the cost of the next point.
+
+    Each button has an id (the number's, then -lower / -raise) so that the focus returns to it
+    after the swap that replaces it (static/js/app.js gives the focus back by id)."""
     bounds = ""
     if f.get("min") is not None:
         bounds += f' min="{_e(f["min"])}"'
@@ -249,12 +252,12 @@ def stepper(f, url):
     return mark_safe(
         f'<div class="stepper-row{" has-error" if has_error(f.get("issues")) else ""}"><label for="{dom_id}">{label}</label>'
         f'<div class="stepper">'
-        f'<button type="submit" class="btn btn-small step" name="_step" value="{name}|-1" hx-post="{url}"'
+        f'<button type="submit" class="btn btn-small step" id="{dom_id}-lower" name="_step" value="{name}|-1" hx-post="{url}"'
         f"{' disabled' if f.get('at_min') else ''} "
         f'aria-label="Lower {label}" aria-controls="{dom_id}">−</button>'
         f'<input type="number" inputmode="numeric" id="{dom_id}" name="{name}" value="{_e(value)}"{bounds}'
         f"{_e(describedby(f))}>"
-        f'<button type="submit" class="btn btn-small step" name="_step" value="{name}|1" hx-post="{url}"'
+        f'<button type="submit" class="btn btn-small step" id="{dom_id}-raise" name="_step" value="{name}|1" hx-post="{url}"'
         f"{' disabled' if f.get('at_max') else ''} "
         f'aria-label="{_e(raise_label)}" aria-controls="{dom_id}">+</button></div>'
         f'<span class="next-cost" id="{dom_id}-next">{_e(nxt)}</span>{_issues_html(f)}</div>'

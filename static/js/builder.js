@@ -39,27 +39,70 @@
   });
 })();
 
-/* Leaving with unsaved work warns. The page is dirty from the first edit until the server says
-   the draft holds it (#builder-actions data-dirty="false" after an autosave); pressing Save or
-   Submit leaves on purpose. */
+/* Every − / + click counts, in order. A click is not the button's own htmx request (a request
+   queued behind another would be dropped once the swap replaces its button, and cancelling one
+   lost clicks): it is queued on the form (hx-sync "this:queue all"), which the swaps never
+   replace, and sent when the request before it has answered, with the values and the version
+   that answer drew. The server applies the step to the saved build, so even a click sent from
+   an older page counts once. Before this script runs, a click is the button's plain form post,
+   which saves too. */
+(function () {
+  "use strict";
+  var form = document.querySelector("form#builder-form[data-autosave]");
+  if (!form) return;
+  var state = window.sfBuilder = { pending: 0 };
+  document.addEventListener("click", function (ev) {
+    var button = ev.target instanceof Element ? ev.target.closest("button.step") : null;
+    if (!button || button.form !== form || button.disabled || !window.htmx) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    state.pending += 1;
+    window.htmx.ajax("POST", form.getAttribute("hx-post") || form.action, {
+      source: form,
+      values: { _step: button.value },
+      target: "#builder-sections",
+      swap: "outerHTML"
+    });
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    var config = ev.detail.requestConfig;
+    var data = config && config.formData;
+    if (ev.detail.elt === form && data && data.has && data.has("_step") && state.pending > 0) state.pending -= 1;
+  });
+})();
+
+/* Leaving with unsaved work warns: from the first edit until an answer drawn after it says the
+   draft holds it (#save-state data-saved="yes"), and while a click is still on its way or queued.
+   Pressing Save, Submit or Check, or "Reload without them", leaves on purpose. */
 (function () {
   "use strict";
   var form = document.getElementById("builder-form");
   if (!form) return;
   var dirty = false;
   var leaving = false;
+  var edits = 0;
   function edited(ev) {
-    if (ev.target && ev.target.form === form) dirty = true;
+    if (ev.target && ev.target.form === form) { dirty = true; edits += 1; }
   }
   form.addEventListener("input", edited);
   form.addEventListener("change", edited);
   form.addEventListener("submit", function () { leaving = true; });
-  document.addEventListener("htmx:afterSettle", function () {
-    var actions = document.getElementById("builder-actions");
-    if (actions) dirty = actions.getAttribute("data-dirty") === "true";
+  document.addEventListener("click", function (ev) {
+    if (ev.target instanceof Element && ev.target.closest("[data-discard]")) leaving = true;
+  });
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    if (ev.detail.elt === form && ev.detail.xhr) ev.detail.xhr.sfLeaveEdits = edits;
+  });
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var xhr = ev.detail.xhr;
+    var saved = document.querySelector("#builder-actions [data-saved]");
+    if (!saved) return;
+    if (saved.getAttribute("data-saved") !== "yes") dirty = true;
+    else if (!xhr || xhr.sfLeaveEdits === edits) dirty = false;
   });
   window.addEventListener("beforeunload", function (ev) {
-    if (!dirty || leaving) return;
+    var busy = (window.sfBuilder && window.sfBuilder.pending > 0) || form.classList.contains("htmx-request");
+    if (leaving || !(dirty || busy)) return;
     ev.preventDefault();
     ev.returnValue = "";
   });

@@ -213,6 +213,11 @@ class BuilderSession:
         self.root = parse_html(response.content)
         sections = self.root.by_id("builder-sections") if htmx else self.root.by_id("builder-form")
         keep = [(k, v) for k, v in self.fields if k in ("_version", "csrfmiddlewaretoken")] if htmx else []
+        # The version the answer was drawn from comes with it (out of band, as in the browser).
+        actions = self.root.by_id("builder-actions") if htmx else None
+        drawn = [(k, v) for k, v in form_fields(actions) if k == "_version"] if actions is not None else []
+        if drawn:
+            keep = [(k, v) for k, v in keep if k != "_version"] + drawn
         self.fields = keep + form_fields(sections)
         return response
 

@@ -79,14 +79,17 @@ def test_a_stale_version_is_a_conflict(client):
     character = character_create(campaign=table.campaign, owner=table.player, name="Pablo")
     client.force_login(table.player)
     s = BuilderSession(client, reverse("character_builder", args=[character.id]))  # the form holds version 1
-    character_save_draft(character_id=character.id, user=table.player, version=1, build=character.build)
-    with pytest.raises(Conflict):
+    elsewhere = {**character.build, "name": "Pablo Elsewhere"}
+    character_save_draft(character_id=character.id, user=table.player, version=1, build=elsewhere)
+    with pytest.raises(Conflict):  # the service's (and the API's) rule: a stale version is refused
         character_save_draft(character_id=character.id, user=table.player, version=1, build=character.build)
+    # The page merges what it changed since version 1; the name was changed there too: refused.
     response = s.set("/name", "Pablo the Second").press("_save")
     assert response.status_code == 409
-    assert b"version 2" in response.content
+    assert b"Name is Pablo Elsewhere there, Pablo the Second here" in response.content
+    assert b'name="_rebase"' in response.content
     character.refresh_from_db()
-    assert (character.name, character.version) == ("Pablo", 2)
+    assert (character.name, character.version) == ("Pablo Elsewhere", 2)
 
 
 def test_the_gm_may_not_save_a_players_build():

@@ -210,13 +210,13 @@ def test_an_edit_autosaves_a_version_only_when_something_changed(client):
     response, root = autosave(client, s)
     c.refresh_from_db()
     assert c.build["stats"]["str"] == 2 and CharacterVersion.objects.filter(character=c).count() == before + 1
-    assert f"Saved as version {c.version}." in root.by_id("builder-actions").text
+    assert "Saved." in root.by_id("builder-actions").text
     version = root.find_all("input", name="_version")[0].attrs["value"]
     assert version == str(c.version)
     assert root.by_id("builder-actions").attrs["data-dirty"] == "false"
 
 
-def test_a_stale_autosave_says_so_and_keeps_what_was_typed(client):
+def test_a_stale_autosave_merges_what_this_page_changed(client):
     table, c, s = session_with(client, "ourdnd")
     # Saved elsewhere meanwhile (another tab): this page's version is now stale.
     character_save_draft(
@@ -228,11 +228,35 @@ def test_a_stale_autosave_says_so_and_keeps_what_was_typed(client):
     s.set("/stats/dex", "3")
     response, root = autosave(client, s)
     c.refresh_from_db()
-    assert c.build.get("stats", {}).get("dex") != 3
+    assert c.build["stats"]["dex"] == 3 and c.build["notes"] == "from the other tab"
+    assert "Saved." in root.by_id("builder-actions").text
+    assert "another tab or device" in root.by_id("builder-actions").text
+    notes = next(n for n in root.iter() if n.attrs.get("name") == "/notes")
+    assert notes.text == "from the other tab"  # the page shows both
+
+
+def test_a_stale_autosave_of_a_choice_changed_elsewhere_says_so_and_keeps_what_was_typed(client):
+    table, c, s = session_with(client, "ourdnd")
+    other = {**c.build, "stats": {**c.build.get("stats", {}), "dex": 2}}
+    character_save_draft(character_id=c.id, user=table.player, version=c.version, build=other)
+    s.set("/stats/dex", "3")
+    response, root = autosave(client, s)
+    c.refresh_from_db()
+    assert c.build["stats"]["dex"] == 2  # nothing written over
     assert "Not saved" in root.by_id("builder-actions").text
+    assert "is 2 there, 3 here" in root.by_id("builder-actions").text
     assert root.by_id("builder-actions").attrs["data-dirty"] == "true"
     dex = next(n for n in root.iter() if n.attrs.get("name") == "/stats/dex")
     assert dex.attrs["value"] == "3"  # nothing typed is lost
+    # "Reload with my changes": the latest draft with this page's value on top, not saved yet.
+    response = client.post(s.url, s.data([("_rebase", "1")]), HTTP_HX_REQUEST="true")
+    root = parse_html(response.content)
+    c.refresh_from_db()
+    assert c.build["stats"]["dex"] == 2
+    dex = next(n for n in root.iter() if n.attrs.get("name") == "/stats/dex")
+    assert dex.attrs["value"] == "3"
+    assert root.find_all("input", name="_version")[0].attrs["value"] == str(c.version)
+    assert "Unsaved changes." in root.by_id("builder-actions").text
 
 
 def test_an_autosave_costs_a_bounded_number_of_queries(client, django_assert_max_num_queries):

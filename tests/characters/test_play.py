@@ -190,9 +190,9 @@ def test_the_state_action_update_stays_within_its_query_budget(client, table, dj
     client.force_login(table["player"])
     client.get(reverse("character_sheet", args=[character.pk]))  # warm the session
     # session, user, SELECT … FOR UPDATE, UPDATE, UPDATE the session's play version (none yet: it
-    # follows a build version), INSERT version = 6; under the test's outer transaction the
-    # service's atomic() adds SAVEPOINT and RELEASE.
-    with django_assert_max_num_queries(8):
+    # follows a build version), UPDATE the number people read (a new play row starts), INSERT
+    # version = 6; under the test's outer transaction the service's atomic() adds SAVEPOINT and RELEASE.
+    with django_assert_max_num_queries(9):
         act(client, character, action="harm", body_part="legs", amount="1")
     # The next change of the same session of play updates that play version in place: no INSERT.
     with django_assert_max_num_queries(7):
