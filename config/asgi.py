@@ -11,6 +11,7 @@ side before the settings load (``SHEETFORGE_SERVER=asgi``): its database connect
 from a bounded pool and persistent connections are refused (config/settings.py).
 """
 
+import logging
 import os
 
 from django.conf import settings as _settings
@@ -26,13 +27,33 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from characters.routing import websocket_urlpatterns as table_urlpatterns  # noqa: E402
 from combat.routing import websocket_urlpatterns  # noqa: E402
 from config.health import PATHS as HEALTH_PATHS  # noqa: E402
 
+logger = logging.getLogger(__name__)
+
+#: The close code of a socket that may not be opened here (the consumers' "not found").
+CLOSE_NOT_FOUND = 4404
+
+
+async def _no_route(scope, receive, send):
+    """A websocket path that matches no route (``/ws/nope/``, a missing slash, an id too long for
+    the database): refused before the handshake completes, as a consumer refuses what its user may
+    not see (the browser gets a 403). Channels' URLRouter would raise instead: a 500 and a
+    traceback per knock, which anyone could use to fill the log; here one INFO line."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        logger.info("websocket refused: no route for %r", scope["path"][:200])
+        await send({"type": "websocket.close", "code": CLOSE_NOT_FOUND})
+
+
 websockets = AllowedHostsOriginValidator(
-    AuthMiddlewareStack(URLRouter(websocket_urlpatterns + table_urlpatterns))
+    AuthMiddlewareStack(
+        URLRouter(websocket_urlpatterns + table_urlpatterns + [re_path(r"", _no_route)])  # last: the rest
+    )
 )
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
