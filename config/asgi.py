@@ -32,6 +32,7 @@ from django.urls import re_path  # noqa: E402
 from characters.routing import websocket_urlpatterns as table_urlpatterns  # noqa: E402
 from combat.routing import websocket_urlpatterns  # noqa: E402
 from config.health import PATHS as HEALTH_PATHS  # noqa: E402
+from config.health import asgi_healthz  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -56,13 +57,22 @@ websockets = AllowedHostsOriginValidator(
     )
 )
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websockets})
+
+async def _http(scope, receive, send):
+    """HTTP in one process: /healthz answered first (config/health.py), the rest through Django."""
+    if scope["path"] in HEALTH_PATHS:
+        await asgi_healthz(scope, receive, send)
+        return
+    await django_asgi_app(scope, receive, send)
+
+
+application = ProtocolTypeRouter({"http": _http, "websocket": websockets})
 
 
 async def _health_only(scope, receive, send):
-    """HTTP on the websocket server: /healthz (through Django), 404 for anything else."""
+    """HTTP on the websocket server: /healthz, 404 for anything else."""
     if scope["path"] in HEALTH_PATHS:
-        await django_asgi_app(scope, receive, send)
+        await asgi_healthz(scope, receive, send)
         return
     body = b"Not found: this server answers websockets (/ws/) and /healthz only.\n"
     await send(
