@@ -4,10 +4,11 @@ Why these two libraries: django-axes is the well-kept Django answer to password 
 hooks the authentication backend and signals, so the login page and ``POST /api/v1/auth/token/``
 share one count, per username and per client IP, and a locked-out sign-in is refused *before*
 the password is checked (the right password too) until the cooling-off period ends. Its store
-is the cache when ``REDIS_URL`` is set (one count for every process) and the database otherwise.
+is the database (one count for every process, and it holds while Redis is away).
 DRF's throttles (already a dependency) limit what is not a sign-in: every request to the token
 endpoint per IP (``AUTH_TOKEN_RATE``) and *wrong* join codes per user and per IP
-(``JOIN_CODE_FAILURE_RATE``), on both the page and the API, in the same cache. django-ratelimit
+(``JOIN_CODE_FAILURE_RATE``), on both the page and the API, in the cache (while Redis is away,
+each process counts in its own memory: config/cache.py). django-ratelimit
 would do the latter too but is one more library for what DRF already has.
 
 Every lock-out is logged (logger ``characters.throttling``, WARNING) with the username, the IP

@@ -167,7 +167,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # A Redis outage degrades instead of answering 500 (config/cache.py): a failed operation is a miss,
+    # Redis is left alone for 2 s after a failure, and these timeouts keep a dead one to milliseconds.
+    _redis_options = {"socket_connect_timeout": 0.25, "socket_timeout": 0.5}
+    CACHES = {
+        # Throttles count in this process's memory while Redis is away.
+        "default": {
+            "BACKEND": "config.cache.ForgivingRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {**_redis_options, "FALLBACK": "memory"},
+        },
+        # Sessions fall back to the database, and drop what Redis may have kept stale on its return.
+        "sessions": {
+            "BACKEND": "config.cache.ForgivingRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {**_redis_options, "STALE_ON_RETURN": ["django.contrib.sessions.cached_db"]},
+        },
+    }
     # Redis pub/sub: a broadcast is published once and each websocket process hands it to its own
     # clients (the list-based RedisChannelLayer stores one copy per client and each process pops
     # them one by one: 200 watchers cost 200 round trips). At most once, like any live update: a
@@ -179,12 +195,17 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "sessions": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions"},
+    }
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Sessions live in the database (nothing is kept in a web process) and are read through the cache
 # (Redis when REDIS_URL is set), which saves a query on every request, live builder updates included.
+# With Redis away they are read from the database alone (the "sessions" cache has no fallback).
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_CACHE_ALIAS = "sessions"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -224,7 +245,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 # Sign-ins (the login page and POST /api/v1/auth/token/): django-axes counts failures per username
 # and per client IP; at LOGIN_FAILURE_LIMIT either is locked out for LOGIN_COOLOFF_SECONDS, the
 # right password included (login page: the lockout message, 429; API: 429 with Retry-After).
-# Its store is the cache when Redis is configured (shared by every process), else the database.
+# Its store is the database, with or without Redis: a lock-out must hold while Redis is away, and a
+# failed sign-in costs one write (the cache handler counted nothing during an outage).
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_COOLOFF_SECONDS = env_int("LOGIN_COOLOFF_SECONDS", 15 * 60)
 #: Proxies in front of the app that append to X-Forwarded-For (nginx: 1); 0 = use REMOTE_ADDR.
@@ -233,9 +255,7 @@ AXES_ENABLED = env_bool("LOGIN_LIMITS", default=True)
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_COOLOFF_SECONDS)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_HANDLER = (
-    "axes.handlers.cache.AxesCacheHandler" if REDIS_URL else "axes.handlers.database.AxesDatabaseHandler"
-)
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
 # Attempts during a lock-out do not prolong it: the cooling-off period ends when it says.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
@@ -243,7 +263,8 @@ AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not the concern here
 AXES_CLIENT_IP_CALLABLE = "characters.throttling.client_ip"
 AXES_LOCKOUT_CALLABLE = "characters.throttling.lockout_response"
 AXES_VERBOSE = False
-# Join codes (page and API) and the token endpoint: DRF throttles, in the cache (Redis when set).
+# Join codes (page and API) and the token endpoint: DRF throttles, in the cache (Redis when set; while
+# Redis is away, this process's memory: config/cache.py).
 JOIN_CODE_FAILURE_RATE = env_rate("JOIN_CODE_FAILURE_RATE", "10/hour")  # wrong codes per user and per IP
 AUTH_TOKEN_RATE = env_rate("AUTH_TOKEN_RATE", "30/minute")  # token requests per IP, right or wrong
 

@@ -97,10 +97,12 @@ def daphne(django_db_setup, django_db_blocker):
 
 @pytest.fixture
 def shared_redis(settings, daphne):
-    """This process uses the same Redis as daphne: cache (sessions, sign-in counts) and channel layer."""
+    """This process uses the same Redis as daphne (cache, sessions' cache, channel layer) and the same
+    database, where both count failed sign-ins (settings: AXES_HANDLER)."""
     _redis().flushdb()
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_TEST_URL}
+        alias: {"BACKEND": "config.cache.ForgivingRedisCache", "LOCATION": REDIS_TEST_URL}
+        for alias in ("default", "sessions")
     }
     settings.CHANNEL_LAYERS = {
         "default": {
@@ -108,7 +110,7 @@ def shared_redis(settings, daphne):
             "CONFIG": {"hosts": [REDIS_TEST_URL]},
         }
     }
-    settings.AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+    settings.AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
     settings.LOGIN_COOLOFF_SECONDS = COOLOFF
     from datetime import timedelta
 
@@ -165,7 +167,7 @@ def test_failed_sign_ins_on_daphne_lock_the_account_here_until_the_cooling_off_e
     assert "Too many failed sign-ins" in response.content.decode()
     assert "_auth_user_id" not in here.session
 
-    time.sleep(COOLOFF + 0.5)  # Redis expires the count in both processes
+    time.sleep(COOLOFF + 0.5)  # the cooling-off period ends in both processes
     response = here.post("/accounts/login/", {"username": "bram2p", "password": PASSWORD})
     assert response.status_code == 302
     again = requests.post(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import socket
+from concurrent.futures import Future
 
 import pytest
 from django.db import OperationalError, connection
@@ -35,8 +36,10 @@ def _redis_up() -> bool:
 @pytest.fixture(autouse=True)
 def _fresh_clients():
     health._redis_clients.clear()
+    health._running.clear()
     yield
     health._redis_clients.clear()
+    health._running.clear()
 
 
 @pytest.mark.django_db
@@ -81,9 +84,20 @@ def test_a_database_that_does_not_answer_is_503_naming_the_db(client, settings, 
     assert response.json() == {"db": "down", "redis": "down"}
 
 
+class _InlineExecutor:
+    """Runs a check in the calling thread, where CaptureQueriesContext sees its queries (the checks
+    run in health threads otherwise: tests/deploy/test_health_deadline.py)."""
+
+    def submit(self, fn):
+        future: Future = Future()
+        future.set_result(fn())
+        return future
+
+
 @pytest.mark.django_db
-def test_one_read_query_no_session_no_cookie(client, settings):
+def test_one_read_query_no_session_no_cookie(client, settings, monkeypatch):
     settings.REDIS_URL = ""
+    monkeypatch.setattr(health, "_executor", _InlineExecutor())
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/healthz")
     assert response.status_code == 200

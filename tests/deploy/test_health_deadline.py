@@ -1,0 +1,195 @@
+"""/healthz answers within a second whatever is down, naming the failing parts, on the web server
+(WSGI) and on the websocket server (ASGI, daphne in `make serve`): in-process with a check that
+hangs, and as real servers whose DATABASE_URL (and REDIS_URL) point at a closed port."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import HttpCommunicator
+from django.conf import settings
+
+from config import health
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
+LIMIT_S = 1.0
+START_TIMEOUT_S = 90
+
+
+def _free_port() -> int:
+    """A loopback port that nothing listens on (bound, then released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _redis_up() -> bool:
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=1).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def _fresh_checks():
+    for cleared in (health._redis_clients, getattr(health, "_running", {})):
+        cleared.clear()
+    yield
+    for cleared in (health._redis_clients, getattr(health, "_running", {})):
+        cleared.clear()
+
+
+@pytest.fixture
+def hung_database(monkeypatch):
+    """A database check that answers only after 3 s (a pool waiting for a connection, a SYN lost)."""
+    release = threading.Event()
+
+    def slow() -> str:
+        release.wait(3)
+        return "ok"
+
+    monkeypatch.setattr(health, "_database", slow)
+    yield
+    release.set()
+
+
+@pytest.mark.django_db
+def test_the_web_check_answers_503_within_a_second_when_the_database_hangs(client, settings, hung_database):
+    settings.REDIS_URL = ""
+    started = time.monotonic()
+    response = client.get("/healthz")
+    elapsed = time.monotonic() - started
+    assert response.status_code == 503
+    assert response.json() == {"db": "down", "redis": "not configured"}
+    assert elapsed < LIMIT_S, f"{elapsed:.2f} s"
+
+
+@pytest.mark.django_db
+def test_a_second_probe_waits_for_the_same_hung_check_not_a_new_thread(client, settings, hung_database):
+    settings.REDIS_URL = ""
+    assert client.get("/healthz").status_code == 503
+    first = health._running["db"]
+    started = time.monotonic()
+    assert client.get("/healthz").json() == {"db": "down", "redis": "not configured"}
+    assert time.monotonic() - started < LIMIT_S
+    assert health._running["db"] is first
+
+
+@pytest.mark.parametrize("app", ["application", "websocket_application"])
+@pytest.mark.django_db(transaction=True)
+def test_the_asgi_check_answers_503_within_a_second_when_the_database_hangs(app, settings, hung_database):
+    from config import asgi
+
+    settings.REDIS_URL = ""
+
+    async def run():
+        return await HttpCommunicator(getattr(asgi, app), "GET", "/healthz").get_response(timeout=5)
+
+    started = time.monotonic()
+    response = async_to_sync(run)()
+    elapsed = time.monotonic() - started
+    assert response["status"] == 503
+    assert json.loads(response["body"]) == {"db": "down", "redis": "not configured"}
+    assert (b"cache-control", b"no-store") in response["headers"]
+    assert elapsed < LIMIT_S, f"{elapsed:.2f} s"
+
+
+# ---- real servers: daphne (the websocket server of `make serve`) and gunicorn (the web one)
+
+
+def _get(url: str, timeout: float = 10) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def _serve(server: str, port: int, database_url: str, redis_url: str) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k not in ("SHEETFORGE_SERVER", "DJANGO_ALLOW_ASYNC_UNSAFE")}
+    env.update(
+        {
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_url,
+            "DEBUG": "false",
+            "SECRET_KEY": settings.SECRET_KEY,
+            "SECURE_SSL_REDIRECT": "false",
+            "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+    )
+    if server == "daphne":
+        command = ["-m", "daphne", "--bind", "127.0.0.1", "--port", str(port)]
+        command.append("config.asgi:websocket_application")
+    else:
+        command = ["-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1", "config.wsgi"]
+    return subprocess.Popen(
+        [sys.executable, *command],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _first_answer(proc: subprocess.Popen, port: int) -> None:
+    """Wait until the server answers /healthz at all (it starts in a few seconds)."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the server exited ({proc.returncode}):\n{proc.stdout.read()}")
+        try:
+            _get(f"http://127.0.0.1:{port}/healthz", timeout=30)
+            return
+        except OSError:
+            time.sleep(0.3)
+    pytest.fail(f"no answer on {port} within {START_TIMEOUT_S} s")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("server", ["daphne", "gunicorn"])
+@pytest.mark.parametrize("redis", ["up", "down"])
+def test_a_server_whose_database_refuses_answers_503_naming_it_within_a_second(server, redis):
+    if redis == "up" and not _redis_up():
+        pytest.skip(f"Redis does not answer at {REDIS_TEST_URL}")
+    closed = _free_port()
+    redis_url = REDIS_TEST_URL if redis == "up" else f"redis://127.0.0.1:{closed}/0"
+    port = _free_port()
+    proc = _serve(server, port, f"postgres://postgres@127.0.0.1:{closed}/sheetforge", redis_url)
+    try:
+        _first_answer(proc, port)
+        for _ in range(3):  # the first probe, and the ones after it while the database stays away
+            started = time.monotonic()
+            status, body = _get(f"http://127.0.0.1:{port}/healthz")
+            elapsed = time.monotonic() - started
+            assert status == 503
+            assert json.loads(body) == {"db": "down", "redis": "ok" if redis == "up" else "down"}
+            assert elapsed < LIMIT_S, f"{server}: {elapsed:.2f} s"
+    finally:
+        _stop(proc)
