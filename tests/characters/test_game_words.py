@@ -158,3 +158,67 @@ def test_a_derived_entry_reads_by_its_label_and_sentence_never_by_a_selector():
         "Situational Performance: +1 circumstance from Virtuoso Performer with your chosen instrument "
         "Breakdown Performance 4 → 5: +1 status from Inspire"
     )
+
+
+# ------------------------------------------------------------------ the builder's steps
+
+
+def _blank_builder(client, slug: str) -> str:
+    from characters.models import Character
+
+    table = {"gm": make_user("gm"), "player": make_user("player"), "other": make_user("other")}
+    character = character_at_table(table, slug)
+    client.force_login(table["player"])
+    client.post(reverse("character_create", args=[character.campaign.pk]), {"name": "Blank"})
+    draft = Character.objects.get(name="Blank")
+    return client.get(reverse("character_builder", args=[draft.pk])).content.decode()
+
+
+_CONTROL = re.compile(r"<(?:select|textarea|button)\b|<input\b(?![^>]*type=\"hidden\")")
+
+
+@pytest.mark.parametrize("slug", [r.slug for r in registry.all_rulesets()])
+def test_every_builder_step_has_a_control_that_does_what_it_says(client, slug):
+    """A step that says "✓ complete" has something the player picks or changes in it."""
+    table = {"gm": make_user("gm"), "player": make_user("player"), "other": make_user("other")}
+    character = character_at_table(table, slug)
+    draft = make_character(ruleset=slug, owner=table["player"], campaign=character.campaign, status="draft")
+    client.force_login(table["player"])
+    html = client.get(reverse("character_builder", args=[draft.pk])).content.decode()
+    html = html[: html.index('<aside class="builder-panels"')]  # the steps, not the Submit bar
+    steps = [
+        s
+        for s in re.split(r'(?=<div class="builder-step\b)', html)
+        if s.startswith('<div class="builder-step')
+    ]
+    assert steps
+    for step in steps:
+        step_id = re.search(r'data-step="([^"]+)"', step).group(1)
+        assert _CONTROL.search(step), f"{slug}: step {step_id} has nothing to pick or change"
+
+
+def test_maelstroms_first_step_places_the_dots_of_the_groups_it_has():
+    from django.test import Client
+
+    html = _blank_builder(Client(), "maelstrom")
+    first = re.search(
+        r'<div class="builder-step[^"]*" id="step-([a-z]+)".*?<p class="step-text">(.*?)</p>', html, re.DOTALL
+    )
+    assert first.group(1) == "dots"
+    text = html_lib.unescape(first.group(2))
+    assert "social" not in text and "Rank" not in text
+    assert "physical or mental" in text
+    step = html[html.index('id="step-dots"') : html.index('id="step-xp"')]
+    for control in ('name="/attributes/strength"', 'name="/abilities/alertness"', 'name="/willpower"'):
+        assert control in step, control
+
+
+def test_the_submit_bar_says_the_first_problem_in_short_and_links_to_the_list(client):
+    html = _blank_builder(client, "maelstrom")
+    reason = re.search(r'<p id="submit-reason" class="help">(.*?)</p>', html, re.DOTALL).group(1)
+    words, link = reason.split(" <a ", 1)
+    assert words.startswith("Fix 2 problems first: This sheet is not a legal Maelstrom creation")
+    assert len(words) <= 110 and words.endswith("…")
+    assert link == 'href="#builder-errors">All 2 problems</a>'
+    errors = html[html.index('id="builder-errors"') :]
+    assert "or record the creation dots in a creation section." in errors  # the whole message is there
