@@ -38,12 +38,14 @@ def _submitted_for_approval(slug: str, name: str = "Approve Me"):
 
 def _rows(html: str) -> dict[str, tuple[str, str]]:
     """The review card's diff rows: {trait: (proposed, cost)}."""
-    table = re.search(r'<table class="table advancement-diff".*?</table>', html, re.DOTALL).group(0)
+    table = re.search(r'<table class="table[^"]* advancement-diff".*?</table>', html, re.DOTALL).group(0)
     rows = {}
     for row in re.findall(r"<tr data-path=.*?</tr>", table, re.DOTALL):
         head = _text(re.search(r"<th[^>]*>(.*?)</th>", row, re.DOTALL).group(1)).strip()
-        new = _text(re.search(r'<td class="diff-new[^"]*">(.*?)</td>', row, re.DOTALL).group(1)).strip()
-        cost = re.search(r'<td class="num diff-cost">(.*?)(?:<ul|</td>)', row, re.DOTALL).group(1).strip()
+        new = _text(re.search(r'<td class="diff-new[^"]*"[^>]*>(.*?)</td>', row, re.DOTALL).group(1)).strip()
+        cost = (
+            re.search(r'<td class="num diff-cost"[^>]*>(.*?)(?:<ul|</td>)', row, re.DOTALL).group(1).strip()
+        )
         rows[head] = (new, cost)
     return rows
 
@@ -76,7 +78,7 @@ def test_a_creation_reviews_rows_add_up_to_its_cost(slug):
 
 def _ledger_rows(client, character) -> list[tuple[str, str, str]]:
     html = client.get(reverse("character_ledger", args=[character.pk])).content.decode()
-    table = re.search(r'<table class="table ledger-table">.*?</table>', html, re.DOTALL).group(0)
+    table = re.search(r'<table class="table[^"]* ledger-table">.*?</table>', html, re.DOTALL).group(0)
     out = []
     for row in re.findall(r"<tr class=.*?</tr>", table, re.DOTALL):
         cells = [_text(c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)]
