@@ -11,6 +11,7 @@ added or removed. The common ``format`` key is ignored.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulesets.engine.pointer import ptr, split
@@ -144,11 +145,19 @@ def _describe_list(old: list, new: list, names) -> dict[str, Any]:
     }
 
 
+#: A content id or a choice's key ("right_arm", "wielded"): re-cased for people; anything else
+#: ("Approve Me", "Session 2") is words a person typed and stays as typed.
+_ID_LIKE = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
 def _word(value: Any, names) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, str):
-        return (names or {}).get(value) or humanise(value)
+        found = (names or {}).get(value)
+        if found:
+            return found
+        return humanise(value) if _ID_LIKE.match(value) else value
     return str(value)
 
 

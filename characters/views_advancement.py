@@ -410,6 +410,33 @@ def campaign_awards(request, campaign_id):
     return HttpResponseRedirect(reverse("campaign_awards", args=[campaign.id]))
 
 
+#: The reasons the ledger's own services write (characters/services/ledger.py, advancement.py).
+_STARTING_BUDGET, _INITIAL_BUILD = "starting budget", "initial build"
+
+
+def _ledger_what(entry: dict, *, owner: str) -> str:
+    """One ledger row as a person reads it, in one shape: who did what.
+
+    "Created by mira: starting budget", "Submitted by mira: initial build" (or "Approved by gm:
+    initial build" when the GM approved the new character), "Awarded by gm: Session 2",
+    "Approved by gm: request #4", "Reverted by gm: request #4, too strong".
+    """
+    who = entry["author"] or "someone no longer here"
+    kind, reason, request_id = entry["kind"], entry["reason"], entry["advancement"]
+    if kind == "award" and reason == _STARTING_BUDGET:
+        return f"Created by {who}: starting budget"
+    if kind == "spend" and reason == _INITIAL_BUILD:
+        return f"{'Submitted' if who == owner else 'Approved'} by {who}: initial build"
+    if kind == "spend" and request_id:
+        return f"Approved by {who}: request #{request_id}"
+    if kind == "reversal" and request_id:
+        why = reason.split(": ", 1)[1] if ": " in reason else ""
+        return f"Reverted by {who}: request #{request_id}" + (f", {why}" if why else "")
+    if kind == "award":
+        return f"Awarded by {who}: {reason}"
+    return f"{kind.capitalize()} by {who}: {reason}"
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_ledger(request, character_id):
@@ -442,8 +469,11 @@ def character_ledger(request, character_id):
     label_of = _label_of(character.ruleset)
     totals = sel.ledger_totals(character=character)
     entries = sel.ledger_entries(character=character)
+    owner = character.owner.get_username()
     for e in entries:
         e["currency_label"] = label_of(e["currency"])
+        e["what"] = _ledger_what(e, owner=owner)
+        e["amount_text"] = f"{e['amount']:+d}".replace("-", "−")
     return render(
         request,
         "characters/ledger.html",

@@ -60,11 +60,13 @@ def _check_comment(comment: Any, *, required: bool) -> str:
 
 def creation_review_open(*, character: Character, user, report: Report) -> Advancement:
     """Make ``character`` (locked, a valid draft) pending and queue its review. Call under the lock."""
-    from characters.services.advancement import _labels
+    from characters.services.advancement import _labels, _priced_rows
 
     campaign = character.campaign
     ruleset = campaign_ruleset(campaign)
     diff = build_diff({}, _core(character.build), labels=_labels(campaign))
+    # Each row priced at the margin from an empty build, so the rows add up to the header's cost.
+    rows = _priced_rows(campaign, {}, character.build, diff, report)
     cost = {c: report.spent.get(c, 0) for c in ruleset.currencies if report.spent.get(c, 0)}
     character.status = Character.Status.PENDING
     character_version_write(
@@ -81,7 +83,7 @@ def creation_review_open(*, character: Character, user, report: Report) -> Advan
         base_version=character.version,
         build=character.build,
         status=Advancement.Status.PENDING,
-        diff=[{**row, "cost": {}, "items": []} for row in diff],
+        diff=rows,
         cost=cost,
         report=report.as_dict(),
     )

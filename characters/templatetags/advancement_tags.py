@@ -45,12 +45,28 @@ def diff_words(row, slug) -> dict:
 
     if not isinstance(row, dict):
         return {"text": "", "added": [], "removed": [], "changed": [], "is_list": False}
-    words = describe(row, _content_names(slug))
+    names = _row_names(row, _content_names(slug))
+    words = describe(row, names)
     words["is_list"] = isinstance(row.get("old"), list) or isinstance(row.get("new"), list)
-    names = _content_names(slug)
     words["old"] = "—" if row.get("old") is None else phrase(row.get("old"), names)
     words["new"] = "—" if row.get("new") is None else phrase(row.get("new"), names)
     return words
+
+
+#: Top-level keys whose value a person typed: shown as typed, never re-cased as an id.
+_TYPED = frozenset({"name", "concept", "notes", "description", "player"})
+
+
+def _row_names(row: dict, names: dict[str, str]) -> dict[str, str]:
+    """``names`` for one diff row: a typed value (the character's name) reads as typed, and the
+    ruleset's slug as the ruleset's name ("ourdnd" → "Our D&D")."""
+    key = str(row.get("path", "")).strip("/")
+    values = [v for v in (row.get("old"), row.get("new")) if isinstance(v, str)]
+    if key in _TYPED:
+        return {**names, **{v: v for v in values}}
+    if key == "ruleset":
+        return {**names, **{v: r.name for v in values if (r := registry.get(v)) is not None}}
+    return names
 
 
 def _content_names(slug) -> dict[str, str]:

@@ -29,11 +29,40 @@ _MUTED_DASH = '<span class="muted">—</span>'
 _ID = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
+#: A rules selector ("skill.performance", "lore.sailing"): what it names is the part after the dot.
+_DOTTED = re.compile(r"[a-z]+\.([a-z][a-z0-9_]*)")
+
+
 def _word(value) -> str:
-    """A scalar as players read it: a snake_case id (``canny_acumen``) becomes its words."""
-    if isinstance(value, str) and _ID.fullmatch(value):
-        return _label(value)
+    """A scalar as players read it: a snake_case id (``canny_acumen``) becomes its words, a
+    selector (``skill.performance``) the words of what it names ("Performance")."""
+    if isinstance(value, str):
+        if _ID.fullmatch(value):
+            return _label(value)
+        if dotted := _DOTTED.fullmatch(value):
+            return _label(dotted.group(1))
     return str(value)
+
+
+def _key_label(key, value) -> str:
+    """A derived row's head: the entry's own label when it has one, else its key in words."""
+    if isinstance(value, dict) and isinstance(value.get("label"), str) and value["label"]:
+        return value["label"]
+    dotted = _DOTTED.fullmatch(str(key))
+    return _label(dotted.group(1) if dotted else key)
+
+
+def _sentence(value: dict) -> str | None:
+    """A derived entry the rules already put in words: a modifier's ``text`` (said of what it
+    applies to: "Performance: +1 circumstance from …"), or a number's breakdown ("5 → 6: …")."""
+    text = value.get("text")
+    if isinstance(text, str) and text:
+        selector = value.get("selector")
+        return f"{_word(selector)}: {text}" if isinstance(selector, str) and selector else text
+    if "base" in value and "total" in value and isinstance(value.get("label"), str):
+        parts = [str(m["text"]) for m in value.get("applied") or () if isinstance(m, dict) and m.get("text")]
+        return f"{value['base']} → {value['total']}" + (f": {', '.join(parts)}" if parts else "")
+    return None
 
 
 def _value_html(value, depth: int = 0) -> str:
@@ -41,12 +70,14 @@ def _value_html(value, depth: int = 0) -> str:
     if isinstance(value, dict):
         if not value:
             return _MUTED_DASH
+        if (sentence := _sentence(value)) is not None:
+            return _e(sentence)
         if depth >= 3:
             from characters.templatetags.sheet_tags import pretty
 
             return _e(pretty(value))  # deep detail in one line of words, never a raw dict
         rows = "".join(
-            f'<div class="derived-row"><dt>{_e(_label(k))}</dt><dd>{_value_html(v, depth + 1)}</dd></div>'
+            f'<div class="derived-row"><dt>{_e(_key_label(k, v))}</dt><dd>{_value_html(v, depth + 1)}</dd></div>'
             for k, v in value.items()
         )
         return f'<dl class="derived-list derived-depth-{depth}">{rows}</dl>'

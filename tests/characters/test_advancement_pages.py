@@ -195,10 +195,11 @@ def test_ledger_page_shows_running_balances(t):
     svc.award_create(gm=t["gm"], character_id=ch.pk, currency="xp", amount=5, reason="Hazard")
     page = parse_html(as_user(t["player"]).get(f"/characters/{ch.pk}/ledger/").content)
     rows = [[td.text.strip() for td in tr.find_all("td")] for tr in page.find_all("tbody")[1].find_all("tr")]
-    assert [(r[1], r[3], r[4], r[5]) for r in rows] == [
-        ("award", "starting budget", "+30 XP", "30 XP"),
-        ("spend", "initial build", "-20 XP", "10 XP"),
-        ("award", "Hazard", "+5 XP", "15 XP"),
+    owner = ch.owner.get_username()
+    assert [(r[1], r[2], r[3]) for r in rows] == [
+        (f"Created by {owner}: starting budget", "+30 XP", "30 XP"),
+        (f"Submitted by {owner}: initial build", "−20 XP", "10 XP"),
+        (f"Awarded by {t['gm'].get_username()}: Hazard", "+5 XP", "15 XP"),
     ]
     unspent = [n for n in page.iter() if n.attrs.get("data-testid") == "unspent-xp"][0].text
     assert unspent == "15"

@@ -129,7 +129,7 @@ def test_steps_follow_the_rulebook_and_an_error_keeps_a_step_incomplete(client):
 
 @pytest.mark.parametrize(
     ("slug", "first"),
-    [("maelstrom", "primary"), ("pando", "attributes"), ("paragon", "power"), ("ourdnd", "stats")],
+    [("maelstrom", "dots"), ("pando", "attributes"), ("paragon", "power"), ("ourdnd", "stats")],
 )
 def test_every_ruleset_declares_its_creation_order(client, slug, first):
     _, _, s = session_with(client, slug)

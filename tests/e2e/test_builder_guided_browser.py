@@ -201,8 +201,8 @@ def test_ourdnd_step_by_step(page_as):
 def test_maelstrom_step_by_step(page_as):
     expect = _expect()
     page, character = open_builder(page_as, "maelstrom")
-    expect(page.locator(".step-nav li")).to_have_count(3)
-    expect(page.locator(".step-nav")).to_contain_text("Primary group")
+    expect(page.locator(".step-nav li")).to_have_count(2)
+    expect(page.locator(".step-nav li").first).to_contain_text("Attributes, abilities and willpower")
     sheet = {
         "attributes": {
             "strength": 2,

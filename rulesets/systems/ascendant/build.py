@@ -1029,13 +1029,25 @@ class _Check:
             ancestry=self.ancestry["id"] if self.ancestry else None,
             klass=self.klass["id"] if self.klass else None,
         )
+        feats_cat = self.cat.get("feats", {})
         if kind == "archetype" and n == self.rules.first_archetype:
-            feats_cat = self.cat.get("feats", {})
             options = [f for f in options if feats_cat[f].get("dedication")]
-        self.missing(
-            f"{base}/{kind}",
-            f"Level {n} gives {a(kind + ' feat')}: choose one (e.g. "
-            f"{_few(options, 5, self.cat.get('feats', {}))}).",
+        # The hint names only what can be picked here: not a feat already held (a background's or
+        # heritage's, an earlier level's) unless it repeats, nor one whose prerequisites are unmet.
+        options = [f for f in options if self.could_pick(f, feats_cat[f])]
+        examples = f" (e.g. {_few(options, 5, feats_cat)})" if options else ""
+        self.missing(f"{base}/{kind}", f"Level {n} gives {a(kind + ' feat')}: choose one{examples}.")
+
+    def could_pick(self, fid: str, feat: dict) -> bool:
+        """Whether ``fid`` could fill an empty slot now: not held (or repeatable), prerequisites met."""
+        if fid in self.held and not feat.get("repeatable"):
+            return False
+        prerequisites = feat.get("prerequisites")
+        if not isinstance(prerequisites, list):
+            return True
+        attrs, skill_rank, held, rules, cat = self.attrs, self.skill_rank, self.held, self.rules, self.cat
+        return not any(
+            _unmet(need, attrs, skill_rank, held, set(), fid, rules, cat) for need in prerequisites
         )
 
     def trade_allowed(self, path: str, value: Any) -> bool:

@@ -2,6 +2,7 @@
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -788,3 +789,26 @@ def test_level_reachable_is_the_level_the_earned_xp_pays_for(xp, reachable):
     report = validate(build)
     assert report.derived["level"] == 10
     assert report.derived["level_reachable"] == reachable
+
+
+# ------------------------------------------------------------------ hints name what can be picked
+
+
+@pytest.mark.parametrize("background", ["soldier", "scholar"])
+def test_the_empty_general_feat_hint_names_only_feats_that_fit_the_slot(background):
+    """The soldier background grants Toughness and the scholar Canny Acumen: the hint for an empty
+    general feat names neither, and every feat it names fills the slot without an error there."""
+    doc = wizard(background=background)
+    doc["levels"]["1"]["feats"]["general"] = None
+    path = "/levels/1/feats/general"
+    report = validate(doc).as_dict()
+    hint = next(i for i in report["errors"] + report["warnings"] if i["path"] == path)["message"]
+    named = re.search(r"\(e\.g\. (.*?)(?:, …)?\)\.$", hint).group(1).split(", ")
+    granted = {"soldier": "Toughness", "scholar": "Canny Acumen"}[background]
+    assert granted not in named and len(named) >= 3, hint
+    feats = {f["name"]: fid for fid, f in RULESET.catalogue["feats"].items()}
+    for name in named:
+        doc["levels"]["1"]["feats"]["general"] = feats[name]
+        report = validate(doc).as_dict()
+        at_slot = [i["message"] for i in report["errors"] + report["warnings"] if i["path"] == path]
+        assert at_slot == [], (name, at_slot)

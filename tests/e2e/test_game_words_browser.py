@@ -1,0 +1,66 @@
+"""What the GM and player read on screen (innerText, after CSS): the review of a new Our D&D
+character names the ruleset and the character as written, never shouted or re-cased."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.characters.test_game_words import _submitted_for_approval
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 1280, "height": 900}])
+def test_the_review_and_the_new_character_page_read_as_written(page_as, size):
+    gm, player, campaign, _ = _submitted_for_approval("ourdnd")
+    page = page_as(gm, viewport=size)
+    page.goto(reverse("campaign_review", args=[campaign.pk]))
+    rows = page.locator(".advancement-diff tbody tr")
+    said = {
+        row.locator("th").inner_text().strip(): row.locator(".diff-new").inner_text().strip()
+        for row in rows.all()
+    }
+    assert said["Ruleset"] == "Our D&D"
+    assert said["Name"] == "Approve Me"
+    assert "Approve Me" in page.locator(".advancement-card h2").inner_text()
+    text = page.locator("main").inner_text()
+    assert "RULESET" not in text and "Ourdnd" not in text and "Approve me" not in text
+    assert page.locator('[data-testid="advancement-cost"]').inner_text() == "+6 points"
+    costs = [c.strip() for c in page.locator(".advancement-diff .diff-cost").all_inner_texts()]
+    assert sum(c.startswith("+2 points") for c in costs) == 3 and len(costs) == len(said)
+
+    page = page_as(player, viewport=size)
+    page.goto(reverse("character_create", args=[campaign.pk]))
+    intro = page.locator("main .card p").first.inner_text()
+    assert intro.startswith("It starts as a draft with 6 points."), intro
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 1280, "height": 900}])
+def test_maelstroms_submit_bar_shows_the_first_problem_whole_and_links_to_the_list(page_as, table, size):
+    from playwright.sync_api import expect
+
+    from characters.models import Character
+    from tests.characters.test_sheet_fixtures import character_at_table
+
+    character = character_at_table(table, "maelstrom")
+    page = page_as(table["player"], viewport=size)
+    page.goto(reverse("character_create", args=[character.campaign.pk]))
+    page.get_by_label("Name").fill("Blank")
+    page.get_by_role("button", name="Start building").click()
+    page.wait_for_url(f"**/characters/{Character.objects.get(name='Blank').pk}/build/")
+    reason = page.locator("#submit-reason")
+    expect(reason).to_contain_text("Fix 2 problems first: This sheet is not a legal Maelstrom creation")
+    box = reason.evaluate(
+        """el => { const r = el.getBoundingClientRect(), bar = el.closest('#builder-actions').getBoundingClientRect();
+        return {bottom: r.bottom, barBottom: bar.bottom, scroll: el.scrollHeight, client: el.clientHeight,
+                lines: Math.round(r.height / parseFloat(getComputedStyle(el).lineHeight)), view: innerHeight}; }"""
+    )
+    assert box["scroll"] <= box["client"] + 1, box  # nothing of it cut off
+    assert box["bottom"] <= box["barBottom"] <= box["view"], box  # inside the bar, the bar on screen
+    assert box["lines"] <= (3 if size["width"] < 500 else 2), box
+    reason.get_by_role("link", name="All 2 problems").click()
+    expect(page.locator("#builder-errors")).to_be_in_viewport()
+    expect(page.locator("#builder-errors .issue-summary li").first).to_contain_text(
+        "or record the creation dots in a creation section."
+    )
