@@ -205,3 +205,29 @@ def test_a_next_turn_race_ends_one_turn_and_every_panel_follows(browser, asgi_se
     finally:
         gm_context.close()
         pl_context.close()
+
+
+def test_a_refusal_lands_when_the_panel_was_replaced_while_it_was_in_flight(browser, asgi_server):  # noqa: F811
+    """The form that asked is gone from the page when its answer comes (a live refresh replaced
+    the panel): the refusal still shows, and htmx finds every part (no htmx:oobErrorNoTarget)."""
+    from playwright.sync_api import expect
+
+    t = _table()
+    e, pablo = t["e"], t["c_pablo"]
+    context, page = _page_as(browser, asgi_server, t["player"], viewport=PHONE)
+    try:
+        _open(page, reverse("encounter_detail", args=[e.pk]))
+        services.encounter_next_turn(encounter=e, user=t["gm"], roller=FixedRoller([]))
+        services.encounter_next_turn(encounter=e, user=t["gm"], roller=FixedRoller([]))  # missed by the page
+        _slow(page)
+        page.locator(f'form[data-action="move"][data-fighter="{pablo.pk}"] button[type=submit]').evaluate(
+            """button => { button.click();
+                 const panel = document.getElementById('encounter-panel');  // a refresh lands first
+                 panel.outerHTML = panel.outerHTML; }"""
+        )
+        expect(page.get_by_test_id("panel-error")).to_contain_text("moved on since your page was drawn")
+        expect(page.get_by_test_id("encounter-round")).to_have_text("Round 2")
+        assert page.evaluate("window.__oobErrors") == []
+        assert EncounterEvent.objects.filter(encounter=e, kind="move").count() == 0
+    finally:
+        context.close()
