@@ -182,7 +182,7 @@ def encounter_actions(request, pk):
     extra = {
         k: v
         for k, v in request.data.items()
-        if k not in ("combatant", "action", "expected_version", "private")
+        if k not in ("combatant", "action", "expected_version", "private", "request_id")
     }
     action = {**extra, **raw} if isinstance(raw, dict) else {**extra, "action": raw}
     encounter = services.encounter_act(
@@ -192,6 +192,7 @@ def encounter_actions(request, pk):
         action=action,
         expected_version=data.get("expected_version"),
         private=data.get("private", False),
+        request_id=data.get("request_id"),
     )
     return Response(_encounter_data(encounter))
 
@@ -208,7 +209,10 @@ def encounter_next_turn(request, pk):
     encounter = _encounter(request, pk)
     data = validated(NextTurnSerializer, request) if request.data else {}
     encounter = services.encounter_next_turn(
-        encounter=encounter, user=request.user, expected_version=data.get("expected_version")
+        encounter=encounter,
+        user=request.user,
+        expected_version=data.get("expected_version"),
+        request_id=data.get("request_id"),
     )
     return Response(_encounter_data(encounter))
 

@@ -35,9 +35,10 @@ def group_name(encounter_id: int) -> str:
     return f"encounter-{encounter_id}"
 
 
-def render_live(board: dict) -> str:
-    """The shared parts of the page, each with ``hx-swap-oob`` (also used by htmx POST replies)."""
-    return render_to_string(LIVE_TEMPLATE, {"board": board, "oob": True})
+def render_live(board: dict, *, refresh: bool = True) -> str:
+    """The shared parts of the page, each with ``hx-swap-oob`` (also used by htmx POST replies).
+    ``refresh``: with the link that makes the page fetch its panel (not when the panel is sent too)."""
+    return render_to_string(LIVE_TEMPLATE, {"board": board, "oob": True, "refresh": refresh})
 
 
 def render_update(board: dict, *, rows_before: dict[int, str] | None, new_log: list[dict]) -> str:

@@ -81,6 +81,24 @@ class EncounterEvent(models.Model):
         return f"Event {self.seq} of encounter #{self.encounter_id}"
 
 
+class EncounterRequest(models.Model):
+    """A page's request that changed an encounter, under the id its form carried (``request_id``):
+    a repeat of it — a double click, a browser resending — is answered as done and not applied
+    again. Written in the same transaction as the change, under the encounter's row lock."""
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    #: The encounter's version once the request was applied.
+    version = models.PositiveIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["encounter", "key"], name="one_request_per_key")]
+
+    def __str__(self) -> str:
+        return f"Request {self.key} of encounter #{self.encounter_id}"
+
+
 class LibraryNpc(models.Model):
     """An NPC of a campaign's library: a build the GM made once and adds to encounters by the dozen.
 

@@ -71,6 +71,12 @@ class ActionRequestSerializer(serializers.Serializer):
         max_value=2**31 - 1,
         help_text="Refuse with 409 unless the encounter is at this version.",
     )
+    request_id = serializers.RegexField(
+        r"^[A-Za-z0-9_-]{8,64}$",
+        required=False,
+        help_text="A fresh id per intent (a uuid): a repeat of an applied request answers with the "
+        "encounter as it is and is not applied again.",
+    )
     private = serializers.BooleanField(
         required=False,
         default=False,
@@ -92,6 +98,11 @@ class ActionRequestSerializer(serializers.Serializer):
 
 class NextTurnSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    request_id = serializers.RegexField(
+        r"^[A-Za-z0-9_-]{8,64}$",
+        required=False,
+        help_text="A fresh id per intent: a repeat of an applied request ends no second turn.",
+    )
 
 
 class StatSerializer(serializers.Serializer):

@@ -44,7 +44,7 @@ from characters.selectors.characters import is_campaign_gm
 from characters.selectors.play import label
 from characters.services.versions import character_version_write
 from combat import broadcast
-from combat.models import Combatant, Encounter, EncounterEvent, LibraryNpc
+from combat.models import Combatant, Encounter, EncounterEvent, EncounterRequest, LibraryNpc
 from combat.selectors import (
     LOG_FIELDS,
     Fight,
@@ -67,6 +67,10 @@ logger = logging.getLogger(__name__)
 MAX_GROUP = 30
 NAME_LENGTH = 120
 REASON_LENGTH = 200
+#: A request id as the page's forms carry it (a uuid's hex) or an API client's (letters, digits, - and _).
+REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+#: How far back (in versions of the encounter) a request id is remembered.
+REQUESTS_KEPT = 500
 
 
 class InvalidInput(BadInput):
@@ -90,6 +94,38 @@ def _lock(encounter: Encounter | int, user) -> Encounter:
     "nothing is lost" outranks the few milliseconds an asynchronous commit would save."""
     pk = encounter.pk if isinstance(encounter, Encounter) else encounter
     return encounter_for_user(user=user, encounter_id=pk, for_update=True)
+
+
+def _check_request_id(request_id: str | None) -> str | None:
+    if request_id is None or request_id == "":
+        return None
+    if not isinstance(request_id, str) or not REQUEST_ID.match(request_id):
+        raise InvalidInput("request_id must be 8 to 64 letters, digits, - or _.", "request_id")
+    return request_id
+
+
+def _already_done(e: Encounter, request_id: str | None) -> bool:
+    """Whether the request ``request_id`` was applied already (read under the row lock: a repeat
+    that waited for the lock sees the first one's committed row)."""
+    return request_id is not None and EncounterRequest.objects.filter(encounter=e, key=request_id).exists()
+
+
+def _check_version(e: Encounter, expected_version: int | None) -> None:
+    if expected_version is not None and e.version != expected_version:
+        raise Conflict(
+            "Not done: the encounter moved on since your page was drawn "
+            f"(it is at version {e.version}, your page showed {expected_version}). "
+            "The page now shows where it is: look, then try again."
+        )
+
+
+def _remember(e: Encounter, request_id: str | None) -> None:
+    """Note the applied request (after ``_Step.save``: its version is the new one)."""
+    if request_id is None:
+        return
+    EncounterRequest.objects.create(encounter=e, key=request_id, version=e.version)
+    if e.version % 100 == 0:  # now and then, forget the old ones
+        EncounterRequest.objects.filter(encounter=e, version__lt=e.version - REQUESTS_KEPT).delete()
 
 
 def _require_gm(user, encounter: Encounter, what: str) -> None:
@@ -586,6 +622,7 @@ def encounter_act(
     roller: Roller | None = None,
     expected_version: int | None = None,
     private: bool = False,
+    request_id: str | None = None,
 ) -> Encounter:
     """One action of one combatant (its owner or the GM; GM-only actions for the GM).
 
@@ -594,14 +631,21 @@ def encounter_act(
     reaches the table's feed. The action's rolls go to the campaign's roll feed once committed;
     ``private`` (the GM's only, else 403) keeps them behind the screen: the GM's feed has them,
     the shared log says only that the GM rolled.
+
+    ``expected_version``: the version the person's page showed; another one is a ``Conflict``
+    (409) and nothing changes. ``request_id``: the id of this request (each form carries a fresh
+    one); a repeat of an applied one (a double click) answers with the encounter as it is and is
+    not applied again — checked before the version, which the first one moved on.
     """
     roller = roller or Roller()
     if not isinstance(action, dict) or not isinstance(action.get("action"), str) or not action["action"]:
         raise InvalidInput('An action is an object such as {"action": "move"}.', "action")
+    request_id = _check_request_id(request_id)
     with transaction.atomic():
         e = _lock(encounter, user)
-        if expected_version is not None and e.version != expected_version:
-            raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
+        if _already_done(e, request_id):
+            return e
+        _check_version(e, expected_version)
         gm = encounter_is_gm(user, e)
         if private and not gm:
             raise NotPermitted("Only the GM rolls privately.")
@@ -637,19 +681,28 @@ def encounter_act(
         if out.end_turn:
             _advance(step, roller)
         step.save(fields=["state", "order", "turn", "round"])
+        _remember(e, request_id)
     return e
 
 
 def encounter_next_turn(
-    *, encounter: Encounter | int, user, roller: Roller | None = None, expected_version: int | None = None
+    *,
+    encounter: Encounter | int,
+    user,
+    roller: Roller | None = None,
+    expected_version: int | None = None,
+    request_id: str | None = None,
 ) -> Encounter:
     """End the current turn (the GM, or a player whose combatant's turn it is); past the last
-    turn a new round begins (``round_start``)."""
+    turn a new round begins (``round_start``). ``expected_version`` and ``request_id`` as for
+    ``encounter_act``: a double click on Next turn ends one turn, not two."""
     roller = roller or Roller()
+    request_id = _check_request_id(request_id)
     with transaction.atomic():
         e = _lock(encounter, user)
-        if expected_version is not None and e.version != expected_version:
-            raise Conflict(f"The encounter changed (version {e.version}, not {expected_version}): reload.")
+        if _already_done(e, request_id):
+            return e
+        _check_version(e, expected_version)
         fight = encounter_fight(encounter=e, lock_characters=True)
         gm = encounter_is_gm(user, e)
         if not gm and not any(user.pk in fight.fighter_by_id[i].controller_ids for i in fight.current_ids):
@@ -661,6 +714,7 @@ def encounter_next_turn(
         step = _Step(fight, user)
         _advance(step, roller)
         step.save(fields=["state", "order", "turn", "round"])
+        _remember(e, request_id)
     return e
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -21,7 +22,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.errors import SHOWN_INLINE
+from characters.errors import SHOWN_INLINE, Conflict
 from characters.selectors.campaigns import campaign_for_user
 from characters.selectors.characters import is_campaign_gm
 from combat import services
@@ -45,7 +46,7 @@ from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "combat/encounter_detail.html"
 _INT = re.compile(r"^-?[0-9]{1,9}$")
-NOT_PARAMS = {"csrfmiddlewaretoken", "combatant", "expected_version", "next", "private"}
+NOT_PARAMS = {"csrfmiddlewaretoken", "combatant", "expected_version", "next", "private", "request_id"}
 
 
 def _message(exc: Exception) -> str:
@@ -70,6 +71,11 @@ def _panel_context(request: HtmxHttpRequest, encounter, fight, **extra) -> dict[
         "is_gm": gm,
         "can_next": can_next,
         "mine": mine,
+        # Every form of the panel carries the version it was drawn from and a fresh request id
+        # (called by the template once per form): a stale form is refused, a repeat is one click.
+        "expected_version": encounter.version,
+        "current_ids": fight.current_ids,
+        "request_id": _new_request_id,
     }
     if gm and encounter.status != encounter.Status.ENDED:
         ctx["characters_to_add"] = campaign_characters_to_add(fight=fight)
@@ -86,45 +92,83 @@ def _context(request: HtmxHttpRequest, encounter, **extra) -> dict[str, Any]:
 
 _FORMS: dict[str, str] = {}
 _CSRF_SLOT = "__sheetforge_csrf_slot__"
+_VERSION_SLOT = "__sheetforge_version_slot__"
+_REQUEST_SLOT = "__sheetforge_request_slot__"
+
+
+def _new_request_id() -> str:
+    return uuid.uuid4().hex
 
 
 def _render_forms(ctx: dict[str, Any]) -> None:
     """Render each action form of the panel once per content, process-wide: a form is a pure
     function of its action (spec, targets, odds), its fighter and the encounter — the same from
     one refresh to the next for most of them (the GM's harm/condition/Momentum forms of every
-    combatant above all) — and the CSRF token, which goes in afterwards."""
+    combatant above all) — and the CSRF token, the version and the request id, which go in
+    afterwards. A refusal of this form (``ctx["error_at"]``) is shown in it: rendered afresh."""
     act_url = reverse("encounter_act", args=[ctx["encounter"].pk])
+    slots = {"act_url": act_url, "csrf_token": _CSRF_SLOT}
+    slots |= {"expected_version": _VERSION_SLOT, "request_id": _REQUEST_SLOT}
     for block in [*ctx["panel"]["blocks"], *ctx["panel"]["gm_blocks"]]:
         fighter = block["fighter"]
         for row in block["actions"]:
+            if ctx.get("error_at") == (fighter.id, row["spec"].id) and not ctx.get("error_placed"):
+                ctx["error_placed"] = True
+                row["html"] = render_to_string(
+                    "combat/_action_form.html",
+                    {"row": row, "fighter": fighter, "row_error": ctx["refusal"], **slots},
+                )
+                continue
             key = repr((act_url, fighter.id, row["spec"].as_dict(), row["targets"], row["odds"]))
             html = _FORMS.get(key)
             if html is None:
-                html = render_to_string(
-                    "combat/_action_form.html",
-                    {"row": row, "fighter": fighter, "act_url": act_url, "csrf_token": _CSRF_SLOT},
-                )
+                html = render_to_string("combat/_action_form.html", {"row": row, "fighter": fighter, **slots})
                 if len(_FORMS) > 4096:
                     _FORMS.clear()
                 _FORMS[key] = html
             row["html"] = html
 
 
-def _render_panel(request: HtmxHttpRequest, encounter, **extra) -> str:
+def _render_panel(request: HtmxHttpRequest, encounter, *, fight=None, **extra) -> str:
     """The panel fragment (every page fetches it after every change). Rendered without the
     context processors (the navigation's counts are not in it) and with its forms from
-    ``_render_forms``: only the CSRF token is this request's."""
-    ctx = _panel_context(request, encounter, encounter_fight(encounter=encounter), **extra)
+    ``_render_forms``: only the CSRF token, the version and the request ids are this request's.
+
+    ``refusal`` with ``error_at`` (``(combatant id, action id)`` or ``"next"``): the refusal is
+    shown in that form when the panel still has it, else at the top of the panel."""
+    fight = fight or encounter_fight(encounter=encounter)
+    ctx = _panel_context(request, encounter, fight, **extra)
     token = get_token(request)
     ctx["csrf_token"] = token
     _render_forms(ctx)
-    return render_to_string(f"{TEMPLATE}#encounter-panel", ctx).replace(_CSRF_SLOT, token)
+    if ctx.get("refusal"):
+        if ctx.get("error_at") == "next" and ctx["can_next"]:
+            ctx["next_error"] = ctx["refusal"]
+        elif not ctx.get("error_placed"):
+            ctx["panel_error"] = ctx["refusal"]
+    html = str(render_to_string(f"{TEMPLATE}#encounter-panel", ctx))
+    html = html.replace(_CSRF_SLOT, token).replace(_VERSION_SLOT, str(encounter.version))
+    return _REQUEST_SLOTS.sub(lambda _: _new_request_id(), html)
 
 
-def _reply(request: HtmxHttpRequest, encounter, *, error: str = "", done: str = "") -> HttpResponse:
+_REQUEST_SLOTS = re.compile(re.escape(_REQUEST_SLOT))
+
+
+def _reply(
+    request: HtmxHttpRequest,
+    encounter,
+    *,
+    error: str = "",
+    done: str = "",
+    stale: bool = False,
+    error_at=None,
+) -> HttpResponse:
     """htmx: nothing after a change — the websocket brings what changed to every page, this one
     included, and makes each fetch its own panel once; a refusal (nothing changed, nothing
-    broadcast) answers with this user's panel showing why (out of band). Otherwise a redirect."""
+    broadcast) answers with this user's panel showing why (out of band), in the form that was
+    used (``error_at``). A page that was out of date (``stale``: 409) gets the whole page as it
+    is now — status, turn order, log and panel — so that it shows what the refusal is about.
+    Otherwise a redirect."""
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -134,7 +178,12 @@ def _reply(request: HtmxHttpRequest, encounter, *, error: str = "", done: str = 
     if not error:
         return HttpResponse(status=204)
     encounter.refresh_from_db()
-    return HttpResponse(_render_panel(request, encounter, panel_error=error, oob=True))
+    if not stale:
+        return HttpResponse(_render_panel(request, encounter, refusal=error, error_at=error_at, oob=True))
+    fight = encounter_fight(encounter=encounter)
+    board = render_live(board_of(fight=fight), refresh=False)
+    panel = _render_panel(request, encounter, fight=fight, refusal=error, error_at=error_at, oob=True)
+    return HttpResponse(board + panel, status=409)
 
 
 # ------------------------------------------------------------------ pages
@@ -205,14 +254,27 @@ def encounter_board(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse
 # ------------------------------------------------------------------ writes
 
 
-def _run(request: HtmxHttpRequest, encounter_id: int, fn, done: str = "") -> HttpResponse:
+def _run(request: HtmxHttpRequest, encounter_id: int, fn, done: str = "", error_at=None) -> HttpResponse:
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     try:
         result = fn(encounter)
     except SHOWN_INLINE as exc:
         # 200 on purpose for htmx: it does not swap 4xx answers, and the panel shows the refusal.
-        return _reply(request, encounter, error=_message(exc))
+        # A stale page's 409 is swapped by the page's script (static/js/encounter.js).
+        stale = isinstance(exc, Conflict)
+        return _reply(request, encounter, error=_message(exc), stale=stale, error_at=error_at)
     return _reply(request, encounter, done=result if isinstance(result, str) else done)
+
+
+def _expected(request: HtmxHttpRequest) -> dict[str, Any]:
+    """The version the page was drawn from and the request's id, as the forms post them (a form
+    from before they carried them has neither: it is applied as it always was)."""
+    return {
+        "expected_version": post_whole_number(
+            request.POST, "expected_version", label="Version", default=None, min_value=0
+        ),
+        "request_id": post_text(request.POST, "request_id", label="Request", max_length=64) or None,
+    }
 
 
 @login_required
@@ -279,8 +341,9 @@ def encounter_next_turn(request: HtmxHttpRequest, encounter_id: int) -> HttpResp
     return _run(
         request,
         encounter_id,
-        lambda e: services.encounter_next_turn(encounter=e, user=request.user),
+        lambda e: services.encounter_next_turn(encounter=e, user=request.user, **_expected(request)),
         "Next turn.",
+        error_at="next",
     )
 
 
@@ -320,8 +383,21 @@ def encounter_act(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
         combatant = post_whole_number(request.POST, "combatant", label="Combatant", default=None, min_value=1)
         private = request.POST.getlist("private")[-1:] == ["true"]  # a hidden "false", then the checkbox
         services.encounter_act(
-            encounter=encounter, user=request.user, combatant_id=combatant, action=action, private=private
+            encounter=encounter,
+            user=request.user,
+            combatant_id=combatant,
+            action=action,
+            private=private,
+            **_expected(request),
         )
         return ""
 
-    return _run(request, encounter_id, act)
+    return _run(request, encounter_id, act, error_at=_clicked(request))
+
+
+def _clicked(request: HtmxHttpRequest) -> tuple[int, str] | None:
+    """(combatant id, action id) of the form that was used, for showing its refusal in it."""
+    combatant, action = request.POST.get("combatant", ""), request.POST.get("action", "")
+    if _INT.match(combatant) and isinstance(action, str) and action:
+        return int(combatant), action
+    return None

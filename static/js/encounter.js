@@ -70,6 +70,98 @@
     if (version <= mine) { evt.preventDefault(); }
     else if (version > mine + 1) { evt.preventDefault(); catchUp(); }
   });
+  /* One intent, one effect, applied to what the page shows (#19). Each form of the panel carries
+     the version it was drawn from and a request id; its button is disabled while it is in flight
+     (hx-disabled-elt on the panel). A new id after each answer that was applied: a later click on
+     the same form, on a page the live update has not reached yet, is a new intent (refused as
+     stale, not taken for a repeat); a request that got no answer keeps its id, so a resend of it
+     is answered as done. */
+  function newRequestId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  function versionOf(el) {
+    var v = el && el.getAttribute ? parseInt(el.getAttribute("data-version"), 10) : NaN;
+    return isNaN(v) ? null : v;
+  }
+  function partIn(fragment, id) {
+    if (!fragment) return null;
+    if (fragment.id === id) return fragment;
+    return fragment.querySelector ? fragment.querySelector("#" + id) : null;
+  }
+  /* A panel replaces the shown one only when it is newer, or as new and showing a refusal: two
+     fetches answering out of order never leave the page on the older turn, and a refresh of the
+     same state does not wipe the refusal just shown. */
+  function panelWins(incoming, hasError, current) {
+    if (incoming === null || current === null) return true;
+    return incoming > current || (incoming === current && hasError);
+  }
+  var PARTS = {"encounter-status": true, "encounter-combatants": true, "encounter-log": true};
+
+  /* A button disabled while its request is in flight loses the focus (the browser blurs it);
+     it goes back to that control, or its replacement with the same id, once the request is
+     answered or the panel redrawn — unless the person has moved on to another control. */
+  var focusBack = null;
+  function giveFocusBack() {
+    if (!focusBack || Date.now() > focusBack.until) return;
+    var now = document.activeElement;
+    if (now && now !== document.body && now !== document.documentElement) return;
+    var el = document.getElementById(focusBack.id);
+    if (el && !el.disabled) el.focus({preventScroll: true});
+  }
+  document.body.addEventListener("htmx:afterSettle", giveFocusBack);
+  document.body.addEventListener("htmx:afterRequest", function () { setTimeout(giveFocusBack, 0); });
+
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    var form = evt.detail.elt;
+    if (!form || form.tagName !== "FORM" || !root.contains(form)) return;
+    var active = document.activeElement;
+    if (active && active.id && form.contains(active)) focusBack = {id: active.id, until: Date.now() + 3000};
+    if (form.__answerFollowed) return;
+    form.__answerFollowed = true;
+    /* A refusal always finds its place: when a live refresh replaced the panel while this form's
+       request was in flight, htmx would look for the answer's parts in the form's detached tree
+       (htmx:oobErrorNoTarget) and the refusal would be lost; its parts go into the page instead. */
+    form.addEventListener("htmx:beforeOnLoad", function (e) {
+      if (document.body.contains(form)) return;
+      e.preventDefault();
+      var xhr = e.detail.xhr;
+      if (xhr && (xhr.status === 200 || xhr.status === 409) && xhr.responseText) {
+        htmx.swap(document.getElementById("encounter") || document.body, xhr.responseText, {swapStyle: "none"});
+      }
+    });
+  });
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    var form = evt.detail.elt, xhr = evt.detail.xhr;
+    if (!form || !form.querySelector || !xhr || xhr.status < 200 || xhr.status >= 300) return;
+    var input = form.querySelector('input[name="request_id"]');
+    if (input) input.value = newRequestId();
+  });
+  document.body.addEventListener("htmx:beforeSwap", function (evt) {
+    var d = evt.detail;
+    if (!(evt.target instanceof Element) || !root.contains(evt.target)) return;
+    /* A stale page's refusal (409) carries the whole page as it is now: swap it. */
+    if (d.xhr && d.xhr.status === 409) { d.shouldSwap = true; d.isError = false; }
+    if (d.shouldSwap && evt.target.id === "encounter-panel") {
+      var m = /id="encounter-panel"[^>]*?data-version="(\d+)"/.exec(d.serverResponse || "");
+      var hasError = (d.serverResponse || "").indexOf('data-testid="panel-error"') >= 0;
+      if (!panelWins(m ? parseInt(m[1], 10) : null, hasError, versionOf(evt.target))) d.shouldSwap = false;
+    }
+  });
+  document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var d = evt.detail, target = d.target;
+    if (!target || !target.id || !root.contains(target)) return;
+    var part = partIn(d.fragment, target.id);
+    if (target.id === "encounter-panel") {
+      var hasError = !!(part && part.querySelector('[data-testid="panel-error"]'));
+      if (!panelWins(versionOf(part), hasError, versionOf(target))) d.shouldSwap = false;
+    } else if (PARTS[target.id]) {
+      var v = versionOf(part);
+      if (v !== null && v < shown()) d.shouldSwap = false;  /* an older board never replaces a newer one */
+    }
+  });
+
   /* New log lines are added on top: keep the latest 30, as the page shows them (LOG_LENGTH). */
   root.addEventListener("htmx:wsAfterMessage", function () {
     var items = document.querySelectorAll("#encounter-log-list > li");

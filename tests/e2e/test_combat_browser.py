@@ -225,7 +225,12 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):
         expect(page.locator("#encounter-log-list li").first).to_contain_text("Pablo moves, −1 speed.")
 
         # Missed again; then a live message arrives whose version skips one: the page takes the board.
+        # (The player's page is drawn afresh first: a Move from a page that missed a change is
+        # refused as stale, #19.)
         services.encounter_act(encounter=e, user=player, combatant_id=c_pablo.pk, action={"action": "move"})
+        pl_page.evaluate("window.__wsOpen = false")
+        pl_page.reload()
+        pl_page.wait_for_function("() => window.__wsOpen === true")
         pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]').get_by_role(
             "button", name="Move"
         ).click()

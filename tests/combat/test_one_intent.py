@@ -1,0 +1,227 @@
+"""One intent, one effect, applied to the state the person saw (#19): a repeated request id is the
+same request (applied once), and a form drawn from an older version of the encounter is refused
+(409 with the reason) and changes nothing — through the services, the API and the page."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from characters.errors import Conflict
+from combat import services
+from combat.models import EncounterEvent, EncounterRequest
+from rulesets.engine.dice import FixedRoller
+from tests.combat.helpers import snapshot
+from tests.factories import api_client
+
+pytestmark = pytest.mark.django_db
+
+
+def _moves(e) -> int:
+    return EncounterEvent.objects.filter(encounter=e, kind="move").count()
+
+
+def _speed(combatant) -> int:
+    combatant.refresh_from_db()
+    return combatant.combat["speed"]
+
+
+def _page(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+# ------------------------------------------------------------------ services
+
+
+def test_a_repeated_request_id_moves_once(fight):
+    e, pablo, player = fight["e"], fight["c_pablo"], fight["player"]
+    e.refresh_from_db()
+    version, speed = e.version, _speed(pablo)
+    rid = uuid.uuid4().hex
+    for _ in range(2):  # a double click: the same form, the same id, the same version
+        services.encounter_act(
+            encounter=e,
+            user=player,
+            combatant_id=pablo.pk,
+            action={"action": "move"},
+            expected_version=version,
+            request_id=rid,
+        )
+    e.refresh_from_db()
+    assert _moves(e) == 1
+    assert e.version == version + 1
+    assert _speed(pablo) == speed - 1
+    assert EncounterRequest.objects.get(encounter=e, key=rid).version == e.version
+
+
+def test_a_repeated_next_turn_ends_one_turn(fight):
+    e, gm = fight["e"], fight["gm"]
+    e.refresh_from_db()
+    before = (e.round, e.turn, e.version)
+    rid = uuid.uuid4().hex
+    for _ in range(2):
+        services.encounter_next_turn(
+            encounter=e, user=gm, roller=FixedRoller([]), expected_version=before[2], request_id=rid
+        )
+    e.refresh_from_db()
+    assert (e.round, e.turn) == (1, 1)  # the goblin's turn: not round 2, Pablo again
+    assert e.version == before[2] + 1
+
+
+def test_a_stale_version_is_refused_and_changes_nothing(fight):
+    e, pablo, player, gm = fight["e"], fight["c_pablo"], fight["player"], fight["gm"]
+    e.refresh_from_db()
+    drawn = e.version
+    services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))
+    services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))  # Pablo's turn again, round 2
+    before = snapshot(e)
+    with pytest.raises(Conflict) as exc:
+        services.encounter_act(
+            encounter=e,
+            user=player,
+            combatant_id=pablo.pk,
+            action={"action": "move"},
+            expected_version=drawn,
+            request_id=uuid.uuid4().hex,
+        )
+    assert "moved on since your page was drawn" in exc.value.message
+    assert snapshot(e) == before
+    with pytest.raises(Conflict):
+        services.encounter_next_turn(encounter=e, user=gm, expected_version=drawn)
+    assert snapshot(e) == before
+
+
+def test_a_bad_request_id_is_a_clear_400(fight):
+    from characters.errors import BadInput
+
+    e = fight["e"]
+    before = snapshot(e)
+    with pytest.raises(BadInput):
+        services.encounter_next_turn(encounter=e, user=fight["gm"], request_id="no spaces; or quotes'")
+    assert snapshot(e) == before
+
+
+# ------------------------------------------------------------------ the API
+
+
+def test_the_api_answers_a_repeat_with_the_encounter_and_applies_it_once(fight):
+    e, pablo = fight["e"], fight["c_pablo"]
+    player = api_client(fight["player"])
+    body = {"combatant": pablo.pk, "action": "move", "request_id": uuid.uuid4().hex}
+    first = player.post(f"/api/v1/encounters/{e.pk}/actions/", body, format="json")
+    second = player.post(f"/api/v1/encounters/{e.pk}/actions/", body, format="json")
+    assert first.status_code == second.status_code == 200
+    assert first.json()["version"] == second.json()["version"]
+    assert _moves(e) == 1
+
+
+def test_the_api_refuses_a_stale_version_with_409_and_changes_nothing(fight):
+    e, pablo = fight["e"], fight["c_pablo"]
+    e.refresh_from_db()
+    drawn = e.version
+    services.encounter_next_turn(encounter=e, user=fight["gm"], roller=FixedRoller([]))
+    services.encounter_next_turn(encounter=e, user=fight["gm"], roller=FixedRoller([]))
+    before = snapshot(e)
+    player = api_client(fight["player"])
+    r = player.post(
+        f"/api/v1/encounters/{e.pk}/actions/",
+        {"combatant": pablo.pk, "action": "move", "expected_version": drawn},
+        format="json",
+    )
+    assert r.status_code == 409 and "moved on since your page was drawn" in r.json()["detail"]
+    r = api_client(fight["gm"]).post(
+        f"/api/v1/encounters/{e.pk}/next-turn/", {"expected_version": drawn}, format="json"
+    )
+    assert r.status_code == 409
+    assert snapshot(e) == before
+
+
+# ------------------------------------------------------------------ the page
+
+
+def _form_fields(html: str, form_start: str) -> dict[str, str]:
+    start = html.index(form_start)
+    form = html[start : html.index("</form>", start)]
+    return dict(re.findall(r'name="([a-z_]+)" value="([^"]*)"', form))
+
+
+def test_each_form_carries_the_version_and_a_fresh_request_id(fight):
+    e, pablo = fight["e"], fight["c_pablo"]
+    e.refresh_from_db()
+    player = _page(fight["player"])
+    for html in (
+        player.get(reverse("encounter_detail", args=[e.pk])).content.decode(),
+        player.get(reverse("encounter_panel", args=[e.pk]), HTTP_HX_REQUEST="true").content.decode(),
+    ):
+        move = _form_fields(html, f'data-action="move" data-fighter="{pablo.pk}"')
+        nxt = _form_fields(html, 'id="encounter-next-turn-form"')
+        assert move["expected_version"] == nxt["expected_version"] == str(e.version)
+        ids = re.findall(r'name="request_id" value="([0-9a-f]{32})"', html)
+        assert len(ids) >= 3 and len(set(ids)) == len(ids)  # one per form, none shared
+        assert 'hx-disabled-elt="find button[type=submit]"' in html
+        assert f'data-version="{e.version}"' in html
+
+
+def test_a_double_posted_form_moves_once(fight):
+    e, pablo = fight["e"], fight["c_pablo"]
+    e.refresh_from_db()
+    player = _page(fight["player"])
+    html = player.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    fields = _form_fields(html, f'data-action="move" data-fighter="{pablo.pk}"')
+    fields.pop("csrfmiddlewaretoken", None)
+    answers = [
+        player.post(reverse("encounter_act", args=[e.pk]), fields, HTTP_HX_REQUEST="true").status_code
+        for _ in range(2)
+    ]
+    assert answers == [204, 204]
+    assert _moves(e) == 1
+    assert _speed(pablo) == 5
+
+
+def test_a_stale_page_is_refused_with_409_and_the_whole_page_as_it_is(fight):
+    e, pablo, gm = fight["e"], fight["c_pablo"], fight["gm"]
+    player = _page(fight["player"])
+    html = player.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    fields = _form_fields(html, f'data-action="move" data-fighter="{pablo.pk}"')
+    services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))
+    services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))  # round 2: Pablo again
+    before = snapshot(e)
+    r = player.post(reverse("encounter_act", args=[e.pk]), fields, HTTP_HX_REQUEST="true")
+    assert r.status_code == 409
+    body = r.content.decode()
+    assert snapshot(e) == before
+    # The whole page as it is now, out of band: status (round 2), order, log and this user's panel,
+    # the refusal in the Move form that was used.
+    assert 'id="encounter-status"' in body and "Round 2" in body
+    assert 'id="encounter-combatants" class="card" hx-swap-oob="true"' in body
+    assert 'id="encounter-log" class="card log" hx-swap-oob="true"' in body
+    assert 'id="encounter-panel" class="card panel" hx-swap-oob="true"' in body
+    move = body[body.index(f'data-action="move" data-fighter="{pablo.pk}"') :]
+    move = move[: move.index("</form>")]
+    assert "moved on since your page was drawn" in move
+    assert 'hx-trigger="load"' not in body  # the panel is in the answer: no second fetch
+    # A plain form post (no JavaScript) is refused the same way and says so on the page.
+    r = player.post(reverse("encounter_act", args=[e.pk]), fields, follow=True)
+    assert "moved on since your page was drawn" in r.content.decode()
+    assert snapshot(e) == before
+
+
+def test_a_stale_next_turn_is_refused_beside_the_button(fight):
+    e, gm = fight["e"], fight["gm"]
+    page = _page(gm)
+    html = page.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    fields = _form_fields(html, 'id="encounter-next-turn-form"')
+    services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))
+    before = snapshot(e)
+    r = page.post(reverse("encounter_next_turn", args=[e.pk]), fields, HTTP_HX_REQUEST="true")
+    assert r.status_code == 409
+    body = r.content.decode()
+    assert snapshot(e) == before
+    after_button = body[body.index('id="encounter-next-turn"') :]
+    assert after_button.index('data-testid="panel-error"') < after_button.index("action-block")
