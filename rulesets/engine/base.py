@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 from typing_extensions import TypeIs
 
 from .dice import Roller
+from .interfaces import Dice, PlayState
 from .pointer import ptr
 from .report import Issue, Report
 
@@ -536,30 +537,37 @@ class Ruleset:
     def awardable_currencies(self) -> tuple[str, ...]:
         return self.awardable if self.awardable is not None else self.currencies
 
-    # ---------------------------------------------------------------- odds
+    # ------------------------------------------------ dice and play state (interfaces.py)
+    # A ruleset's folder implements them: its ``dice.py`` a ``Dice``, its ``state.py`` a
+    # ``PlayState``, wired by its ``__init__.py`` (``dice = MyDice()``, ``play_state = MyPlayState()``).
+    # Without them, the hooks below answer "none" (no buttons, an empty state) or refuse.
+
+    #: The folder's core roll (its ``dice.py``): odds, rolls and the sheet's roll buttons.
+    dice: Dice | None = None
+    #: The folder's play state (its ``state.py``): pools, harm, conditions and their actions.
+    play_state: PlayState | None = None
 
     # Every dice, play-state and combat hook takes the campaign's ``ctx`` (keyword): its house rules
     # and merged homebrew catalogue. Callers build it once per campaign
     # (``ruleset.context(settings=campaign house rules, homebrew=campaign homebrew)``) and pass it;
-    # a hook resolves ``self.context_of(report, ctx)`` (ctx, else the report's, else the defaults).
+    # a hook resolves ``self.context_of(report, ctx)`` (ctx, else the report's, else the defaults)
+    # and hands the interfaces a ``Context``, never None.
 
     def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
         """The exact distribution of the core roll (CONTRACT.md "Odds"), house rules of ``ctx`` applied
         to what the request leaves out. Raise ``OddsError`` for a request it cannot answer.
-        Default: ``dice.odds(request, ctx=ctx)`` of the folder (``folder_function``)."""
-        fn = self.folder_function("dice", "odds")
-        if fn is None:
+        Default: ``self.dice.odds``; no dice, ``NotImplementedError``."""
+        if self.dice is None:
             raise NotImplementedError(f"{self.slug} has no odds")
-        return fn(request, ctx=self.context_of(None, ctx))
+        return self.dice.odds(request=request, ctx=self.context_of(None, ctx))
 
     def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         """Roll the core roll for real with ``roller`` (same request as ``odds``).
         Returns {"faces": [...], "total": n, "outcome": "success"|…, "text": "…"}.
-        Default: ``dice.roll(request, roller, ctx=ctx)`` of the folder."""
-        fn = self.folder_function("dice", "roll")
-        if fn is None:
+        Default: ``self.dice.roll``; no dice, ``NotImplementedError``."""
+        if self.dice is None:
             raise NotImplementedError(f"{self.slug} has no rolls")
-        return fn(request, roller, ctx=self.context_of(None, ctx))
+        return self.dice.roll(request=request, roller=roller, ctx=self.context_of(None, ctx))
 
     def rollables(
         self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
@@ -569,9 +577,10 @@ class Ruleset:
         default difficulty from ``ctx``, homebrew entries of ``ctx.catalogue``).
         A rollable marked ``"picker": True`` is one the ruleset's roll picker composes (below): the
         sheet shows the picker instead of its button.
-        Default: ``dice.rollables(build, report, ctx, state)`` of the folder, else none."""
-        fn = self.folder_function("dice", "rollables")
-        return [] if fn is None else fn(build, report, self.context_of(report, ctx), state)
+        Default: ``self.dice.rollables``; no dice, none."""
+        if self.dice is None:
+            return []
+        return self.dice.rollables(build=build, report=report, state=state, ctx=self.context_of(report, ctx))
 
     #: The rollable id of the roll the picker composes (``picked_roll``'s answer carries it).
     PICKED: ClassVar[str] = "picked"
@@ -612,31 +621,36 @@ class Ruleset:
         raise NotImplementedError
 
     # ----------------------------------------------------------- play state
-    # Default: the function of the same name in the folder's ``state.py``, called with the
-    # campaign's context resolved (``context_of``) in the order documented on each hook.
 
     def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
         """A fresh play state for a valid build (full pools, no harm).
-        Default: ``state.initial_state(build, report, ctx)``, else ``{}``."""
-        fn = self.folder_function("state", "initial_state")
-        return {} if fn is None else fn(build, report, self.context_of(report, ctx))
+        Default: ``self.play_state.initial_state``; no play state, ``{}``."""
+        if self.play_state is None:
+            return {}
+        return self.play_state.initial_state(build=build, report=report, ctx=self.context_of(report, ctx))
 
     def check_state(
         self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
     ) -> list[Issue]:
         """Problems with a play state (a pool above its maximum, an unknown body part). Paths point
-        into the state object. Default: ``state.check_state(state, build, report, ctx)``, else none."""
-        fn = self.folder_function("state", "check_state")
-        return [] if fn is None else fn(state, build, report, self.context_of(report, ctx))
+        into the state object. Default: ``self.play_state.check_state``; no play state, none."""
+        if self.play_state is None:
+            return []
+        return self.play_state.check_state(
+            state=state, build=build, report=report, ctx=self.context_of(report, ctx)
+        )
 
     def state_effects(
         self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
     ) -> dict[str, Any]:
         """What the state does to the numbers, for the sheet
         (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]}).
-        Default: ``state.state_effects(build, report, ctx, state)``, else ``{}``."""
-        fn = self.folder_function("state", "state_effects")
-        return {} if fn is None else fn(build, report, self.context_of(report, ctx), state)
+        Default: ``self.play_state.state_effects``; no play state, ``{}``."""
+        if self.play_state is None:
+            return {}
+        return self.play_state.state_effects(
+            state=state, build=build, report=report, ctx=self.context_of(report, ctx)
+        )
 
     def state_sections(
         self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
@@ -649,10 +663,13 @@ class Ruleset:
         "status", "max"}; "track" items are boxes {"label", "penalty", "damage" (None|"bashing"|…)};
         "list" items are entries of a list in the state; "flags" items are {"id","label","on"}.
         Each section may list "actions": [{"action", "label", "fields": [...]}] that ``state_action``
-        understands. Default: ``state.state_sections(build, report, ctx, state)``, else none.
+        understands. Default: ``self.play_state.state_sections``; no play state, none.
         """
-        fn = self.folder_function("state", "state_sections")
-        return [] if fn is None else fn(build, report, self.context_of(report, ctx), state)
+        if self.play_state is None:
+            return []
+        return self.play_state.state_sections(
+            state=state, build=build, report=report, ctx=self.context_of(report, ctx)
+        )
 
     def state_action(
         self,
@@ -667,53 +684,17 @@ class Ruleset:
         """Apply one play-state action (take harm, heal, spend willpower, rest, set a pool) and return
         (new_state, a sentence for the log). Never mutates ``state``. A refused action raises
         ``StateError(code, message, path)``. Combat reuses these actions.
-        Default: ``state.state_action(state, action, build, report, ctx, roller)``."""
-        fn = self.folder_function("state", "state_action")
-        if fn is None:
+        Default: ``self.play_state.state_action``; no play state, ``state.unknown_action``."""
+        if self.play_state is None:
             raise StateError("state.unknown_action", f"{self.name} has no play-state actions yet.")
-        return fn(state, action, build, report, self.context_of(report, ctx), roller)
-
-    # ------------------------------------------------------ the folder's modules
-
-    def folder_function(self, module: str, name: str) -> Callable[..., Any] | None:
-        """The function ``name`` of the ruleset folder's ``<module>.py`` (``dice``, ``state``), or None
-        when the folder has no such module or function: what the dice and play-state hooks call by
-        default, so that a folder whose modules use these names has an ``__init__.py`` of wiring only.
-        The folder is the package of the first class of the ruleset that lives in one (a subclass
-        defined in a test module still finds its parent's folder)."""
-        key = (module, name)
-        try:
-            return self._folder_functions[key]
-        except KeyError:
-            pass
-        found = None
-        package = self._folder_package
-        if package is not None:
-            qualified = f"{package}.{module}"
-            try:
-                mod = import_module(qualified)
-            except ModuleNotFoundError as exc:
-                if exc.name != qualified:
-                    raise  # the module exists and fails to import: a bug to see, not a missing hook
-            else:
-                fn = getattr(mod, name, None)
-                found = fn if callable(fn) else None
-        self._folder_functions[key] = found
-        return found
-
-    @cached_property
-    def _folder_functions(self) -> dict[tuple[str, str], Callable[..., Any] | None]:
-        return {}
-
-    @cached_property
-    def _folder_package(self) -> str | None:
-        for cls in type(self).__mro__:
-            if cls is Ruleset:
-                break
-            module = sys.modules.get(cls.__module__)
-            if module is not None and hasattr(module, "__path__"):
-                return module.__name__
-        return None
+        return self.play_state.state_action(
+            state=state,
+            action=action,
+            build=build,
+            report=report,
+            ctx=self.context_of(report, ctx),
+            roller=roller,
+        )
 
     # ------------------------------------------------------------- combat
     # Filled in by the combat work (rulesets/engine/combat.py documents the shapes).

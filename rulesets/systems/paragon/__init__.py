@@ -15,6 +15,8 @@ from rulesets.engine.base import Context, Ruleset
 from rulesets.engine.report import Issue, Report
 
 from . import build as build_rules
+from .dice import ParagonDice
+from .state import ParagonPlayState
 
 
 class Paragon(Ruleset):
@@ -65,8 +67,10 @@ class Paragon(Ruleset):
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
     # ------------------------------------------------ dice (dice.py), play state (state.py)
-    # odds, roll, rollables and the play-state hooks are the base class's: it calls the functions
-    # of the same names in dice.py and state.py (``Ruleset.folder_function``).
+    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
+
+    dice = ParagonDice()
+    play_state = ParagonPlayState()
 
     # ------------------------------------------------------------ combat (combat.py)
 
