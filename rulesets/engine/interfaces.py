@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from .base import Context
+    from .context import Context
     from .dice import Roller
     from .report import Issue, Report
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulesets.engine.base import FORMAT, Context, Ruleset, is_int
+from rulesets.engine.context import Context
+from rulesets.engine.fields import is_int
 from rulesets.engine.report import Report
+from rulesets.engine.ruleset import FORMAT, Ruleset
 
 from .dice import CoinDice
 from .state import CoinPlayState

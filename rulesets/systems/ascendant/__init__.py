@@ -123,8 +123,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rulesets.engine.base import Context, Ruleset
+from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import Ruleset
 
 from . import build as rules
 from . import state as play_rules

@@ -18,11 +18,12 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from rulesets.engine.base import FORMAT, ID_RE, Context, is_int
-from rulesets.engine.fields import get_as, lookup, whole_or
+from rulesets.engine.context import ID_RE, Context
+from rulesets.engine.fields import get_as, is_int, lookup, whole_or
 from rulesets.engine.pointer import escape as esc
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import FORMAT
 from rulesets.engine.words import a, few
 
 from .feats import ACTIONS, Effects, check_effect, flat

@@ -23,8 +23,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rulesets.engine.base import Context, OddsError, is_int
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
+from rulesets.engine.errors import OddsError
+from rulesets.engine.fields import is_int
 from rulesets.engine.interfaces import Dice
 from rulesets.engine.modifiers import stack
 from rulesets.engine.report import Report

@@ -20,9 +20,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import Context, StateError, action_amount, is_int
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as, lookup
+from rulesets.engine.errors import StateError
+from rulesets.engine.fields import action_amount, get_as, is_int, lookup
 from rulesets.engine.interfaces import PlayState
 from rulesets.engine.modifiers import stack
 from rulesets.engine.pointer import ptr

@@ -49,9 +49,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
+from rulesets.engine.context import ID_RE, Context
+from rulesets.engine.fields import is_int, name_key
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import FORMAT
 from rulesets.engine.words import a
 
 GROUPS = ("physical", "mental")

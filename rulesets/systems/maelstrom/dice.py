@@ -34,9 +34,10 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
-from rulesets.engine.base import Context, OddsError, is_int, name_key
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as
+from rulesets.engine.errors import OddsError
+from rulesets.engine.fields import get_as, is_int, name_key
 from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 

@@ -63,10 +63,10 @@ from __future__ import annotations
 import copy
 from typing import Any, Literal, overload
 
-from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as
+from rulesets.engine.fields import get_as, is_int, whole_number
 from rulesets.engine.words import a
 
 from . import dice as dice_rules

@@ -11,10 +11,11 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
-from rulesets.engine.base import FORMAT, ID_RE, Context, is_int, name_key
-from rulesets.engine.fields import lookup
+from rulesets.engine.context import ID_RE, Context
+from rulesets.engine.fields import is_int, lookup, name_key
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import FORMAT
 
 ATTRIBUTES: tuple[str, ...] = (
     "strength",

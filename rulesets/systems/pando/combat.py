@@ -41,10 +41,10 @@ from __future__ import annotations
 
 from typing import Any, Literal, overload
 
-from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as, whole_or
+from rulesets.engine.fields import get_as, is_int, whole_number, whole_or
 
 from .build import ATTRIBUTES, CAPABILITY, RESISTANCES, entry_item, label
 from .dice import MAX_DICE, efficiency_roll

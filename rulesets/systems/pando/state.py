@@ -39,9 +39,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import Context, StateError, is_int
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as, whole_or
+from rulesets.engine.errors import StateError
+from rulesets.engine.fields import get_as, is_int, whole_or
 from rulesets.engine.interfaces import PlayState
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
