@@ -10,10 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import registry
-from .base import FORMAT, Context, OddsError, Ruleset, StateError, is_int, name_key
+from .context import Context
 from .dice import FixedRoller, Roller
+from .errors import OddsError, StateError
+from .fields import is_int, name_key
 from .pointer import ptr
 from .report import Issue, Report
+from .ruleset import FORMAT, Ruleset
 
 __all__ = [
     "FORMAT",

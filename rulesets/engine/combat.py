@@ -71,8 +71,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
-from .base import Context, StateError, whole_number
+from .context import Context
 from .dice import Roller
+from .errors import StateError
+from .fields import whole_number
 from .report import Report
 
 #: The refusal of an action taken out of turn, the same in every ruleset.

@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .base import Ruleset
+    from .ruleset import Ruleset
 
 _PACKAGE = "rulesets.systems"
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulesets.engine.base import FORMAT, Context, OddsError, Ruleset, StateError, is_int
-from rulesets.engine.dice import Roller
-from rulesets.engine.report import Issue, Report
+from rulesets.engine.context import Context
+from rulesets.engine.fields import is_int
+from rulesets.engine.report import Report
+from rulesets.engine.ruleset import FORMAT, Ruleset
 
-LIVES = 3
+from .dice import CoinDice
+from .state import CoinPlayState
 
 
 class CoinRuleset(Ruleset):
@@ -66,94 +68,10 @@ class CoinRuleset(Ruleset):
             "luck": 1,
         }
 
-    # ------------------------------------------------------------- dice
+    # ---------------------------------------------- dice (dice.py), play state (state.py)
 
-    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        coins = request.get("coins") if isinstance(request, dict) else None
-        if not is_int(coins) or not 1 <= coins <= 10:
-            raise OddsError("Flip 1 to 10 coins.")
-        miss = 0.5**coins
-        return {"success": 1 - miss, "failure": miss}
-
-    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        self.odds(request)
-        faces = roller.roll(request["coins"], 2)
-        heads = faces.count(2)
-        outcome = "success" if heads else "failure"
-        return {
-            "faces": faces,
-            "total": heads,
-            "outcome": outcome,
-            "text": f"{heads} head{'s' if heads != 1 else ''}: {outcome}",
-        }
-
-    def rollables(
-        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        luck = report.derived.get("luck", 1)
-        return [
-            {"id": "flip", "label": f"Flip {luck} coin{'s' if luck != 1 else ''}", "request": {"coins": luck}}
-        ]
-
-    # ------------------------------------------------------- play state
-
-    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        return {"lives": LIVES}
-
-    def check_state(
-        self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
-    ) -> list[Issue]:
-        lives = state.get("lives") if isinstance(state, dict) else None
-        if not is_int(lives) or not 0 <= lives <= LIVES:
-            return [Issue("coin.lives_invalid", "/lives", f"Lives are 0 to {LIVES}.")]
-        return []
-
-    def state_sections(
-        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        lives = state.get("lives", LIVES)
-        return [
-            {
-                "id": "lives",
-                "label": "Lives",
-                "kind": "pools",
-                "items": [
-                    {
-                        "id": "lives",
-                        "label": "Lives",
-                        "path": "/lives",
-                        "value": lives,
-                        "min": 0,
-                        "max": LIVES,
-                        "status": "out" if lives == 0 else "",
-                    }
-                ],
-                "actions": [{"action": "lose_life", "label": "Lose a life", "fields": []}],
-            }
-        ]
-
-    def state_action(
-        self,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        roller: Roller | None = None,
-        *,
-        ctx: Context | None = None,
-    ) -> tuple[dict, str]:
-        lives = state.get("lives", LIVES)
-        kind = action.get("action")
-        if kind == "lose_life":
-            if lives <= 0:
-                raise StateError("coin.no_lives", "No lives left to lose.", "/lives")
-            return {**state, "lives": lives - 1}, f"Lost a life ({lives - 1} left)."
-        if kind == "set" and action.get("path") == "/lives":
-            value = action.get("value")
-            if not is_int(value) or not 0 <= value <= LIVES:
-                raise StateError("coin.lives_invalid", f"Lives are 0 to {LIVES}.", "/lives")
-            return {**state, "lives": value}, f"Lives set to {value}."
-        raise StateError("state.unknown_action", f"Coin has no action {kind!r}.")
+    dice = CoinDice()
+    play_state = CoinPlayState()
 
     # ----------------------------------------------------------- combat
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 
 

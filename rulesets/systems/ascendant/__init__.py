@@ -123,14 +123,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rulesets.engine.base import Context, Ruleset
-from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as
+from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import Ruleset
 
 from . import build as rules
-from . import dice
-from . import state as play_state
+from . import state as play_rules
+from .dice import AscendantDice
+from .state import AscendantPlayState
 
 
 class AscendantRuleset(Ruleset):
@@ -177,79 +177,19 @@ class AscendantRuleset(Ruleset):
             kind, entry, path, ranks=self.house_defaults["ranks"], skills=self.catalogue.get("skills", {})
         )
 
-    # ---------------------------------------------------------------- checks (dice.py)
-    # odds and roll are the base class's (dice.odds, dice.roll: ``Ruleset.folder_function``).
+    # ------------------------------------------------ dice (dice.py), play state (state.py)
+    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
 
-    def rollables(
-        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        """Skills, Lores, Perception and the six defenses as checks, with the feats' and the state's
-        conditions' modifiers stacked in (``modifiers``/``ignored`` say which applied); the threshold is
-        the house ``default_threshold`` for the sheet to change."""
-        ctx = self.context_of(report, ctx)
-        return dice.rollables(
-            build,
-            report,
-            state,
-            self.conditions_for(ctx, report.derived),
-            ctx.settings,
-            ctx.catalogue.get("skills", {}),
-            ctx.catalogue.get("lores", {}),
-        )
-
-    # ------------------------------------------------------------ play state (state.py)
+    dice = AscendantDice()
+    play_state = AscendantPlayState()
 
     def conditions_of(self, ctx: Context) -> dict[str, dict]:
         """The conditions, with Dying's maximum the campaign's ``dying_max`` (at it, one dies)."""
-        return play_state.conditions_of(ctx)
+        return play_rules.conditions_of(ctx)
 
     def conditions_for(self, ctx: Context, derived: dict) -> dict[str, dict]:
         """The campaign's conditions as they bear on one character (Diehard raises Dying's maximum)."""
-        return play_state.conditions_for(ctx, derived)
-
-    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        return play_state.initial(report.derived, self.context_of(report, ctx).settings)
-
-    def check_state(
-        self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
-    ) -> list[Issue]:
-        ctx = self.context_of(report, ctx)
-        return play_state.check_state(
-            state, report.derived, self.conditions_for(ctx, report.derived), ctx.settings
-        )
-
-    def state_effects(
-        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
-    ) -> dict[str, Any]:
-        """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
-        ctx = self.context_of(report, ctx)
-        return play_state.effects(
-            report.derived, self.conditions_for(ctx, report.derived), state, ctx.catalogue.get("skills", {})
-        )
-
-    def state_sections(
-        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        ctx = self.context_of(report, ctx)
-        return play_state.sections(
-            report.derived, state, self.conditions_for(ctx, report.derived), ctx.settings
-        )
-
-    def state_action(
-        self,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        roller: Roller | None = None,
-        *,
-        ctx: Context | None = None,
-    ) -> tuple[dict, str]:
-        ctx = self.context_of(report, ctx)
-        name = get_as(build, "name", str, "The character")
-        return play_state.apply_action(
-            state, action, report.derived, self.conditions_for(ctx, report.derived), ctx.settings, name
-        )
+        return play_rules.conditions_for(ctx, derived)
 
     # ---------------------------------------------------------------- combat (combat.py)
 

@@ -63,10 +63,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context, is_int, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as, lookup
+from rulesets.engine.fields import get_as, is_int, lookup, whole_number
 from rulesets.engine.modifiers import Stacked, stack
 
 from . import dice as checks

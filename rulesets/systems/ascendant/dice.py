@@ -23,12 +23,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rulesets.engine.base import Context, OddsError, is_int
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
+from rulesets.engine.errors import OddsError
+from rulesets.engine.fields import is_int
+from rulesets.engine.interfaces import Dice
 from rulesets.engine.modifiers import stack
 from rulesets.engine.report import Report
 
-from .state import effects, targets
+from .state import conditions_for, effects, targets
 
 DEGREES = ("critical_failure", "failure", "success", "critical_success")
 DEGREE_TEXT = {
@@ -203,3 +206,29 @@ def rollables(
             }
         )
     return out
+
+
+class AscendantDice(Dice):
+    """Ascendant's d20 check as the engine's ``Dice`` (the functions above)."""
+
+    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
+        return odds(request, ctx=ctx)
+
+    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
+        return roll(request, roller, ctx=ctx)
+
+    def rollables(
+        self, *, build: dict, report: Report, state: dict | None, ctx: Context
+    ) -> list[dict[str, Any]]:
+        """Skills, Lores, Perception and the six defenses as checks, with the feats' and the state's
+        conditions' modifiers stacked in (``modifiers``/``ignored`` say which applied); the threshold is
+        the house ``default_threshold`` for the sheet to change."""
+        return rollables(
+            build,
+            report,
+            state,
+            conditions_for(ctx, report.derived),
+            ctx.settings,
+            ctx.catalogue.get("skills", {}),
+            ctx.catalogue.get("lores", {}),
+        )

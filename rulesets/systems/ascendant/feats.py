@@ -37,7 +37,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import ID_RE, is_int
+from rulesets.engine.context import ID_RE
+from rulesets.engine.fields import is_int
 from rulesets.engine.modifiers import stack
 from rulesets.engine.report import Issue
 from rulesets.engine.words import a

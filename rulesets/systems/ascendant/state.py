@@ -20,11 +20,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import Context, StateError, action_amount, is_int
-from rulesets.engine.fields import lookup
+from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
+from rulesets.engine.errors import StateError
+from rulesets.engine.fields import action_amount, get_as, is_int, lookup
+from rulesets.engine.interfaces import PlayState
 from rulesets.engine.modifiers import stack
 from rulesets.engine.pointer import ptr
-from rulesets.engine.report import Issue
+from rulesets.engine.report import Issue, Report
 
 from .build import DEFENSES
 
@@ -531,3 +534,40 @@ def _pools(derived: dict, state: dict, conds: list[dict], house: dict) -> dict[s
             {"action": "hero_point", "label": "Spend a Hero Point", "fields": []},
         ],
     }
+
+
+class AscendantPlayState(PlayState):
+    """Ascendant's play state as the engine's ``PlayState``: Stamina, conditions, Dying (the functions
+    above), under the campaign's conditions as they bear on the character (``conditions_for``)."""
+
+    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+        return initial(report.derived, ctx.settings)
+
+    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
+        return check_state(state, report.derived, conditions_for(ctx, report.derived), ctx.settings)
+
+    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+        """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
+        return effects(
+            report.derived, conditions_for(ctx, report.derived), state, ctx.catalogue.get("skills", {})
+        )
+
+    def state_sections(
+        self, *, state: dict, build: dict, report: Report, ctx: Context
+    ) -> list[dict[str, Any]]:
+        return sections(report.derived, state, conditions_for(ctx, report.derived), ctx.settings)
+
+    def state_action(
+        self,
+        *,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        ctx: Context,
+        roller: Roller | None,
+    ) -> tuple[dict, str]:
+        name = get_as(build, "name", str, "The character")
+        return apply_action(
+            state, action, report.derived, conditions_for(ctx, report.derived), ctx.settings, name
+        )

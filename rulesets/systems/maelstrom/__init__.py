@@ -27,12 +27,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulesets.engine.base import Context, Ruleset
-from rulesets.engine.dice import Roller
+from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import Ruleset
 
 from . import build as build_rules
-from . import dice, importer, picker, state
+from . import importer, picker, state
+from .dice import MaelstromDice
+from .state import MaelstromPlayState
 
 
 class MaelstromRuleset(Ruleset):
@@ -78,28 +80,13 @@ class MaelstromRuleset(Ruleset):
     ) -> dict:
         return build_rules.blank_build(name, budget, ctx or self._default_context, self.house_defaults)
 
-    # ----------------------------------------------------------------- dice
+    # ------------------------------------------------ dice (dice.py), play state (state.py)
+    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
 
-    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.odds(request, self._difficulty(self.context_of(None, ctx)))
+    dice = MaelstromDice()
+    play_state = MaelstromPlayState()
 
-    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.roll(request, roller, self._difficulty(self.context_of(None, ctx)))
-
-    def rollables(
-        self, build: dict, report: Report, state_: dict | None = None, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        ctx = self.context_of(report, ctx)
-        h = self._house(ctx)
-        return dice.rollables(
-            build,
-            report,
-            state_,
-            ctx.catalogue,
-            state.chart_of(report, h.health_chart),
-            h.willpower_start,
-            h.default_difficulty,
-        )
+    # ------------------------------------------------------------ the roll picker (picker.py)
 
     def roll_picker(
         self,
@@ -139,62 +126,11 @@ class MaelstromRuleset(Ruleset):
             h.default_difficulty,
         )
 
-    # ----------------------------------------------------------- play state
-
-    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        h = self._house(self.context_of(report, ctx))
-        return state.initial_state(build, report, state.chart_of(report, h.health_chart), h.willpower_start)
-
-    def check_state(
-        self, state_: Any, build: dict, report: Report, *, ctx: Context | None = None
-    ) -> list[Issue]:
-        chart, permanent, _ = self._play(build, report, ctx)
-        return state.check_state(state_, chart, permanent)
-
-    def state_effects(
-        self, build: dict, report: Report, state_: dict, *, ctx: Context | None = None
-    ) -> dict[str, Any]:
-        chart, permanent, _ = self._play(build, report, ctx)
-        return state.effects(state_, chart, permanent)
-
-    def state_sections(
-        self, build: dict, report: Report, state_: dict, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        chart, permanent, h = self._play(build, report, ctx)
-        return state.sections(state_, chart, permanent, h.willpower_recovery_hours)
-
-    def state_action(
-        self,
-        state_: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        roller: Roller | None = None,
-        *,
-        ctx: Context | None = None,
-    ) -> tuple[dict, str]:
-        chart, permanent, _ = self._play(build, report, ctx)
-        return state.action(state_, action, chart, permanent)
-
     # -------------------------------------------------------------- helpers
 
     def _house(self, ctx: Context) -> build_rules.House:
         """The campaign's house rules, read once per context."""
         return build_rules.house(ctx, self.house_defaults)
-
-    def _play(
-        self, build: dict, report: Report, ctx: Context | None
-    ) -> tuple[list[dict], int, build_rules.House]:
-        """(health chart, permanent willpower, house rules) of a build in the campaign."""
-        h = self._house(self.context_of(report, ctx))
-        return (
-            state.chart_of(report, h.health_chart),
-            state.permanent_willpower(build, report, h.willpower_start),
-            h,
-        )
-
-    def _difficulty(self, ctx: Context) -> int:
-        return self._house(ctx).default_difficulty
 
     # ---------------------------------------------------------------- combat
 

@@ -53,10 +53,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context, is_int, name_key, whole_number
 from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as
+from rulesets.engine.fields import get_as, is_int, name_key, whole_number
 
 from . import dice
 from .build import House, house

@@ -34,12 +34,14 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
-from rulesets.engine.base import OddsError, is_int, name_key
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as
+from rulesets.engine.errors import OddsError
+from rulesets.engine.fields import get_as, is_int, name_key
+from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
-from .state import effects, permanent_willpower
+from .state import chart_of, effects, house_of, permanent_willpower
 
 MAX_POOL = 30
 MAX_NAMES = 64  # required or used specialties in one request: far more than any roll
@@ -293,3 +295,28 @@ def rollables(
         }
     )
     return out
+
+
+class MaelstromDice(Dice):
+    """Maelstrom's d10 pools as the engine's ``Dice`` (the functions above), the campaign's default
+    difficulty filling a request that names none."""
+
+    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
+        return odds(request, house_of(ctx).default_difficulty)
+
+    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
+        return roll(request, roller, house_of(ctx).default_difficulty)
+
+    def rollables(
+        self, *, build: dict, report: Report, state: dict | None, ctx: Context
+    ) -> list[dict[str, Any]]:
+        h = house_of(ctx)
+        return rollables(
+            build,
+            report,
+            state,
+            ctx.catalogue,
+            chart_of(report, h.health_chart),
+            h.willpower_start,
+            h.default_difficulty,
+        )

@@ -37,10 +37,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulesets.engine.base import FORMAT, Context, name_key, whole_number
-from rulesets.engine.fields import get_as
+from rulesets.engine.context import Context
+from rulesets.engine.fields import get_as, name_key, whole_number
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
+from rulesets.engine.ruleset import FORMAT
 
 from .build import find_specialty
 

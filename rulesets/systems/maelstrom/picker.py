@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context, RollInputError, is_int, name_key
-from rulesets.engine.fields import get_as
+from rulesets.engine.context import Context
+from rulesets.engine.errors import RollInputError
+from rulesets.engine.fields import get_as, is_int, name_key
 from rulesets.engine.report import Report
 
 from . import build as build_rules

@@ -36,8 +36,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, action_amount, is_int
+from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
+from rulesets.engine.errors import StateError
+from rulesets.engine.fields import action_amount, is_int
+from rulesets.engine.interfaces import PlayState
 from rulesets.engine.report import Issue, Report
+
+from .build import House, house
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 SEVERITY = {None: 0, "bashing": 1, "lethal": 2, "aggravated": 3}
@@ -395,3 +401,54 @@ _ACTIONS = {
     "recover_willpower": _recover_willpower,
     "end_action": _end_action,
 }
+
+
+def house_of(ctx: Context) -> House:
+    """The campaign's house rules (``build.House``), read once per context; the defaults are the
+    ruleset's ``content/house.json``, which every context of the ruleset carries in its tables."""
+    return house(ctx, ctx.tables["house"])
+
+
+def play_of(build: dict, report: Report, ctx: Context) -> tuple[list[dict], int, House]:
+    """(health chart, permanent willpower, house rules) of a build in the campaign."""
+    h = house_of(ctx)
+    return chart_of(report, h.health_chart), permanent_willpower(build, report, h.willpower_start), h
+
+
+#: ``action`` under a name the interface's keyword argument ``action`` does not hide.
+apply_action = action
+
+
+class MaelstromPlayState(PlayState):
+    """Maelstrom's play state as the engine's ``PlayState``: the health track and willpower."""
+
+    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+        h = house_of(ctx)
+        return initial_state(build, report, chart_of(report, h.health_chart), h.willpower_start)
+
+    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
+        chart, permanent, _ = play_of(build, report, ctx)
+        return check_state(state, chart, permanent)
+
+    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+        chart, permanent, _ = play_of(build, report, ctx)
+        return effects(state, chart, permanent)
+
+    def state_sections(
+        self, *, state: dict, build: dict, report: Report, ctx: Context
+    ) -> list[dict[str, Any]]:
+        chart, permanent, h = play_of(build, report, ctx)
+        return sections(state, chart, permanent, h.willpower_recovery_hours)
+
+    def state_action(
+        self,
+        *,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        ctx: Context,
+        roller: Roller | None,
+    ) -> tuple[dict, str]:
+        chart, permanent, _ = play_of(build, report, ctx)
+        return apply_action(state, action, chart, permanent)

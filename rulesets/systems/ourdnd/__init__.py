@@ -9,11 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulesets.engine.base import Context, Ruleset
+from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import Ruleset
 
 from . import build as build_rules
 from . import dice, distance
+from .dice import OurDnDDice
+from .state import OurDnDPlayState
 
 
 class OurDnD(Ruleset):
@@ -47,9 +50,11 @@ class OurDnD(Ruleset):
     ) -> dict:
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
-    # ------------------------------------------------------------ dice (dice.py)
-    # odds, roll, rollables and the play-state hooks are the base class's: it calls the functions
-    # of the same names in dice.py and state.py (``Ruleset.folder_function``).
+    # ------------------------------------------------ dice (dice.py), play state (state.py)
+    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
+
+    dice = OurDnDDice()
+    play_state = OurDnDPlayState()
 
     def odds_chart(self, answer: dict[str, Any]) -> list[tuple[str, float]] | None:
         """A check's answer overlaps (success includes critical, failure is left out): the chart

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import Context, is_int
-from rulesets.engine.fields import get_as
+from rulesets.engine.context import Context
+from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulesets.engine.base import Context, Ruleset
-from rulesets.engine.dice import Roller
+from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import Ruleset
 
 from . import build as build_rules
-from . import dice, state
+from .dice import PandoDice
+from .state import PandoPlayState
 
 
 class PandoRuleset(Ruleset):
@@ -58,59 +59,11 @@ class PandoRuleset(Ruleset):
     ) -> dict:
         return build_rules.blank_build(name, budget, ctx or self._default_context)
 
-    # ---------------------------------------------------------------- dice
+    # ------------------------------------------------ dice (dice.py), play state (state.py)
+    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
 
-    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
-        return {"ep": dice.efficiency_odds(*dice.parse_roll(request))}
-
-    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
-        return dice.efficiency_roll(request, roller)
-
-    def rollables(
-        self, build: dict, report: Report, play_state: dict | None = None, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        ctx = self.context_of(report, ctx)
-        fx = self.state_effects(build, report, play_state, ctx=ctx) if isinstance(play_state, dict) else {}
-        return dice.rollables(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
-
-    # ---------------------------------------------------------- play state
-
-    def _body(self, build: dict, report: Report, ctx: Context | None) -> state.Body:
-        """The body of ``build`` under the campaign's species (homebrew too) and house build_rules."""
-        if ctx is None:
-            ctx = self.context_of(report)
-        return state.Body(build if isinstance(build, dict) else {}, report, ctx.catalogue, ctx.settings)
-
-    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
-        return state.initial_state(self._body(build, report, ctx))
-
-    def check_state(
-        self, play_state: Any, build: dict, report: Report, *, ctx: Context | None = None
-    ) -> list[Issue]:
-        return state.check_state(play_state, self._body(build, report, ctx))
-
-    def state_effects(
-        self, build: dict, report: Report, play_state: dict, *, ctx: Context | None = None
-    ) -> dict[str, Any]:
-        return state.effects(play_state, self._body(build, report, ctx))
-
-    def state_sections(
-        self, build: dict, report: Report, play_state: dict, *, ctx: Context | None = None
-    ) -> list[dict[str, Any]]:
-        ctx = self.context_of(report, ctx)
-        return state.sections(play_state, build, self._body(build, report, ctx), ctx.catalogue)
-
-    def state_action(
-        self,
-        play_state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        roller: Roller | None = None,
-        *,
-        ctx: Context | None = None,
-    ) -> tuple[dict, str]:
-        return state.apply(play_state, action, build, self._body(build, report, ctx))
+    dice = PandoDice()
+    play_state = PandoPlayState()
 
     # --------------------------------------------------------------- combat
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
-from rulesets.engine.base import OddsError, is_int
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import get_as
+from rulesets.engine.errors import OddsError
+from rulesets.engine.fields import get_as, is_int
+from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
+from . import state as play
 from .build import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, HOUSE_NOTE, entry_item, label
 
 MAX_DICE = 30
@@ -237,3 +240,20 @@ def _item_rollable(
             f"+{effects.get('wounded_speed_cost', 1)} speed{HOUSE_NOTE}."
         )
     return rollable
+
+
+class PandoDice(Dice):
+    """Pando's efficiency roll as the engine's ``Dice`` (the functions above)."""
+
+    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
+        return {"ep": efficiency_odds(*parse_roll(request))}
+
+    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
+        return efficiency_roll(request, roller)
+
+    def rollables(
+        self, *, build: dict, report: Report, state: dict | None, ctx: Context
+    ) -> list[dict[str, Any]]:
+        # The play state's effects (lame arms, wounds) change what the sheet can roll.
+        fx = play.effects(state, play.body_of(build, report, ctx)) if isinstance(state, dict) else {}
+        return rollables(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))

@@ -39,8 +39,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulesets.engine.base import StateError, is_int
-from rulesets.engine.fields import get_as, whole_or
+from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
+from rulesets.engine.errors import StateError
+from rulesets.engine.fields import get_as, is_int, whole_or
+from rulesets.engine.interfaces import PlayState
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -751,3 +754,38 @@ ACTIONS = {
     "rest_week": _rest_period,
     "set_notes": _set_notes,
 }
+
+
+def body_of(build: dict, report: Report, ctx: Context) -> Body:
+    """The body of ``build`` under the campaign's species (homebrew too) and house rules."""
+    return Body(build if isinstance(build, dict) else {}, report, ctx.catalogue, ctx.settings)
+
+
+class PandoPlayState(PlayState):
+    """Pando's play state as the engine's ``PlayState``: harm on a body of parts (the functions above)."""
+
+    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+        return initial_state(body_of(build, report, ctx))
+
+    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
+        return check_state(state, body_of(build, report, ctx))
+
+    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+        return effects(state, body_of(build, report, ctx))
+
+    def state_sections(
+        self, *, state: dict, build: dict, report: Report, ctx: Context
+    ) -> list[dict[str, Any]]:
+        return sections(state, build, body_of(build, report, ctx), ctx.catalogue)
+
+    def state_action(
+        self,
+        *,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        ctx: Context,
+        roller: Roller | None,
+    ) -> tuple[dict, str]:
+        return apply(state, action, build, body_of(build, report, ctx))

@@ -11,10 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulesets.engine.base import Context, Ruleset
+from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import Ruleset
 
 from . import build as build_rules
+from .dice import ParagonDice
+from .state import ParagonPlayState
 
 
 class Paragon(Ruleset):
@@ -65,8 +68,10 @@ class Paragon(Ruleset):
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
     # ------------------------------------------------ dice (dice.py), play state (state.py)
-    # odds, roll, rollables and the play-state hooks are the base class's: it calls the functions
-    # of the same names in dice.py and state.py (``Ruleset.folder_function``).
+    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
+
+    dice = ParagonDice()
+    play_state = ParagonPlayState()
 
     # ------------------------------------------------------------ combat (combat.py)
 

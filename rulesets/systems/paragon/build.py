@@ -32,9 +32,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import FORMAT, Context, is_int, name_key
+from rulesets.engine.context import Context
+from rulesets.engine.fields import is_int, name_key
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import FORMAT
 
 from .dice import check_text
 

@@ -19,9 +19,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rulesets.engine.base import Context, OddsError, is_int
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller, exploding, sum_dice
-from rulesets.engine.fields import get_as
+from rulesets.engine.errors import OddsError
+from rulesets.engine.fields import get_as, is_int
+from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
 MAX_EXPLOSIONS = 200  # a real roll stops long before; a broken roller must not loop forever
@@ -212,3 +214,18 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
                 }
             )
     return out
+
+
+class ParagonDice(Dice):
+    """Paragon's core roll as the engine's ``Dice`` (the functions above)."""
+
+    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
+        return odds(request, ctx=ctx)
+
+    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
+        return roll(request, roller, ctx=ctx)
+
+    def rollables(
+        self, *, build: dict, report: Report, state: dict | None, ctx: Context
+    ) -> list[dict[str, Any]]:
+        return rollables(build, report, ctx, state)

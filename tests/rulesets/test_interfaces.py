@@ -1,21 +1,26 @@
-"""The dice and play-state hooks' default: the functions of the same name in the ruleset folder's
-``dice.py`` and ``state.py`` (``Ruleset.folder_function``), so that a folder's ``__init__.py`` is
-wiring only."""
+"""The dice and play-state hooks go through typed interfaces (``rulesets/engine/interfaces.py``):
+every ruleset's folder implements a ``Dice`` in its ``dice.py`` and a ``PlayState`` in its
+``state.py``, wired by its ``__init__.py``, so that the ``__init__.py`` is wiring only and the
+product's calls (``ruleset.odds``, ``ruleset.state_action``…) reach the folder with one argument
+order, the campaign's context resolved."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
 import pytest
 
-from rulesets.engine import validate
-from rulesets.engine.base import Ruleset, StateError
+from rulesets.engine import registry, validate
+from rulesets.engine.base import OddsError, Ruleset, StateError
 from rulesets.engine.dice import FixedRoller
+from rulesets.engine.interfaces import DICE_METHODS, PLAY_STATE_METHODS, Dice, PlayState
 from rulesets.systems import ourdnd, paragon
 from rulesets.systems.ourdnd import dice as ourdnd_dice
 from rulesets.systems.ourdnd import state as ourdnd_state
 from rulesets.systems.paragon import state as paragon_state
+from tests.plugin_ruleset import RULESET as COIN
 
 BUILDS = Path(__file__).resolve().parents[2] / "bench" / "builds"
 HOOKS = ("odds", "roll", "rollables", "initial_state", "check_state", "state_effects", "state_sections")
@@ -25,9 +30,55 @@ def typical(slug: str) -> dict:
     return json.loads((BUILDS / f"{slug}_typical.json").read_text())
 
 
-@pytest.mark.parametrize("cls", [type(ourdnd.RULESET), type(paragon.RULESET)])
+#: Every ruleset of the registry, and the tests' plugin (a ruleset shipped outside ``systems/``).
+RULESETS = [registry.get(slug) for slug in registry.SYSTEMS] + [COIN]
+IDS = [rs.slug for rs in RULESETS]
+
+
+@pytest.mark.parametrize("cls", [type(rs) for rs in RULESETS], ids=IDS)
 def test_a_wiring_only_ruleset_defines_none_of_the_dice_and_play_hooks(cls):
     assert [hook for hook in (*HOOKS, "state_action") if hook in vars(cls)] == []
+
+
+def _parameters(fn) -> list[tuple[str, object, object]]:
+    """(name, kind, default) of each parameter of a bound method or a protocol's function (no self)."""
+    params = list(inspect.signature(fn).parameters.values())
+    if params and params[0].name == "self":
+        params = params[1:]
+    return [(p.name, p.kind, p.default) for p in params]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+@pytest.mark.parametrize(
+    ("attribute", "interface", "methods"),
+    [("dice", Dice, DICE_METHODS), ("play_state", PlayState, PLAY_STATE_METHODS)],
+    ids=["dice", "play_state"],
+)
+def test_every_ruleset_wires_objects_that_implement_the_interfaces(ruleset, attribute, interface, methods):
+    wired = getattr(ruleset, attribute)
+    assert isinstance(wired, interface)
+    for name in methods:
+        expected = _parameters(getattr(interface, name))
+        assert all(kind is inspect.Parameter.KEYWORD_ONLY for _, kind, _ in expected)  # one order: none
+        assert _parameters(getattr(wired, name)) == expected, f"{type(wired).__name__}.{name}"
+
+
+def test_the_interfaces_list_every_method_of_the_protocols():
+    def methods(proto: type) -> set[str]:
+        return {name for name, value in vars(proto).items() if inspect.isfunction(value) and name[0] != "_"}
+
+    assert (methods(Dice), methods(PlayState)) == (set(DICE_METHODS), set(PLAY_STATE_METHODS))
+
+
+def test_a_refused_action_and_an_unknown_request_raise_through_the_interfaces():
+    rs = ourdnd.RULESET
+    build = typical("ourdnd")
+    report = validate(build)
+    with pytest.raises(StateError) as refused:
+        rs.state_action(rs.initial_state(build, report), {"action": "fly"}, build, report)
+    assert refused.value.code == "state.unknown_action"
+    with pytest.raises(OddsError):
+        rs.odds({"stat": "ten"})
 
 
 def test_the_default_hooks_call_the_folder_modules_with_the_campaign():
@@ -78,8 +129,13 @@ def test_a_subclass_defined_elsewhere_still_finds_its_parents_folder():
         pass
 
     rs = HouseOurDnD()
-    assert rs.folder_function("state", "initial_state") is ourdnd_state.initial_state
-    assert rs.folder_function("dice", "odds") is ourdnd_dice.odds
+    assert rs.play_state is ourdnd.RULESET.play_state
+    assert rs.dice is ourdnd.RULESET.dice
+    build = typical("ourdnd")
+    report = validate(build)
+    assert rs.initial_state(build, report) == ourdnd_state.initial_state(build, report, report.context)
+    request = {"stat": 2, "td": 12, "mode": "easy"}
+    assert rs.odds(request) == ourdnd_dice.odds(request)
 
 
 def test_a_ruleset_without_the_modules_gets_the_generic_defaults():
@@ -92,7 +148,7 @@ def test_a_ruleset_without_the_modules_gets_the_generic_defaults():
 
     rs = Bare()
     report = rs.validate({"name": "Nobody"})
-    assert rs.folder_function("state", "initial_state") is None
+    assert (rs.dice, rs.play_state) == (None, None)
     assert rs.initial_state({}, report) == {}
     assert rs.check_state({}, {}, report) == []
     assert rs.state_effects({}, report, {}) == {}
@@ -103,21 +159,3 @@ def test_a_ruleset_without_the_modules_gets_the_generic_defaults():
     assert refused.value.code == "state.unknown_action"
     with pytest.raises(NotImplementedError):
         rs.odds({})
-
-
-def test_a_folder_module_that_fails_to_import_is_not_taken_for_a_missing_one(monkeypatch):
-    import importlib
-
-    rs = paragon.RULESET
-    real = importlib.import_module
-
-    def broken(name, *args, **kwargs):
-        if name == "rulesets.systems.paragon.nothing_here":
-            raise ModuleNotFoundError("No module named 'somewhere_else'", name="somewhere_else")
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr("rulesets.engine.base.import_module", broken)
-    with pytest.raises(ModuleNotFoundError):
-        rs.folder_function("nothing_here", "odds")
-    monkeypatch.setattr("rulesets.engine.base.import_module", real)
-    assert rs.folder_function("nothing_here_either", "odds") is None

@@ -1,0 +1,101 @@
+"""What a ruleset's folder implements for dice and play state: two typed interfaces.
+
+A folder's ``dice.py`` defines a class that implements ``Dice`` and its ``state.py`` one that
+implements ``PlayState``; the folder's ``__init__.py`` wires one instance of each onto its ruleset::
+
+    class OurDnD(Ruleset):
+        dice = dice_rules.OurDnDDice()
+        play_state = play_rules.OurDnDPlayState()
+
+The ``Ruleset`` hooks of the same names (``odds``, ``roll``, ``rollables``, ``initial_state``,
+``check_state``, ``state_effects``, ``state_sections``, ``state_action``) resolve the campaign's
+context once (``Ruleset.context_of``) and call these objects, so that the product keeps calling the
+ruleset while each folder implements the rules. Every argument is keyword-only, so there is one
+order to remember (none), and ``ctx`` is always the campaign's ``Context``, never None.
+
+Both are ``runtime_checkable`` protocols: mypy checks a folder's class where it is wired (and where
+it names the protocol as its base), and the contract test (tests/rulesets/test_interfaces.py) checks
+every registered ruleset's objects with ``isinstance`` and their methods' parameters.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .dice import Roller
+    from .report import Issue, Report
+
+
+@runtime_checkable
+class Dice(Protocol):
+    """A ruleset's core roll: its exact odds, a real roll, and the sheet's roll buttons."""
+
+    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
+        """The exact distribution of the core roll (CONTRACT.md "Odds"), the house rules of ``ctx``
+        applied to what the request leaves out. Raises ``OddsError`` for a request it cannot answer."""
+        ...
+
+    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
+        """Roll the core roll for real with ``roller`` (the same request as ``odds``).
+        Returns {"faces": [...], "total": n, "outcome": "success"|…, "text": "…"}; raises
+        ``OddsError`` for a request it cannot answer."""
+        ...
+
+    def rollables(
+        self, *, build: dict, report: Report, state: dict | None, ctx: Context
+    ) -> list[dict[str, Any]]:
+        """The sheet's roll buttons: [{"id", "label", "request"}] where ``request`` goes to ``odds``
+        and ``roll`` unchanged: ``state`` (the play state, None when there is none yet) applied, such
+        as wound penalties; house defaults from ``ctx``, such as the default difficulty; homebrew
+        entries of ``ctx.catalogue``. A rollable marked ``"picker": True`` is one the ruleset's roll
+        picker composes (``Ruleset.roll_picker``): the sheet shows the picker instead of its button."""
+        ...
+
+
+@runtime_checkable
+class PlayState(Protocol):
+    """A character's play state: pools, harm, conditions; how the sheet shows and changes it."""
+
+    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+        """A fresh play state for a valid build (full pools, no harm)."""
+        ...
+
+    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
+        """Problems with a play state (a pool above its maximum, an unknown body part); ``state`` may
+        be anything a client sent. Paths point into the state object."""
+        ...
+
+    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
+        """What the state does to the numbers, for the sheet
+        (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]})."""
+        ...
+
+    def state_sections(
+        self, *, state: dict, build: dict, report: Report, ctx: Context
+    ) -> list[dict[str, Any]]:
+        """How the sheet shows and edits the play state, one section per block (the shapes are
+        documented on ``Ruleset.state_sections``)."""
+        ...
+
+    def state_action(
+        self,
+        *,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        ctx: Context,
+        roller: Roller | None,
+    ) -> tuple[dict, str]:
+        """Apply one play-state action (take harm, heal, spend willpower, rest, set a pool) and return
+        (new_state, a sentence for the log). Never mutates ``state``. A refused action raises
+        ``StateError(code, message, path)``. ``roller`` rolls what the action rolls (None: the
+        action rolls nothing, or the ruleset's default roller)."""
+        ...
+
+
+#: The methods of each interface, for the contract test and anyone checking a plugin's wiring.
+DICE_METHODS = ("odds", "roll", "rollables")
+PLAY_STATE_METHODS = ("initial_state", "check_state", "state_effects", "state_sections", "state_action")

@@ -1,0 +1,424 @@
+"""The Ruleset base class: every hook a game system fills in, documented once.
+
+A ruleset takes plain data (the build document, the campaign's house rules and
+homebrew content) and returns plain data (a Report, an odds answer, a roll). It
+never touches the ORM, the request or the clock, and it never raises on user
+input: problems are ``Issue`` values in the report.
+
+Adding a ruleset: a folder under ``rulesets/systems/<slug>/`` whose
+``__init__.py`` defines a subclass and ``RULESET = MyRuleset()``, its content
+in ``content/*.json``, its templates in ``templates/<slug>/``, and one word in
+``rulesets.systems.ORDER`` (the registry finds the folder).
+
+Content files: a JSON *list* of entries with an ``id`` is a catalogue (skills,
+items, …) indexed by id and extensible by campaign homebrew; a JSON *object* is
+a table kept as it is. ``content/house.json`` holds the house defaults
+(RULES.md "HD"), which campaign house rules override key by key.
+
+The class is written in three modules by job: this one holds the rules contract (validate, check,
+price and derive a build; the dice, play-state and combat hooks), ``context.py`` the content and
+the campaign's context (house rules, homebrew), ``presentation.py`` what the product shows (words,
+starting points, page pieces). ``Ruleset`` is all three; a subclass overrides any hook of any part.
+The dice and play-state rules themselves are the folder's ``Dice`` and ``PlayState``
+(interfaces.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .context import NPC_PHASE, Context, ContextMixin
+from .dice import Roller
+from .errors import StateError
+from .fields import is_int
+from .interfaces import Dice, PlayState
+from .pointer import ptr
+from .presentation import PresentationMixin
+from .report import Issue, Report
+
+logger = logging.getLogger(__name__)
+
+FORMAT = "sheetforge.build/1"
+COMMON_KEYS = frozenset({"format", "ruleset", "name", "budget", "notes"})
+
+
+class Ruleset(ContextMixin, PresentationMixin):
+    """Base class of the five game systems. Subclasses set the class attributes
+    and override the hooks marked "override"; the rest have working defaults."""
+
+    slug: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    seed: ClassVar[str] = ""  # the rulebook file in shared/seeds/
+    #: Currencies of this ruleset's budget, in display order.
+    currencies: ClassVar[tuple[str, ...]] = ()
+    #: Currencies that the GM awards and the ledger tracks (Paragon's force points come
+    #: from the power level table, not from awards). Defaults to ``currencies``.
+    awardable: ClassVar[tuple[str, ...] | None] = None
+    #: Ruleset-specific top-level keys of the build document. Others are warnings.
+    known_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Catalogue kinds that campaign homebrew may extend, e.g. ("skills", "items").
+    homebrew_kinds: ClassVar[tuple[str, ...]] = ()
+    #: Folder of content/*.json; subclasses set ``content_dir = Path(__file__).parent / "content"``.
+    content_dir: ClassVar[Path | None] = None
+
+    # ------------------------------------------------------------------ the door
+
+    def validate(
+        self,
+        doc: Any,
+        *,
+        settings: dict | None = None,
+        homebrew: dict | None = None,
+        phase: str = "draft",
+        previous: dict | None = None,
+    ) -> Report:
+        """Check, price and derive a build. Never raises on input.
+
+        ``settings`` are the campaign's house-rule overrides, ``homebrew`` its extra
+        content ({kind: [entries]}), ``previous`` the approved build when this is an
+        advancement (then ``check_advancement`` runs too). ``phase`` is "draft",
+        "approval" (stricter where a ruleset says so) or ``NPC_PHASE`` ("npc": checked as a
+        draft, but a budget overspend is a ``budget.exceeded`` *warning*: the GM's NPCs are
+        not held to the players' budget, and the report still says what they would cost).
+        """
+        report = Report(self.slug)
+        try:
+            ctx = self.context(settings, homebrew, phase=phase)
+            report.context = ctx
+            report.warnings.extend(ctx.issues)
+            if not isinstance(doc, dict):
+                report.error("build.malformed", "", "A build document must be a JSON object.")
+                return report
+            self._check_common(doc, report)
+            report.budget = self.budget_of(doc, ctx, report)
+            self.check(doc, report, ctx)
+            if isinstance(previous, dict):
+                self.check_advancement(previous, doc, report, ctx)
+            for currency, limit in report.budget.items():
+                spent = report.spent.get(currency, 0)
+                if spent > limit and phase == NPC_PHASE:
+                    # An NPC is not held to a player's budget: what it would cost is information.
+                    report.warn(
+                        "budget.exceeded",
+                        ptr("budget", currency),
+                        f"As a player character this build would spend {spent} {self.currency_label(currency)} "
+                        f"of a budget of {limit} ({spent - limit} over); an NPC is not held to it.",
+                    )
+                elif spent > limit:
+                    report.error(
+                        "budget.exceeded",
+                        ptr("budget", currency),
+                        f"This build spends {spent} {self.currency_label(currency)} but has only "
+                        f"{limit}: remove {spent - limit} {self.currency_label(currency)} of choices "
+                        "or get more awarded.",
+                    )
+            for currency in self.currencies:
+                report.spent.setdefault(currency, 0)
+                report.budget.setdefault(currency, 0)
+        except Exception:  # the safety net: a bug in a ruleset must not become a 500
+            logger.exception("ruleset %s raised on a document", self.slug)
+            report.error(
+                "build.malformed",
+                "",
+                "The rules service could not read this build; check that every value has the type "
+                "the ruleset expects.",
+            )
+        return report
+
+    def _check_common(self, doc: dict, report: Report) -> None:
+        fmt = doc.get("format", FORMAT)
+        if fmt != FORMAT:
+            report.error(
+                "build.malformed", "/format", f'Unknown format {fmt!r}: this service reads "{FORMAT}".'
+            )
+        name = doc.get("name")
+        if name is None:
+            report.error("build.malformed", "/name", "Give the character a name (1–120 characters).")
+        elif not isinstance(name, str) or not 1 <= len(name.strip()) <= 120:
+            report.error("build.malformed", "/name", "The name must be text of 1 to 120 characters.")
+        notes = doc.get("notes")
+        if notes is not None and not isinstance(notes, str):
+            report.error("build.malformed", "/notes", "Notes must be text.")
+        if self._document_keys.issuperset(doc):
+            return  # the common case: every key known
+        for key in doc:
+            if key not in COMMON_KEYS and key not in self.known_keys:
+                report.warn(
+                    "build.unknown_key",
+                    ptr(key),
+                    f"{self.name} does not know the key {key!r}; it is kept but ignored.",
+                )
+
+    @cached_property
+    def _document_keys(self) -> frozenset[str]:
+        """The top-level keys of a build document this ruleset knows (the common ones and its own)."""
+        return COMMON_KEYS | self.known_keys
+
+    # ---------------------------------------------------------- override these
+
+    def check(self, build: dict, report: Report, ctx: Context) -> None:
+        """Override: validate, price (``report.charge``) and derive (``report.derived``).
+
+        Called after the common keys were checked and ``report.budget`` set. Errors
+        go in with ``report.error(code, path, message)``; ``budget.exceeded`` is
+        added afterwards by ``validate`` from ``spent`` and ``budget``.
+        """
+        raise NotImplementedError
+
+    def budget_of(self, build: dict, ctx: Context, report: Report) -> dict[str, int]:
+        """What the build has to spend, per currency. Default: the document's ``budget``,
+        falling back to the house default starting budget for a currency it omits."""
+        starting = ctx.settings.get("starting_budget", {}) if isinstance(ctx.settings, dict) else {}
+        raw = build.get("budget", {})
+        out: dict[str, int] = {}
+        if not isinstance(raw, dict):
+            report.error("build.malformed", "/budget", 'The budget must be an object such as {"cp": 40}.')
+            raw = {}
+        for currency, amount in raw.items():
+            if currency not in self.currencies:
+                report.warn(
+                    "build.unknown_key",
+                    ptr("budget", currency),
+                    f"{self.name} has no currency {currency!r} (it uses {', '.join(self.currencies)}).",
+                )
+                continue
+            if not is_int(amount) or amount < 0:
+                report.error(
+                    "build.malformed",
+                    ptr("budget", currency),
+                    f"The {currency} budget must be a whole number ≥ 0.",
+                )
+                continue
+            out[currency] = amount
+        for currency in self.currencies:
+            if currency not in out and is_int(starting.get(currency)):
+                out[currency] = starting[currency]
+        return out
+
+    def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
+        """Override: rules that compare a proposed build with the approved one
+        (Pando's fixed resistance mapping, Maelstrom's nothing-decreases)."""
+
+    def traits(self, ctx: Context) -> dict[str, Any]:
+        """Override: what a build is made of, for the builder and ``GET /rulesets/<slug>/``
+        (attributes with ranges and costs, skill groups, slots, …)."""
+        return {}
+
+    def blank_build(
+        self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None
+    ) -> dict:
+        """Override: the starting point of a new character in the builder."""
+        return {"format": FORMAT, "ruleset": self.slug, "name": name, "budget": dict(budget or {})}
+
+    def describe(self, ctx: Context | None = None) -> dict[str, Any]:
+        """The ruleset as the API and the builder see it."""
+        ctx = ctx or self._default_context
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "seed": self.seed,
+            "currencies": list(self.currencies),
+            "awardable": list(self.awardable_currencies),
+            "traits": self.traits(ctx),
+            "catalogue": {kind: list(entries.values()) for kind, entries in ctx.catalogue.items()},
+            "house_defaults": self.house_defaults,
+            "homebrew_kinds": list(self.homebrew_kinds),
+        }
+
+    @cached_property
+    def awardable_currencies(self) -> tuple[str, ...]:
+        return self.awardable if self.awardable is not None else self.currencies
+
+    # ------------------------------------------------ dice and play state (interfaces.py)
+    # A ruleset's folder implements them: its ``dice.py`` a ``Dice``, its ``state.py`` a
+    # ``PlayState``, wired by its ``__init__.py`` (``dice = MyDice()``, ``play_state = MyPlayState()``).
+    # Without them, the hooks below answer "none" (no buttons, an empty state) or refuse.
+
+    #: The folder's core roll (its ``dice.py``): odds, rolls and the sheet's roll buttons.
+    dice: Dice | None = None
+    #: The folder's play state (its ``state.py``): pools, harm, conditions and their actions.
+    play_state: PlayState | None = None
+
+    # Every dice, play-state and combat hook takes the campaign's ``ctx`` (keyword): its house rules
+    # and merged homebrew catalogue. Callers build it once per campaign
+    # (``ruleset.context(settings=campaign house rules, homebrew=campaign homebrew)``) and pass it;
+    # a hook resolves ``self.context_of(report, ctx)`` (ctx, else the report's, else the defaults)
+    # and hands the interfaces a ``Context``, never None.
+
+    def odds(self, request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
+        """The exact distribution of the core roll (CONTRACT.md "Odds"), house rules of ``ctx`` applied
+        to what the request leaves out. Raise ``OddsError`` for a request it cannot answer.
+        Default: ``self.dice.odds``; no dice, ``NotImplementedError``."""
+        if self.dice is None:
+            raise NotImplementedError(f"{self.slug} has no odds")
+        return self.dice.odds(request=request, ctx=self.context_of(None, ctx))
+
+    def roll(self, request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
+        """Roll the core roll for real with ``roller`` (same request as ``odds``).
+        Returns {"faces": [...], "total": n, "outcome": "success"|…, "text": "…"}.
+        Default: ``self.dice.roll``; no dice, ``NotImplementedError``."""
+        if self.dice is None:
+            raise NotImplementedError(f"{self.slug} has no rolls")
+        return self.dice.roll(request=request, roller=roller, ctx=self.context_of(None, ctx))
+
+    def rollables(
+        self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """The sheet's roll buttons: [{"id", "label", "request"}] where ``request`` goes to ``odds``
+        and ``roll`` unchanged (state such as wound penalties applied, house defaults such as the
+        default difficulty from ``ctx``, homebrew entries of ``ctx.catalogue``).
+        A rollable marked ``"picker": True`` is one the ruleset's roll picker composes (below): the
+        sheet shows the picker instead of its button.
+        Default: ``self.dice.rollables``; no dice, none."""
+        if self.dice is None:
+            return []
+        return self.dice.rollables(build=build, report=report, state=state, ctx=self.context_of(report, ctx))
+
+    #: The rollable id of the roll the picker composes (``picked_roll``'s answer carries it).
+    PICKED: ClassVar[str] = "picked"
+
+    def roll_picker(
+        self,
+        build: dict,
+        report: Report,
+        state: dict | None = None,
+        inputs: dict[str, list[str]] | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> dict[str, Any] | None:
+        """Override: a roll the player composes on the sheet instead of choosing one of many buttons
+        (Maelstrom: attribute + ability, specialties, willpower): what the ruleset's template
+        ``"template"`` (in its folder) needs to draw the picker, the choices preselected from
+        ``inputs`` (the picker's form values, {name: [values]}: the player's, or the last composed
+        roll's), else sensible defaults. ``"refresh"``: the templates of the parts of the picker that
+        ``inputs`` show stale (the specialties of another ability, wounds taken since), each re-drawn
+        out of band beside the odds (its root keeps its id and takes ``hx-swap-oob`` when ``oob``).
+        Default: None, no picker."""
+        return None
+
+    def picked_roll(
+        self,
+        build: dict,
+        report: Report,
+        state: dict | None,
+        inputs: dict[str, list[str]],
+        *,
+        ctx: Context | None = None,
+    ) -> dict[str, Any]:
+        """Override: the rollable the picker's ``inputs`` compose: {"id": ``PICKED``, "label",
+        "request" (for ``odds`` and ``roll``, the table's numbers still to set), "inputs" (the picks
+        to start from next time), "state_actions"? and "after_actions"? (``state_action`` requests
+        applied with the roll, before and after it: a willpower dot spent)}. A value the rules
+        refuse raises ``RollInputError(field, why)``."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------- play state
+
+    def initial_state(self, build: dict, report: Report, *, ctx: Context | None = None) -> dict[str, Any]:
+        """A fresh play state for a valid build (full pools, no harm).
+        Default: ``self.play_state.initial_state``; no play state, ``{}``."""
+        if self.play_state is None:
+            return {}
+        return self.play_state.initial_state(build=build, report=report, ctx=self.context_of(report, ctx))
+
+    def check_state(
+        self, state: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
+        """Problems with a play state (a pool above its maximum, an unknown body part). Paths point
+        into the state object. Default: ``self.play_state.check_state``; no play state, none."""
+        if self.play_state is None:
+            return []
+        return self.play_state.check_state(
+            state=state, build=build, report=report, ctx=self.context_of(report, ctx)
+        )
+
+    def state_effects(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
+        """What the state does to the numbers, for the sheet
+        (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]}).
+        Default: ``self.play_state.state_effects``; no play state, ``{}``."""
+        if self.play_state is None:
+            return {}
+        return self.play_state.state_effects(
+            state=state, build=build, report=report, ctx=self.context_of(report, ctx)
+        )
+
+    def state_sections(
+        self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """How the sheet shows and edits the play state, one section per block:
+
+        {"id", "label", "kind": "pools"|"body"|"track"|"list"|"flags", "items": [...]} where, for
+        "pools", each item is {"id", "label", "path" (JSON pointer into state), "value", "min", "max",
+        "status" (text such as "wounded" or "")}; "body" items are body parts {"id", "label", "harm",
+        "status", "max"}; "track" items are boxes {"label", "penalty", "damage" (None|"bashing"|…)};
+        "list" items are entries of a list in the state; "flags" items are {"id","label","on"}.
+        Each section may list "actions": [{"action", "label", "fields": [...]}] that ``state_action``
+        understands. Default: ``self.play_state.state_sections``; no play state, none.
+        """
+        if self.play_state is None:
+            return []
+        return self.play_state.state_sections(
+            state=state, build=build, report=report, ctx=self.context_of(report, ctx)
+        )
+
+    def state_action(
+        self,
+        state: dict,
+        action: dict,
+        build: dict,
+        report: Report,
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> tuple[dict, str]:
+        """Apply one play-state action (take harm, heal, spend willpower, rest, set a pool) and return
+        (new_state, a sentence for the log). Never mutates ``state``. A refused action raises
+        ``StateError(code, message, path)``. Combat reuses these actions.
+        Default: ``self.play_state.state_action``; no play state, ``state.unknown_action``."""
+        if self.play_state is None:
+            raise StateError("state.unknown_action", f"{self.name} has no play-state actions yet.")
+        return self.play_state.state_action(
+            state=state,
+            action=action,
+            build=build,
+            report=report,
+            ctx=self.context_of(report, ctx),
+            roller=roller,
+        )
+
+    # ------------------------------------------------------------- combat
+    # Filled in by the combat work (rulesets/engine/combat.py documents the shapes).
+
+    def combat(self):
+        """This ruleset's combat rules object (see engine/combat.py): ``make_combat()`` once, cached."""
+        rules = self.__dict__.get("_combat")
+        if rules is None:
+            rules = self.__dict__["_combat"] = self.make_combat()
+        return rules
+
+    def make_combat(self):
+        """Override: a new ``CombatRules`` of this ruleset (import its combat module here, lazily)."""
+        raise NotImplementedError(f"{self.slug} has no combat rules yet")
+
+    # ------------------------------------------------------------- import
+
+    def import_sheet(self, data: Any, *, ctx: Context | None = None) -> tuple[dict | None, list[Issue]]:
+        """Override: read a character sheet in the game's own format (not a build document), as the
+        import page, the API's create and ``manage.py rules import SLUG PATH`` accept it.
+
+        Returns ``(build, issues)``: a ``sheetforge.build/1`` document of this ruleset (validated like
+        any other afterwards) and what the conversion could not carry over as it was (paths point into
+        the sheet), or ``(None, [why])`` when ``data`` is not such a sheet. Never raises on ``data``.
+        Default: this ruleset reads no other format."""
+        return None, [
+            Issue(
+                "import.unsupported",
+                "",
+                f"{self.name} reads no other character sheet format; import a sheetforge.build/1 document.",
+            )
+        ]

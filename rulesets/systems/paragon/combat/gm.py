@@ -1,0 +1,73 @@
+"""The GM's actions on a fighter: damage or restore a pool, end the exchange, mark surprised.
+
+Part of Paragon's combat (actions.py). ``specs`` are the GM's actions on the actor; ``perform``
+takes one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesets.engine.combat import ActionSpec, Fighter, Outcome
+from rulesets.engine.fields import whole_number
+
+from ..build import POOLS
+
+if TYPE_CHECKING:
+    from .rules import ParagonCombat
+
+
+def specs(rules: ParagonCombat, actor: Fighter, es: dict) -> list[ActionSpec]:
+    pool = {"id": "pool", "label": "Pool", "kind": "choice", "options": list(POOLS), "default": "health"}
+    amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
+    specs = [
+        ActionSpec(
+            id="gm_damage", label="Lose points", cost="GM", gm=True, reaction=True, params=[pool, amount]
+        ),
+        ActionSpec(
+            id="gm_restore",
+            label="Regain points",
+            cost="GM",
+            gm=True,
+            reaction=True,
+            params=[pool, amount],
+        ),
+        ActionSpec(id="gm_end_exchange", label="End the exchange", cost="GM", gm=True, reaction=True),
+    ]
+    if not es.get("exchange"):
+        specs[2].deny("No exchange is under way.", "paragon.no_exchange")
+    surprised = ActionSpec(
+        id="gm_surprised", label="Surprised (skips the surprise round)", cost="GM", gm=True, reaction=True
+    )
+    if not es.get("opening"):
+        surprised.deny("Surprise is marked before anyone acts.", "paragon.not_opening")
+    specs.append(surprised)
+    return specs
+
+
+def perform(
+    rules: ParagonCombat, aid: str, action: dict, actor: Fighter, fighters: list[Fighter], es: dict
+) -> Outcome:
+    out = Outcome()
+    if aid in ("gm_damage", "gm_restore"):
+        amount = whole_number(action.get("amount"))
+        new_state, text = rules.play_state_action(
+            actor,
+            actor.state,
+            {
+                "action": "damage" if aid == "gm_damage" else "restore",
+                "pool": action.get("pool", "health"),
+                "amount": amount,
+            },
+        )
+        out.state[actor.id] = new_state
+        out.log(aid, f"GM: {text}", actor.id)
+    elif aid == "gm_end_exchange":
+        out.encounter_state = {**es, "exchange": None, "threat": None}
+        out.log("exchange", "GM: the exchange ends.")
+    elif aid == "gm_surprised":
+        surprised = not (actor.combat or {}).get("surprised")
+        out.combat[actor.id] = {**rules.combat_numbers(actor), "surprised": surprised}
+        others = any((f.combat or {}).get("surprised") for f in fighters if f.id != actor.id)
+        out.encounter_state = {**es, "surprise_round": surprised or others}
+        out.log("surprise", f"GM: {actor.name} is {'surprised' if surprised else 'not surprised'}.", actor.id)
+    return out

@@ -1,0 +1,523 @@
+"""Paragon's combat rules object: set-up, turns, the action specs and their dispatch, the row.
+The actions themselves are one module each (``actions.py`` lists them)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
+from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
+from rulesets.engine.fields import get_as, is_int, lookup
+from rulesets.engine.words import a
+
+from .. import dice
+from ..state import maxima, normal
+from . import actions, gm
+from .common import KILLING_INTENT_MORALE, MAX_CHAIN, WEAPONS, _Now
+
+
+class ParagonCombat(CombatRules):
+    # ---------------------------------------------------------------- reading a fighter
+
+    def _maxima(self, f: Fighter) -> dict[str, int]:
+        return maxima(f.build, self.report_of(f), self.ctx_of(f))
+
+    def _pools(self, f: Fighter, state: dict | None = None) -> dict[str, int]:
+        st = normal(f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f))
+        return st["pools"]
+
+    def _conditions(self, f: Fighter, state: dict | None = None) -> list[str]:
+        fx = self.effects_of(f, state)
+        return list(fx.get("conditions") or [])
+
+    def _down(self, f: Fighter, state: dict | None = None) -> str:
+        """ "dead", "incapacitated" or "" (can fight)."""
+        found = self._conditions(f, state)
+        if "bodily_death" in found:
+            return "dead"
+        if "incapacitated" in found:
+            return "incapacitated"
+        return ""
+
+    @staticmethod
+    def _forces(f: Fighter) -> dict[str, int]:
+        raw = get_as(f.build, "forces", dict, {})
+        return {k: v for k, v in raw.items() if is_int(v) and 0 <= v <= dice.ODDS_LIMIT}
+
+    @staticmethod
+    def _rank(f: Fighter, skill: str) -> int:
+        raw = get_as(f.build, "skills", dict, {})
+        value = raw.get(skill, 0)
+        return value if is_int(value) and 0 <= value <= dice.ODDS_LIMIT else 0
+
+    def _check(self, f: Fighter, skill: str, extra_dice: int = 0) -> dict[str, int]:
+        """The odds request of a skill check (without its TN)."""
+        entry = self.ctx_of(f).catalogue.get("skills", {}).get(skill, {})
+        force = lookup(self._forces(f), entry.get("force"), 0)
+        return {"force": min(force + extra_dice, dice.ODDS_LIMIT), "skill": self._rank(f, skill)}
+
+    def _defense(self, f: Fighter, kind: str) -> int:
+        d = f.derived or {}
+        key = "defense_melee" if kind == "melee" else "defense_missile"
+        values = [d[k] for k in (key, "defense_triarmatura") if is_int(d.get(k))]
+        return max(values) if values else 10
+
+    def _strike_skills(self, f: Fighter) -> list[str]:
+        skills = ["melee", "missile"]
+        if f.build.get("power_level") is not None:
+            skills.append("triarmatura")
+        return skills
+
+    def _best_skill(self, f: Fighter, kind: str) -> str:
+        options = self._strike_skills(f)
+        if kind == "ranged":
+            options = [s for s in options if s != "melee"]
+        return max(options, key=lambda s: (self._rank(f, s), s == "triarmatura"))
+
+    # ---------------------------------------------------------------- opening
+
+    def start(
+        self, fighters: list[Fighter], encounter_state: dict, roller: Roller, *, ctx: Context | None = None
+    ) -> Outcome:
+        es = dict(encounter_state or {})
+        intent_ids = {str(i) for i in es.get("killing_intent") or []}
+        surprised_ids = {str(i) for i in es.get("surprised") or []}
+        footings = get_as(es, "footing", dict, {})
+        out = Outcome()
+        for f in fighters:
+            c = self.combat_numbers(f)
+            intent = bool(c.get("killing_intent")) or str(f.id) in intent_ids
+            footing = c.get("footing") or footings.get(str(f.id)) or "forward"
+            roll = dice.roll(self._check(f, "initiative"), roller)
+            total, text = roll["total"], roll["text"]
+            if intent:
+                bonus = roller.d(6)
+                total += bonus
+                text += f" + killing intent d6 {bonus} = {total}"
+            c.update(
+                initiative=total,
+                initiative_text=text,
+                killing_intent=intent,
+                temp_morale=KILLING_INTENT_MORALE if intent else 0,
+                footing=footing if footing in ("forward", "rearward") else "forward",
+                surprised=bool(c.get("surprised")) or str(f.id) in surprised_ids,
+                engaged=False,
+                forgo=False,
+                retreating=False,
+                retreated=False,
+            )
+            out.combat[f.id] = c
+            out.log(
+                "initiative",
+                f"{f.name} rolls initiative: {text}.",
+                f.id,
+                initiative=total,
+                faces=roll["faces"],
+            )
+        out.order = self._sorted(fighters, out.combat)
+        surprise = any(c["surprised"] for c in out.combat.values())
+        names = ", ".join(
+            f"{f.name} ({out.combat[f.id]['initiative']})" for f in self._by_ids(fighters, out.order)
+        )
+        out.log("order", f"Turn order by initiative: {names}.", order=out.order)
+        if surprise:
+            who = ", ".join(f.name for f in fighters if out.combat[f.id]["surprised"])
+            out.log(
+                "surprise",
+                f"Surprise round: {who} {'is' if ',' not in who else 'are'} surprised and skip it.",
+            )
+        out.encounter_state = {
+            **es,
+            "surprise_round": surprise,
+            "opening": True,
+            "exchange": None,
+            "threat": None,
+        }
+        return out
+
+    @staticmethod
+    def _sorted(fighters: list[Fighter], combat: dict[int, dict]) -> list[int]:
+        """Highest initiative first; ties keep the listed order (a stable sort)."""
+        return [f.id for f in sorted(fighters, key=lambda f: -(combat.get(f.id, {}).get("initiative") or 0))]
+
+    @staticmethod
+    def _by_ids(fighters: list[Fighter], ids: list[int]) -> list[Fighter]:
+        by = {f.id: f for f in fighters}
+        return [by[i] for i in ids if i in by]
+
+    def join(
+        self,
+        fighter: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        ctx: Context | None = None,
+    ) -> Outcome:
+        out = Outcome()
+        roll = dice.roll(self._check(fighter, "initiative"), roller)
+        c = self.combat_numbers(fighter)
+        c.update(
+            initiative=roll["total"],
+            initiative_text=roll["text"],
+            killing_intent=False,
+            temp_morale=0,
+            footing=c.get("footing") if c.get("footing") in ("forward", "rearward") else "forward",
+            surprised=False,
+            engaged=False,
+            forgo=False,
+            retreating=False,
+            retreated=False,
+        )
+        out.combat[fighter.id] = c
+        out.log(
+            "initiative",
+            f"{fighter.name} joins the fight: initiative {roll['text']}.",
+            fighter.id,
+            faces=list(roll["faces"]),
+        )
+        return out
+
+    def round_start(
+        self,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        round_no: int,
+        roller: Roller,
+        *,
+        ctx: Context | None = None,
+    ) -> Outcome:
+        es = encounter_state or {}
+        out = Outcome()
+        if round_no > 1 and es.get("surprise_round"):
+            out.encounter_state = {**es, "surprise_round": False}
+            out.log("surprise", "The surprise round is over: everyone acts from now on.")
+        return out
+
+    def turn_start(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        ctx: Context | None = None,
+    ) -> Outcome:
+        es = dict(encounter_state or {})
+        out = Outcome()
+        threat = es.get("threat")
+        if threat:
+            # The defender did nothing: the threat turns into a hit.
+            by = {f.id: f for f in fighters}
+            attacker, defender = by.get(threat.get("attacker")), by.get(threat.get("defender"))
+            if attacker is not None and defender is not None:
+                out.log("threat", f"{defender.name} did nothing about the threat: it hits.", defender.id)
+                self._hit(attacker, defender, threat.get("weapon", "unarmed"), roller, out)
+        if es.get("exchange") or threat:
+            es["exchange"], es["threat"] = None, None
+            out.encounter_state = es
+        c = self.combat_numbers(actor)
+        c.update(engaged=False, forgo=False)
+        if c.get("retreating"):
+            c.update(retreating=False, retreated=True)
+            out.log("retreat", f"{actor.name} has quit the field: nobody engaged them in melee.", actor.id)
+        out.combat[actor.id] = c
+        if es.get("surprise_round") and c.get("surprised"):
+            out.log("surprise", f"{actor.name} is surprised and skips the surprise round.", actor.id)
+        down = self._down(actor, out.state.get(actor.id))
+        if down == "incapacitated":
+            out.log(
+                "incapacitated", f"{actor.name} is incapacitated: a Hero Point lets them fight on.", actor.id
+            )
+        return out
+
+    # ---------------------------------------------------------------- the actions
+
+    def actions(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        *,
+        current: int | None,
+        ctx: Context | None = None,
+    ) -> list[ActionSpec]:
+        return self._specs(actor, fighters, encounter_state or {}, current, self.ctx_of(actor, ctx))
+
+    def _gate(
+        self,
+        actor: Fighter,
+        es: dict,
+        current: int | None,
+        *,
+        on_turn: bool,
+        surprise_waived: bool = False,
+        down: str | None = None,
+    ) -> tuple[str, str]:
+        """Why ``actor`` cannot act at all now ("", "" when it can). ``surprise_waived``: Hero Points
+        seized the offensive of the actor's exchange, "regardless of ... surprise assaults" (seed)."""
+        c = actor.combat or {}
+        down = self._down(actor) if down is None else down
+        if c.get("retreated"):
+            return f"{actor.name} has quit the field.", "paragon.retreated"
+        if down == "dead":
+            return f"{actor.name} is dead (Health 0).", "paragon.dead"
+        if down == "incapacitated":
+            return (
+                f"{actor.name} is incapacitated (Health below half): spend a Hero Point to resist first.",
+                "paragon.incapacitated",
+            )
+        if es.get("surprise_round") and c.get("surprised") and not surprise_waived:
+            return f"{actor.name} is surprised and cannot act in the surprise round.", "paragon.surprised"
+        if on_turn and current != actor.id:
+            return self.not_your_turn(actor)
+        if on_turn and c.get("forgo"):
+            return (
+                f"{actor.name} changed to Rearward for free and forgoes the turn's other actions.",
+                "paragon.turn_forgone",
+            )
+        return "", ""
+
+    def _stamina_spec(
+        self, spec: ActionSpec, actor: Fighter, cost: int, what: str, pools: dict[str, int] | None = None
+    ) -> None:
+        have = (pools or self._pools(actor))["stamina"]
+        if cost > have:
+            spec.deny(
+                f"{what} costs {cost} stamina but {actor.name} has {have}.", "paragon.not_enough_stamina"
+            )
+
+    def _specs(
+        self,
+        actor: Fighter,
+        fighters: list[Fighter],
+        es: dict,
+        current: int | None,
+        ctx: Context | None = None,
+    ) -> list[ActionSpec]:
+        """Every action ``actor`` could take now, allowed or not (and why not), one named step each."""
+        now = _Now.of(self, actor, fighters, es, current, ctx or self.ctx_of(actor))
+        return actions.specs(self, now)
+
+    @staticmethod
+    def _first_reason(first: Fighter, actor: Fighter, ex: dict) -> str:
+        """Why ``first``, not ``actor``, acts first in the exchange: the words of the rule that decided."""
+        if ex.get("first_by") == "hero_points":
+            spent = (ex.get("seized") or {}).get(str(first.id), 0)
+            return (
+                f"{first.name} seized the offensive with {spent} Hero Point{'s' if spent != 1 else ''} and "
+                "acts first in this exchange."
+            )
+        if ex.get("first_by") == "surprise":
+            return f"{first.name} took {actor.name} by surprise and acts first in this exchange."
+        return f"{first.name} has the higher initiative and acts first in this exchange."
+
+    # ---------------------------------------------------------------- perform
+
+    def _target(self, action: dict, actor: Fighter, fighters: list[Fighter]) -> Fighter:
+        """The foe ``action["target"]`` names (the engine's ``target_of``), never the actor itself."""
+        target = self.target_of(action, fighters)
+        if target.id == actor.id:
+            raise CombatRefused("combat.invalid_target", f"{actor.name} cannot engage themselves.")
+        return target
+
+    def perform(
+        self,
+        action: dict[str, Any],
+        actor: Fighter,
+        fighters: list[Fighter],
+        encounter_state: dict,
+        roller: Roller,
+        *,
+        current: int | None,
+        by_gm: bool,
+        ctx: Context | None = None,
+    ) -> Outcome:
+        es = dict(encounter_state or {})
+        ctx = self.ctx_of(actor, ctx)
+        spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current, ctx))
+        aid = spec.id
+        if spec.gm:
+            if not spec.allowed:
+                raise self.refusal(spec)
+            return gm.perform(self, aid, action, actor, fighters, es)
+        if not spec.allowed:
+            raise self.refusal(spec)
+        out = actions.PERFORM[aid](self, action, actor, fighters, es, roller, ctx)
+        if es.get("opening") and aid not in ("killing_intent", "footing"):
+            base = out.encounter_state if out.encounter_state is not None else es
+            out.encounter_state = {**base, "opening": False}
+        return out
+
+    def _spend_stamina(
+        self, f: Fighter, state: dict, amount: int, roller: Roller, out: Outcome, why: str
+    ) -> dict:
+        """Spend stamina through the play-state hook (dropping below 10 and to 0 costs Morale)."""
+        have = self._pools(f, state)["stamina"]
+        if amount > have:
+            raise CombatRefused(
+                "paragon.not_enough_stamina", f"{why} costs {amount} stamina but {f.name} has {have}."
+            )
+        new_state, text = self.play_state_action(
+            f, state, {"action": "damage", "pool": "stamina", "amount": amount}, roller
+        )
+        out.state[f.id] = new_state
+        out.log("stamina", f"{why}: {text}", f.id, amount=amount)
+        return new_state
+
+    def _state_of(self, f: Fighter, out: Outcome) -> dict:
+        return out.state.get(f.id, f.state)
+
+    @staticmethod
+    def _first(
+        a: Fighter, b: Fighter, es: dict, seized: dict | None = None, tie: str = "initiative"
+    ) -> tuple[int | None, str]:
+        """(who acts first in an exchange of attacker ``a`` and defender ``b`` — None: simultaneously —,
+        and why: "hero_points", "surprise" or "initiative"). Seed: "a combatant who expends more HP
+        than their opponent always gets to act first, regardless of Initiative and surprise
+        assaults"; "a combatant initiating an exchange against a surprised foe acts first regardless
+        of Initiative"; "the combatant with the higher Initiative acts first". Equal spends: ``tie``."""
+        spent_a, spent_b = (seized or {}).get(str(a.id), 0), (seized or {}).get(str(b.id), 0)
+        if spent_a != spent_b:
+            return (a.id if spent_a > spent_b else b.id), "hero_points"
+        if spent_a and tie == "simultaneous":
+            return None, "hero_points"
+        if es.get("surprise_round") and (b.combat or {}).get("surprised"):
+            return a.id, "surprise"
+        ia, ib = (a.combat or {}).get("initiative") or 0, (b.combat or {}).get("initiative") or 0
+        return (None if ia == ib else a.id if ia > ib else b.id), "initiative"
+
+    @staticmethod
+    def _maybe_close(ex: dict, es: dict, out: Outcome) -> None:
+        if {ex["attacker"], ex["defender"]} <= set(ex["done"]):
+            es["exchange"] = None
+            out.log("exchange", "Both sides have acted: the exchange ends.")
+
+    def _after_threat(self, es: dict, fighters: list[Fighter], out: Outcome) -> dict:
+        """The threat is answered: a chain at 5 strikes is over; a fallen side ends the exchange."""
+        threat = es["threat"]
+        ex = copy.deepcopy(es["exchange"]) if es.get("exchange") else None
+        new_es = {**es, "threat": None, "exchange": ex}
+        if ex is None:
+            return new_es
+        if ex["strikes"].get(str(threat["attacker"]), 0) >= MAX_CHAIN:
+            ex["done"] = sorted(set(ex["done"]) | {threat["attacker"]})
+        by = {f.id: f for f in fighters}
+        defender = by[threat["defender"]]
+        down = self._down(defender, out.state.get(defender.id))
+        if down:
+            what = "dead" if down == "dead" else "incapacitated"
+            new_es["exchange"] = None
+            out.log("exchange", f"{defender.name} is {what}: the exchange ends.")
+            if ex.get("intercepted") and defender.id == ex["defender"]:
+                attacker = by[ex["attacker"]]
+                numbers = out.combat.get(attacker.id, self.combat_numbers(attacker))
+                out.combat[attacker.id] = {**numbers, "engaged": False}
+                out.log(
+                    "intercept",
+                    f"{attacker.name} defeated the interceptor and may carry out the declared exchange.",
+                    attacker.id,
+                )
+            return new_es
+        self._maybe_close(ex, new_es, out)
+        return new_es
+
+    def _hit(self, attacker: Fighter, defender: Fighter, weapon: str, roller: Roller, out: Outcome) -> None:
+        """A confirmed hit: the weapon's d6 off Health, and 1d6 Morale (temporary Morale first)."""
+        name, dice = WEAPONS.get(weapon, WEAPONS["unarmed"])
+        faces = roller.roll(dice, 6)
+        damage = sum(faces)
+        state = self._state_of(defender, out)
+        state, text = self.play_state_action(
+            defender, state, {"action": "damage", "pool": "health", "amount": damage}, roller
+        )
+        morale = roller.d(6)
+        c = {**self.combat_numbers(defender), **out.combat.get(defender.id, {})}
+        temp = c.get("temp_morale") or 0
+        absorbed = min(temp, morale)
+        morale_text = ""
+        if absorbed:
+            c["temp_morale"] = temp - absorbed
+            out.combat[defender.id] = c
+            morale_text = f" {absorbed} temporary Morale lost ({c['temp_morale']} left)."
+        if morale - absorbed > 0 and self._pools(defender, state)["health"] > 0:
+            state, mtext = self.play_state_action(
+                defender, state, {"action": "damage", "pool": "morale", "amount": morale - absorbed}, roller
+            )
+            morale_text += " " + mtext
+        out.state[defender.id] = state
+        out.log(
+            "hit",
+            f"{attacker.name} hits {defender.name} ({name.lower()} {dice}d6: "
+            f"{'+'.join(map(str, faces))} = {damage}). {text} Morale −{morale}.{morale_text}",
+            attacker.id,
+            target=defender.id,
+            damage=damage,
+            morale=morale,
+            faces=faces,
+        )
+
+    # ---------------------------------------------------------------- the row
+
+    def summary(
+        self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None
+    ) -> dict[str, Any]:
+        es = encounter_state or {}
+        c = fighter.combat or {}
+        try:
+            pools = self._pools(fighter)
+            top = self._maxima(fighter)
+            found = self._conditions(fighter)
+        except Exception:  # an odd state must not stop the fight page
+            return {"stats": [], "status": []}
+        morale = f"{pools['morale']}/{top.get('morale', 0)}"
+        if c.get("temp_morale"):
+            morale += f" (+{c['temp_morale']} temporary)"
+        stats = [
+            {"label": "Health", "value": f"{pools['health']}/{top.get('health', 0)}", "key": "health"},
+            {"label": "Stamina", "value": f"{pools['stamina']}/{top.get('stamina', 0)}", "key": "stamina"},
+            {"label": "Morale", "value": morale, "key": "morale"},
+            {"label": "Hero Points", "value": str(pools["heroism"]), "key": "heroism"},
+        ]
+        if "initiative" in c:
+            stats.append({"label": "Initiative", "value": str(c["initiative"]), "key": "initiative"})
+        stats.append({"label": "Footing", "value": c.get("footing", "forward").title(), "key": "footing"})
+        stats.append(
+            {
+                "label": "Defense",
+                "value": f"melee {self._defense(fighter, 'melee')}, "
+                f"missile {self._defense(fighter, 'ranged')}",
+                "key": "defense",
+            }
+        )
+        labels = {
+            "bodily_death": "dead",
+            "incapacitated": "incapacitated",
+            "winded": "winded",
+            "tired": "tired",
+            "paralysed": "paralysed",
+            "morale_failure": "morale failure",
+            "disgraced": "disgraced",
+            "pariah": "pariah",
+        }
+        status = [labels[k] for k in found if k in labels]
+        if c.get("killing_intent"):
+            status.append("killing intent")
+        if es.get("surprise_round") and c.get("surprised"):
+            status.append("surprised")
+        if c.get("retreating"):
+            status.append("retreating")
+        if c.get("retreated"):
+            status.append("quit the field")
+        ex = es.get("exchange") or {}
+        if fighter.id in (ex.get("attacker"), ex.get("defender")):
+            status.append(f"in {a(ex.get('kind', 'melee'))} exchange")
+            spent = (ex.get("seized") or {}).get(str(fighter.id), 0)
+            if spent:
+                status.append(f"spent {spent} Hero Point{'s' if spent != 1 else ''} to seize the offensive")
+        threat = es.get("threat") or {}
+        if threat.get("defender") == fighter.id:
+            status.append(f"threatened (strike {threat.get('total')} vs Defense {threat.get('tn')})")
+        return {"stats": stats, "status": status}
