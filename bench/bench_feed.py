@@ -84,7 +84,7 @@ def build_table(clients: int) -> dict:
     where it is Pablo's turn. The campaign's id is drawn high at random: the websocket servers'
     Redis pub/sub channels are named after it, and other databases on the same Redis start at 1."""
     from characters.models import Campaign
-    from characters.selectors.play import sheet_rules
+    from characters.sheet.selectors import sheet_rules
     from combat import services
     from rulesets.engine.dice import FixedRoller
     from tests.characters.test_sheet_fixtures import make_character

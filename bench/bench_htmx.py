@@ -101,7 +101,7 @@ def _versioned(body: str, version: str) -> str:
 
 
 def main(n: int, modes: tuple[str, ...] = ("edit", "same")) -> int:
-    from characters.services.characters import character_create, character_save_draft
+    from characters.builder.services import character_create, character_save_draft
     from tests.characters.conftest import form_fields, parse_html
     from tests.factories import make_campaign, make_user
 

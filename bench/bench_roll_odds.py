@@ -71,7 +71,7 @@ def main(runs: int) -> None:
     from django.urls import reverse
 
     from characters.models import Character
-    from characters.services import play
+    from characters.sheet import services as play
     from tests.characters.test_sheet_fixtures import make_character
     from tests.factories import make_campaign, make_user
 

@@ -55,7 +55,7 @@ def main(runs: int) -> None:
     from django.urls import reverse
 
     from characters.models import CharacterVersion
-    from characters.services import play
+    from characters.sheet import services as play
     from rulesets.engine.dice import FixedRoller
     from tests.characters.test_sheet_fixtures import make_character
     from tests.factories import make_campaign, make_user
@@ -113,7 +113,7 @@ def main(runs: int) -> None:
 
         # The roll form's live odds (as the player changes a number) and a roll, where the ruleset
         # has numbers the table sets.
-        from characters.selectors.play import roll_inputs
+        from characters.sheet.selectors import roll_inputs
 
         rules = play.sheet_rules(character=character)
         preview = next((r for r in rules.rollables if roll_inputs(rules, r)), None)

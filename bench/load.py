@@ -209,7 +209,7 @@ def prepare(env: dict) -> dict:
     from django.test import Client
 
     from characters.models import Campaign, Character
-    from characters.services.characters import character_create
+    from characters.builder.services import character_create
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     player = get_user_model().objects.get(username="player1")

@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("characters.api_campaigns")),  # auth, campaigns
-    path("", include("characters.api_characters")),  # characters, export, history, state
-    path("", include("characters.api_advancement")),  # awards, advancements, ledger
+    path("", include("characters.campaigns.api")),  # auth, campaigns
+    path("", include("characters.builder.api")),  # characters, export, history, state
+    path("", include("characters.advancement.api")),  # awards, advancements, ledger
 ]

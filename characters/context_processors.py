@@ -3,6 +3,6 @@ def navigation(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    from characters.selectors.advancement import review_badge
+    from characters.advancement.selectors import review_badge
 
     return review_badge(user=user)

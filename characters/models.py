@@ -321,7 +321,7 @@ class ApiToken(AbstractAuthToken):
     """An API token of one device or client (django-rest-knox keeps only its SHA-512 digest).
 
     ``name`` is the owner's label ("laptop", "foundry sync"); ``last_used`` is updated at most
-    once a minute by ``characters.auth.ApiTokenAuthentication``; ``expiry`` is None unless
+    once a minute by ``characters.accounts.auth.ApiTokenAuthentication``; ``expiry`` is None unless
     ``API_TOKEN_TTL_DAYS`` is set. A password change deletes every token of the user
     (characters/signals.py).
     """

@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from characters.consumers import SheetConsumer, TableFeedConsumer
+from characters.table.consumers import SheetConsumer, TableFeedConsumer
 
 websocket_urlpatterns: list = [
     re_path(r"^ws/campaigns/(?P<campaign_id>[0-9]{1,18})/rolls/$", TableFeedConsumer.as_asgi()),

@@ -1,4 +1,4 @@
-"""What follows a change of rights: live sockets close (characters/live.py), API tokens go.
+"""What follows a change of rights: live sockets close (characters/table/live.py), API tokens go.
 
 - A ``Membership`` deleted (leave, removal, the admin, a campaign deleted): the user's sockets
   on that campaign close.
@@ -17,9 +17,9 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from characters import throttling  # noqa: F401  (logs lock-outs)
-from characters.live import close_user_sockets
+from characters.accounts import throttling  # noqa: F401  (logs lock-outs)
 from characters.models import Membership
+from characters.table.live import close_user_sockets
 
 
 @receiver(post_delete, sender=Membership, dispatch_uid="characters.membership_deleted")
@@ -40,7 +40,7 @@ def _user_saved(sender, instance, created: bool, **kwargs) -> None:
     # AbstractBaseUser.set_password keeps the new raw password in ``_password`` until the save
     # that stores its hash (this one) is done: it tells a password change from any other save.
     if getattr(instance, "_password", None) is not None:
-        from characters.services.accounts import account_tokens_revoke_all
+        from characters.accounts.services import account_tokens_revoke_all
 
         account_tokens_revoke_all(user=instance)
         close_user_sockets(user_id=instance.pk)

@@ -3,8 +3,8 @@
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("characters.urls_campaigns")),  # home, accounts, campaigns
-    path("", include("characters.urls_builder")),  # builder, drafts, history, export/import, homebrew
-    path("", include("characters.urls_sheet")),  # sheet, play state, dice, print
-    path("", include("characters.urls_advancement")),  # awards, requests, review, ledger
+    path("", include("characters.campaigns.urls")),  # home, accounts, campaigns
+    path("", include("characters.builder.urls")),  # builder, drafts, history, export/import, homebrew
+    path("", include("characters.sheet.urls")),  # sheet, play state, dice, print
+    path("", include("characters.advancement.urls")),  # awards, requests, review, ledger
 ]

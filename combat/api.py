@@ -15,8 +15,8 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.response import Response
 
-from characters.selectors.campaigns import campaign_for_user
-from characters.serializers_campaigns import ErrorSerializer
+from characters.campaigns.selectors import campaign_for_user
+from characters.campaigns.serializers import ErrorSerializer
 from combat import services
 from combat.selectors import encounter_board, encounter_fight, encounter_for_user, encounters_for_user
 from combat.serializers import (

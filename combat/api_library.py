@@ -17,10 +17,9 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import status
 from rest_framework.response import Response
 
-from characters.errors import NotPermitted
-from characters.selectors.campaigns import campaign_for_user
-from characters.selectors.characters import is_campaign_gm
-from characters.serializers_campaigns import ErrorSerializer
+from characters.campaigns.selectors import campaign_for_user
+from characters.campaigns.serializers import ErrorSerializer
+from characters.selectors import is_campaign_gm
 from combat import services
 from combat.models import LibraryNpc
 from combat.selectors import encounter_for_user, encounter_is_gm, library_npc_for_user, npcs_of_gm
@@ -32,6 +31,7 @@ from combat.serializers import (
     LibraryNpcUpdateSerializer,
 )
 from config.api import api_view, query_id, validated
+from config.errors import NotPermitted
 
 E400 = OpenApiResponse(
     ErrorSerializer, description="Invalid input (a build without a name…); `errors` says what."

@@ -8,7 +8,7 @@ class CombatConfig(AppConfig):
     def ready(self):
         # The sheet's rolls default to the running encounter's numbers (a scene's target…):
         # combat offers them to characters, which knows nothing of combat.
-        from characters.selectors.play import TABLE_NUMBER_SOURCES
+        from characters.sheet.selectors import TABLE_NUMBER_SOURCES
         from combat.selectors import running_encounter_numbers
 
         if running_encounter_numbers not in TABLE_NUMBER_SOURCES:

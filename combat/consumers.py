@@ -5,7 +5,7 @@ with 4403; not a member of the encounter's campaign (or no such encounter): clos
 — before the handshake completes, so nothing leaks. Members join the encounter's group and
 receive the server-rendered board after every change (combat/broadcast.py).
 
-The socket follows its user's rights after connect too (characters/live.py): leaving or being
+The socket follows its user's rights after connect too (characters/table/live.py): leaving or being
 removed from the campaign, logging out or a password change closes it with 4001, and the page's
 reconnect meets the same checks as here.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from characters.live import AccessFollowingMixin
+from characters.table.live import AccessFollowingMixin
 from combat.broadcast import group_name
 
 CLOSE_ANONYMOUS = 4403

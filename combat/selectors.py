@@ -21,10 +21,10 @@ from django.http import Http404
 from django.utils.html import format_html
 from django.utils.text import slugify
 
+from characters.campaigns.selectors import campaign_context
 from characters.models import Campaign, Character, Membership
-from characters.selectors.campaigns import campaign_context
-from characters.selectors.characters import is_campaign_gm
-from characters.selectors.play import label
+from characters.selectors import is_campaign_gm
+from characters.sheet.selectors import label
 from combat.models import Combatant, Encounter, EncounterEvent
 from rulesets.charts import odds_bars
 from rulesets.engine import registry, validate

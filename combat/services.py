@@ -12,12 +12,12 @@ history shows "Alex takes 2 harm…") or ``Combatant.state`` (NPCs), combat numb
 the encounter state and ``EncounterEvent`` rows with gap-free ``seq``. Then the encounter's
 version goes up and, once committed, the new board is broadcast (combat/broadcast.py).
 Every event that rolled dice (``data["faces"]``) is also a ``RollLog`` of the campaign, in the
-same transaction: once committed it reaches the table's roll feed (characters/feed.py) in the
+same transaction: once committed it reaches the table's roll feed (characters/table/feed.py) in the
 log's words, with its odds when the event names its odds request. A GM's ``private`` action
 keeps its dice behind the screen: the GM's feed has them; the shared log and every page say only
 that the GM rolled for that combatant.
 
-Errors (characters/errors.py): ``EncounterNotFound`` (404: not a member), ``NotPermitted`` (403: a player doing
+Errors (config/errors.py): ``EncounterNotFound`` (404: not a member), ``NotPermitted`` (403: a player doing
 GM things or acting for another's combatant), ``RuleRefused`` (422: the rules refuse —
 carries the rule's code; nothing changed, no event written), ``InvalidInput`` (400: a
 malformed request), ``Conflict`` (409: ``expected_version`` is stale).
@@ -37,12 +37,11 @@ from typing import Any
 
 from django.db import transaction
 
-from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
-from characters.feed import roll_logged
 from characters.models import Campaign, Character, RollLog
-from characters.selectors.characters import is_campaign_gm
-from characters.selectors.play import label
-from characters.services.versions import character_version_write
+from characters.selectors import is_campaign_gm
+from characters.sheet.selectors import label
+from characters.table.feed import roll_logged
+from characters.versions import character_version_write
 from combat import broadcast
 from combat.models import Combatant, Encounter, EncounterEvent, EncounterRequest, LibraryNpc
 from combat.selectors import (
@@ -58,6 +57,7 @@ from combat.selectors import (
     npc_report,
     row_signatures,
 )
+from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
 from rulesets.engine.base import StateError
 from rulesets.engine.combat import CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
@@ -289,7 +289,7 @@ class _Step:
         )
 
     def _feed(self) -> None:
-        """The step's rolls to the table's roll feed (characters/feed.py), once it commits: one
+        """The step's rolls to the table's roll feed (characters/table/feed.py), once it commits: one
         line per event that rolled dice, in the log's words; a GM's private action is one line
         for the GM only, with everything it did."""
         rolls = [self._roll(event, private=False) for event, _ in self.events if is_roll(event)]

@@ -22,9 +22,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.errors import SHOWN_INLINE, Conflict
-from characters.selectors.campaigns import campaign_for_user
-from characters.selectors.characters import is_campaign_gm
+from characters.campaigns.selectors import campaign_for_user
+from characters.selectors import is_campaign_gm
 from combat import services
 from combat.broadcast import render_live
 from combat.selectors import (
@@ -41,6 +40,7 @@ from combat.selectors import (
 from combat.selectors import (
     encounter_panel as panel_of,
 )
+from config.errors import SHOWN_INLINE, Conflict
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number, value_of
 from config.htmx import HtmxHttpRequest
 

@@ -19,13 +19,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from characters.errors import NotPermitted, RuleRefused
-from characters.forms_builder import build_from_post, builder_form, builder_meta
-from characters.selectors.campaigns import campaign_for_user
-from characters.selectors.characters import builder_traits, is_campaign_gm
+from characters.builder.forms import build_from_post, builder_form, builder_meta
+from characters.campaigns.selectors import campaign_for_user
+from characters.selectors import builder_traits, is_campaign_gm
 from combat import services
 from combat.models import LibraryNpc
 from combat.selectors import encounter_for_user, encounter_is_gm, npc_archetypes, npc_library, npc_report
+from config.errors import NotPermitted, RuleRefused
 from config.forms import FormInputError, check_post, post_whole_number
 from config.htmx import HtmxHttpRequest
 

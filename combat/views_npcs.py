@@ -21,10 +21,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from characters.errors import SHOWN_INLINE
 from combat import services
 from combat.models import Encounter
 from combat.selectors import encounter_for_user, encounter_is_gm, encounter_npcs_to_add
+from config.errors import SHOWN_INLINE
 from config.forms import StorableTextForm, WholeNumberField
 from config.htmx import HtmxHttpRequest
 from rulesets.engine import registry

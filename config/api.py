@@ -12,7 +12,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from characters.errors import ApplicationError, Conflict, RuleRefused
+from config.errors import ApplicationError, Conflict, RuleRefused
 from config.text import UNSTORABLE_KEY_MESSAGE, UNSTORABLE_MESSAGE, is_storable
 from rulesets.engine.words import a
 

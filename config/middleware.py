@@ -93,7 +93,7 @@ class FormInputErrorMiddleware:
 
 
 class ApplicationErrorMiddleware:
-    """A service's refusal (``characters.errors.ApplicationError``) that a page view does not show
+    """A service's refusal (``config.errors.ApplicationError``) that a page view does not show
     inline becomes its HTTP status here, the one place pages map them (the API's is
     ``config.api.exception_handler``), shown as a refused form is (form_refused.html): a page
     with the sentence and a way back, or for htmx the page's #messages block. ``NotPermitted`` is
@@ -110,7 +110,7 @@ class ApplicationErrorMiddleware:
         from django.shortcuts import render
         from django.utils.http import url_has_allowed_host_and_scheme
 
-        from characters.errors import ApplicationError
+        from config.errors import ApplicationError
 
         if not isinstance(exception, ApplicationError) or isinstance(exception, PermissionDenied):
             return None

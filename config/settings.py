@@ -241,7 +241,7 @@ STORAGES = {
 MAX_REQUEST_BODY = env_int("MAX_REQUEST_BODY", 256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 
-# ---- Brute-force protection (README "Sign-in limits"; characters/throttling.py says why these).
+# ---- Brute-force protection (README "Sign-in limits"; characters/accounts/throttling.py says why these).
 # Sign-ins (the login page and POST /api/v1/auth/token/): django-axes counts failures per username
 # and per client IP; at LOGIN_FAILURE_LIMIT either is locked out for LOGIN_COOLOFF_SECONDS, the
 # right password included (login page: the lockout message, 429; API: 429 with Retry-After).
@@ -260,15 +260,15 @@ AXES_RESET_ON_SUCCESS = True
 # Attempts during a lock-out do not prolong it: the cooling-off period ends when it says.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True  # successful sign-ins are not the concern here
-AXES_CLIENT_IP_CALLABLE = "characters.throttling.client_ip"
-AXES_LOCKOUT_CALLABLE = "characters.throttling.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "characters.accounts.throttling.client_ip"
+AXES_LOCKOUT_CALLABLE = "characters.accounts.throttling.lockout_response"
 AXES_VERBOSE = False
 # Join codes (page and API) and the token endpoint: DRF throttles, in the cache (Redis when set; while
 # Redis is away, this process's memory: config/cache.py).
 JOIN_CODE_FAILURE_RATE = env_rate("JOIN_CODE_FAILURE_RATE", "10/hour")  # wrong codes per user and per IP
 AUTH_TOKEN_RATE = env_rate("AUTH_TOKEN_RATE", "30/minute")  # token requests per IP, right or wrong
 
-# ---- API tokens (characters/auth.py): one per device, hashed at rest, optional expiry.
+# ---- API tokens (characters/accounts/auth.py): one per device, hashed at rest, optional expiry.
 API_TOKEN_TTL_DAYS = env_int("API_TOKEN_TTL_DAYS", 0)  # 0 or unset: tokens do not expire
 KNOX_TOKEN_MODEL = "characters.ApiToken"
 # knox's own migrations create its default token table even when the model is swapped (they lack
@@ -282,10 +282,10 @@ REST_KNOX = {
 REST_FRAMEWORK = {
     # Token first: an anonymous API call then gets 401 with `WWW-Authenticate: Token`, not a bare 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "characters.auth.ApiTokenAuthentication",
+        "characters.accounts.auth.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,  # the throttles' client IP (characters.throttling)
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT or None,  # the throttles' client IP (characters.accounts.throttling)
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",

@@ -59,7 +59,7 @@ def _plain_http_test_settings(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Each test starts with an empty cache: the sign-in and join-code limits (characters/throttling.py)
+    """Each test starts with an empty cache: the sign-in and join-code limits (characters/accounts/throttling.py)
     count there, and tests sign in and join far more often than a person would. The limits stay on:
     tests/characters/test_throttling.py checks them."""
     from django.core.cache import caches

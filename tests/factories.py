@@ -23,7 +23,7 @@ def make_campaign(
     *, gm=None, name: str = "The Long Road", ruleset: str | None = None, settings=None, players=()
 ):
     """A campaign through the real service (GM membership, validated settings), with ``players`` joined."""
-    from characters.services.campaigns import campaign_create, campaign_join
+    from characters.campaigns.services import campaign_create, campaign_join
 
     gm = gm or make_user()
     campaign = campaign_create(gm=gm, name=name, ruleset=ruleset or registry.SYSTEMS[0], settings=settings)
@@ -37,7 +37,7 @@ def api_client(user=None, *, token: bool = False) -> APIClient:
     client = APIClient()
     if user is not None:
         if token:
-            from characters.services.accounts import account_token_create
+            from characters.accounts.services import account_token_create
 
             _, key = account_token_create(user=user, name="tests")
             client.credentials(HTTP_AUTHORIZATION=f"Token {key}")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from characters.services.accounts import account_token_create
+from characters.accounts.services import account_token_create
 from tests.factories import PASSWORD, make_campaign, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,8 +97,8 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
 def _table_with_everything():
     """A table with one of each thing the API shows: an active and a draft character, a pending and
     a rejected request (reviewed_by null and set), awards in the ledger, a started encounter."""
+    from characters.advancement import services as advancement_services
     from characters.models import Advancement, Character
-    from characters.services import advancement as advancement_services
     from combat import services as combat
     from combat.quick_builds import quick_build
     from rulesets.engine import registry

@@ -1,4 +1,4 @@
-"""The project's errors (characters/errors.py) become HTTP in one place per door."""
+"""The project's errors (config/errors.py) become HTTP in one place per door."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.test import RequestFactory
 
-from characters.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
 from config.api import exception_handler
+from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
 from config.middleware import ApplicationErrorMiddleware
 
 

@@ -35,8 +35,8 @@ from django.urls.exceptions import Resolver404
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
+from characters.accounts.services import account_token_create
 from characters.models import Advancement, Character, RollLog
-from characters.services.accounts import account_token_create
 from combat import services as combat
 from combat.quick_builds import quick_build
 from rulesets.engine import registry

@@ -121,7 +121,7 @@ def test_a_sixth_ruleset_goes_through_the_whole_product(coin):
     assert penny.state == {"lives": 2}
 
     # --- roll: server-side, logged with its exact odds
-    with mock.patch("characters.services.play.Roller", lambda: FixedRoller([1, 2])):
+    with mock.patch("characters.sheet.services.Roller", lambda: FixedRoller([1, 2])):
         r = player_client.post(
             reverse("character_roll", args=[penny.id]), {"rollable": "flip"}, HTTP_HX_REQUEST="true"
         )

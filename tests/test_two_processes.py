@@ -123,7 +123,7 @@ def test_a_socket_on_daphne_closes_when_this_process_removes_the_player(shared_r
     import websocket
     from django.test import Client
 
-    from characters.services.campaigns import campaign_remove_player
+    from characters.campaigns.services import campaign_remove_player
     from combat import services
 
     gm, player = make_user("gm2p"), make_user("player2p")

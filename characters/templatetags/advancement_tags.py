@@ -30,7 +30,7 @@ def currency_label(currency, slug) -> str:
 @register.inclusion_tag("characters/_advancement_notices.html", takes_context=True)
 def advancement_notices(context, character):
     """The owner's latest request outcomes: ``{% load advancement_tags %}{% advancement_notices character %}``."""
-    from characters.selectors.advancement import advancement_notices as notices
+    from characters.advancement.selectors import advancement_notices as notices
 
     request = context.get("request")
     user = getattr(request, "user", None)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from characters.selectors.play import label as _label
+from characters.sheet.selectors import label as _label
 from rulesets.charts import odds_bars
 from rulesets.engine import words
 from rulesets.engine.base import parse_whole_number

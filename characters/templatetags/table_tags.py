@@ -1,4 +1,4 @@
-"""``{% table_feed campaign %}``: the table's roll feed block (characters/feed.py), for the campaign
+"""``{% table_feed campaign %}``: the table's roll feed block (characters/table/feed.py), for the campaign
 and encounter pages. The viewer is the request's user; private rolls show to the GM only."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import Any
 
 from django import template
 
-from characters.feed import FEED_LENGTH, roll_line
-from characters.selectors.play import campaign_roll_feed
+from characters.sheet.selectors import campaign_roll_feed
+from characters.table.feed import FEED_LENGTH, roll_line
 
 register = template.Library()
 

@@ -5,7 +5,7 @@
 
    Access: the server closes the socket with 4001 when the viewer's rights may have changed
    (they left or were removed from the campaign, signed out, changed their password:
-   characters/live.py). The page then reconnects once; the server lets it back in only if the
+   characters/table/live.py). The page then reconnects once; the server lets it back in only if the
    viewer may still see the encounter. A connection refused (or one that never opened) makes the
    page ask the board over HTTP: a 404 or a redirect to the sign-in page means the encounter is
    gone for this viewer, and the page says so and stops reconnecting. Network trouble (no answer

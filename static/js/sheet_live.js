@@ -1,4 +1,4 @@
-/* An open sheet follows its character live (characters/sheet_live.py).
+/* An open sheet follows its character live (characters/sheet/live.py).
 
    The socket (#sheet-live, htmx ws extension) says only "the character is at version N"; when N
    is newer than the version this page shows, the page fetches its own blocks (data-live-url: the
@@ -8,7 +8,7 @@
    pool's number box keeps the version it was typed against, so a stale value is refused and the
    refusal says the value now), the focus and the caret stay, and the page does not move. An
    older answer never replaces a newer page (versions). On every (re)connect the page catches up
-   once. A 4001 close (rights may have changed, characters/live.py) reconnects once; a refused
+   once. A 4001 close (rights may have changed, characters/table/live.py) reconnects once; a refused
    socket makes the page ask over HTTP and, on a 404 or a sign-in redirect, stop and say so. */
 (function () {
   "use strict";

@@ -1,9 +1,9 @@
-/* The table's roll feed (characters/templates/characters/_table_feed.html, characters/feed.py).
+/* The table's roll feed (characters/templates/characters/_table_feed.html, characters/table/feed.py).
 
    New rolls arrive over the websocket as list items added on top of #table-feed-list (htmx ws
    extension, out-of-band swap). On every (re)connect the page fetches the latest rolls once, so
    a roll made while the socket was down is not missed. Access: a 4001 close means "your rights
-   may have changed" (characters/live.py): reconnect once, and the server decides; a connection
+   may have changed" (characters/table/live.py): reconnect once, and the server decides; a connection
    refused (or one that never opened) makes the page ask over HTTP, and a 404 or a redirect to
    the sign-in page stops the reconnecting and says so. The list keeps the latest 20. */
 (function () {

@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
+from characters.advancement import services as svc
+from characters.advancement.selectors import ledger_totals
 from characters.models import Advancement, Character, CharacterVersion, LedgerEntry
-from characters.selectors.advancement import ledger_totals
-from characters.services import advancement as svc
 from tests.characters.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import api_client, make_campaign, make_user
 

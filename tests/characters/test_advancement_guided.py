@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from characters.services import advancement as svc
+from characters.advancement import services as svc
 from tests.characters.conftest import BuilderSession, parse_html
 from tests.characters.test_builder_guided import options_of
 from tests.characters.test_sheet_fixtures import make_character

@@ -7,9 +7,9 @@ import copy
 import pytest
 from django.test import Client
 
+from characters.advancement import services as svc
+from characters.advancement.selectors import ledger_totals
 from characters.models import Advancement, LedgerEntry
-from characters.selectors.advancement import ledger_totals
-from characters.services import advancement as svc
 from tests.characters.conftest import form_fields, parse_html
 from tests.characters.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import make_campaign, make_user

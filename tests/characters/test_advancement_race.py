@@ -8,9 +8,9 @@ import threading
 import pytest
 from django.db import connection
 
+from characters.advancement import services as svc
+from characters.advancement.selectors import ledger_totals
 from characters.models import Advancement, Character, CharacterVersion, LedgerEntry
-from characters.selectors.advancement import ledger_totals
-from characters.services import advancement as svc
 from config.api import Conflict
 from tests.characters.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import api_client, make_campaign, make_user
@@ -139,7 +139,7 @@ def test_play_state_changes_and_awards_do_not_make_a_request_stale():
     build = copy.deepcopy(BUILDS["pando"])
     build["attributes"]["strength"] = 3
     a = svc.advancement_request(character_id=character.pk, user=player, build=build)
-    from characters.services.play import character_update_state
+    from characters.sheet.services import character_update_state
 
     c = Character.objects.get(pk=character.pk)
     character_update_state(character_id=c.pk, user=player, state=c.state, version=c.version)

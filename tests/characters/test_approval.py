@@ -6,8 +6,8 @@ import copy
 
 import pytest
 
+from characters.builder.services import character_create
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
-from characters.services.characters import character_create
 from combat.models import Encounter
 from tests.characters.test_sheet_fixtures import BUILDS
 from tests.factories import api_client, make_campaign, make_user

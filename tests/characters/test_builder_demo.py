@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from characters import demo
+from characters.campaigns import demo
 from characters.models import Character
 from rulesets.engine import registry
 from tests.factories import make_campaign, make_user

@@ -6,10 +6,10 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from characters.forms_builder import build_from_post
+from characters.builder.forms import build_from_post
+from characters.builder.services import character_create, character_save_draft, character_submit
 from characters.models import Character, CharacterVersion, LedgerEntry
-from characters.selectors.characters import builder_traits
-from characters.services.characters import character_create, character_save_draft, character_submit
+from characters.selectors import builder_traits
 from config.api import Conflict, RuleRefused
 from tests.characters.conftest import BuilderSession, make_table
 

@@ -8,8 +8,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from characters.builder.services import character_create, character_save_draft
 from characters.models import Character
-from characters.services.characters import character_create, character_save_draft
 from tests.characters.conftest import make_table, parse_html
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from characters.builder.services import character_create, character_save_draft
 from characters.models import Character, CharacterVersion
-from characters.services.characters import character_create, character_save_draft
 from tests.characters.conftest import BuilderSession, make_table, parse_html
 
 pytestmark = pytest.mark.django_db

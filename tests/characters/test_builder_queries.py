@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from characters.services.characters import character_create, character_save_draft
+from characters.builder.services import character_create, character_save_draft
 from tests.characters.conftest import BuilderSession, make_table
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from characters.services.characters import character_create, character_save_draft
+from characters.builder.services import character_create, character_save_draft
 from characters.templatetags import builder_tags
 from tests.characters.conftest import BuilderSession, make_table
 

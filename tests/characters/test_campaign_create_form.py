@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.forms_house import house_fields
+from characters.campaigns.house_rules import house_fields
 from characters.models import Campaign
 from rulesets.engine import registry
 from tests.characters.conftest import parse_html

@@ -5,9 +5,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.urls import reverse
 
+from characters.campaigns import services
+from characters.campaigns.selectors import campaign_for_user, campaigns_for_user
 from characters.models import Campaign, Character, Membership
-from characters.selectors.campaigns import campaign_for_user, campaigns_for_user
-from characters.services import campaigns as services
 from rulesets.engine import registry
 from tests.factories import make_campaign, make_user
 
@@ -157,7 +157,7 @@ def test_create_page_creates_the_campaign_and_shows_the_join_code(client):
 
 
 def test_create_page_shows_the_rulesets_reason_for_a_bad_house_rule(client):
-    from characters.forms_house import house_fields
+    from characters.campaigns.house_rules import house_fields
 
     client.force_login(make_user())
     spec = next(f for f in house_fields(registry.get(SLUG)) if f.kind == "int")

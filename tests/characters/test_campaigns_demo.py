@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db
 
 def test_seed_demo_creates_the_table_once_and_prints_the_logins(monkeypatch):
     calls = []
-    monkeypatch.setattr("characters.demo.seed_demo_characters", lambda **kwargs: calls.append(kwargs) or [])
+    monkeypatch.setattr(
+        "characters.campaigns.demo.seed_demo_characters", lambda **kwargs: calls.append(kwargs) or []
+    )
     out = StringIO()
     call_command("seed_demo", stdout=out)
     call_command("seed_demo", stdout=StringIO())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from characters.builder.services import character_create
 from characters.models import Character
-from characters.services.characters import character_create
 from tests.characters.conftest import make_table
 from tests.factories import api_client
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import RollLog
-from characters.services import play
+from characters.sheet import services as play
 from characters.templatetags.sheet_tags import chart_data
 from config.api import RuleRefused
 from rulesets.engine import registry

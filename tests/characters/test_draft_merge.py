@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from characters.diff import build_merge
-from characters.errors import DraftConflict
-from characters.models import CharacterVersion
-from characters.services.characters import (
+from characters.builder.services import (
     character_create,
     character_draft_base,
     character_save_draft,
     character_save_page_draft,
 )
+from characters.diff import build_merge
+from characters.models import CharacterVersion
+from config.errors import DraftConflict
 from tests.characters.conftest import BuilderSession, make_table, parse_html
 from tests.factories import api_client
 

@@ -10,9 +10,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from characters.advancement import services as svc
+from characters.builder.services import character_create
 from characters.models import Advancement
-from characters.services import advancement as svc
-from characters.services.characters import character_create
 from characters.templatetags.builder_tags import derived_list
 from rulesets.engine import registry
 from tests.characters.test_sheet_fixtures import BUILDS, character_at_table, make_character

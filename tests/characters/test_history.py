@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from characters.builder.services import character_create, character_save_draft
 from characters.diff import build_diff
 from characters.models import CharacterVersion
-from characters.services.characters import character_create, character_save_draft
 from tests.characters.conftest import make_table, parse_html
 from tests.factories import api_client
 

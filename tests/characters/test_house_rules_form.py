@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.forms_house import house_fields
+from characters.campaigns.house_rules import house_fields
 from characters.models import Campaign
 from rulesets.engine import registry
 from rulesets.engine.pointer import split

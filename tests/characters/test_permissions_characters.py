@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from characters.services.characters import character_create
+from characters.builder.services import character_create
 from tests.characters.conftest import make_table
 from tests.factories import api_client
 

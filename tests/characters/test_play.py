@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from characters.models import Character, CharacterVersion, RollLog
-from characters.services import play
+from characters.sheet import services as play
 from characters.templatetags.sheet_tags import chart_data
 from config.api import Conflict, RuleRefused
 from rulesets.engine import registry

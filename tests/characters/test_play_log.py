@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import CharacterVersion
-from characters.services import play
+from characters.sheet import services as play
 from combat import services as combat
 from rulesets.engine.dice import FixedRoller
 from tests.combat.conftest import GOBLIN, pando_table
@@ -82,7 +82,7 @@ def test_a_session_of_play_is_one_play_version_and_a_long_pause_or_a_build_chang
     from datetime import timedelta
 
     from characters.models import Character
-    from characters.services.versions import PLAY_SESSION_GAP
+    from characters.versions import PLAY_SESSION_GAP
 
     pablo = table["pablo"]
     for _ in range(3):

@@ -13,12 +13,12 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from characters.errors import Conflict
+from characters.advancement import services as advancement_svc
 from characters.models import Character
-from characters.services import advancement as advancement_svc
-from characters.services import play
-from characters.services.versions import character_version_write
+from characters.sheet import services as play
+from characters.versions import character_version_write
 from combat import services as combat
+from config.errors import Conflict
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import BUILDS, character_at_table
 from tests.factories import api_client
@@ -65,7 +65,7 @@ def test_two_devices_lowering_one_pool_lower_it_twice(table):
 @pytest.mark.django_db
 def test_a_step_past_the_pool_s_limit_is_refused_and_changes_nothing(table):
     character = character_at_table(table, "ourdnd")  # at its maximum
-    from characters.errors import RuleRefused
+    from config.errors import RuleRefused
 
     with pytest.raises(RuleRefused):
         _step(character, table["player"], delta=+1)

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from characters.advancement import services as svc
 from characters.diff import build_diff, describe
-from characters.services import advancement as svc
 from tests.characters.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import make_campaign, make_user
 

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import RollLog
-from characters.services import play
+from characters.sheet import services as play
 from characters.templatetags.sheet_tags import chart_data
 from combat.models import Encounter
 from rulesets.engine import registry
@@ -132,7 +132,7 @@ def test_each_roller_s_odds_are_the_rules_service_s_odds_for_the_same_inputs(cli
         assert slug == "pando" and not previews
         return
     rollable_id = previews[0]
-    from characters.selectors.play import PICKED, roll_picker, rollable_for, sheet_rules
+    from characters.sheet.selectors import PICKED, roll_picker, rollable_for, sheet_rules
 
     rules = sheet_rules(character=character)
     # A ruleset with a roll picker previews the roll it composes first (Maelstrom: the default pair).

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 
 from characters.models import RollLog
-from characters.selectors.play import sheet_rules
-from characters.services import play
+from characters.sheet import services as play
+from characters.sheet.selectors import sheet_rules
 from characters.templatetags.sheet_tags import chart_data
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller

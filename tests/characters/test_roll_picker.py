@@ -14,8 +14,8 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character, CharacterVersion, RollLog
-from characters.selectors.play import PICKED
-from characters.services import play
+from characters.sheet import services as play
+from characters.sheet.selectors import PICKED
 from characters.templatetags.sheet_tags import chart_data
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller

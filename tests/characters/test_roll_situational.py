@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character, RollLog
-from characters.selectors.play import rollable_by_id, sheet_rules
+from characters.sheet.selectors import rollable_by_id, sheet_rules
 from characters.templatetags.sheet_tags import chart_data
 from rulesets.engine import registry
 from tests.characters.test_sheet_fixtures import make_character

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character, CharacterVersion, RollLog
-from characters.services import play
+from characters.sheet import services as play
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import character_at_table
 

@@ -125,7 +125,7 @@ def make_character(
 ) -> Character:
     """A character of a real build made through the builder's services: created (version 1) and,
     unless ``status`` is draft, submitted (version 2, a fresh play state from ``initial_state``)."""
-    from characters.services.characters import character_create, character_submit
+    from characters.builder.services import character_create, character_submit
 
     build = copy.deepcopy(build or BUILDS[ruleset])
     owner = owner or make_user()

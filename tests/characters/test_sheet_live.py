@@ -1,4 +1,4 @@
-"""Every open sheet follows its character (characters/sheet_live.py, characters/consumers.py
+"""Every open sheet follows its character (characters/sheet/live.py, characters/table/consumers.py
 ``SheetConsumer``): every writer (the sheet, the API's PATCH, an encounter, an advancement's
 approval) reaches the sockets of the people who may see the sheet, once its transaction commits;
 a stranger, another player and an anonymous visitor are refused; a removed member's socket closes
@@ -16,14 +16,14 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from characters.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
-from characters.errors import RuleRefused
-from characters.live import CLOSE_RECHECK
+from characters.advancement import services as advancement_svc
+from characters.campaigns import services as campaign_services
 from characters.models import Character
-from characters.services import advancement as advancement_svc
-from characters.services import campaigns as campaign_services
-from characters.services import play
+from characters.sheet import services as play
+from characters.table.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
+from characters.table.live import CLOSE_RECHECK
 from combat import services as combat
+from config.errors import RuleRefused
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import BUILDS, character_at_table
 from tests.factories import api_client

@@ -1,5 +1,5 @@
 """The hot paths' reads (issues #12, #13 "Speed"): bounded queries whatever the history, and the
-hand-written statements (characters/selectors/sql.py) read what the ORM read."""
+hand-written statements (characters/sql.py) read what the ORM read."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
 
+from characters.builder import services as character_services
+from characters.builder.services import character_create, character_save_draft
 from characters.models import Advancement, CharacterVersion, RollLog
-from characters.selectors.characters import CharacterNotFound, character_for_user
-from characters.selectors.play import character_roll_log
-from characters.services import characters as character_services
-from characters.services import play
-from characters.services.characters import character_create, character_save_draft
+from characters.selectors import CharacterNotFound, character_for_user
+from characters.sheet import services as play
+from characters.sheet.selectors import character_roll_log
 from rulesets.engine.dice import FixedRoller
 from tests.characters.conftest import BuilderSession, make_table
 from tests.characters.test_sheet_fixtures import character_at_table

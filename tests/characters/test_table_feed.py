@@ -1,4 +1,4 @@
-"""The table's roll feed (characters/feed.py, characters/consumers.py): every roll of a campaign
+"""The table's roll feed (characters/table/feed.py, characters/table/consumers.py): every roll of a campaign
 reaches the sockets of its members, a private GM roll only the GM's; outsiders are refused; a
 removed member stops receiving. On the in-memory channel layer and on Redis (REDIS_TEST_URL)."""
 
@@ -14,11 +14,11 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
 
-from characters.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
-from characters.live import CLOSE_RECHECK
+from characters.campaigns import services as campaign_services
 from characters.models import RollLog
-from characters.services import campaigns as campaign_services
-from characters.services import play
+from characters.sheet import services as play
+from characters.table.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
+from characters.table.live import CLOSE_RECHECK
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import character_at_table
 

@@ -1,4 +1,4 @@
-"""Brute-force limits (characters/throttling.py): sign-ins locked out per account and per IP, the
+"""Brute-force limits (characters/accounts/throttling.py): sign-ins locked out per account and per IP, the
 right password included, until the cooling-off period ends; join codes and the token endpoint
 throttled. With both stores axes can use (the database; the cache, as with Redis). The limits are
 the settings' defaults (LOGIN_FAILURE_LIMIT 5, LOGIN_COOLOFF_SECONDS 900)."""
@@ -47,7 +47,7 @@ def test_the_login_page_locks_an_account_out_even_with_the_right_password(handle
             response = _login(client, "bram", "nope-nope-nope")
             assert response.status_code == 200
             assert "Please enter a correct username and password" in response.content.decode()
-        with caplog.at_level(logging.WARNING, logger="characters.throttling"):
+        with caplog.at_level(logging.WARNING, logger="characters.accounts.throttling"):
             fifth = _login(client, "bram", "nope-nope-nope")
             right = _login(client, "bram", PASSWORD)
         assert fifth.status_code == 429
@@ -56,7 +56,7 @@ def test_the_login_page_locks_an_account_out_even_with_the_right_password(handle
         assert LOCKED in html and 'data-testid="lockout"' in html
         assert "_auth_user_id" not in client.session
         # Each locked-out attempt is logged with who and from where.
-        lines = [r.getMessage() for r in caplog.records if r.name == "characters.throttling"]
+        lines = [r.getMessage() for r in caplog.records if r.name == "characters.accounts.throttling"]
         assert lines == ["sign-in locked out: username='bram' ip=127.0.0.1 path=/accounts/login/"] * 2
 
         clock.shift(timedelta(minutes=14))
@@ -151,7 +151,7 @@ def test_wrong_join_codes_are_throttled_on_the_page_the_right_one_too(settings, 
             response = client.post("/campaigns/join/", {"join_code": code})
             assert response.status_code == 200
             assert "No campaign has this join code" in response.content.decode()
-        with caplog.at_level(logging.WARNING, logger="characters.throttling"):
+        with caplog.at_level(logging.WARNING, logger="characters.accounts.throttling"):
             response = client.post("/campaigns/join/", {"join_code": campaign.join_code})
         assert response.status_code == 429 and response["Retry-After"] == "3600"
         assert "Too many wrong join codes. Try again in 60 minutes." in response.content.decode()
@@ -232,7 +232,7 @@ def test_a_bad_rate_stops_start_up_with_its_name(monkeypatch, raw):
     ],
 )
 def test_the_client_ip_behind_trusted_proxies(settings, rf, count, forwarded, expected):
-    from characters.throttling import client_ip
+    from characters.accounts.throttling import client_ip
 
     settings.TRUSTED_PROXY_COUNT = count
     request = rf.get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)

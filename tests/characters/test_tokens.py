@@ -1,4 +1,4 @@
-"""API tokens a user controls (characters/auth.py): one per device with a name, listed on the
+"""API tokens a user controls (characters/accounts/auth.py): one per device with a name, listed on the
 account page, revoked one by one (DELETE /api/v1/auth/token/ or the page) or all at once by a
 password change; an optional expiry; the last-used time kept; only a digest stored."""
 

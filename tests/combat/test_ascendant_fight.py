@@ -81,7 +81,9 @@ def test_the_scripted_fight(fight):
     character = Character.objects.get(pk=fight["lirael"].pk)
     assert character.state["conditions"] == [{"id": "frightened", "value": 1}]
     assert character.version == version + 1
-    assert CharacterVersion.objects.get(character=character, number=character.version).reason.split(" · ")[-1] == (
+    assert CharacterVersion.objects.get(character=character, number=character.version).reason.split(" · ")[
+        -1
+    ] == (
         "The crypt: GM: Lirael Windsong is frightened 1."
     )  # the last sentence of this session of play's version
     with pytest.raises(services.NotPermitted):

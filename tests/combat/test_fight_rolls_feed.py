@@ -1,4 +1,4 @@
-"""A fight's rolls reach the table's roll feed (combat/services.py → characters/feed.py): every
+"""A fight's rolls reach the table's roll feed (combat/services.py → characters/table/feed.py): every
 member's feed socket gets the line in the log's words; a GM's private roll reaches the GM only
 (the shared log says only that the GM rolled); a refused action writes no line and changes
 nothing; a member removed from the campaign stops receiving. On the in-memory channel layer and
@@ -17,10 +17,10 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
 
-from characters.consumers import CLOSE_NOT_FOUND
-from characters.live import CLOSE_RECHECK
+from characters.campaigns import services as campaign_services
 from characters.models import RollLog
-from characters.services import campaigns as campaign_services
+from characters.table.consumers import CLOSE_NOT_FOUND
+from characters.table.live import CLOSE_RECHECK
 from combat import services
 from combat.models import Encounter, EncounterEvent
 from combat.selectors import encounter_fight, fighter_actions

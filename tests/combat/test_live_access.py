@@ -1,4 +1,4 @@
-"""Encounter sockets follow their user's rights after connect (characters/live.py): removal, leaving,
+"""Encounter sockets follow their user's rights after connect (characters/table/live.py): removal, leaving,
 logging out and a password change each end the stream within a second (close code 4001), and the
 page's reconnect is let in only while the user may still see the encounter. On the in-memory
 channel layer and on Redis (REDIS_TEST_URL)."""
@@ -12,8 +12,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from characters.live import CLOSE_RECHECK, close_user_sockets
-from characters.services import campaigns as campaign_services
+from characters.campaigns import services as campaign_services
+from characters.table.live import CLOSE_RECHECK, close_user_sockets
 from combat.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
 from tests.factories import PASSWORD
 
@@ -223,8 +223,8 @@ def test_any_campaign_channel_follows_the_same_rule(layer, fight):
     from channels.generic.websocket import AsyncWebsocketConsumer
     from django.urls import re_path
 
-    from characters.live import AccessFollowingMixin
     from characters.models import Membership
+    from characters.table.live import AccessFollowingMixin
 
     class CampaignFeed(AccessFollowingMixin, AsyncWebsocketConsumer):
         async def connect(self):

@@ -95,8 +95,10 @@ def test_the_scripted_fight(fight):
     assert npc.state["willpower"] == 2 and npc.state["ignore_wounds"] is False
     character = Character.objects.get(pk=fight["rook"].pk)
     assert character.state["health"] == [L, L, L, None, None, None, None, None]  # on Rook's sheet
-    assert CharacterVersion.objects.get(character=character, number=character.version).reason.split(" · ")[-1].startswith(
-        "Cargo bay: Vasquez attacks Rook Abara with the rifle"
+    assert (
+        CharacterVersion.objects.get(character=character, number=character.version)
+        .reason.split(" · ")[-1]
+        .startswith("Cargo bay: Vasquez attacks Rook Abara with the rifle")
     )  # the last sentence of this session of play's version
 
     # The storyteller raises the difficulty; the GM fills Rook's track: incapacitated on his turn.

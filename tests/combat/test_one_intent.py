@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from characters.errors import Conflict
 from combat import services
 from combat.models import EncounterEvent, EncounterRequest
+from config.errors import Conflict
 from rulesets.engine.dice import FixedRoller
 from tests.combat.helpers import snapshot
 from tests.factories import api_client
@@ -98,7 +98,7 @@ def test_a_stale_version_is_refused_and_changes_nothing(fight):
 
 
 def test_a_bad_request_id_is_a_clear_400(fight):
-    from characters.errors import BadInput
+    from config.errors import BadInput
 
     e = fight["e"]
     before = snapshot(e)

@@ -152,8 +152,10 @@ def test_the_scripted_fight(fight):
     character = Character.objects.get(pk=fight["pablo"].pk)
     assert character.state["harm"]["right_arm"] == 1
     assert character.version == version + 1
-    assert CharacterVersion.objects.get(character=character, number=character.version).reason.split(" · ")[-1].startswith(
-        "Ambush at the ford: GM: Pablo takes 1 harm to the right arm"
+    assert (
+        CharacterVersion.objects.get(character=character, number=character.version)
+        .reason.split(" · ")[-1]
+        .startswith("Ambush at the ford: GM: Pablo takes 1 harm to the right arm")
     )  # the last sentence of this session of play's version
 
     # Not Pablo's turn to end for the player of Bea? It is Pablo's turn: Bea's player may not end it.

@@ -17,8 +17,8 @@ VIEWPORT = {"width": 1280, "height": 1000}
 def test_player_submits_and_the_gm_approves_the_new_character_from_the_queue(page_as):
     from playwright.sync_api import expect
 
+    from characters.builder.services import character_create
     from characters.models import Character
-    from characters.services.characters import character_create
 
     gm, player = make_user("gina"), make_user("pat")
     campaign = make_campaign(

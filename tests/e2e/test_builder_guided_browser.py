@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from characters.builder.services import character_create
 from characters.models import Character
-from characters.services.characters import character_create
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from characters.services.characters import character_create
+from characters.builder.services import character_create
 from rulesets.engine import registry
 from tests.factories import api_client, make_campaign, make_user
 

@@ -245,7 +245,7 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):
 def test_a_removed_player_s_page_says_so_and_stops_reconnecting(browser, asgi_server):
     """The GM removes the player (through daphne, like any click): the player's socket closes, its
     reconnect is refused, and the page says it can no longer follow the encounter — and stays
-    quiet (characters/live.py, static/js/encounter.js)."""
+    quiet (characters/table/live.py, static/js/encounter.js)."""
     from playwright.sync_api import expect
 
     gm, player = make_user("gm"), make_user("player")

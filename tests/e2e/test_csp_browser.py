@@ -23,7 +23,7 @@ def test_the_api_docs_render_under_the_policy(browser_context):
 def test_sign_in_and_the_account_page_list_a_token(browser_context, live_server):
     from playwright.sync_api import expect
 
-    from characters.services.accounts import account_token_create
+    from characters.accounts.services import account_token_create
 
     user = make_user("mira", password=PASSWORD)
     account_token_create(user=user, name="foundry sync")

@@ -23,9 +23,9 @@ SLUGS = [r.slug for r in registry.all_rulesets()]
 def _every_page(table, slug) -> dict[str, tuple]:
     """(user, url) of every page of ``slug``'s table: the play pages, the campaign's pages, the
     account's, and a pending creation review's, each with rows in it."""
+    from characters.advancement import services as svc
+    from characters.builder.services import character_create
     from characters.models import Advancement
-    from characters.services import advancement as svc
-    from characters.services.characters import character_create
     from tests.factories import api_client
 
     pages = _pages_of(table, slug)

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import RollLog
-from characters.selectors.play import PICKED
+from characters.sheet.selectors import PICKED
 from rulesets.engine import registry
 from tests.characters.test_sheet_fixtures import character_at_table
 from tests.e2e.conftest import ARTIFACTS

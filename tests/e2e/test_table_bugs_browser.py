@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.services import play
+from characters.sheet import services as play
 from rulesets.engine.dice import FixedRoller
 from tests.characters.test_sheet_fixtures import character_at_table
 from tests.e2e.conftest import PASSWORD, sign_up

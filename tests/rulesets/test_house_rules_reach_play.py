@@ -183,9 +183,9 @@ def test_a_campaign_house_rule_changes_play_dice_and_combat(slug, pass_ctx):
 
 @pytest.mark.django_db
 def test_an_ourdnd_campaign_kills_at_minus_6_and_rolls_at_td_15_on_the_sheet():
-    from characters.selectors.play import sheet_rules
-    from characters.services.characters import character_create, character_submit
-    from characters.services.play import character_roll, character_state_action
+    from characters.builder.services import character_create, character_submit
+    from characters.sheet.selectors import sheet_rules
+    from characters.sheet.services import character_roll, character_state_action
     from tests.factories import make_campaign, make_user
 
     player = make_user()

@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from characters import demo
+from characters.campaigns import demo
+from characters.campaigns.services import campaign_create, ruleset_name
 from characters.models import Campaign, Membership
-from characters.services.campaigns import campaign_create, ruleset_name
 from rulesets.engine import registry
 
 User = get_user_model()

@@ -467,7 +467,7 @@ def test_whirlwind_strike_strikes_every_enemy_standing():
 
 
 def test_the_builder_offers_the_known_lores_as_skill_increases():
-    from characters.forms_builder import builder_form
+    from characters.builder.forms import builder_form
 
     doc = fighter_at(3)
     report = validate(doc).as_dict()

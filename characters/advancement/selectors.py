@@ -1,0 +1,287 @@
+"""Reads about the ledger and advancement: balances, running balances, queues, badges, notices.
+
+The access rule is the characters' one (``character_for_user``): an advancement or a
+ledger is visible exactly when its character is; anything else is ``Http404``.
+See ``characters.advancement.services`` for what the ledger rows mean.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, Sum
+from django.http import Http404
+
+from characters.models import Advancement, Campaign, Character, LedgerEntry
+from characters.selectors import _visible_filter, is_campaign_gm
+from rulesets.engine import registry
+
+_MAX_ID = 2**63 - 1
+
+
+class AdvancementNotFound(Http404, Advancement.DoesNotExist):
+    """No such advancement, or the user may not see its character (404 alike)."""
+
+
+def _pk(raw) -> int | None:
+    try:
+        pk = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return pk if 0 < pk <= _MAX_ID else None
+
+
+# ------------------------------------------------------------------ the ledger
+
+
+def awardable_currencies(slug: str) -> tuple[str, ...]:
+    ruleset = registry.get(slug)
+    return tuple(ruleset.awardable_currencies) if ruleset else ()
+
+
+def ledger_totals(*, character: Character) -> dict[str, dict[str, int]]:
+    """{currency: {"awarded", "spent", "unspent"}} from the ledger, in one query.
+
+    ``awarded`` = awards (and reversals of awards); ``spent`` = spends net of their
+    reversals (a reversal linked to an advancement reverses its spends); ``unspent`` =
+    the sum of every row = awarded − spent. Every awardable currency of the ruleset is
+    present (0 when it has no rows).
+    """
+    rows = (
+        LedgerEntry.objects.filter(character=character)
+        .values(
+            "currency",
+            "kind",
+            has_adv=ExpressionWrapper(Q(advancement__isnull=False), output_field=BooleanField()),
+        )
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    out: dict[str, dict[str, int]] = {
+        c: {"awarded": 0, "spent": 0, "unspent": 0} for c in awardable_currencies(character.ruleset)
+    }
+    for row in rows:
+        line = out.setdefault(row["currency"], {"awarded": 0, "spent": 0, "unspent": 0})
+        total = row["total"] or 0
+        is_spend = row["kind"] == LedgerEntry.Kind.SPEND or (
+            row["kind"] == LedgerEntry.Kind.REVERSAL and row["has_adv"]
+        )
+        if is_spend:
+            line["spent"] -= total
+        else:
+            line["awarded"] += total
+        line["unspent"] += total
+    return out
+
+
+def ledger_awarded(*, character: Character) -> dict[str, int]:
+    """The awarded total per awardable currency: the budget a build of ``character`` gets."""
+    return {c: line["awarded"] for c, line in ledger_totals(character=character).items()}
+
+
+def ledger_entries(*, character: Character) -> list[dict[str, Any]]:
+    """Every row, oldest first, with the running unspent balance of its currency after it."""
+    balances: dict[str, int] = {}
+    out = []
+    for entry in (
+        LedgerEntry.objects.filter(character=character).select_related("author").order_by("created", "id")
+    ):
+        balances[entry.currency] = balances.get(entry.currency, 0) + entry.amount
+        out.append(
+            {
+                "id": entry.id,
+                "created": entry.created,
+                "kind": entry.kind,
+                "currency": entry.currency,
+                "amount": entry.amount,
+                "reason": entry.reason,
+                "author": entry.author.get_username() if entry.author else None,
+                "advancement": entry.advancement_id,
+                "version": entry.version,
+                "balance": balances[entry.currency],
+            }
+        )
+    return out
+
+
+# ------------------------------------------------------------------ advancements
+
+
+def advancement_for_user(*, user, advancement_id) -> Advancement:
+    """The advancement if ``user`` may see its character (owner or the campaign's GM), else 404."""
+    pk = _pk(advancement_id)
+    if pk is None or not getattr(user, "is_authenticated", False):
+        raise AdvancementNotFound("No such advancement.")
+    advancement = (
+        Advancement.objects.filter(pk=pk, character__in=Character.objects.filter(_visible_filter(user)))
+        .select_related("character", "character__campaign", "character__owner", "requested_by", "reviewed_by")
+        .first()
+    )
+    if advancement is None:
+        raise AdvancementNotFound("No such advancement.")
+    return advancement
+
+
+def _gm_campaigns(user) -> QuerySet[Campaign]:
+    return Campaign.objects.filter(gm=user)  # who is GM: ``Campaign.gm`` (see ``Campaign.is_gm``)
+
+
+def advancements_for_user(
+    *, user, campaign: Campaign | None = None, status: str | None = None
+) -> QuerySet[Advancement]:
+    """Advancements ``user`` may see, newest first: all of the campaigns they run, their own elsewhere.
+
+    ``campaign`` narrows to one campaign (the caller has checked membership: a player then
+    sees only their own requests, never the GM's queue); ``status`` to one status.
+    """
+    if not getattr(user, "is_authenticated", False):
+        return Advancement.objects.none()
+    visible = Q(character__campaign__in=_gm_campaigns(user)) | Q(character__owner=user)
+    qs = Advancement.objects.filter(visible, character__in=Character.objects.filter(_visible_filter(user)))
+    if campaign is not None:
+        qs = qs.filter(character__campaign=campaign)
+    if status:
+        qs = qs.filter(status=status)
+    return qs.select_related(
+        "character", "character__campaign", "character__owner", "requested_by", "reviewed_by"
+    ).order_by("-created", "-id")
+
+
+def review_queue(*, user, campaign: Campaign | None = None) -> QuerySet[Advancement]:
+    """Pending requests of the campaigns ``user`` runs (one campaign, or all of them), oldest first."""
+    if not getattr(user, "is_authenticated", False):
+        return Advancement.objects.none()
+    qs = Advancement.objects.filter(
+        status=Advancement.Status.PENDING, character__campaign__in=_gm_campaigns(user)
+    )
+    if campaign is not None:
+        qs = qs.filter(character__campaign=campaign)
+    return qs.select_related("character", "character__campaign", "character__owner", "requested_by").order_by(
+        "created", "id"
+    )
+
+
+def pending_review_count(*, user) -> int:
+    """The navigation badge: pending requests in every campaign ``user`` runs (one COUNT query)."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return Advancement.objects.filter(
+        status=Advancement.Status.PENDING, character__campaign__in=_gm_campaigns(user)
+    ).count()
+
+
+def advancement_notices(*, character: Character, user, limit: int = 3) -> list[Advancement]:
+    """The owner's latest outcomes (approved, rejected, reverted) and any pending request.
+
+    What the notice prints only (not the proposed build, its report and its diff), by one
+    hand-written statement (characters/sql.py): every sheet view of its owner runs it."""
+    if not getattr(user, "is_authenticated", False) or character.owner_id != user.pk:
+        return []
+    from django.db import connection
+
+    from characters.sql import Columns, qn, statement
+
+    def build():
+        columns = Columns(Advancement, "a", ["id", "character", "status", "review_comment"])
+        return columns, (
+            f"SELECT {columns.sql} FROM {qn(Advancement._meta.db_table)} a "
+            f"WHERE a.{qn('character_id')} = %s AND a.{qn('status')} <> %s ORDER BY a.{qn('id')} DESC LIMIT %s"
+        )
+
+    columns, sql = statement(("advancement_notices",), build)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [character.pk, Advancement.Status.WITHDRAWN.value, int(limit)])
+        return [columns.instance(row) for row in cursor.fetchall()]
+
+
+def is_gm_of(user, character: Character) -> bool:
+    return is_campaign_gm(user, character.campaign)
+
+
+# ------------------------------------------------------------------ pricing the changes
+
+
+def cost_changes(old_costs: list[dict] | None, new_costs: list[dict] | None) -> list[dict[str, Any]]:
+    """What each change costs, item by item: the report's ``costs`` of the old build vs the new one.
+
+    Lines are grouped by (path, currency); a group whose total differs is one change:
+    {"path", "currency", "old", "new", "delta", "labels"} where ``labels`` are the new
+    build's cost lines at that path that the old build did not have ("Firearms 4 costs
+    8 XP because it is the 4th dot"), else the old ones that went away.
+    """
+
+    def group(costs):
+        out: dict[tuple[str, str], dict] = {}
+        for line in costs or []:
+            if not isinstance(line, dict):
+                continue
+            key = (str(line.get("path", "")), str(line.get("currency", "")))
+            g = out.setdefault(key, {"total": 0, "labels": []})
+            cost = line.get("cost") or 0
+            g["total"] += cost if isinstance(cost, int) else 0
+            g["labels"].append(line.get("label") or line.get("path") or "")
+        return out
+
+    old, new = group(old_costs), group(new_costs)
+    keys = list(new) + [k for k in old if k not in new]
+    changes = []
+    for key in keys:
+        o, n = old.get(key, {"total": 0, "labels": []}), new.get(key, {"total": 0, "labels": []})
+        if o["total"] == n["total"] and o["labels"] == n["labels"]:
+            continue
+        added = [label for label in n["labels"] if label not in o["labels"]]
+        removed = [label for label in o["labels"] if label not in n["labels"]]
+        changes.append(
+            {
+                "path": key[0],
+                "currency": key[1],
+                "old": o["total"],
+                "new": n["total"],
+                "delta": n["total"] - o["total"],
+                "labels": added or removed,
+            }
+        )
+    return changes
+
+
+def review_badge(*, user) -> dict[str, Any]:
+    """{"review_gm": runs a campaign, "review_pending": pending requests there}: one query.
+
+    Written in SQL: every page's navigation runs it, and the ORM's aggregate over two joins cost
+    more CPU to build than the database took to answer it (bench/README.md, "The sheet page")."""
+    from django.db import connection
+
+    campaign, character, advancement = (m._meta.db_table for m in (Campaign, Character, Advancement))
+    sql = (
+        f"SELECT EXISTS (SELECT 1 FROM {campaign} WHERE gm_id = %s), "
+        f"(SELECT COUNT(*) FROM {advancement} a JOIN {character} c ON c.id = a.character_id "
+        f"JOIN {campaign} p ON p.id = c.campaign_id WHERE p.gm_id = %s AND a.status = %s)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk, user.pk, Advancement.Status.PENDING.value])
+        gm, pending = cursor.fetchone()
+    return {"review_gm": bool(gm), "review_pending": pending or 0}
+
+
+def advancement_pending(*, character: Character) -> Advancement | None:
+    """The character's pending request (a new request supersedes the old, so at most one)."""
+    return (
+        Advancement.objects.filter(character=character, status=Advancement.Status.PENDING)
+        .order_by("-id")
+        .first()
+    )
+
+
+def awards_page_data(*, campaign: Campaign) -> dict[str, Any]:
+    """The characters an award can go to (not retired, with owners) and the latest 30 awards."""
+    return {
+        "characters": list(
+            Character.objects.filter(campaign=campaign)
+            .exclude(status=Character.Status.RETIRED)
+            .select_related("owner")
+            .order_by("name", "id")
+        ),
+        "recent": LedgerEntry.objects.filter(character__campaign=campaign, kind=LedgerEntry.Kind.AWARD)
+        .select_related("character", "author")
+        .order_by("-created", "-id")[:30],
+    }

@@ -1,0 +1,479 @@
+"""Writes about characters' builds: create, save a draft, submit, revert, import/export, homebrew.
+
+Every service is keyword-only, owns its transaction and locks the character row
+(``select_for_update``) before changing it. The rules service is always called with
+the campaign's house rules and homebrew, so every door (page, API, import) sees the
+same report.
+
+Errors (config/errors.py): ``CharacterNotFound`` (404, via the selectors) for what the
+user may not see, ``NotPermitted`` for what they may not do, ``Conflict`` for a stale version and
+``RuleRefused`` for a rules refusal (submit an invalid build, import a document of
+another ruleset). Views and the API turn these into 404/403/409/422.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from characters.advancement.ledger import ledger_award_starting_budget, ledger_open
+from characters.campaigns.selectors import campaign_context
+from characters.diff import build_merge, builds_equal
+from characters.models import Campaign, Character, CharacterVersion
+from characters.rules import (
+    campaign_ruleset,
+    campaign_starting_budget,
+    character_budget,
+    character_validate,
+    stored_build,
+)
+from characters.selectors import can_edit_build, character_for_user, is_campaign_gm
+from characters.versions import character_version_write
+from config.errors import Conflict, DraftConflict, NotPermitted, RuleRefused
+from rulesets.engine import FORMAT, Report, registry
+from rulesets.engine.base import whole_number
+from rulesets.engine.words import a
+
+__all__ = [  # the rules bridge, re-exported for the views that call it through this module
+    "campaign_ruleset",
+    "campaign_starting_budget",
+    "character_budget",
+    "character_validate",
+    "stored_build",
+]
+
+#: What a character without a name is called until the player names it.
+UNNAMED = "Unnamed character"
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def _name_of(build: Any) -> str:
+    name = build.get("name") if isinstance(build, dict) else None
+    if isinstance(name, str) and name.strip():
+        return name.strip()[:120]
+    return UNNAMED
+
+
+def _check_version(character: Character, version: Any) -> None:
+    if not isinstance(version, int) or isinstance(version, bool) or version != character.version:
+        message = (
+            f"This character is at version {character.version}; you edited version {version}. "
+            "Reload it and make your change again."
+        )
+        raise Conflict(
+            message,
+            errors=[
+                {
+                    "field": "version",
+                    "code": "version.stale",
+                    "message": message,
+                    "current": character.version,
+                }
+            ],
+        )
+
+
+def _require_build_editor(user, character: Character) -> None:
+    if not can_edit_build(user, character):
+        raise NotPermitted("Only the character's owner may change its build.")
+
+
+def _require_draft(character: Character, action: str) -> None:
+    if character.status == Character.Status.PENDING:
+        raise RuleRefused(
+            f"{character.name} is waiting for the GM's approval: it cannot be changed until the GM "
+            "approves it or returns it to draft.",
+            errors=[{"code": "character.pending", "path": "", "message": "Waiting for the GM's approval."}],
+        )
+    if character.status != Character.Status.DRAFT:
+        raise RuleRefused(
+            f"This character is {character.get_status_display().lower()}: {action} only drafts; "
+            "an active character changes through advancement.",
+            errors=[{"code": "character.not_draft", "path": "", "message": "Not a draft."}],
+        )
+
+
+# ----------------------------------------------------------------- services
+
+
+@transaction.atomic
+def character_create(
+    *, campaign: Campaign, owner, name: str = "", build: Any = None, budget: dict | None = None
+) -> Character:
+    """Create a draft character in ``campaign``'s ruleset with the campaign's starting budget.
+
+    ``build`` (optional) is a build document: it is kept even when invalid, with its
+    report; its ``budget`` is replaced by the campaign's starting budget (``budget``
+    overrides that for trusted callers such as the demo seed). A starting-budget
+    award is written to the ledger per awardable currency, and version 1 is created.
+    """
+    ruleset = campaign_ruleset(campaign)
+    budget = dict(budget) if isinstance(budget, dict) else campaign_starting_budget(campaign)
+    if build is None:
+        ctx = campaign_context(campaign=campaign, ruleset=ruleset)
+        build = ruleset.blank_build(name.strip() or UNNAMED, budget, ctx)
+    elif name and isinstance(build, dict):
+        build = {**build, "name": name}
+    build = stored_build(build, ruleset_slug=ruleset.slug, budget=budget)
+    report = character_validate(campaign=campaign, build=build)
+    character = Character.objects.create(
+        campaign=campaign,
+        owner=owner,
+        name=_name_of(build),
+        ruleset=ruleset.slug,
+        status=Character.Status.DRAFT,
+        build=build,
+        state={},
+        report=report.as_dict(),
+        version=1,
+    )
+    ledger_award_starting_budget(character=character, budget=budget, author=owner)
+    character_version_write(character=character, author=owner, reason="created")
+    return character
+
+
+@transaction.atomic
+def character_save_draft(
+    *, character_id, user, build: Any, version: Any, reason: str = "saved draft", autosave: bool = False
+) -> Character:
+    """Save a draft's build, valid or not, with its report; a new version.
+
+    The owner only (403 otherwise), drafts only (422), ``version`` must be current (409: the
+    API's rule; the builder page merges instead, ``character_save_page_draft``). ``autosave``:
+    saved in place (the token changes, the history people read does not; ``versions``).
+    """
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    _require_build_editor(user, character)
+    _require_draft(character, "saving a build applies to")
+    _check_version(character, version)
+    return _write_draft(character=character, user=user, build=build, reason=reason, autosave=autosave)
+
+
+def _write_draft(*, character: Character, user, build: Any, reason: str, autosave: bool) -> Character:
+    if not isinstance(build, dict):
+        raise RuleRefused(
+            "A build document must be a JSON object.",
+            errors=[
+                {"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}
+            ],
+        )
+    build = stored_build(build, ruleset_slug=character.ruleset, budget=character_budget(character))
+    report = character_validate(campaign=character.campaign, build=build)
+    character.build = build
+    character.report = report.as_dict()
+    character.name = _name_of(build)
+    character_version_write(
+        character=character, author=user, reason=reason, fields=["build", "report", "name"], draft=autosave
+    )
+    # The ``Report`` itself for the caller that shows it (the builder's autosave): not stored.
+    character.live_report = report
+    return character
+
+
+def character_draft_base(*, character: Character, version: Any) -> Any:
+    """The build of ``character``'s version ``version`` (the base a builder page was drawn from),
+    or None when that version is unknown or no longer kept (``versions.DRAFT_ROWS_KEPT``)."""
+    if not isinstance(version, int) or isinstance(version, bool):
+        return None
+    if version == character.version:
+        return character.build
+    if not 1 <= version <= 2**31 - 1:
+        return None
+    return (
+        CharacterVersion.objects.filter(character=character, number=version)
+        .values_list("build", flat=True)
+        .first()
+    )
+
+
+def draft_on_latest(*, character: Character, base_version: Any, base_build: Any, build: Any) -> Any:
+    """``build`` (a page drawn from version ``base_version``, whose build is ``base_build``) as it
+    applies to ``character``'s latest build: itself when the page is current, else the page's
+    changes since its version merged onto the latest (``build_merge``). ``DraftConflict`` when a
+    trait was changed differently on both sides, or the page's version is no longer known."""
+    if base_version == character.version:
+        return copy.deepcopy(build)
+    if base_build is None:
+        raise DraftConflict(
+            f"This page shows version {base_version}, which is too old to combine with the latest "
+            f"(version {character.version}).",
+            conflicts=[],
+            current_version=character.version,
+            latest=character.build,
+        )
+    target, conflicts = build_merge(base_build, build, character.build)
+    if conflicts:
+        raise DraftConflict(
+            "Saved elsewhere since this page was drawn, with different values: "
+            + "; ".join(c["label"] for c in conflicts)
+            + ".",
+            conflicts=conflicts,
+            current_version=character.version,
+            latest=character.build,
+        )
+    return copy.deepcopy(target)
+
+
+@transaction.atomic
+def character_save_page_draft(
+    *,
+    character_id,
+    user,
+    base_version: Any,
+    base_build: Any,
+    build: Any,
+    edit: Callable[[dict], None] | None = None,
+    explicit: bool = False,
+) -> Character:
+    """Save what a builder page shows: ``build``, drawn from version ``base_version`` (whose build
+    is ``base_build``, from ``character_draft_base``), then ``edit`` (the page's − / + steps,
+    applied to the result so that every click counts, whatever the page showed).
+
+    When the draft was saved elsewhere since (another tab or device, or this page's own earlier
+    click whose answer it has not drawn yet), the page's changes since its version are merged
+    onto the latest build (``build_merge``); a trait both changed differently raises
+    ``DraftConflict`` (409) and nothing is written. A page whose version is no longer known
+    cannot be merged: ``DraftConflict`` without conflicts. Nothing changed: nothing is written
+    (``character.saved`` is False) unless ``explicit`` (the Save draft button, a version people
+    read); otherwise an autosave, in place (``versions``). ``character.merged`` says whether the
+    latest build had changes the page had not shown.
+    """
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    _require_build_editor(user, character)
+    _require_draft(character, "saving a build applies to")
+    if not isinstance(build, dict):
+        raise RuleRefused(
+            "A build document must be a JSON object.",
+            errors=[
+                {"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}
+            ],
+        )
+    merged = base_version != character.version
+    target = draft_on_latest(
+        character=character, base_version=base_version, base_build=base_build, build=build
+    )
+    if edit is not None:
+        edit(target)
+    target = stored_build(target, ruleset_slug=character.ruleset, budget=character_budget(character))
+    character.merged = merged
+    if not explicit and builds_equal(character.build, target):
+        character.saved = False
+        return character
+    character = _write_draft(
+        character=character,
+        user=user,
+        build=target,
+        reason="saved draft" if explicit else "autosave",
+        autosave=not explicit,
+    )
+    character.saved = True
+    character.merged = merged
+    return character
+
+
+def submit_refusal(*, campaign: Campaign, build: Any) -> Report | None:
+    """The approval-phase report when ``build`` may not be submitted, else None.
+
+    Submission checks with ``phase="approval"`` (a ruleset's missing choices may be
+    warnings in a draft and errors then); the builder uses this to disable its Submit button.
+    """
+    report = character_validate(campaign=campaign, build=build, phase="approval")
+    return None if report.valid else report
+
+
+@transaction.atomic
+def character_submit(*, character_id, user, version: Any = None) -> Character:
+    """Make a valid draft active: its first play state from ``ruleset.initial_state``; a version.
+
+    Where the campaign approves new characters (``approve_new_characters``) it becomes
+    ``pending`` instead, in the GM's review queue (``characters.advancement.approval``).
+    ``version``, when given, must be current (409).
+    """
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    _require_build_editor(user, character)
+    _require_draft(character, "submitting applies to")
+    if version is not None:
+        _check_version(character, version)
+    campaign = character.campaign
+    report = character_validate(campaign=campaign, build=character.build, phase="approval")
+    if not report.valid:
+        raise RuleRefused(
+            "Only a valid build can be submitted: " + "; ".join(i.message for i in report.errors[:3]),
+            errors=[i.as_dict() for i in report.errors],
+        )
+    from characters.advancement.approval import campaign_approves_new_characters, creation_review_open
+
+    if campaign_approves_new_characters(campaign):
+        creation_review_open(character=character, user=user, report=report)
+        return character
+    character_activate(character=character, author=user, reason="submitted")
+    return character
+
+
+def character_activate(*, character: Character, author, reason: str) -> Character:
+    """A locked, valid character becomes active: first play state, a version, the opening ledger rows.
+
+    Called under the row lock by ``character_submit`` and by the GM's approval, so that
+    both make exactly the same character.
+    """
+    campaign = character.campaign
+    ruleset = campaign_ruleset(campaign)
+    draft_report = character_validate(campaign=campaign, build=character.build)
+    character.report = draft_report.as_dict()
+    ctx = campaign_context(campaign=campaign, ruleset=ruleset)
+    character.state = ruleset.initial_state(character.build, draft_report, ctx=ctx) or {}
+    character.status = Character.Status.ACTIVE
+    character_version_write(
+        character=character, author=author, reason=reason, fields=["report", "state", "status"]
+    )
+    ledger_open(character=character, author=author)  # the ledger's first spend rows
+    return character
+
+
+@transaction.atomic
+def character_revert(*, character_id, user, to_version: Any) -> Character:
+    """A new version of a draft carrying the build of version ``to_version`` (re-validated)."""
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    _require_build_editor(user, character)
+    _require_draft(character, "reverting here applies to")
+    number = whole_number(to_version) if isinstance(to_version, (int, str)) else None
+    if number is None or not 1 <= number <= 2**31 - 1:  # past Postgres' integer: no such version
+        number = 0
+    old = CharacterVersion.objects.filter(character=character, number=number).first()
+    if old is None:
+        raise RuleRefused(
+            f"Version {to_version} does not exist.",
+            errors=[{"code": "version.unknown", "path": "", "message": f"No version {to_version}."}],
+        )
+    build = stored_build(old.build, ruleset_slug=character.ruleset, budget=character_budget(character))
+    report = character_validate(campaign=character.campaign, build=build)
+    character.build = build
+    character.report = report.as_dict()
+    character.name = _name_of(build) if isinstance(build, dict) else character.name
+    character_version_write(
+        character=character,
+        author=user,
+        reason=f"revert to v{old.label_number}",
+        fields=["build", "report", "name"],
+    )
+    return character
+
+
+def import_refusal(*, campaign: Campaign, document: Any) -> list[dict]:
+    """Why ``document`` cannot be imported into ``campaign`` ([] when it can)."""
+    if not isinstance(document, dict):
+        return [{"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}]
+    errors = []
+    fmt = document.get("format", FORMAT)
+    if fmt != FORMAT:
+        errors.append(
+            {
+                "code": "build.malformed",
+                "path": "/format",
+                "message": f'Unknown format {fmt!r}: Sheetforge reads "{FORMAT}".',
+            }
+        )
+    named = document.get("ruleset")
+    if named != campaign.ruleset:
+        ruleset = registry.get(campaign.ruleset)
+        other = registry.get(named)
+        errors.append(
+            {
+                "code": "ruleset.unknown",
+                "path": "/ruleset",
+                "message": (
+                    f"This document is {a(other.name) if other else 'a ' + repr(named)} build, but "
+                    f"{campaign.name} plays {ruleset.name if ruleset else campaign.ruleset}: "
+                    "import it into a campaign of that ruleset."
+                )
+                if named is not None
+                else f'The document does not say its ruleset: add "ruleset": "{campaign.ruleset}".',
+            }
+        )
+    return errors
+
+
+def build_from_import(*, campaign: Campaign, document: Any) -> tuple[Any, list[dict]]:
+    """The build document to import for ``document``: a ``sheetforge.build/1`` document as it is,
+    or a character sheet in the campaign ruleset's own format converted by its ``import_sheet``
+    hook. Returns (the document, what the conversion could not carry over as written: issue dicts
+    whose paths point into the sheet). Anything else comes back unchanged, for the usual checks."""
+    if not isinstance(document, dict) or "ruleset" in document or "format" in document:
+        return document, []
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return document, []
+    build, issues = ruleset.import_sheet(document, ctx=campaign_context(campaign=campaign, ruleset=ruleset))
+    if build is None:
+        return document, []
+    return build, [i.as_dict() for i in issues]
+
+
+def character_import(*, campaign: Campaign, owner, document: Any) -> tuple[Character, list[dict]]:
+    """Import a ``sheetforge.build/1`` document, or a sheet in the ruleset's own format
+    (``build_from_import``), into ``campaign`` as a draft, with its report. Returns the character
+    and the conversion's issues (for the page to show).
+
+    The document's ruleset must be the campaign's (``RuleRefused`` with the reason);
+    its budget is replaced by the campaign's starting budget (the GM awards the rest).
+    """
+    document, issues = build_from_import(campaign=campaign, document=document)
+    errors = import_refusal(campaign=campaign, document=document)
+    if errors:
+        raise RuleRefused("; ".join(e["message"] for e in errors), errors=errors)
+    return character_create(campaign=campaign, owner=owner, build=document), issues
+
+
+def character_export(character: Character) -> dict:
+    """The character's build document, ready to download and import elsewhere."""
+    build = copy.deepcopy(character.build) if isinstance(character.build, dict) else {}
+    return {
+        "format": FORMAT,
+        "ruleset": character.ruleset,
+        **{k: v for k, v in build.items() if k != "format"},
+    }
+
+
+@dataclass
+class HomebrewResult:
+    """What happened to a homebrew edit: saved or not, and the issues (dicts with code/path/message)."""
+
+    saved: bool
+    issues: list[dict] = field(default_factory=list)
+
+
+@transaction.atomic
+def campaign_update_homebrew(*, campaign: Campaign, user, homebrew: Any) -> HomebrewResult:
+    """Replace the campaign's homebrew if the rules service finds no issue in it (GM only).
+
+    Issues are returned for the page to show, never raised; nothing is saved while any remain.
+    """
+    if not is_campaign_gm(user, campaign):
+        raise NotPermitted("Only the campaign's GM may edit its homebrew.")
+    ruleset = campaign_ruleset(campaign)
+    if not isinstance(homebrew, dict):
+        return HomebrewResult(
+            False,
+            [
+                {
+                    "code": "homebrew.malformed",
+                    "path": "",
+                    "message": "Homebrew must be an object of {kind: [entries]}.",
+                }
+            ],
+        )
+    homebrew = {kind: entries for kind, entries in homebrew.items() if entries != []}
+    _, issues = ruleset.split_homebrew(homebrew)
+    if issues:
+        return HomebrewResult(False, [i.as_dict() for i in issues])
+    locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    locked.homebrew = homebrew
+    locked.save(update_fields=["homebrew"])
+    campaign.homebrew = homebrew
+    return HomebrewResult(True, [])

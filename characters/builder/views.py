@@ -1,0 +1,625 @@
+"""The builder pages: create, build (live validation), drafts, history, export/import, homebrew.
+
+Thin function views: they read through the selectors (which 404 what the user may not
+see), write through the services, and render one generic builder driven by the
+ruleset's traits. A POST of the builder form re-validates; with htmx it answers the
+named partials (the sections and, out of band, the panels), without it the whole page.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from characters.builder import services as svc
+from characters.builder.forms import apply_steps, build_from_post, builder_form, builder_meta, html_id
+from characters.campaigns.selectors import campaign_for_user
+from characters.diff import build_diff, build_merge
+from characters.models import Character
+from characters.selectors import (
+    builder_traits,
+    can_edit_build,
+    character_for_user,
+    character_versions,
+    is_campaign_gm,
+    next_point_costs,
+)
+from config.errors import Conflict, DraftConflict, RuleRefused
+from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
+from rulesets.engine import words
+from rulesets.engine.pointer import delete_at, set_at
+
+MAX_IMPORT_BYTES = 256 * 1024
+
+
+def _sheet_url(character: Character) -> str:
+    return reverse("character_sheet", args=[character.id])
+
+
+def _redirect(request, url: str):
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+# ------------------------------------------------------------------ create
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_create(request, campaign_id):
+    """A new character in the campaign: a name, then the builder (any member may create one)."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    error = ""
+    name = ""
+    if request.method == "POST":
+        name = post_text(request.POST, "name", label="Name", strip=True)
+        if not 1 <= len(name) <= 120:
+            error = "Give the character a name of 1 to 120 characters."
+        else:
+            character = svc.character_create(campaign=campaign, owner=request.user, name=name)
+            messages.success(request, f"{character.name} is started as a draft. Build away: nothing is lost.")
+            return HttpResponseRedirect(reverse("character_builder", args=[character.id]))
+    return render(
+        request,
+        "characters/builder_new.html",
+        {
+            "campaign": campaign,
+            "error": error,
+            "name": name,
+            "budget": svc.campaign_starting_budget(campaign),
+        },
+        status=400 if error else 200,
+    )
+
+
+# ------------------------------------------------------------------ the builder
+
+
+def _builder_context(
+    request,
+    character: Character,
+    build,
+    report,
+    *,
+    readonly: bool,
+    note: str = "",
+    version: int | None = None,
+    autosaved: bool = False,
+    autosave_error: str = "",
+    save_note: str = "",
+) -> dict:
+    campaign = character.campaign
+    ruleset, ctx, traits = builder_traits(campaign=campaign)
+    report_dict = report.as_dict() if hasattr(report, "as_dict") else (report or {})
+    next_costs = {}
+    if not readonly and hasattr(report, "spent"):
+        next_costs = next_point_costs(campaign=campaign, build=build, report=report, traits=traits)
+    form = builder_form(
+        traits,
+        build,
+        report_dict,
+        next_costs=next_costs,
+        currency_label=ruleset.currency_label if ruleset else None,
+        ruleset=ruleset,
+        meta=builder_meta(ruleset),
+    )
+    submit_reason = ""
+    if not report_dict.get("valid"):
+        first = next((e for e in report_dict.get("errors", [])), None)
+        count = len(report_dict.get("errors", []))
+        submit_reason = f"Fix {count} problem{'s' if count != 1 else ''} first" + (
+            f": {first['message']}" if first else "."
+        )
+    elif not readonly:
+        refusal = svc.submit_refusal(campaign=campaign, build=build)
+        if refusal is not None:
+            submit_reason = "Not ready to submit: " + refusal.errors[0].message
+    currencies = []
+    label_of = ruleset.currency_label if ruleset else (lambda c: c)
+    for c in report_dict.get("budget", {}) or {}:
+        currencies.append(
+            {
+                "id": c,
+                "label": label_of(c),
+                "spent": report_dict.get("spent", {}).get(c, 0),
+                "budget": report_dict.get("budget", {}).get(c, 0),
+                "remaining": report_dict.get("remaining", {}).get(c, 0),
+                "over": -(report_dict.get("remaining", {}).get(c, 0) or 0),
+                "lines": [line for line in report_dict.get("costs", []) if line.get("currency") == c],
+            }
+        )
+    return {
+        "character": character,
+        "campaign": campaign,
+        "ruleset": ruleset,
+        "form": form,
+        "report": report_dict,
+        "currencies": currencies,
+        "readonly": readonly,
+        "can_edit": can_edit_build(request.user, character),
+        "is_draft": character.status == Character.Status.DRAFT,
+        "submit_reason": submit_reason,
+        "note": note,
+        "builder_url": reverse("character_builder", args=[character.id]),
+        "sheet_url": _sheet_url(character),
+        "dirty": build != character.build,
+        "creation_review": _creation_review(character),
+        "gm_approves": (campaign.settings or {}).get("approve_new_characters") is True,
+        "version": character.version if version is None else version,
+        "autosaved": autosaved,
+        "autosave_error": autosave_error,
+        "save_note": save_note,
+    }
+
+
+def _creation_review(character: Character):
+    """The GM's review of this character's submission, when the builder should mention it."""
+    if character.status not in (Character.Status.DRAFT, Character.Status.PENDING):
+        return None
+    # The builder reads the latest review's status with the character (one statement): no review,
+    # or one the builder does not mention, costs no query.
+    known = character.creation_review_status
+    if known is not None and known not in ("pending", "rejected"):
+        return None
+    from characters.advancement.approval import creation_review_latest
+
+    review = creation_review_latest(character=character)
+    if review is None or review.status not in ("pending", "rejected"):
+        return None
+    return review
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_builder(request, character_id):
+    """The builder: GET shows the saved build; POST re-validates the form, saves or submits."""
+    character = character_for_user(user=request.user, character_id=character_id, with_creation_review=True)
+    editable = can_edit_build(request.user, character) and character.status == Character.Status.DRAFT
+    if request.method == "GET":
+        report = character.report or {}
+        if editable:  # re-validate: homebrew or house rules may have changed since it was saved
+            report = svc.character_validate(campaign=character.campaign, build=character.build)
+        ctx = _builder_context(request, character, character.build, report, readonly=not editable)
+        return render(request, "characters/builder.html", ctx)
+
+    if not can_edit_build(request.user, character):
+        raise PermissionDenied("Only the character's owner may change its build.")
+    if character.status != Character.Status.DRAFT:
+        messages.error(
+            request,
+            f"{character.name} is {character.get_status_display().lower()}: its build cannot be "
+            "changed here.",
+        )
+        return _redirect(request, _sheet_url(character))
+
+    check_post(request.POST)
+    version = post_whole_number(request.POST, "_version", label="Version", default=None, min_value=0)
+    ruleset, _, traits = builder_traits(campaign=character.campaign)
+    meta = builder_meta(ruleset)
+    # The page's fields are read over the build of the version it was drawn from (its base), and
+    # its − / + steps are applied to what is saved: a click counts on top of the latest build.
+    post = request.POST.copy()
+    steps = post.pop("_step", [])
+    base_build = svc.character_draft_base(character=character, version=version)
+    mine = build_from_post(traits, post, base_build if base_build is not None else character.build, meta)
+
+    def edit(build: dict) -> None:
+        apply_steps(traits, steps, build)
+
+    if "_rebase" in request.POST:
+        return _builder_rebased(request, character, base_build, mine)
+    explicit = "_save" in request.POST
+    if "_check" in request.POST and not (steps or explicit or "_submit" in request.POST):
+        # Check validates and saves nothing, but shows the draft as it is now: a page drawn
+        # before another tab's save catches up with it (its own changes merged on top, still to
+        # save), so its next save can never put the other tab's values back.
+        try:
+            shown = svc.draft_on_latest(
+                character=character, base_version=version, base_build=base_build, build=mine
+            )
+        except DraftConflict as exc:
+            return _builder_conflict(request, character, mine, version, exc)
+        report = svc.character_validate(campaign=character.campaign, build=shown)
+        ctx = _builder_context(request, character, shown, report, readonly=False)
+        if request.htmx:
+            return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+        return render(request, "characters/builder.html", ctx)
+    try:
+        review_status = character.creation_review_status  # saving a draft does not change it
+        character = svc.character_save_page_draft(
+            character_id=character.id,
+            user=request.user,
+            base_version=version,
+            base_build=base_build,
+            build=mine,
+            edit=edit if steps else None,
+            explicit=explicit,
+        )
+        character.creation_review_status = review_status
+        if "_submit" in request.POST:
+            character = svc.character_submit(
+                character_id=character.id, user=request.user, version=character.version
+            )
+            if character.status == Character.Status.PENDING:
+                messages.success(
+                    request, f"{character.name} is submitted: the GM will review it before play."
+                )
+                return _redirect(request, reverse("character_builder", args=[character.id]))
+            messages.success(request, f"{character.name} is submitted and active.")
+            return _redirect(request, _sheet_url(character))
+    except DraftConflict as exc:
+        edit(mine)
+        return _builder_conflict(request, character, mine, version, exc)
+    except Conflict as exc:  # a submit that lost a race with another save
+        report = svc.character_validate(campaign=character.campaign, build=mine)
+        ctx = _builder_context(request, character, mine, report, readonly=False, note=str(exc.detail))
+        return render(request, "characters/builder.html", ctx, status=409)
+    except RuleRefused as exc:
+        character.refresh_from_db()
+        report = svc.character_validate(campaign=character.campaign, build=character.build)
+        ctx = _builder_context(
+            request, character, character.build, report, readonly=False, note=str(exc.detail)
+        )
+        if request.htmx:
+            ctx["autosave_error"] = f"Not saved: {exc.detail}"
+            return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+        return render(request, "characters/builder.html", ctx, status=422)
+
+    merged_note = (
+        "Saved elsewhere too (another tab or device): this page now shows both." if character.merged else ""
+    )
+    if explicit:
+        valid = character.report.get("valid")
+        messages.success(
+            request,
+            f"Draft saved as version {character.shown_version}"
+            + ("." if valid else " — it still has problems to fix before you can submit it."),
+        )
+        return _redirect(request, reverse("character_builder", args=[character.id]))
+    if not request.htmx:
+        # A plain form post (a − / + or Check before the page's scripts run, or without them):
+        # saved like any other; Post/Redirect/Get, so a reload never sends the click again.
+        if merged_note:
+            messages.info(request, merged_note)
+        anchor = ""
+        if steps:
+            anchor = "#" + html_id(steps[0].rpartition("|")[0])
+        return HttpResponseRedirect(reverse("character_builder", args=[character.id]) + anchor)
+    report = character.live_report if character.saved else None
+    if report is None:
+        report = svc.character_validate(campaign=character.campaign, build=character.build)
+    ctx = _builder_context(
+        request,
+        character,
+        character.build,  # as stored (the server's budget): the page and the draft agree
+        report,
+        readonly=False,
+        autosaved=character.saved,
+        save_note=merged_note,
+    )
+    # The partials need nothing from the request: rendering without it skips the context
+    # processors (the navigation's queries) on the hottest path of the app.
+    return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+
+
+def _conflict_words(exc: DraftConflict) -> str:
+    if not exc.conflicts:
+        return (
+            "Not saved: this draft was saved elsewhere (another tab or device) since this page was "
+            "drawn, too long ago to combine."
+        )
+
+    def shown(value) -> str:
+        if value is None or value == [] or value == {}:
+            return "nothing"
+        if isinstance(value, list):
+            return ", ".join(str(v.get("item", v) if isinstance(v, dict) else v) for v in value)
+        return str(value)
+
+    what = "; ".join(
+        f"{c['label']} is {shown(c['theirs'])} there, {shown(c['mine'])} here" for c in exc.conflicts[:3]
+    )
+    more = f" (and {len(exc.conflicts) - 3} more)" if len(exc.conflicts) > 3 else ""
+    return (
+        "Not saved: this draft was changed in another tab or device since this page was drawn, "
+        f"and the same choices differ: {what}{more}."
+    )
+
+
+def _builder_conflict(request, character: Character, mine: dict, version, exc: DraftConflict):
+    """The page's values as it shows them, at its own version, with what happened in words and
+    the two ways on: reload with these changes on top of the latest, or reload without them."""
+    report = svc.character_validate(campaign=character.campaign, build=mine)
+    ctx = _builder_context(
+        request,
+        character,
+        mine,
+        report,
+        readonly=False,
+        version=version,
+        autosave_error=_conflict_words(exc),
+    )
+    ctx["conflict"] = True
+    if request.htmx:  # 200: htmx swaps only 2xx answers (base.html's responseHandling)
+        return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+    ctx["note"] = ctx["autosave_error"]
+    return render(request, "characters/builder.html", ctx, status=409)
+
+
+def _builder_rebased(request, character: Character, base_build, mine: dict):
+    """ "Reload with my changes": the latest draft with this page's changes since its version on
+    top (where both changed, this page's value), shown as unsaved under the latest version: the
+    player sees both and saves on purpose."""
+    latest = character.build
+    if base_build is None:
+        rebased = mine
+    else:
+        rebased, conflicts = build_merge(base_build, mine, latest)
+        for c in conflicts:
+            if c["mine"] is None:
+                delete_at(rebased, c["path"])
+            else:
+                set_at(rebased, c["path"], c["mine"])
+    report = svc.character_validate(campaign=character.campaign, build=rebased)
+    ctx = _builder_context(
+        request,
+        character,
+        rebased,
+        report,
+        readonly=False,
+        save_note=(
+            f"This page now shows the latest draft (version {character.shown_version}) with your unsaved "
+            "changes on top. Press Save draft to keep them, or reload the page to drop them."
+        ),
+    )
+    if request.htmx:
+        return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+    return render(request, "characters/builder.html", ctx)
+
+
+# ------------------------------------------------------------------ history
+
+
+def _version_pick(versions: list, raw, default):
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        return default
+    return next((v for v in versions if v.number == number), default)
+
+
+@login_required
+@require_http_methods(["GET"])
+def character_history(request, character_id):
+    """Build versions newest first (number, date, author, reason, valid?) and a diff of any two;
+    ``?show=all`` lists the play-state versions too (the play log has its own page)."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    show_all = request.GET.get("show") == "all"
+    versions = list(character_versions(character=character, kind=None if show_all else "build"))
+    new = _version_pick(versions, request.GET.get("b"), versions[0] if versions else None)
+    old_default = next((v for v in versions if new and v.number < new.number), None)
+    old = _version_pick(versions, request.GET.get("a"), old_default)
+    diff = build_diff(old.build, new.build) if old and new else []
+    ctx = {
+        "character": character,
+        "versions": versions,
+        "old": old,
+        "new": new,
+        "diff": diff,
+        "show_all": show_all,
+        "play_log_url": reverse("character_play_log", args=[character.id]),
+        "can_revert": can_edit_build(request.user, character) and character.status == Character.Status.DRAFT,
+        "builder_url": reverse("character_builder", args=[character.id]),
+        "sheet_url": _sheet_url(character),
+    }
+    if request.htmx and request.GET.get("partial") == "diff":
+        return render(request, "characters/history.html#history-diff", ctx)
+    return render(request, "characters/history.html", ctx)
+
+
+@login_required
+def character_play_log(request, character_id):
+    """The play log: every play-state change (harm, pools, combat rounds), newest first."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    entries = list(character_versions(character=character, kind="play")[:200])
+    return render(
+        request,
+        "characters/play_log.html",
+        {
+            "character": character,
+            "entries": entries,
+            "sheet_url": _sheet_url(character),
+            "history_url": reverse("character_history", args=[character.id]),
+        },
+    )
+
+
+@login_required
+@require_POST
+def character_revert(request, character_id):
+    """Revert a draft to an earlier version: a new version carrying the old build."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    try:
+        character = svc.character_revert(
+            character_id=character.id,
+            user=request.user,
+            to_version=post_whole_number(request.POST, "to_version", label="Version", min_value=1),
+        )
+    except RuleRefused as exc:
+        messages.error(request, str(exc.detail))
+        return HttpResponseRedirect(reverse("character_history", args=[character.id]))
+    messages.success(
+        request, f"Reverted: version {character.shown_version} carries the build of an earlier one."
+    )
+    return HttpResponseRedirect(reverse("character_history", args=[character.id]))
+
+
+# ------------------------------------------------------------------ export / import
+
+
+@login_required
+@require_http_methods(["GET"])
+def character_export(request, character_id):
+    """The build document as a JSON download."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    document = svc.character_export(character)
+    response = JsonResponse(document, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = f"{slugify(character.name) or 'character'}.{character.ruleset}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_import(request, campaign_id):
+    """Import a build document (a file or pasted JSON) into the campaign as a draft."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    errors: list[dict] = []
+    pasted = ""
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        pasted = post_text(request.POST, "document", label="Build document")
+        text = ""
+        if upload is not None:
+            if upload.size > MAX_IMPORT_BYTES:
+                errors.append(
+                    {"path": "", "message": "That file is larger than 256 KiB: not a build document."}
+                )
+            else:
+                raw = upload.read()
+                try:
+                    text = raw.decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    errors.append(
+                        {"path": "", "message": "That file is not UTF-8 text: export it again as JSON."}
+                    )
+        elif pasted.strip():
+            text = pasted
+        else:
+            errors.append({"path": "", "message": "Choose a JSON file or paste a build document."})
+        document = None
+        if text and not errors:
+            try:
+                document = check_json(json.loads(text), field="document", label="Build document")
+            except (ValueError, RecursionError) as exc:
+                if isinstance(exc, FormInputError):
+                    raise
+                errors.append({"path": "", "message": f"That is not valid JSON ({exc})."})
+        if document is not None and not errors:
+            try:
+                character, conversion = svc.character_import(
+                    campaign=campaign, owner=request.user, document=document
+                )
+            except RuleRefused as exc:
+                errors.extend(exc.errors or [{"path": "", "message": str(exc.detail)}])
+            else:
+                problems = len(character.report.get("errors", []))
+                messages.success(
+                    request,
+                    f"Imported {character.name} as a draft"
+                    + (
+                        f" with {problems} problem{'s' if problems != 1 else ''} to fix." if problems else "."
+                    ),
+                )
+                for issue in conversion:
+                    messages.warning(request, f"From the imported sheet: {issue['message']}")
+                return HttpResponseRedirect(reverse("character_builder", args=[character.id]))
+    return render(
+        request,
+        "characters/import.html",
+        {"campaign": campaign, "errors": errors, "pasted": pasted},
+        status=422 if errors else 200,
+    )
+
+
+# ------------------------------------------------------------------ homebrew
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_homebrew(request, campaign_id):
+    """The GM edits the campaign's extra content, one JSON list per kind; members may read it."""
+    campaign = campaign_for_user(request.user, campaign_id)
+    is_gm = is_campaign_gm(request.user, campaign)
+    ruleset, _, _ = builder_traits(campaign=campaign)
+    kinds = list(ruleset.homebrew_kinds) if ruleset else []
+    texts = {
+        kind: json.dumps((campaign.homebrew or {}).get(kind, []), indent=2, ensure_ascii=False)
+        for kind in kinds
+    }
+    issues: list[dict] = []
+    status = 200
+    if request.method == "POST":
+        if not is_gm:
+            raise PermissionDenied("Only the campaign's GM may edit its homebrew.")
+        homebrew: dict = {}
+        for kind in kinds:
+            label = kind.replace("_", " ").capitalize()
+            text = post_text(request.POST, f"kind-{kind}", label=label, strip=True)
+            texts[kind] = text
+            if not text:
+                continue
+            try:
+                homebrew[kind] = check_json(json.loads(text), field=f"kind-{kind}", label=label)
+            except (ValueError, RecursionError) as exc:
+                if isinstance(exc, FormInputError):
+                    raise
+                issues.append(
+                    {"code": "homebrew.malformed", "path": f"/{kind}", "message": f"Not valid JSON: {exc}."}
+                )
+        if not issues:
+            result = svc.campaign_update_homebrew(campaign=campaign, user=request.user, homebrew=homebrew)
+            issues = result.issues
+            if result.saved:
+                messages.success(request, "Homebrew saved: every build in this campaign now sees it.")
+                return HttpResponseRedirect(reverse("campaign_homebrew", args=[campaign.id]))
+        status = 422
+    examples = {}
+    if ruleset is not None:
+        for kind in kinds:
+            entries = list(ruleset.catalogue.get(kind, {}).values())
+            if entries:
+                examples[kind] = json.dumps([entries[0]], indent=2, ensure_ascii=False)
+    rows = []
+    for issue in issues:
+        # Where, in words: "Skills, entry 2, name" on top, "Entry 2, name" under its own kind.
+        issue["where"] = words.where(issue.get("path", ""))
+        inner = issue.get("path", "").split("/")[2:]
+        issue["where_in_kind"] = words.where("/" + "/".join(inner)) if inner else ""
+    for kind in kinds:
+        kind_issues = [i for i in issues if i.get("path", "").split("/")[1:2] == [kind]]
+        rows.append(
+            {
+                "kind": kind,
+                "label": kind.replace("_", " ").capitalize(),
+                "text": texts.get(kind, "[]"),
+                "example": examples.get(kind, ""),
+                "issues": kind_issues,
+                "count": len((campaign.homebrew or {}).get(kind, []) or []),
+            }
+        )
+    other = [i for i in issues if i.get("path", "").split("/")[1:2] not in [[k] for k in kinds]]
+    return render(
+        request,
+        "characters/homebrew.html",
+        {
+            "campaign": campaign,
+            "ruleset": ruleset,
+            "rows": rows,
+            "issues": issues,
+            "other_issues": other,
+            "is_gm": is_gm,
+        },
+        status=status,
+    )

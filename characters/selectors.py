@@ -1,0 +1,331 @@
+"""Reads about characters, through the access rule every page and endpoint shares.
+
+The rule: the owner sees and edits their character (while still a member of its
+campaign); the campaign's GM sees every character of the campaign and may edit
+its play state but not its build; anyone else gets ``Http404`` — a character one
+may not see does not exist, so ids leak nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404
+
+from characters.models import Campaign, Character, CharacterVersion, LedgerEntry, Membership
+from characters.sql import Columns as _Columns
+from characters.sql import qn, statement
+
+_MAX_ID = 2**63 - 1
+
+
+class CharacterNotFound(Http404, Character.DoesNotExist):
+    """The character does not exist or the user may not see it (pages and API answer 404 alike)."""
+
+
+def _visible_filter(user) -> Q:
+    """Characters ``user`` may see: own ones in campaigns they belong to, or any in campaigns they run."""
+    member = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user=user)
+    return (Q(owner=user) & Exists(member)) | Q(campaign__gm=user)
+
+
+def characters_visible_to(*, user, campaign_id=None) -> QuerySet[Character]:
+    """Every character ``user`` may see, optionally in one campaign, ordered by name."""
+    if not getattr(user, "is_authenticated", False):
+        return Character.objects.none()
+    qs = Character.objects.filter(_visible_filter(user)).select_related("campaign", "owner")
+    if campaign_id is not None:
+        try:
+            cid = int(campaign_id)
+        except (TypeError, ValueError):
+            return Character.objects.none()
+        if not 0 < cid <= _MAX_ID:
+            return Character.objects.none()
+        qs = qs.filter(campaign_id=cid)
+    return qs.order_by("name", "id")
+
+
+def character_for_user(
+    *, user, character_id, for_update: bool = False, with_creation_review: bool = False
+) -> Character:
+    """The character ``character_id`` if ``user`` may see it, else ``CharacterNotFound`` (a 404).
+
+    With ``for_update`` the character row is locked (call inside a transaction).
+    The campaign and owner come with it, and the user's role in the campaign is read by
+    a subquery of the same statement: one query (the live builder runs this on every change).
+    ``with_creation_review``: the same statement also reads the status of the latest review of
+    the character's submission, as ``creation_review_status`` ("" when it was never submitted).
+
+    The statement is written in SQL (``_CharacterRow``), not built by the ORM: every character
+    page, htmx update and play action runs it, and building ``select_related`` with a subquery
+    cost three times what the database took to answer (bench/README.md).
+    """
+    if not getattr(user, "is_authenticated", False):
+        raise CharacterNotFound("No such character.")
+    try:
+        pk = int(character_id)
+    except (TypeError, ValueError):
+        raise CharacterNotFound("No such character.") from None
+    if not 0 < pk <= _MAX_ID:
+        raise CharacterNotFound("No such character.")
+    character = _CharacterRow.get(
+        pk=pk, user_id=user.pk, for_update=for_update, with_creation_review=with_creation_review
+    )
+    if character is None:
+        raise CharacterNotFound("No such character.")
+    role = character.viewer_role
+    runs_it = is_campaign_gm(user, character.campaign)
+    owns_it = character.owner_id == user.pk and role is not None
+    if not (runs_it or owns_it):
+        raise CharacterNotFound("No such character.")
+    return character
+
+
+class _CharacterRow:
+    """``Character.objects.filter(pk=…).select_related("campaign", "owner")`` with the viewer's
+    role (and the latest creation review's status) as subqueries, as one SQL statement built once
+    per process and shape (``for_update``, ``with_creation_review``)."""
+
+    @classmethod
+    def _shape(cls, for_update: bool, with_creation_review: bool) -> tuple[str, list[_Columns]]:
+        return statement(
+            ("character_for_user", for_update, with_creation_review),
+            lambda: cls._build(for_update, with_creation_review),
+        )
+
+    @staticmethod
+    def _build(for_update: bool, with_creation_review: bool) -> tuple[str, list[_Columns]]:
+        from django.contrib.auth import get_user_model
+
+        from characters.models import Advancement
+
+        parts = [_Columns(Character, "c"), _Columns(Campaign, "p"), _Columns(get_user_model(), "u")]
+        review = (
+            f", (SELECT a.{qn('status')} FROM {qn(Advancement._meta.db_table)} a "
+            f"WHERE a.{qn('character_id')} = c.{qn('id')} AND a.{qn('kind')} = %s "
+            f"ORDER BY a.{qn('id')} DESC LIMIT 1)"
+            if with_creation_review
+            else ""
+        )
+        sql = (
+            f"SELECT {', '.join(p.sql for p in parts)}, "
+            f"(SELECT m.{qn('role')} FROM {qn(Membership._meta.db_table)} m "
+            f"WHERE m.{qn('campaign_id')} = c.{qn('campaign_id')} AND m.{qn('user_id')} = %s LIMIT 1)"
+            f"{review} "
+            f"FROM {qn(Character._meta.db_table)} c "
+            f"INNER JOIN {qn(Campaign._meta.db_table)} p ON p.{qn('id')} = c.{qn('campaign_id')} "
+            f"INNER JOIN {qn(get_user_model()._meta.db_table)} u ON u.{qn('id')} = c.{qn('owner_id')} "
+            f"WHERE c.{qn('id')} = %s"
+        )
+        if for_update and connection.features.has_select_for_update_of:
+            sql += " FOR UPDATE OF c"
+        elif for_update and connection.features.has_select_for_update:
+            sql += " FOR UPDATE"
+        return sql, parts
+
+    @classmethod
+    def get(cls, *, pk: int, user_id, for_update: bool, with_creation_review: bool) -> Character | None:
+        from characters.models import Advancement
+
+        sql, (character_cols, campaign_cols, owner_cols) = cls._shape(for_update, with_creation_review)
+        params: list[Any] = [user_id, pk]
+        if with_creation_review:
+            params = [user_id, Advancement.Kind.CREATION.value, pk]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        a, b = len(character_cols.fields), len(character_cols.fields) + len(campaign_cols.fields)
+        c = b + len(owner_cols.fields)
+        character = character_cols.instance(row[:a])
+        Character.campaign.field.set_cached_value(character, campaign_cols.instance(row[a:b]))
+        Character.owner.field.set_cached_value(character, owner_cols.instance(row[b:c]))
+        character.viewer_role = row[c]
+        if with_creation_review:
+            character.creation_review_status = row[c + 1] or ""
+        return character
+
+
+def is_campaign_gm(user, campaign: Campaign) -> bool:
+    """Whether ``user`` runs ``campaign`` (``Campaign.is_gm``: its ``gm`` field; no query)."""
+    return campaign.is_gm(user)
+
+
+def can_edit_build(user, character: Character) -> bool:
+    """Only the owner edits the build (the GM changes it through advancement review, not here)."""
+    return getattr(user, "is_authenticated", False) and character.owner_id == user.pk
+
+
+def can_edit_state(user, character: Character) -> bool:
+    """The owner and the campaign's GM may change play state (hit points, conditions…)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return character.owner_id == user.pk or is_campaign_gm(user, character.campaign)
+
+
+def character_versions(*, character: Character, kind: str | None = None) -> QuerySet[CharacterVersion]:
+    """The character's versions, newest first, with their authors: every one people read, or only
+    those of ``kind`` ("build": the character's choices changed; "play": play state only, the play
+    log). The builder's autosaves ("draft": merge bases, ``services.versions``) are never listed."""
+    versions = CharacterVersion.objects.filter(character=character)
+    versions = versions.filter(kind=kind) if kind else versions.exclude(kind="draft")
+    return versions.select_related("author").order_by("-number")
+
+
+def character_awarded(*, character: Character) -> dict[str, int]:
+    """The total awarded per currency (awards and their reversals), from the ledger: one query."""
+    from django.db.models import Sum
+
+    rows = (
+        LedgerEntry.objects.filter(character=character)
+        .exclude(kind=LedgerEntry.Kind.SPEND)
+        .values("currency")
+        .annotate(total=Sum("amount"))
+        .order_by("currency")
+    )
+    return {row["currency"]: row["total"] or 0 for row in rows}
+
+
+# ------------------------------------------------------------------ the builder's reads
+
+
+def builder_traits(*, campaign: Campaign):
+    """(ruleset, ctx, traits) for ``campaign``: the ruleset's builder sections with its homebrew.
+
+    Traits are computed once per rules context (the ruleset caches contexts by house rules
+    and homebrew), so the live-validation request does not rebuild them.
+    """
+    from rulesets.engine import registry
+
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return None, None, {"sections": []}
+    ctx = ruleset.context(campaign.house_rules, campaign.homebrew)
+    return ruleset, ctx, ctx.memo("traits", lambda: ruleset.traits(ctx) or {})
+
+
+def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) -> dict[str, dict]:
+    """What one more point of each stepper costs: {pointer: {"cost": {currency: delta}}}.
+
+    Priced by validating the build with that point added, so house rules, homebrew and
+    non-linear costs come out right. To keep a live update cheap (a sheet may have thirty
+    steppers and one validation take ~0.3 ms) steppers whose next point costs the same
+    share one price: the ruleset says which (``Ruleset.point_price_key``).
+    """
+    from rulesets.engine import validate
+    from rulesets.engine.base import is_int
+    from rulesets.engine.pointer import ptr, split
+
+    if not isinstance(build, dict):
+        return {}
+    from rulesets.engine import registry
+
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return {}
+    spent = dict(report.spent)
+    out: dict[str, dict] = {}
+    memo: dict[tuple, dict | None] = {}
+
+    def price(obj: dict, key: str, top, section: dict, entry: dict | None) -> dict | None:
+        value = obj.get(key, 0)
+        if not is_int(value) or (top is not None and value + 1 > top):
+            return None
+        shared = ruleset.point_price_key(section, entry, value)
+        memo_key = (shared, key in obj) if shared is not None else ("pointer", section.get("path"), key)
+        if memo_key in memo:
+            return memo[memo_key]
+        had = key in obj
+        obj[key] = value + 1
+        try:
+            other = validate(
+                build, settings=campaign.house_rules, homebrew=campaign.homebrew, slug=ruleset.slug
+            )
+        finally:
+            if had:
+                obj[key] = value
+            else:
+                del obj[key]
+        cost = {c: other.spent.get(c, 0) - spent.get(c, 0) for c in set(other.spent) | set(spent)}
+        result = memo[memo_key] = {"cost": {c: v for c, v in cost.items() if v}}
+        return result
+
+    for section in traits.get("sections", []):
+        kind = section.get("kind")
+        if kind not in ("numbers", "ranks", "number") or section.get("ranks"):
+            continue
+        tokens = split(section["path"])
+        if not tokens:
+            continue
+        parent: Any = build
+        for token in tokens[:-1]:
+            parent = parent.get(token) if isinstance(parent, dict) else None
+        if not isinstance(parent, dict):
+            continue
+        if kind == "number":
+            result = price(parent, tokens[-1], section.get("max"), section, None)
+            if result is not None:
+                out[section["path"]] = result
+            continue
+        obj = parent.get(tokens[-1])
+        created = obj is None and kind == "ranks"
+        if created:
+            obj = parent[tokens[-1]] = {}
+        if not isinstance(obj, dict):
+            continue
+        entries = section.get("fields") if kind == "numbers" else section.get("options")
+        for f in entries or []:
+            if kind == "numbers" and f["id"] not in obj:
+                continue
+            top = f.get("max", section.get("max"))
+            result = price(obj, f["id"], top, section, f)
+            if result is not None:
+                out[section["path"] + ptr(f["id"])] = result
+        if created:
+            del parent[tokens[-1]]
+    return out
+
+
+def character_budgets(*, characters) -> dict[int, dict[str, dict[str, int]]]:
+    """{character id: {currency: {"total", "spent", "unspent"}}} for the API, in one query.
+
+    ``total`` is the sum of the character's ledger *award* rows per awardable currency
+    (the starting budget is the first award); a currency the GM does not award (one the
+    rules derive) takes its total from the report's budget. ``spent`` is the report's.
+    """
+    from django.db.models import Sum
+
+    from rulesets.engine import registry
+
+    characters = list(characters)
+    if not characters:
+        return {}
+    awarded: dict[int, dict[str, int]] = {}
+    rows = (
+        LedgerEntry.objects.filter(character__in=[c.id for c in characters], kind=LedgerEntry.Kind.AWARD)
+        .values("character_id", "currency")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    for row in rows:
+        awarded.setdefault(row["character_id"], {})[row["currency"]] = row["total"] or 0
+    out = {}
+    for c in characters:
+        ruleset = registry.get(c.ruleset)
+        report = c.report if isinstance(c.report, dict) else {}
+        spent = report.get("spent") or {}
+        budget = report.get("budget") or {}
+        currencies = list(ruleset.currencies) if ruleset else list(budget)
+        awardable = set(ruleset.awardable_currencies) if ruleset else set()
+        lines = {}
+        for currency in currencies:
+            total = (
+                awarded.get(c.id, {}).get(currency, 0) if currency in awardable else budget.get(currency, 0)
+            )
+            s = spent.get(currency, 0) or 0
+            lines[currency] = {"total": total, "spent": s, "unspent": total - s}
+        out[c.id] = lines
+    return out

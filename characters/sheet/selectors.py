@@ -1,0 +1,457 @@
+"""Reads for the character sheet: the rules' view of a character (report, play state,
+state sections, effects, roll buttons) and the roll log.
+
+Every ruleset hook is called through ``_hook`` so that a ruleset that has not
+written a hook yet (NotImplementedError) or that trips over an odd state gives an
+empty block on the page, never a 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from characters.campaigns.selectors import campaign_context
+from characters.models import Character, RollLog
+from rulesets.engine import registry
+from rulesets.engine.base import Context, RollInputError, Ruleset
+from rulesets.engine.report import Report
+
+logger = logging.getLogger(__name__)
+
+ROLL_LOG_LENGTH = 20
+
+
+def label(key: Any) -> str:
+    """``max_speed`` → "Max speed", ``exhaustion:cold`` → "Exhaustion: cold"."""
+    text = str(key)
+    words = registry.labels().get(text)  # the rulesets' own words (``Ruleset.labels``)
+    if words is not None:
+        return words
+    text = text.replace(":", ": ").replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
+@dataclass
+class SheetRules:
+    """The rules' answers about one character, computed once per request."""
+
+    ruleset: Ruleset | None
+    report: Report | None
+    state: dict[str, Any]
+    #: The campaign's rules context (house rules, homebrew) every hook got.
+    ctx: Context | None = None
+    sections: list[dict[str, Any]] = field(default_factory=list)
+    effects: dict[str, Any] = field(default_factory=dict)
+    rollables: list[dict[str, Any]] = field(default_factory=list)
+    #: Hooks that failed or are not written yet, for a small notice on the page.
+    missing: list[str] = field(default_factory=list)
+    #: The build document the hooks got.
+    build: dict[str, Any] = field(default_factory=dict)
+    #: The odds form's fields the table sets (``roll_inputs``), read once per request.
+    table_fields: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def derived(self) -> dict[str, Any]:
+        return self.report.derived if self.report else {}
+
+
+def _hook(rules: SheetRules | None, name: str, default, fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except NotImplementedError:
+        if rules is not None:
+            rules.missing.append(name)
+        return default
+    except Exception:  # a ruleset bug must not take the sheet down
+        logger.exception("ruleset hook %s failed", name)
+        if rules is not None:
+            rules.missing.append(name)
+        return default
+
+
+def character_ruleset(character: Character) -> Ruleset | None:
+    try:
+        return registry.get(character.ruleset)
+    except Exception:  # a ruleset package that does not import yet
+        logger.exception("ruleset %s does not load", character.ruleset)
+        return None
+
+
+def character_report(*, character: Character, ruleset: Ruleset, phase: str = "draft") -> Report:
+    """The live report of the character's build under its campaign's house rules and homebrew.
+
+    Re-validated rather than read from ``character.report``: the hooks want the
+    ruleset's own Python values in ``derived``, not their JSON round trip.
+    """
+    campaign = character.campaign
+    return ruleset.validate(
+        character.build,
+        settings=campaign.house_rules or None,
+        homebrew=campaign.homebrew or None,
+        phase=phase,
+    )
+
+
+def character_context(*, character: Character, ruleset: Ruleset, phase: str = "draft") -> Context:
+    """The rules context of the character's campaign (see ``campaign_context``)."""
+    return campaign_context(campaign=character.campaign, ruleset=ruleset, phase=phase)
+
+
+def character_play_state(
+    *, character: Character, ruleset: Ruleset, report: Report, ctx: Context | None = None
+) -> dict[str, Any]:
+    """The stored play state, or a fresh one when the character has none yet."""
+    if character.state:
+        return character.state
+    if not report.valid:
+        return {}
+    ctx = ctx or character_context(character=character, ruleset=ruleset)
+    return _hook(None, "initial_state", {}, ruleset.initial_state, character.build, report, ctx=ctx) or {}
+
+
+def sheet_rules(*, character: Character) -> SheetRules:
+    """Everything the sheet shows that the ruleset computes (no queries)."""
+    ruleset = character_ruleset(character)
+    if ruleset is None:
+        return SheetRules(ruleset=None, report=None, state=character.state or {}, missing=["ruleset"])
+    report = character_report(character=character, ruleset=ruleset)
+    # The campaign's context the report was checked under (the same the ruleset caches).
+    ctx = report.context or character_context(character=character, ruleset=ruleset)
+    state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
+    rules = SheetRules(
+        ruleset=ruleset,
+        report=report,
+        state=state,
+        ctx=ctx,
+        build=character.build if isinstance(character.build, dict) else {},
+    )
+    if character.status != Character.Status.ACTIVE:
+        return rules  # a draft (or retired character) is not played: no state blocks, no dice
+    build = character.build
+    rules.sections = _with_body_shapes(
+        ruleset,
+        _hook(rules, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or [],
+    )
+    rules.effects = (
+        _hook(rules, "state_effects", {}, ruleset.state_effects, build, report, state, ctx=ctx) or {}
+    )
+    rules.rollables = _hook(rules, "rollables", [], ruleset.rollables, build, report, state, ctx=ctx) or []
+    return rules
+
+
+def _with_body_shapes(ruleset: Ruleset, sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each part of a "body" section with the shape the ruleset draws it with (or None)."""
+    if not any(isinstance(s, dict) and s.get("kind") == "body" for s in sections):
+        return sections
+    diagram = ruleset.body_diagram()
+    return [
+        {
+            **s,
+            "items": [
+                {**p, "shape": diagram.get(p.get("id", ""))}
+                for p in s.get("items") or []
+                if isinstance(p, dict)
+            ],
+        }
+        if isinstance(s, dict) and s.get("kind") == "body"
+        else s
+        for s in sections
+    ]
+
+
+def rollable_by_id(rules: SheetRules, rollable_id: str) -> dict[str, Any] | None:
+    for rollable in rules.rollables:
+        if str(rollable.get("id")) == str(rollable_id):
+            return rollable
+    return None
+
+
+#: The rollable id of the roll a ruleset's picker composes (``Ruleset.picked_roll``).
+PICKED = Ruleset.PICKED
+
+
+def roll_picker(rules: SheetRules, inputs: dict[str, list[str]] | None = None) -> dict[str, Any] | None:
+    """The ruleset's roll picker for this character (``Ruleset.roll_picker``), the choices from
+    ``inputs``; None when the ruleset has none or the character is not played."""
+    if rules.ruleset is None or rules.report is None or not rules.rollables:
+        return None
+    picker = _hook(
+        None,
+        "roll_picker",
+        None,
+        rules.ruleset.roll_picker,
+        rules.build,
+        rules.report,
+        rules.state,
+        inputs or {},
+        ctx=rules.ctx,
+    )
+    return picker if isinstance(picker, dict) and isinstance(picker.get("template"), str) else None
+
+
+def rollable_for(
+    rules: SheetRules, rollable_id: str, inputs: dict[str, list[str]] | None = None
+) -> tuple[dict[str, Any] | None, str]:
+    """(the rollable, "") for a roll button's id, or the roll the picker's ``inputs`` compose
+    (``PICKED``); (None, why) when there is no such roll or the rules refuse a picked value."""
+    if str(rollable_id) != PICKED:
+        found = rollable_by_id(rules, rollable_id)
+        return (found, "") if found is not None else (None, "This character has no such roll.")
+    if rules.ruleset is None or rules.report is None or not rules.rollables:
+        return None, "This character has no such roll."
+    try:
+        rollable = rules.ruleset.picked_roll(
+            rules.build, rules.report, rules.state, inputs or {}, ctx=rules.ctx
+        )
+    except RollInputError as exc:
+        return None, exc.message
+    except NotImplementedError:
+        return None, "This character has no such roll."
+    except Exception:  # a ruleset bug must not become a 500
+        logger.exception("picked_roll of %s failed", rules.ruleset.slug)
+        return None, "The rules cannot compose this roll."
+    if not isinstance(rollable, dict) or not isinstance(rollable.get("request"), dict):
+        return None, "The rules cannot compose this roll."
+    return rollable, ""
+
+
+def single_inputs(inputs: dict[str, Any] | None) -> dict[str, Any]:
+    """A form's values with the last of each multi-valued one (what the table's numbers read)."""
+    return {k: (v[-1] if v else "") if isinstance(v, list) else v for k, v in (inputs or {}).items()}
+
+
+def _visible_rolls(rolls, *, campaign_gm_id: int | None, viewer):
+    """A private roll is the GM's: everybody else never sees it."""
+    if viewer is not None and campaign_gm_id is not None and getattr(viewer, "pk", None) == campaign_gm_id:
+        return rolls
+    return rolls.filter(private=False)
+
+
+@dataclass(frozen=True)
+class RollSummary:
+    """A roll as the roll log prints it: when, who, what and the result's sentence."""
+
+    pk: int
+    label: str
+    private: bool
+    created: Any
+    username: str | None
+    result_text: Any
+    result_outcome: Any
+    user_id: int | None = None
+    rollable: str | None = None  # the rollable's id (the roll picker's composed rolls: its picks below)
+    picks_json: str | None = None  # result["inputs"] as JSON text, decoded only where it is used
+
+
+def character_roll_log(
+    *, character: Character, viewer=None, limit: int = ROLL_LOG_LENGTH, summary: bool = False
+) -> list[Any]:
+    """The latest rolls for the character that ``viewer`` may see, newest first, with who rolled
+    them (one query; the campaign's GM also sees their private rolls).
+
+    ``summary``: ``RollSummary`` rows, what the log prints and no more, read by one hand-written
+    statement (characters/sql.py): a roll's ``result`` carries its whole odds
+    distribution, and twenty of those, with their users, cost more to decode and make into models
+    than the page's rules take."""
+    if summary:
+        return _roll_summaries(character=character, viewer=viewer, limit=limit)
+    rolls = RollLog.objects.filter(character=character)
+    rolls = _visible_rolls(rolls, campaign_gm_id=character.campaign.gm_id, viewer=viewer)
+    return list(rolls.select_related("user").order_by("-created", "-id")[:limit])
+
+
+def _roll_summaries(*, character: Character, viewer, limit: int) -> list[RollSummary]:
+    from django.db import connection
+
+    from characters.sql import statement
+
+    gm_id = character.campaign.gm_id
+    everything = viewer is not None and gm_id is not None and getattr(viewer, "pk", None) == gm_id
+    shape = statement(("roll_summaries", everything), lambda: _roll_summary_sql(everything))
+    sql, (rolls, who) = shape
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [character.pk, int(limit)])
+        fetched = cursor.fetchall()
+    n = len(rolls)
+    out = []
+    for row in fetched:
+        pk, label_, private, created, user_id = rolls.values(row[:n])
+        (username,) = who.values(row[n : n + 1])
+        text, outcome, rollable, picks = row[n + 1 : n + 5]
+        out.append(
+            RollSummary(pk, label_, bool(private), created, username, text, outcome, user_id, rollable, picks)
+        )
+    return out
+
+
+def _roll_summary_sql(everything: bool):
+    from django.contrib.auth import get_user_model
+
+    from characters.sql import Columns, qn
+
+    user_model = get_user_model()
+    rolls = Columns(RollLog, "r", ["id", "label", "private", "created", "user"])
+    who = Columns(user_model, "u", [user_model.USERNAME_FIELD])
+    # A private roll is the GM's: everybody else never sees it (``_visible_rolls``).
+    hide_private = "" if everything else f" AND NOT r.{qn('private')}"
+    sql = (
+        f"SELECT {rolls.sql}, {who.sql}, r.{qn('result')} ->> 'text', r.{qn('result')} ->> 'outcome', "
+        f"r.{qn('result')} ->> 'rollable', CAST(r.{qn('result')} -> 'inputs' AS TEXT) "
+        f"FROM {qn(RollLog._meta.db_table)} r "
+        f"LEFT OUTER JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = r.{qn('user_id')} "
+        f"WHERE r.{qn('character_id')} = %s{hide_private} "
+        f"ORDER BY r.{qn('created')} DESC, r.{qn('id')} DESC LIMIT %s"
+    )
+    return sql, (rolls, who)
+
+
+def character_roll(*, character: Character, roll_id, viewer=None) -> RollLog | None:
+    """One roll of this character that ``viewer`` may see (None when the id is not one)."""
+    try:
+        pk = int(roll_id)
+    except (TypeError, ValueError):
+        return None
+    if not 0 < pk < 2**63:
+        return None
+    rolls = _visible_rolls(
+        RollLog.objects.filter(character=character, pk=pk),
+        campaign_gm_id=character.campaign.gm_id,
+        viewer=viewer,
+    )
+    return rolls.select_related("user").first()
+
+
+def campaign_roll_feed(*, campaign, viewer, limit: int = 20) -> list[RollLog]:
+    """The table's latest rolls that ``viewer`` (a member) may see, newest first (one query)."""
+    rolls = _visible_rolls(
+        RollLog.objects.filter(campaign=campaign), campaign_gm_id=campaign.gm_id, viewer=viewer
+    )
+    return list(rolls.select_related("user", "character").order_by("-created", "-id")[:limit])
+
+
+# ------------------------------------------------------------------ the table's numbers
+
+#: Where a roll's table numbers come from besides the rules' defaults: functions
+#: ``(character) -> {input name: value}``, asked in order, the first answer per name wins.
+#: The combat app adds the running encounter's (combat/apps.py): the layers point one way.
+TABLE_NUMBER_SOURCES: list[Any] = []
+
+
+def _odds_form(ruleset: Ruleset | None) -> list[dict[str, Any]]:
+    """The ruleset's odds form (its inputs, declared in its folder)."""
+    if ruleset is None:
+        return []
+    try:
+        form = ruleset.odds_form()
+    except Exception:
+        logger.exception("odds_form of %s failed", ruleset.slug)
+        form = None
+    return [f for f in form or [] if isinstance(f, dict) and isinstance(f.get("name"), str)]
+
+
+def table_numbers(*, character: Character) -> dict[str, Any]:
+    """What the table has set for this character's rolls now (a running encounter's scene
+    target…): {input name: value}."""
+    numbers: dict[str, Any] = {}
+    for source in TABLE_NUMBER_SOURCES:
+        try:
+            for key, value in (source(character) or {}).items():
+                numbers.setdefault(key, value)
+        except Exception:
+            logger.exception("table number source %r failed", source)
+    return numbers
+
+
+def roll_inputs(
+    rules: SheetRules, rollable: dict[str, Any], table: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """The inputs a player sets on this roll: the fields of the ruleset's odds form marked
+    ``"table": true`` that the roll's request carries, each with its ``value`` (what the table
+    set, else the rules' default with the campaign's house rules, which the request already has)."""
+    request = rollable.get("request") if isinstance(rollable, dict) else None
+    if not isinstance(request, dict):
+        return []
+    fields = rules.table_fields
+    if fields is None:  # once per request: the sheet asks this of each of its fifty rolls
+        fields = rules.table_fields = [s for s in _odds_form(rules.ruleset) if s.get("table")]
+    out = []
+    for spec in fields:
+        name = spec["name"]
+        # ``"any_roll": true``: offered for every roll (a situational bonus), whether or not its
+        # request carries it; it joins the request only when set to something else than its default.
+        if name not in request and not spec.get("any_roll"):
+            continue
+        value = (table or {}).get(name, request.get(name, spec.get("default")))
+        out.append({**spec, "value": value, "kind": "choice" if "choices" in spec else "int"})
+    return out
+
+
+def _input_value(spec: dict[str, Any], raw: Any) -> tuple[Any, str]:
+    if "choices" in spec:
+        if raw in spec["choices"]:
+            return raw, ""
+        return (
+            None,
+            f"{spec.get('label', spec['name'])} is one of {', '.join(label(c) for c in spec['choices'])}.",
+        )
+    try:
+        value = raw if isinstance(raw, int) and not isinstance(raw, bool) else int(str(raw).strip())
+    except ValueError:
+        return None, f"{spec.get('label', spec['name'])} must be a whole number."
+    low, high = spec.get("min"), spec.get("max")
+    if (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high):
+        return None, f"{spec.get('label', spec['name'])} goes from {low} to {high}."
+    return value, ""
+
+
+def roll_request(
+    rules: SheetRules, rollable: dict[str, Any], inputs: dict[str, Any]
+) -> tuple[dict[str, Any], str]:
+    """The roll's request with the player's inputs set: (request, "") or (the request, a
+    sentence saying what is wrong). The sheet's numbers are shared by all its rolls: an input
+    this roll does not take is left out (a roll without a target ignores the target)."""
+    raw_request = rollable.get("request")
+    request: dict[str, Any] = dict(raw_request) if isinstance(raw_request, dict) else {}
+    specs = {s["name"]: s for s in roll_inputs(rules, rollable)}
+    for name, raw in (inputs or {}).items():
+        spec = specs.get(name)
+        if spec is None or raw in (None, ""):
+            continue
+        value, problem = _input_value(spec, raw)
+        if problem:
+            return request, problem
+        if spec.get("any_roll") and name not in request and value == spec.get("default"):
+            continue  # a situational number left at its default changes nothing: the request stays plain
+        request[name] = value
+    return request, ""
+
+
+def sheet_numbers(rules: SheetRules, table: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The numbers the sheet's rolls take, once each (one target shared by every check), in the odds
+    form's order, each with its value: what the table set, else the first roll's (the rules'
+    default with the campaign's house rules)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for rollable in rules.rollables:
+        if not isinstance(rollable, dict) or rollable.get("usable") is False:
+            continue
+        for spec in roll_inputs(rules, rollable, table):
+            seen.setdefault(spec["name"], spec)
+    order = [f["name"] for f in rules.table_fields or ()]  # every number seen is one of these
+    return sorted(seen.values(), key=lambda s: order.index(s["name"]))
+
+
+def number_groups(numbers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The sheet's numbers in the odds form's groups (``"group"``: a legend such as "Situational
+    bonuses and penalties"; ungrouped numbers first): [{"label": legend or "", "numbers", "set"}],
+    ``set`` when a grouped number is not at its default (its group is shown open)."""
+    groups: dict[str, dict[str, Any]] = {}
+    for n in numbers:
+        found = n.get("group")
+        key = found if isinstance(found, str) else ""
+        group = groups.setdefault(key, {"label": key, "numbers": [], "set": False})
+        group["numbers"].append(n)
+        if key and n.get("value") != n.get("default"):
+            group["set"] = True
+    return sorted(groups.values(), key=lambda g: g["label"] != "")

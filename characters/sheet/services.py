@@ -1,0 +1,483 @@
+"""Play: the sheet's writes. Play-state actions, whole-state replace (the API's PATCH),
+loadout changes and dice rolls.
+
+Each service is its own transaction and locks the character row first, so two
+tabs (or the player and the GM) changing the same sheet never lose a change.
+Every state change is a new ``CharacterVersion`` of kind "play" whose reason is the ruleset's
+log sentence: the play log shows "Took 2 lethal damage"; History lists build versions.
+
+Errors (config/errors.py), mapped to HTTP once for the pages and once for the API:
+``CharacterNotFound`` (404, from the selector), ``NotPermitted`` (403),
+``Conflict`` (409, stale version), ``RuleRefused`` (422, the rules say no; carries
+the rule's code, path and message) and ``StateInvalid`` (400, a state with issues).
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+from django.db import transaction
+
+from characters.models import Character, CharacterVersion, RollLog
+from characters.selectors import can_edit_build, can_edit_state, character_for_user
+from characters.sheet.selectors import (
+    PICKED,
+    _hook,
+    character_context,
+    character_play_state,
+    character_report,
+    character_ruleset,
+    label,
+    sheet_rules,
+)
+from characters.versions import character_version_write
+from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
+from rulesets.engine.base import Context, OddsError, Ruleset, StateError, is_int
+from rulesets.engine.dice import Roller
+from rulesets.engine.pointer import resolve, set_at, split
+from rulesets.engine.report import Issue, Report
+
+logger = logging.getLogger(__name__)
+
+REASON_LENGTH = 200  # CharacterVersion.reason
+
+
+class StateInvalid(BadInput):
+    """A play state the ruleset finds problems with (400); ``errors`` are its issues."""
+
+    code = "state_invalid"
+    default_message = "The play state has problems."
+
+    def __init__(self, issues: list[Issue]):
+        self.issues = list(issues)
+        message = "; ".join(f"{i.path or '/'}: {i.message}" for i in self.issues) or self.default_message
+        super().__init__(message, errors=[i.as_dict() for i in self.issues])
+
+
+def _refused(code: str, message: str, path: str = "") -> RuleRefused:
+    return rule_refused(code, message, path)
+
+
+def _rules_of(character: Character) -> tuple[Ruleset, Report, Context]:
+    """The character's ruleset, its report and its campaign's rules context (built once here)."""
+    ruleset = character_ruleset(character)
+    if ruleset is None:
+        raise _refused("ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset")
+    report = character_report(character=character, ruleset=ruleset)
+    return ruleset, report, report.context or character_context(character=character, ruleset=ruleset)
+
+
+def _save_version(character: Character, *, user, reason: str, fields: list[str]) -> CharacterVersion:
+    """Bump the version counter and write the version row, in the caller's transaction. A change
+    of the play state alone is a "play" version (the play log): see ``character_version_write``."""
+    return character_version_write(character=character, author=user, reason=reason, fields=fields)
+
+
+def _lock_for_state(*, character_id, user) -> Character:
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    if not can_edit_state(user, character):
+        raise NotPermitted("Only the owner and the GM change this character's play state.")
+    if character.status != Character.Status.ACTIVE:
+        raise _refused(
+            "state.not_active",
+            f"{character.name} is {character.get_status_display().lower()}: "
+            "play state and dice open once the character is submitted.",
+        )
+    return character
+
+
+# ------------------------------------------------------------------ state actions
+
+
+def _set_pool(
+    state: dict, action: dict, ruleset: Ruleset, build: dict, report: Report, ctx: Context
+) -> tuple[dict, str]:
+    """The generic "set a pool" action for rulesets without their own: put a whole number at a
+    pool's path, within the pool's min and max as ``state_sections`` gives them."""
+    path = action.get("path")
+    path = path if isinstance(path, str) else ""  # pool paths are JSON pointers: anything else finds none
+    value = action.get("value")
+    delta = action.get("delta")
+    pool = None
+    for section in (
+        _hook(None, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []
+    ):
+        if section.get("kind") != "pools":
+            continue
+        for item in section.get("items", []):
+            if item.get("path") == path:
+                pool = item
+    if pool is None:
+        raise StateError("state.unknown_pool", "There is no such pool on this sheet.", str(path or ""))
+    current = resolve(state, path, pool.get("value"))
+    if is_int(delta):
+        value = (current if is_int(current) else 0) + delta
+    if not is_int(value):
+        raise StateError("state.malformed", f"{pool.get('label', 'The pool')} takes a whole number.", path)
+    low, high = pool.get("min"), pool.get("max")
+    if is_int(low) and value < low:
+        raise StateError(
+            "state.below_minimum", f"{pool.get('label', 'The pool')} cannot go below {low}.", path
+        )
+    if is_int(high) and value > high:
+        raise StateError(
+            "state.above_maximum", f"{pool.get('label', 'The pool')} cannot go above {high}.", path
+        )
+    new_state = set_at(copy.deepcopy(state), path, value)
+    return new_state, f"{pool.get('label') or label(split(path)[-1])} set to {value} (was {current})."
+
+
+def _apply_action(
+    ruleset: Ruleset,
+    state: dict,
+    action: dict,
+    build: dict,
+    report: Report,
+    roller: Roller | None,
+    ctx: Context,
+) -> tuple[dict, str]:
+    try:
+        return ruleset.state_action(state, action, build, report, roller, ctx=ctx)
+    except StateError as exc:
+        if exc.code == "state.unknown_action" and action.get("action") in {"set", "set_pool"}:
+            return _set_pool(state, action, ruleset, build, report, ctx)
+        if exc.code == "state.unknown_action" and action.get("action") == NOTES:
+            return _set_notes(state, action)
+        raise
+    except NotImplementedError:
+        if action.get("action") in {"set", "set_pool"}:
+            return _set_pool(state, action, ruleset, build, report, ctx)
+        if action.get("action") == NOTES:
+            return _set_notes(state, action)
+        raise StateError("state.unknown_action", f"{ruleset.name} has no play-state actions yet.") from None
+
+
+#: The sheet's Notes block: the play state's own ``notes`` text (rulesets that keep one).
+NOTES = "set_notes"
+NOTES_LENGTH = 10_000
+
+
+def _set_notes(state: dict, action: dict) -> tuple[dict, str]:
+    """The generic "set the notes" for a ruleset that keeps ``notes`` text in its play state
+    without an action of its own for it."""
+    notes = action.get("notes", "")
+    if not isinstance(state.get("notes"), str):
+        raise StateError("state.unknown_action", "This sheet keeps no notes.", "/notes")
+    if not isinstance(notes, str) or len(notes) > NOTES_LENGTH:
+        raise StateError("state.malformed", f"Notes are text of at most {NOTES_LENGTH} characters.", "/notes")
+    return {**state, "notes": notes}, "Notes updated."
+
+
+#: The sheet's −/+ on a pool: ``{"action": "step", "path": <the pool's path>, "delta": ±n}``, applied
+#: to the pool's value as it is when the row is locked (``character_state_action``).
+STEP = "step"
+
+
+def _pool_item(
+    ruleset: Ruleset, state: dict, path: Any, build: dict, report: Report, ctx: Context
+) -> dict | None:
+    """The "pools" item of ``state_sections`` at ``path`` (its label, value, min and max), or None."""
+    for section in (
+        _hook(None, "state_sections", [], ruleset.state_sections, build, report, state, ctx=ctx) or []
+    ):
+        if isinstance(section, dict) and section.get("kind") == "pools":
+            for item in section.get("items") or []:
+                if isinstance(item, dict) and path and item.get("path") == path:
+                    return item
+    return None
+
+
+def _as_operation(
+    ruleset: Ruleset,
+    state: dict,
+    action: dict,
+    build: dict,
+    report: Report,
+    ctx: Context,
+    version: Any,
+    current_version: int,
+) -> dict:
+    """The action to apply to the state as it is now (the row is locked).
+
+    - ``step`` (the sheet's −/+): the pool's value now ± delta, whoever changed it since the page
+      was drawn: two devices lowering one pool lower it twice.
+    - an absolute ``set`` that says which ``version`` it was typed against (the pool's number box)
+      is refused with ``Conflict`` when the character has changed since, saying the value now.
+    """
+    kind = action.get("action")
+    if kind == STEP:
+        delta = action.get("delta")
+        if not is_int(delta) or delta == 0:
+            raise _refused("state.malformed", "Say how much to raise or lower the pool by.", "/delta")
+        pool = _pool_item(ruleset, state, action.get("path"), build, report, ctx)
+        if pool is None:
+            raise _refused(
+                "state.unknown_pool", "There is no such pool on this sheet.", str(action.get("path") or "")
+            )
+        current: Any = resolve(state, pool["path"], pool.get("value"))
+        if not is_int(current):
+            current = pool.get("value") if is_int(pool.get("value")) else 0
+        return {k: v for k, v in action.items() if k != "delta"} | {"action": "set", "value": current + delta}
+    if version is not None and (not is_int(version) or version != current_version):
+        what = ""
+        pool = _pool_item(ruleset, state, action.get("path"), build, report, ctx) if kind == "set" else None
+        if pool is not None:
+            now = resolve(state, pool["path"], pool.get("value"))
+            what = f"{pool.get('label') or label(split(pool['path'])[-1])} is now {now}: "
+        raise Conflict(
+            f"Not saved: {what}this sheet changed since your page showed it (version {current_version}, "
+            f"not {version}). Nothing was changed; look at the value now and set it again if you still mean to."
+        )
+    return action
+
+
+def character_state_action(
+    *, character_id, user, action: dict[str, Any], roller: Roller | None = None, version: Any = None
+) -> tuple[Character, str]:
+    """Apply one play-state action (take harm, heal, spend willpower, set a pool…) to the play
+    state as it is when the character's row is locked, whoever sends it: an action is an
+    operation ("lower Health by 1": ``STEP``; "damage 3"), never an overwrite of a value the
+    sender saw earlier.
+
+    ``version``: the character version the action was based on, for an absolute value (the
+    pool's number box): a stale one raises ``Conflict`` (409) naming the value now, and nothing
+    changes. Returns (character, the log sentence). A refusal raises ``RuleRefused`` with the
+    rule's code and message and changes nothing. The sentence becomes the reason of the new
+    version.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("action"), str):
+        raise _refused("state.malformed", "Say which action to take.")
+    with transaction.atomic():
+        character = _lock_for_state(character_id=character_id, user=user)
+        ruleset, report, ctx = _rules_of(character)
+        if not report.valid:
+            raise _refused("state.build_invalid", "Fix the build before playing this character.")
+        state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
+        action = _as_operation(
+            ruleset, state, action, character.build, report, ctx, version, character.version
+        )
+        try:
+            new_state, sentence = _apply_action(
+                ruleset, state, action, character.build, report, roller or Roller(), ctx
+            )
+        except StateError as exc:
+            raise _refused(exc.code, exc.message, exc.path) from None
+        except Exception:  # a ruleset bug: refuse, keep the state, log it
+            logger.exception("state_action of %s failed on %r", ruleset.slug, action)
+            raise _refused(
+                "state.error", "The rules could not apply this action; nothing was changed."
+            ) from None
+        # Only problems the action brings are refused: an old problem (a maximum lowered by a
+        # loadout change) must not lock the sheet.
+        before = {
+            (i.code, i.path)
+            for i in _hook(
+                None, "check_state", [], ruleset.check_state, state, character.build, report, ctx=ctx
+            )
+            or []
+        }
+        issues = (
+            _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report, ctx=ctx)
+            or []
+        )
+        issues = [i for i in issues if (i.code, i.path) not in before]
+        if issues:
+            raise _refused(issues[0].code, issues[0].message, issues[0].path)
+        character.state = new_state
+        _save_version(character, user=user, reason=sentence or f"play: {action['action']}", fields=["state"])
+    return character, sentence
+
+
+def character_update_state(*, character_id, user, state: Any, version: Any) -> Character:
+    """Replace the whole play state (the API's PATCH {version, state}).
+
+    ``version`` must be the character's current version (else ``Conflict``); the
+    state must pass the ruleset's ``check_state`` (else ``StateInvalid`` listing the
+    issues with their paths). Writes a new version.
+    """
+    with transaction.atomic():
+        character = _lock_for_state(character_id=character_id, user=user)
+        if not is_int(version) or version != character.version:
+            raise Conflict(
+                f"This character is at version {character.version}, not {version!r}: reload it and try again."
+            )
+        if not isinstance(state, dict):
+            raise StateInvalid([Issue("state.malformed", "", "The play state must be a JSON object.")])
+        ruleset, report, ctx = _rules_of(character)
+        try:
+            issues = ruleset.check_state(state, character.build, report, ctx=ctx)
+        except Exception:  # a state shaped so oddly that the ruleset trips over it
+            logger.exception("check_state of %s failed", ruleset.slug)
+            issues = [Issue("state.malformed", "", "The rules service could not read this play state.")]
+        if issues:
+            raise StateInvalid(issues)
+        character.state = state
+        _save_version(character, user=user, reason="play state updated", fields=["state"])
+    return character
+
+
+# ------------------------------------------------------------------ loadout
+
+
+def _equipment_entry(value: Any) -> dict[str, Any]:
+    """``"wielded"`` or ``{"state": "wielded", "arms": ["right_arm"]}`` → the fields to set."""
+    if isinstance(value, str):
+        return {"state": value}
+    if isinstance(value, dict) and isinstance(value.get("state"), str):
+        out: dict[str, Any] = {"state": value["state"]}
+        if "arms" in value:
+            out["arms"] = value["arms"]
+        return out
+    raise _refused("equipment.malformed", "Say whether the item is wielded, worn or carried.")
+
+
+def character_equipment_state(*, character_id, user, index: Any, state: Any) -> Character:
+    """Wield, wear or carry an equipment entry: a loadout change of the build.
+
+    Only the owner may do it (the GM gets ``NotPermitted``). The new build is
+    re-validated; a change that brings new errors (a slot or arm conflict) is refused
+    with them (``RuleRefused``) and nothing changes. Writes a new version.
+    """
+    with transaction.atomic():
+        character = character_for_user(user=user, character_id=character_id, for_update=True)
+        if not can_edit_build(user, character):
+            raise NotPermitted("Only the owner changes what this character wields, wears or carries.")
+        ruleset, old_report, _ = _rules_of(character)
+        equipment = character.build.get("equipment")
+        if not is_int(index) or not isinstance(equipment, list) or not 0 <= index < len(equipment):
+            raise _refused("equipment.unknown", "There is no such equipment entry.", f"/equipment/{index}")
+        if not isinstance(equipment[index], dict) or "state" not in equipment[index]:
+            raise _refused(
+                "equipment.malformed", "This entry has no wield/wear/carry state.", f"/equipment/{index}"
+            )
+        change = _equipment_entry(state)
+        build = copy.deepcopy(character.build)
+        entry = build["equipment"][index]
+        entry.update(change)
+        if entry["state"] != "wielded" and "arms" not in change:
+            entry.pop("arms", None)
+        phase = "approval" if character.status == Character.Status.ACTIVE else "draft"
+        report = ruleset.validate(
+            build,
+            settings=character.campaign.house_rules or None,
+            homebrew=character.campaign.homebrew or None,
+            phase=phase,
+        )
+        before = {(i.code, i.path) for i in old_report.errors}
+        new_errors = [i for i in report.errors if (i.code, i.path) not in before]
+        if new_errors:
+            first = new_errors[0]
+            raise RuleRefused(first.message, errors=[i.as_dict() for i in new_errors], code=first.code)
+        if report.spent != old_report.spent:
+            raise _refused(
+                "equipment.costs",
+                "A loadout change may not change what the build costs.",
+                f"/equipment/{index}",
+            )
+        character.build = build
+        character.report = report.as_dict()
+        name = entry.get("item") or (entry.get("custom") or {}).get("name") or f"item {index + 1}"
+        _save_version(
+            character,
+            user=user,
+            reason=f"loadout: {label(name)} {entry['state']}",
+            fields=["build", "report"],
+        )
+    return character
+
+
+# ------------------------------------------------------------------ dice
+
+
+def character_roll(
+    *,
+    character_id,
+    user,
+    rollable_id: Any,
+    roller: Roller | None = None,
+    private: bool = False,
+    inputs: dict[str, Any] | None = None,
+) -> RollLog:
+    """Roll one of the sheet's rollables on the server and log it with its exact odds.
+
+    The RollLog's ``result`` is the ruleset's roll ({"faces", "total", "outcome",
+    "text"}) plus ``"odds"``: the odds answer for the same request. ``inputs`` sets the
+    numbers the table chooses (a target, a difficulty: the roll's ``inputs``, see
+    ``selectors.play.roll_inputs``); anything else in it is refused. ``private`` is the GM's:
+    the roll goes to the GM's feed only; a player asking for it is refused (403). Once the
+    transaction commits the roll goes to the table's feed (characters/table/feed.py).
+    """
+    from characters.sheet.selectors import roll_request, rollable_for, single_inputs
+    from characters.table.feed import roll_logged
+
+    with transaction.atomic():
+        character = _lock_for_state(character_id=character_id, user=user)
+        if private and character.campaign.gm_id != user.pk:
+            raise NotPermitted("Only the GM rolls privately.")
+        rules = sheet_rules(character=character)
+        if rules.ruleset is None:
+            raise _refused(
+                "ruleset.unknown", f"The ruleset {character.ruleset!r} is not available.", "/ruleset"
+            )
+        rollable, problem = rollable_for(rules, rollable_id, inputs or {})
+        if rollable is None:
+            raise _refused("roll.unknown" if str(rollable_id) != PICKED else "roll.input", problem)
+        request, problem = roll_request(rules, rollable, single_inputs(inputs))
+        if problem:
+            raise _refused("roll.input", problem)
+        roller = roller or Roller()
+        state = rules.state
+        sentences: list[str] = []
+        after: list[str] = []
+        try:
+            odds = rules.ruleset.odds(request, ctx=rules.ctx)
+            # What the roll costs (a willpower dot spent on it) is spent with it, then the roll.
+            state, sentences = _roll_actions(rules, state, rollable.get("state_actions"), roller)
+            result = rules.ruleset.roll(request, roller, ctx=rules.ctx)
+            state, after = _roll_actions(rules, state, rollable.get("after_actions"), roller)
+        except OddsError as exc:
+            raise _refused("roll.refused", str(exc)) from None
+        except StateError as exc:
+            raise _refused(exc.code, exc.message, exc.path) from None
+        except NotImplementedError:
+            raise _refused("roll.unavailable", f"{rules.ruleset.name} cannot roll yet.") from None
+        label_text = str(rollable.get("label") or rollable_id)[:120]
+        if sentences or after:
+            character.state = state
+            _save_version(
+                character,
+                user=user,
+                reason=f"{' '.join(sentences)} Rolls {label_text}."[:REASON_LENGTH],
+                fields=["state"],
+            )
+        extra: dict[str, Any] = {"rollable": str(rollable_id)}
+        if isinstance(rollable.get("inputs"), dict):
+            extra["inputs"] = rollable["inputs"]  # the picks, to start from next time
+        log = RollLog.objects.create(
+            campaign_id=character.campaign_id,
+            character=character,
+            user=user,
+            label=label_text,
+            request=request,
+            result={**result, "odds": odds, **extra},
+            private=bool(private),
+        )
+        roll_logged(log)
+    return log
+
+
+def _roll_actions(rules: Any, state: dict, actions: Any, roller: Roller) -> tuple[dict, list[str]]:
+    """Apply a roll's play-state actions (``Ruleset.picked_roll``'s ``state_actions``) in order:
+    (the new state, their log sentences). A refusal raises ``StateError``."""
+    sentences: list[str] = []
+    for action in actions if isinstance(actions, list) else []:
+        if not isinstance(action, dict):
+            continue
+        state, sentence = _apply_action(
+            rules.ruleset, state, action, rules.build, rules.report, roller, rules.ctx
+        )
+        if sentence:
+            sentences.append(sentence)
+    return state, sentences

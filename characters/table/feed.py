@@ -1,0 +1,99 @@
+"""The table's roll feed: every roll of a campaign, live on the campaign and encounter pages.
+
+A roll is written by the dice service (characters/sheet/services.py ``character_roll``); once its
+transaction commits, ``roll_logged`` renders the feed line once, server-side, and sends it to the
+campaign's channels group (the same layer as the encounters, Redis pub/sub in production). Each
+page's websocket (characters/table/consumers.py) passes the HTML on and the htmx ws extension adds it on
+top of the page's list (``hx-swap-oob="afterbegin:#table-feed-list"``).
+
+The rolls of a fight (combat/services.py: attacks, initiative, damage, whatever an action rolls)
+are RollLog rows too, written by the encounter's service in the same transaction: the line says
+who acted, in which encounter, and the log's own words ("Grim attacks the goblin: …").
+
+Private rolls (the GM's) go to a second group that only the campaign's GM joins: they are never
+sent to a player's socket, and the selectors never render them for a player.
+
+A broken channel layer is logged, never raised: the roll is committed and the pages show it on
+their next load.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # real, but not in django-stubs
+
+from characters.models import RollLog
+from characters.templatetags.sheet_tags import chart_data, label
+
+logger = logging.getLogger(__name__)
+
+FEED_LENGTH = 20
+ITEM_TEMPLATE = "characters/_table_feed_item.html"
+MESSAGE_TYPE = "table.roll"
+
+
+def table_group(campaign_id: int) -> str:
+    """Every member's socket on the campaign's feed."""
+    return f"table-{campaign_id}"
+
+
+def gm_group(campaign_id: int) -> str:
+    """The GM's sockets only: private rolls."""
+    return f"table-{campaign_id}-gm"
+
+
+def roll_line(roll: RollLog) -> dict[str, Any]:
+    """One feed line in the game's words: who rolled what for whom, the outcome and its odds."""
+    result = roll.result if isinstance(roll.result, dict) else {}
+    odds = result.get("odds")
+    character = roll.character if roll.character_id else None  # a fight's NPC has none
+    slug = (character.ruleset if character is not None else str(result.get("ruleset") or "")) if odds else ""
+    chart = chart_data(slug, odds, result)
+    rolled = next((b for b in chart["bars"] if b["rolled"]), None)
+    when = template_localtime(roll.created) if roll.created else None
+    outcome = result.get("outcome")
+    return {
+        "pk": roll.pk,
+        "who": (roll.user.get_username() if roll.user else "") or "someone",
+        "character": character.name if character is not None else str(result.get("actor") or ""),
+        # A fight's roll (combat/services.py): its encounter, and its log line as the text.
+        "encounter": str(result.get("encounter") or "")
+        if isinstance(roll.request, dict) and "encounter" in roll.request
+        else "",
+        "label": roll.label,
+        "text": result.get("text") or "",
+        "outcome": rolled["label"] if rolled else (label(outcome) if isinstance(outcome, str) else ""),
+        "chance": rolled["percent_text"] if rolled else "",
+        "odds": chart["aria_label"].removeprefix("Odds: ").split(" Rolled:")[0] if chart["bars"] else "",
+        "private": roll.private,
+        "when_iso": when.isoformat() if when else "",
+        "when": f"{when:%H:%M}" if when else "",
+    }
+
+
+def render_line(roll: RollLog, *, oob: bool = False) -> str:
+    return render_to_string(ITEM_TEMPLATE, {"line": roll_line(roll), "oob": oob})
+
+
+def roll_logged(roll: RollLog) -> None:
+    """Call inside the service's transaction: the line goes out once it commits (never if it
+    rolls back), to the whole table or, for a private roll, to the GM only."""
+    transaction.on_commit(lambda: send_roll(roll))
+
+
+def send_roll(roll: RollLog) -> None:
+    try:
+        layer = get_channel_layer()
+        if layer is None or roll.campaign_id is None:
+            return
+        group = gm_group(roll.campaign_id) if roll.private else table_group(roll.campaign_id)
+        message = {"type": MESSAGE_TYPE, "html": render_line(roll, oob=True), "roll": roll.pk}
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        logger.exception("sending roll %s to the table failed", roll.pk)
