@@ -62,7 +62,7 @@ def pct(values: list[float], q: float) -> float:
 def build_fight():
     from combat import services
     from rulesets.engine.dice import FixedRoller
-    from tests.characters.test_sheet_fixtures import make_character
+    from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.combat.conftest import BEA, GOBLIN, PABLO, WOLF
     from tests.factories import make_campaign, make_user
 

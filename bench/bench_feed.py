@@ -87,7 +87,7 @@ def build_table(clients: int) -> dict:
     from characters.sheet.selectors import sheet_rules
     from combat import services
     from rulesets.engine.dice import FixedRoller
-    from tests.characters.test_sheet_fixtures import make_character
+    from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.combat.conftest import GOBLIN, PABLO
     from tests.factories import make_campaign, make_user
 

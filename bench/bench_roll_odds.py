@@ -72,7 +72,7 @@ def main(runs: int) -> None:
 
     from characters.models import Character
     from characters.sheet import services as play
-    from tests.characters.test_sheet_fixtures import make_character
+    from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.factories import make_campaign, make_user
 
     gm, player = make_user("bench-gm"), make_user("bench-player")

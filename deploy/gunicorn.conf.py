@@ -36,7 +36,12 @@ def when_ready(server):
         get_resolver().url_patterns  # noqa: B018 (imports every view module)
         for slug in registry.SYSTEMS:
             registry.get(slug)
-        for name in ("base.html", "characters/sheet.html", "characters/builder.html", "characters/home.html"):
+        for name in (
+            "base.html",
+            "characters/sheet/sheet.html",
+            "characters/builder/builder.html",
+            "characters/campaigns/home.html",
+        ):
             try:
                 get_template(name)
             except Exception:  # a template renamed since: nothing to warm

@@ -3,7 +3,7 @@ import os
 import pytest
 
 # Shared fixtures of the sheet, play and dice tests (`table`), wherever they are used.
-pytest_plugins = ["tests.characters.test_sheet_fixtures", "tests.live_layers"]
+pytest_plugins = ["tests.characters.sheet.test_sheet_fixtures", "tests.live_layers"]
 
 # Playwright's sync API runs an event loop in the test thread; Django's ORM then refuses to run
 # from it unless told that this is fine (it is: tests are single-threaded per connection).
@@ -61,7 +61,7 @@ def _plain_http_test_settings(settings):
 def _fresh_cache():
     """Each test starts with an empty cache: the sign-in and join-code limits (characters/accounts/throttling.py)
     count there, and tests sign in and join far more often than a person would. The limits stay on:
-    tests/characters/test_throttling.py checks them."""
+    tests/characters/accounts/test_throttling.py checks them."""
     from django.core.cache import caches
 
     for cache in caches.all():

@@ -68,7 +68,7 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
         "examples,fuzzing",
         "--header",
         f"Authorization: Token {token}",
-        # Revoking the token in use would sign the rest of the run out (tests/characters/test_tokens.py covers it).
+        # Revoking the token in use would sign the rest of the run out (tests/characters/accounts/test_tokens.py covers it).
         "--exclude-name",
         "DELETE /api/v1/auth/token/",
         "--seed",
@@ -102,7 +102,7 @@ def _table_with_everything():
     from combat import services as combat
     from combat.quick_builds import quick_build
     from rulesets.engine import registry
-    from tests.characters.test_sheet_fixtures import make_character
+    from tests.characters.sheet.test_sheet_fixtures import make_character
 
     gm, player = make_user("st-gm"), make_user("st-player")
     campaign = make_campaign(gm=gm, ruleset="pando", players=[player], name="Schema table")
@@ -171,7 +171,7 @@ def test_schemathesis_every_check_passes_on_every_operation(live_server, client,
         os.environ.get("SCHEMATHESIS_PHASES", "examples,coverage,fuzzing"),
         "--header",
         f"Authorization: Token {token}",
-        # Revoking the token in use would sign the rest of the run out (tests/characters/test_tokens.py covers it).
+        # Revoking the token in use would sign the rest of the run out (tests/characters/accounts/test_tokens.py covers it).
         "--exclude-name",
         "DELETE /api/v1/auth/token/",
         "--seed",

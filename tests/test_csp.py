@@ -15,7 +15,7 @@ from django.urls.resolvers import RoutePattern
 from characters.models import Advancement
 from combat import services as combat_services
 from rulesets.engine import registry
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db

@@ -40,7 +40,7 @@ from characters.models import Advancement, Character, RollLog
 from combat import services as combat
 from combat.quick_builds import quick_build
 from rulesets.engine import registry
-from tests.characters.test_sheet_fixtures import BUILDS, make_character
+from tests.characters.sheet.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.django_db]

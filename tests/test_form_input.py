@@ -22,7 +22,7 @@ from config.forms import (
 )
 from config.text import UNSTORABLE_MESSAGE, unstorable_at
 from rulesets.engine.base import parse_whole_number, whole_number
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
 BAD_NUMBERS = ["-+1", "+-3", "²", "1e3", " ", "", "1.0", "1_000", "٣", "0x10", "9" * 16, "- 1", "1 2"]

@@ -147,7 +147,7 @@ def character_advance(request, character_id):
         build = pending.build if pending and request.GET.get("fresh") is None else character.build
         return render(
             request,
-            "characters/advancement_advance.html",
+            "characters/advancement/advancement_advance.html",
             _advance_context(request, character, build, note=pending.note if pending else ""),
         )
 
@@ -162,17 +162,17 @@ def character_advance(request, character_id):
         except SHOWN_INLINE as exc:
             ctx = _advance_context(request, character, build, note=note, error=_reason(exc))
             template = (
-                "characters/advancement_advance.html#advance-body"
+                "characters/advancement/advancement_advance.html#advance-body"
                 if request.htmx
-                else "characters/advancement_advance.html"
+                else "characters/advancement/advancement_advance.html"
             )
             return render(request, template, ctx, status=200 if request.htmx else 422)
         messages.success(request, f"Request #{advancement.id} is sent to the GM.")
         return _redirect(request, reverse("advancement_detail", args=[advancement.id]))
     ctx = _advance_context(request, character, build, note=note)
     if request.htmx:
-        return render(request, "characters/advancement_advance.html#advance-body", ctx)
-    return render(request, "characters/advancement_advance.html", ctx)
+        return render(request, "characters/advancement/advancement_advance.html#advance-body", ctx)
+    return render(request, "characters/advancement/advancement_advance.html", ctx)
 
 
 # ------------------------------------------------------------------ one request
@@ -199,7 +199,9 @@ def _detail_context(request, advancement: Advancement) -> dict:
 @require_GET
 def advancement_detail(request, advancement_id):
     advancement = sel.advancement_for_user(user=request.user, advancement_id=advancement_id)
-    return render(request, "characters/advancement_detail.html", _detail_context(request, advancement))
+    return render(
+        request, "characters/advancement/advancement_detail.html", _detail_context(request, advancement)
+    )
 
 
 def _review_action(request, advancement_id, action):
@@ -219,7 +221,7 @@ def _review_action(request, advancement_id, action):
             "oob": True,
             "review_pending": sel.pending_review_count(user=request.user),
         }
-        return render(request, "characters/review.html#review-card", ctx)
+        return render(request, "characters/advancement/review.html#review-card", ctx)
     if error:
         messages.error(request, error)
     else:
@@ -283,7 +285,9 @@ def _cards(request, queue) -> list[dict]:
 def review_queue(request):
     """Pending requests of every campaign I run, oldest first."""
     queue = list(sel.review_queue(user=request.user))
-    return render(request, "characters/review.html", {"cards": _cards(request, queue), "campaign": None})
+    return render(
+        request, "characters/advancement/review.html", {"cards": _cards(request, queue), "campaign": None}
+    )
 
 
 @login_required
@@ -299,7 +303,7 @@ def campaign_review(request, campaign_id):
     )[:20]
     return render(
         request,
-        "characters/review.html",
+        "characters/advancement/review.html",
         {"cards": _cards(request, queue), "campaign": campaign, "recent": recent},
     )
 
@@ -312,7 +316,7 @@ def character_advancements(request, character_id):
     items = sel.advancements_for_user(user=request.user).filter(character=character)
     return render(
         request,
-        "characters/advancement_list.html",
+        "characters/advancement/advancement_list.html",
         {
             "character": character,
             "campaign": character.campaign,
@@ -362,7 +366,7 @@ def campaign_awards(request, campaign_id):
     if not is_campaign_gm(request.user, campaign):
         raise PermissionDenied("Only the campaign's GM awards points.")
     if request.method == "GET":
-        return render(request, "characters/awards.html", _awards_context(campaign))
+        return render(request, "characters/advancement/awards.html", _awards_context(campaign))
     post = request.POST
     check_post(
         post, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason", "quick": "Quick award"}
@@ -380,7 +384,7 @@ def campaign_awards(request, campaign_id):
         if choice is None:
             return render(
                 request,
-                "characters/awards.html",
+                "characters/advancement/awards.html",
                 _awards_context(campaign, form=form, error="Unknown quick award."),
                 status=400,
             )
@@ -402,7 +406,10 @@ def campaign_awards(request, campaign_id):
     except (*SHOWN_INLINE, FormInputError) as exc:
         error = str(exc) if isinstance(exc, FormInputError) else _reason(exc)
         return render(
-            request, "characters/awards.html", _awards_context(campaign, form=form, error=error), status=400
+            request,
+            "characters/advancement/awards.html",
+            _awards_context(campaign, form=form, error=error),
+            status=400,
         )
     label = _label_of(campaign.ruleset)(currency)
     names = ", ".join(r.character.name for r in rows)
@@ -476,7 +483,7 @@ def character_ledger(request, character_id):
         e["amount_text"] = f"{e['amount']:+d}".replace("-", "−")
     return render(
         request,
-        "characters/ledger.html",
+        "characters/advancement/ledger.html",
         {
             "character": character,
             "campaign": character.campaign,

@@ -536,7 +536,10 @@ def builder_form(
             widget = str(raw.get("widget") or "")
             slug = ruleset.slug if ruleset is not None else ""
             # The ruleset's own widget template, else a generic "this widget is not available" box.
-            model["template"] = (f"{slug}/builder/{widget}.html", "characters/_builder_section_unknown.html")
+            model["template"] = (
+                f"{slug}/builder/{widget}.html",
+                "characters/builder/_builder_section_unknown.html",
+            )
             # Issues beside the widget's own controls, else at the section (unless another section
             # already shows that path: then the widget lists every issue under it, see below).
             model["shared_path"] = path in anchors.slots
@@ -544,13 +547,13 @@ def builder_form(
             if ruleset is not None and widget:
                 model.update(ruleset.builder_widget(widget, raw, build, report, ui))
         else:
-            model["template"] = f"characters/_builder_section_{kind}.html"
+            model["template"] = f"characters/builder/_builder_section_{kind}.html"
             model["issues"] = anchors.add(path, model["dom_id"])
             shaper = SHAPERS.get(kind)
             if shaper is not None:
                 model.update(shaper(raw, value, control, build))
             else:
-                model["template"] = "characters/_builder_section_unknown.html"
+                model["template"] = "characters/builder/_builder_section_unknown.html"
             if raw.get("id") in filters and not raw.get("options"):
                 model["empty_text"] = (meta.get("empty_filter_text") or {}).get(
                     raw["id"], "Nothing to choose yet."

@@ -72,7 +72,7 @@ def character_create(request, campaign_id):
             return HttpResponseRedirect(reverse("character_builder", args=[character.id]))
     return render(
         request,
-        "characters/builder_new.html",
+        "characters/builder/builder_new.html",
         {
             "campaign": campaign,
             "error": error,
@@ -191,7 +191,7 @@ def character_builder(request, character_id):
         if editable:  # re-validate: homebrew or house rules may have changed since it was saved
             report = svc.character_validate(campaign=character.campaign, build=character.build)
         ctx = _builder_context(request, character, character.build, report, readonly=not editable)
-        return render(request, "characters/builder.html", ctx)
+        return render(request, "characters/builder/builder.html", ctx)
 
     if not can_edit_build(request.user, character):
         raise PermissionDenied("Only the character's owner may change its build.")
@@ -233,8 +233,8 @@ def character_builder(request, character_id):
         report = svc.character_validate(campaign=character.campaign, build=shown)
         ctx = _builder_context(request, character, shown, report, readonly=False)
         if request.htmx:
-            return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
-        return render(request, "characters/builder.html", ctx)
+            return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
+        return render(request, "characters/builder/builder.html", ctx)
     try:
         review_status = character.creation_review_status  # saving a draft does not change it
         character = svc.character_save_page_draft(
@@ -264,7 +264,7 @@ def character_builder(request, character_id):
     except Conflict as exc:  # a submit that lost a race with another save
         report = svc.character_validate(campaign=character.campaign, build=mine)
         ctx = _builder_context(request, character, mine, report, readonly=False, note=str(exc.detail))
-        return render(request, "characters/builder.html", ctx, status=409)
+        return render(request, "characters/builder/builder.html", ctx, status=409)
     except RuleRefused as exc:
         character.refresh_from_db()
         report = svc.character_validate(campaign=character.campaign, build=character.build)
@@ -273,8 +273,8 @@ def character_builder(request, character_id):
         )
         if request.htmx:
             ctx["autosave_error"] = f"Not saved: {exc.detail}"
-            return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
-        return render(request, "characters/builder.html", ctx, status=422)
+            return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
+        return render(request, "characters/builder/builder.html", ctx, status=422)
 
     merged_note = (
         "Saved elsewhere too (another tab or device): this page now shows both." if character.merged else ""
@@ -310,7 +310,7 @@ def character_builder(request, character_id):
     )
     # The partials need nothing from the request: rendering without it skips the context
     # processors (the navigation's queries) on the hottest path of the app.
-    return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+    return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
 
 
 def _conflict_words(exc: DraftConflict) -> str:
@@ -352,9 +352,9 @@ def _builder_conflict(request, character: Character, mine: dict, version, exc: D
     )
     ctx["conflict"] = True
     if request.htmx:  # 200: htmx swaps only 2xx answers (base.html's responseHandling)
-        return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
+        return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
     ctx["note"] = ctx["autosave_error"]
-    return render(request, "characters/builder.html", ctx, status=409)
+    return render(request, "characters/builder/builder.html", ctx, status=409)
 
 
 def _builder_rebased(request, character: Character, base_build, mine: dict):
@@ -384,8 +384,8 @@ def _builder_rebased(request, character: Character, base_build, mine: dict):
         ),
     )
     if request.htmx:
-        return HttpResponse(render_to_string("characters/builder.html#builder-update", ctx))
-    return render(request, "characters/builder.html", ctx)
+        return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
+    return render(request, "characters/builder/builder.html", ctx)
 
 
 # ------------------------------------------------------------------ history
@@ -424,8 +424,8 @@ def character_history(request, character_id):
         "sheet_url": _sheet_url(character),
     }
     if request.htmx and request.GET.get("partial") == "diff":
-        return render(request, "characters/history.html#history-diff", ctx)
-    return render(request, "characters/history.html", ctx)
+        return render(request, "characters/builder/history.html#history-diff", ctx)
+    return render(request, "characters/builder/history.html", ctx)
 
 
 @login_required
@@ -435,7 +435,7 @@ def character_play_log(request, character_id):
     entries = list(character_versions(character=character, kind="play")[:200])
     return render(
         request,
-        "characters/play_log.html",
+        "characters/builder/play_log.html",
         {
             "character": character,
             "entries": entries,
@@ -537,7 +537,7 @@ def character_import(request, campaign_id):
                 return HttpResponseRedirect(reverse("character_builder", args=[character.id]))
     return render(
         request,
-        "characters/import.html",
+        "characters/builder/import.html",
         {"campaign": campaign, "errors": errors, "pasted": pasted},
         status=422 if errors else 200,
     )
@@ -612,7 +612,7 @@ def campaign_homebrew(request, campaign_id):
     other = [i for i in issues if i.get("path", "").split("/")[1:2] not in [[k] for k in kinds]]
     return render(
         request,
-        "characters/homebrew.html",
+        "characters/builder/homebrew.html",
         {
             "campaign": campaign,
             "ruleset": ruleset,

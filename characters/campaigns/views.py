@@ -63,10 +63,10 @@ def _with_links(characters, *, viewer=None, is_gm: bool = True):
 
 def home(request):
     if not request.user.is_authenticated:
-        return render(request, "characters/welcome.html", {"rulesets": services.ruleset_choices()})
+        return render(request, "characters/campaigns/welcome.html", {"rulesets": services.ruleset_choices()})
     return render(
         request,
-        "characters/home.html",
+        "characters/campaigns/home.html",
         {
             **home_campaigns(request.user),
             "characters": _with_links(list(characters_owned_by(request.user))),
@@ -79,7 +79,7 @@ def home(request):
 def campaign_list(request):
     return render(
         request,
-        "characters/campaign_list.html",
+        "characters/campaigns/campaign_list.html",
         {**home_campaigns(request.user), "join_form": JoinForm()},
     )
 
@@ -100,8 +100,8 @@ def campaign_create(request):
     if request.method == "GET":
         form = CampaignCreateForm(ruleset_slug=slug)
         if request.htmx and slug is not None:
-            return render(request, "characters/campaign_form.html#ruleset-fields", {"form": form})
-        return render(request, "characters/campaign_form.html", {"form": form})
+            return render(request, "characters/campaigns/campaign_form.html#ruleset-fields", {"form": form})
+        return render(request, "characters/campaigns/campaign_form.html", {"form": form})
     shown_for = request.POST.get("_fields_for")
     switched = "_switch" in request.POST or (
         shown_for is not None and registry.get(slug or "") is not None and shown_for != slug
@@ -118,7 +118,7 @@ def campaign_create(request):
             if "_switch" in request.POST
             else "These are the settings of the ruleset you chose: check them, then create the campaign."
         )
-        return render(request, "characters/campaign_form.html", {"form": form, "note": note})
+        return render(request, "characters/campaigns/campaign_form.html", {"form": form, "note": note})
     form = CampaignCreateForm(request.POST, ruleset_slug=slug)
     if form.is_valid():
         try:
@@ -135,7 +135,7 @@ def campaign_create(request):
                 request, f"Campaign “{campaign.name}” created. Share the join code with your players."
             )
             return redirect("campaign_detail", campaign_id=campaign.pk)
-    return render(request, "characters/campaign_form.html", {"form": form}, status=400)
+    return render(request, "characters/campaigns/campaign_form.html", {"form": form}, status=400)
 
 
 @login_required
@@ -145,7 +145,7 @@ def campaign_join(request):
         attempt = JoinAttempt(request)  # wrong codes are limited per user and per IP
         if not attempt.allowed:
             form.add_error("join_code", attempt.message)
-            response = render(request, "characters/campaign_join.html", {"form": form}, status=429)
+            response = render(request, "characters/campaigns/campaign_join.html", {"form": form}, status=429)
             response["Retry-After"] = str(attempt.wait)
             return response
         try:
@@ -161,13 +161,13 @@ def campaign_join(request):
             else:
                 messages.info(request, f"You are already a member of “{membership.campaign.name}”.")
             return redirect("campaign_detail", campaign_id=membership.campaign_id)
-    return render(request, "characters/campaign_join.html", {"form": form})
+    return render(request, "characters/campaigns/campaign_join.html", {"form": form})
 
 
 @login_required
 def campaign_detail(request, campaign_id: int):
     campaign = _get_campaign_for_user(request, campaign_id)
-    return render(request, "characters/campaign_detail.html", _detail_context(request, campaign))
+    return render(request, "characters/campaigns/campaign_detail.html", _detail_context(request, campaign))
 
 
 @login_required
@@ -185,7 +185,9 @@ def campaign_feed(request, campaign_id: int):
     lines = [
         roll_line(r) for r in campaign_roll_feed(campaign=campaign, viewer=request.user, limit=FEED_LENGTH)
     ]
-    html = "".join(render_to_string("characters/_table_feed_item.html", {"line": line}) for line in lines)
+    html = "".join(
+        render_to_string("characters/table/_table_feed_item.html", {"line": line}) for line in lines
+    )
     return HttpResponse(f'<ol class="table-feed-list" id="table-feed-list" aria-live="polite">{html}</ol>')
 
 
@@ -244,7 +246,10 @@ def campaign_settings(request, campaign_id: int):
         campaign.refresh_from_db()  # nothing changed: the page shows the saved name
         status = 400
     return render(
-        request, "characters/campaign_settings.html", {"campaign": campaign, "form": form}, status=status
+        request,
+        "characters/campaigns/campaign_settings.html",
+        {"campaign": campaign, "form": form},
+        status=status,
     )
 
 
@@ -275,7 +280,9 @@ def campaign_remove_member(request, campaign_id: int, user_id: int):
     else:
         messages.success(request, f"{member.user.get_username()} was removed from the campaign.")
     if request.htmx:
-        return render(request, "characters/campaign_detail.html#members", _detail_context(request, campaign))
+        return render(
+            request, "characters/campaigns/campaign_detail.html#members", _detail_context(request, campaign)
+        )
     return redirect("campaign_detail", campaign_id=campaign.pk)
 
 
@@ -286,7 +293,7 @@ def campaign_regenerate_code(request, campaign_id: int):
     services.campaign_regenerate_join_code(gm=request.user, campaign=campaign)
     if request.htmx:
         return render(
-            request, "characters/campaign_detail.html#join-code", _detail_context(request, campaign)
+            request, "characters/campaigns/campaign_detail.html#join-code", _detail_context(request, campaign)
         )
     messages.success(request, "A new join code was made; the old one no longer works.")
     return redirect("campaign_detail", campaign_id=campaign.pk)

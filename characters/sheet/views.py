@@ -50,7 +50,7 @@ from config.errors import ApplicationError, Conflict, RuleRefused
 from config.forms import check_post, post_text, value_of
 from config.htmx import HtmxHttpRequest
 
-TEMPLATE = "characters/sheet.html"
+TEMPLATE = "characters/sheet/sheet.html"
 #: Top-level build keys the summary leaves to other blocks (or that say nothing).
 SUMMARY_SKIP = {"format", "ruleset", "name", "budget", "notes", "creation"}
 EQUIPMENT_STATES = ("wielded", "worn", "carried")

@@ -34,7 +34,7 @@ from characters.templatetags.sheet_tags import chart_data, label
 logger = logging.getLogger(__name__)
 
 FEED_LENGTH = 20
-ITEM_TEMPLATE = "characters/_table_feed_item.html"
+ITEM_TEMPLATE = "characters/table/_table_feed_item.html"
 MESSAGE_TYPE = "table.roll"
 
 

@@ -27,7 +27,7 @@ def currency_label(currency, slug) -> str:
     return ruleset.currency_label(currency) if ruleset else currency
 
 
-@register.inclusion_tag("characters/_advancement_notices.html", takes_context=True)
+@register.inclusion_tag("characters/advancement/_advancement_notices.html", takes_context=True)
 def advancement_notices(context, character):
     """The owner's latest request outcomes: ``{% load advancement_tags %}{% advancement_notices character %}``."""
     from characters.advancement.selectors import advancement_notices as notices

@@ -170,7 +170,7 @@ def _percent(p: float) -> str:
     return f"{pct:.1f}%"
 
 
-@register.inclusion_tag("characters/_roll_chart.html")
+@register.inclusion_tag("characters/sheet/_roll_chart.html")
 def roll_chart(slug: str, odds: Any, result: Any = None, chart_id: str = "roll-chart") -> dict[str, Any]:
     """``{% roll_chart slug odds result %}``: the SVG odds chart with the rolled outcome highlighted."""
     return {**chart_data(slug, odds, result), "chart_id": chart_id}
@@ -605,7 +605,7 @@ _NOTHING_DERIVED = '<div><dt>—</dt><dd class="muted">The rules derive nothing 
 
 @register.simple_tag
 def derived_rows(derived: Any, skip: Any = "") -> str:
-    """The generic Numbers list's entries (``characters/_sheet_derived.html``): every derived value
+    """The generic Numbers list's entries (``characters/sheet/_sheet_derived.html``): every derived value
     but those ``skip`` names (``"a,b"``), each labelled; none, and nothing skipped, says so."""
     items = without(derived, skip)
     if not items:
@@ -678,7 +678,7 @@ def _u(value: Any) -> str:
 
 @register.simple_tag(takes_context=True)
 def chart_bars(context: Any) -> str:
-    """The bars of ``characters/_roll_chart.html`` (its context: ``chart_data``), one ``<g>`` each."""
+    """The bars of ``characters/sheet/_roll_chart.html`` (its context: ``chart_data``), one ``<g>`` each."""
     label_x = _u(int(context["label_width"]) - 6)
     bar_x, bar_height, percent_x = _u(context["bar_x"]), _u(context["bar_height"]), _u(context["percent_x"])
     out = []
@@ -721,7 +721,7 @@ def _parts(items: Any) -> list[Any]:
 
 @register.simple_tag
 def body_aria(items: Any) -> str:
-    """The body diagram's spoken summary (``characters/_state_body.html``): "Head 0 harm; Legs 2 harm maimed"."""
+    """The body diagram's spoken summary (``characters/sheet/_state_body.html``): "Head 0 harm; Legs 2 harm maimed"."""
     out = []
     for p in _parts(items):
         status = _g(p, "status")
@@ -870,7 +870,7 @@ _TRACK_MARKS = {"bashing": "/", "lethal": "X", "aggravated": "✱"}
 
 @register.simple_tag
 def track_boxes(items: Any) -> str:
-    """A "track" section's boxes (``characters/_state_track.html``): label, penalty and the damage held."""
+    """A "track" section's boxes (``characters/sheet/_state_track.html``): label, penalty and the damage held."""
     out = []
     for box in _parts(items):
         damage, penalty = _g(box, "damage"), _g(box, "penalty")

@@ -13,7 +13,7 @@ from characters.table.feed import FEED_LENGTH, roll_line
 register = template.Library()
 
 
-@register.inclusion_tag("characters/_table_feed.html", takes_context=True)
+@register.inclusion_tag("characters/table/_table_feed.html", takes_context=True)
 def table_feed(context: Any, campaign: Any) -> dict[str, Any]:
     request = context.get("request")
     viewer = getattr(request, "user", None)

@@ -15,7 +15,7 @@ from characters.builder.services import character_create
 from characters.models import Advancement
 from characters.templatetags.builder_tags import derived_list
 from rulesets.engine import registry
-from tests.characters.test_sheet_fixtures import BUILDS, character_at_table, make_character
+from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table, make_character
 from tests.factories import api_client, make_campaign, make_user
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from characters.models import Character
 from combat import services
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
 RES = {"awareness": "presence", "insight": "rationality", "willpower": "perspective"}

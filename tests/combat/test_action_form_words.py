@@ -11,7 +11,7 @@ from django.urls import reverse
 from combat import services
 from combat.selectors import odds_rows
 from rulesets.engine import registry
-from tests.characters.test_sheet_fixtures import character_at_table
+from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
 pytestmark = pytest.mark.django_db
 RULESETS = ["pando", "paragon", "ascendant", "ourdnd", "maelstrom"]

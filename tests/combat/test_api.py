@@ -222,7 +222,7 @@ def test_who_may_do_what(running):
 
 def test_a_ruleset_without_combat_rules_is_a_clear_422(db, table):
     from rulesets.engine import registry
-    from tests.characters.test_sheet_fixtures import make_character
+    from tests.characters.sheet.test_sheet_fixtures import make_character
 
     campaign = make_campaign(gm=table["gm"], ruleset="maelstrom", players=[table["player"]])
     kestrel = make_character(ruleset="maelstrom", owner=table["player"], campaign=campaign)

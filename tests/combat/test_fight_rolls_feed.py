@@ -270,7 +270,7 @@ def test_a_removed_member_stops_receiving_the_fight_s_rolls(layer, fight):
 def test_initiative_and_an_npc_s_attack_reach_the_feed(transactional_db):
     """Our D&D: the start rolls initiative (one line each, the DM's for the goblins has no
     character), then the DM's goblin attacks Bram in the log's words."""
-    from tests.characters.test_sheet_fixtures import make_character
+    from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.combat.test_ourdnd_fight import BRAM
     from tests.combat.test_ourdnd_fight import GOBLIN as OURDND_GOBLIN
 

@@ -8,7 +8,7 @@ from characters.models import Character, CharacterVersion
 from combat import services
 from combat.models import Combatant, EncounterEvent
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.helpers import last_event, refused, snapshot
 from tests.factories import make_campaign, make_user
 from tests.rulesets.maelstrom.test_maelstrom_combat import ROOK, VASQUEZ

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from combat import services
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.helpers import event_texts, refused, snapshot
 from tests.factories import api_client, make_campaign, make_user
 

@@ -198,7 +198,7 @@ def test_a_refusal_answers_with_the_panel_only(setup):
 
 def test_the_gm_cannot_add_a_draft_character_from_the_page(setup):
     from characters.models import Character
-    from tests.characters.test_sheet_fixtures import make_character
+    from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.combat.conftest import pando
 
     draft = make_character(

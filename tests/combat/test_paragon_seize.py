@@ -13,7 +13,7 @@ import pytest
 from characters.models import Character
 from combat import services
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.helpers import event_texts, refused, snapshot
 from tests.factories import make_campaign, make_user
 

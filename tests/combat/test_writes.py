@@ -11,7 +11,7 @@ from combat import services
 from combat.models import Encounter
 from combat.selectors import campaign_characters_to_add, encounter_fight
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.conftest import BEA, GOBLIN
 from tests.combat.helpers import refused, snapshot
 

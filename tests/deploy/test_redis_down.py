@@ -29,7 +29,7 @@ from django.test import Client
 
 from config import cache as forgiving
 from config import health
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import PASSWORD, make_user
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -153,7 +153,7 @@ def test_on_sqlite_the_postgres_only_tests_are_skipped_and_named():
         "-q",
         "-p",
         "no:cacheprovider",
-        "tests/characters/test_rulebook_order.py",
+        "tests/characters/builder/test_rulebook_order.py",
         "tests/deploy/test_two_asgi_processes.py",
         PG_BINDIR="none",
     )

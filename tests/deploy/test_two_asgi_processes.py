@@ -26,7 +26,7 @@ from django.test import Client
 from combat import services
 from combat.models import Encounter
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.conftest import GOBLIN, PABLO
 from tests.factories import make_campaign, make_user
 

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from tests.characters.test_sheet_fixtures import BUILDS
+from tests.characters.sheet.test_sheet_fixtures import BUILDS
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from characters.models import LedgerEntry
-from tests.characters.test_sheet_fixtures import character_at_table
+from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

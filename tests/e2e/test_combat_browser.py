@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from combat import services
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.conftest import GOBLIN, PABLO
 from tests.e2e.conftest import watch_csp
 from tests.factories import make_campaign, make_user

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -41,7 +41,7 @@ def test_maelstroms_submit_bar_shows_the_first_problem_whole_and_links_to_the_li
     from playwright.sync_api import expect
 
     from characters.models import Character
-    from tests.characters.test_sheet_fixtures import character_at_table
+    from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
     character = character_at_table(table, "maelstrom")
     page = page_as(table["player"], viewport=size)

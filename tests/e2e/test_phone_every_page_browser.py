@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from rulesets.engine import registry
-from tests.characters.test_sheet_fixtures import BUILDS, character_at_table
+from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
 from tests.e2e.test_phone_screenshots_browser import LAYOUT_PROBLEMS
 from tests.e2e.test_sheet_play_browser import PHONE, _campaign_pages_of, _pages_of
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from characters.models import RollLog
 from characters.sheet.selectors import PICKED
 from rulesets.engine import registry
-from tests.characters.test_sheet_fixtures import character_at_table
+from tests.characters.sheet.test_sheet_fixtures import character_at_table
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

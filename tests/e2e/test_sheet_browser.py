@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.characters.test_sheet_fixtures import character_at_table
+from tests.characters.sheet.test_sheet_fixtures import character_at_table
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

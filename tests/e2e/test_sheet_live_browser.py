@@ -13,7 +13,7 @@ import pytest
 from characters.models import Character
 from combat import services as combat
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.e2e.test_table_feed_browser import _context_as, table_server  # noqa: F401  (fixture)
 from tests.factories import api_client, make_campaign, make_user
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from tests.characters.test_sheet_fixtures import character_at_table, make_character
+from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -1,5 +1,5 @@
 """The small table bugs of #12, tried in a real browser as a player would (the unit tests of
-tests/characters/test_table_bugs.py check the same by the HTML): Paragon's "Lower Health by 1"
+tests/characters/sheet/test_table_bugs.py check the same by the HTML): Paragon's "Lower Health by 1"
 stepper, the Pando roll text, the Our D&D odds chart and its rolled bar, the greeting of a new
 account, and a join code entered twice."""
 
@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from characters.sheet import services as play
 from rulesets.engine.dice import FixedRoller
-from tests.characters.test_sheet_fixtures import character_at_table
+from tests.characters.sheet.test_sheet_fixtures import character_at_table
 from tests.e2e.conftest import PASSWORD, sign_up
 from tests.factories import make_campaign, make_user
 

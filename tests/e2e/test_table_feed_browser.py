@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from tests.characters.test_sheet_fixtures import make_character
+from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.e2e.conftest import watch_csp
 from tests.factories import make_campaign, make_user
 

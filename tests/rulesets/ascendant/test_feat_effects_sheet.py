@@ -8,8 +8,8 @@ import re
 import pytest
 
 from characters.builder.services import campaign_update_homebrew
-from tests.characters.test_sheet import sheet, stat
-from tests.characters.test_sheet_fixtures import BUILDS, make_campaign, make_character
+from tests.characters.sheet.test_sheet import sheet, stat
+from tests.characters.sheet.test_sheet_fixtures import BUILDS, make_campaign, make_character
 from tests.rulesets.ascendant.test_feat_effects import IRON_GRIP
 
 pytestmark = pytest.mark.django_db
