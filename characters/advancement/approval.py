@@ -23,8 +23,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from characters.builder.services import character_activate
+from characters.advancement.pricing import build_labels, priced_rows
 from characters.diff import build_diff
+from characters.lifecycle import character_activate
 from characters.models import Advancement, Campaign, Character
 from characters.rules import campaign_ruleset, character_validate
 from characters.selectors import character_for_user, is_campaign_gm
@@ -60,13 +61,11 @@ def _check_comment(comment: Any, *, required: bool) -> str:
 
 def creation_review_open(*, character: Character, user, report: Report) -> Advancement:
     """Make ``character`` (locked, a valid draft) pending and queue its review. Call under the lock."""
-    from characters.advancement.services import _labels, _priced_rows
-
     campaign = character.campaign
     ruleset = campaign_ruleset(campaign)
-    diff = build_diff({}, _core(character.build), labels=_labels(campaign))
+    diff = build_diff({}, _core(character.build), labels=build_labels(campaign))
     # Each row priced at the margin from an empty build, so the rows add up to the header's cost.
-    rows = _priced_rows(campaign, {}, character.build, diff, report)
+    rows = priced_rows(campaign, {}, character.build, diff, report)
     cost = {c: report.spent.get(c, 0) for c in ruleset.currencies if report.spent.get(c, 0)}
     character.status = Character.Status.PENDING
     character_version_write(

@@ -62,14 +62,15 @@ requests, ``RuleRefused`` (422) for rule refusals, ``BadInput`` (400) for bad va
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from characters.advancement import approval
 from characters.advancement.ledger import ledger_award, ledger_open, ledger_reverse, ledger_spend
-from characters.advancement.selectors import advancement_for_user, cost_changes, ledger_totals
+from characters.advancement.pricing import build_labels, priced_rows
+from characters.advancement.selectors import advancement_for_user, ledger_totals
 from characters.campaigns.selectors import campaign_for_user
 from characters.diff import build_diff
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
@@ -79,7 +80,6 @@ from characters.versions import character_version_write
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import Report, registry
 from rulesets.engine.base import is_int, whole_number
-from rulesets.engine.pointer import delete_at, set_at
 
 #: The largest single award: a typo guard, not a rule.
 MAX_AWARD = 1_000_000
@@ -126,22 +126,6 @@ def _name_of(build: Any, default: str) -> str:
     return name.strip()[:120] if isinstance(name, str) and name.strip() else default
 
 
-def _labels(campaign: Campaign) -> dict[str, str]:
-    """JSON pointer → the builder's label, so a diff says "Abilities › Firearms"."""
-    from characters.selectors import builder_traits
-
-    _, _, traits = builder_traits(campaign=campaign)
-    labels: dict[str, str] = {}
-    for section in (traits or {}).get("sections", []):
-        if not isinstance(section, dict) or "path" not in section:
-            continue
-        labels[section["path"]] = section.get("label") or section["path"]
-        for entry in (section.get("fields") or []) + (section.get("options") or []):
-            if isinstance(entry, dict) and "id" in entry:
-                labels[f"{section['path']}/{entry['id']}"] = entry.get("label") or entry["id"]
-    return labels
-
-
 def _spent_now(character: Character, totals: dict[str, dict[str, int]]) -> dict[str, int]:
     """What the approved build has spent: the ledger's for awardable currencies, the report's otherwise."""
     report = character.report if isinstance(character.report, dict) else {}
@@ -161,44 +145,9 @@ def _price(character: Character, build: Any, totals) -> tuple[Any, Report, dict[
     report = character_validate(campaign=campaign, build=doc, phase="approval", previous=previous)
     before = _spent_now(character, totals)
     cost = {c: report.spent.get(c, 0) - before.get(c, 0) for c in ruleset.currencies}
-    diff = build_diff(_core(character.build), _core(doc), labels=_labels(campaign))
-    rows = _priced_rows(campaign, previous if previous is not None else {}, doc, diff, report)
+    diff = build_diff(_core(character.build), _core(doc), labels=build_labels(campaign))
+    rows = priced_rows(campaign, previous if previous is not None else {}, doc, diff, report)
     return doc, report, cost, rows
-
-
-def _priced_rows(
-    campaign: Campaign, old: dict, new: dict, diff: list[dict], new_report: Report
-) -> list[dict]:
-    """The diff rows, each with what it costs: {"cost": {currency: delta}, "items": [the rules' lines]}.
-
-    Each change is priced at the margin: applied in document order to the approved build
-    (budget aside), the spent before and after it. The rows then add up to the request's
-    cost even where a ruleset re-prices other traits (re-allocating free creation points, say), and each change carries the cost lines the rules wrote for it.
-    """
-    current = copy.deepcopy(old)
-    current["budget"] = copy.deepcopy(new.get("budget", {}))
-    before = character_validate(campaign=campaign, build=current)
-    changes = cost_changes(before.costs, new_report.costs)
-    spent = dict(before.spent)
-    rows = []
-    for i, change in enumerate(diff):
-        if i == len(diff) - 1:
-            after = dict(new_report.spent)
-        else:
-            if change["new"] is None:
-                delete_at(current, change["path"])
-            else:
-                set_at(current, change["path"], copy.deepcopy(change["new"]))
-            after = dict(character_validate(campaign=campaign, build=current).spent)
-        cost = {c: after.get(c, 0) - spent.get(c, 0) for c in set(after) | set(spent)}
-        spent = after
-        items = [label for ch in changes if _related(ch["path"], change["path"]) for label in ch["labels"]]
-        rows.append({**change, "cost": {c: v for c, v in sorted(cost.items()) if v}, "items": items})
-    return rows
-
-
-def _related(a: str, b: str) -> bool:
-    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
 
 def _is_stale(character: Character, base_version: int) -> bool:
@@ -394,8 +343,6 @@ def advancement_withdraw(*, advancement_id, user) -> Advancement:
 
 def _creation_review(advancement: Advancement, action: str, *, gm, comment: Any) -> Advancement:
     """A new character's review goes to the approval services (the character changes status)."""
-    from characters.advancement import approval
-
     if advancement.status != Advancement.Status.PENDING:
         _require_pending(advancement)
     if action == "approve":

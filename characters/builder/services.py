@@ -20,9 +20,11 @@ from typing import Any
 
 from django.db import transaction
 
-from characters.advancement.ledger import ledger_award_starting_budget, ledger_open
+from characters.advancement.approval import campaign_approves_new_characters, creation_review_open
+from characters.advancement.ledger import ledger_award_starting_budget
 from characters.campaigns.selectors import campaign_context
 from characters.diff import build_merge, builds_equal
+from characters.lifecycle import character_activate
 from characters.models import Campaign, Character, CharacterVersion
 from characters.rules import (
     campaign_ruleset,
@@ -307,32 +309,10 @@ def character_submit(*, character_id, user, version: Any = None) -> Character:
             "Only a valid build can be submitted: " + "; ".join(i.message for i in report.errors[:3]),
             errors=[i.as_dict() for i in report.errors],
         )
-    from characters.advancement.approval import campaign_approves_new_characters, creation_review_open
-
     if campaign_approves_new_characters(campaign):
         creation_review_open(character=character, user=user, report=report)
         return character
     character_activate(character=character, author=user, reason="submitted")
-    return character
-
-
-def character_activate(*, character: Character, author, reason: str) -> Character:
-    """A locked, valid character becomes active: first play state, a version, the opening ledger rows.
-
-    Called under the row lock by ``character_submit`` and by the GM's approval, so that
-    both make exactly the same character.
-    """
-    campaign = character.campaign
-    ruleset = campaign_ruleset(campaign)
-    draft_report = character_validate(campaign=campaign, build=character.build)
-    character.report = draft_report.as_dict()
-    ctx = campaign_context(campaign=campaign, ruleset=ruleset)
-    character.state = ruleset.initial_state(character.build, draft_report, ctx=ctx) or {}
-    character.status = Character.Status.ACTIVE
-    character_version_write(
-        character=character, author=author, reason=reason, fields=["report", "state", "status"]
-    )
-    ledger_open(character=character, author=author)  # the ledger's first spend rows
     return character
 
 
