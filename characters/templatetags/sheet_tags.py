@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any
 
 from django import template
+from django.utils.translation import get_language
 
 from characters.selectors.play import label as _label
 from rulesets.charts import odds_bars
@@ -32,6 +35,22 @@ def ruleset_template(slug: Any, name: str, fallback: str) -> tuple[str, str]:
     """A ruleset's own template for a piece of a page (``<slug>/<name>.html``, in its folder),
     else the generic ``fallback``: ``{% ruleset_template slug "sheet_derived" "x.html" as t %}{% include t %}``."""
     return (f"{slug}/{name}.html", fallback)
+
+
+@register.simple_tag
+def sheet_fragment_key(character: Any, slug: Any) -> str:
+    """The key of the sheet's cached derived numbers (``{% cache %}`` in sheet.html): everything they
+    are worked out from. The character and its version (every change of build or play state makes a
+    new version), the campaign's settings (house rules) and homebrew, the ruleset and the language.
+    Nothing of the viewer: the cached block holds no form, token or viewer-only line."""
+    campaign = getattr(character, "campaign", None)
+    rules = [getattr(campaign, "settings", None), getattr(campaign, "homebrew", None)]
+    digest = hashlib.blake2b(
+        json.dumps(rules, sort_keys=True, default=str).encode(), digest_size=12
+    ).hexdigest()
+    return (
+        f"{getattr(character, 'pk', '')}.{getattr(character, 'version', '')}.{slug}.{digest}.{get_language()}"
+    )
 
 
 @register.filter
