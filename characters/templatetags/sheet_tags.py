@@ -53,6 +53,16 @@ def sheet_fragment_key(character: Any, slug: Any) -> str:
     )
 
 
+@register.simple_tag
+def fragment_key(*values: Any) -> str:
+    """The key of a cached fragment made from the very plain values (dicts, lists, strings, numbers)
+    it prints, and the language: ``{% fragment_key rolls as k %}{% cache 600 roll-log k %}…``. Such a
+    fragment cannot be stale, nor shown to a viewer whose values differ (they make another key); it
+    must read nothing else (no CSRF token, no request)."""
+    digest = hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()
+    return f"{digest}.{get_language()}"
+
+
 @register.filter
 def get(mapping: Any, key: Any) -> Any:
     """``{{ derived|get:"max_hp" }}``: a dict value by a key that is not a valid variable name."""

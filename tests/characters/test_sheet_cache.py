@@ -81,3 +81,33 @@ def test_the_key_names_everything_the_numbers_depend_on(hero):
     assert sheet_fragment_key(hero, "ourdnd") != key
     with translation.override("de"):
         assert sheet_fragment_key(hero, "ourdnd").endswith(".de")
+
+
+def test_the_roll_log_and_roll_buttons_are_cached_by_what_they_print(client, table, hero):
+    from characters.services import play
+    from rulesets.engine.dice import FixedRoller
+
+    client.force_login(table["player"])
+    rollable = play.sheet_rules(character=hero).rollables[0]["id"]
+
+    def roll():
+        return play.character_roll(
+            character_id=hero.pk, user=table["player"], rollable_id=rollable, roller=FixedRoller([1] * 40)
+        )
+
+    first = roll()
+    page = client.get(reverse("character_sheet", args=[hero.pk])).content.decode()
+    assert f'<tr id="roll-{first.pk}">' in page and f'data-rollable="{rollable}"' in page
+    second = roll()
+    page = client.get(reverse("character_sheet", args=[hero.pk])).content.decode()
+    assert f'<tr id="roll-{second.pk}">' in page  # a new roll is a new key: never a stale log
+    assert f'<tr id="roll-{first.pk}">' in page and f'data-rollable="{rollable}"' in page
+
+
+def test_a_fragment_key_changes_with_any_value_it_is_made_of():
+    from characters.templatetags.sheet_tags import fragment_key
+
+    rows = [{"pk": 1, "who": "Ann", "text": "3"}]
+    assert fragment_key(rows) == fragment_key([{"pk": 1, "who": "Ann", "text": "3"}])
+    assert fragment_key(rows) != fragment_key([{"pk": 1, "who": "Ann", "text": "4"}])
+    assert fragment_key(rows, "/c/1/roll/", False) != fragment_key(rows, "/c/1/roll/", True)
