@@ -111,3 +111,17 @@ def test_a_fragment_key_changes_with_any_value_it_is_made_of():
     assert fragment_key(rows) == fragment_key([{"pk": 1, "who": "Ann", "text": "3"}])
     assert fragment_key(rows) != fragment_key([{"pk": 1, "who": "Ann", "text": "4"}])
     assert fragment_key(rows, "/c/1/roll/", False) != fragment_key(rows, "/c/1/roll/", True)
+
+
+def test_the_fragments_live_in_the_processs_own_cache_not_the_shared_one(client, table, hero):
+    from django.core.cache import caches
+    from django.core.cache.utils import make_template_fragment_key
+
+    from characters.templatetags.sheet_tags import sheet_fragment_key
+
+    client.force_login(table["player"])
+    _numbers(client, hero)
+    hero.refresh_from_db()
+    key = make_template_fragment_key("sheet-derived", [sheet_fragment_key(hero, "ourdnd")])
+    assert 'data-key="hearts"' in caches["template_fragments"].get(key)
+    assert caches["default"].get(key) is None
