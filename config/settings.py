@@ -170,7 +170,7 @@ if REDIS_URL:
     # A Redis outage degrades instead of answering 500 (config/cache.py): a failed operation is a miss,
     # Redis is left alone for 2 s after a failure, and these timeouts keep a dead one to milliseconds.
     _redis_options = {"socket_connect_timeout": 0.25, "socket_timeout": 0.5}
-    CACHES = {
+    CACHES: dict[str, dict[str, Any]] = {
         # Throttles count in this process's memory while Redis is away.
         "default": {
             "BACKEND": "config.cache.ForgivingRedisCache",
@@ -200,6 +200,14 @@ else:
         "sessions": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions"},
     }
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# The template's {% cache %} fragments (the sheet's numbers, roll buttons, roll log) are keyed by
+# everything they print (character version, campaign rules, or a digest of their values), so a
+# process's own memory serves them correctly: no Redis round trip per fragment, none to miss in an outage.
+CACHES["template_fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "template-fragments",
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 # Sessions live in the database (nothing is kept in a web process) and are read through the cache
 # (Redis when REDIS_URL is set), which saves a query on every request, live builder updates included.

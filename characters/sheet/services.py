@@ -405,7 +405,7 @@ def character_roll(
     The RollLog's ``result`` is the ruleset's roll ({"faces", "total", "outcome",
     "text"}) plus ``"odds"``: the odds answer for the same request. ``inputs`` sets the
     numbers the table chooses (a target, a difficulty: the roll's ``inputs``, see
-    ``selectors.play.roll_inputs``); anything else in it is refused. ``private`` is the GM's:
+    ``sheet.selectors.roll_inputs``); anything else in it is refused. ``private`` is the GM's:
     the roll goes to the GM's feed only; a player asking for it is refused (403). Once the
     transaction commits the roll goes to the table's feed (characters/table/feed.py).
     """

@@ -633,7 +633,7 @@ def character_roll_odds(request: HtmxHttpRequest, character_id: int) -> HttpResp
 
 def _roll_inputs_of(query) -> dict[str, list[str]]:
     """``in_target=14`` → {"target": ["14"]}: what the player set on the roll's form (the table's
-    numbers, checked against the ruleset's odds form by ``selectors.play.roll_request``; the picks of
+    numbers, checked against the ruleset's odds form by ``sheet.selectors.roll_request``; the picks of
     its roll picker, checked by the ruleset's ``picked_roll``). Checked storable first."""
     check_post(query)
     return {

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any
 
 from django import template
+from django.utils.translation import get_language
 
 from characters.sheet.selectors import label as _label
 from rulesets.charts import odds_bars
@@ -32,6 +35,32 @@ def ruleset_template(slug: Any, name: str, fallback: str) -> tuple[str, str]:
     """A ruleset's own template for a piece of a page (``<slug>/<name>.html``, in its folder),
     else the generic ``fallback``: ``{% ruleset_template slug "sheet_derived" "x.html" as t %}{% include t %}``."""
     return (f"{slug}/{name}.html", fallback)
+
+
+@register.simple_tag
+def sheet_fragment_key(character: Any, slug: Any) -> str:
+    """The key of the sheet's cached derived numbers (``{% cache %}`` in sheet.html): everything they
+    are worked out from. The character and its version (every change of build or play state makes a
+    new version), the campaign's settings (house rules) and homebrew, the ruleset and the language.
+    Nothing of the viewer: the cached block holds no form, token or viewer-only line."""
+    campaign = getattr(character, "campaign", None)
+    rules = [getattr(campaign, "settings", None), getattr(campaign, "homebrew", None)]
+    digest = hashlib.blake2b(
+        json.dumps(rules, sort_keys=True, default=str).encode(), digest_size=12
+    ).hexdigest()
+    return (
+        f"{getattr(character, 'pk', '')}.{getattr(character, 'version', '')}.{slug}.{digest}.{get_language()}"
+    )
+
+
+@register.simple_tag
+def fragment_key(*values: Any) -> str:
+    """The key of a cached fragment made from the very plain values (dicts, lists, strings, numbers)
+    it prints, and the language: ``{% fragment_key rolls as k %}{% cache 600 roll-log k %}…``. Such a
+    fragment cannot be stale, nor shown to a viewer whose values differ (they make another key); it
+    must read nothing else (no CSRF token, no request)."""
+    digest = hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()
+    return f"{digest}.{get_language()}"
 
 
 @register.filter
@@ -153,6 +182,7 @@ def chart_data(slug: str, odds: Any, result: Any = None) -> dict[str, Any]:
         "height": height,
         "width": CHART_WIDTH,
         "label_width": LABEL_WIDTH,
+        "label_x": LABEL_WIDTH - 6,
         "bar_x": LABEL_WIDTH,
         "percent_x": LABEL_WIDTH + BAR_WIDTH + 4,
         "bar_height": BAR_HEIGHT,
@@ -251,294 +281,166 @@ def state_fields(fields: Any) -> list[dict[str, Any]]:
     return out
 
 
-# ------------------------------------------------------------------ hot loops in Python
-# The sheet's biggest loops (fifty roll buttons, each its own form; the play-state sections'
-# forms) built as one string with the standard library's escaping, as builder_tags does: the
-# template engine's per-variable machinery was most of the page's time. The output is exactly
-# what the templates these replace printed.
+# ------------------------------------------------------------------ rows of the sheet
+# The sheet's repeated rows (roll buttons, the play-state sections' forms, the derived numbers…)
+# are named partials of ``characters/sheet/_sheet_rows.html``; each tag below only works out the plain
+# values its partial prints (labels, signs, dots…), and the template engine escapes them. What
+# does not change between requests (the derived numbers) is cached as a fragment by sheet.html.
 
-from html import escape as _html_escape  # noqa: E402
+from django.utils.html import format_html  # noqa: E402
 
-from django.template.defaultfilters import join as _join  # noqa: E402
-from django.template.defaulttags import CsrfTokenNode  # noqa: E402
-from django.utils.formats import localize as _localize  # noqa: E402
-from django.utils.safestring import mark_safe  # noqa: E402
+ROWS = "characters/sheet/_sheet_rows.html"
 
 _MISSING = object()
-#: Every swap of the sheet keeps the player's place: no scroll to the new content, no scroll on the
-#: focus htmx gives back to the control of the same id (static/js/app.js keeps the scroll too).
-SWAP = "outerHTML show:none focus-scroll:false"
 
 
-def _dom_id(value: Any) -> str:
-    """A rollable's id (``skill:blades``) as an element id that CSS and querySelector take as is."""
-    return _html_escape(re.sub(r"[^A-Za-z0-9_-]+", "-", str(value)))
-
-
-def _e(value: Any) -> str:
-    """``{{ value }}``: localized like the template engine does, then escaped (safe strings kept)."""
-    if type(value) is int:  # what localize gives a whole number (no thousands separator), minus its cost
-        return str(value)
-    value = _localize(value)
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return _html_escape(str(value))
-
-
-def _g(obj: Any, key: str) -> Any:
-    """A lookup as ``{% if obj.key %}`` reads it: a failed one is None."""
-    if isinstance(obj, dict):
-        return obj.get(key)
-    return None
-
-
-def _o(obj: Any, key: str) -> str:
+def _o(obj: Any, key: str) -> Any:
     """A lookup as ``{{ obj.key }}`` prints it: a failed one prints nothing."""
     if isinstance(obj, dict):
         value = obj.get(key, _MISSING)
         if value is not _MISSING:
-            return _e(value)
+            return value
     return ""
 
 
-def _csrf(context: Any) -> str:
-    return str(CsrfTokenNode().render(context))
+def _g(obj: Any, key: str) -> Any:
+    """A lookup as ``{% if obj.key %}`` reads it: a failed one is None."""
+    return obj.get(key) if isinstance(obj, dict) else None
 
 
-@register.simple_tag(takes_context=True)
-def roll_buttons(context: Any) -> str:
+def _seq(value: Any) -> list[Any]:
+    """``{% for x in value %}``'s sequence of a JSON value: anything but a list loops nothing."""
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+@register.inclusion_tag(f"{ROWS}#roll-buttons", takes_context=True)
+def roll_buttons(context: Any) -> dict[str, Any]:
     """The Dice block's groups of roll buttons (``roll_groups``: views_sheet._roll_groups), inside
     the block's one form (sheet.html): each button posts the form (the table's numbers, the GM's
     private toggle) with its roll, and its result lands in the live region right below it."""
     groups = context.get("roll_groups")
-    if not groups or not isinstance(groups, dict):
-        draft = " until the build is valid" if context.get("is_draft") else ""
-        return mark_safe(f'\n          <p class="muted">No rolls{draft}.</p>\n        ')
-    url = _e(context.get("roll_url", ""))
-    out = []
-    for group, rollables in groups.items():
-        out.append(
-            f'\n          <h3 class="sheet-subhead">{_e(group)}</h3>\n          <ul class="sheet-rollables">'
+    rows = [
+        (
+            group,
+            [{k: _o(r, k) for k in ("id", "sid", "label")} | {k: _g(r, k) for k in _ROLL_EXTRA} for r in rs],
         )
-        for r in rollables:
-            rid, sid = _o(r, "id"), _o(r, "sid")
-            request_text = _g(r, "request_text")
-            speed = _g(r, "speed_cost")
-            reason = _g(r, "reason")
-            out.append(
-                f'\n            <li id="rollable-{sid}">\n'
-                f'              <button type="submit" name="rollable" value="{rid}" id="roll-btn-{sid}"'
-                f' class="btn btn-small sheet-roll-button" data-rollable="{rid}" hx-post="{url}"'
-                f' hx-target="#roll-here-{sid}" hx-swap="innerHTML show:none focus-scroll:false" aria-describedby="roll-label-{sid}"'
-                f"{' disabled' if _g(r, 'disabled') else ''}>Roll</button>\n"
-                f'              <span class="sheet-roll-label" id="roll-label-{sid}">{_o(r, "label")}</span>\n'
-                + (
-                    f'              <span class="sheet-roll-request muted" data-testid="request-{rid}">{_e(request_text)}</span>\n'
-                    if request_text
-                    else ""
-                )
-                + (f'              <span class="muted">· {_e(speed)} speed</span>\n' if speed else "")
-                + (f'              <span class="sheet-roll-reason">{_e(reason)}</span>\n' if reason else "")
-                + f'              <div class="roll-here" id="roll-here-{sid}" role="status" aria-live="polite"></div>\n'
-                "            </li>"
-            )
-        out.append("\n          </ul>\n        ")
-    return mark_safe("".join(out))
+        for group, rs in (groups.items() if isinstance(groups, dict) else ())
+    ]
+    return {"groups": rows, "url": context.get("roll_url", ""), "is_draft": context.get("is_draft")}
 
 
-def _field_html(field: dict[str, Any]) -> str:
-    fid, name, label_ = _o(field, "fid"), _o(field, "name"), _o(field, "label")
-    kind_ = _g(field, "type")
+_ROLL_EXTRA = ("request_text", "speed_cost", "reason", "disabled")
+
+
+def _field(field: dict[str, Any]) -> dict[str, Any]:
     default = _g(field, "default")
-    if kind_ == "choice":
-        options = "".join(
-            f'<option value="{_o(opt, "value")}"{" selected" if _g(opt, "value") == default else ""}>{_o(opt, "label")}</option>'
+    return {
+        "fid": _o(field, "fid"),
+        "name": _o(field, "name"),
+        "label": _o(field, "label"),
+        "type": _g(field, "type"),
+        "default": default,
+        "min": _g(field, "min"),
+        "max": _g(field, "max"),
+        "options": [
+            {"value": _o(opt, "value"), "label": _o(opt, "label"), "selected": _g(opt, "value") == default}
             for opt in (_g(field, "options") or ())
-        )
-        body = (
-            f'\n          <label for="{fid}">{label_}</label>\n'
-            f'          <select name="{name}" id="{fid}">{options}</select>\n        '
-        )
-    elif kind_ == "flag":
-        body = (
-            f'\n          <input type="hidden" name="{name}" value="false">\n'
-            f'          <label class="state-flag-field"><input type="checkbox" name="{name}" value="true"'
-            f' id="{fid}"{" checked" if default else ""}> {label_}</label>\n        '
-        )
-    else:
-        value = "" if default is None else _e(default)
-        if kind_ == "number":
-            low, high = _g(field, "min"), _g(field, "max")
-            body = (
-                f'\n          <label for="{fid}">{label_}</label>\n'
-                f'          <input type="number" name="{name}" id="{fid}" value="{value}" class="state-number"'
-                + (f' min="{_e(low)}"' if low is not None else "")
-                + (f' max="{_e(high)}"' if high is not None else "")
-                + ">\n        "
-            )
-        else:
-            body = (
-                f'\n          <label for="{fid}">{label_}</label>\n'
-                f'          <input type="text" name="{name}" id="{fid}" value="{value}">\n        '
-            )
-    return f"\n        \n        {body}\n        \n      "
+        ],
+    }
 
 
-@register.simple_tag(takes_context=True)
-def state_action_forms(context: Any, section: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#state-action-forms", takes_context=True)
+def state_action_forms(context: Any, section: Any) -> dict[str, Any]:
     """A play-state section's action forms (``form_fields``: views_sheet._action_view)."""
-    url = _e(context.get("action_url", ""))
-    csrf = _csrf(context)
-    out = []
-    for action in _g(section, "actions") or ():
-        act = _o(action, "action")
-        fields = _g(action, "form_fields")
-        out.append(
-            f'\n    <form method="post" action="{url}" class="state-action-form"\n'
-            f'          hx-post="{url}" hx-target="#sheet-state" hx-swap="{SWAP}"\n'
-            f'          data-action="{act}">\n      {csrf}\n'
-            f'      <input type="hidden" name="action" value="{act}">\n      '
-            + "".join(
-                _field_html(f) if isinstance(f, dict) else ""
-                for f in (fields if isinstance(fields, (list, tuple)) else ())
-            )
-            + f'\n      <button type="submit" class="btn btn-small" id="{_o(action, "button_id")}">{_e(_g(action, "label") or act)}</button>\n    </form>\n    '
-        )
-    return mark_safe("".join(out))
+    actions = [
+        {
+            "action": _o(action, "action"),
+            "label": _g(action, "label") or _o(action, "action"),
+            "button_id": _o(action, "button_id"),
+            "fields": [_field(f) for f in _seq(_g(action, "form_fields")) if isinstance(f, dict)],
+        }
+        for action in (_g(section, "actions") or ())
+    ]
+    return {"actions": actions, "url": context.get("action_url", "")}
 
 
 def _gt_zero(value: Any) -> bool:
     try:
-        return value > 0
+        return bool(value > 0)
     except TypeError:
         return False
 
 
-@register.simple_tag(takes_context=True)
-def state_pools(context: Any, section: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#state-pools", takes_context=True)
+def state_pools(context: Any, section: Any) -> dict[str, Any]:
     """A "pools" section's items: value, meter, −/+ buttons and the typed value (``steps``:
-    views_sheet._pool_steps)."""
-    url = _e(context.get("action_url", ""))
-    csrf = _csrf(context)
-    edit = context.get("can_edit_state")
-    sid = _o(section, "id")
-    form_open = (
-        f'\n      <form method="post" action="{url}" class="inline-form"\n'
-        f'            hx-post="{url}" hx-target="#sheet-state" hx-swap="{SWAP}">\n        {csrf}'
-    )
-    # −/+ are steps applied to the value the pool has when they arrive; the number box is an
-    # absolute value, sent with the version this page shows (refused when stale).
-    step_head = (
-        f'{form_open}<input type="hidden" name="action" value="step"><input type="hidden" name="path" value="'
-    )
-    version = _e(getattr(context.get("character"), "version", ""))
-    set_head = (
-        f'{form_open}<input type="hidden" name="action" value="set">'
-        f'<input type="hidden" name="version" value="{version}"><input type="hidden" name="path" value="'
-    )
-    out = []
+    views_sheet._pool_steps). −/+ are steps applied to the value the pool has when they arrive;
+    the number box is an absolute value, sent with the version this page shows (refused when stale)."""
+    items = []
     for item in _g(section, "items") or ():
-        iid, label_, value = _o(item, "id"), _o(item, "label"), _o(item, "value")
-        status, high, low = _g(item, "status"), _g(item, "max"), _g(item, "min")
-        out.append(
-            f'\n  <li class="state-pool{" has-status" if status else ""}" id="pool-{sid}-{iid}" data-pool="{iid}">\n'
-            f'    <span class="state-pool-label">{label_}</span>\n'
-            f'    <span class="state-pool-value" data-testid="pool-{iid}"><strong>{value}</strong>'
-            + (f" / {_e(high)}" if high is not None else "")
-            + "</span>\n    "
-            + (
-                f'<meter min="{_e(_g(item, "min") or 0)}" max="{_e(high)}" value="{value}" aria-label="{label_}"></meter>'
-                if high is not None and _gt_zero(high)
-                else ""
-            )
-            + "\n    "
-            + (f'<span class="badge state-status">{_e(status)}</span>' if status else "")
-            + "\n    "
+        high = _g(item, "max")
+        items.append(
+            {
+                "id": _o(item, "id"),
+                "label": _o(item, "label"),
+                "value": _o(item, "value"),
+                "status": _g(item, "status"),
+                "max": high,
+                "min": _g(item, "min"),
+                "meter": high is not None and _gt_zero(high),
+                "path": _g(item, "path"),
+                "steps": [
+                    {k: _o(step, k) for k in ("delta", "dir", "verb", "sign")}
+                    | {"disabled": _g(step, "disabled")}
+                    for step in (_g(item, "steps") or ())
+                ],
+            }
         )
-        path = _g(item, "path")
-        if edit and path:
-            p = _e(path)
-            out.append('\n    <span class="state-pool-controls no-print">\n      ')
-            for step in _g(item, "steps") or ():
-                out.append(
-                    f'{step_head}{p}">\n        <input type="hidden" name="delta" value="{_o(step, "delta")}">\n'
-                    f'        <button type="submit" class="btn btn-small btn-ghost stepper" id="step-{sid}-{iid}-{_o(step, "dir")}" aria-label="{_o(step, "verb")} {label_} by 1"\n'
-                    f"          {' disabled' if _g(step, 'disabled') else ''}>{_o(step, 'sign')}</button>\n      </form>\n      "
-                )
-            out.append(
-                f'{set_head}{p}">\n'
-                f'        <label class="visually-hidden" for="set-{sid}-{iid}">Set {label_}</label>\n'
-                f'        <input type="number" class="state-number" name="value" id="set-{sid}-{iid}" value="{value}"'
-                + (f' min="{_e(low)}"' if low is not None else "")
-                + (f' max="{_e(high)}"' if high is not None else "")
-                + f'>\n        <button type="submit" class="btn btn-small btn-ghost" id="set-{sid}-{iid}-submit" aria-label="Set {label_}">Set</button>\n      </form>\n    </span>\n    '
-            )
-        out.append("\n  </li>\n  ")
-    return mark_safe("".join(out))
+    return {
+        "items": items,
+        "sid": _o(section, "id"),
+        "url": context.get("action_url", ""),
+        "edit": context.get("can_edit_state"),
+        "version": getattr(context.get("character"), "version", ""),
+    }
 
 
-@register.simple_tag
-def roll_log_rows(rolls: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#roll-log-rows")
+def roll_log_rows(rolls: Any) -> dict[str, Any]:
     """The roll log's table rows (``rolls``: views_sheet._roll_rows)."""
-    return mark_safe(
-        "".join(
-            f'\n            <tr id="roll-{_o(roll, "pk")}">\n'
-            f'              <td><time datetime="{_o(roll, "when_iso")}">{_o(roll, "when")}</time></td>\n'
-            f"              <td>{_o(roll, 'who')}</td>\n"
-            f'              <td><a href="{_o(roll, "sheet_url")}"\n'
-            f'                     hx-get="{_o(roll, "detail_url")}" hx-target="#roll-result" hx-swap="{SWAP}">{_o(roll, "label")}</a></td>\n'
-            f"              <td>{_o(roll, 'text')}</td>\n            </tr>\n          "
-            for roll in rolls or ()
-        )
-    )
+    keys = ("pk", "when_iso", "when", "who", "sheet_url", "detail_url", "label", "text")
+    return {"rolls": [{k: _o(roll, k) for k in keys} for roll in rolls or ()]}
 
 
-def _value_html(value: Any) -> str:
+def value_view(value: Any) -> dict[str, Any]:
+    """A value of the build, the derived numbers or the effects, as its partial prints it: one
+    line of words, a table or list of labelled words, or a list."""
     k = kind(value)
     if k in ("scalar", "flag", "list"):
-        return f'<span class="sheet-value">{_e(pretty(value))}</span>\n\n'
-    if k == "table":
-        rows = "".join(
-            f'<tr data-key="{_e(key)}"><th scope="row">{_e(_label(key))}</th><td>{_e(pretty(v))}</td></tr>'
-            for key, v in value.items()
-        )
-        return f'<table class="table sheet-kv"><tbody>{rows}</tbody></table>\n\n'
-    if k == "nested":
-        rows = "".join(
-            f'<div data-key="{_e(key)}"><dt>{_e(_label(key))}</dt><dd>{_e(pretty(v))}</dd></div>'
-            for key, v in value.items()
-        )
-        return f'<dl class="sheet-dl sheet-nested">{rows}</dl>\n\n'
-    return f'<ul class="sheet-rows">{"".join(f"<li>{_e(pretty(v))}</li>" for v in value)}</ul>\n'
+        return {"kind": "text", "text": pretty(value)}
+    if k in ("table", "nested"):
+        return {"kind": k, "rows": [(key, _label(key), pretty(v)) for key, v in value.items()]}
+    return {"kind": "rows", "items": [pretty(v) for v in value]}
 
 
-@register.simple_tag
-def sheet_value(value: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#sheet-value")
+def sheet_value(value: Any) -> dict[str, Any]:
     """A value of the build, the derived numbers or the effects."""
-    return mark_safe(_value_html(value))
+    return {"v": value_view(value)}
 
 
-@register.simple_tag
-def skill_rows(skills: Any, effects: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#skill-rows")
+def skill_rows(skills: Any, effects: Any) -> dict[str, Any]:
     """Table rows of named modifiers (``skills``: {id: modifier}) and, where the play state's effects
     lower one (``effects.checks["skill.<id>"]``), the lowered modifier beside it."""
-    if not isinstance(skills, dict):
-        return ""
+    rows = []
     checks = effects.get("checks", "") if isinstance(effects, dict) else ""
-    out = []
-    for key, value in skills.items():
+    for key, value in skills.items() if isinstance(skills, dict) else ():
         now = get(checks, f"skill.{key}") if isinstance(key, str) else get(checks, "")
-        lowered = ""
-        if now:
-            modifier = now.get("modifier") if isinstance(now, dict) else None
-            if modifier is not None and modifier != value:
-                lowered = f' → <strong class="sheet-lowered">{_e(signed(modifier))}</strong>'
-        k = _e(key)
-        out.append(
-            f'<tr data-key="{k}"><th scope="row">{_e(_label(key))}</th>'
-            f'<td data-testid="skill-{k}">{_e(signed(value))}{lowered}</td></tr>'
-        )
-    return mark_safe("".join(out))
+        modifier = now.get("modifier") if now and isinstance(now, dict) else None
+        lowered = signed(modifier) if modifier is not None and modifier != value else None
+        rows.append({"key": key, "label": _label(key), "value": signed(value), "lowered": lowered})
+    return {"rows": rows}
 
 
 def _count(value: Any) -> int | None:
@@ -554,11 +456,14 @@ def dots(value: Any, top: Any = 5) -> str:
     """``{{ 3|dots:5 }}``: a rating as filled and empty dots (●●●○○), read out as "3 of 5"."""
     n, most = _count(value), _count(top) or 5
     if n is None or n < 0:
-        return mark_safe('<span class="muted">—</span>')
+        return format_html('<span class="muted">{}</span>', "—")
     most = max(most, n)
-    return mark_safe(
-        f'<span class="dots" role="img" aria-label="{n} of {most}">'
-        f'{"●" * n}<span class="dot-empty">{"○" * (most - n)}</span></span>'
+    return format_html(
+        '<span class="dots" role="img" aria-label="{} of {}">{}<span class="dot-empty">{}</span></span>',
+        n,
+        most,
+        "●" * n,
+        "○" * (most - n),
     )
 
 
@@ -577,10 +482,13 @@ def hearts(value: Any) -> str:
     """``{{ 2|hearts }}``: hearts drawn (♥♥) and said ("2 hearts")."""
     n = _count(value)
     if n is None or n < 0:
-        return mark_safe('<span class="muted">—</span>')
-    return mark_safe(
-        f'<span class="hearts" aria-hidden="true">{"♥" * min(n, 20)}</span>'
-        f'<span class="visually-hidden">{n} heart{"" if n == 1 else "s"}</span>' + (f" {n}" if n > 20 else "")
+        return format_html('<span class="muted">{}</span>', "—")
+    return format_html(
+        '<span class="hearts" aria-hidden="true">{}</span><span class="visually-hidden">{} heart{}</span>{}',
+        "♥" * min(n, 20),
+        n,
+        "" if n == 1 else "s",
+        f" {n}" if n > 20 else "",
     )
 
 
@@ -597,290 +505,178 @@ def where(pointer: Any) -> str:
     return words.where(pointer)
 
 
-# Rows of the derived numbers, worked out in Python: a template loop costs a variable lookup, a
-# localize and an escape per cell, and the Numbers block is on every sheet page and htmx update.
-
-_NOTHING_DERIVED = '<div><dt>—</dt><dd class="muted">The rules derive nothing from this build yet.</dd></div>'
-
-
-@register.simple_tag
-def derived_rows(derived: Any, skip: Any = "") -> str:
+@register.inclusion_tag(f"{ROWS}#derived-rows")
+def derived_rows(derived: Any, skip: Any = "") -> dict[str, Any]:
     """The generic Numbers list's entries (``characters/sheet/_sheet_derived.html``): every derived value
     but those ``skip`` names (``"a,b"``), each labelled; none, and nothing skipped, says so."""
-    items = without(derived, skip)
-    if not items:
-        return "" if skip else mark_safe(_NOTHING_DERIVED)
-    return mark_safe(
-        "".join(
-            f'\n  <div data-key="{_e(key)}"><dt>{_e(_label(key))}</dt><dd>{_value_html(value)}</dd></div>\n  '
-            for key, value in items
-        )
-    )
+    rows = [(key, _label(key), value_view(value)) for key, value in without(derived, skip)]
+    return {"rows": rows, "skip": skip}
 
 
-@register.simple_tag
-def kv_rows(mapping: Any, prefix: str = "", sign: bool = False, third: Any = None) -> str:
+@register.inclusion_tag(f"{ROWS}#kv-rows")
+def kv_rows(mapping: Any, prefix: str = "", sign: bool = False, third: Any = None) -> dict[str, Any]:
     """Table rows of a dict: ``<tr data-key="<prefix><key>"><th>label</th><td>value</td></tr>``,
     the value ``signed`` if ``sign``; with ``third`` (a dict), a third cell with its value of the
     same key ("—" where it has none)."""
-    if not isinstance(mapping, dict):
-        return ""
-    out = []
-    for key, value in mapping.items():
-        cell = _e(signed(value)) if sign else _e(value)
-        extra = ""
-        if third is not None:
-            found = get(third, key)
-            extra = f"<td>{_e('—' if found is None else found)}</td>"
-        out.append(
-            f'<tr data-key="{_e(prefix)}{_e(key)}"><th scope="row">{_e(_label(key))}</th><td>{cell}</td>{extra}</tr>'
+    rows = []
+    for key, value in mapping.items() if isinstance(mapping, dict) else ():
+        found = get(third, key) if third is not None else None
+        rows.append(
+            {
+                "key": key,
+                "label": _label(key),
+                "value": signed(value) if sign else value,
+                "third": "—" if found is None else found,
+            }
         )
-    return mark_safe("".join(out))
+    return {"rows": rows, "prefix": prefix, "has_third": third is not None}
 
 
-def _items(obj: Any, key: str) -> Any:
-    """``{% for x in obj.key %}``'s sequence of a JSON value: a missing one loops nothing."""
-    value = obj.get(key) if isinstance(obj, dict) else None
-    return value if isinstance(value, (list, tuple)) else ()
-
-
-@register.simple_tag
-def breakdown_rows(breakdown: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#breakdown-rows")
+def breakdown_rows(breakdown: Any) -> dict[str, Any]:
     """Where each number comes from: ``{key: {label, base, total, applied: [{text}], ignored:
     [{text, reason}]}}`` as ``<div data-key="breakdown-<key>"><dt>…</dt><dd>base → total…</dd></div>``."""
-    if not isinstance(breakdown, dict):
-        return ""
-    out = []
-    for key, part in breakdown.items():
-        applied = "".join(
-            f'<span class="sheet-modifier">{_o(m, "text")}</span>' for m in _items(part, "applied")
-        )
-        ignored = "".join(
-            f'<span class="sheet-modifier muted">{_o(m, "text")}: not added, {_o(m, "reason")}</span>'
-            for m in _items(part, "ignored")
-        )
-        out.append(
-            f'<div data-key="breakdown-{_e(key)}"><dt>{_o(part, "label")}</dt><dd>{_o(part, "base")} → '
-            f"<strong>{_o(part, 'total')}</strong>{applied}{ignored}</dd></div>\n  "
-        )
-    return mark_safe("".join(out))
+    rows = [
+        {
+            "key": key,
+            "label": _o(part, "label"),
+            "base": _o(part, "base"),
+            "total": _o(part, "total"),
+            "applied": [_o(m, "text") for m in _seq(_g(part, "applied"))],
+            "ignored": [(_o(m, "text"), _o(m, "reason")) for m in _seq(_g(part, "ignored"))],
+        }
+        for key, part in (breakdown.items() if isinstance(breakdown, dict) else ())
+    ]
+    return {"rows": rows}
 
 
-def _u(value: Any) -> str:
-    """``{{ value }}`` inside ``{% localize off %}``: escaped, numbers as the engine prints them unlocalized."""
-    if type(value) is int:
-        return str(value)
-    value = _localize(value, use_l10n=False)
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return _html_escape(str(value))
-
-
-@register.simple_tag(takes_context=True)
-def chart_bars(context: Any) -> str:
-    """The bars of ``characters/sheet/_roll_chart.html`` (its context: ``chart_data``), one ``<g>`` each."""
-    label_x = _u(int(context["label_width"]) - 6)
-    bar_x, bar_height, percent_x = _u(context["bar_x"]), _u(context["bar_height"]), _u(context["percent_x"])
-    out = []
-    for bar in context["bars"]:
-        rolled = bar.get("rolled")
-        marks = (" is-rolled", ' data-rolled="true"', "▶ ") if rolled else ("", "", "")
-        name, y, text_y, percent = _u(bar["label"]), _u(bar["y"]), _u(bar["text_y"]), _u(bar["percent_text"])
-        out.append(
-            f'\n    <g class="roll-bar{marks[0]}" data-label="{name}"{marks[1]}>\n'
-            f'      <text class="roll-bar-label" x="{label_x}" y="{text_y}" text-anchor="end">'
-            f"{marks[2]}{name}</text>\n"
-            f'      <rect class="roll-bar-track" x="{bar_x}" y="{y}" width="160" height="{bar_height}"></rect>\n'
-            f'      <rect class="roll-bar-fill" x="{bar_x}" y="{y}" width="{_u(bar["width"])}" height="{bar_height}">'
-            f"<title>{name}: {percent}</title></rect>\n"
-            f'      <text class="roll-bar-value" x="{percent_x}" y="{text_y}">{percent}</text>\n'
-            "    </g>\n    "
-        )
-    return mark_safe("".join(out))
-
-
-@register.simple_tag
-def dot_options(options: Any, top: Any = 5) -> str:
+@register.inclusion_tag(f"{ROWS}#dot-options")
+def dot_options(options: Any, top: Any = 5) -> dict[str, Any]:
     """``<option>``s of rated choices (``[{id, name, dots, selected?, disabled?, note?}]``): "Name ●●○○○ 2",
     its note after a dash."""
-    out = []
-    for o in options if isinstance(options, (list, tuple)) else ():
-        note = _g(o, "note")
-        out.append(
-            f'<option value="{_o(o, "id")}"{" selected" if _g(o, "selected") else ""}'
-            f"{' disabled' if _g(o, 'disabled') else ''}>{_o(o, 'name')} "
-            f"{_e(dot_text(o.get('dots', '') if isinstance(o, dict) else '', top))}"
-            f"{f' — {_e(note)}' if note else ''}</option>"
-        )
-    return mark_safe("".join(out))
+    rows = [
+        {
+            "id": _o(o, "id"),
+            "name": _o(o, "name"),
+            "selected": _g(o, "selected"),
+            "disabled": _g(o, "disabled"),
+            "dots": dot_text(o.get("dots", "") if isinstance(o, dict) else "", top),
+            "note": _g(o, "note"),
+        }
+        for o in _seq(options)
+    ]
+    return {"options": rows}
 
 
-def _parts(items: Any) -> list[Any]:
-    return list(items) if isinstance(items, (list, tuple)) else []
-
-
-@register.simple_tag
-def body_aria(items: Any) -> str:
-    """The body diagram's spoken summary (``characters/sheet/_state_body.html``): "Head 0 harm; Legs 2 harm maimed"."""
-    out = []
-    for p in _parts(items):
-        status = _g(p, "status")
-        out.append(f"{_o(p, 'label')} {_o(p, 'harm')} harm{' ' + _e(status) if status else ''}")
-    return mark_safe("; ".join(out))
-
-
-@register.simple_tag
-def body_shapes(items: Any) -> str:
-    """The body diagram's shapes, one ``<circle>`` or ``<rect>`` per part (its ``shape``), coloured by status."""
-    out = []
-    for p in _parts(items):
-        s = _e(_g(p, "status") or "healthy")
-        d = _g(p, "shape")
-        kind = _g(d, "shape")
-        title = f"<title>{_o(p, 'label')}: {_o(p, 'harm')} harm, {s}</title>"
-        head = f'class="body-part body-{s}" data-part="{_o(p, "id")}"'
-        shape = ""
-        if kind == "circle":
-            shape = f'<circle {head} cx="{_o(d, "cx")}" cy="{_o(d, "cy")}" r="{_o(d, "r")}">{title}</circle>\n    '
-        elif kind == "rect":
-            shape = (
-                f'<rect {head} x="{_o(d, "x")}" y="{_o(d, "y")}" width="{_o(d, "width")}" '
-                f'height="{_o(d, "height")}" rx="{_o(d, "rx")}">{title}</rect>'
-            )
-        out.append(f"\n    {shape}\n    ")
-    return mark_safe("".join(out))
+def _body_part(p: Any) -> dict[str, Any]:
+    shape = _g(p, "shape")
+    gear = _g(p, "equipment")
+    return {
+        "id": _o(p, "id"),
+        "label": _o(p, "label"),
+        "harm": _o(p, "harm"),
+        "status": _g(p, "status"),
+        "css": _g(p, "status") or "healthy",
+        "vital": _g(p, "vital"),
+        "max": _g(p, "max"),
+        "protection": pretty(p.get("protection", "") if isinstance(p, dict) else ""),
+        "gear": gear,
+        "shape": _g(shape, "shape"),
+        "d": {k: _o(shape, k) for k in ("cx", "cy", "r", "x", "y", "width", "height", "rx")},
+    }
 
 
 @register.simple_tag
-def body_rows(items: Any) -> str:
-    """The body table's rows: part (✚ if vital), harm of its most, status, protection and the gear giving it."""
-    out = []
-    for p in _parts(items):
-        pid, s = _o(p, "id"), _e(_g(p, "status") or "healthy")
-        vital = ' <span class="muted" title="vital">✚</span>' if _g(p, "vital") else ""
-        most = f" / {_o(p, 'max')}" if _g(p, "max") else ""
-        gear = _g(p, "equipment")
-        gear_html = f' <span class="muted">({_join(gear, ", ", autoescape=True)})</span>' if gear else ""
-        protection = p.get("protection", "") if isinstance(p, dict) else ""
-        out.append(
-            f'\n      <tr id="body-{pid}" data-part="{pid}" class="body-row body-{s}">\n'
-            f'        <th scope="row">{_o(p, "label")}{vital}</th>\n'
-            f"        <td>{_o(p, 'harm')}{most}</td>\n"
-            f'        <td class="body-status">{s}</td>\n'
-            f"        <td>{_e(pretty(protection))}{gear_html}</td>\n"
-            "      </tr>\n    "
-        )
-    return mark_safe("".join(out))
+def body_parts(items: Any) -> list[dict[str, Any]]:
+    """The body section's parts (``characters/sheet/_state_body.html``) as its diagram and table print them:
+    ``{% body_parts section.items as parts %}``."""
+    return [_body_part(p) for p in _seq(items)]
 
 
-@register.simple_tag
-def preview_options(previews: Any, chosen: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#preview-options")
+def preview_options(previews: Any, chosen: Any) -> dict[str, Any]:
     """The odds preview's ``<option>``s (``roll_previews``: [{id, label}]), the ``chosen`` roll selected."""
-    return mark_safe(
-        "".join(
-            f'<option value="{_o(p, "id")}"{" selected" if _g(p, "id") == chosen else ""}>{_o(p, "label")}</option>'
+    return {
+        "options": [
+            {"id": _o(p, "id"), "label": _o(p, "label"), "selected": _g(p, "id") == chosen}
             for p in previews or ()
-        )
-    )
+        ]
+    }
 
 
-@register.simple_tag
-def roll_number_fields(numbers: Any) -> str:
-    """The Dice form's fields of the table's numbers (``roll_numbers``: selectors.play.roll_inputs):
+@register.inclusion_tag(f"{ROWS}#roll-number-fields")
+def roll_number_fields(numbers: Any) -> dict[str, Any]:
+    """The Dice form's fields of the table's numbers (``roll_numbers``: sheet.selectors.roll_inputs):
     a select of its choices, else a number box within its bounds."""
-    out = []
+    fields = []
     for n in numbers or ():
-        name = _o(n, "name")
-        if _g(n, "kind") == "choice":
-            value = _g(n, "value")
-            choices = n.get("choices") if isinstance(n, dict) else None
-            options = "".join(
-                f'<option value="{_e(c)}"{" selected" if c == value else ""}>{_e(_label(c))}</option>'
-                for c in (choices if isinstance(choices, (list, tuple)) else ())
-            )
-            field = f'<select name="in_{name}" id="roll-in-{name}">{options}</select>\n              '
-        else:
-            low, high = _g(n, "min"), _g(n, "max")
-            field = (
-                f'<input type="number" name="in_{name}" id="roll-in-{name}" value="{_o(n, "value")}" '
-                f'class="state-number"{"" if low is None else f" min={chr(34)}{_e(low)}{chr(34)}"}'
-                f'{"" if high is None else f" max={chr(34)}{_e(high)}{chr(34)}"} inputmode="numeric">'
-            )
-        out.append(
-            f'\n            <span class="roll-number">\n              <label for="roll-in-{name}">{_o(n, "label")}'
-            f"</label>\n              {field}\n            </span>\n            "
+        value = _g(n, "value")
+        choices = _seq(n.get("choices") if isinstance(n, dict) else None)
+        fields.append(
+            {
+                "name": _o(n, "name"),
+                "label": _o(n, "label"),
+                "choice": _g(n, "kind") == "choice",
+                "value": _o(n, "value"),
+                "min": _g(n, "min"),
+                "max": _g(n, "max"),
+                "choices": [(c, _label(c), c == value) for c in choices],
+            }
         )
-    return mark_safe("".join(out))
+    return {"fields": fields}
 
 
-@register.simple_tag(takes_context=True)
-def equipment_rows(context: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#equipment-rows", takes_context=True)
+def equipment_rows(context: Any) -> dict[str, Any]:
     """The Equipment block's items (``equipment``: views_sheet._equipment), each with the form that
     changes its state (held, worn…) where it has one and the viewer may edit the build."""
     from django.urls import reverse
 
     character, editable = context["character"], context.get("can_edit_build")
-    states = context.get("equipment_states") or ()
-    csrf = None
-    out = []
+    states = list(context.get("equipment_states") or ())
+    rows = []
     for row in context.get("equipment") or ():
-        i, name, state, arms = _e(row["index"]), _e(row["name"]), row.get("state"), row.get("arms")
-        arms_text = f' <span class="muted">({_e(pretty(arms))})</span>' if arms else ""
-        form = ""
-        if row.get("has_state") and editable:
-            url = _html_escape(reverse("character_equipment", args=[character.id, row["index"]]))
-            csrf = _csrf(context) if csrf is None else csrf
-            options = "".join(
-                f'<option value="{_e(s)}"{" selected" if s == state else ""}>{_e(s)}</option>' for s in states
-            )
-            hidden = "".join(f'<input type="hidden" name="arms" value="{_e(a)}">' for a in arms or ())
-            form = (
-                f'\n            <form method="post" class="inline-form no-print" action="{url}"\n'
-                f'                  hx-post="{url}" hx-target="#sheet-equipment" hx-swap="outerHTML show:none '
-                f'focus-scroll:false">\n              {csrf}\n'
-                f'              <label class="visually-hidden" for="equipment-state-{i}">State of {name}</label>\n'
-                f'              <select name="state" id="equipment-state-{i}">\n                {options}\n'
-                f"              </select>\n              {hidden}\n"
-                f'              <button type="submit" class="btn btn-small btn-ghost" id="equipment-change-{i}" '
-                f'aria-label="Change the state of {name}">Change</button>\n            </form>\n            '
-            )
-        out.append(
-            f'\n          <li id="equipment-{i}">\n            <span class="sheet-item-name">{name}</span>\n'
-            f'            <span class="badge">{_e(state or "—")}</span>{arms_text}\n            {form}\n'
-            "          </li>\n          "
+        state, arms = row.get("state"), row.get("arms")
+        form = bool(row.get("has_state") and editable)
+        rows.append(
+            {
+                "index": row["index"],
+                "name": row["name"],
+                "state": state,
+                "arms": pretty(arms) if arms else "",
+                "arms_list": list(arms or ()),
+                "url": reverse("character_equipment", args=[character.id, row["index"]]) if form else "",
+                "options": [(s, s == state) for s in states] if form else (),
+            }
         )
-    return mark_safe("".join(out))
+    return {"rows": rows}
 
 
-@register.simple_tag
-def dot_traits(mapping: Any, top: Any = 5) -> str:
+@register.inclusion_tag(f"{ROWS}#dot-traits")
+def dot_traits(mapping: Any, top: Any = 5) -> dict[str, Any]:
     """A ``<dl>``'s entries of rated traits (``{key: dots}``): the label, the dots out of ``top``."""
-    if not isinstance(mapping, dict):
-        return ""
-    return mark_safe(
-        "".join(
-            f'<div data-key="{_e(key)}"><dt>{_e(_label(key))}</dt><dd>{dots(value, top)}</dd></div>'
-            for key, value in mapping.items()
-        )
-    )
+    rows = [(key, _label(key), value) for key, value in mapping.items()] if isinstance(mapping, dict) else []
+    return {"rows": rows, "top": top}
 
 
 _TRACK_MARKS = {"bashing": "/", "lethal": "X", "aggravated": "✱"}
 
 
-@register.simple_tag
-def track_boxes(items: Any) -> str:
+@register.inclusion_tag(f"{ROWS}#track-boxes")
+def track_boxes(items: Any) -> dict[str, Any]:
     """A "track" section's boxes (``characters/sheet/_state_track.html``): label, penalty and the damage held."""
-    out = []
-    for box in _parts(items):
+    boxes = []
+    for box in _seq(items):
         damage, penalty = _g(box, "damage"), _g(box, "penalty")
-        held = _e(damage or "")
-        mark = (_TRACK_MARKS.get(damage, "■") if isinstance(damage, str) else "■") if damage else "□"
-        out.append(
-            f'\n  <li class="track-box{f" track-{held}" if damage else ""}" data-damage="{held}">\n'
-            f'    <span class="track-label">{_o(box, "label")}</span>\n'
-            f'    <span class="track-penalty">{"—" if penalty is None else _e(signed(penalty))}</span>\n'
-            f'    <span class="track-mark" aria-label="{_e(damage or "empty")}">{mark}</span>\n'
-            f'    <span class="track-damage">{held}</span>\n  </li>\n  '
+        boxes.append(
+            {
+                "label": _o(box, "label"),
+                "held": damage or "",
+                "penalty": "—" if penalty is None else signed(penalty),
+                "mark": (_TRACK_MARKS.get(damage, "■") if isinstance(damage, str) else "■")
+                if damage
+                else "□",
+                "said": damage or "empty",
+            }
         )
-    return mark_safe("".join(out))
+    return {"boxes": boxes}

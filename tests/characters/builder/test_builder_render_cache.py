@@ -1,9 +1,10 @@
 """The live update reuses the HTML of the sections that did not change, and shows exactly what a
-fresh render shows; the Python-rendered controls escape like the templates they replace."""
+fresh render shows; the builder's controls (builder_tags' partials) escape what they show."""
 
 from __future__ import annotations
 
 import pytest
+from django.template import Context, Template
 from django.urls import reverse
 
 from characters.builder.services import character_create, character_save_draft
@@ -74,7 +75,11 @@ def test_the_fingerprint_tells_true_from_one_and_ignores_the_raw_traits():
     assert fp({"value": 1, "raw": {"a": 1}}) == fp({"value": 1, "raw": {"b": 2}})
 
 
-def test_the_python_rendered_controls_escape_what_they_show():
+def _tag(text: str, **context) -> str:
+    return Template("{% load builder_tags %}" + text).render(Context(context))
+
+
+def test_the_builder_controls_escape_what_they_show():
     bad = '<b>"x"&\'</b>'
     row = {
         "id": "f-a",
@@ -87,19 +92,19 @@ def test_the_python_rendered_controls_escape_what_they_show():
         "min": 0,
         "max": 5,
     }
-    html = str(builder_tags.stepper(row, "/u?a=1&b=2"))
+    html = _tag("{% stepper f url %}", f=row, url="/u?a=1&b=2")
     assert "<b>" not in html and "&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt;" in html
     assert 'hx-post="/u?a=1&amp;b=2"' in html and ' min="0" max="5"' in html
     assert 'aria-describedby="f-a-err" aria-invalid="true"' in html
-    opts = str(builder_tags.options([{"id": "a", "label": bad, "help": bad, "selected": True}], titles=True))
+    opts = _tag("{% options o titles=True %}", o=[{"id": "a", "label": bad, "help": bad, "selected": True}])
     assert opts == (
         '<option value="a" selected title="&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt;">'
         "&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt;</option>"
     )
-    dots = str(builder_tags.creation_dots({"label": bad, "final": None, "dots": ["base", "xp"]}))
+    dots = _tag("{% creation_dots i %}", i={"label": bad, "final": None, "dots": ["base", "xp"]})
     assert dots == (
         '<span class="dots" role="img" aria-label="&lt;b&gt;&quot;x&quot;&amp;&#x27;&lt;/b&gt; 0: '
         'base, xp"><span class="dot base"></span><span class="dot xp"></span></span>'
     )
-    derived = str(builder_tags.derived_list({"a_b": [bad], "ok": True, "none": None}))
+    derived = _tag("{% derived_list d %}", d={"a_b": [bad], "ok": True, "none": None})
     assert "&lt;b&gt;" in derived and "<dt>A b</dt>" in derived and "<dd>yes</dd>" in derived
