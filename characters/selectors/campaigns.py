@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import overload
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet
 from django.http import Http404
 
 from characters.models import Campaign, Character, Membership
@@ -19,6 +19,14 @@ class CampaignNotFound(Http404, Campaign.DoesNotExist):
 
     It is both an ``Http404`` (views need not catch it) and a ``Campaign.DoesNotExist``
     (plain Python callers may catch that)."""
+
+
+def campaign_memberships(*, user, campaign=None) -> QuerySet[Membership]:
+    """``user``'s membership of a campaign (``campaign``: an id, a model or an expression; by default
+    the ``campaign_id`` of the outer query): who sits at a table, the rule every read of a
+    campaign's characters and encounters builds on, as ``Exists(campaign_memberships(user=u))``."""
+    where = OuterRef("campaign_id") if campaign is None else campaign
+    return Membership.objects.filter(campaign=where, user=user)
 
 
 def campaigns_for_user(user) -> QuerySet[Campaign]:
