@@ -15,14 +15,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Exists, QuerySet
 from django.http import Http404
 from django.utils.html import format_html
 from django.utils.text import slugify
 
-from characters.models import Campaign, Character, Membership
-from characters.selectors.campaigns import campaign_context
+from characters.models import Campaign, Character
+from characters.selectors.campaigns import campaign_context, campaign_memberships
 from characters.selectors.characters import is_campaign_gm
 from characters.selectors.play import label
 from combat.models import Combatant, Encounter, EncounterEvent
@@ -63,83 +62,23 @@ def encounters_for_user(*, user, campaign_id=None) -> QuerySet[Encounter]:
     return qs.order_by("-created", "-id")
 
 
-_CONVERTERS: dict[tuple, list] = {}
-
-
-def _converters(model, fields) -> list[tuple[Any, list]]:
-    """Per column: (the column expression, the converters the ORM would apply to it) — the
-    backend's (SQLite's dates and booleans) and the field's own (JSON)."""
-    key = (model, tuple(f.attname for f in fields))
-    if key not in _CONVERTERS:
-        out = []
-        for f in fields:
-            col = f.get_col(model._meta.db_table)
-            out.append((col, connection.ops.get_db_converters(col) + f.get_db_converters(connection)))
-        _CONVERTERS[key] = out
-    return _CONVERTERS[key]
-
-
-def _from_row(model, values, fields=None) -> Any:
-    """A model instance from its concrete columns (or ``fields``: the others are deferred) as the
-    database sent them, converted as the ORM converts them."""
-    fields = fields if fields is not None else model._meta.concrete_fields
-    converted = []
-    for (col, convs), value in zip(_converters(model, fields), values, strict=False):
-        for conv in convs:
-            value = conv(value, col, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
-
-
-def _columns(model, alias: str, fields=None) -> str:
-    qn = connection.ops.quote_name
-    return ", ".join(
-        f"{alias}.{qn(f.column)}" for f in (fields if fields is not None else model._meta.concrete_fields)
-    )
-
-
-def _can_lock() -> bool:
-    """Postgres locks rows; SQLite (a developer's default database) locks the whole file anyway."""
-    return connection.features.has_select_for_update_of
-
-
-_ENCOUNTER_SQL: dict[bool, str] = {}
-
-
-def _encounter_sql(for_update: bool) -> str:
-    """The encounter and its campaign (whose ``gm`` says who runs it), if the user is a member: one
-    statement, written once. Every request of the encounter page starts with it (the action,
-    the panel every page fetches after every change, the board), and the ORM's compiling of the
-    equivalent queryset cost three times the statement itself."""
-    if for_update not in _ENCOUNTER_SQL:
-        qn = connection.ops.quote_name
-        member = qn(Membership._meta.db_table)
-        _ENCOUNTER_SQL[for_update] = (
-            f"SELECT {_columns(Encounter, 'e')}, {_columns(Campaign, 'c')} "
-            f"FROM {qn(Encounter._meta.db_table)} e JOIN {qn(Campaign._meta.db_table)} c ON c.id = e.campaign_id "
-            f"WHERE e.id = %s AND EXISTS (SELECT 1 FROM {member} m WHERE m.campaign_id = e.campaign_id "
-            f"AND m.user_id = %s)" + (" FOR UPDATE OF e" if for_update and _can_lock() else "")
-        )
-    return _ENCOUNTER_SQL[for_update]
-
-
 def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encounter:
     """The encounter if ``user`` is a member of its campaign, else ``EncounterNotFound``.
     With ``for_update`` the encounter row is locked (inside a transaction): every change of
     one encounter is serialised on that lock. Its campaign comes with it, so ``encounter_is_gm``
-    needs no second round trip."""
+    needs no second round trip: one query."""
     pk = _pk(encounter_id)
     if pk is None or not getattr(user, "is_authenticated", False):
         raise EncounterNotFound("No such encounter.")
-    with connection.cursor() as cursor:
-        cursor.execute(_encounter_sql(for_update), [pk, user.pk])
-        row = cursor.fetchone()
-    if row is None:
+    found = Encounter.objects.filter(Exists(campaign_memberships(user=user)), pk=pk).select_related(
+        "campaign"
+    )
+    if for_update:
+        found = found.select_for_update(of=("self",))
+    rows = list(found.order_by()[:1])
+    if not rows:
         raise EncounterNotFound("No such encounter.")
-    n = len(Encounter._meta.concrete_fields)
-    encounter = _from_row(Encounter, row[:n])
-    Encounter.campaign.field.set_cached_value(encounter, _from_row(Campaign, row[n:]))
-    return encounter
+    return rows[0]
 
 
 def encounter_visible(*, user, encounter_id) -> bool:
@@ -301,80 +240,56 @@ class Fight:
         return [i for i in order[self.encounter.turn : self.encounter.turn + span]]
 
 
-def _fighter_fields():
+def _fighter_fields() -> tuple[list[str], list[str]]:
+    """What a fight reads of the combatants (everything) and of their characters and owners.
+
+    The characters' cached reports are not read (the fight re-validates builds through a cache);
+    leaving them out saves decoding the largest JSON column on every action. Of the owner, the
+    name shown on the row."""
     from django.contrib.auth import get_user_model
 
-    user = get_user_model()
-    # The characters' cached reports are not read (the fight re-validates builds through a cache);
-    # leaving them out saves decoding the largest JSON column on every action. Of the owner, the
-    # name shown on the row.
-    return (
-        Combatant._meta.concrete_fields,
-        [f for f in Character._meta.concrete_fields if f.attname != "report"],
-        [user._meta.pk, user._meta.get_field(user.USERNAME_FIELD)],
-        user,
-    )
+    if not _FIGHTER_FIELDS:
+        character = [f.name for f in Character._meta.concrete_fields if f.name != "report"]
+        owner = [get_user_model().USERNAME_FIELD]
+        _FIGHTER_FIELDS.append([f.name for f in Combatant._meta.concrete_fields])
+        _FIGHTER_FIELDS.append(character + [f"owner__{name}" for name in owner])
+    combatant, character = _FIGHTER_FIELDS
+    return combatant, character
 
 
-_COMBATANT_SQL: dict[bool, list[str]] = {}
-
-
-def _combatant_sql(lock_characters: bool) -> list[str]:
-    """The combatants with their characters and owners, written once (see ``_encounter_sql``).
-    Locking: the combatants, then the PCs' character rows ``FOR UPDATE`` (a lock cannot take the
-    nullable side of an outer join: two statements). Reading: one statement."""
-    if lock_characters not in _COMBATANT_SQL:
-        qn = connection.ops.quote_name
-        cf, chf, uf, user = _fighter_fields()
-        cc, ch, us = (qn(m._meta.db_table) for m in (Combatant, Character, user))
-        if lock_characters:
-            _COMBATANT_SQL[True] = [
-                f"SELECT {_columns(Combatant, 'cc', cf)} FROM {cc} cc WHERE cc.encounter_id = %s ORDER BY cc.id",
-                f"SELECT {_columns(Character, 'ch', chf)}, {_columns(user, 'u', uf)} FROM {ch} ch "
-                f"JOIN {us} u ON u.id = ch.owner_id WHERE ch.id IN (SELECT character_id FROM {cc} "
-                f"WHERE encounter_id = %s AND character_id IS NOT NULL) ORDER BY ch.id"
-                + (" FOR UPDATE OF ch" if _can_lock() else ""),
-            ]
-        else:
-            _COMBATANT_SQL[False] = [
-                f"SELECT {_columns(Combatant, 'cc', cf)}, {_columns(Character, 'ch', chf)}, {_columns(user, 'u', uf)} "
-                f"FROM {cc} cc LEFT JOIN {ch} ch ON ch.id = cc.character_id LEFT JOIN {us} u ON u.id = ch.owner_id "
-                f"WHERE cc.encounter_id = %s ORDER BY cc.id",
-            ]
-    return _COMBATANT_SQL[lock_characters]
+_FIGHTER_FIELDS: list[list[str]] = []
 
 
 def _load_combatants(encounter: Encounter, lock_characters: bool) -> list[Combatant]:
-    cf, chf, uf, user = _fighter_fields()
-    n, m = len(cf), len(chf)
-    sql = _combatant_sql(lock_characters)
-    combatants: list[Combatant] = []
-    with connection.cursor() as cursor:
-        cursor.execute(sql[0], [encounter.pk])
-        rows = cursor.fetchall()
-        characters: dict[int, Character] = {}
-        if lock_characters:
-            if any(r[[f.attname for f in cf].index("character_id")] for r in rows):
-                cursor.execute(sql[1], [encounter.pk])
-                for r in cursor.fetchall():
-                    character = _from_row(Character, r[:m], chf)
-                    Character.owner.field.set_cached_value(character, _from_row(user, r[m:], uf))
-                    characters[character.pk] = character
-            for r in rows:
-                combatants.append(_from_row(Combatant, r, cf))
-        else:
-            for r in rows:
-                c = _from_row(Combatant, r[:n], cf)
-                if c.character_id and r[n] is not None:
-                    character = _from_row(Character, r[n : n + m], chf)
-                    Character.owner.field.set_cached_value(character, _from_row(user, r[n + m :], uf))
-                    characters[character.pk] = character
-                combatants.append(c)
-    for c in combatants:
+    """The combatants, PCs with their characters and owners. Locking: the combatants, then the
+    PCs' character rows ``FOR UPDATE`` in id order (a lock cannot take the nullable side of an
+    outer join: two queries). Reading: one query."""
+    combatant_fields, character_fields = _fighter_fields()
+    combatants = Combatant.objects.filter(encounter=encounter).order_by("id")
+    if not lock_characters:
+        loaded = list(
+            combatants.select_related("character__owner").only(
+                *combatant_fields, *(f"character__{name}" for name in character_fields)
+            )
+        )
+    else:
+        loaded = list(combatants)
+        ids = sorted({c.character_id for c in loaded if c.character_id})
+        if ids:
+            characters = {
+                character.pk: character
+                for character in Character.objects.filter(pk__in=ids)
+                .select_related("owner")
+                .only(*character_fields)
+                .order_by("id")
+                .select_for_update(of=("self",))
+            }
+            for c in loaded:
+                if c.character_id in characters:
+                    c.character = characters[c.character_id]
+    for c in loaded:
         c.encounter = encounter
-        if c.character_id in characters:
-            c.character = characters[c.character_id]
-    return combatants
+    return loaded
 
 
 def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> Fight:
