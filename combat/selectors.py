@@ -10,6 +10,7 @@ never disagree.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import logging
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from django.utils.text import slugify
 from characters.models import Campaign, Character
 from characters.selectors.campaigns import campaign_context, campaign_memberships
 from characters.selectors.characters import is_campaign_gm
+from characters.selectors.compiled import CompiledQuery
 from characters.selectors.play import label
 from combat.models import Combatant, Encounter, EncounterEvent
 from rulesets.charts import odds_bars
@@ -53,7 +55,7 @@ def encounters_for_user(*, user, campaign_id=None) -> QuerySet[Encounter]:
     """Encounters of the campaigns ``user`` belongs to (optionally one campaign), newest first."""
     if not getattr(user, "is_authenticated", False):
         return Encounter.objects.none()
-    qs = Encounter.objects.filter(campaign__memberships__user=user).select_related("campaign").distinct()
+    qs = Encounter.objects.filter(Exists(campaign_memberships(user=user))).select_related("campaign")
     if campaign_id is not None:
         pk = _pk(campaign_id)
         if pk is None:
@@ -66,19 +68,30 @@ def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encou
     """The encounter if ``user`` is a member of its campaign, else ``EncounterNotFound``.
     With ``for_update`` the encounter row is locked (inside a transaction): every change of
     one encounter is serialised on that lock. Its campaign comes with it, so ``encounter_is_gm``
-    needs no second round trip: one query."""
+    needs no second round trip: one query, compiled once per process (``_ENCOUNTER_FOR_USER``)."""
     pk = _pk(encounter_id)
     if pk is None or not getattr(user, "is_authenticated", False):
         raise EncounterNotFound("No such encounter.")
-    found = Encounter.objects.filter(Exists(campaign_memberships(user=user)), pk=pk).select_related(
-        "campaign"
-    )
-    if for_update:
-        found = found.select_for_update(of=("self",))
-    rows = list(found.order_by()[:1])
+    rows = _ENCOUNTER_FOR_USER[for_update].fetch(pk=pk, user=user.pk)
     if not rows:
         raise EncounterNotFound("No such encounter.")
     return rows[0]
+
+
+def _encounter_for_user_query(for_update: bool) -> CompiledQuery:
+    def build(pk, user) -> QuerySet[Encounter]:
+        found = Encounter.objects.filter(Exists(campaign_memberships(user=user)), pk=pk)
+        found = found.select_related("campaign")
+        if for_update:
+            found = found.select_for_update(of=("self",))
+        return found.order_by()[:1]
+
+    return CompiledQuery(build, "pk", "user")
+
+
+#: Compiled once (characters/selectors/compiled.py): every request of the encounter page starts
+#: with this read (the action, the panel every page fetches after every change, the board).
+_ENCOUNTER_FOR_USER = {lock: _encounter_for_user_query(lock) for lock in (False, True)}
 
 
 def encounter_visible(*, user, encounter_id) -> bool:
@@ -240,50 +253,60 @@ class Fight:
         return [i for i in order[self.encounter.turn : self.encounter.turn + span]]
 
 
-def _fighter_fields() -> tuple[list[str], list[str]]:
-    """What a fight reads of the combatants (everything) and of their characters and owners.
+@functools.cache
+def _character_fields() -> tuple[str, ...]:
+    """What a fight reads of a PC's character and its owner, for ``only()``.
 
     The characters' cached reports are not read (the fight re-validates builds through a cache);
     leaving them out saves decoding the largest JSON column on every action. Of the owner, the
     name shown on the row."""
     from django.contrib.auth import get_user_model
 
-    if not _FIGHTER_FIELDS:
-        character = [f.name for f in Character._meta.concrete_fields if f.name != "report"]
-        owner = [get_user_model().USERNAME_FIELD]
-        _FIGHTER_FIELDS.append([f.name for f in Combatant._meta.concrete_fields])
-        _FIGHTER_FIELDS.append(character + [f"owner__{name}" for name in owner])
-    combatant, character = _FIGHTER_FIELDS
-    return combatant, character
+    fields = [f.name for f in Character._meta.concrete_fields if f.name != "report"]
+    return (*fields, f"owner__{get_user_model().USERNAME_FIELD}")
 
 
-_FIGHTER_FIELDS: list[list[str]] = []
+def _combatants_with_characters(encounter) -> QuerySet[Combatant]:
+    combatant_fields = [f.name for f in Combatant._meta.concrete_fields]
+    return (
+        Combatant.objects.filter(encounter=encounter)
+        .select_related("character__owner")
+        .only(*combatant_fields, *(f"character__{name}" for name in _character_fields()))
+        .order_by("id")
+    )
+
+
+def _combatants(encounter) -> QuerySet[Combatant]:
+    return Combatant.objects.filter(encounter=encounter).order_by("id")
+
+
+def _pc_characters_locked(encounter) -> QuerySet[Character]:
+    pcs = Combatant.objects.filter(encounter=encounter, character__isnull=False).values("character_id")
+    return (
+        Character.objects.filter(pk__in=pcs)
+        .select_related("owner")
+        .only(*_character_fields())
+        .order_by("id")
+        .select_for_update(of=("self",))
+    )
+
+
+#: Compiled once (characters/selectors/compiled.py): every encounter request reads its fight.
+_COMBATANTS_WITH_CHARACTERS = CompiledQuery(_combatants_with_characters, "encounter")
+_COMBATANTS = CompiledQuery(_combatants, "encounter")
+_PC_CHARACTERS_LOCKED = CompiledQuery(_pc_characters_locked, "encounter")
 
 
 def _load_combatants(encounter: Encounter, lock_characters: bool) -> list[Combatant]:
     """The combatants, PCs with their characters and owners. Locking: the combatants, then the
     PCs' character rows ``FOR UPDATE`` in id order (a lock cannot take the nullable side of an
-    outer join: two queries). Reading: one query."""
-    combatant_fields, character_fields = _fighter_fields()
-    combatants = Combatant.objects.filter(encounter=encounter).order_by("id")
+    outer join: two queries, the second only when there are PCs). Reading: one query."""
     if not lock_characters:
-        loaded = list(
-            combatants.select_related("character__owner").only(
-                *combatant_fields, *(f"character__{name}" for name in character_fields)
-            )
-        )
+        loaded = _COMBATANTS_WITH_CHARACTERS.fetch(encounter=encounter.pk)
     else:
-        loaded = list(combatants)
-        ids = sorted({c.character_id for c in loaded if c.character_id})
-        if ids:
-            characters = {
-                character.pk: character
-                for character in Character.objects.filter(pk__in=ids)
-                .select_related("owner")
-                .only(*character_fields)
-                .order_by("id")
-                .select_for_update(of=("self",))
-            }
+        loaded = _COMBATANTS.fetch(encounter=encounter.pk)
+        if any(c.character_id for c in loaded):
+            characters = {c.pk: c for c in _PC_CHARACTERS_LOCKED.fetch(encounter=encounter.pk)}
             for c in loaded:
                 if c.character_id in characters:
                     c.character = characters[c.character_id]
@@ -671,7 +694,7 @@ def library_npc_for_user(*, user, npc_id: Any):
         raise Http404("No such NPC.") from None
     npc = (
         LibraryNpc.objects.select_related("campaign", "campaign__gm")
-        .filter(pk=pk, campaign__memberships__user=user)
+        .filter(Exists(campaign_memberships(user=user)), pk=pk)
         .first()
         if 0 < pk < 2**63 and getattr(user, "is_authenticated", False)
         else None

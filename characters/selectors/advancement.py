@@ -7,6 +7,7 @@ See ``characters.services.advancement`` for what the ledger rows mean.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet, Sum
@@ -14,6 +15,7 @@ from django.http import Http404
 
 from characters.models import Advancement, Campaign, Character, LedgerEntry
 from characters.selectors.characters import _visible_filter, is_campaign_gm
+from characters.selectors.compiled import CompiledQuery
 from rulesets.engine import registry
 
 _MAX_ID = 2**63 - 1
@@ -177,12 +179,23 @@ def advancement_notices(*, character: Character, user, limit: int = 3) -> list[A
     view of its owner runs it. One query."""
     if not getattr(user, "is_authenticated", False) or character.owner_id != user.pk:
         return []
-    return list(
+    query = _NOTICES.get(int(limit))
+    if query is None:
+        query = _NOTICES[int(limit)] = CompiledQuery(partial(_notices, int(limit)), "character")
+    return query.fetch(character=character.pk)
+
+
+def _notices(limit: int, character) -> QuerySet[Advancement]:
+    return (
         Advancement.objects.filter(character=character)
         .exclude(status=Advancement.Status.WITHDRAWN)
         .only("id", "character", "status", "review_comment")
-        .order_by("-id")[: int(limit)]
+        .order_by("-id")[:limit]
     )
+
+
+#: Compiled once per length (characters/selectors/compiled.py): every sheet view of its owner.
+_NOTICES: dict[int, CompiledQuery] = {}
 
 
 def is_gm_of(user, character: Character) -> bool:
@@ -236,15 +249,23 @@ def cost_changes(old_costs: list[dict] | None, new_costs: list[dict] | None) -> 
 
 
 def review_badge(*, user) -> dict[str, Any]:
-    """{"review_gm": runs a campaign, "review_pending": pending requests there}: one query (every
-    page's navigation runs it)."""
-    found = Campaign.objects.filter(gm=user).aggregate(
-        campaigns=Count("id", distinct=True),
-        pending=Count(
-            "characters__advancements", filter=Q(characters__advancements__status=Advancement.Status.PENDING)
-        ),
+    """{"review_gm": runs a campaign, "review_pending": pending requests there}: one query, a row
+    per campaign ``user`` runs (every page's navigation runs it: compiled once, ``_BADGE``)."""
+    rows = _BADGE.fetch(user=user.pk)
+    return {"review_gm": bool(rows), "review_pending": sum(pending for _, pending in rows)}
+
+
+def _badge_rows(user) -> QuerySet:
+    pending = Q(characters__advancements__status=Advancement.Status.PENDING)
+    return (
+        Campaign.objects.filter(gm=user)
+        .order_by()
+        .values_list("id")
+        .annotate(pending=Count("characters__advancements", filter=pending))
     )
-    return {"review_gm": bool(found["campaigns"]), "review_pending": found["pending"] or 0}
+
+
+_BADGE = CompiledQuery(_badge_rows, "user")
 
 
 def advancement_pending(*, character: Character) -> Advancement | None:

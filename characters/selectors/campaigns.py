@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import overload
 
-from django.db.models import OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
 
 from characters.models import Campaign, Character, Membership
@@ -33,7 +33,8 @@ def campaigns_for_user(user) -> QuerySet[Campaign]:
     """The campaigns ``user`` belongs to (as GM or player), ordered by name."""
     if not getattr(user, "is_authenticated", False):
         return Campaign.objects.none()
-    return Campaign.objects.filter(memberships__user=user).select_related("gm").distinct()
+    member = Exists(campaign_memberships(user=user, campaign=OuterRef("pk")))
+    return Campaign.objects.filter(member).select_related("gm")
 
 
 def campaign_for_user(user, id) -> Campaign:

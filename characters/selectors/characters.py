@@ -15,6 +15,7 @@ from django.http import Http404
 
 from characters.models import Campaign, Character, CharacterVersion, LedgerEntry
 from characters.selectors.campaigns import campaign_memberships
+from characters.selectors.compiled import CompiledQuery
 
 _MAX_ID = 2**63 - 1
 
@@ -54,7 +55,7 @@ def character_for_user(
     is read by a subquery of the same statement: one query (the live builder runs this on every
     change). ``with_creation_review``: the same statement also reads the status of the latest
     review of the character's submission, as ``creation_review_status`` ("" when it was never
-    submitted).
+    submitted). The queryset is compiled once per process (``_CHARACTER_FOR_USER``).
     """
     if not getattr(user, "is_authenticated", False):
         raise CharacterNotFound("No such character.")
@@ -64,23 +65,14 @@ def character_for_user(
         raise CharacterNotFound("No such character.") from None
     if not 0 < pk <= _MAX_ID:
         raise CharacterNotFound("No such character.")
-    found = (
-        Character.objects.filter(_visible_filter(user), pk=pk)
-        .select_related("campaign", "owner")
-        .annotate(role_read=Subquery(campaign_memberships(user=user).values("role")[:1]))
-    )
-    if with_creation_review:
-        found = found.annotate(review_read=Subquery(_latest_creation_review_status()))
-    if for_update:
-        found = found.select_for_update(of=("self",))
-    rows = list(found.order_by()[:1])
+    rows = _CHARACTER_FOR_USER[for_update, with_creation_review].fetch(pk=pk, user=user.pk)
     if not rows:
         raise CharacterNotFound("No such character.")
     character = rows[0]
     # Read under other names: the model declares these two (django-stubs checks annotations).
     character.viewer_role = character.role_read
     if with_creation_review:
-        character.creation_review_status = character.review_read or ""  # type: ignore[attr-defined]
+        character.creation_review_status = character.review_read or ""
     return character
 
 
@@ -92,6 +84,31 @@ def _latest_creation_review_status() -> QuerySet:
         .order_by("-id")
         .values("status")[:1]
     )
+
+
+def _character_for_user_query(for_update: bool, with_creation_review: bool) -> CompiledQuery:
+    def build(pk, user) -> QuerySet[Character]:
+        found = (
+            Character.objects.filter(_visible_filter(user), pk=pk)
+            .select_related("campaign", "owner")
+            .annotate(role_read=Subquery(campaign_memberships(user=user).values("role")[:1]))
+        )
+        if with_creation_review:
+            found = found.annotate(review_read=Subquery(_latest_creation_review_status()))
+        if for_update:
+            found = found.select_for_update(of=("self",))
+        return found.order_by()[:1]
+
+    return CompiledQuery(build, "pk", "user")
+
+
+#: Compiled once (characters/selectors/compiled.py): every character page, builder update and
+#: play action starts with this read, and compiling it cost more CPU than the rest of the read.
+_CHARACTER_FOR_USER = {
+    (lock, review): _character_for_user_query(lock, review)
+    for lock in (False, True)
+    for review in (False, True)
+}
 
 
 def is_campaign_gm(user, campaign: Campaign) -> bool:

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+
+from django.db.models import QuerySet
+from django.db.models.fields.json import KT
 
 from characters.models import Character, RollLog
 from characters.selectors.campaigns import campaign_context
+from characters.selectors.compiled import CompiledQuery
 from rulesets.engine import registry
 from rulesets.engine.base import Context, RollInputError, Ruleset
 from rulesets.engine.report import Report
@@ -262,13 +267,22 @@ def character_roll_log(
 
 
 def _roll_summaries(*, character: Character, viewer, limit: int) -> list[RollSummary]:
-    from django.contrib.auth import get_user_model
-    from django.db.models.fields.json import KT
+    gm_id = character.campaign.gm_id
+    everything = viewer is not None and gm_id is not None and getattr(viewer, "pk", None) == gm_id
+    key = (everything, int(limit))
+    query = _ROLL_SUMMARIES.get(key)
+    if query is None:
+        query = _ROLL_SUMMARIES[key] = CompiledQuery(partial(_roll_summary_rows, *key), "character")
+    return [RollSummary(*row) for row in query.fetch(character=character.pk)]
 
-    rolls = _visible_rolls(
-        RollLog.objects.filter(character=character), campaign_gm_id=character.campaign.gm_id, viewer=viewer
-    )
-    rows = rolls.order_by("-created", "-id").values_list(
+
+def _roll_summary_rows(everything: bool, limit: int, character) -> QuerySet:
+    from django.contrib.auth import get_user_model
+
+    rolls = RollLog.objects.filter(character=character)
+    if not everything:
+        rolls = rolls.filter(private=False)  # a private roll is the GM's (``_visible_rolls``)
+    return rolls.order_by("-created", "-id").values_list(
         "id",
         "label",
         "private",
@@ -281,8 +295,12 @@ def _roll_summaries(*, character: Character, viewer, limit: int) -> list[RollSum
         "user_id",
         KT("result__rollable"),
         KT("result__inputs"),
-    )[: int(limit)]
-    return [RollSummary(*row) for row in rows]
+    )[:limit]
+
+
+#: The roll log's read, compiled once per (GM or not, length) (characters/selectors/compiled.py):
+#: every sheet view and play action runs it.
+_ROLL_SUMMARIES: dict[tuple[bool, int], CompiledQuery] = {}
 
 
 def character_roll(*, character: Character, roll_id, viewer=None) -> RollLog | None:
