@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 
-from characters.models import Campaign, Character, CharacterVersion, LedgerEntry, Membership
-from characters.sql import Columns as _Columns
-from characters.sql import qn, statement
+from characters.campaigns.selectors import campaign_memberships
+from characters.compiled import CompiledQuery
+from characters.models import Campaign, Character, CharacterVersion, LedgerEntry
 
 _MAX_ID = 2**63 - 1
 
@@ -27,8 +26,7 @@ class CharacterNotFound(Http404, Character.DoesNotExist):
 
 def _visible_filter(user) -> Q:
     """Characters ``user`` may see: own ones in campaigns they belong to, or any in campaigns they run."""
-    member = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user=user)
-    return (Q(owner=user) & Exists(member)) | Q(campaign__gm=user)
+    return (Q(owner=user) & Exists(campaign_memberships(user=user))) | Q(campaign__gm=user)
 
 
 def characters_visible_to(*, user, campaign_id=None) -> QuerySet[Character]:
@@ -53,14 +51,11 @@ def character_for_user(
     """The character ``character_id`` if ``user`` may see it, else ``CharacterNotFound`` (a 404).
 
     With ``for_update`` the character row is locked (call inside a transaction).
-    The campaign and owner come with it, and the user's role in the campaign is read by
-    a subquery of the same statement: one query (the live builder runs this on every change).
-    ``with_creation_review``: the same statement also reads the status of the latest review of
-    the character's submission, as ``creation_review_status`` ("" when it was never submitted).
-
-    The statement is written in SQL (``_CharacterRow``), not built by the ORM: every character
-    page, htmx update and play action runs it, and building ``select_related`` with a subquery
-    cost three times what the database took to answer (bench/README.md).
+    The campaign and owner come with it, and the user's role in the campaign (``viewer_role``)
+    is read by a subquery of the same statement: one query (the live builder runs this on every
+    change). ``with_creation_review``: the same statement also reads the status of the latest
+    review of the character's submission, as ``creation_review_status`` ("" when it was never
+    submitted). The queryset is compiled once per process (``_CHARACTER_FOR_USER``).
     """
     if not getattr(user, "is_authenticated", False):
         raise CharacterNotFound("No such character.")
@@ -70,83 +65,50 @@ def character_for_user(
         raise CharacterNotFound("No such character.") from None
     if not 0 < pk <= _MAX_ID:
         raise CharacterNotFound("No such character.")
-    character = _CharacterRow.get(
-        pk=pk, user_id=user.pk, for_update=for_update, with_creation_review=with_creation_review
-    )
-    if character is None:
+    rows = _CHARACTER_FOR_USER[for_update, with_creation_review].fetch(pk=pk, user=user.pk)
+    if not rows:
         raise CharacterNotFound("No such character.")
-    role = character.viewer_role
-    runs_it = is_campaign_gm(user, character.campaign)
-    owns_it = character.owner_id == user.pk and role is not None
-    if not (runs_it or owns_it):
-        raise CharacterNotFound("No such character.")
+    character = rows[0]
+    # Read under other names: the model declares these two (django-stubs checks annotations).
+    character.viewer_role = character.role_read
+    if with_creation_review:
+        character.creation_review_status = character.review_read or ""
     return character
 
 
-class _CharacterRow:
-    """``Character.objects.filter(pk=…).select_related("campaign", "owner")`` with the viewer's
-    role (and the latest creation review's status) as subqueries, as one SQL statement built once
-    per process and shape (``for_update``, ``with_creation_review``)."""
+def _latest_creation_review_status() -> QuerySet:
+    from characters.models import Advancement
 
-    @classmethod
-    def _shape(cls, for_update: bool, with_creation_review: bool) -> tuple[str, list[_Columns]]:
-        return statement(
-            ("character_for_user", for_update, with_creation_review),
-            lambda: cls._build(for_update, with_creation_review),
+    return (
+        Advancement.objects.filter(character_id=OuterRef("pk"), kind=Advancement.Kind.CREATION)
+        .order_by("-id")
+        .values("status")[:1]
+    )
+
+
+def _character_for_user_query(for_update: bool, with_creation_review: bool) -> CompiledQuery:
+    def build(pk, user) -> QuerySet[Character]:
+        found = (
+            Character.objects.filter(_visible_filter(user), pk=pk)
+            .select_related("campaign", "owner")
+            .annotate(role_read=Subquery(campaign_memberships(user=user).values("role")[:1]))
         )
-
-    @staticmethod
-    def _build(for_update: bool, with_creation_review: bool) -> tuple[str, list[_Columns]]:
-        from django.contrib.auth import get_user_model
-
-        from characters.models import Advancement
-
-        parts = [_Columns(Character, "c"), _Columns(Campaign, "p"), _Columns(get_user_model(), "u")]
-        review = (
-            f", (SELECT a.{qn('status')} FROM {qn(Advancement._meta.db_table)} a "
-            f"WHERE a.{qn('character_id')} = c.{qn('id')} AND a.{qn('kind')} = %s "
-            f"ORDER BY a.{qn('id')} DESC LIMIT 1)"
-            if with_creation_review
-            else ""
-        )
-        sql = (
-            f"SELECT {', '.join(p.sql for p in parts)}, "
-            f"(SELECT m.{qn('role')} FROM {qn(Membership._meta.db_table)} m "
-            f"WHERE m.{qn('campaign_id')} = c.{qn('campaign_id')} AND m.{qn('user_id')} = %s LIMIT 1)"
-            f"{review} "
-            f"FROM {qn(Character._meta.db_table)} c "
-            f"INNER JOIN {qn(Campaign._meta.db_table)} p ON p.{qn('id')} = c.{qn('campaign_id')} "
-            f"INNER JOIN {qn(get_user_model()._meta.db_table)} u ON u.{qn('id')} = c.{qn('owner_id')} "
-            f"WHERE c.{qn('id')} = %s"
-        )
-        if for_update and connection.features.has_select_for_update_of:
-            sql += " FOR UPDATE OF c"
-        elif for_update and connection.features.has_select_for_update:
-            sql += " FOR UPDATE"
-        return sql, parts
-
-    @classmethod
-    def get(cls, *, pk: int, user_id, for_update: bool, with_creation_review: bool) -> Character | None:
-        from characters.models import Advancement
-
-        sql, (character_cols, campaign_cols, owner_cols) = cls._shape(for_update, with_creation_review)
-        params: list[Any] = [user_id, pk]
         if with_creation_review:
-            params = [user_id, Advancement.Kind.CREATION.value, pk]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        a, b = len(character_cols.fields), len(character_cols.fields) + len(campaign_cols.fields)
-        c = b + len(owner_cols.fields)
-        character = character_cols.instance(row[:a])
-        Character.campaign.field.set_cached_value(character, campaign_cols.instance(row[a:b]))
-        Character.owner.field.set_cached_value(character, owner_cols.instance(row[b:c]))
-        character.viewer_role = row[c]
-        if with_creation_review:
-            character.creation_review_status = row[c + 1] or ""
-        return character
+            found = found.annotate(review_read=Subquery(_latest_creation_review_status()))
+        if for_update:
+            found = found.select_for_update(of=("self",))
+        return found.order_by()[:1]
+
+    return CompiledQuery(build, "pk", "user")
+
+
+#: Compiled once (characters/compiled.py): every character page, builder update and
+#: play action starts with this read, and compiling it cost more CPU than the rest of the read.
+_CHARACTER_FOR_USER = {
+    (lock, review): _character_for_user_query(lock, review)
+    for lock in (False, True)
+    for review in (False, True)
+}
 
 
 def is_campaign_gm(user, campaign: Campaign) -> bool:

@@ -10,19 +10,20 @@ never disagree.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Exists, QuerySet
 from django.http import Http404
 from django.utils.html import format_html
 from django.utils.text import slugify
 
-from characters.campaigns.selectors import campaign_context
-from characters.models import Campaign, Character, Membership
+from characters.campaigns.selectors import campaign_context, campaign_memberships
+from characters.compiled import CompiledQuery
+from characters.models import Campaign, Character
 from characters.selectors import is_campaign_gm
 from characters.sheet.selectors import label
 from combat.models import Combatant, Encounter, EncounterEvent
@@ -54,7 +55,7 @@ def encounters_for_user(*, user, campaign_id=None) -> QuerySet[Encounter]:
     """Encounters of the campaigns ``user`` belongs to (optionally one campaign), newest first."""
     if not getattr(user, "is_authenticated", False):
         return Encounter.objects.none()
-    qs = Encounter.objects.filter(campaign__memberships__user=user).select_related("campaign").distinct()
+    qs = Encounter.objects.filter(Exists(campaign_memberships(user=user))).select_related("campaign")
     if campaign_id is not None:
         pk = _pk(campaign_id)
         if pk is None:
@@ -63,83 +64,34 @@ def encounters_for_user(*, user, campaign_id=None) -> QuerySet[Encounter]:
     return qs.order_by("-created", "-id")
 
 
-_CONVERTERS: dict[tuple, list] = {}
-
-
-def _converters(model, fields) -> list[tuple[Any, list]]:
-    """Per column: (the column expression, the converters the ORM would apply to it) — the
-    backend's (SQLite's dates and booleans) and the field's own (JSON)."""
-    key = (model, tuple(f.attname for f in fields))
-    if key not in _CONVERTERS:
-        out = []
-        for f in fields:
-            col = f.get_col(model._meta.db_table)
-            out.append((col, connection.ops.get_db_converters(col) + f.get_db_converters(connection)))
-        _CONVERTERS[key] = out
-    return _CONVERTERS[key]
-
-
-def _from_row(model, values, fields=None) -> Any:
-    """A model instance from its concrete columns (or ``fields``: the others are deferred) as the
-    database sent them, converted as the ORM converts them."""
-    fields = fields if fields is not None else model._meta.concrete_fields
-    converted = []
-    for (col, convs), value in zip(_converters(model, fields), values, strict=False):
-        for conv in convs:
-            value = conv(value, col, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
-
-
-def _columns(model, alias: str, fields=None) -> str:
-    qn = connection.ops.quote_name
-    return ", ".join(
-        f"{alias}.{qn(f.column)}" for f in (fields if fields is not None else model._meta.concrete_fields)
-    )
-
-
-def _can_lock() -> bool:
-    """Postgres locks rows; SQLite (a developer's default database) locks the whole file anyway."""
-    return connection.features.has_select_for_update_of
-
-
-_ENCOUNTER_SQL: dict[bool, str] = {}
-
-
-def _encounter_sql(for_update: bool) -> str:
-    """The encounter and its campaign (whose ``gm`` says who runs it), if the user is a member: one
-    statement, written once. Every request of the encounter page starts with it (the action,
-    the panel every page fetches after every change, the board), and the ORM's compiling of the
-    equivalent queryset cost three times the statement itself."""
-    if for_update not in _ENCOUNTER_SQL:
-        qn = connection.ops.quote_name
-        member = qn(Membership._meta.db_table)
-        _ENCOUNTER_SQL[for_update] = (
-            f"SELECT {_columns(Encounter, 'e')}, {_columns(Campaign, 'c')} "
-            f"FROM {qn(Encounter._meta.db_table)} e JOIN {qn(Campaign._meta.db_table)} c ON c.id = e.campaign_id "
-            f"WHERE e.id = %s AND EXISTS (SELECT 1 FROM {member} m WHERE m.campaign_id = e.campaign_id "
-            f"AND m.user_id = %s)" + (" FOR UPDATE OF e" if for_update and _can_lock() else "")
-        )
-    return _ENCOUNTER_SQL[for_update]
-
-
 def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encounter:
     """The encounter if ``user`` is a member of its campaign, else ``EncounterNotFound``.
     With ``for_update`` the encounter row is locked (inside a transaction): every change of
     one encounter is serialised on that lock. Its campaign comes with it, so ``encounter_is_gm``
-    needs no second round trip."""
+    needs no second round trip: one query, compiled once per process (``_ENCOUNTER_FOR_USER``)."""
     pk = _pk(encounter_id)
     if pk is None or not getattr(user, "is_authenticated", False):
         raise EncounterNotFound("No such encounter.")
-    with connection.cursor() as cursor:
-        cursor.execute(_encounter_sql(for_update), [pk, user.pk])
-        row = cursor.fetchone()
-    if row is None:
+    rows = _ENCOUNTER_FOR_USER[for_update].fetch(pk=pk, user=user.pk)
+    if not rows:
         raise EncounterNotFound("No such encounter.")
-    n = len(Encounter._meta.concrete_fields)
-    encounter = _from_row(Encounter, row[:n])
-    Encounter.campaign.field.set_cached_value(encounter, _from_row(Campaign, row[n:]))
-    return encounter
+    return rows[0]
+
+
+def _encounter_for_user_query(for_update: bool) -> CompiledQuery:
+    def build(pk, user) -> QuerySet[Encounter]:
+        found = Encounter.objects.filter(Exists(campaign_memberships(user=user)), pk=pk)
+        found = found.select_related("campaign")
+        if for_update:
+            found = found.select_for_update(of=("self",))
+        return found.order_by()[:1]
+
+    return CompiledQuery(build, "pk", "user")
+
+
+#: Compiled once (characters/compiled.py): every request of the encounter page starts
+#: with this read (the action, the panel every page fetches after every change, the board).
+_ENCOUNTER_FOR_USER = {lock: _encounter_for_user_query(lock) for lock in (False, True)}
 
 
 def encounter_visible(*, user, encounter_id) -> bool:
@@ -301,80 +253,66 @@ class Fight:
         return [i for i in order[self.encounter.turn : self.encounter.turn + span]]
 
 
-def _fighter_fields():
+@functools.cache
+def _character_fields() -> tuple[str, ...]:
+    """What a fight reads of a PC's character and its owner, for ``only()``.
+
+    The characters' cached reports are not read (the fight re-validates builds through a cache);
+    leaving them out saves decoding the largest JSON column on every action. Of the owner, the
+    name shown on the row."""
     from django.contrib.auth import get_user_model
 
-    user = get_user_model()
-    # The characters' cached reports are not read (the fight re-validates builds through a cache);
-    # leaving them out saves decoding the largest JSON column on every action. Of the owner, the
-    # name shown on the row.
+    fields = [f.name for f in Character._meta.concrete_fields if f.name != "report"]
+    return (*fields, f"owner__{get_user_model().USERNAME_FIELD}")
+
+
+def _combatants_with_characters(encounter) -> QuerySet[Combatant]:
+    combatant_fields = [f.name for f in Combatant._meta.concrete_fields]
     return (
-        Combatant._meta.concrete_fields,
-        [f for f in Character._meta.concrete_fields if f.attname != "report"],
-        [user._meta.pk, user._meta.get_field(user.USERNAME_FIELD)],
-        user,
+        Combatant.objects.filter(encounter=encounter)
+        .select_related("character__owner")
+        .only(*combatant_fields, *(f"character__{name}" for name in _character_fields()))
+        .order_by("id")
     )
 
 
-_COMBATANT_SQL: dict[bool, list[str]] = {}
+def _combatants(encounter) -> QuerySet[Combatant]:
+    return Combatant.objects.filter(encounter=encounter).order_by("id")
 
 
-def _combatant_sql(lock_characters: bool) -> list[str]:
-    """The combatants with their characters and owners, written once (see ``_encounter_sql``).
-    Locking: the combatants, then the PCs' character rows ``FOR UPDATE`` (a lock cannot take the
-    nullable side of an outer join: two statements). Reading: one statement."""
-    if lock_characters not in _COMBATANT_SQL:
-        qn = connection.ops.quote_name
-        cf, chf, uf, user = _fighter_fields()
-        cc, ch, us = (qn(m._meta.db_table) for m in (Combatant, Character, user))
-        if lock_characters:
-            _COMBATANT_SQL[True] = [
-                f"SELECT {_columns(Combatant, 'cc', cf)} FROM {cc} cc WHERE cc.encounter_id = %s ORDER BY cc.id",
-                f"SELECT {_columns(Character, 'ch', chf)}, {_columns(user, 'u', uf)} FROM {ch} ch "
-                f"JOIN {us} u ON u.id = ch.owner_id WHERE ch.id IN (SELECT character_id FROM {cc} "
-                f"WHERE encounter_id = %s AND character_id IS NOT NULL) ORDER BY ch.id"
-                + (" FOR UPDATE OF ch" if _can_lock() else ""),
-            ]
-        else:
-            _COMBATANT_SQL[False] = [
-                f"SELECT {_columns(Combatant, 'cc', cf)}, {_columns(Character, 'ch', chf)}, {_columns(user, 'u', uf)} "
-                f"FROM {cc} cc LEFT JOIN {ch} ch ON ch.id = cc.character_id LEFT JOIN {us} u ON u.id = ch.owner_id "
-                f"WHERE cc.encounter_id = %s ORDER BY cc.id",
-            ]
-    return _COMBATANT_SQL[lock_characters]
+def _pc_characters_locked(encounter) -> QuerySet[Character]:
+    pcs = Combatant.objects.filter(encounter=encounter, character__isnull=False).values("character_id")
+    return (
+        Character.objects.filter(pk__in=pcs)
+        .select_related("owner")
+        .only(*_character_fields())
+        .order_by("id")
+        .select_for_update(of=("self",))
+    )
+
+
+#: Compiled once (characters/compiled.py): every encounter request reads its fight.
+_COMBATANTS_WITH_CHARACTERS = CompiledQuery(_combatants_with_characters, "encounter")
+_COMBATANTS = CompiledQuery(_combatants, "encounter")
+_PC_CHARACTERS_LOCKED = CompiledQuery(_pc_characters_locked, "encounter")
 
 
 def _load_combatants(encounter: Encounter, lock_characters: bool) -> list[Combatant]:
-    cf, chf, uf, user = _fighter_fields()
-    n, m = len(cf), len(chf)
-    sql = _combatant_sql(lock_characters)
-    combatants: list[Combatant] = []
-    with connection.cursor() as cursor:
-        cursor.execute(sql[0], [encounter.pk])
-        rows = cursor.fetchall()
-        characters: dict[int, Character] = {}
-        if lock_characters:
-            if any(r[[f.attname for f in cf].index("character_id")] for r in rows):
-                cursor.execute(sql[1], [encounter.pk])
-                for r in cursor.fetchall():
-                    character = _from_row(Character, r[:m], chf)
-                    Character.owner.field.set_cached_value(character, _from_row(user, r[m:], uf))
-                    characters[character.pk] = character
-            for r in rows:
-                combatants.append(_from_row(Combatant, r, cf))
-        else:
-            for r in rows:
-                c = _from_row(Combatant, r[:n], cf)
-                if c.character_id and r[n] is not None:
-                    character = _from_row(Character, r[n : n + m], chf)
-                    Character.owner.field.set_cached_value(character, _from_row(user, r[n + m :], uf))
-                    characters[character.pk] = character
-                combatants.append(c)
-    for c in combatants:
+    """The combatants, PCs with their characters and owners. Locking: the combatants, then the
+    PCs' character rows ``FOR UPDATE`` in id order (a lock cannot take the nullable side of an
+    outer join: two queries, the second only when there are PCs). Reading: one query."""
+    if not lock_characters:
+        loaded = _COMBATANTS_WITH_CHARACTERS.fetch(encounter=encounter.pk)
+    else:
+        loaded = _COMBATANTS.fetch(encounter=encounter.pk)
+        if any(c.character_id for c in loaded):
+            characters = {c.pk: c for c in _PC_CHARACTERS_LOCKED.fetch(encounter=encounter.pk)}
+            for c in loaded:
+                if c.character_id in characters:
+                    c.character = characters[c.character_id]
+    for c in loaded:
         c.encounter = encounter
-        if c.character_id in characters:
-            c.character = characters[c.character_id]
-    return combatants
+    return loaded
 
 
 def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> Fight:
@@ -756,7 +694,7 @@ def library_npc_for_user(*, user, npc_id: Any):
         raise Http404("No such NPC.") from None
     npc = (
         LibraryNpc.objects.select_related("campaign", "campaign__gm")
-        .filter(pk=pk, campaign__memberships__user=user)
+        .filter(Exists(campaign_memberships(user=user)), pk=pk)
         .first()
         if 0 < pk < 2**63 and getattr(user, "is_authenticated", False)
         else None

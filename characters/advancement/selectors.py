@@ -7,11 +7,13 @@ See ``characters.advancement.services`` for what the ledger rows mean.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, Sum
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet, Sum
 from django.http import Http404
 
+from characters.compiled import CompiledQuery
 from characters.models import Advancement, Campaign, Character, LedgerEntry
 from characters.selectors import _visible_filter, is_campaign_gm
 from rulesets.engine import registry
@@ -173,25 +175,27 @@ def pending_review_count(*, user) -> int:
 def advancement_notices(*, character: Character, user, limit: int = 3) -> list[Advancement]:
     """The owner's latest outcomes (approved, rejected, reverted) and any pending request.
 
-    What the notice prints only (not the proposed build, its report and its diff), by one
-    hand-written statement (characters/sql.py): every sheet view of its owner runs it."""
+    What the notice prints only (not the proposed build, its report and its diff): every sheet
+    view of its owner runs it. One query."""
     if not getattr(user, "is_authenticated", False) or character.owner_id != user.pk:
         return []
-    from django.db import connection
+    query = _NOTICES.get(int(limit))
+    if query is None:
+        query = _NOTICES[int(limit)] = CompiledQuery(partial(_notices, int(limit)), "character")
+    return query.fetch(character=character.pk)
 
-    from characters.sql import Columns, qn, statement
 
-    def build():
-        columns = Columns(Advancement, "a", ["id", "character", "status", "review_comment"])
-        return columns, (
-            f"SELECT {columns.sql} FROM {qn(Advancement._meta.db_table)} a "
-            f"WHERE a.{qn('character_id')} = %s AND a.{qn('status')} <> %s ORDER BY a.{qn('id')} DESC LIMIT %s"
-        )
+def _notices(limit: int, character) -> QuerySet[Advancement]:
+    return (
+        Advancement.objects.filter(character=character)
+        .exclude(status=Advancement.Status.WITHDRAWN)
+        .only("id", "character", "status", "review_comment")
+        .order_by("-id")[:limit]
+    )
 
-    columns, sql = statement(("advancement_notices",), build)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [character.pk, Advancement.Status.WITHDRAWN.value, int(limit)])
-        return [columns.instance(row) for row in cursor.fetchall()]
+
+#: Compiled once per length (characters/compiled.py): every sheet view of its owner.
+_NOTICES: dict[int, CompiledQuery] = {}
 
 
 def is_gm_of(user, character: Character) -> bool:
@@ -245,22 +249,23 @@ def cost_changes(old_costs: list[dict] | None, new_costs: list[dict] | None) -> 
 
 
 def review_badge(*, user) -> dict[str, Any]:
-    """{"review_gm": runs a campaign, "review_pending": pending requests there}: one query.
+    """{"review_gm": runs a campaign, "review_pending": pending requests there}: one query, a row
+    per campaign ``user`` runs (every page's navigation runs it: compiled once, ``_BADGE``)."""
+    rows = _BADGE.fetch(user=user.pk)
+    return {"review_gm": bool(rows), "review_pending": sum(pending for _, pending in rows)}
 
-    Written in SQL: every page's navigation runs it, and the ORM's aggregate over two joins cost
-    more CPU to build than the database took to answer it (bench/README.md, "The sheet page")."""
-    from django.db import connection
 
-    campaign, character, advancement = (m._meta.db_table for m in (Campaign, Character, Advancement))
-    sql = (
-        f"SELECT EXISTS (SELECT 1 FROM {campaign} WHERE gm_id = %s), "
-        f"(SELECT COUNT(*) FROM {advancement} a JOIN {character} c ON c.id = a.character_id "
-        f"JOIN {campaign} p ON p.id = c.campaign_id WHERE p.gm_id = %s AND a.status = %s)"
+def _badge_rows(user) -> QuerySet:
+    pending = Q(characters__advancements__status=Advancement.Status.PENDING)
+    return (
+        Campaign.objects.filter(gm=user)
+        .order_by()
+        .values_list("id")
+        .annotate(pending=Count("characters__advancements", filter=pending))
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk, user.pk, Advancement.Status.PENDING.value])
-        gm, pending = cursor.fetchone()
-    return {"review_gm": bool(gm), "review_pending": pending or 0}
+
+
+_BADGE = CompiledQuery(_badge_rows, "user")
 
 
 def advancement_pending(*, character: Character) -> Advancement | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import overload
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
 
 from characters.models import Campaign, Character, Membership
@@ -21,11 +21,20 @@ class CampaignNotFound(Http404, Campaign.DoesNotExist):
     (plain Python callers may catch that)."""
 
 
+def campaign_memberships(*, user, campaign=None) -> QuerySet[Membership]:
+    """``user``'s membership of a campaign (``campaign``: an id, a model or an expression; by default
+    the ``campaign_id`` of the outer query): who sits at a table, the rule every read of a
+    campaign's characters and encounters builds on, as ``Exists(campaign_memberships(user=u))``."""
+    where = OuterRef("campaign_id") if campaign is None else campaign
+    return Membership.objects.filter(campaign=where, user=user)
+
+
 def campaigns_for_user(user) -> QuerySet[Campaign]:
     """The campaigns ``user`` belongs to (as GM or player), ordered by name."""
     if not getattr(user, "is_authenticated", False):
         return Campaign.objects.none()
-    return Campaign.objects.filter(memberships__user=user).select_related("gm").distinct()
+    member = Exists(campaign_memberships(user=user, campaign=OuterRef("pk")))
+    return Campaign.objects.filter(member).select_related("gm")
 
 
 def campaign_for_user(user, id) -> Campaign:

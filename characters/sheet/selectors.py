@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from django.db.models import QuerySet
+from django.db.models.fields.json import KT
+
 from characters.campaigns.selectors import campaign_context
+from characters.compiled import CompiledQuery
 from characters.models import Character, RollLog
 from rulesets.engine import registry
 from rulesets.engine.base import Context, RollInputError, Ruleset
@@ -251,10 +256,9 @@ def character_roll_log(
     """The latest rolls for the character that ``viewer`` may see, newest first, with who rolled
     them (one query; the campaign's GM also sees their private rolls).
 
-    ``summary``: ``RollSummary`` rows, what the log prints and no more, read by one hand-written
-    statement (characters/sql.py): a roll's ``result`` carries its whole odds
-    distribution, and twenty of those, with their users, cost more to decode and make into models
-    than the page's rules take."""
+    ``summary``: ``RollSummary`` rows, what the log prints and no more (``values_list``): a roll's
+    ``result`` carries its whole odds distribution, and twenty of those, with their users, cost
+    more to decode and make into models than the page's rules take."""
     if summary:
         return _roll_summaries(character=character, viewer=viewer, limit=limit)
     rolls = RollLog.objects.filter(character=character)
@@ -263,48 +267,40 @@ def character_roll_log(
 
 
 def _roll_summaries(*, character: Character, viewer, limit: int) -> list[RollSummary]:
-    from django.db import connection
-
-    from characters.sql import statement
-
     gm_id = character.campaign.gm_id
     everything = viewer is not None and gm_id is not None and getattr(viewer, "pk", None) == gm_id
-    shape = statement(("roll_summaries", everything), lambda: _roll_summary_sql(everything))
-    sql, (rolls, who) = shape
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [character.pk, int(limit)])
-        fetched = cursor.fetchall()
-    n = len(rolls)
-    out = []
-    for row in fetched:
-        pk, label_, private, created, user_id = rolls.values(row[:n])
-        (username,) = who.values(row[n : n + 1])
-        text, outcome, rollable, picks = row[n + 1 : n + 5]
-        out.append(
-            RollSummary(pk, label_, bool(private), created, username, text, outcome, user_id, rollable, picks)
-        )
-    return out
+    key = (everything, int(limit))
+    query = _ROLL_SUMMARIES.get(key)
+    if query is None:
+        query = _ROLL_SUMMARIES[key] = CompiledQuery(partial(_roll_summary_rows, *key), "character")
+    return [RollSummary(*row) for row in query.fetch(character=character.pk)]
 
 
-def _roll_summary_sql(everything: bool):
+def _roll_summary_rows(everything: bool, limit: int, character) -> QuerySet:
     from django.contrib.auth import get_user_model
 
-    from characters.sql import Columns, qn
+    rolls = RollLog.objects.filter(character=character)
+    if not everything:
+        rolls = rolls.filter(private=False)  # a private roll is the GM's (``_visible_rolls``)
+    return rolls.order_by("-created", "-id").values_list(
+        "id",
+        "label",
+        "private",
+        "created",
+        f"user__{get_user_model().USERNAME_FIELD}",
+        # The result's sentence and picks, read out of the JSON by the database (``->>``): not
+        # the whole odds distribution every roll carries.
+        KT("result__text"),
+        KT("result__outcome"),
+        "user_id",
+        KT("result__rollable"),
+        KT("result__inputs"),
+    )[:limit]
 
-    user_model = get_user_model()
-    rolls = Columns(RollLog, "r", ["id", "label", "private", "created", "user"])
-    who = Columns(user_model, "u", [user_model.USERNAME_FIELD])
-    # A private roll is the GM's: everybody else never sees it (``_visible_rolls``).
-    hide_private = "" if everything else f" AND NOT r.{qn('private')}"
-    sql = (
-        f"SELECT {rolls.sql}, {who.sql}, r.{qn('result')} ->> 'text', r.{qn('result')} ->> 'outcome', "
-        f"r.{qn('result')} ->> 'rollable', CAST(r.{qn('result')} -> 'inputs' AS TEXT) "
-        f"FROM {qn(RollLog._meta.db_table)} r "
-        f"LEFT OUTER JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = r.{qn('user_id')} "
-        f"WHERE r.{qn('character_id')} = %s{hide_private} "
-        f"ORDER BY r.{qn('created')} DESC, r.{qn('id')} DESC LIMIT %s"
-    )
-    return sql, (rolls, who)
+
+#: The roll log's read, compiled once per (GM or not, length) (characters/compiled.py):
+#: every sheet view and play action runs it.
+_ROLL_SUMMARIES: dict[tuple[bool, int], CompiledQuery] = {}
 
 
 def character_roll(*, character: Character, roll_id, viewer=None) -> RollLog | None:

@@ -8,12 +8,12 @@ import html as html_lib
 import re
 
 import pytest
+from django.template import Context, Template
 from django.urls import reverse
 
 from characters.advancement import services as svc
 from characters.builder.services import character_create
 from characters.models import Advancement
-from characters.templatetags.builder_tags import derived_list
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table, make_character
 from tests.factories import api_client, make_campaign, make_user
@@ -155,7 +155,9 @@ def test_a_derived_entry_reads_by_its_label_and_sentence_never_by_a_selector():
             "ignored": [],
         }
     }
-    text = _text(str(derived_list({"situational": [situational], "breakdown": breakdown})))
+    derived = {"situational": [situational], "breakdown": breakdown}
+    html = Template("{% load builder_tags %}{% derived_list derived %}").render(Context({"derived": derived}))
+    text = _text(html)
     assert text.strip() == (
         "Situational Performance: +1 circumstance from Virtuoso Performer with your chosen instrument "
         "Breakdown Performance 4 → 5: +1 status from Inspire"

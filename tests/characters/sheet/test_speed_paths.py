@@ -1,5 +1,6 @@
 """The hot paths' reads (issues #12, #13 "Speed"): bounded queries whatever the history, and the
-hand-written statements (characters/sql.py) read what the ORM read."""
+selectors behind them answer each viewer (owner, GM, another player, a stranger) with what is
+theirs, in one query each."""
 
 from __future__ import annotations
 
@@ -7,20 +8,23 @@ import re
 from unittest import mock
 
 import pytest
-from django.db import connection
+from django.contrib.auth.models import AnonymousUser
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
 
+from characters.advancement.selectors import advancement_notices, review_badge
 from characters.builder import services as character_services
 from characters.builder.services import character_create, character_save_draft
-from characters.models import Advancement, CharacterVersion, RollLog
+from characters.models import Advancement, CharacterVersion, Membership, RollLog
 from characters.selectors import CharacterNotFound, character_for_user
 from characters.sheet import services as play
 from characters.sheet.selectors import character_roll_log
 from rulesets.engine.dice import FixedRoller
 from tests.characters.conftest import BuilderSession, make_table
-from tests.characters.sheet.test_sheet_fixtures import character_at_table
+from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
+from tests.factories import make_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +81,9 @@ def test_the_sheet_costs_the_same_queries_whatever_its_history_and_roll_log(clie
     assert html.split('id="roll-log"')[1].count("/rolls/") >= 20  # the log shows its twenty rolls
 
 
-def test_the_roll_log_hides_the_gms_private_rolls_from_everybody_else(client, table):
+def test_the_roll_log_hides_the_gms_private_rolls_from_everybody_else(
+    client, table, django_assert_num_queries
+):
     character = character_at_table(table, "pando")
     rollable = play.sheet_rules(character=character).rollables[0]["id"]
     play.character_roll(
@@ -91,9 +97,16 @@ def test_the_roll_log_hides_the_gms_private_rolls_from_everybody_else(client, ta
         roller=FixedRoller([6] * 40),
     )
     mine, secret = RollLog.objects.order_by("id")
-    as_player = character_roll_log(character=character, viewer=table["player"], summary=True)
-    as_gm = character_roll_log(character=character, viewer=table["gm"], summary=True)
+    with django_assert_num_queries(1):
+        as_player = character_roll_log(character=character, viewer=table["player"], summary=True)
+    with django_assert_num_queries(1):
+        as_gm = character_roll_log(character=character, viewer=table["gm"], summary=True)
     assert [r.pk for r in as_player] == [mine.pk]
+    for somebody_else in (table["other"], table["stranger"], None):
+        assert character_roll_log(character=character, viewer=somebody_else, summary=True) == as_player
+    assert [
+        r.pk for r in character_roll_log(character=character, viewer=table["gm"], limit=1, summary=True)
+    ] == [secret.pk]
     assert [r.pk for r in as_gm] == [secret.pk, mine.pk]
     row = as_gm[1]
     assert (row.label, row.username, row.private, row.created) == (
@@ -103,6 +116,12 @@ def test_the_roll_log_hides_the_gms_private_rolls_from_everybody_else(client, ta
         mine.created,
     )
     assert row.result_text == mine.result.get("text") and as_gm[0].private is True
+    assert (row.result_outcome, row.user_id, row.rollable) == (
+        mine.result.get("outcome"),
+        table["player"].pk,
+        mine.result.get("rollable"),
+    )
+    assert as_gm[0].username == table["gm"].username and as_gm[0].user_id == table["gm"].pk
 
     client.force_login(table["player"])
     log = (
@@ -136,22 +155,93 @@ def test_the_sheet_shows_the_owners_latest_request_outcomes(client, table):
     )
 
 
-def test_character_for_user_reads_what_the_orm_reads(table):
+def test_character_for_user_gives_the_owner_and_the_gm_the_whole_character_in_one_query(
+    table, django_assert_num_queries
+):
     character = character_at_table(table, "maelstrom")
-    loaded = character_for_user(user=table["player"], character_id=character.pk)
-    fresh = type(character).objects.select_related("campaign", "owner").get(pk=character.pk)
-    for field in type(character)._meta.concrete_fields:
-        assert getattr(loaded, field.attname) == getattr(fresh, field.attname), field.name
-    assert list(loaded.build) == list(fresh.build)  # the rulebook's order too
-    assert (
-        loaded.campaign.house_rules == fresh.campaign.house_rules and loaded.campaign.gm_id == table["gm"].pk
-    )
-    assert loaded.owner.username == table["player"].username and loaded.viewer_role == "player"
+    saved = type(character).objects.get(pk=character.pk)
+    for user, role in ((table["player"], "player"), (table["gm"], "gm")):
+        with django_assert_num_queries(1):
+            loaded = character_for_user(user=user, character_id=character.pk)
+            # campaign and owner came with it
+            assert loaded.campaign.gm_id == table["gm"].pk and loaded.owner.username == "player"
+        assert loaded.viewer_role == role and loaded.creation_review_status is None
+        for field in type(character)._meta.concrete_fields:
+            assert getattr(loaded, field.attname) == getattr(saved, field.attname), field.name
+        assert list(loaded.build) == list(saved.build)  # the rulebook's order too
+        assert loaded.campaign.house_rules == saved.campaign.house_rules
+
+
+def test_character_for_user_is_a_404_for_another_player_a_stranger_a_left_owner_and_a_wrong_id(table):
+    character = character_at_table(table, "pando")
+    for user in (table["other"], table["stranger"], AnonymousUser()):
+        with pytest.raises(CharacterNotFound):
+            character_for_user(user=user, character_id=character.pk)
+    for wrong in (character.pk + 1000, "x", 0, -1, 2**63, None):
+        with pytest.raises(CharacterNotFound):
+            character_for_user(user=table["player"], character_id=wrong)
+    Membership.objects.filter(campaign=character.campaign, user=table["player"]).delete()
+    with pytest.raises(CharacterNotFound):  # an owner who left the campaign no longer sees it
+        character_for_user(user=table["player"], character_id=character.pk)
     assert character_for_user(user=table["gm"], character_id=character.pk).viewer_role == "gm"
-    with pytest.raises(CharacterNotFound):
-        character_for_user(user=table["stranger"], character_id=character.pk)
-    with pytest.raises(CharacterNotFound):
-        character_for_user(user=table["player"], character_id=character.pk + 1000)
+
+
+@pytest.mark.postgres_only("the row lock is FOR UPDATE OF the character's row alone")
+def test_character_for_user_locks_the_character_row_and_reads_the_latest_creation_review(
+    table, django_assert_num_queries
+):
+    character = character_at_table(table, "ourdnd")
+    common = {"character": character, "requested_by": table["player"], "base_version": 1, "build": {}}
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        loaded = character_for_user(
+            user=table["player"], character_id=character.pk, for_update=True, with_creation_review=True
+        )
+    (sql,) = _statements(queries)
+    assert sql.endswith('FOR UPDATE OF "characters_character"')
+    assert loaded.creation_review_status == ""  # never submitted
+    Advancement.objects.create(**common, kind="creation", status="rejected")
+    Advancement.objects.create(**common, kind="creation", status="pending")
+    Advancement.objects.create(**common, kind="advancement", status="approved")  # not a creation review
+    with django_assert_num_queries(1):
+        loaded = character_for_user(user=table["gm"], character_id=character.pk, with_creation_review=True)
+    assert loaded.creation_review_status == "pending" and loaded.viewer_role == "gm"
+
+
+def test_the_advancement_notices_are_the_owners_alone_in_one_query(table, django_assert_num_queries):
+    character = character_at_table(table, "pando")
+    common = {"character": character, "requested_by": table["player"], "base_version": 1, "build": {}}
+    ids = [Advancement.objects.create(**common, status=s).id for s in ("approved", "withdrawn", "rejected")]
+    Advancement.objects.create(
+        **{**common, "character": character_at_table(table, "pando")}, status="pending"
+    )
+    with django_assert_num_queries(1):
+        notices = advancement_notices(character=character, user=table["player"])
+        assert [(a.id, a.status, a.character_id) for a in notices] == [
+            (ids[2], "rejected", character.pk),
+            (ids[0], "approved", character.pk),
+        ]
+    assert advancement_notices(character=character, user=table["player"], limit=1)[0].id == ids[2]
+    for user in (table["gm"], table["other"], table["stranger"], AnonymousUser()):
+        assert advancement_notices(character=character, user=user) == []
+
+
+def test_the_review_badge_counts_the_pending_requests_of_the_gms_campaigns_only(
+    table, django_assert_num_queries
+):
+    mine, elsewhere = character_at_table(table, "pando"), character_at_table(table, "ourdnd")
+    common = {"requested_by": table["player"], "base_version": 1, "build": {}}
+    for status in ("pending", "pending", "approved"):
+        Advancement.objects.create(**common, character=mine, status=status)
+    character_at_table(table, "paragon")  # a third campaign of the GM's, nothing pending there
+    other_gm_campaign = make_campaign(gm=table["stranger"], ruleset="pando", players=[table["player"]])
+    theirs = make_character(ruleset="pando", owner=table["player"], campaign=other_gm_campaign)
+    Advancement.objects.create(**common, character=theirs, status="pending")
+    Advancement.objects.create(**common, character=elsewhere, status="rejected")
+    with django_assert_num_queries(1):
+        assert review_badge(user=table["gm"]) == {"review_gm": True, "review_pending": 2}
+    assert review_badge(user=table["stranger"]) == {"review_gm": True, "review_pending": 1}
+    for user in (table["player"], table["other"]):
+        assert review_badge(user=user) == {"review_gm": False, "review_pending": 0}
 
 
 @pytest.mark.parametrize("slug", RULESETS)
