@@ -1,7 +1,8 @@
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("characters.campaigns.api")),  # auth, campaigns
+    path("", include("characters.accounts.api")),  # auth: register, tokens
+    path("", include("characters.campaigns.api")),  # campaigns
     path("", include("characters.builder.api")),  # characters, export, history, state
     path("", include("characters.advancement.api")),  # awards, advancements, ledger
 ]

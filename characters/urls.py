@@ -3,7 +3,8 @@
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("characters.campaigns.urls")),  # home, accounts, campaigns
+    path("", include("characters.accounts.urls")),  # signup, login, logout, password, account, tokens
+    path("", include("characters.campaigns.urls")),  # home, campaigns
     path("", include("characters.builder.urls")),  # builder, drafts, history, export/import, homebrew
     path("", include("characters.sheet.urls")),  # sheet, play state, dice, print
     path("", include("characters.advancement.urls")),  # awards, requests, review, ledger

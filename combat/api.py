@@ -16,7 +16,6 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from characters.campaigns.selectors import campaign_for_user
-from characters.campaigns.serializers import ErrorSerializer
 from combat import services
 from combat.selectors import encounter_board, encounter_fight, encounter_for_user, encounters_for_user
 from combat.serializers import (
@@ -30,6 +29,7 @@ from combat.serializers import (
     NextTurnSerializer,
 )
 from config.api import api_view, query_id, validated
+from config.schema import ErrorSerializer
 
 API_LOG = 200
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")

@@ -18,7 +18,6 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from characters.campaigns.selectors import campaign_for_user
-from characters.campaigns.serializers import ErrorSerializer
 from characters.selectors import is_campaign_gm
 from combat import services
 from combat.models import LibraryNpc
@@ -32,6 +31,7 @@ from combat.serializers import (
 )
 from config.api import api_view, query_id, validated
 from config.errors import NotPermitted
+from config.schema import ErrorSerializer
 
 E400 = OpenApiResponse(
     ErrorSerializer, description="Invalid input (a build without a name…); `errors` says what."

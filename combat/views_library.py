@@ -1,6 +1,6 @@
 """The GM's NPC library: build an NPC with the character builder, keep it, add N to an encounter.
 
-The NPC builder is the character builder's sections (``forms_builder`` and its section
+The NPC builder is the character builder's sections (``characters.builder.forms`` and its section
 templates) on a page of its own: an NPC is checked as an NPC (``npc_report``: the player
 budget does not bind it, the panel says what it would cost). Thin views over
 ``combat.services`` (npc_save, npc_delete, encounter_add_from_library).

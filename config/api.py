@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.views.decorators.csrf import csrf_exempt
+from rest_framework import serializers
 from rest_framework.decorators import api_view as drf_api_view
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
@@ -16,7 +19,15 @@ from config.errors import ApplicationError, Conflict, RuleRefused
 from config.text import UNSTORABLE_KEY_MESSAGE, UNSTORABLE_MESSAGE, is_storable
 from rulesets.engine.words import a
 
-__all__ = ["Conflict", "RuleRefused", "api_view", "error_response", "exception_handler", "validated"]
+__all__ = [
+    "Conflict",
+    "RuleRefused",
+    "api_view",
+    "error_response",
+    "exception_handler",
+    "service_errors",
+    "validated",
+]
 
 #: How deep a request body may nest. Build documents, play state and actions are a few levels
 #: deep; far deeper bodies would hit Python's recursion limit somewhere in the services (a 500).
@@ -195,3 +206,14 @@ def api_not_found(request, *args, **kwargs):
     return JsonResponse(
         {"detail": f"No API endpoint at {request.path}; see /api/docs/.", "errors": []}, status=404
     )
+
+
+@contextmanager
+def service_errors():
+    """A service's Django ValidationError becomes the API's 400 with the same reasons."""
+    try:
+        yield
+    except DjangoValidationError as exc:
+        raise serializers.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        ) from exc

@@ -152,3 +152,10 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("not_string")
         return super().to_internal_value(data)
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error answer: {"detail": ..., "errors": [...]} (config.api)."""
+
+    detail = serializers.CharField()
+    errors = serializers.ListField(child=serializers.DictField())  # type: ignore[assignment]  # the API field "errors" (CONTRACT.md) shadows Serializer.errors

@@ -12,10 +12,9 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from characters.accounts.forms import SignUpForm
 from characters.accounts.selectors import account_tokens
-from characters.accounts.services import account_token_revoke
-from characters.campaigns.forms import SignUpForm
-from characters.campaigns.services import account_register
+from characters.accounts.services import account_register, account_token_revoke
 
 
 def signup(request):

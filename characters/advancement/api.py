@@ -36,10 +36,10 @@ from characters.advancement.serializers import (
     RevertSerializer,
 )
 from characters.campaigns.selectors import campaign_for_user
-from characters.campaigns.serializers import ErrorSerializer
 from characters.models import Advancement
 from characters.selectors import character_for_user
 from config.api import api_view, query_id, validated
+from config.schema import ErrorSerializer
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")

@@ -38,7 +38,6 @@ from characters.builder.serializers import (
     VersionSerializer,
 )
 from characters.campaigns.selectors import campaign_for_user
-from characters.campaigns.serializers import ErrorSerializer
 from characters.selectors import (
     character_budgets,
     character_for_user,
@@ -47,6 +46,7 @@ from characters.selectors import (
 )
 from config.api import api_view, query_id, validated
 from config.errors import BadInput
+from config.schema import ErrorSerializer
 
 E400 = OpenApiResponse(ErrorSerializer, description="Invalid input; `errors` says what and why.")
 E401 = OpenApiResponse(ErrorSerializer, description="Not signed in.")

@@ -2,7 +2,7 @@
 
 Thin function views: they read through the selectors (which 404 what the user may not
 see), write through the services, and render one generic builder driven by the
-ruleset's traits. A POST of the builder form re-validates; with htmx it answers the
+ruleset's traits (its view-model in ``characters.builder.presenters``). A POST of the builder form re-validates; with htmx it answers the
 named partials (the sections and, out of band, the panels), without it the whole page.
 """
 
@@ -22,7 +22,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from characters.builder import services as svc
-from characters.builder.forms import apply_steps, build_from_post, builder_form, builder_meta, html_id
+from characters.builder.forms import apply_steps, build_from_post, builder_meta, html_id
+from characters.builder.presenters import builder_context, sheet_url
 from characters.campaigns.selectors import campaign_for_user
 from characters.diff import build_diff, build_merge
 from characters.models import Character
@@ -32,7 +33,6 @@ from characters.selectors import (
     character_for_user,
     character_versions,
     is_campaign_gm,
-    next_point_costs,
 )
 from config.errors import Conflict, DraftConflict, RuleRefused
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
@@ -40,10 +40,6 @@ from rulesets.engine import words
 from rulesets.engine.pointer import delete_at, set_at
 
 MAX_IMPORT_BYTES = 256 * 1024
-
-
-def _sheet_url(character: Character) -> str:
-    return reverse("character_sheet", args=[character.id])
 
 
 def _redirect(request, url: str):
@@ -86,100 +82,6 @@ def character_create(request, campaign_id):
 # ------------------------------------------------------------------ the builder
 
 
-def _builder_context(
-    request,
-    character: Character,
-    build,
-    report,
-    *,
-    readonly: bool,
-    note: str = "",
-    version: int | None = None,
-    autosaved: bool = False,
-    autosave_error: str = "",
-    save_note: str = "",
-) -> dict:
-    campaign = character.campaign
-    ruleset, ctx, traits = builder_traits(campaign=campaign)
-    report_dict = report.as_dict() if hasattr(report, "as_dict") else (report or {})
-    next_costs = {}
-    if not readonly and hasattr(report, "spent"):
-        next_costs = next_point_costs(campaign=campaign, build=build, report=report, traits=traits)
-    form = builder_form(
-        traits,
-        build,
-        report_dict,
-        next_costs=next_costs,
-        currency_label=ruleset.currency_label if ruleset else None,
-        ruleset=ruleset,
-        meta=builder_meta(ruleset),
-    )
-    submit_reason = ""
-    if not report_dict.get("valid"):
-        first = next((e for e in report_dict.get("errors", [])), None)
-        count = len(report_dict.get("errors", []))
-        submit_reason = f"Fix {count} problem{'s' if count != 1 else ''} first" + (
-            f": {first['message']}" if first else "."
-        )
-    elif not readonly:
-        refusal = svc.submit_refusal(campaign=campaign, build=build)
-        if refusal is not None:
-            submit_reason = "Not ready to submit: " + refusal.errors[0].message
-    currencies = []
-    label_of = ruleset.currency_label if ruleset else (lambda c: c)
-    for c in report_dict.get("budget", {}) or {}:
-        currencies.append(
-            {
-                "id": c,
-                "label": label_of(c),
-                "spent": report_dict.get("spent", {}).get(c, 0),
-                "budget": report_dict.get("budget", {}).get(c, 0),
-                "remaining": report_dict.get("remaining", {}).get(c, 0),
-                "over": -(report_dict.get("remaining", {}).get(c, 0) or 0),
-                "lines": [line for line in report_dict.get("costs", []) if line.get("currency") == c],
-            }
-        )
-    return {
-        "character": character,
-        "campaign": campaign,
-        "ruleset": ruleset,
-        "form": form,
-        "report": report_dict,
-        "currencies": currencies,
-        "readonly": readonly,
-        "can_edit": can_edit_build(request.user, character),
-        "is_draft": character.status == Character.Status.DRAFT,
-        "submit_reason": submit_reason,
-        "note": note,
-        "builder_url": reverse("character_builder", args=[character.id]),
-        "sheet_url": _sheet_url(character),
-        "dirty": build != character.build,
-        "creation_review": _creation_review(character),
-        "gm_approves": (campaign.settings or {}).get("approve_new_characters") is True,
-        "version": character.version if version is None else version,
-        "autosaved": autosaved,
-        "autosave_error": autosave_error,
-        "save_note": save_note,
-    }
-
-
-def _creation_review(character: Character):
-    """The GM's review of this character's submission, when the builder should mention it."""
-    if character.status not in (Character.Status.DRAFT, Character.Status.PENDING):
-        return None
-    # The builder reads the latest review's status with the character (one statement): no review,
-    # or one the builder does not mention, costs no query.
-    known = character.creation_review_status
-    if known is not None and known not in ("pending", "rejected"):
-        return None
-    from characters.advancement.approval import creation_review_latest
-
-    review = creation_review_latest(character=character)
-    if review is None or review.status not in ("pending", "rejected"):
-        return None
-    return review
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_builder(request, character_id):
@@ -190,7 +92,7 @@ def character_builder(request, character_id):
         report = character.report or {}
         if editable:  # re-validate: homebrew or house rules may have changed since it was saved
             report = svc.character_validate(campaign=character.campaign, build=character.build)
-        ctx = _builder_context(request, character, character.build, report, readonly=not editable)
+        ctx = builder_context(request, character, character.build, report, readonly=not editable)
         return render(request, "characters/builder/builder.html", ctx)
 
     if not can_edit_build(request.user, character):
@@ -201,7 +103,7 @@ def character_builder(request, character_id):
             f"{character.name} is {character.get_status_display().lower()}: its build cannot be "
             "changed here.",
         )
-        return _redirect(request, _sheet_url(character))
+        return _redirect(request, sheet_url(character))
 
     check_post(request.POST)
     version = post_whole_number(request.POST, "_version", label="Version", default=None, min_value=0)
@@ -231,7 +133,7 @@ def character_builder(request, character_id):
         except DraftConflict as exc:
             return _builder_conflict(request, character, mine, version, exc)
         report = svc.character_validate(campaign=character.campaign, build=shown)
-        ctx = _builder_context(request, character, shown, report, readonly=False)
+        ctx = builder_context(request, character, shown, report, readonly=False)
         if request.htmx:
             return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
         return render(request, "characters/builder/builder.html", ctx)
@@ -257,18 +159,18 @@ def character_builder(request, character_id):
                 )
                 return _redirect(request, reverse("character_builder", args=[character.id]))
             messages.success(request, f"{character.name} is submitted and active.")
-            return _redirect(request, _sheet_url(character))
+            return _redirect(request, sheet_url(character))
     except DraftConflict as exc:
         edit(mine)
         return _builder_conflict(request, character, mine, version, exc)
     except Conflict as exc:  # a submit that lost a race with another save
         report = svc.character_validate(campaign=character.campaign, build=mine)
-        ctx = _builder_context(request, character, mine, report, readonly=False, note=str(exc.detail))
+        ctx = builder_context(request, character, mine, report, readonly=False, note=str(exc.detail))
         return render(request, "characters/builder/builder.html", ctx, status=409)
     except RuleRefused as exc:
         character.refresh_from_db()
         report = svc.character_validate(campaign=character.campaign, build=character.build)
-        ctx = _builder_context(
+        ctx = builder_context(
             request, character, character.build, report, readonly=False, note=str(exc.detail)
         )
         if request.htmx:
@@ -299,7 +201,7 @@ def character_builder(request, character_id):
     report = character.live_report if character.saved else None
     if report is None:
         report = svc.character_validate(campaign=character.campaign, build=character.build)
-    ctx = _builder_context(
+    ctx = builder_context(
         request,
         character,
         character.build,  # as stored (the server's budget): the page and the draft agree
@@ -341,7 +243,7 @@ def _builder_conflict(request, character: Character, mine: dict, version, exc: D
     """The page's values as it shows them, at its own version, with what happened in words and
     the two ways on: reload with these changes on top of the latest, or reload without them."""
     report = svc.character_validate(campaign=character.campaign, build=mine)
-    ctx = _builder_context(
+    ctx = builder_context(
         request,
         character,
         mine,
@@ -372,7 +274,7 @@ def _builder_rebased(request, character: Character, base_build, mine: dict):
             else:
                 set_at(rebased, c["path"], c["mine"])
     report = svc.character_validate(campaign=character.campaign, build=rebased)
-    ctx = _builder_context(
+    ctx = builder_context(
         request,
         character,
         rebased,
@@ -421,7 +323,7 @@ def character_history(request, character_id):
         "play_log_url": reverse("character_play_log", args=[character.id]),
         "can_revert": can_edit_build(request.user, character) and character.status == Character.Status.DRAFT,
         "builder_url": reverse("character_builder", args=[character.id]),
-        "sheet_url": _sheet_url(character),
+        "sheet_url": sheet_url(character),
     }
     if request.htmx and request.GET.get("partial") == "diff":
         return render(request, "characters/builder/history.html#history-diff", ctx)
@@ -439,7 +341,7 @@ def character_play_log(request, character_id):
         {
             "character": character,
             "entries": entries,
-            "sheet_url": _sheet_url(character),
+            "sheet_url": sheet_url(character),
             "history_url": reverse("character_history", args=[character.id]),
         },
     )

@@ -1,46 +1,15 @@
-"""Shapes of the auth and campaign API (CONTRACT.md "Resources"). Shapes only: services decide."""
+"""Shapes of the campaign API (CONTRACT.md "Resources"). Shapes only: services decide."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from characters.accounts.serializers import UserSerializer
 from characters.campaigns.selectors import campaign_members
 from characters.campaigns.services import ruleset_choices
 from characters.models import Membership
 from config.schema import JSONObjectField, StrictCharField
-
-
-class ErrorSerializer(serializers.Serializer):
-    """Every error answer: {"detail": ..., "errors": [...]} (config.api)."""
-
-    detail = serializers.CharField()
-    errors = serializers.ListField(child=serializers.DictField())  # type: ignore[assignment]  # the API field "errors" (CONTRACT.md) shadows Serializer.errors
-
-
-class RegisterSerializer(serializers.Serializer):
-    username = StrictCharField(max_length=150)
-    password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
-
-
-class UserSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-
-
-class TokenRequestSerializer(serializers.Serializer):
-    username = StrictCharField(max_length=150)
-    password = StrictCharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
-    name = StrictCharField(
-        max_length=60,
-        required=False,
-        allow_blank=True,
-        help_text='what the token is for, e.g. "laptop" (default "API token"); shown on the account page',
-    )
-
-
-class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField(help_text="the key, shown this once: only its digest is stored")
 
 
 class CampaignSettingsSerializer(serializers.Serializer):

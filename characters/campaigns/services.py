@@ -1,4 +1,4 @@
-"""Accounts, campaigns and membership: every write here owns its transaction.
+"""Campaigns and membership: every write here owns its transaction.
 
 Errors: Django's ``ValidationError`` (a form error / 400 with the reasons, per field, which the
 forms and the API show as they are) and ``NotPermitted`` (config/errors.py: a player
@@ -8,12 +8,11 @@ far: the selectors raise ``CampaignNotFound`` (404) first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import Field
+from django.db import transaction
 
 from characters.models import JOIN_CODE_ALPHABET, Campaign, Membership, new_join_code
 from config.errors import NotPermitted
@@ -38,35 +37,6 @@ def ruleset_choices() -> list[tuple[str, str]]:
 def ruleset_name(slug: str) -> str:
     """The ruleset's display name (the slug itself for one that is not registered)."""
     return Campaign(ruleset=slug).ruleset_name
-
-
-# ----------------------------------------------------------------- accounts
-
-
-def account_register(*, username: str, password: str) -> AuthUser:
-    """Create a user after Django's username rules and password validators; ValidationError says why."""
-    username = (username or "").strip()
-    errors: dict[str, list[str]] = {}
-    # The username is a concrete field; get_field may also name a reverse relation, stubs cannot tell.
-    field = cast(Field, User._meta.get_field(User.USERNAME_FIELD))
-    try:
-        field.clean(username, None)
-    except ValidationError as exc:
-        errors["username"] = list(exc.messages)
-    if "username" not in errors and User.objects.filter(username__iexact=username).exists():
-        errors["username"] = ["A user with that username already exists."]
-    try:
-        password_validation.validate_password(password, User(username=username))
-    except ValidationError as exc:
-        errors["password"] = list(exc.messages)
-    if errors:
-        raise ValidationError(errors)
-    with transaction.atomic():
-        try:
-            user = User.objects.create_user(username=username, password=password)
-        except IntegrityError:  # a racing sign-up took the name between the check and the insert
-            raise ValidationError({"username": ["A user with that username already exists."]}) from None
-    return user
 
 
 # ----------------------------------------------------------------- settings

@@ -1,15 +1,13 @@
 """The character sheet: derived numbers, play state edited in place, dice with odds, print.
 
-Thin function views: they read through ``characters.selectors`` and write through
-``characters.sheet.services``. Every POST answers htmx with the partials it changed
+Thin function views: they read through ``characters.selectors``, shape what the page shows
+in ``characters.sheet.presenters`` and write through ``characters.sheet.services``. Every POST answers htmx with the partials it changed
 (outerHTML swaps of stable ids) and a plain form POST with a redirect back to the
 sheet, so the page works without JavaScript.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from django.contrib import messages
@@ -18,418 +16,20 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import add
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.dates import MONTHS_3
-from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # real, but not in django-stubs
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.models import Character, RollLog
-from characters.selectors import can_edit_build, can_edit_state, character_for_user
+from characters.models import Character
+from characters.selectors import character_for_user
 from characters.sheet import services as play
-from characters.sheet.selectors import (
-    PICKED,
-    RollSummary,
-    SheetRules,
-    character_roll,
-    character_roll_log,
-    label,
-    number_groups,
-    roll_inputs,
-    roll_picker,
-    roll_request,
-    rollable_for,
-    sheet_numbers,
-    sheet_rules,
-    single_inputs,
-    table_numbers,
-)
-from characters.templatetags.sheet_tags import pretty, state_fields
+from characters.sheet.presenters import roll_odds, roll_rows, sheet_context
+from characters.sheet.selectors import character_roll, character_roll_log, roll_picker, sheet_rules
 from config.errors import ApplicationError, Conflict, RuleRefused
 from config.forms import check_post, post_text, value_of
 from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "characters/sheet/sheet.html"
-#: Top-level build keys the summary leaves to other blocks (or that say nothing).
-SUMMARY_SKIP = {"format", "ruleset", "name", "budget", "notes", "creation"}
-EQUIPMENT_STATES = ("wielded", "worn", "carried")
-
-
-# ------------------------------------------------------------------ context
-
-
-def _build_summary(build: dict) -> list[dict[str, Any]]:
-    """The build's own keys as labelled blocks, in the document's order."""
-    blocks = []
-    for key, value in build.items():
-        if key in SUMMARY_SKIP or value in (None, "", [], {}):
-            continue
-        if key == "equipment" and isinstance(value, list):
-            continue  # its own block, with the loadout controls
-        blocks.append({"key": key, "label": label(key), "value": value})
-    return blocks
-
-
-def _equipment(character: Character) -> list[dict[str, Any]]:
-    equipment = character.build.get("equipment")
-    if not isinstance(equipment, list):
-        return []
-    rows = []
-    for i, entry in enumerate(equipment):
-        if not isinstance(entry, dict):
-            continue
-        name = entry.get("item") or (entry.get("custom") or {}).get("name") or f"Item {i + 1}"
-        rows.append(
-            {
-                "index": i,
-                "name": label(name),
-                "state": entry.get("state"),
-                "arms": entry.get("arms") or [],
-                "has_state": "state" in entry,
-            }
-        )
-    return rows
-
-
-def _effect_rows(effects: dict[str, Any]) -> list[dict[str, Any]]:
-    """``state_effects`` as rows for people; "labels" (ready sentences) come first."""
-    rows = []
-    for key, value in (effects or {}).items():
-        if key == "labels" or value in (None, {}, [], 0, False):
-            continue
-        if isinstance(value, dict) and any(isinstance(v, (dict, list)) for v in value.values()):
-            continue  # per-part details: the state blocks show those where they belong
-        rows.append({"key": key, "label": label(key), "value": value})
-    return rows
-
-
-# The rows below are what the sheet's loops print, worked out once in Python: a failed
-# lookup, a filter chain or a {% url %} inside a loop of fifty rollables or twenty logged rolls
-# costs more than everything the rules compute for the page.
-
-
-def html_id(value: Any) -> str:
-    """A rollable's id as a stable piece of an HTML id: ``check:str:normal`` → ``check-str-normal``."""
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", str(value)).strip("-") or "roll"
-
-
-def _roll_groups(
-    rollables: list, *, can_edit_state: bool, picker: bool = False, shown: frozenset[str] = frozenset()
-) -> dict[str, list[dict[str, Any]]]:
-    """The roll buttons by group, each with every key the template reads (so no lookup fails);
-    with a roll picker, not the rolls it composes (``"picker": True``). A button's request text
-    leaves out the numbers the form ``shown`` sets (its "15" would be stale once the player types
-    another target) and what is not a plain number or word (the typed modifiers it counts)."""
-    groups: dict[str, list] = {}
-    for rollable in rollables:
-        if not isinstance(rollable, dict) or (picker and rollable.get("picker")):
-            continue
-        request = rollable.get("request")
-        if isinstance(request, dict):
-            request = {
-                k: v
-                for k, v in request.items()
-                if k not in shown and isinstance(v, (int, str)) and not isinstance(v, bool)
-            }
-        groups.setdefault(label(rollable.get("group") or "Rolls"), []).append(
-            {
-                "id": rollable.get("id", ""),
-                "sid": html_id(rollable.get("id", "")),
-                "label": rollable.get("label", ""),
-                "request_text": pretty(request) if request else "",
-                "speed_cost": rollable.get("speed_cost"),
-                "reason": rollable.get("reason"),
-                "disabled": not can_edit_state or rollable.get("usable") is False,
-            }
-        )
-    return groups
-
-
-def _compare(a: Any, op: str, b: Any) -> bool:
-    """``{% if a <= b %}`` as the template reads it: a comparison that cannot be made is false."""
-    try:
-        return a <= b if op == "<=" else a >= b
-    except TypeError:
-        return False
-
-
-def _pool_steps(item: dict[str, Any]) -> list[dict[str, Any]]:
-    """The −1 and +1 buttons of a pool: the step each makes (an operation on the value the pool
-    has when it arrives, not a value worked out from this page) and whether it is at the limit."""
-    low, high = item.get("min"), item.get("max")
-    return [
-        {
-            "sign": "−",
-            "verb": "Lower",
-            "dir": "lower",
-            "delta": "-1",
-            "disabled": low is not None and _compare(item.get("value"), "<=", low),
-        },
-        {
-            "sign": "+",
-            "verb": "Raise",
-            "dir": "raise",
-            "delta": "1",
-            "disabled": high is not None and _compare(item.get("value"), ">=", high),
-        },
-    ]
-
-
-class _Entry(dict):
-    """An entry of a "list" or "flags" section (or of any kind drawn as a list) as its template
-    reads it: a key the entry does not have reads as None, as a failed lookup does in ``{% if %}``
-    (the only place those templates read an optional key), without the failed lookup's exceptions
-    and ``dir()`` (~15 µs each; eight entries missing two keys each cost more than the ruleset's
-    whole hook). ``dict.get`` and iteration see the entry as it is (``{{ item|pretty }}`` prints
-    the same)."""
-
-    def __missing__(self, key: str) -> None:
-        return None
-
-
-#: The section keys sheet.html and _state_section.html read only in ``{% if %}``: a missing one
-#: reads as None there, so setting None changes nothing but the cost of the lookup.
-_SECTION_OPTIONAL = ("status", "help", "total", "actions")
-
-
-def _section_views(sections: list) -> list[Any]:
-    """``state_sections`` with their forms' fields (and element ids) and pool buttons worked out."""
-    views = []
-    for section in sections:
-        if not isinstance(section, dict):
-            views.append(section)
-            continue
-        view = dict(section)
-        for key in _SECTION_OPTIONAL:
-            view.setdefault(key, None)
-        # Every kind but these three is drawn by _state_list.html or _state_flags.html.
-        if section.get("kind") not in ("pools", "body", "track") and isinstance(section.get("items"), list):
-            view["items"] = [_Entry(item) if type(item) is dict else item for item in section["items"]]
-        if isinstance(section.get("actions"), list):
-            view["actions"] = [_action_view(section, action) for action in section["actions"]]
-        if section.get("kind") == "pools" and isinstance(section.get("items"), list):
-            view["items"] = [
-                {**item, "steps": _pool_steps(item)} if isinstance(item, dict) else item
-                for item in section["items"]
-            ]
-        views.append(view)
-    return views
-
-
-def _action_view(section: dict[str, Any], action: Any) -> Any:
-    if not isinstance(action, dict):
-        return action
-    fields = state_fields(action.get("fields"))
-    prefix = add(add(add("f-", section.get("id", "")), "-"), action.get("action", ""))
-    for field in fields:
-        field["fid"] = add(add(prefix, "-"), field["name"])
-    return {**action, "form_fields": fields, "button_id": add(prefix, "-submit")}
-
-
-#: A roll id that stands for every row's in one reverse() of the roll link (``_roll_rows``).
-_ROLL_ID = 2**63 - 1
-
-
-def _roll_rows(
-    character: Character, rolls: list[RollLog] | list[RollSummary] | None
-) -> list[dict[str, Any]] | None:
-    """The roll log's rows: when, who, what (with its links) and the result text."""
-    if rolls is None:
-        return None
-    sheet_url = reverse("character_sheet", args=[character.pk])
-    # One reverse for every row's link: the row's id goes where the placeholder (the last one) is.
-    head, _, tail = reverse("character_roll_detail", args=[character.pk, _ROLL_ID]).rpartition(str(_ROLL_ID))
-    rows = []
-    for roll in rolls:
-        when = template_localtime(roll.created)
-        if isinstance(roll, RollSummary):  # character_roll_log(summary=True)
-            result = {"text": roll.result_text, "outcome": roll.result_outcome}
-            who = roll.username
-        else:
-            result = roll.result if isinstance(roll.result, dict) else {}
-            who = roll.user.get_username() if roll.user else ""
-        rows.append(
-            {
-                "pk": roll.pk,
-                # What |date:"c" and |date:"j M H:i" print, without the filter's machinery.
-                "when_iso": when.isoformat() if when else "",
-                "when": f"{when.day} {str(MONTHS_3[when.month]).title()} {when:%H:%M}" if when else "",
-                "who": who or "—",
-                "label": roll.label,
-                "sheet_url": f"{sheet_url}?roll={roll.pk}#roll-result",
-                "detail_url": f"{head}{roll.pk}{tail}",
-                "text": result.get("text") or result.get("outcome") or "",
-            }
-        )
-    return rows
-
-
-def _last_picks(rolls: list[RollLog] | list[RollSummary] | None, user: Any) -> dict[str, list[str]] | None:
-    """The picks of this user's latest composed roll in the roll log (newest first), to start from."""
-    for roll in rolls or []:
-        if roll.user_id != getattr(user, "pk", None):
-            continue
-        if isinstance(roll, RollSummary):
-            if roll.rollable != PICKED or not roll.picks_json:
-                continue
-            try:
-                picks = json.loads(roll.picks_json)
-            except ValueError:
-                continue
-        else:
-            result = roll.result if isinstance(roll.result, dict) else {}
-            if result.get("rollable") != PICKED:
-                continue
-            picks = result.get("inputs")
-        if isinstance(picks, dict):
-            return {
-                str(k): [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in picks.items()
-            }
-    return None
-
-
-def _roll_form(
-    character: Character,
-    rules: SheetRules,
-    *,
-    request: HtmxHttpRequest,
-    can_roll: bool,
-    picker: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The Dice block's form: the numbers the table sets for its rolls (a target, a difficulty,
-    defaulting to the running encounter's, else the campaign's house default), the ruleset's roll
-    picker if it has one, the roll whose odds the chart previews, that chart, and the GM's private
-    toggle."""
-    if not can_roll or not rules.rollables:
-        return {
-            "roll_numbers": [],
-            "roll_number_groups": [],
-            "roll_previews": [],
-            "roll_private": False,
-            "roll_picker": None,
-        }
-    numbers = sheet_numbers(rules)
-    table: dict[str, Any] = {}
-    if numbers:
-        table = table_numbers(character=character)
-        if table:
-            numbers = sheet_numbers(rules, table)
-    previews = [
-        {"id": r.get("id"), "label": r.get("label") or r.get("id")}
-        for r in rules.rollables
-        if isinstance(r, dict)
-        and r.get("usable") is not False
-        and not (picker and r.get("picker"))
-        and roll_inputs(rules, r)
-    ]
-    picks: dict[str, list[str]] = {}
-    if picker:
-        previews.insert(0, {"id": PICKED, "label": "The roll you pick"})
-        picks = picker.get("inputs") or {}
-    context: dict[str, Any] = {
-        "roll_numbers": numbers,
-        "roll_number_groups": number_groups(numbers),
-        "roll_previews": previews,
-        "roll_private": character.campaign.gm_id == request.user.pk,
-        "roll_picker": picker,
-        "picked_id": PICKED,
-    }
-    if previews:
-        inputs: dict[str, Any] = {**picks, **{n["name"]: n["value"] for n in numbers}}
-        context.update(_roll_odds(rules, str(previews[0]["id"]), inputs))
-    return context
-
-
-def _roll_odds(rules: SheetRules, rollable_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    """The preview chart's context: the roll (a button's, or the one the picker's inputs compose),
-    its request with the inputs, and the rules service's odds of exactly that request."""
-    rollable, problem = rollable_for(rules, rollable_id, _multi(inputs))
-    if rollable is None or rules.ruleset is None:
-        if str(rollable_id) == PICKED and problem:
-            return {"preview": rollable_id, "preview_error": problem}
-        return {"preview": None, "preview_error": "This character has no such roll."}
-    request, problem = roll_request(rules, rollable, single_inputs(inputs))
-    if problem:
-        return {"preview": rollable_id, "preview_error": problem}
-    try:
-        odds = rules.ruleset.odds(request, ctx=rules.ctx)
-    except Exception:  # an odds request the rules refuse: say so, no chart
-        return {"preview": rollable_id, "preview_error": "The rules cannot give the odds of these numbers."}
-    return {
-        "preview": rollable_id,
-        "preview_label": rollable.get("label") or rollable_id,
-        "preview_odds": odds,
-        "preview_error": "",
-    }
-
-
-def _multi(inputs: dict[str, Any]) -> dict[str, list[str]]:
-    """Form values as {name: [values]} (what a roll picker reads)."""
-    return {k: [str(x) for x in v] if isinstance(v, list) else [str(v)] for k, v in inputs.items()}
-
-
-def _sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> dict[str, Any]:
-    rules: SheetRules = extra.pop("rules", None) or sheet_rules(character=character)
-    may_edit_state = can_edit_state(request.user, character)
-    picker = roll_picker(rules, _last_picks(extra.get("rolls"), request.user)) if may_edit_state else None
-    if "rolls" in extra:
-        extra["rolls"] = _roll_rows(character, extra["rolls"])
-    effects = rules.effects if isinstance(rules.effects, dict) else {}
-    form = _roll_form(character, rules, request=request, can_roll=may_edit_state, picker=picker)
-    report = character.report or {}
-    live = rules.report.as_dict() if rules.report else report
-    return {
-        "character": character,
-        "campaign": character.campaign,
-        "rules": rules,
-        "slug": character.ruleset,
-        "ruleset_name": rules.ruleset.name if rules.ruleset else character.ruleset,
-        "derived": rules.derived or report.get("derived") or {},
-        "report": live,
-        "costs": [
-            {
-                "currency": c,
-                "label": label(c),
-                "spent": live.get("spent", {}).get(c, 0),
-                "budget": live.get("budget", {}).get(c, 0),
-                "remaining": live.get("remaining", {}).get(c, 0),
-            }
-            for c in live.get("budget", {})
-        ],
-        "summary": _build_summary(character.build if isinstance(character.build, dict) else {}),
-        "equipment": _equipment(character),
-        "equipment_states": EQUIPMENT_STATES,
-        "sections": _section_views(rules.sections),
-        "effects": effects,
-        "effect_labels": effects.get("labels") or [],
-        "effect_rows": _effect_rows(effects),
-        **form,
-        "roll_groups": _roll_groups(
-            rules.rollables,
-            can_edit_state=may_edit_state,
-            picker=picker is not None,
-            shown=frozenset(n["name"] for n in form["roll_numbers"]),
-        ),
-        "can_edit_state": may_edit_state,
-        "state_notes": _state_notes(character),
-        "can_edit_build": can_edit_build(request.user, character),
-        "is_draft": character.status == Character.Status.DRAFT,
-        "printing": request.GET.get("print") == "1",
-        # Read by the template's {% if %}s whatever the request: set, they cost no failed lookup.
-        "oob": False,
-        "state_error": None,
-        "state_message": "",
-        "equipment_error": None,
-        "roll_error": None,
-        **extra,
-    }
-
-
-def _state_notes(character: Character) -> str | None:
-    """The play state's notes text (the sheet's Notes block), None for a ruleset that keeps none."""
-    notes = character.state.get("notes") if isinstance(character.state, dict) else None
-    return notes if isinstance(notes, str) else None
 
 
 def _load(request: HtmxHttpRequest, character_id: int) -> Character:
@@ -468,7 +68,7 @@ def character_sheet(request: HtmxHttpRequest, character_id: int) -> HttpResponse
     shown_roll = None
     if request.GET.get("roll"):  # the log's rows are summaries: the shown roll comes whole
         shown_roll = character_roll(character=character, roll_id=request.GET["roll"], viewer=request.user)
-    context = _sheet_context(request, character, rolls=rolls, shown_roll=shown_roll)
+    context = sheet_context(request, character, rolls=rolls, shown_roll=shown_roll)
     return render(request, TEMPLATE, context)
 
 
@@ -479,7 +79,7 @@ def character_sheet_rolls(request: HtmxHttpRequest, character_id: int) -> HttpRe
     character = _load(request, character_id)
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]) + "#roll-log")
-    rolls = _roll_rows(character, character_roll_log(character=character, viewer=request.user, summary=True))
+    rolls = roll_rows(character, character_roll_log(character=character, viewer=request.user, summary=True))
     return _partials(request, {"character": character, "rolls": rolls}, "roll-log")
 
 
@@ -506,7 +106,7 @@ def character_sheet_live(request: HtmxHttpRequest, character_id: int) -> HttpRes
     character = _load(request, character_id)
     if not request.htmx:
         return redirect(reverse("character_sheet", args=[character.pk]))
-    return _partials(request, _sheet_context(request, character), "live-update")
+    return _partials(request, sheet_context(request, character), "live-update")
 
 
 # ------------------------------------------------------------------ writes
@@ -556,7 +156,7 @@ def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpR
         else:
             messages.success(request, sentence or "Done.")
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-state")
-    context = _sheet_context(request, character, state_error=error, state_message=sentence)
+    context = sheet_context(request, character, state_error=error, state_message=sentence)
     # The state block is the target; numbers, effects and roll buttons follow out of band.
     return _state_changed(_partials(request, context, "state-update"))
 
@@ -586,7 +186,7 @@ def character_equipment(request: HtmxHttpRequest, character_id: int, index: int)
         if error:
             messages.error(request, error)
         return redirect(reverse("character_sheet", args=[character.pk]) + "#sheet-equipment")
-    context = _sheet_context(request, character, equipment_error=error)
+    context = sheet_context(request, character, equipment_error=error)
     return _state_changed(_partials(request, context, "equipment-update"))
 
 
@@ -619,7 +219,7 @@ def character_roll_odds(request: HtmxHttpRequest, character_id: int) -> HttpResp
     context = {
         "character": character,
         "slug": character.ruleset,
-        **_roll_odds(rules, post_text(request.GET, "preview", label="Odds of", max_length=200), inputs),
+        **roll_odds(rules, post_text(request.GET, "preview", label="Odds of", max_length=200), inputs),
     }
     response = _partials(request, context, "roll-odds")
     picker = roll_picker(rules, inputs) if inputs else None
@@ -674,7 +274,7 @@ def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResp
         return redirect(reverse("character_sheet", args=[character.pk]) + f"?roll={log.pk}#roll-result")
     if log is not None and character.state != before_state:
         # The roll spent something (a willpower dot): the play state shows it too.
-        context = _sheet_context(request, character)
+        context = sheet_context(request, character)
     else:
         context = {"character": character, "slug": character.ruleset}
     context.update(
@@ -683,7 +283,7 @@ def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResp
             "roll_error": error,
             "here": log,
             "state_changed": log is not None and character.state != before_state,
-            "rolls": _roll_rows(
+            "rolls": roll_rows(
                 character, character_roll_log(character=character, viewer=request.user, summary=True)
             )
             if log is not None

@@ -1,0 +1,281 @@
+"""The builder form's view-model: every section shaped for its template, each issue placed
+beside the control it concerns, and the creation steps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rulesets.engine.pointer import resolve
+
+from .equipment import _shape_items
+from .fields import (
+    _label,
+    _shape_choice,
+    _shape_mapping,
+    _shape_multi,
+    _shape_number,
+    _shape_numbers,
+    _shape_object,
+    _shape_ranks,
+    _shape_records,
+    _shape_tree,
+    html_id,
+)
+
+
+def _parent(pointer: str) -> str:
+    return pointer.rpartition("/")[0]
+
+
+class _Anchors:
+    """Where each issue is shown: the deepest rendered control whose pointer is a prefix of its path."""
+
+    def __init__(self) -> None:
+        self.slots: dict[str, dict] = {}
+
+    def add(self, pointer: str, dom_id: str) -> list:
+        slot = self.slots.get(pointer)
+        if slot is None:
+            slot = self.slots[pointer] = {"dom_id": dom_id, "issues": []}
+        return slot["issues"]
+
+    def place(self, issue: dict) -> str | None:
+        path = issue.get("path") or ""
+        while True:
+            slot = self.slots.get(path)
+            if slot is not None:
+                slot["issues"].append(issue)
+                return slot["dom_id"]
+            if not path:
+                return None
+            path = _parent(path)
+
+
+@dataclass(frozen=True, slots=True)
+class WidgetUI:
+    """What a ruleset's custom builder widget may use (``Ruleset.builder_widget``)."""
+
+    control: Callable[..., dict]
+    html_id: Callable[..., str]
+    label: Callable[[Any], str]
+    sections: list
+
+
+def _cost_text(cost: dict | None, label_of) -> str:
+    if not cost:
+        return ""
+    return ", ".join(f"{'+' if v >= 0 else ''}{v} {label_of(c)}" for c, v in cost.items())
+
+
+def builder_form(
+    traits: dict,
+    build: Any,
+    report: dict,
+    *,
+    next_costs: dict[str, dict] | None = None,
+    currency_label=None,
+    ruleset=None,
+    meta: dict | None = None,
+) -> dict:
+    """Everything the builder template shows, computed once in Python (templates stay simple and fast).
+
+    Returns {"sections": [...], "summary": [...issues with the id of the control they are shown
+    beside], "general": [...issues with no control], "name": {...}, "notes": {...}}.
+    """
+    label_of = currency_label or (lambda c: c.upper() if c in ("cp", "xp") else c.replace("_", " "))
+    build = build if isinstance(build, dict) else {}
+    next_costs = next_costs or {}
+    spent_at: dict[str, dict[str, int]] = {}
+    for line in report.get("costs") or []:
+        per = spent_at.setdefault(line.get("path", ""), {})
+        per[line.get("currency")] = per.get(line.get("currency"), 0) + (line.get("cost") or 0)
+    anchors = _Anchors()
+
+    def control(pointer: str, value: Any, dom_id: str | None = None, **extra) -> dict:
+        dom_id = dom_id or html_id(pointer)
+        issues = anchors.add(pointer, dom_id)
+        nxt = next_costs.get(pointer)
+        return {
+            "name": pointer,
+            "id": dom_id,
+            "value": value,
+            "issues": issues,
+            "err_id": dom_id + "-err",
+            "spent": _cost_text(spent_at.get(pointer), label_of).lstrip("+"),
+            "next": nxt,
+            "next_text": _cost_text(nxt.get("cost"), label_of) if nxt else "",
+            **extra,
+        }
+
+    ui = WidgetUI(control=control, html_id=html_id, label=_label, sections=(traits or {}).get("sections", []))
+    name = control("/name", build.get("name", ""), label="Name")
+    notes = control("/notes", build.get("notes", ""), label="Notes")
+    anchors.add("/budget", "builder-costs")
+    meta = meta or {}
+    filters = meta.get("option_filters") or {}
+    choices = meta.get("choices") or {}
+    item_states = meta.get("item_states") or {}
+    sections = []
+    for raw in (traits or {}).get("sections", []):
+        if not isinstance(raw, dict) or "path" not in raw:
+            continue
+        if raw.get("id") in filters:
+            raw = _filtered(raw, filters[raw["id"]], build)
+        if raw.get("id") in item_states:
+            raw = _with_item_states(raw, item_states[raw["id"]])
+        kind = raw.get("kind", "")
+        path = raw["path"]
+        value = resolve(build, path, None)
+        model = {
+            "id": raw.get("id", ""),
+            "label": raw.get("label", ""),
+            "kind": kind,
+            "path": path,
+            "help": raw.get("help", ""),
+            "raw": raw,
+            "dom_id": "sec-" + str(raw.get("id", "")),
+            "value": value,
+            "spent": _cost_text(spent_at.get(path), label_of).lstrip("+"),
+        }
+        if kind == "custom":
+            widget = str(raw.get("widget") or "")
+            slug = ruleset.slug if ruleset is not None else ""
+            # The ruleset's own widget template, else a generic "this widget is not available" box.
+            model["template"] = (
+                f"{slug}/builder/{widget}.html",
+                "characters/builder/_builder_section_unknown.html",
+            )
+            # Issues beside the widget's own controls, else at the section (unless another section
+            # already shows that path: then the widget lists every issue under it, see below).
+            model["shared_path"] = path in anchors.slots
+            model["issues"] = [] if model["shared_path"] else anchors.add(path, model["dom_id"])
+            if ruleset is not None and widget:
+                model.update(ruleset.builder_widget(widget, raw, build, report, ui))
+        else:
+            model["template"] = f"characters/builder/_builder_section_{kind}.html"
+            model["issues"] = anchors.add(path, model["dom_id"])
+            shaper = SHAPERS.get(kind)
+            if shaper is not None:
+                model.update(shaper(raw, value, control, build))
+            else:
+                model["template"] = "characters/builder/_builder_section_unknown.html"
+            if raw.get("id") in filters and not raw.get("options"):
+                model["empty_text"] = (meta.get("empty_filter_text") or {}).get(
+                    raw["id"], "Nothing to choose yet."
+                )
+            if kind == "number" and raw.get("id") in choices:
+                current = "" if value is None else str(value)
+                model["choices"] = [
+                    {"id": o["id"], "label": o.get("label", o["id"]), "selected": o["id"] == current}
+                    for o in choices[raw["id"]].get("options", [])
+                ]
+        sections.append(model)
+
+    summary, general = [], []
+    for severity, key in (("error", "errors"), ("warning", "warnings")):
+        for issue in report.get(key) or []:
+            item = {**issue, "severity": severity}
+            dom_id = anchors.place(item)
+            item["dom_id"] = dom_id
+            summary.append(item)
+            if dom_id is None:
+                general.append(item)
+    for model in sections:
+        if model["kind"] == "custom" and model["shared_path"]:
+            prefix = model["path"]
+            model["issues"] = [i for i in summary if i.get("path", "").startswith(prefix) and prefix]
+    return {
+        "sections": sections,
+        "summary": summary,
+        "general": general,
+        "name": name,
+        "notes": notes,
+        "budget_issues": anchors.slots["/budget"]["issues"],
+        "steps": _steps(meta.get("steps"), sections, report),
+        "warnings": [i for i in summary if i["severity"] == "warning"],
+        "errors": [i for i in summary if i["severity"] == "error"],
+    }
+
+
+def _filtered(raw: dict, spec: dict, build: dict) -> dict:
+    """Only the options legal for the earlier picks (``builder.json`` ``option_filters``:
+    {section id: {option key: pointer}}): an option whose key names another value than the
+    build's at the pointer is left out. The current value stays listed (marked unknown) so that
+    nothing is silently lost; the rules report it."""
+    picks = {key: resolve(build, pointer, None) for key, pointer in spec.items()}
+    options = [o for o in raw.get("options", []) if all(o.get(k) in (None, picks[k]) for k in picks)]
+    return {**raw, "options": options}
+
+
+def _with_item_states(raw: dict, spec: dict) -> dict:
+    """Items whose state field offers only the states each catalogue item allows (a cap is never wielded)."""
+    field, needs = spec.get("field", "state"), spec.get("needs") or {}
+    allowed = {o["id"]: [s for s, need in needs.items() if not o.get(need)] for o in raw.get("options", [])}
+    return {**raw, "state_field": field, "forbidden_states": allowed}
+
+
+def _steps(spec: Any, sections: list[dict], report: dict) -> list[dict]:
+    """The ruleset's creation order (``builder.json`` ``steps``): each step's sections and whether
+    it is complete. An error belongs to the step whose section path is the longest prefix of its
+    path; a step with an error is never complete. Without steps, one step holds every section."""
+    by_id = {m["id"]: m for m in sections}
+    steps: list[dict[str, Any]] = []
+    placed: set[str] = set()
+    for i, st in enumerate(spec or []):
+        if not isinstance(st, dict):
+            continue
+        mine = [by_id[sid] for sid in st.get("sections", []) if sid in by_id and sid not in placed]
+        placed.update(m["id"] for m in mine)
+        steps.append(
+            {
+                "id": st.get("id", str(i)),
+                "number": len(steps) + 1,
+                "label": st.get("label", ""),
+                "text": st.get("text", ""),
+                "sections": mine,
+                "errors": 0,
+                "warnings": 0,
+                "dom_id": "step-" + str(st.get("id", i)),
+            }
+        )
+    rest = [m for m in sections if m["id"] not in placed]
+    if rest:
+        steps.append(
+            {
+                "id": "more",
+                "number": len(steps) + 1,
+                "label": "More" if steps else "The build",
+                "text": "",
+                "sections": rest,
+                "errors": 0,
+                "warnings": 0,
+                "dom_id": "step-more",
+            }
+        )
+    owners = sorted(((m["path"], st) for st in steps for m in st["sections"]), key=lambda x: -len(x[0]))
+    for key, severity in (("errors", "errors"), ("warnings", "warnings")):
+        for issue in report.get(key) or []:
+            path = issue.get("path") or ""
+            owner = next((st for p, st in owners if p and (path == p or path.startswith(p + "/"))), None)
+            if owner is not None:
+                owner[severity] += 1
+    for st in steps:
+        st["complete"] = st["errors"] == 0 and st["warnings"] == 0
+        st["state"] = "error" if st["errors"] else ("todo" if st["warnings"] else "complete")
+    return steps
+
+
+SHAPERS = {
+    "number": _shape_number,
+    "numbers": _shape_numbers,
+    "ranks": _shape_ranks,
+    "choice": _shape_choice,
+    "mapping": _shape_mapping,
+    "tree": _shape_tree,
+    "multi": _shape_multi,
+    "items": _shape_items,
+    "records": _shape_records,
+    "object": _shape_object,
+}
