@@ -3,7 +3,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench .venv/bin/python bench/bench_htmx.py [N] [edit|same]
 
 Runs in-process with Django's test client against a throw-away test database (created
-and destroyed here), for each ruleset a realistic, valid build, and prints the median
+and destroyed here), for each ruleset of the registry a realistic, valid build (its sheet character,
+``content/examples.json``), and prints the median
 and p95 of N updates and the queries one update makes. Budget: median < 10 ms.
 
 Two ways to post (both by default):
@@ -44,36 +45,6 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-BUILDS = {
-    "pando": {"species": "humanoid",
-              "attributes": {"strength": 2, "endurance": 1, "acrobatics": 2, "coordination": 3,
-                             "rationality": 2, "perspective": 1, "presence": 1},
-              "resistances": {"awareness": "presence", "insight": "rationality", "willpower": "perspective"},
-              "skills": ["melee", "blades", "shields"],
-              "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"]},
-                            {"item": "round_shield", "state": "wielded", "arms": ["left_arm"]},
-                            {"item": "leather_cap", "state": "worn"}, {"item": "bandage", "state": "carried"}]},
-    "maelstrom": {"attributes": {"strength": 2, "precision": 3, "reflexes": 2, "perception": 3, "intelligence": 3,
-                                 "wits": 3},
-                  "abilities": {"investigation": 4, "computer_science": 3, "alertness": 2, "technology": 2,
-                                "medicine": 2, "science": 2, "stealth": 1, "streetwise": 1, "driving": 1,
-                                "firearms": 1, "humanities": 1, "statecraft": 1},
-                  "willpower": 4, "specialties": [{"ability": "investigation", "name": "Forensics"}]},
-    "paragon": {"power_level": 2, "forces": {"fire": 1, "wind": 4, "thunder": 2, "light": 1, "shadow": 2},
-                "skills": {"melee": 1, "missile": 2, "triarmatura": 3, "travel": 1, "intuition": 2}},
-    "ascendant": {"level": 1, "ancestry": "human", "heritage": "skilled_human", "background": "scholar",
-                  "class": "wizard",
-                  "boosts": {"ancestry": ["int", "dex"], "background": ["int", "wis", "con"], "class": "int",
-                             "free": ["int", "dex", "con", "wis"]},
-                  "levels": {"1": {"feats": {"ancestry": "natural_ambition", "class": "reach_spell",
-                                             "archetype": "linguist_dedication", "general": "toughness"}}},
-                  "skills": {"arcana": "trained", "society": "trained", "medicine": "trained", "nature": "trained"},
-                  "lores": []},
-    "ourdnd": {"stats": {"str": 2, "dex": 0, "con": 2, "int": 0, "wis": 0, "cha": 2}, "hearts": 1,
-               "gear": [{"item": "sword"}, {"item": "shield"}]},
-}
-
-
 _NUMBER = re.compile(r"^-?\d+$")
 
 
@@ -103,6 +74,7 @@ def _versioned(body: str, version: str) -> str:
 def main(n: int, modes: tuple[str, ...] = ("edit", "same")) -> int:
     from characters.builder.services import character_create, character_save_draft
     from tests.characters.conftest import form_fields, parse_html
+    from rulesets.engine import registry
     from tests.factories import make_campaign, make_user
 
     # No setup_test_environment(): its template instrumentation would be measured too.
@@ -118,7 +90,11 @@ def main(n: int, modes: tuple[str, ...] = ("edit", "same")) -> int:
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall times include waiting for a CPU)")
         print(f"{'ruleset':<10} {'mode':<8} {'median ms':>10} {'p95 ms':>8} {'queries':>8} {'cpu ms':>8} "
               f"{'p95 cpu':>8}")
-        for slug, extra in BUILDS.items():
+        for ruleset in registry.all_rulesets():
+            slug = ruleset.slug
+            # The sheet character's choices on the new draft (its name and budget the campaign's).
+            extra = {k: v for k, v in ruleset.contract_data()["sheet"].items()
+                     if k not in ("format", "ruleset", "name", "budget")}
             gm, player = make_user(), make_user()
             campaign = make_campaign(gm=gm, ruleset=slug, players=[player])
             c = character_create(campaign=campaign, owner=player, name="Bench")

@@ -4,10 +4,11 @@ a pick or a number), per ruleset, through the Django test client against a throw
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench .venv/bin/python bench/bench_roll_odds.py [runs]
 
 CPU time of this thread (``time.thread_time``), not wall clock: the machine is shared, and the
-target (≤ 5 ms server time per preview, issue #12) is judged on it. Each ruleset's preview is the
-richest form its roll takes: Maelstrom's picker with specialties (a required advanced one) and a
-changed ability (its specialty boxes redrawn), Ascendant with typed situational numbers stacked on
-a condition, Our D&D hard at a set TD, Paragon a TN; Pando has no number to set.
+target (≤ 5 ms server time per preview, issue #12) is judged on it. Every ruleset of the registry
+is measured with the two alternating queries its folder names (``roll_previews`` and ``roll_state``
+of ``content/examples.json``, rulesets/engine/examples.py: the richest form its roll takes, a
+picker with specialties, situational numbers stacked on a condition…), else its first roll button
+that asks for a number, at two values, else its first roll button.
 """
 
 from __future__ import annotations
@@ -32,46 +33,14 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-#: Two alternating odds queries per ruleset (the player changing one thing back and forth).
-QUERIES = {
-    "maelstrom": [
-        {
-            "preview": "picked",
-            "in_attribute": "intelligence",
-            "in_ability": "investigation",
-            "in_specialties_for": "investigation",
-            "in_specialties": "Forensics",
-            "in_required": ["Forensics", "Missing Persons"],
-            "in_difficulty": "7",
-            "in_threshold": "1",
-        },
-        {  # another ability: its specialty boxes come out of band too
-            "preview": "picked",
-            "in_attribute": "intelligence",
-            "in_ability": "technology",
-            "in_specialties_for": "investigation",
-            "in_difficulty": "6",
-            "in_threshold": "0",
-        },
-    ],
-    "ascendant": [
-        {"preview": "skill.arcana", "in_threshold": "18", "in_status_penalty": "2", "in_circumstance_bonus": "1"},
-        {"preview": "skill.arcana", "in_threshold": "15", "in_item_bonus": "1"},
-    ],
-    "ourdnd": [
-        {"preview": "check:str:normal", "in_td": "14", "in_mode": "hard"},
-        {"preview": "check:str:normal", "in_td": "12", "in_mode": "normal"},
-    ],
-    "paragon": [{"preview": None, "in_tn": "14"}, {"preview": None, "in_tn": "12"}],
-}
-
-
 def main(runs: int) -> None:
     from django.test import Client
     from django.urls import reverse
 
     from characters.models import Character
     from characters.sheet import services as play
+    from characters.sheet.selectors import roll_inputs
+    from rulesets.engine import registry
     from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.factories import make_campaign, make_user
 
@@ -79,16 +48,26 @@ def main(runs: int) -> None:
     client = Client()
     client.force_login(player)
     print(f"{'ruleset':<10} {'median CPU ms':>13} {'p95 CPU ms':>10} {'max':>7}")
-    for slug, queries in QUERIES.items():
+    for ruleset in registry.all_rulesets():
+        slug, data = ruleset.slug, ruleset.contract_data()
         campaign = make_campaign(gm=gm, ruleset=slug, players=[player])
         character = make_character(ruleset=slug, owner=player, campaign=campaign)
-        if slug == "ascendant":
-            Character.objects.filter(pk=character.pk).update(
-                state={**character.state, "conditions": [{"id": "frightened", "value": 1}]}
-            )
-        if slug == "paragon":
-            first = play.sheet_rules(character=character).rollables[0]["id"]
-            queries = [{**q, "preview": first} for q in queries]
+        if data["roll_state"]:
+            Character.objects.filter(pk=character.pk).update(state={**character.state, **data["roll_state"]})
+        rules = play.sheet_rules(character=character)
+        if not rules.rollables:
+            print(f"{slug:<10} no roll buttons")
+            continue
+        first = rules.rollables[0]["id"]
+        queries = [{**q, "preview": q.get("preview") or first} for q in data["roll_previews"]]
+        if not queries:
+            preview = next((r for r in rules.rollables if roll_inputs(rules, r)), None)
+            if preview is None:
+                queries = [{"preview": first}, {"preview": first}]
+            else:
+                spec = roll_inputs(rules, preview)[0]
+                values = [spec["value"], spec["choices"][-1]] if "choices" in spec else [spec["value"], spec["value"] + 1]
+                queries = [{"preview": preview["id"], f"in_{spec['name']}": v} for v in values]
         url = reverse("character_roll_odds", args=[character.pk])
         timings = []
         for i in range(runs + 5):

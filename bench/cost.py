@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import load  # noqa: E402
+from bench.typical import first_typical  # noqa: E402
 from deploy import serve  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -192,13 +193,14 @@ def in_process(without: list[str], tree: Path, n: int = 1000) -> None:
     from django.core.handlers.wsgi import WSGIHandler
 
     application = WSGIHandler()
-    body = (ROOT / "bench" / "builds" / "pando_typical.json").read_bytes()
+    _, path, text = first_typical()
+    body = text.encode()
     import config
 
     assert Path(config.__file__).resolve().parent.parent == tree, config.__file__
     base = {
         "REQUEST_METHOD": "POST",
-        "PATH_INFO": "/api/v1/rulesets/pando/validate/",
+        "PATH_INFO": "/" + path,
         "SCRIPT_NAME": "",
         "QUERY_STRING": "",
         "SERVER_NAME": "127.0.0.1",
@@ -278,10 +280,10 @@ def main() -> int:
             load.wait_healthy(url, None)
         names = args.requests.split(",")
         if names == ["validate"]:  # no session needed: spare the database set-up
-            build = (ROOT / "bench" / "builds" / "pando_typical.json").read_text()
+            _, path, build = first_typical()
             reqs = {
                 "validate": {
-                    "path": "api/v1/rulesets/pando/validate/",
+                    "path": path,
                     "method": "POST",
                     "body": build,
                     "headers": {"Content-Type": "application/json"},

@@ -6,7 +6,7 @@
 CPU time (bench/cost.py) still moves with the neighbours; the number of instructions a request
 executes does not. This runs gunicorn as `make serve` does (deploy/gunicorn.conf.py, config.wsgi,
 a unix socket; one sync worker, PYTHONHASHSEED=0) under ``valgrind --tool=callgrind``, sends 20
-warm-up requests and then N of the request (POST of bench/builds/pando_typical.json), stops it,
+warm-up requests and then N of the request (POST of the first ruleset's typical build, bench/typical.py), stops it,
 and reads the worker's instruction count. The worker's count includes what the master did before
 forking it and its own start, the same for every N: two runs with different N give, by
 difference, the instructions of one request (gunicorn's parsing and writing included; the
@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.typical import first_typical  # noqa: E402
 from deploy import serve  # noqa: E402
 
 WARM_UP = 20
@@ -110,10 +111,18 @@ def run(n: int, raw: bytes, env: dict[str, str], tree: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", default="50,250", help="two request counts, comma-separated")
-    parser.add_argument("--path", default="api/v1/rulesets/pando/validate/")
+    parser.add_argument("--path", help="default: the first ruleset's validate URL")
     parser.add_argument("--tree", default=str(ROOT), help="the checkout to measure (default: this one)")
-    parser.add_argument("--body", default=str(ROOT / "bench" / "builds" / "pando_typical.json"))
+    parser.add_argument("--body", help="a JSON file; default: the first ruleset's typical build")
     args = parser.parse_args()
+    if not args.path or not args.body:
+        _, path, build = first_typical()
+        if not args.body:
+            body_file = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+            body_file.write(build)
+            body_file.close()
+            args.body = body_file.name
+        args.path = args.path or path
     if not shutil.which("valgrind"):
         raise SystemExit("valgrind is not installed: apt-get install valgrind")
     low, high = sorted(int(n) for n in args.requests.split(","))

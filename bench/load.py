@@ -8,7 +8,8 @@ loopback, each at 8, 32 and 64 concurrent connections for --duration seconds:
 
 - ``sheet``: a signed-in player's character sheet (GET, the demo data of seed_demo);
 - ``builder``: the builder's htmx update (POST of the whole form, as the page sends on every change);
-- ``validate``: the anonymous rules service (POST /api/v1/rulesets/pando/validate/, a typical build).
+- ``validate``: the anonymous rules service (POST of the first ruleset's typical build to its
+  validate URL, bench/typical.py).
 
 …first against the stack (deploy/serve.py: nginx → gunicorn + daphne, started here on --port, or
 an already running one with --url), then against today's production command, one daphne serving
@@ -48,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.typical import first_typical  # noqa: E402
 from deploy import serve  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results"
@@ -214,7 +216,7 @@ def prepare(env: dict) -> dict:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     player = get_user_model().objects.get(username="player1")
     sheet = Character.objects.filter(owner=player, status=Character.Status.ACTIVE).order_by("id").first()
-    campaign = Campaign.objects.get(gm__username="gm", ruleset="pando", name__startswith="Demo")
+    campaign = Campaign.objects.get(gm__username="gm", ruleset=sheet.ruleset, name__startswith="Demo")
     draft = Character.objects.filter(
         owner=player, campaign=campaign, name="Load bench draft", status=Character.Status.DRAFT
     ).first()
@@ -236,7 +238,7 @@ def requests_for(base: str, ids: dict) -> dict[str, dict]:
         urllib.request.Request(builder_url, headers={"Cookie": cookie}), timeout=30
     ).read()
     form = urllib.parse.urlencode(list(form_fields(parse_html(page).by_id("builder-form"))))
-    build = (ROOT / "bench" / "builds" / "pando_typical.json").read_text()
+    _, validate_path, build = first_typical()
     return {
         "sheet": {
             "path": f"characters/{ids['sheet']}/",
@@ -256,7 +258,7 @@ def requests_for(base: str, ids: dict) -> dict[str, dict]:
             },
         },
         "validate": {
-            "path": "api/v1/rulesets/pando/validate/",
+            "path": validate_path,
             "method": "POST",
             "body": build,
             "headers": {"Content-Type": "application/json"},

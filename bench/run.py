@@ -1,8 +1,12 @@
 #!/usr/bin/env python
 """The rules service's benchmark (`make bench`): not a test, a table of numbers.
 
-1. In-process validations per second of each bench/builds/<slug>_typical.json (target ≥ 5,000/s).
-2. Odds latency of the largest contract requests, cold (first call) and warm (median; target < 1 ms).
+Every ruleset of the registry is measured, with the data its folder gives (``content/examples.json``,
+rulesets/engine/examples.py):
+
+1. In-process validations per second of each ruleset's typical build (target ≥ 5,000/s).
+2. Odds latency of each ruleset's largest contract requests (``odds_largest``), cold (first call)
+   and warm (median; target < 1 ms).
 3. The CLI: 1,000 documents in one `manage.py rules validate` call, wall clock incl. start-up
    (target < 3 s), next to the start-up alone (one document).
 
@@ -31,27 +35,20 @@ os.environ.setdefault("SECRET_KEY", "bench-only-" + os.urandom(32).hex())
 
 from rulesets.engine import odds, registry, validate  # noqa: E402  (after sys.path)
 
-BUILDS = ROOT / "bench" / "builds"
 RESULTS = ROOT / "bench" / "results"
 TARGET_VALIDATIONS = 5_000  # per second, one core
 TARGET_ODDS_MS = 1.0
 TARGET_CLI_S = 3.0
 CLI_DOCUMENTS = 1_000
 
-#: The largest requests of CONTRACT.md "Odds" (up to 10 dice).
-ODDS_REQUESTS: list[tuple[str, dict]] = [
-    ("pando", {"dice": 10, "skill": 6}),
-    ("paragon", {"force": 5, "skill": 5, "tn": 40}),
-    ("ascendant", {"modifier": 30, "threshold": 40}),
-    ("ourdnd", {"stat": 10, "td": 30, "mode": "easy"}),
-    ("ourdnd", {"stat": 10, "td": 30, "mode": "hard"}),
-    ("maelstrom", {"pool": 10, "difficulty": 6, "threshold": 5}),
-    ("maelstrom", {"pool": 10, "difficulty": 10, "threshold": 0}),
-]
+
+def odds_requests() -> list[tuple[str, dict]]:
+    """The largest requests of CONTRACT.md "Odds" (up to 10 dice), each ruleset's ``odds_largest``."""
+    return [(rs.slug, r) for rs in registry.all_rulesets() for r in rs.contract_data()["odds_largest"]]
 
 
 def typical(slug: str) -> dict:
-    return json.loads((BUILDS / f"{slug}_typical.json").read_text())
+    return registry.get(slug).contract_data()["typical"]
 
 
 def bench_validation(seconds: float = 1.0) -> list[dict]:
@@ -81,7 +78,7 @@ def bench_validation(seconds: float = 1.0) -> list[dict]:
 
 def bench_odds(repeats: int = 200) -> list[dict]:
     rows = []
-    for slug, request in ODDS_REQUESTS:
+    for slug, request in odds_requests():
         registry.get(slug)
         start = time.perf_counter()
         odds(slug, request)

@@ -21,11 +21,21 @@ _PLAIN_HTTP = {
 
 def pytest_configure(config):
     """Process-wide, before any server starts: live_server builds its middleware once per session,
-    so a per-test override would come too late for it (SecurityMiddleware would redirect to https)."""
+    so a per-test override would come too late for it (SecurityMiddleware would redirect to https).
+
+    Before collection too, the test plugin ruleset (tests/plugin_ruleset/, "Coin") joins the
+    registry as if it were a sixth folder: every test parametrised over the registry (the contract,
+    the pages, the browser tests, the form fuzzer) runs on it, so code that assumes the rulesets of
+    ``rulesets/systems/`` fails at once. ``SHEETFORGE_TEST_PLUGIN=0`` leaves it out."""
     from django.conf import settings
 
     for name, value in _PLAIN_HTTP.items():
         setattr(settings, name, value)
+    if os.environ.get("SHEETFORGE_TEST_PLUGIN", "1") != "0":
+        from rulesets.engine import registry
+        from tests.plugin_ruleset import RULESET
+
+        registry.register(RULESET)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -104,12 +104,13 @@ def _table_with_everything():
     from rulesets.engine import registry
     from tests.characters.sheet.test_sheet_fixtures import make_character
 
+    ruleset = registry.all_rulesets()[0]
     gm, player = make_user("st-gm"), make_user("st-player")
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player], name="Schema table")
-    active = make_character(ruleset="pando", owner=player, campaign=campaign)
-    make_character(ruleset="pando", owner=player, campaign=campaign, status=Character.Status.DRAFT)
+    campaign = make_campaign(gm=gm, ruleset=ruleset.slug, players=[player], name="Schema table")
+    active = make_character(ruleset=ruleset.slug, owner=player, campaign=campaign)
+    make_character(ruleset=ruleset.slug, owner=player, campaign=campaign, status=Character.Status.DRAFT)
     advancement_services.award_create(
-        gm=gm, character_id=active.pk, currency="cp", amount=5, reason="Session"
+        gm=gm, character_id=active.pk, currency=ruleset.awardable_currencies[0], amount=5, reason="Session"
     )
     for status in (Advancement.Status.PENDING, Advancement.Status.REJECTED):
         Advancement.objects.create(
@@ -125,7 +126,7 @@ def _table_with_everything():
     encounter = combat.encounter_create(campaign=campaign, user=gm, name="Ambush")
     combat.encounter_add_combatant(encounter=encounter, user=gm, character=active)
     combat.encounter_add_combatant(
-        encounter=encounter, user=gm, name="Bandit", build=quick_build(registry.get("pando"), campaign)
+        encounter=encounter, user=gm, name="Bandit", build=quick_build(ruleset, campaign)
     )
     combat.encounter_start(encounter=encounter, user=gm)
     return gm, player

@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PANDO_BUILD = ROOT / "rulesets/systems/pando/demo/charlotte.json"
 MAELSTROM_BUILD = ROOT / "rulesets/systems/maelstrom/demo/kestrel.json"
 #: Charlotte without the ranged skill her bows need: a build the rules refuse.
-INVALID_BUILD = json.loads((ROOT / "tests/rulesets/examples/pando/charlotte_without_ranged.json").read_text())
+INVALID_BUILD = json.loads(
+    (ROOT / "rulesets/systems/pando/examples/charlotte_without_ranged.json").read_text()
+)
 MAELSTROM_SHEET = ROOT / "tests/rulesets/maelstrom/sheets/vex.json"
 NOT_A_SHEET = ROOT / "tests/rulesets/maelstrom/sheets/not_a_sheet.json"
 SECRET_KEY_MESSAGE = "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters"

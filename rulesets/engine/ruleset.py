@@ -8,17 +8,24 @@ input: problems are ``Issue`` values in the report.
 Adding a ruleset: a folder under ``rulesets/systems/<slug>/`` whose
 ``__init__.py`` defines a subclass and ``RULESET = MyRuleset()``, its content
 in ``content/*.json``, its templates in ``templates/<slug>/``, and one word in
-``rulesets.systems.ORDER`` (the registry finds the folder).
+``rulesets.systems.ORDER`` (the registry finds the folder). Its tests and
+benches need only ``content/examples.json`` with a valid ``build`` and an
+answerable ``odds`` request (required); the optional data that adds cases
+(example builds with expectations in ``examples/*.json``, a typical build,
+odds ranges, house rules worth testing…) is documented in ``examples.py``,
+whose ``contract_data`` and ``example_builds`` the central tests and the
+benchmarks read for every ruleset of the registry.
 
 Content files: a JSON *list* of entries with an ``id`` is a catalogue (skills,
 items, …) indexed by id and extensible by campaign homebrew; a JSON *object* is
 a table kept as it is. ``content/house.json`` holds the house defaults
 (RULES.md "HD"), which campaign house rules override key by key.
 
-The class is written in three modules by job: this one holds the rules contract (validate, check,
+The class is written in four modules by job: this one holds the rules contract (validate, check,
 price and derive a build; the dice, play-state and combat hooks), ``context.py`` the content and
 the campaign's context (house rules, homebrew), ``presentation.py`` what the product shows (words,
-starting points, page pieces). ``Ruleset`` is all three; a subclass overrides any hook of any part.
+starting points, page pieces), ``examples.py`` the data its tests and benches read. ``Ruleset`` is
+all four; a subclass overrides any hook of any part.
 The dice and play-state rules themselves are the folder's ``Dice`` and ``PlayState``
 (interfaces.py).
 """
@@ -33,6 +40,7 @@ from typing import Any, ClassVar
 from .context import NPC_PHASE, Context, ContextMixin
 from .dice import Roller
 from .errors import StateError
+from .examples import ExamplesMixin
 from .fields import is_int
 from .interfaces import Dice, PlayState
 from .pointer import ptr
@@ -45,7 +53,7 @@ FORMAT = "sheetforge.build/1"
 COMMON_KEYS = frozenset({"format", "ruleset", "name", "budget", "notes"})
 
 
-class Ruleset(ContextMixin, PresentationMixin):
+class Ruleset(ContextMixin, PresentationMixin, ExamplesMixin):
     """Base class of the five game systems. Subclasses set the class attributes
     and override the hooks marked "override"; the rest have working defaults."""
 

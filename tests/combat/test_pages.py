@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from combat import services
 from combat.models import Encounter
+from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller
 from tests.combat.conftest import GOBLIN
 from tests.combat.helpers import last_event
@@ -138,7 +139,7 @@ def test_a_player_acts_for_their_own_character_and_sees_only_their_actions(setup
     assert "when you are attacked" in r.content.decode()
 
 
-@pytest.mark.parametrize("slug", ["pando", "paragon", "ascendant", "ourdnd", "maelstrom"])
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_the_quick_npc_form_starts_from_a_build_the_gm_can_add_and_fight(slug):
     from combat.quick_builds import quick_build
     from combat.selectors import encounter_board, encounter_fight

@@ -15,11 +15,12 @@ from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.helpers import event_texts, snapshot
 from tests.factories import make_campaign, make_user
+from tests.rulesets.report_helpers import typical
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())
+AREN = typical("paragon")
 HESK = json.loads((ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text())
 
 

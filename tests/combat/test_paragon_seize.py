@@ -16,11 +16,12 @@ from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.helpers import event_texts, refused, snapshot
 from tests.factories import make_campaign, make_user
+from tests.rulesets.report_helpers import typical
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())
+AREN = typical("paragon")
 SELA = json.loads((ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text())
 
 

@@ -14,26 +14,17 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
 from tests.e2e.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-RULESETS = ["pando", "paragon", "ascendant", "ourdnd", "maelstrom"]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 900}
 SIZES = {"phone": PHONE, "laptop": LAPTOP}
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
-#: One play-state change per ruleset that the rules accept on a fresh character: the action form's
-#: data-action and the fields to fill (label → value).
-PLAY_CHANGE = {
-    "pando": ("harm", {"Body part": "legs", "Amount": "1"}),
-    "paragon": ("damage", {"Pool": "stamina", "Amount": "1"}),
-    "ascendant": ("damage", {"Amount": "1"}),
-    "ourdnd": ("damage", {"Amount": "1"}),
-    "maelstrom": ("damage", {"Levels": "1", "Damage": "bashing"}),
-}
 
 SNAKE_ID = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 JSON_POINTER = re.compile(r"(?<![\w.:/])/[a-z_]+(?:/[a-z0-9_]+)+")
@@ -80,7 +71,7 @@ def _tap_and_check(page, locator, *, fill=None) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("slug", RULESETS)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_a_tap_on_the_sheet_keeps_the_players_place_and_focus(page_as, table, slug, size):
     from playwright.sync_api import expect
 
@@ -102,15 +93,16 @@ def test_a_tap_on_the_sheet_keeps_the_players_place_and_focus(page_as, table, sl
     typed = page.locator(".state-pool-controls input[type=number]").first
     _tap_and_check(page, typed, fill=typed.input_value())
 
-    # A play-state change from a section's form.
-    action, fields = PLAY_CHANGE[slug]
-    form = page.locator(f'#sheet-state form[data-action="{action}"]').first
-    for label_text, value in fields.items():
-        field = form.get_by_label(label_text)
+    # A play-state change from a section's form: the ruleset's first ``play_actions``, one the rules
+    # accept on a fresh character (rulesets/engine/examples.py).
+    fields = dict(registry.get(slug).contract_data()["play_actions"][0])
+    form = page.locator(f'#sheet-state form[data-action="{fields.pop("action")}"]').first
+    for name, value in fields.items():
+        field = form.locator(f'[name="{name}"]')
         if field.evaluate("el => el.tagName") == "SELECT":
-            field.select_option(value)
+            field.select_option(str(value))
         else:
-            field.fill(value)
+            field.fill(str(value))
     _tap_and_check(page, form.locator("button[type=submit]"))
     expect(page.locator('[data-testid="state-message"]')).to_be_visible()
     expect(page.locator('[data-testid="state-error"]')).to_have_count(0)
@@ -187,7 +179,7 @@ def _leaks(page) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("slug", RULESETS)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_players_read_game_words_only_on_every_page(page_as, table, slug):
     pages = _pages_of(table, slug)
     character = character_at_table(table, slug)
@@ -204,7 +196,7 @@ def test_players_read_game_words_only_on_every_page(page_as, table, slug):
     assert found == {}, found
 
 
-@pytest.mark.parametrize("slug", RULESETS)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_refusals_on_the_homebrew_and_import_pages_speak_game_words(page_as, table, slug):
     """What a GM or player reads when homebrew or an import is refused: where, in words, and why —
     no JSON pointer, no error code, no snake_case."""
@@ -233,7 +225,7 @@ def test_refusals_on_the_homebrew_and_import_pages_speak_game_words(page_as, tab
             found[name] = leaks
     page.context.close()
 
-    other = next(s for s in RULESETS if s != slug)
+    other = next(s for s in registry.SYSTEMS if s != slug)
     page = page_as(table["player"], viewport=PHONE)
     for name, document in {
         "import of another ruleset": f'{{"format": "sheetforge.build/0", "ruleset": "{other}"}}',
@@ -251,7 +243,7 @@ def test_refusals_on_the_homebrew_and_import_pages_speak_game_words(page_as, tab
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("slug", RULESETS)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_axe_finds_no_serious_or_critical_violation(page_as, table, slug, size):
     pages = _pages_of(table, slug)
     source = AXE.read_text(encoding="utf-8")

@@ -1,19 +1,23 @@
-"""Reading rules reports in the ruleset tests: the shared example builds of
-tests/rulesets/examples/<ruleset>/*.json (see its README.md) and the (code, path) pairs of a report."""
+"""Reading rules reports in the ruleset tests: the example builds of a ruleset's folder
+(``<folder>/examples/*.json``, see rulesets/engine/examples.py), its typical build, and the (code,
+path) pairs of a report."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from rulesets.engine import validate
-
-EXAMPLES_DIR = Path(__file__).parent / "examples"
+from rulesets.engine import registry, validate
 
 
 def example_paths(slug: str) -> list[Path]:
     """The ruleset's example files, sorted, for ``pytest.mark.parametrize``."""
-    return sorted((EXAMPLES_DIR / slug).glob("*.json"))
+    return sorted((registry.get(slug).package_dir / "examples").glob("*.json"))
+
+
+def typical(slug: str) -> dict:
+    """A fresh copy of the ruleset's typical build (``content/examples.json``, the benches' too)."""
+    return registry.get(slug).contract_data()["typical"]
 
 
 def check_example(path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import subprocess
@@ -11,16 +12,17 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from rulesets.engine import registry
+
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((Path(__file__).parent / "examples").glob("*/*.json"))
+EXAMPLES = [e for rs in registry.all_rulesets() for e in rs.example_builds()]
 
 
 def _example(valid: bool) -> dict:
-    """A build document from the examples whose report is (in)valid."""
-    for path in EXAMPLES:
-        data = json.loads(path.read_text())
-        if data["expect"]["valid"] is valid:
-            return data["build"]
+    """A build document from the rulesets' examples whose report is (in)valid."""
+    for example in EXAMPLES:
+        if example.expect["valid"] is valid:
+            return copy.deepcopy(example.build)
     raise AssertionError(f"no example with valid={valid}")
 
 

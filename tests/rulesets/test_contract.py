@@ -1,8 +1,9 @@
 """Contract checks run on every ruleset in the registry (CONTRACT.md "The report", "Doors").
 
 A sixth ruleset added to ``registry.SYSTEMS`` gets every check here for free. The example
-builds of tests/rulesets/examples/ go through the HTTP door, as a cross-check of the API: the
-per-ruleset tests run the same files in-process.
+builds of each ruleset's folder (``Ruleset.example_builds``, rulesets/engine/examples.py) go
+through the HTTP door, as a cross-check of the API: the per-ruleset tests run the same files
+in-process.
 """
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ import copy
 import itertools
 import json
 import re
-from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
 
 from rulesets.engine import Ruleset, registry, validate
 
-EXAMPLES = sorted((Path(__file__).parent / "examples").glob("*/*.json"))
+#: (slug, example) of every ruleset's example builds.
+EXAMPLES = [(rs.slug, e) for rs in registry.all_rulesets() for e in rs.example_builds()]
 REPORT_KEYS = {"ruleset", "valid", "errors", "warnings", "spent", "budget", "remaining", "derived"}
 CODE_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
 
@@ -100,16 +101,14 @@ def test_a_build_for_another_ruleset_is_unknown_at_its_url(slug, other):
 
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-def test_every_ruleset_has_example_builds(slug):
-    assert any(p.parent.name == slug for p in EXAMPLES)
+def test_every_ruleset_has_a_valid_example_build(slug):
+    assert any(s == slug and e.expect["valid"] for s, e in EXAMPLES)
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path", EXAMPLES, ids=[f"{p.parent.name}/{p.stem}" for p in EXAMPLES])
-def test_an_example_through_the_api_gets_the_expected_report(path):
-    example = json.loads(path.read_text())
-    build, expect = example["build"], example["expect"]
-    slug = path.parent.name
+@pytest.mark.parametrize(("slug", "example"), EXAMPLES, ids=[f"{s}/{e.name}" for s, e in EXAMPLES])
+def test_an_example_through_the_api_gets_the_expected_report(slug, example):
+    build, expect = example.build, example.expect
     response = APIClient().post(
         f"/api/v1/rulesets/{slug}/validate/", data=json.dumps(build), content_type="application/json"
     )
@@ -130,24 +129,10 @@ def test_an_example_through_the_api_gets_the_expected_report(path):
 
 # ------------------------------------------------------------------ play, dice and combat contracts
 # Issue #11: the contract covers every hook, not only build and odds. Each check runs on every
-# valid example build of every ruleset (tests/rulesets/examples, and the typical builds the
-# benchmarks use), so a sixth ruleset gets them with its examples.
+# valid example build of every ruleset and its typical build (``Ruleset.playable_builds``), so a
+# sixth ruleset gets them with its examples.
 
-BENCH_BUILDS = Path(__file__).resolve().parents[2] / "bench" / "builds"
-
-
-def _valid_examples() -> list[tuple[str, str, dict]]:
-    out = []
-    for path in EXAMPLES:
-        data = json.loads(path.read_text())
-        if data.get("expect", {}).get("valid"):
-            out.append((path.parent.name, path.stem, data["build"]))
-    for path in sorted(BENCH_BUILDS.glob("*_typical.json")):
-        out.append((path.stem.removesuffix("_typical"), path.stem, json.loads(path.read_text())))
-    return [row for row in out if row[0] in registry.SYSTEMS]
-
-
-PLAYABLE = _valid_examples()
+PLAYABLE = [(rs.slug, e.name, e.build) for rs in registry.all_rulesets() for e in rs.playable_builds()]
 PLAYABLE_IDS = [f"{slug}/{name}" for slug, name, _ in PLAYABLE]
 
 
@@ -303,18 +288,6 @@ def test_an_example_starts_a_fight_and_each_listed_action_is_taken_or_cleanly_re
         s.id for f in fighters for s in rules.actions(f, fighters, es, current=current, ctx=ctx) if s.gm
     }
     assert [t for t in taken if t not in gm_ids], f"{slug}: the current fighter could take no listed action"
-
-
-# Overrides of house defaults whose type alone does not give a meaningful other value.
-SPECIAL_OVERRIDES: dict[tuple[str, str], list] = {
-    ("ourdnd", "bare_hands_effort"): ["d6"],
-    ("ourdnd", "start_distance"): ["near"],
-    ("ourdnd", "reach_by_kind"): [{"gunpowder": "near", "magic": "close"}],
-    ("pando", "leisure_ep"): ["none"],
-    ("pando", "attribute_max"): [2],
-    ("ascendant", "trade_downs_max"): [0],
-    ("paragon", "seize_offensive_tie"): ["simultaneous"],
-}
 
 
 def _candidates(value):
@@ -475,7 +448,8 @@ def test_every_house_default_overridden_by_a_campaign_changes_something(slug, ke
     ruleset = registry.get(slug)
     default = ruleset.house_defaults[key]
     base = _observed(slug, None)
-    tried = SPECIAL_OVERRIDES.get((slug, key)) or _candidates(default)
+    # Overrides whose type alone gives no meaningful other value: the ruleset's ``house_overrides``.
+    tried = ruleset.contract_data()["house_overrides"].get(key) or _candidates(default)
     assert tried, f"no override to try for {slug}:{key}"
     for value in tried:
         if _observed(slug, {key: value}) != base:

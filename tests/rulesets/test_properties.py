@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,8 +23,6 @@ from rulesets.engine import odds as engine_odds
 
 from .test_contract import assert_contract_report
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = Path(__file__).parent / "examples"
 SAFETY_NET = "could not read this build"
 
 PROPERTY = settings(
@@ -39,7 +36,7 @@ scalars = (
     | st.integers(min_value=-3, max_value=12)  # the numbers rules care about, more often
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=20)
-    | st.sampled_from(["", "pando", "strength", "left_arm", "melee", "d6", "x" * 200])
+    | st.sampled_from(["", *registry.SYSTEMS, "strength", "left_arm", "melee", "d6", "x" * 200])
 )
 json_values = st.recursive(
     scalars,
@@ -56,13 +53,10 @@ junk_values = (
 
 
 def seed_builds(slug: str) -> list[dict]:
-    """Real builds of ``slug`` to mutate: the blank build, the bench's typical build, the examples."""
-    builds = [registry.get(slug).blank_build("Mutant")]
-    typical = ROOT / "bench" / "builds" / f"{slug}_typical.json"
-    if typical.exists():
-        builds.append(json.loads(typical.read_text()))
-    builds += [json.loads(p.read_text())["build"] for p in sorted((EXAMPLES / slug).glob("*.json"))]
-    return builds
+    """Real builds of ``slug`` to mutate: the blank build, the typical build, the examples."""
+    ruleset = registry.get(slug)
+    builds = [ruleset.blank_build("Mutant"), ruleset.contract_data()["typical"]]
+    return builds + [copy.deepcopy(e.build) for e in ruleset.example_builds()]
 
 
 def _pointers(node, prefix=()):
@@ -140,32 +134,16 @@ def test_a_mutated_build_gets_a_contract_report(slug, data):
 # ---------------------------------------------------------------------------------------- odds
 
 
-def _ints(lo, hi):
-    return st.integers(min_value=lo, max_value=hi)
+def _range(spec: dict):
+    if "choices" in spec:
+        return st.sampled_from(spec["choices"])
+    return st.integers(min_value=spec["min"], max_value=spec["max"])
 
 
-#: Requests inside the contract's ranges (CONTRACT.md "Odds", RULES.md): up to 10 dice.
-ODDS_REQUESTS = {
-    "pando": st.fixed_dictionaries({"dice": _ints(1, 10), "skill": _ints(0, 6)}),
-    "paragon": st.fixed_dictionaries({"force": _ints(0, 5), "skill": _ints(0, 5), "tn": _ints(1, 60)}),
-    "ascendant": st.fixed_dictionaries({"modifier": _ints(-10, 30), "threshold": _ints(1, 40)}),
-    "ourdnd": st.fixed_dictionaries(
-        {"stat": _ints(-5, 10), "td": _ints(1, 30), "mode": st.sampled_from(["normal", "easy", "hard"])}
-    ),
-    "maelstrom": st.fixed_dictionaries(
-        {"pool": _ints(1, 10), "difficulty": _ints(2, 10), "threshold": _ints(0, 5)}
-    ),
-}
-#: A key of each request that counts dice (or ranks) and must refuse -1 and 1000.
-COUNT_KEY = {"pando": "dice", "paragon": "force", "ascendant": None, "ourdnd": None, "maelstrom": "pool"}
-#: Keys without which there is no roll to price (others, such as Maelstrom's difficulty, may default).
-REQUIRED_KEY = {
-    "pando": "dice",
-    "paragon": "tn",
-    "ascendant": "threshold",
-    "ourdnd": "td",
-    "maelstrom": "pool",
-}
+def odds_requests(slug: str):
+    """Requests inside the contract's ranges (the ruleset's ``odds_ranges``, CONTRACT.md "Odds")."""
+    ranges = registry.get(slug).contract_data()["odds_ranges"]
+    return st.fixed_dictionaries({key: _range(spec) for key, spec in ranges.items()})
 
 
 def _is_p(p) -> bool:
@@ -177,60 +155,39 @@ def _whole_number_keys(d: dict) -> bool:
 
 
 def assert_sound_answer(slug: str, answer: dict) -> None:
-    """The shape of each ruleset's answer (CONTRACT.md "Odds"), exact to 1e-9."""
+    """The answer has the shape the ruleset declares (``odds_shape``), and its distribution is exact
+    to 1e-9 (one listed probability: it and its complement)."""
     json.dumps(answer, allow_nan=False)
-    if slug == "pando":
-        assert set(answer) == {"ep"} and _whole_number_keys(answer["ep"])
-        ps = list(answer["ep"].values())
-    elif slug == "paragon":
-        assert set(answer) >= {"pass"}
-        ps = [answer["pass"], 1 - answer["pass"]]
-    elif slug == "ascendant":
-        assert set(answer) == {"critical_success", "success", "failure", "critical_failure"}
-        ps = list(answer.values())
-    elif slug == "ourdnd":
-        assert set(answer) >= {"success", "critical", "blunder"}
-        ps = [answer["success"], 1 - answer["success"]]
-        assert answer["critical"] <= answer["success"] + 1e-12  # a natural 20 always succeeds
-        assert answer["blunder"] <= 1 - answer["success"] + 1e-12  # a natural 1 always fails
-        assert _is_p(answer["critical"]) and _is_p(answer["blunder"])
-    elif slug == "maelstrom":
-        assert set(answer) >= {"botch", "failure", "successes"} and _whole_number_keys(answer["successes"])
-        assert "0" not in answer["successes"]
-        ps = [answer["botch"], answer["failure"], *answer["successes"].values()]
-    else:  # a ruleset this test does not know yet: at least every number is a probability
-        ps = [v for v in answer.values() if isinstance(v, float)]
-        assert abs(sum(ps) - 1) < 1e-9 or len(ps) <= 1
+    shape = registry.get(slug).contract_data()["odds_shape"]
+    keys = set(shape.get("keys", []))
+    assert set(answer) == keys if shape.get("exact_keys") else set(answer) >= keys, answer
+    if "distribution" in shape:
+        ps = []
+        for part in shape["distribution"]:
+            if part.endswith(".*"):
+                inner = answer[part[:-2]]
+                assert isinstance(inner, dict) and _whole_number_keys(inner), answer
+                ps += list(inner.values())
+            else:
+                ps.append(answer[part])
+    else:  # the answer's top-level numbers are the distribution
+        ps = [v for v in answer.values() if isinstance(v, float | int) and not isinstance(v, bool)]
+    if len(ps) == 1:
+        ps.append(1 - ps[0])
     assert all(_is_p(p) for p in ps), answer
     assert abs(sum(ps) - 1) < 1e-9, (answer, sum(ps))
-
-
-@pytest.mark.parametrize("slug", registry.SYSTEMS)
-def test_odds_has_a_request_strategy_for_every_ruleset(slug):
-    assert slug in ODDS_REQUESTS
 
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
 @PROPERTY
 @given(data=st.data())
 def test_odds_in_range_are_exact_distributions(slug, data):
-    request = data.draw(ODDS_REQUESTS[slug])
+    request = data.draw(odds_requests(slug))
     assert_sound_answer(slug, engine_odds(slug, request))
 
 
-ODDS_KEYS = [
-    "dice",
-    "skill",
-    "force",
-    "tn",
-    "modifier",
-    "threshold",
-    "stat",
-    "td",
-    "mode",
-    "pool",
-    "difficulty",
-]
+#: Every key any ruleset's odds request has.
+ODDS_KEYS = sorted({key for rs in registry.all_rulesets() for key in rs.contract_data()["odds_ranges"]})
 WRONG_TYPES = ["3", None, 2.5, True, [3], {"n": 3}]
 
 
@@ -238,15 +195,18 @@ WRONG_TYPES = ["3", None, 2.5, True, [3], {"n": 3}]
 @PROPERTY
 @given(data=st.data())
 def test_odds_of_a_broken_request_is_an_odds_error(slug, data):
-    request = dict(data.draw(ODDS_REQUESTS[slug]))
+    contract = registry.get(slug).contract_data()
+    request = dict(data.draw(odds_requests(slug)))
     key = data.draw(st.sampled_from(sorted(request)))
     how = data.draw(st.sampled_from(["wrong_type", "missing", "count"]))
-    if how == "missing":
-        del request[REQUIRED_KEY[slug]]
-    elif how == "count" and COUNT_KEY[slug]:
-        request[COUNT_KEY[slug]] = data.draw(st.sampled_from([-1, -1000, 1000, 10**9]))
+    if how == "missing" and contract["odds_required_key"]:
+        del request[contract["odds_required_key"]]
+    elif how == "count" and contract["odds_count_key"]:
+        request[contract["odds_count_key"]] = data.draw(st.sampled_from([-1, -1000, 1000, 10**9]))
     else:
-        request[key] = data.draw(st.sampled_from(WRONG_TYPES + (["sideways"] if key == "mode" else [])))
+        request[key] = data.draw(
+            st.sampled_from(WRONG_TYPES + (["sideways"] if "choices" in contract["odds_ranges"][key] else []))
+        )
     with pytest.raises(OddsError):
         engine_odds(slug, request)
 

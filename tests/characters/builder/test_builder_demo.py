@@ -19,7 +19,7 @@ def test_demo_characters_are_active_valid_and_seeded_once(capsys):
     players = [make_user(), make_user()]
     campaigns = {
         slug: make_campaign(gm=gm, ruleset=slug, players=players, name=f"Demo {slug}")
-        for slug in ("pando", "paragon", "ascendant", "ourdnd", "maelstrom")
+        for slug in registry.SYSTEMS
     }
     made = demo.seed_demo_characters(gm=gm, players=players, campaigns=campaigns)
     files = {slug: sorted((registry.get(slug).package_dir / "demo").glob("*.json")) for slug in campaigns}
@@ -27,22 +27,24 @@ def test_demo_characters_are_active_valid_and_seeded_once(capsys):
     expected = sum(len(f) for f in files.values()) - skipped.count("skipped")
     assert len(made) == expected == Character.objects.count()
     assert all(c.status == "active" and c.report["valid"] for c in made)
-    pando = {c.name for c in made if c.ruleset == "pando"}
-    assert {"Alex", "Pablo", "Charlotte", "Ira"} <= pando
+    for slug, paths in files.items():  # each demo file a character, by its name
+        names = {
+            json.loads(p.read_text())["name"] for p in paths if f"{p.name} does not validate" not in skipped
+        }
+        assert {c.name for c in made if c.ruleset == slug} == names, slug
     assert {c.owner for c in made} == set(players)
     again = demo.seed_demo_characters(gm=gm, players=players, campaigns=campaigns)
     assert sorted(c.id for c in again) == sorted(c.id for c in made)
     assert Character.objects.count() == expected
 
 
-def test_a_demo_file_that_does_not_validate_is_skipped_with_a_warning(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_a_demo_file_that_does_not_validate_is_skipped_with_a_warning(tmp_path, monkeypatch, capsys, slug):
     (tmp_path / "demo").mkdir()
-    (tmp_path / "demo" / "bad.json").write_text(
-        json.dumps({"ruleset": "pando", "name": "Bad", "skills": ["blades"]})
-    )
-    monkeypatch.setattr(registry.get("pando"), "package_dir", tmp_path)
+    (tmp_path / "demo" / "bad.json").write_text(json.dumps({"ruleset": slug, "name": ""}))
+    monkeypatch.setattr(registry.get(slug), "package_dir", tmp_path)
     gm, player = make_user(), make_user()
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
-    assert demo.seed_demo_characters(gm=gm, players=[player], campaigns={"pando": campaign}) == []
+    campaign = make_campaign(gm=gm, ruleset=slug, players=[player])
+    assert demo.seed_demo_characters(gm=gm, players=[player], campaigns={slug: campaign}) == []
     assert "bad.json does not validate" in capsys.readouterr().err
     assert not Character.objects.exists()

@@ -6,12 +6,13 @@ import pytest
 from django.urls import reverse
 
 from characters.builder.services import character_create, character_save_draft
+from rulesets.engine import registry
 from tests.characters.conftest import BuilderSession, make_table
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("slug", ["pando", "paragon", "ascendant", "ourdnd", "maelstrom"])
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_an_htmx_update_costs_at_most_six_queries(client, django_assert_max_num_queries, slug):
     table = make_table(slug)
     c = character_create(campaign=table.campaign, owner=table.player, name="Q")

@@ -4,115 +4,35 @@ the sheet benchmark and the sheet browser test). Holds no tests of its own."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator, Mapping
 
 import pytest
 
 from characters.models import Character
+from rulesets.engine import registry
 from tests.factories import make_campaign, make_user
 
-#: Real, valid builds of each ruleset (from RULES.md and tests/rulesets/examples).
-BUILDS: dict[str, dict] = {
-    "pando": {
-        "ruleset": "pando",
-        "name": "Alex",
-        "budget": {"cp": 40},
-        "species": "humanoid",
-        "attributes": {
-            "strength": 2,
-            "endurance": 1,
-            "acrobatics": 2,
-            "coordination": 3,
-            "rationality": 2,
-            "perspective": 1,
-            "presence": 1,
-        },
-        "resistances": {"awareness": "presence", "insight": "rationality", "willpower": "perspective"},
-        "skills": ["melee", "blades", "shields"],
-        "equipment": [
-            {"item": "longsword", "state": "wielded", "arms": ["right_arm"]},
-            {"item": "round_shield", "state": "wielded", "arms": ["left_arm"]},
-            {"item": "leather_cap", "state": "worn"},
-            {"item": "bandage", "state": "carried"},
-        ],
-    },
-    "maelstrom": {
-        "ruleset": "maelstrom",
-        "name": "Kestrel",
-        "budget": {"xp": 30},
-        "attributes": {
-            "strength": 2,
-            "precision": 3,
-            "reflexes": 2,
-            "perception": 3,
-            "intelligence": 3,
-            "wits": 3,
-        },
-        "abilities": {
-            "investigation": 4,
-            "computer_science": 3,
-            "alertness": 2,
-            "technology": 2,
-            "medicine": 2,
-            "science": 2,
-            "stealth": 1,
-            "streetwise": 1,
-            "driving": 1,
-            "firearms": 1,
-            "humanities": 1,
-            "statecraft": 1,
-        },
-        "willpower": 4,
-        "specialties": [
-            {"ability": "investigation", "name": "Forensics"},
-            {"ability": "investigation", "name": "Research"},
-            {"ability": "technology", "name": "Hacking"},
-        ],
-    },
-    "paragon": {
-        "ruleset": "paragon",
-        "name": "Sela",
-        "budget": {"skill_points": 15},
-        "power_level": 2,
-        "forces": {"fire": 1, "wind": 4, "thunder": 2, "light": 1, "shadow": 2},
-        "skills": {"melee": 1, "missile": 2, "triarmatura": 3, "travel": 1, "intuition": 2},
-    },
-    "ascendant": {
-        "ruleset": "ascendant",
-        "name": "Ysolde",
-        "budget": {"xp": 0},
-        "level": 1,
-        "ancestry": "human",
-        "heritage": "skilled_human",
-        "background": "scholar",
-        "class": "wizard",
-        "boosts": {
-            "ancestry": ["int", "dex"],
-            "background": ["int", "wis", "con"],
-            "class": "int",
-            "free": ["int", "dex", "con", "wis"],
-        },
-        "levels": {
-            "1": {
-                "feats": {
-                    "ancestry": "natural_ambition",
-                    "class": "reach_spell",
-                    "archetype": "linguist_dedication",
-                    "general": "toughness",
-                }
-            }
-        },
-        "skills": {"arcana": "trained", "society": "trained", "medicine": "trained", "nature": "trained"},
-        "lores": [],
-    },
-    "ourdnd": {
-        "ruleset": "ourdnd",
-        "name": "Bram",
-        "budget": {"points": 6},
-        "stats": {"str": 2, "dex": 0, "con": 2, "int": 0, "wis": 0, "cha": 2},
-        "hearts": 1,
-        "gear": [{"item": "sword"}, {"item": "shield"}],
-    },
-}
+
+class _SheetBuilds(Mapping[str, dict]):
+    """Each registered ruleset's sheet character (``content/examples.json`` ``sheet``, see
+    rulesets/engine/examples.py), read from the registry when asked: a ruleset registered by a test
+    or a plugin has one too. Each lookup is a fresh copy."""
+
+    def __getitem__(self, slug: str) -> dict:
+        ruleset = registry.get(slug)
+        if ruleset is None:
+            raise KeyError(slug)
+        return ruleset.contract_data()["sheet"]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registry.SYSTEMS)
+
+    def __len__(self) -> int:
+        return len(registry.SYSTEMS)
+
+
+#: Real, valid builds of each ruleset, by slug.
+BUILDS: Mapping[str, dict] = _SheetBuilds()
 
 
 def make_character(

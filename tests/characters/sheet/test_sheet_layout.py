@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from characters.templatetags.sheet_tags import a_an, dots, hearts, pretty
+from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
 
@@ -51,7 +52,7 @@ def test_a_named_entry_reads_by_its_name():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("slug", ["pando", "paragon", "ascendant", "ourdnd", "maelstrom"])
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_the_sheet_has_tabs_and_every_swapped_control_has_a_stable_id(client, table, slug):
     character = character_at_table(table, slug)
     client.force_login(table["player"])

@@ -21,14 +21,13 @@ from characters.models import Advancement, CharacterVersion, Membership, RollLog
 from characters.selectors import CharacterNotFound, character_for_user
 from characters.sheet import services as play
 from characters.sheet.selectors import character_roll_log
+from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller
 from tests.characters.conftest import BuilderSession, make_table
 from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
 from tests.factories import make_campaign
 
 pytestmark = pytest.mark.django_db
-
-RULESETS = ["pando", "paragon", "ascendant", "ourdnd", "maelstrom"]
 
 
 def _statements(queries: CaptureQueriesContext) -> list[str]:
@@ -66,7 +65,7 @@ def _history(character, player, *, versions: int, rolls: int) -> None:
         )
 
 
-@pytest.mark.parametrize("slug", RULESETS)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_the_sheet_costs_the_same_queries_whatever_its_history_and_roll_log(client, table, slug):
     character = character_at_table(table, slug)
     client.force_login(table["player"])
@@ -244,7 +243,7 @@ def test_the_review_badge_counts_the_pending_requests_of_the_gms_campaigns_only(
         assert review_badge(user=user) == {"review_gm": False, "review_pending": 0}
 
 
-@pytest.mark.parametrize("slug", RULESETS)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_an_autosave_validates_no_more_than_an_update(client, slug):
     """The builder's update reads the user and the character (with its creation review's status);
     an autosave adds its write (the locked row, the update, the version) and nothing else: the

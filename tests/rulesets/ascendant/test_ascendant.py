@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from rulesets.engine import registry, validate
+from tests.rulesets.report_helpers import typical
 
 HERE = Path(__file__).parents[1]  # tests/rulesets (its examples/)
 ROOT = HERE.parents[1]
 EXAMPLES = sorted((HERE / "examples" / "ascendant").glob("*.json"))
 RULESET = registry.get("ascendant")
-BENCH = json.loads((ROOT / "bench" / "builds" / "ascendant_typical.json").read_text())
+BENCH = typical("ascendant")
 
 # A complete level-1 human wizard (valid even on approval); tests change one thing each.
 WIZARD = {

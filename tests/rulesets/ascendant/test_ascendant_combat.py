@@ -10,6 +10,7 @@ import pytest
 from rulesets.engine import registry
 from rulesets.engine.combat import Fighter
 from tests.rulesets import combat_helpers
+from tests.rulesets.report_helpers import typical
 
 ROOT = Path(__file__).resolve().parents[3]
 RULESET = registry.get("ascendant")
@@ -29,7 +30,7 @@ LIRAEL = _build(
 CULTIST = _build(
     "rulesets/systems/ascendant/demo/ysolde.json", "Cultist"
 )  # wizard 1: Deflection 14, 16 Stamina, Perc 4
-BRANNOC = _build("bench/builds/ascendant_typical.json")  # fighter 10: longsword +12, Power Attack
+BRANNOC = typical("ascendant")  # fighter 10: longsword +12, Power Attack
 
 
 def fighter(id: int, build: dict, *, npc: bool) -> Fighter:

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from rulesets.engine import name_key, validate
 from rulesets.systems.maelstrom import RULESET
+from tests.rulesets.report_helpers import typical
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples" / "maelstrom").glob("*.json"))
-BENCH = ROOT / "bench" / "builds" / "maelstrom_typical.json"
 DEMOS = sorted((ROOT / "rulesets" / "systems" / "maelstrom" / "demo").glob("*.json"))
 
 KESTREL = json.loads(
@@ -708,7 +708,7 @@ def test_demo_characters_are_valid(path):
 
 def test_bench_build_is_valid():
     # Its speed is measured in bench/run.py, not here.
-    doc = json.loads(BENCH.read_text())
+    doc = typical("maelstrom")
     assert len(doc["abilities"]) == 15 and len(doc["specialties"]) == 10 and "creation" not in doc
     first = run(doc)
     assert first["valid"] and first["spent"] == {"xp": 29} and first["warnings"] == []

@@ -10,6 +10,7 @@ import pytest
 from rulesets.engine import registry, validate
 from rulesets.engine.combat import Fighter
 from tests.rulesets import combat_helpers
+from tests.rulesets.report_helpers import typical
 
 ROOT = Path(__file__).resolve().parents[3]
 RULESET = registry.get("maelstrom")
@@ -27,7 +28,7 @@ ROOK = _build(
 KESTREL = _build(
     "rulesets/systems/maelstrom/demo/kestrel.json"
 )  # reflexes 2, wits 3; melee 0; investigation 4; wp 4
-VASQUEZ = _build("bench/builds/maelstrom_typical.json")  # reflexes 3, wits 2; precision 4 + firearms 3; wp 3
+VASQUEZ = typical("maelstrom")  # reflexes 3, wits 2; precision 4 + firearms 3; wp 3
 
 
 def fighter(id: int, build: dict, *, npc: bool) -> Fighter:

@@ -132,3 +132,13 @@ def test_odds_for_pool_ten_uncached():
     dice._distribution.cache_clear()
     answer = odds("maelstrom", {"pool": 10, "difficulty": 6, "threshold": 0})
     assert answer["successes"]["10"] == pytest.approx(0.5**10)
+
+
+@pytest.mark.parametrize("pool", range(1, 11))
+@pytest.mark.parametrize("threshold", [0, 2, 5])
+def test_no_successes_is_a_failure_or_a_botch_never_a_count_of_zero(pool, threshold):
+    answer = RULESET.odds({"pool": pool, "difficulty": 7, "threshold": threshold})
+    assert "0" not in answer["successes"]
+    assert sum(answer["successes"].values()) + answer["botch"] + answer["failure"] == pytest.approx(
+        1, abs=1e-9
+    )

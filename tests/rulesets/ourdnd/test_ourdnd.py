@@ -17,11 +17,11 @@ from rulesets.engine import FixedRoller, OddsError, StateError, registry, valida
 from rulesets.systems.ourdnd import RULESET as OURDND
 from rulesets.systems.ourdnd import build as rules
 from rulesets.systems.ourdnd import dice
-from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
+from tests.rulesets.report_helpers import check_example, codes, example_paths, typical, warnings
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = example_paths("ourdnd")
-TYPICAL = json.loads((ROOT / "bench/builds/ourdnd_typical.json").read_text())
+TYPICAL = typical("ourdnd")
 DEMOS = sorted((ROOT / "rulesets/systems/ourdnd/demo").glob("*.json"))
 STATS = {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0}
 
@@ -48,9 +48,13 @@ def test_the_shared_examples_report_what_they_expect(path):
     check_example(path)
 
 
-@pytest.mark.parametrize("path", [ROOT / "bench/builds/ourdnd_typical.json", *DEMOS], ids=lambda p: p.stem)
-def test_the_typical_build_and_the_demo_characters_are_valid(path):
-    report = validate(json.loads(path.read_text()))
+@pytest.mark.parametrize(
+    "doc",
+    [typical("ourdnd"), *(json.loads(p.read_text()) for p in DEMOS)],
+    ids=["typical", *(p.stem for p in DEMOS)],
+)
+def test_the_typical_build_and_the_demo_characters_are_valid(doc):
+    report = validate(doc)
     assert codes(report) == [] and report.warnings == []
     assert report.remaining == {"points": 0}
 

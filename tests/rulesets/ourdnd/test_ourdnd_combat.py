@@ -14,6 +14,7 @@ from rulesets.engine import FixedRoller
 from rulesets.engine.combat import Fighter, Outcome
 from rulesets.systems.ourdnd import RULESET as OURDND
 from tests.rulesets import combat_helpers
+from tests.rulesets.report_helpers import typical
 
 ROOT = Path(__file__).resolve().parents[3]
 BRAM = json.loads(
@@ -22,7 +23,7 @@ BRAM = json.loads(
 WREN = json.loads(
     (ROOT / "rulesets/systems/ourdnd/demo/wren_emberhand.json").read_text()
 )  # int 3 con 1, fire staff d10
-PIP = json.loads((ROOT / "bench/builds/ourdnd_typical.json").read_text())  # dex 3, shortbow d6, 20 HP
+PIP = typical("ourdnd")  # dex 3, shortbow d6, 20 HP
 GOBLIN = {
     "ruleset": "ourdnd",
     "name": "Goblin",

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesets.engine import registry, validate
+from tests.rulesets.report_helpers import typical
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples" / "pando").glob("*.json"))
 DEMOS = sorted((ROOT / "rulesets" / "systems" / "pando" / "demo").glob("*.json"))
-BENCH = ROOT / "bench" / "builds" / "pando_typical.json"
 PANDO = registry.get("pando")
 
 ALEX = {
@@ -102,7 +102,7 @@ def test_all_four_pando_folk_are_there():
 
 
 def test_the_bench_build_is_a_valid_typical_character():
-    doc = json.loads(BENCH.read_text())
+    doc = typical("pando")
     report = validate(doc)
     assert report.valid, report.errors
     assert len(doc["skills"]) == 15 and len(doc["equipment"]) == 6
@@ -112,7 +112,7 @@ def test_the_bench_build_is_a_valid_typical_character():
 
 def test_the_bench_build_is_valid():
     # Its speed is measured in bench/run.py, not here.
-    report = validate(json.loads(BENCH.read_text()))
+    report = validate(typical("pando"))
     assert report.valid
 
 

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.paragon import RULESET as PARAGON
 from rulesets.systems.paragon.build import FORCES, POOLS, rank_cost
-from tests.rulesets.report_helpers import check_example, codes, example_paths, warnings
+from tests.rulesets.report_helpers import check_example, codes, example_paths, typical, warnings
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = example_paths("paragon")
-TYPICAL = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())
+TYPICAL = typical("paragon")
 DEMOS = sorted((ROOT / "rulesets/systems/paragon/demo").glob("*.json"))
 
 
@@ -49,9 +49,13 @@ def test_the_shared_examples_report_what_they_expect(path):
     check_example(path)
 
 
-@pytest.mark.parametrize("path", [ROOT / "bench/builds/paragon_typical.json", *DEMOS], ids=lambda p: p.stem)
-def test_the_typical_build_and_the_demo_characters_are_valid_and_spend_every_force_point(path):
-    report = validate(json.loads(path.read_text()))
+@pytest.mark.parametrize(
+    "doc",
+    [typical("paragon"), *(json.loads(p.read_text()) for p in DEMOS)],
+    ids=["typical", *(p.stem for p in DEMOS)],
+)
+def test_the_typical_build_and_the_demo_characters_are_valid_and_spend_every_force_point(doc):
+    report = validate(doc)
     assert codes(report) == []
     assert report.remaining["force_points"] == 0
     assert report.warnings == []

@@ -11,9 +11,10 @@ from rulesets.engine import FixedRoller
 from rulesets.engine.combat import Fighter, Outcome
 from rulesets.systems.paragon import RULESET as PARAGON
 from tests.rulesets import combat_helpers
+from tests.rulesets.report_helpers import typical
 
 ROOT = Path(__file__).resolve().parents[3]
-AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())  # def melee 20, triarmatura 23
+AREN = typical("paragon")  # def melee 20, triarmatura 23
 HESK = json.loads(
     (ROOT / "rulesets/systems/paragon/demo/old_hesk.json").read_text()
 )  # ordinary: def melee 20

@@ -22,9 +22,10 @@ import pytest
 from rulesets.engine.combat import Fighter
 from rulesets.systems.paragon import RULESET as PARAGON
 from tests.rulesets import combat_helpers
+from tests.rulesets.report_helpers import typical
 
 ROOT = Path(__file__).resolve().parents[3]
-AREN = json.loads((ROOT / "bench/builds/paragon_typical.json").read_text())  # paragon, 5 Hero Points
+AREN = typical("paragon")  # paragon, 5 Hero Points
 SELA = json.loads(
     (ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text()
 )  # paragon, 5 Hero Points
