@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_sheet_play_browser import PHONE, RULESETS, _pages_of
+from rulesets.engine import registry
+from tests.e2e.test_sheet_play_browser import PHONE, _pages_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path("/tmp")
@@ -55,7 +56,7 @@ LAYOUT_PROBLEMS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("slug", RULESETS)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_phone_pages_fit_the_screen_and_are_saved_as_screenshots(page_as, table, slug):
     pages = _pages_of(table, slug)
     found = {}

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from rulesets.engine import registry, validate
-from tests.rulesets.report_helpers import typical
+from tests.rulesets.report_helpers import example_paths, typical
 
 HERE = Path(__file__).parents[1]  # tests/rulesets (its examples/)
 ROOT = HERE.parents[1]
-EXAMPLES = sorted((HERE / "examples" / "ascendant").glob("*.json"))
+EXAMPLES = example_paths("ascendant")
 RULESET = registry.get("ascendant")
 BENCH = typical("ascendant")
 

@@ -9,16 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesets.engine import name_key, validate
+from rulesets.engine import name_key, registry, validate
 from rulesets.systems.maelstrom import RULESET
-from tests.rulesets.report_helpers import typical
+from tests.rulesets.report_helpers import example_paths, typical
 
 ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = sorted((Path(__file__).parents[1] / "examples" / "maelstrom").glob("*.json"))
+EXAMPLES = example_paths("maelstrom")
 DEMOS = sorted((ROOT / "rulesets" / "systems" / "maelstrom" / "demo").glob("*.json"))
 
 KESTREL = json.loads(
-    (Path(__file__).parents[1] / "examples" / "maelstrom" / "kestrel_investigator.json").read_text()
+    (registry.get("maelstrom").package_dir / "examples" / "kestrel_investigator.json").read_text()
 )["build"]
 
 

@@ -2,14 +2,13 @@
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
-from rulesets.engine import StateError, validate
+from rulesets.engine import StateError, registry, validate
 from rulesets.systems.maelstrom import RULESET
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "maelstrom" / "kestrel_investigator.json"
+EXAMPLE = registry.get("maelstrom").package_dir / "examples" / "kestrel_investigator.json"
 BUILD = json.loads(EXAMPLE.read_text())["build"]
 REPORT = validate(BUILD)
 B, L, A = "bashing", "lethal", "aggravated"

@@ -4,13 +4,12 @@ formula, so that spent, remaining and budget.exceeded stay true beside the range
 import copy
 import json
 import time
-from pathlib import Path
 
 import pytest
 
-from rulesets.engine import validate
+from rulesets.engine import registry, validate
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "maelstrom"
+EXAMPLES = registry.get("maelstrom").package_dir / "examples"
 BASE = json.loads((EXAMPLES / "kestrel_investigator.json").read_text())["build"]
 
 

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesets.engine import registry, validate
-from tests.rulesets.report_helpers import typical
+from tests.rulesets.report_helpers import example_paths, typical
 
 ROOT = Path(__file__).resolve().parents[3]
-EXAMPLES = sorted((Path(__file__).parents[1] / "examples" / "pando").glob("*.json"))
+EXAMPLES = example_paths("pando")
 DEMOS = sorted((ROOT / "rulesets" / "systems" / "pando" / "demo").glob("*.json"))
 PANDO = registry.get("pando")
 
