@@ -1,6 +1,32 @@
 import os
+import re
 
 import pytest
+
+
+def _redis_db_per_worker() -> None:
+    """Under pytest-xdist (``make test`` runs two workers), worker ``gwN`` uses the Redis database
+    N below REDIS_TEST_URL's (15, 14, ... for CI's /15): some tests flush their database
+    (tests/test_two_processes.py, the Redis cache's ``clear()``), which must not empty another
+    worker's channel layer mid-test. Set here, before any test module reads the variable."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return
+    url = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
+    found = re.fullmatch(r"(redis://[^/?#]+)(?:/(\d*))?(\?.*)?", url)
+    if not found:
+        raise RuntimeError(f"REDIS_TEST_URL={url!r}: expected redis://host:port/db to give each worker a db")
+    base, db, query = found.group(1), int(found.group(2) or 0), found.group(3) or ""
+    mine = db - int(worker[2:])
+    if mine < 1:  # never db 0: make serve's and make run's default
+        raise RuntimeError(
+            f"REDIS_TEST_URL={url!r} leaves worker {worker} no Redis database of its own (below db 1): "
+            "use a higher database number or fewer workers (TEST_WORKERS)"
+        )
+    os.environ["REDIS_TEST_URL"] = f"{base}/{mine}{query}"
+
+
+_redis_db_per_worker()
 
 # Shared fixtures of the sheet, play and dice tests (`table`), wherever they are used.
 pytest_plugins = ["tests.characters.sheet.test_sheet_fixtures", "tests.live_layers"]
