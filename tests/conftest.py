@@ -54,6 +54,13 @@ def pytest_configure(config):
         setattr(settings, name, value)
 
 
+def pytest_report_header(config):
+    from tests import fuzz
+
+    other = "FUZZ=full for the full budgets" if not fuzz.FULL else "the default is FUZZ=smoke"
+    return [f"fuzz profile: {fuzz.PROFILE} ({other}; tests/fuzz.py)"]
+
+
 def pytest_collection_modifyitems(config, items):
     """``@pytest.mark.postgres_only("why")``: on any other database (``make test``'s SQLite fallback,
     deploy/testdb.py) the test is skipped with a reason that names it, and pytest's summary lists it."""
