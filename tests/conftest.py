@@ -1,6 +1,32 @@
 import os
+import re
 
 import pytest
+
+
+def _redis_db_per_worker() -> None:
+    """Under pytest-xdist (``make test`` runs two workers), worker ``gwN`` uses the Redis database
+    N below REDIS_TEST_URL's (15, 14, ... for CI's /15): some tests flush their database
+    (tests/test_two_processes.py, the Redis cache's ``clear()``), which must not empty another
+    worker's channel layer mid-test. Set here, before any test module reads the variable."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return
+    url = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
+    found = re.fullmatch(r"(redis://[^/?#]+)(?:/(\d*))?(\?.*)?", url)
+    if not found:
+        raise RuntimeError(f"REDIS_TEST_URL={url!r}: expected redis://host:port/db to give each worker a db")
+    base, db, query = found.group(1), int(found.group(2) or 0), found.group(3) or ""
+    mine = db - int(worker[2:])
+    if mine < 1:  # never db 0: make serve's and make run's default
+        raise RuntimeError(
+            f"REDIS_TEST_URL={url!r} leaves worker {worker} no Redis database of its own (below db 1): "
+            "use a higher database number or fewer workers (TEST_WORKERS)"
+        )
+    os.environ["REDIS_TEST_URL"] = f"{base}/{mine}{query}"
+
+
+_redis_db_per_worker()
 
 # Shared fixtures of the sheet, play and dice tests (`table`), wherever they are used.
 pytest_plugins = ["tests.characters.sheet.test_sheet_fixtures", "tests.live_layers"]
@@ -38,10 +64,26 @@ def pytest_configure(config):
         registry.register(RULESET)
 
 
+def pytest_report_header(config):
+    from tests import fuzz
+
+    other = "FUZZ=full for the full budgets" if not fuzz.FULL else "the default is FUZZ=smoke"
+    return [f"fuzz profile: {fuzz.PROFILE} ({other}; tests/fuzz.py)"]
+
+
 def pytest_collection_modifyitems(config, items):
-    """``@pytest.mark.postgres_only("why")``: on any other database (``make test``'s SQLite fallback,
+    """Under pytest-xdist (``make test``: ``--dist loadgroup``) a test file runs on one worker, and the
+    browser tests all on one worker, one after another: they assert what a person sees within a
+    second or two, and two Chromiums with their live servers on a 2-core machine would make that a
+    race against the other worker rather than against the page.
+
+    ``@pytest.mark.postgres_only("why")``: on any other database (``make test``'s SQLite fallback,
     deploy/testdb.py) the test is skipped with a reason that names it, and pytest's summary lists it."""
     from django.conf import settings
+
+    for item in items:
+        group = "browser" if item.get_closest_marker("browser") else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
 
     engine = settings.DATABASES["default"]["ENGINE"]
     if engine == "django.db.backends.postgresql":

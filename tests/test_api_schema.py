@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from characters.accounts.services import account_token_create
+from tests import fuzz
 from tests.factories import PASSWORD, make_campaign, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +64,7 @@ def test_schemathesis_finds_no_server_error_in_any_operation(live_server, monkey
         "--checks",
         "not_a_server_error",
         "--max-examples",
-        os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "15"),
+        os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", str(fuzz.examples(full=15, smoke=4))),
         "--phases",
         "examples,fuzzing",
         "--header",
@@ -148,6 +149,12 @@ def _failures(output: str) -> int:
     return int(found.group(1)) if found else 0
 
 
+#: The coverage phase sends every boundary and schema-violating case the schema defines (about 1,500
+#: requests per person, three quarters of this test's time): in the full profile only (tests/fuzz.py).
+#: The fuzzing phase still sends valid and invalid requests to every operation in both.
+EVERY_CHECK_PHASES = "examples,coverage,fuzzing" if fuzz.FULL else "examples,fuzzing"
+
+
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", ["gm", "player"])
@@ -169,7 +176,7 @@ def test_schemathesis_every_check_passes_on_every_operation(live_server, client,
         "--max-examples",
         os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "5"),
         "--phases",
-        os.environ.get("SCHEMATHESIS_PHASES", "examples,coverage,fuzzing"),
+        os.environ.get("SCHEMATHESIS_PHASES", EVERY_CHECK_PHASES),
         "--header",
         f"Authorization: Token {token}",
         # Revoking the token in use would sign the rest of the run out (tests/characters/accounts/test_tokens.py covers it).

@@ -12,8 +12,8 @@ Three people post: the characters' owner, the GM, and an outsider (a GM of anoth
 every request names objects that are not theirs. Nobody gets a 5xx; a 4xx leaves every row of
 the characters and combat apps as it was; the outsider never gets past the access check.
 
-``FORM_FUZZ_EXAMPLES`` sets the examples per endpoint and person (default 6: the file runs in well
-under a minute); ``FORM_FUZZ_RANDOM=1`` explores new ones instead of the fixed, reproducible sequence.
+``FORM_FUZZ_EXAMPLES`` sets the examples per endpoint and person (default 3, 6 with ``FUZZ=full``:
+tests/fuzz.py); ``FORM_FUZZ_RANDOM=1`` explores new ones instead of the fixed, reproducible sequence.
 """
 
 from __future__ import annotations
@@ -40,12 +40,14 @@ from characters.models import Advancement, Character, RollLog
 from combat import services as combat
 from combat.quick_builds import quick_build
 from rulesets.engine import registry
+from tests import fuzz
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.django_db]
 
-EXAMPLES = int(os.environ.get("FORM_FUZZ_EXAMPLES", "6"))
+#: Examples per endpoint and person: 6 in the full profile, 3 by default (tests/fuzz.py).
+EXAMPLES = int(os.environ.get("FORM_FUZZ_EXAMPLES", fuzz.examples(full=6, smoke=3)))
 RANDOM = os.environ.get("FORM_FUZZ_RANDOM") == "1"
 #: Count every problem instead of stopping at the first (to measure, e.g. on an older commit).
 TALLY = os.environ.get("FORM_FUZZ_TALLY") == "1"

@@ -7,7 +7,8 @@ test process. What one process learns, the other enforces:
   cooling-off period ends it in both.
 
 Skipped when Redis does not answer at REDIS_TEST_URL; that Redis database is flushed before and after
-each test (both processes use it with default key prefixes). The server listens on SF_TEST_PORT (8461).
+each test (both processes use it with default key prefixes). The server listens on SF_TEST_PORT, else
+on a free loopback port (parallel runs on one machine must not meet).
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ from tests.factories import PASSWORD, make_campaign, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
-PORT = int(os.environ.get("SF_TEST_PORT", "8461"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+PORT = int(os.environ.get("SF_TEST_PORT") or _free_port())
 BASE = f"http://127.0.0.1:{PORT}"
 COOLOFF = 3  # seconds, in both processes
 

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, settings
 from rest_framework.test import APIClient
 
 from rulesets.engine import registry
+from tests import fuzz
 
 pytestmark = pytest.mark.django_db
 
@@ -215,7 +216,9 @@ schema = _rules_service_schema()
 
 
 @schema.parametrize()
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=fuzz.examples(full=30, smoke=10), deadline=None, suppress_health_check=list(HealthCheck)
+)
 def test_the_rules_service_api_keeps_to_its_schema_and_never_answers_500(case):
     from schemathesis.checks import (
         content_type_conformance,

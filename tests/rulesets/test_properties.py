@@ -20,13 +20,16 @@ from hypothesis import strategies as st
 
 from rulesets.engine import OddsError, registry, validate
 from rulesets.engine import odds as engine_odds
+from tests import fuzz
 
 from .test_contract import assert_contract_report
 
 SAFETY_NET = "could not read this build"
 
 PROPERTY = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    max_examples=fuzz.examples(full=200, smoke=40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 scalars = (
@@ -212,7 +215,7 @@ def test_odds_of_a_broken_request_is_an_odds_error(slug, data):
 
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-@settings(PROPERTY, max_examples=100)
+@settings(PROPERTY, max_examples=fuzz.examples(full=100, smoke=20))
 @given(request=json_values | st.dictionaries(st.sampled_from(ODDS_KEYS), scalars, max_size=4))
 def test_odds_of_any_json_is_an_answer_or_an_odds_error(slug, request):
     try:

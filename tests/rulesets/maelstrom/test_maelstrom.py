@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from rulesets.engine import name_key, registry, validate
 from rulesets.systems.maelstrom import RULESET
+from tests import fuzz
 from tests.rulesets.report_helpers import example_paths, typical
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -728,7 +729,7 @@ TRAIT_KEYS = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=fuzz.examples(full=150, smoke=30), deadline=None)
 @given(st.dictionaries(TRAIT_KEYS, json_values, max_size=5), st.data())
 def test_any_document_gets_a_report_without_tripping_the_safety_net(overrides, data):
     build = kestrel(**overrides)

@@ -17,6 +17,7 @@ from rulesets.engine import FixedRoller, OddsError, StateError, registry, valida
 from rulesets.systems.ourdnd import RULESET as OURDND
 from rulesets.systems.ourdnd import build as rules
 from rulesets.systems.ourdnd import dice
+from tests import fuzz
 from tests.rulesets.report_helpers import check_example, codes, example_paths, typical, warnings
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -203,7 +204,7 @@ keys = st.sampled_from(["stats", "hearts", "gear", "budget", "name"])
 sub_keys = st.sampled_from(["str", "con", "item", "points", "dex"])
 
 
-@hsettings(max_examples=80, deadline=None)
+@hsettings(max_examples=fuzz.examples(full=80, smoke=20), deadline=None)
 @given(
     st.dictionaries(
         keys,

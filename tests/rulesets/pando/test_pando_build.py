@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulesets.engine import registry, validate
+from tests import fuzz
 from tests.rulesets.report_helpers import example_paths, typical
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -673,7 +674,11 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=fuzz.examples(full=150, smoke=30),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     key=st.sampled_from(["attributes", "resistances", "skills", "equipment", "species", "budget", "name"]),
     inner=st.sampled_from([None, 0, 1, "arms", "state", "item", "strength", "custom"]),

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.paragon import RULESET as PARAGON
 from rulesets.systems.paragon.build import FORCES, POOLS, rank_cost
+from tests import fuzz
 from tests.rulesets.report_helpers import check_example, codes, example_paths, typical, warnings
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -312,7 +313,7 @@ paragon_keys = st.sampled_from(["power_level", "forces", "path", "skills", "reso
 sub_keys = st.sampled_from(["fire", "wind", "melee", "triarmatura", "grants", "name", "health", "heroism"])
 
 
-@hsettings(max_examples=80, deadline=None)
+@hsettings(max_examples=fuzz.examples(full=80, smoke=20), deadline=None)
 @given(
     st.dictionaries(
         paragon_keys, json_values | st.dictionaries(sub_keys, json_values, max_size=5), max_size=7
