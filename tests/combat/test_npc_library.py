@@ -184,8 +184,10 @@ def test_editing_a_kept_npc_replaces_it(table, client):
 def test_every_rulesets_archetypes_are_valid_npcs_that_join_an_encounter(slug):
     gm = make_user()
     campaign = make_campaign(gm=gm, ruleset=slug)
-    archetypes = npc_archetypes(registry.get(slug), campaign)
-    assert len(archetypes) >= 3
+    ruleset = registry.get(slug)
+    archetypes = npc_archetypes(ruleset, campaign)
+    # A ruleset's own ready NPCs (content/npc_archetypes.json, optional), else the quick NPC alone.
+    assert len(archetypes) >= (3 if ruleset.tables.get("npc_archetypes") else 1)
     encounter = Encounter.objects.create(campaign=campaign, name="Test", created_by=gm, last_seq=1)
     for archetype in archetypes:
         npc = services.npc_save(campaign=campaign, user=gm, build=archetype["build"])

@@ -62,6 +62,10 @@ def test_every_list_comes_back_in_the_rulebook_s_order(client, table, slug):
             continue
         checked += 1
         assert _in_declared_order(list(value), declared), (path, list(value))
+    if not checked and not any(
+        isinstance(resolve(build, path, None), dict) for path, _ in _declared(ruleset)
+    ):
+        pytest.skip(f"{ruleset.name}'s sheet fixture has no trait of several keys to order")
     assert checked >= 1, "no mapping trait checked"
 
     # The report's derived values as the rules compute them (a live validation of the same build).

@@ -48,6 +48,9 @@ def _number_field(ruleset):
 def test_every_house_default_has_a_label_in_the_rulesets_content(slug):
     ruleset = registry.get(slug)
     labels = ruleset.house_labels()
+    if not labels:  # optional content (engine/presentation.py): the form then words the keys itself
+        assert all(spec.label for spec in house_fields(ruleset))
+        pytest.skip(f"{ruleset.name} ships no house_labels.json")
     assert set(ruleset.house_defaults) <= set(labels)
     assert all(spec.label and "Rulebook:" in spec.help for spec in house_fields(ruleset))
 
