@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 from django.utils.translation import get_language
 
 from characters.sheet.selectors import label as _label
@@ -37,17 +38,35 @@ def ruleset_template(slug: Any, name: str, fallback: str) -> tuple[str, str]:
     return (f"{slug}/{name}.html", fallback)
 
 
-@register.simple_tag
-def sheet_fragment_key(character: Any, slug: Any) -> str:
-    """The key of the sheet's cached derived numbers (``{% cache %}`` in sheet.html): everything they
-    are worked out from. The character and its version (every change of build or play state makes a
-    new version), the campaign's settings (house rules) and homebrew, the ruleset and the language.
-    Nothing of the viewer: the cached block holds no form, token or viewer-only line."""
-    campaign = getattr(character, "campaign", None)
+def _rules_digest(campaign: Any) -> str:
     rules = [getattr(campaign, "settings", None), getattr(campaign, "homebrew", None)]
-    digest = hashlib.blake2b(
+    return hashlib.blake2b(
         json.dumps(rules, sort_keys=True, default=str).encode(), digest_size=12
     ).hexdigest()
+
+
+@register.simple_tag(takes_context=True, name="sheet_fragment_key")
+def sheet_fragment_key_tag(context: Any, character: Any, slug: Any) -> str:
+    """``{% sheet_fragment_key character slug as key %}``: ``sheet_fragment_key``, the campaign's rules
+    digested once per render (each cached block of the page asks; homebrew may be a catalogue)."""
+    memo = context.render_context.setdefault("sheet_rules_digest", {})
+    campaign = getattr(character, "campaign", None)
+    digest = memo.get(id(campaign)) if campaign is not None else None
+    if digest is None:
+        digest = memo[id(campaign)] = _rules_digest(campaign)
+    return (
+        f"{getattr(character, 'pk', '')}.{getattr(character, 'version', '')}.{slug}.{digest}.{get_language()}"
+    )
+
+
+def sheet_fragment_key(character: Any, slug: Any) -> str:
+    """The key of the sheet's cached blocks (``{% cache %}`` in sheet.html): everything the rules work
+    them out from. The character and its version (every change of build or play state makes a new
+    version), the campaign's settings (house rules) and homebrew, the ruleset and the language.
+    Nothing of the viewer: a block that prints something of the viewer adds it to its ``{% cache %}``
+    (the play state: whether the viewer may edit it; the equipment: the build) and keeps their CSRF
+    tokens out (``{% csrf_late %}``); the derived numbers, effects and build hold nothing of the viewer."""
+    digest = _rules_digest(getattr(character, "campaign", None))
     return (
         f"{getattr(character, 'pk', '')}.{getattr(character, 'version', '')}.{slug}.{digest}.{get_language()}"
     )
@@ -61,6 +80,44 @@ def fragment_key(*values: Any) -> str:
     must read nothing else (no CSRF token, no request)."""
     digest = hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()
     return f"{digest}.{get_language()}"
+
+
+#: What ``{% csrf_token %}`` prints inside ``{% csrf_late %}``: a stand-in for the token, the same
+#: for every viewer, so a cached fragment holds no one's token.
+CSRF_SLOT = "csrf-token-slot"
+
+
+class CsrfLateNode(template.Node):
+    """``{% csrf_late %}{% cache … %}…forms…{% endcache %}{% endcsrf_late %}``: cached forms, each
+    with this request's own CSRF token.
+
+    Inside the block ``{% csrf_token %}`` prints the stand-in ``CSRF_SLOT``, so what the fragment
+    cache keeps (and may serve to another viewer whose key is the same: the GM and the owner both
+    editing the play state) holds no token; after the cache, every stand-in input becomes the input
+    Django's own tag prints for this request. Why not cache the tokens: a masked token is accepted
+    with the CSRF cookie whose secret it masks (any earlier mask of the same secret too), so a
+    fragment cached with one viewer's token would make every other viewer's plain (no-JavaScript)
+    post fail with 403 — the form field is read before the ``X-CSRFToken`` header htmx sends
+    (``<body hx-headers>``), so the header would not save it. Keying the fragment by the cookie's
+    secret would be correct but would cache per browser; this way one render serves every viewer
+    with the same rights."""
+
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> str:
+        with context.push(csrf_token=CSRF_SLOT):
+            html = self.nodelist.render(context)
+            slot = CsrfTokenNode().render(context)
+        return html.replace(slot, CsrfTokenNode().render(context))
+
+
+@register.tag
+def csrf_late(parser: template.base.Parser, token: template.base.Token) -> CsrfLateNode:
+    """``{% csrf_late %}…{% endcsrf_late %}``: see ``CsrfLateNode``."""
+    nodelist = parser.parse(("endcsrf_late",))
+    parser.delete_first_token()
+    return CsrfLateNode(nodelist)
 
 
 @register.filter

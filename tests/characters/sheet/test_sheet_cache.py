@@ -5,6 +5,7 @@ campaign's rules change, and holding nothing of the viewer."""
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import pytest
 from django.db.models import F
@@ -125,3 +126,135 @@ def test_the_fragments_live_in_the_processs_own_cache_not_the_shared_one(client,
     key = make_template_fragment_key("sheet-derived", [sheet_fragment_key(hero, "ourdnd")])
     assert 'data-key="hearts"' in caches["template_fragments"].get(key)
     assert caches["default"].get(key) is None
+
+
+# ------------------------------------------------------------------ the play state, dice, build blocks
+# Cached too (sheet.html): the play-state sections with their forms, the equipment, the Dice form,
+# the effects, the build and its costs. The forms' CSRF tokens are put in after the cache
+# ({% csrf_late %}, sheet_tags.CsrfLateNode), and what differs per viewer is in the key.
+
+
+@pytest.fixture
+def fighter(table):
+    """A valid Our D&D character in play (HP 10 / 10)."""
+    return character_at_table(table, "ourdnd")
+
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def _page(client, character) -> str:
+    response = client.get(reverse("character_sheet", args=[character.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _block(html: str, block_id: str) -> str:
+    return re.search(rf'<section class="card sheet-block[^"]*" id="{block_id}".*?</section>', html, re.S)[0]
+
+
+def _hp(html: str) -> int:
+    return int(re.search(r'data-testid="pool-hp"><strong>(-?\d+)</strong>', html)[1])
+
+
+def _set_hp_without_a_new_version(character, hp: int) -> None:
+    character.refresh_from_db()
+    state = {**character.state, "hp": hp}
+    Character.objects.filter(pk=character.pk).update(state=state)
+
+
+def test_a_plain_post_from_a_cached_page_carries_its_viewers_own_token(table, fighter):
+    """The owner's render fills the cache; the GM's page is served the same state fragment (both may
+    edit the play state) with the GM's own token, and each one's plain form post (no htmx, so no
+    X-CSRFToken header) passes Django's CSRF check."""
+    from django.core.cache import caches
+    from django.core.cache.utils import make_template_fragment_key
+    from django.test import Client
+
+    from characters.templatetags.sheet_tags import CSRF_SLOT, sheet_fragment_key
+
+    fighter.refresh_from_db()
+    key = make_template_fragment_key(
+        "sheet-state", [sheet_fragment_key(fighter, "ourdnd"), True, fighter.status]
+    )
+    clients, forms = {}, {}
+    for who in ("player", "gm"):
+        clients[who] = Client(enforce_csrf_checks=True)
+        clients[who].force_login(table[who])
+        state = _block(_page(clients[who], fighter), "sheet-state")
+        tokens = set(TOKEN.findall(state))
+        assert len(tokens) == 1 and CSRF_SLOT not in tokens  # every form: this request's own token
+        forms[who] = re.search(
+            r'<form method="post" action="[^"]+" class="inline-form".*?</form>', state, re.S
+        )[0]
+        cached = caches["template_fragments"].get(key)  # filled by the owner, served to the GM
+        assert 'name="delta"' in cached and tokens.isdisjoint(TOKEN.findall(cached))
+    assert TOKEN.sub("", forms["player"]) == TOKEN.sub("", forms["gm"])
+    action_url = reverse("character_state_action", args=[fighter.pk])
+    before = fighter.version
+    for who in ("player", "gm"):
+        data = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', forms[who]))
+        assert data["action"] == "step"
+        response = clients[who].post(action_url, data)  # a plain form post: the token in the form alone
+        assert response.status_code == 302, response.status_code
+    fighter.refresh_from_db()
+    assert fighter.version == before + 2 and fighter.state["hp"] == 8  # both steps applied
+
+
+def test_the_owner_and_the_gm_never_share_a_fragment_that_differs_for_them(client, table, fighter):
+    """The owner edits the play state and the build; the GM edits the play state and may roll
+    privately. Whoever renders a block first, each sees their own."""
+    pages: dict[str, list[str]] = {}
+    for who in ("gm", "player", "gm", "player"):
+        client.force_login(table[who])
+        pages.setdefault(who, []).append(_page(client, fighter))
+    for html in pages["player"]:
+        assert 'name="delta"' in _block(html, "sheet-state")
+        assert 'id="roll-private"' not in html
+    for html in pages["gm"]:
+        assert 'name="delta"' in _block(html, "sheet-state")
+        assert 'id="roll-private"' in html and "equipment-change-" not in html
+    equipment = ["equipment-change-" in html for html in pages["player"]]
+    assert equipment[0] == equipment[1]  # the owner's loadout controls, whatever the GM saw first
+
+
+def test_a_viewer_who_may_not_edit_the_play_state_gets_no_form_from_the_cache(client, table, fighter):
+    """Read-only (a retired character: nobody edits its play state) and editable renders of the same
+    version are two keys."""
+    client.force_login(table["player"])
+    assert 'name="delta"' in _block(_page(client, fighter), "sheet-state")
+    with mock.patch("characters.sheet.presenters.can_edit_state", return_value=False):
+        state = _block(_page(client, fighter), "sheet-state")
+    assert 'name="delta"' not in state and "csrfmiddlewaretoken" not in state
+    assert 'name="delta"' in _block(_page(client, fighter), "sheet-state")
+
+
+def test_the_play_state_is_reused_until_a_pool_step_makes_a_new_version(client, table, fighter):
+    client.force_login(table["player"])
+    hp = _hp(_page(client, fighter))
+    _set_hp_without_a_new_version(fighter, hp - 3)
+    assert _hp(_page(client, fighter)) == hp  # cached: the write above skipped the version
+    # A pool step (as the page's − button posts it) makes a new version: the block follows.
+    fighter.refresh_from_db()
+    response = client.post(
+        reverse("character_state_action", args=[fighter.pk]),
+        {"action": "step", "path": "/hp", "delta": "-1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and b"state-error" not in response.content
+    fighter.refresh_from_db()
+    assert _hp(response.content.decode()) == hp - 4
+    page = _page(client, fighter)
+    assert _hp(page) == hp - 4 and f'data-version="{fighter.version}"' in page
+    assert f'name="version" value="{fighter.version}"' in _block(page, "sheet-state")
+
+
+@pytest.mark.parametrize("field", ["settings", "homebrew"])
+def test_a_change_of_the_campaigns_rules_refreshes_the_play_state(client, table, fighter, field):
+    client.force_login(table["player"])
+    hp = _hp(_page(client, fighter))
+    _set_hp_without_a_new_version(fighter, hp - 2)
+    assert _hp(_page(client, fighter)) == hp  # cached
+    campaign = Campaign.objects.get(pk=fighter.campaign_id)
+    Campaign.objects.filter(pk=campaign.pk).update(**{field: {**getattr(campaign, field), "note": "new"}})
+    assert _hp(_page(client, fighter)) == hp - 2
