@@ -185,7 +185,10 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         raw = build.get("budget", {})
         out: dict[str, int] = {}
         if not isinstance(raw, dict):
-            report.error("build.malformed", "/budget", 'The budget must be an object such as {"cp": 40}.')
+            example = self.currencies[0] if self.currencies else "points"
+            report.error(
+                "build.malformed", "/budget", f'The budget must be an object such as {{"{example}": 40}}.'
+            )
             raw = {}
         for currency, amount in raw.items():
             if currency not in self.currencies:
