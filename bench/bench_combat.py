@@ -8,14 +8,16 @@ One action = the service call (lock, rules, save, event rows) plus the broadcast
 once, group_send to the encounter's group), measured in-process around ``encounter_act``; then the
 time until all 8 connected WebsocketCommunicators have the message ("delivered"). Runs on the
 in-memory channel layer, and on Redis (REDIS_BENCH_URL, default redis://127.0.0.1:6379/15) when it
-answers. The encounter: 2 PCs and 6 NPCs (a group of 4 and 2 lone), 60 earlier events.
+answers. The encounter (bench/fight.py: the ruleset BENCH_RULESET, else the registry's first, its
+sheet and typical builds as PCs, its quick NPC as the foes, the actions its contract data names):
+2 PCs and 6 NPCs (a group of 4 and 2 lone), 20 earlier GM actions in the log.
 Targets: median < 20 ms, p95 < 50 ms.
 
 --processes N: the production topology on loopback. gunicorn (config.wsgi, deploy/gunicorn.conf.py)
 and N daphne processes of the websocket server (config.asgi:websocket_application) on free ports,
 all on one Redis (REDIS_BENCH_URL) and the throw-away database; --clients websockets (default 200)
 spread evenly over the N processes; each action is an htmx POST to gunicorn (the GM sets a
-goblin's momentum), and its delivery time is from just before the POST until a client has the
+foe's numbers: the ruleset's GM action, bench/fight.py), and its delivery time is from just before the POST until a client has the
 message with the encounter's new version. Prints how many clients got every update (target
 100 %), the median and p95 over every (action, client) delivery (target median < 100 ms) and the
 same for the last client of each action. The clients are asyncio websockets (the `websockets`
@@ -60,26 +62,18 @@ def pct(values: list[float], q: float) -> float:
 
 
 def build_fight():
+    from bench.fight import build_fight as table_fight
     from combat import services
-    from rulesets.engine.dice import FixedRoller
-    from tests.characters.sheet.test_sheet_fixtures import make_character
-    from tests.combat.conftest import BEA, GOBLIN, PABLO, WOLF
-    from tests.factories import make_campaign, make_user
+    from tests.factories import make_user
 
     gm, player, other = make_user(f"gm-{uuid.uuid4().hex[:6]}"), make_user(), make_user()
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player, other])
-    pablo = make_character(ruleset="pando", owner=player, campaign=campaign, build=PABLO)
-    bea = make_character(ruleset="pando", owner=other, campaign=campaign, build=BEA)
-    e = services.encounter_create(campaign=campaign, user=gm, name="Bench")
-    c_pablo = services.encounter_add_combatant(encounter=e, user=gm, character=pablo)[0]
-    services.encounter_add_combatant(encounter=e, user=gm, character=bea)
-    goblins = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN, count=4)
-    services.encounter_add_combatant(encounter=e, user=gm, name="Wolf", build=WOLF, count=2, group="")
-    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([1, 2, 3, 4, 5, 6] * 10))
-    for _ in range(20):  # some history in the log
-        services.encounter_act(encounter=e, user=gm, combatant_id=goblins[0].pk,
-                               action={"action": "gm_momentum", "value": 3})
-    return {"gm": gm, "player": player, "e": e, "pablo": c_pablo, "target": goblins[0]}
+    fight = table_fight(players=[player, other], gm=gm, enemies=4, lone=2)
+    if fight["player_action"] is None:
+        raise SystemExit(f"{fight['ruleset'].name}: its sheet character has no action to time on its turn")
+    for _ in range(20 if fight["gm_action"] else 0):  # some history in the log
+        services.encounter_act(encounter=fight["e"], user=gm, combatant_id=fight["bystander"].pk,
+                               action=fight["gm_action"])
+    return {**fight, "gm": gm, "player": player}
 
 
 def session_cookie(user) -> bytes:
@@ -99,7 +93,7 @@ async def run(fight, runs: int, label: str) -> None:
     from config.asgi import application
     from rulesets.engine.dice import FixedRoller
 
-    e, pablo, player, target = fight["e"], fight["pablo"], fight["player"], fight["target"]
+    e, pc, player = fight["e"], fight["c_pc"], fight["player"]
     cookie = await database_sync_to_async(session_cookie)(fight["gm"])
     comms = []
     for _ in range(CLIENTS):
@@ -110,24 +104,23 @@ async def run(fight, runs: int, label: str) -> None:
         comms.append(comm)
 
     def one() -> tuple[float, float, int]:
-        # Untimed: give Pablo his speed back so that the strike is always allowed.
-        Combatant.objects.filter(pk=pablo.pk).update(combat={**pablo.combat, "speed": 6, "uses": {}})
+        # Untimed: the PC's numbers as its turn began, so that the action is always allowed.
+        Combatant.objects.filter(pk=pc.pk).update(combat=pc.combat)
         with CaptureQueriesContext(connection) as q:
             start, cpu = time.perf_counter(), time.thread_time()
-            services.encounter_act(encounter=e.pk, user=player, combatant_id=pablo.pk,
-                                   action={"action": "strike:0", "target": target.pk},
-                                   roller=FixedRoller([1, 2, 6]))
+            services.encounter_act(encounter=e.pk, user=player, combatant_id=pc.pk,
+                                   action=fight["player_action"], roller=FixedRoller([1, 2, 6] * 20))
             elapsed, cpu = (time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000
         return elapsed, cpu, len(q.captured_queries)
 
-    pablo.refresh_from_db()
+    pc.refresh_from_db()
     server, delivered, cpus, queries = [], [], [], 0
     for i in range(runs + 5):
         start = time.perf_counter()
         elapsed, cpu, queries = await database_sync_to_async(one)()
         messages = await asyncio.gather(*(c.receive_from(timeout=5) for c in comms))
         total = (time.perf_counter() - start) * 1000
-        assert all("Pablo strikes Goblin 1" in m for m in messages)
+        assert all(f"{pc.name} " in m for m in messages)
         if i >= 5:
             server.append(elapsed)
             delivered.append(total)
@@ -227,7 +220,9 @@ def stack(processes: int, clients: int, actions: int) -> int:
             [str(bin_dir / "daphne"), "--bind", "127.0.0.1", "--port", str(port), "-v", "0",
              "config.asgi:websocket_application"], cwd=ROOT, env=env, start_new_session=True)))
     fight = build_fight()
-    e, gm, target = fight["e"], fight["gm"], fight["target"]
+    e, gm, target, gm_action = fight["e"], fight["gm"], fight["bystander"], fight["gm_action"]
+    if gm_action is None:
+        raise SystemExit(f"{fight['ruleset'].name} has no GM action to time")
     cookie = session_cookie(gm).decode()
     csrf = uuid.uuid4().hex  # 32 characters: the cookie and the header carry the same secret
     connections_close = __import__("django.db", fromlist=["connections"]).connections.close_all
@@ -235,7 +230,10 @@ def stack(processes: int, clients: int, actions: int) -> int:
     version_re = re.compile(r'data-version="(\d+)"')
 
     def post(value: int) -> int:
-        fields = {"combatant": target.pk, "action": "gm_momentum", "value": value}
+        # A number field alternates between two values, so that every action changes the encounter.
+        fields = {"combatant": target.pk, **gm_action}
+        if isinstance(gm_action.get("value"), int):
+            fields["value"] = value
         body = urllib.parse.urlencode(fields).encode()
         request = urllib.request.Request(
             f"http://127.0.0.1:{web_port}/encounters/{e.pk}/act/", data=body, method="POST",

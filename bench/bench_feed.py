@@ -18,8 +18,8 @@ member with their own session). Then, one after the other with a pause between t
 rolls, each an htmx POST as the page sends it:
 
 - **sheet**: a player rolls on their sheet (POST characters/<id>/roll/);
-- **fight**: a player's strike in the running encounter (POST encounters/<id>/act/), whose dice
-  reach the feed in the log's words (combat/services.py).
+- **fight**: a player's action in the running encounter (POST encounters/<id>/act/; the ruleset's
+  own, bench/fight.py), whose dice reach the feed in the log's words (combat/services.py).
 
 For each roll: the time from just before the POST to each client receiving its line (every
 (roll, client) pair), and to the last of the 8 (the table has it); the POST's own answer time
@@ -80,16 +80,14 @@ def session_cookie(user) -> str:
 
 
 def build_table(clients: int) -> dict:
-    """A Pando campaign: a GM, ``clients - 1`` players, Pablo's sheet, and a running encounter
-    where it is Pablo's turn. The campaign's id is drawn high at random: the websocket servers'
-    Redis pub/sub channels are named after it, and other databases on the same Redis start at 1."""
+    """A campaign of the bench ruleset (bench/fight.py): a GM, ``clients - 1`` players, the first
+    one's sheet character, and a running encounter where it is that character's turn. The
+    campaign's id is drawn high at random: the websocket servers' Redis pub/sub channels are named
+    after it, and other databases on the same Redis start at 1."""
+    from bench.fight import build_fight
     from characters.models import Campaign
     from characters.sheet.selectors import sheet_rules
-    from combat import services
-    from rulesets.engine.dice import FixedRoller
-    from tests.characters.sheet.test_sheet_fixtures import make_character
-    from tests.combat.conftest import GOBLIN, PABLO
-    from tests.factories import make_campaign, make_user
+    from tests.factories import make_user
 
     with connection.cursor() as cursor:
         table = Campaign._meta.db_table
@@ -99,26 +97,13 @@ def build_table(clients: int) -> dict:
     tag = uuid.uuid4().hex[:6]
     gm = make_user(f"gm-{tag}")
     players = [make_user(f"player{i}-{tag}") for i in range(1, clients)]
-    campaign = make_campaign(gm=gm, ruleset="pando", players=players, name="Bench table")
-    pablo = make_character(ruleset="pando", owner=players[0], campaign=campaign, build=PABLO)
+    fight = build_fight(players=players, gm=gm, pcs=1, enemies=1)
+    if fight["player_action"] is None:
+        raise SystemExit(f"{fight['ruleset'].name}: its sheet character has no action to time on its turn")
     rollable = next(
-        str(r["id"]) for r in sheet_rules(character=pablo).rollables if r.get("usable") is not False
+        str(r["id"]) for r in sheet_rules(character=fight["pc"]).rollables if r.get("usable") is not False
     )
-    e = services.encounter_create(campaign=campaign, user=gm, name="Bench fight")
-    c_pablo = services.encounter_add_combatant(encounter=e, user=gm, character=pablo)[0]
-    goblin = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)[0]
-    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
-    c_pablo.refresh_from_db()
-    return {
-        "campaign": campaign,
-        "members": [gm, *players],
-        "roller": players[0],
-        "pablo": pablo,
-        "rollable": rollable,
-        "e": e,
-        "c_pablo": c_pablo,
-        "goblin": goblin,
-    }
+    return {**fight, "members": [gm, *players], "roller": players[0], "rollable": rollable}
 
 
 def server_env() -> dict[str, str]:
@@ -268,16 +253,16 @@ async def measure(table: dict, *, base: str, rolls: int, clients: int, pids: lis
         rolls = RollLog.objects.filter(campaign=table["campaign"]).order_by("-id")
         return rolls.values_list("id", flat=True).first() or 0
 
-    c_pablo = table["c_pablo"]
+    c_pc = table["c_pc"]
 
-    def fresh_turn() -> None:  # untimed: Pablo's speed back, so that every strike is allowed
-        Combatant.objects.filter(pk=c_pablo.pk).update(combat={**c_pablo.combat, "speed": 6, "uses": {}})
+    def fresh_turn() -> None:  # untimed: the PC's numbers as its turn began, so that every action is allowed
+        Combatant.objects.filter(pk=c_pc.pk).update(combat=c_pc.combat)
 
     kinds = {
-        "sheet": (f"/characters/{table['pablo'].pk}/roll/", {"rollable": table["rollable"]}, None),
+        "sheet": (f"/characters/{table['pc'].pk}/roll/", {"rollable": table["rollable"]}, None),
         "fight": (
             f"/encounters/{table['e'].pk}/act/",
-            {"combatant": c_pablo.pk, "action": "strike:0", "target": table["goblin"].pk},
+            {"combatant": c_pc.pk, **table["player_action"]},
             fresh_turn,
         ),
     }

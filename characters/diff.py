@@ -85,7 +85,7 @@ def describe(row: dict[str, Any], names: dict[str, str] | None = None) -> dict[s
 
     Lists say which entries were added and removed (never the whole list struck through);
     entries that are objects (equipment, specialties) and nested values read as phrases
-    ("Longsword, wielded in the right arm"). ``names`` maps content ids to their names.
+    ("Longsword, held in the right hand"). ``names`` maps content ids to their names.
     """
     old, new = row.get("old"), row.get("new")
     if isinstance(old, list) or isinstance(new, list):
@@ -145,7 +145,7 @@ def _describe_list(old: list, new: list, names) -> dict[str, Any]:
     }
 
 
-#: A content id or a choice's key ("right_arm", "wielded"): re-cased for people; anything else
+#: A content id or a choice's key ("right_hand", "held"): re-cased for people; anything else
 #: ("Approve Me", "Session 2") is words a person typed and stays as typed.
 _ID_LIKE = re.compile(r"[a-z][a-z0-9_]*\Z")
 
@@ -162,7 +162,7 @@ def _word(value: Any, names) -> str:
 
 
 def _phrase(value: Any, names, *, name: bool = True) -> str:
-    """A value as a phrase: "Longsword, wielded in the right arm"; "Investigation: Forensics"."""
+    """A value as a phrase: "Longsword, held in the right hand"; "Investigation: Forensics"."""
     if value is None:
         return "nothing"
     if isinstance(value, list):
@@ -180,13 +180,16 @@ def _phrase(value: Any, names, *, name: bool = True) -> str:
     elif not head and "name" in rest and isinstance(rest["name"], str):
         head = rest.pop("name")
     state = rest.pop("state", None)
-    arms = rest.pop("arms", None)
+    # Where an entry in a state is (its slots: a list of ids beside the state) reads "in the …".
+    slots_key = next(
+        (k for k, v in rest.items() if isinstance(v, list) and v and all(isinstance(x, str) for x in v)),
+        None,
+    )
+    slots = rest.pop(slots_key) if slots_key is not None and state is not None else None
     bits = []
     if state is not None:
-        where = f" in the {_and(arms, names)}" if isinstance(arms, list) and arms else ""
+        where = f" in the {_and(slots, names)}" if slots else ""
         bits.append(f"{_word(state, names).lower()}{where}")
-    elif isinstance(arms, list) and arms:
-        bits.append(f"in the {_and(arms, names)}")
     for key, v in rest.items():
         if _empty(v):
             continue

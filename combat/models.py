@@ -49,7 +49,7 @@ class Combatant(models.Model):
     combat = models.JSONField(
         default=dict, blank=True
     )  # per-encounter numbers: speed, actions left, initiative…
-    group = models.CharField(max_length=60, blank=True)  # NPCs sharing Momentum/initiative
+    group = models.CharField(max_length=60, blank=True)  # NPCs sharing their pools and initiative
     is_npc = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 

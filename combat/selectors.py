@@ -497,7 +497,7 @@ def odds_rows(ruleset: Ruleset | None, request: Any, ctx: Context | None = None)
         logger.exception("odds failed")
         return []
     # The sheet's bars (rulesets.charts): every outcome, in the ruleset's order and words — the
-    # encounter's own flattening left out what the answer does not list (Our D&D's Failure).
+    # encounter's own flattening left out what the answer does not list (a plain failure).
     rows: list[dict[str, Any]] = [
         {"label": b["label"], "p": float(b["p"])} for b in odds_bars(ruleset.slug, answer or {})
     ]
@@ -581,12 +581,24 @@ def encounter_panel(*, fight: Fight, user, is_gm: bool) -> dict[str, Any]:
             if gm:
                 gm_blocks.append({"fighter": f, "actions": [_action_row(fight, f, s) for s in gm]})
     blocks.sort(key=lambda b: not b["current"])
-    return {"blocks": blocks, "gm_blocks": gm_blocks, "is_gm": is_gm}
+    return {
+        "blocks": blocks,
+        "gm_blocks": gm_blocks,
+        "gm_title": gm_actions_title(fight.ruleset),
+        "is_gm": is_gm,
+    }
+
+
+def gm_actions_title(ruleset: Ruleset | None) -> str:
+    """The heading of the GM's actions on the encounter page: the ruleset's words for them
+    (``labels()["gm_actions"]``, its ``content/labels.json``), else "GM actions"."""
+    words = ruleset.labels().get("gm_actions") if ruleset is not None else None
+    return words if isinstance(words, str) and words else "GM actions"
 
 
 def _choice(option: Any) -> dict[str, Any]:
     """A choice's option as the form reads it: ``{"id", "label"}``; a bare value ("melee", "str")
-    gets the rulesets' word for it (it rendered as an empty option: Our D&D's Stat, Paragon's kind)."""
+    gets the rulesets' word for it (it rendered as an empty option: a stat, a kind)."""
     if isinstance(option, dict):
         return option
     return {"id": option, "label": label(option)}
@@ -706,7 +718,7 @@ def library_npc_for_user(*, user, npc_id: Any):
 
 def _npc_numbers(fight: Fight, name: str, build: Any) -> list[str]:
     """The first numbers an NPC's row in the turn order will show, before it joins
-    (["Stamina 11/11", "Momentum 3"]): the ruleset's own ``summary`` of it."""
+    (["Stamina 11/11", "Luck 3"]): the ruleset's own ``summary`` of it."""
     if fight.ruleset is None or fight.rules is None or not isinstance(build, dict):
         return []
     try:

@@ -36,7 +36,7 @@ class CombatantCreateSerializer(serializers.Serializer):
         max_length=60,
         allow_blank=True,
         default="",
-        help_text="NPCs of a group share Momentum/initiative; defaults to the name when count > 1.",
+        help_text="NPCs of a group share their pools and initiative; defaults to the name when count > 1.",
     )
 
     def validate_build(self, value):
@@ -134,7 +134,9 @@ class CombatantSerializer(serializers.Serializer):
     current = serializers.BooleanField(help_text="Acting now (an NPC group acts together).")
     summary = SummarySerializer(help_text="The ruleset's key numbers and statuses for the row.")
     state = serializers.JSONField(help_text="Play state (a PC's is the character's live state).")
-    combat = serializers.JSONField(help_text="Per-encounter numbers of the ruleset (speed, Momentum…).")
+    combat = serializers.JSONField(
+        help_text="Per-encounter numbers of the ruleset (a round's counters, the GM's pools…)."
+    )
 
 
 class EventSerializer(serializers.Serializer):

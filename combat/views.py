@@ -103,7 +103,7 @@ def _new_request_id() -> str:
 def _render_forms(ctx: dict[str, Any]) -> None:
     """Render each action form of the panel once per content, process-wide: a form is a pure
     function of its action (spec, targets, odds), its fighter and the encounter — the same from
-    one refresh to the next for most of them (the GM's harm/condition/Momentum forms of every
+    one refresh to the next for most of them (the GM's forms of every
     combatant above all) — and the CSRF token, the version and the request id, which go in
     afterwards. A refusal of this form (``ctx["error_at"]``) is shown in it: rendered afresh."""
     act_url = reverse("encounter_act", args=[ctx["encounter"].pk])

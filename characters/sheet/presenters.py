@@ -5,6 +5,7 @@ request and call these; nothing here writes."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
@@ -33,45 +34,37 @@ from characters.sheet.selectors import (
 from characters.templatetags.sheet_tags import pretty, state_fields
 from config.htmx import HtmxHttpRequest
 
+logger = logging.getLogger(__name__)
+
 #: Top-level build keys the summary leaves to other blocks (or that say nothing).
 SUMMARY_SKIP = {"format", "ruleset", "name", "budget", "notes", "creation"}
-EQUIPMENT_STATES = ("wielded", "worn", "carried")
 
 
 # ------------------------------------------------------------------ context
 
 
-def _build_summary(build: dict) -> list[dict[str, Any]]:
-    """The build's own keys as labelled blocks, in the document's order."""
+def _build_summary(build: dict, gear_key: str | None = None) -> list[dict[str, Any]]:
+    """The build's own keys as labelled blocks, in the document's order (the gear list, which has
+    its own block with the loadout controls, left out)."""
     blocks = []
     for key, value in build.items():
         if key in SUMMARY_SKIP or value in (None, "", [], {}):
             continue
-        if key == "equipment" and isinstance(value, list):
-            continue  # its own block, with the loadout controls
+        if key == gear_key and isinstance(value, list):
+            continue
         blocks.append({"key": key, "label": label(key), "value": value})
     return blocks
 
 
-def _equipment(character: Character) -> list[dict[str, Any]]:
-    equipment = character.build.get("equipment")
-    if not isinstance(equipment, list):
-        return []
-    rows = []
-    for i, entry in enumerate(equipment):
-        if not isinstance(entry, dict):
-            continue
-        name = entry.get("item") or (entry.get("custom") or {}).get("name") or f"Item {i + 1}"
-        rows.append(
-            {
-                "index": i,
-                "name": label(name),
-                "state": entry.get("state"),
-                "arms": entry.get("arms") or [],
-                "has_state": "state" in entry,
-            }
-        )
-    return rows
+def _equipment(character: Character, rules: SheetRules) -> dict[str, Any] | None:
+    """The sheet's gear block, as the ruleset's ``equipment`` hook says it (engine/equipment.py)."""
+    if rules.ruleset is None or not isinstance(character.build, dict):
+        return None
+    try:
+        return rules.ruleset.equipment(character.build, ctx=rules.ctx)
+    except Exception:  # a build shaped so oddly that the ruleset trips over it
+        logger.exception("equipment of %s failed", rules.ruleset.slug)
+        return None
 
 
 def _effect_rows(effects: dict[str, Any]) -> list[dict[str, Any]]:
@@ -120,7 +113,7 @@ def _roll_groups(
                 "sid": html_id(rollable.get("id", "")),
                 "label": rollable.get("label", ""),
                 "request_text": pretty(request) if request else "",
-                "speed_cost": rollable.get("speed_cost"),
+                "cost": rollable.get("cost"),
                 "reason": rollable.get("reason"),
                 "disabled": not can_edit_state or rollable.get("usable") is False,
             }
@@ -361,6 +354,7 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
     form = _roll_form(character, rules, request=request, can_roll=may_edit_state, picker=picker)
     report = character.report or {}
     live = rules.report.as_dict() if rules.report else report
+    gear = _equipment(character, rules)
     return {
         "character": character,
         "campaign": character.campaign,
@@ -379,9 +373,13 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
             }
             for c in live.get("budget", {})
         ],
-        "summary": _build_summary(character.build if isinstance(character.build, dict) else {}),
-        "equipment": _equipment(character),
-        "equipment_states": EQUIPMENT_STATES,
+        "summary": _build_summary(
+            character.build if isinstance(character.build, dict) else {},
+            rules.ruleset.equipment_key if gear and rules.ruleset else None,
+        ),
+        "equipment": (gear or {}).get("rows") or [],
+        "equipment_states": (gear or {}).get("states") or [],
+        "equipment_label": (gear or {}).get("label") or "",
         "sections": _section_views(rules.sections),
         "effects": effects,
         "effect_labels": effects.get("labels") or [],

@@ -29,13 +29,9 @@ ROLL_LOG_LENGTH = 20
 
 
 def label(key: Any) -> str:
-    """``max_speed`` → "Max speed", ``exhaustion:cold`` → "Exhaustion: cold"."""
-    text = str(key)
-    words = registry.labels().get(text)  # the rulesets' own words (``Ruleset.labels``)
-    if words is not None:
-        return words
-    text = text.replace(":", ": ").replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
+    """``max_speed`` → "Max speed", ``exhaustion:cold`` → "Exhaustion: cold": the rulesets' own words
+    first (``registry.label``, which the builder uses too)."""
+    return registry.label(key)
 
 
 @dataclass

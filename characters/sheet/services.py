@@ -4,7 +4,7 @@ loadout changes and dice rolls.
 Each service is its own transaction and locks the character row first, so two
 tabs (or the player and the GM) changing the same sheet never lose a change.
 Every state change is a new ``CharacterVersion`` of kind "play" whose reason is the ruleset's
-log sentence: the play log shows "Took 2 lethal damage"; History lists build versions.
+log sentence: the play log shows "Took 2 damage"; History lists build versions.
 
 Errors (config/errors.py), mapped to HTTP once for the pages and once for the API:
 ``CharacterNotFound`` (404, from the selector), ``NotPermitted`` (403),
@@ -321,43 +321,26 @@ def character_update_state(*, character_id, user, state: Any, version: Any) -> C
 # ------------------------------------------------------------------ loadout
 
 
-def _equipment_entry(value: Any) -> dict[str, Any]:
-    """``"wielded"`` or ``{"state": "wielded", "arms": ["right_arm"]}`` → the fields to set."""
-    if isinstance(value, str):
-        return {"state": value}
-    if isinstance(value, dict) and isinstance(value.get("state"), str):
-        out: dict[str, Any] = {"state": value["state"]}
-        if "arms" in value:
-            out["arms"] = value["arms"]
-        return out
-    raise _refused("equipment.malformed", "Say whether the item is wielded, worn or carried.")
-
-
 def character_equipment_state(*, character_id, user, index: Any, state: Any) -> Character:
-    """Wield, wear or carry an equipment entry: a loadout change of the build.
+    """Change the state of a gear entry (the ruleset's ``equipment_change``): a loadout change of
+    the build.
 
     Only the owner may do it (the GM gets ``NotPermitted``). The new build is
-    re-validated; a change that brings new errors (a slot or arm conflict) is refused
+    re-validated; a change that brings new errors (a slot conflict) is refused
     with them (``RuleRefused``) and nothing changes. Writes a new version.
     """
     with transaction.atomic():
         character = character_for_user(user=user, character_id=character_id, for_update=True)
         if not can_edit_build(user, character):
-            raise NotPermitted("Only the owner changes what this character wields, wears or carries.")
-        ruleset, old_report, _ = _rules_of(character)
-        equipment = character.build.get("equipment")
-        if not is_int(index) or not isinstance(equipment, list) or not 0 <= index < len(equipment):
-            raise _refused("equipment.unknown", "There is no such equipment entry.", f"/equipment/{index}")
-        if not isinstance(equipment[index], dict) or "state" not in equipment[index]:
-            raise _refused(
-                "equipment.malformed", "This entry has no wield/wear/carry state.", f"/equipment/{index}"
-            )
-        change = _equipment_entry(state)
-        build = copy.deepcopy(character.build)
-        entry = build["equipment"][index]
-        entry.update(change)
-        if entry["state"] != "wielded" and "arms" not in change:
-            entry.pop("arms", None)
+            raise NotPermitted("Only the owner changes this character's gear.")
+        ruleset, old_report, ctx = _rules_of(character)
+        gear_path = f"/{ruleset.equipment_key}/{index}"
+        if not is_int(index):
+            raise _refused("equipment.unknown", "There is no such equipment entry.", gear_path)
+        try:
+            build, words = ruleset.equipment_change(character.build, index, state, ctx=ctx)
+        except StateError as exc:
+            raise _refused(exc.code, exc.message, exc.path or gear_path) from exc
         phase = "approval" if character.status == Character.Status.ACTIVE else "draft"
         report = ruleset.validate(
             build,
@@ -372,19 +355,11 @@ def character_equipment_state(*, character_id, user, index: Any, state: Any) -> 
             raise RuleRefused(first.message, errors=[i.as_dict() for i in new_errors], code=first.code)
         if report.spent != old_report.spent:
             raise _refused(
-                "equipment.costs",
-                "A loadout change may not change what the build costs.",
-                f"/equipment/{index}",
+                "equipment.costs", "A loadout change may not change what the build costs.", gear_path
             )
         character.build = build
         character.report = report.as_dict()
-        name = entry.get("item") or (entry.get("custom") or {}).get("name") or f"item {index + 1}"
-        _save_version(
-            character,
-            user=user,
-            reason=f"loadout: {label(name)} {entry['state']}",
-            fields=["build", "report"],
-        )
+        _save_version(character, user=user, reason=f"loadout: {words}", fields=["build", "report"])
     return character
 
 

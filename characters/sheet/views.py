@@ -164,13 +164,19 @@ def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpR
 @login_required
 @require_POST
 def character_equipment(request: HtmxHttpRequest, character_id: int, index: int) -> HttpResponse:
-    """Wield, wear or carry an equipment entry (the owner only; the GM gets 403)."""
+    """Change the state of a gear entry (the owner only; the GM gets 403): the form posts the new
+    ``state`` and the fields the ruleset's row keeps (``equipment`` hook), handed on as they are."""
     _load(request, character_id)
-    check_post(request.POST, labels={"state": "Equipment state", "arms": "Arms"})
+    check_post(request.POST, labels={"state": "Equipment state"})
     state: Any = request.POST.get("state", "")
-    arms = [a for a in request.POST.getlist("arms") if a]
-    if arms:
-        state = {"state": state, "arms": arms}
+    kept = {
+        name: [v for v in request.POST.getlist(name) if v]
+        for name in request.POST
+        if name not in ("state", "csrfmiddlewaretoken")
+    }
+    kept = {name: values for name, values in kept.items() if values}
+    if kept:
+        state = {"state": state, **kept}
     error = None
     try:
         character = play.character_equipment_state(

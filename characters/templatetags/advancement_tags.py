@@ -59,7 +59,7 @@ _TYPED = frozenset({"name", "concept", "notes", "description", "player"})
 
 def _row_names(row: dict, names: dict[str, str]) -> dict[str, str]:
     """``names`` for one diff row: a typed value (the character's name) reads as typed, and the
-    ruleset's slug as the ruleset's name ("ourdnd" → "Our D&D")."""
+    ruleset's slug as the ruleset's name ("coin" → "Coin")."""
     key = str(row.get("path", "")).strip("/")
     values = [v for v in (row.get("old"), row.get("new")) if isinstance(v, str)]
     if key in _TYPED:

@@ -386,7 +386,7 @@ def roll_buttons(context: Any) -> dict[str, Any]:
     return {"groups": rows, "url": context.get("roll_url", ""), "is_draft": context.get("is_draft")}
 
 
-_ROLL_EXTRA = ("request_text", "speed_cost", "reason", "disabled")
+_ROLL_EXTRA = ("request_text", "cost", "reason", "disabled")
 
 
 def _field(field: dict[str, Any]) -> dict[str, Any]:
@@ -535,23 +535,26 @@ def dot_text(value: Any, top: Any = 5) -> str:
 
 
 @register.filter
-def hearts(value: Any) -> str:
-    """``{{ 2|hearts }}``: hearts drawn (♥♥) and said ("2 hearts")."""
+def tally(value: Any, words: Any = "●,,") -> str:
+    """``{{ 2|tally:"♥,heart,hearts" }}``: a count drawn with its mark (♥♥) and said ("2 hearts");
+    ``words`` is the mark, the thing's name and its plural, as the ruleset's template says them."""
+    mark, _, names = str(words).partition(",")
+    one, _, many = names.partition(",")
     n = _count(value)
     if n is None or n < 0:
         return format_html('<span class="muted">{}</span>', "—")
     return format_html(
-        '<span class="hearts" aria-hidden="true">{}</span><span class="visually-hidden">{} heart{}</span>{}',
-        "♥" * min(n, 20),
+        '<span class="tally" aria-hidden="true">{}</span><span class="visually-hidden">{}{}</span>{}',
+        (mark or "●") * min(n, 20),
         n,
-        "" if n == 1 else "s",
+        f" {one if n == 1 else (many or one)}" if one else "",
         f" {n}" if n > 20 else "",
     )
 
 
 @register.filter
 def a_an(word: Any) -> str:
-    """``{{ "Our D&D"|a_an }}`` → "an Our D&D", ``{{ "ancestry"|a_an }}`` → "an ancestry": the
+    """``{{ "Orc"|a_an }}`` → "an Orc", ``{{ "ancestry"|a_an }}`` → "an ancestry": the
     article by the word's first sound (the engine's ``words.a``, which the rules' messages use too)."""
     return words.a(word)
 
@@ -685,25 +688,33 @@ def roll_number_fields(numbers: Any) -> dict[str, Any]:
 
 @register.inclusion_tag(f"{ROWS}#equipment-rows", takes_context=True)
 def equipment_rows(context: Any) -> dict[str, Any]:
-    """The Equipment block's items (``equipment``: views_sheet._equipment), each with the form that
-    changes its state (held, worn…) where it has one and the viewer may edit the build."""
+    """The gear block's items (``equipment``: the ruleset's ``equipment`` hook), each with its state
+    and, where it has states and the viewer may edit the build, the form that changes it."""
     from django.urls import reverse
 
     character, editable = context["character"], context.get("can_edit_build")
-    states = list(context.get("equipment_states") or ())
+    states = [
+        (s[0], s[1]) if isinstance(s, (list, tuple)) else (s, s)
+        for s in context.get("equipment_states") or ()
+    ]
     rows = []
     for row in context.get("equipment") or ():
-        state, arms = row.get("state"), row.get("arms")
-        form = bool(row.get("has_state") and editable)
+        state = row.get("state")
+        form = bool(row.get("has_state") and editable and states)
+        keep = row.get("keep") or {}
         rows.append(
             {
                 "index": row["index"],
                 "name": row["name"],
                 "state": state,
-                "arms": pretty(arms) if arms else "",
-                "arms_list": list(arms or ()),
+                "state_label": row.get("state_label") or state or "",
+                "has_state": bool(row.get("has_state")),
+                "detail": row.get("detail") or "",
+                "keep": [(k, v) for k, values in keep.items() for v in values]
+                if isinstance(keep, dict)
+                else [],
                 "url": reverse("character_equipment", args=[character.id, row["index"]]) if form else "",
-                "options": [(s, s == state) for s in states] if form else (),
+                "options": [(s, words, s == state) for s, words in states] if form else (),
             }
         )
     return {"rows": rows}
@@ -716,12 +727,10 @@ def dot_traits(mapping: Any, top: Any = 5) -> dict[str, Any]:
     return {"rows": rows, "top": top}
 
 
-_TRACK_MARKS = {"bashing": "/", "lethal": "X", "aggravated": "✱"}
-
-
 @register.inclusion_tag(f"{ROWS}#track-boxes")
 def track_boxes(items: Any) -> dict[str, Any]:
-    """A "track" section's boxes (``characters/sheet/_state_track.html``): label, penalty and the damage held."""
+    """A "track" section's boxes (``characters/sheet/_state_track.html``): label, penalty, the damage
+    held and its mark (the box's own ``mark``, as the ruleset draws that damage; else a filled box)."""
     boxes = []
     for box in _seq(items):
         damage, penalty = _g(box, "damage"), _g(box, "penalty")
@@ -730,9 +739,7 @@ def track_boxes(items: Any) -> dict[str, Any]:
                 "label": _o(box, "label"),
                 "held": damage or "",
                 "penalty": "—" if penalty is None else signed(penalty),
-                "mark": (_TRACK_MARKS.get(damage, "■") if isinstance(damage, str) else "■")
-                if damage
-                else "□",
+                "mark": (_g(box, "mark") or "■") if damage else "□",
                 "said": damage or "empty",
             }
         )

@@ -42,6 +42,10 @@ Optional: each adds cases, and each has a default derived from the required two.
   (``preview`` null: the first roll button), and ``roll_state``, play state to set first (a
   condition). Default: the first roll button that asks for a number, at two values.
 
+- ``combat_actions``: ``{"player": action, "gm": action}``, the encounter actions the combat
+  benchmarks time (the sheet character's on its turn, its ``target`` an enemy filled in when left
+  out; a GM action on an enemy). Default: the first allowed action of each kind (bench/fight.py).
+
 ``examples/*.json`` in the folder (optional): example builds with what their report must hold,
 ``{"build", "expect": {"valid", "spent"?, "remaining"?, "budget"?, "derived"?, "errors"?:
 [{"code", "path"}]}}``. Default: ``build`` and ``typical``, expected valid.

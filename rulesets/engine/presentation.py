@@ -16,6 +16,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from . import words
+
 if TYPE_CHECKING:
     from .context import Context
 
@@ -170,7 +172,18 @@ class PresentationMixin:
                 out.append({"file": path.name, "error": str(exc)})
         return out
 
-    def currency_label(self, currency: str) -> str:
-        """The word for ``currency`` in the budget's messages and on the pages ("CP", "XP",
-        else the id in words); override for the rulebook's own ("force points")."""
-        return {"cp": "CP", "xp": "XP"}.get(currency, currency.replace("_", " "))
+    def label(self, key: Any) -> str:
+        """A key as this ruleset's pages show it: its word in ``labels()`` ("max_hp" → "Max HP"), else
+        the key in words ("max_speed" → "Max speed"). The builder and the sheet both ask this."""
+        return words.label(key, self.labels())
+
+    def currency_label(self, currency: str, amount: int | None = None) -> str:
+        """The word for ``currency`` in the budget's messages and on the pages: ``content/currencies.json``
+        ``{id: {"one": "force point", "many": "force points"}}`` ("one" when ``amount`` is 1, else
+        "many"), else the id in words."""
+        words_of = (self.tables.get("currencies") or {}).get(currency)
+        if isinstance(words_of, dict):
+            found = words_of.get("one" if amount == 1 else "many") or words_of.get("many")
+            if isinstance(found, str) and found:
+                return found
+        return currency.replace("_", " ")

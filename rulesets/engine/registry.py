@@ -13,6 +13,8 @@ from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from . import words
+
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
@@ -93,6 +95,12 @@ def labels() -> dict[str, str]:
     for ruleset in reversed(all_rulesets()):
         out.update(ruleset.labels())
     return out
+
+
+def label(key: object) -> str:
+    """A key in words for a page that shows no one ruleset's: the rulesets' own words (``labels``),
+    else the key humanised (``words.label``). A page of one ruleset asks ``Ruleset.label``."""
+    return words.label(key, labels())
 
 
 def __getattr__(name: str):

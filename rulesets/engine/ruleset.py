@@ -21,11 +21,12 @@ items, …) indexed by id and extensible by campaign homebrew; a JSON *object* i
 a table kept as it is. ``content/house.json`` holds the house defaults
 (RULES.md "HD"), which campaign house rules override key by key.
 
-The class is written in four modules by job: this one holds the rules contract (validate, check,
+The class is written in five modules by job: this one holds the rules contract (validate, check,
 price and derive a build; the dice, play-state and combat hooks), ``context.py`` the content and
 the campaign's context (house rules, homebrew), ``presentation.py`` what the product shows (words,
-starting points, page pieces), ``examples.py`` the data its tests and benches read. ``Ruleset`` is
-all four; a subclass overrides any hook of any part.
+starting points, page pieces), ``equipment.py`` the build's gear and its loadout (what is held,
+worn or carried), ``examples.py`` the data its tests and benches read. ``Ruleset`` is all five; a
+subclass overrides any hook of any part.
 The dice and play-state rules themselves are the folder's ``Dice`` and ``PlayState``
 (interfaces.py).
 """
@@ -39,6 +40,7 @@ from typing import Any, ClassVar
 
 from .context import NPC_PHASE, Context, ContextMixin
 from .dice import Roller
+from .equipment import EquipmentMixin
 from .errors import StateError
 from .examples import ExamplesMixin
 from .fields import is_int
@@ -53,7 +55,7 @@ FORMAT = "sheetforge.build/1"
 COMMON_KEYS = frozenset({"format", "ruleset", "name", "budget", "notes"})
 
 
-class Ruleset(ContextMixin, PresentationMixin, ExamplesMixin):
+class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
     """Base class of the five game systems. Subclasses set the class attributes
     and override the hooks marked "override"; the rest have working defaults."""
 
@@ -183,7 +185,10 @@ class Ruleset(ContextMixin, PresentationMixin, ExamplesMixin):
         raw = build.get("budget", {})
         out: dict[str, int] = {}
         if not isinstance(raw, dict):
-            report.error("build.malformed", "/budget", 'The budget must be an object such as {"cp": 40}.')
+            example = self.currencies[0] if self.currencies else "points"
+            report.error(
+                "build.malformed", "/budget", f'The budget must be an object such as {{"{example}": 40}}.'
+            )
             raw = {}
         for currency, amount in raw.items():
             if currency not in self.currencies:
@@ -275,7 +280,8 @@ class Ruleset(ContextMixin, PresentationMixin, ExamplesMixin):
     def rollables(
         self, build: dict, report: Report, state: dict | None = None, *, ctx: Context | None = None
     ) -> list[dict[str, Any]]:
-        """The sheet's roll buttons: [{"id", "label", "request"}] where ``request`` goes to ``odds``
+        """The sheet's roll buttons: [{"id", "label", "request", "group"?, "cost"? (what the roll costs in
+        words, shown beside it: "2 speed"), "reason"?, "usable"?}] where ``request`` goes to ``odds``
         and ``roll`` unchanged (state such as wound penalties applied, house defaults such as the
         default difficulty from ``ctx``, homebrew entries of ``ctx.catalogue``).
         A rollable marked ``"picker": True`` is one the ruleset's roll picker composes (below): the
@@ -347,7 +353,7 @@ class Ruleset(ContextMixin, PresentationMixin, ExamplesMixin):
         self, build: dict, report: Report, state: dict, *, ctx: Context | None = None
     ) -> dict[str, Any]:
         """What the state does to the numbers, for the sheet
-        (e.g. {"speed_cost": {"right_arm": 1}, "wound_penalty": -2, "labels": [...]}).
+        (e.g. {"wound_penalty": -2, "labels": [...]}).
         Default: ``self.play_state.state_effects``; no play state, ``{}``."""
         if self.play_state is None:
             return {}
@@ -363,7 +369,8 @@ class Ruleset(ContextMixin, PresentationMixin, ExamplesMixin):
         {"id", "label", "kind": "pools"|"body"|"track"|"list"|"flags", "items": [...]} where, for
         "pools", each item is {"id", "label", "path" (JSON pointer into state), "value", "min", "max",
         "status" (text such as "wounded" or "")}; "body" items are body parts {"id", "label", "harm",
-        "status", "max"}; "track" items are boxes {"label", "penalty", "damage" (None|"bashing"|…)};
+        "status", "max"}; "track" items are boxes {"label", "penalty", "damage" (None or the kind of damage held),
+        "mark"? (how the box shows that damage: "/", "X"; else a filled box)};
         "list" items are entries of a list in the state; "flags" items are {"id","label","on"}.
         Each section may list "actions": [{"action", "label", "fields": [...]}] that ``state_action``
         understands. Default: ``self.play_state.state_sections``; no play state, none.

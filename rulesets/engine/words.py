@@ -73,3 +73,15 @@ def where(pointer: Any, labels: Mapping[str, str] | None = None) -> str:
     if parts:
         parts[0] = parts[0][:1].upper() + parts[0][1:]
     return ", ".join(parts)
+
+
+def label(key: Any, labels: Mapping[str, str] | None = None) -> str:
+    """A key as people read it: its word in ``labels`` (a ruleset's ``labels()``), else the key in
+    words: ``max_speed`` → "Max speed", ``exhaustion:cold`` → "Exhaustion: cold"."""
+    text = str(key)
+    if labels:
+        found = labels.get(text)
+        if found is not None:
+            return found
+    text = text.replace(":", ": ").replace("_", " ").strip()
+    return text[:1].upper() + text[1:]

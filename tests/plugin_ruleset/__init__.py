@@ -1,7 +1,8 @@
 """Coin: a sixth ruleset that exists only in the tests, to prove a ruleset is a plugin.
 
 One attribute, Luck (1 to 5; each point above 1 costs 2 coins). A roll flips Luck coins and
-succeeds on any head. Play state: three lives. Combat: on your turn, flip a coin at an enemy;
+succeeds on any head. Gear: trinkets from its catalogue (``content/items.json``), each in one of
+the slots the item fits; no loadout rules, so the sheet shows the engine's generic gear block. Play state: three lives. Combat: on your turn, flip a coin at an enemy;
 heads, they lose a life. Everything it shows (labels, awards, its quick NPC, its odds form,
 its sheet block and its builder widget) is in this folder; the product is not told about it
 except by ``registry.register(RULESET)``.
@@ -25,7 +26,7 @@ class CoinRuleset(Ruleset):
     slug = "coin"
     name = "Coin"
     currencies = ("coins",)
-    known_keys = frozenset({"luck"})
+    known_keys = frozenset({"luck", "equipment"})
     content_dir = Path(__file__).parent / "content"
 
     # ------------------------------------------------------------ build
@@ -37,8 +38,23 @@ class CoinRuleset(Ruleset):
             report.error("coin.luck_invalid", "/luck", f"Luck is a whole number from 1 to {top}.")
             return
         report.charge("coins", 2 * (luck - 1), path="/luck", label=f"Luck {luck}")
+        self._check_gear(build, report, ctx)
         report.derived["luck"] = luck
         report.derived["odds_of_heads"] = f"{round(100 * (1 - 0.5**luck))}%"
+
+    def _check_gear(self, build: dict, report: Report, ctx: Context) -> None:
+        gear = build.get("equipment", [])
+        if not isinstance(gear, list):
+            report.error("build.malformed", "/equipment", "Trinkets are a list.")
+            return
+        items = ctx.catalogue.get("items", {})
+        for i, entry in enumerate(gear):
+            item_id = entry.get("item") if isinstance(entry, dict) else None
+            item = items.get(item_id) if isinstance(item_id, str) else None
+            if item is None:
+                report.error("coin.unknown_item", f"/equipment/{i}/item", "No such trinket.")
+            elif not isinstance(entry.get("slot"), str) or entry["slot"] not in item.get("slots", []):
+                report.error("coin.bad_slot", f"/equipment/{i}/slot", f"{item['name']} does not go there.")
 
     def traits(self, ctx: Context) -> dict[str, Any]:
         return {

@@ -13,28 +13,31 @@ from .parsing import READERS, _getlist
 
 
 def _natural_state(spec: dict | None, option: dict | None, entries: list) -> dict:
-    """The fields an item gets on adding (``builder.json`` ``item_states``): its natural state
-    (armour worn, a weapon wielded) and, wielded, the first free arms; else the fallback state."""
+    """The fields an item gets on adding (``builder.json`` ``item_states``): its natural state (the
+    first of ``natural``'s [catalogue key, state] pairs the item has) and, in a state that takes
+    slots (the item's ``needs[state]`` entry says how many, under ``slots_field``), the first free
+    of ``slots``; else the fallback state."""
     if not spec or not isinstance(option, dict):
         return {}
     field = spec.get("field", "state")
     state = next((s for need, s in spec.get("natural", []) if option.get(need)), spec.get("fallback"))
     out: dict = {field: state} if state else {}
-    arms_field = spec.get("arms_field")
-    if arms_field and spec.get("needs", {}).get(state) == "wield":
-        wield = get_as(option, "wield", dict, {})
-        need = wield.get("arms") or 1
+    slots_field = spec.get("slots_field")
+    need_key = spec.get("needs", {}).get(state)
+    held = get_as(option, need_key, dict, {}) if slots_field and need_key else {}
+    if slots_field and slots_field in held:
+        need = held.get(slots_field) or 1
         busy = {
             a
             for e in entries
             if isinstance(e, dict) and e.get(field) == state
-            for a in (e.get(arms_field) or [])
+            for a in (e.get(slots_field) or [])
             if isinstance(a, str)
         }
-        free = [a for a in spec.get("arms", []) if a not in busy]
+        free = [a for a in spec.get("slots", []) if a not in busy]
         if len(free) >= need:
-            out[arms_field] = free[:need]
-        else:  # no free arm: it is carried until the player frees one
+            out[slots_field] = free[:need]
+        else:  # no free slot: the fallback state until the player frees one
             out = {field: spec.get("fallback")} if spec.get("fallback") else {}
     return out
 

@@ -1,5 +1,5 @@
-"""The items (equipment, loadout) section shaped for its template: each carried entry with
-its fields, the add select, and a short summary line per catalogue item."""
+"""The items (gear) section shaped for its template: each entry with its fields, the add
+select, and a short summary line per catalogue item (the ruleset's ``item_summary``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from .fields import _entry_fields, _label
 from .parsing import ptr_join
 
 
-def _shape_items(raw, value, control, build):
+def _shape_items(raw, value, control, build, summarize=None):
     entries_raw = value if isinstance(value, list) else []
     catalogue = {o["id"]: o for o in raw.get("options", [])}
     entries = []
@@ -30,14 +30,20 @@ def _shape_items(raw, value, control, build):
                 if f["name"] == prefix + "/" + raw["state_field"]:
                     f["options"] = [o for o in f["options"] if o["id"] not in forbidden or o["selected"]]
         entries.append(
-            {**head, "index": i, "item": item_id, "summary": _item_summary(option), "fields": fields}
+            {
+                **head,
+                "index": i,
+                "item": item_id,
+                "summary": _item_summary(option, summarize),
+                "fields": fields,
+            }
         )
     add = control(
         raw["path"] + "/-",
         "",
         label=f"Add to {raw.get('label', 'the list').lower()}",
         options=[
-            {"id": o["id"], "label": o.get("label", _label(o["id"])), "summary": _item_summary(o)}
+            {"id": o["id"], "label": o.get("label", _label(o["id"])), "summary": _item_summary(o, summarize)}
             for o in raw.get("options", [])
         ],
     )
@@ -47,37 +53,16 @@ def _shape_items(raw, value, control, build):
 _SUMMARIES: dict[int, tuple[dict, str]] = {}
 
 
-def _item_summary(option: dict | None) -> str:
-    """A short line about a catalogue entry (cached: catalogue entries come from cached traits)."""
-    if not option:
+def _item_summary(option: dict | None, summarize) -> str:
+    """A short line about a catalogue entry, the ruleset's words (cached: catalogue entries come from
+    cached traits, and each ruleset's are its own objects)."""
+    if not option or summarize is None:
         return ""
     hit = _SUMMARIES.get(id(option))
     if hit is not None and hit[0] is option:
         return hit[1]
     if len(_SUMMARIES) > 4096:
         _SUMMARIES.clear()
-    text = _item_summary_text(option)
+    text = summarize(option)
     _SUMMARIES[id(option)] = (option, text)
     return text
-
-
-def _item_summary_text(option: dict) -> str:
-    """How it is held or worn, what it protects, its die."""
-    bits = []
-    wield = option.get("wield")
-    if isinstance(wield, dict) and wield.get("arms"):
-        bits.append(f"{wield['arms']}-handed" if wield["arms"] > 1 else "one hand")
-    wear = option.get("wear")
-    if isinstance(wear, dict):
-        bits.append("worn: " + ", ".join(_label(p).lower() for p in wear.get("body_parts", [])))
-    for p in option.get("protection") or []:
-        if isinstance(p, dict):
-            bits.append(f"protection {p.get('kind')} {p.get('value')}")
-    if option.get("encumbrance"):
-        bits.append(f"encumbrance {option['encumbrance']}")
-    for key in ("die", "effort", "defense"):
-        if option.get(key) not in (None, "", 0):
-            bits.append(f"{key} {option[key]}")
-    if option.get("summary"):
-        bits.append(str(option["summary"]))
-    return "; ".join(bits)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rulesets.engine import registry
+
 from .parsing import ptr_join
 
 _ID_RE = re.compile(r"[^A-Za-z0-9_]")
@@ -17,7 +19,8 @@ def html_id(pointer: str, prefix: str = "f") -> str:
 
 
 def _label(ident: Any) -> str:
-    return str(ident).replace("_", " ").capitalize()
+    """An id in words, as the sheet says it (``registry.label``: the rulesets' own words first)."""
+    return registry.label(ident)
 
 
 def _groups(rows: list[dict]) -> list[dict]:

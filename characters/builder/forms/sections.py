@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.engine import registry
 from rulesets.engine.pointer import resolve
 
 from .equipment import _shape_items
@@ -84,7 +85,7 @@ def builder_form(
     Returns {"sections": [...], "summary": [...issues with the id of the control they are shown
     beside], "general": [...issues with no control], "name": {...}, "notes": {...}}.
     """
-    label_of = currency_label or (lambda c: c.upper() if c in ("cp", "xp") else c.replace("_", " "))
+    label_of = currency_label or (ruleset.currency_label if ruleset is not None else registry.label)
     build = build if isinstance(build, dict) else {}
     next_costs = next_costs or {}
     spent_at: dict[str, dict[str, int]] = {}
@@ -157,7 +158,10 @@ def builder_form(
             model["template"] = f"characters/builder/_builder_section_{kind}.html"
             model["issues"] = anchors.add(path, model["dom_id"])
             shaper = SHAPERS.get(kind)
-            if shaper is not None:
+            if kind == "items":
+                summarize = ruleset.item_summary if ruleset is not None else None
+                model.update(_shape_items(raw, value, control, build, summarize))
+            elif shaper is not None:
                 model.update(shaper(raw, value, control, build))
             else:
                 model["template"] = "characters/builder/_builder_section_unknown.html"
@@ -210,7 +214,8 @@ def _filtered(raw: dict, spec: dict, build: dict) -> dict:
 
 
 def _with_item_states(raw: dict, spec: dict) -> dict:
-    """Items whose state field offers only the states each catalogue item allows (a cap is never wielded)."""
+    """Items whose state field offers only the states each catalogue item allows (``item_states``
+    ``needs``: {state: the catalogue key an item must have to be put in it})."""
     field, needs = spec.get("field", "state"), spec.get("needs") or {}
     allowed = {o["id"]: [s for s, need in needs.items() if not o.get(need)] for o in raw.get("options", [])}
     return {**raw, "state_field": field, "forbidden_states": allowed}

@@ -46,6 +46,8 @@ from rulesets.engine.report import Issue, Report
 from .build import House, house
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
+#: How the sheet marks a health box holding each kind of damage.
+DAMAGE_MARKS = {"bashing": "/", "lethal": "X", "aggravated": "✱"}
 SEVERITY = {None: 0, "bashing": 1, "lethal": 2, "aggravated": 3}
 STATE_KEYS = frozenset({"health", "willpower", "ignore_wounds", "dead", "notes"})
 
@@ -206,7 +208,12 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
             "kind": "track",
             "status": ", ".join(eff["labels"]),
             "items": [
-                {"label": level["label"], "penalty": level.get("penalty"), "damage": box}
+                {
+                    "label": level["label"],
+                    "penalty": level.get("penalty"),
+                    "damage": box,
+                    "mark": DAMAGE_MARKS.get(box, "■") if box else "",
+                }
                 for level, box in zip(chart, s["health"], strict=False)
             ],
             "actions": [

@@ -25,6 +25,7 @@ class OurDnD(Ruleset):
     seed = "003_7d3043291c4cf459.txt"
     currencies = ("points",)
     known_keys = frozenset({"stats", "hearts", "gear"})
+    item_summary_keys = ("die", "effort", "defense")
     homebrew_kinds = ("gear",)
     content_dir = Path(__file__).parent / "content"
 

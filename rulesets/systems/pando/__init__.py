@@ -3,7 +3,8 @@ Capability, resistances tied to personality attributes, equipment on a body of p
 
 Wiring only: ``build.py`` checks, prices and derives a build (and the homebrew, the builder's
 traits and blank build), ``dice.py`` the efficiency roll and the sheet's roll buttons, ``state.py``
-the play state (its shape is documented there), ``combat.py`` the action rounds, ``content/`` the
+the play state (its shape is documented there), ``loadout.py`` what is wielded, worn
+or carried on the sheet, ``combat.py`` the action rounds, ``content/`` the
 catalogues and house defaults.
 """
 
@@ -17,6 +18,7 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import build as build_rules
+from . import loadout
 from .dice import PandoDice
 from .state import PandoPlayState
 
@@ -53,6 +55,19 @@ class PandoRuleset(Ruleset):
 
     def traits(self, ctx: Context) -> dict[str, Any]:
         return build_rules.traits(ctx)
+
+    # ------------------------------------------------ the loadout on the sheet (loadout.py)
+
+    def equipment(self, build: dict, *, ctx: Context | None = None) -> dict[str, Any] | None:
+        return loadout.equipment(self, build, self.context_of(None, ctx))
+
+    def equipment_change(
+        self, build: dict, index: int, change: Any, *, ctx: Context | None = None
+    ) -> tuple[dict, str]:
+        return loadout.equipment_change(self, build, index, change, self.context_of(None, ctx))
+
+    def item_summary(self, option: dict[str, Any]) -> str:
+        return loadout.item_summary(option)
 
     def blank_build(
         self, name: str, budget: dict[str, int] | None = None, ctx: Context | None = None

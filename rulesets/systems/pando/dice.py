@@ -239,6 +239,7 @@ def _item_rollable(
             f"The {' and '.join(label(a).lower() for a in wounded)} is wounded: "
             f"+{effects.get('wounded_speed_cost', 1)} speed{HOUSE_NOTE}."
         )
+    rollable["cost"] = f"{rollable['speed_cost']} speed"
     return rollable
 
 

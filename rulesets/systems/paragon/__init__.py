@@ -56,9 +56,6 @@ class Paragon(Ruleset):
             issues.extend(build_rules.check_settings(settings))
         return issues
 
-    def currency_label(self, currency: str) -> str:
-        return {"force_points": "force points", "skill_points": "skill points"}.get(currency, currency)
-
     def traits(self, ctx: Context) -> dict[str, Any]:
         return build_rules.traits(ctx)
 

@@ -267,7 +267,7 @@ def test_the_owner_changes_what_is_carried_and_a_version_is_written(client, tabl
     assert character.report["derived"]["protection"]["head"] == {}
     assert (
         CharacterVersion.objects.get(character=character, number=v0 + 1).reason
-        == "loadout: Leather cap carried"
+        == "loadout: Leather Cap carried"
     )
 
 

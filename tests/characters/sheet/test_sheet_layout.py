@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.templatetags.sheet_tags import a_an, dots, hearts, pretty
+from characters.templatetags.sheet_tags import a_an, dots, pretty, tally
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
@@ -21,11 +21,15 @@ def test_dots_draw_a_rating_and_say_it():
     assert "muted" in str(dots(None))
 
 
-def test_hearts_are_drawn_and_said():
-    assert str(hearts(2)) == (
-        '<span class="hearts" aria-hidden="true">♥♥</span><span class="visually-hidden">2 hearts</span>'
+def test_a_tally_is_drawn_and_said_in_the_templates_words():
+    assert str(tally(2, "♥,heart,hearts")) == (
+        '<span class="tally" aria-hidden="true">♥♥</span><span class="visually-hidden">2 hearts</span>'
     )
-    assert "1 heart<" in str(hearts(1))
+    assert "1 heart<" in str(tally(1, "♥,heart,hearts"))
+    assert (
+        str(tally(3))
+        == '<span class="tally" aria-hidden="true">●●●</span><span class="visually-hidden">3</span>'
+    )
 
 
 @pytest.mark.parametrize(
@@ -99,6 +103,6 @@ def test_maelstrom_shows_dots_and_our_dnd_hearts(client, table):
     ourdnd = character_at_table(table, "ourdnd")
     html = client.get(reverse("character_sheet", args=[ourdnd.pk])).content.decode()
     assert (
-        '<div data-key="hearts"><dt>Hearts</dt><dd><span class="hearts" aria-hidden="true">♥</span><span class="visually-hidden">1 heart</span></dd>'
+        '<div data-key="hearts"><dt>Hearts</dt><dd><span class="tally" aria-hidden="true">♥</span><span class="visually-hidden">1 heart</span></dd>'
         in html
     )

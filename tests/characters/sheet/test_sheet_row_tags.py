@@ -246,44 +246,46 @@ def test_preview_options_print_what_the_loop_printed():
     assert '<option value="skill:a&amp;b">A &amp; B</option>' in new
 
 
-OLD_EQUIPMENT = '          {% for row in equipment %}\n          <li id="equipment-{{ row.index }}">\n            <span class="sheet-item-name">{{ row.name }}</span>\n            <span class="badge">{{ row.state|default:"—" }}</span>{% if row.arms %} <span class="muted">({{ row.arms|pretty }})</span>{% endif %}\n            {% if row.has_state and can_edit_build %}\n            <form method="post" class="inline-form no-print" action="{% url \'character_equipment\' character.id row.index %}"\n                  hx-post="{% url \'character_equipment\' character.id row.index %}" hx-target="#sheet-equipment" hx-swap="outerHTML show:none focus-scroll:false">\n              {% csrf_token %}\n              <label class="visually-hidden" for="equipment-state-{{ row.index }}">State of {{ row.name }}</label>\n              <select name="state" id="equipment-state-{{ row.index }}">\n                {% for s in equipment_states %}<option value="{{ s }}"{% if s == row.state %} selected{% endif %}>{{ s }}</option>{% endfor %}\n              </select>\n              {% for arm in row.arms %}<input type="hidden" name="arms" value="{{ arm }}">{% endfor %}\n              <button type="submit" class="btn btn-small btn-ghost" id="equipment-change-{{ row.index }}" aria-label="Change the state of {{ row.name }}">Change</button>\n            </form>\n            {% endif %}\n          </li>\n          {% endfor %}'
-
-
 @pytest.mark.parametrize("editable", [True, False])
-def test_equipment_rows_print_what_the_loop_printed(editable):
+def test_equipment_rows_print_the_rulesets_states_and_no_pill_for_an_entry_without_one(editable):
     from types import SimpleNamespace
 
     context = {
         "character": SimpleNamespace(id=7),
         "can_edit_build": editable,
-        "equipment_states": ["held", "worn", "stowed"],
+        "equipment_states": [("held", "in hand"), ("worn", "worn"), ("stowed", "stowed")],
         "csrf_token": "tok",
         "equipment": [
             {
                 "index": 0,
                 "name": "Sword & board",
                 "state": "held",
-                "arms": ["left", "right"],
+                "state_label": "in hand",
+                "detail": "Left, Right",
+                "keep": {"hands": ["left", "right"]},
                 "has_state": True,
             },
-            {"index": 1, "name": "Rope", "state": None, "arms": [], "has_state": False},
-            {"index": 2, "name": "Cloak", "state": "odd", "arms": [], "has_state": True},
+            {"index": 1, "name": "Rope", "state": None, "detail": "belt", "keep": {}, "has_state": False},
         ],
     }
     new = render("          {% equipment_rows %}", **context)
-    assert same_html(new, render(OLD_EQUIPMENT, **context))
     assert ('action="/characters/7/equipment/0/' in new) is editable
-    assert "Sword &amp; board" in new
+    assert "Sword &amp; board" in new and '<span class="badge">in hand</span>' in new
+    assert "(Left, Right)" in new and "(belt)" in new
+    assert new.count('class="badge"') == 1  # the rope has no state: no empty pill
+    assert ('<option value="held" selected>in hand</option>' in new) is editable
+    assert ('<input type="hidden" name="hands" value="right">' in new) is editable
+    assert 'action="/characters/7/equipment/1/' not in new
 
 
-OLD_TRACK = '  {% for box in section.items %}\n  <li class="track-box{% if box.damage %} track-{{ box.damage }}{% endif %}" data-damage="{{ box.damage|default:\'\' }}">\n    <span class="track-label">{{ box.label }}</span>\n    <span class="track-penalty">{% if box.penalty is None %}—{% else %}{{ box.penalty|signed }}{% endif %}</span>\n    <span class="track-mark" aria-label="{{ box.damage|default:\'empty\' }}">{% if box.damage == "bashing" %}/{% elif box.damage == "lethal" %}X{% elif box.damage == "aggravated" %}✱{% elif box.damage %}■{% else %}□{% endif %}</span>\n    <span class="track-damage">{{ box.damage|default:"" }}</span>\n  </li>\n  {% endfor %}'
+OLD_TRACK = '  {% for box in section.items %}\n  <li class="track-box{% if box.damage %} track-{{ box.damage }}{% endif %}" data-damage="{{ box.damage|default:\'\' }}">\n    <span class="track-label">{{ box.label }}</span>\n    <span class="track-penalty">{% if box.penalty is None %}—{% else %}{{ box.penalty|signed }}{% endif %}</span>\n    <span class="track-mark" aria-label="{{ box.damage|default:\'empty\' }}">{% if box.damage %}{{ box.mark|default:"■" }}{% else %}□{% endif %}</span>\n    <span class="track-damage">{{ box.damage|default:"" }}</span>\n  </li>\n  {% endfor %}'
 
 
 def test_track_boxes_print_what_the_loop_printed():
     boxes = [
-        {"label": "Bruised", "penalty": 0, "damage": "bashing"},
-        {"label": "Hurt", "penalty": -1, "damage": "lethal"},
-        {"label": "Injured", "penalty": -1, "damage": "aggravated"},
+        {"label": "Bruised", "penalty": 0, "damage": "light", "mark": "/"},
+        {"label": "Hurt", "penalty": -1, "damage": "heavy", "mark": "X"},
+        {"label": "Injured", "penalty": -1, "damage": "grave", "mark": "✱"},
         {"label": "Wounded <2>", "penalty": -2, "damage": "other"},
         {"label": "Maimed", "penalty": -5, "damage": None},
         {"label": "Incapacitated", "penalty": None},
@@ -291,7 +293,11 @@ def test_track_boxes_print_what_the_loop_printed():
     section = {"items": boxes}
     new = render("  {% track_boxes section.items %}", section=section)
     assert same_html(new, render(OLD_TRACK, section=section))
-    assert 'class="track-box track-lethal" data-damage="lethal"' in new and ">✱</span>" in new
+    assert (
+        'class="track-box track-heavy" data-damage="heavy"' in new
+        and ">✱</span>" in new
+        and ">■</span>" in new
+    )
     assert '<span class="track-penalty">−2</span>' in new and "Wounded &lt;2&gt;" in new
 
 
