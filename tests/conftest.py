@@ -71,6 +71,7 @@ def pytest_report_header(config):
     return [f"fuzz profile: {fuzz.PROFILE} ({other}; tests/fuzz.py)"]
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the node ids
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``make test``: ``--dist loadgroup``) a test file runs on one worker, and the
     browser tests all on one worker, one after another: they assert what a person sees within a

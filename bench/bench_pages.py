@@ -1,0 +1,121 @@
+"""The sheet page against the login page, one client, through `make serve`'s stack.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench REDIS_URL=redis://127.0.0.1:6379/3 \
+      .venv/bin/python bench/bench_pages.py [--requests 300] [--port 8200] [--url http://127.0.0.1:8200]
+
+Without --url it starts the stack (deploy/serve.py: nginx → gunicorn + daphne, migrate and
+seed_demo) on --port and stops it afterwards. One client, keep-alive, requests alternated (the
+login page for an anonymous visitor, then the demo player's first character sheet signed in) so
+that a drift in the machine's load falls on both alike. Prints each page's median and p90 wall
+time as the client saw it, their ratio (the budget: the sheet's median at most 2× the login's)
+and the load average before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = os.environ.get("DEMO_PASSWORD", "sheetforge-demo")
+
+
+def wait_healthy(url: str, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"{url}/healthz", timeout=2).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.5)
+    raise SystemExit(f"{url}/healthz did not answer 200 within {seconds:.0f} s")
+
+
+def signed_in(url: str, username: str) -> requests.Session:
+    s = requests.Session()
+    page = s.get(f"{url}/accounts/login/", timeout=10)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+    assert token, "no CSRF token on the login page"
+    answer = s.post(
+        f"{url}/accounts/login/",
+        data={"username": username, "password": PASSWORD, "csrfmiddlewaretoken": token.group(1)},
+        headers={"Referer": f"{url}/accounts/login/"},
+        timeout=10,
+    )
+    assert answer.ok and "sessionid" in s.cookies, f"sign-in as {username} failed ({answer.status_code})"
+    return s
+
+
+def timed(session: requests.Session, url: str) -> float:
+    start = time.perf_counter()
+    answer = session.get(url, timeout=10)
+    elapsed = time.perf_counter() - start
+    assert answer.status_code == 200, (url, answer.status_code)
+    return elapsed * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--port", type=int, default=8200)
+    parser.add_argument("--url", default="")
+    args = parser.parse_args()
+    url = args.url.rstrip("/") or f"http://127.0.0.1:{args.port}"
+    stack = None
+    if not args.url:
+        env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(args.port)}
+        stack = subprocess.Popen(
+            [sys.executable, str(ROOT / "deploy" / "serve.py")],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    try:
+        wait_healthy(url)
+        player = signed_in(url, "player1")
+        characters = player.get(f"{url}/api/v1/characters/", timeout=10).json()
+        rows = characters.get("results", characters) if isinstance(characters, dict) else characters
+        sheet = f"{url}/characters/{rows[0]['id']}/"
+        visitor = requests.Session()
+        login = f"{url}/accounts/login/"
+        for _ in range(20):  # warm both (templates compiled, connections open, fragments cached)
+            timed(visitor, login)
+            timed(player, sheet)
+        load_before = os.getloadavg()[0]
+        times: dict[str, list[float]] = {"login": [], "sheet": []}
+        for _ in range(args.requests):
+            times["login"].append(timed(visitor, login))
+            times["sheet"].append(timed(player, sheet))
+        load_after = os.getloadavg()[0]
+    finally:
+        if stack is not None:
+            os.killpg(stack.pid, signal.SIGINT)
+            try:
+                stack.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(stack.pid, signal.SIGKILL)
+    medians = {}
+    for page, values in times.items():
+        values.sort()
+        medians[page] = statistics.median(values)
+        p90 = values[int(len(values) * 0.9) - 1]
+        print(f"{page:6} median {medians[page]:6.2f} ms   p90 {p90:6.2f} ms   ({len(values)} requests)")
+    print(f"sheet ÷ login: {medians['sheet'] / medians['login']:.2f}× (budget 2×)")
+    print(f"load average: {load_before:.2f} before, {load_after:.2f} after")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
