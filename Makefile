@@ -42,7 +42,7 @@ serve: venv
 # its own test database and Redis database (tests/conftest.py). FUZZ=full runs the fuzzers' full budgets (tests/fuzz.py).
 TEST_WORKERS ?= auto
 test: venv-dev
-	$(PY) deploy/testdb.py $(PY) -m pytest -n $(TEST_WORKERS) --maxprocesses 4 --dist loadgroup $(PYTEST_ARGS)
+	$(PY) deploy/testdb.py $(PY) -m pytest -n $(TEST_WORKERS) --maxprocesses 4 --dist loadfile $(PYTEST_ARGS)
 
 # ruff (lint and formatting) and mypy with django-stubs, configured in pyproject.toml. Tests are linted
 # but not type-checked. mypy imports the settings: DEBUG=true spares it a production SECRET_KEY.

@@ -71,20 +71,27 @@ def pytest_report_header(config):
     return [f"fuzz profile: {fuzz.PROFILE} ({other}; tests/fuzz.py)"]
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups into the node ids
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``make test``: ``--dist loadgroup``) a test file runs on one worker, and the
-    browser tests all on one worker, one after another: they assert what a person sees within a
-    second or two, and two Chromiums with their live servers on a 2-core machine would make that a
-    race against the other worker rather than against the page.
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist (``make test``: ``--dist loadfile``) a test file runs on one worker, and the
+    browser tests (tests/e2e/) all on one worker, one after another: they assert what a person sees
+    within a second or two, and two Chromiums with their live servers on a 2-core machine would make
+    that a race against the other worker rather than against the page."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
 
-    ``@pytest.mark.postgres_only("why")``: on any other database (``make test``'s SQLite fallback,
+    class FileOrBrowser(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "browser" if path.startswith("tests/e2e/") else path
+
+    return FileOrBrowser(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """``@pytest.mark.postgres_only("why")``: on any other database (``make test``'s SQLite fallback,
     deploy/testdb.py) the test is skipped with a reason that names it, and pytest's summary lists it."""
     from django.conf import settings
-
-    for item in items:
-        group = "browser" if item.get_closest_marker("browser") else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
 
     engine = settings.DATABASES["default"]["ENGINE"]
     if engine == "django.db.backends.postgresql":
