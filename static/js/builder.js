@@ -59,11 +59,24 @@
     state.pending += 1;
     window.htmx.ajax("POST", form.getAttribute("hx-post") || form.action, {
       source: form,
-      values: { _step: button.value },
+      values: { _step: button.value, _stepclick: "1" },
       target: "#builder-sections",
       swap: "outerHTML"
     });
   }, true);
+  /* htmx remembers the submit button that last had the focus in a form and adds its value to the
+     form's next request, an autosave's too; and the focus stays on the stepper after its swap. A
+     click's step would then be sent again with the next autosave: only the click's own request
+     carries it (marked _stepclick here, unmarked before it leaves). */
+  document.addEventListener("htmx:configRequest", function (ev) {
+    if (ev.detail.elt !== form) return;
+    var params = ev.detail.parameters;
+    if (params._stepclick !== undefined && params._stepclick !== null) {
+      delete params._stepclick;
+    } else if (params._step !== undefined && params._step !== null) {
+      delete params._step;
+    }
+  });
   document.addEventListener("htmx:afterRequest", function (ev) {
     var config = ev.detail.requestConfig;
     var data = config && config.formData;

@@ -5,6 +5,7 @@ reports what it was given."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -160,7 +161,13 @@ def test_on_sqlite_the_postgres_only_tests_are_skipped_and_named():
     out = result.stdout
     assert result.returncode == 0, out[-3000:]
     assert "!!! Tests use database: SQLite." in out
-    assert "8 skipped" in out and "failed" not in out and "error" not in out
+    # Every test of both files is skipped (their number grows with the registry's rulesets).
+    assert (
+        re.search(r"\b\d+ skipped", out)
+        and "passed" not in out
+        and "failed" not in out
+        and "error" not in out
+    )
     assert (
         out.count("postgres_only: jsonb reorders a mapping's keys; SQLite's JSON keeps them as written") == 1
     )
