@@ -41,28 +41,38 @@
 
 /* Every − / + click counts, in order. A click is not the button's own htmx request (a request
    queued behind another would be dropped once the swap replaces its button, and cancelling one
-   lost clicks): it is queued on the form (hx-sync "this:queue all"), which the swaps never
-   replace, and sent when the request before it has answered, with the values and the version
-   that answer drew. The server applies the step to the saved build, so even a click sent from
-   an older page counts once. Before this script runs, a click is the button's plain form post,
-   which saves too. */
+   lost clicks). The first click leaves at once, on the form (hx-sync "this:queue all", which the
+   swaps never replace); the clicks made while it is on its way wait here and leave together, as
+   one request carrying every step, once its answer is drawn: with the version that answer drew,
+   so two of this page's own requests never leave with the same version. The server applies each
+   step to the saved build, so a click counts once even from an older page. Before this script
+   runs, a click is the button's plain form post, which saves too. */
 (function () {
   "use strict";
   var form = document.querySelector("form#builder-form[data-autosave]");
   if (!form) return;
-  var state = window.sfBuilder = { pending: 0 };
+  var state = window.sfBuilder = { pending: 0, waiting: [], inFlight: false, flush: false };
+  function send(steps) {
+    state.inFlight = true;
+    window.htmx.ajax("POST", form.getAttribute("hx-post") || form.action, {
+      source: form,
+      values: { _step: steps, _stepclick: "1" },
+      target: "#builder-sections",
+      swap: "outerHTML"
+    });
+  }
+  function sendWaiting() {
+    state.inFlight = false;
+    if (state.waiting.length) send(state.waiting.splice(0));
+  }
   document.addEventListener("click", function (ev) {
     var button = ev.target instanceof Element ? ev.target.closest("button.step") : null;
     if (!button || button.form !== form || button.disabled || !window.htmx) return;
     ev.preventDefault();
     ev.stopPropagation();
     state.pending += 1;
-    window.htmx.ajax("POST", form.getAttribute("hx-post") || form.action, {
-      source: form,
-      values: { _step: button.value, _stepclick: "1" },
-      target: "#builder-sections",
-      swap: "outerHTML"
-    });
+    if (state.inFlight) state.waiting.push(button.value);
+    else send([button.value]);
   }, true);
   /* htmx remembers the submit button that last had the focus in a form and adds its value to the
      form's next request, an autosave's too; and the focus stays on the stepper after its swap. A
@@ -80,7 +90,19 @@
   document.addEventListener("htmx:afterRequest", function (ev) {
     var config = ev.detail.requestConfig;
     var data = config && config.formData;
-    if (ev.detail.elt === form && data && data.has && data.has("_step") && state.pending > 0) state.pending -= 1;
+    if (ev.detail.elt !== form || !data || !data.getAll) return;
+    var sent = data.getAll("_step").length;
+    if (!sent) return;
+    state.pending = Math.max(0, state.pending - sent);
+    // The waiting clicks leave once this answer is drawn (its version on the form); an answer
+    // that swaps nothing (an error) lets them leave at once.
+    if (ev.detail.successful) state.flush = true;
+    else sendWaiting();
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!state.flush) return;
+    state.flush = false;
+    sendWaiting();
   });
 })();
 
