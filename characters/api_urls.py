@@ -5,4 +5,5 @@ urlpatterns = [
     path("", include("characters.campaigns.api")),  # campaigns
     path("", include("characters.builder.api")),  # characters, export, history, state
     path("", include("characters.advancement.api")),  # awards, advancements, ledger
+    path("", include("characters.effects.api")),  # rollables, effects
 ]

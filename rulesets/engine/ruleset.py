@@ -38,6 +38,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
+from . import effects as fx
 from .context import NPC_PHASE, Context, ContextMixin
 from .dice import Roller
 from .equipment import EquipmentMixin
@@ -289,7 +290,8 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         Default: ``self.dice.rollables``; no dice, none."""
         if self.dice is None:
             return []
-        return self.dice.rollables(build=build, report=report, state=state, ctx=self.context_of(report, ctx))
+        found = self.dice.rollables(build=build, report=report, state=state, ctx=self.context_of(report, ctx))
+        return fx.apply_to_rollables(self, found, state)
 
     #: The rollable id of the roll the picker composes (``picked_roll``'s answer carries it).
     PICKED: ClassVar[str] = "picked"
@@ -345,7 +347,10 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         into the state object. Default: ``self.play_state.check_state``; no play state, none."""
         if self.play_state is None:
             return []
-        return self.play_state.check_state(
+        issues = fx.check_entries(state)
+        if isinstance(state, dict) and fx.STATE_KEY in state:
+            state = {k: v for k, v in state.items() if k != fx.STATE_KEY}
+        return issues + self.play_state.check_state(
             state=state, build=build, report=report, ctx=self.context_of(report, ctx)
         )
 
@@ -397,7 +402,10 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         Default: ``self.play_state.state_action``; no play state, ``state.unknown_action``."""
         if self.play_state is None:
             raise StateError("state.unknown_action", f"{self.name} has no play-state actions yet.")
-        return self.play_state.state_action(
+        entries = fx.active_entries(state) if isinstance(state, dict) else []
+        if isinstance(state, dict) and fx.STATE_KEY in state:
+            state = {k: v for k, v in state.items() if k != fx.STATE_KEY}
+        new, text = self.play_state.state_action(
             state=state,
             action=action,
             build=build,
@@ -405,6 +413,98 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
             ctx=self.context_of(report, ctx),
             roller=roller,
         )
+        if entries:
+            new = {**new, fx.STATE_KEY: entries}
+        if isinstance(action, dict) and action.get("action") in self.rest_actions and entries:
+            ending = fx.ending_on_rest(new)
+            if ending:
+                new = fx.without(new, [e["id"] for e in ending])
+                text = f"{text} {fx.ended_text(ending)}".strip()
+        return new, text
+
+    # ------------------------------------------------------------ effects (effects.py)
+
+    #: The play-state actions that are a rest (effects lasting "until rest" end with them).
+    rest_actions: ClassVar[tuple[str, ...]] = ("rest",)
+    #: Number keys of the odds request an effect may shift, with the lowest value each may reach
+    #: (None: no floor). Default: every whole-number key of ``content/examples.json``'s ``odds``, at 0.
+    effect_keys_declared: ClassVar[dict[str, int | None] | None] = None
+    #: Values ``mode`` may be set to by an effect (none: the request has no mode).
+    effect_modes: ClassVar[tuple[str, ...]] = ()
+    #: Whether the request carries typed ``modifiers`` [{"type", "value"}] stacked by type.
+    typed_modifiers: ClassVar[bool] = False
+    modifier_types: ClassVar[tuple[str, ...]] = ()
+    #: Keys of the odds request that are the table's, not the character's: the GM sets them for every
+    #: character of a party roll (a target number, a difficulty, a mode).
+    table_keys: ClassVar[tuple[str, ...]] = ()
+    #: Whether the ruleset's "success" (CONTRACT.md "Odds") takes a ``need`` (successes or effect
+    #: points needed).
+    success_needs: ClassVar[bool] = False
+
+    @cached_property
+    def effect_keys(self) -> dict[str, int | None]:
+        if self.effect_keys_declared is not None:
+            return dict(self.effect_keys_declared)
+        try:
+            odds = self.contract_data().get("odds") or {}
+        except Exception:  # a folder without examples still answers
+            odds = {}
+        return {k: 0 for k, v in odds.items() if is_int(v)}
+
+    def effect_base(self, key: str, request: dict[str, Any]) -> Any:
+        """The value of ``key`` an effect shifts when the request leaves it out. Override where the
+        request's default is not 0. Default: 0."""
+        return 0
+
+    def effect_catalogue(self, ctx: Context | None = None) -> dict[str, fx.EffectKind]:
+        """The ruleset's named effects (effects.py "The catalogue"), campaign homebrew included.
+        Default: ``content/effects.json`` merged with the campaign's homebrew ``effects``."""
+        return fx.default_catalogue(self.context_of(None, ctx))
+
+    def success(self, answer: dict[str, Any], need: int | None = None) -> float:
+        """The one number a client needs from an odds answer (CONTRACT.md "Odds", "Success"): the
+        chance the roll succeeds, ``need`` where the ruleset counts successes. Override.
+        Default: ``success`` (+ ``critical_success``), else ``pass``."""
+        if "success" in answer:
+            return float(answer["success"]) + float(answer.get("critical_success", 0.0))
+        return float(answer.get("pass", 0.0))
+
+    def summary(
+        self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """The headline numbers the GM's party page shows for a character: [{"label", "value"}].
+        Override with the ruleset's own. Default: the first four derived numbers."""
+        derived = report.derived if report is not None else {}
+        return [{"label": self.label(k), "value": v} for k, v in list(derived.items())[:4] if is_int(v)]
+
+    def pools(
+        self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """The character's current pools with their maxima: [{"id", "label", "current", "max"}].
+        Default: the "pools" sections of ``state_sections``."""
+        if not state:
+            return []
+        out = []
+        for section in self.state_sections(build, report, state, ctx=ctx):
+            if section.get("kind") != "pools":
+                continue
+            for item in section.get("items", []):
+                if is_int(item.get("value")):
+                    out.append(
+                        {
+                            "id": str(item.get("id", "")),
+                            "label": str(item.get("label", "")),
+                            "current": item["value"],
+                            "max": item.get("max"),
+                        }
+                    )
+        return out
+
+    def with_effects(self, request: Any, state: Any, rollable_id: str | None = None) -> Any:
+        """``request`` with the play state's effects applied (a roll that is not one of ``rollables``:
+        the roll picker's, an encounter action's; ``rollable_id`` None: only effects on every roll)."""
+        changes = fx.active_changes(state)
+        return fx.apply_changes(self, request, changes, rollable_id) if changes else request
 
     # ------------------------------------------------------------- combat
     # Filled in by the combat work (rulesets/engine/combat.py documents the shapes).

@@ -154,6 +154,15 @@ class AscendantRuleset(Ruleset):
     )
     homebrew_kinds = ("feats", "ancestries", "heritages", "backgrounds", "lores")
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
+    # Effects (engine/effects.py): typed bonuses and penalties join the request's modifiers; the
+    # table sets the threshold (the DC).
+    effect_keys_declared: ClassVar[dict[str, int | None] | None] = {"modifier": None, "threshold": 1}
+    typed_modifiers = True
+    modifier_types = ("circumstance", "status", "item", "untyped")
+    table_keys = ("threshold",)
+
+    def success(self, answer: dict, need: int | None = None) -> float:
+        return float(answer.get("success", 0.0)) + float(answer.get("critical_success", 0.0))
 
     # ---------------------------------------------------------------- building (build.py)
 

@@ -47,6 +47,16 @@ class MaelstromRuleset(Ruleset):
     # storyteller", says the seed) and whole new abilities for a setting.
     homebrew_kinds = ("specialties", "abilities")
     content_dir = Path(__file__).parent / "content"
+    # Effects (engine/effects.py): the pool (at least 1 die) and the difficulty shift; the table sets
+    # the difficulty (and the successes needed: the party roll's ``need``).
+    effect_keys_declared = {"pool": 1, "difficulty": 2, "threshold": 0}
+    table_keys = ("difficulty", "threshold")
+    success_needs = True
+
+    def success(self, answer: dict, need: int | None = None) -> float:
+        """P(successes >= ``need``, default 1)."""
+        need = 1 if need is None else need
+        return float(sum(p for n, p in (answer.get("successes") or {}).items() if int(n) >= need))
 
     # ---------------------------------------------------------------- build
 

@@ -28,6 +28,14 @@ class OurDnD(Ruleset):
     item_summary_keys = ("die", "effort", "defense")
     homebrew_kinds = ("gear",)
     content_dir = Path(__file__).parent / "content"
+    # Effects (engine/effects.py): the stat and TD shift, easy/hard set the mode; the table sets the
+    # TD and the mode (help from an ally makes a check easy).
+    effect_keys_declared = {"stat": None, "td": 1}
+    effect_modes = ("normal", "easy", "hard")
+    table_keys = ("td", "mode")
+
+    def success(self, answer: dict, need: int | None = None) -> float:
+        return float(answer.get("success", 0.0))
 
     # ------------------------------------------------------------ the build (build.py)
 

@@ -31,6 +31,15 @@ class PandoRuleset(Ruleset):
     known_keys = frozenset({"species", "attributes", "resistances", "skills", "equipment"})
     homebrew_kinds = ("skills", "items", "species")
     content_dir = Path(__file__).parent / "content"
+    # Effects (engine/effects.py): a change shifts the dice (at least 1) or the skill level; the
+    # table sets nothing of a Pando roll (effect points needed are the party roll's ``need``).
+    effect_keys_declared = {"dice": 1, "skill": 0}
+    success_needs = True
+
+    def success(self, answer: dict, need: int | None = None) -> float:
+        """P(effect points >= ``need``, default 1)."""
+        need = 1 if need is None else need
+        return float(sum(p for ep, p in (answer.get("ep") or {}).items() if int(ep) >= need))
 
     def check(self, build: dict, report: Report, ctx: Context) -> None:
         build_rules.check_build(build, report, ctx)

@@ -29,6 +29,12 @@ class Paragon(Ruleset):
     known_keys = frozenset({"power_level", "forces", "path", "skills", "resources"})
     homebrew_kinds = ("skills",)
     content_dir = Path(__file__).parent / "content"
+    # Effects (engine/effects.py): force dice, skill and TN shift; the table sets the TN.
+    effect_keys_declared = {"force": 0, "skill": 0, "tn": 1}
+    table_keys = ("tn",)
+
+    def success(self, answer: dict, need: int | None = None) -> float:
+        return float(answer.get("pass", 0.0))
 
     # ------------------------------------------------------------ build (build.py)
 

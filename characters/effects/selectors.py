@@ -1,0 +1,61 @@
+"""Effects' reads: a character's rolls (effects applied) and its effects as people read them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from characters.models import Character
+from characters.sheet.selectors import (
+    character_context,
+    character_play_state,
+    character_report,
+    character_ruleset,
+)
+from rulesets.engine import effects as fx
+from rulesets.engine.base import Ruleset
+
+
+def character_rollables(*, character: Character) -> list[dict[str, Any]]:
+    """The sheet's roll buttons as [{id, label, request}]: the play state's effects and the
+    campaign's house defaults applied (CONTRACT.md "The GM's screen")."""
+    ruleset = character_ruleset(character)
+    if ruleset is None:
+        return []
+    report = character_report(character=character, ruleset=ruleset)
+    if not report.valid:
+        return []
+    ctx = report.context or character_context(character=character, ruleset=ruleset)
+    state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
+    return [
+        {"id": r["id"], "label": r.get("label", ""), "request": r["request"]}
+        for r in ruleset.rollables(character.build, report, state, ctx=ctx)
+        if "id" in r and isinstance(r.get("request"), dict)
+    ]
+
+
+def effect_view(
+    ruleset: Ruleset, entry: dict[str, Any], *, labels: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """One effect of the play state as the API and the pages show it: the state's entry with its
+    changes and duration in words (``text``, ``remaining``)."""
+    changes = [c for c in entry.get("changes") or () if isinstance(c, dict)]
+    return {
+        "id": entry.get("id"),
+        "effect": entry.get("effect"),
+        "name": entry.get("name", ""),
+        "value": entry.get("value"),
+        "changes": changes,
+        "duration": entry.get("duration"),
+        "native": bool(entry.get("native")),
+        "house_default": bool(entry.get("house_default")),
+        "text": [fx.describe_change(ruleset, c, labels) for c in changes],
+        "remaining": fx.duration_text(entry.get("duration")),
+    }
+
+
+def character_effects(*, character: Character, ruleset: Ruleset | None = None) -> list[dict[str, Any]]:
+    """The character's active effects as ``effect_view`` shows them."""
+    ruleset = ruleset or character_ruleset(character)
+    if ruleset is None:
+        return []
+    return [effect_view(ruleset, e) for e in fx.active_entries(character.state)]

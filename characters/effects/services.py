@@ -1,0 +1,251 @@
+"""Effects' writes: apply one, remove one, and end the ones whose time is up.
+
+Each is its own transaction (or joins the caller's: the encounter's clock ends effects inside its
+own) and locks the character row first; each change is a "play" version whose reason says what
+happened ("Frightened 2 on Ayla for 1 round."), so the play log, the open sheets and the party page
+hear of it through the one version writer (characters/versions.py).
+
+Refusals: ``EffectRefused`` (400: an unknown effect, key or target, a duration without a running
+encounter), ``NotPermitted`` (403: neither the GM nor the owner), ``CharacterNotFound`` (404),
+``RuleRefused`` (422: the character is not in play, or the ruleset's own state refuses).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.db import transaction
+
+from characters.effects.clock import clock
+from characters.models import Character
+from characters.selectors import can_edit_state, character_for_user
+from characters.sheet.selectors import (
+    character_context,
+    character_play_state,
+    character_report,
+    character_ruleset,
+)
+from characters.versions import character_version_write
+from config.errors import BadInput, NotPermitted, rule_refused
+from rulesets.engine import effects as fx
+from rulesets.engine.base import Ruleset, StateError, is_int
+from rulesets.engine.report import Report
+
+logger = logging.getLogger(__name__)
+
+MAX_ROUNDS = 100
+
+
+class EffectRefused(BadInput):
+    """An effect the rules or the clock refuse (400): ``errors`` is [{code, path, message}]."""
+
+    code = "effect_refused"
+
+    def __init__(self, code: str, message: str, path: str = ""):
+        super().__init__(message, errors=[{"code": code, "path": path, "message": message}])
+
+
+def _refused(exc: fx.EffectError) -> EffectRefused:
+    return EffectRefused(exc.code, exc.message, exc.path)
+
+
+def _lock(*, character_id, user) -> Character:
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    if not can_edit_state(user, character):
+        raise NotPermitted("Only the GM, or the player on their own character, applies and removes effects.")
+    if character.status != Character.Status.ACTIVE:
+        raise rule_refused(
+            "state.not_active",
+            f"{character.name} is {character.get_status_display().lower()}: effects apply to characters in play.",
+        )
+    return character
+
+
+def _rules(character: Character) -> tuple[Ruleset, Report, Any, dict]:
+    ruleset = character_ruleset(character)
+    if ruleset is None:
+        raise rule_refused("ruleset.unknown", "This character's ruleset is not available.", "/ruleset")
+    report = character_report(character=character, ruleset=ruleset)
+    if not report.valid:
+        raise rule_refused("state.build_invalid", "Fix the build before playing this character.")
+    ctx = report.context or character_context(character=character, ruleset=ruleset)
+    state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
+    return ruleset, report, ctx, state
+
+
+def effect_duration(*, campaign_id: int, duration: Any, encounter: Any) -> dict[str, Any] | None:
+    """A duration request checked against the campaign's running encounters: what the state keeps
+    (rounds carry the round they started at). Raises ``EffectRefused``."""
+    if duration in (None, {}, "none"):
+        if encounter is not None:
+            raise EffectRefused(
+                "effect.bad_duration", "An encounter goes with a duration in rounds.", "/encounter"
+            )
+        return None
+    if not isinstance(duration, dict):
+        raise EffectRefused(
+            "effect.bad_duration",
+            'A duration is {"rounds": N} with an encounter, {"until": "end_of_turn", "combatant": id}, '
+            '{"until": "rest"}, or none (until removed).',
+            "/duration",
+        )
+    encounter = duration.get("encounter", encounter)
+    the_clock = clock()
+    if "rounds" in duration:
+        rounds = duration["rounds"]
+        if not is_int(rounds) or not 1 <= rounds <= MAX_ROUNDS:
+            raise EffectRefused(
+                "effect.bad_duration",
+                f"The rounds are a whole number from 1 to {MAX_ROUNDS}.",
+                "/duration/rounds",
+            )
+        if encounter is None:
+            raise EffectRefused(
+                "effect.no_encounter",
+                "A duration in rounds runs on an encounter's clock: name the running encounter.",
+                "/encounter",
+            )
+        moment = (
+            the_clock.encounter_now(campaign_id=campaign_id, encounter_id=encounter)
+            if the_clock is not None and is_int(encounter)
+            else None
+        )
+        if moment is None:
+            raise EffectRefused(
+                "effect.no_encounter",
+                "That is not a running encounter of this campaign: start it first, or choose another duration.",
+                "/encounter",
+            )
+        return {"rounds": rounds, "encounter": moment.encounter_id, "start_round": moment.round}
+    until = duration.get("until")
+    if until == "rest":
+        return {"until": "rest"}
+    if until == "end_of_turn":
+        combatant = duration.get("combatant")
+        moment = (
+            the_clock.combatant_encounter(campaign_id=campaign_id, combatant_id=combatant)
+            if the_clock is not None and is_int(combatant)
+            else None
+        )
+        if moment is None:
+            raise EffectRefused(
+                "effect.no_encounter",
+                "Until the end of a turn needs a combatant of a running encounter of this campaign.",
+                "/duration/combatant",
+            )
+        return {"until": "end_of_turn", "combatant": combatant, "encounter": moment.encounter_id}
+    raise EffectRefused(
+        "effect.bad_duration",
+        'A duration is {"rounds": N}, {"until": "end_of_turn", "combatant": id} or {"until": "rest"}.',
+        "/duration",
+    )
+
+
+def _sentence(character: Character, entry: dict, duration: dict | None) -> str:
+    return f"{entry['name']} on {character.name}, {fx.duration_text(duration)}."
+
+
+def character_effect_apply(
+    *, character_id, user, spec: dict[str, Any], duration: Any = None, encounter: Any = None
+) -> tuple[Character, dict[str, Any]]:
+    """Apply an effect (``spec``: ``{"effect", "value"?}`` or ``{"name", "changes"}``) to the
+    character's play state, with its duration. Returns (character, the state's new entry)."""
+    with transaction.atomic():
+        character = _lock(character_id=character_id, user=user)
+        ruleset, report, ctx, state = _rules(character)
+        ids = [r["id"] for r in ruleset.rollables(character.build, report, state, ctx=ctx) if "id" in r]
+        try:
+            entry, kind = fx.resolve(ruleset, spec, ids, ctx=ctx)
+        except fx.EffectError as exc:
+            raise _refused(exc) from None
+        entry["duration"] = effect_duration(
+            campaign_id=character.campaign_id, duration=duration, encounter=encounter
+        )
+        entries = fx.active_entries(state)
+        if len(entries) >= fx.MAX_EFFECTS:
+            raise EffectRefused(
+                "effect.too_many", f"{character.name} carries {fx.MAX_EFFECTS} effects already."
+            )
+        if kind is not None and kind.native:
+            for action in kind.actions("apply", entry["value"] or 1):
+                try:
+                    state, _ = ruleset.state_action(state, action, character.build, report, ctx=ctx)
+                except StateError as exc:
+                    raise rule_refused(exc.code, exc.message, exc.path) from None
+        character.state = {**state, fx.STATE_KEY: [*entries, entry]}
+        character_version_write(
+            character=character,
+            author=user,
+            reason=_sentence(character, entry, entry["duration"]),
+            fields=["state"],
+        )
+    return character, entry
+
+
+def _without(
+    ruleset: Ruleset, character: Character, report: Report, ctx, state: dict, ending: list[dict]
+) -> dict:
+    """``state`` without the ``ending`` entries, a native one taken out of the ruleset's own state
+    too (a refusal there is logged: the effect ends all the same)."""
+    catalogue = ruleset.effect_catalogue(ctx)
+    for entry in ending:
+        kind = catalogue.get(entry.get("effect") or "")
+        if kind is None or not entry.get("native"):
+            continue
+        for action in kind.actions("remove", entry.get("value") or 1):
+            try:
+                state, _ = ruleset.state_action(state, action, character.build, report, ctx=ctx)
+            except StateError:
+                logger.info("removing %s from character %s: the state had it no more", kind.id, character.pk)
+    return fx.without(state, [e["id"] for e in ending])
+
+
+def character_effect_remove(*, character_id, user, effect_id: str) -> Character:
+    """Remove one effect now (its owner or the GM). An unknown id is a 404."""
+    from characters.selectors import CharacterNotFound
+
+    with transaction.atomic():
+        character = _lock(character_id=character_id, user=user)
+        ruleset, report, ctx, state = _rules(character)
+        ending = [e for e in fx.active_entries(state) if e.get("id") == effect_id]
+        if not ending:
+            raise CharacterNotFound("No such effect on this character.")
+        character.state = _without(ruleset, character, report, ctx, state, ending)
+        character_version_write(
+            character=character,
+            author=user,
+            reason=f"{ending[0]['name']} removed from {character.name}.",
+            fields=["state"],
+        )
+    return character
+
+
+def characters_effects_end(
+    *, character_ids: Iterable[int], ending: Callable[[dict], list[dict]], why: str = ""
+) -> list[tuple[Character, list[dict]]]:
+    """End, on each of ``character_ids`` (locked in id order), the effects ``ending(state)`` names;
+    in the caller's transaction (the encounter's clock). Returns [(character, ended entries)] for
+    the characters that had any: the caller says so in its log."""
+    out = []
+    for character in Character.objects.filter(pk__in=list(character_ids)).order_by("pk").select_for_update():
+        state = character.state or {}
+        gone = ending(state)
+        if not gone:
+            continue
+        ruleset = character_ruleset(character)
+        if ruleset is None:
+            continue
+        report = character_report(character=character, ruleset=ruleset)
+        ctx = report.context or character_context(character=character, ruleset=ruleset)
+        character.state = _without(ruleset, character, report, ctx, state, gone)
+        sentence = fx.ended_text(gone)
+        character_version_write(
+            character=character,
+            author=None,
+            reason=f"{sentence} ({character.name}{', ' + why if why else ''})",
+            fields=["state"],
+        )
+        out.append((character, gone))
+    return out
