@@ -500,6 +500,13 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
                     )
         return out
 
+    def roll_aids(self, ctx: Context | None = None) -> list[dict[str, Any]]:
+        """Help the table may give a roll (the party's odds offer each as an option): [{"id", "label",
+        "text" (what it changes, in the game's words), "changes": [change, ...]}], each change as an
+        effect's (effects.py "Changes"), applied to every character's request of the party roll.
+        Override (Our D&D: an ally's help makes the check easy). Default: none."""
+        return []
+
     def with_effects(self, request: Any, state: Any, rollable_id: str | None = None) -> Any:
         """``request`` with the play state's effects applied (a roll that is not one of ``rollables``:
         the roll picker's, an encounter action's; ``rollable_id`` None: only effects on every roll)."""
