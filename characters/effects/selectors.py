@@ -34,7 +34,11 @@ def character_rollables(*, character: Character) -> list[dict[str, Any]]:
 
 
 def effect_view(
-    ruleset: Ruleset, entry: dict[str, Any], *, labels: dict[str, str] | None = None
+    ruleset: Ruleset,
+    entry: dict[str, Any],
+    *,
+    labels: dict[str, str] | None = None,
+    round_now: int | None = None,
 ) -> dict[str, Any]:
     """One effect of the play state as the API and the pages show it: the state's entry with its
     changes and duration in words (``text``, ``remaining``)."""
@@ -46,10 +50,13 @@ def effect_view(
         "value": entry.get("value"),
         "changes": changes,
         "duration": entry.get("duration"),
+        "encounter": entry.get("encounter"),
         "native": bool(entry.get("native")),
         "house_default": bool(entry.get("house_default")),
         "text": [fx.describe_change(ruleset, c, labels) for c in changes],
-        "remaining": fx.duration_text(entry.get("duration")),
+        "remaining": fx.duration_text(
+            entry.get("duration"), start_round=entry.get("start_round"), round_now=round_now
+        ),
     }
 
 

@@ -159,3 +159,60 @@ def test_who_may_apply_and_remove(slug, table):
     assert api_client(table["other"]).delete(f"{url}{eid}/").status_code == 404
     assert api_client(table["stranger"]).delete(f"{url}{eid}/").status_code == 404
     assert api_client(table["gm"]).delete(f"{url}{eid}/").status_code == 204
+
+
+def _running_encounter(gm, character):
+    from combat.services import encounter_add_combatant, encounter_create, encounter_start
+
+    encounter = encounter_create(campaign=character.campaign, user=gm, name="Ambush")
+    [combatant] = encounter_add_combatant(encounter=encounter, user=gm, character=character)
+    return encounter_start(encounter=encounter, user=gm), combatant
+
+
+@pytest.mark.parametrize("slug", RULESETS)
+def test_durations_on_a_running_encounter_answer_as_asked(slug, table):
+    ruleset = registry.get(slug)
+    character = character_at_table(table, slug)
+    gm = api_client(table["gm"])
+    rows = gm.get(f"/api/v1/characters/{character.pk}/rollables/").json()
+    key = _number_key(ruleset, rows[0]["request"])
+    if key is None:
+        pytest.skip("no number to shift")
+    change = [{"target": "all", key: -1}]
+    url = f"/api/v1/characters/{character.pk}/effects/"
+    encounter, combatant = _running_encounter(table["gm"], character)
+    made = gm.post(
+        url,
+        {"name": "Dazed", "changes": change, "duration": {"rounds": 2}, "encounter": encounter.pk},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    assert made.json()["duration"] == {"rounds": 2}
+    assert made.json()["encounter"] == encounter.pk
+    assert made.json()["remaining"] == "2 rounds left"
+    turn = gm.post(
+        url,
+        {
+            "name": "Off balance",
+            "changes": change,
+            "duration": {"until": "end_of_turn", "combatant": combatant.pk},
+        },
+        format="json",
+    )
+    assert turn.status_code == 201, turn.json()
+    assert turn.json()["duration"] == {"until": "end_of_turn", "combatant": combatant.pk}
+    assert turn.json()["remaining"] == "until the end of the turn"
+    # Not this campaign's encounter, or no such combatant: refused, nothing changes.
+    version = Character.objects.get(pk=character.pk).version
+    for body in (
+        {"name": "X", "changes": change, "duration": {"rounds": 1}, "encounter": encounter.pk + 1000},
+        {
+            "name": "X",
+            "changes": change,
+            "duration": {"until": "end_of_turn", "combatant": combatant.pk + 1000},
+        },
+        {"name": "X", "changes": change, "duration": {"rounds": 0}, "encounter": encounter.pk},
+    ):
+        got = gm.post(url, body, format="json")
+        assert got.status_code == 400, got.json()
+    assert Character.objects.get(pk=character.pk).version == version
