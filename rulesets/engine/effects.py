@@ -21,7 +21,8 @@ homebrew may add to it when the ruleset lists ``"effects"`` in ``homebrew_kinds`
   ruleset's own play state and take it out again, where the ruleset already keeps it there (a
   condition list, a flag): ``"$value"`` in an action stands for the effect's value. An effect with
   ``apply`` actions is *native*: the ruleset's own hooks apply its numbers, so its ``changes`` only
-  describe them and are not applied a second time here.
+  describe them and are not applied a second time here. The ruleset keeps them in step with its own
+  state (``Ruleset.effects_in_step``: a rest that ends the condition ends the effect).
 - ``house_default``: the rulebook names the state without numbers; the numbers are the house's
   (the page says so).
 
@@ -36,7 +37,8 @@ A change is ``{"target": <rollable id> | <id prefix ending in ":" or "."> | "all
   ``difficulty``…) is shifted by the number (and kept at the key's minimum);
 - ``mode`` (``Ruleset.effect_modes``) sets the request's mode;
 - with typed modifiers (``Ruleset.typed_modifiers``), ``"type"`` and ``"value"`` join the request's
-  ``modifiers`` (stacked by type by the ruleset's odds).
+  ``modifiers`` (stacked by type by the ruleset's odds), through ``Ruleset.join_modifiers`` (a ruleset
+  whose request's number already counts its ``modifiers`` restacks it there).
 
 Durations
 ---------
@@ -172,18 +174,16 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
         return request
     out = None
     mins = ruleset.effect_keys
+    typed: list[dict[str, Any]] = []
     for change in changes:
         if not matches(change.get("target"), rollable_id):
             continue
         if out is None:
             out = copy.deepcopy(request)
         if ruleset.typed_modifiers and "type" in change:
-            mods = out.get("modifiers")
-            mods = list(mods) if isinstance(mods, list) else []
-            mods.append(
+            typed.append(
                 {"type": change["type"], "value": change.get("value", 0), "source": change.get("text", "")}
             )
-            out["modifiers"] = mods
             continue
         for key in change_keys(change):
             value = change[key]
@@ -194,6 +194,8 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
                 if is_int(base):
                     low = mins[key]
                     out[key] = base + value if low is None else max(low, base + value)
+    if out is not None and typed:
+        ruleset.join_modifiers(out, typed)
     return request if out is None else out
 
 

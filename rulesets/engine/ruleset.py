@@ -414,7 +414,7 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
             roller=roller,
         )
         if entries:
-            new = {**new, fx.STATE_KEY: entries}
+            new = self.effects_in_step({**new, fx.STATE_KEY: entries}, ctx=self.context_of(report, ctx))
         if isinstance(action, dict) and action.get("action") in self.rest_actions and entries:
             ending = fx.ending_on_rest(new)
             if ending:
@@ -506,6 +506,22 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         effect's (effects.py "Changes"), applied to every character's request of the party roll.
         Override (Our D&D: an ally's help makes the check easy). Default: none."""
         return []
+
+    def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
+        """``state`` after one of the ruleset's play-state actions, with its *native* effects kept in
+        step with the ruleset's own state (effects.py "The catalogue"): an action that took away or
+        changed what a native effect put there (a rest that ends a condition, the sheet's "remove")
+        ends or changes that effect. Never mutates ``state``. Override where the ruleset's own
+        actions can do so. Default: ``state`` as it is."""
+        return state
+
+    def join_modifiers(self, request: dict[str, Any], added: list[dict[str, Any]]) -> None:
+        """Typed bonuses and penalties of effects (``typed_modifiers``: [{"type", "value", "source"}])
+        joining ``request``, a copy the caller owns: change it in place. Override where the request's
+        number already counts its ``modifiers`` and must be restacked with the new ones.
+        Default: they are appended to the request's ``modifiers``."""
+        mods = request.get("modifiers")
+        request["modifiers"] = [*(mods if isinstance(mods, list) else []), *added]
 
     def with_effects(self, request: Any, state: Any, rollable_id: str | None = None) -> Any:
         """``request`` with the play state's effects applied (a roll that is not one of ``rollables``:

@@ -123,11 +123,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import build as rules
+from . import effects
 from . import state as play_rules
 from .dice import AscendantDice
 from .state import AscendantPlayState
@@ -154,15 +156,74 @@ class AscendantRuleset(Ruleset):
     )
     homebrew_kinds = ("feats", "ancestries", "heritages", "backgrounds", "lores")
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
-    # Effects (engine/effects.py): typed bonuses and penalties join the request's modifiers; the
-    # table sets the threshold (the DC).
-    effect_keys_declared: ClassVar[dict[str, int | None] | None] = {"modifier": None, "threshold": 1}
+    # Effects (engine/effects.py, effects.py here): the conditions are the named effects; a custom
+    # effect adds to the modifier (untyped) or brings a typed bonus or penalty, stacked by the seed's
+    # rule. The threshold is the table's (the DC, a foe's Deflection): the GM sets it for a party roll,
+    # and no effect on a character moves it (the seed: bonuses and penalties change your total).
+    effect_keys_declared: ClassVar[dict[str, int | None] | None] = {"modifier": None}
     typed_modifiers = True
-    modifier_types = ("circumstance", "status", "item", "untyped")
+    modifier_types = ("circumstance", "status", "item", effects.UNTYPED)
     table_keys = ("threshold",)
 
     def success(self, answer: dict, need: int | None = None) -> float:
+        """CONTRACT.md "Success": a success or a critical success."""
         return float(answer.get("success", 0.0)) + float(answer.get("critical_success", 0.0))
+
+    def effect_catalogue(self, ctx: Context | None = None) -> dict[str, fx.EffectKind]:
+        """The conditions as native named effects (effects.py), after any ``content/effects.json``."""
+        ctx = self.context_of(None, ctx)
+        found = fx.default_catalogue(ctx)
+        found.update(
+            ctx.memo(
+                "ascendant.effect_catalogue",
+                lambda: effects.catalogue(play_rules.conditions_of(ctx), ctx.catalogue.get("skills", {})),
+            )
+        )
+        return found
+
+    def join_modifiers(self, request: dict[str, Any], added: list[dict[str, Any]]) -> None:
+        """An effect's typed bonus or penalty restacks the request's modifier (effects.py ``join``)."""
+        effects.join(request, added)
+
+    def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
+        """A condition a play-state action took away ends its effects; one it lowered lowers them
+        (effects.py ``in_step``)."""
+        return effects.in_step(state, self.effect_catalogue(ctx))
+
+    def summary(
+        self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """Level, Deflection, Perception and the six defenses, conditions and effects applied."""
+        derived = report.derived if report is not None else {}
+        if "defenses" not in derived:
+            return []
+        rolls = self.rollables(build, report, state, ctx=ctx)
+        thresholds = self.state_effects(build, report, state or {}, ctx=ctx).get("thresholds") or {}
+        return effects.summary(derived, rolls, thresholds)
+
+    def pools(
+        self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """Stamina and Hero Points with their maxima; temporary Stamina (no maximum) while there is some."""
+        return [
+            p
+            for p in super().pools(build, report, state, ctx=ctx)
+            if p["id"] != "temp_stamina" or p["current"]
+        ]
+
+    def label(self, key: Any) -> str:
+        """A roll's id in words: "skill.athletics" → "Athletics", "defense.evasion" → "Evasion",
+        "lore.warfare" → "Warfare Lore" (an effect's change names its roll so); else the labels."""
+        if isinstance(key, str) and "." in key:
+            group, _, rid = key.partition(".")
+            if group == "skill" and rid in self.catalogue.get("skills", {}):
+                return str(self.catalogue["skills"][rid].get("name") or rid)
+            if group == "defense" and rid in rules.DEFENSES:
+                return rid.title()
+            if group == "lore" and rid:
+                found = self.catalogue.get("lores", {}).get(rid) or {}
+                return str(found.get("name") or f"{super().label(rid)} Lore")
+        return super().label(key)
 
     # ---------------------------------------------------------------- building (build.py)
 

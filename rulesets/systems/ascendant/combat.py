@@ -54,6 +54,11 @@ Rules where the seed is silent (house defaults, shown to players on the page):
   the fighter's next turn. **Reactive Shield** (feat, reaction): raise it out of turn.
 - **Reactive Strike** (reaction, every fighter): a Strike without the multiple attack
   penalty at a foe whose latest action was a Stride (leaving your reach: the GM judges).
+- **Effects** (engine/effects.py): a fighter's conditions are its play state, counted by the rules
+  above; its other effects (a custom +2 status bonus, −1 to every roll) reach its rolls through
+  ``Ruleset.with_effects``, the same in the action form's odds and in the roll: the initiative roll
+  takes those on Perception, an attack or a spell those on every roll. A typed one stacks with the
+  roll's own bonuses and penalties by the typed rule.
 - A fighter at 0 Stamina, unconscious or dying cannot act (``ascendant.unconscious``);
   dying 4 is dead (``ascendant.dead``). GM actions always work.
 - GM actions (``gm``): damage, heal, add or remove a condition, lose actions.
@@ -220,6 +225,27 @@ class AscendantCombat(CombatRules):
         stacked = stack(mods)
         return base + stacked["total"], stacked
 
+    def _request(
+        self, f: Fighter, modifier: int, stacked: Stacked, threshold: int, rollable_id: str | None = None
+    ) -> dict[str, Any]:
+        """The odds request of ``f``'s roll (the one the form shows and the one rolled), with the
+        fighter's effects applied (``Ruleset.with_effects``: a roll of the sheet by its id, else only
+        the effects on every roll): an effect's typed bonus or penalty is stacked with the roll's own
+        (conditions, feats, the multiple attack penalty), so those are in the request as it goes to
+        the effects; a request no effect changed stays plain. The conditions are the fighter's state
+        already (native effects): they are counted once, in ``modifier``."""
+        plain = {"modifier": modifier, "threshold": threshold}
+        counted = checks.counted_modifiers(stacked)
+        full = {**plain, "modifiers": counted} if counted else plain
+        after = self.ruleset.with_effects(full, f.state, rollable_id)
+        return plain if after is full else after
+
+    @staticmethod
+    def _effect_sources(request: dict[str, Any], stacked: Stacked) -> list[str]:
+        """The effects' bonuses and penalties a request carries beyond the roll's own, by source."""
+        own = len(checks.counted_modifiers(stacked))
+        return [str(m.get("source", "")) for m in (request.get("modifiers") or [])[own:]]
+
     @staticmethod
     def _opponents(actor: Fighter, fighters: list[Fighter]) -> list[Fighter]:
         return [f for f in fighters if f.id != actor.id and f.is_npc != actor.is_npc]
@@ -228,12 +254,16 @@ class AscendantCombat(CombatRules):
 
     def roll_initiative(self, f: Fighter, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
         modifier, stacked = self._perception(f)
+        # A Perception check: the effects on Perception (and on every roll) count.
+        request = self._request(f, modifier, stacked, 0, "perception")
+        modifier = request["modifier"]
         face = roller.d(20)
         return {
             "initiative": face + modifier,
             "initiative_roll": face,
             "initiative_modifier": modifier,
-            "initiative_applied": [m.get("source") for m in stacked["applied"]],
+            "initiative_applied": [m.get("source") for m in stacked["applied"]]
+            + self._effect_sources(request, stacked),
         }
 
     def fresh_turn(self) -> dict[str, Any]:
@@ -323,7 +353,7 @@ class AscendantCombat(CombatRules):
     ) -> ActionSpec:
         weapon_id = self._default_weapon(actor)
         weapon = WEAPONS[weapon_id]
-        modifier, _ = self._attack(
+        modifier, stacked = self._attack(
             actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"]
         )
         foes = [f for f in self._opponents(actor, fighters) if not self.cannot_act(f)[1] == "ascendant.dead"]
@@ -358,7 +388,7 @@ class AscendantCombat(CombatRules):
             cost=cost_text,
             target="enemy",
             params=params,
-            odds={"modifier": modifier, "threshold": threshold},
+            odds=self._request(actor, modifier, stacked, threshold),
             reaction=reaction,
         )
 
@@ -404,7 +434,7 @@ class AscendantCombat(CombatRules):
             specs.append((spec, 3))
         if (actor.build or {}).get("class") in SPELLCASTERS or "cast_spell" in feats:
             key = self._key_attr(actor)
-            modifier, _ = self._attack(actor, key, tag="spell")
+            modifier, stacked = self._attack(actor, key, tag="spell")
             foes = self._opponents(actor, fighters)
             threshold = (
                 self._deflection(foes[0])[0]
@@ -419,7 +449,7 @@ class AscendantCombat(CombatRules):
                         label="Cast a Spell (attack)",
                         cost=f"2 actions ({dice}d6 damage)",
                         target="enemy",
-                        odds={"modifier": modifier, "threshold": threshold},
+                        odds=self._request(actor, modifier, stacked, threshold),
                     ),
                     2,
                 )
@@ -687,7 +717,9 @@ class AscendantCombat(CombatRules):
         attr = self._weapon_attr(actor, weapon)
         modifier, stacked = self._attack(actor, attr, attacks=attacks, agile=weapon["agile"])
         threshold, t_stacked = self._deflection(target)
-        roll = checks.roll({"modifier": modifier, "threshold": threshold}, roller)
+        request = self._request(actor, modifier, stacked, threshold)
+        modifier = request["modifier"]
+        roll = checks.roll(request, roller)
         outcome = roll["outcome"]
         head = (
             f"{actor.name}: {what} at {target.name} with the {weapon['name'].lower()} ({spent}): "
@@ -700,8 +732,9 @@ class AscendantCombat(CombatRules):
             "total": roll["total"],
             "threshold": threshold,
             "outcome": outcome,
-            "odds": {"modifier": modifier, "threshold": threshold},
-            "modifiers": [m.get("source") for m in stacked["applied"]],
+            "odds": request,
+            "modifiers": [m.get("source") for m in stacked["applied"]]
+            + self._effect_sources(request, stacked),
             "threshold_modifiers": [m.get("source") for m in t_stacked["applied"]],
         }
         if outcome in ("success", "critical_success"):
@@ -724,7 +757,9 @@ class AscendantCombat(CombatRules):
         key = self._key_attr(actor)
         modifier, stacked = self._attack(actor, key, tag="spell")
         threshold, _ = self._deflection(target)
-        roll = checks.roll({"modifier": modifier, "threshold": threshold}, roller)
+        request = self._request(actor, modifier, stacked, threshold)
+        modifier = request["modifier"]
+        roll = checks.roll(request, roller)
         outcome = roll["outcome"]
         head = (
             f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
@@ -736,7 +771,7 @@ class AscendantCombat(CombatRules):
             "total": roll["total"],
             "threshold": threshold,
             "outcome": outcome,
-            "odds": {"modifier": modifier, "threshold": threshold},
+            "odds": request,
         }
         if outcome in ("success", "critical_success"):
             dice = roller.roll(self._spell_dice(actor), 6)

@@ -161,6 +161,16 @@ def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[st
     return {"faces": [face], "total": total, "outcome": outcome, "text": text}
 
 
+def counted_modifiers(stacked: Any) -> list[dict[str, Any]]:
+    """The typed bonuses and penalties a modifier counts (``stack``'s applied and ignored ones), as a
+    request's ``modifiers``: what a situational bonus or an effect's is stacked with."""
+    return [
+        {k: m[k] for k in ("value", "type", "source") if k in m}
+        for m in stacked["applied"] + stacked["ignored"]
+        if is_int(m.get("value")) and m["value"] and (m.get("type") is None or isinstance(m.get("type"), str))
+    ]
+
+
 def rollables(
     build: dict, report: Report, state: Any, conditions: dict, house: dict, skills_cat: dict, lores_cat: dict
 ) -> list[dict[str, Any]]:
@@ -185,13 +195,7 @@ def rollables(
             label = lores_cat.get(key, {}).get("name", key)
         modifier = fx[tid]["modifier"]
         request: dict[str, Any] = {"modifier": modifier, "threshold": threshold}
-        counted = [
-            {k: m[k] for k in ("value", "type", "source") if k in m}
-            for m in fx[tid]["applied"] + fx[tid]["ignored"]
-            if is_int(m.get("value"))
-            and m["value"]
-            and (m.get("type") is None or isinstance(m.get("type"), str))
-        ]
+        counted = counted_modifiers(fx[tid])
         if counted:  # so that a situational bonus of the same type stacks with these, not on top
             request["modifiers"] = counted
         out.append(
