@@ -185,6 +185,11 @@ class AscendantRuleset(Ruleset):
         """An effect's typed bonus or penalty restacks the request's modifier (effects.py ``join``)."""
         effects.join(request, added)
 
+    def roll_aids(self, ctx: Context | None = None) -> list[dict[str, Any]]:
+        """An ally's song, the seed's own example of a bonus ("Game Basics"): +1 status bonus, which
+        a character who has a status bonus already (inspired) does not add."""
+        return [dict(aid, changes=[dict(c) for c in aid["changes"]]) for aid in effects.ROLL_AIDS]
+
     def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
         """A condition a play-state action took away ends its effects; one it lowered lowers them
         (effects.py ``in_step``)."""

@@ -47,6 +47,18 @@ HOUSE_TEXT = "Not in the rulebook's numbers: a house default."
 UNTYPED = "untyped"
 
 
+#: Help the table may give a party roll (``Ruleset.roll_aids``): the seed's example of a bonus.
+ROLL_AIDS: tuple[dict[str, Any], ...] = (
+    {
+        "id": "ally_song",
+        "label": "An ally's song",
+        "text": "A +1 status bonus to the roll; a character with a status bonus of +1 or more already "
+        "gains nothing (only the highest status bonus applies).",
+        "changes": [{"target": "all", "type": "status", "value": 1}],
+    },
+)
+
+
 def targets_of(selector: Any, skills_cat: dict[str, dict]) -> list[str]:
     """The rollable ids (or id prefixes, or "deflection") a condition's ``selector`` reaches."""
     if not isinstance(selector, str):

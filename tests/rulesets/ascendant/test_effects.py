@@ -575,3 +575,26 @@ def test_a_party_roll_puts_the_tables_threshold_in_each_request():
         "threshold": 18,
     }
     assert RULESET.success(RULESET.odds(with_dc)) == pytest.approx((20 - 12 + 1) / 20)
+
+
+def test_an_allys_song_helps_a_party_roll_unless_a_status_bonus_is_there_already():
+    (song,) = RULESET.roll_aids()
+    assert song["label"] == "An ally's song" and song["changes"] == [
+        {"target": "all", "type": "status", "value": 1}
+    ]
+    plain = {"modifier": 4, "threshold": 15}
+    helped = fx.apply_changes(RULESET, plain, song["changes"], "skill.medicine")
+    assert helped["modifier"] == 5 and plain == {"modifier": 4, "threshold": 15}
+    assert RULESET.success(RULESET.odds(helped)) == pytest.approx((20 - 10 + 1) / 20)  # faces 10–20
+    inspired = {
+        "modifier": 5,
+        "threshold": 15,
+        "modifiers": [{"value": 1, "type": "status", "source": "Inspired"}],
+    }
+    assert fx.apply_changes(RULESET, inspired, song["changes"], "skill.medicine")["modifier"] == 5
+    frightened = {
+        "modifier": 2,
+        "threshold": 15,
+        "modifiers": [{"value": -2, "type": "status", "source": "Frightened 2"}],
+    }
+    assert fx.apply_changes(RULESET, frightened, song["changes"], "skill.medicine")["modifier"] == 3
