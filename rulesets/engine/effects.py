@@ -34,7 +34,9 @@ A change is ``{"target": <rollable id> | <id prefix ending in ":" or "."> | "all
 
 - a number key of the ruleset's odds request (``Ruleset.effect_keys``: ``dice``, ``skill``, ``tn``,
   ``difficulty``…) is shifted by the number (and kept at the key's minimum);
-- ``mode`` (``Ruleset.effect_modes``) sets the request's mode;
+- ``mode`` (``Ruleset.effect_modes``) sets the request's mode: the modes of every change that
+  reaches the request go together to ``Ruleset.combine_modes`` (default: the last one is the
+  request's mode; a ruleset whose rules combine them overrides it: Our D&D's easy and hard cancel);
 - with typed modifiers (``Ruleset.typed_modifiers``), ``"type"`` and ``"value"`` join the request's
   ``modifiers`` (stacked by type by the ruleset's odds).
 
@@ -172,6 +174,7 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
         return request
     out = None
     mins = ruleset.effect_keys
+    modes: list[Any] = []
     for change in changes:
         if not matches(change.get("target"), rollable_id):
             continue
@@ -188,12 +191,16 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
         for key in change_keys(change):
             value = change[key]
             if key == "mode":
-                out["mode"] = value
+                modes.append(value)
             elif key in mins and is_int(value):
                 base = out.get(key, ruleset.effect_base(key, out))
                 if is_int(base):
                     low = mins[key]
                     out[key] = base + value if low is None else max(low, base + value)
+    if out is not None and modes:
+        mode = ruleset.combine_modes(request, modes)
+        if mode is not None:
+            out["mode"] = mode
     return request if out is None else out
 
 

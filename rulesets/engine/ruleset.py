@@ -456,6 +456,14 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         request's default is not 0. Default: 0."""
         return 0
 
+    def combine_modes(self, request: dict[str, Any], modes: list[Any]) -> Any:
+        """The ``mode`` of ``request`` once effects (and a party roll's aids) set ``modes`` on it, in
+        the order they come (effects.py "Changes"): every mode change that reaches one request is
+        passed here at once, so rules where modes combine (easy and hard cancel) see them together
+        with the request's own mode. None leaves the request's mode as it is (a roll without one).
+        Default: the last of ``modes`` (an effect sets the mode)."""
+        return modes[-1] if modes else None
+
     def effect_catalogue(self, ctx: Context | None = None) -> dict[str, fx.EffectKind]:
         """The ruleset's named effects (effects.py "The catalogue"), campaign homebrew included.
         Default: ``content/effects.json`` merged with the campaign's homebrew ``effects``."""
