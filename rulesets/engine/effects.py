@@ -12,7 +12,7 @@ homebrew may add to it when the ruleset lists ``"effects"`` in ``homebrew_kinds`
     {"id": "stunned", "name": "Stunned", "text": "What it does, in the game's words.",
      "valued": false, "max"?: 4,
      "changes": [{"target": "all", "dice": -1}],      # per point of value when valued
-     "apply"?: [state action, ...], "remove"?: [state action, ...],
+     "apply"?: [state action, ...], "remove"?: [state action, ...], "held_by"?: "/unconscious",
      "ends_on_rest"?: true, "house_default"?: true}
 
 - ``changes``: what the effect does to the requests it matches (below). For a valued effect each
@@ -22,6 +22,10 @@ homebrew may add to it when the ruleset lists ``"effects"`` in ``homebrew_kinds`
   condition list, a flag): ``"$value"`` in an action stands for the effect's value. An effect with
   ``apply`` actions is *native*: the ruleset's own hooks apply its numbers, so its ``changes`` only
   describe them and are not applied a second time here.
+- ``held_by``: for a native effect, the JSON pointer of the play-state value that holds it (a flag,
+  a condition's entry). A play-state action that leaves that value missing or false (healing wakes
+  an unconscious character) ends the effect with it (``Ruleset.state_action``, ``released``), so the
+  effect and the ruleset's own state never disagree.
 - ``house_default``: the rulebook names the state without numbers; the numbers are the house's
   (the page says so).
 
@@ -57,6 +61,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .fields import is_int
+from .pointer import resolve as resolve_pointer
 
 if TYPE_CHECKING:
     from .context import Context
@@ -96,6 +101,7 @@ class EffectKind:
     remove: tuple[dict[str, Any], ...] = ()
     ends_on_rest: bool = False
     house_default: bool = False
+    held_by: str = ""
 
     @property
     def native(self) -> bool:
@@ -114,6 +120,7 @@ class EffectKind:
             remove=tuple(dict(a) for a in entry.get("remove") or ()),
             ends_on_rest=bool(entry.get("ends_on_rest")),
             house_default=bool(entry.get("house_default")),
+            held_by=str(entry.get("held_by") or ""),
         )
 
     def changes_at(self, value: int) -> list[dict[str, Any]]:
@@ -402,6 +409,17 @@ def ending_with_encounter(state: Any, encounter: int) -> list[dict[str, Any]]:
     return [e for e in active_entries(state) if e.get("encounter") == encounter]
 
 
+def released(state: Any) -> list[dict[str, Any]]:
+    """The native entries whose ``held_by`` value in ``state`` is missing or false ("The catalogue")."""
+    out = []
+    for e in active_entries(state):
+        held_by = e.get("held_by")
+        if e.get("native") and isinstance(held_by, str) and held_by.startswith("/"):
+            if not resolve_pointer(state, held_by, None):
+                out.append(e)
+    return out
+
+
 def without(state: dict, ids: Iterable[str]) -> dict:
     """A copy of ``state`` without the effects ``ids``."""
     gone = set(ids)
@@ -523,6 +541,8 @@ def resolve(
         }
         if kind.house_default:
             entry["house_default"] = True
+        if kind.native and kind.held_by:
+            entry["held_by"] = kind.held_by
         return entry, kind
     name = spec.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 60:

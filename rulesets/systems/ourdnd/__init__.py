@@ -9,9 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
-from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
@@ -95,38 +93,18 @@ class OurDnD(Ruleset):
         out.append({"label": self.label("inspiration"), "value": "Yes" if held else "No"})
         return out
 
-    def state_action(
-        self,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        roller: Roller | None = None,
-        *,
-        ctx: Context | None = None,
-    ) -> tuple[dict, str]:
-        """The play state's actions (state.py), with the character's effects: Recover rolls its check
-        with them (``state.CHECK``, made here: a client's is dropped); and a named effect kept in this
-        state (Unconscious, Dying: native) ends when an action clears its flag (healing wakes the
-        character: Unconscious ends), so the effect and the state say the same thing."""
-        if isinstance(action, dict) and state_rules.CHECK in action:
-            action = {k: v for k, v in action.items() if k != state_rules.CHECK}
-        if isinstance(action, dict) and action.get("action") == "recover":
-            check = state_rules.recover_check(action, build, report, self.context_of(report, ctx))
-            if check is not None:
-                action = {**action, state_rules.CHECK: self.with_effects(check, state, "check:con:normal")}
-        new, text = super().state_action(state, action, build, report, roller, ctx=ctx)
-        ended = [
-            e
-            for e in fx.active_entries(new)
-            if e.get("native")
-            and e.get("effect") in state_rules.CONDITIONS
-            and new.get(e["effect"]) is not True
-        ]
-        if ended:
-            new = fx.without(new, [e["id"] for e in ended])
-            text = f"{text} {fx.ended_text(ended)}".strip()
-        return new, text
+    def action_with_effects(
+        self, action: dict, state: dict, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> dict:
+        """Recover rolls d20 + CON vs the TD with the character's effects (``state.CHECK``, made
+        here from the state's effects; one a client sends is dropped)."""
+        action = {k: v for k, v in action.items() if k != state_rules.CHECK}
+        if action.get("action") != "recover":
+            return action
+        check = state_rules.recover_check(action, build, report, self.context_of(report, ctx))
+        if check is None:
+            return action
+        return {**action, state_rules.CHECK: self.with_effects(check, state, dice.check_id("con"))}
 
     # ------------------------------------------------------------ the build (build.py)
 

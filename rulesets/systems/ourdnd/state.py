@@ -25,8 +25,10 @@ drops to 0 HP, unconscious and dying; off stops the countdown: stable, unconscio
 
 Effects (engine/effects.py) reach the two rolls these actions make: ``first_aid`` takes the
 helper's roll ({stat, td, mode?}: the helper's effects are the combat's to apply), and ``recover``
-rolls ``action["check"]`` when given, the request ``OurDnD.state_action`` makes from the
-character's own effects (``CHECK``: never a client's, the ruleset drops one it is sent).
+rolls ``action["check"]`` when given, the request ``OurDnD.action_with_effects`` makes from the
+character's own effects (``CHECK``: never a client's, the ruleset drops one it is sent). The named
+effects Unconscious and Dying are held by the flags ``/unconscious`` and ``/dying`` (their catalogue
+``held_by``): an action that clears the flag ends the effect.
 """
 
 from __future__ import annotations
