@@ -12,7 +12,7 @@ homebrew may add to it when the ruleset lists ``"effects"`` in ``homebrew_kinds`
     {"id": "stunned", "name": "Stunned", "text": "What it does, in the game's words.",
      "valued": false, "max"?: 4,
      "changes": [{"target": "all", "dice": -1}],      # per point of value when valued
-     "apply"?: [state action, ...], "remove"?: [state action, ...],
+     "apply"?: [state action, ...], "remove"?: [state action, ...], "held_by"?: "/unconscious",
      "ends_on_rest"?: true, "house_default"?: true}
 
 - ``changes``: what the effect does to the requests it matches (below). For a valued effect each
@@ -23,6 +23,10 @@ homebrew may add to it when the ruleset lists ``"effects"`` in ``homebrew_kinds`
   ``apply`` actions is *native*: the ruleset's own hooks apply its numbers, so its ``changes`` only
   describe them and are not applied a second time here. The ruleset keeps them in step with its own
   state (``Ruleset.effects_in_step``: a rest that ends the condition ends the effect).
+- ``held_by``: for a native effect, the JSON pointer of the play-state value that holds it (a flag,
+  a condition's entry). A play-state action that leaves that value missing or false (healing wakes
+  an unconscious character) ends the effect with it (``Ruleset.state_action``, ``released``), so the
+  effect and the ruleset's own state never disagree.
 - ``house_default``: the rulebook names the state without numbers; the numbers are the house's
   (the page says so).
 
@@ -35,7 +39,9 @@ A change is ``{"target": <rollable id> | <id prefix ending in ":" or "."> | "all
 
 - a number key of the ruleset's odds request (``Ruleset.effect_keys``: ``dice``, ``skill``, ``tn``,
   ``difficulty``…) is shifted by the number (and kept at the key's minimum);
-- ``mode`` (``Ruleset.effect_modes``) sets the request's mode;
+- ``mode`` (``Ruleset.effect_modes``) sets the request's mode: the modes of every change that
+  reaches the request go together to ``Ruleset.combine_modes`` (default: the last one is the
+  request's mode; a ruleset whose rules combine them overrides it: Our D&D's easy and hard cancel);
 - with typed modifiers (``Ruleset.typed_modifiers``), ``"type"`` and ``"value"`` join the request's
   ``modifiers`` (stacked by type by the ruleset's odds), through ``Ruleset.join_modifiers`` (a ruleset
   whose request's number already counts its ``modifiers`` restacks it there).
@@ -57,6 +63,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .fields import is_int
+from .pointer import resolve as resolve_pointer
 
 if TYPE_CHECKING:
     from .context import Context
@@ -96,6 +103,7 @@ class EffectKind:
     remove: tuple[dict[str, Any], ...] = ()
     ends_on_rest: bool = False
     house_default: bool = False
+    held_by: str = ""
 
     @property
     def native(self) -> bool:
@@ -114,6 +122,7 @@ class EffectKind:
             remove=tuple(dict(a) for a in entry.get("remove") or ()),
             ends_on_rest=bool(entry.get("ends_on_rest")),
             house_default=bool(entry.get("house_default")),
+            held_by=str(entry.get("held_by") or ""),
         )
 
     def changes_at(self, value: int) -> list[dict[str, Any]]:
@@ -175,6 +184,7 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
     out = None
     mins = ruleset.effect_keys
     typed: list[dict[str, Any]] = []
+    modes: list[Any] = []
     for change in changes:
         if not matches(change.get("target"), rollable_id):
             continue
@@ -188,7 +198,7 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
         for key in change_keys(change):
             value = change[key]
             if key == "mode":
-                out["mode"] = value
+                modes.append(value)
             elif key in mins and is_int(value):
                 base = out.get(key, ruleset.effect_base(key, out))
                 if is_int(base):
@@ -196,6 +206,10 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
                     out[key] = base + value if low is None else max(low, base + value)
     if out is not None and typed:
         ruleset.join_modifiers(out, typed)
+    if out is not None and modes:
+        mode = ruleset.combine_modes(request, modes)
+        if mode is not None:
+            out["mode"] = mode
     return request if out is None else out
 
 
@@ -397,6 +411,17 @@ def ending_with_encounter(state: Any, encounter: int) -> list[dict[str, Any]]:
     return [e for e in active_entries(state) if e.get("encounter") == encounter]
 
 
+def released(state: Any) -> list[dict[str, Any]]:
+    """The native entries whose ``held_by`` value in ``state`` is missing or false ("The catalogue")."""
+    out = []
+    for e in active_entries(state):
+        held_by = e.get("held_by")
+        if e.get("native") and isinstance(held_by, str) and held_by.startswith("/"):
+            if not resolve_pointer(state, held_by, None):
+                out.append(e)
+    return out
+
+
 def without(state: dict, ids: Iterable[str]) -> dict:
     """A copy of ``state`` without the effects ``ids``."""
     gone = set(ids)
@@ -518,6 +543,8 @@ def resolve(
         }
         if kind.house_default:
             entry["house_default"] = True
+        if kind.native and kind.held_by:
+            entry["held_by"] = kind.held_by
         return entry, kind
     name = spec.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 60:

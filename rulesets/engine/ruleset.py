@@ -399,9 +399,14 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         """Apply one play-state action (take harm, heal, spend willpower, rest, set a pool) and return
         (new_state, a sentence for the log). Never mutates ``state``. A refused action raises
         ``StateError(code, message, path)``. Combat reuses these actions.
+        The folder's hook sees the state without its effects: ``action_with_effects`` puts what they
+        change into an action that rolls first; afterwards a native effect whose ``held_by`` value
+        the action cleared ends (effects.py ``released``), and a rest ends the "until rest" ones.
         Default: ``self.play_state.state_action``; no play state, ``state.unknown_action``."""
         if self.play_state is None:
             raise StateError("state.unknown_action", f"{self.name} has no play-state actions yet.")
+        if isinstance(action, dict) and isinstance(state, dict):
+            action = self.action_with_effects(action, state, build, report, ctx=ctx)
         entries = fx.active_entries(state) if isinstance(state, dict) else []
         if isinstance(state, dict) and fx.STATE_KEY in state:
             state = {k: v for k, v in state.items() if k != fx.STATE_KEY}
@@ -415,6 +420,10 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         )
         if entries:
             new = self.effects_in_step({**new, fx.STATE_KEY: entries}, ctx=self.context_of(report, ctx))
+            released = fx.released(new)
+            if released:  # a native effect whose state value the action cleared (healing wakes)
+                new = fx.without(new, [e["id"] for e in released])
+                text = f"{text} {fx.ended_text(released)}".strip()
         if isinstance(action, dict) and action.get("action") in self.rest_actions and entries:
             ending = fx.ending_on_rest(new)
             if ending:
@@ -455,6 +464,24 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         """The value of ``key`` an effect shifts when the request leaves it out. Override where the
         request's default is not 0. Default: 0."""
         return 0
+
+    def combine_modes(self, request: dict[str, Any], modes: list[Any]) -> Any:
+        """The ``mode`` of ``request`` once effects (and a party roll's aids) set ``modes`` on it, in
+        the order they come (effects.py "Changes"): every mode change that reaches one request is
+        passed here at once, so rules where modes combine (easy and hard cancel) see them together
+        with the request's own mode. None leaves the request's mode as it is (a roll without one).
+        Default: the last of ``modes`` (an effect sets the mode)."""
+        return modes[-1] if modes else None
+
+    def action_with_effects(
+        self, action: dict, state: dict, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> dict:
+        """The play-state ``action`` as the folder's ``state_action`` takes it, with what the
+        character's effects change in the dice it rolls: ``state_action`` calls this with the state
+        and its effects (the folder's hook never sees them) before the hook. Override where a
+        play-state action rolls the character's own dice (Our D&D's Recover: d20 + CON vs the TD,
+        its request passed with ``with_effects`` applied). Default: the action unchanged."""
+        return action
 
     def effect_catalogue(self, ctx: Context | None = None) -> dict[str, fx.EffectKind]:
         """The ruleset's named effects (effects.py "The catalogue"), campaign homebrew included.

@@ -140,6 +140,12 @@ def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[st
     }
 
 
+def check_id(stat: str) -> str:
+    """The rollable id of a check with ``stat`` (the sheet's button; effects may target it, or every
+    check with the prefix ``check:``). Its mode is the roll's own: an effect may change it."""
+    return f"check:{stat}:normal"
+
+
 def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
     """A check per stat (easy or hard is the roller's choice, like the scene's TD: the roll form's
     inputs), and an effort roll per gear die."""
@@ -155,7 +161,7 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
             continue
         out.append(
             {
-                "id": f"check:{stat}:normal",
+                "id": check_id(stat),
                 "label": f"{names.get(stat, {}).get('name', stat.upper())} check",
                 "group": "checks",
                 "request": {"stat": stats[stat], "td": td, "mode": "normal"},

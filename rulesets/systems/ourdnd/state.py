@@ -18,7 +18,17 @@ a round down; none left: dead), ``first_aid`` {stat, td} or {result: "success"}
 (stabilises a dying character at 0 HP), ``recover`` {td} (whole turn, not dying:
 d20 + con ≥ TD regains con + 1 HP), ``rest`` (8 hours, needs ≥ 1 HP: all HP back,
 inspiration lost; the once-per-24-hours limit is the table's to keep),
-``gain_inspiration``, ``spend_inspiration``.
+``gain_inspiration``, ``spend_inspiration``, ``set_condition`` {condition: "unconscious" |
+"dying", on} (the named effects Unconscious and Dying put into and take out of this state:
+on, unconscious; off, awake — refused at 0 HP, where only healing or a miracle wakes; dying on
+drops to 0 HP, unconscious and dying; off stops the countdown: stable, unconscious at 0 HP).
+
+Effects (engine/effects.py) reach the two rolls these actions make: ``first_aid`` takes the
+helper's roll ({stat, td, mode?}: the helper's effects are the combat's to apply), and ``recover``
+rolls ``action["check"]`` when given, the request ``OurDnD.action_with_effects`` makes from the
+character's own effects (``CHECK``: never a client's, the ruleset drops one it is sent). The named
+effects Unconscious and Dying are held by the flags ``/unconscious`` and ``/dying`` (their catalogue
+``held_by``): an action that clears the flag ends the effect.
 """
 
 from __future__ import annotations
@@ -29,11 +39,18 @@ from typing import Any
 
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.errors import StateError
+from rulesets.engine.errors import OddsError, StateError
 from rulesets.engine.fields import action_amount, get_as, is_int
 from rulesets.engine.interfaces import PlayState
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
+
+from . import dice as dice_rules
+
+#: The key of a ``recover`` action holding the check to roll, effects applied (set by the ruleset).
+CHECK = "check"
+#: The conditions ``set_condition`` turns on and off (the named effects Unconscious and Dying).
+CONDITIONS = ("unconscious", "dying")
 
 
 def max_hp(build: dict, report: Report, ctx: Context) -> int:
@@ -209,9 +226,32 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
     ]
 
 
-def _d20_vs(roller: Roller, bonus: int, td: int) -> tuple[int, bool]:
-    face = roller.d(20)
-    return face, face == 20 or (face != 1 and face + bonus >= td)
+def _check(roller: Roller, request: dict[str, Any]) -> tuple[bool, str]:
+    """Roll a check ``{"stat", "td", "mode"}`` (dice.py): (whether it succeeds, the roll in words)."""
+    try:
+        roll = dice_rules.roll(request, roller)
+    except OddsError as exc:
+        raise StateError("state.malformed", str(exc), "/td") from None
+    faces = roll["faces"]
+    dice = (
+        f"d20 {faces[0]}"
+        if len(faces) == 1
+        else f"2d20 ({request['mode']}) {faces[0]}, {faces[1]} → {roll['natural']}"
+    )
+    return roll["success"], f"{dice} + {request['stat']} vs TD {request['td']}"
+
+
+def con_of(build: dict, report: Report) -> int:
+    """CON as Recover adds it (gear bonuses included)."""
+    con = report.derived.get("stats", {}).get("con", get_as(build, "stats", dict, {}).get("con", 0))
+    return con if is_int(con) else 0
+
+
+def recover_check(action: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any] | None:
+    """The check ``recover`` rolls before effects (d20 + CON vs the TD), None for a TD that is no
+    whole number (the action refuses it)."""
+    td = action.get("td", ctx.settings.get("default_td", 12))
+    return {"stat": con_of(build, report), "td": td, "mode": "normal"} if is_int(td) else None
 
 
 @dataclass(frozen=True)
@@ -295,7 +335,7 @@ def _first_aid(p: _Play) -> tuple[dict, str]:
     if action.get("result") == "success":
         ok, text = True, "a successful roll"
     else:
-        bonus, td = action.get("stat"), action.get("td")
+        bonus, td, mode = action.get("stat"), action.get("td"), action.get("mode") or "normal"
         if not is_int(bonus) or not is_int(td):
             raise StateError(
                 "state.malformed",
@@ -303,8 +343,9 @@ def _first_aid(p: _Play) -> tuple[dict, str]:
                 '"td", or {"result": "success"} for a roll made at the table.',
                 "/stat",
             )
-        face, ok = _d20_vs(roller, bonus, td)
-        text = f"d20 {face} + {bonus} vs TD {td}"
+        if mode not in dice_rules.MODES:
+            raise StateError("state.malformed", "The helper's roll is normal, easy or hard.", "/mode")
+        ok, text = _check(roller, {"stat": bonus, "td": td, "mode": mode})
     if not ok:
         return st, f"First aid on {name} fails ({text}); the countdown goes on."
     st.update(dying=False, stable=True, dying_rounds=None, hp=0, unconscious=True)
@@ -316,18 +357,18 @@ def _recover(p: _Play) -> tuple[dict, str]:
     st, action, build, name = p.st, p.action, p.build, p.name
     if st["dying"] or st["unconscious"]:
         raise StateError("ourdnd.cannot_recover", f"{name} cannot recover while unconscious or dying.", "/hp")
-    td = action.get("td", p.ctx.settings.get("default_td", 12))
-    stats = get_as(build, "stats", dict, {})
-    con = p.report.derived.get("stats", {}).get("con", stats.get("con", 0))
-    con = con if is_int(con) else 0
-    if not is_int(td):
+    check = action.get(CHECK)
+    if not isinstance(check, dict):
+        check = recover_check(action, build, p.report, p.ctx)
+    if check is None:
         raise StateError("state.malformed", '"td" must be a whole number.', "/td")
-    face, ok = _d20_vs(p.roller, con, td)
+    con = con_of(build, p.report)  # what Recover regains: CON + 1, whatever the roll's effects
+    ok, text = _check(p.roller, check)
     if not ok:
-        return st, f"{name} tries to recover (d20 {face} + {con} vs TD {td}) and fails."
+        return st, f"{name} tries to recover ({text}) and fails."
     before = st["hp"]
     st["hp"] = min(p.top, before + con + 1)
-    return st, f"{name} recovers (d20 {face} + {con} vs TD {td}): HP {before} → {st['hp']}."
+    return st, f"{name} recovers ({text}): HP {before} → {st['hp']}."
 
 
 def _rest(p: _Play) -> tuple[dict, str]:
@@ -369,6 +410,45 @@ def _spend_inspiration(p: _Play) -> tuple[dict, str]:
     return st, f"{name} turns in Heroic Inspiration (re-roll a d20 or add a d12 to effort)."
 
 
+def _set_condition(p: _Play) -> tuple[dict, str]:
+    """The named effects Unconscious and Dying (content/effects.json): their ``apply`` and ``remove``."""
+    st, action, name = p.st, p.action, p.name
+    condition, on = action.get("condition"), action.get("on")
+    if condition not in CONDITIONS:
+        raise StateError("state.malformed", f"The condition is one of {', '.join(CONDITIONS)}.", "/condition")
+    if not isinstance(on, bool):
+        raise StateError("state.malformed", '"on" is true or false.', "/on")
+    if condition == "unconscious" and on:
+        if st["unconscious"]:
+            return st, f"{name} is unconscious already."
+        st["unconscious"] = True
+        return st, f"{name} drops unconscious."
+    if condition == "unconscious":
+        if st["hp"] == 0 and (st["dying"] or st["stable"]):
+            raise StateError(
+                "ourdnd.unconscious_at_0",
+                f"{name} is at 0 HP and stays unconscious until healed (or a miracle).",
+                "/unconscious",
+            )
+        if not st["unconscious"]:
+            return st, f"{name} is awake already."
+        st["unconscious"] = False
+        return st, f"{name} wakes up."
+    if on:
+        if st["dying"]:
+            return st, f"{name} is dying already."
+        before = st["hp"]
+        st.update(hp=0, unconscious=True, dying=True, stable=False, dying_rounds=None)
+        return st, (
+            f"{name} drops to 0 HP (HP {before} → 0): unconscious and dying; roll 1d4 on the next turn "
+            "for the rounds left."
+        )
+    if not st["dying"]:
+        return st, f"{name} is not dying."
+    st.update(dying=False, stable=True, dying_rounds=None, hp=0, unconscious=True)
+    return st, f"{name}'s dying countdown stops: stable, still unconscious at 0 HP."
+
+
 #: The actions, each a named step (seed: "HEALTH AND RECOVERY", "HEROIC INSPIRATION").
 ACTIONS: dict[str, Callable[[_Play], tuple[dict, str]]] = {
     "damage": _damage,
@@ -379,6 +459,7 @@ ACTIONS: dict[str, Callable[[_Play], tuple[dict, str]]] = {
     "rest": _rest,
     "gain_inspiration": _gain_inspiration,
     "spend_inspiration": _spend_inspiration,
+    "set_condition": _set_condition,
 }
 
 
@@ -399,7 +480,7 @@ def state_action(
         raise StateError(
             "state.unknown_action",
             f"Our D&D has no action {kind!r}; use damage, heal, dying_turn, first_aid, recover, rest, "
-            "gain_inspiration or spend_inspiration.",
+            "gain_inspiration, spend_inspiration or set_condition.",
             "/action",
         )
     return step(_Play(st, action, build, report, ctx, roller or Roller(), max_hp(build, report, ctx), name))

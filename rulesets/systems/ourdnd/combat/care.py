@@ -5,7 +5,7 @@ from __future__ import annotations
 from rulesets.engine.combat import ActionSpec, CombatRefused, Fighter, Outcome
 
 from .. import distance
-from .core import OurDnDCombatBase, _dying, _Recorder
+from .core import OurDnDCombatBase, _dying, _natural, _Recorder
 
 
 class CareActions(OurDnDCombatBase):
@@ -35,7 +35,7 @@ class CareActions(OurDnDCombatBase):
                     "default": aid_stat,
                 }
             ],
-            odds={"stat": stats[aid_stat], "td": td, "mode": "normal"},
+            odds=self._check(actor, aid_stat, td),
         )
         first_aid.deny(*gate)
         first_aid.deny(*action_gate)
@@ -51,7 +51,7 @@ class CareActions(OurDnDCombatBase):
             id="recover",
             label=f"Recover (d20 + CON vs TD: regain {stats['con'] + 1} HP)",
             cost="the whole turn",
-            odds={"stat": stats["con"], "td": td, "mode": "normal"},
+            odds=self._check(actor, "con", td),
         )
         recover.deny(*gate)
         if c.get("move") or c.get("acted"):
@@ -76,10 +76,10 @@ class CareActions(OurDnDCombatBase):
                 f"their hands, and {actor.name} is "
                 f"{distance.phrase(band, target.name)}: move CLOSE first.",
             )
-        td = self._td(es, self.ctx_of(actor))
+        check = self._check(actor, stat, self._td(es, self.ctx_of(actor)))  # the helper's effects
         recorder = _Recorder(roller)
         new_state, text = self.play_state_action(
-            target, target.state, {"action": "first_aid", "stat": stats[stat], "td": td}, recorder
+            target, target.state, {"action": "first_aid", **check}, recorder
         )
         out = Outcome()
         out.state[target.id] = new_state
@@ -90,20 +90,24 @@ class CareActions(OurDnDCombatBase):
             actor.id,
             target=target.id,
             faces=[f for _, f in recorder.faces],
+            odds=check,
         )
-        if recorder.faces and recorder.faces[0] == (20, 20):
+        if _natural(recorder.faces, check["mode"]) == 20:
             self._inspire(actor, fighters, out, action.get("give_to"))
         return out
 
     def _do_recover(self, action, actor, fighters, es, roller) -> Outcome:
+        td = self._td(es, self.ctx_of(actor))
         recorder = _Recorder(roller)
+        # The ruleset's recover rolls this same check (its state_action applies the actor's effects).
+        check = self._check(actor, "con", td)
         new_state, text = self.play_state_action(
-            actor, actor.state, {"action": "recover", "td": self._td(es, self.ctx_of(actor))}, recorder
+            actor, actor.state, {"action": "recover", "td": td}, recorder
         )
         out = Outcome(end_turn=True)
         out.state[actor.id] = new_state
         self._mark(actor, out, acted=True, last_roll=None)
-        out.log("recover", text, actor.id, faces=[f for _, f in recorder.faces])
-        if recorder.faces and recorder.faces[0] == (20, 20):
+        out.log("recover", text, actor.id, faces=[f for _, f in recorder.faces], odds=check)
+        if _natural(recorder.faces, check["mode"]) == 20:
             self._inspire(actor, fighters, out, action.get("give_to"))
         return out

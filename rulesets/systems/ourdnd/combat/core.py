@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine import effects as fx
 from rulesets.engine.combat import CombatRules, Fighter, Outcome
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
@@ -42,6 +43,15 @@ def _dying(f: Fighter) -> bool:
     return isinstance(f.state, dict) and f.state.get("dying") is True
 
 
+def _natural(faces: list[tuple[int, int]], mode: str) -> int | None:
+    """The kept d20 of a check the play-state hook rolled (a ``_Recorder``'s faces): the first die,
+    the higher of two when easy, the lower when hard."""
+    d20s = [face for sides, face in faces if sides == 20][: 1 if mode == "normal" else 2]
+    if not d20s:
+        return None
+    return max(d20s) if mode == "easy" else min(d20s)
+
+
 def _flag(value: Any) -> bool:
     return value in (True, "true", "on", "1", 1)
 
@@ -53,6 +63,18 @@ class OurDnDCombatBase(CombatRules):
         return play_rules.normal(
             f.state if state is None else state, f.build, self.report_of(f), self.ctx_of(f)
         )
+
+    def _check(self, f: Fighter, stat: str, td: int, mode: str = "normal", *scene: dict) -> dict[str, Any]:
+        """The check ``f`` rolls with ``stat`` against ``td`` in ``mode``, ``f``'s effects applied (on
+        every roll, on every check, on this stat's check: the sheet's button ``check:<stat>:normal``)
+        with the ``scene``'s changes (a target VERY FAR makes it hard), easy and hard combined at
+        once (the ruleset's ``combine_modes``). The odds an action shows and the roll it makes both
+        come from here, so they agree with each other and with the sheet."""
+        request = {"stat": self._stats(f)[stat], "td": td, "mode": mode}
+        if not scene:
+            return self.ruleset.with_effects(request, f.state, dice_rules.check_id(stat))
+        changes = [*fx.active_changes(f.state), *scene]
+        return fx.apply_changes(self.ruleset, request, changes, dice_rules.check_id(stat))
 
     def _max_hp(self, f: Fighter) -> int:
         return play_rules.max_hp(f.build, self.report_of(f), self.ctx_of(f))

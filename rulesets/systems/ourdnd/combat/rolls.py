@@ -78,7 +78,7 @@ class RollActions(OurDnDCombatBase):
             label="Check (d20 + stat vs TD)",
             cost="the action",
             params=[stat_param, mode_param],
-            odds={"stat": stats[best], "td": td, "mode": "normal"},
+            odds=self._check(actor, best, td),
         )
         attempt = ActionSpec(
             id="attempt",
@@ -97,7 +97,7 @@ class RollActions(OurDnDCombatBase):
                 },
                 {"id": "task", "label": "Task (no target)", "kind": "text"},
             ],
-            odds={"stat": stats[best], "td": td, "mode": "normal"},
+            odds=self._check(actor, best, td),
         )
         for spec in (check, attempt):
             spec.deny(*gate)
@@ -191,14 +191,14 @@ class RollActions(OurDnDCombatBase):
             raise CombatRefused(
                 "ourdnd.no_inspiration", f"{actor.name} has no Heroic Inspiration to add a d12."
             )
-        far_note = ""
+        far_note, scene = "", []
         if target is not None and gear is not None and target.id != actor.id:  # a target means an attempt
             band = self._in_reach(actor, target, gear, es)
             if band == "very_far":  # "could reach this distance, but hit the target would be HARD"
-                mode = {"easy": "normal", "normal": "hard"}.get(mode, mode)  # easy and hard cancel
+                scene.append({"target": "all", "mode": "hard"})  # with easy it cancels (combine_modes)
                 far_note = f" ({target.name} is VERY FAR: hitting is HARD)"
         td, against = self._roll_td(actor, target, es)
-        request = {"stat": stats[stat], "td": td, "mode": mode}
+        request = self._check(actor, stat, td, mode, *scene)  # the actor's effects applied
         roll = dice_rules.roll(request, roller)
         out = Outcome()
         self._mark(actor, out, acted=True, last_roll=None)
