@@ -247,7 +247,7 @@ def apply_to_rollables(ruleset: Ruleset, rollables: list[dict[str, Any]], state:
             continue
         changed = dict(rollable)
         changed["request"] = apply_changes(ruleset, rollable.get("request"), hits, rid)
-        names = []
+        names = [n for n in rollable.get("effects") or () if isinstance(n, str)]  # the ruleset's own
         for c in hits:
             if c["text"] and c["text"] not in names:
                 names.append(c["text"])

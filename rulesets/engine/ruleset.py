@@ -291,7 +291,16 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         if self.dice is None:
             return []
         found = self.dice.rollables(build=build, report=report, state=state, ctx=self.context_of(report, ctx))
-        return fx.apply_to_rollables(self, found, state)
+        return [
+            self.changed_rollable(r) if r.get("effects") else r
+            for r in fx.apply_to_rollables(self, found, state)
+        ]
+
+    def changed_rollable(self, rollable: dict[str, Any]) -> dict[str, Any]:
+        """Override: a rollable whose request effects changed (it names them, ``"effects"``), as the
+        sheet shows it: a label that spells out the roll's numbers redrawn from the new request, a
+        number an effect pushed past what ``odds`` takes brought back to it. Default: as it is."""
+        return rollable
 
     #: The rollable id of the roll the picker composes (``picked_roll``'s answer carries it).
     PICKED: ClassVar[str] = "picked"
