@@ -16,6 +16,9 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import build as build_rules
+from . import dice as dice_rules
+from . import party
+from . import state as state_rules
 from .dice import ParagonDice
 from .state import ParagonPlayState
 
@@ -29,11 +32,15 @@ class Paragon(Ruleset):
     known_keys = frozenset({"power_level", "forces", "path", "skills", "resources"})
     homebrew_kinds = ("skills",)
     content_dir = Path(__file__).parent / "content"
-    # Effects (engine/effects.py): force dice, skill and TN shift; the table sets the TN.
-    effect_keys_declared = {"force": 0, "skill": 0, "tn": 1}
-    table_keys = ("tn",)
+    # Effects (engine/effects.py, content/effects.json): force dice, skill and TN shift; the table
+    # sets the TN, or an opposed roll and the other side's force and skill.
+    effect_keys_declared = dict(dice_rules.EFFECT_FLOORS)
+    table_keys = ("tn", "against", "opponent_force", "opponent_skill")
+    # The seed's one rest: "Stamina regenerates when a character sits down and regulates their breathing".
+    rest_actions = ("catch_breath",)
 
     def success(self, answer: dict, need: int | None = None) -> float:
+        """CONTRACT.md "Success": ``pass``, the chance to reach the TN (or to win the opposed roll)."""
         return float(answer.get("pass", 0.0))
 
     # ------------------------------------------------------------ build (build.py)
@@ -75,6 +82,39 @@ class Paragon(Ruleset):
 
     dice = ParagonDice()
     play_state = ParagonPlayState()
+
+    # ------------------------------------------------- effects (content/effects.json), party.py
+    # Tired and incapacitated are native: state.py keeps them (``imposed``, Stamina 0, Health below
+    # half) and applies their numbers (``state_effects``'s "changes", which dice.py and combat add).
+
+    def changed_rollable(self, rollable: dict[str, Any]) -> dict[str, Any]:
+        """The roll an effect changed, spelled out anew in its label (dice.py ``changed_rollable``)."""
+        return dice_rules.changed_rollable(rollable)
+
+    def label(self, key: Any) -> str:
+        """A roll's id in words, as an effect's change names it: "skill:melee" → "Melee",
+        "force:fire" → "Fire check"; else the labels."""
+        if isinstance(key, str) and ":" in key:
+            group, _, rid = key.partition(":")
+            found = self.catalogue.get("skills" if group == "skill" else "forces", {}).get(rid)
+            if group in ("skill", "force") and isinstance(found, dict):
+                name = str(found.get("name") or rid)
+                return name if group == "skill" else f"{name} check"
+        return super().label(key)
+
+    def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
+        """An imposed condition the play state's own rules lifted ends its effect (state.py ``in_step``)."""
+        return state_rules.in_step(state)
+
+    def summary(
+        self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        return party.summary(self, build, report, state, self.context_of(report, ctx))
+
+    def pools(
+        self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        return party.pools(self, build, report, state, self.context_of(report, ctx))
 
     # ------------------------------------------------------------ combat (combat.py)
 

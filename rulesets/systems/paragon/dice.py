@@ -12,6 +12,11 @@ compatibly: ``"against": "opposed_roll"`` with the other side's ``"opponent_forc
 ``"opponent_skill"`` (default 0) instead of the TN → ``{"pass": p}``, the exact chance to win with
 ties rerolled, P(X > Y) / (1 − P(X = Y)). ``"against": "target_number"`` (the default) is the TN check.
 A roll rolls both sides, again while they tie.
+
+Effects (engine/effects.py) shift ``force``, ``skill`` and ``tn`` (``EFFECT_FLOORS``: the lowest each
+may reach). The play state's conditions add theirs (state.py ``state_effects`` "changes": tired's
+force die): ``rollables`` applies them (``shift``), and a character who cannot act has every roll
+unusable, with the reason; ``changed_rollable`` redraws the roll in a changed rollable's label.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller, exploding, sum_dice
 from rulesets.engine.errors import OddsError
@@ -32,6 +38,8 @@ TARGET, OPPOSED = "target_number", "opposed_roll"
 #: The other side of an opposed roll when the request leaves it out (the roll form's defaults).
 OPPONENT_DEFAULTS = {"opponent_force": 2, "opponent_skill": 0}
 ODDS_LIMIT = 20  # force dice and skill ranks an odds request may ask for
+#: The numbers of a check an effect shifts, and the lowest each may reach.
+EFFECT_FLOORS = {"force": 0, "skill": 0, "tn": 1}
 
 
 @lru_cache(maxsize=1024)
@@ -186,7 +194,9 @@ def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[st
 
 
 def rollables(build: dict, report: Report, ctx: Context, state: dict | None = None) -> list[dict[str, Any]]:
-    """A check per skill (its force's d6 + 2×rank) and an attribute check per force (no skill)."""
+    """A check per skill (its force's d6 + 2×rank) and an attribute check per force (no skill), with
+    the numbers of the conditions the play state holds (tired) and, when it holds one that stops the
+    character acting, every roll unusable with the reason (the engine adds the effects)."""
     forces = get_as(build, "forces", dict, {})
     skills = get_as(build, "skills", dict, {})
     tn = ctx.settings.get("default_tn", 12)
@@ -213,7 +223,55 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
                     "request": {"force": force, "skill": 0, "tn": tn},
                 }
             )
+    if not isinstance(state, dict) or not state:
+        return out
+    from .state import state_effects  # here: state.py reads build.py, which reads this module
+
+    held = state_effects(build, report, ctx, state)
+    out = [_with_conditions(r, held["changes"]) for r in out]
+    if not held["can_act"]:
+        stops = dict(zip(held["conditions"], held["labels"], strict=True))
+        why = next((stops[c] for c in ("bodily_death", "incapacitated", "paralysed") if c in stops), "")
+        out = [{**r, "usable": False, "reason": why} for r in out]
     return out
+
+
+def shift(request: dict[str, Any], changes: list[dict[str, Any]], rollable_id: str | None) -> dict[str, Any]:
+    """``request`` with the ``changes`` that reach ``rollable_id`` added (each number kept at its floor,
+    ``EFFECT_FLOORS``); a key the request leaves out stays out."""
+    out = dict(request)
+    for change in changes:
+        if not fx.matches(change.get("target"), rollable_id):
+            continue
+        for key, floor in EFFECT_FLOORS.items():
+            if is_int(change.get(key)) and is_int(out.get(key)):
+                out[key] = max(floor, out[key] + change[key])
+    return out
+
+
+def _with_conditions(rollable: dict[str, Any], changes: list[dict[str, Any]]) -> dict[str, Any]:
+    """A rollable with the state's conditions' ``changes`` that reach it, naming them (``effects``)."""
+    hits = [c for c in changes if fx.matches(c.get("target"), rollable["id"])]
+    if not hits:
+        return rollable
+    names = list(dict.fromkeys(str(c.get("text", "")) for c in hits if c.get("text")))
+    return {**rollable, "request": shift(rollable["request"], hits, rollable["id"]), "effects": names}
+
+
+def changed_rollable(rollable: dict[str, Any]) -> dict[str, Any]:
+    """A rollable effects changed (``Ruleset.changed_rollable``): force and skill kept within what the
+    odds take, and the roll its label spells out ("Melee (d12!+1d6+2)") the one it now is."""
+    request = rollable.get("request")
+    if not isinstance(request, dict):
+        return rollable
+    request = {
+        k: min(v, ODDS_LIMIT) if k in ("force", "skill") and is_int(v) else v for k, v in request.items()
+    }
+    label = str(rollable.get("label", ""))
+    force, skill = request.get("force"), request.get("skill", 0)
+    if label.endswith(")") and " (" in label and is_int(force) and is_int(skill):
+        label = f"{label.rsplit(' (', 1)[0]} ({check_text(force, skill)})"
+    return {**rollable, "request": request, "label": label}
 
 
 class ParagonDice(Dice):

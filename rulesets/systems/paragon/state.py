@@ -3,7 +3,8 @@
     {"pools": {"health": 20, "face": 20, "purity": 20, "stamina": 20,
                "heroism": 5, "dynama": 30, "morale": 12},   # current points, 0..maximum
      "corruption": 0,                  # no maximum; above Purity calls for resistance checks
-     "incapacitation_resisted": false} # a Hero Point (or first aid) lifted the incapacitation
+     "incapacitation_resisted": false, # a Hero Point (or first aid) lifted the incapacitation
+     "imposed": ["tired"]}             # optional: conditions put on whatever the pools say
 
 Hero Points are the current ``heroism`` pool. Conditions are read from the values:
 health below half its maximum → incapacitated (unless resisted), 0 → bodily death;
@@ -11,12 +12,19 @@ face below 10 → disgraced, 0 → pariah (locked); purity 0 → spiritual death
 with corruption > 0, fallen to the Scourge); stamina below 10 → winded, 0 → tired;
 dynama 0 → paralysed; morale 0 → morale failure; corruption > purity → resistance
 checks. A pool at 0 that is locked (health, face, purity) refuses every change.
+
+``imposed`` (left out when empty) holds the conditions the GM (or a blow, a power, a forced march)
+put on the character whatever its pools say: ``IMPOSABLE``, tired and incapacitated, the two the
+effects catalogue applies natively (``content/effects.json``: its ``impose`` and ``lift`` actions).
+An imposed incapacitation ends as the seed's does (a Hero Point, first aid); an imposed tiredness
+when the character catches their breath (the seed's way back from Stamina 0).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
@@ -29,6 +37,22 @@ from .build import POOLS
 
 # Pools that, once at 0, stay there (bodily, social and spiritual death).
 LOCKED_AT_ZERO = ("health", "face", "purity")
+#: Conditions that may be imposed whatever the pools say (``impose`` / ``lift``).
+IMPOSABLE = ("tired", "incapacitated")
+#: Each condition in a word or two (the party page, the fight's row).
+CONDITION_NAMES = {
+    "bodily_death": "bodily death",
+    "incapacitated": "incapacitated",
+    "pariah": "pariah",
+    "disgraced": "disgraced",
+    "fallen": "fallen to the Scourge",
+    "spiritual_death": "spiritual death",
+    "resisting_corruption": "resisting corruption",
+    "tired": "tired",
+    "winded": "winded",
+    "paralysed": "paralysed",
+    "morale_failure": "morale failure",
+}
 
 
 def maxima(build: dict, report: Report, ctx: Context) -> dict[str, int]:
@@ -55,6 +79,11 @@ def normal(state: Any, build: dict, report: Report, ctx: Context) -> dict[str, A
         "corruption": state["corruption"] if is_int(state.get("corruption")) else 0,
         "incapacitation_resisted": state.get("incapacitation_resisted") is True,
     }
+    imposed = state.get("imposed")
+    if isinstance(imposed, list):
+        kept = [c for c in IMPOSABLE if c in imposed]
+        if kept:
+            out["imposed"] = kept
     return out
 
 
@@ -94,24 +123,41 @@ def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[I
     flag = state.get("incapacitation_resisted", False)
     if not isinstance(flag, bool):
         issues.append(Issue("state.malformed", "/incapacitation_resisted", "This must be true or false."))
+    imposed = state.get("imposed", [])
+    if (
+        not isinstance(imposed, list)
+        or any(c not in IMPOSABLE for c in imposed)
+        or len(set(imposed)) != len(imposed)
+    ):
+        issues.append(
+            Issue(
+                "state.malformed",
+                "/imposed",
+                f"Imposed conditions are a list of different ones of {', '.join(IMPOSABLE)}.",
+            )
+        )
     return issues
 
 
 def conditions(state: dict, top: dict[str, int]) -> list[tuple[str, str]]:
     """The conditions a state implies: (id, text for the sheet)."""
     pools = state["pools"]
+    imposed = state.get("imposed") or ()
     out = []
     health = pools["health"]
     if health == 0:
         out.append(
             ("bodily_death", "Bodily death: Health 0. The character leaves play (perhaps as a ghost).")
         )
-    elif health * 2 < top.get("health", 0) and not state["incapacitation_resisted"]:
+    elif "incapacitated" in imposed or (
+        health * 2 < top.get("health", 0) and not state["incapacitation_resisted"]
+    ):
+        why = "Health below half" if health * 2 < top.get("health", 0) else "unable to move or act"
         out.append(
             (
                 "incapacitated",
                 (
-                    "Incapacitated: Health below half. Spend a Hero Point to recover, or "
+                    f"Incapacitated: {why}. Spend a Hero Point to recover, or "
                     "receive first aid (Healing vs TN 15)."
                 ),
             )
@@ -126,9 +172,12 @@ def conditions(state: dict, top: dict[str, int]) -> list[tuple[str, str]]:
         out.append(("spiritual_death", "Spiritual death: Purity is locked at 0."))
     elif state["corruption"] > pools["purity"]:
         out.append(("resisting_corruption", "Corruption exceeds Purity: roll checks to resist the Scourge."))
+    tired = "one force die fewer on every check (a house default); catch your breath to end it"
     if pools["stamina"] == 0:
-        out.append(("tired", "Tired: Stamina 0."))
-    elif pools["stamina"] < 10:
+        out.append(("tired", f"Tired: Stamina 0, {tired}."))
+    elif "tired" in imposed:
+        out.append(("tired", f"Tired: worn out, {tired}."))
+    if 0 < pools["stamina"] < 10:
         out.append(("winded", "Winded: Stamina below 10."))
     if pools["dynama"] == 0:
         out.append(("paralysed", "Paralysed: Dynama 0."))
@@ -151,7 +200,41 @@ def state_effects(build: dict, report: Report, ctx: Context, state: dict) -> dic
         "labels": [text for _, text in found],
         "can_act": not {"bodily_death", "incapacitated", "paralysed"} & set(ids),
         "hero_points": st["pools"]["heroism"],
+        "changes": native_changes(ids, ctx),
     }
+
+
+def native_changes(held: list[str], ctx: Context) -> list[dict[str, Any]]:
+    """What the conditions ``held`` do to the checks: the ``changes`` of the native effects of
+    ``content/effects.json`` among them (tired: a force die fewer on every check), however the
+    condition came (Stamina 0, or the effect), each named by its effect (``text``). The rolls
+    (dice.py, the fight) add them; the engine leaves native effects' numbers to the ruleset."""
+    catalogue = ctx.catalogue.get("effects") or {}
+    out: list[dict[str, Any]] = []
+    for cid in held:
+        entry = catalogue.get(cid)
+        if isinstance(entry, dict) and entry.get("apply"):
+            out.extend({**change, "text": entry.get("name", cid)} for change in entry.get("changes") or ())
+    return out
+
+
+def in_step(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` (after a play-state action, its effects reattached) with its native effects in step
+    with ``imposed`` (``Ruleset.effects_in_step``): an imposed condition a Hero Point, first aid or a
+    breather lifted ends its effect with it. Never mutates ``state``."""
+    entries = [e for e in state.get(fx.STATE_KEY) or () if isinstance(e, dict)]
+    imposed = state.get("imposed") if isinstance(state.get("imposed"), list) else []
+    kept = [
+        e
+        for e in entries
+        if not (e.get("native") and e.get("effect") in IMPOSABLE and e["effect"] not in imposed)
+    ]
+    if len(kept) == len(entries):
+        return state
+    new = {**state, fx.STATE_KEY: kept}
+    if not kept:
+        new.pop(fx.STATE_KEY)
+    return new
 
 
 def _pool_status(pool: str, value: int, top: int, st: dict) -> str:
@@ -276,7 +359,7 @@ def state_action(
         raise StateError(
             "state.unknown_action",
             f"Paragon has no action {kind!r}; use damage, restore, set, resist_incapacitation, first_aid, "
-            "spend_hero_point, catch_breath, corrupt or cleanse.",
+            "spend_hero_point, catch_breath, corrupt, cleanse, impose or lift.",
             "/action",
         )
     st = normal(state, build, report, ctx)  # a fresh copy: the caller's state is never touched
@@ -339,14 +422,31 @@ def _change_pool(
     return st, log
 
 
+def _incapacitated(st: dict, top: dict[str, int]) -> bool:
+    """Whether the state's incapacitation is there to lift (imposed, or Health below half unresisted)."""
+    health = st["pools"]["health"]
+    imposed = "incapacitated" in (st.get("imposed") or ())
+    return health > 0 and (
+        imposed or (health * 2 < top.get("health", 0) and not st["incapacitation_resisted"])
+    )
+
+
+def _lift_incapacitation(st: dict, top: dict[str, int]) -> None:
+    """The incapacitation lifted, imposed or not: a Health below half stays resisted until the next blow."""
+    _without_imposed(st, "incapacitated")
+    if st["pools"]["health"] * 2 < top.get("health", 0):
+        st["incapacitation_resisted"] = True
+
+
 def _resist_incapacitation(
     st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
 ) -> tuple[dict, str]:
-    """Seed: "A combatant may resist incapacitation by expending one Hero Point"."""
+    """Seed: "A combatant may resist incapacitation by expending one Hero Point. This can also be
+    used to regain capacity on one's own after already being incapacitated"."""
     pools = st["pools"]
     if pools["health"] == 0:
         raise StateError("paragon.pool_locked", "Bodily death cannot be resisted.", "/pools/health")
-    if pools["health"] * 2 >= top.get("health", 0) or st["incapacitation_resisted"]:
+    if not _incapacitated(st, top):
         raise StateError(
             "paragon.not_incapacitated",
             "Health is not below half its maximum (or the incapacitation is already lifted); "
@@ -354,7 +454,7 @@ def _resist_incapacitation(
             "/pools/health",
         )
     _spend_hero_point(pools)
-    st["incapacitation_resisted"] = True
+    _lift_incapacitation(st, top)
     return st, f"{name} spends a Hero Point and stays in the fight ({pools['heroism']} left)."
 
 
@@ -362,14 +462,13 @@ def _first_aid(
     st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
 ) -> tuple[dict, str]:
     """Seed: "First aid applied after battle (Healing skill check vs TN 15) will remove the incapacitation"."""
-    health = st["pools"]["health"]
-    if health == 0 or health * 2 >= top.get("health", 0) or st["incapacitation_resisted"]:
+    if not _incapacitated(st, top):
         raise StateError(
             "paragon.not_incapacitated",
             "First aid lifts incapacitation; this character is not incapacitated.",
             "/pools/health",
         )
-    st["incapacitation_resisted"] = True
+    _lift_incapacitation(st, top)
     return st, f"First aid lifts {name}'s incapacitation."
 
 
@@ -392,7 +491,54 @@ def _catch_breath(
     pools = st["pools"]
     before = pools["stamina"]
     pools["stamina"] = top.get("stamina", 0)
+    _without_imposed(st, "tired")  # its effect ends with it (``in_step``)
     return st, f"{name} sits down and regulates their breathing: stamina {before} → {pools['stamina']}."
+
+
+def _condition(action: dict) -> str:
+    condition = action.get("condition")
+    if condition not in IMPOSABLE:
+        raise StateError(
+            "state.malformed", f"Name the condition: one of {', '.join(IMPOSABLE)}.", "/condition"
+        )
+    return condition
+
+
+def _without_imposed(st: dict, condition: str) -> bool:
+    """Take ``condition`` out of the imposed ones (the key left out when none are left): whether it was there."""
+    imposed = list(st.get("imposed") or ())
+    if condition not in imposed:
+        return False
+    imposed.remove(condition)
+    if imposed:
+        st["imposed"] = imposed
+    else:
+        st.pop("imposed", None)
+    return True
+
+
+def _impose(
+    st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None
+) -> tuple[dict, str]:
+    """impose: a condition put on the character whatever its pools say (the effects' ``apply``)."""
+    condition = _condition(action)
+    if st["pools"]["health"] == 0:
+        raise StateError("paragon.pool_locked", f"{name} is dead (Health 0).", "/pools/health")
+    if condition in (st.get("imposed") or ()):
+        raise StateError("paragon.already_imposed", f"{name} is {condition} already.", "/condition")
+    st["imposed"] = [c for c in IMPOSABLE if c in (st.get("imposed") or ()) or c == condition]
+    return st, f"{name} is {condition}."
+
+
+def _lift(st: dict, action: dict, top: dict[str, int], name: str, roller: Roller | None) -> tuple[dict, str]:
+    """lift: an imposed condition taken off again (the effects' ``remove``); the pools may still hold it."""
+    condition = _condition(action)
+    if not _without_imposed(st, condition):
+        raise StateError("paragon.not_imposed", f"{name} is not {condition} by an effect.", "/condition")
+    still = dict(conditions(st, top))
+    if condition in still:
+        return st, f"{name} is still {condition}: {still[condition].split(': ', 1)[1]}"
+    return st, f"{name} is no longer {condition}."
 
 
 def _corruption(
@@ -419,6 +565,8 @@ ACTIONS = {
     "catch_breath": _catch_breath,
     "corrupt": _corruption,
     "cleanse": _corruption,
+    "impose": _impose,
+    "lift": _lift,
 }
 
 

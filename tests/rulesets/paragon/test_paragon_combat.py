@@ -150,11 +150,13 @@ def test_a_chain_holds_five_strikes_each_after_the_first_costing_one_stamina():
 
 
 def test_a_chained_strike_without_stamina_is_refused():
-    fight = Fight(
-        [fighter(1, AREN, stamina=0), fighter(2, HESK, npc=True, stamina=0)], {}, [8, 4, 6, 3, 5, 1]
-    )
+    # Both are tired at Stamina 0 (house default: one force die fewer on every check).
+    # Initiative: Aren d12 8 + 1d6 4 + 4 = 16; Hesk 6 + 3 = 9.
+    fight = Fight([fighter(1, AREN, stamina=0), fighter(2, HESK, npc=True, stamina=0)], {}, [8, 4, 6, 3])
+    assert fight.by[1].combat["initiative"] == 16 and fight.by[2].combat["initiative"] == 9
     fight.act(1, action="engage", target=2, kind="melee")
-    fight.act(1, [10, 4, 4, 4], action="strike", skill="triarmatura")  # the first strike is free
+    assert fight.spec(1, "strike").odds == {"force": 2, "skill": 2, "tn": 20}
+    fight.act(1, [10, 4, 4], action="strike", skill="triarmatura")  # the first strike is free: 22 vs 20
     assert fight.spec(2, "avoid").code == "paragon.not_enough_stamina"
     fight.refused(2, "paragon.not_enough_stamina", action="avoid")
     fight.act(2, [1, 1], action="take_hit")  # unarmed 1d6 = 1, Morale −1

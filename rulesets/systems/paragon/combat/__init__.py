@@ -60,6 +60,11 @@ Readings where the seed leaves room (also shown on the page in the actions' reas
   ties are rolled again. Its odds are shown against the attacker's average roll.
 - Killing intent's 5 temporary Morale absorb a hit's Morale loss before the pool does
   (the pool's maximum stays the sheet's).
+- Effects (content/effects.json, issue #22): every check a fighter rolls (initiative, a strike, an
+  evasion, both sides' rolls) is the sheet's roll ``skill:<skill>`` of that fighter as it stands:
+  its effects (``Ruleset.with_effects``) and the numbers of the conditions its play state holds
+  (tired: a force die fewer), the same in an action's odds and in the roll (``rules._own``; a
+  chained strike's or an evasion's Stamina is spent after the check is set).
 - Seizing the offensive (seed: "a combatant who expends more HP than their opponent always gets to
   act first, regardless of Initiative and surprise assaults"): ``seize_offensive`` with an ``amount``
   of Hero Points, by either side of an exchange before its first strike; spends add up, the higher

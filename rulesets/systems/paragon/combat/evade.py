@@ -38,8 +38,12 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
         ],
     )
     if now.declared and attacker is not None:
-        mine = rules._check(actor, evasion_skill, extra_dice=1 if now.footing == "rearward" else 0)
-        theirs = rules._check(attacker, evasion_skill)
+        mine = rules._own(
+            actor,
+            rules._check(actor, evasion_skill, extra_dice=1 if now.footing == "rearward" else 0),
+            evasion_skill,
+        )
+        theirs = rules._own(attacker, rules._check(attacker, evasion_skill), evasion_skill)
         evade.odds = {
             **mine,
             "tn": round(EXPLODING_D12_MEAN + 3.5 * theirs["force"] + 2 * theirs["skill"]),
@@ -64,9 +68,13 @@ def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None)
     out = Outcome()
     rules._spend_stamina(actor, actor.state, 1, roller, out, f"{actor.name} tries to evade")
     extra = 1 if (actor.combat or {}).get("footing") == "rearward" else 0
+    # Each side rolls as its effects and conditions say, as the action's odds showed them (before the
+    # Stamina the attempt costs).
+    mine_check = rules._own(actor, rules._check(actor, skill, extra_dice=extra), skill)
+    theirs_check = rules._own(attacker, rules._check(attacker, skill), skill)
     for _ in range(dice.MAX_EXPLOSIONS):  # ties are rolled again
-        mine = dice.roll(rules._check(actor, skill, extra_dice=extra), roller)
-        theirs = dice.roll(rules._check(attacker, skill), roller)
+        mine = dice.roll(mine_check, roller)
+        theirs = dice.roll(theirs_check, roller)
         if mine["total"] != theirs["total"]:
             break
         out.log(

@@ -58,6 +58,25 @@ class ParagonCombat(CombatRules):
         force = lookup(self._forces(f), entry.get("force"), 0)
         return {"force": min(force + extra_dice, dice.ODDS_LIMIT), "skill": self._rank(f, skill)}
 
+    def _own(
+        self, f: Fighter, request: dict[str, Any], skill: str, state: dict | None = None
+    ) -> dict[str, Any]:
+        """``request``, a check of ``f``'s with ``skill``, as ``f`` rolls it now, the action's odds and
+        its roll alike: the effects on ``f`` that reach the sheet's roll ``skill:<skill>``
+        (``Ruleset.with_effects``) and the numbers of the conditions its play state holds (tired: a
+        force die fewer; state.py ``state_effects`` "changes"), force and skill kept within the
+        odds' limit. A check without a TN (initiative, an opposed roll) keeps none."""
+        st = f.state if state is None else state
+        rid = f"skill:{skill}"
+        out = self.ruleset.with_effects(request, st, rid)
+        out = dice.shift(out, self.effects_of(f, st).get("changes") or [], rid)
+        out = {
+            k: min(v, dice.ODDS_LIMIT) if k in ("force", "skill") and is_int(v) else v for k, v in out.items()
+        }
+        if "tn" not in request:
+            out.pop("tn", None)
+        return out
+
     def _defense(self, f: Fighter, kind: str) -> int:
         d = f.derived or {}
         key = "defense_melee" if kind == "melee" else "defense_missile"
@@ -90,7 +109,7 @@ class ParagonCombat(CombatRules):
             c = self.combat_numbers(f)
             intent = bool(c.get("killing_intent")) or str(f.id) in intent_ids
             footing = c.get("footing") or footings.get(str(f.id)) or "forward"
-            roll = dice.roll(self._check(f, "initiative"), roller)
+            roll = dice.roll(self._own(f, self._check(f, "initiative"), "initiative"), roller)
             total, text = roll["total"], roll["text"]
             if intent:
                 bonus = roller.d(6)
@@ -157,7 +176,7 @@ class ParagonCombat(CombatRules):
         ctx: Context | None = None,
     ) -> Outcome:
         out = Outcome()
-        roll = dice.roll(self._check(fighter, "initiative"), roller)
+        roll = dice.roll(self._own(fighter, self._check(fighter, "initiative"), "initiative"), roller)
         c = self.combat_numbers(fighter)
         c.update(
             initiative=roll["total"],
@@ -265,8 +284,10 @@ class ParagonCombat(CombatRules):
         if down == "dead":
             return f"{actor.name} is dead (Health 0).", "paragon.dead"
         if down == "incapacitated":
+            health, top = self._pools(actor)["health"], self._maxima(actor).get("health", 0)
+            why = " (Health below half)" if health * 2 < top else ""
             return (
-                f"{actor.name} is incapacitated (Health below half): spend a Hero Point to resist first.",
+                f"{actor.name} is incapacitated{why}: spend a Hero Point to resist first.",
                 "paragon.incapacitated",
             )
         if es.get("surprise_round") and c.get("surprised") and not surprise_waived:

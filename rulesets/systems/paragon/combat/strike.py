@@ -48,7 +48,9 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
                 "options": [{"id": w, "label": f"{n} ({d}d6)"} for w, (n, d) in WEAPONS.items()],
             },
         ],
-        odds={**rules._check(actor, skill), "tn": rules._defense(opponent, kind)} if opponent else None,
+        odds=rules._own(actor, {**rules._check(actor, skill), "tn": rules._defense(opponent, kind)}, skill)
+        if opponent
+        else None,
     )
     strike.deny(*now.exchange_gate)
     if ex is None:
@@ -104,7 +106,8 @@ def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None)
     if down == "incapacitated":
         # Defenceless: a melee blow finishes them; a ranged one needs only TN 10 and cannot be avoided.
         if ex["kind"] == "ranged":
-            roll = dice.roll({**rules._check(actor, skill), "tn": INCAPACITATED_RANGED_TN}, roller)
+            check = {**rules._check(actor, skill), "tn": INCAPACITATED_RANGED_TN}
+            roll = dice.roll(rules._own(actor, check, skill), roller)
             if roll["outcome"] != "pass":
                 out.log(
                     "strike",
@@ -130,7 +133,8 @@ def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None)
         out.log("exchange", "The exchange ends.")
         return out
     tn = rules._defense(opponent, ex["kind"])
-    roll = dice.roll({**rules._check(actor, skill), "tn": tn}, roller)
+    # The check as the action's odds showed it (before a chained strike's Stamina is spent).
+    roll = dice.roll(rules._own(actor, {**rules._check(actor, skill), "tn": tn}, skill), roller)
     n = ex["strikes"][key]
     if roll["outcome"] == "pass":
         new_es["threat"] = {
