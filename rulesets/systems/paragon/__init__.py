@@ -18,7 +18,6 @@ from rulesets.engine.ruleset import Ruleset
 from . import build as build_rules
 from . import dice as dice_rules
 from . import party
-from . import state as state_rules
 from .dice import ParagonDice
 from .state import ParagonPlayState
 
@@ -85,7 +84,8 @@ class Paragon(Ruleset):
 
     # ------------------------------------------------- effects (content/effects.json), party.py
     # Tired and incapacitated are native: state.py keeps them (``imposed``, Stamina 0, Health below
-    # half) and applies their numbers (``state_effects``'s "changes", which dice.py and combat add).
+    # half; each effect ``held_by`` its ``/imposed/<condition>``, so lifting it ends the effect) and
+    # applies their numbers (``state_effects``'s "changes", which dice.py and combat add).
 
     def changed_rollable(self, rollable: dict[str, Any]) -> dict[str, Any]:
         """The roll an effect changed, spelled out anew in its label (dice.py ``changed_rollable``)."""
@@ -101,10 +101,6 @@ class Paragon(Ruleset):
                 name = str(found.get("name") or rid)
                 return name if group == "skill" else f"{name} check"
         return super().label(key)
-
-    def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
-        """An imposed condition the play state's own rules lifted ends its effect (state.py ``in_step``)."""
-        return state_rules.in_step(state)
 
     def summary(
         self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None

@@ -4,7 +4,7 @@
                "heroism": 5, "dynama": 30, "morale": 12},   # current points, 0..maximum
      "corruption": 0,                  # no maximum; above Purity calls for resistance checks
      "incapacitation_resisted": false, # a Hero Point (or first aid) lifted the incapacitation
-     "imposed": ["tired"]}             # optional: conditions put on whatever the pools say
+     "imposed": {"tired": true}}       # optional: conditions put on whatever the pools say
 
 Hero Points are the current ``heroism`` pool. Conditions are read from the values:
 health below half its maximum → incapacitated (unless resisted), 0 → bodily death;
@@ -15,16 +15,16 @@ checks. A pool at 0 that is locked (health, face, purity) refuses every change.
 
 ``imposed`` (left out when empty) holds the conditions the GM (or a blow, a power, a forced march)
 put on the character whatever its pools say: ``IMPOSABLE``, tired and incapacitated, the two the
-effects catalogue applies natively (``content/effects.json``: its ``impose`` and ``lift`` actions).
-An imposed incapacitation ends as the seed's does (a Hero Point, first aid); an imposed tiredness
-when the character catches their breath (the seed's way back from Stamina 0).
+effects catalogue applies natively (``content/effects.json``: its ``impose`` and ``lift`` actions,
+each effect ``held_by`` its ``/imposed/<condition>``). An imposed incapacitation ends as the seed's
+does (a Hero Point, first aid); an imposed tiredness when the character catches their breath (the
+seed's way back from Stamina 0); its effect ends with it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
@@ -80,8 +80,8 @@ def normal(state: Any, build: dict, report: Report, ctx: Context) -> dict[str, A
         "incapacitation_resisted": state.get("incapacitation_resisted") is True,
     }
     imposed = state.get("imposed")
-    if isinstance(imposed, list):
-        kept = [c for c in IMPOSABLE if c in imposed]
+    if isinstance(imposed, dict):
+        kept = {c: True for c in IMPOSABLE if imposed.get(c) is True}
         if kept:
             out["imposed"] = kept
     return out
@@ -123,17 +123,13 @@ def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[I
     flag = state.get("incapacitation_resisted", False)
     if not isinstance(flag, bool):
         issues.append(Issue("state.malformed", "/incapacitation_resisted", "This must be true or false."))
-    imposed = state.get("imposed", [])
-    if (
-        not isinstance(imposed, list)
-        or any(c not in IMPOSABLE for c in imposed)
-        or len(set(imposed)) != len(imposed)
-    ):
+    imposed = state.get("imposed", {})
+    if not isinstance(imposed, dict) or any(c not in IMPOSABLE or v is not True for c, v in imposed.items()):
         issues.append(
             Issue(
                 "state.malformed",
                 "/imposed",
-                f"Imposed conditions are a list of different ones of {', '.join(IMPOSABLE)}.",
+                f"Imposed conditions are an object of {', '.join(IMPOSABLE)}, each true.",
             )
         )
     return issues
@@ -142,7 +138,7 @@ def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[I
 def conditions(state: dict, top: dict[str, int]) -> list[tuple[str, str]]:
     """The conditions a state implies: (id, text for the sheet)."""
     pools = state["pools"]
-    imposed = state.get("imposed") or ()
+    imposed = state.get("imposed") or {}
     out = []
     health = pools["health"]
     if health == 0:
@@ -216,25 +212,6 @@ def native_changes(held: list[str], ctx: Context) -> list[dict[str, Any]]:
         if isinstance(entry, dict) and entry.get("apply"):
             out.extend({**change, "text": entry.get("name", cid)} for change in entry.get("changes") or ())
     return out
-
-
-def in_step(state: dict[str, Any]) -> dict[str, Any]:
-    """``state`` (after a play-state action, its effects reattached) with its native effects in step
-    with ``imposed`` (``Ruleset.effects_in_step``): an imposed condition a Hero Point, first aid or a
-    breather lifted ends its effect with it. Never mutates ``state``."""
-    entries = [e for e in state.get(fx.STATE_KEY) or () if isinstance(e, dict)]
-    imposed = state.get("imposed") if isinstance(state.get("imposed"), list) else []
-    kept = [
-        e
-        for e in entries
-        if not (e.get("native") and e.get("effect") in IMPOSABLE and e["effect"] not in imposed)
-    ]
-    if len(kept) == len(entries):
-        return state
-    new = {**state, fx.STATE_KEY: kept}
-    if not kept:
-        new.pop(fx.STATE_KEY)
-    return new
 
 
 def _pool_status(pool: str, value: int, top: int, st: dict) -> str:
@@ -425,7 +402,7 @@ def _change_pool(
 def _incapacitated(st: dict, top: dict[str, int]) -> bool:
     """Whether the state's incapacitation is there to lift (imposed, or Health below half unresisted)."""
     health = st["pools"]["health"]
-    imposed = "incapacitated" in (st.get("imposed") or ())
+    imposed = "incapacitated" in (st.get("imposed") or {})
     return health > 0 and (
         imposed or (health * 2 < top.get("health", 0) and not st["incapacitation_resisted"])
     )
@@ -491,7 +468,7 @@ def _catch_breath(
     pools = st["pools"]
     before = pools["stamina"]
     pools["stamina"] = top.get("stamina", 0)
-    _without_imposed(st, "tired")  # its effect ends with it (``in_step``)
+    _without_imposed(st, "tired")  # its effect, held by it, ends with it
     return st, f"{name} sits down and regulates their breathing: stamina {before} → {pools['stamina']}."
 
 
@@ -506,10 +483,9 @@ def _condition(action: dict) -> str:
 
 def _without_imposed(st: dict, condition: str) -> bool:
     """Take ``condition`` out of the imposed ones (the key left out when none are left): whether it was there."""
-    imposed = list(st.get("imposed") or ())
-    if condition not in imposed:
+    imposed = dict(st.get("imposed") or {})
+    if imposed.pop(condition, None) is None:
         return False
-    imposed.remove(condition)
     if imposed:
         st["imposed"] = imposed
     else:
@@ -524,9 +500,10 @@ def _impose(
     condition = _condition(action)
     if st["pools"]["health"] == 0:
         raise StateError("paragon.pool_locked", f"{name} is dead (Health 0).", "/pools/health")
-    if condition in (st.get("imposed") or ()):
+    imposed = st.get("imposed") or {}
+    if condition in imposed:
         raise StateError("paragon.already_imposed", f"{name} is {condition} already.", "/condition")
-    st["imposed"] = [c for c in IMPOSABLE if c in (st.get("imposed") or ()) or c == condition]
+    st["imposed"] = {c: True for c in IMPOSABLE if c in imposed or c == condition}
     return st, f"{name} is {condition}."
 
 

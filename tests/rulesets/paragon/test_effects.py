@@ -174,7 +174,7 @@ def test_tired_takes_a_force_die_from_every_check_lives_in_the_play_state_and_le
     assert odds["pass"] == pytest.approx(float(pass_by_hand(1, 2, 12)), abs=1e-12)
     # Native: the play state holds it, and the sheet's Conditions say so, with what it does.
     build, report, state = sheet(character)
-    assert state["imposed"] == ["tired"]
+    assert state["imposed"] == {"tired": True}
     assert [(i["id"], i["label"]) for i in conditions_section(character)] == [
         (
             "tired",
@@ -251,11 +251,11 @@ def test_effects_add_up_and_tired_counts_once_however_it_came(table):
     build, report, state = sheet(character)
     names = {r["id"]: r.get("effects") for r in PARAGON.rollables(build, report, state)}
     assert names["skill:triarmatura"] == ["Tired", "Prone"] and names["skill:intuition"] == ["Tired"]
-    # Catching one's breath is the seed's rest: Stamina back, tired lifted, its effect ended with it.
+    # Catching one's breath is the seed's rest: Stamina back, tired lifted, its effect ended and said so.
     _, sentence = character_state_action(
         character_id=character.pk, user=table["player"], action={"action": "catch_breath"}
     )
-    assert sentence == "Sela sits down and regulates their breathing: stamina 0 → 20."
+    assert sentence == "Sela sits down and regulates their breathing: stamina 0 → 20. Tired ends."
     _, _, state = sheet(character)
     assert [e["id"] for e in state[fx.STATE_KEY]] == [prone["id"]] and "imposed" not in state
     assert tired["id"] not in {e["id"] for e in state[fx.STATE_KEY]}
@@ -291,7 +291,7 @@ def test_incapacitated_stops_every_roll_until_a_hero_point_lifts_it_and_ends_the
     _, sentence = character_state_action(
         character_id=character.pk, user=table["player"], action={"action": "resist_incapacitation"}
     )
-    assert sentence == "Sela spends a Hero Point and stays in the fight (4 left)."
+    assert sentence == "Sela spends a Hero Point and stays in the fight (4 left). Incapacitated ends."
     build, report, state = sheet(character)
     assert fx.STATE_KEY not in state and "imposed" not in state and state["pools"]["heroism"] == 4
     assert all(r.get("usable") is not False for r in PARAGON.rollables(build, report, state))
@@ -305,10 +305,12 @@ def test_a_malformed_imposed_list_is_a_state_problem():
     build = PARAGON.contract_data()["sheet"]
     report = PARAGON.validate(build)
     state = PARAGON.initial_state(build, report)
-    for imposed in (["asleep"], ["tired", "tired"], "tired"):
+    for imposed in ({"asleep": True}, {"tired": 1}, ["tired"], "tired"):
         issues = PARAGON.check_state({**state, "imposed": imposed}, build, report)
         assert [(i.code, i.path) for i in issues] == [("state.malformed", "/imposed")]
-    assert PARAGON.check_state({**state, "imposed": ["incapacitated", "tired"]}, build, report) == []
+    assert (
+        PARAGON.check_state({**state, "imposed": {"incapacitated": True, "tired": True}}, build, report) == []
+    )
 
 
 # ------------------------------------------------------------------ the GM's party page
