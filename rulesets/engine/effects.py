@@ -38,7 +38,8 @@ A change is ``{"target": <rollable id> | <id prefix ending in ":" or "."> | "all
 (one key per change; several keys may share a target, each applied):
 
 - a number key of the ruleset's odds request (``Ruleset.effect_keys``: ``dice``, ``skill``, ``tn``,
-  ``difficulty``…) is shifted by the number (and kept at the key's minimum);
+  ``difficulty``…) is shifted by the number (and kept within the key's minimum and, where the
+  ruleset's odds have one, its maximum, ``Ruleset.effect_keys_max``: ``shifted``);
 - ``mode`` (``Ruleset.effect_modes``) sets the request's mode: the modes of every change that
   reaches the request go together to ``Ruleset.combine_modes`` (default: the last one is the
   request's mode; a ruleset whose rules combine them overrides it: Our D&D's easy and hard cancel);
@@ -176,6 +177,19 @@ def change_keys(change: dict[str, Any]) -> list[str]:
     return [k for k in change if k not in CHANGE_META]
 
 
+def shifted(base: int, by: int, low: int | None, high: int | None = None) -> int:
+    """``base`` shifted by ``by``, kept within the key's bounds (``low``: ``Ruleset.effect_keys``,
+    ``high``: ``Ruleset.effect_keys_max``; None: no bound). A bound never moves a value the wrong way:
+    a penalty never raises a value already below the floor (a pool of 0 dice stays 0), a bonus never
+    lowers one already above the ceiling."""
+    value = base + by
+    if low is not None and by < 0:
+        value = max(min(low, base), value)
+    if high is not None and by > 0:
+        value = min(max(high, base), value)
+    return value
+
+
 def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, Any]], rollable_id: str | None):
     """``request`` with every change whose target matches ``rollable_id`` applied (a new dict; the
     request is left alone). A request that is not a dict is returned as it is."""
@@ -183,6 +197,7 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
         return request
     out = None
     mins = ruleset.effect_keys
+    maxes = ruleset.effect_keys_max
     typed: list[dict[str, Any]] = []
     modes: list[Any] = []
     for change in changes:
@@ -202,8 +217,7 @@ def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, An
             elif key in mins and is_int(value):
                 base = out.get(key, ruleset.effect_base(key, out))
                 if is_int(base):
-                    low = mins[key]
-                    out[key] = base + value if low is None else max(low, base + value)
+                    out[key] = shifted(base, value, mins[key], maxes.get(key))
     if out is not None and typed:
         ruleset.join_modifiers(out, typed)
     if out is not None and modes:

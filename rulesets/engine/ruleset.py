@@ -447,6 +447,9 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
     #: Number keys of the odds request an effect may shift, with the lowest value each may reach
     #: (None: no floor). Default: every whole-number key of ``content/examples.json``'s ``odds``, at 0.
     effect_keys_declared: ClassVar[dict[str, int | None] | None] = None
+    #: The highest value an effect may shift a key to, where the ruleset's odds refuse more (a d6 skill
+    #: level of 6, a difficulty of 10). Default: none.
+    effect_keys_max: ClassVar[dict[str, int]] = {}
     #: Values ``mode`` may be set to by an effect (none: the request has no mode).
     effect_modes: ClassVar[tuple[str, ...]] = ()
     #: Whether the request carries typed ``modifiers`` [{"type", "value"}] stacked by type.

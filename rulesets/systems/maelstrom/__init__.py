@@ -20,6 +20,12 @@ specialties and a willpower dot against the wound penalty, instead of a button p
 
 The answer keeps CONTRACT.md's shape; a roll also says the threshold it used and the
 required specialties it lacked (``threshold``, ``required_missing``).
+
+Effects (engine/effects.py, this folder's ``effects.py``): Wounds (native: bashing levels on the
+health track, whose wound penalty the pools already carry) and Prone (a house default). A change's
+target is ``"all"`` or one roll id (``strength``, ``strength__athletics``, ``willpower``): the ids
+have no prefix that groups them. The roll picker's roll and the encounter's rolls take the effects
+of the sheet's roll of the same traits.
 """
 
 from __future__ import annotations
@@ -27,11 +33,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
+from rulesets.engine.fields import is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import build as build_rules
+from . import effects as named
 from . import importer, picker, state
 from .dice import MaelstromDice
 from .state import MaelstromPlayState
@@ -50,8 +59,33 @@ class MaelstromRuleset(Ruleset):
     # Effects (engine/effects.py): the pool (at least 1 die) and the difficulty shift; the table sets
     # the difficulty (and the successes needed: the party roll's ``need``).
     effect_keys_declared = {"pool": 1, "difficulty": 2, "threshold": 0}
+    # The odds take at most 30 dice and a difficulty of 10 (seed: "between two and ten").
+    effect_keys_max = {"pool": 30, "difficulty": 10}
     table_keys = ("difficulty", "threshold")
     success_needs = True
+
+    def effect_base(self, key: str, request: dict[str, Any]) -> Any:
+        """A request without a difficulty rolls at the default difficulty (house rule, default 6)."""
+        if key == "difficulty":
+            return self.house_defaults.get("default_difficulty", 6)
+        return 0
+
+    def effects_in_step(self, state_: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
+        """Wounds effects end once the health track holds no bashing damage (healed on the sheet or
+        in a fight): the track is the one truth."""
+        health = state_.get("health")
+        if isinstance(health, list) and "bashing" in health:
+            return state_
+        gone = [
+            e["id"] for e in fx.active_entries(state_) if e.get("effect") == named.WOUNDS and e.get("native")
+        ]
+        return fx.without(state_, gone) if gone else state_
+
+    def effect_catalogue(self, ctx: Context | None = None) -> dict[str, fx.EffectKind]:
+        """``content/effects.json`` (and the campaign's homebrew effects), Wounds read from the
+        campaign's health chart (effects.py)."""
+        ctx = self.context_of(None, ctx)
+        return named.catalogue(super().effect_catalogue(ctx), self._house(ctx).health_chart)
 
     def success(self, answer: dict, need: int | None = None) -> float:
         """P(successes >= ``need``, default 1)."""
@@ -125,7 +159,7 @@ class MaelstromRuleset(Ruleset):
     ) -> dict[str, Any]:
         ctx = self.context_of(report, ctx)
         h = self._house(ctx)
-        return picker.picked(
+        rollable = picker.picked(
             build,
             report,
             state_,
@@ -135,6 +169,63 @@ class MaelstromRuleset(Ruleset):
             h.willpower_start,
             h.default_difficulty,
         )
+        # The effects reach the composed roll as they reach the sheet's roll of the same traits.
+        inputs_ = rollable.get("inputs") or {}
+        rid = named.roll_id(
+            (inputs_.get("attribute") or [""])[0],
+            (inputs_.get("ability") or [""])[0],
+            ctx.catalogue["abilities"],
+        )
+        names = named.names_reaching(state_, rid or self.PICKED)
+        if names:
+            rollable["request"] = self.with_effects(rollable["request"], state_, rid or self.PICKED)
+            rollable["effects"] = names
+            rollable["note"] = "; ".join(n for n in (rollable.get("note"), ", ".join(names)) if n)
+        return rollable
+
+    # ------------------------------------------------------------ the GM's screen
+
+    def summary(
+        self, build: dict, report: Report, state_: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """The health level (the lowest damaged box of the track), its wound penalty and the
+        permanent willpower."""
+        out: list[dict[str, Any]] = []
+        if state_:
+            eff = self.state_effects(build, report, state_, ctx=ctx)
+            level = "Dead" if eff["dead"] else eff["wound_level"] or "Unhurt"
+            out.append({"label": self.label("health_levels"), "value": level})
+            penalty = self._track_penalty(build, report, state_, ctx)
+            out.append({"label": self.label("wound_penalty"), "value": penalty})
+        willpower = (report.derived if report is not None else {}).get("willpower", build.get("willpower"))
+        if is_int(willpower):
+            out.append({"label": self.label("willpower"), "value": willpower})
+        return out
+
+    def _track_penalty(self, build: dict, report: Report, state_: dict, ctx: Context | None) -> int:
+        """The wound penalty of the track (what a willpower dot would ignore for one action)."""
+        h = self._house(self.context_of(report, ctx))
+        chart = state.chart_of(report, h.health_chart)
+        filled = sum(1 for box in state_.get("health") or [] if box is not None)
+        return named.penalty_at(chart, filled)
+
+    def pools(
+        self, build: dict, report: Report, state_: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """The health track (empty boxes of boxes) and willpower (current of permanent)."""
+        if not state_:
+            return []
+        h = self._house(self.context_of(report, ctx))
+        boxes = len(state.chart_of(report, h.health_chart))
+        health = state_.get("health")
+        damaged = sum(1 for box in health if box is not None) if isinstance(health, list) else 0
+        track = {
+            "id": "health",
+            "label": self.label("health_levels"),
+            "current": max(0, boxes - damaged),
+            "max": boxes,
+        }
+        return [track, *super().pools(build, report, state_, ctx=ctx)]
 
     # -------------------------------------------------------------- helpers
 

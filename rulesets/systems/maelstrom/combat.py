@@ -47,6 +47,11 @@ is house default, shown to players on the page:
   required specialties they have of the ability rolled, at most as many as its dots.
 - GM actions (``gm``): damage by type (soaked or not), heal, set the difficulty/threshold and
   the required specialties.
+- **Effects** (engine/effects.py): every roll of the fight, shown (``ActionSpec.odds``) and rolled
+  alike, takes the fighter's effects as the sheet's roll of the same traits does (``_with_effects``:
+  ``strength__melee`` for a melee attack, ``reflexes`` for Reflexes alone, ``willpower``, and
+  ``strength`` for the soak roll); the scene's difficulty and threshold are set first, so an effect
+  on them shifts the scene's numbers. Wounds are the track's own penalty, never counted again.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as, is_int, name_key, whole_number
 
 from . import dice
+from . import effects as named
 from .build import House, house
 from .state import DAMAGE_TYPES
 
@@ -138,6 +144,18 @@ class MaelstromCombat(CombatRules):
             return f"{f.name} is incapacitated ({why}) and cannot act.", "maelstrom.incapacitated"
         return "", ""
 
+    def _with_effects(
+        self, f: Fighter, request: dict[str, Any], rollable_id: str | None, notes: list[str] | None = None
+    ) -> dict[str, Any]:
+        """``request`` with ``f``'s effects applied as to the sheet's roll ``rollable_id``; the effects
+        that changed it are named in ``notes``."""
+        names = named.names_reaching(f.state, rollable_id)
+        if not names:
+            return request
+        if notes is not None:
+            notes.append(", ".join(names))
+        return self.ruleset.with_effects(request, f.state, rollable_id)
+
     def _chart_labels(self, f: Fighter) -> list[str]:
         chart = (self.report_of(f).derived or {}).get("health_levels") or self._house(
             self.ctx_of(f)
@@ -192,6 +210,7 @@ class MaelstromCombat(CombatRules):
                 notes.append(f"threshold +{len(missing)} without {', '.join(missing)}")
             if used:
                 notes.append(f"uses {', '.join(used)}")
+        request = self._with_effects(f, request, named.roll_id(attr, ability, self._abilities(f)), notes)
         return request, notes
 
     @staticmethod
@@ -405,7 +424,7 @@ class MaelstromCombat(CombatRules):
                 label="Willpower roll",
                 cost="free (when the storyteller calls for it)",
                 reaction=True,
-                odds={"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty, "threshold": 0},
+                odds=self._willpower_request(actor, fx, difficulty),
                 params=[
                     {
                         "id": "difficulty",
@@ -439,6 +458,11 @@ class MaelstromCombat(CombatRules):
                 "maelstrom.last_willpower",
             )
         return [roll, auto]
+
+    def _willpower_request(self, actor: Fighter, fx: dict, difficulty: int) -> dict[str, Any]:
+        """The willpower roll: current dots, no wound penalty, the actor's effects on it."""
+        request = {"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty, "threshold": 0}
+        return self._with_effects(actor, request, "willpower")
 
     def _gm_specs(self, es: dict, ctx: Context) -> list[ActionSpec]:
         levels = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
@@ -597,9 +621,18 @@ class MaelstromCombat(CombatRules):
             return 0, "aggravated damage cannot be soaked", []
         pool = self._attr(target, SOAK_ATTRIBUTE)
         difficulty = self._house(self.ctx_of(target)).default_difficulty
-        roll = dice.roll({"pool": pool, "difficulty": difficulty, "threshold": 0}, roller)
+        notes: list[str] = []
+        request = self._with_effects(
+            target, {"pool": pool, "difficulty": difficulty, "threshold": 0}, SOAK_ATTRIBUTE, notes
+        )
+        roll = dice.roll(request, roller)
         faces = ", ".join(map(str, roll["faces"])) or "no dice"
-        return roll["total"], f"soaks {roll['total']} (Strength {pool}: {faces})", list(roll["faces"])
+        how = f", {notes[0]}" if notes else ""
+        return (
+            roll["total"],
+            f"soaks {roll['total']} (Strength {request['pool']}{how}: {faces})",
+            list(roll["faces"]),
+        )
 
     def _damage(self, out: Outcome, target: Fighter, levels: int, kind: str) -> str:
         state = out.state.get(target.id, target.state)
@@ -696,10 +729,13 @@ class MaelstromCombat(CombatRules):
             raise CombatRefused(
                 "maelstrom.invalid_difficulty", "The difficulty is a whole number from 2 to 10."
             )
-        roll = dice.roll({"pool": min(dice.MAX_POOL, fx["willpower"]), "difficulty": difficulty}, roller)
+        request = self._willpower_request(actor, fx, difficulty)
+        roll = dice.roll(request, roller)
         note = get_as(action, "note", str, "")
         against = f" against {note.strip()[:120]}" if note.strip() else ""
-        text = f"{actor.name} rolls willpower{against} ({fx['willpower']} dice). {roll['text']}"
+        names = named.names_reaching(actor.state, "willpower")
+        how = f"; {', '.join(names)}" if names else ""
+        text = f"{actor.name} rolls willpower{against} ({request['pool']} dice{how}). {roll['text']}"
         if roll["outcome"] == "botch":
             new_state, lost = self.play_state_action(
                 actor, actor.state, {"action": "lose_willpower", "dots": max(1, roll["uncancelled_botches"])}

@@ -21,7 +21,9 @@ pool (not willpower rolls); a full track or 0 current willpower incapacitates.
 
 Actions for ``state_action`` (refusals raise ``StateError``):
 
-- ``{"action": "damage", "levels": n, "type": "bashing"|"lethal"|"aggravated"}``
+- ``{"action": "damage", "levels": n, "type": "bashing"|"lethal"|"aggravated", "within_track"?: true}``
+  (``within_track``: refused, ``maelstrom.track_full``, unless n empty boxes are left: the Wounds
+  effect fills boxes and never turns bashing into lethal or kills)
 - ``{"action": "heal", "levels": n, "type"?: …}``  least serious damage first, from the bottom
 - ``{"action": "spend_willpower", "purpose": "ignore_wounds"|"automatic_success"}``
   (not the last dot for an automatic success: ``maelstrom.last_willpower``)
@@ -317,6 +319,13 @@ def _damage(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict
         raise StateError("state.malformed", "Say which damage: bashing, lethal or aggravated.", "/type")
     if s["dead"]:
         raise StateError("maelstrom.dead", "This character is dead; no further damage applies.")
+    empty = sum(1 for b in s["health"] if b is None)
+    if act.get("within_track") is True and levels > empty:
+        raise StateError(
+            "maelstrom.track_full",
+            f"The health track has {empty} empty box{'' if empty == 1 else 'es'} left, not {levels}.",
+            "/levels",
+        )
     for _ in range(levels):
         if _take_one(s["health"], kind) == "fatal":
             s["dead"] = True

@@ -6,6 +6,13 @@ traits and blank build), ``dice.py`` the efficiency roll and the sheet's roll bu
 the play state (its shape is documented there), ``loadout.py`` what is wielded, worn
 or carried on the sheet, ``combat.py`` the action rounds, ``content/`` the
 catalogues and house defaults.
+
+Effects (engine/effects.py; ``content/effects.json``): Bleeding is native, exhaustion (Bleeding) in
+the play state's exhaustion list, so a bandage that removes it ends the effect too
+(``effects_in_step``); Stunned takes a die off every roll (a house default). A change's target is a
+roll button's id or a prefix of them: ``skill:<skill id>`` (``skill:`` every skill roll) and
+``item:<equipment index>:<action>`` (``item:`` every item's roll, ``item:0:`` every roll of the first
+item). The encounter's actions roll with the matching ids (combat/specs.py).
 """
 
 from __future__ import annotations
@@ -13,7 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
+from rulesets.engine.fields import is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
@@ -34,6 +43,8 @@ class PandoRuleset(Ruleset):
     # Effects (engine/effects.py): a change shifts the dice (at least 1) or the skill level; the
     # table sets nothing of a Pando roll (effect points needed are the party roll's ``need``).
     effect_keys_declared = {"dice": 1, "skill": 0}
+    # The odds take at most 30 dice and a skill level of 6 (every die gives EP).
+    effect_keys_max = {"dice": 30, "skill": 6}
     success_needs = True
 
     def success(self, answer: dict, need: int | None = None) -> float:
@@ -88,6 +99,53 @@ class PandoRuleset(Ruleset):
 
     dice = PandoDice()
     play_state = PandoPlayState()
+
+    def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
+        """Bleeding effects end with the last Bleeding source of the exhaustion list (a bandage, a
+        source removed by hand): the list is the one truth."""
+        sources = state.get("exhaustion")
+        if isinstance(sources, list) and any(
+            isinstance(e, dict) and e.get("type") == "bleeding" for e in sources
+        ):
+            return state
+        gone = [
+            e["id"] for e in fx.active_entries(state) if e.get("effect") == "bleeding" and e.get("native")
+        ]
+        return fx.without(state, gone) if gone else state
+
+    # ------------------------------------------------------------ the GM's screen
+
+    def summary(
+        self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """Momentum, the speed a round starts with now (max speed, less once stamina runs below it
+        after the round's exhaustion loss), the resistances (less their harm) and total exhaustion."""
+        derived = report.derived if report is not None else {}
+        effects = self.state_effects(build, report, state, ctx=ctx) if state else {}
+        out: list[dict[str, Any]] = []
+        if is_int(derived.get("momentum")):
+            out.append({"label": self.label("momentum"), "value": derived["momentum"]})
+        max_speed = derived.get("max_speed")
+        if is_int(max_speed):
+            speed = max_speed
+            stamina = state.get("stamina") if state else None
+            if is_int(stamina):
+                speed = min(max_speed, max(0, stamina - effects.get("stamina_loss_per_round", 0)))
+            out.append({"label": self.label("speed"), "value": speed})
+        resistances = effects.get("resistances") or derived.get("resistances") or {}
+        for key in ("awareness", "insight", "willpower"):
+            if is_int(resistances.get(key)):
+                out.append({"label": self.label(key), "value": resistances[key]})
+        if state:
+            total = (effects.get("exhaustion") or {}).get("total", 0)
+            out.append({"label": self.label("exhaustion"), "value": total})
+        return out
+
+    def pools(
+        self, build: dict, report: Report, state: dict | None, *, ctx: Context | None = None
+    ) -> list[dict[str, Any]]:
+        """Stamina (of max stamina): the resistances' section lists harm, not a pool."""
+        return [p for p in super().pools(build, report, state, ctx=ctx) if p["id"] == "stamina"]
 
     # --------------------------------------------------------------- combat
 

@@ -23,7 +23,8 @@ heal                   body_part, amount ≥ 1 (a maimed part never heals)
 resistance_harm        resistance, amount ≥ 1
 resistance_heal        resistance, amount ≥ 1
 add_exhaustion         type (e.g. "bleeding"), amount ≥ 1
-remove_exhaustion      type, or index into the list
+remove_exhaustion      type (every source of it), or index into the list; type and amount: the one
+                       source of that type and amount (what a Bleeding effect added)
 bandage                removes every Bleeding source
 spend_stamina          amount ≥ 1 (refused when there is not that much)
 regain_stamina         amount ≥ 1 (up to max stamina)
@@ -653,7 +654,8 @@ def _add_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[dict,
 
 
 def _remove_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
-    """remove_exhaustion (a ``type``, or the source at ``index``) / bandage (every Bleeding source)."""
+    """remove_exhaustion (a ``type``, the source at ``index``, or with ``amount`` the one source of
+    that type and amount) / bandage (every Bleeding source)."""
     bandage = action["action"] == "bandage"
     wanted: object  # a document's value, compared with each source's type
     if bandage:
@@ -661,6 +663,18 @@ def _remove_exhaustion(s: dict, action: dict, body: Body, name: str) -> tuple[di
     else:
         wanted = action.get("type")
         index = action.get("index")
+        if index is None and "amount" in action:
+            amount = _need_int(action, "amount")
+            index = next(
+                (i for i, e in enumerate(s["exhaustion"]) if e["type"] == wanted and e["amount"] == amount),
+                None,
+            )
+            if index is None:
+                raise StateError(
+                    "state.nothing_to_remove",
+                    f"{name} has no {wanted} {amount} exhaustion to remove.",
+                    "/type",
+                )
         if index is not None and not (is_int(index) and 0 <= index < len(s["exhaustion"])):
             raise StateError(
                 "state.nothing_to_remove", "There is no exhaustion source at that position.", "/index"

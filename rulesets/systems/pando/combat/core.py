@@ -59,6 +59,13 @@ class PandoCombatBase(CombatRules):
         except Exception:  # an odd state must not stop the fight page
             return {}
 
+    def _skill_used(self, f: Fighter, skills: list[str] | tuple[str, ...]) -> str:
+        """The skill a roll listing ``skills`` uses: the best one ``f`` has learned, else Capability
+        (as the sheet's roll buttons choose it: dice.py)."""
+        levels = self._levels(f)
+        known = [s for s in skills if s in levels]
+        return max(known, key=lambda s: levels[s], default=CAPABILITY)
+
     def _roll_request(
         self, f: Fighter, attribute: str, skills: list[str] | tuple[str, ...]
     ) -> dict[str, int]:

@@ -33,9 +33,14 @@ class ActionSpecs(PandoCombatBase):
         triggered: bool = False,
         target: str | None = None,
         odds: dict | None = None,
+        rollable: str | None = None,
         params: list | None = None,
         trigger_text: str = "",
     ) -> ActionSpec:
+        """One action's spec; its roll (``odds``, what ``perform`` rolls too) with the actor's effects
+        applied as they are to the sheet's roll ``rollable`` (None: only effects on every roll)."""
+        if odds is not None:
+            odds = self.ruleset.with_effects(odds, actor.state, rollable)
         combat = actor.combat or {}
         uses = (combat.get("uses") or {}).get(kind, 0)
         extra, wounded, unusable = self._part_cost(fx, parts)
@@ -118,10 +123,12 @@ class ActionSpecs(PandoCombatBase):
                         on_turn=on_turn,
                         target="enemy",
                         odds=self._roll_request(actor, strike["attribute"], strike.get("skills") or []),
+                        rollable=f"item:{i}:strike",
                     )
                 )
         for i, item, state, arms in equipment:
             roll = self._item_action(item, "block") or self._item_action(item, "strike")
+            rolled = (roll or {}).get("action")
             if state == "wielded" and roll and isinstance(roll.get("attribute"), str):
                 specs.append(
                     self._spec(
@@ -136,6 +143,7 @@ class ActionSpecs(PandoCombatBase):
                         triggered=attacked,
                         trigger_text="take it when you are attacked",
                         odds=self._roll_request(actor, roll["attribute"], roll.get("skills") or []),
+                        rollable=f"item:{i}:{rolled}",
                     )
                 )
         specs.append(
@@ -151,6 +159,7 @@ class ActionSpecs(PandoCombatBase):
                 triggered=attacked,
                 trigger_text="take it when you are attacked",
                 odds=self._roll_request(actor, "acrobatics", DODGE_SKILLS),
+                rollable=f"skill:{self._skill_used(actor, DODGE_SKILLS)}",
             )
         )
         specs.append(
@@ -166,6 +175,7 @@ class ActionSpecs(PandoCombatBase):
                 triggered=attacked,
                 trigger_text="take it when a blow is coming at you",
                 odds=self._roll_request(actor, "endurance", [CAPABILITY]),
+                rollable=f"skill:{CAPABILITY}",
             )
         )
         specs.append(
@@ -216,6 +226,7 @@ class ActionSpecs(PandoCombatBase):
                         on_turn=on_turn,
                         target="ally" if use.get("effect") else None,
                         odds=odds,
+                        rollable=f"item:{i}:use_item",
                     )
                 )
         if attack.get("attacker") == actor.id and (attack.get("ep") or 0) > 0:
