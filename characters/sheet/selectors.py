@@ -406,6 +406,12 @@ def roll_request(
     this roll does not take is left out (a roll without a target ignores the target)."""
     raw_request = rollable.get("request")
     request: dict[str, Any] = dict(raw_request) if isinstance(raw_request, dict) else {}
+    # A roll an effect changed: the table's numbers go into the request before the effects, which
+    # then change them too (+1 difficulty on the scene's difficulty; hard meeting the table's easy).
+    unaffected = rollable.get("unaffected")
+    affected = isinstance(unaffected, dict) and rules.ruleset is not None
+    if affected:
+        request = dict(unaffected)
     specs = {s["name"]: s for s in roll_inputs(rules, rollable)}
     for name, raw in (inputs or {}).items():
         spec = specs.get(name)
@@ -417,6 +423,8 @@ def roll_request(
         if spec.get("any_roll") and name not in request and value == spec.get("default"):
             continue  # a situational number left at its default changes nothing: the request stays plain
         request[name] = value
+    if affected and rules.ruleset is not None:
+        request = rules.ruleset.with_effects(request, rules.state, rollable.get("id"))
     return request, ""
 
 

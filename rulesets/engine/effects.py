@@ -248,7 +248,9 @@ def active_changes(state: Any) -> list[dict[str, Any]]:
 
 def apply_to_rollables(ruleset: Ruleset, rollables: list[dict[str, Any]], state: Any) -> list[dict[str, Any]]:
     """The rollables with the state's effects applied to their requests; a rollable an effect
-    changed names it (``"effects": ["Stunned"]``)."""
+    changed names it (``"effects": ["Stunned"]``) and keeps its request before them
+    (``"unaffected"``), so that numbers the table sets (a target, a difficulty, a mode) go in
+    before the effects change them (``Ruleset.with_effects`` on the unaffected request)."""
     changes = active_changes(state)
     if not changes:
         return rollables
@@ -260,6 +262,7 @@ def apply_to_rollables(ruleset: Ruleset, rollables: list[dict[str, Any]], state:
             out.append(rollable)
             continue
         changed = dict(rollable)
+        changed["unaffected"] = rollable.get("request")
         changed["request"] = apply_changes(ruleset, rollable.get("request"), hits, rid)
         names = [n for n in rollable.get("effects") or () if isinstance(n, str)]  # the ruleset's own
         for c in hits:
