@@ -49,14 +49,12 @@ def effect_view(
         "name": entry.get("name", ""),
         "value": entry.get("value"),
         "changes": changes,
-        "duration": entry.get("duration"),
-        "encounter": entry.get("encounter"),
+        "duration": fx.public_duration(entry.get("duration")),
+        "encounter": (entry.get("duration") or {}).get("encounter"),
         "native": bool(entry.get("native")),
         "house_default": bool(entry.get("house_default")),
         "text": [fx.describe_change(ruleset, c, labels) for c in changes],
-        "remaining": fx.duration_text(
-            entry.get("duration"), start_round=entry.get("start_round"), round_now=round_now
-        ),
+        "remaining": fx.duration_text(entry.get("duration"), round_now=round_now),
     }
 
 

@@ -75,16 +75,16 @@ def _rules(character: Character) -> tuple[Ruleset, Report, Any, dict]:
     return ruleset, report, ctx, state
 
 
-def effect_duration(*, campaign_id: int, duration: Any, encounter: Any) -> dict[str, Any]:
-    """A duration request checked against the campaign's running encounters: the entry's
-    ``duration`` (as asked), ``encounter`` (the encounter it runs on, or None) and ``start_round``
-    (the round it began, for rounds). Raises ``EffectRefused``."""
+def effect_duration(*, campaign_id: int, duration: Any, encounter: Any) -> dict[str, Any] | None:
+    """A duration request checked against the campaign's running encounters: what the entry keeps
+    (a duration on an encounter's clock carries the encounter and the round it began). Raises
+    ``EffectRefused``."""
     if duration in (None, {}, "none"):
         if encounter is not None:
             raise EffectRefused(
                 "effect.bad_duration", "An encounter goes with a duration in rounds.", "/encounter"
             )
-        return {"duration": None, "encounter": None, "start_round": None}
+        return None
     if not isinstance(duration, dict):
         raise EffectRefused(
             "effect.bad_duration",
@@ -119,10 +119,10 @@ def effect_duration(*, campaign_id: int, duration: Any, encounter: Any) -> dict[
                 "That is not a running encounter of this campaign: start it first, or choose another duration.",
                 "/encounter",
             )
-        return {"duration": {"rounds": rounds}, "encounter": moment.encounter_id, "start_round": moment.round}
+        return {"rounds": rounds, "encounter": moment.encounter_id, "start_round": moment.round}
     until = duration.get("until")
     if until == "rest":
-        return {"duration": {"until": "rest"}, "encounter": None, "start_round": None}
+        return {"until": "rest"}
     if until == "end_of_turn":
         combatant = duration.get("combatant")
         moment = (
@@ -136,11 +136,7 @@ def effect_duration(*, campaign_id: int, duration: Any, encounter: Any) -> dict[
                 "Until the end of a turn needs a combatant of a running encounter of this campaign.",
                 "/duration/combatant",
             )
-        return {
-            "duration": {"until": "end_of_turn", "combatant": combatant},
-            "encounter": moment.encounter_id,
-            "start_round": moment.round,
-        }
+        return {"until": "end_of_turn", "combatant": combatant, "encounter": moment.encounter_id}
     raise EffectRefused(
         "effect.bad_duration",
         'A duration is {"rounds": N}, {"until": "end_of_turn", "combatant": id} or {"until": "rest"}.',
@@ -165,8 +161,8 @@ def character_effect_apply(
             entry, kind = fx.resolve(ruleset, spec, ids, ctx=ctx)
         except fx.EffectError as exc:
             raise _refused(exc) from None
-        entry.update(
-            effect_duration(campaign_id=character.campaign_id, duration=duration, encounter=encounter)
+        entry["duration"] = effect_duration(
+            campaign_id=character.campaign_id, duration=duration, encounter=encounter
         )
         entries = fx.active_entries(state)
         if len(entries) >= fx.MAX_EFFECTS:

@@ -49,8 +49,8 @@ A change is ``{"target": <rollable id> | <id prefix ending in ":" or "."> | "all
 
 Durations
 ---------
-``None`` (until removed), ``{"rounds": N}`` (ends when the round of the entry's ``encounter`` has
-advanced N times since ``start_round``, both kept on the entry beside the duration), ``{"until": "end_of_turn", "combatant": id}`` (ends when that
+``None`` (until removed), ``{"rounds": N, "encounter": id, "start_round": r}`` (ends when that
+encounter's round has advanced N times since round r), ``{"until": "end_of_turn", "combatant": id, "encounter": id}`` (ends when that
 combatant's turn ends), ``{"until": "rest"}`` (ends when the character rests). The product keeps the
 clock; here are the plain functions that say which entries end.
 """
@@ -379,14 +379,15 @@ def describe_change(ruleset: Ruleset, change: dict[str, Any], rollables: dict[st
     return f"{', '.join(parts)} to {where}"
 
 
-def duration_text(duration: Any, *, start_round: int | None = None, round_now: int | None = None) -> str:
+def duration_text(duration: Any, *, round_now: int | None = None) -> str:
     """What remains of a duration, in words."""
     if not duration:
         return "until removed"
     if "rounds" in duration:
         left = duration["rounds"]
-        if round_now is not None and is_int(start_round):
-            left = max(0, start_round + duration["rounds"] - round_now)
+        start = duration.get("start_round")
+        if round_now is not None and is_int(start):
+            left = max(0, start + duration["rounds"] - round_now)
         return f"{left} round{'s' if left != 1 else ''} left"
     until = duration.get("until")
     if until == "end_of_turn":
@@ -406,8 +407,8 @@ def ending_on_round(state: Any, encounter: int, round_now: int) -> list[dict[str
     out = []
     for e in active_entries(state):
         d = e.get("duration") or {}
-        start = e.get("start_round")
-        if "rounds" in d and e.get("encounter") == encounter and is_int(start) and is_int(d["rounds"]):
+        start = d.get("start_round")
+        if "rounds" in d and d.get("encounter") == encounter and is_int(start) and is_int(d["rounds"]):
             if round_now >= start + d["rounds"]:
                 out.append(e)
     return out
@@ -425,7 +426,7 @@ def ending_on_turn_end(state: Any, combatant: int) -> list[dict[str, Any]]:
 
 def ending_with_encounter(state: Any, encounter: int) -> list[dict[str, Any]]:
     """The entries tied to encounter ``encounter`` (they end with it)."""
-    return [e for e in active_entries(state) if e.get("encounter") == encounter]
+    return [e for e in active_entries(state) if (e.get("duration") or {}).get("encounter") == encounter]
 
 
 def released(state: Any) -> list[dict[str, Any]]:
@@ -578,3 +579,11 @@ def resolve(
         "native": False,
     }
     return entry, None
+
+
+def public_duration(duration: Any) -> dict[str, Any] | None:
+    """The duration as it was asked for (CONTRACT.md): the clock's bookkeeping (the encounter, the
+    round it began) left out."""
+    if not isinstance(duration, dict) or not duration:
+        return None
+    return {k: v for k, v in duration.items() if k not in ("encounter", "start_round")}
