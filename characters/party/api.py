@@ -44,6 +44,7 @@ E400 = OpenApiResponse(
 E403 = OpenApiResponse(ErrorSerializer, description="A player of the campaign: only its GM sees the party.")
 E404 = OpenApiResponse(ErrorSerializer, description="No such campaign, or you are not at its table.")
 
+
 class PartyPendingItemSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The request's id (/api/v1/advancements/<id>/).")
     character = serializers.IntegerField()
@@ -61,13 +62,13 @@ class PartyPendingSerializer(serializers.Serializer):
 
 
 class PartySummaryNumberSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the API field "label" shadows Field.label
     value = serializers.JSONField()
 
 
 class PartyPoolSerializer(serializers.Serializer):
     id = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the API field "label" shadows Field.label
     current = serializers.IntegerField()
     max = serializers.IntegerField(allow_null=True)
 
@@ -113,7 +114,7 @@ class PartyOddsRequestSerializer(serializers.Serializer):
 
 class PartyAidSerializer(serializers.Serializer):
     id = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the API field "label" shadows Field.label
     text = serializers.CharField(allow_blank=True)
     changes = serializers.ListField(child=serializers.DictField())
     changed = serializers.ListField(child=serializers.CharField(), help_text="Each change in words.")
@@ -122,7 +123,7 @@ class PartyAidSerializer(serializers.Serializer):
 class PartyOddsCharacterSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the API field "label" shadows Field.label
     request = serializers.DictField()
     odds = serializers.DictField()
     success = serializers.FloatField()
@@ -131,7 +132,7 @@ class PartyOddsCharacterSerializer(serializers.Serializer):
 
 class PartyOddsSerializer(serializers.Serializer):
     rollable = serializers.CharField()
-    label = serializers.CharField(help_text="The roll in the ruleset's words.")
+    label = serializers.CharField(help_text="The roll in the ruleset's words.")  # type: ignore[assignment]  # the API field "label" shadows Field.label
     table = serializers.DictField()
     need = serializers.IntegerField(allow_null=True)
     aid = PartyAidSerializer(allow_null=True)

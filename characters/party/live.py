@@ -40,7 +40,9 @@ def party_changed(character) -> None:
     changed without a new version of it (the ledger, its requests): the GM's open party pages
     fetch its card once the transaction commits."""
     pk, version, campaign_id = character.pk, character.version, character.campaign_id
-    transaction.on_commit(lambda: send_party_changed(campaign_id=campaign_id, character_id=pk, version=version))
+    transaction.on_commit(
+        lambda: send_party_changed(campaign_id=campaign_id, character_id=pk, version=version)
+    )
 
 
 def send_party_changed(*, campaign_id: int | None, character_id: int, version: int) -> None:
@@ -50,6 +52,8 @@ def send_party_changed(*, campaign_id: int | None, character_id: int, version: i
         layer = get_channel_layer()
         if layer is None:
             return
-        async_to_sync(layer.group_send)(gm_group(campaign_id), message(character_id=character_id, version=version))
+        async_to_sync(layer.group_send)(
+            gm_group(campaign_id), message(character_id=character_id, version=version)
+        )
     except Exception:
         logger.exception("telling the party page of character %s failed", character_id)

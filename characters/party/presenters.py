@@ -52,15 +52,15 @@ def _value_text(value: Any) -> str:
 
 def _pool(pool: dict[str, Any]) -> dict[str, Any]:
     high, now = pool.get("max"), pool.get("current")
-    meter = is_int(high) and high > 0 and is_int(now)
+    top = high if is_int(high) and high > 0 and is_int(now) else None
     return {
         "label": pool.get("label", ""),
         "current": now,
         "max": high,
-        "meter": meter,
+        "meter": top is not None,
         # A bar that turns from good to bad as the pool runs low (HTML <meter> low/high/optimum).
-        "low": f"{high / 3:.2f}" if meter else "",
-        "high": f"{2 * high / 3:.2f}" if meter else "",
+        "low": f"{top / 3:.2f}" if top is not None else "",
+        "high": f"{2 * top / 3:.2f}" if top is not None else "",
     }
 
 
@@ -70,7 +70,9 @@ def pending_links(items: list[dict[str, Any]], ruleset: Ruleset | None) -> list[
     for item in items:
         creation = item["kind"] == "creation"
         cost = ", ".join(
-            f"{n} {ruleset.currency_label(c, n) if ruleset else c}" for c, n in (item.get("cost") or {}).items() if n
+            f"{n} {ruleset.currency_label(c, n) if ruleset else c}"
+            for c, n in (item.get("cost") or {}).items()
+            if n
         )
         out.append(
             {
@@ -210,7 +212,8 @@ def odds_form(
         if "choices" in spec:
             field["kind"] = "choice"
             field["choices"] = [
-                {"value": c, "label": ruleset.label(c), "selected": str(c) == str(value)} for c in spec["choices"]
+                {"value": c, "label": ruleset.label(c), "selected": str(c) == str(value)}
+                for c in spec["choices"]
             ]
         else:
             field["kind"] = "int"

@@ -172,7 +172,9 @@ def _member_rules(character: Character, ruleset: Ruleset, ctx: Context) -> Membe
     return MemberRules(
         valid=True,
         summary=tuple(
-            {"label": str(s.get("label", "")), "value": s.get("value")} for s in summary if isinstance(s, dict)
+            {"label": str(s.get("label", "")), "value": s.get("value")}
+            for s in summary
+            if isinstance(s, dict)
         ),
         pools=tuple(
             {
@@ -216,7 +218,9 @@ def encounter_rounds(*, campaign: Campaign, characters: list[Character]) -> dict
     return rounds
 
 
-def member_effects(ruleset: Ruleset | None, character: Character, rounds: dict[int, int]) -> list[dict[str, Any]]:
+def member_effects(
+    ruleset: Ruleset | None, character: Character, rounds: dict[int, int]
+) -> list[dict[str, Any]]:
     """The character's active effects as ``effect_view`` shows them, ``remaining`` counted from the
     encounter's round now."""
     if ruleset is None:
@@ -225,7 +229,8 @@ def member_effects(ruleset: Ruleset | None, character: Character, rounds: dict[i
     for entry in fx.active_entries(character.state):
         view = effect_view(ruleset, entry)
         duration = entry.get("duration") or {}
-        now = rounds.get(duration.get("encounter")) if "rounds" in duration else None
+        encounter = duration.get("encounter")
+        now = rounds.get(encounter) if "rounds" in duration and is_int(encounter) else None
         if now is not None:
             view["remaining"] = fx.duration_text(duration, round_now=now)
         out.append(view)
@@ -259,7 +264,8 @@ def party_unspent(*, characters: list[Character]) -> dict[int, dict[str, int]]:
         mine = sums.get(character.pk, {})
         currencies = ruleset.awardable_currencies if ruleset is not None else tuple(mine)
         report = character.report if isinstance(character.report, dict) else {}
-        spent = report.get("spent") if isinstance(report.get("spent"), dict) else {}
+        found = report.get("spent")
+        spent: dict[str, Any] = found if isinstance(found, dict) else {}
         line = {}
         for currency in currencies:
             unspent = mine.get(currency, 0)
@@ -351,7 +357,9 @@ def table_specs(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
     every key of ``table_keys`` (a key the form does not list gets its label only)."""
     fields = _safe("odds_form", None, ruleset.odds_form) or []
     form = {f["name"]: f for f in fields if isinstance(f, dict) and isinstance(f.get("name"), str)}
-    return {key: dict(form.get(key) or {"name": key, "label": ruleset.label(key)}) for key in ruleset.table_keys}
+    return {
+        key: dict(form.get(key) or {"name": key, "label": ruleset.label(key)}) for key in ruleset.table_keys
+    }
 
 
 def _whole(raw: Any, *, form: bool) -> int | None:
@@ -383,7 +391,8 @@ def check_table(ruleset: Ruleset, table: Any, *, form: bool = False) -> dict[str
         spec = specs.get(key)
         if spec is None:
             raise _refuse(
-                f"{key!r} is not one of the numbers the table sets in {ruleset.name}: {allowed}.", f"table.{key}"
+                f"{key!r} is not one of the numbers the table sets in {ruleset.name}: {allowed}.",
+                f"table.{key}",
             )
         if form and raw in ("", None):
             continue
@@ -436,7 +445,9 @@ def roll_aids(ruleset: Ruleset, ctx: Context | None) -> list[dict[str, Any]]:
     ]
 
 
-def check_aid(ruleset: Ruleset, ctx: Context | None, aid: Any, *, form: bool = False) -> dict[str, Any] | None:
+def check_aid(
+    ruleset: Ruleset, ctx: Context | None, aid: Any, *, form: bool = False
+) -> dict[str, Any] | None:
     """The chosen aid (one of ``roll_aids``), or None."""
     if aid is None or (form and aid == ""):
         return None
@@ -488,7 +499,9 @@ def aid_view(ruleset: Ruleset, aid: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _odds(ruleset: Ruleset, ctx: Context | None, request: dict[str, Any], who: str, what: str) -> dict[str, Any]:
+def _odds(
+    ruleset: Ruleset, ctx: Context | None, request: dict[str, Any], who: str, what: str
+) -> dict[str, Any]:
     try:
         return ruleset.odds(request, ctx=ctx)
     except OddsError as exc:

@@ -86,7 +86,9 @@ def party_odds_answer(request: HtmxHttpRequest, campaign_id: int) -> HttpRespons
     campaign = party_campaign(user=request.user, campaign_id=campaign_id)
     if not request.htmx:
         query = request.GET.urlencode()
-        return redirect(reverse("campaign_party", args=[campaign.pk]) + (f"?{query}" if query else "") + "#party-odds")
+        return redirect(
+            reverse("campaign_party", args=[campaign.pk]) + (f"?{query}" if query else "") + "#party-odds"
+        )
     characters = party_characters(campaign=campaign)
     values = presenters.form_values(request.GET)
     html = render_to_string(ANSWER_TEMPLATE, _answer(campaign, characters, values))
@@ -100,7 +102,11 @@ def party_cards(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     campaign = party_campaign(user=request.user, campaign_id=campaign_id)
     if not request.htmx:
         return redirect("campaign_party", campaign.pk)
-    context = {"campaign": campaign, **presenters.party_cards(campaign=campaign), "csrf_token": get_token(request)}
+    context = {
+        "campaign": campaign,
+        **presenters.party_cards(campaign=campaign),
+        "csrf_token": get_token(request),
+    }
     html = render_to_string("characters/party/_party_cards.html", context) + render_to_string(
         "characters/party/_party_pending.html", context
     )
@@ -115,12 +121,18 @@ def party_card(request: HtmxHttpRequest, campaign_id: int, character_id: int) ->
     (``data-gone``) that takes its card off the page; one not of this campaign is a 404."""
     campaign = party_campaign(user=request.user, campaign_id=campaign_id)
     if not request.htmx:
-        return redirect(reverse("campaign_party", args=[campaign.pk]) + f"#party-character-{int(character_id)}")
+        return redirect(
+            reverse("campaign_party", args=[campaign.pk]) + f"#party-character-{int(character_id)}"
+        )
     character = party_character(campaign=campaign, character_id=character_id)
     if character is None:
         raise Http404("No such character in this campaign.")
     if character.status != Character.Status.ACTIVE:
-        context = {"campaign": campaign, "gone": character.pk, **presenters.party_cards(campaign=campaign, characters=[])}
+        context = {
+            "campaign": campaign,
+            "gone": character.pk,
+            **presenters.party_cards(campaign=campaign, characters=[]),
+        }
         html = render_to_string("characters/party/_party_card_gone.html", context) + render_to_string(
             "characters/party/_party_pending.html", context
         )

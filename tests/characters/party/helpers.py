@@ -22,7 +22,9 @@ def make_party(table, slug: str, count: int = 2, *, campaign=None) -> tuple[Any,
         gm=table["gm"], ruleset=slug, players=[table["player"], table["other"]], name="The Long Road"
     )
     have = Character.objects.filter(campaign=campaign).count()
-    characters = [add_character(table, campaign, slug, NAMES[(have + i) % len(NAMES)], i) for i in range(count)]
+    characters = [
+        add_character(table, campaign, slug, NAMES[(have + i) % len(NAMES)], i) for i in range(count)
+    ]
     return campaign, characters
 
 
@@ -77,5 +79,10 @@ def first_pool_with_room(character) -> dict | None:
             continue
         for item in section.get("items", []):
             if is_int(item.get("max")) and item["max"] > 1 and is_int(item.get("value")) and item.get("path"):
-                return {"label": item["label"], "path": item["path"], "max": item["max"], "value": item["value"]}
+                return {
+                    "label": item["label"],
+                    "path": item["path"],
+                    "max": item["max"],
+                    "value": item["value"],
+                }
     return None

@@ -88,8 +88,12 @@ def test_what_waits_for_review_is_the_pending_requests_and_new_characters(slug, 
     campaign, (ayla, bram) = make_party(table, slug, 2)
     build = copy.deepcopy(ayla.build)
     build["notes"] = "Learned to swim."
-    request = advancement_services.advancement_request(character_id=ayla.pk, user=table["player"], build=build)
-    Campaign.objects.filter(pk=campaign.pk).update(settings={**campaign.settings, "approve_new_characters": True})
+    request = advancement_services.advancement_request(
+        character_id=ayla.pk, user=table["player"], build=build
+    )
+    Campaign.objects.filter(pk=campaign.pk).update(
+        settings={**campaign.settings, "approve_new_characters": True}
+    )
     newcomer = add_character(table, campaign, slug, "Nim", 1, status=Character.Status.DRAFT)
     character_submit(character_id=newcomer.pk, user=table["other"])
     assert Character.objects.get(pk=newcomer.pk).status == Character.Status.PENDING
@@ -149,7 +153,12 @@ def test_an_effect_on_an_encounter_s_clock_says_how_many_rounds_remain_now(slug,
     combat.encounter_start(encounter=fight, user=table["gm"], roller=FixedRoller([1] * 40))
     made = api_client(table["gm"]).post(
         f"/api/v1/characters/{ayla.pk}/effects/",
-        {"name": "Dazzled", "changes": [{"target": "all", key: -1}], "duration": {"rounds": 3}, "encounter": fight.pk},
+        {
+            "name": "Dazzled",
+            "changes": [{"target": "all", key: -1}],
+            "duration": {"rounds": 3},
+            "encounter": fight.pk,
+        },
         format="json",
     )
     assert made.status_code == 201, made.json()

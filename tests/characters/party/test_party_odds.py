@@ -161,9 +161,12 @@ def test_an_aid_changes_every_request_and_the_answer_says_what_it_changed(slug, 
     offered = ruleset.roll_aids(ruleset.context())
     if key is not None:
         # An aid of the test's own (the registry's rulesets may offer none): +1 to the roll's number.
-        aid = {"id": "helping_hand", "label": "A helping hand", "text": "An ally lends a hand.", "changes": [
-            {"target": "all", key: 1}
-        ]}
+        aid = {
+            "id": "helping_hand",
+            "label": "A helping hand",
+            "text": "An ally lends a hand.",
+            "changes": [{"target": "all", key: 1}],
+        }
         monkeypatch.setattr(ruleset, "roll_aids", lambda ctx=None: [*offered, aid])
         got = party_odds(table["gm"], campaign, {"rollable": roll["id"], "aid": "helping_hand"})
         assert got.status_code == 200, got.json()
@@ -198,7 +201,9 @@ def _roll_some_builds_lack(slug):
     for build in builds:
         report = ruleset.validate(build)
         state = ruleset.initial_state(build, report, ctx=ctx) if report.valid else {}
-        ids.append({r["id"] for r in ruleset.rollables(build, report, state, ctx=ctx)} if report.valid else set())
+        ids.append(
+            {r["id"] for r in ruleset.rollables(build, report, state, ctx=ctx)} if report.valid else set()
+        )
     for i, mine in enumerate(ids):
         for j, theirs in enumerate(ids):
             extra = sorted(mine - theirs)
@@ -221,7 +226,9 @@ def test_characters_without_the_roll_are_missing(slug, table):
         with_it = None
         without = add_character(table, campaign, slug, "Lum")
         Character.objects.filter(pk=without.pk).update(build={"format": "nonsense"})
-    answer = _check_answer(slug, table, campaign, [*characters, *([with_it] if with_it else []), without], rollable_id)
+    answer = _check_answer(
+        slug, table, campaign, [*characters, *([with_it] if with_it else []), without], rollable_id
+    )
     assert without.pk in answer["missing"]
     assert without.pk not in [r["id"] for r in answer["characters"]]
     if with_it is not None:

@@ -62,7 +62,9 @@ def _hurt(table, character):
         return None, None
     value = pool["value"] - 1 if pool["value"] > 0 else pool["max"] - 1
     play.character_state_action(
-        character_id=character.pk, user=table["player"], action={"action": "set", "path": pool["path"], "value": value}
+        character_id=character.pk,
+        user=table["player"],
+        action={"action": "set", "path": pool["path"], "value": value},
     )
     return pool, value
 
@@ -82,7 +84,9 @@ def test_each_card_shows_the_name_numbers_pools_effects_unspent_points_and_what_
         assert made.status_code == 201
     build = copy.deepcopy(ayla.build)
     build["notes"] = "Learned to swim."
-    request = advancement_services.advancement_request(character_id=ayla.pk, user=table["player"], build=build)
+    request = advancement_services.advancement_request(
+        character_id=ayla.pk, user=table["player"], build=build
+    )
     response = _page(client, table["gm"], campaign)
     assert response.status_code == 200
     root = parse_html(response.content)
@@ -102,11 +106,17 @@ def test_each_card_shows_the_name_numbers_pools_effects_unspent_points_and_what_
     ayla.refresh_from_db()
     for currency, amount in ledger_unspent(ayla).items():
         assert f"{amount} {ruleset.currency_label(currency, amount)} unspent" in text
-    links = [a for a in card.find_all("a") if a.attrs.get("href") == reverse("advancement_detail", args=[request.pk])]
+    links = [
+        a
+        for a in card.find_all("a")
+        if a.attrs.get("href") == reverse("advancement_detail", args=[request.pk])
+    ]
     assert links and _text(links[0]) == "Advancement request to review"
     pending = _text(root.by_id("party-pending"))
     assert "Advancement of Ayla from player" in pending
-    assert "Nothing waits" in _text(parse_html(_page(client, table["gm"], make_party(table, slug, 1)[0]).content).by_id("party-pending"))
+    assert "Nothing waits" in _text(
+        parse_html(_page(client, table["gm"], make_party(table, slug, 1)[0]).content).by_id("party-pending")
+    )
 
 
 @pytest.mark.parametrize("slug", RULESETS)
@@ -114,8 +124,11 @@ def test_the_page_speaks_game_words_only(slug, table, client):
     campaign, characters = make_party(table, slug, 2)
     roll = rollables(table["gm"], characters[0])[0]
     html = _page(client, table["gm"], campaign, f"?roll={roll['id']}").content.decode()
-    main = html[html.index('<main'):html.index('</main>')]
-    visible = _text(re.sub(r"<select.*?</select>", " ", main, flags=re.S) + " ".join(re.findall(r"<option[^>]*>([^<]*)<", main)))
+    main = html[html.index("<main") : html.index("</main>")]
+    visible = _text(
+        re.sub(r"<select.*?</select>", " ", main, flags=re.S)
+        + " ".join(re.findall(r"<option[^>]*>([^<]*)<", main))
+    )
     for r in rollables(table["gm"], characters[0]):
         if any(mark in r["id"] for mark in ":._"):
             assert r["id"] not in visible, r["id"]
@@ -175,11 +188,19 @@ def test_who_should_roll_answers_without_javascript_and_with_htmx(slug, table, c
     fields = dict(form_fields(form))
     assert fields["roll"] == roll["id"]
     query = "&".join(f"{k}={v}" for k, v in fields.items())
-    expected = party_odds(table["gm"], campaign, {
-        "rollable": roll["id"],
-        "table": {k[2:]: (int(v) if v.lstrip("-").isdigit() else v) for k, v in fields.items() if k.startswith("t_")},
-        **({"need": int(fields["need"])} if "need" in fields else {}),
-    }).json()
+    expected = party_odds(
+        table["gm"],
+        campaign,
+        {
+            "rollable": roll["id"],
+            "table": {
+                k[2:]: (int(v) if v.lstrip("-").isdigit() else v)
+                for k, v in fields.items()
+                if k.startswith("t_")
+            },
+            **({"need": int(fields["need"])} if "need" in fields else {}),
+        },
+    ).json()
     assert [r["name"] for r in expected["characters"]][:1] != ["Bram"] or key is None
     answer = parse_html(_page(client, table["gm"], campaign, "?" + query).content).by_id("party-odds-answer")
     text = _text(answer)
@@ -197,7 +218,9 @@ def test_who_should_roll_answers_without_javascript_and_with_htmx(slug, table, c
     assert _text(parse_html(fragment.content).by_id("party-odds-answer")) == text
     # A plain GET of the answer's address goes to the page with the same question.
     plain = client.get(reverse("campaign_party_odds", args=[campaign.pk]) + "?" + query)
-    assert plain.status_code == 302 and plain["Location"].startswith(reverse("campaign_party", args=[campaign.pk]) + "?")
+    assert plain.status_code == 302 and plain["Location"].startswith(
+        reverse("campaign_party", args=[campaign.pk]) + "?"
+    )
     # A number the rules refuse is said in words, beside the form.
     for spec_key in ruleset.table_keys:
         spec = next((f for f in ruleset.odds_form() or [] if f["name"] == spec_key), {})
@@ -218,7 +241,7 @@ def test_the_form_offers_the_table_s_numbers_the_need_and_the_help(slug, table, 
     specs = {f["name"]: f for f in ruleset.odds_form() or []}
     for key in ruleset.table_keys:
         assert specs.get(key, {}).get("label", ruleset.label(key)) in labels
-    assert any(l.startswith("Roll") for l in labels)
+    assert any(text.startswith("Roll") for text in labels)
     assert bool(form.by_id("party-need")) == ruleset.success_needs
     assert "A helping hand" in labels and "No help" in labels
     assert "An ally lends a hand." in _text(form)
@@ -245,7 +268,9 @@ def test_the_live_card_is_the_character_now_and_a_character_out_of_play_leaves(s
     gone = parse_html(client.get(reverse("campaign_party_card", args=[campaign.pk, bram.pk]), **HX).content)
     assert "data-gone" in gone.by_id(f"party-character-{bram.pk}").attrs
     elsewhere, (stranger,) = make_party({**table, "gm": make_user("gm2")}, slug, 1)
-    assert client.get(reverse("campaign_party_card", args=[campaign.pk, stranger.pk]), **HX).status_code == 404
+    assert (
+        client.get(reverse("campaign_party_card", args=[campaign.pk, stranger.pk]), **HX).status_code == 404
+    )
     cards = parse_html(client.get(reverse("campaign_party_cards", args=[campaign.pk]), **HX).content)
     assert cards.by_id("party-cards") is not None and cards.by_id(f"party-character-{ayla.pk}") is not None
     assert cards.by_id(f"party-character-{bram.pk}") is None
@@ -275,7 +300,9 @@ def _everything(client, table, campaign, rollable_id, character_id):
         assert gm.get(f"/api/v1/campaigns/{campaign.pk}/party/").status_code == 200
 
     def odds():
-        got = gm.post(f"/api/v1/campaigns/{campaign.pk}/party-odds/", {"rollable": rollable_id}, format="json")
+        got = gm.post(
+            f"/api/v1/campaigns/{campaign.pk}/party-odds/", {"rollable": rollable_id}, format="json"
+        )
         assert got.status_code == 200
 
     card_url = reverse("campaign_party_card", args=[campaign.pk, character_id])
@@ -287,7 +314,9 @@ def _everything(client, table, campaign, rollable_id, character_id):
 
 
 @pytest.mark.parametrize("slug", RULESETS)
-def test_the_page_the_party_and_its_odds_take_as_many_queries_for_eight_characters_as_for_two(slug, table, client):
+def test_the_page_the_party_and_its_odds_take_as_many_queries_for_eight_characters_as_for_two(
+    slug, table, client
+):
     campaign, characters = make_party(table, slug, 2)
     ruleset = registry.get(slug)
     rollable_id = rollables(table["gm"], characters[0])[0]["id"]
