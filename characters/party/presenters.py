@@ -130,7 +130,7 @@ def card_view(
 def party_cards(*, campaign: Campaign, characters: list[Character] | None = None) -> dict[str, Any]:
     """Every card of the party and what waits for review (the page's two live blocks)."""
     characters = party_characters(campaign=campaign) if characters is None else characters
-    unspent = party_unspent(characters=characters)
+    unspent = party_unspent(characters=characters, campaign=campaign)
     rounds = encounter_rounds(campaign=campaign, characters=characters)
     pending = party_pending(campaign=campaign)
     ruleset = registry.get(campaign.ruleset)

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Sum
+from django.db.models import Exists, F, OuterRef, QuerySet, Sum
 
-from characters.campaigns.selectors import campaign_context, campaign_for_user
+from characters.campaigns.selectors import CampaignNotFound, campaign_context, campaign_memberships
+from characters.compiled import CompiledQuery
 from characters.effects.clock import clock
 from characters.effects.selectors import effect_view
 from characters.models import Advancement, Campaign, Character, LedgerEntry
@@ -38,6 +39,7 @@ from rulesets.engine.base import Context, Ruleset, is_int
 
 logger = logging.getLogger(__name__)
 
+MAX_ID = 2**63 - 1
 #: The largest ``need`` of a party roll (successes or effect points needed).
 MAX_NEED = 100
 #: Character versions whose rules' answers a campaign's rules context keeps (``member_rules``).
@@ -56,33 +58,144 @@ class PartyRefused(BadInput):
 def party_campaign(*, user, campaign_id) -> Campaign:
     """The campaign when ``user`` runs it: a player of it gets ``NotPermitted`` (403), anyone else
     ``CampaignNotFound`` (404, its existence is not leaked)."""
-    campaign = campaign_for_user(user, campaign_id)
+    if not getattr(user, "is_authenticated", False):
+        raise CampaignNotFound("No such campaign.")
+    try:
+        pk = int(campaign_id)
+    except (TypeError, ValueError):
+        raise CampaignNotFound("No such campaign.") from None
+    if not 0 < pk <= MAX_ID:
+        raise CampaignNotFound("No such campaign.")
+    rows = _CAMPAIGN.fetch(pk=pk, user=user.pk)
+    if not rows:
+        raise CampaignNotFound("No such campaign.")
+    campaign = rows[0]
     if not campaign.is_gm(user):
         raise NotPermitted("Only the campaign's GM sees the party.")
     return campaign
 
 
-def party_characters(*, campaign: Campaign) -> list[Character]:
-    """Every character of the campaign in play (active), by name, with its owner: one query."""
-    found = list(
+def _campaign_rows(pk, user) -> QuerySet[Campaign]:
+    """The campaign ``pk`` when ``user`` sits at its table (``campaign_for_user``'s rule)."""
+    member = Exists(campaign_memberships(user=user, campaign=OuterRef("pk")))
+    return Campaign.objects.filter(member, pk=pk).order_by()[:1]
+
+
+def _party_rows(campaign) -> QuerySet[Character]:
+    return (
         Character.objects.filter(campaign=campaign, status=Character.Status.ACTIVE)
         .select_related("owner")
+        .defer("build", "report")
+        .annotate(report_spent=F("report__spent"))
         .order_by("name", "id")
     )
+
+
+def _member_rows(campaign, pk) -> QuerySet[Character]:
+    return (
+        Character.objects.filter(campaign=campaign, pk=pk)
+        .select_related("owner")
+        .defer("build", "report")
+        .annotate(report_spent=F("report__spent"))
+        .order_by()[:1]
+    )
+
+
+def _ledger_rows(campaign) -> QuerySet:
+    """The ledger of the campaign's characters in play, summed per character, currency and kind."""
+    return (
+        LedgerEntry.objects.filter(character__campaign=campaign, character__status=Character.Status.ACTIVE)
+        .values_list("character_id", "currency", "kind")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+
+
+def _ledger_rows_of(character) -> QuerySet:
+    return (
+        LedgerEntry.objects.filter(character=character)
+        .values_list("character_id", "currency", "kind")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+
+
+def _pending_rows(campaign) -> QuerySet:
+    username = get_user_model().USERNAME_FIELD
+    return (
+        Advancement.objects.filter(character__campaign=campaign, status=Advancement.Status.PENDING)
+        .order_by("created", "id")
+        .values_list(
+            "id",
+            "kind",
+            "created",
+            "note",
+            "cost",
+            "character_id",
+            "character__name",
+            f"requested_by__{username}",
+        )
+    )
+
+
+#: The party's reads, compiled once per process (characters/compiled.py): the page, the API, the
+#: odds and every live card start with them, and compiling them cost more than Postgres's answers.
+_CAMPAIGN = CompiledQuery(_campaign_rows, "pk", "user")
+_PARTY = CompiledQuery(_party_rows, "campaign")
+_MEMBER = CompiledQuery(_member_rows, "campaign", "pk")
+_LEDGER = CompiledQuery(_ledger_rows, "campaign")
+_LEDGER_OF = CompiledQuery(_ledger_rows_of, "character")
+_PENDING = CompiledQuery(_pending_rows, "campaign")
+
+
+def party_characters(*, campaign: Campaign) -> list[Character]:
+    """Every character of the campaign in play (active), by name, with its owner and the rules'
+    answers about it ready (``member_rules``): one query, and one more for the builds of those
+    whose answers are not kept yet. The build and the report (large documents) are read only then:
+    of the report, the party needs only what the build spent (``report_spent``)."""
+    found = _PARTY.fetch(campaign=campaign.pk)
     for character in found:
         character.campaign = campaign  # the rules read its house rules: no query per character
+    _with_builds_where_needed(found)
     return found
 
 
+def _with_builds_where_needed(characters: list[Character]) -> None:
+    """Read, in one query, the builds of the characters whose rules' answers are not kept."""
+    missing = []
+    for character in characters:
+        memo = _kept(character)
+        if (
+            memo is not None
+            and "build" in character.get_deferred_fields()
+            and memo[0].get(_key(character)) is None
+        ):
+            missing.append(character)
+    if not missing:
+        return
+    builds = {
+        c.pk: c.build
+        for c in Character.objects.filter(pk__in=[c.pk for c in missing]).only("id", "ruleset", "build")
+    }
+    for character in missing:
+        character.build = builds.get(character.pk, {})
+
+
 def party_character(*, campaign: Campaign, character_id) -> Character | None:
-    """One character of the campaign (whatever its status, with its owner), or None."""
+    """One character of the campaign (whatever its status, with its owner, the rules' answers about
+    it ready), or None."""
     try:
         pk = int(character_id)
     except (TypeError, ValueError):
         return None
-    character = Character.objects.filter(campaign=campaign, pk=pk).select_related("owner").first()
-    if character is not None:
-        character.campaign = campaign
+    if not 0 < pk <= MAX_ID:
+        return None
+    rows = _MEMBER.fetch(campaign=campaign.pk, pk=pk)
+    if not rows:
+        return None
+    character = rows[0]
+    character.campaign = campaign
+    _with_builds_where_needed([character])
     return character
 
 
@@ -146,17 +259,29 @@ def member_rules(character: Character) -> MemberRules:
     starts afresh), keyed by the character's id, version and last save: every change of its build
     or play state makes a new version (characters/versions.py), and a save without one (the
     budget following an award) a new ``updated``."""
-    ruleset = character_ruleset(character)
-    if ruleset is None:
+    memo = _kept(character)
+    if memo is None:
         return MemberRules(valid=False)
-    ctx = campaign_context(campaign=character.campaign, ruleset=ruleset)
-    kept = ctx.memo("party.member_rules", lambda: _Recent(KEPT_VERSIONS))
-    key = (character.pk, character.version, character.updated)
+    kept, ruleset, ctx = memo
+    key = _key(character)
     found = kept.get(key)
     if found is None:
         found = _member_rules(character, ruleset, ctx)
         kept.put(key, found)
     return found
+
+
+def _key(character: Character) -> tuple:
+    return (character.pk, character.version, character.updated)
+
+
+def _kept(character: Character) -> tuple[_Recent, Ruleset, Context] | None:
+    """Where the rules' answers about ``character`` are kept: its campaign's rules context's."""
+    ruleset = character_ruleset(character)
+    if ruleset is None:
+        return None
+    ctx = campaign_context(campaign=character.campaign, ruleset=ruleset)
+    return ctx.memo("party.member_rules", lambda: _Recent(KEPT_VERSIONS)), ruleset, ctx
 
 
 def _member_rules(character: Character, ruleset: Ruleset, ctx: Context) -> MemberRules:
@@ -237,34 +362,43 @@ def member_effects(
     return out
 
 
-def party_unspent(*, characters: list[Character]) -> dict[int, dict[str, int]]:
+def party_unspent(
+    *, characters: list[Character], campaign: Campaign | None = None
+) -> dict[int, dict[str, int]]:
     """{character id: {currency: unspent}} from the ledger (awards, spends and reversals summed), for
-    every awardable currency of each character's ruleset: one query for the whole party.
+    every awardable currency of each character's ruleset: one query. ``campaign``: ``characters``
+    are its whole party in play (``party_characters``), read by the campaign.
 
     A character whose ledger has no spend yet (made active before the ledger booked the initial
     build's price) counts that price from its report, as ``ledger_open`` will book it."""
     if not characters:
         return {}
-    rows = (
-        LedgerEntry.objects.filter(character_id__in=[c.pk for c in characters])
-        .values("character_id", "currency", "kind")
-        .annotate(total=Sum("amount"))
-        .order_by()
-    )
+    if campaign is not None:
+        rows = _LEDGER.fetch(campaign=campaign.pk)
+    elif len(characters) == 1:
+        rows = _LEDGER_OF.fetch(character=characters[0].pk)
+    else:
+        rows = list(
+            LedgerEntry.objects.filter(character_id__in=[c.pk for c in characters])
+            .values_list("character_id", "currency", "kind")
+            .annotate(total=Sum("amount"))
+            .order_by()
+        )
     sums: dict[int, dict[str, int]] = {}
     opened: set[int] = set()
-    for row in rows:
-        line = sums.setdefault(row["character_id"], {})
-        line[row["currency"]] = line.get(row["currency"], 0) + (row["total"] or 0)
-        if row["kind"] != LedgerEntry.Kind.AWARD:
-            opened.add(row["character_id"])
+    for character_id, currency, kind, total in rows:
+        line = sums.setdefault(character_id, {})
+        line[currency] = line.get(currency, 0) + (total or 0)
+        if kind != LedgerEntry.Kind.AWARD:
+            opened.add(character_id)
     out = {}
     for character in characters:
         ruleset = registry.get(character.ruleset)
         mine = sums.get(character.pk, {})
         currencies = ruleset.awardable_currencies if ruleset is not None else tuple(mine)
-        report = character.report if isinstance(character.report, dict) else {}
-        found = report.get("spent")
+        found = getattr(character, "report_spent", None)
+        if found is None and "report" not in character.get_deferred_fields():
+            found = (character.report or {}).get("spent") if isinstance(character.report, dict) else None
         spent: dict[str, Any] = found if isinstance(found, dict) else {}
         line = {}
         for currency in currencies:
@@ -283,26 +417,20 @@ def party_pending(*, campaign: Campaign) -> dict[str, list[dict[str, Any]]]:
     /api/v1/advancements/<id>/), "character" (its id), "name" (the character's), "kind"
     ("advancement" or "creation"), "requested_by" (a username), "created" (ISO 8601), "note", "cost"
     ({currency: n}, what an advancement costs; {} for a new character)}``."""
-    username = get_user_model().USERNAME_FIELD
-    rows = (
-        Advancement.objects.filter(character__campaign=campaign, status=Advancement.Status.PENDING)
-        .select_related("character", "requested_by")
-        .only("id", "kind", "created", "note", "cost", "character__name", f"requested_by__{username}")
-        .order_by("created", "id")
-    )
+    rows = _PENDING.fetch(campaign=campaign.pk)
     out: dict[str, list[dict[str, Any]]] = {"advancements": [], "creations": []}
-    for row in rows:
-        creation = row.kind == Advancement.Kind.CREATION
-        cost = row.cost if isinstance(row.cost, dict) and not creation else {}
+    for pk, kind, created, note, cost, character_id, name, requested_by in rows:
+        creation = kind == Advancement.Kind.CREATION
+        cost = cost if isinstance(cost, dict) and not creation else {}
         out["creations" if creation else "advancements"].append(
             {
-                "id": row.pk,
-                "character": row.character_id,
-                "name": row.character.name,
-                "kind": row.kind,
-                "requested_by": row.requested_by.get_username(),
-                "created": row.created.isoformat(),
-                "note": row.note,
+                "id": pk,
+                "character": character_id,
+                "name": name,
+                "kind": kind,
+                "requested_by": requested_by,
+                "created": created.isoformat(),
+                "note": note,
                 "cost": {k: v for k, v in cost.items() if is_int(v)},
             }
         )
@@ -334,7 +462,7 @@ def member_view(
 def party_view(*, campaign: Campaign) -> dict[str, Any]:
     """``{"characters": [member_view, ...], "pending": party_pending}``: the whole party."""
     characters = party_characters(campaign=campaign)
-    unspent = party_unspent(characters=characters)
+    unspent = party_unspent(characters=characters, campaign=campaign)
     rounds = encounter_rounds(campaign=campaign, characters=characters)
     return {
         "characters": [member_view(c, unspent=unspent[c.pk], rounds=rounds) for c in characters],
