@@ -187,3 +187,34 @@ def test_only_the_gm_sees_the_party(slug, table):
     assert _party(make_user("nobody"), campaign).status_code == 404
     assert api_client(None).get(f"/api/v1/campaigns/{campaign.pk}/party/").status_code in (401, 403)
     assert _party(table["gm"], Campaign(pk=campaign.pk + 1000)).status_code == 404
+
+
+def test_the_party_s_compiled_reads_answer_as_django_does(table):
+    from characters.party import selectors as sel
+
+    slug = RULESETS[0]
+    campaign, (ayla, bram) = make_party(table, slug, 2)
+    build = copy.deepcopy(ayla.build)
+    build["notes"] = "More."
+    advancement_services.advancement_request(character_id=ayla.pk, user=table["player"], build=build)
+    got, django = sel._PARTY.fetch(campaign=campaign.pk), list(sel._party_rows(campaign.pk))
+    assert [c.pk for c in got] == [c.pk for c in django] == [ayla.pk, bram.pk]
+    for a, b in zip(got, django, strict=True):
+        assert a.get_deferred_fields() == b.get_deferred_fields() == {"build", "report"}
+        assert (a.name, a.state, a.version, a.updated, a.owner.username, a.report_spent) == (
+            b.name,
+            b.state,
+            b.version,
+            b.updated,
+            b.owner.username,
+            b.report_spent,
+        )
+    assert sorted(sel._LEDGER.fetch(campaign=campaign.pk)) == sorted(sel._ledger_rows(campaign.pk))
+    assert sorted(sel._LEDGER_OF.fetch(character=ayla.pk)) == sorted(sel._ledger_rows_of(ayla.pk))
+    assert sel._PENDING.fetch(campaign=campaign.pk) == list(sel._pending_rows(campaign.pk))
+    assert len(sel._PENDING.fetch(campaign=campaign.pk)) == 1
+    member = sel._MEMBER.fetch(campaign=campaign.pk, pk=bram.pk)
+    assert [c.pk for c in member] == [bram.pk]
+    assert sel._MEMBER.fetch(campaign=campaign.pk + 1000, pk=bram.pk) == []
+    assert [c.pk for c in sel._CAMPAIGN.fetch(pk=campaign.pk, user=table["player"].pk)] == [campaign.pk]
+    assert sel._CAMPAIGN.fetch(pk=campaign.pk, user=table["stranger"].pk) == []
