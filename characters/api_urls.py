@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("characters.builder.api")),  # characters, export, history, state
     path("", include("characters.advancement.api")),  # awards, advancements, ledger
     path("", include("characters.effects.api")),  # rollables, effects
+    path("", include("characters.party.api")),  # the party, who should roll
 ]

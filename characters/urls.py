@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("characters.builder.urls")),  # builder, drafts, history, export/import, homebrew
     path("", include("characters.sheet.urls")),  # sheet, play state, dice, print
     path("", include("characters.advancement.urls")),  # awards, requests, review, ledger
+    path("", include("characters.party.urls")),  # the party page: the GM's screen
 ]

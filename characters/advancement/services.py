@@ -74,6 +74,7 @@ from characters.advancement.selectors import advancement_for_user, ledger_totals
 from characters.campaigns.selectors import campaign_for_user
 from characters.diff import build_diff
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
+from characters.party.live import party_changed
 from characters.rules import campaign_ruleset, character_validate, stored_build
 from characters.selectors import character_for_user, is_campaign_gm
 from characters.versions import character_version_write
@@ -255,6 +256,7 @@ def award_create(
             ledger_award(character=character, currency=currency, amount=amount, reason=reason, author=gm)
         )
         _refresh_budget(character, ledger_totals(character=character))
+        party_changed(character)  # the GM's party page shows the unspent points
     return rows
 
 
@@ -318,6 +320,7 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
         review_comment=f"Superseded by request #{advancement.pk}.",
         reviewed=timezone.now(),
     )
+    party_changed(character)  # the GM's party page shows what waits for review
     return advancement
 
 
@@ -335,6 +338,7 @@ def advancement_withdraw(*, advancement_id, user) -> Advancement:
     advancement.status = Advancement.Status.WITHDRAWN
     advancement.reviewed = timezone.now()
     advancement.save(update_fields=["status", "reviewed"])
+    party_changed(advancement.character)
     return advancement
 
 
@@ -452,6 +456,7 @@ def advancement_reject(*, advancement_id, gm, comment: str) -> Advancement:
     advancement.review_comment = comment
     advancement.reviewed = timezone.now()
     advancement.save(update_fields=["status", "reviewed_by", "review_comment", "reviewed"])
+    party_changed(advancement.character)
     return advancement
 
 

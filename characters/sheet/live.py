@@ -12,6 +12,10 @@ version it shows, exactly as the encounter page fetches its own action panel; th
 the same access check as the page. The sheet's script (static/js/sheet_live.js) redraws the
 blocks without taking the focus or the typed text from the person.
 
+The same commit tells the campaign's GM group that the character changed
+(characters/party/live.py): the GM's open party page fetches that character's card. Both go out
+in one call to the channel layer.
+
 The socket (characters/table/consumers.py ``SheetConsumer``) follows its user's rights like every
 campaign channel (characters/table/live.py). A broken channel layer is logged, never raised: the change
 is committed and the page catches up on its next (re)connect.
@@ -26,6 +30,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from characters.party.live import message as party_message
+from characters.table.feed import gm_group
+
 logger = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "sheet.changed"
@@ -37,21 +44,34 @@ def sheet_group(character_id: int) -> str:
 
 def sheet_changed(character, *, build: bool = False) -> None:
     """Call inside the writer's transaction: once it commits, the open sheets of ``character``
-    hear that it is at its current version (``build``: its build changed too)."""
-    pk, version = character.pk, character.version
-    transaction.on_commit(lambda: send_changed(character_id=pk, version=version, build=build))
+    hear that it is at its current version (``build``: its build changed too), and so do the
+    open party pages of its campaign."""
+    pk, version, campaign_id = character.pk, character.version, character.campaign_id
+    transaction.on_commit(
+        lambda: send_changed(character_id=pk, version=version, build=build, campaign_id=campaign_id)
+    )
 
 
 def message(*, character_id: int, version: int, build: bool) -> str:
     return json.dumps({"character": character_id, "version": version, "build": build})
 
 
-def send_changed(*, character_id: int, version: int, build: bool = False) -> None:
+def send_changed(
+    *, character_id: int, version: int, build: bool = False, campaign_id: int | None = None
+) -> None:
     try:
         layer = get_channel_layer()
         if layer is None:
             return
         text = message(character_id=character_id, version=version, build=build)
-        async_to_sync(layer.group_send)(sheet_group(character_id), {"type": MESSAGE_TYPE, "text": text})
+
+        async def send() -> None:
+            await layer.group_send(sheet_group(character_id), {"type": MESSAGE_TYPE, "text": text})
+            if campaign_id is not None:
+                await layer.group_send(
+                    gm_group(campaign_id), party_message(character_id=character_id, version=version)
+                )
+
+        async_to_sync(send)()
     except Exception:
         logger.exception("telling the open sheets of character %s failed", character_id)

@@ -3,7 +3,7 @@ character sheet's: ws/characters/<id>/sheet/ (characters/sheet/live.py, ``SheetC
 
 Anonymous: closed with 4403; not a member of the campaign (or no such campaign): 4404, before the
 handshake completes. Members join the campaign's group; the GM also joins the GM group, where
-private rolls go. The socket follows its user's rights after connect (characters/table/live.py): being
+private rolls go, and where the party page hears that a character changed (characters/party/live.py). The socket follows its user's rights after connect (characters/table/live.py): being
 removed, leaving, logging out or a password change closes it with 4001, and the page's reconnect
 meets the same checks as here.
 """
@@ -53,6 +53,11 @@ class TableFeedConsumer(AccessFollowingMixin, AsyncWebsocketConsumer):
 
     async def table_roll(self, event):
         await self.send(text_data=event["html"])
+
+    async def party_changed(self, event):
+        """A character of the campaign changed (characters/party/live.py): the GM's sockets only
+        (the GM group); the party page fetches its card, other pages let the JSON pass."""
+        await self.send(text_data=event["text"])
 
 
 def _seat_of(user, campaign_id) -> tuple[int, bool] | None:

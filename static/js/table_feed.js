@@ -58,6 +58,10 @@
       checkAccess();  /* refused before it opened: ask over HTTP whether the table is still ours */
     }
   });
-  feed.addEventListener("htmx:wsBeforeMessage", function (evt) { evt.stopPropagation(); });
+  feed.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    evt.stopPropagation();
+    /* The GM's socket also hears the party's JSON notes (characters/party/live.py): not feed lines. */
+    if (/^\s*\{/.test(evt.detail.message)) evt.preventDefault();
+  });
   feed.addEventListener("htmx:wsAfterMessage", function (evt) { evt.stopPropagation(); trim(); });
 })();

@@ -1,0 +1,146 @@
+"""The GM's party page in a real browser (Playwright + Debian's Chromium against daphne, pages and
+websockets): it shows a player's pool (their HP, stamina…) and follows it without a reload when the
+player takes damage on their own sheet in another browser; "who should roll" answers from the
+keyboard; nothing scrolls sideways, on a phone (390×844) and a laptop (1280×900). Two rulesets of the
+registry. Screenshots go to $SHOTS_DIR when it is set (the issue's note), else the test's tmp dir."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from characters.effects import services as effects
+from rulesets.engine import registry
+from tests.characters.party.helpers import first_pool_with_room, make_party, number_key
+from tests.e2e.test_table_feed_browser import _context_as, table_server  # noqa: F401  (fixture)
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 900}
+SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+def _in_thread(call):
+    """Run ``call`` off Playwright's event-loop thread (the channel layer's async_to_sync)."""
+    errors: list = []
+    result: list = []
+
+    def run():
+        try:
+            result.append(call())
+        except Exception as exc:  # noqa: BLE001 — reported below
+            errors.append(exc)
+        finally:
+            from django.db import connection
+
+            connection.close()
+
+    th = threading.Thread(target=run)
+    th.start()
+    th.join(timeout=60)
+    assert errors == []
+    return result[0] if result else None
+
+
+def _rulesets_with_pools() -> list[str]:
+    """The first two rulesets of the registry whose sheet character has a pool with a maximum."""
+    found = []
+    for ruleset in registry.all_rulesets():
+        build = ruleset.contract_data()["sheet"]
+        report = ruleset.validate(build)
+        ctx = ruleset.context()
+        state = ruleset.initial_state(build, report, ctx=ctx) if report.valid else {}
+        if any(
+            isinstance(p.get("max"), int) and p["max"] > 1
+            for p in ruleset.pools(build, report, state, ctx=ctx)
+        ):
+            found.append(ruleset.slug)
+    return found[:2]
+
+
+def _shots_dir(tmp_path) -> Path:
+    where = Path(os.environ["SHOTS_DIR"]) if os.environ.get("SHOTS_DIR") else tmp_path
+    where.mkdir(parents=True, exist_ok=True)
+    return where
+
+
+def _table(slug):
+    table = {name: make_user(name) for name in ("gm", "player", "other")}
+    campaign, characters = make_party(table, slug, 4)
+    ruleset = registry.get(slug)
+    from characters.effects.selectors import character_rollables
+
+    key = number_key(ruleset, character_rollables(character=characters[1])[0]["request"])
+    if key is not None:  # Bram is blessed until he rests: the card says so
+        effects.character_effect_apply(
+            character_id=characters[1].pk,
+            user=table["gm"],
+            spec={"name": "Blessed", "changes": [{"target": "all", key: 1}]},
+            duration={"until": "rest"},
+        )
+    return table, campaign, characters
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+@pytest.mark.parametrize("slug", _rulesets_with_pools())
+def test_the_gm_s_party_page_follows_a_player_s_damage_live(browser, table_server, slug, viewport, tmp_path):  # noqa: F811
+    table, campaign, characters = _in_thread(lambda: _table(slug))
+    ayla = characters[0]
+    pool = _in_thread(lambda: first_pool_with_room(ayla))
+    assert pool is not None
+    gm_context = _context_as(browser, table_server, table["gm"], viewport=viewport)
+    player_context = _context_as(browser, table_server, table["player"], viewport=PHONE)
+    try:
+        gm = gm_context.new_page()
+        gm.goto(f"/campaigns/{campaign.pk}/party/")
+        gm.wait_for_selector("#party-live[data-connected]", state="attached")
+        gm.evaluate("() => { window.__notReloaded = true; }")
+        card = gm.locator(f"#party-character-{ayla.pk}")
+        shown = f"{pool['value']} / {pool['max']}"
+        assert shown in " ".join(card.inner_text().split())
+        assert pool["label"] in card.inner_text()
+        assert gm.evaluate(SIDEWAYS) <= 0
+
+        # The player lowers the pool by one on their own sheet, in their own browser.
+        sheet = player_context.new_page()
+        sheet.goto(f"/characters/{ayla.pk}/")
+        sheet.locator(f"button[aria-label='Lower {pool['label']} by 1']").first.click()
+        started = time.monotonic()
+        now = f"{pool['value'] - 1} / {pool['max']}"
+        gm.wait_for_function(
+            """([id, text]) => {
+                const card = document.getElementById("party-character-" + id);
+                return card && card.innerText.replace(/\\s+/g, " ").includes(text);
+            }""",
+            arg=[ayla.pk, now],
+            timeout=5000,
+        )
+        latency = time.monotonic() - started
+        print(
+            f"\nparty page updated {latency * 1000:.0f} ms after the player's click ({slug}, {viewport['width']})"
+        )
+        assert gm.evaluate("() => window.__notReloaded === true")
+        assert gm.locator(f"#party-character-{ayla.pk}").count() == 1
+
+        # Who should roll, from the keyboard: the button, Enter; every character's chance comes back.
+        gm.locator("#party-odds button[type=submit]").focus()
+        gm.keyboard.press("Enter")
+        gm.locator("[data-testid=party-odds-any]").wait_for()
+        rows = gm.locator(".party-odds-list li")
+        assert rows.count() == 4
+        assert gm.locator("#party-odds-answer").inner_text().count("%") >= 6
+        assert gm.evaluate("() => window.__notReloaded === true")
+        assert gm.evaluate(SIDEWAYS) <= 0
+        gm.screenshot(
+            path=str(_shots_dir(tmp_path) / f"party-{slug}-{viewport['width']}x{viewport['height']}.png"),
+            full_page=True,
+        )
+    finally:
+        gm_context.close()
+        player_context.close()
