@@ -313,7 +313,14 @@ def _member_rules(character: Character, ruleset: Ruleset, ctx: Context) -> Membe
         ),
         # The same rolls as characters.effects.selectors.character_rollables (the API's).
         rollables=tuple(
-            {"id": r["id"], "label": r.get("label", ""), "request": r["request"]}
+            {
+                "id": r["id"],
+                "label": r.get("label", ""),
+                "request": r["request"],
+                # An effect changed this roll: its request before them, for the table's numbers
+                # to go in first (effects.py ``apply_to_rollables``).
+                **({"unaffected": r["unaffected"]} if isinstance(r.get("unaffected"), dict) else {}),
+            }
             for r in rolls
             if isinstance(r, dict) and "id" in r and isinstance(r.get("request"), dict)
         ),
@@ -686,8 +693,14 @@ def party_odds(
     label = roll_label([str(r.get("label") or "") for _, r in having], ruleset.label(rollable))
     rows = []
     for character, found in having:
-        plain = {**found["request"], **table}
-        request = fx.apply_changes(ruleset, plain, chosen["changes"], rollable) if chosen else plain
+        # The table's numbers go in before the character's effects and the aid change them, and
+        # the effects and the aid go together (Our D&D: hard and help's easy cancel).
+        base = {**found.get("unaffected", found["request"]), **table}
+        effects = fx.active_changes(character.state) if "unaffected" in found else []
+        plain = fx.apply_changes(ruleset, base, effects, rollable) if effects else base
+        request = (
+            fx.apply_changes(ruleset, base, effects + list(chosen["changes"]), rollable) if chosen else plain
+        )
         answer = _odds(ruleset, ctx, request, character.name, label)
         row: dict[str, Any] = {
             "id": character.pk,

@@ -11,6 +11,7 @@ import pytest
 
 from characters.models import Character
 from rulesets.engine import OddsError, registry
+from rulesets.engine.base import is_int
 from tests.characters.party.helpers import (
     add_character,
     make_party,
@@ -286,3 +287,40 @@ def test_only_the_gm_asks_who_should_roll(slug, table):
     assert party_odds(make_user("nobody"), campaign, body).status_code == 404
     assert party_odds(None, campaign, body).status_code in (401, 403)
     assert party_odds(table["gm"], campaign, body).status_code == 200
+
+
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_an_effect_on_a_table_number_changes_the_table_s_number_not_the_other_way(slug, table):
+    """The GM sets the scene's number; a character's effect on that number (+1 difficulty) still
+    counts: the table's numbers go in first, the effects change them."""
+    ruleset = registry.get(slug)
+    campaign, (ayla,) = make_party(table, slug, 1)
+    rolls = rollables(table["gm"], ayla)
+    pick = next(
+        (
+            (r, k)
+            for r in rolls
+            for k in ruleset.table_keys
+            if k in ruleset.effect_keys and is_int(r["request"].get(k))
+        ),
+        None,
+    )
+    if pick is None:
+        pytest.skip(f"{ruleset.name}: no table number an effect shifts")
+    roll, key = pick
+    value = roll["request"][key]
+    made = api_client(table["gm"]).post(
+        f"/api/v1/characters/{ayla.pk}/effects/",
+        {"name": "Hard going", "changes": [{"target": roll["id"], key: 1}]},
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    got = party_odds(table["gm"], campaign, {"rollable": roll["id"], "table": {key: value}})
+    assert got.status_code == 200, got.json()
+    [row] = got.json()["characters"]
+    expected = ruleset.with_effects(
+        {**roll["request"], key: value}, Character.objects.get(pk=ayla.pk).state, roll["id"]
+    )
+    assert row["request"] == expected
+    assert row["request"][key] != value or expected[key] == value
+    assert row["odds"] == odds_of(slug, expected)
