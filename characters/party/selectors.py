@@ -694,7 +694,7 @@ def party_odds(
     rows = []
     for character, found in having:
         # The table's numbers go in before the character's effects and the aid change them, and
-        # the effects and the aid go together (Our D&D: hard and help's easy cancel).
+        # the effects and the aid go together (a hard roll and a helper's easy may cancel).
         base = {**found.get("unaffected", found["request"]), **table}
         effects = fx.active_changes(character.state) if "unaffected" in found else []
         plain = fx.apply_changes(ruleset, base, effects, rollable) if effects else base
