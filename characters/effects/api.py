@@ -48,8 +48,8 @@ Effect = inline_serializer(
         "remaining": serializers.CharField(),
     },
 )
-RollableList = serializers.ListSerializer(child=Rollable)
-EffectList = serializers.ListSerializer(child=Effect)
+RollableList: serializers.ListSerializer = serializers.ListSerializer(child=Rollable)
+EffectList: serializers.ListSerializer = serializers.ListSerializer(child=Effect)
 EffectRequest = inline_serializer(
     "EffectRequest",
     {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
+
 from characters.models import Character
 from characters.sheet.selectors import (
     character_context,
@@ -59,3 +61,22 @@ def character_effects(*, character: Character, ruleset: Ruleset | None = None) -
     if ruleset is None:
         return []
     return [effect_view(ruleset, e) for e in fx.active_entries(character.state)]
+
+
+def characters_holding_encounter_effects(
+    *, campaign_id: int, encounter_id: int, exclude: list[int] | tuple[int, ...] = ()
+) -> list[int]:
+    """The active characters of the campaign (but ``exclude``) holding an effect tied to encounter
+    ``encounter_id`` (rounds of it, a turn of one of its combatants): the encounter's clock reaches
+    them even when they are not in the fight. One query (jsonb containment on Postgres)."""
+    found = Character.objects.filter(campaign_id=campaign_id, status=Character.Status.ACTIVE)
+    if exclude:
+        found = found.exclude(pk__in=list(exclude))
+    if connection.vendor == "postgresql":
+        tied = [{"duration": {"encounter": encounter_id}}]
+        return list(found.filter(state__effects__contains=tied).values_list("pk", flat=True).order_by("pk"))
+    return [  # SQLite has no jsonb containment: read the states
+        pk
+        for pk, state in found.values_list("pk", "state").order_by("pk")
+        if fx.ending_with_encounter(state, encounter_id)
+    ]

@@ -163,18 +163,22 @@ def character_effect_apply(
         entry["duration"] = effect_duration(
             campaign_id=character.campaign_id, duration=duration, encounter=encounter
         )
-        entries = fx.active_entries(state)
-        if len(entries) >= fx.MAX_EFFECTS:
+        if len(fx.active_entries(state)) >= fx.MAX_EFFECTS:
             raise EffectRefused(
                 "effect.too_many", f"{character.name} carries {fx.MAX_EFFECTS} effects already."
             )
-        if kind is not None and kind.native:
-            for action in kind.actions("apply", entry["value"] or 1):
-                try:
-                    state, _ = ruleset.state_action(state, action, character.build, report, ctx=ctx)
-                except StateError as exc:
-                    raise rule_refused(exc.code, exc.message, exc.path) from None
-        character.state = {**state, fx.STATE_KEY: [*entries, entry]}
+        try:
+            character.state = state_with_effect(
+                ruleset=ruleset,
+                build=character.build,
+                report=report,
+                ctx=ctx,
+                state=state,
+                entry=entry,
+                kind=kind,
+            )
+        except StateError as exc:
+            raise rule_refused(exc.code, exc.message, exc.path) from None
         character_version_write(
             character=character,
             author=user,
@@ -184,11 +188,12 @@ def character_effect_apply(
     return character, entry
 
 
-def _without(
-    ruleset: Ruleset, character: Character, report: Report, ctx, state: dict, ending: list[dict]
+def state_without_effects(
+    *, ruleset: Ruleset, build: dict, report: Report, ctx, state: dict, ending: list[dict]
 ) -> dict:
-    """``state`` without the ``ending`` entries, a native one taken out of the ruleset's own state
-    too (a refusal there is logged: the effect ends all the same)."""
+    """``state`` (a character's or an NPC combatant's play state) without the ``ending`` entries, a
+    native one taken out of the ruleset's own state too through its ``remove`` actions (a refusal
+    there is logged: the effect ends all the same). Plain: no database, no version."""
     catalogue = ruleset.effect_catalogue(ctx)
     for entry in ending:
         kind = catalogue.get(entry.get("effect") or "")
@@ -196,10 +201,40 @@ def _without(
             continue
         for action in kind.actions("remove", entry.get("value") or 1):
             try:
-                state, _ = ruleset.state_action(state, action, character.build, report, ctx=ctx)
+                state, _ = ruleset.state_action(state, action, build, report, ctx=ctx)
             except StateError:
-                logger.info("removing %s from character %s: the state had it no more", kind.id, character.pk)
+                logger.info("removing %s: the state had it no more", kind.id)
     return fx.without(state, [e["id"] for e in ending])
+
+
+def state_with_effect(
+    *,
+    ruleset: Ruleset,
+    build: dict,
+    report: Report,
+    ctx,
+    state: dict,
+    entry: dict,
+    kind: fx.EffectKind | None,
+) -> dict:
+    """``state`` with the new ``entry`` (``fx.resolve``'s, its duration set), a native one put into
+    the ruleset's own state too through its ``apply`` actions. A refusal of those raises
+    ``StateError``; too many effects already is an ``EffectRefused``."""
+    entries = fx.active_entries(state)
+    if len(entries) >= fx.MAX_EFFECTS:
+        raise EffectRefused("effect.too_many", f"At most {fx.MAX_EFFECTS} effects at once.")
+    if kind is not None and kind.native:
+        for action in kind.actions("apply", entry["value"] or 1):
+            state, _ = ruleset.state_action(state, action, build, report, ctx=ctx)
+    return {**state, fx.STATE_KEY: [*entries, entry]}
+
+
+def _without(
+    ruleset: Ruleset, character: Character, report: Report, ctx, state: dict, ending: list[dict]
+) -> dict:
+    return state_without_effects(
+        ruleset=ruleset, build=character.build, report=report, ctx=ctx, state=state, ending=ending
+    )
 
 
 def character_effect_remove(*, character_id, user, effect_id: str) -> Character:
