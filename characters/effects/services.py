@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 
 from characters.effects.clock import clock
-from characters.models import Character
+from characters.models import CampaignEffect, Character
 from characters.selectors import can_edit_state, character_for_user
 from characters.sheet.selectors import (
     character_context,
@@ -148,10 +148,18 @@ def _sentence(character: Character, entry: dict, duration: dict | None) -> str:
 
 
 def character_effect_apply(
-    *, character_id, user, spec: dict[str, Any], duration: Any = None, encounter: Any = None
+    *,
+    character_id,
+    user,
+    spec: dict[str, Any],
+    duration: Any = None,
+    encounter: Any = None,
+    keep_as: str | None = None,
 ) -> tuple[Character, dict[str, Any]]:
     """Apply an effect (``spec``: ``{"effect", "value"?}`` or ``{"name", "changes"}``) to the
-    character's play state, with its duration. Returns (character, the state's new entry)."""
+    character's play state, with its duration. Returns (character, the state's new entry).
+    ``keep_as``: a custom effect the campaign also keeps under that name, for reuse
+    (``campaign_effect_save``), in the same transaction."""
     with transaction.atomic():
         character = _lock(character_id=character_id, user=user)
         ruleset, report, ctx, state = _rules(character)
@@ -185,6 +193,10 @@ def character_effect_apply(
             reason=_sentence(character, entry, entry["duration"]),
             fields=["state"],
         )
+        if keep_as and entry.get("effect") is None:
+            campaign_effect_save(
+                campaign=character.campaign, user=user, name=keep_as, changes=entry["changes"]
+            )
     return character, entry
 
 
@@ -284,3 +296,42 @@ def characters_effects_end(
         )
         out.append((character, gone))
     return out
+
+
+# ------------------------------------------------------------------ effects kept by the campaign
+
+
+def campaign_effect_save(*, campaign, user, name: str, changes: list[dict]) -> CampaignEffect:
+    """Keep a custom effect in the campaign for reuse (a member of the campaign: the GM, or a player
+    who made it for their character): ``changes`` as the effect was applied (checked then). A name
+    the campaign keeps already is replaced."""
+    from characters.campaigns.selectors import campaign_member
+
+    if campaign_member(campaign, user.pk) is None:
+        raise NotPermitted("Only the campaign's members keep effects in it.")
+    name = " ".join(str(name).split())[:60]
+    if not name or not isinstance(changes, list) or not changes:
+        raise EffectRefused("effect.malformed", "A kept effect has a name and what it changes.", "/name")
+    with transaction.atomic():
+        kept, _ = CampaignEffect.objects.update_or_create(
+            campaign=campaign, name=name, defaults={"changes": changes, "created_by": user}
+        )
+    return kept
+
+
+def campaign_effect_delete(*, campaign, user, effect_id: Any) -> str:
+    """Forget a kept effect (the GM only). Returns its name; one the campaign does not keep is a 400."""
+    from characters.selectors import is_campaign_gm
+
+    if not is_campaign_gm(user, campaign):
+        raise NotPermitted("Only the GM deletes the campaign's kept effects.")
+    with transaction.atomic():
+        kept = CampaignEffect.objects.filter(
+            campaign=campaign, pk=effect_id if is_int(effect_id) else 0
+        ).first()
+        if kept is None:
+            raise EffectRefused(
+                "effect.gone", "The campaign keeps no such effect (deleted already?).", "/effect"
+            )
+        kept.delete()
+    return kept.name
