@@ -129,7 +129,9 @@ def test_the_gm_puts_an_effect_on_an_npc_and_a_pc_from_the_page(slug, page_of):
     )
     assert off.status_code == 204
     assert _states(t)[1] == []
-    assert "Blessed is taken off Raider." in _text(gm.get(reverse("encounter_detail", args=[e.pk])).content.decode())
+    assert "Blessed is taken off Raider." in _text(
+        gm.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    )
 
 
 @pytest.mark.parametrize("slug", RULESETS)
