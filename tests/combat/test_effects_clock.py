@@ -17,7 +17,7 @@ from characters.sheet import services as play
 from combat import services
 from combat.models import Combatant, Encounter, EncounterEvent
 from combat.quick_builds import quick_build
-from combat.selectors import campaign_combat_rules, encounter_board, encounter_fight
+from combat.selectors import campaign_combat_rules, encounter_board, encounter_fight, fighter_actions
 from config.errors import BadInput, NotPermitted
 from rulesets.engine import effects as fx
 from rulesets.engine import registry
@@ -357,3 +357,29 @@ def test_the_gm_takes_an_effect_off_a_pc_and_an_npc(slug, fight_of):
     assert _effects(t["ayla"]) == [] and _npc_effects(t["npc"]) == []
     log = _log(e)
     assert "Blessed is taken off Ayla." in log and "Blessed is taken off Raider." in log
+
+
+@pytest.mark.parametrize("slug", RULESETS)
+def test_an_npcs_effect_reaches_the_odds_of_its_actions_where_the_combat_rules_apply_effects(slug, fight_of):
+    """The encounter's action forms show the odds of what is rolled: a ruleset's combat that passes
+    its requests through ``CombatRules.with_effects`` shows an NPC's effect in them."""
+    t = fight_of(slug)
+    e = Encounter.objects.get(pk=t["e"].pk)
+    ruleset = t["ruleset"]
+
+    def odds() -> dict:
+        fight = encounter_fight(encounter=e)
+        return {s.id: s.odds for s in fighter_actions(fight, fight.fighter_by_id[t["npc"].pk])}
+
+    before = odds()
+    services.encounter_effect_apply(
+        encounter=e.pk, user=t["gm"], combatant_id=t["npc"].pk, spec=_blessed(ruleset)
+    )
+    state = Combatant.objects.get(pk=t["npc"].pk).state
+    expected = {sid: ruleset.with_effects(request, state) for sid, request in before.items()}
+    if expected == before:
+        pytest.skip(f"{ruleset.name}'s NPC actions roll nothing an effect on every roll shifts")
+    after = odds()
+    if after == before:
+        pytest.skip(f"{ruleset.name}'s combat does not pass its rolls through with_effects yet")
+    assert after == expected
