@@ -57,11 +57,17 @@ def effect_view(
 
 
 def character_effects(*, character: Character, ruleset: Ruleset | None = None) -> list[dict[str, Any]]:
-    """The character's active effects as ``effect_view`` shows them."""
+    """The character's active effects as ``effect_view`` shows them, what remains as it is now (the
+    running encounter's round; read only when an effect is tied to an encounter)."""
     ruleset = ruleset or character_ruleset(character)
     if ruleset is None:
         return []
-    return [effect_view(ruleset, e) for e in fx.active_entries(character.state)]
+    entries = fx.active_entries(character.state)
+    tied = any(isinstance(e.get("duration"), dict) and "encounter" in e["duration"] for e in entries)
+    running = running_encounters(campaign_id=character.campaign_id) if tied else []
+    return [
+        {**effect_view(ruleset, e), "remaining": remaining_text(e.get("duration"), running)} for e in entries
+    ]
 
 
 def characters_holding_encounter_effects(

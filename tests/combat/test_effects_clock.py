@@ -383,3 +383,27 @@ def test_an_npcs_effect_reaches_the_odds_of_its_actions_where_the_combat_rules_a
     if after == before:
         pytest.skip(f"{ruleset.name}'s combat does not pass its rolls through with_effects yet")
     assert after == expected
+
+
+@pytest.mark.parametrize("slug", RULESETS[:2])
+def test_what_remains_follows_the_encounters_round_on_the_api_and_the_sheet(slug, fight_of):
+    from tests.factories import api_client
+
+    t = fight_of(slug)
+    e = Encounter.objects.get(pk=t["e"].pk)
+    fx_services.character_effect_apply(
+        character_id=t["ayla"].pk,
+        user=t["gm"],
+        spec=_blessed(t["ruleset"]),
+        duration={"rounds": 3},
+        encounter=e.pk,
+    )
+    url = f"/api/v1/characters/{t['ayla'].pk}/effects/"
+    assert [x["remaining"] for x in api_client(t["player"]).get(url).json()] == ["3 rounds left"]
+    start = e.round
+    while e.round == start:
+        e = _next_turn(t)
+    assert [x["remaining"] for x in api_client(t["player"]).get(url).json()] == ["2 rounds left"]
+    client = api_client(t["player"])
+    page = client.get(f"/characters/{t['ayla'].pk}/").content.decode()
+    assert "2 rounds left" in page
