@@ -48,8 +48,10 @@ def _success(ruleset, request) -> float:
 
 
 def _pick() -> tuple[str, fx.EffectKind, int] | None:
-    """(slug, the valued effect, its value): the first ruleset with combat whose valued effect at 2
-    (or its top) lowers the success of some roll of its sheet character; "frightened" first."""
+    """(slug, the valued effect, its value): a ruleset with combat whose valued effect at 2 (or its
+    top) lowers the success of some roll of its sheet character; "frightened" wherever a ruleset has
+    it, else the registry's first."""
+    found = []
     for slug in registry.SYSTEMS:
         ruleset = registry.get(slug)
         try:
@@ -60,11 +62,7 @@ def _pick() -> tuple[str, fx.EffectKind, int] | None:
         report = ruleset.validate(build)
         state = ruleset.initial_state(build, report)
         before = {r["id"]: r["request"] for r in ruleset.rollables(build, report, state) if "id" in r}
-        kinds = sorted(
-            (k for k in ruleset.effect_catalogue(None).values() if k.valued),
-            key=lambda k: k.id != PREFERRED,
-        )
-        for kind in kinds:
+        for kind in (k for k in ruleset.effect_catalogue(None).values() if k.valued):
             value = min(2, kind.max)
             try:
                 entry, _ = fx.resolve(ruleset, {"effect": kind.id, "value": value}, list(before))
@@ -81,8 +79,9 @@ def _pick() -> tuple[str, fx.EffectKind, int] | None:
                 for rid, req in before.items()
                 if rid in after
             ):
-                return slug, kind, value
-    return None
+                found.append((slug, kind, value))
+    preferred = [f for f in found if f[1].id == PREFERRED]
+    return (preferred or found or [None])[0]
 
 
 def _chart(page) -> str:
