@@ -317,6 +317,28 @@ class RollLog(models.Model):
         return self.label
 
 
+class CampaignEffect(models.Model):
+    """A custom effect kept by a campaign for reuse (characters/effects/): its name and its changes
+    (rulesets/engine/effects.py "Changes", checked when it was made). Applied again as a custom
+    effect, checked again against the character it goes on. One name per campaign: saving a name
+    again replaces its changes. The GM deletes them."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="saved_effects")
+    name = models.CharField(max_length=60)
+    changes = models.JSONField(default=list)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "name"], name="one_saved_effect_per_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class ApiToken(AbstractAuthToken):
     """An API token of one device or client (django-rest-knox keeps only its SHA-512 digest).
 

@@ -7,6 +7,7 @@ urlpatterns = [
     path("", include("characters.campaigns.urls")),  # home, campaigns
     path("", include("characters.builder.urls")),  # builder, drafts, history, export/import, homebrew
     path("", include("characters.sheet.urls")),  # sheet, play state, dice, print
+    path("", include("characters.effects.urls")),  # apply an effect, remove one, the campaign's kept effects
     path("", include("characters.advancement.urls")),  # awards, requests, review, ledger
     path("", include("characters.party.urls")),  # the party page: the GM's screen
 ]

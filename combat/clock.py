@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from characters.effects.clock import Moment
+from characters.effects.clock import Moment, Running
 from combat.models import Combatant, Encounter
 
 
@@ -26,3 +26,24 @@ class CombatClock:
             .first()
         )
         return Moment(*row) if row else None
+
+    def running(self, *, campaign_id: int) -> list[Running]:
+        encounters = list(
+            Encounter.objects.filter(campaign_id=campaign_id, status=Encounter.Status.ACTIVE)
+            .order_by("-created", "-id")
+            .values_list("pk", "round", "name", "order")
+        )
+        if not encounters:
+            return []
+        names: dict[int, dict[int, str]] = {pk: {} for pk, *_ in encounters}
+        rows = Combatant.objects.filter(encounter_id__in=list(names)).values_list(
+            "encounter_id", "pk", "name"
+        )
+        for encounter_id, pk, name in rows.order_by("id"):
+            names[encounter_id][pk] = name
+        out = []
+        for pk, round_, name, order in encounters:
+            here = names[pk]
+            ordered = [i for i in order or [] if i in here] + [i for i in here if i not in (order or [])]
+            out.append(Running(pk, round_, name, tuple((i, here[i]) for i in ordered)))
+        return out

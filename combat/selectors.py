@@ -28,6 +28,7 @@ from characters.selectors import is_campaign_gm
 from characters.sheet.selectors import label
 from combat.models import Combatant, Encounter, EncounterEvent
 from rulesets.charts import odds_bars
+from rulesets.engine import effects as fx
 from rulesets.engine import registry, validate
 from rulesets.engine.base import NPC_PHASE, Context, OddsError, Ruleset
 from rulesets.engine.combat import ActionSpec, CombatRules, Fighter
@@ -407,9 +408,25 @@ def _rows(fight: Fight) -> list[dict[str, Any]]:
                 "summary": _summary(fight, f) if f else {"stats": [], "status": []},
                 "state": f.state if f else c.state,
                 "combat": c.combat or {},
+                "effects": combatant_effects(fight, f.state if f else c.state),
             }
         )
     return rows
+
+
+def combatant_effects(fight: Fight, state: Any) -> list[dict[str, Any]]:
+    """A combatant's active effects as its row shows them: [{"id", "name", "remaining"}], what
+    remains in words ("1 round left", "until the end of Goblin's turn")."""
+    out = []
+    for entry in fx.active_entries(state):
+        duration = entry.get("duration")
+        remaining = fx.duration_text(duration, round_now=fight.encounter.round)
+        if isinstance(duration, dict) and duration.get("until") == "end_of_turn":
+            other = fight.fighter_by_id.get(duration.get("combatant"))  # type: ignore[arg-type]
+            if other is not None:
+                remaining = f"until the end of {other.name}'s turn"
+        out.append({"id": entry.get("id"), "name": str(entry.get("name") or ""), "remaining": remaining})
+    return out
 
 
 def row_signature(row: dict[str, Any]) -> str:
@@ -424,6 +441,7 @@ def row_signature(row: dict[str, Any]) -> str:
             row["position"],
             row["current"],
             row["summary"],
+            row["effects"],
         ],
         sort_keys=True,
         default=str,

@@ -33,14 +33,25 @@ import copy
 import json
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 
+from characters.effects.selectors import characters_holding_encounter_effects
+from characters.effects.services import (
+    EffectRefused,
+    character_effect_apply,
+    character_effect_remove,
+    characters_effects_end,
+    effect_duration,
+    state_with_effect,
+    state_without_effects,
+)
 from characters.models import Campaign, Character, RollLog
 from characters.selectors import is_campaign_gm
 from characters.sheet.selectors import label
-from characters.table.feed import roll_logged
+from characters.table.feed import roll_logged, table_note
 from characters.versions import character_version_write
 from combat import broadcast
 from combat.models import Combatant, Encounter, EncounterEvent, EncounterRequest, LibraryNpc
@@ -48,6 +59,7 @@ from combat.selectors import (
     LOG_FIELDS,
     Fight,
     campaign_combat_rules,
+    combatant_effects,
     encounter_fight,
     encounter_for_user,
     encounter_is_gm,
@@ -58,6 +70,7 @@ from combat.selectors import (
     row_signatures,
 )
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
+from rulesets.engine import effects as fx
 from rulesets.engine.base import StateError
 from rulesets.engine.combat import CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
@@ -184,6 +197,10 @@ class _Step:
         self.stored = {c.id: (_dump(c.state), _dump(c.combat)) for c in fight.combatants}
         self.stored_pc = {c.character_id: _dump(c.character.state) for c in fight.combatants if c.character}
         self.secret: list[Event] = []  # a GM's private action: its events, for the GM's feed only
+        #: Lines for the table's feed that are no roll (effects ending or put on): table notes.
+        self.notes: list[str] = []
+        #: Characters of the campaign outside this fight that hold an effect tied to it (read once).
+        self.outside: list[int] | None = None
 
     def apply(self, out: Outcome, *, secret_for: Fighter | None = None) -> None:
         """``secret_for``: the GM rolled privately for this fighter; the action's events go to
@@ -293,6 +310,13 @@ class _Step:
         line per event that rolled dice, in the log's words; a GM's private action is one line
         for the GM only, with everything it did."""
         rolls = [self._roll(event, private=False) for event, _ in self.events if is_roll(event)]
+        e = self.fight.encounter
+        rolls += [
+            table_note(
+                campaign_id=e.campaign_id, user=self.user, text=text, encounter_id=e.pk, encounter_name=e.name
+            )
+            for text in self.notes
+        ]
         if self.secret and any(is_roll(event) for event in self.secret):
             first = next(event for event in self.secret if is_roll(event))
             rolls.append(
@@ -384,9 +408,13 @@ def _turn_started(step: _Step, roller: Roller) -> None:
     )
 
 
-def _round_started(step: _Step, roller: Roller) -> None:
+def _round_started(step: _Step, roller: Roller, *, clock: bool = False) -> None:
+    """The top of a round: its log line, then (``clock``: the round has advanced) the effects whose
+    rounds have run out end, then the ruleset's ``round_start``."""
     fight, e = step.fight, step.fight.encounter
     step.log("round", f"Round {e.round} begins.")
+    if clock:
+        effects_end(step, lambda state: fx.ending_on_round(state, e.pk, e.round))
     rules = _require_rules(fight)
     step.apply(_call(rules.round_start, fight.fighters, e.state or {}, e.round, roller, ctx=fight.ctx))
     e.turn = 0
@@ -402,11 +430,59 @@ def _advance(step: _Step, roller: Roller) -> None:
         span = max(1, rules.turn_span(order, e.turn, fight.fighter_by_id))
     except Exception:
         logger.exception("turn_span failed")
+    ending = list(fight.current_ids)  # whose turn ends now
+    effects_end(step, lambda state: [x for cid in ending for x in fx.ending_on_turn_end(state, cid)])
     e.turn += span
     if e.turn >= len(order):
         e.round += 1
-        _round_started(step, roller)
+        _round_started(step, roller, clock=True)
     _turn_started(step, roller)
+
+
+# ------------------------------------------------------------------ effects on the encounter's clock
+
+
+def _ended_on(gone: list[dict], name: str) -> str:
+    """ "Frightened 2 ends on Ayla." / "Stunned and Blessed end on Ayla." """
+    return f"{fx.ended_text(gone).removesuffix('.')} on {name}."
+
+
+def effects_end(step: _Step, ending: Callable[[dict], list[dict]]) -> None:
+    """End the effects ``ending(state)`` names on everyone the encounter's clock reaches, in the
+    step's transaction: its combatants (an NPC's state is ``Combatant.state``; a PC's is its
+    character's, loaded and locked with the fight, changed through the step so that what the step
+    already changed — the action that ended the turn — is kept), and any other active character of
+    the campaign holding an effect tied to this encounter (``characters_effects_end``: a PC who left
+    the fight). Each ending is a line of the encounter's log and a note in the table's feed; the
+    open sheets hear of it through the character's new version."""
+    fight, e = step.fight, step.fight.encounter
+    ruleset = fight.ruleset
+    if ruleset is None:
+        return
+    for c in fight.combatants:
+        f = fight.fighter_by_id.get(c.id)
+        if f is None:
+            continue
+        gone = ending(f.state)
+        if not gone:
+            continue
+        new = state_without_effects(
+            ruleset=ruleset, build=f.build, report=f.report, ctx=fight.ctx, state=f.state, ending=gone
+        )
+        text = _ended_on(gone, f.name)
+        step.apply(Outcome(state={c.id: new}, events=[Event("effect_end", text, c.id)]))
+        step.notes.append(text)
+    if step.outside is None:
+        inside = [c.character_id for c in fight.combatants if c.character_id]
+        step.outside = characters_holding_encounter_effects(
+            campaign_id=e.campaign_id, encounter_id=e.pk, exclude=inside
+        )
+    if not step.outside:
+        return
+    for character, gone in characters_effects_end(character_ids=step.outside, ending=ending, why=e.name):
+        text = _ended_on(gone, character.name)
+        step.log("effect_end", text)
+        step.notes.append(text)
 
 
 # ------------------------------------------------------------------ services
@@ -725,12 +801,146 @@ def encounter_end(*, encounter: Encounter | int, user) -> Encounter:
         _require_gm(user, e, "end the encounter")
         if e.status == Encounter.Status.ENDED:
             raise refused("combat.ended", "The encounter has already ended.")
-        fight = encounter_fight(encounter=e)
+        fight = encounter_fight(encounter=e, lock_characters=True)
         step = _Step(fight, user)
         e.status = Encounter.Status.ENDED
         step.log("end", f"The encounter ends after {e.round} round{'s' if e.round != 1 else ''}.")
+        # Every effect tied to the encounter (its rounds, a combatant's turn) ends with it.
+        effects_end(step, lambda state: fx.ending_with_encounter(state, e.pk))
         step.save(fields=["status"])
     return e
+
+
+# ------------------------------------------------------------------ effects on combatants
+
+
+def _synced(step: _Step, c: Combatant, character: Character) -> None:
+    """The fight's copy of a PC's character after the effects' service wrote it (in this
+    transaction): its state and version as written, so the step neither writes it again nor
+    writes over it."""
+    mine = c.character
+    assert mine is not None
+    mine.state, mine.version = character.state, character.version
+    mine.updated, mine.shown_version = character.updated, character.shown_version
+    f = step.fight.fighter_by_id.get(c.id)
+    if f is not None:
+        f.state = character.state
+    step.stored_pc[character.pk] = _dump(character.state)
+
+
+def _remaining(fight: Fight, duration: Any) -> str:
+    """What remains of a duration, in words, naming the combatant whose turn it waits for."""
+    return combatant_effects(fight, {"effects": [{"duration": duration}]})[0]["remaining"]
+
+
+def encounter_effect_apply(
+    *, encounter: Encounter | int, user, combatant_id, spec: Any, duration: Any = None
+) -> dict[str, Any]:
+    """Put an effect on a combatant (GM only): a named effect of the ruleset (``{"effect", "value"?}``)
+    or a custom one (``{"name", "changes"}``), checked against the combatant's own rolls, for
+    ``duration`` (None: until removed; ``{"rounds": N}``: rounds of this encounter; ``{"until":
+    "end_of_turn", "combatant": id}``: a combatant of this encounter).
+
+    A PC's goes through the effects' service (its character's play state, a new version: the
+    sheet hears of it); an NPC's joins ``Combatant.state["effects"]``, so its rolls change as a
+    character's do (``Ruleset.rollables``, ``with_effects``), a native one through the ruleset's
+    own ``apply`` actions. The log says so, the table's feed too. A refusal (an unknown effect, key
+    or target: 400 ``EffectRefused``) changes nothing. Returns the new entry."""
+    with transaction.atomic():
+        e = _lock(encounter, user)
+        _require_gm(user, e, "put effects on combatants")
+        _require_active(e)
+        fight = encounter_fight(encounter=e, lock_characters=True)
+        ruleset = fight.ruleset
+        if ruleset is None:
+            raise refused("ruleset.unknown", "This campaign's ruleset is not available.")
+        f = _combatant(fight, combatant_id)
+        c = fight.by_id[f.id]
+        if not isinstance(spec, dict):
+            raise EffectRefused("effect.malformed", "Pick an effect.")
+        rounds = isinstance(duration, dict) and "rounds" in duration
+        if isinstance(duration, dict) and duration.get("until") == "rest":
+            raise EffectRefused(
+                "effect.bad_duration",
+                "In an encounter an effect lasts rounds, a turn, or until removed.",
+                "/duration",
+            )
+        step = _Step(fight, user)
+        if c.character is not None:
+            character, entry = character_effect_apply(
+                character_id=c.character_id,
+                user=user,
+                spec=spec,
+                duration=duration,
+                encounter=e.pk if rounds else None,
+            )
+            _synced(step, c, character)
+        else:
+            ids = [r["id"] for r in ruleset.rollables(f.build, f.report, f.state, ctx=fight.ctx) if "id" in r]
+            try:
+                entry, kind = fx.resolve(ruleset, spec, ids, ctx=fight.ctx)
+            except fx.EffectError as exc:
+                raise EffectRefused(exc.code, exc.message, exc.path) from None
+            entry["duration"] = effect_duration(
+                campaign_id=e.campaign_id, duration=duration, encounter=e.pk if rounds else None
+            )
+            if entry["duration"] and entry["duration"].get("encounter") != e.pk:
+                raise EffectRefused(
+                    "effect.no_encounter",
+                    "An NPC's effect runs on its own encounter's clock: pick a combatant of this encounter.",
+                    "/duration/combatant",
+                )
+            try:
+                new = state_with_effect(
+                    ruleset=ruleset,
+                    build=f.build,
+                    report=f.report,
+                    ctx=fight.ctx,
+                    state=f.state,
+                    entry=entry,
+                    kind=kind,
+                )
+            except StateError as exc:
+                raise refused(exc.code, exc.message) from None
+            step.apply(Outcome(state={c.id: new}))
+        text = f"{entry['name']} on {f.name}, {_remaining(fight, entry.get('duration'))}."
+        step.log("effect", text, c.id)
+        step.notes.append(text)
+        step.save(fields=[])
+    return entry
+
+
+def encounter_effect_remove(*, encounter: Encounter | int, user, combatant_id, effect_id: Any) -> None:
+    """Take an effect off a combatant now (GM only): a PC's through the effects' service, an NPC's
+    out of its ``Combatant.state`` (a native one through the ruleset's ``remove`` actions). An
+    effect the combatant does not have (ended meanwhile) is a 400 naming it gone."""
+    with transaction.atomic():
+        e = _lock(encounter, user)
+        _require_gm(user, e, "take effects off combatants")
+        fight = encounter_fight(encounter=e, lock_characters=True)
+        ruleset = fight.ruleset
+        if ruleset is None:
+            raise refused("ruleset.unknown", "This campaign's ruleset is not available.")
+        f = _combatant(fight, combatant_id)
+        c = fight.by_id[f.id]
+        gone = [x for x in fx.active_entries(f.state) if x.get("id") == effect_id]
+        if not gone:
+            raise EffectRefused(
+                "effect.gone", f"{f.name} has no such effect now: it may have ended.", "/effect"
+            )
+        step = _Step(fight, user)
+        if c.character is not None:
+            character = character_effect_remove(character_id=c.character_id, user=user, effect_id=effect_id)
+            _synced(step, c, character)
+        else:
+            new = state_without_effects(
+                ruleset=ruleset, build=f.build, report=f.report, ctx=fight.ctx, state=f.state, ending=gone
+            )
+            step.apply(Outcome(state={c.id: new}))
+        text = f"{gone[0].get('name') or 'An effect'} is taken off {f.name}."
+        step.log("effect_removed", text, c.id)
+        step.notes.append(text)
+        step.save(fields=[])
 
 
 # ------------------------------------------------------------------ the NPC library

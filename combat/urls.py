@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from combat import views, views_library, views_npcs
+from combat import views, views_effects, views_library, views_npcs
 
 urlpatterns = [
     path("campaign/<int:campaign_id>/", views.encounter_list, name="encounter_list"),
@@ -22,6 +22,12 @@ urlpatterns = [
         name="encounter_add_from_library",
     ),
     path("<int:encounter_id>/npcs/", views_npcs.encounter_add_npcs, name="encounter_add_npcs"),
+    path("<int:encounter_id>/effects/", views_effects.encounter_effect_apply, name="encounter_effect_apply"),
+    path(
+        "<int:encounter_id>/effects/remove/",
+        views_effects.encounter_effect_remove,
+        name="encounter_effect_remove",
+    ),
     path("campaign/<int:campaign_id>/npcs/", views_library.npc_library_page, name="npc_library"),
     path("campaign/<int:campaign_id>/npcs/new/", views_library.npc_new, name="npc_new"),
     path("campaign/<int:campaign_id>/npcs/<int:npc_id>/", views_library.npc_edit, name="npc_edit"),

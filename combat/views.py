@@ -29,6 +29,7 @@ from combat.broadcast import render_live
 from combat.selectors import (
     campaign_characters_to_add,
     campaign_combat_rules,
+    combatant_effects,
     encounter_fight,
     encounter_for_user,
     encounter_is_gm,
@@ -79,6 +80,12 @@ def _panel_context(request: HtmxHttpRequest, encounter, fight, **extra) -> dict[
     }
     if gm and encounter.status != encounter.Status.ENDED:
         ctx["characters_to_add"] = campaign_characters_to_add(fight=fight)
+    if gm and encounter.status == encounter.Status.ACTIVE:
+        # Each combatant's effects, with a button to take one off (no query: the fight has them).
+        rows = [
+            {"id": f.id, "name": f.name, "effects": combatant_effects(fight, f.state)} for f in fight.fighters
+        ]
+        ctx["gm_effects"] = [r for r in rows if r["effects"]]
     ctx.update(extra)
     return ctx
 

@@ -77,7 +77,7 @@ def world():
             "combatant_id": 1,
             "roll_id": 1,
             "npc_id": npc.pk,
-            "effect_id": "none",
+            "effect_id": 1,
         },
     }
 

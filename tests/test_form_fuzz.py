@@ -217,6 +217,7 @@ def _path_kwargs(table: Table, world: World, *, draft: bool) -> dict[str, object
         "slug": table.ruleset,
         "token_id": world.token.pk,
         "npc_id": table.library_npc.pk,
+        "effect_id": 1,  # an effect the character does not have, a kept effect the campaign does not keep
     }
 
 

@@ -20,6 +20,17 @@ class Moment:
     name: str
 
 
+@dataclass(frozen=True)
+class Running:
+    """A running encounter of a campaign as the effects' forms and texts need it: its id, round and
+    name, and its combatants (id, name) in turn order."""
+
+    encounter_id: int
+    round: int
+    name: str
+    combatants: tuple[tuple[int, str], ...] = ()
+
+
 class EncounterClock(Protocol):
     def encounter_now(self, *, campaign_id: int, encounter_id: int) -> Moment | None:
         """The encounter's moment when it is a running encounter of the campaign, else None."""
@@ -28,6 +39,10 @@ class EncounterClock(Protocol):
     def combatant_encounter(self, *, campaign_id: int, combatant_id: int) -> Moment | None:
         """The moment of the running encounter of the campaign that combatant ``combatant_id`` is
         in, else None."""
+        ...
+
+    def running(self, *, campaign_id: int) -> list[Running]:
+        """The campaign's running encounters with their combatants, newest first."""
         ...
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 
 from characters.effects.clock import clock
-from characters.models import Character
+from characters.models import CampaignEffect, Character
 from characters.selectors import can_edit_state, character_for_user
 from characters.sheet.selectors import (
     character_context,
@@ -149,10 +149,18 @@ def _sentence(character: Character, entry: dict, duration: dict | None) -> str:
 
 
 def character_effect_apply(
-    *, character_id, user, spec: dict[str, Any], duration: Any = None, encounter: Any = None
+    *,
+    character_id,
+    user,
+    spec: dict[str, Any],
+    duration: Any = None,
+    encounter: Any = None,
+    keep_as: str | None = None,
 ) -> tuple[Character, dict[str, Any]]:
     """Apply an effect (``spec``: ``{"effect", "value"?}`` or ``{"name", "changes"}``) to the
-    character's play state, with its duration. Returns (character, the state's new entry)."""
+    character's play state, with its duration. Returns (character, the state's new entry).
+    ``keep_as``: a custom effect the campaign also keeps under that name, for reuse
+    (``campaign_effect_save``), in the same transaction."""
     with transaction.atomic():
         character = _lock(character_id=character_id, user=user)
         ruleset, report, ctx, state = _rules(character)
@@ -164,32 +172,41 @@ def character_effect_apply(
         entry["duration"] = effect_duration(
             campaign_id=character.campaign_id, duration=duration, encounter=encounter
         )
-        entries = fx.active_entries(state)
-        if len(entries) >= fx.MAX_EFFECTS:
+        if len(fx.active_entries(state)) >= fx.MAX_EFFECTS:
             raise EffectRefused(
                 "effect.too_many", f"{character.name} carries {fx.MAX_EFFECTS} effects already."
             )
-        if kind is not None and kind.native:
-            for action in kind.actions("apply", entry["value"] or 1):
-                try:
-                    state, _ = ruleset.state_action(state, action, character.build, report, ctx=ctx)
-                except StateError as exc:
-                    raise rule_refused(exc.code, exc.message, exc.path) from None
-        character.state = {**state, fx.STATE_KEY: [*entries, entry]}
+        try:
+            character.state = state_with_effect(
+                ruleset=ruleset,
+                build=character.build,
+                report=report,
+                ctx=ctx,
+                state=state,
+                entry=entry,
+                kind=kind,
+            )
+        except StateError as exc:
+            raise rule_refused(exc.code, exc.message, exc.path) from None
         character_version_write(
             character=character,
             author=user,
             reason=_sentence(character, entry, entry["duration"]),
             fields=["state"],
         )
+        if keep_as and entry.get("effect") is None:
+            campaign_effect_save(
+                campaign=character.campaign, user=user, name=keep_as, changes=entry["changes"]
+            )
     return character, entry
 
 
-def _without(
-    ruleset: Ruleset, character: Character, report: Report, ctx, state: dict, ending: list[dict]
+def state_without_effects(
+    *, ruleset: Ruleset, build: dict, report: Report, ctx, state: dict, ending: list[dict]
 ) -> dict:
-    """``state`` without the ``ending`` entries, a native one taken out of the ruleset's own state
-    too (a refusal there is logged: the effect ends all the same)."""
+    """``state`` (a character's or an NPC combatant's play state) without the ``ending`` entries, a
+    native one taken out of the ruleset's own state too through its ``remove`` actions (a refusal
+    there is logged: the effect ends all the same). Plain: no database, no version."""
     catalogue = ruleset.effect_catalogue(ctx)
     for entry in ending:
         kind = catalogue.get(entry.get("effect") or "")
@@ -197,10 +214,40 @@ def _without(
             continue
         for action in kind.actions("remove", entry.get("value") or 1):
             try:
-                state, _ = ruleset.state_action(state, action, character.build, report, ctx=ctx)
+                state, _ = ruleset.state_action(state, action, build, report, ctx=ctx)
             except StateError:
-                logger.info("removing %s from character %s: the state had it no more", kind.id, character.pk)
+                logger.info("removing %s: the state had it no more", kind.id)
     return fx.without(state, [e["id"] for e in ending])
+
+
+def state_with_effect(
+    *,
+    ruleset: Ruleset,
+    build: dict,
+    report: Report,
+    ctx,
+    state: dict,
+    entry: dict,
+    kind: fx.EffectKind | None,
+) -> dict:
+    """``state`` with the new ``entry`` (``fx.resolve``'s, its duration set), a native one put into
+    the ruleset's own state too through its ``apply`` actions. A refusal of those raises
+    ``StateError``; too many effects already is an ``EffectRefused``."""
+    entries = fx.active_entries(state)
+    if len(entries) >= fx.MAX_EFFECTS:
+        raise EffectRefused("effect.too_many", f"At most {fx.MAX_EFFECTS} effects at once.")
+    if kind is not None and kind.native:
+        for action in kind.actions("apply", entry["value"] or 1):
+            state, _ = ruleset.state_action(state, action, build, report, ctx=ctx)
+    return {**state, fx.STATE_KEY: [*entries, entry]}
+
+
+def _without(
+    ruleset: Ruleset, character: Character, report: Report, ctx, state: dict, ending: list[dict]
+) -> dict:
+    return state_without_effects(
+        ruleset=ruleset, build=character.build, report=report, ctx=ctx, state=state, ending=ending
+    )
 
 
 def character_effect_remove(*, character_id, user, effect_id: str) -> Character:
@@ -250,3 +297,42 @@ def characters_effects_end(
         )
         out.append((character, gone))
     return out
+
+
+# ------------------------------------------------------------------ effects kept by the campaign
+
+
+def campaign_effect_save(*, campaign, user, name: str, changes: list[dict]) -> CampaignEffect:
+    """Keep a custom effect in the campaign for reuse (a member of the campaign: the GM, or a player
+    who made it for their character): ``changes`` as the effect was applied (checked then). A name
+    the campaign keeps already is replaced."""
+    from characters.campaigns.selectors import campaign_member
+
+    if campaign_member(campaign, user.pk) is None:
+        raise NotPermitted("Only the campaign's members keep effects in it.")
+    name = " ".join(str(name).split())[:60]
+    if not name or not isinstance(changes, list) or not changes:
+        raise EffectRefused("effect.malformed", "A kept effect has a name and what it changes.", "/name")
+    with transaction.atomic():
+        kept, _ = CampaignEffect.objects.update_or_create(
+            campaign=campaign, name=name, defaults={"changes": changes, "created_by": user}
+        )
+    return kept
+
+
+def campaign_effect_delete(*, campaign, user, effect_id: Any) -> str:
+    """Forget a kept effect (the GM only). Returns its name; one the campaign does not keep is a 400."""
+    from characters.selectors import is_campaign_gm
+
+    if not is_campaign_gm(user, campaign):
+        raise NotPermitted("Only the GM deletes the campaign's kept effects.")
+    with transaction.atomic():
+        kept = CampaignEffect.objects.filter(
+            campaign=campaign, pk=effect_id if is_int(effect_id) else 0
+        ).first()
+        if kept is None:
+            raise EffectRefused(
+                "effect.gone", "The campaign keeps no such effect (deleted already?).", "/effect"
+            )
+        kept.delete()
+    return kept.name

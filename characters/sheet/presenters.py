@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.dates import MONTHS_3
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # real, but not in django-stubs
 
+from characters.effects.selectors import effects_shown
 from characters.models import Character, RollLog
 from characters.selectors import can_edit_build, can_edit_state
 from characters.sheet.selectors import (
@@ -392,6 +393,15 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
             shown=frozenset(n["name"] for n in form["roll_numbers"]),
         ),
         "can_edit_state": may_edit_state,
+        # The Effects block (characters/effects/): its list, and where its forms come back to.
+        "active_effects": effects_shown(
+            character=character, ruleset=rules.ruleset, rollables=rules.rollables, ctx=rules.ctx
+        )
+        if rules.ruleset is not None
+        else [],
+        "effects_next": reverse("character_sheet", args=[character.pk]),
+        "effects_place": "sheet",
+        "effects_error": "",
         "state_notes": _state_notes(character),
         "can_edit_build": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,

@@ -10,6 +10,10 @@ The rolls of a fight (combat/services.py: attacks, initiative, damage, whatever 
 are RollLog rows too, written by the encounter's service in the same transaction: the line says
 who acted, in which encounter, and the log's own words ("Grim attacks the goblin: …").
 
+A line that is no roll — an effect that ends on the encounter's clock, one the GM puts on a combatant
+(combat/services.py) — is a *table note* (``table_note``): a ``RollLog`` without dice whose result says
+``"note": true``, written and sent the same way, drawn as a plain sentence.
+
 Private rolls (the GM's) go to a second group that only the campaign's GM joins: they are never
 sent to a player's socket, and the selectors never render them for a player.
 
@@ -58,6 +62,16 @@ def roll_line(roll: RollLog) -> dict[str, Any]:
     rolled = next((b for b in chart["bars"] if b["rolled"]), None)
     when = template_localtime(roll.created) if roll.created else None
     outcome = result.get("outcome")
+    if result.get("note"):
+        return {
+            "pk": roll.pk,
+            "note": True,
+            "encounter": str(result.get("encounter") or ""),
+            "text": str(result.get("text") or ""),
+            "private": roll.private,
+            "when_iso": when.isoformat() if when else "",
+            "when": f"{when:%H:%M}" if when else "",
+        }
     return {
         "pk": roll.pk,
         "who": (roll.user.get_username() if roll.user else "") or "someone",
@@ -75,6 +89,27 @@ def roll_line(roll: RollLog) -> dict[str, Any]:
         "when_iso": when.isoformat() if when else "",
         "when": f"{when:%H:%M}" if when else "",
     }
+
+
+NOTE_LABEL = "Note"
+
+
+def table_note(
+    *, campaign_id: int, user, text: str, encounter_id: int | None = None, encounter_name: str = ""
+) -> RollLog:
+    """A feed line that is no roll (see the module's docstring), not yet saved: the caller saves it in
+    its transaction (with its rolls, in one statement) and calls ``roll_logged``."""
+    request: dict[str, Any] = {"note": True}
+    if encounter_id is not None:
+        request["encounter"] = encounter_id
+    return RollLog(
+        campaign_id=campaign_id,
+        character=None,
+        user=user,
+        label=NOTE_LABEL,
+        request=request,
+        result={"text": text[:1000], "note": True, "faces": [], "encounter": encounter_name},
+    )
 
 
 def render_line(roll: RollLog, *, oob: bool = False) -> str:

@@ -16,3 +16,14 @@ def add_npcs(context: Any, encounter: Any) -> dict[str, Any]:
     from combat.views_npcs import add_npcs_context
 
     return add_npcs_context(context.get("request"), encounter, context.get("add_npcs_state"))
+
+
+@register.simple_tag(takes_context=True)
+def encounter_effects(context: Any, encounter: Any) -> dict[str, Any]:
+    """What the GM's effects form (combat/_encounter_effects.html) shows to this user (a refused plain
+    POST passes ``effects_state`` with the reason)."""
+    from combat.views_effects import encounter_effects_context
+
+    return encounter_effects_context(
+        context.get("request"), encounter, context.get("board"), context.get("effects_state")
+    )

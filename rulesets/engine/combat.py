@@ -54,7 +54,8 @@ Helpers the rulesets' hooks share (on ``CombatRules``, not hooks: nothing overri
 ``spec_for`` (the spec an action request names, or ``combat.unknown_action``),
 ``report_of`` (a fighter's rules report), ``ctx_of`` (the campaign's context),
 ``play_state_action`` (a play-state action, its ``StateError`` turned into ``CombatRefused``),
-``effects_of`` (``Ruleset.state_effects`` of a fighter),
+``effects_of`` (``Ruleset.state_effects`` of a fighter), ``with_effects`` (an action's request with the
+fighter's effects, rulesets/engine/effects.py),
 ``combat_numbers`` (a fighter's per-encounter numbers, copied, with this turn's fresh values),
 ``target_of`` (the fighter an action's ``target`` names), ``allowed_spec`` (``perform``'s opening:
 the spec named, refused when not allowed) and ``not_your_turn`` (the one refusal,
@@ -330,6 +331,13 @@ class CombatRules:
             fighter.state if state is None else state,
             ctx=self.ctx_of(fighter, ctx),
         )
+
+    def with_effects(self, fighter: Fighter, request: Any, rollable_id: str | None = None) -> Any:
+        """``request`` (an action's odds request, the one ``perform`` rolls) with ``fighter``'s effects
+        applied (``Ruleset.with_effects``: a PC's from its sheet, an NPC's the GM put on it in the
+        encounter). Call it for the spec's ``odds`` and for the roll alike, so the form's odds are
+        the odds of what is rolled."""
+        return self.ruleset.with_effects(request, fighter.state, rollable_id)
 
     @staticmethod
     def not_your_turn(actor: Fighter) -> tuple[str, str]:

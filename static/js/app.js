@@ -82,3 +82,17 @@
   document.addEventListener("htmx:afterSwap", restore);
   document.addEventListener("htmx:oobAfterSwap", restore);
 })();
+
+/* A 400 is a refusal the page shows where the form is (base.html's htmx-config swaps it). With DEBUG
+   on, django-htmx's debug helper would put any 400 in place of the whole page, as it does for
+   Django's error pages: a refusal's fragment (no <html> of its own) is kept from it, so a developer
+   sees what a player sees. Django's own error pages, whole documents, still reach it. */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:beforeOnLoad", function (evt) {
+    var xhr = evt.detail && evt.detail.xhr;
+    if (!xhr || xhr.status !== 400) { return; }
+    var body = typeof xhr.response === "string" ? xhr.response.trimStart().slice(0, 15).toLowerCase() : "";
+    if (body.indexOf("<!doctype") !== 0 && body.indexOf("<html") !== 0) { evt.stopPropagation(); }
+  }, true);
+})();

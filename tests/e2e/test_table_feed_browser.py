@@ -41,6 +41,11 @@ def _port() -> int:
 @pytest.fixture
 def table_server(transactional_db):
     """daphne serving config.asgi (pages and websockets) on the test database; its base URL."""
+    yield from serve_daphne("config.asgi:application")
+
+
+def serve_daphne(application: str):
+    """daphne serving ``application`` (a module:attribute path) on the test database: yields its base URL."""
     if connection.vendor != "postgresql":
         pytest.skip("a server process shares the test database: Postgres only")
     db = connection.settings_dict
@@ -57,7 +62,7 @@ def table_server(transactional_db):
         "LOG_LEVEL": "ERROR",
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

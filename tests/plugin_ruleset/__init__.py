@@ -1,10 +1,12 @@
 """Coin: a sixth ruleset that exists only in the tests, to prove a ruleset is a plugin.
 
 One attribute, Luck (1 to 5; each point above 1 costs 2 coins). A roll flips Luck coins and
-succeeds on any head. Gear: trinkets from its catalogue (``content/items.json``), each in one of
-the slots the item fits; no loadout rules, so the sheet shows the engine's generic gear block. Play state: three lives. Combat: on your turn, flip a coin at an enemy;
-heads, they lose a life. Everything it shows (labels, awards, its quick NPC, its odds form,
-its sheet block and its builder widget) is in this folder; the product is not told about it
+succeeds on as many heads as the table asks (one by default). Gear: trinkets from its catalogue
+(``content/items.json``), each in one of the slots the item fits; no loadout rules, so the sheet
+shows the engine's generic gear block. Play state: three lives; its named effects (Jinxed 1-3,
+Charmed: ``content/effects.json``) change how many coins a roll flips. Combat: on your turn, flip a
+coin at an enemy; heads, they lose a life. Everything it shows (labels, awards, its quick NPC, its
+odds form, its effects, its sheet block and its builder widget) is in this folder; the product is not told about it
 except by ``registry.register(RULESET)``.
 """
 
@@ -28,6 +30,10 @@ class CoinRuleset(Ruleset):
     currencies = ("coins",)
     known_keys = frozenset({"luck", "equipment"})
     content_dir = Path(__file__).parent / "content"
+    # Effects (content/effects.json: Jinxed, valued, and Charmed) shift the coins flipped, never below one.
+    effect_keys_declared = {"coins": 1, "heads": 1}
+    # The heads a roll needs are the table's to say (the sheet's roll form, the party's odds).
+    table_keys = ("heads",)
 
     # ------------------------------------------------------------ build
 

@@ -1,4 +1,6 @@
-"""Coin's combat: in id order, each fighter flips a coin at an enemy on their turn; heads costs a life."""
+"""Coin's combat: in id order, each fighter flips a coin at an enemy on their turn; heads costs a life.
+The flip is a roll like the sheet's, so the flipper's effects reach it (``with_effects``): Charmed flips
+two coins, and any head will do."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ class CoinCombat(CombatRules):
         ctx: Context | None = None,
     ) -> list[ActionSpec]:
         spec = ActionSpec(
-            id="flip", label="Flip at an enemy", cost="your turn", target="enemy", odds={"coins": 1}
+            id="flip", label="Flip at an enemy", cost="your turn", target="enemy", odds=self._flip(actor)
         )
         if current != actor.id:
             spec.deny(*self.not_your_turn(actor))
@@ -57,7 +59,8 @@ class CoinCombat(CombatRules):
             raise CombatRefused("combat.invalid_target", "Flip at someone else.")
         outcome = Outcome(end_turn=True)
         outcome.combat[actor.id] = self.combat_numbers(actor, flips=(actor.combat or {}).get("flips", 0) + 1)
-        if roller.d(2) == 2:
+        flip = self._flip(actor)
+        if roller.roll(flip["coins"], 2).count(2) >= flip["heads"]:
             lives = max(0, target.state.get("lives", 0) - 1)
             outcome.state[target.id] = {**target.state, "lives": lives}
             outcome.log(
@@ -66,6 +69,10 @@ class CoinCombat(CombatRules):
         else:
             outcome.log("flip", f"{actor.name} flips tails at {target.name}.", actor.id)
         return outcome
+
+    def _flip(self, actor: Fighter) -> dict[str, Any]:
+        """The flip's request: one coin, one head needed, the flipper's effects applied."""
+        return self.with_effects(actor, {"coins": 1, "heads": 1}, "flip")
 
     def summary(
         self, fighter: Fighter, encounter_state: dict, *, ctx: Context | None = None

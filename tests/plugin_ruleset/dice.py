@@ -1,7 +1,8 @@
-"""Coin's roll: flip Luck coins, succeed on any head."""
+"""Coin's roll: flip Luck coins, succeed on enough heads (the table says how many: one by default)."""
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 from rulesets.engine.context import Context
@@ -17,14 +18,17 @@ class CoinDice(Dice):
         coins = request.get("coins") if isinstance(request, dict) else None
         if not is_int(coins) or not 1 <= coins <= 10:
             raise OddsError("Flip 1 to 10 coins.")
-        miss = 0.5**coins
-        return {"success": 1 - miss, "failure": miss}
+        need = request.get("heads", 1)
+        if not is_int(need) or not 1 <= need <= 10:
+            raise OddsError("Need 1 to 10 heads.")
+        hit = sum(comb(coins, k) for k in range(need, coins + 1)) / 2**coins
+        return {"success": hit, "failure": 1 - hit}
 
     def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
         self.odds(request=request, ctx=ctx)
         faces = roller.roll(request["coins"], 2)
         heads = faces.count(2)
-        outcome = "success" if heads else "failure"
+        outcome = "success" if heads >= request.get("heads", 1) else "failure"
         return {
             "faces": faces,
             "total": heads,
@@ -37,5 +41,9 @@ class CoinDice(Dice):
     ) -> list[dict[str, Any]]:
         luck = report.derived.get("luck", 1)
         return [
-            {"id": "flip", "label": f"Flip {luck} coin{'s' if luck != 1 else ''}", "request": {"coins": luck}}
+            {
+                "id": "flip",
+                "label": f"Flip {luck} coin{'s' if luck != 1 else ''}",
+                "request": {"coins": luck, "heads": 1},
+            }
         ]
