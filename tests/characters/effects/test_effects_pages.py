@@ -378,3 +378,21 @@ def test_the_sheets_live_blocks_show_a_new_and_an_ended_effect(slug, client, tab
     assert re.search(r'id="sheet-version"[^>]*data-version="(\d+)"', third).group(1) == str(
         Character.objects.get(pk=character.pk).version
     )
+
+
+@pytest.mark.parametrize("slug", RULESETS)
+def test_the_party_page_offers_the_form_on_each_card_and_a_plain_post_comes_back_to_it(slug, client, table):
+    ruleset = registry.get(slug)
+    character = character_at_table(table, slug)
+    client.force_login(table["gm"])
+    party_url = reverse("campaign_party", args=[character.campaign_id])
+    page = client.get(party_url).content.decode()
+    apply_url = _apply_url(character)
+    assert f'hx-get="{apply_url}?next={party_url}"' in page
+    assert "Apply an effect" in _text(page)
+    got = client.post(apply_url, _custom(ruleset, next=party_url))
+    assert got.status_code == 302 and got["Location"] == party_url
+    [entry] = _entries(character)
+    assert entry["name"] == "Blessed"
+    card = client.get(party_url).content.decode()
+    assert "Blessed" in _text(card)
