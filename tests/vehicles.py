@@ -1,0 +1,176 @@
+"""Which ruleset a product test runs on, asked of the registry (never named).
+
+A product test (a sheet, a builder, an advancement, a fight) needs a ruleset as its vehicle. It
+takes every registered ruleset (``SLUGS``, for ``pytest.mark.parametrize``) or, when running it on
+each would multiply a slow test's cost, the first registered ruleset that can do what the test
+needs (``first``): "a ruleset with play state pools", "with an awardable currency", "with gear".
+What the test then expects is read from that ruleset's own answers and its folder's data
+(rulesets/engine/examples.py), never one game's numbers. Tests of one game's rules live in
+tests/rulesets/<slug>/ (tests/test_no_ruleset_names.py keeps it so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rulesets.engine import registry
+from rulesets.engine.ruleset import Ruleset
+
+#: Every registered ruleset's slug, in the registry's order (the test plugin's last).
+SLUGS: tuple[str, ...] = registry.slugs()
+
+
+def first(need: Callable[[Ruleset], bool], what: str) -> str:
+    """The first registered ruleset for which ``need`` holds; ``what`` words the need for the failure."""
+    for ruleset in registry.all_rulesets():
+        if need(ruleset):
+            return ruleset.slug
+    raise LookupError(f"no registered ruleset is {what}")
+
+
+def every(need: Callable[[Ruleset], bool]) -> list[str]:
+    """The slugs of every registered ruleset for which ``need`` holds."""
+    return [ruleset.slug for ruleset in registry.all_rulesets() if need(ruleset)]
+
+
+def other_than(slug: str) -> str:
+    """A registered ruleset that is not ``slug`` (the first such)."""
+    return first(lambda rs: rs.slug != slug, f"other than {slug}")
+
+
+# ------------------------------------------------------------------ what a ruleset can do
+
+
+def sheet_build(ruleset: Ruleset) -> dict:
+    """The ruleset's sheet character (``content/examples.json`` ``sheet``), a fresh copy."""
+    return ruleset.contract_data()["sheet"]
+
+
+def play_sections(ruleset: Ruleset, build: dict | None = None) -> list[dict]:
+    """The play-state sections the sheet shows for ``build`` (default: the sheet character), fresh."""
+    build = build if build is not None else sheet_build(ruleset)
+    report = ruleset.validate(build)
+    return ruleset.state_sections(build, report, ruleset.initial_state(build, report))
+
+
+def number_action(ruleset: Ruleset) -> tuple[dict, str] | None:
+    """The first play-state action of the sheet character with a number field: (the action with each
+    field at a sample value, that field's id); None when it has none."""
+    for section in play_sections(ruleset):
+        for spec in section.get("actions", []):
+            fields = spec.get("fields", [])
+            number = next((f["id"] for f in fields if f.get("kind") == "number"), None)
+            if number:
+                action = {"action": spec["action"]}
+                for f in fields:
+                    options = f.get("options") or []
+                    first_option = options[0] if options else None
+                    if isinstance(first_option, dict):
+                        first_option = first_option.get("id")
+                    action[f["id"]] = f.get("default") if f.get("default") not in (None, "") else first_option
+                    if action[f["id"]] is None:
+                        action[f["id"]] = max(1, f.get("min") or 1) if f.get("kind") == "number" else "x"
+                return action, number
+    return None
+
+
+def awardable(ruleset: Ruleset) -> str | None:
+    """The first currency the GM may award in the ruleset, or None."""
+    return next(iter(ruleset.awardable_currencies), None)
+
+
+def text_house_rule(ruleset: Ruleset) -> str | None:
+    """The pointer of the ruleset's first house rule that is typed text, or None."""
+    from characters.campaigns.house_rules import house_fields
+
+    return next((f.pointer for f in house_fields(ruleset) if f.kind == "text"), None)
+
+
+# ------------------------------------------------------------------ a fight
+
+
+def _sample(param: dict) -> object:
+    options = param.get("options") or []
+    if options:
+        first_option = options[0]
+        return first_option.get("id") if isinstance(first_option, dict) else first_option
+    if param.get("kind") == "number":
+        return max(1, param.get("default") or param.get("min") or 1)
+    return param.get("default") or "x"
+
+
+def fight_action(encounter, combatant, *, gm: bool, target=None) -> dict | None:
+    """The action ``combatant`` may take now: the ruleset's ``combat_actions`` (``player`` or ``gm``,
+    rulesets/engine/examples.py) when it names one, else the first allowed one of its kind (at an
+    enemy for a player's), ``target`` filled in when it takes one and each field at a sample value.
+    None when there is none."""
+    from combat.models import Encounter
+    from combat.selectors import encounter_fight, fighter_actions
+
+    fight = encounter_fight(encounter=Encounter.objects.get(pk=encounter.pk))
+    fighter = next(f for f in fight.fighters if f.id == combatant.pk)
+    specs = fighter_actions(fight, fighter)
+    wanted = (fight.ruleset.contract_data().get("combat_actions") or {}).get("gm" if gm else "player")
+    if wanted:
+        action = dict(wanted)
+        spec = next((s for s in specs if s.id == action["action"]), None)
+        if spec is not None and spec.target and "target" not in action and target is not None:
+            action["target"] = target.pk
+        return action
+    for spec in specs:
+        if spec.gm != gm or not spec.allowed or (spec.reaction and not gm):
+            continue
+        if not gm and spec.target not in ("enemy", "any"):
+            continue
+        action = {"action": spec.id}
+        if spec.target and target is not None:
+            action["target"] = target.pk
+        for param in spec.params:
+            if isinstance(param, dict) and param.get("id"):
+                action[param["id"]] = _sample(param)
+        return action
+    return None
+
+
+def start_fight(*, slug: str, gm, owners, campaign=None, enemies: int = 1, builds=None, roller=None) -> dict:
+    """An encounter of ``slug``: a character for each of ``owners`` (the sheet character, or
+    ``builds`` in turn) against ``enemies`` of the ruleset's quick NPC in a group, started with
+    ``roller`` (default: fixed dice). Returns ``campaign``, ``e``, ``characters``, ``pcs`` (their
+    combatants) and ``foes``."""
+    from combat import services
+    from rulesets.engine.dice import FixedRoller
+    from tests.characters.sheet.test_sheet_fixtures import make_character
+    from tests.factories import make_campaign
+
+    ruleset = registry.get(slug)
+    assert ruleset is not None, slug
+    campaign = campaign or make_campaign(gm=gm, ruleset=slug, players=list(owners))
+    builds = list(builds or [])
+    characters = [
+        make_character(
+            ruleset=slug, owner=owner, campaign=campaign, build=builds[i] if i < len(builds) else None
+        )
+        for i, owner in enumerate(owners)
+    ]
+    e = services.encounter_create(campaign=campaign, user=gm, name="Ambush")
+    pcs = [services.encounter_add_combatant(encounter=e, user=gm, character=c)[0] for c in characters]
+    npc = ruleset.quick_npc()
+    foes = services.encounter_add_combatant(
+        encounter=e, user=gm, name=npc.get("name") or "Foe", build=npc, count=enemies
+    )
+    services.encounter_start(encounter=e, user=gm, roller=roller or FixedRoller([1, 2, 3, 4, 5, 6] * 20))
+    e.refresh_from_db()
+    return {"campaign": campaign, "e": e, "characters": characters, "pcs": pcs, "foes": foes}
+
+
+def turn_to(e, combatant, gm) -> None:
+    """End turns (as the GM) until it is ``combatant``'s."""
+    from combat import services
+    from combat.models import Encounter
+    from combat.selectors import encounter_fight
+
+    for _ in range(40):
+        if encounter_fight(encounter=Encounter.objects.get(pk=e.pk)).current_id == combatant.pk:
+            return
+        services.encounter_next_turn(encounter=e.pk, user=gm)
+    raise AssertionError(f"never {combatant}'s turn")
