@@ -11,7 +11,9 @@ tests/rulesets/<slug>/ (tests/test_no_ruleset_names.py keeps it so).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rulesets.engine import registry
 from rulesets.engine.ruleset import Ruleset
@@ -100,9 +102,9 @@ def _sample(param: dict) -> object:
 
 
 def fight_action(encounter, combatant, *, gm: bool, target=None) -> dict | None:
-    """The action ``combatant`` may take now: the ruleset's ``combat_actions`` (``player`` or ``gm``,
-    rulesets/engine/examples.py) when it names one, else the first allowed one of its kind (at an
-    enemy for a player's), ``target`` filled in when it takes one and each field at a sample value.
+    """The action ``combatant`` may take (now, or on its turn): the ruleset's ``combat_actions``
+    (``player`` or ``gm``, rulesets/engine/examples.py) when it names one, else the first allowed one
+    of its kind (at an enemy for a player's), ``target`` filled in when it takes one and each field at a sample value.
     None when there is none."""
     from combat.models import Encounter
     from combat.selectors import encounter_fight, fighter_actions
@@ -118,7 +120,8 @@ def fight_action(encounter, combatant, *, gm: bool, target=None) -> dict | None:
             action["target"] = target.pk
         return action
     for spec in specs:
-        if spec.gm != gm or not spec.allowed or (spec.reaction and not gm):
+        off_turn = spec.code.endswith("not_your_turn")  # what it may do once its turn comes
+        if spec.gm != gm or not (spec.allowed or off_turn) or (spec.reaction and not gm):
             continue
         if not gm and spec.target not in ("enemy", "any"):
             continue
@@ -174,3 +177,104 @@ def turn_to(e, combatant, gm) -> None:
             return
         services.encounter_next_turn(encounter=e.pk, user=gm)
     raise AssertionError(f"never {combatant}'s turn")
+
+
+# ------------------------------------------------------------------ changes of a build
+
+
+def number_traits(ruleset: Ruleset) -> list[tuple[str, int | None]]:
+    """The builder's numbers a player raises, as (JSON pointer, maximum or None), in the builder's
+    order: "number" sections, the fields of "numbers" sections and the options of "ranks" sections."""
+    out: list[tuple[str, int | None]] = []
+    for section in ruleset.traits(ruleset.context()).get("sections", []):
+        path, kind = section.get("path"), section.get("kind")
+        if not isinstance(path, str):
+            continue
+        if kind == "number":
+            out.append((path, section.get("max")))
+        elif kind in ("numbers", "ranks"):
+            for entry in section.get("fields" if kind == "numbers" else "options") or []:
+                if isinstance(entry, dict) and "id" in entry:
+                    out.append((f"{path}/{entry['id']}", entry.get("max")))
+    return out
+
+
+def _with(build: dict, changes: dict[str, object]) -> dict:
+    from rulesets.engine.pointer import set_at
+
+    out = copy.deepcopy(build)
+    for pointer, value in changes.items():
+        set_at(out, pointer, copy.deepcopy(value))
+    return out
+
+
+def _spent(report) -> dict[str, int]:
+    return {c: v for c, v in report.spent.items() if v}
+
+
+@dataclass(frozen=True)
+class Advance:
+    """An advancement of a build: the new build, the currency the GM awards for it and its cost."""
+
+    build: dict
+    currency: str
+    cost: int
+
+
+def advance(ruleset: Ruleset, build: dict | None = None) -> Advance | None:
+    """An advancement of ``build`` (default: the sheet character) that the GM's award of one
+    currency pays for: ``content/examples.json``'s ``advance`` (``{"set": {pointer: value}}``
+    applied to the build) when the ruleset names one, else the first two of the builder's numbers
+    (``number_traits``) that, each raised by one, are a legal advancement paid in one awardable
+    currency (the first alone when the two together are not). Its cost is the rules' own price.
+    None when there is none."""
+    build = copy.deepcopy(build if build is not None else sheet_build(ruleset))
+    named = ruleset.contract_data().get("advance")
+    if named:
+        return _priced(ruleset, build, _with(build, named["set"]))
+    from rulesets.engine.pointer import resolve
+
+    raises: list[tuple[str, int]] = []
+    for pointer, top in number_traits(ruleset):
+        value = resolve(build, pointer, None)
+        value = 0 if value is None else value
+        if isinstance(value, int) and not isinstance(value, bool) and (top is None or value < top):
+            if _priced(ruleset, build, _with(build, {pointer: value + 1})) is not None:
+                raises.append((pointer, value + 1))
+    if len(raises) >= 2:
+        both = _priced(ruleset, build, _with(build, dict(raises[:2])))
+        if both is not None:
+            return both
+    return _priced(ruleset, build, _with(build, dict(raises[:1]))) if raises else None
+
+
+def _priced(ruleset: Ruleset, build: dict, wanted: dict) -> Advance | None:
+    """``wanted`` as an advancement of ``build``: legal, and its cost (the rules' price) in one
+    awardable currency; else None."""
+    before = ruleset.validate(build)
+    free = _with(wanted, {"/budget": {c: v + 10**6 for c, v in build.get("budget", {}).items()}})
+    priced = ruleset.validate(free, phase="approval", previous=build)
+    cost = {
+        c: priced.spent.get(c, 0) - before.spent.get(c, 0)
+        for c in set(priced.spent) | set(before.spent)
+        if priced.spent.get(c, 0) != before.spent.get(c, 0)
+    }
+    if not priced.valid or len(cost) != 1:
+        return None
+    ((currency, amount),) = cost.items()
+    if currency not in ruleset.awardable_currencies or amount <= 0:
+        return None
+    return Advance(wanted, currency, amount)
+
+
+def broken(ruleset: Ruleset) -> dict:
+    """A build of the ruleset its rules refuse: an invalid example of its folder (``examples/``), else
+    the sheet character with its first bounded number above the bound, else without its name."""
+    example = next((e for e in ruleset.example_builds() if not e.expect.get("valid")), None)
+    if example is not None:
+        return copy.deepcopy(example.build)
+    build = sheet_build(ruleset)
+    for pointer, top in number_traits(ruleset):
+        if top is not None:
+            return _with(build, {pointer: top + 1})
+    return {**build, "name": ""}
