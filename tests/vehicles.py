@@ -219,6 +219,7 @@ class Advance:
     build: dict
     currency: str
     cost: int
+    changes: dict  # JSON pointer → the new value, as the builder's fields set them
 
 
 def advance(ruleset: Ruleset, build: dict | None = None) -> Advance | None:
@@ -231,7 +232,7 @@ def advance(ruleset: Ruleset, build: dict | None = None) -> Advance | None:
     build = copy.deepcopy(build if build is not None else sheet_build(ruleset))
     named = ruleset.contract_data().get("advance")
     if named:
-        return _priced(ruleset, build, _with(build, named["set"]))
+        return _priced(ruleset, build, named["set"])
     from rulesets.engine.pointer import resolve
 
     raises: list[tuple[str, int]] = []
@@ -239,18 +240,52 @@ def advance(ruleset: Ruleset, build: dict | None = None) -> Advance | None:
         value = resolve(build, pointer, None)
         value = 0 if value is None else value
         if isinstance(value, int) and not isinstance(value, bool) and (top is None or value < top):
-            if _priced(ruleset, build, _with(build, {pointer: value + 1})) is not None:
+            if _priced(ruleset, build, {pointer: value + 1}) is not None:
                 raises.append((pointer, value + 1))
     if len(raises) >= 2:
-        both = _priced(ruleset, build, _with(build, dict(raises[:2])))
+        both = _priced(ruleset, build, dict(raises[:2]))
         if both is not None:
             return both
-    return _priced(ruleset, build, _with(build, dict(raises[:1]))) if raises else None
+    return _priced(ruleset, build, dict(raises[:1])) if raises else None
 
 
-def _priced(ruleset: Ruleset, build: dict, wanted: dict) -> Advance | None:
-    """``wanted`` as an advancement of ``build``: legal, and its cost (the rules' price) in one
-    awardable currency; else None."""
+def raised(ruleset: Ruleset, pointer: str, by: int = 1, build: dict | None = None) -> Advance | None:
+    """The builder's number at ``pointer`` raised by ``by`` as an advancement of ``build`` (default:
+    the sheet character), priced by the rules; None when it is not a legal one paid in one
+    awardable currency."""
+    from rulesets.engine.pointer import resolve
+
+    build = copy.deepcopy(build if build is not None else sheet_build(ruleset))
+    value = resolve(build, pointer, None)
+    value = 0 if value is None else value
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    return _priced(ruleset, build, {pointer: value + by})
+
+
+def raisable(ruleset: Ruleset, build: dict | None = None) -> list[str]:
+    """The pointers of the builder's numbers that, raised by one, are each an advancement of
+    ``build`` (default: the sheet character) paid in an awardable currency."""
+    return [pointer for pointer, _ in number_traits(ruleset) if raised(ruleset, pointer, 1, build)]
+
+
+def advance_beyond(ruleset: Ruleset, amount: int) -> Advance | None:
+    """Advancements of the sheet character one after another (``advance``) until they cost more than
+    ``amount``, as one; None when they never do."""
+    build, changes, total, currency = sheet_build(ruleset), {}, 0, None
+    while total <= amount:
+        step = advance(ruleset, build)
+        if step is None or currency not in (None, step.currency):
+            return None
+        build, currency, total = step.build, step.currency, total + step.cost
+        changes.update(step.changes)
+    return Advance(build, currency, total, changes) if currency else None
+
+
+def _priced(ruleset: Ruleset, build: dict, changes: dict) -> Advance | None:
+    """``build`` with ``changes`` as an advancement of it: legal, and its cost (the rules' price) in
+    one awardable currency; else None."""
+    wanted = _with(build, changes)
     before = ruleset.validate(build)
     free = _with(wanted, {"/budget": {c: v + 10**6 for c, v in build.get("budget", {}).items()}})
     priced = ruleset.validate(free, phase="approval", previous=build)
@@ -264,7 +299,7 @@ def _priced(ruleset: Ruleset, build: dict, wanted: dict) -> Advance | None:
     ((currency, amount),) = cost.items()
     if currency not in ruleset.awardable_currencies or amount <= 0:
         return None
-    return Advance(wanted, currency, amount)
+    return Advance(wanted, currency, amount, dict(changes))
 
 
 def broken(ruleset: Ruleset) -> dict:
