@@ -313,3 +313,15 @@ def broken(ruleset: Ruleset) -> dict:
         if top is not None:
             return _with(build, {pointer: top + 1})
     return {**build, "name": ""}
+
+
+def numbers_of(ruleset: Ruleset, build: dict, room: int = 2) -> list[tuple[str, int]]:
+    """The builder's numbers of ``build`` that take ``room`` more than their value: (pointer, value)."""
+    from rulesets.engine.pointer import resolve
+
+    out = []
+    for pointer, top in number_traits(ruleset):
+        value = resolve(build, pointer, None)
+        if isinstance(value, int) and not isinstance(value, bool) and (top is None or value + room <= top):
+            out.append((pointer, value))
+    return out
