@@ -325,3 +325,36 @@ def numbers_of(ruleset: Ruleset, build: dict, room: int = 2) -> list[tuple[str, 
         if isinstance(value, int) and not isinstance(value, bool) and (top is None or value + room <= top):
             out.append((pointer, value))
     return out
+
+
+# ------------------------------------------------------------------ the sheet's play state and dice
+
+
+def pools(ruleset: Ruleset, build: dict | None = None) -> list[dict]:
+    """The sheet character's pools with a maximum ({"id", "label", "path", "value", "max", ...}), in
+    the order the sheet shows them."""
+    return [
+        item
+        for section in play_sections(ruleset, build)
+        if section.get("kind") == "pools"
+        for item in section.get("items", [])
+        if isinstance(item.get("max"), int) and isinstance(item.get("value"), int) and item.get("path")
+    ]
+
+
+def rollable(ruleset: Ruleset, build: dict | None = None) -> str | None:
+    """The id of the sheet character's first roll button (not one its roll picker composes), or None."""
+    build = build if build is not None else sheet_build(ruleset)
+    report = ruleset.validate(build)
+    state = ruleset.initial_state(build, report)
+    found = [r for r in ruleset.rollables(build, report, state) if not r.get("picker")]
+    return found[0]["id"] if found else None
+
+
+def after(ruleset: Ruleset, state: dict, action: dict, build: dict | None = None) -> dict:
+    """The play state the rules make of ``state`` by ``action`` (posted values as the sheet posts them,
+    numbers as text), for the sheet character (or ``build``)."""
+    build = build if build is not None else sheet_build(ruleset)
+    report = ruleset.validate(build)
+    typed = {k: int(v) if isinstance(v, str) and v.lstrip("-").isdigit() else v for k, v in action.items()}
+    return ruleset.state_action(state, typed, build, report)[0]
