@@ -101,10 +101,11 @@ def _sample(param: dict) -> object:
     return param.get("default") or "x"
 
 
-def fight_action(encounter, combatant, *, gm: bool, target=None) -> dict | None:
+def fight_action(encounter, combatant, *, gm: bool, target=None, untargeted: bool = False) -> dict | None:
     """The action ``combatant`` may take (now, or on its turn): the ruleset's ``combat_actions``
     (``player`` or ``gm``, rulesets/engine/examples.py) when it names one, else the first allowed one
     of its kind (at an enemy for a player's), ``target`` filled in when it takes one and each field at a sample value.
+    With ``untargeted``: the first that takes no target (a move, a stance), not the named one.
     None when there is none."""
     from combat.models import Encounter
     from combat.selectors import encounter_fight, fighter_actions
@@ -113,7 +114,7 @@ def fight_action(encounter, combatant, *, gm: bool, target=None) -> dict | None:
     fighter = next(f for f in fight.fighters if f.id == combatant.pk)
     specs = fighter_actions(fight, fighter)
     wanted = (fight.ruleset.contract_data().get("combat_actions") or {}).get("gm" if gm else "player")
-    if wanted:
+    if wanted and not untargeted:
         action = dict(wanted)
         spec = next((s for s in specs if s.id == action["action"]), None)
         if spec is not None and spec.target and "target" not in action and target is not None:
@@ -123,7 +124,9 @@ def fight_action(encounter, combatant, *, gm: bool, target=None) -> dict | None:
         off_turn = spec.code.endswith("not_your_turn")  # what it may do once its turn comes
         if spec.gm != gm or not (spec.allowed or off_turn) or (spec.reaction and not gm):
             continue
-        if not gm and spec.target not in ("enemy", "any"):
+        if untargeted and spec.target:
+            continue
+        if not gm and not untargeted and spec.target not in ("enemy", "any"):
             continue
         action = {"action": spec.id}
         if spec.target and target is not None:

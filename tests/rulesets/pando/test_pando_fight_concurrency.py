@@ -1,5 +1,6 @@
-"""Twenty actions at once at one encounter: the row lock serialises them, so the log holds exactly
-the accepted ones and the speed budget is never overspent."""
+"""Twenty Pando actions at once at one encounter (moved from tests/combat/test_concurrency.py): the row
+lock serialises them, so the log holds exactly the accepted ones and the speed budget is never
+overspent."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from combat import services
 from combat.models import Combatant, EncounterEvent
 from config.api import RuleRefused
 from rulesets.engine.dice import FixedRoller
-from tests.combat.conftest import GOBLIN
+from tests.combat.conftest import stray_connections_closed  # noqa: F401 (the fixture)
+from tests.rulesets.pando.fight_table import GOBLIN, table  # noqa: F401 (Pando's combat table)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -24,7 +26,7 @@ pytestmark = [
 
 
 @pytest.fixture
-def fight(table, stray_connections_closed):
+def fight(table, stray_connections_closed):  # noqa: F811
     gm = table["gm"]
     e = services.encounter_create(campaign=table["campaign"], user=gm, name="Melee")
     pablo = services.encounter_add_combatant(encounter=e, user=gm, character=table["pablo"])[0]

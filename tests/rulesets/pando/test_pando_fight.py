@@ -10,14 +10,15 @@ from combat.models import Combatant, EncounterEvent
 from rulesets.engine import registry
 from rulesets.engine.combat import Fighter
 from rulesets.engine.dice import FixedRoller
-from tests.combat.conftest import BOSS, GOBLIN, WOLF, set_state
+from tests.combat.conftest import set_state
 from tests.combat.helpers import refused, snapshot
+from tests.rulesets.pando.fight_table import BOSS, GOBLIN, WOLF, table  # noqa: F401 (Pando's combat table)
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def fight(table):
+def fight(table):  # noqa: F811
     """Pablo (M5, acro 3), Bea (M5, acro 2), the Raiders (2 goblins M3 + boss M6: average 4, acro 2, pres 2) and
     a Wolf (M4, acro 2, pres 2): the Wolf and the Raiders tie all the way down to the dice."""
     gm = table["gm"]
