@@ -20,7 +20,7 @@ from tests.rulesets.report_helpers import typical
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 AREN = typical("paragon")
 SELA = json.loads((ROOT / "rulesets/systems/paragon/demo/sela_windborn.json").read_text())
 

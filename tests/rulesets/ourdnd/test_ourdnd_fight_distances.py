@@ -20,7 +20,7 @@ from tests.factories import api_client, make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BRAM = json.loads((ROOT / "rulesets/systems/ourdnd/demo/bram_shieldbearer.json").read_text())  # STR 2, sword
 GOBLIN = {
     "ruleset": "ourdnd",
