@@ -361,3 +361,10 @@ def after(ruleset: Ruleset, state: dict, action: dict, build: dict | None = None
     report = ruleset.validate(build)
     typed = {k: int(v) if isinstance(v, str) and v.lstrip("-").isdigit() else v for k, v in action.items()}
     return ruleset.state_action(state, typed, build, report)[0]
+
+
+def play_action(ruleset: Ruleset, index: int = 0) -> dict:
+    """The ruleset's play action (``play_actions``, rulesets/engine/examples.py) as the services take
+    it: numbers as numbers."""
+    action = ruleset.contract_data()["play_actions"][index]
+    return {k: int(v) if isinstance(v, str) and v.lstrip("-").isdigit() else v for k, v in action.items()}
