@@ -368,3 +368,40 @@ def play_action(ruleset: Ruleset, index: int = 0) -> dict:
     it: numbers as numbers."""
     action = ruleset.contract_data()["play_actions"][index]
     return {k: int(v) if isinstance(v, str) and v.lstrip("-").isdigit() else v for k, v in action.items()}
+
+
+def gm_harm(slug: str, build: dict | None = None) -> dict | None:
+    """A GM action of the fight that changes a PC's sheet (harm, damage): the first of the GM's actions
+    on a PC, each choice tried in turn, that changes the play state of the ruleset's character (the
+    sheet character, or ``build``) in a throwaway encounter. None when none does."""
+    import itertools
+
+    from characters.models import Character
+    from combat import services
+    from combat.models import Encounter
+    from combat.selectors import encounter_fight, fighter_actions
+    from config.errors import ApplicationError
+    from tests.factories import make_user
+
+    gm, owner = make_user(), make_user()
+    table = start_fight(slug=slug, gm=gm, owners=[owner], builds=[build] if build else None)
+    e, pc, character = table["e"], table["pcs"][0], table["characters"][0]
+    fight = encounter_fight(encounter=Encounter.objects.get(pk=e.pk))
+    fighter = next(f for f in fight.fighters if f.id == pc.pk)
+    for spec in fighter_actions(fight, fighter):
+        if not spec.gm or spec.target or not spec.allowed:
+            continue
+        choices = []
+        for param in spec.params:
+            options = [o.get("id") if isinstance(o, dict) else o for o in param.get("options") or []]
+            choices.append([(param["id"], o) for o in options] or [(param["id"], _sample(param))])
+        for values in itertools.product(*choices):
+            action = {"action": spec.id, **dict(values)}
+            before = Character.objects.get(pk=character.pk).state
+            try:
+                services.encounter_act(encounter=e, user=gm, combatant_id=pc.pk, action=action)
+            except ApplicationError:
+                continue
+            if Character.objects.get(pk=character.pk).state != before:
+                return action
+    return None
