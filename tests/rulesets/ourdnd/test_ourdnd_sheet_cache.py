@@ -1,4 +1,5 @@
-"""The sheet's derived numbers are a cached fragment (sheet.html, sheet_tags.sheet_fragment_key):
+"""Our D&D's sheet as cached fragments (moved from tests/characters/sheet/test_sheet_cache.py: its
+hearts and HP are the values watched). The sheet's derived numbers are a cached fragment (sheet.html, sheet_tags.sheet_fragment_key):
 reused while nothing they depend on changes, never stale after the build, the play state or the
 campaign's rules change, and holding nothing of the viewer."""
 
