@@ -1,4 +1,6 @@
-"""/api/v1/characters/…: CONTRACT.md shapes, drafts, submit, state, export, history, errors."""
+"""/api/v1/characters/… with a Paragon character (moved from tests/characters/test_characters_api.py:
+its two currencies' budgets are the numbers checked): CONTRACT.md shapes, drafts, submit, state,
+export, history, errors."""
 
 from __future__ import annotations
 
@@ -9,8 +11,12 @@ from characters.builder.services import character_create
 from characters.models import Character
 from tests.characters.conftest import make_table
 from tests.factories import api_client
+from tests.vehicles import other_than
 
 pytestmark = pytest.mark.django_db
+
+#: Another registered ruleset: a build of it is refused in a Paragon campaign.
+OTHER = other_than("paragon")
 
 SELA = {
     "ruleset": "paragon",
@@ -60,7 +66,7 @@ def test_an_invalid_build_is_saved_as_a_draft_and_a_wrong_ruleset_is_400():
     assert response.json()["status"] == "draft" and response.json()["report"]["valid"] is False
     wrong = api.post(
         reverse("api-character-list"),
-        {"campaign": table.campaign.id, "build": {"ruleset": "pando", "name": "X"}},
+        {"campaign": table.campaign.id, "build": {"ruleset": OTHER, "name": "X"}},
         format="json",
     )
     assert wrong.status_code == 400
@@ -68,7 +74,7 @@ def test_an_invalid_build_is_saved_as_a_draft_and_a_wrong_ruleset_is_400():
         {
             "code": "ruleset.unknown",
             "path": "/build/ruleset",
-            "message": "This build is for 'pando', but the campaign plays 'paragon'.",
+            "message": f"This build is for '{OTHER}', but the campaign plays 'paragon'.",
         }
     ]
     assert (
