@@ -19,9 +19,9 @@ from combat import services
 from combat.models import Encounter, EncounterEvent
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
-from tests.combat.conftest import GOBLIN, PABLO
 from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
 from tests.factories import api_client, make_campaign, make_user
+from tests.rulesets.pando.fight_table import GOBLIN, PABLO
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
