@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/load.py [--duration 30] [--clients 8,32,64] [--port 8100]
 
-Not a test: numbers to read (bench/README.md). wrk (Debian's package) drives three requests over
+Not a test: numbers to read (BENCHMARKS.md). wrk (Debian's package) drives three requests over
 loopback, each at 8, 32 and 64 concurrent connections for --duration seconds:
 
 - ``sheet``: a signed-in player's character sheet (GET, the demo data of seed_demo);

@@ -6,10 +6,11 @@
     .venv/bin/python bench/profile_rules.py loop <slug> [n]        # n validations (for callgrind)
     .venv/bin/python bench/profile_rules.py golden write|check F   # behaviour snapshot of a corpus
 
-The golden corpus is every typical build and test example, each also mutated deterministically
-(every leaf swapped for junk, every key dropped, every value wrapped in a list), validated in
-"draft" and "approval" and against itself as ``previous``; ``check`` compares every report's
-``as_dict()`` with the snapshot, so an optimisation that changes any output shows up.
+The golden corpus is every ruleset's typical build and example builds (its folder's data), each
+also mutated deterministically (every leaf swapped for junk, every key dropped, every value
+wrapped in a list), validated in "draft" and "approval" and against itself as ``previous``;
+``check`` compares every report's ``as_dict()`` with the snapshot, so an optimisation that
+changes any output shows up.
 """
 
 from __future__ import annotations
@@ -30,13 +31,12 @@ os.environ.setdefault("SECRET_KEY", "bench-only-" + os.urandom(32).hex())
 
 from rulesets.engine import registry, validate  # noqa: E402
 
-BUILDS = ROOT / "bench" / "builds"
-EXAMPLES = ROOT / "tests" / "rulesets" / "examples"
 JUNK = [None, True, -1, 0, 3, 99, 2.5, "", "x", "strength", "left_arm", [], {}, [1], {"a": 1}]
 
 
 def typical(slug: str) -> dict:
-    return json.loads((BUILDS / f"{slug}_typical.json").read_text())
+    """The ruleset's typical build (``content/examples.json``, rulesets/engine/examples.py)."""
+    return registry.get(slug).contract_data()["typical"]
 
 
 def time_slug(slug: str, repeats: int = 7, number: int = 2000) -> float:
@@ -133,10 +133,8 @@ def _mutants(doc: dict):
 
 
 def _seeds(slug: str) -> list[dict]:
-    seeds = [registry.get(slug).blank_build("Mutant"), typical(slug)]
-    for p in sorted((EXAMPLES / slug).glob("*.json")):
-        seeds.append(json.loads(p.read_text())["build"])
-    return seeds
+    ruleset = registry.get(slug)
+    return [ruleset.blank_build("Mutant"), typical(slug), *(e.build for e in ruleset.example_builds())]
 
 
 def corpus():

@@ -4,7 +4,7 @@ request makes.
 Django turns a queryset into SQL each time it is evaluated. For the few reads that every
 character page, builder update, play action and encounter request starts with
 (``character_for_user``, ``encounter_for_user``), that compiling cost several times what Postgres
-took to answer (bench/README.md, "ORM selectors"). A ``CompiledQuery`` asks the ORM for the
+took to answer (BENCHMARKS.md, "ORM selectors"). A ``CompiledQuery`` asks the ORM for the
 statement once per process and database: the queryset stays the one statement of the read (its
 filters, joins, subqueries and lock, written with the same helpers as every other read); only
 the values change per call. Rows become models exactly as ``QuerySet.__iter__`` makes them

@@ -73,7 +73,8 @@ def pytest_report_header(config):
 
 def pytest_xdist_make_scheduler(config, log):
     """Under pytest-xdist (``make test``: ``--dist loadfile``) a test file runs on one worker, and the
-    browser tests (tests/e2e/) all on one worker, one after another: they assert what a person sees
+    browser tests (tests/e2e/, and each ruleset's tests/rulesets/<slug>/e2e/) all on one worker, one
+    after another: they assert what a person sees
     within a second or two, and two Chromiums with their live servers on a 2-core machine would make
     that a race against the other worker rather than against the page."""
     if config.getvalue("dist") != "loadfile":
@@ -83,7 +84,7 @@ def pytest_xdist_make_scheduler(config, log):
     class FileOrBrowser(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
-            return "browser" if path.startswith("tests/e2e/") else path
+            return "browser" if path.startswith("tests/e2e/") or "/e2e/" in path else path
 
     return FileOrBrowser(config, log)
 

@@ -15,132 +15,39 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
 
+from combat.models import Combatant, Encounter
+from rulesets.engine import registry
+from tests import vehicles
+
 pytestmark = pytest.mark.django_db
 
 API = "/api/v1"
-SYSTEMS = Path(__file__).resolve().parent.parent / "rulesets" / "systems"
 FORMAT = "sheetforge.build/1"
 PASSWORD = "correct-horse-battery-staple-42"
 
 
-def demo(slug: str, name: str) -> dict:
-    return json.loads((SYSTEMS / slug / "demo" / f"{name}.json").read_text())
-
-
 # --------------------------------------------------------------------------- per ruleset
 #
-# demo: the PC's build; npc: the NPC's build; currency/award: what the GM awards; advance: the
-# build that spends it (more than was unspent before the award); cost: what that costs; broken:
-# an invalid build (saved as a draft) and a code its report must carry; action: an action of the
-# ruleset's combat hooks (rulesets/systems/<slug>/combat.py) that the PC may take on its turn.
+# Every registered ruleset walks the table with its own data (tests/vehicles.py): its sheet
+# character as the PC, its quick NPC as the NPC; the advancement its sheet character can make
+# and the currency the GM awards for it, at the rules' price; a build its rules refuse (saved as
+# a draft, with the rules' own codes); the action its PC takes on its turn.
 
 
-def _pando_advance(build):
-    build["skills"] = [*build["skills"], "athletics", "dodge", "evasion"]  # 2 + 3 + 4 CP; 8 were unspent
-
-
-def _paragon_advance(build):
-    build["skills"]["intuition"] = 3  # rank 2 → 3: 6 − 3 = 3 skill points; none were unspent
-
-
-def _ascendant_advance(build):
-    build["level"] = 2  # 1000 XP more, with level 2's choices
-    build["levels"]["2"] = {
-        "attributes": {"dex": 1, "con": 1, "wis": 1},
-        "feats": {"class": "reach_spell", "skill": "battle_medicine", "archetype": "cipher_reader"},
-    }
-
-
-def _ourdnd_advance(build):
-    build["stats"]["str"] += 1  # 1 point; none were unspent
-
-
-def _maelstrom_advance(build):
-    build["abilities"]["investigation"] = 5  # new rank 5 × 2 = 10 XP; 7 were unspent
-
-
-def _pando_broken(build):
-    build["skills"] = [*build["skills"], "fencing_mastery"]  # its parent (fencing) is not learned
-
-
-def _paragon_broken(build):
-    build["skills"]["triarmatura"] = 5  # above melee + missile
-
-
-def _ascendant_broken(build):
-    build["class"] = "necromancer"
-
-
-def _ourdnd_broken(build):
-    build["gear"] = [*build["gear"], {"item": "lightsaber"}]
-
-
-def _maelstrom_broken(build):
-    build["abilities"]["basket_weaving"] = 2
-
-
-CASES = {
-    "pando": dict(
-        demo=("pando", "alex"),
-        npc=("pando", "charlotte"),
-        currency="cp",
-        award=10,
-        cost=9,
-        advance=_pando_advance,
-        broken=_pando_broken,
-        broken_code="skill.prerequisite_missing",
-        action={"action": "move"},
-    ),
-    "paragon": dict(
-        demo=("paragon", "sela_windborn"),
-        npc=("paragon", "old_hesk"),
-        currency="skill_points",
-        award=3,
-        cost=3,
-        advance=_paragon_advance,
-        broken=_paragon_broken,
-        broken_code="paragon.triarmatura_cap",
-        action={"action": "footing"},
-    ),
-    "ascendant": dict(
-        demo=("ascendant", "ysolde"),
-        npc=("ascendant", "lirael"),
-        currency="xp",
-        award=1000,
-        cost=1000,
-        advance=_ascendant_advance,
-        broken=_ascendant_broken,
-        broken_code=None,
-        action={"action": "stride"},
-    ),
-    "ourdnd": dict(
-        demo=("ourdnd", "bram_shieldbearer"),
-        npc=("ourdnd", "wren_emberhand"),
-        currency="points",
-        award=1,
-        cost=1,
-        advance=_ourdnd_advance,
-        broken=_ourdnd_broken,
-        broken_code="gear.unknown",
-        action={"action": "move_near"},
-    ),
-    "maelstrom": dict(
-        demo=("maelstrom", "kestrel"),
-        npc=("maelstrom", "rook"),
-        currency="xp",
-        award=5,
-        cost=10,
-        advance=_maelstrom_advance,
-        broken=_maelstrom_broken,
-        broken_code="skill.unknown",
-        action={"action": "roll", "attribute": "wits", "ability": "alertness"},
-    ),
-}
+def case_of(slug: str) -> dict:
+    ruleset = registry.get(slug)
+    broken = vehicles.broken(ruleset)
+    return dict(
+        pc=vehicles.sheet_build(ruleset),
+        npc=ruleset.quick_npc(),
+        advance=vehicles.advance(ruleset),
+        broken=broken,
+        broken_codes=[i.code for i in ruleset.validate(broken).errors],
+    )
 
 
 # --------------------------------------------------------------------------- the client
@@ -210,10 +117,10 @@ def sign_up(username: str) -> tuple[Client, int]:
 # --------------------------------------------------------------------------- the walk
 
 
-@pytest.mark.parametrize("slug", list(CASES))
+@pytest.mark.parametrize("slug", vehicles.every(vehicles.advance))
 def test_a_table_walks_the_api(slug):
-    case = CASES[slug]
-    pc_build = demo(*case["demo"])
+    case = case_of(slug)
+    pc_build = case["pc"]
     starting = dict(pc_build["budget"])
 
     # 1. Accounts and tokens. ----------------------------------------------------------------
@@ -251,13 +158,11 @@ def test_a_table_walks_the_api(slug):
     assert stranger.get("campaigns/") == []
 
     # 3. The character. -----------------------------------------------------------------------
-    broken = copy.deepcopy(pc_build)
-    case["broken"](broken)
+    broken = case["broken"]
     draft = p1.post("characters/", {"campaign": cid, "build": broken}, status=201)
     assert draft["status"] == "draft"
     assert draft["report"]["valid"] is False and draft["report"]["errors"]
-    if case["broken_code"]:
-        assert case["broken_code"] in codes(draft["report"]), draft["report"]["errors"]
+    assert set(case["broken_codes"]) <= set(codes(draft["report"])), draft["report"]["errors"]
     refused = p1.post(f"characters/{draft['id']}/submit/", {}, status=422)  # only a valid build is submitted
     assert refused["errors"] and all(e.get("code") for e in refused["errors"]), refused
     resaved = p1.post(
@@ -312,7 +217,7 @@ def test_a_table_walks_the_api(slug):
     p2.post(f"{url}draft/", {"version": state["version"], "build": pc_build}, status=404)
     p2.post(f"{url}revert/", {"to_version": 1}, status=404)
     p2.post(f"{url}advancements/", {"build": pc_build}, status=404)
-    p2.post(f"{url}awards/", {"currency": case["currency"], "amount": 1, "reason": "x"}, status=404)
+    p2.post(f"{url}awards/", {"currency": case["advance"].currency, "amount": 1, "reason": "x"}, status=404)
     assert pc not in [c["id"] for c in p2.get("characters/", {"campaign": cid})]
     # The GM reads it.
     assert gm.get(url)["id"] == pc
@@ -321,7 +226,8 @@ def test_a_table_walks_the_api(slug):
     assert pc in [c["id"] for c in gm.get("characters/", {"campaign": cid})]
 
     # 4. Advancement. -------------------------------------------------------------------------
-    currency, award_amount = case["currency"], case["award"]
+    currency, cost = case["advance"].currency, case["advance"].cost
+    award_amount = cost  # more than was unspent before the award, unless it had all of it
     p1.post(
         f"{url}awards/", {"currency": currency, "amount": award_amount, "reason": "self-serve"}, status=403
     )
@@ -333,15 +239,14 @@ def test_a_table_walks_the_api(slug):
     gm.post(f"{url}awards/", {"currency": "no_such_currency", "amount": 1, "reason": "x"}, status=400)
 
     before = p1.get(url)
-    wanted = copy.deepcopy(before["build"])
-    case["advance"](wanted)
+    wanted = {**copy.deepcopy(case["advance"].build), "budget": before["build"]["budget"]}
     p1.post(f"{url}advancements/", {"build": {**wanted, "name": ""}}, status=422)  # invalid → refused
     gm.post(f"{url}advancements/", {"build": wanted}, status=403)  # the owner proposes, not the GM
 
     # A first request, rejected: nothing applied.
     first = p1.post(f"{url}advancements/", {"build": wanted}, status=201)
     assert first["status"] == "pending" and first["diff"] and first["report"]["valid"] is True
-    assert first["cost"][currency] == case["cost"]
+    assert first["cost"][currency] == cost
     pending = gm.get("advancements/", {"campaign": cid, "status": "pending"})
     assert [a["id"] for a in pending] == [first["id"]]
     assert p2.get("advancements/", {"campaign": cid, "status": "pending"}) == []
@@ -361,7 +266,7 @@ def test_a_table_walks_the_api(slug):
 
     # A second request, approved and applied.
     second = p1.post(f"{url}advancements/", {"build": wanted, "note": "after the siege"}, status=201)
-    assert second["status"] == "pending" and second["cost"][currency] == case["cost"]
+    assert second["status"] == "pending" and second["cost"][currency] == cost
     assert {"id", "status", "diff", "report", "cost"} <= set(second)
     pending = gm.get("advancements/", {"campaign": cid, "status": "pending"})
     assert [a["id"] for a in pending] == [second["id"]]
@@ -382,7 +287,7 @@ def test_a_table_walks_the_api(slug):
     entries = ledger["entries"]
     kinds = [(e["kind"], e["currency"], e["amount"]) for e in entries]
     assert ("award", currency, award_amount) in kinds
-    assert ("spend", currency, -case["cost"]) in kinds
+    assert ("spend", currency, -cost) in kinds
     assert all("balance" in e for e in entries)
     mine = [e for e in entries if e["currency"] == currency]
     running = 0
@@ -398,7 +303,7 @@ def test_a_table_walks_the_api(slug):
     eid = encounter["id"]
     enc = f"encounters/{eid}/"
     me = gm.post(f"{enc}combatants/", {"character": pc}, status=201)["id"]
-    npc_build = demo(*case["npc"])
+    npc_build = case["npc"]
     p1.post(f"{enc}combatants/", {"name": "Bandit", "build": npc_build}, status=403)  # NPCs: the GM's
     npc = gm.post(f"{enc}combatants/", {"name": "Bandit", "build": npc_build}, status=201)["id"]
     p1.post(f"{enc}start/", {}, status=403)
@@ -407,6 +312,12 @@ def test_a_table_walks_the_api(slug):
     gm.post(f"{enc}start/", {}, status=422)
 
     board = p1.get(enc)
+    encounter_row = Encounter.objects.get(pk=eid)
+    action = vehicles.fight_action(
+        encounter_row, Combatant.objects.get(pk=me), gm=False, target=Combatant.objects.get(pk=npc)
+    )
+    assert action, f"{slug}'s PC has no action on its turn"
+    case["action"] = action
     assert {"id", "round", "turn", "order", "combatants", "log"} <= set(board)
     assert board["id"] == eid and board["round"] == 1 and isinstance(board["log"], list) and board["log"]
     assert {c["id"] for c in board["combatants"]} == set(board["order"]) == {me, npc}
@@ -444,8 +355,9 @@ def test_a_table_walks_the_api(slug):
     assert {"id", "round", "turn", "order", "combatants", "log"} <= set(acted)
     assert acted["log"][: len(board["log"])] == board["log"]
     new_events = acted["log"][len(board["log"]) :]
-    assert [e["actor"] for e in new_events] == [me], new_events  # one event, whatever the dice said
-    assert new_events[0]["seq"] == board["log"][-1]["seq"] + 1
+    # One event, whatever the dice said (and the turn passing, for an action that ends the turn).
+    assert [e["actor"] for e in new_events if e["kind"] != "turn"] == [me], new_events
+    assert new_events[0]["actor"] == me and new_events[0]["seq"] == board["log"][-1]["seq"] + 1
     assert p1.get(enc) == acted
     p1.post(f"{enc}actions/", {"combatant": me, "action": "no_such_action"}, status=422)
     p1.post(
@@ -455,8 +367,8 @@ def test_a_table_walks_the_api(slug):
     )  # stale
     assert p1.get(enc) == acted
 
-    # The acting player ends their turn; off turn, the same action is refused.
-    board = p1.post(f"{enc}next-turn/", {}, status=200)
+    # The acting player ends their turn (unless the action did); off turn, the same action is refused.
+    board = p1.post(f"{enc}next-turn/", {}, status=200) if current(acted) == me else acted
     for _ in range(3):
         if current(board) != me:
             break

@@ -15,7 +15,9 @@ from asgiref.testing import ApplicationCommunicator
 from django.core.handlers.asgi import ASGIHandler
 from django.test import Client
 
+from rulesets.engine import registry
 from tests.factories import api_client, make_user
+from tests.vehicles import SLUGS
 
 pytestmark = pytest.mark.django_db
 
@@ -48,19 +50,20 @@ def test_known_endpoints_still_check_csrf_on_a_session():
     """The exemption is the catch-all's alone: a session POST to a real endpoint still needs its token."""
     session = _clients()["session"]
     response = session.post(
-        "/api/v1/campaigns/", {"name": "x", "ruleset": "pando"}, content_type="application/json"
+        "/api/v1/campaigns/", {"name": "x", "ruleset": SLUGS[0]}, content_type="application/json"
     )
     assert response.status_code == 403
     assert response.json()["detail"].startswith("CSRF Failed")
 
 
-BODY = json.dumps({"ruleset": "pando", "name": "Chunky", "budget": {"cp": 40}}).encode()
+#: The registry's first ruleset's example build: the body every chunked request sends.
+SLUG = SLUGS[0]
+VALIDATE = f"/api/v1/rulesets/{SLUG}/validate/"
+BODY = json.dumps(registry.get(SLUG).contract_data()["build"]).encode()
 
 
 def _validate(client_kwargs: dict):
-    return Client().generic(
-        "POST", "/api/v1/rulesets/pando/validate/", content_type="application/json", **client_kwargs
-    )
+    return Client().generic("POST", VALIDATE, content_type="application/json", **client_kwargs)
 
 
 def test_a_chunked_body_is_read_as_sent_under_wsgi():
@@ -133,14 +136,14 @@ def _asgi_post(path: str, chunks: list[bytes]) -> tuple[int, bytes]:
 
 
 def test_a_chunked_body_is_read_as_sent_under_asgi():
-    status, body = _asgi_post("/api/v1/rulesets/pando/validate/", [BODY[:10], BODY[10:30], BODY[30:]])
+    status, body = _asgi_post(VALIDATE, [BODY[:10], BODY[10:30], BODY[30:]])
     assert status == 200, body
     assert json.loads(body) == _validate({"data": BODY}).json()
 
 
 def test_a_chunked_body_over_the_limit_is_a_413_under_asgi(settings):
     settings.MAX_REQUEST_BODY = 1024
-    status, body = _asgi_post("/api/v1/rulesets/pando/validate/", [b" " * 700, b" " * 700, BODY])
+    status, body = _asgi_post(VALIDATE, [b" " * 700, b" " * 700, BODY])
     assert status == 413
     assert json.loads(body) == {"detail": "Request body is over 1024 bytes; the limit is 1024.", "errors": []}
 

@@ -4,6 +4,8 @@ import json
 
 import pytest
 
+from tests.vehicles import SLUGS
+
 
 @pytest.mark.django_db
 def test_an_unknown_api_path_is_a_json_404(client):
@@ -16,17 +18,19 @@ def test_an_unknown_api_path_is_a_json_404(client):
 
 
 @pytest.mark.django_db
-def test_a_lone_surrogate_in_a_build_sent_to_validate_is_a_400_not_a_500(client):
-    raw = '{"ruleset": "pando", "name": "x", "\\ud800": 1}'
-    response = client.post("/api/v1/rulesets/pando/validate/", raw, content_type="application/json")
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_lone_surrogate_in_a_build_sent_to_validate_is_a_400_not_a_500(client, slug):
+    raw = '{"ruleset": ' + json.dumps(slug) + ', "name": "x", "\\ud800": 1}'
+    response = client.post(f"/api/v1/rulesets/{slug}/validate/", raw, content_type="application/json")
     assert response.status_code == 400
     assert "surrogate" in response.json()["detail"]
 
 
 @pytest.mark.django_db
-def test_validate_still_reports_on_an_ordinary_broken_build(client):
+@pytest.mark.parametrize("slug", SLUGS)
+def test_validate_still_reports_on_an_ordinary_broken_build(client, slug):
     response = client.post(
-        "/api/v1/rulesets/pando/validate/", json.dumps({"ruleset": "pando"}), content_type="application/json"
+        f"/api/v1/rulesets/{slug}/validate/", json.dumps({"ruleset": slug}), content_type="application/json"
     )
     assert response.status_code == 200
     assert response.json()["valid"] is False

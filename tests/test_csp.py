@@ -17,6 +17,7 @@ from combat import services as combat_services
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
+from tests.vehicles import SLUGS
 
 pytestmark = pytest.mark.django_db
 
@@ -50,9 +51,7 @@ def _policy(response) -> dict[str, list[str]]:
     return directives
 
 
-@pytest.fixture
-def world():
-    slug = "pando"
+def _world(slug: str) -> dict:
     gm, player = make_user("gina"), make_user("pip")
     campaign = make_campaign(gm=gm, ruleset=slug, players=[player], name="Iron Coast")
     character = make_character(ruleset=slug, owner=player, campaign=campaign)
@@ -82,6 +81,11 @@ def world():
     }
 
 
+@pytest.fixture
+def world(db):
+    return _world(SLUGS[0])  # the registry's first ruleset; every route of every ruleset is below
+
+
 def _fill(route: str, values: dict) -> str:
     def one(match):
         assert match.group(1) in values, f"no test value for <{match.group(1)}> in {route}"
@@ -90,7 +94,10 @@ def _fill(route: str, values: dict) -> str:
     return "/" + re.sub(r"<(?:\w+:)?(\w+)>", one, route)
 
 
-def test_every_get_route_answers_with_the_policy(client, world):
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_get_route_answers_with_the_policy(client, slug):
+    world = _world(slug)  # each ruleset's own pages: its widgets and sheet blocks
     client.force_login(world["gm"])
     paths = sorted({_fill(r, world["values"]) for r in _routes(get_resolver())}) + [
         "/admin/",

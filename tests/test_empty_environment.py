@@ -16,15 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from rulesets.engine import registry
+
 ROOT = Path(__file__).resolve().parents[1]
-PANDO_BUILD = ROOT / "rulesets/systems/pando/demo/charlotte.json"
-MAELSTROM_BUILD = ROOT / "rulesets/systems/maelstrom/demo/kestrel.json"
-#: Charlotte without the ranged skill her bows need: a build the rules refuse.
-INVALID_BUILD = json.loads(
-    (ROOT / "rulesets/systems/pando/examples/charlotte_without_ranged.json").read_text()
-)
-MAELSTROM_SHEET = ROOT / "tests/rulesets/maelstrom/sheets/vex.json"
-NOT_A_SHEET = ROOT / "tests/rulesets/maelstrom/sheets/not_a_sheet.json"
+#: The rulesets a fresh checkout has: the folders of rulesets/systems/ (not a test's registered one).
+FOLDERS = [rs for rs in registry.all_rulesets() if rs.package_dir.parent == ROOT / "rulesets" / "systems"]
+#: A build the rules refuse, with the codes they refuse it by: the first such example of a folder.
+INVALID = next(e for rs in FOLDERS for e in rs.example_builds() if not e.expect["valid"])
 SECRET_KEY_MESSAGE = "SECRET_KEY is not set: with DEBUG off it must be at least 50 random characters"
 
 
@@ -47,57 +45,56 @@ def _lines(result: subprocess.CompletedProcess) -> list[dict]:
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
-def test_rules_validate_answers_with_an_empty_environment(run):
-    result = run("rules", "validate", str(PANDO_BUILD), str(MAELSTROM_BUILD))
-    assert result.returncode == 0, result.stderr
-    pando, maelstrom = _lines(result)
-    assert (pando["ruleset"], pando["valid"], pando["spent"], pando["budget"]) == (
-        "pando",
-        True,
-        {"cp": 34},
-        {"cp": 40},
-    )
-    assert (maelstrom["ruleset"], maelstrom["valid"], maelstrom["remaining"]) == (
-        "maelstrom",
-        True,
-        {"xp": 7},
+def _numbers(answer, at="") -> dict[str, float]:
+    """An odds answer's numbers by where they are (``ep.2``), as JSON carries them."""
+    if isinstance(answer, dict):
+        return {k: v for key, value in answer.items() for k, v in _numbers(value, f"{at}{key}.").items()}
+    return (
+        {at.rstrip("."): answer} if isinstance(answer, int | float) and not isinstance(answer, bool) else {}
     )
 
-    result = run("rules", "validate", str(PANDO_BUILD), "-", stdin=json.dumps(INVALID_BUILD["build"]))
+
+def test_rules_validate_answers_with_an_empty_environment(run, tmp_path):
+    """Every folder's example builds in one call, each answered as the rules answer it in process."""
+    files, expected = [], []
+    for ruleset in FOLDERS:
+        for example in ruleset.example_builds():
+            path = tmp_path / f"{ruleset.slug}-{example.name}.json"
+            path.write_text(json.dumps(example.build))
+            files.append(str(path))
+            report = ruleset.validate(example.build)
+            expected.append(
+                (ruleset.slug, report.valid, dict(report.spent), dict(report.budget), dict(report.remaining))
+            )
+    assert FOLDERS and len(files) >= len(FOLDERS)
+    result = run("rules", "validate", *files)
+    assert result.returncode == (0 if all(e[1] for e in expected) else 1), result.stderr
+    answered = [(r["ruleset"], r["valid"], r["spent"], r["budget"], r["remaining"]) for r in _lines(result)]
+    assert answered == expected
+
+    result = run("rules", "validate", files[0], "-", stdin=json.dumps(INVALID.build))
     assert result.returncode == 1, result.stderr
-    valid, invalid = _lines(result)
-    assert valid["valid"] is True and invalid["valid"] is False
-    assert [e["code"] for e in invalid["errors"]] == [e["code"] for e in INVALID_BUILD["expect"]["errors"]]
+    first, invalid = _lines(result)
+    assert first["valid"] is expected[0][1] and invalid["valid"] is False
+    assert [e["code"] for e in invalid["errors"]] == [e["code"] for e in INVALID.expect["errors"]]
 
 
 def test_rules_odds_answers_with_an_empty_environment(run):
-    result = run("rules", "odds", "pando", '{"dice": 3, "skill": 2}', '{"dice": 0}')
+    """A folder's contract odds request answered as in process; one without the key a roll needs
+    refused by name (exit 2)."""
+    ruleset = next(rs for rs in FOLDERS if rs.contract_data()["odds_required_key"])
+    data = ruleset.contract_data()
+    request, needed = data["odds"], data["odds_required_key"]
+    lacking = {k: v for k, v in request.items() if k != needed}
+    result = run("rules", "odds", ruleset.slug, json.dumps(request), json.dumps(lacking))
     assert result.returncode == 2, result.stderr  # the second request cannot be answered
     odds, error = _lines(result)
-    assert odds["ep"] == pytest.approx({"0": 8 / 27, "1": 12 / 27, "2": 6 / 27, "3": 1 / 27})
-    assert "skill" in error["error"]
-    result = run("rules", "odds", "pando", '{"dice": 3, "skill": 2}')
+    want = _numbers(json.loads(json.dumps(ruleset.odds(request))))
+    assert want and _numbers(odds) == pytest.approx(want)
+    assert needed in error["error"]
+    result = run("rules", "odds", ruleset.slug, json.dumps(request))
     assert result.returncode == 0, result.stderr
-    assert sum(_lines(result)[0]["ep"].values()) == pytest.approx(1)
-
-
-def test_rules_import_answers_with_an_empty_environment(run):
-    result = run("rules", "import", "maelstrom", str(MAELSTROM_SHEET))
-    assert result.returncode == 0, result.stderr
-    (build,) = _lines(result)
-    assert (build["format"], build["ruleset"], build["name"]) == (
-        "sheetforge.build/1",
-        "maelstrom",
-        '"Vex" Okonkwo',
-    )
-    assert build["attributes"]["precision"] == 4
-
-    result = run("rules", "import", "maelstrom", str(MAELSTROM_SHEET), str(NOT_A_SHEET))
-    assert result.returncode == 2
-    build, refused = _lines(result)
-    assert build["ruleset"] == "maelstrom"
-    assert refused["path"] == str(NOT_A_SHEET)
-    assert refused["error"].startswith("This is not a Maelstrom character sheet")
+    assert _numbers(_lines(result)[0]) == pytest.approx(want)
 
 
 @pytest.mark.parametrize("args", [("help",), (), ("help", "rules"), ("rules", "--help")])

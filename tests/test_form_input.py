@@ -21,8 +21,10 @@ from config.forms import (
     value_of,
 )
 from config.text import UNSTORABLE_MESSAGE, unstorable_at
+from rulesets.engine import registry
 from rulesets.engine.base import parse_whole_number, whole_number
-from tests.characters.sheet.test_sheet_fixtures import make_character
+from tests import vehicles
+from tests.characters.sheet.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import make_campaign, make_user
 
 BAD_NUMBERS = ["-+1", "+-3", "²", "1e3", " ", "", "1.0", "1_000", "٣", "0x10", "9" * 16, "- 1", "1 2"]
@@ -124,12 +126,18 @@ def test_django_forms_share_the_rules(data, errors):
 # ------------------------------------------------------------------ through the views
 
 
+#: A ruleset whose sheet character has a play-state action with a number (the registry's first such).
+SLUG = vehicles.first(vehicles.number_action, "a ruleset with a play-state action taking a number")
+#: The currency its GM awards.
+CURRENCY = vehicles.awardable(registry.get(SLUG))
+
+
 @pytest.fixture
 def table(db):
     gm, player, stranger = make_user(), make_user(), make_user()
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
-    active = make_character(ruleset="pando", owner=player, campaign=campaign)
-    draft = make_character(ruleset="pando", owner=player, campaign=campaign, status=Character.Status.DRAFT)
+    campaign = make_campaign(gm=gm, ruleset=SLUG, players=[player])
+    active = make_character(ruleset=SLUG, owner=player, campaign=campaign)
+    draft = make_character(ruleset=SLUG, owner=player, campaign=campaign, status=Character.Status.DRAFT)
     return {
         "gm": gm,
         "player": player,
@@ -150,10 +158,12 @@ def _as(user) -> Client:
 def test_a_state_action_is_checked_for_access_before_its_numbers_are_read(table, value):
     character = table["active"]
     url = f"/characters/{character.pk}/state/"
-    assert _as(table["stranger"]).post(url, {"action": "harm", "amount": value}).status_code == 404
+    action, number = vehicles.number_action(registry.get(SLUG))
+    posted = {**action, number: value}
+    assert _as(table["stranger"]).post(url, posted).status_code == 404
     before = (character.state, character.version)
-    response = _as(table["player"]).post(url, {"action": "harm", "amount": value}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200  # the rules refuse the text "-+1" as an amount: shown in the block
+    response = _as(table["player"]).post(url, posted, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200  # the rules refuse the text "-+1" as a number: shown in the block
     character.refresh_from_db()
     assert (character.state, character.version) == before
 
@@ -189,7 +199,7 @@ def test_a_nul_in_a_character_name_saves_nothing(table):
     assert response.status_code == 400
     assert "NUL characters" in response.content.decode()
     draft.refresh_from_db()
-    assert draft.name == "Alex" and draft.version == 1
+    assert draft.name == BUILDS[SLUG]["name"] and draft.version == 1
     response = _as(table["player"]).post(
         f"/campaigns/{table['campaign'].pk}/characters/new/", {"name": "Bo\x00"}
     )
@@ -208,7 +218,7 @@ def test_a_nul_in_a_character_name_saves_nothing(table):
 )
 def test_the_awards_form_refuses_bad_input_with_the_form_shown(table, field, value, message):
     rows = LedgerEntry.objects.count()
-    data = {"characters": [str(table["active"].pk)], "currency": "cp", "amount": "2", "reason": "Session"}
+    data = {"characters": [str(table["active"].pk)], "currency": CURRENCY, "amount": "2", "reason": "Session"}
     data[field] = value
     response = _as(table["gm"]).post(f"/campaigns/{table['campaign'].pk}/awards/", data)
     assert response.status_code == 400
@@ -230,7 +240,7 @@ def test_the_encounter_form_refuses_a_nul_name(table):
 def test_the_campaign_settings_budget_is_a_strict_whole_number(table):
     response = _as(table["gm"]).post(
         f"/campaigns/{table['campaign'].pk}/settings/",
-        {"name": "Renamed", "budget_cp": "1e3", "house_rules": ""},
+        {"name": "Renamed", f"budget_{CURRENCY}": "1e3", "house_rules": ""},
     )
     assert (
         response.status_code == 400
@@ -241,9 +251,10 @@ def test_the_campaign_settings_budget_is_a_strict_whole_number(table):
 
 
 def test_a_house_rule_with_a_nul_is_a_field_error(table):
+    slug = vehicles.first(vehicles.text_house_rule, "a ruleset with a house rule typed as text")
+    text = "hr:" + vehicles.text_house_rule(registry.get(slug))
     response = _as(table["gm"]).post(
-        "/campaigns/new/",
-        {"name": "X", "ruleset": "ascendant", "_fields_for": "ascendant", "hr:/rank_labels/trained": "a\x00"},
+        "/campaigns/new/", {"name": "X", "ruleset": slug, "_fields_for": slug, text: "a\x00"}
     )
     assert response.status_code == 400
     assert UNSTORABLE_MESSAGE in response.content.decode()

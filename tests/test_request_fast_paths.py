@@ -88,7 +88,9 @@ def test_the_corpus_has_refusals_of_each_kind():
 
 def _drf_request(accept: str | None, query: str = "") -> Request:
     headers = {} if accept is None else {"HTTP_ACCEPT": accept}
-    return Request(RequestFactory().post("/api/v1/rulesets/pando/validate/" + query, **headers))
+    return Request(
+        RequestFactory().post(f"/api/v1/rulesets/{registry.slugs()[0]}/validate/" + query, **headers)
+    )
 
 
 ACCEPTS = [

@@ -136,7 +136,7 @@ def test_a_socket_on_daphne_closes_when_this_process_removes_the_player(shared_r
     from combat import services
 
     gm, player = make_user("gm2p"), make_user("player2p")
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
+    campaign = make_campaign(gm=gm, players=[player])  # the registry's first ruleset
     encounter = services.encounter_create(campaign=campaign, user=gm, name="Across")
     client = Client()
     client.force_login(player)

@@ -730,10 +730,11 @@ def dot_traits(mapping: Any, top: Any = 5) -> dict[str, Any]:
 @register.inclusion_tag(f"{ROWS}#track-boxes")
 def track_boxes(items: Any) -> dict[str, Any]:
     """A "track" section's boxes (``characters/sheet/_state_track.html``): label, penalty, the damage
-    held and its mark (the box's own ``mark``, as the ruleset draws that damage; else a filled box)."""
+    held and its mark (the box's own ``mark``, as the ruleset draws that damage; else a filled box),
+    and how serious the ruleset says that damage is (``severity``, 1 up: the box's shade)."""
     boxes = []
     for box in _seq(items):
-        damage, penalty = _g(box, "damage"), _g(box, "penalty")
+        damage, penalty, severity = _g(box, "damage"), _g(box, "penalty"), _g(box, "severity")
         boxes.append(
             {
                 "label": _o(box, "label"),
@@ -741,6 +742,7 @@ def track_boxes(items: Any) -> dict[str, Any]:
                 "penalty": "—" if penalty is None else signed(penalty),
                 "mark": (_g(box, "mark") or "■") if damage else "□",
                 "said": damage or "empty",
+                "severity": severity if damage and isinstance(severity, int) else "",
             }
         )
     return {"boxes": boxes}

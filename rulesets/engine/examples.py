@@ -45,6 +45,10 @@ Optional: each adds cases, and each has a default derived from the required two.
 - ``combat_actions``: ``{"player": action, "gm": action}``, the encounter actions the combat
   benchmarks time (the sheet character's on its turn, its ``target`` an enemy filled in when left
   out; a GM action on an enemy). Default: the first allowed action of each kind (bench/fight.py).
+- ``advance``: ``{"set": {pointer: value}}``, an advancement of the sheet character the product's
+  advancement tests request (the values set at those JSON pointers), paid for by an award of one
+  awardable currency; its cost is the rules' own price. Default: the first of the builder's numbers
+  that, raised by one, is a legal advancement paid in one awardable currency (tests/vehicles.py).
 
 ``examples/*.json`` in the folder (optional): example builds with what their report must hold,
 ``{"build", "expect": {"valid", "spent"?, "remaining"?, "budget"?, "derived"?, "errors"?:

@@ -384,7 +384,8 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         "pools", each item is {"id", "label", "path" (JSON pointer into state), "value", "min", "max",
         "status" (text such as "wounded" or "")}; "body" items are body parts {"id", "label", "harm",
         "status", "max"}; "track" items are boxes {"label", "penalty", "damage" (None or the kind of damage held),
-        "mark"? (how the box shows that damage: "/", "X"; else a filled box)};
+        "mark"? (how the box shows that damage: "/", "X"; else a filled box), "severity"? (how serious
+        that damage is, 1 for the least: the sheet shades the box by it)};
         "list" items are entries of a list in the state; "flags" items are {"id","label","on"}.
         Each section may list "actions": [{"action", "label", "fields": [...]}] that ``state_action``
         understands. Default: ``self.play_state.state_sections``; no play state, none.

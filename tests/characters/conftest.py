@@ -37,11 +37,6 @@ def table_factory(db):
 
 
 @pytest.fixture
-def pando_table(db) -> Table:
-    return make_table("pando")
-
-
-@pytest.fixture
 def login(client):
     """``login(user)`` → the test client signed in as ``user``."""
 

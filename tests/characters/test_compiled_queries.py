@@ -9,6 +9,7 @@ from django.db.models import Count
 from characters.compiled import CompiledQuery
 from characters.models import Character
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
+from tests.vehicles import SLUGS
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def _characters_of(owner):
 
 
 def test_each_call_gets_the_models_django_makes_for_its_own_values(table):
-    mine = [character_at_table(table, "pando"), character_at_table(table, "ourdnd")]
+    mine = [character_at_table(table, SLUGS[0]), character_at_table(table, SLUGS[1])]
     query = CompiledQuery(_characters_of, "owner")
     for user, expected in ((table["player"], mine), (table["stranger"], [])):
         got = query.fetch(owner=user.pk)
@@ -42,7 +43,7 @@ def test_each_call_gets_the_models_django_makes_for_its_own_values(table):
 
 
 def test_values_list_rows_come_back_as_tuples(table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUGS[0])
     query = CompiledQuery(
         lambda pk: Character.objects.filter(pk=pk).values_list("id", "build", "campaign__gm_id"), "pk"
     )

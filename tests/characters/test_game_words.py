@@ -1,5 +1,6 @@
-"""The words a player or GM reads are the game's: the ruleset's name, a name as typed, each row's
-real cost, currencies as the ruleset writes them, who did what in the ledger, no rules selectors."""
+"""The words a player or GM reads are the game's: each review row's real cost, currencies as the ruleset
+writes them, who did what in the ledger, no rules selectors, a control in every builder step; for
+every registered ruleset. One game's words: tests/rulesets/<slug>/test_*_game_words.py."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import pytest
 from django.template import Context, Template
 from django.urls import reverse
 
-from characters.advancement import services as svc
 from characters.builder.services import character_create
 from characters.models import Advancement
 from rulesets.engine import registry
+from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table, make_character
 from tests.factories import api_client, make_campaign, make_user
+from tests.vehicles import SLUGS
 
 pytestmark = pytest.mark.django_db
 
@@ -50,20 +52,6 @@ def _rows(html: str) -> dict[str, tuple[str, str]]:
     return rows
 
 
-def test_the_review_of_a_new_our_dnd_character_names_the_ruleset_and_keeps_the_name_as_typed(client):
-    gm, _, campaign, _ = _submitted_for_approval("ourdnd")
-    client.force_login(gm)
-    html = client.get(reverse("campaign_review", args=[campaign.pk])).content.decode()
-    rows = _rows(html)
-    assert rows["Ruleset"][0] == "Our D&D"
-    assert rows["Name"][0] == "Approve Me"
-    assert "Ourdnd" not in html and "Approve me" not in html
-    header = _text(re.search(r'data-testid="advancement-cost">(.*?)</strong>', html).group(1))
-    assert header == "+6 points"
-    costs = [cost for _, cost in rows.values()]
-    assert sorted(costs) == sorted(["+2 points"] * 3 + ["free"] * (len(rows) - 3)), rows
-
-
 @pytest.mark.parametrize("slug", [r.slug for r in registry.all_rulesets()])
 def test_a_creation_reviews_rows_add_up_to_its_cost(slug):
     _submitted_for_approval(slug, name="Rowan")
@@ -86,23 +74,9 @@ def _ledger_rows(client, character) -> list[tuple[str, str, str]]:
     return out
 
 
-def test_the_ledger_says_who_did_what_in_one_shape(client):
-    gm, player, _, draft = _submitted_for_approval("ourdnd")
-    api_client(gm).post(f"/api/v1/characters/{draft.id}/approve/", {"comment": ""}, format="json")
-    svc.award_create(gm=gm, character_id=draft.pk, currency="points", amount=5, reason="Session 2")
-    client.force_login(player)
-    assert _ledger_rows(client, draft) == [
-        ("Created by player: starting budget", "+6 points", "6 points"),
-        ("Approved by gm: initial build", "−6 points", "0 points"),
-        ("Awarded by gm: Session 2", "+5 points", "5 points"),
-    ]
-    client.force_login(gm)
-    assert _ledger_rows(client, draft)[1] == ("Approved by gm: initial build", "−6 points", "0 points")
-
-
 def test_a_character_submitted_without_review_is_submitted_by_its_player_in_the_ledger(client):
     table = {"gm": make_user("gm"), "player": make_user("player"), "other": make_user("other")}
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUGS[0])
     client.force_login(table["player"])
     assert [what for what, _, _ in _ledger_rows(client, character)] == [
         "Created by player: starting budget",
@@ -110,30 +84,24 @@ def test_a_character_submitted_without_review_is_submitted_by_its_player_in_the_
     ]
 
 
-@pytest.mark.parametrize(
-    ("slug", "words"), [("ourdnd", "6 points"), ("pando", "40 CP"), ("maelstrom", "30 XP")]
-)
-def test_the_new_character_page_names_the_budget_in_the_rulesets_words(client, slug, words):
+def _budget_words(ruleset) -> str | None:
+    """A starting budget of one currency in the ruleset's words: "40 CP", "6 points"."""
+    budget = ruleset.context().settings.get("starting_budget") or {}
+    if len(budget) != 1:
+        return None
+    ((currency, amount),) = budget.items()
+    return f"{amount} {ruleset.currency_label(currency, amount)}"
+
+
+@pytest.mark.parametrize("slug", vehicles.every(_budget_words))
+def test_the_new_character_page_names_the_budget_in_the_rulesets_words(client, slug):
+    words = _budget_words(registry.get(slug))
     table = {"gm": make_user("gm"), "player": make_user("player"), "other": make_user("other")}
     character = character_at_table(table, slug)
     client.force_login(table["player"])
     html = client.get(reverse("character_create", args=[character.campaign.pk])).content.decode()
     said = re.search(r"It starts as a draft with ([^.]*)\.", _text(html)).group(1)
     assert said == words
-
-
-def test_the_ascendant_builder_names_what_a_situational_bonus_applies_to(client):
-    table = {"gm": make_user("gm"), "player": make_user("player"), "other": make_user("other")}
-    character = character_at_table(table, "ascendant")
-    draft = make_character(
-        ruleset="ascendant", owner=table["player"], campaign=character.campaign, status="draft"
-    )
-    client.force_login(table["player"])
-    html = client.get(reverse("character_builder", args=[draft.pk])).content.decode()
-    derived = _text(re.search(r'<section id="builder-derived".*?</section>', html, re.DOTALL).group(0))
-    assert re.findall(r"\b[a-z]+\.[a-z_]+\b", derived) == []
-    assert "Crafting: +1 circumstance from Steady Hands when not rushed" in derived
-    assert "Selector" not in derived
 
 
 def test_a_derived_entry_reads_by_its_label_and_sentence_never_by_a_selector():
@@ -199,30 +167,3 @@ def test_every_builder_step_has_a_control_that_does_what_it_says(client, slug):
     for step in steps:
         step_id = re.search(r'data-step="([^"]+)"', step).group(1)
         assert _CONTROL.search(step), f"{slug}: step {step_id} has nothing to pick or change"
-
-
-def test_maelstroms_first_step_places_the_dots_of_the_groups_it_has():
-    from django.test import Client
-
-    html = _blank_builder(Client(), "maelstrom")
-    first = re.search(
-        r'<div class="builder-step[^"]*" id="step-([a-z]+)".*?<p class="step-text">(.*?)</p>', html, re.DOTALL
-    )
-    assert first.group(1) == "dots"
-    text = html_lib.unescape(first.group(2))
-    assert "social" not in text and "Rank" not in text
-    assert "physical or mental" in text
-    step = html[html.index('id="step-dots"') : html.index('id="step-xp"')]
-    for control in ('name="/attributes/strength"', 'name="/abilities/alertness"', 'name="/willpower"'):
-        assert control in step, control
-
-
-def test_the_submit_bar_says_the_first_problem_in_short_and_links_to_the_list(client):
-    html = _blank_builder(client, "maelstrom")
-    reason = re.search(r'<p id="submit-reason" class="help">(.*?)</p>', html, re.DOTALL).group(1)
-    words, link = reason.split(" <a ", 1)
-    assert words.startswith("Fix 2 problems first: This sheet is not a legal Maelstrom creation")
-    assert len(words) <= 110 and words.endswith("…")
-    assert link == 'href="#builder-errors">All 2 problems</a>'
-    errors = html[html.index('id="builder-errors"') :]
-    assert "or record the creation dots in a creation section." in errors  # the whole message is there

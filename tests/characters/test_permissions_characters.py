@@ -9,13 +9,14 @@ from django.urls import reverse
 from characters.builder.services import character_create
 from tests.characters.conftest import make_table
 from tests.factories import api_client
+from tests.vehicles import SLUGS
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def world():
-    table = make_table("pando")
+    table = make_table(SLUGS[0])
     character = character_create(campaign=table.campaign, owner=table.player, name="Charlotte")
     return table, character
 

@@ -1,92 +1,46 @@
-"""Fixtures of the combat tests: a Pando table with two players' characters and NPC builds."""
+"""Fixtures of the combat tests: a table of the registry's first ruleset that fights (tests/vehicles.py),
+two players' characters of its playable builds (rulesets/engine/examples.py) and its quick NPC as
+the enemy. What a test expects of the fight (the actions, their costs, the log's words) is read from
+that ruleset's own answers. One game's fights: tests/rulesets/<slug>/test_*_fight.py."""
 
 from __future__ import annotations
 
 import copy
+import random
 
 import pytest
 
 from characters.models import Character
 from combat import services
-from rulesets.engine.dice import FixedRoller
+from rulesets.engine import registry
+from rulesets.engine.dice import Roller
+from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
-RES = {"awareness": "presence", "insight": "rationality", "willpower": "perspective"}
+#: The combat tests' ruleset: the registry's first with a quick NPC and a playable build.
+SLUG = vehicles.first(lambda rs: rs.playable_builds() and rs.quick_npc(), "a ruleset that fights")
+RULESET = registry.get(SLUG)
+_PLAYABLE = [e.build for e in RULESET.playable_builds()]
+#: The first player's character: the ruleset's first playable build, named Pablo.
+PABLO = {**copy.deepcopy(_PLAYABLE[0]), "name": "Pablo"}
+#: The second player's: its next playable build (else the same), named Bea.
+BEA = {**copy.deepcopy(_PLAYABLE[1 if len(_PLAYABLE) > 1 else 0]), "name": "Bea"}
+#: The enemy: the ruleset's quick NPC, named Goblin.
+GOBLIN = {**RULESET.quick_npc(), "name": "Goblin"}
 
 
-def pando(
-    name,
-    *,
-    strength=1,
-    endurance=1,
-    acrobatics=2,
-    coordination=2,
-    rationality=1,
-    perspective=1,
-    presence=1,
-    skills=("melee",),
-    equipment=None,
-) -> dict:
-    return {
-        "ruleset": "pando",
-        "name": name,
-        "budget": {"cp": 40},
-        "species": "humanoid",
-        "attributes": {
-            "strength": strength,
-            "endurance": endurance,
-            "acrobatics": acrobatics,
-            "coordination": coordination,
-            "rationality": rationality,
-            "perspective": perspective,
-            "presence": presence,
-        },
-        "resistances": dict(RES),
-        "skills": list(skills),
-        "equipment": copy.deepcopy(
-            equipment
-            if equipment is not None
-            else [{"item": "dagger", "state": "wielded", "arms": ["right_arm"]}]
-        ),
-    }
-
-
-#: Momentum 5 (acrobatics 3 + presence 2), max speed 6, max stamina 12, longsword right, shield left.
-PABLO = pando(
-    "Pablo",
-    strength=2,
-    endurance=2,
-    acrobatics=3,
-    coordination=3,
-    presence=2,
-    skills=("melee", "blades"),
-    equipment=[
-        {"item": "longsword", "state": "wielded", "arms": ["right_arm"]},
-        {"item": "round_shield", "state": "wielded", "arms": ["left_arm"]},
-    ],
-)
-#: Momentum 5 (acrobatics 2 + presence 3): ties Pablo, loses on acrobatics. Max speed 5, max stamina 11.
-BEA = pando("Bea", presence=3)
-#: Momentum 4, acrobatics 2, presence 2.
-WOLF = pando("Wolf", presence=2)
-#: Momentum 3 each.
-GOBLIN = pando("Goblin")
-#: Momentum 6; with two goblins the group's average is 4, acrobatics 2, presence 2: a full tie with the wolf.
-BOSS = pando("Boss", presence=4)
-
-
-def pando_table() -> dict:
-    """Two players' Pando characters in one campaign, its GM and a stranger (the combat tests' table)."""
+def combat_table() -> dict:
+    """Two players' characters in one campaign of SLUG, its GM and a stranger (the combat tests' table)."""
     gm, player, other, stranger = (
         make_user("gm"),
         make_user("player"),
         make_user("other"),
         make_user("stranger"),
     )
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player, other])
-    pablo = make_character(ruleset="pando", owner=player, campaign=campaign, build=PABLO)
-    bea = make_character(ruleset="pando", owner=other, campaign=campaign, build=BEA)
+    campaign = make_campaign(gm=gm, ruleset=SLUG, players=[player, other])
+    pablo = make_character(ruleset=SLUG, owner=player, campaign=campaign, build=PABLO)
+    bea = make_character(ruleset=SLUG, owner=other, campaign=campaign, build=BEA)
     return {
         "gm": gm,
         "player": player,
@@ -100,7 +54,7 @@ def pando_table() -> dict:
 
 @pytest.fixture
 def table(db):
-    return pando_table()
+    return combat_table()
 
 
 @pytest.fixture
@@ -129,9 +83,23 @@ def set_state(character: Character, **changes) -> None:
 
 @pytest.fixture
 def fight(table):
+    """Pablo against a Goblin, started (seeded dice) and turned to Pablo's turn."""
     gm = table["gm"]
     e = services.encounter_create(campaign=table["campaign"], user=gm, name="Live")
     pablo = services.encounter_add_combatant(encounter=e, user=gm, character=table["pablo"])[0]
     goblin = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)[0]
-    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
+    services.encounter_start(encounter=e, user=gm, roller=Roller(random.Random(7)))
+    vehicles.turn_to(e, pablo, gm)
+    e.refresh_from_db()
     return {**table, "e": e, "c_pablo": pablo, "goblin": goblin}
+
+
+def pc_action(fight_: dict, *, target: bool = True) -> dict:
+    """Pablo's action on his turn (tests/vehicles.py ``fight_action``): at the Goblin, or (``target``
+    False) one that takes no target."""
+    if target:
+        action = vehicles.fight_action(fight_["e"], fight_["c_pablo"], gm=False, target=fight_["goblin"])
+    else:
+        action = vehicles.fight_action(fight_["e"], fight_["c_pablo"], gm=False, untargeted=True)
+    assert action, f"{SLUG}: Pablo has no such action"
+    return action

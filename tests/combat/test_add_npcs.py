@@ -20,6 +20,8 @@ from tests.factories import make_campaign, make_user
 pytestmark = pytest.mark.django_db
 
 SLUGS = [rs.slug for rs in registry.all_rulesets()]
+#: The registry's first ruleset with two ready NPCs of its own (a goblin and an ogre, say).
+TWO = next(slug for slug in SLUGS if len(registry.get(slug).npc_archetypes()) >= 2)
 
 
 def _table(slug: str) -> dict:
@@ -88,55 +90,56 @@ def test_a_library_npc_twice(slug):
 
 
 def test_numbers_go_on_from_those_already_there_and_a_name_replaces_the_archetypes():
-    t = _table("pando")
+    t = _table(TWO)
     e, gm = t["encounter"], t["gm"]
-    services.encounter_add_npcs(encounter=e, user=gm, archetype="goblin", count=2)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype="goblin", count=2)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype="goblin", count=1)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype="ogre", count=1)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype="ogre", count=1)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype="goblin", count=2, name="  Cave goblin ")
+    goblin, ogre = t["archetypes"][0], t["archetypes"][-1]
+    g, o = goblin["name"], ogre["name"]
+    services.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2)
+    services.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2)
+    services.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=1)
+    services.encounter_add_npcs(encounter=e, user=gm, archetype=ogre["id"], count=1)
+    services.encounter_add_npcs(encounter=e, user=gm, archetype=ogre["id"], count=1)
+    services.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2, name="  Cave goblin ")
     assert _npcs(e) == [
-        ("Goblin 1", "Goblin"),
-        ("Goblin 2", "Goblin"),
-        ("Goblin 3", "Goblin"),
-        ("Goblin 4", "Goblin"),
-        ("Goblin 5", "Goblin"),  # one more goblin joins the goblins' group
-        ("Ogre", ""),  # alone: no number
-        ("Ogre 2", ""),  # the first ogre counts as 1
+        (f"{g} 1", g),
+        (f"{g} 2", g),
+        (f"{g} 3", g),
+        (f"{g} 4", g),
+        (f"{g} 5", g),  # one more goblin joins the goblins' group
+        (o, ""),  # alone: no number
+        (f"{o} 2", ""),  # the first ogre counts as 1
         ("Cave goblin 1", "Cave goblin"),
         ("Cave goblin 2", "Cave goblin"),
     ]
-    # The API's own adds are unchanged: a second "Goblin" quick build starts again at 1.
-    again = services.encounter_add_combatant(
-        encounter=e, user=gm, name="Goblin", build=t["archetypes"][0]["build"], count=2
-    )
-    assert [c.name for c in again] == ["Goblin 1", "Goblin 2"]
+    # The API's own adds are unchanged: a second goblin quick build starts again at 1.
+    again = services.encounter_add_combatant(encounter=e, user=gm, name=g, build=goblin["build"], count=2)
+    assert [c.name for c in again] == [f"{g} 1", f"{g} 2"]
 
 
 def test_the_service_refuses_what_the_form_cannot_send_and_changes_nothing():
-    t = _table("pando")
+    t = _table(TWO)
     e, gm = t["encounter"], t["gm"]
-    other = make_campaign(gm=gm, ruleset="pando")
+    goblin = t["archetypes"][0]["id"]
+    other = make_campaign(gm=gm, ruleset=TWO)
     foreign = services.npc_save(campaign=other, user=gm, build=t["archetypes"][0]["build"])
     version = e.version
     for kwargs, message in (
-        ({"archetype": "goblin", "count": 0}, "How many: a whole number from 1 to 30, please."),
-        ({"archetype": "goblin", "count": 999}, "How many: a whole number from 1 to 30, please."),
-        ({"archetype": "goblin", "count": True}, "How many: a whole number from 1 to 30, please."),
+        ({"archetype": goblin, "count": 0}, "How many: a whole number from 1 to 30, please."),
+        ({"archetype": goblin, "count": 999}, "How many: a whole number from 1 to 30, please."),
+        ({"archetype": goblin, "count": True}, "How many: a whole number from 1 to 30, please."),
         ({"archetype": "dragon"}, "That is not one of this game's ready NPCs."),
         ({"npc_id": foreign.pk}, "No such NPC in this campaign's library."),
         ({"npc_id": "x"}, "No such NPC in this campaign's library."),
         ({}, "Pick one ready NPC or one NPC of the library."),
-        ({"archetype": "goblin", "npc_id": foreign.pk}, "Pick one ready NPC or one NPC of the library."),
+        ({"archetype": goblin, "npc_id": foreign.pk}, "Pick one ready NPC or one NPC of the library."),
     ):
         with pytest.raises(services.InvalidInput) as refused:
             services.encounter_add_npcs(encounter=e, user=gm, **kwargs)
         assert refused.value.message == message, kwargs
     with pytest.raises(services.NotPermitted):
-        services.encounter_add_npcs(encounter=e, user=t["player"], archetype="goblin", count=1)
+        services.encounter_add_npcs(encounter=e, user=t["player"], archetype=goblin, count=1)
     with pytest.raises(EncounterNotFound):
-        services.encounter_add_npcs(encounter=e.pk, user=t["stranger"], archetype="goblin", count=1)
+        services.encounter_add_npcs(encounter=e.pk, user=t["stranger"], archetype=goblin, count=1)
     e.refresh_from_db()
     assert (e.combatants.count(), e.version) == (0, version)
 
@@ -251,19 +254,20 @@ def test_bad_input_is_a_400_with_the_reason_in_the_form_and_changes_nothing(slug
 
 
 def test_an_ended_encounter_takes_no_npcs():
-    t = _table("pando")
+    t = _table(TWO)
+    goblin = f"archetype:{t['archetypes'][0]['id']}"
     e = t["encounter"]
     services.encounter_end(encounter=e, user=t["gm"])
     gm = _signed_in(t["gm"])
     assert 'id="add-npcs"' not in gm.get(reverse("encounter_detail", args=[e.pk])).content.decode()
     response = gm.post(
         reverse("encounter_add_npcs", args=[e.pk]),
-        {"pick": "archetype:goblin", "count": "2"},
+        {"pick": goblin, "count": "2"},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 400
     assert "The encounter has ended. Nothing was added." in response.content.decode()
-    response = gm.post(reverse("encounter_add_npcs", args=[e.pk]), {"pick": "archetype:goblin", "count": "2"})
+    response = gm.post(reverse("encounter_add_npcs", args=[e.pk]), {"pick": goblin, "count": "2"})
     assert (
         response.status_code == 400
         and "The encounter has ended. Nothing was added." in response.content.decode()

@@ -4,6 +4,8 @@ bounded number of queries."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection, transaction
@@ -12,8 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from characters.models import Membership
 from combat import services
 from combat.selectors import EncounterNotFound, encounter_fight, encounter_for_user, encounter_visible
-from rulesets.engine.dice import FixedRoller
-from tests.combat.conftest import GOBLIN
+from rulesets.engine.dice import Roller
+from tests.combat.conftest import GOBLIN, pc_action
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +31,10 @@ def test_every_member_opens_the_encounter_with_its_campaign_in_one_query(fight, 
             found = encounter_for_user(user=user, encounter_id=e.pk)
             assert found.campaign.gm_id == fight["gm"].pk  # the campaign came with it
         assert (found.pk, found.name, found.status) == (e.pk, "Live", "active")
-        assert found.order == [fight["c_pablo"].pk, fight["goblin"].pk]
+        assert (
+            sorted(found.order) == sorted([fight["c_pablo"].pk, fight["goblin"].pk])
+            and found.order == e.order
+        )
 
 
 def test_an_encounter_is_a_404_for_a_stranger_a_player_who_left_and_a_wrong_id(fight):
@@ -88,13 +93,14 @@ def _the_fight_as_loaded(fight, loaded) -> None:
 
 def test_an_action_still_costs_what_it_did(fight):
     """encounter_act: the locked encounter, the combatants, the locked PCs, then the writes."""
+    action = pc_action(fight)
     with CaptureQueriesContext(connection) as queries:
         services.encounter_act(
             encounter=fight["e"].pk,
             user=fight["player"],
             combatant_id=fight["c_pablo"].pk,
-            action={"action": "strike:0", "target": fight["goblin"].pk},
-            roller=FixedRoller([1, 2, 6]),
+            action=action,
+            roller=Roller(random.Random(3)),
         )
     reads = [s for s in _work(queries) if s.startswith("SELECT")]
     assert len(reads) == 3, "\n".join(reads)

@@ -4,6 +4,7 @@ Once on the in-memory channel layer and once on Redis (db 15) when Redis answers
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -11,12 +12,14 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils.html import escape
 
 from combat import services
 from combat.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
-from combat.models import Encounter
-from rulesets.engine.dice import FixedRoller
-from tests.combat.conftest import GOBLIN
+from combat.models import Encounter, EncounterEvent
+from combat.selectors import encounter_fight
+from rulesets.engine.dice import Roller
+from tests.combat.conftest import GOBLIN, pc_action
 from tests.combat.helpers import snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,14 +47,11 @@ def _communicator(user, encounter_id):
 
 def test_a_member_receives_the_new_log_line(layer, fight):
     e, pablo, player = fight["e"], fight["c_pablo"], fight["player"]
+    action = pc_action(fight)
 
     def act():
         services.encounter_act(
-            encounter=e,
-            user=player,
-            combatant_id=pablo.pk,
-            action={"action": "strike:0", "target": fight["goblin"].pk},
-            roller=FixedRoller([1, 6, 6]),
+            encounter=e, user=player, combatant_id=pablo.pk, action=action, roller=Roller(random.Random(5))
         )
 
     async def run():
@@ -67,9 +67,15 @@ def test_a_member_receives_the_new_log_line(layer, fight):
     # Only the new log line, added on top of the page's log.
     log = re.search(r'<ol id="encounter-log-list" hx-swap-oob="afterbegin">(.*?)</ol>', html, re.S)
     assert log and log.group(1).count("<li") == 1
-    assert "Pablo strikes Goblin with the longsword: 1 EP, −1 speed." in log.group(1)
+    said = EncounterEvent.objects.filter(encounter=e).order_by("-seq").first().text
+    assert "Pablo" in said and escape(said) in log.group(1)  # the action's line, in words
     assert 'id="encounter-log"' not in html  # not the whole log again
-    assert f'<li id="combatant-{pablo.pk}" class="combatant is-current" hx-swap-oob="true"' in html
+    current = (
+        " is-current"
+        if encounter_fight(encounter=Encounter.objects.get(pk=e.pk)).current_id == pablo.pk
+        else ""
+    )
+    assert f'<li id="combatant-{pablo.pk}" class="combatant{current}" hx-swap-oob="true"' in html
     assert 'id="encounter-combatants"' not in html  # nobody came or went: rows only
     assert (
         f'data-version="{Encounter.objects.get(pk=e.pk).version}"' in html
@@ -92,15 +98,15 @@ def _one_message(user, encounter_id, fn):
 
 
 def test_only_the_rows_that_changed_are_sent(fight, settings):
-    """Pablo moves: his row (speed) and nothing of the goblin's; when combatants come, the whole order."""
+    """Pablo moves (an action at no one): his row and nothing of the goblin's; when combatants come,
+    the whole order."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     e, pablo, goblin = fight["e"], fight["c_pablo"], fight["goblin"]
+    move = pc_action(fight, target=False)
     html = _one_message(
         fight["gm"],
         e.pk,
-        lambda: services.encounter_act(
-            encounter=e, user=fight["player"], combatant_id=pablo.pk, action={"action": "move"}
-        ),
+        lambda: services.encounter_act(encounter=e, user=fight["player"], combatant_id=pablo.pk, action=move),
     )
     assert f'id="combatant-{pablo.pk}"' in html and f'id="combatant-{goblin.pk}"' not in html
     assert 'id="encounter-combatants"' not in html
@@ -129,7 +135,7 @@ def test_a_refused_action_broadcasts_nothing(layer, fight):
     def refused():
         with pytest.raises(services.RuleRefused):
             services.encounter_act(
-                encounter=e, user=player, combatant_id=pablo.pk, action={"action": "dodge"}
+                encounter=e, user=player, combatant_id=pablo.pk, action={"action": "no_such_action"}
             )
         assert snapshot(e) == before  # and nothing changed
 

@@ -1,6 +1,7 @@
 """/api/v1/npcs/… and /api/v1/encounters/<id>/combatants/library/: the NPC library over the API.
 
-The GM keeps NPCs (not held to the player budget: an ogre over it is accepted), lists, replaces
+The GM keeps NPCs (not held to the player budget: an ogre over it is accepted; the ogre is the
+first registered ruleset's strongest ready NPC made stronger still), lists, replaces
 and removes them, and adds N of one to an encounter; a player of the campaign gets 403, an
 outsider 404, nobody signed in 401, and a refusal changes nothing."""
 
@@ -14,23 +15,55 @@ from combat import services
 from combat.models import Combatant, LibraryNpc
 from combat.selectors import npc_archetypes
 from rulesets.engine import registry
+from rulesets.engine.context import NPC_PHASE
+from rulesets.engine.pointer import resolve, set_at
+from tests import vehicles
 from tests.factories import api_client, make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
 
 
-def _archetype(campaign, ident: str) -> dict:
-    found = {a["id"]: a for a in npc_archetypes(registry.get(campaign.ruleset), campaign)}
-    return copy.deepcopy(found[ident]["build"])
+def _ogre(ruleset):
+    """The ruleset's last ready NPC made stronger than any player could be: its first number raised
+    until it costs more than a player's budget (an NPC is not held to it). (the build, the JSON
+    pointer raised, its value), or None."""
+    archetypes = ruleset.npc_archetypes()
+    if len(archetypes) < 2:
+        return None
+    build = copy.deepcopy(archetypes[-1]["build"])
+    for pointer, top in vehicles.number_traits(ruleset):
+        value = resolve(build, pointer, None)
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        for raised in range(value + 1, (top if top is not None else value + 12) + 1):
+            set_at(build, pointer, raised)
+            report = ruleset.validate(build, phase=NPC_PHASE)
+            if not report.valid:
+                break
+            if [w.code for w in report.warnings] == ["budget.exceeded"]:
+                return build, pointer, raised
+        set_at(build, pointer, value)
+    return None
+
+
+#: The first registered ruleset with ready NPCs, one of which can be made an ogre.
+SLUG = vehicles.first(_ogre, "a ruleset with ready NPCs one of which can outgrow a player's budget")
+RULESET = registry.get(SLUG)
+OGRE, STRENGTH, TEN = _ogre(RULESET)
+OGRE_NAME = OGRE["name"]
+GOBLIN_NAME = RULESET.npc_archetypes()[0]["build"]["name"]
+
+
+def _archetype(campaign, index: int) -> dict:
+    return copy.deepcopy(npc_archetypes(registry.get(campaign.ruleset), campaign)[index]["build"])
 
 
 @pytest.fixture
 def t(db):
     gm, player, outsider = make_user("gm"), make_user("player"), make_user("outsider")
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
+    campaign = make_campaign(gm=gm, ruleset=SLUG, players=[player])
     encounter = services.encounter_create(campaign=campaign, user=gm, name="Bridge")
-    ogre = _archetype(campaign, "ogre")
-    ogre["attributes"]["strength"] = 10  # stronger still: far over the player budget
+    ogre = copy.deepcopy(OGRE)  # far over the player budget
     return {
         "gm": gm,
         "player": player,
@@ -47,10 +80,14 @@ def test_the_gm_keeps_an_ogre_over_the_player_budget(t):
     assert r.status_code == 201, r.json()
     body = r.json()
     npc = LibraryNpc.objects.get()
-    assert body["id"] == npc.pk and body["campaign"] == t["campaign"].pk and body["name"] == "Ogre"
-    assert body["build"]["attributes"]["strength"] == 10 and body["build"]["ruleset"] == "pando"
+    expected = RULESET.validate(OGRE, phase=NPC_PHASE)
+    assert body["id"] == npc.pk and body["campaign"] == t["campaign"].pk and body["name"] == OGRE_NAME
+    assert resolve(body["build"], STRENGTH) == TEN and body["build"]["ruleset"] == SLUG
     assert body["report"]["valid"] is True
-    assert body["report"]["spent"]["cp"] == 138 and body["report"]["budget"]["cp"] == 40
+    assert body["report"]["spent"] == dict(expected.spent) and body["report"]["budget"] == dict(
+        expected.budget
+    )
+    assert any(body["report"]["spent"][c] > v for c, v in body["report"]["budget"].items())
     assert [w["code"] for w in body["report"]["warnings"]] == ["budget.exceeded"]
 
 
@@ -58,20 +95,20 @@ def test_list_read_replace_and_remove(t):
     api, campaign = t["api"], t["campaign"]
     ogre = api.post("/api/v1/npcs/", {"campaign": campaign.pk, "build": t["ogre"]}, format="json").json()
     goblin = api.post(
-        "/api/v1/npcs/", {"campaign": campaign.pk, "build": _archetype(campaign, "goblin")}, format="json"
+        "/api/v1/npcs/", {"campaign": campaign.pk, "build": _archetype(campaign, 0)}, format="json"
     ).json()
-    mine_elsewhere = make_campaign(gm=t["gm"], ruleset="pando")
-    bandit = services.npc_save(campaign=mine_elsewhere, user=t["gm"], build=_archetype(campaign, "bandit"))
-    theirs = make_campaign(gm=t["outsider"], ruleset="pando")
-    services.npc_save(campaign=theirs, user=t["outsider"], build=_archetype(campaign, "guard"))
+    mine_elsewhere = make_campaign(gm=t["gm"], ruleset=SLUG)
+    bandit = services.npc_save(campaign=mine_elsewhere, user=t["gm"], build=_archetype(campaign, 0))
+    theirs = make_campaign(gm=t["outsider"], ruleset=SLUG)
+    services.npc_save(campaign=theirs, user=t["outsider"], build=_archetype(campaign, -1))
 
     listed = api.get("/api/v1/npcs/", {"campaign": campaign.pk})
     assert listed.status_code == 200
-    assert [n["name"] for n in listed.json()] == ["Goblin", "Ogre"]
+    assert [n["name"] for n in listed.json()] == sorted([GOBLIN_NAME, OGRE_NAME])
     every = api.get("/api/v1/npcs/").json()  # every campaign I run, none I don't
     assert sorted(n["id"] for n in every) == sorted([ogre["id"], goblin["id"], bandit.pk])
 
-    assert api.get(f"/api/v1/npcs/{ogre['id']}/").json()["build"]["attributes"]["strength"] == 10
+    assert resolve(api.get(f"/api/v1/npcs/{ogre['id']}/").json()["build"], STRENGTH) == TEN
     build = {**t["ogre"], "name": "Ogre chief"}
     r = api.put(f"/api/v1/npcs/{ogre['id']}/", {"build": build}, format="json")
     assert r.status_code == 200 and r.json()["name"] == "Ogre chief"
@@ -82,10 +119,15 @@ def test_list_read_replace_and_remove(t):
     assert not LibraryNpc.objects.filter(pk=goblin["id"]).exists()
 
 
+def _refused(build: dict) -> dict:
+    """The ogre as a build the rules refuse (tests/vehicles.py ``broken``), its name kept."""
+    return {**vehicles.broken(RULESET), "name": build["name"]}
+
+
 @pytest.mark.parametrize(
     ("change", "status"),
     [
-        (lambda b: {**b, "attributes": {**b["attributes"], "strength": 0}}, 422),  # a rule refuses it
+        (_refused, 422),  # a rule refuses it
         (lambda b: {**b, "name": "   "}, 400),
         (lambda b: [b], 400),  # not an object
     ],
@@ -100,11 +142,11 @@ def test_an_invalid_npc_is_refused_and_nothing_is_kept(t, change, status):
 
 def test_a_refused_replacement_keeps_the_old_build(t):
     npc = services.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
-    bad = {**t["ogre"], "attributes": {**t["ogre"]["attributes"], "strength": 0}}
+    bad = _refused(t["ogre"])
     r = t["api"].put(f"/api/v1/npcs/{npc.pk}/", {"build": bad}, format="json")
     assert r.status_code == 422
     npc.refresh_from_db()
-    assert npc.build["attributes"]["strength"] == 10
+    assert resolve(npc.build, STRENGTH) == TEN
 
 
 def test_add_three_to_an_encounter(t):
@@ -117,16 +159,16 @@ def test_add_three_to_an_encounter(t):
     ids = r.json()["ids"]
     assert len(ids) == 3 and r.json()["id"] == ids[0]
     rows = list(Combatant.objects.filter(pk__in=ids).order_by("id").values_list("name", "is_npc", "group"))
-    assert rows == [("Ogre 1", True, "Ogre"), ("Ogre 2", True, "Ogre"), ("Ogre 3", True, "Ogre")]
+    assert rows == [(f"{OGRE_NAME} {i}", True, OGRE_NAME) for i in (1, 2, 3)]
     board = t["api"].get(f"/api/v1/encounters/{eid}/").json()
-    assert [c["name"] for c in board["combatants"]] == ["Ogre 1", "Ogre 2", "Ogre 3"]
+    assert [c["name"] for c in board["combatants"]] == [f"{OGRE_NAME} {i}" for i in (1, 2, 3)]
     one = t["api"].post(f"/api/v1/encounters/{eid}/combatants/library/", {"npc": npc.pk}, format="json")
     assert one.status_code == 201 and len(one.json()["ids"]) == 1  # count defaults to 1
 
 
 def test_adding_refuses_bad_counts_and_other_campaigns_npcs(t):
     npc = services.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
-    other = make_campaign(gm=t["gm"], ruleset="pando")
+    other = make_campaign(gm=t["gm"], ruleset=SLUG)
     foreign = services.npc_save(campaign=other, user=t["gm"], build=t["ogre"])
     url = f"/api/v1/encounters/{t['encounter'].pk}/combatants/library/"
     for body, status in (
@@ -170,7 +212,7 @@ def test_the_wrong_user(t):
     # a player sees no library NPC in the list of the campaigns they run (none)
     assert api_client(t["player"], token=True).get("/api/v1/npcs/").json() == []
     npc.refresh_from_db()
-    assert (LibraryNpc.objects.count(), npc.name, t["encounter"].combatants.count()) == (1, "Ogre", 0)
+    assert (LibraryNpc.objects.count(), npc.name, t["encounter"].combatants.count()) == (1, OGRE_NAME, 0)
 
 
 def test_the_schema_documents_the_library(client):

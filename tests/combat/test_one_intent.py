@@ -15,19 +15,27 @@ from combat import services
 from combat.models import EncounterEvent, EncounterRequest
 from config.errors import Conflict
 from rulesets.engine.dice import FixedRoller
+from tests.combat.conftest import pc_action
 from tests.combat.helpers import snapshot
 from tests.factories import api_client
 
 pytestmark = pytest.mark.django_db
 
 
-def _moves(e) -> int:
-    return EncounterEvent.objects.filter(encounter=e, kind="move").count()
+def _moves(e, combatant) -> int:
+    """How many of the combatant's own actions the log holds (not the turns that came to it)."""
+    return EncounterEvent.objects.filter(encounter=e, actor_id=combatant.pk).exclude(kind="turn").count()
 
 
-def _speed(combatant) -> int:
+def _row(combatant):
+    """What an action changes on the combatant's row: its play state and combat state."""
     combatant.refresh_from_db()
-    return combatant.combat["speed"]
+    return combatant.state, combatant.combat
+
+
+def _next(e) -> tuple[int, int]:
+    """The (round, turn) one ended turn after ``e``'s."""
+    return (e.round, e.turn + 1) if e.turn + 1 < len(e.order) else (e.round + 1, 0)
 
 
 def _page(user) -> Client:
@@ -42,35 +50,37 @@ def _page(user) -> Client:
 def test_a_repeated_request_id_moves_once(fight):
     e, pablo, player = fight["e"], fight["c_pablo"], fight["player"]
     e.refresh_from_db()
-    version, speed = e.version, _speed(pablo)
-    rid = uuid.uuid4().hex
+    version, row, moves = e.version, _row(pablo), _moves(e, pablo)
+    move, rid = pc_action(fight, target=False), uuid.uuid4().hex
+    after = []
     for _ in range(2):  # a double click: the same form, the same id, the same version
         services.encounter_act(
             encounter=e,
             user=player,
             combatant_id=pablo.pk,
-            action={"action": "move"},
+            action=move,
             expected_version=version,
             request_id=rid,
         )
+        after.append(_row(pablo))
     e.refresh_from_db()
-    assert _moves(e) == 1
+    assert _moves(e, pablo) == moves + 1
     assert e.version == version + 1
-    assert _speed(pablo) == speed - 1
+    assert after[0] == after[1] != row  # applied once: the repeat changed nothing
     assert EncounterRequest.objects.get(encounter=e, key=rid).version == e.version
 
 
 def test_a_repeated_next_turn_ends_one_turn(fight):
     e, gm = fight["e"], fight["gm"]
     e.refresh_from_db()
-    before = (e.round, e.turn, e.version)
+    before, expected = (e.round, e.turn, e.version), _next(e)
     rid = uuid.uuid4().hex
     for _ in range(2):
         services.encounter_next_turn(
             encounter=e, user=gm, roller=FixedRoller([]), expected_version=before[2], request_id=rid
         )
     e.refresh_from_db()
-    assert (e.round, e.turn) == (1, 1)  # the goblin's turn: not round 2, Pablo again
+    assert (e.round, e.turn) == expected  # the goblin's turn: not the round after, Pablo again
     assert e.version == before[2] + 1
 
 
@@ -86,7 +96,7 @@ def test_a_stale_version_is_refused_and_changes_nothing(fight):
             encounter=e,
             user=player,
             combatant_id=pablo.pk,
-            action={"action": "move"},
+            action=pc_action(fight, target=False),
             expected_version=drawn,
             request_id=uuid.uuid4().hex,
         )
@@ -113,12 +123,13 @@ def test_a_bad_request_id_is_a_clear_400(fight):
 def test_the_api_answers_a_repeat_with_the_encounter_and_applies_it_once(fight):
     e, pablo = fight["e"], fight["c_pablo"]
     player = api_client(fight["player"])
-    body = {"combatant": pablo.pk, "action": "move", "request_id": uuid.uuid4().hex}
+    moves = _moves(e, pablo)
+    body = {"combatant": pablo.pk, **pc_action(fight, target=False), "request_id": uuid.uuid4().hex}
     first = player.post(f"/api/v1/encounters/{e.pk}/actions/", body, format="json")
     second = player.post(f"/api/v1/encounters/{e.pk}/actions/", body, format="json")
     assert first.status_code == second.status_code == 200
     assert first.json()["version"] == second.json()["version"]
-    assert _moves(e) == 1
+    assert _moves(e, pablo) == moves + 1
 
 
 def test_the_api_refuses_a_stale_version_with_409_and_changes_nothing(fight):
@@ -131,7 +142,7 @@ def test_the_api_refuses_a_stale_version_with_409_and_changes_nothing(fight):
     player = api_client(fight["player"])
     r = player.post(
         f"/api/v1/encounters/{e.pk}/actions/",
-        {"combatant": pablo.pk, "action": "move", "expected_version": drawn},
+        {"combatant": pablo.pk, **pc_action(fight, target=False), "expected_version": drawn},
         format="json",
     )
     assert r.status_code == 409 and "moved on since your page was drawn" in r.json()["detail"]
@@ -151,15 +162,20 @@ def _form_fields(html: str, form_start: str) -> dict[str, str]:
     return dict(re.findall(r'name="([a-z_]+)" value="([^"]*)"', form))
 
 
+def _form_of(fight) -> str:
+    """Where the page's form of Pablo's move (his action at no one) starts."""
+    return f'data-action="{pc_action(fight, target=False)["action"]}" data-fighter="{fight["c_pablo"].pk}"'
+
+
 def test_each_form_carries_the_version_and_a_fresh_request_id(fight):
-    e, pablo = fight["e"], fight["c_pablo"]
+    e = fight["e"]
     e.refresh_from_db()
     player = _page(fight["player"])
     for html in (
         player.get(reverse("encounter_detail", args=[e.pk])).content.decode(),
         player.get(reverse("encounter_panel", args=[e.pk]), HTTP_HX_REQUEST="true").content.decode(),
     ):
-        move = _form_fields(html, f'data-action="move" data-fighter="{pablo.pk}"')
+        move = _form_fields(html, _form_of(fight))
         nxt = _form_fields(html, 'id="encounter-next-turn-form"')
         assert move["expected_version"] == nxt["expected_version"] == str(e.version)
         ids = re.findall(r'name="request_id" value="([0-9a-f]{32})"', html)
@@ -171,24 +187,29 @@ def test_each_form_carries_the_version_and_a_fresh_request_id(fight):
 def test_a_double_posted_form_moves_once(fight):
     e, pablo = fight["e"], fight["c_pablo"]
     e.refresh_from_db()
+    moves = _moves(e, pablo)
     player = _page(fight["player"])
     html = player.get(reverse("encounter_detail", args=[e.pk])).content.decode()
-    fields = _form_fields(html, f'data-action="move" data-fighter="{pablo.pk}"')
+    fields = _form_fields(html, _form_of(fight))
     fields.pop("csrfmiddlewaretoken", None)
-    answers = [
-        player.post(reverse("encounter_act", args=[e.pk]), fields, HTTP_HX_REQUEST="true").status_code
-        for _ in range(2)
-    ]
+    rows = []
+    answers = []
+    for _ in range(2):
+        answers.append(
+            player.post(reverse("encounter_act", args=[e.pk]), fields, HTTP_HX_REQUEST="true").status_code
+        )
+        rows.append(_row(pablo))
     assert answers == [204, 204]
-    assert _moves(e) == 1
-    assert _speed(pablo) == 5
+    assert _moves(e, pablo) == moves + 1
+    assert rows[0] == rows[1]  # the second post changed nothing
 
 
 def test_a_stale_page_is_refused_with_409_and_the_whole_page_as_it_is(fight):
-    e, pablo, gm = fight["e"], fight["c_pablo"], fight["gm"]
+    e, gm = fight["e"], fight["gm"]
     player = _page(fight["player"])
     html = player.get(reverse("encounter_detail", args=[e.pk])).content.decode()
-    fields = _form_fields(html, f'data-action="move" data-fighter="{pablo.pk}"')
+    form_of = _form_of(fight)
+    fields = _form_fields(html, form_of)
     services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))
     services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))  # round 2: Pablo again
     before = snapshot(e)
@@ -198,11 +219,12 @@ def test_a_stale_page_is_refused_with_409_and_the_whole_page_as_it_is(fight):
     assert snapshot(e) == before
     # The whole page as it is now, out of band: status (round 2), order, log and this user's panel,
     # the refusal in the Move form that was used.
-    assert 'id="encounter-status"' in body and "Round 2" in body
+    e.refresh_from_db()
+    assert 'id="encounter-status"' in body and f"Round {e.round}" in body
     assert 'id="encounter-combatants" class="card" hx-swap-oob="true"' in body
     assert 'id="encounter-log" class="card log" hx-swap-oob="true"' in body
     assert 'id="encounter-panel" class="card panel" hx-swap-oob="true"' in body
-    move = body[body.index(f'data-action="move" data-fighter="{pablo.pk}"') :]
+    move = body[body.index(form_of) :]
     move = move[: move.index("</form>")]
     assert "moved on since your page was drawn" in move
     assert 'hx-trigger="load"' not in body  # the panel is in the answer: no second fetch

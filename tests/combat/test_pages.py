@@ -1,21 +1,24 @@
-"""The encounter pages: who sees what, plain form posts, htmx fragments."""
+"""The encounter pages: who sees what, plain form posts, htmx fragments, on the combat tests' ruleset
+(tests/combat/conftest.py). One game's fight on the pages: tests/rulesets/<slug>/test_*_encounter_pages.py."""
 
 from __future__ import annotations
 
 import json
+import random
 import re
-from unittest import mock
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from combat import services
 from combat.models import Encounter
+from combat.selectors import encounter_fight, fighter_actions
 from rulesets.engine import registry
-from rulesets.engine.dice import FixedRoller
+from rulesets.engine.dice import Roller
+from tests import vehicles
 from tests.combat.conftest import GOBLIN
-from tests.combat.helpers import last_event
 
 pytestmark = pytest.mark.django_db
 
@@ -72,73 +75,6 @@ def test_players_may_not_start_or_end(setup):
     assert Encounter.objects.get(pk=e.pk).status == "setup"
 
 
-def test_the_gm_runs_the_fight_with_plain_forms(setup):
-    e = setup["e"]
-    gm = client(setup["gm"])
-    r = gm.post(
-        reverse("encounter_add_combatant", args=[e.pk]),
-        {"name": "Rat", "count": "3", "group": "", "build": json.dumps(GOBLIN)},
-    )
-    assert r.status_code == 302
-    assert [c.name for c in e.combatants.filter(group="Rat")] == ["Rat 1", "Rat 2", "Rat 3"]
-    r = gm.post(
-        reverse("encounter_add_combatant", args=[e.pk]), {"name": "Bad", "build": "{nope"}, follow=True
-    )
-    assert "The quick build must be a JSON object." in r.content.decode()
-    with mock.patch("combat.services.Roller", lambda: FixedRoller([1, 2, 3, 4, 5, 6] * 5)):
-        assert gm.post(reverse("encounter_start", args=[e.pk])).status_code == 302
-    e.refresh_from_db()
-    assert e.status == "active" and e.order[0] == setup["c_pablo"].pk
-    page = gm.get(reverse("encounter_detail", args=[e.pk])).content.decode()
-    assert re.search(rf'id="combatant-{setup["c_pablo"].pk}" class="combatant is-current', page)
-    assert "Next turn" in page and "GM: harm, conditions, Momentum" in page
-
-
-def test_a_player_acts_for_their_own_character_and_sees_only_their_actions(setup):
-    e, pablo, bea = setup["e"], setup["c_pablo"], setup["c_bea"]
-    services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
-    player = client(setup["player"])
-    page = player.get(reverse("encounter_detail", args=[e.pk])).content.decode()
-    assert f'data-fighter="{pablo.pk}"' in page and f'data-fighter="{bea.pk}"' not in page
-    assert 'data-action="strike:0"' in page and "gm_harm" not in page
-    assert 'aria-label="Odds: 0 EP 12%, 1 EP 38%, 2 EP 38%, 3 EP 12%"' in page  # 3d6 against Blades 3
-    assert "End my turn" in page
-    other_page = client(setup["other"]).get(reverse("encounter_detail", args=[e.pk])).content.decode()
-    assert f'data-fighter="{pablo.pk}"' not in other_page and "End my turn" not in other_page
-
-    # htmx: the reply is empty (the websocket brings the change to every page, this one included,
-    # and makes each fetch its panel once: no second /panel/ GET, no out-of-band swap from a form
-    # the panel refresh may already have replaced).
-    with mock.patch("combat.services.Roller", lambda: FixedRoller([1, 1, 1])):
-        r = player.post(
-            reverse("encounter_act", args=[e.pk]),
-            {"combatant": pablo.pk, "action": "strike:0", "target": setup["goblin"].pk},
-            HTTP_HX_REQUEST="true",
-        )
-    assert r.status_code == 204 and r.content == b""
-    assert last_event(e).text == "Pablo strikes Goblin with the longsword: 3 EP, −1 speed."
-
-    # Someone else's character: 403. A refusal: the message in the panel, nothing changed.
-    assert (
-        player.post(
-            reverse("encounter_act", args=[e.pk]), {"combatant": bea.pk, "action": "move"}
-        ).status_code
-        == 403
-    )
-    version = Encounter.objects.get(pk=e.pk).version
-    r = player.post(
-        reverse("encounter_act", args=[e.pk]),
-        {"combatant": pablo.pk, "action": "dodge"},
-        HTTP_HX_REQUEST="true",
-    )
-    assert 'data-testid="panel-error"' in r.content.decode() and "when you are attacked" in r.content.decode()
-    assert Encounter.objects.get(pk=e.pk).version == version
-    r = player.post(
-        reverse("encounter_act", args=[e.pk]), {"combatant": pablo.pk, "action": "dodge"}, follow=True
-    )
-    assert "when you are attacked" in r.content.decode()
-
-
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_the_quick_npc_form_starts_from_a_build_the_gm_can_add_and_fight(slug):
     from combat.quick_builds import quick_build
@@ -155,13 +91,13 @@ def test_the_quick_npc_form_starts_from_a_build_the_gm_can_add_and_fight(slug):
     shown = next(
         c for c in encounter_board(fight=encounter_fight(encounter=e))["combatants"] if c["id"] == npc.pk
     )
-    # every number of a quick NPC is known (a blank Ascendant build showed "Stamina 0/?")
+    # every number of a quick NPC is known (a blank build once showed "Stamina 0/?")
     assert "?" not in json.dumps(shown["summary"], default=str)
 
 
 def test_the_panel_is_cheap_and_the_board_catches_a_page_up(setup, django_assert_max_num_queries):
     e, pablo = setup["e"], setup["c_pablo"]
-    services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
+    services.encounter_start(encounter=e, user=setup["gm"], roller=Roller(random.Random(7)))
     e.refresh_from_db()
     player = client(setup["player"])
     player.get(reverse("encounter_detail", args=[e.pk]))
@@ -184,29 +120,40 @@ def test_the_panel_is_cheap_and_the_board_catches_a_page_up(setup, django_assert
     assert f'data-version="{e.version}"' in html and html.count('hx-trigger="load"') == 1
 
 
+def _not_allowed(e, combatant):
+    """An action the rules list for ``combatant`` but do not allow now, with their reason."""
+    fight = encounter_fight(encounter=Encounter.objects.get(pk=e.pk))
+    fighter = next(f for f in fight.fighters if f.id == combatant.pk)
+    return next((s for s in fighter_actions(fight, fighter) if not s.allowed and s.reason and not s.gm), None)
+
+
 def test_a_refusal_answers_with_the_panel_only(setup):
     e, pablo = setup["e"], setup["c_pablo"]
-    services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
+    services.encounter_start(encounter=e, user=setup["gm"], roller=Roller(random.Random(7)))
+    vehicles.turn_to(e, pablo, setup["gm"])
+    spec = _not_allowed(e, pablo)
+    assert spec is not None, "the rules list an action Pablo may not take now"
     r = client(setup["player"]).post(
         reverse("encounter_act", args=[e.pk]),
-        {"combatant": pablo.pk, "action": "dodge"},
+        {"combatant": pablo.pk, "action": spec.id},
         HTTP_HX_REQUEST="true",
     )
     html = r.content.decode()
     assert r.status_code == 200 and 'id="encounter-panel" class="card panel" hx-swap-oob="true"' in html
+    assert 'data-testid="panel-error"' in html and escape(spec.reason) in html
     assert "encounter-log" not in html and 'hx-trigger="load"' not in html  # nothing changed: no refresh
 
 
 def test_the_gm_cannot_add_a_draft_character_from_the_page(setup):
     from characters.models import Character
     from tests.characters.sheet.test_sheet_fixtures import make_character
-    from tests.combat.conftest import pando
+    from tests.combat.conftest import BEA, SLUG
 
     draft = make_character(
-        ruleset="pando",
+        ruleset=SLUG,
         owner=setup["other"],
         campaign=setup["campaign"],
-        build=pando("Dora"),
+        build={**BEA, "name": "Dora"},
         status=Character.Status.DRAFT,
     )
     gm = client(setup["gm"])
@@ -223,7 +170,7 @@ def test_the_panel_fragment_is_the_pages_panel(setup):
     """The fragment's forms come from a process-wide cache of rendered forms: the same HTML as
     the page renders, each with this request's CSRF token."""
     e = setup["e"]
-    services.encounter_start(encounter=e, user=setup["gm"], roller=FixedRoller([]))
+    services.encounter_start(encounter=e, user=setup["gm"], roller=Roller(random.Random(7)))
     gm = client(setup["gm"])
 
     def panel(html: str) -> str:

@@ -31,11 +31,12 @@ from config import cache as forgiving
 from config import health
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import PASSWORD, make_user
+from tests.vehicles import SLUGS
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
 PAGE_LIMIT_S = 1.0
-RULESET = "pando"
+RULESET = SLUGS[0]  # the registry's first ruleset: its sheet character
 
 
 def _closed_port() -> int:

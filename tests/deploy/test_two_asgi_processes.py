@@ -22,13 +22,12 @@ import websocket
 from django.conf import settings
 from django.db import connection
 from django.test import Client
+from django.utils.html import escape
 
-from combat import services
-from combat.models import Encounter
-from rulesets.engine.dice import FixedRoller
-from tests.characters.sheet.test_sheet_fixtures import make_character
-from tests.combat.conftest import GOBLIN, PABLO
-from tests.factories import make_campaign, make_user
+from combat.models import Encounter, EncounterEvent
+from rulesets.engine import registry
+from tests import vehicles
+from tests.factories import make_user
 
 pytestmark = [
     pytest.mark.slow,
@@ -146,16 +145,23 @@ def two_servers(transactional_db):
 
 @pytest.fixture
 def fight(transactional_db):
+    """A started encounter of the first folder ruleset (the servers know no test's ruleset) whose GM
+    has an action on an enemy, and that action."""
     gm, player = make_user("gm"), make_user("player")
-    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
-    pablo = make_character(ruleset="pando", owner=player, campaign=campaign, build=PABLO)
-    e = services.encounter_create(campaign=campaign, user=gm, name="Across processes")
-    services.encounter_add_combatant(encounter=e, user=gm, character=pablo)
-    goblin = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)[0]
-    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
+    systems = Path(__file__).resolve().parents[2] / "rulesets" / "systems"
+    for ruleset in registry.all_rulesets():
+        if ruleset.package_dir.parent != systems:
+            continue
+        table = vehicles.start_fight(slug=ruleset.slug, gm=gm, owners=[player])
+        goblin = table["foes"][0]
+        action = vehicles.fight_action(table["e"], goblin, gm=True, target=goblin)
+        if action:
+            break
+    else:
+        raise LookupError("no folder ruleset gives its GM an action on an enemy")
     client = Client()
     client.force_login(gm)
-    return {"e": e, "goblin": goblin, "session": client.cookies["sessionid"].value}
+    return {"e": table["e"], "goblin": goblin, "action": action, "session": client.cookies["sessionid"].value}
 
 
 def test_the_websocket_server_answers_health_and_nothing_else_over_http(two_servers):
@@ -172,7 +178,7 @@ def test_a_change_through_one_process_reaches_a_client_of_the_other(two_servers,
     version_before = Encounter.objects.get(pk=e.pk).version
 
     def post_action() -> int:
-        body = urllib.parse.urlencode({"combatant": goblin.pk, "action": "gm_momentum", "value": 3}).encode()
+        body = urllib.parse.urlencode({"combatant": goblin.pk, **fight["action"]}).encode()
         request = urllib.request.Request(
             f"http://127.0.0.1:{b_port}/encounters/{e.pk}/act/",
             data=body,
@@ -208,7 +214,8 @@ def test_a_change_through_one_process_reaches_a_client_of_the_other(two_servers,
     assert f'data-version="{version}"' in from_a
     log = re.search(r'<ol id="encounter-log-list" hx-swap-oob="afterbegin">(.*?)</ol>', from_a, re.DOTALL)
     assert log and log.group(1).count("<li") == 1
-    assert "GM: Goblin&#x27;s Momentum becomes 3 from the next round." in log.group(1)
+    said = EncounterEvent.objects.filter(encounter=e).latest("seq").text  # the action's line, in words
+    assert said and escape(said) in log.group(1)
 
 
 def test_an_anonymous_websocket_is_refused_by_the_production_server(two_servers, fight):

@@ -6,8 +6,10 @@ import copy
 
 import pytest
 
+from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import BUILDS
 from tests.factories import make_campaign, make_user
+from tests.vehicles import SLUGS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,10 +23,12 @@ def test_player_submits_and_the_gm_approves_the_new_character_from_the_queue(pag
     from characters.models import Character
 
     gm, player = make_user("gina"), make_user("pat")
-    campaign = make_campaign(
-        gm=gm, ruleset="pando", players=[player], settings={"approve_new_characters": True}
-    )
-    draft = character_create(campaign=campaign, owner=player, build=copy.deepcopy(BUILDS["pando"]))
+    slug = SLUGS[0]  # any ruleset: approval is the product's
+    ruleset = registry.get(slug)
+    campaign = make_campaign(gm=gm, ruleset=slug, players=[player], settings={"approve_new_characters": True})
+    draft = character_create(campaign=campaign, owner=player, build=copy.deepcopy(BUILDS[slug]))
+    spent = ruleset.validate(BUILDS[slug]).spent
+    cost = ", ".join(f"{v:+d} {ruleset.currency_label(c)}" for c, v in spent.items() if v)
 
     me = page_as(player, viewport=VIEWPORT)
     me.goto(f"/characters/{draft.pk}/build/")
@@ -37,9 +41,9 @@ def test_player_submits_and_the_gm_approves_the_new_character_from_the_queue(pag
     expect(table.locator('[data-testid="review-badge"]')).to_have_text("1")
     table.locator("#nav-review a").click()
     card = table.locator(".advancement-card").first
-    expect(card.get_by_role("heading")).to_contain_text("New character · Alex")
-    expect(card.locator('[data-testid="advancement-cost"]')).to_have_text("+30 CP")
-    expect(card.locator('tr[data-path="/skills"] .diff-new')).to_contain_text("Melee")
+    expect(card.get_by_role("heading")).to_contain_text(f"New character · {draft.name}")
+    expect(card.locator('[data-testid="advancement-cost"]')).to_have_text(cost)
+    expect(card.locator('tr[data-path="/name"] .diff-new')).to_contain_text(draft.name)
     card.get_by_label("Comment for the player").fill("Welcome to the table")
     card.get_by_role("button", name="Approve").click()
     expect(

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from characters.models import LedgerEntry
+from rulesets.engine import registry
+from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -15,7 +17,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_enter_in_the_reason_makes_the_typed_award_and_one_click_stays_one_click(page_as, table, size):
     from playwright.sync_api import expect
 
-    character = character_at_table(table, "ourdnd")  # a one-click "Milestone +1 points" comes first
+    slug = vehicles.first(lambda rs: rs.quick_awards(), "a ruleset with one-click awards")
+    quick = registry.get(slug).quick_awards()[0]  # a one-click "Milestone +1 points", say
+    character = character_at_table(table, slug)
     awards = LedgerEntry.objects.filter(character=character, kind="award")
     before = set(awards.values_list("pk", flat=True))
     page = page_as(table["gm"], viewport=size)
@@ -31,7 +35,7 @@ def test_enter_in_the_reason_makes_the_typed_award_and_one_click_stays_one_click
 
     before = set(awards.values_list("pk", flat=True))
     page.get_by_label(character.name).check()
-    page.get_by_role("button", name="Milestone").click()
-    expect(page.locator(".message").first).to_contain_text("Awarded 1")
+    page.locator(f'button[name="quick"][value="{quick["id"]}"]').click()
+    expect(page.locator(".message").first).to_contain_text(f"Awarded {quick['amount']}")
     new = list(awards.exclude(pk__in=before).values_list("amount", "reason"))
-    assert new == [(1, "Milestone")]
+    assert new == [(quick["amount"], quick["label"])]

@@ -49,64 +49,88 @@ def _click(page, button_id: str) -> None:
     page.wait_for_function(SETTLED)
 
 
-def _roomy_stepper(page, room: int = 6) -> str:
-    """The id of the first enabled + whose number can take ``room`` more."""
-    found = page.evaluate(
+def _roomy_steppers(page, room: int = 6) -> list[str]:
+    """The ids of the enabled + buttons whose number can take ``room`` more, in the page's order."""
+    return page.evaluate(
         """(room) => {
+          const out = [];
           for (const b of document.querySelectorAll('#builder-form button.step[id$="-raise"]:not([disabled])')) {
             const input = document.getElementById(b.getAttribute('aria-controls'));
             const max = input && input.max !== '' ? Number(input.max) : Infinity;
-            if (input && max - Number(input.value || 0) >= room) return b.id;
+            if (input && max - Number(input.value || 0) >= room) out.push(b.id);
           }
-          return null;
+          return out;
         }""",
         room,
     )
+
+
+def _roomy_stepper(page, room: int = 6) -> str:
+    """The id of the first enabled + whose number can take ``room`` more."""
+    found = _roomy_steppers(page, room)
     assert found, "no stepper with room"
-    return found
+    return found[0]
+
+
+def _field(page, button: str) -> tuple[str, str]:
+    """(the id, the JSON pointer) of the number a + button raises."""
+    field = page.evaluate(f"() => document.getElementById('{button}').getAttribute('aria-controls')")
+    return field, page.evaluate(f"() => document.getElementById('{field}').name")
+
+
+def _value(saved: dict, pointer: str) -> int:
+    for token in [t for t in pointer.split("/") if t]:
+        saved = saved.get(token, 0) if isinstance(saved, dict) else 0
+    return saved or 0
+
+
+#: The registry's first ruleset: any builder with steppers will do (every ruleset's focus is below).
+SLUG = registry.slugs()[0]
 
 
 @pytest.mark.parametrize("check_first", [True, False])
 def test_two_tabs_on_one_draft_never_lose_a_click(page_as, check_first):
     expect = _expect()
-    player, character = _table("maelstrom")
+    player, character = _table(SLUG)
     for run in range(2):
         tab_a = page_as(player)
         tab_b = page_as(player)
         _open(tab_a, character)
         _open(tab_b, character)  # drawn before A's clicks: stale from now on
-        before = _saved(player, character)["abilities"]
-        alertness, athletics = before.get("alertness", 0), before.get("athletics", 0)
+        # Two numbers of the draft, raised in the two tabs (Alertness and Athletics, say).
+        raise_a, raise_b = _roomy_steppers(tab_a, room=4)[:2]
+        (field_a, alert), (_, athl) = _field(tab_a, raise_a), _field(tab_a, raise_b)
+        before = _saved(player, character)
+        alertness, athletics = _value(before, alert), _value(before, athl)
         for _ in range(3 if run == 0 else 1):
-            _click(tab_a, "f-abilities-alertness-raise")
+            _click(tab_a, raise_a)
         raised = 3 if run == 0 else 1
-        assert _saved(player, character)["abilities"]["alertness"] == alertness + raised
+        assert _value(_saved(player, character), alert) == alertness + raised
         if check_first:
             with tab_b.expect_navigation():
                 tab_b.get_by_role("button", name="Check", exact=True).click()
             tab_b.wait_for_function("() => window.htmx && window.sfBuilder")
-            expect(tab_b.locator("#f-abilities-alertness")).to_have_value(str(alertness + raised))
-        _click(tab_b, "f-abilities-athletics-raise")
-        saved = _saved(player, character)["abilities"]
+            expect(tab_b.locator(f"#{field_a}")).to_have_value(str(alertness + raised))
+        _click(tab_b, raise_b)
+        saved = _saved(player, character)
         # Merged, or refused in words: never a silent loss of A's clicks.
-        assert saved["alertness"] == alertness + raised, saved
+        assert _value(saved, alert) == alertness + raised, saved
         refused = tab_b.get_by_test_id("save-state").inner_text()
-        assert saved.get("athletics", 0) == athletics + 1 or "Not saved" in refused, (saved, refused)
-        assert saved.get("athletics", 0) == athletics + 1  # disjoint traits: they merge
-        expect(tab_b.locator("#f-abilities-alertness")).to_have_value(str(alertness + raised))
+        assert _value(saved, athl) == athletics + 1 or "Not saved" in refused, (saved, refused)
+        assert _value(saved, athl) == athletics + 1  # disjoint traits: they merge
+        expect(tab_b.locator(f"#{field_a}")).to_have_value(str(alertness + raised))
         tab_a.context.close()
         tab_b.context.close()
 
 
 def test_six_quick_clicks_on_a_slow_connection_all_count(page_as):
     expect = _expect()
-    player, character = _table("pando")
+    player, character = _table(SLUG)
     for _ in range(2):
         page = page_as(player)
         _open(page, character)
         button = _roomy_stepper(page)
-        field = page.evaluate(f"() => document.getElementById('{button}').getAttribute('aria-controls')")
-        pointer = page.evaluate(f"() => document.getElementById('{field}').name")
+        field, pointer = _field(page, button)
         before = page.locator(f"#{field}").input_value()
         start = int(before or 0)
         cdp = page.context.new_cdp_session(page)
@@ -119,11 +143,7 @@ def test_six_quick_clicks_on_a_slow_connection_all_count(page_as):
             page.locator(f"#{button}").click(timeout=5000)
             page.wait_for_timeout(120)
         page.wait_for_function(SETTLED, timeout=20_000)
-        tokens = [t for t in pointer.split("/") if t]
-        saved = _saved(player, character)
-        for token in tokens:
-            saved = saved[token]
-        assert saved == start + 6
+        assert _value(_saved(player, character), pointer) == start + 6
         expect(page.locator(f"#{field}")).to_have_value(str(start + 6))
         assert "Not saved" not in page.get_by_test_id("save-state").inner_text()
         page.context.close()
@@ -131,7 +151,7 @@ def test_six_quick_clicks_on_a_slow_connection_all_count(page_as):
 
 def test_a_click_before_htmx_has_started_saves(page_as, live_server):
     expect = _expect()
-    player, character = _table("pando")
+    player, character = _table(SLUG)
     for _ in range(2):
         page = page_as(player)
         held: list = []
@@ -141,14 +161,16 @@ def test_a_click_before_htmx_has_started_saves(page_as, live_server):
 
         page.route("**/htmx*.js", hold)
         page.goto(reverse("character_builder", args=[character.id]), wait_until="commit")
-        button = page.locator("#f-attributes-strength-raise")
-        button.wait_for(state="attached")
-        before = _saved(player, character)["attributes"]["strength"]
+        page.locator("#builder-form").wait_for(state="attached")
+        raise_id = _roomy_stepper(page, room=1)
+        field, pointer = _field(page, raise_id)
+        button = page.locator(f"#{raise_id}")
+        before = _value(_saved(player, character), pointer)
         with page.expect_navigation(wait_until="commit"):
             button.click()
-        page.locator("#f-attributes-strength").wait_for(state="attached")
-        assert _saved(player, character)["attributes"]["strength"] == before + 1
-        expect(page.locator("#f-attributes-strength")).to_have_value(str(before + 1))
+        page.locator(f"#{field}").wait_for(state="attached")
+        assert _value(_saved(player, character), pointer) == before + 1
+        expect(page.locator(f"#{field}")).to_have_value(str(before + 1))
         expect(page.get_by_test_id("save-state")).to_have_text("All changes saved.")
         assert page.evaluate("() => !window.htmx")  # it really was before htmx
         page.unroute("**/htmx*.js")
@@ -161,13 +183,14 @@ def test_a_click_before_htmx_has_started_saves(page_as, live_server):
 
 
 def test_leaving_with_unsaved_builder_changes_warns(page_as):
-    player, character = _table("pando")
+    player, character = _table(SLUG)
     page = page_as(player)
     _open(page, character)
+    raise_id = _roomy_stepper(page, room=3)
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.type), d.dismiss()))
     # Everything saved: leaving is quiet.
-    _click(page, "f-attributes-strength-raise")
+    _click(page, raise_id)
     page.reload()
     assert dialogs == []
     page.wait_for_function("() => window.htmx && window.sfBuilder")
@@ -178,7 +201,7 @@ def test_leaving_with_unsaved_builder_changes_warns(page_as):
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1},
     )
-    page.locator("#f-attributes-strength-raise").click()
+    page.locator(f"#{raise_id}").click()
     page.close(run_before_unload=True)
     page.wait_for_timeout(300)
     assert dialogs == ["beforeunload"]

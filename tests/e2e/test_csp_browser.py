@@ -41,8 +41,9 @@ def test_sign_in_and_the_account_page_list_a_token(browser_context, live_server)
 def test_the_print_button_has_no_inline_handler(page_as):
     """The sheet's Print button works through static/js/app.js (window.print is stubbed)."""
     from tests.characters.sheet.test_sheet_fixtures import make_character
+    from tests.vehicles import SLUGS
 
-    character = make_character(ruleset="pando")
+    character = make_character(ruleset=SLUGS[0])
     page = page_as(character.owner)
     page.add_init_script("window.print = () => { window.__printed = true; };")
     page.goto(f"/characters/{character.pk}/")

@@ -15,6 +15,7 @@ import pytest
 from django.urls import reverse
 
 from rulesets.engine import registry
+from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
 from tests.e2e.conftest import ARTIFACTS
 
@@ -80,14 +81,11 @@ def test_a_tap_on_the_sheet_keeps_the_players_place_and_focus(page_as, table, sl
     page.goto(reverse("character_sheet", args=[character.pk]))
     version = page.locator("#sheet-version")
 
-    # A stepper: a real button, labelled by what it does. (Paragon's steppers answer "Name the pool…"
-    # and change nothing on main — its "set" wants a pool, the sheet posts a path: a rules bug #12
-    # gives to the table-play branch — so there only the place and focus are asserted.)
+    # A stepper: a real button, labelled by what it does; its step is a new version.
     stepper = page.locator("button.stepper:not([disabled])").first
     expect(stepper).to_have_attribute("aria-label", re.compile(r"^(Lower|Raise) .+ by 1$"))
     _tap_and_check(page, stepper)
-    if slug != "paragon":
-        expect(version).to_have_text("· version 3")
+    expect(version).to_have_text("· version 3")
 
     # Typing a number in a pool and pressing Enter: the field keeps the focus.
     typed = page.locator(".state-pool-controls input[type=number]").first
@@ -118,7 +116,12 @@ def test_a_tap_on_the_sheet_keeps_the_players_place_and_focus(page_as, table, sl
         page.screenshot(path=str(ARTIFACTS / f"sheet-{slug}-phone-full.png"), full_page=True)
 
 
-@pytest.mark.parametrize("slug", ["ascendant", "pando"])
+def _ticks(ruleset) -> bool:
+    """Whether the ruleset's builder has checkboxes (a tree of skills, a list to pick several from)."""
+    return any(s.get("kind") in ("tree", "multi") for s in ruleset.traits(ruleset.context())["sections"])
+
+
+@pytest.mark.parametrize("slug", vehicles.every(_ticks))
 def test_a_checkbox_on_the_advance_page_keeps_the_place_and_focus(page_as, table, slug):
     character = character_at_table(table, slug)
     page = page_as(table["player"], viewport=PHONE)

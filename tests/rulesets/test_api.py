@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 from rest_framework.test import APIClient
 
 from rulesets.engine import registry
-from tests import fuzz
+from tests import fuzz, vehicles
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "rulesets" / "systems" / "pando" / "examples"
-CHARLOTTE = json.loads((EXAMPLES / "charlotte_archer.json").read_text())["build"]
-CHARLOTTE_WITHOUT_RANGED = json.loads((EXAMPLES / "charlotte_without_ranged.json").read_text())["build"]
+SLUGS = list(registry.SYSTEMS)
+#: The registry's first ruleset: the one the door's own checks (JSON, sizes, rights) talk to.
+FIRST = SLUGS[0]
+VALIDATE, ODDS = f"/api/v1/rulesets/{FIRST}/validate/", f"/api/v1/rulesets/{FIRST}/odds/"
+#: Its example build (content/examples.json ``build``) and odds request.
+BUILD = registry.get(FIRST).contract_data()["build"]
+REQUEST = registry.get(FIRST).contract_data()["odds"]
+
+
+def _valid(slug: str):
+    """The ruleset's first valid example build (its folder's examples/, rulesets/engine/examples.py)."""
+    return next(e for e in registry.get(slug).example_builds() if e.expect.get("valid"))
 
 
 @pytest.fixture
@@ -34,8 +42,14 @@ def test_the_list_names_every_ruleset(api):
     assert response.status_code == 200
     data = response.json()
     assert [r["slug"] for r in data] == list(registry.SYSTEMS)
-    pando = data[0]
-    assert pando == {"slug": "pando", "name": "Pando", "seed": pando["seed"], "currencies": ["cp"]}
+    first = data[0]
+    ruleset = registry.get(FIRST)
+    assert first == {
+        "slug": FIRST,
+        "name": ruleset.name,
+        "seed": first["seed"],
+        "currencies": list(ruleset.currencies),
+    }
     assert all(r["name"] and r["currencies"] for r in data)
 
 
@@ -51,31 +65,48 @@ def test_the_detail_describes_the_ruleset(api, slug):
     assert all(isinstance(entries, list) for entries in data["catalogue"].values())
 
 
-def test_a_valid_build_gets_its_report(api):
-    response = post_json(api, "/api/v1/rulesets/pando/validate/", CHARLOTTE)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_valid_build_gets_its_report(api, slug):
+    example = _valid(slug)
+    response = post_json(api, f"/api/v1/rulesets/{slug}/validate/", example.build)
     assert response.status_code == 200
     report = response.json()
+    expected = registry.get(slug).validate(example.build)
     assert report["valid"] is True and report["errors"] == []
-    assert report["spent"] == {"cp": 34} and report["remaining"] == {"cp": 6}
-    assert report["ruleset"] == "pando"
+    assert report["spent"] == example.expect.get("spent", dict(expected.spent))
+    assert report["remaining"] == example.expect.get("remaining", dict(expected.remaining))
+    assert report["ruleset"] == slug
 
 
-def test_an_invalid_build_is_still_a_200_with_its_errors(api):
-    response = post_json(api, "/api/v1/rulesets/pando/validate/", CHARLOTTE_WITHOUT_RANGED)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_an_invalid_build_is_still_a_200_with_its_errors(api, slug):
+    broken = vehicles.broken(registry.get(slug))
+    response = post_json(api, f"/api/v1/rulesets/{slug}/validate/", broken)
     assert response.status_code == 200
     report = response.json()
     assert report["valid"] is False
-    assert ("skill.prerequisite_missing", "/skills/0") in [(e["code"], e["path"]) for e in report["errors"]]
+    expected = [(i.code, i.path) for i in registry.get(slug).validate(broken).errors]
+    assert expected and [(e["code"], e["path"]) for e in report["errors"]] == expected
 
 
-def test_a_document_without_ruleset_is_validated_as_the_urls_ruleset(api):
-    build = {k: v for k, v in CHARLOTTE.items() if k != "ruleset"}
-    report = post_json(api, "/api/v1/rulesets/pando/validate/", build).json()
-    assert report["ruleset"] == "pando" and report["valid"] is True
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_document_without_ruleset_is_validated_as_the_urls_ruleset(api, slug):
+    build = {k: v for k, v in _valid(slug).build.items() if k != "ruleset"}
+    report = post_json(api, f"/api/v1/rulesets/{slug}/validate/", build).json()
+    assert report["ruleset"] == slug and report["valid"] is True
 
 
-def test_a_build_sent_to_another_rulesets_url_is_ruleset_unknown(api):
-    response = post_json(api, "/api/v1/rulesets/maelstrom/validate/", CHARLOTTE)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_odds_are_the_rules_own(api, slug):
+    request = registry.get(slug).contract_data()["odds"]
+    response = post_json(api, f"/api/v1/rulesets/{slug}/odds/", request)
+    assert response.status_code == 200
+    assert response.json() == json.loads(json.dumps(registry.get(slug).odds(request)))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_build_sent_to_another_rulesets_url_is_ruleset_unknown(api, slug):
+    response = post_json(api, f"/api/v1/rulesets/{vehicles.other_than(slug)}/validate/", _valid(slug).build)
     assert response.status_code == 200
     report = response.json()
     assert report["valid"] is False
@@ -84,7 +115,7 @@ def test_a_build_sent_to_another_rulesets_url_is_ruleset_unknown(api):
 
 @pytest.mark.parametrize("body", [[1, 2], "a string", 42, None])
 def test_json_that_is_not_an_object_is_a_malformed_report(api, body):
-    response = post_json(api, "/api/v1/rulesets/pando/validate/", body)
+    response = post_json(api, VALIDATE, body)
     assert response.status_code == 200
     assert [(e["code"], e["path"]) for e in response.json()["errors"]] == [("build.malformed", "")]
 
@@ -92,29 +123,11 @@ def test_json_that_is_not_an_object_is_a_malformed_report(api, body):
 def test_a_build_posted_without_a_json_content_type_is_still_read(api):
     # `curl -d @build.json URL` sends application/x-www-form-urlencoded.
     response = api.post(
-        "/api/v1/rulesets/pando/validate/",
-        data=json.dumps(CHARLOTTE),
+        VALIDATE,
+        data=json.dumps(BUILD),
         content_type="application/x-www-form-urlencoded",
     )
     assert response.status_code == 200 and response.json()["valid"] is True
-
-
-def test_the_odds_of_a_pando_roll(api):
-    response = post_json(api, "/api/v1/rulesets/pando/odds/", {"dice": 2, "skill": 3})
-    assert response.status_code == 200
-    ep = response.json()["ep"]
-    assert abs(ep["0"] - 0.25) < 1e-12 and abs(ep["1"] - 0.5) < 1e-12 and abs(ep["2"] - 0.25) < 1e-12
-
-
-@pytest.mark.parametrize(
-    "body", [{"dice": "three", "skill": 2}, {"skill": 2}, {"dice": -1, "skill": 2}, [3, 2]]
-)
-def test_an_odds_request_the_ruleset_cannot_answer_is_a_400(api, body):
-    response = post_json(api, "/api/v1/rulesets/pando/odds/", body)
-    assert response.status_code == 400
-    data = response.json()
-    assert set(data) == {"detail", "errors"}
-    assert data["detail"].startswith("This odds request cannot be answered")
 
 
 @pytest.mark.parametrize(
@@ -123,7 +136,7 @@ def test_an_odds_request_the_ruleset_cannot_answer_is_a_400(api, body):
         ("get", "/api/v1/rulesets/gurps/"),
         ("post", "/api/v1/rulesets/gurps/validate/"),
         ("post", "/api/v1/rulesets/gurps/odds/"),
-        ("get", "/api/v1/rulesets/PANDO/"),
+        ("get", f"/api/v1/rulesets/{FIRST.upper()}/"),
     ],
 )
 def test_an_unknown_slug_is_a_404(api, method, url):
@@ -134,7 +147,7 @@ def test_an_unknown_slug_is_a_404(api, method, url):
     assert "No ruleset" in data["detail"]
 
 
-@pytest.mark.parametrize("url", ["/api/v1/rulesets/pando/validate/", "/api/v1/rulesets/pando/odds/"])
+@pytest.mark.parametrize("url", [VALIDATE, ODDS])
 @pytest.mark.parametrize("body", [b"{not json", b"", b"NaN", b'{"name": Infinity}', b"[" * 100_000])
 def test_a_body_that_is_not_json_is_a_400_that_says_so(api, url, body):
     response = api.post(url, data=body, content_type="application/json")
@@ -144,31 +157,31 @@ def test_a_body_that_is_not_json_is_a_400_that_says_so(api, url, body):
     assert "JSON" in data["detail"] or "nested" in data["detail"]
 
 
-@pytest.mark.parametrize("url", ["/api/v1/rulesets/pando/validate/", "/api/v1/rulesets/pando/odds/"])
+@pytest.mark.parametrize("url", [VALIDATE, ODDS])
 def test_a_body_over_256_kib_is_a_413(api, url):
-    big = {"ruleset": "pando", "name": "Big", "notes": "x" * (256 * 1024)}
+    big = {"ruleset": FIRST, "name": "Big", "notes": "x" * (256 * 1024)}
     response = post_json(api, url, big)
     assert response.status_code == 413
     assert set(response.json()) == {"detail", "errors"}
 
 
 def test_a_body_just_under_the_limit_is_read(api):
-    build = dict(CHARLOTTE, notes="x" * (250 * 1024))
-    response = post_json(api, "/api/v1/rulesets/pando/validate/", build)
+    build = dict(BUILD, notes="x" * (250 * 1024))
+    response = post_json(api, VALIDATE, build)
     assert response.status_code == 200 and response.json()["valid"] is True
 
 
 def test_anonymous_callers_need_no_session_token_or_csrf(api):
     assert api.get("/api/v1/rulesets/").status_code == 200
-    assert post_json(api, "/api/v1/rulesets/pando/validate/", CHARLOTTE).status_code == 200
-    assert post_json(api, "/api/v1/rulesets/pando/odds/", {"dice": 1, "skill": 1}).status_code == 200
+    assert post_json(api, VALIDATE, BUILD).status_code == 200
+    assert post_json(api, ODDS, REQUEST).status_code == 200
 
 
 def test_a_signed_in_browser_may_post_without_a_csrf_token_too(api, django_user_model):
     # No session authentication on these endpoints, so no CSRF check either: they read no user data.
     user = django_user_model.objects.create_user("player", password="pw-long-enough-1")
     api.force_login(user)
-    assert post_json(api, "/api/v1/rulesets/pando/validate/", CHARLOTTE).status_code == 200
+    assert post_json(api, VALIDATE, BUILD).status_code == 200
 
 
 def test_the_openapi_schema_documents_the_rules_service(api):

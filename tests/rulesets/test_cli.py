@@ -127,25 +127,26 @@ def test_many_documents_in_one_call_answer_in_input_order(tmp_path, valid_build,
             assert [(e["code"], e["path"]) for e in line["errors"]] == [("ruleset.unknown", "/ruleset")]
 
 
-@pytest.mark.parametrize(
-    ("slug", "request_", "key"),
-    [
-        ("pando", {"dice": 3, "skill": 2}, "ep"),
-        ("maelstrom", {"pool": 5, "difficulty": 6, "threshold": 0}, "successes"),
-        ("ascendant", {"modifier": 5, "threshold": 15}, "critical_success"),
-    ],
-)
-def test_odds_prints_one_answer_per_request(slug, request_, key):
+@pytest.mark.parametrize("slug", list(registry.SYSTEMS))
+def test_odds_prints_one_answer_per_request(slug):
+    ruleset = registry.get(slug)
+    request_ = ruleset.contract_data()["odds"]
     code, lines = rules("odds", slug, json.dumps(request_), json.dumps(request_))
     assert code == 0
     assert len(lines) == 2 and lines[0] == lines[1]
-    assert key in lines[0]
+    assert lines[0] == json.loads(json.dumps(ruleset.odds(request_)))  # the rules' own answer
 
 
 def test_odds_of_a_request_that_cannot_be_answered_is_an_error_line_and_exit_2():
-    code, lines = rules("odds", "pando", '{"dice": 3, "skill": 2}', '{"dice": "many"}', "not json", "[1]")
+    ruleset = next(
+        rs for rs in registry.all_rulesets() if rs.contract_data()["odds_count_key"]
+    )  # a request with a count of dice can be nonsense: "many" dice
+    data = ruleset.contract_data()
+    request_, count = data["odds"], data["odds_count_key"]
+    nonsense = json.dumps({**request_, count: "many"})
+    code, lines = rules("odds", ruleset.slug, json.dumps(request_), nonsense, "not json", "[1]")
     assert code == 2
-    assert "ep" in lines[0]
+    assert lines[0] == json.loads(json.dumps(ruleset.odds(request_)))
     assert [set(line) for line in lines[1:]] == [{"error"}] * 3
     assert all(isinstance(line["error"], str) and line["error"] for line in lines[1:])
 

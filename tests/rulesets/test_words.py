@@ -15,7 +15,7 @@ from rulesets.engine.words import a, article, few, where
     ("word", "expected"),
     [
         ("ancestry", "an ancestry"),
-        ("Our D&D", "an Our D&D"),
+        ("Our Keep", "an Our Keep"),
         ("archetype feat", "an archetype feat"),
         ("class feat", "a class feat"),
         ("general", "a general"),
@@ -40,7 +40,7 @@ def test_the_article_comes_from_the_first_sound(word, expected):
 
 def test_article_alone():
     assert article("Ancestry") == "an"
-    assert article("Maelstrom") == "a"
+    assert article("Marsh") == "a"
 
 
 def test_where_says_a_pointer_in_words():
@@ -98,6 +98,3 @@ def test_no_message_of_any_ruleset_puts_a_before_a_vowel(slug):
             messages.update(i["message"] for i in report["errors"] + report.get("warnings", []))
     assert len(messages) >= 5  # broken builds give messages to read, not a vacuous pass
     assert [m for m in messages if WRONG_ARTICLE.search(m)] == []
-    if slug == "ascendant":
-        assert any(m.startswith("Choose an ancestry: one of Human") for m in messages), messages
-        assert any("gives an ancestry feat: choose one (e.g. Natural Ambition" in m for m in messages)

@@ -215,6 +215,7 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
                     "penalty": level.get("penalty"),
                     "damage": box,
                     "mark": DAMAGE_MARKS.get(box, "■") if box else "",
+                    "severity": SEVERITY.get(box, 0),
                 }
                 for level, box in zip(chart, s["health"], strict=False)
             ],

@@ -9,41 +9,29 @@ import pytest
 from characters.advancement import services as svc
 from characters.advancement.selectors import ledger_totals
 from characters.models import Advancement, Character, CharacterVersion, LedgerEntry
+from rulesets.engine import registry
+from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import api_client, make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
 
 
-def _advanced(ruleset: str) -> dict:
-    """A valid next build of BUILDS[ruleset] and what it is known to cost."""
-    b = copy.deepcopy(BUILDS[ruleset])
-    if ruleset == "pando":
-        b["attributes"]["strength"] = 3  # 2→3 costs 2×3 = 6 CP
-        b["skills"].append("athletics")  # a level 2 skill: 2 CP
-    elif ruleset == "maelstrom":
-        b["abilities"]["firearms"] = 2  # the 2nd dot: 2×2 = 4 XP
-    elif ruleset == "paragon":
-        b["skills"]["melee"] = 2  # r(r+1)/2: 3 − 1 = 2 skill points
-    elif ruleset == "ascendant":
-        b["level"] = 2  # level 2 uses 1000 XP
-        b["levels"]["2"] = {
-            "attributes": {"str": 1, "dex": 1, "cha": 1},
-            "feats": {"class": "widen_spell", "archetype": "sentinel_dedication", "skill": "recognize_spell"},
-        }
-    elif ruleset == "ourdnd":
-        b["stats"]["dex"] = 1  # 1 point
-    return b
+#: Every registered ruleset with an advancement of its sheet character (tests/vehicles.py ``advance``).
+ADVANCING = vehicles.every(vehicles.advance)
+#: The first of them, the vehicle of the tests that need one ruleset.
+SLUG = ADVANCING[0]
+#: The first ruleset whose sheet character advances twice in a row (a second advance on the first).
+TWICE = vehicles.first(
+    lambda rs: (first := vehicles.advance(rs)) is not None and vehicles.advance(rs, first.build) is not None,
+    "a ruleset whose sheet character advances twice",
+)
 
 
-#: ruleset → (currency, award, cost of _advanced)
-FLOWS = {
-    "pando": ("cp", 10, 8),
-    "maelstrom": ("xp", 7, 4),
-    "paragon": ("skill_points", 3, 2),
-    "ascendant": ("xp", 1000, 1000),
-    "ourdnd": ("points", 1, 1),
-}
+def _advance(slug: str, build: dict | None = None) -> vehicles.Advance:
+    found = vehicles.advance(registry.get(slug), build)
+    assert found is not None, slug
+    return found
 
 
 @pytest.fixture
@@ -68,10 +56,12 @@ def assert_invariant(character: Character) -> None:
         assert line["spent"] == character.report["spent"][currency]
 
 
-@pytest.mark.parametrize("ruleset", sorted(FLOWS))
+@pytest.mark.parametrize("ruleset", ADVANCING)
 def test_award_request_approve_applies_the_build_and_books_the_spend(table, ruleset):
-    currency, award, cost = FLOWS[ruleset]
+    wanted = _advance(ruleset)
+    currency, cost = wanted.currency, wanted.cost
     character = _character(table, ruleset)
+    award = max(1, cost - ledger_totals(character=character)[currency]["unspent"])  # what it lacks
     assert_invariant(character)
     before = ledger_totals(character=character)[currency]
     gm, player = api_client(table["gm"]), api_client(table["player"])
@@ -88,7 +78,7 @@ def test_award_request_approve_applies_the_build_and_books_the_spend(table, rule
 
     r = player.post(
         f"/api/v1/characters/{character.pk}/advancements/",
-        {"build": _advanced(ruleset), "note": "training"},
+        {"build": wanted.build, "note": "training"},
         format="json",
     )
     assert r.status_code == 201, r.json()
@@ -109,7 +99,7 @@ def test_award_request_approve_applies_the_build_and_books_the_spend(table, rule
     character.refresh_from_db()
     assert character.version == version + 1
     assert character.build == {
-        **_advanced(ruleset),
+        **wanted.build,
         "format": "sheetforge.build/1",
         "budget": {**character.build["budget"]},
     }
@@ -131,9 +121,10 @@ def test_award_request_approve_applies_the_build_and_books_the_spend(table, rule
     assert Advancement.objects.get(pk=body["id"]).applied_version == character.version
 
 
-@pytest.mark.parametrize("ruleset", sorted(FLOWS))
+@pytest.mark.parametrize("ruleset", ADVANCING)
 def test_a_rejected_request_applies_nothing_and_books_nothing(table, ruleset):
-    currency, award, _ = FLOWS[ruleset]
+    wanted = _advance(ruleset)
+    currency, award = wanted.currency, wanted.cost
     character = _character(table, ruleset)
     svc.award_create(gm=table["gm"], character_id=character.pk, currency=currency, amount=award, reason="x")
     character.refresh_from_db()
@@ -144,7 +135,7 @@ def test_a_rejected_request_applies_nothing_and_books_nothing(table, ruleset):
     )
     gm, player = api_client(table["gm"]), api_client(table["player"])
     adv = player.post(
-        f"/api/v1/characters/{character.pk}/advancements/", {"build": _advanced(ruleset)}, format="json"
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": wanted.build}, format="json"
     ).json()
     r = gm.post(f"/api/v1/advancements/{adv['id']}/reject/", {"comment": ""}, format="json")
     assert r.status_code == 400  # a rejection needs its reason
@@ -164,16 +155,16 @@ def test_a_rejected_request_applies_nothing_and_books_nothing(table, ruleset):
 
 
 def test_revert_makes_a_new_version_with_reversal_rows_and_restores_the_balance(table):
-    character = _character(table, "maelstrom")
-    svc.award_create(gm=table["gm"], character_id=character.pk, currency="xp", amount=7, reason="story")
+    wanted = _advance(SLUG)
+    xp, cost = wanted.currency, wanted.cost
+    character = _character(table, SLUG)
+    svc.award_create(gm=table["gm"], character_id=character.pk, currency=xp, amount=cost, reason="story")
     character.refresh_from_db()
     old_build = copy.deepcopy(character.build)
-    balance = ledger_totals(character=character)["xp"]["unspent"]
-    adv = svc.advancement_request(
-        character_id=character.pk, user=table["player"], build=_advanced("maelstrom")
-    )
+    balance = ledger_totals(character=character)[xp]["unspent"]
+    adv = svc.advancement_request(character_id=character.pk, user=table["player"], build=wanted.build)
     svc.advancement_approve(advancement_id=adv.pk, gm=table["gm"])
-    assert ledger_totals(character=character)["xp"]["unspent"] == balance - 4
+    assert ledger_totals(character=character)[xp]["unspent"] == balance - cost
     applied = Character.objects.get(pk=character.pk).version
 
     gm = api_client(table["gm"])
@@ -189,11 +180,13 @@ def test_revert_makes_a_new_version_with_reversal_rows_and_restores_the_balance(
     assert r.json()["status"] == "reverted"
     character.refresh_from_db()
     assert character.version == applied + 1
-    assert character.build["abilities"] == old_build["abilities"]
+    assert {k: v for k, v in character.build.items() if k != "budget"} == {
+        k: v for k, v in old_build.items() if k != "budget"
+    }
     assert CharacterVersion.objects.filter(character=character).count() == applied + 1  # nothing deleted
     rows = list(LedgerEntry.objects.filter(advancement=adv).order_by("id").values_list("kind", "amount"))
-    assert rows == [("spend", -4), ("reversal", 4)]
-    assert ledger_totals(character=character)["xp"]["unspent"] == balance
+    assert rows == [("spend", -cost), ("reversal", cost)]
+    assert ledger_totals(character=character)[xp]["unspent"] == balance
     assert_invariant(character)
     assert (
         gm.post(f"/api/v1/advancements/{adv.pk}/revert/", {"reason": "again"}, format="json").status_code
@@ -202,42 +195,24 @@ def test_revert_makes_a_new_version_with_reversal_rows_and_restores_the_balance(
 
 
 def test_only_the_latest_change_can_be_reverted(table):
-    character = _character(table, "ourdnd")
-    svc.award_create(gm=table["gm"], character_id=character.pk, currency="points", amount=2, reason="m")
-    first = _advanced("ourdnd")
-    a = svc.advancement_request(character_id=character.pk, user=table["player"], build=first)
+    first = _advance(TWICE)
+    second = _advance(TWICE, first.build)
+    character = _character(table, TWICE)
+    svc.award_create(
+        gm=table["gm"],
+        character_id=character.pk,
+        currency=first.currency,
+        amount=first.cost + second.cost,
+        reason="m",
+    )
+    a = svc.advancement_request(character_id=character.pk, user=table["player"], build=first.build)
     svc.advancement_approve(advancement_id=a.pk, gm=table["gm"])
-    second = copy.deepcopy(first)
-    second["stats"]["wis"] = 1
-    b = svc.advancement_request(character_id=character.pk, user=table["player"], build=second)
+    b = svc.advancement_request(character_id=character.pk, user=table["player"], build=second.build)
     svc.advancement_approve(advancement_id=b.pk, gm=table["gm"])
     r = api_client(table["gm"]).post(f"/api/v1/advancements/{a.pk}/revert/", {"reason": "no"}, format="json")
     assert r.status_code == 409
     assert f"advancement #{b.pk}" in r.json()["detail"]
     assert Advancement.objects.get(pk=a.pk).status == "approved"
-    assert_invariant(character)
-
-
-def test_paragon_power_level_rise_is_a_warning_the_gm_sees(table):
-    character = _character(table, "paragon")
-    build = copy.deepcopy(BUILDS["paragon"])
-    build["power_level"] = 3  # 25 force points, one more than before to spend on fire
-    build["forces"]["fire"] = 2
-    r = api_client(table["player"]).post(
-        f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json"
-    )
-    assert r.status_code == 201, r.json()
-    codes = [w["code"] for w in r.json()["report"]["warnings"]]
-    assert "paragon.power_level_changed" in codes
-    assert r.json()["cost"] == {"force_points": 2, "skill_points": 0}
-    page = _gm_review_page(table, character)
-    assert "paragon.power_level_changed" in page
-    svc.advancement_approve(advancement_id=r.json()["id"], gm=table["gm"])
-    character.refresh_from_db()
-    assert character.build["power_level"] == 3
-    assert not LedgerEntry.objects.filter(
-        character=character, currency="force_points"
-    ).exists()  # not awardable
     assert_invariant(character)
 
 
@@ -251,62 +226,31 @@ def _gm_review_page(table, character) -> str:
     return r.content.decode()
 
 
-@pytest.mark.parametrize(
-    "ruleset, change, code",
-    [
-        (
-            "pando",
-            lambda b: b["resistances"].update(awareness="rationality", insight="presence"),
-            "resistance.mapping_changed",
-        ),
-        ("maelstrom", lambda b: b["abilities"].update(investigation=3), "advancement.decrease"),
-        ("ascendant", lambda b: b.update(level=2), "ascendant.level_choices_missing"),
-        ("ourdnd", lambda b: b["stats"].update(dex=6), "budget.exceeded"),
-    ],
-)
-def test_an_invalid_request_is_refused_with_the_rules_errors(table, ruleset, change, code):
-    character = _character(table, ruleset)
-    svc.award_create(
-        gm=table["gm"],
-        character_id=character.pk,
-        currency=FLOWS[ruleset][0],
-        amount=FLOWS[ruleset][1],
-        reason="x",
-    )
-    build = copy.deepcopy(BUILDS[ruleset])
-    change(build)
-    r = api_client(table["player"]).post(
-        f"/api/v1/characters/{character.pk}/advancements/", {"build": build}, format="json"
-    )
-    assert r.status_code == 422, r.json()
-    assert code in [e["code"] for e in r.json()["errors"]]
-    assert not Advancement.objects.filter(character=character).exists()
-
-
 def test_a_new_request_supersedes_the_pending_one(table):
-    character = _character(table, "ourdnd")
-    svc.award_create(gm=table["gm"], character_id=character.pk, currency="points", amount=2, reason="m")
-    a = svc.advancement_request(character_id=character.pk, user=table["player"], build=_advanced("ourdnd"))
-    build = _advanced("ourdnd")
-    build["stats"]["int"] = 1
-    b = svc.advancement_request(character_id=character.pk, user=table["player"], build=build, note="both")
+    first = _advance(TWICE)
+    both = _advance(TWICE, first.build)  # the first change and one more
+    currency, total = first.currency, first.cost + both.cost
+    character = _character(table, TWICE)
+    svc.award_create(gm=table["gm"], character_id=character.pk, currency=currency, amount=total, reason="m")
+    a = svc.advancement_request(character_id=character.pk, user=table["player"], build=first.build)
+    b = svc.advancement_request(
+        character_id=character.pk, user=table["player"], build=both.build, note="both"
+    )
     assert Advancement.objects.get(pk=a.pk).status == "withdrawn"
-    assert b.cost == {"points": 2}
+    assert b.cost == {c: total if c == currency else 0 for c in registry.get(TWICE).currencies}
     assert list(Advancement.objects.filter(character=character, status="pending")) == [b]
 
 
 def test_no_change_and_drafts_cannot_be_requested(table):
-    character = _character(table, "pando")
+    character = _character(table, SLUG)
     player = api_client(table["player"])
     r = player.post(
-        f"/api/v1/characters/{character.pk}/advancements/", {"build": BUILDS["pando"]}, format="json"
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": BUILDS[SLUG]}, format="json"
     )
     assert r.status_code == 422 and r.json()["errors"][0]["code"] == "advancement.no_change"
-    draft = make_character(
-        ruleset="pando", owner=table["player"], campaign=character.campaign, status="draft"
-    )
+    draft = make_character(ruleset=SLUG, owner=table["player"], campaign=character.campaign, status="draft")
     r = player.post(
-        f"/api/v1/characters/{draft.pk}/advancements/", {"build": _advanced("pando")}, format="json"
+        f"/api/v1/characters/{draft.pk}/advancements/", {"build": _advance(SLUG).build}, format="json"
     )
     assert r.status_code == 422 and r.json()["errors"][0]["code"] == "character.not_active"
     r = player.post(f"/api/v1/characters/{character.pk}/advancements/", {"build": [1, 2]}, format="json")
@@ -314,36 +258,45 @@ def test_no_change_and_drafts_cannot_be_requested(table):
 
 
 def test_party_award_is_one_row_per_active_character(table):
-    campaign = make_campaign(gm=table["gm"], ruleset="maelstrom", players=[table["player"], table["other"]])
-    a = make_character(ruleset="maelstrom", owner=table["player"], campaign=campaign)
-    b = make_character(ruleset="maelstrom", owner=table["other"], campaign=campaign)
-    draft = make_character(ruleset="maelstrom", owner=table["other"], campaign=campaign, status="draft")
+    xp = vehicles.awardable(registry.get(SLUG))
+    campaign = make_campaign(gm=table["gm"], ruleset=SLUG, players=[table["player"], table["other"]])
+    a = make_character(ruleset=SLUG, owner=table["player"], campaign=campaign)
+    b = make_character(ruleset=SLUG, owner=table["other"], campaign=campaign)
+    draft = make_character(ruleset=SLUG, owner=table["other"], campaign=campaign, status="draft")
+    starting = BUILDS[SLUG]["budget"][xp]
     r = api_client(table["gm"]).post(
         f"/api/v1/campaigns/{campaign.pk}/awards/",
-        {"currency": "xp", "amount": 1, "reason": "Victory"},
+        {"currency": xp, "amount": 1, "reason": "Victory"},
         format="json",
     )
     assert r.status_code == 201, r.json()
     assert sorted(e["character"] for e in r.json()["entries"]) == sorted([a.pk, b.pk])
     assert not LedgerEntry.objects.filter(character=draft, reason="Victory").exists()
     for c in (a, b):
-        assert ledger_totals(character=c)["xp"]["awarded"] == 31
+        assert ledger_totals(character=c)[xp]["awarded"] == starting + 1
         assert_invariant(c)
+
+
+XP = vehicles.awardable(registry.get(SLUG))
+#: Another ruleset's currency, not one of this ruleset's.
+THEIRS = next(
+    c for rs in registry.all_rulesets() for c in rs.currencies if c not in registry.get(SLUG).currencies
+)
 
 
 @pytest.mark.parametrize(
     "body",
     [
-        {"currency": "xp", "amount": 0, "reason": "x"},
-        {"currency": "xp", "amount": -3, "reason": "x"},
-        {"currency": "xp", "amount": 1.5, "reason": "x"},
-        {"currency": "xp", "amount": "lots", "reason": "x"},
-        {"currency": "cp", "amount": 1, "reason": "x"},
+        {"currency": XP, "amount": 0, "reason": "x"},
+        {"currency": XP, "amount": -3, "reason": "x"},
+        {"currency": XP, "amount": 1.5, "reason": "x"},
+        {"currency": XP, "amount": "lots", "reason": "x"},
+        {"currency": THEIRS, "amount": 1, "reason": "x"},
         {"amount": 1},
     ],
 )
 def test_bad_awards_are_400_and_book_nothing(table, body):
-    character = _character(table, "maelstrom")
+    character = _character(table, SLUG)
     rows = LedgerEntry.objects.count()
     r = api_client(table["gm"]).post(f"/api/v1/characters/{character.pk}/awards/", body, format="json")
     assert r.status_code == 400, r.json()
@@ -351,19 +304,25 @@ def test_bad_awards_are_400_and_book_nothing(table, body):
     assert LedgerEntry.objects.count() == rows
 
 
-def test_paragon_awards_only_skill_points(table):
-    character = _character(table, "paragon")
+def test_a_currency_the_ruleset_does_not_award_is_refused_naming_the_one_it_does(table):
+    slug = vehicles.first(
+        lambda rs: set(rs.currencies) - set(rs.awardable_currencies) and rs.awardable_currencies,
+        "a ruleset with a currency it does not award",
+    )
+    ruleset = registry.get(slug)
+    kept = next(c for c in ruleset.currencies if c not in ruleset.awardable_currencies)
+    character = _character(table, slug)
     gm = api_client(table["gm"])
     r = gm.post(
         f"/api/v1/characters/{character.pk}/awards/",
-        {"currency": "force_points", "amount": 5, "reason": "x"},
+        {"currency": kept, "amount": 5, "reason": "x"},
         format="json",
     )
     assert r.status_code == 400
-    assert "skill_points" in r.json()["detail"]
+    assert all(c in r.json()["detail"] for c in ruleset.awardable_currencies)
     r = gm.post(
         f"/api/v1/characters/{character.pk}/awards/",
-        {"currency": "skill_points", "amount": 3, "reason": "Training"},
+        {"currency": ruleset.awardable_currencies[0], "amount": 3, "reason": "Training"},
         format="json",
     )
     assert r.status_code == 201

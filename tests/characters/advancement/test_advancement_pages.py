@@ -1,4 +1,8 @@
-"""The advancement pages: advance mode (live pricing), review queue + badge, awards, ledger; access rules."""
+"""The advancement pages: advance mode (live pricing), review queue + badge, awards, ledger; access rules.
+
+On the first registered ruleset whose sheet character advances by its builder's numbers (the
+advance and its price from tests/vehicles.py and the rules); the awards page's quick choices on
+the first with quick awards. One game's advance mode: tests/rulesets/<slug>/."""
 
 from __future__ import annotations
 
@@ -10,6 +14,9 @@ from django.test import Client
 from characters.advancement import services as svc
 from characters.advancement.selectors import ledger_totals
 from characters.models import Advancement, LedgerEntry
+from rulesets.engine import registry
+from rulesets.engine.pointer import resolve
+from tests import vehicles
 from tests.characters.conftest import form_fields, parse_html
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import make_campaign, make_user
@@ -17,12 +24,28 @@ from tests.factories import make_campaign, make_user
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def t(db):
+def _by_numbers(ruleset) -> vehicles.Advance | None:
+    """An advance of the sheet character made by the builder's number fields alone."""
+    found = vehicles.advance(ruleset)
+    return found if found and all(isinstance(v, int) for v in found.changes.values()) else None
+
+
+SLUG = vehicles.first(_by_numbers, "a ruleset whose sheet character advances by its builder's numbers")
+RULESET = registry.get(SLUG)
+ADVANCE = _by_numbers(RULESET)
+XP = ADVANCE.currency
+LABEL = RULESET.currency_label(XP)
+
+
+def _cost_text(amount: int) -> str:
+    return f"{amount:+d} {LABEL}".replace("-", "−")
+
+
+def _table(slug: str) -> dict:
     gm, player, other, stranger = make_user(), make_user(), make_user(), make_user()
-    campaign = make_campaign(gm=gm, ruleset="maelstrom", players=[player, other])
-    character = make_character(ruleset="maelstrom", owner=player, campaign=campaign)
-    elsewhere = make_campaign(gm=stranger, ruleset="maelstrom", players=[])
+    campaign = make_campaign(gm=gm, ruleset=slug, players=[player, other])
+    character = make_character(ruleset=slug, owner=player, campaign=campaign)
+    elsewhere = make_campaign(gm=stranger, ruleset=slug, players=[])
     return {
         "gm": gm,
         "player": player,
@@ -34,54 +57,65 @@ def t(db):
     }
 
 
+@pytest.fixture
+def t(db):
+    return _table(SLUG)
+
+
 def as_user(user) -> Client:
     c = Client()
     c.force_login(user)
     return c
 
 
+def _rows() -> list[tuple[str, int, list[str]]]:
+    """Each change of ADVANCE in the builder's order, with its cost at the margin and the rules'
+    cost lines it adds ("Investigation 5 costs 10 XP because it is the 5th dot")."""
+    from rulesets.engine.pointer import set_at
+
+    build = vehicles.sheet_build(RULESET)
+    build["budget"] = {c: v + 10**6 for c, v in build["budget"].items()}
+    before = RULESET.validate(build)
+    rows = []
+    for pointer, value in ADVANCE.changes.items():
+        set_at(build, pointer, value)
+        after = RULESET.validate(build)
+        lines = [c["label"] for c in after.costs if c["path"] == pointer and c not in before.costs]
+        rows.append((pointer, after.spent.get(XP, 0) - before.spent.get(XP, 0), lines))
+        before = after
+    return rows
+
+
 def test_advance_mode_prices_each_change_live_and_sends_the_request(t):
     ch = t["character"]
-    svc.award_create(gm=t["gm"], character_id=ch.pk, currency="xp", amount=10, reason="chapter")
+    svc.award_create(gm=t["gm"], character_id=ch.pk, currency=XP, amount=ADVANCE.cost, reason="chapter")
     player = as_user(t["player"])
     page = player.get(f"/characters/{ch.pk}/advance/")
     assert page.status_code == 200
     root = parse_html(page.content)
     assert root.by_id("advance-body") is not None
     fields = form_fields(root.by_id("builder-form"))
-    assert ("/abilities/firearms", "1") in fields
+    for pointer in ADVANCE.changes:  # the approved values, as the fields show them
+        assert (pointer, str(resolve(BUILDS[SLUG], pointer, 0))) in fields
     assert "disabled" in root.find_all("button", name="_request")[0].attrs  # nothing changed yet
-    fields = [(k, v) for k, v in fields if k != "/abilities/investigation"] + [
-        ("/abilities/investigation", "5")
+    fields = [(k, v) for k, v in fields if k not in ADVANCE.changes] + [
+        (k, str(v)) for k, v in ADVANCE.changes.items()
     ]
     r = player.post(f"/characters/{ch.pk}/advance/", dict_of(fields), HTTP_HX_REQUEST="true")
     assert r.status_code == 200
     frag = parse_html(r.content)
     assert frag.by_id("advance-body") is not None
-    cost = [n for n in frag.iter() if n.attrs.get("data-testid") == "cost-xp"][0].text
-    assert cost == "10"  # investigation 4→5: the 5th dot costs 5 × 2
-    row = [n for n in frag.iter() if n.attrs.get("data-path") == "/abilities/investigation"][0]
-    assert "+10 XP" in row.text and "5th dot" in row.text
+    cost = [n for n in frag.iter() if n.attrs.get("data-testid") == f"cost-{XP}"][0].text
+    assert cost == str(ADVANCE.cost)
+    for pointer, amount, lines in _rows():
+        row = [n for n in frag.iter() if n.attrs.get("data-path") == pointer][0]
+        assert _cost_text(amount) in row.text and lines and all(line in row.text for line in lines)
     assert "disabled" not in frag.find_all("button", name="_request")[0].attrs
     r = player.post(f"/characters/{ch.pk}/advance/", {**dict_of(fields), "note": "practice", "_request": "1"})
     adv = Advancement.objects.get(character=ch)
     assert r.status_code == 302 and r["Location"] == f"/advancements/{adv.pk}/"
-    assert (adv.status, adv.cost, adv.note) == ("pending", {"xp": 10}, "practice")
-
-
-def test_advance_mode_shows_rule_errors_and_refuses_to_send(t):
-    ch = t["character"]
-    player = as_user(t["player"])
-    fields = form_fields(
-        parse_html(player.get(f"/characters/{ch.pk}/advance/").content).by_id("builder-form")
-    )
-    fields = [(k, v) for k, v in fields if k != "/abilities/investigation"] + [
-        ("/abilities/investigation", "2")
-    ]
-    r = player.post(f"/characters/{ch.pk}/advance/", {**dict_of(fields), "_request": "1"})
-    assert r.status_code == 422
-    assert b"advancement.decrease" in r.content
-    assert not Advancement.objects.filter(character=ch).exists()
+    assert (adv.status, adv.cost[XP], adv.note) == ("pending", ADVANCE.cost, "practice")
+    assert all(v == 0 for c, v in adv.cost.items() if c != XP)
 
 
 def dict_of(fields):
@@ -93,8 +127,7 @@ def dict_of(fields):
 
 def test_the_badge_counts_pending_requests_for_the_gm_only(t):
     ch = t["character"]
-    build = copy.deepcopy(BUILDS["maelstrom"])
-    build["abilities"]["firearms"] = 2
+    build = copy.deepcopy(ADVANCE.build)
     gm = as_user(t["gm"])
     root = parse_html(gm.get("/").content)
     assert root.by_id("nav-review") is not None
@@ -108,21 +141,20 @@ def test_the_badge_counts_pending_requests_for_the_gm_only(t):
 
 def test_review_page_shows_the_diff_and_approves_with_htmx(t):
     ch = t["character"]
-    build = copy.deepcopy(BUILDS["maelstrom"])
-    build["abilities"]["firearms"] = 2
+    build = copy.deepcopy(ADVANCE.build)
     adv = svc.advancement_request(character_id=ch.pk, user=t["player"], build=build, note="range practice")
     gm = as_user(t["gm"])
     page = gm.get(f"/campaigns/{t['campaign'].pk}/review/")
     assert page.status_code == 200
     card = parse_html(page.content).by_id(f"advancement-{adv.pk}")
-    assert "range practice" in card.text and "+4 XP" in card.text
+    assert "range practice" in card.text and _cost_text(ADVANCE.cost) in card.text
     r = gm.post(f"/advancements/{adv.pk}/approve/", {"comment": "ok", "_card": "1"}, HTTP_HX_REQUEST="true")
     assert r.status_code == 200
     frag = parse_html(r.content)
     assert frag.by_id(f"advancement-{adv.pk}").attrs["data-status"] == "approved"
     assert frag.by_id("nav-review").attrs.get("hx-swap-oob") == "true"
     ch.refresh_from_db()
-    assert ch.build["abilities"]["firearms"] == 2
+    assert all(resolve(ch.build, k) == v for k, v in ADVANCE.changes.items())
     r = gm.post(
         f"/advancements/{adv.pk}/approve/", {"comment": "again", "_card": "1"}, HTTP_HX_REQUEST="true"
     )
@@ -133,8 +165,7 @@ def test_review_page_shows_the_diff_and_approves_with_htmx(t):
 
 def test_access_rules_of_the_pages(t):
     ch = t["character"]
-    build = copy.deepcopy(BUILDS["maelstrom"])
-    build["abilities"]["firearms"] = 2
+    build = copy.deepcopy(ADVANCE.build)
     adv = svc.advancement_request(character_id=ch.pk, user=t["player"], build=build)
     player, other, stranger = as_user(t["player"]), as_user(t["other"]), as_user(t["stranger"])
     assert player.post(f"/advancements/{adv.pk}/approve/", {"comment": "mine"}).status_code == 403
@@ -144,7 +175,7 @@ def test_access_rules_of_the_pages(t):
     assert player.get(f"/campaigns/{t['campaign'].pk}/awards/").status_code == 403
     assert (
         player.post(
-            f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "currency": "xp", "amount": "5"}
+            f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "currency": XP, "amount": "5"}
         ).status_code
         == 403
     )
@@ -157,69 +188,54 @@ def test_access_rules_of_the_pages(t):
     assert LedgerEntry.objects.filter(character=ch, kind="award").count() == 1  # the starting budget only
 
 
-def test_awards_page_quick_choice_goes_to_the_ticked_characters(t):
+def test_awards_page_quick_choice_goes_to_the_ticked_characters(db):
+    slug = vehicles.first(lambda rs: rs.quick_awards(), "a ruleset with quick awards")
+    t = _table(slug)
+    quick_awards = registry.get(slug).quick_awards()
+    chosen = quick_awards[-1]
+    xp, amount = chosen["currency"], chosen["amount"]
+    start = BUILDS[slug]["budget"][xp]
     ch = t["character"]
-    other_ch = make_character(ruleset="maelstrom", owner=t["other"], campaign=t["campaign"])
+    other_ch = make_character(ruleset=slug, owner=t["other"], campaign=t["campaign"])
     gm = as_user(t["gm"])
     page = parse_html(gm.get(f"/campaigns/{t['campaign'].pk}/awards/").content)
     quick = {b.attrs["value"] for b in page.find_all("button", name="quick")}
-    assert quick == {
-        "participation",
-        "creativity",
-        "roleplaying",
-        "heroism",
-        "victory",
-        "hazard",
-        "ingenuity",
-    }
-    r = gm.post(f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "quick": "heroism"})
+    assert quick == {q["id"] for q in quick_awards} and len(quick) == len(quick_awards)
+    r = gm.post(f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "quick": chosen["id"]})
     assert r.status_code == 302
-    assert ledger_totals(character=ch)["xp"]["awarded"] == 31
-    assert ledger_totals(character=other_ch)["xp"]["awarded"] == 30
+    assert ledger_totals(character=ch)[xp]["awarded"] == start + amount
+    assert ledger_totals(character=other_ch)[xp]["awarded"] == start
     r = gm.post(
         f"/campaigns/{t['campaign'].pk}/awards/",
-        {"characters": [ch.pk, other_ch.pk], "currency": "xp", "amount": "2", "reason": "Victory"},
+        {"characters": [ch.pk, other_ch.pk], "currency": xp, "amount": "2", "reason": "Victory"},
     )
     assert r.status_code == 302
-    assert [ledger_totals(character=c)["xp"]["awarded"] for c in (ch, other_ch)] == [33, 32]
+    assert [ledger_totals(character=c)[xp]["awarded"] for c in (ch, other_ch)] == [
+        start + amount + 2,
+        start + 2,
+    ]
     r = gm.post(
-        f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "currency": "xp", "amount": "-2"}
+        f"/campaigns/{t['campaign'].pk}/awards/", {"characters": [ch.pk], "currency": xp, "amount": "-2"}
     )
     assert r.status_code == 400 and b"whole number" in r.content
     ch.refresh_from_db()
-    assert ch.build["budget"]["xp"] == 33 and ch.report["remaining"]["xp"] == 13
+    spent = registry.get(slug).validate(BUILDS[slug]).spent.get(xp, 0)
+    assert ch.build["budget"][xp] == start + amount + 2
+    assert ch.report["remaining"][xp] == start + amount + 2 - spent
 
 
 def test_ledger_page_shows_running_balances(t):
     ch = t["character"]
-    svc.award_create(gm=t["gm"], character_id=ch.pk, currency="xp", amount=5, reason="Hazard")
+    start, spent = BUILDS[SLUG]["budget"][XP], RULESET.validate(BUILDS[SLUG]).spent.get(XP, 0)
+    assert start > 0 and spent > 0
+    svc.award_create(gm=t["gm"], character_id=ch.pk, currency=XP, amount=5, reason="Hazard")
     page = parse_html(as_user(t["player"]).get(f"/characters/{ch.pk}/ledger/").content)
     rows = [[td.text.strip() for td in tr.find_all("td")] for tr in page.find_all("tbody")[1].find_all("tr")]
     owner = ch.owner.get_username()
     assert [(r[1], r[2], r[3]) for r in rows] == [
-        (f"Created by {owner}: starting budget", "+30 XP", "30 XP"),
-        (f"Submitted by {owner}: initial build", "−20 XP", "10 XP"),
-        (f"Awarded by {t['gm'].get_username()}: Hazard", "+5 XP", "15 XP"),
+        (f"Created by {owner}: starting budget", _cost_text(start), f"{start} {LABEL}"),
+        (f"Submitted by {owner}: initial build", _cost_text(-spent), f"{start - spent} {LABEL}"),
+        (f"Awarded by {t['gm'].get_username()}: Hazard", _cost_text(5), f"{start - spent + 5} {LABEL}"),
     ]
-    unspent = [n for n in page.iter() if n.attrs.get("data-testid") == "unspent-xp"][0].text
-    assert unspent == "15"
-
-
-def test_ascendant_level_up_from_advance_mode_shows_the_new_levels_choices(t):
-    campaign = make_campaign(gm=t["gm"], ruleset="ascendant", players=[t["player"]])
-    ch = make_character(ruleset="ascendant", owner=t["player"], campaign=campaign)
-    svc.award_create(gm=t["gm"], character_id=ch.pk, currency="xp", amount=1000, reason="Milestone")
-    player = as_user(t["player"])
-    root = parse_html(player.get(f"/characters/{ch.pk}/advance/").content)
-    due = [n for n in root.iter() if n.attrs.get("data-testid") == "level-due"]
-    assert due and "level 2" in due[0].text
-    fields = [(k, v) for k, v in form_fields(root.by_id("builder-form")) if k != "/level"] + [("/level", "2")]
-    frag = parse_html(
-        player.post(f"/characters/{ch.pk}/advance/", dict_of(fields), HTTP_HX_REQUEST="true").content
-    )
-    names = {n.attrs.get("name") for n in frag.iter()}
-    assert {"/levels/2/feats/class", "/levels/2/feats/skill", "/levels/2/attributes/str"} <= names
-    codes = {n.attrs.get("data-code") for n in frag.by_id("builder-errors").iter()}
-    assert "ascendant.level_choices_missing" in codes  # what is due, before it can be requested
-    cost = [n for n in frag.iter() if n.attrs.get("data-testid") == "cost-xp"][0].text
-    assert cost == "1000"
+    unspent = [n for n in page.iter() if n.attrs.get("data-testid") == f"unspent-{XP}"][0].text
+    assert unspent == str(start - spent + 5)

@@ -1,4 +1,7 @@
-"""Drafts save whatever state the build is in; only valid builds submit; stale versions conflict."""
+"""Drafts save whatever state the build is in; only valid builds submit; stale versions conflict.
+
+On the registry's rulesets (tests/vehicles.py), the builds and their problems the rules' own. One
+game's drafts (its fields and codes): tests/rulesets/<slug>/test_*_builder_drafts.py."""
 
 from __future__ import annotations
 
@@ -6,65 +9,81 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from characters.builder.forms import build_from_post
 from characters.builder.services import character_create, character_save_draft, character_submit
 from characters.models import Character, CharacterVersion, LedgerEntry
-from characters.selectors import builder_traits
 from config.api import Conflict, RuleRefused
+from rulesets.engine import registry
+from rulesets.engine.pointer import resolve
+from tests import vehicles
 from tests.characters.conftest import BuilderSession, make_table
 
 pytestmark = pytest.mark.django_db
 
+#: The registry's first ruleset with a single currency: a draft's budget is one number.
+SLUG = vehicles.first(lambda rs: len(rs.currencies) == 1, "a ruleset with one currency")
+#: A ruleset whose builder has a number with a maximum (a value above it the rules refuse).
+BOUNDED = vehicles.first(
+    lambda rs: any(top is not None for _, top in vehicles.number_traits(rs)),
+    "a ruleset with a bounded number",
+)
+
 
 def test_a_new_character_starts_as_a_draft_with_the_campaign_budget_and_a_ledger_award():
-    table = make_table("pando", settings={"starting_budget": {"cp": 55}})
+    (cp,) = registry.get(SLUG).currencies
+    table = make_table(SLUG, settings={"starting_budget": {cp: 55}})
     character = character_create(campaign=table.campaign, owner=table.player, name="Ira")
-    assert (character.status, character.version, character.build["budget"]) == ("draft", 1, {"cp": 55})
+    assert (character.status, character.version, character.build["budget"]) == ("draft", 1, {cp: 55})
     award = LedgerEntry.objects.get(character=character)
-    assert (award.kind, award.currency, award.amount, award.reason) == ("award", "cp", 55, "starting budget")
+    assert (award.kind, award.currency, award.amount, award.reason) == ("award", cp, 55, "starting budget")
     assert list(CharacterVersion.objects.filter(character=character).values_list("number", "reason")) == [
         (1, "created")
     ]
 
 
 def test_an_invalid_draft_is_saved_with_its_report(client):
-    table = make_table("pando")
+    ruleset = registry.get(BOUNDED)
+    pointer, top = next((p, top) for p, top in vehicles.number_traits(ruleset) if top is not None)
+    table = make_table(BOUNDED)
     character = character_create(campaign=table.campaign, owner=table.player, name="Pablo")
     client.force_login(table.player)
     s = BuilderSession(client, reverse("character_builder", args=[character.id]))
-    s.check("/skills", "blades")
+    s.set(pointer, str(top + 1))
     response = s.press("_save")
     assert response.status_code == 302
     character.refresh_from_db()
     assert character.version == 2
-    assert character.build["skills"] == ["blades"]
+    assert resolve(character.build, pointer) == top + 1
+    expected = ruleset.validate(character.build)
     assert character.report["valid"] is False
-    assert [e["code"] for e in character.report["errors"]] == ["skill.prerequisite_missing"]
+    assert [e["code"] for e in character.report["errors"]] == [i.code for i in expected.errors]
+    assert pointer in [e["path"] for e in character.report["errors"]]  # the number above its maximum
     assert CharacterVersion.objects.get(character=character, number=2).reason == "saved draft"
     # The saved page shows the problem and a disabled Submit with the reason.
     s = BuilderSession(client, s.url)
     assert s.submit_disabled()
-    assert "Melee" in s.root.by_id("submit-reason").text
+    assert expected.errors[0].message in s.root.by_id("submit-reason").text
 
 
 def test_submit_is_refused_while_invalid_and_accepted_when_valid():
-    table = make_table("pando")
+    ruleset = registry.get(SLUG)
+    broken, valid = vehicles.broken(ruleset), vehicles.sheet_build(ruleset)
+    table = make_table(SLUG, settings={"starting_budget": valid["budget"]})
     character = character_create(campaign=table.campaign, owner=table.player, name="Pablo")
     character = character_save_draft(
         character_id=character.id,
         user=table.player,
         version=1,
-        build={**character.build, "skills": ["blades"]},
+        build={**broken, "budget": character.build["budget"]},
     )
     with pytest.raises(RuleRefused) as refused:
         character_submit(character_id=character.id, user=table.player)
-    assert refused.value.errors[0]["code"] == "skill.prerequisite_missing"
+    assert refused.value.errors[0]["code"] == ruleset.validate(character.build).errors[0].code
     assert Character.objects.get(id=character.id).status == "draft"
     character = character_save_draft(
         character_id=character.id,
         user=table.player,
         version=2,
-        build={**character.build, "skills": ["melee", "blades"]},
+        build={**valid, "budget": character.build["budget"]},
     )
     character = character_submit(character_id=character.id, user=table.player)
     assert (character.status, character.version) == ("active", 4)
@@ -75,7 +94,7 @@ def test_submit_is_refused_while_invalid_and_accepted_when_valid():
 
 
 def test_a_stale_version_is_a_conflict(client):
-    table = make_table("pando")
+    table = make_table(SLUG)
     character = character_create(campaign=table.campaign, owner=table.player, name="Pablo")
     client.force_login(table.player)
     s = BuilderSession(client, reverse("character_builder", args=[character.id]))  # the form holds version 1
@@ -93,53 +112,9 @@ def test_a_stale_version_is_a_conflict(client):
 
 
 def test_the_gm_may_not_save_a_players_build():
-    table = make_table("pando")
+    table = make_table(SLUG)
     character = character_create(campaign=table.campaign, owner=table.player, name="Pablo")
     with pytest.raises(PermissionDenied):
         character_save_draft(character_id=character.id, user=table.gm, version=1, build=character.build)
     with pytest.raises(PermissionDenied):
         character_submit(character_id=character.id, user=table.gm)
-
-
-def test_a_value_that_does_not_parse_is_reported_not_raised(client):
-    table = make_table("pando")
-    character = character_create(campaign=table.campaign, owner=table.player, name="Pablo")
-    client.force_login(table.player)
-    s = BuilderSession(client, reverse("character_builder", args=[character.id]))
-    s.set("/attributes/strength", "three").change()
-    assert "build.malformed" in s.issues_beside(
-        "f-attributes-strength"
-    ) or "attribute.below_minimum" in s.issues_beside("f-attributes-strength")
-    assert s.root.by_id("f-attributes-strength").attrs["value"] == "three"
-
-
-def test_build_from_post_reads_every_kind_and_keeps_what_the_form_does_not_show():
-    table = make_table("pando")
-    _, _, traits = builder_traits(campaign=table.campaign)
-    base = {
-        "ruleset": "pando",
-        "name": "A",
-        "budget": {"cp": 40},
-        "notes": "keep",
-        "equipment": [{"item": "longsword", "state": "wielded", "arms": ["right_arm"], "notes": "heirloom"}],
-    }
-    post = {
-        "_section": ["attributes", "skills", "equipment", "resistances"],
-        "/attributes/strength": ["3"],
-        "/attributes/endurance": ["x"],
-        "/skills": ["melee", "blades"],
-        "_count:/equipment": ["1"],
-        "/equipment/0/item": ["longsword"],
-        "/equipment/0/state": ["carried"],
-        "_list": ["/equipment/0/arms"],
-        "/equipment/-": ["dagger"],
-        "/resistances/awareness": ["presence"],
-    }
-    build = build_from_post(traits, post, base)
-    assert build["attributes"]["strength"] == 3
-    assert build["attributes"]["endurance"] == "x"  # the rules report it
-    assert build["skills"] == ["melee", "blades"]
-    assert build["equipment"][0] == {"item": "longsword", "state": "carried", "arms": [], "notes": "heirloom"}
-    assert build["equipment"][1] == {"item": "dagger", "state": "carried"}
-    assert build["notes"] == "keep" and build["budget"] == {"cp": 40}
-    assert build["resistances"] == {"awareness": "presence"}

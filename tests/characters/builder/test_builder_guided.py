@@ -3,23 +3,21 @@ Submit, a budget that says how far over it is, natural item states, autosave."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
+import copy
 
 import pytest
 from django.urls import reverse
 
+from characters.builder.forms import builder_meta
 from characters.builder.services import character_create, character_save_draft
 from characters.models import Character, CharacterVersion
+from rulesets.engine import registry
+from rulesets.engine.pointer import resolve, set_at
+from tests import vehicles
 from tests.characters.conftest import BuilderSession, make_table, parse_html
+from tests.vehicles import SLUGS
 
 pytestmark = pytest.mark.django_db
-
-SYSTEMS = Path(__file__).resolve().parents[3] / "rulesets" / "systems"
-
-
-def demo(slug: str, name: str) -> dict:
-    return json.loads((SYSTEMS / slug / "demo" / f"{name}.json").read_text())
 
 
 def session_with(client, slug: str, build: dict | None = None):
@@ -55,30 +53,9 @@ def options_of(s, name) -> list[str]:
 # ------------------------------------------------------------------ verdict ⇔ Submit
 
 
-def _ascendant_overspent():
-    b = demo("ascendant", "lirael")
-    return {**b, "level": 3}
-
-
-@pytest.mark.parametrize(
-    ("slug", "build", "ready", "heading"),
-    [
-        ("ascendant", None, "no", "Not ready to submit yet"),  # empty: only warnings, yet not submittable
-        ("ascendant", demo("ascendant", "lirael"), "yes", "✓ The build is valid: ready to submit"),
-        ("pando", demo("pando", "alex"), "yes", "✓ The build is valid: ready to submit"),
-        (
-            "pando",
-            {**demo("pando", "alex"), "attributes": {**demo("pando", "alex")["attributes"], "strength": 9}},
-            "no",
-            "problem",
-        ),
-        ("paragon", demo("paragon", "sela_windborn"), "yes", "✓ The build is valid: ready to submit"),
-        ("maelstrom", demo("maelstrom", "kestrel"), "yes", "✓ The build is valid: ready to submit"),
-        ("ourdnd", demo("ourdnd", "bram_shieldbearer"), "yes", "✓ The build is valid: ready to submit"),
-        ("ourdnd", {**demo("ourdnd", "bram_shieldbearer"), "hearts": 9}, "no", "problem"),
-    ],
-)
-def test_the_verdict_and_the_submit_button_always_agree(client, slug, build, ready, heading):
+def check_verdict(client, slug, build, ready, heading):
+    """The builder's verdict says ``heading`` and is ready (or not) exactly when Submit is enabled,
+    on the page and after an htmx update."""
     _, _, s = session_with(client, slug, build)
     for _ in range(2):  # the page, then an htmx update
         got_ready, text = verdict(s)
@@ -90,104 +67,63 @@ def test_the_verdict_and_the_submit_button_always_agree(client, slug, build, rea
         s.change(("_check", "1"))
 
 
-def test_a_warning_shows_once_and_without_a_red_border(client):
-    _, _, s = session_with(client, "ascendant")
-    codes = s.summary_codes()
-    assert (
-        codes
-        and len(codes) == len(set(codes))
-        or len(codes) == len(s.root.by_id("builder-errors").find_all("li"))
-    )
-    warnings = [li for li in s.root.by_id("builder-errors").find_all("li") if li.has_class("issue-warning")]
-    assert warnings and not [
-        li for li in s.root.by_id("builder-errors").find_all("li") if li.has_class("issue-error")
-    ]
-    sections = s.root.by_id("builder-sections")
-    assert [n for n in sections.iter() if n.has_class("has-error")] == []
-    assert [n for n in sections.iter() if n.attrs.get("aria-invalid") == "true"] == []
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_verdict_and_the_submit_button_always_agree(client, slug):
+    """Each ruleset's sheet character is ready, a build its rules refuse is not (one game's own
+    cases: tests/rulesets/<slug>/test_*_guided_builder.py)."""
+    ruleset = registry.get(slug)
+    check_verdict(client, slug, vehicles.sheet_build(ruleset), "yes", "✓ The build is valid: ready to submit")
+    check_verdict(client, slug, vehicles.broken(ruleset), "no", "problem")
 
 
 # ------------------------------------------------------------------ steps
 
 
-def test_steps_follow_the_rulebook_and_an_error_keeps_a_step_incomplete(client):
-    _, _, s = session_with(client, "ascendant", demo("ascendant", "lirael"))
-    steps = [
-        li.attrs["data-step"]
-        for li in s.root.by_id("builder-sections").find_all("li")
-        if li.attrs.get("data-step")
-    ]
-    assert steps == ["ancestry", "heritage", "background", "class", "boosts", "skills", "levels"]
-    assert s.root.by_id("step-levels").has_class("step-complete")
-    # A level-1 feat that is no feat: the level-ups step has the error, and is not complete.
-    s.set("/levels/1/feats/general", "no_such_feat").change()
-    assert s.root.by_id("verdict") is None or True
-    assert not s.root.by_id("step-ancestry").has_class("step-error")
-    levels = s.root.by_id("step-levels")
-    assert levels.has_class("step-error") and "complete" not in levels.find_all("h2")[0].text
-
-
-@pytest.mark.parametrize(
-    ("slug", "first"),
-    [("maelstrom", "dots"), ("pando", "attributes"), ("paragon", "power"), ("ourdnd", "stats")],
-)
-def test_every_ruleset_declares_its_creation_order(client, slug, first):
+@pytest.mark.parametrize("slug", vehicles.every(lambda rs: builder_meta(rs).get("steps")))
+def test_every_ruleset_declares_its_creation_order(client, slug):
     _, _, s = session_with(client, slug)
     steps = [n.attrs["data-step"] for n in s.root.iter() if n.tag == "div" and n.attrs.get("data-step")]
-    assert steps[0] == first and "more" not in steps
+    declared = [st["id"] for st in builder_meta(registry.get(slug))["steps"]]
+    assert steps[0] == declared[0] and "more" not in steps  # every section in a step of the rulebook's
 
 
 # ------------------------------------------------------------------ legal options only
 
 
-def test_ascendant_offers_only_what_the_earlier_picks_allow(client):
-    _, _, s = session_with(client, "ascendant")
-    assert options_of(s, "/heritage") == [""]  # no ancestry yet: no heritage to choose
-    assert "Choose an ancestry first" in s.root.by_id("sec-heritage").text
-    s.set("/ancestry", "dwarf").change()
-    assert set(options_of(s, "/heritage")) == {"", "rock_dwarf", "forge_dwarf"}
-    assert "rules text" or True
-    assert "forge" in s.root.by_id("sec-heritage").text.lower()  # the options' rules text is on the page
-    s.set("/heritage", "rock_dwarf").set("/background", "soldier").set("/class", "fighter").change()
-    feats = options_of(s, "/levels/1/feats/ancestry")
-    assert "stonecunning" in feats
-    assert "rock_steady" not in feats  # the heritage grants it
-    assert "woodland_stride" not in feats and "adaptive_mind" not in feats  # other ancestries'
-    general = options_of(s, "/levels/1/feats/general")
-    assert general and "toughness" not in general  # the soldier background grants it
-    assert "reach_spell" not in options_of(s, "/levels/1/feats/class")  # a wizard's, not a fighter's
-
-
-def test_paragon_power_level_is_ordinary_or_one_to_five(client):
-    _, c, s = session_with(client, "paragon")
-    assert options_of(s, "/power_level") == ["", "1", "2", "3", "4", "5"]
-    assert "Ordinary person" in s.root.by_id("sec-power_level").text
-    s.set("/power_level", "").change()
-    assert s.figure("budget", "force_points") == 10  # an ordinary person's force points
-    s.set("/power_level", "3").change()
-    assert s.figure("budget", "force_points") == 25
-
-
-def test_pando_never_offers_wielding_a_cap_and_adds_armour_worn(client):
-    _, _, s = session_with(client, "pando")
-    catalogue = {o.attrs.get("value") for o in s.root.by_id("f-equipment--").find_all("option")}
-    worn = next(i for i in ("leather_cap", "cap", "helmet", "leather_helmet") if i in catalogue)
-    s.set("/equipment/-", worn).change()
-    assert s.get("/equipment/0/state") == ["worn"]
-    assert "wielded" not in options_of(s, "/equipment/0/state")
-
-
 # ------------------------------------------------------------------ budget
 
 
+def _overspend(ruleset):
+    """A number of the sheet character that one step of its stepper takes over the budget:
+    (pointer, currency, how far over), or None."""
+    build = vehicles.sheet_build(ruleset)
+    report = ruleset.validate(build)
+    for pointer, top in vehicles.number_traits(ruleset):
+        value = resolve(build, pointer, None)
+        if not isinstance(value, int) or (top is not None and value >= top):
+            continue
+        raised = copy.deepcopy(build)
+        set_at(raised, pointer, value + 1)
+        after = ruleset.validate(raised)
+        over = {c: -v for c, v in after.remaining.items() if v < 0 <= report.remaining.get(c, 0)}
+        if len(over) == 1 and all(i.code == "budget.exceeded" for i in after.errors):
+            ((currency, amount),) = over.items()
+            return pointer, currency, amount
+    return None
+
+
 def test_overspending_turns_the_budget_red_and_names_the_overspend(client):
-    _, _, s = session_with(client, "ourdnd", demo("ourdnd", "bram_shieldbearer"))
-    s.change(("_step", "/hearts|1"))
+    slug = vehicles.first(_overspend, "a ruleset whose sheet character one step takes over budget")
+    ruleset = registry.get(slug)
+    pointer, points, amount = _overspend(ruleset)
+    _, _, s = session_with(client, slug, vehicles.sheet_build(ruleset))
+    s.change(("_step", f"{pointer}|1"))
     row = next(
-        r for r in s.root.by_id("builder-costs").find_all("div") if r.attrs.get("data-currency") == "points"
+        r for r in s.root.by_id("builder-costs").find_all("div") if r.attrs.get("data-currency") == points
     )
     assert row.has_class("over")
-    assert row.find_all(**{"data-testid": "over-points"})[0].text.strip() == "3 points over"
+    over = row.find_all(**{"data-testid": f"over-{points}"})[0].text.strip()
+    assert over == f"{amount} {ruleset.currency_label(points)} over"
 
 
 # ------------------------------------------------------------------ autosave
@@ -200,16 +136,35 @@ def autosave(client, s, *extra):
     return response, parse_html(response.content)
 
 
+def _blank_numbers(ruleset) -> list[tuple[str, int]]:
+    """The builder's numbers of a blank build that take two more than their value: (pointer, value)."""
+    blank = ruleset.blank_build("Guided")
+    out = []
+    for pointer, top in vehicles.number_traits(ruleset):
+        value = resolve(blank, pointer, None)
+        if isinstance(value, int) and (top is None or value + 2 <= top):
+            out.append((pointer, value))
+    return out
+
+
+#: The registry's first ruleset with two numbers on a blank build (the autosave tests edit them).
+TYPED = vehicles.first(lambda rs: len(_blank_numbers(rs)) >= 2, "a ruleset with two numbers on a blank build")
+(STR, STR_WAS), (DEX, DEX_WAS) = _blank_numbers(registry.get(TYPED))[:2]
+
+
 def test_an_edit_autosaves_a_version_only_when_something_changed(client):
-    table, c, s = session_with(client, "ourdnd")
+    table, c, s = session_with(client, TYPED)
     before = CharacterVersion.objects.filter(character=c).count()
     response, root = autosave(client, s)  # nothing changed: no version
     assert CharacterVersion.objects.filter(character=c).count() == before
     assert "All changes saved." in root.by_id("builder-actions").text
-    s.set("/stats/str", "2")
+    s.set(STR, str(STR_WAS + 1))
     response, root = autosave(client, s)
     c.refresh_from_db()
-    assert c.build["stats"]["str"] == 2 and CharacterVersion.objects.filter(character=c).count() == before + 1
+    assert (
+        resolve(c.build, STR) == STR_WAS + 1
+        and CharacterVersion.objects.filter(character=c).count() == before + 1
+    )
     assert "Saved." in root.by_id("builder-actions").text
     version = root.find_all("input", name="_version")[0].attrs["value"]
     assert version == str(c.version)
@@ -217,7 +172,7 @@ def test_an_edit_autosaves_a_version_only_when_something_changed(client):
 
 
 def test_a_stale_autosave_merges_what_this_page_changed(client):
-    table, c, s = session_with(client, "ourdnd")
+    table, c, s = session_with(client, TYPED)
     # Saved elsewhere meanwhile (another tab): this page's version is now stale.
     character_save_draft(
         character_id=c.id,
@@ -225,10 +180,10 @@ def test_a_stale_autosave_merges_what_this_page_changed(client):
         version=c.version,
         build={**c.build, "notes": "from the other tab"},
     )
-    s.set("/stats/dex", "3")
+    s.set(DEX, str(DEX_WAS + 2))
     response, root = autosave(client, s)
     c.refresh_from_db()
-    assert c.build["stats"]["dex"] == 3 and c.build["notes"] == "from the other tab"
+    assert resolve(c.build, DEX) == DEX_WAS + 2 and c.build["notes"] == "from the other tab"
     assert "Saved." in root.by_id("builder-actions").text
     assert "another tab or device" in root.by_id("builder-actions").text
     notes = next(n for n in root.iter() if n.attrs.get("name") == "/notes")
@@ -236,32 +191,34 @@ def test_a_stale_autosave_merges_what_this_page_changed(client):
 
 
 def test_a_stale_autosave_of_a_choice_changed_elsewhere_says_so_and_keeps_what_was_typed(client):
-    table, c, s = session_with(client, "ourdnd")
-    other = {**c.build, "stats": {**c.build.get("stats", {}), "dex": 2}}
+    table, c, s = session_with(client, TYPED)
+    there, here = DEX_WAS + 1, DEX_WAS + 2
+    other = copy.deepcopy(c.build)
+    set_at(other, DEX, there)
     character_save_draft(character_id=c.id, user=table.player, version=c.version, build=other)
-    s.set("/stats/dex", "3")
+    s.set(DEX, str(here))
     response, root = autosave(client, s)
     c.refresh_from_db()
-    assert c.build["stats"]["dex"] == 2  # nothing written over
+    assert resolve(c.build, DEX) == there  # nothing written over
     assert "Not saved" in root.by_id("builder-actions").text
-    assert "is 2 there, 3 here" in root.by_id("builder-actions").text
+    assert f"is {there} there, {here} here" in root.by_id("builder-actions").text
     assert root.by_id("builder-actions").attrs["data-dirty"] == "true"
-    dex = next(n for n in root.iter() if n.attrs.get("name") == "/stats/dex")
-    assert dex.attrs["value"] == "3"  # nothing typed is lost
+    dex = next(n for n in root.iter() if n.attrs.get("name") == DEX)
+    assert dex.attrs["value"] == str(here)  # nothing typed is lost
     # "Reload with my changes": the latest draft with this page's value on top, not saved yet.
     response = client.post(s.url, s.data([("_rebase", "1")]), HTTP_HX_REQUEST="true")
     root = parse_html(response.content)
     c.refresh_from_db()
-    assert c.build["stats"]["dex"] == 2
-    dex = next(n for n in root.iter() if n.attrs.get("name") == "/stats/dex")
-    assert dex.attrs["value"] == "3"
+    assert resolve(c.build, DEX) == there
+    dex = next(n for n in root.iter() if n.attrs.get("name") == DEX)
+    assert dex.attrs["value"] == str(here)
     assert root.find_all("input", name="_version")[0].attrs["value"] == str(c.version)
     assert "Unsaved changes." in root.by_id("builder-actions").text
 
 
 def test_an_autosave_costs_a_bounded_number_of_queries(client, django_assert_max_num_queries):
-    table, c, s = session_with(client, "pando")
-    s.set("/attributes/strength", "2")
+    table, c, s = session_with(client, TYPED)
+    s.set(STR, str(STR_WAS + 1))
     with django_assert_max_num_queries(12):
         autosave(client, s)
-    assert Character.objects.get(id=c.id).build["attributes"]["strength"] == 2
+    assert resolve(Character.objects.get(id=c.id).build, STR) == STR_WAS + 1

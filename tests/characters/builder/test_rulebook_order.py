@@ -1,5 +1,5 @@
 """The rulebook's order is the order everywhere, on Postgres too (jsonb keeps keys by length, then
-bytes: Pando's attributes came back Presence, Strength, Endurance…; Our D&D's stats CHA, CON, DEX…).
+bytes: attributes came back Presence, Strength, Endurance…; stats CHA, CON, DEX…).
 For every ruleset of the registry: the build read back from the database, the sheet's build block
 and the API's build and report list the traits as the ruleset declares them."""
 

@@ -176,22 +176,6 @@ def test_nonsense_is_a_field_error_and_creates_nothing(gm, field, value, message
     assert _value(parse_html(response.content), name) == value
 
 
-def test_the_rulesets_own_check_lands_on_its_field(gm):
-    response = gm.post(
-        URL,
-        {
-            "name": "Storm",
-            "ruleset": "maelstrom",
-            "_fields_for": "maelstrom",
-            "hr:/health_chart": '{"bruised": 0}',
-        },
-    )
-    assert response.status_code == 400
-    errors = response.context["form"].errors["hr:/health_chart"]
-    assert len(errors) == 1 and "House rule 'health_chart' must be" in errors[0]
-    assert not Campaign.objects.exists()
-
-
 def test_an_unknown_ruleset_is_a_field_error(gm):
     response = gm.post(URL, {"name": "Nowhere", "ruleset": "no-such-game", "_fields_for": SLUGS[0]})
     assert response.status_code == 400

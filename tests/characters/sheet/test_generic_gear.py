@@ -1,6 +1,6 @@
 """A ruleset with gear but no loadout rules (the toy coin plugin: trinkets in slots) gets the engine's
 generic gear block: its own item names and slot words, no state pill or form; and no page of it
-shows another game's words. Pando's loadout (states, arms) is its own hook, tested beside."""
+shows another game's words. A game's own loadout hook (states, arms) is tested in its folder."""
 
 from __future__ import annotations
 
@@ -79,16 +79,3 @@ def test_a_coin_encounter_shows_none_of_another_games_words(table):
         assert "<summary>GM actions</summary>" in page
     sheet = _client(table["gm"]).get(reverse("character_sheet", args=[character.pk])).content.decode()
     assert "Lucky penny" in sheet and "Cloak of many pockets" in sheet
-
-
-def test_pandos_loadout_is_its_own_hook_with_its_states_and_arms(table):
-    pando = registry.get("pando")
-    character = character_at_table(table, "pando")
-    block = pando.equipment(character.build)
-    assert block["states"] == [("wielded", "wielded"), ("worn", "worn"), ("carried", "carried")]
-    held = next(r for r in block["rows"] if r["keep"].get("arms"))
-    assert held["state"] == "wielded" and held["detail"]
-    html = _client(table["player"]).get(reverse("character_sheet", args=[character.pk])).content.decode()
-    block_html = _gear_block(html)
-    assert "Equipment</h2>" in block_html and '<option value="wielded"' in block_html
-    assert f'<input type="hidden" name="arms" value="{held["keep"]["arms"][0]}">' in block_html

@@ -1,25 +1,37 @@
-"""History shows the character, not every bruise: play-state changes (a harm click, a combat round)
-are "play" versions, listed in the play log; History lists build versions by default."""
+"""History shows the character, not every bruise: play-state changes are "play" versions, listed in
+the play log; History lists build versions by default. One game's play log through a fight and its
+loadout: tests/rulesets/<slug>/test_*_play_log.py."""
 
 from __future__ import annotations
 
-import re
+import random
 
 import pytest
 from django.urls import reverse
 
 from characters.models import CharacterVersion
 from characters.sheet import services as play
-from combat import services as combat
-from rulesets.engine.dice import FixedRoller
-from tests.combat.conftest import GOBLIN, pando_table
+from rulesets.engine import registry
+from rulesets.engine.dice import Roller
+from tests import vehicles
+from tests.characters.sheet.test_sheet_fixtures import make_character
+from tests.factories import make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
 
 
+#: The registry's first ruleset with a play-state action and a roll button.
+SLUG = vehicles.first(
+    lambda rs: rs.contract_data()["play_actions"] and vehicles.rollable(rs), "a ruleset with play and dice"
+)
+
+
 @pytest.fixture
 def table(db):
-    return pando_table()
+    gm, player, stranger = make_user("gm"), make_user("player"), make_user("stranger")
+    campaign = make_campaign(gm=gm, ruleset=SLUG, players=[player])
+    pablo = make_character(ruleset=SLUG, owner=player, campaign=campaign)
+    return {"gm": gm, "player": player, "stranger": stranger, "campaign": campaign, "pablo": pablo}
 
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -29,87 +41,6 @@ def _kinds(character) -> list[tuple[int, str]]:
     return list(
         CharacterVersion.objects.filter(character=character).order_by("number").values_list("number", "kind")
     )
-
-
-def test_a_harm_click_and_a_combat_round_add_play_log_rows_not_build_versions(client, table):
-    pablo = table["pablo"]
-    assert _kinds(pablo) == [(1, "build"), (2, "build")]  # created, submitted
-    play.character_state_action(
-        character_id=pablo.pk,
-        user=table["player"],
-        action={"action": "harm", "body_part": "left_arm", "amount": 1},
-    )
-    e = combat.encounter_create(campaign=table["campaign"], user=table["gm"], name="Ford")
-    fighter = combat.encounter_add_combatant(encounter=e, user=table["gm"], character=pablo)[0]
-    combat.encounter_add_combatant(encounter=e, user=table["gm"], name="Goblin", build=GOBLIN)
-    combat.encounter_start(encounter=e, user=table["gm"], roller=FixedRoller([]))
-    combat.encounter_act(
-        encounter=e,
-        user=table["gm"],
-        combatant_id=fighter.pk,
-        action={"action": "gm_harm", "body_part": "right_arm", "amount": 1},
-    )
-    # One session of play: the harm click and the combat round are one play version, numbered
-    # with the latest change (the version counter still moved twice).
-    pablo.refresh_from_db()
-    assert pablo.version == 4
-    assert _kinds(pablo) == [(1, "build"), (2, "build"), (4, "play")]
-    play_rows = CharacterVersion.objects.filter(character=pablo, kind="play").order_by("number")
-    first, _, second = play_rows[0].reason.partition(" · ")
-    assert first and second.startswith("Ford: ")
-    assert play_rows[0].state == pablo.state
-
-    client.force_login(table["player"])
-    history = client.get(reverse("character_history", args=[pablo.pk])).content.decode()
-    assert re.findall(r'<tr id="version-(\d+)"', history) == ["2", "1"]
-    assert "Build versions, newest first" in history
-    every = client.get(reverse("character_history", args=[pablo.pk]) + "?show=all").content.decode()
-    assert re.findall(r'<tr id="version-(\d+)"', every) == ["4", "2", "1"]
-    log = client.get(reverse("character_play_log", args=[pablo.pk])).content.decode()
-    assert re.findall(r'<tr id="play-(\d+)"', log) == ["4"]
-    assert first in log and "Ford: " in log
-
-
-def _harm(table, part="legs"):
-    return play.character_state_action(
-        character_id=table["pablo"].pk,
-        user=table["player"],
-        action={"action": "harm", "body_part": part, "amount": 1},
-    )[0]
-
-
-def test_a_session_of_play_is_one_play_version_and_a_long_pause_or_a_build_change_starts_another(table):
-    from datetime import timedelta
-
-    from characters.models import Character
-    from characters.versions import PLAY_SESSION_GAP
-
-    pablo = table["pablo"]
-    for _ in range(3):
-        _harm(table)
-    assert _kinds(pablo) == [(1, "build"), (2, "build"), (5, "play")]
-    # Hours later (the next evening): a new session, a new row.
-    Character.objects.filter(pk=pablo.pk).update(
-        updated=pablo.updated - PLAY_SESSION_GAP - timedelta(hours=1)
-    )
-    _harm(table, "right_arm")
-    _harm(table, "right_arm")
-    assert _kinds(pablo) == [(1, "build"), (2, "build"), (5, "play"), (7, "play")]
-    # A build change between plays: play after it is a new row; the build version stays as it was.
-    play.character_equipment_state(character_id=pablo.pk, user=table["player"], index=1, state="carried")
-    _harm(table, "left_arm")
-    assert _kinds(pablo) == [(1, "build"), (2, "build"), (5, "play"), (7, "play"), (8, "build"), (9, "play")]
-    pablo.refresh_from_db()
-    rows = {v.number: v for v in CharacterVersion.objects.filter(character=pablo)}
-    assert rows[9].state == pablo.state and rows[9].build == pablo.build
-    assert rows[5].reason.count(" · ") == 2 and rows[7].reason.count(" · ") == 1
-    assert rows[8].kind == "build" and rows[8].reason.startswith("loadout")
-
-
-def test_a_loadout_change_is_a_build_version(table):
-    pablo = table["pablo"]
-    play.character_equipment_state(character_id=pablo.pk, user=table["player"], index=1, state="carried")
-    assert _kinds(pablo)[-1] == (3, "build")
 
 
 def test_the_play_log_is_the_character_s_own(client, table):
@@ -128,19 +59,18 @@ def test_the_migration_files_existing_play_versions_and_rolls(table):
 
     migration = importlib.import_module("characters.migrations.0004_table_rolls_and_play_log")
     pablo = table["pablo"]
+    ruleset = registry.get(SLUG)
     play.character_state_action(
-        character_id=pablo.pk,
-        user=table["player"],
-        action={"action": "harm", "body_part": "legs", "amount": 1},
+        character_id=pablo.pk, user=table["player"], action=vehicles.play_action(ruleset)
     )
     roll = play.character_roll(
         character_id=pablo.pk,
         user=table["player"],
-        rollable_id="skill:capability",
-        roller=FixedRoller([1, 1, 1]),
+        rollable_id=vehicles.rollable(ruleset),
+        roller=Roller(random.Random(1)),
     )
     CharacterVersion.objects.filter(character=pablo).update(kind="build")
     RollLog.objects.filter(pk=roll.pk).update(campaign=None)
     migration.forwards(apps, None)
-    assert _kinds(pablo) == [(1, "build"), (2, "build"), (3, "play")]  # created, submitted, harm
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (3, "play")]  # created, submitted, the play action
     assert RollLog.objects.get(pk=roll.pk).campaign_id == pablo.campaign_id

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import re
 import threading
+from html import unescape as html_unescape
 
 import pytest
 from django.db import connection
@@ -17,21 +18,40 @@ from characters.advancement import services as advancement_svc
 from characters.models import Character
 from characters.sheet import services as play
 from characters.versions import character_version_write
-from combat import services as combat
 from config.errors import Conflict
-from rulesets.engine.dice import FixedRoller
-from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
+from rulesets.engine import registry
+from rulesets.engine.pointer import resolve, set_at
+from tests import vehicles
+from tests.characters.sheet.test_sheet_fixtures import character_at_table
 from tests.factories import api_client
 
 HX = {"HTTP_HX_REQUEST": "true"}
 STATE_URL = "character_state_action"
 
 
-def _hp(character) -> int:
-    return Character.objects.get(pk=character.pk).state["hp"]
+def _full(ruleset) -> dict | None:
+    """The sheet character's first pool that is full and holds at least 4 (its steppers' test)."""
+    return next((p for p in vehicles.pools(ruleset) if p["value"] == p["max"] >= 4), None)
 
 
-def _step(character, user, delta=-1, path="/hp"):
+#: The registry's first ruleset with such a pool, and the pool: HP 10 / 10, say.
+SLUG = vehicles.first(_full, "a ruleset with a full pool of 4 or more")
+POOL = _full(registry.get(SLUG))
+HP, TOP, LABEL = POOL["path"], POOL["max"], POOL["label"]
+
+
+def _hp(character, path=None) -> int:
+    return resolve(Character.objects.get(pk=character.pk).state, path or HP)
+
+
+def _with_hp(state: dict, value: int) -> dict:
+    state = copy.deepcopy(state)
+    set_at(state, HP, value)
+    return state
+
+
+def _step(character, user, delta=-1, path=None):
+    path = path or HP
     return play.character_state_action(
         character_id=character.pk, user=user, action={"action": "step", "path": path, "delta": delta}
     )
@@ -39,43 +59,41 @@ def _step(character, user, delta=-1, path="/hp"):
 
 @pytest.mark.django_db
 def test_a_step_from_a_page_drawn_before_the_gm_s_change_lowers_the_value_now(client, table):
-    character = character_at_table(table, "ourdnd")  # HP 10 / 10
+    character = character_at_table(table, SLUG)  # HP 10 / 10
     client.force_login(table["player"])
     page = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
-    pool = page[page.index('id="pool-health-hp"') :]
-    lower = re.search(r"<form[^>]*>\s*<input[^>]*csrfmiddlewaretoken[^>]*>(.*?)</form>", pool, re.S)
-    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', lower.group(1)))
-    assert fields == {"action": "step", "path": "/hp", "delta": "-1"}
+    forms = re.findall(r"<form[^>]*>\s*<input[^>]*csrfmiddlewaretoken[^>]*>(.*?)</form>", page, re.S)
+    steppers = [dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', f)) for f in forms]
+    fields = next(f for f in steppers if f.get("path") == HP and f.get("delta") == "-1")  # the pool's −
+    assert fields == {"action": "step", "path": HP, "delta": "-1"}
     # The GM spends 3 HP meanwhile (another device); then the player's stale page presses −.
-    play.character_state_action(
-        character_id=character.pk, user=table["gm"], action={"action": "damage", "amount": 3}
-    )
+    _step(character, table["gm"], delta=-3)
     client.post(reverse(STATE_URL, args=[character.pk]), fields, **HX)
-    assert _hp(character) == 6  # 10 − 3 − 1: neither is lost
+    assert _hp(character) == TOP - 3 - 1  # neither is lost
 
 
 @pytest.mark.django_db
 def test_two_devices_lowering_one_pool_lower_it_twice(table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     _step(character, table["player"])
     _step(character, table["gm"])
-    assert _hp(character) == 8
+    assert _hp(character) == TOP - 2
 
 
 @pytest.mark.django_db
 def test_a_step_past_the_pool_s_limit_is_refused_and_changes_nothing(table):
-    character = character_at_table(table, "ourdnd")  # at its maximum
+    character = character_at_table(table, SLUG)  # at its maximum
     from config.errors import RuleRefused
 
     with pytest.raises(RuleRefused):
         _step(character, table["player"], delta=+1)
     with pytest.raises(RuleRefused):
         _step(character, table["player"], delta=0)
-    assert _hp(character) == 10
+    assert _hp(character) == TOP
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("slug", ["pando", "paragon", "ascendant", "ourdnd", "maelstrom"])
+@pytest.mark.parametrize("slug", vehicles.every(vehicles.pools))
 def test_every_ruleset_s_pool_steppers_lower_the_pool_by_one(client, table, slug):
     character = character_at_table(table, slug)
     client.force_login(table["player"])
@@ -101,44 +119,42 @@ def test_every_ruleset_s_pool_steppers_lower_the_pool_by_one(client, table, slug
 
 @pytest.mark.django_db
 def test_a_stale_absolute_set_is_refused_with_the_value_now_and_changes_nothing(client, table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     drawn = character.version
-    play.character_state_action(
-        character_id=character.pk, user=table["gm"], action={"action": "damage", "amount": 2}
-    )
+    _step(character, table["gm"], delta=-2)
     with pytest.raises(Conflict) as exc:
         play.character_state_action(
             character_id=character.pk,
             user=table["player"],
-            action={"action": "set", "path": "/hp", "value": 9},
+            action={"action": "set", "path": HP, "value": TOP - 1},
             version=drawn,
         )
-    assert "HP is now 8" in exc.value.message
-    assert _hp(character) == 8
+    assert f"{LABEL} is now {TOP - 2}" in exc.value.message
+    assert _hp(character) == TOP - 2
     # Through the page: the refusal is shown, with the value now, and nothing changes.
     client.force_login(table["player"])
     html = client.post(
         reverse(STATE_URL, args=[character.pk]),
-        {"action": "set", "path": "/hp", "value": "9", "version": str(drawn)},
+        {"action": "set", "path": HP, "value": str(TOP - 1), "version": str(drawn)},
         **HX,
     ).content.decode()
-    error = re.search(r'data-testid="state-error">([^<]*)<', html).group(1)
-    assert "HP is now 8" in error and "Nothing was changed" in error
-    assert _hp(character) == 8
+    error = html_unescape(re.search(r'data-testid="state-error">([^<]*)<', html).group(1))
+    assert f"{LABEL} is now {TOP - 2}" in error and "Nothing was changed" in error
+    assert _hp(character) == TOP - 2
     # The same set from a page at the current version is applied.
     now = Character.objects.get(pk=character.pk).version
     play.character_state_action(
         character_id=character.pk,
         user=table["player"],
-        action={"action": "set", "path": "/hp", "value": 9},
+        action={"action": "set", "path": HP, "value": TOP - 1},
         version=now,
     )
-    assert _hp(character) == 9
+    assert _hp(character) == TOP - 1
 
 
 @pytest.mark.django_db
 def test_the_number_box_sends_the_version_the_page_shows(client, table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     client.force_login(table["player"])
     page = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     box = re.search(r'name="action" value="set"><input type="hidden" name="version" value="(\d+)">', page)
@@ -147,59 +163,47 @@ def test_the_number_box_sends_the_version_the_page_shows(client, table):
 
 @pytest.mark.django_db
 def test_the_api_patch_with_a_stale_version_is_409_and_changes_nothing(table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     api = api_client(table["player"])
     url = f"/api/v1/characters/{character.pk}/"
     _step(character, table["gm"])  # the GM moved on since the client read it
     stale = api.patch(
-        url, {"version": character.version, "state": {**character.state, "hp": 3}}, format="json"
+        url, {"version": character.version, "state": _with_hp(character.state, 3)}, format="json"
     )
-    assert stale.status_code == 409 and _hp(character) == 9
+    assert stale.status_code == 409 and _hp(character) == TOP - 1
     fresh = api.get(url).json()
-    ok = api.patch(url, {"version": fresh["version"], "state": {**fresh["state"], "hp": 3}}, format="json")
+    ok = api.patch(url, {"version": fresh["version"], "state": _with_hp(fresh["state"], 3)}, format="json")
     assert ok.status_code == 200 and _hp(character) == 3
 
 
 @pytest.mark.django_db
-def test_encounter_damage_then_a_step_on_the_sheet_count_both(table):
-    character = character_at_table(table, "ourdnd")
-    e = combat.encounter_create(campaign=character.campaign, user=table["gm"], name="Ford")
-    fighter = combat.encounter_add_combatant(encounter=e, user=table["gm"], character=character)[0]
-    combat.encounter_start(encounter=e, user=table["gm"], roller=FixedRoller([15]))
-    combat.encounter_act(
-        encounter=e, user=table["gm"], combatant_id=fighter.pk, action={"action": "gm_damage", "amount": 2}
-    )
-    assert _hp(character) == 8
-    _step(character, table["player"])
-    assert _hp(character) == 7
-
-
-@pytest.mark.django_db
 def test_a_writer_that_read_the_character_before_another_change_gets_a_conflict_not_an_overwrite(table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     stale = Character.objects.get(pk=character.pk)  # read without a lock (as an encounter reads it)
     _step(character, table["player"])
-    stale.state = {**stale.state, "hp": 1}
+    stale.state = _with_hp(stale.state, 1)
     with pytest.raises(Conflict):
         character_version_write(character=stale, author=table["gm"], reason="late", fields=["state"])
-    assert _hp(character) == 9
+    assert _hp(character) == TOP - 1
 
 
 @pytest.mark.django_db
 def test_a_request_made_during_a_session_of_play_is_still_approvable_after_more_play(table):
-    character = character_at_table(table, "pando")
+    slug = vehicles.first(
+        lambda rs: vehicles.advance(rs) and rs.contract_data()["play_actions"],
+        "a ruleset that plays and advances",
+    )
+    ruleset = registry.get(slug)
+    wanted = vehicles.advance(ruleset)
+    character = character_at_table(table, slug)
     gm, player = table["gm"], table["player"]
-    advancement_svc.award_create(gm=gm, character_id=character.pk, currency="cp", amount=6, reason="arc")
-    play.character_state_action(
-        character_id=character.pk, user=player, action={"action": "harm", "body_part": "legs", "amount": 1}
+    advancement_svc.award_create(
+        gm=gm, character_id=character.pk, currency=wanted.currency, amount=wanted.cost, reason="arc"
     )
-    build = copy.deepcopy(BUILDS["pando"])
-    build["attributes"]["strength"] = 3
-    request = advancement_svc.advancement_request(character_id=character.pk, user=player, build=build)
+    play.character_state_action(character_id=character.pk, user=player, action=vehicles.play_action(ruleset))
+    request = advancement_svc.advancement_request(character_id=character.pk, user=player, build=wanted.build)
     # More play in the same session: the play version the request was priced against is taken in.
-    play.character_state_action(
-        character_id=character.pk, user=gm, action={"action": "harm", "body_part": "legs", "amount": 1}
-    )
+    play.character_state_action(character_id=character.pk, user=gm, action=vehicles.play_action(ruleset))
     assert advancement_svc.advancement_approve(advancement_id=request.pk, gm=gm).status == "approved"
 
 
@@ -227,13 +231,17 @@ def _parallel(calls):
 @pytest.mark.skipif(connection.vendor == "sqlite", reason="needs Postgres row locks")
 @pytest.mark.django_db(transaction=True)
 def test_twenty_parallel_lowerings_from_two_users_lower_the_pool_by_exactly_twenty(table):
-    character = character_at_table(table, "paragon")  # Dynama 30 / 30
-    path = "/pools/dynama"
-    start = character.state["pools"]["dynama"]
-    assert start == 30
+    slug = vehicles.first(
+        lambda rs: any(p["value"] >= 20 for p in vehicles.pools(rs)), "a ruleset with a pool of 20 or more"
+    )
+    character = character_at_table(table, slug)  # Dynama 30 / 30, say
+    pool = next(p for p in vehicles.pools(registry.get(slug)) if p["value"] >= 20)
+    path = pool["path"]
+    start = resolve(character.state, path)
+    assert start == pool["value"] >= 20
     users = [table["player"], table["gm"]] * 10
     errors = _parallel([lambda u=u: _step(character, u, path=path) for u in users])
     assert errors == []
     character.refresh_from_db()
-    assert character.state["pools"]["dynama"] == start - 20
+    assert resolve(character.state, path) == start - 20
     assert character.version == 2 + 20  # created, submitted, then one version per lowering

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -24,8 +25,11 @@ from characters.table.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
 from characters.table.live import CLOSE_RECHECK
 from combat import services as combat
 from config.errors import RuleRefused
-from rulesets.engine.dice import FixedRoller
-from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
+from rulesets.engine import registry
+from rulesets.engine.dice import Roller
+from rulesets.engine.pointer import set_at
+from tests import vehicles
+from tests.characters.sheet.test_sheet_fixtures import character_at_table
 from tests.factories import api_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,10 +62,25 @@ def _socket(user, character_id) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, f"/ws/characters/{character_id}/sheet/", headers=headers)
 
 
-def _step(character, user):
+def _full(ruleset) -> dict | None:
+    return next((p for p in vehicles.pools(ruleset) if p["value"] == p["max"] >= 4), None)
+
+
+#: The registry's first ruleset whose sheet character has a full pool (HP 10 / 10, say), and the pool.
+SLUG = vehicles.first(_full, "a ruleset with a full pool")
+HP = _full(registry.get(SLUG))["path"]
+
+
+def _step(character, user, delta=-1):
     return play.character_state_action(
-        character_id=character.pk, user=user, action={"action": "step", "path": "/hp", "delta": -1}
+        character_id=character.pk, user=user, action={"action": "step", "path": HP, "delta": delta}
     )
+
+
+def _with(state: dict, path: str, value: int) -> dict:
+    state = copy.deepcopy(state)
+    set_at(state, path, value)
+    return state
 
 
 def _heard_by_owner_and_gm(table, character, change) -> list[dict]:
@@ -80,19 +99,19 @@ def _heard_by_owner_and_gm(table, character, change) -> list[dict]:
 
 
 def test_a_sheet_change_reaches_the_owner_s_and_the_gm_s_open_sheets(layer, table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     to_owner, to_gm = _heard_by_owner_and_gm(table, character, lambda: _step(character, table["gm"]))
     version = Character.objects.get(pk=character.pk).version
     assert to_owner == to_gm == {"character": character.pk, "version": version, "build": False}
 
 
 def test_the_api_s_patch_reaches_the_open_sheets(layer, table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
 
     def patch():
         response = api_client(table["gm"]).patch(
             f"/api/v1/characters/{character.pk}/",
-            {"version": character.version, "state": {**character.state, "hp": 4}},
+            {"version": character.version, "state": _with(character.state, HP, 3)},
             format="json",
         )
         assert response.status_code == 200
@@ -102,32 +121,32 @@ def test_the_api_s_patch_reaches_the_open_sheets(layer, table):
 
 
 def test_an_encounter_s_damage_reaches_the_open_sheets(layer, table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     e = combat.encounter_create(campaign=character.campaign, user=table["gm"], name="Ford")
     fighter = combat.encounter_add_combatant(encounter=e, user=table["gm"], character=character)[0]
-    combat.encounter_start(encounter=e, user=table["gm"], roller=FixedRoller([15]))
+    combat.encounter_start(encounter=e, user=table["gm"], roller=Roller(random.Random(15)))
+    damage_action = vehicles.gm_harm(SLUG)  # the GM's harm or damage, as the rules take it
+    assert damage_action, "the GM harms a PC"
+    before = Character.objects.get(pk=character.pk).state
 
     def damage():
-        combat.encounter_act(
-            encounter=e,
-            user=table["gm"],
-            combatant_id=fighter.pk,
-            action={"action": "gm_damage", "amount": 2},
-        )
+        combat.encounter_act(encounter=e, user=table["gm"], combatant_id=fighter.pk, action=damage_action)
 
     to_owner, to_gm = _heard_by_owner_and_gm(table, character, damage)
     character.refresh_from_db()
-    assert character.state["hp"] == 8 and to_owner == to_gm
+    assert character.state != before and to_owner == to_gm
     assert to_owner["version"] == character.version
 
 
 def test_an_approved_advancement_reaches_the_open_sheets_as_a_build_change(layer, table):
-    character = character_at_table(table, "pando")
+    slug = vehicles.first(vehicles.advance, "a ruleset whose sheet character advances")
+    wanted = vehicles.advance(registry.get(slug))
+    character = character_at_table(table, slug)
     gm, player = table["gm"], table["player"]
-    advancement_svc.award_create(gm=gm, character_id=character.pk, currency="cp", amount=6, reason="arc")
-    build = copy.deepcopy(BUILDS["pando"])
-    build["attributes"]["strength"] = 3
-    request = advancement_svc.advancement_request(character_id=character.pk, user=player, build=build)
+    advancement_svc.award_create(
+        gm=gm, character_id=character.pk, currency=wanted.currency, amount=wanted.cost, reason="arc"
+    )
+    request = advancement_svc.advancement_request(character_id=character.pk, user=player, build=wanted.build)
     to_owner, _ = _heard_by_owner_and_gm(
         table, character, lambda: advancement_svc.advancement_approve(advancement_id=request.pk, gm=gm)
     )
@@ -136,7 +155,7 @@ def test_an_approved_advancement_reaches_the_open_sheets_as_a_build_change(layer
 
 
 def test_a_refused_change_sends_nothing(layer, table):
-    character = character_at_table(table, "ourdnd")  # at its maximum HP
+    character = character_at_table(table, SLUG)  # the pool at its maximum
 
     async def run():
         owner = _socket(table["player"], character.pk)
@@ -144,11 +163,7 @@ def test_a_refused_change_sends_nothing(layer, table):
 
         def refused():
             with pytest.raises(RuleRefused):
-                play.character_state_action(
-                    character_id=character.pk,
-                    user=table["player"],
-                    action={"action": "step", "path": "/hp", "delta": 1},
-                )
+                _step(character, table["player"], delta=1)
 
         await database_sync_to_async(refused)()
         quiet = await owner.receive_nothing(timeout=0.5)
@@ -159,7 +174,7 @@ def test_a_refused_change_sends_nothing(layer, table):
 
 
 def test_a_stranger_another_player_and_an_anonymous_visitor_are_refused_and_hear_nothing(layer, table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
 
     async def run():
         results = [
@@ -178,7 +193,7 @@ def test_a_stranger_another_player_and_an_anonymous_visitor_are_refused_and_hear
 
 
 def test_a_removed_member_s_sheet_socket_closes_hears_no_more_and_cannot_reconnect(layer, table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     campaign = character.campaign
 
     async def run():
@@ -199,7 +214,7 @@ def test_a_removed_member_s_sheet_socket_closes_hears_no_more_and_cannot_reconne
 
 
 def test_the_live_blocks_are_the_viewer_s_own_and_follow_the_same_access_rule(client, table):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, SLUG)
     _step(character, table["gm"])
     url = reverse("character_sheet_live", args=[character.pk])
     client.force_login(table["player"])

@@ -299,6 +299,11 @@ def test_track_boxes_print_what_the_loop_printed():
         and ">■</span>" in new
     )
     assert '<span class="track-penalty">−2</span>' in new and "Wounded &lt;2&gt;" in new
+    # A ruleset that says how serious each damage is gets the box shaded by it (and only a held box).
+    graded = [{**boxes[1], "severity": 2}, {**boxes[4], "severity": 3}]
+    shaded = render("  {% track_boxes section.items %}", section={"items": graded})
+    assert 'class="track-box track-heavy track-severity-2" data-damage="heavy"' in shaded
+    assert shaded.count("track-severity-") == 1
 
 
 def test_dot_traits_print_what_the_loop_printed():

@@ -26,8 +26,12 @@ from rulesets.engine.dice import FixedRoller
 from tests.characters.conftest import BuilderSession, make_table
 from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
 from tests.factories import make_campaign
+from tests.vehicles import SLUGS
 
 pytestmark = pytest.mark.django_db
+
+#: Three registered rulesets: the campaigns of the tests (any would do: these paths are the product's).
+A, B, C = (SLUGS * 3)[:3]
 
 
 def _statements(queries: CaptureQueriesContext) -> list[str]:
@@ -83,7 +87,7 @@ def test_the_sheet_costs_the_same_queries_whatever_its_history_and_roll_log(clie
 def test_the_roll_log_hides_the_gms_private_rolls_from_everybody_else(
     client, table, django_assert_num_queries
 ):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, A)
     rollable = play.sheet_rules(character=character).rollables[0]["id"]
     play.character_roll(
         character_id=character.pk, user=table["player"], rollable_id=rollable, roller=FixedRoller([1] * 40)
@@ -136,7 +140,7 @@ def test_the_roll_log_hides_the_gms_private_rolls_from_everybody_else(
 
 
 def test_the_sheet_shows_the_owners_latest_request_outcomes(client, table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, A)
     common = {"character": character, "requested_by": table["player"], "base_version": 1, "build": {}}
     Advancement.objects.create(**common, status="withdrawn")
     rejected = Advancement.objects.create(**common, status="rejected", review_comment="Not at this table")
@@ -157,7 +161,7 @@ def test_the_sheet_shows_the_owners_latest_request_outcomes(client, table):
 def test_character_for_user_gives_the_owner_and_the_gm_the_whole_character_in_one_query(
     table, django_assert_num_queries
 ):
-    character = character_at_table(table, "maelstrom")
+    character = character_at_table(table, C)
     saved = type(character).objects.get(pk=character.pk)
     for user, role in ((table["player"], "player"), (table["gm"], "gm")):
         with django_assert_num_queries(1):
@@ -172,7 +176,7 @@ def test_character_for_user_gives_the_owner_and_the_gm_the_whole_character_in_on
 
 
 def test_character_for_user_is_a_404_for_another_player_a_stranger_a_left_owner_and_a_wrong_id(table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, A)
     for user in (table["other"], table["stranger"], AnonymousUser()):
         with pytest.raises(CharacterNotFound):
             character_for_user(user=user, character_id=character.pk)
@@ -189,7 +193,7 @@ def test_character_for_user_is_a_404_for_another_player_a_stranger_a_left_owner_
 def test_character_for_user_locks_the_character_row_and_reads_the_latest_creation_review(
     table, django_assert_num_queries
 ):
-    character = character_at_table(table, "ourdnd")
+    character = character_at_table(table, B)
     common = {"character": character, "requested_by": table["player"], "base_version": 1, "build": {}}
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         loaded = character_for_user(
@@ -207,12 +211,10 @@ def test_character_for_user_locks_the_character_row_and_reads_the_latest_creatio
 
 
 def test_the_advancement_notices_are_the_owners_alone_in_one_query(table, django_assert_num_queries):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, A)
     common = {"character": character, "requested_by": table["player"], "base_version": 1, "build": {}}
     ids = [Advancement.objects.create(**common, status=s).id for s in ("approved", "withdrawn", "rejected")]
-    Advancement.objects.create(
-        **{**common, "character": character_at_table(table, "pando")}, status="pending"
-    )
+    Advancement.objects.create(**{**common, "character": character_at_table(table, A)}, status="pending")
     with django_assert_num_queries(1):
         notices = advancement_notices(character=character, user=table["player"])
         assert [(a.id, a.status, a.character_id) for a in notices] == [
@@ -227,13 +229,13 @@ def test_the_advancement_notices_are_the_owners_alone_in_one_query(table, django
 def test_the_review_badge_counts_the_pending_requests_of_the_gms_campaigns_only(
     table, django_assert_num_queries
 ):
-    mine, elsewhere = character_at_table(table, "pando"), character_at_table(table, "ourdnd")
+    mine, elsewhere = character_at_table(table, A), character_at_table(table, B)
     common = {"requested_by": table["player"], "base_version": 1, "build": {}}
     for status in ("pending", "pending", "approved"):
         Advancement.objects.create(**common, character=mine, status=status)
-    character_at_table(table, "paragon")  # a third campaign of the GM's, nothing pending there
-    other_gm_campaign = make_campaign(gm=table["stranger"], ruleset="pando", players=[table["player"]])
-    theirs = make_character(ruleset="pando", owner=table["player"], campaign=other_gm_campaign)
+    character_at_table(table, C)  # a third campaign of the GM's, nothing pending there
+    other_gm_campaign = make_campaign(gm=table["stranger"], ruleset=A, players=[table["player"]])
+    theirs = make_character(ruleset=A, owner=table["player"], campaign=other_gm_campaign)
     Advancement.objects.create(**common, character=theirs, status="pending")
     Advancement.objects.create(**common, character=elsewhere, status="rejected")
     with django_assert_num_queries(1):
@@ -275,7 +277,7 @@ def test_an_autosave_validates_no_more_than_an_update(client, slug):
 
 
 def test_a_returned_character_still_shows_the_gms_comment_in_the_builder(client):
-    table = make_table("ourdnd")
+    table = make_table(B)
     c = character_create(campaign=table.campaign, owner=table.player, name="Q")
     Advancement.objects.create(
         character=c,

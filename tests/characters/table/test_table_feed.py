@@ -4,6 +4,7 @@ removed member stops receiving. On the in-memory channel layer and on Redis (RED
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -13,13 +14,17 @@ from channels.testing import WebsocketCommunicator
 from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from characters.campaigns import services as campaign_services
 from characters.models import RollLog
 from characters.sheet import services as play
 from characters.table.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
 from characters.table.live import CLOSE_RECHECK
-from rulesets.engine.dice import FixedRoller
+from characters.templatetags.sheet_tags import chart_data
+from rulesets.engine import registry
+from rulesets.engine.dice import Roller
+from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,18 +61,22 @@ def _socket(user, campaign_id) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, f"/ws/campaigns/{campaign_id}/rolls/", headers=headers)
 
 
-def _roll(character, user, *, private=False, faces=(1, 2, 6)):
+#: The registry's first ruleset with a roll button: its sheet character rolls it.
+SLUG = vehicles.first(vehicles.rollable, "a ruleset with a roll button")
+
+
+def _roll(character, user, *, private=False, seed=1):
     return play.character_roll(
         character_id=character.pk,
         user=user,
-        rollable_id="skill:capability",
-        roller=FixedRoller(list(faces)),
+        rollable_id=vehicles.rollable(registry.get(SLUG)),
+        roller=Roller(random.Random(seed)),
         private=private,
     )
 
 
 def test_every_member_receives_a_player_s_roll_with_who_what_outcome_and_odds(layer, table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUG)
     campaign = character.campaign
 
     async def run():
@@ -83,14 +92,17 @@ def test_every_member_receives_a_player_s_roll_with_who_what_outcome_and_odds(la
     assert to_gm == to_other
     assert f'id="table-roll-{log.pk}"' in to_gm and 'hx-swap-oob="afterbegin"' in to_gm
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", to_gm))
-    # Coordination 3d6 at skill level 1, faces 1, 2, 6: one EP, a 34.7% chance.
-    assert "player for Pablo" in text or f"player for {character.name}" in text
-    assert "Capability" in text and "1 EP" in text and "(34.7% chance)" in text
-    assert "Odds: 0 EP 57.9%; 1 EP 34.7%; 2 EP 6.9%; 3 EP 0.5%" in text
+    # The roll, its outcome and that outcome's chance, and the whole odds, as the sheet's chart has them.
+    chart = chart_data(SLUG, log.result["odds"], log.result)
+    rolled = next(b for b in chart["bars"] if b["rolled"])
+    odds = "; ".join(f"{b['label']} {b['percent_text']}" for b in chart["bars"])
+    assert f"player for {character.name}" in text
+    assert escape(log.label) in text and escape(rolled["label"]) in text
+    assert f"({rolled['percent_text']} chance)" in text and f"Odds: {escape(odds)}" in text
 
 
 def test_an_outsider_and_an_anonymous_visitor_are_refused(layer, table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUG)
 
     async def run():
         return [await _socket(u, character.campaign_id).connect(timeout=2) for u in (table["stranger"], None)]
@@ -99,7 +111,7 @@ def test_an_outsider_and_an_anonymous_visitor_are_refused(layer, table):
 
 
 def test_a_private_gm_roll_reaches_the_gm_and_never_a_player(layer, table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUG)
     campaign = character.campaign
 
     async def run():
@@ -118,7 +130,7 @@ def test_a_private_gm_roll_reaches_the_gm_and_never_a_player(layer, table):
 
 
 def test_a_removed_member_s_feed_closes_and_stays_closed(layer, table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUG)
     campaign = character.campaign
 
     async def run():
@@ -138,14 +150,14 @@ def test_a_removed_member_s_feed_closes_and_stays_closed(layer, table):
 
 
 def test_a_player_cannot_roll_privately_and_nothing_is_logged(table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUG)
     with pytest.raises(PermissionDenied):
         _roll(character, table["player"], private=True)
     assert RollLog.objects.count() == 0
 
 
 def test_the_pages_show_the_last_rolls_and_a_private_one_to_the_gm_only(table):
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUG)
     public = _roll(character, table["player"])
     secret = _roll(character, table["gm"], private=True)
     assert public.campaign_id == secret.campaign_id == character.campaign_id
@@ -163,7 +175,7 @@ def test_the_pages_show_the_last_rolls_and_a_private_one_to_the_gm_only(table):
     detail = player.get(
         reverse("character_roll_detail", args=[character.pk, secret.pk]), **HX
     ).content.decode()
-    assert "Capability" not in detail
+    assert escape(secret.label) not in detail
     # The feed's catch-up list (after a reconnect) follows the same rule.
     feed = player.get(reverse("campaign_feed", args=[character.campaign_id]), **HX).content.decode()
     assert f'id="table-roll-{public.pk}"' in feed and f'id="table-roll-{secret.pk}"' not in feed
@@ -176,7 +188,7 @@ def test_the_pages_show_the_last_rolls_and_a_private_one_to_the_gm_only(table):
 def test_the_running_encounter_page_shows_the_table_s_rolls_too(table):
     from combat.models import Encounter
 
-    character = character_at_table(table, "pando")
+    character = character_at_table(table, SLUG)
     public = _roll(character, table["player"])
     secret = _roll(character, table["gm"], private=True)
     encounter = Encounter.objects.create(

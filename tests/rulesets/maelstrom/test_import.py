@@ -19,6 +19,7 @@ from rulesets.engine.base import Ruleset
 from rulesets.systems.maelstrom import importer
 from tests.characters.conftest import make_table
 from tests.factories import api_client
+from tests.test_empty_environment import run  # noqa: F401  (the fixture: manage.py with PATH and HOME only)
 
 SHEETS = Path(__file__).resolve().parent / "sheets"
 ROOT = Path(__file__).resolve().parents[3]
@@ -375,3 +376,24 @@ def test_the_import_page_still_refuses_what_is_neither_a_build_nor_a_sheet(clien
     )
     assert response.status_code == 422
     assert not Character.objects.filter(campaign=table.campaign).exists()
+
+
+def test_rules_import_answers_with_an_empty_environment(run):  # noqa: F811 (the imported fixture)
+    """The import door of the CLI in a fresh checkout with an empty environment (tests/test_empty_environment.py)."""
+    sheet_path, not_a_sheet = SHEETS / "vex.json", SHEETS / "not_a_sheet.json"
+    result = run("rules", "import", "maelstrom", str(sheet_path))
+    assert result.returncode == 0, result.stderr
+    (build,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert (build["format"], build["ruleset"], build["name"]) == (
+        "sheetforge.build/1",
+        "maelstrom",
+        '"Vex" Okonkwo',
+    )
+    assert build["attributes"]["precision"] == 4
+
+    result = run("rules", "import", "maelstrom", str(sheet_path), str(not_a_sheet))
+    assert result.returncode == 2
+    build, refused = [json.loads(line) for line in result.stdout.splitlines()]
+    assert build["ruleset"] == "maelstrom"
+    assert refused["path"] == str(not_a_sheet)
+    assert refused["error"].startswith("This is not a Maelstrom character sheet")

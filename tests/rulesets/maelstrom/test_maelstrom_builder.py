@@ -1,0 +1,72 @@
+"""A Maelstrom character from a paper sheet to valid and submitted in the builder, driven like a browser
+with htmx (moved from tests/characters/builder/test_builder.py, which keeps the session helpers)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.characters.builder.test_builder import start, submit
+from tests.characters.conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+MAELSTROM_SHEET = {
+    "attributes": {
+        "strength": 2,
+        "precision": 3,
+        "reflexes": 2,
+        "perception": 3,
+        "intelligence": 3,
+        "wits": 3,
+    },
+    "abilities": {
+        "investigation": 4,
+        "computer_science": 3,
+        "alertness": 2,
+        "technology": 2,
+        "medicine": 2,
+        "science": 2,
+        "stealth": 1,
+        "streetwise": 1,
+        "driving": 1,
+        "firearms": 1,
+        "humanities": 1,
+    },
+}
+
+
+def test_maelstrom_from_a_paper_sheet_to_valid(client):
+    from rulesets.engine import validate
+
+    table = make_table("maelstrom")
+    character, s = start(client, table, "Kestrel")
+    for group, values in MAELSTROM_SHEET.items():
+        for key, value in values.items():
+            s.set(f"/{group}/{key}", value)
+    s.change()
+    # Eleven abilities: the creation needs twelve.
+    assert "maelstrom.creation_abilities" in s.summary_codes()
+    s.set("/abilities/statecraft", 1).change()
+    assert "maelstrom.creation_abilities" not in s.summary_codes()
+    s.change(("_step", "/willpower|1"))
+    s.change(("_add", "/specialties"))
+    s.set("/specialties/0/ability", "investigation").set("/specialties/0/name", "Forensics").change()
+    build = {
+        "ruleset": "maelstrom",
+        "name": "Kestrel",
+        "budget": {"xp": 30},
+        **MAELSTROM_SHEET,
+        "willpower": 4,
+        "specialties": [{"ability": "investigation", "name": "Forensics"}],
+    }
+    build["abilities"] = {**build["abilities"], "statecraft": 1}
+    expected = validate(build)
+    assert expected.valid, expected.errors
+    assert s.figure("spent", "xp") == expected.spent["xp"] > 0
+    assert s.figure("remaining", "xp") == 30 - expected.spent["xp"]
+    # The creation widget shows free (creation) dots and XP dots.
+    creation = s.root.by_id("sec-creation")
+    assert creation.find_all("span", class_="dot free") and creation.find_all("span", class_="dot xp")
+    character = submit(client, s, character)
+    assert character.build["willpower"] == 4
