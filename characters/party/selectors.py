@@ -225,6 +225,11 @@ class _Recent:
         self.items: OrderedDict[Any, Any] = OrderedDict()
         self.lock = threading.Lock()
 
+    def __deepcopy__(self, memo: dict) -> _Recent:
+        # Kept in the campaign context's memo, which a copy of a fighter's report copies too: a
+        # cache is shared, never copied (its lock could not be).
+        return self
+
     def get(self, key: Any) -> Any:
         with self.lock:
             value = self.items.get(key)

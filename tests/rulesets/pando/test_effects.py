@@ -19,7 +19,7 @@ from rulesets.engine import effects as fx
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
-from tests.combat.conftest import pando
+from tests.rulesets.pando.fight_table import pando
 from tests.factories import api_client
 
 pytestmark = pytest.mark.django_db
