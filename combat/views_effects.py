@@ -161,7 +161,7 @@ def encounter_effect_apply(request: HtmxHttpRequest, encounter_id: int) -> HttpR
         messages.success(request, done)
         return redirect(reverse("encounter_detail", args=[encounter.pk]) + "#encounter-effects")
     encounter.refresh_from_db()
-    return _answer(request, encounter, {"done": done}, 200)
+    return _answer(request, encounter, {"done": done, "values": effect_forms.kept_after(values)}, 200)
 
 
 @login_required

@@ -271,6 +271,16 @@ def parse(post, made: Offer) -> Parsed:
     return Parsed(spec=spec, duration=duration, encounter=encounter, save_as=save_as, saved=saved)
 
 
+def kept_after(post) -> Any:
+    """What the form keeps after an effect is applied: the choices, so the place the person pressed
+    Enter in stays on the screen with the focus, but not the custom effect's name (a second press
+    asks for one, rather than applying it twice) nor "keep it"."""
+    kept = post.copy()
+    kept["custom_name"] = ""
+    kept.pop("save", None)
+    return kept
+
+
 def refusal_text(code: str, message: str, *, parsed: Parsed | None, character_name: str = "") -> str:
     """A refusal of the effects' service as the form says it: the engine's words, but where they would
     name a roll by its id (a saved effect made on another character), the form's."""

@@ -230,7 +230,14 @@ def character_effect_apply(request: HtmxHttpRequest, character_id: int) -> HttpR
     character = character_for_user(user=request.user, character_id=character.pk)
     html: str = render_to_string(
         FORM,
-        effect_apply_context(request, character, next_url=next_url, place=place, done=done),
+        effect_apply_context(
+            request,
+            character,
+            next_url=next_url,
+            place=place,
+            done=done,
+            values=effect_forms.kept_after(request.POST),
+        ),
         request=request,
     )
     html += _list_html(request, character, next_url=next_url, place=place, oob=True)

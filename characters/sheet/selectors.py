@@ -410,7 +410,7 @@ def roll_request(
     # then change them too (+1 difficulty on the scene's difficulty; hard meeting the table's easy).
     unaffected = rollable.get("unaffected")
     affected = isinstance(unaffected, dict) and rules.ruleset is not None
-    if affected:
+    if affected and isinstance(unaffected, dict):
         request = dict(unaffected)
     specs = {s["name"]: s for s in roll_inputs(rules, rollable)}
     for name, raw in (inputs or {}).items():
