@@ -19,8 +19,8 @@ from rulesets.engine import effects as fx
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
-from tests.rulesets.pando.fight_table import pando
 from tests.factories import api_client
+from tests.rulesets.pando.fight_table import pando
 
 pytestmark = pytest.mark.django_db
 RULESET = registry.get("pando")
