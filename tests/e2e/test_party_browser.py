@@ -119,7 +119,9 @@ def test_the_gm_s_party_page_follows_a_player_s_damage_live(browser, table_serve
                 return card && card.innerText.replace(/\\s+/g, " ").includes(text);
             }""",
             arg=[ayla.pk, now],
-            timeout=5000,
+            # Well under a second on a quiet machine (printed below; the budget is bench_party.py's);
+            # a loaded one (another worker's Chromium beside it) gets the suite's 15 s.
+            timeout=15000,
         )
         latency = time.monotonic() - started
         print(
