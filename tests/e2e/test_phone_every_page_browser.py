@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
+from tests.e2e.conftest import settled
 from tests.e2e.test_phone_screenshots_browser import LAYOUT_PROBLEMS
 from tests.e2e.test_sheet_play_browser import PHONE, _campaign_pages_of, _pages_of
 
@@ -74,18 +75,17 @@ def _every_page(table, slug) -> dict[str, tuple]:
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_every_page_fits_a_phone_without_sideways_scrolling(page_as, table, slug):
+def test_every_page_fits_a_phone_without_sideways_scrolling(tab_as, table, slug):
     found = {}
     for name, (user, url) in _every_page(table, slug).items():
-        page = page_as(user, viewport=PHONE)
+        page = tab_as(user, viewport=PHONE)
         response = page.goto(url)
         if response.status != 200:
             found[name] = {"status": response.status}
             continue
-        page.wait_for_timeout(100)
+        settled(page)
         width = page.evaluate("() => document.scrollingElement.scrollWidth")
         problems = page.evaluate(LAYOUT_PROBLEMS)
         if width > PHONE["width"] or problems["overflow"]:
             found[name] = {"scrollWidth": width, "overflow": problems["overflow"]}
-        page.context.close()
     assert found == {}, found

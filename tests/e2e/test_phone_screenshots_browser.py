@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulesets.engine import registry
+from tests.e2e.conftest import settled
 from tests.e2e.test_sheet_play_browser import PHONE, _pages_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,14 +58,14 @@ LAYOUT_PROBLEMS = """() => {
 
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-def test_phone_pages_fit_the_screen_and_are_saved_as_screenshots(page_as, table, slug):
+def test_phone_pages_fit_the_screen_and_are_saved_as_screenshots(tab_as, table, slug):
     pages = _pages_of(table, slug)
     found = {}
     for name in ("sheet", "builder", "advance", "campaign", "encounter"):
         user, url = pages[name]
-        page = page_as(user, viewport=PHONE)
+        page = tab_as(user, viewport=PHONE)
         page.goto(url)
-        page.wait_for_timeout(200)
+        settled(page)
         page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}.png"), full_page=True)
         height = page.evaluate("() => document.documentElement.scrollHeight")
         for n, top in enumerate(range(0, min(height, 8 * PHONE["height"]), PHONE["height"]), start=1):
@@ -74,5 +75,4 @@ def test_phone_pages_fit_the_screen_and_are_saved_as_screenshots(page_as, table,
         problems = page.evaluate(LAYOUT_PROBLEMS)
         if problems["pageWidth"] > problems["width"] or problems["overflow"] or problems["small"]:
             found[name] = problems
-        page.context.close()
     assert found == {}, found

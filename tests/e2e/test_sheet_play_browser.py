@@ -183,19 +183,18 @@ def _leaks(page) -> list[str]:
 
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-def test_players_read_game_words_only_on_every_page(page_as, table, slug):
+def test_players_read_game_words_only_on_every_page(tab_as, table, slug):
     pages = _pages_of(table, slug)
     character = character_at_table(table, slug)
     pages.update(_campaign_pages_of(table, character))
     found = {}
     for name, (user, url) in pages.items():
-        page = page_as(user, viewport=PHONE)
+        page = tab_as(user, viewport=PHONE)
         response = page.goto(url)
         assert response.status == 200, (name, response.status)
         leaks = _leaks(page)
         if leaks:
             found[name] = leaks
-        page.context.close()
     assert found == {}, found
 
 
@@ -249,13 +248,13 @@ def test_refusals_on_the_homebrew_and_import_pages_speak_game_words(page_as, tab
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-def test_axe_finds_no_serious_or_critical_violation(page_as, table, slug, size):
+def test_axe_finds_no_serious_or_critical_violation(tab_as, table, slug, size):
     pages = _pages_of(table, slug)
     source = AXE.read_text(encoding="utf-8")
     found = {}
     for name in ("sheet", "builder", "campaign", "encounter"):
         user, url = pages[name]
-        page = page_as(user, viewport=SIZES[size])
+        page = tab_as(user, viewport=SIZES[size])
         page.goto(url)
         page.evaluate(source)  # through the DevTools protocol: not an inline script, the CSP allows it
         result = page.evaluate("""async () => {
@@ -265,5 +264,4 @@ def test_axe_finds_no_serious_or_critical_violation(page_as, table, slug, size):
         }""")
         if result:
             found[name] = result
-        page.context.close()
     assert found == {}, found
