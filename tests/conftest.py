@@ -111,21 +111,15 @@ def pytest_report_header(config):
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """Under pytest-xdist (``make test``: ``--dist loadfile``) a test file runs on one worker, and the
-    browser tests (tests/e2e/, and each ruleset's tests/rulesets/<slug>/e2e/) all on one worker, one
-    after another: they assert what a person sees
-    within a second or two, and two Chromiums with their live servers on a 2-core machine would make
-    that a race against the other worker rather than against the page."""
+    """Under pytest-xdist (``make test``: ``--dist loadfile``) the scheduler of tests/scheduling.py:
+    a test file per worker at a time (a browser file per test function), the longest first, and the
+    tests marked ``alone`` (a wall-clock budget) at the end on one worker while the others have
+    stopped."""
     if config.getvalue("dist") != "loadfile":
         return None
-    from xdist.scheduler import LoadScopeScheduling
+    from tests.scheduling import make_scheduler
 
-    class FileOrBrowser(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return "browser" if path.startswith("tests/e2e/") or "/e2e/" in path else path
-
-    return FileOrBrowser(config, log)
+    return make_scheduler(config, log)
 
 
 def pytest_collection_modifyitems(config, items):

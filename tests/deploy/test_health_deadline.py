@@ -23,6 +23,9 @@ from django.conf import settings
 
 from config import health
 
+# alone: a 503 within a second (tests/scheduling.py runs these with no other worker busy)
+pytestmark = pytest.mark.alone
+
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
 LIMIT_S = 1.0

@@ -33,6 +33,9 @@ from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import PASSWORD, make_user
 from tests.vehicles import SLUGS
 
+# alone: pages within a second while Redis is away (tests/scheduling.py runs these with no other worker busy)
+pytestmark = pytest.mark.alone
+
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
 PAGE_LIMIT_S = 1.0

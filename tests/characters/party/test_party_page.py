@@ -313,6 +313,7 @@ def _everything(client, table, campaign, rollable_id, character_id):
     return {"page": page, "api": api, "odds": odds, "card": card}
 
 
+@pytest.mark.alone  # each answer within half a second (tests/scheduling.py: no other worker busy)
 @pytest.mark.parametrize("slug", RULESETS)
 def test_the_page_the_party_and_its_odds_take_as_many_queries_for_eight_characters_as_for_two(
     slug, table, client

@@ -14,7 +14,8 @@ from rulesets.engine.dice import FixedRoller
 from tests.e2e.test_sheet_live_browser import _api_state, _in_thread, _sheet, _table
 from tests.e2e.test_table_feed_browser import table_server  # noqa: F401 (the fixture)
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# alone: a live change within a second (tests/scheduling.py runs these with no other worker busy)
+pytestmark = [pytest.mark.browser, pytest.mark.alone, pytest.mark.django_db(transaction=True)]
 
 
 def test_two_devices_lowering_one_pool_within_50_ms_lower_it_by_two(browser, table_server):  # noqa: F811

@@ -10,7 +10,8 @@ import pytest
 from tests.e2e.test_sheet_live_browser import _api_state, _sheet, _table
 from tests.e2e.test_table_feed_browser import table_server  # noqa: F401 (the fixture)
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+# alone: a live change within a second (tests/scheduling.py runs these with no other worker busy)
+pytestmark = [pytest.mark.browser, pytest.mark.alone, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_gm_change_reaches_the_player_s_open_sheet_within_a_second_keeping_their_typing(
