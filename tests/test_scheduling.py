@@ -10,7 +10,7 @@ from tests import scheduling
 
 def test_a_browser_test_is_a_unit_of_its_own_function_and_any_other_goes_with_its_file():
     assert (
-        scheduling.unit_of("tests/e2e/test_sheet_play_browser.py::test_axe_finds_no_serious[pando-phone]")
+        scheduling.unit_of("tests/e2e/test_sheet_play_browser.py::test_axe_finds_no_serious[slug-phone]")
         == "tests/e2e/test_sheet_play_browser.py::test_axe_finds_no_serious"
     )
     assert scheduling.unit_of("tests/rulesets/x/e2e/test_x_browser.py::test_y") == (
@@ -37,7 +37,7 @@ def test_durations_are_read_per_unit_and_written_longest_first(tmp_path, monkeyp
     xml = tmp_path / "run.xml"
     xml.write_text(
         '<testsuites><testsuite name="pytest">'
-        '<testcase classname="tests.e2e.test_a_browser" name="test_walk[pando]" time="4.0"/>'
+        '<testcase classname="tests.e2e.test_a_browser" name="test_walk[one]" time="4.0"/>'
         '<testcase classname="tests.e2e.test_a_browser" name="test_walk[coin]" time="3.5"/>'
         '<testcase classname="tests.test_b" name="test_one" time="1.0"/>'
         '<testcase classname="tests.test_b" name="test_two" time="9.0"/>'
