@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +24,7 @@ from characters.compiled import CompiledQuery
 from characters.effects.clock import clock
 from characters.effects.selectors import effect_view
 from characters.models import Advancement, Campaign, Character, LedgerEntry
+from characters.recent import Recent
 from characters.sheet.selectors import (
     character_play_state,
     character_report,
@@ -217,34 +216,6 @@ class MemberRules:
         return next((r for r in self.rollables if r["id"] == rollable_id), None)
 
 
-class _Recent:
-    """A small map that forgets the least recently used entry past ``size``."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.items: OrderedDict[Any, Any] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def __deepcopy__(self, memo: dict) -> _Recent:
-        # Kept in the campaign context's memo, which a copy of a fighter's report copies too: a
-        # cache is shared, never copied (its lock could not be).
-        return self
-
-    def get(self, key: Any) -> Any:
-        with self.lock:
-            value = self.items.get(key)
-            if value is not None:
-                self.items.move_to_end(key)
-            return value
-
-    def put(self, key: Any, value: Any) -> None:
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
 def _safe(name: str, default: Any, fn, *args, **kwargs) -> Any:
     """A ruleset hook that fails (not written yet, or tripping over an odd state) gives an empty
     block on the party page, never a 500."""
@@ -280,13 +251,13 @@ def _key(character: Character) -> tuple:
     return (character.pk, character.version, character.updated)
 
 
-def _kept(character: Character) -> tuple[_Recent, Ruleset, Context] | None:
+def _kept(character: Character) -> tuple[Recent, Ruleset, Context] | None:
     """Where the rules' answers about ``character`` are kept: its campaign's rules context's."""
     ruleset = character_ruleset(character)
     if ruleset is None:
         return None
     ctx = campaign_context(campaign=character.campaign, ruleset=ruleset)
-    return ctx.memo("party.member_rules", lambda: _Recent(KEPT_VERSIONS)), ruleset, ctx
+    return ctx.memo("party.member_rules", lambda: Recent(KEPT_VERSIONS)), ruleset, ctx
 
 
 def _member_rules(character: Character, ruleset: Ruleset, ctx: Context) -> MemberRules:

@@ -28,7 +28,7 @@ from characters.sheet.selectors import (
     roll_request,
     rollable_for,
     sheet_numbers,
-    sheet_rules,
+    sheet_rules_kept,
     single_inputs,
     table_numbers,
 )
@@ -66,6 +66,25 @@ def _equipment(character: Character, rules: SheetRules) -> dict[str, Any] | None
     except Exception:  # a build shaped so oddly that the ruleset trips over it
         logger.exception("equipment of %s failed", rules.ruleset.slug)
         return None
+
+
+def _sheet_links(character: Character) -> dict[str, str]:
+    """The sheet's header links (and its live block's fetch), reversed once per character version
+    rather than by a {% url %} per link per view."""
+    pk = character.pk
+    links = {
+        "live": reverse("character_sheet_live", args=[pk]),
+        "builder": reverse("character_builder", args=[pk]),
+        "advance": reverse("character_advance", args=[pk]),
+        "advancements": reverse("character_advancements", args=[pk]),
+        "ledger": reverse("character_ledger", args=[pk]),
+        "history": reverse("character_history", args=[pk]),
+        "play_log": reverse("character_play_log", args=[pk]),
+        "campaign": "",
+    }
+    if character.campaign_id:
+        links["campaign"] = reverse("campaign_detail", args=[character.campaign_id])
+    return links
 
 
 def _effect_rows(effects: dict[str, Any]) -> list[dict[str, Any]]:
@@ -120,6 +139,16 @@ def _roll_groups(
             }
         )
     return groups
+
+
+def _kept_roll_groups(
+    rules: SheetRules, *, can_edit_state: bool, picker: bool, shown: frozenset[str]
+) -> dict[str, list[dict[str, Any]]]:
+    """``_roll_groups`` of the rules' rollables, once per rules answers and arguments."""
+    return rules.once(
+        ("roll_groups", can_edit_state, picker, shown),
+        lambda: _roll_groups(rules.rollables, can_edit_state=can_edit_state, picker=picker, shown=shown),
+    )
 
 
 def _compare(a: Any, op: str, b: Any) -> bool:
@@ -346,7 +375,7 @@ def _multi(inputs: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> dict[str, Any]:
-    rules: SheetRules = extra.pop("rules", None) or sheet_rules(character=character)
+    rules: SheetRules = extra.pop("rules", None) or sheet_rules_kept(character=character)
     may_edit_state = can_edit_state(request.user, character)
     picker = roll_picker(rules, _last_picks(extra.get("rolls"), request.user)) if may_edit_state else None
     if "rolls" in extra:
@@ -355,10 +384,11 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
     form = _roll_form(character, rules, request=request, can_roll=may_edit_state, picker=picker)
     report = character.report or {}
     live = rules.report.as_dict() if rules.report else report
-    gear = _equipment(character, rules)
+    gear = rules.once("equipment", lambda: _equipment(character, rules))
     return {
         "character": character,
         "campaign": character.campaign,
+        "links": rules.once("links", lambda: _sheet_links(character)),
         "rules": rules,
         "slug": character.ruleset,
         "ruleset_name": rules.ruleset.name if rules.ruleset else character.ruleset,
@@ -374,20 +404,23 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
             }
             for c in live.get("budget", {})
         ],
-        "summary": _build_summary(
-            character.build if isinstance(character.build, dict) else {},
-            rules.ruleset.equipment_key if gear and rules.ruleset else None,
+        "summary": rules.once(
+            "summary",
+            lambda: _build_summary(
+                character.build if isinstance(character.build, dict) else {},
+                rules.ruleset.equipment_key if gear and rules.ruleset else None,
+            ),
         ),
         "equipment": (gear or {}).get("rows") or [],
         "equipment_states": (gear or {}).get("states") or [],
         "equipment_label": (gear or {}).get("label") or "",
-        "sections": _section_views(rules.sections),
+        "sections": rules.once("sections", lambda: _section_views(rules.sections)),
         "effects": effects,
         "effect_labels": effects.get("labels") or [],
-        "effect_rows": _effect_rows(effects),
+        "effect_rows": rules.once("effect_rows", lambda: _effect_rows(effects)),
         **form,
-        "roll_groups": _roll_groups(
-            rules.rollables,
+        "roll_groups": _kept_roll_groups(
+            rules,
             can_edit_state=may_edit_state,
             picker=picker is not None,
             shown=frozenset(n["name"] for n in form["roll_numbers"]),

@@ -19,6 +19,7 @@ from django.db.models.fields.json import KT
 from characters.campaigns.selectors import campaign_context
 from characters.compiled import CompiledQuery
 from characters.models import Character, RollLog
+from characters.recent import Recent
 from rulesets.engine import registry
 from rulesets.engine.base import Context, RollInputError, Ruleset
 from rulesets.engine.report import Report
@@ -52,6 +53,19 @@ class SheetRules:
     build: dict[str, Any] = field(default_factory=dict)
     #: The odds form's fields the table sets (``roll_inputs``), read once per request.
     table_fields: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    #: What the sheet's presenters worked out from these answers alone (no viewer, no request),
+    #: kept with them (``SheetRules.once``).
+    presented: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def once(self, key: Any, make: Any) -> Any:
+        """``make()`` the first time ``key`` is asked for on these answers, the same value after:
+        a view-model that depends on the rules' answers only (and on ``key``), worked out once
+        per character version when the answers are kept (``sheet_rules_kept``). Read-only."""
+        try:
+            return self.presented[key]
+        except KeyError:
+            value = self.presented[key] = make()
+            return value
 
     @property
     def derived(self) -> dict[str, Any]:
@@ -140,6 +154,31 @@ def sheet_rules(*, character: Character) -> SheetRules:
     )
     rules.rollables = _hook(rules, "rollables", [], ruleset.rollables, build, report, state, ctx=ctx) or []
     return rules
+
+
+#: How many characters' sheet answers a process keeps per campaign rules (``sheet_rules_kept``).
+KEPT_SHEETS = 256
+
+
+def sheet_rules_kept(*, character: Character) -> SheetRules:
+    """``sheet_rules``, worked out once per character version: every view of a sheet (and the live
+    fetch of every open sheet after a change) asks the same answers of the same build and play
+    state. Kept on the campaign's rules context (one per house rules and homebrew, so a change of
+    those starts afresh), keyed by the character's id, version, last save and status: every change
+    of its build or play state makes a new version (characters/versions.py). The answers are read,
+    never changed, by the sheet's presenters (``sheet_context``); a writer works on its own
+    ``sheet_rules``."""
+    ruleset = character_ruleset(character)
+    if ruleset is None:
+        return sheet_rules(character=character)
+    ctx = campaign_context(campaign=character.campaign, ruleset=ruleset)
+    kept = ctx.memo("sheet.rules", lambda: Recent(KEPT_SHEETS))
+    key = (character.pk, character.version, character.updated, character.status)
+    found = kept.get(key)
+    if found is None:
+        found = sheet_rules(character=character)
+        kept.put(key, found)
+    return found
 
 
 def _with_body_shapes(ruleset: Ruleset, sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
