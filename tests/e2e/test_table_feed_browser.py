@@ -9,6 +9,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -21,18 +23,6 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
-PORTS = range(8850, 8900)  # this worktree's ports
-
-
-def _port() -> int:
-    for port in PORTS:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    pytest.skip("no free port in 8850-8899")
 
 
 @pytest.fixture
@@ -47,7 +37,6 @@ def serve_daphne(application: str):
         pytest.skip("a server process shares the test database: Postgres only")
     db = connection.settings_dict
     url = f"postgres://{db.get('USER') or 'postgres'}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
-    port = _port()
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -58,21 +47,35 @@ def serve_daphne(application: str):
         "REDIS_URL": "",
         "LOG_LEVEL": "ERROR",
     }
+    # The listening socket is opened here, on a port the system picks, and handed to daphne
+    # (``--fd``): no two servers of parallel test workers can race for one port, and no request
+    # can reach another worker's server (on another test database) by mistake.
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    port = listener.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), application],
+        [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), application],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        pass_fds=[listener.fileno()],
     )
+    listener.close()  # daphne has its own copy
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    while True:  # the socket accepts at once; wait until daphne answers on it
         if proc.poll() is not None:
             pytest.fail("daphne did not start: " + proc.stderr.read().decode()[-2000:])
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                break
+        except urllib.error.HTTPError:
+            break  # it answered (a 503 names a service away: the test will see it)
         except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("daphne did not answer /healthz within 20 s")
             time.sleep(0.1)
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
