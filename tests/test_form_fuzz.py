@@ -12,7 +12,7 @@ Three people post: the characters' owner, the GM, and an outsider (a GM of anoth
 every request names objects that are not theirs. Nobody gets a 5xx; a 4xx leaves every row of
 the characters and combat apps as it was; the outsider never gets past the access check.
 
-``FORM_FUZZ_EXAMPLES`` sets the examples per endpoint and person (default 3, 6 with ``FUZZ=full``:
+``FORM_FUZZ_EXAMPLES`` sets the examples per endpoint and person (default 2, 6 with ``FUZZ=full``:
 tests/fuzz.py); ``FORM_FUZZ_RANDOM=1`` explores new ones instead of the fixed, reproducible sequence.
 """
 
@@ -46,8 +46,8 @@ from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.django_db]
 
-#: Examples per endpoint and person: 6 in the full profile, 3 by default (tests/fuzz.py).
-EXAMPLES = int(os.environ.get("FORM_FUZZ_EXAMPLES", fuzz.examples(full=6, smoke=3)))
+#: Examples per endpoint and person: 6 in the full profile, 2 by default (tests/fuzz.py).
+EXAMPLES = int(os.environ.get("FORM_FUZZ_EXAMPLES", fuzz.examples(full=6, smoke=2)))
 RANDOM = os.environ.get("FORM_FUZZ_RANDOM") == "1"
 #: Count every problem instead of stopping at the first (to measure, e.g. on an older commit).
 TALLY = os.environ.get("FORM_FUZZ_TALLY") == "1"
