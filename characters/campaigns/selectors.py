@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import overload
+import hashlib
+import json
+from typing import Any, overload
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
@@ -118,3 +120,21 @@ def campaign_context(
     if ruleset is None:
         return None
     return ruleset.context(campaign.house_rules or None, campaign.homebrew or None, phase=phase)
+
+
+def campaign_rules_digest(campaign: Any) -> str:
+    """A digest of everything of ``campaign`` the rules of its characters' sheets may read: its
+    settings (house rules among them) and its homebrew. Part of the key of what a sheet keeps (its
+    ``{% cache %}`` blocks, ``sheet_rules_kept``), so a change of either starts afresh. Worked out
+    once per loaded campaign and value of each (homebrew may be a whole catalogue)."""
+    if campaign is None:
+        return ""
+    rules = [getattr(campaign, "settings", None), getattr(campaign, "homebrew", None)]
+    kept = campaign.__dict__.get("_rules_digest")
+    if kept is not None and kept[0] is rules[0] and kept[1] is rules[1]:
+        return kept[2]  # the same documents (one given a new value gets a new digest)
+    digest = hashlib.blake2b(
+        json.dumps(rules, sort_keys=True, default=str).encode(), digest_size=12
+    ).hexdigest()
+    campaign.__dict__["_rules_digest"] = (rules[0], rules[1], digest)
+    return digest

@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.db.models.fields.json import KT
 
-from characters.campaigns.selectors import campaign_context
+from characters.campaigns.selectors import campaign_context, campaign_rules_digest
 from characters.compiled import CompiledQuery
 from characters.models import Character, RollLog
 from characters.recent import Recent
@@ -163,9 +163,10 @@ KEPT_SHEETS = 256
 def sheet_rules_kept(*, character: Character) -> SheetRules:
     """``sheet_rules``, worked out once per character version: every view of a sheet (and the live
     fetch of every open sheet after a change) asks the same answers of the same build and play
-    state. Kept on the campaign's rules context (one per house rules and homebrew, so a change of
-    those starts afresh), keyed by the character's id, version, last save and status: every change
-    of its build or play state makes a new version (characters/versions.py). The answers are read,
+    state. Kept on the campaign's rules context (one per house rules and homebrew), keyed by the
+    character's id, version, last save and status (every change of its build or play state makes
+    a new version: characters/versions.py) and the campaign's rules digest, as the sheet's
+    ``{% cache %}`` blocks are. The answers are read,
     never changed, by the sheet's presenters (``sheet_context``); a writer works on its own
     ``sheet_rules``."""
     ruleset = character_ruleset(character)
@@ -173,7 +174,15 @@ def sheet_rules_kept(*, character: Character) -> SheetRules:
         return sheet_rules(character=character)
     ctx = campaign_context(campaign=character.campaign, ruleset=ruleset)
     kept = ctx.memo("sheet.rules", lambda: Recent(KEPT_SHEETS))
-    key = (character.pk, character.version, character.updated, character.status)
+    # The campaign's settings and homebrew as the sheet's cached blocks key them (a setting no
+    # ruleset reads changes no context, yet the blocks are worked out afresh: so are these).
+    key = (
+        character.pk,
+        character.version,
+        character.updated,
+        character.status,
+        campaign_rules_digest(character.campaign),
+    )
     found = kept.get(key)
     if found is None:
         found = sheet_rules(character=character)

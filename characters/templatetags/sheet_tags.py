@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from typing import Any
 
@@ -11,6 +10,7 @@ from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.translation import get_language
 
+from characters.campaigns.selectors import campaign_rules_digest
 from characters.sheet.selectors import label as _label
 from rulesets.charts import odds_bars
 from rulesets.engine import words
@@ -38,25 +38,11 @@ def ruleset_template(slug: Any, name: str, fallback: str) -> tuple[str, str]:
     return (f"{slug}/{name}.html", fallback)
 
 
-def _rules_digest(campaign: Any) -> str:
-    rules = [getattr(campaign, "settings", None), getattr(campaign, "homebrew", None)]
-    return hashlib.blake2b(
-        json.dumps(rules, sort_keys=True, default=str).encode(), digest_size=12
-    ).hexdigest()
-
-
 @register.simple_tag(takes_context=True, name="sheet_fragment_key")
 def sheet_fragment_key_tag(context: Any, character: Any, slug: Any) -> str:
-    """``{% sheet_fragment_key character slug as key %}``: ``sheet_fragment_key``, the campaign's rules
-    digested once per render (each cached block of the page asks; homebrew may be a catalogue)."""
-    memo = context.render_context.setdefault("sheet_rules_digest", {})
-    campaign = getattr(character, "campaign", None)
-    digest = memo.get(id(campaign)) if campaign is not None else None
-    if digest is None:
-        digest = memo[id(campaign)] = _rules_digest(campaign)
-    return (
-        f"{getattr(character, 'pk', '')}.{getattr(character, 'version', '')}.{slug}.{digest}.{get_language()}"
-    )
+    """``{% sheet_fragment_key character slug as key %}``: ``sheet_fragment_key`` (the campaign's
+    rules are digested once per loaded campaign, ``campaign_rules_digest``)."""
+    return sheet_fragment_key(character, slug)
 
 
 def sheet_fragment_key(character: Any, slug: Any) -> str:
@@ -66,7 +52,7 @@ def sheet_fragment_key(character: Any, slug: Any) -> str:
     Nothing of the viewer: a block that prints something of the viewer adds it to its ``{% cache %}``
     (the play state: whether the viewer may edit it; the equipment: the build) and keeps their CSRF
     tokens out (``{% csrf_late %}``); the derived numbers, effects and build hold nothing of the viewer."""
-    digest = _rules_digest(getattr(character, "campaign", None))
+    digest = campaign_rules_digest(getattr(character, "campaign", None))
     return (
         f"{getattr(character, 'pk', '')}.{getattr(character, 'version', '')}.{slug}.{digest}.{get_language()}"
     )
