@@ -52,3 +52,24 @@ def test_durations_are_read_per_unit_and_written_longest_first(tmp_path, monkeyp
         ("tests/e2e/test_a_browser.py::test_walk", 7.5),
     ]
     assert scheduling._known() == written
+
+
+def test_a_package_s_browser_units_go_out_together_in_the_place_of_its_longest():
+    units = {
+        "tests/test_big.py": 50.0,
+        "tests/e2e/test_a_browser.py::test_one": 40.0,
+        "tests/rulesets/x/e2e/test_x_browser.py::test_two": 30.0,
+        "tests/test_mid.py": 20.0,
+        "tests/e2e/test_b_browser.py::test_three": 10.0,
+        "tests/rulesets/x/e2e/test_y_browser.py::test_four": 5.0,
+        "tests/test_small.py": 1.0,
+    }
+    assert scheduling.in_order(units, units.__getitem__) == [
+        "tests/test_big.py",
+        "tests/e2e/test_a_browser.py::test_one",
+        "tests/e2e/test_b_browser.py::test_three",
+        "tests/rulesets/x/e2e/test_x_browser.py::test_two",
+        "tests/rulesets/x/e2e/test_y_browser.py::test_four",
+        "tests/test_mid.py",
+        "tests/test_small.py",
+    ]
