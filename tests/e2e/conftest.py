@@ -44,6 +44,11 @@ def browser():
         pytest.skip(
             f"{CHROMIUM} is missing: apt-get install chromium (CI installs it; never `playwright install`)"
         )
+    # expect()'s own default is 5 s; pages and actions get 10 s (``browser_context``). A page that
+    # answers in well under a second alone can take seconds while the other test worker's browser
+    # and server share the two cores: an assertion's wait is the suite's 15 s (failures still name
+    # what was awaited; tests that hold a time budget assert it themselves).
+    sync_api.expect.set_options(timeout=15_000)
     with sync_api.sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium

@@ -156,7 +156,7 @@ def test_the_gm_frightens_a_character_for_one_round_and_the_players_odds_drop_th
         sheet.wait_for_function(
             "(want) => { const s = document.querySelector('#roll-odds-chart svg'); return s && s.getAttribute('aria-label') === want; }",
             arg=frightened,
-            timeout=5000,
+            timeout=15_000,
         )
         effects = sheet.locator(f"#character-effects-{ayla.pk}").inner_text()
         assert named in effects and "1 round left" in effects
@@ -179,21 +179,23 @@ def test_the_gm_frightens_a_character_for_one_round_and_the_players_odds_drop_th
             board.wait_for_function(
                 "(v) => document.querySelector('#encounter-status').getAttribute('data-version') !== v",
                 arg=version,
-                timeout=5000,
+                timeout=15_000,
             )
             board.wait_for_selector("#encounter-next-turn:not([disabled])")
         assert f"Round {start + 1}" in board.locator("[data-testid=encounter-round]").inner_text()
         ended = f"{named} ends on Ayla."
-        board.locator("#encounter-log-list", has_text=ended).wait_for(timeout=5000)
+        board.locator("#encounter-log-list", has_text=ended).wait_for(timeout=15_000)
         assert ended in board.locator("#table-feed-list").inner_text()
         assert board.locator(f"#combatant-{pc.pk} .combatant-effects").count() == 0
 
         sheet.wait_for_function(
             "(want) => { const s = document.querySelector('#roll-odds-chart svg'); return s && s.getAttribute('aria-label') === want; }",
             arg=calm,
-            timeout=5000,
+            timeout=15_000,
         )
-        sheet.locator(f"#character-effects-{ayla.pk}", has_text="No effects on Ayla.").wait_for(timeout=5000)
+        sheet.locator(f"#character-effects-{ayla.pk}", has_text="No effects on Ayla.").wait_for(
+            timeout=15_000
+        )
         assert sheet.evaluate("() => window.__notReloaded === true")
         assert fx.active_entries(Character.objects.get(pk=ayla.pk).state) == []
     finally:
