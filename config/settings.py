@@ -224,6 +224,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes first: it refuses a locked-out sign-in before the password is even checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # Django's ModelBackend, loading the session's user with the navigation's review badge in the
+    # same query (characters/accounts/backends.py); ModelBackend itself for sessions that name it.
+    "characters.accounts.backends.SessionUserBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"

@@ -10,7 +10,18 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet, Sum
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    ExpressionWrapper,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from characters.compiled import CompiledQuery
@@ -249,8 +260,13 @@ def cost_changes(old_costs: list[dict] | None, new_costs: list[dict] | None) -> 
 
 
 def review_badge(*, user) -> dict[str, Any]:
-    """{"review_gm": runs a campaign, "review_pending": pending requests there}: one query, a row
-    per campaign ``user`` runs (every page's navigation runs it: compiled once, ``_BADGE``)."""
+    """{"review_gm": runs a campaign, "review_pending": pending requests there}: every page's
+    navigation shows it. Read with the signed-in user itself when the session's backend loaded it
+    so (``with_review_badge``: no query of its own), else one query, a row per campaign ``user``
+    runs (compiled once, ``_BADGE``)."""
+    loaded = getattr(user, "loaded_review_badge", None)
+    if loaded is not None:
+        return {"review_gm": bool(loaded[0]), "review_pending": int(loaded[1] or 0)}
     rows = _BADGE.fetch(user=user.pk)
     return {"review_gm": bool(rows), "review_pending": sum(pending for _, pending in rows)}
 
@@ -266,6 +282,24 @@ def _badge_rows(user) -> QuerySet:
 
 
 _BADGE = CompiledQuery(_badge_rows, "user")
+
+
+def with_review_badge(users: QuerySet) -> QuerySet:
+    """``users`` with what ``review_badge`` says, read by the same statement (two subqueries): whether
+    each runs a campaign (``review_gm_read``) and the pending requests there (``review_pending_read``).
+    The session's user is loaded so (characters/accounts/backends.py): a page's navigation then asks
+    no query of its own."""
+    pending = (
+        Advancement.objects.filter(character__campaign__gm=OuterRef("pk"), status=Advancement.Status.PENDING)
+        .order_by()
+        .values("character__campaign__gm")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return users.annotate(
+        review_gm_read=Exists(Campaign.objects.filter(gm=OuterRef("pk"))),
+        review_pending_read=Coalesce(Subquery(pending), 0),
+    )
 
 
 def advancement_pending(*, character: Character) -> Advancement | None:
