@@ -24,6 +24,8 @@ FOLDERS = [rs for rs in registry.all_rulesets() if rs.package_dir.parent == SYST
 #: Written by a tool, not by a person: the scheduler's timings of each unit of tests, whose names
 #: are the test files' paths (tests/rulesets/<slug>/... among them). tests/scheduling.py.
 GENERATED = {ROOT / "tests" / "durations.json"}
+#: Folders of output a tool writes and git ignores: ``make bench``'s results (bench/run.py).
+GENERATED_FOLDERS = {ROOT / "bench" / "results"}
 
 
 def _words() -> re.Pattern[str]:
@@ -36,6 +38,8 @@ def _files():
     for top in SEARCHED:
         for path in sorted((ROOT / top).rglob("*")):
             if not path.is_file() or "__pycache__" in path.parts or path in GENERATED:
+                continue
+            if any(folder in path.parents for folder in GENERATED_FOLDERS):
                 continue
             if any(folder in path.parents for folder in own_tests):
                 continue

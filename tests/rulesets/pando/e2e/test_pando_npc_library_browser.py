@@ -32,6 +32,10 @@ def test_gm_builds_an_ogre_keeps_it_and_adds_three_from_the_encounter(browser, a
         page.goto(reverse("npc_library", args=[campaign.pk]))
         page.locator('a[data-archetype="ogre"]').click()
         expect(page.get_by_role("heading", level=1)).to_contain_text("New NPC")
+        # The form answers changes once the page's scripts have run (on a loaded machine the
+        # heading is there well before): as a person, wait for the page to be ready.
+        page.wait_for_load_state("load")
+        page.wait_for_function("() => window.htmx !== undefined && document.readyState === 'complete'")
         strength = page.locator('input[name="/attributes/strength"]')
         strength.fill("10")
         strength.dispatch_event("change")
