@@ -38,8 +38,8 @@ serve: venv
 # answers (PG_PROBE_URL), else a throwaway cluster from Debian's postgresql binaries (removed after),
 # else (loudly) SQLite with the Postgres-only tests skipped by name. deploy/testdb.py says which.
 # pytest-xdist: TEST_WORKERS processes (default one per core, at most 4; 0 runs in this process),
-# handed their work by tests/scheduling.py (a test file or a single browser test at a time, the
-# longest first, the tests marked alone last with no other worker busy), each worker its own test
+# handed their work by tests/scheduling.py (a test file at a time, the longest first, the browser
+# tests one after another on one worker, the tests marked alone last with no other worker busy), each worker its own test
 # database and Redis database (tests/conftest.py). FUZZ=full runs the fuzzers' full budgets (tests/fuzz.py).
 TEST_WORKERS ?= auto
 test: venv-dev

@@ -112,7 +112,7 @@ def pytest_report_header(config):
 
 def pytest_xdist_make_scheduler(config, log):
     """Under pytest-xdist (``make test``: ``--dist loadfile``) the scheduler of tests/scheduling.py:
-    a test file per worker at a time (a browser file per test function), the longest first, and the
+    a test file per worker at a time (the browser tests as one, on one worker), the longest first, and the
     tests marked ``alone`` (a wall-clock budget) at the end on one worker while the others have
     stopped."""
     if config.getvalue("dist") != "loadfile":

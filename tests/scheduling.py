@@ -1,14 +1,16 @@
 """How ``make test`` shares the tests between its pytest-xdist workers (tests/conftest.py's
 ``pytest_xdist_make_scheduler``; ``--dist loadfile``).
 
-- **Units.** A test file is one unit (its module fixtures are set up once), except a browser file
-  (tests/e2e/, tests/rulesets/<slug>/e2e/), whose test functions are units of their own: its
-  fixtures are per test, and one file of 40 browser tests would otherwise be the run's long tail.
+- **Units.** A test file is one unit (its module fixtures are set up once), and every browser test
+  (tests/e2e/, tests/rulesets/<slug>/e2e/) is in one unit, run one after another on one worker:
+  spread over two workers, two Chromiums and their servers on two cores made a different browser
+  test miss a live update in each full run (three runs, 15-second waits), where one after another
+  they pass. Within it the tests keep pytest's order, a package's tests together (one Chromium
+  start per package).
 - **Longest first.** Units go out in the order of their time in tests/durations.json (seconds per
   unit, from a full run: ``python tests/scheduling.py JUNIT_XML`` writes it); a unit not there yet
-  counts a second a test (ten for a browser test). The worker that frees up first takes the next.
-  A package's browser units go out together (``in_order``): each worker starts one Chromium per
-  package it visits.
+  counts a second a test (ten for a browser test). The worker that frees up first takes the next:
+  the browser unit first, the other worker the rest.
 - **Alone.** A test marked ``@pytest.mark.alone`` holds a wall-clock budget (a page within a
   second, a health check within its deadline): it would measure the other workers, not the code.
   Those tests wait until every other unit has run and every other worker has stopped, then run on
@@ -34,12 +36,14 @@ def is_browser(path: str) -> bool:
     return path.startswith("tests/e2e/") or "/e2e/" in path
 
 
+#: The one unit of every browser test.
+BROWSER = "browser tests"
+
+
 def unit_of(nodeid: str) -> str:
-    """The unit a test goes out in: its file, or for a browser test its file and function."""
-    path, _, rest = nodeid.partition("::")
-    if is_browser(path) and rest:
-        return f"{path}::{rest.split('[', 1)[0]}"
-    return path
+    """The unit a test goes out in: its file, or for a browser test the one unit of them all."""
+    path = nodeid.partition("::")[0]
+    return BROWSER if is_browser(path) else path
 
 
 @functools.cache
@@ -75,28 +79,6 @@ def is_alone(nodeid: str) -> bool:
     path, _, rest = nodeid.partition("::")
     module, functions = _alone_in(path)
     return module or rest.split("[", 1)[0] in functions
-
-
-def package_of(unit: str) -> str:
-    """The folder of a unit's file (the browser fixture's scope: one Chromium per package)."""
-    return unit.split("::", 1)[0].rsplit("/", 1)[0]
-
-
-def in_order(units, seconds) -> list[str]:
-    """The units longest first, except that a package's browser units stay together (in the place
-    of its longest, longest first among them): a worker that moves to another package's browser
-    tests closes its Chromium and starts another (~1.3 s of CPU), so the workers keep to one
-    package as long as it has work."""
-    ordered = sorted(units, key=seconds, reverse=True)
-    out: list[str] = []
-    placed: set[str] = set()
-    for unit in ordered:
-        if not is_browser(unit):
-            out.append(unit)
-        elif package_of(unit) not in placed:
-            placed.add(package_of(unit))
-            out.extend(u for u in ordered if is_browser(u) and package_of(u) == package_of(unit))
-    return out
 
 
 def _known() -> dict[str, float]:
@@ -139,9 +121,9 @@ def make_scheduler(config, log):
             known = _known()
 
             def seconds(unit: str) -> float:
-                return known.get(unit, len(units[unit]) * (10.0 if is_browser(unit) else 1.0))
+                return known.get(unit, len(units[unit]) * (10.0 if unit == BROWSER else 1.0))
 
-            for unit in in_order(units, seconds):
+            for unit in sorted(units, key=seconds, reverse=True):
                 self.workqueue[unit] = units[unit]
             for node in self.nodes:
                 if self.workqueue:

@@ -8,14 +8,11 @@ import json
 from tests import scheduling
 
 
-def test_a_browser_test_is_a_unit_of_its_own_function_and_any_other_goes_with_its_file():
+def test_every_browser_test_is_one_unit_and_any_other_goes_with_its_file():
     assert (
-        scheduling.unit_of("tests/e2e/test_sheet_play_browser.py::test_axe_finds_no_serious[slug-phone]")
-        == "tests/e2e/test_sheet_play_browser.py::test_axe_finds_no_serious"
+        scheduling.unit_of("tests/e2e/test_sheet_play_browser.py::test_axe[slug-phone]") == scheduling.BROWSER
     )
-    assert scheduling.unit_of("tests/rulesets/x/e2e/test_x_browser.py::test_y") == (
-        "tests/rulesets/x/e2e/test_x_browser.py::test_y"
-    )
+    assert scheduling.unit_of("tests/rulesets/x/e2e/test_x_browser.py::test_y") == scheduling.BROWSER
     assert scheduling.unit_of("tests/test_two_processes.py::test_a[1]") == "tests/test_two_processes.py"
 
 
@@ -47,29 +44,5 @@ def test_durations_are_read_per_unit_and_written_longest_first(tmp_path, monkeyp
     monkeypatch.setattr(scheduling, "DURATIONS", tmp_path / "durations.json")
     scheduling.write_durations(str(xml))
     written = json.loads((tmp_path / "durations.json").read_text(encoding="utf-8"))
-    assert list(written.items()) == [
-        ("tests/test_b.py", 10.0),
-        ("tests/e2e/test_a_browser.py::test_walk", 7.5),
-    ]
+    assert list(written.items()) == [("tests/test_b.py", 10.0), (scheduling.BROWSER, 7.5)]
     assert scheduling._known() == written
-
-
-def test_a_package_s_browser_units_go_out_together_in_the_place_of_its_longest():
-    units = {
-        "tests/test_big.py": 50.0,
-        "tests/e2e/test_a_browser.py::test_one": 40.0,
-        "tests/rulesets/x/e2e/test_x_browser.py::test_two": 30.0,
-        "tests/test_mid.py": 20.0,
-        "tests/e2e/test_b_browser.py::test_three": 10.0,
-        "tests/rulesets/x/e2e/test_y_browser.py::test_four": 5.0,
-        "tests/test_small.py": 1.0,
-    }
-    assert scheduling.in_order(units, units.__getitem__) == [
-        "tests/test_big.py",
-        "tests/e2e/test_a_browser.py::test_one",
-        "tests/e2e/test_b_browser.py::test_three",
-        "tests/rulesets/x/e2e/test_x_browser.py::test_two",
-        "tests/rulesets/x/e2e/test_y_browser.py::test_four",
-        "tests/test_mid.py",
-        "tests/test_small.py",
-    ]
