@@ -19,8 +19,7 @@ from characters.compiled import CompiledQuery
 
 
 def _session_user(user: int) -> QuerySet:
-    # Value(): the id as a parameter of the statement (a plain int outside the column's range would
-    # be folded into "no rows" when compiled; characters/compiled.py's placeholders are such ints).
+    # Value(): as characters/advancement/selectors.py ``_badge_row``.
     return with_review_badge(get_user_model()._default_manager.filter(pk=Value(user)))
 
 
