@@ -162,6 +162,64 @@
     }
   });
 
+  /* After an action of this page was applied (204), its panel is the one the action left behind:
+     every form in it carries a version the server has moved on from, and a click there (the GM
+     pressing Next turn again the moment the header shows the next fighter, a player's second
+     action) would be refused as stale instead of doing what was asked. So the panel stays busy
+     and its buttons wait for the panel after the change (the live update makes the page fetch it,
+     ~0.1 s; the button looks as it did while its request was in flight). If none has come after a
+     while (the socket down, an answer that changed nothing), the page catches up and lets go.
+     A page that did not act is not held: a click there that crossed someone else's change is
+     refused visibly, with the page redrawn (#19). */
+  var HOLD_RETRY_MS = 2500;
+  var awaitingAbove = null;  /* the version of the panel this page's applied action left behind */
+  var holdTimer = null;
+  function panelNow() { return document.getElementById("encounter-panel"); }
+  function panelHeld(panel) {
+    var v = versionOf(panel);
+    return v !== null && awaitingAbove !== null && v <= awaitingAbove;
+  }
+  function holdOrRelease() {
+    var panel = panelNow();
+    if (!panel) return;
+    if (panelHeld(panel)) {
+      panel.setAttribute("aria-busy", "true");
+      var buttons = panel.querySelectorAll("button[type=submit]:not([disabled])");
+      for (var i = 0; i < buttons.length; i++) {
+        buttons[i].disabled = true;
+        buttons[i].setAttribute("data-held", "");
+      }
+      if (holdTimer === null) {
+        holdTimer = setTimeout(function () {
+          holdTimer = null;
+          awaitingAbove = null;
+          catchUp();  /* the board as it is now; a newer one brings the panel's fetch with it */
+          holdOrRelease();
+        }, HOLD_RETRY_MS);
+      }
+      return;
+    }
+    awaitingAbove = null;
+    if (holdTimer !== null) { clearTimeout(holdTimer); holdTimer = null; }
+    panel.removeAttribute("aria-busy");
+    var held = panel.querySelectorAll("button[data-held]");
+    for (var j = 0; j < held.length; j++) {
+      held[j].disabled = false;
+      held[j].removeAttribute("data-held");
+    }
+  }
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    var form = evt.detail.elt, xhr = evt.detail.xhr, panel = panelNow();
+    if (!form || !xhr || !panel || !panel.contains(form)) return;
+    if (xhr.status === 204) {
+      var v = versionOf(panel);
+      if (v !== null) awaitingAbove = awaitingAbove === null ? v : Math.max(awaitingAbove, v);
+    }
+    holdOrRelease();
+  });
+  document.body.addEventListener("htmx:afterSettle", holdOrRelease);
+  root.addEventListener("htmx:wsAfterMessage", holdOrRelease);
+
   /* New log lines are added on top: keep the latest 30, as the page shows them (LOG_LENGTH). */
   root.addEventListener("htmx:wsAfterMessage", function () {
     var items = document.querySelectorAll("#encounter-log-list > li");

@@ -5,7 +5,10 @@ against daphne (websockets and all), the saved state read back through the API:
 - a page that missed two turns (its websocket never connects) has its action refused, visibly, and
   is redrawn to the current turn;
 - Next turn pressed on two pages at once (on a 300 ms network) ends one turn, the other page is told,
-  and every open page's panel is on the API's current combatant within 2 s.
+  and every open page's panel is on the API's current combatant within 2 s;
+- Next turn pressed again the moment the header shows the next fighter, while the panel is still
+  on its way, ends the next turn (the button waits for its panel), by mouse and by keyboard; with no
+  live updates at all the page catches up by itself and the button comes back.
 """
 
 from __future__ import annotations
@@ -47,6 +50,21 @@ def _table():
     goblins = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN, count=2)
     services.encounter_start(encounter=e, user=gm, roller=FixedRoller([]))
     return {"gm": gm, "player": player, "e": e, "c_pablo": c_pablo, "goblins": goblins}
+
+
+#: The panel's own fetch after a live update answers 0.7 s late (a slow link): the header shows the
+#: change well before the panel that draws the buttons does.
+SLOW_PANEL = """
+(() => {
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method, url) { this.__url = String(url); return open.apply(this, arguments); };
+  XMLHttpRequest.prototype.send = function () {
+    const args = arguments;
+    if (/\\/panel\\/$/.test(this.__url)) setTimeout(() => send.apply(this, args), 700);
+    else send.apply(this, args);
+  };
+})();
+"""
 
 
 def _api(user, e) -> dict:
@@ -229,5 +247,67 @@ def test_a_refusal_lands_when_the_panel_was_replaced_while_it_was_in_flight(brow
         expect(page.get_by_test_id("encounter-round")).to_have_text("Round 2")
         assert page.evaluate("window.__oobErrors") == []
         assert EncounterEvent.objects.filter(encounter=e, kind="move").count() == 0
+    finally:
+        context.close()
+
+
+def test_next_turn_pressed_again_the_moment_the_header_moves_on_ends_the_next_turn(
+    browser, asgi_server  # noqa: F811
+):
+    """The GM ends Pablo's turn and presses Next turn again as soon as the header shows the goblins
+    acting, while the panel's own fetch is still on its way: the press waits for the new panel (the
+    panel busy, its button disabled, as while a request is in flight) and then ends the goblins'
+    turn. Neither refused as stale (the page had shown the change) nor lost. A third press from the
+    keyboard: the focus is back on the button. Then a page with no live updates at all: after its
+    press, it catches up by itself and the button comes back."""
+    from playwright.sync_api import expect
+
+    t = _table()
+    e = t["e"]
+    url = reverse("encounter_detail", args=[e.pk])
+    context, page = _page_as(browser, asgi_server, t["gm"], viewport=GM_SIZE)
+    context.add_init_script(SLOW_PANEL)
+    try:
+        _open(page, url)
+        button, panel = page.locator("#encounter-next-turn"), page.locator("#encounter-panel")
+        acting = page.get_by_test_id("encounter-current")
+        button.click()
+        expect(acting).to_have_text("Acting: Goblin 1, Goblin 2")
+        # The header moved on; the panel that drew the button has not yet: the button waits.
+        expect(panel).to_have_attribute("aria-busy", "true")
+        expect(button).to_be_disabled()
+        button.click()  # as a person clicks again: it lands once the button is back
+        expect(page.get_by_test_id("encounter-round")).to_have_text("Round 2")
+        expect(acting).to_have_text("Acting: Pablo")
+        assert (_api(t["gm"], e)["round"], _api(t["gm"], e)["turn"]) == (2, 0)
+        expect(button).to_be_enabled()
+        expect(button).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(acting).to_have_text("Acting: Goblin 1, Goblin 2")
+        expect(button).to_be_enabled()
+        expect(button).to_be_focused()
+        assert page.get_by_test_id("panel-error").count() == 0
+        state = _api(t["gm"], e)
+        assert (state["round"], state["turn"]) == (2, 1), state
+        assert page.evaluate("window.__oobErrors") == []
+    finally:
+        context.close()
+
+    # A page that never hears the live updates: its press is applied, and the page catches up.
+    context, page = _page_as(browser, asgi_server, t["gm"], viewport=PHONE)
+    context.add_init_script(NO_SOCKET)
+    try:
+        page.goto(url)
+        _watch_oob(page)
+        button = page.locator("#encounter-next-turn")
+        button.click()
+        expect(page.get_by_test_id("encounter-round")).to_have_text("Round 3")
+        expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Pablo")
+        expect(button).to_be_enabled()
+        assert page.locator("#encounter-panel").get_attribute("data-version") == str(
+            Encounter.objects.get(pk=e.pk).version
+        )
+        assert page.get_by_test_id("panel-error").count() == 0
+        assert page.evaluate("window.__oobErrors") == []
     finally:
         context.close()
