@@ -252,7 +252,8 @@ def test_a_refusal_lands_when_the_panel_was_replaced_while_it_was_in_flight(brow
 
 
 def test_next_turn_pressed_again_the_moment_the_header_moves_on_ends_the_next_turn(
-    browser, asgi_server  # noqa: F811
+    browser,
+    asgi_server,  # noqa: F811
 ):
     """The GM ends Pablo's turn and presses Next turn again as soon as the header shows the goblins
     acting, while the panel's own fetch is still on its way: the press waits for the new panel (the
