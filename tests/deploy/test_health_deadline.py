@@ -175,24 +175,48 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
+#: The four servers of the test below: (server, Redis up or down).
+SERVERS = [(server, redis) for redis in ("up", "down") for server in ("daphne", "gunicorn")]
+
+
+@pytest.fixture(scope="module")
+def refused_database_servers():
+    """The four servers (daphne and gunicorn, Redis up and down) with a DATABASE_URL on a closed
+    port, started at once (each takes seconds to start, and only the answers are timed): their
+    ports by (server, redis); Redis "up" is left out when Redis does not answer."""
+    closed = _free_port()
+    started: dict[tuple[str, str], tuple[subprocess.Popen, int]] = {}
+    try:
+        for server, redis in SERVERS:
+            if redis == "up" and not _redis_up():
+                continue
+            redis_url = REDIS_TEST_URL if redis == "up" else f"redis://127.0.0.1:{closed}/0"
+            port = _free_port()
+            proc = _serve(server, port, f"postgres://postgres@127.0.0.1:{closed}/sheetforge", redis_url)
+            started[(server, redis)] = (proc, port)
+        for proc, port in started.values():
+            _first_answer(proc, port)
+        yield {key: port for key, (_, port) in started.items()}
+    finally:
+        for proc, _ in started.values():
+            proc.send_signal(signal.SIGTERM)
+        for proc, _ in started.values():
+            _stop(proc)  # already asked: waits for it (or kills it)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("server", ["daphne", "gunicorn"])
 @pytest.mark.parametrize("redis", ["up", "down"])
-def test_a_server_whose_database_refuses_answers_503_naming_it_within_a_second(server, redis):
-    if redis == "up" and not _redis_up():
+def test_a_server_whose_database_refuses_answers_503_naming_it_within_a_second(
+    server, redis, refused_database_servers
+):
+    if (server, redis) not in refused_database_servers:
         pytest.skip(f"Redis does not answer at {REDIS_TEST_URL}")
-    closed = _free_port()
-    redis_url = REDIS_TEST_URL if redis == "up" else f"redis://127.0.0.1:{closed}/0"
-    port = _free_port()
-    proc = _serve(server, port, f"postgres://postgres@127.0.0.1:{closed}/sheetforge", redis_url)
-    try:
-        _first_answer(proc, port)
-        for _ in range(3):  # the first probe, and the ones after it while the database stays away
-            started = time.monotonic()
-            status, body = _get(f"http://127.0.0.1:{port}/healthz")
-            elapsed = time.monotonic() - started
-            assert status == 503
-            assert json.loads(body) == {"db": "down", "redis": "ok" if redis == "up" else "down"}
-            assert elapsed < LIMIT_S, f"{server}: {elapsed:.2f} s"
-    finally:
-        _stop(proc)
+    port = refused_database_servers[(server, redis)]
+    for _ in range(3):  # the first probe, and the ones after it while the database stays away
+        started = time.monotonic()
+        status, body = _get(f"http://127.0.0.1:{port}/healthz")
+        elapsed = time.monotonic() - started
+        assert status == 503
+        assert json.loads(body) == {"db": "down", "redis": "ok" if redis == "up" else "down"}
+        assert elapsed < LIMIT_S, f"{server}: {elapsed:.2f} s"
