@@ -623,7 +623,9 @@ def encounter_add_combatant(
 
 
 def encounter_remove_combatant(*, encounter: Encounter | int, user, combatant_id) -> None:
-    """Take a combatant out (GM only); the turn stays with whoever has it."""
+    """Take a combatant out (GM only); the turn stays with whoever has it. The effects that were
+    to last until the end of its turn (on anyone: a foe's "until the end of your turn") end now,
+    as that turn will not come: each a line of the log and a note in the table's feed."""
     with transaction.atomic():
         e = _lock(encounter, user)
         _require_gm(user, e, "remove combatants")
@@ -644,9 +646,10 @@ def encounter_remove_combatant(*, encounter: Encounter | int, user, combatant_id
                 e.turn = 0
             e.order = order
         c.delete()
-        fight = encounter_fight(encounter=e)
+        fight = encounter_fight(encounter=e, lock_characters=True)
         step = _Step(fight, user, structural=True)
         step.log("removed", f"{c.name} leaves the encounter.")
+        effects_end(step, lambda state: fx.ending_on_turn_end(state, cid))
         step.save(fields=["order", "turn"])
 
 

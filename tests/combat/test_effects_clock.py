@@ -171,6 +171,55 @@ def test_an_effect_until_the_end_of_a_turn_ends_when_that_turn_ends(slug, fight_
 
 
 @pytest.mark.parametrize("slug", RULESETS)
+def test_removing_a_combatant_ends_the_effects_waiting_for_its_turn_and_no_other(slug, fight_of):
+    """Its turn will not come: what was to last until its end ends when the GM takes it out, on a
+    PC in the fight, on an NPC and on the removed PC itself (out of the fight now); an effect for
+    rounds and one until the end of someone else's turn stay."""
+    t = fight_of(slug)
+    e = Encounter.objects.get(pk=t["e"].pk)
+    ruleset, pc, npc = t["ruleset"], t["pc"].pk, t["npc"].pk
+
+    def on_ayla(name: str, duration: dict) -> None:
+        fx_services.character_effect_apply(
+            character_id=t["ayla"].pk,
+            user=t["gm"],
+            spec=_blessed(ruleset, name),
+            duration=duration,
+            encounter=e.pk if "rounds" in duration else None,
+        )
+
+    on_ayla("Guarded", {"until": "end_of_turn", "combatant": npc})
+    on_ayla("Blessed", {"rounds": 2})
+    on_ayla("Steady", {"until": "end_of_turn", "combatant": pc})
+    services.encounter_effect_apply(
+        encounter=e.pk,
+        user=t["gm"],
+        combatant_id=npc,
+        spec=_blessed(ruleset, "Marked"),
+        duration={"until": "end_of_turn", "combatant": npc},
+    )
+    version = Character.objects.get(pk=t["ayla"].pk).version
+
+    services.encounter_remove_combatant(encounter=e.pk, user=t["gm"], combatant_id=npc)
+    e = Encounter.objects.get(pk=e.pk)
+    assert _effects(t["ayla"]) == ["Blessed", "Steady"]
+    log = _log(e)
+    assert log.index("Raider leaves the encounter.") < log.index("Guarded ends on Ayla.")
+    assert log.count("Guarded ends on Ayla.") == 1 and "Guarded ends on Ayla." in _notes(t["campaign"])
+    assert not any("Marked" in line for line in log[-2:])  # the NPC left with its own
+    assert Character.objects.get(pk=t["ayla"].pk).version == version + 1
+    assert e.order == [pc]
+
+    # The PC taken out: its own "until the end of Ayla's turn" ends on her sheet, out of the fight.
+    services.encounter_remove_combatant(encounter=e.pk, user=t["gm"], combatant_id=pc)
+    e = Encounter.objects.get(pk=e.pk)
+    assert _effects(t["ayla"]) == ["Blessed"]
+    assert _log(e)[-2:] == ["Ayla leaves the encounter.", "Steady ends on Ayla."]
+    assert "Steady ends on Ayla." in _notes(t["campaign"])
+    assert Combatant.objects.filter(encounter=e).count() == 0
+
+
+@pytest.mark.parametrize("slug", RULESETS)
 def test_the_encounters_end_ends_every_effect_tied_to_it_and_no_other(slug, fight_of):
     t = fight_of(slug)
     e = t["e"]
