@@ -217,8 +217,7 @@
     }
     holdOrRelease();
   });
-  document.body.addEventListener("htmx:afterSettle", holdOrRelease);
-  root.addEventListener("htmx:wsAfterMessage", holdOrRelease);
+  document.body.addEventListener("htmx:afterSettle", holdOrRelease);  /* a panel landed */
 
   /* New log lines are added on top: keep the latest 30, as the page shows them (LOG_LENGTH). */
   root.addEventListener("htmx:wsAfterMessage", function () {

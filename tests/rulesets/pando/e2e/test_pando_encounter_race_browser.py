@@ -280,7 +280,8 @@ def test_next_turn_pressed_again_the_moment_the_header_moves_on_ends_the_next_tu
         button.click()  # as a person clicks again: it lands once the button is back
         expect(page.get_by_test_id("encounter-round")).to_have_text("Round 2")
         expect(acting).to_have_text("Acting: Pablo")
-        assert (_api(t["gm"], e)["round"], _api(t["gm"], e)["turn"]) == (2, 0)
+        state = _api(t["gm"], e)
+        assert (state["round"], state["turn"]) == (2, 0), state
         expect(button).to_be_enabled()
         expect(button).to_be_focused()
         page.keyboard.press("Enter")
