@@ -12,6 +12,13 @@ from __future__ import annotations
 
 import os
 import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -35,7 +42,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
 PASSWORD = "velvet-lantern-77"
 HOME_URL = re.compile(r"^https?://[^/]+/$")
 
@@ -164,3 +172,85 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(HOME_URL)
+
+
+@pytest.fixture(scope="package")
+def daphne_servers(django_db_setup):
+    """``serve(application)``: the base URL of daphne serving ``application`` (a module:attribute path)
+    on this worker's test database, pages and websockets (pytest-django's live_server speaks WSGI only).
+
+    One server per application for the package's tests, started when a test first asks for it: a start
+    costs ~1.5 s of CPU and ~0.9 s before it answers, paid by each of ~40 tests before (a fifth of
+    the browser tests' servers' time). The tests keep what made a server per test safe: each is
+    transactional (its rows are committed for daphne to read, then deleted), its ids are new (the
+    flush deletes rows, it does not reset sequences: tests/conftest.py), and it closes its browser
+    contexts, so no page of one test talks to the server during the next. Stopped with the package,
+    before the test database is dropped."""
+    from django.db import connection
+
+    servers: dict[str, tuple[subprocess.Popen, str]] = {}
+
+    def serve(application: str) -> str:
+        if connection.vendor != "postgresql":
+            pytest.skip("a server process shares the test database: Postgres only")
+        if application not in servers or servers[application][0].poll() is not None:
+            servers[application] = _start_daphne(application, connection.settings_dict)
+        return servers[application][1]
+
+    yield serve
+    for proc, _ in servers.values():
+        proc.terminate()
+    for proc, _ in servers.values():
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _start_daphne(application: str, db: dict) -> tuple[subprocess.Popen, str]:
+    url = f"postgres://{db.get('USER') or 'postgres'}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DEBUG": "true",
+        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
+        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "REDIS_URL": "",
+        "LOG_LEVEL": "ERROR",
+    }
+    # The listening socket is opened here, on a port the system picks, and handed to daphne
+    # (``--fd``): no two servers of parallel test workers can race for one port, and no request
+    # can reach another worker's server (on another test database) by mistake.
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    port = listener.getsockname()[1]
+    # Its errors go to a file, not a pipe: a server that lives for a package could fill a pipe
+    # nobody reads and stall.
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "--fd", str(listener.fileno()), application],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        pass_fds=[listener.fileno()],
+    )
+    listener.close()  # daphne has its own copy
+    deadline = time.monotonic() + 20
+    while True:  # the socket accepts at once; wait until daphne answers on it
+        if proc.poll() is not None:
+            log.seek(0)
+            pytest.fail("daphne did not start: " + log.read().decode()[-2000:])
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                break
+        except urllib.error.HTTPError:
+            break  # it answered (a 503 names a service away: the test will see it)
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("daphne did not answer /healthz within 20 s")
+            time.sleep(0.1)
+    return proc, f"http://127.0.0.1:{port}"

@@ -9,10 +9,6 @@ test database (the data is committed: a transactional test)."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,54 +29,15 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
-def asgi_server(transactional_db):
-    """daphne serving config.asgi on the test database; yields its base URL."""
-    db = connection.settings_dict
-    url = f"postgres://{db.get('USER') or 'postgres'}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+def asgi_server(transactional_db, daphne_servers):
+    """daphne serving config.asgi on the test database; yields its base URL (one server for the
+    package's tests: ``daphne_servers`` in tests/e2e/conftest.py)."""
     if connection.vendor != "postgresql":
         pytest.skip(
             "the browser test of encounters needs Postgres (a server process shares the test database)"
         )
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "DEBUG": "true",
-        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
-        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "REDIS_URL": "",
-        "LOG_LEVEL": "ERROR",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail("daphne did not start: " + proc.stderr.read().decode()[-2000:])
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    return daphne_servers("config.asgi:application")
 
 
 # `browser` is the session-wide Chromium of tests/e2e/conftest.py: one Playwright per process.

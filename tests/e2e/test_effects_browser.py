@@ -27,7 +27,7 @@ from rulesets.engine.base import StateError
 from rulesets.engine.dice import Roller
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.test_table_feed_browser import _context_as, serve_daphne
+from tests.e2e.test_table_feed_browser import _context_as
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,9 +38,9 @@ PREFERRED = "frightened"
 
 
 @pytest.fixture
-def plugin_server(transactional_db):
+def plugin_server(transactional_db, daphne_servers):
     """daphne serving the site with the registry the tests see (the test plugin ruleset too)."""
-    yield from serve_daphne("tests.e2e.plugin_asgi:application")
+    return daphne_servers("tests.e2e.plugin_asgi:application")
 
 
 def _success(ruleset, request) -> float:

@@ -3,4 +3,4 @@
 page breaks the Content-Security-Policy. make test runs them with the other browser
 tests, one after another on one worker (tests/scheduling.py)."""
 
-from tests.e2e.conftest import _no_csp_violations, browser, browser_context, page_as  # noqa: F401
+from tests.e2e.conftest import _no_csp_violations, browser, browser_context, daphne_servers, page_as  # noqa: F401
