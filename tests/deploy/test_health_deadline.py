@@ -179,6 +179,12 @@ def _stop(proc: subprocess.Popen) -> None:
 SERVERS = [(server, redis) for redis in ("up", "down") for server in ("daphne", "gunicorn")]
 
 
+class _Servers(dict):
+    """Ports by (server, redis); ``procs``: the processes, by the same keys."""
+
+    procs: dict[tuple[str, str], subprocess.Popen]
+
+
 @pytest.fixture(scope="module")
 def refused_database_servers():
     """The four servers (daphne and gunicorn, Redis up and down) with a DATABASE_URL on a closed
@@ -196,7 +202,9 @@ def refused_database_servers():
             started[(server, redis)] = (proc, port)
         for proc, port in started.values():
             _first_answer(proc, port)
-        yield {key: port for key, (_, port) in started.items()}
+        servers = _Servers({key: port for key, (_, port) in started.items()})
+        servers.procs = {key: proc for key, (proc, _) in started.items()}
+        yield servers
     finally:
         for proc, _ in started.values():
             proc.send_signal(signal.SIGTERM)
@@ -220,3 +228,28 @@ def test_a_server_whose_database_refuses_answers_503_naming_it_within_a_second(
         assert status == 503
         assert json.loads(body) == {"db": "down", "redis": "ok" if redis == "up" else "down"}
         assert elapsed < LIMIT_S, f"{server}: {elapsed:.2f} s"
+
+
+STOP_LIMIT_S = 3.0
+
+
+@pytest.mark.slow
+def test_the_servers_stop_within_seconds_of_sigterm_while_the_database_refuses(refused_database_servers):
+    """A stop (a container's, a deploy's) while Postgres is away: each server exits within seconds
+    of SIGTERM although a health check is still waiting on the database (daphne's pool waits 10 s for
+    a connection). The checks run in daemon threads (config/health.py): a thread pool's were joined at
+    exit, and daphne took ~9 s to stop. Last in this file: it stops the module's servers."""
+    for port in refused_database_servers.values():
+        assert _get(f"http://127.0.0.1:{port}/healthz")[0] == 503  # a check now waits on the database
+    procs = refused_database_servers.procs
+    started = time.monotonic()
+    for proc in procs.values():
+        proc.send_signal(signal.SIGTERM)
+    took = {}
+    for key, proc in procs.items():
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        took["-".join(key)] = round(time.monotonic() - started, 1)
+    assert all(seconds < STOP_LIMIT_S for seconds in took.values()), took
