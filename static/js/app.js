@@ -96,3 +96,41 @@
     if (body.indexOf("<!doctype") !== 0 && body.indexOf("<html") !== 0) { evt.stopPropagation(); }
   }, true);
 })();
+
+/* A press is never lost to a swap. A press on a button takes the focus off the field being edited,
+   and that field's change starts a request (the advance page re-prices on every change). Its answer
+   could replace the button while the mouse button was still down: the browser then sends the click
+   to what the old and the new button share, not to the button, and the press did nothing ("Request
+   advancement" right after writing the note). A request that starts during a press waits until the
+   press has ended and its click has run (at most 2 s, for a press that never ends here). If that
+   click sent its form the usual way, the page is leaving with every field in it: the form's held
+   request is dropped (sent after, it would carry the clicked button's name and do it twice). */
+(function () {
+  "use strict";
+  var pressing = false;
+  var held = [];
+  function release() {
+    if (!pressing) { return; }
+    pressing = false;
+    setTimeout(function () {
+      held.splice(0).forEach(function (h) { h.issue(); });
+    }, 0);
+  }
+  document.addEventListener("pointerdown", function (ev) {
+    if (ev.isPrimary) { pressing = true; }
+  }, true);
+  document.addEventListener("pointerup", release, true);
+  document.addEventListener("pointercancel", release, true);
+  window.addEventListener("blur", release);
+  document.addEventListener("htmx:confirm", function (ev) {
+    if (!pressing) { return; }
+    ev.preventDefault();
+    held.push({ elt: ev.detail.elt, issue: function () { ev.detail.issueRequest(true); } });
+    setTimeout(release, 2000);
+  });
+  window.addEventListener("submit", function (ev) {
+    if (ev.defaultPrevented) { return; }
+    var form = ev.target;
+    held = held.filter(function (h) { return !(h.elt === form || form.contains(h.elt)); });
+  });
+})();
