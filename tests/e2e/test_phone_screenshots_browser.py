@@ -2,7 +2,7 @@
 does not scroll horizontally, no text or control reaches past the screen's edge unless it is
 inside a box that scrolls on its own, and no text is wider than its own box), every control is big enough to tap, and a full-page
 screenshot of each is saved as /tmp/phone-<slug>-<page>.png to look at (and its first eight
-screenfuls as /tmp/phone-<slug>-<page>-<n>.png).
+screenfuls, scrolled to, as /tmp/phone-<slug>-<page>-<n>.png).
 
     .venv/bin/python -m pytest -m browser tests/e2e/test_phone_screenshots_browser.py
 """
@@ -69,9 +69,12 @@ def test_phone_pages_fit_the_screen_and_are_saved_as_screenshots(tab_as, table, 
         page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}.png"), full_page=True)
         height = page.evaluate("() => document.documentElement.scrollHeight")
         for n, top in enumerate(range(0, min(height, 8 * PHONE["height"]), PHONE["height"]), start=1):
-            # One screenful at a time too (phone-<slug>-<page>-<n>.png), easier to look at.
-            clip = {"x": 0, "y": top, "width": PHONE["width"], "height": min(PHONE["height"], height - top)}
-            page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}-{n}.png"), full_page=True, clip=clip)
+            # One screenful at a time too (phone-<slug>-<page>-<n>.png), easier to look at: the screen
+            # as the phone shows it scrolled there (the last one ends at the page's foot). Not clips
+            # of the full page: each of those drew the whole page again, 0.7 s of CPU a page.
+            page.evaluate("top => window.scrollTo(0, top)", top)
+            page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}-{n}.png"))
+        page.evaluate("() => window.scrollTo(0, 0)")
         problems = page.evaluate(LAYOUT_PROBLEMS)
         if problems["pageWidth"] > problems["width"] or problems["overflow"] or problems["small"]:
             found[name] = problems
