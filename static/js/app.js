@@ -107,23 +107,27 @@
    request is dropped (sent after, it would carry the clicked button's name and do it twice). */
 (function () {
   "use strict";
-  var pressing = false;
+  var pressing = null;
   var held = [];
   function release() {
     if (!pressing) { return; }
-    pressing = false;
+    pressing = null;
     setTimeout(function () {
       held.splice(0).forEach(function (h) { h.issue(); });
     }, 0);
   }
   document.addEventListener("pointerdown", function (ev) {
-    if (ev.isPrimary) { pressing = true; }
+    if (ev.isPrimary) { pressing = ev.target instanceof Node ? ev.target : document.body; }
   }, true);
   document.addEventListener("pointerup", release, true);
   document.addEventListener("pointercancel", release, true);
   window.addEventListener("blur", release);
   document.addEventListener("htmx:confirm", function (ev) {
     if (!pressing) { return; }
+    // A change of the pressed control itself (a select's option chosen by dragging to it, whose
+    // release the page may never see) is that control's own update: not held.
+    var cause = ev.detail.triggeringEvent && ev.detail.triggeringEvent.target;
+    if (cause instanceof Node && pressing.contains(cause)) { return; }
     ev.preventDefault();
     held.push({ elt: ev.detail.elt, issue: function () { ev.detail.issueRequest(true); } });
     setTimeout(release, 2000);
