@@ -14,6 +14,17 @@ PASSWORD = "a-long-table-password-42"
 _seq = itertools.count(1)
 
 
+def database_url_for_servers() -> str:
+    """The URL of the test database this process uses (pytest-django's ``test_...``), for a server
+    process a test starts on it: the rows the test commits are the ones the server reads."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    assert db["NAME"].startswith("test_"), db["NAME"]
+    auth = (db["USER"] or "postgres") + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 def make_user(username: str | None = None, *, password: str = PASSWORD):
     username = username or f"user{next(_seq)}"
     return User.objects.create_user(username=username, password=password)

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.factories import PASSWORD, make_campaign, make_user
+from tests.factories import PASSWORD, database_url_for_servers, make_campaign, make_user
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
@@ -63,9 +63,7 @@ def daphne(django_db_setup, django_db_blocker):
     db = settings.DATABASES["default"]
     if db["ENGINE"] != "django.db.backends.postgresql":
         pytest.skip("the two-process run needs Postgres (a database both processes can open)")
-    url = (
-        f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    )
+    url = database_url_for_servers()
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)},
         "DATABASE_URL": url,

@@ -30,7 +30,7 @@ from django.test import Client
 from config import cache as forgiving
 from config import health
 from tests.characters.sheet.test_sheet_fixtures import make_character
-from tests.factories import PASSWORD, make_user
+from tests.factories import PASSWORD, database_url_for_servers, make_user
 from tests.vehicles import SLUGS
 
 # alone: pages within a second while Redis is away (tests/scheduling.py runs these with no other worker busy)
@@ -252,13 +252,6 @@ def test_the_fallback_alias_counts_in_memory_while_away():
 # ---- a real web server (gunicorn) with REDIS_URL at a closed port
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    assert db["NAME"].startswith("test_"), db["NAME"]
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_real_server_with_redis_away_signs_a_player_in_and_shows_their_sheet(settings):
@@ -270,7 +263,7 @@ def test_a_real_server_with_redis_away_signs_a_player_in_and_shows_their_sheet(s
     env = {k: v for k, v in os.environ.items() if k not in ("SHEETFORGE_SERVER", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     env.update(
         {
-            "DATABASE_URL": _database_url(),
+            "DATABASE_URL": database_url_for_servers(),
             "REDIS_URL": f"redis://127.0.0.1:{_closed_port()}/0",
             "DEBUG": "false",
             "SECRET_KEY": django_settings.SECRET_KEY,

@@ -20,14 +20,13 @@ from pathlib import Path
 import pytest
 import websocket
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 from django.utils.html import escape
 
 from combat.models import Encounter, EncounterEvent
 from rulesets.engine import registry
 from tests import vehicles
-from tests.factories import make_user
+from tests.factories import database_url_for_servers, make_user
 
 pytestmark = [
     pytest.mark.slow,
@@ -68,18 +67,11 @@ def _get(url: str, timeout: float = 5) -> tuple[int, bytes]:
         return e.code, e.read()
 
 
-def _database_url() -> str:
-    db = connection.settings_dict  # the test database, where this test's rows are committed
-    assert db["NAME"].startswith("test_"), db["NAME"]
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
 def _start(app: str, port: int) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in ("SHEETFORGE_SERVER", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     env.update(
         {
-            "DATABASE_URL": _database_url(),
+            "DATABASE_URL": database_url_for_servers(),
             "REDIS_URL": REDIS_TEST_URL,
             "DEBUG": "false",
             "SECRET_KEY": settings.SECRET_KEY,

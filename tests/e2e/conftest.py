@@ -20,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -188,30 +189,33 @@ def daphne_servers(django_db_setup):
     before the test database is dropped."""
     from django.db import connection
 
-    servers: dict[str, tuple[subprocess.Popen, str]] = {}
+    servers: dict[str, tuple[subprocess.Popen, str, IO[bytes]]] = {}
 
     def serve(application: str) -> str:
         if connection.vendor != "postgresql":
             pytest.skip("a server process shares the test database: Postgres only")
         if application not in servers or servers[application][0].poll() is not None:
-            servers[application] = _start_daphne(application, connection.settings_dict)
+            servers[application] = _start_daphne(application)
         return servers[application][1]
 
     yield serve
-    for proc, _ in servers.values():
+    for proc, _, _ in servers.values():
         proc.terminate()
-    for proc, _ in servers.values():
+    for proc, _, log in servers.values():
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
 
 
-def _start_daphne(application: str, db: dict) -> tuple[subprocess.Popen, str]:
-    url = f"postgres://{db.get('USER') or 'postgres'}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+def _start_daphne(application: str) -> tuple[subprocess.Popen, str, IO[bytes]]:
+    """daphne on a port of its own; (the process, its base URL, the file its errors go to)."""
+    from tests.factories import database_url_for_servers
+
     env = {
         **os.environ,
-        "DATABASE_URL": url,
+        "DATABASE_URL": database_url_for_servers(),
         "DEBUG": "true",
         "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
@@ -242,7 +246,9 @@ def _start_daphne(application: str, db: dict) -> tuple[subprocess.Popen, str]:
     while True:  # the socket accepts at once; wait until daphne answers on it
         if proc.poll() is not None:
             log.seek(0)
-            pytest.fail("daphne did not start: " + log.read().decode()[-2000:])
+            reason = log.read().decode()[-2000:]
+            log.close()
+            pytest.fail("daphne did not start: " + reason)
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
                 break
@@ -253,4 +259,4 @@ def _start_daphne(application: str, db: dict) -> tuple[subprocess.Popen, str]:
                 proc.kill()
                 pytest.fail("daphne did not answer /healthz within 20 s")
             time.sleep(0.1)
-    return proc, f"http://127.0.0.1:{port}"
+    return proc, f"http://127.0.0.1:{port}", log

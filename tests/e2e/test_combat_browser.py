@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -32,11 +31,7 @@ ARTIFACTS = ROOT / "test-artifacts"
 @pytest.fixture
 def asgi_server(transactional_db, daphne_servers):
     """daphne serving config.asgi on the test database; yields its base URL (one server for the
-    package's tests: ``daphne_servers`` in tests/e2e/conftest.py)."""
-    if connection.vendor != "postgresql":
-        pytest.skip(
-            "the browser test of encounters needs Postgres (a server process shares the test database)"
-        )
+    package's tests: ``daphne_servers`` in tests/e2e/conftest.py, which skips off Postgres)."""
     return daphne_servers("config.asgi:application")
 
 
