@@ -58,6 +58,7 @@ def pytest_configure(config):
     for name, value in _PLAIN_HTTP.items():
         setattr(settings, name, value)
     _flush_by_delete()
+    _force_login_writes_the_session_once()
     if os.environ.get("SHEETFORGE_TEST_PLUGIN", "1") != "0":
         from rulesets.engine import registry
         from tests.plugin_ruleset import RULESET
@@ -101,6 +102,45 @@ def _flush_by_delete() -> None:
 
     DatabaseOperations.sql_flush = sql_flush
     flush.emit_post_migrate_signal = keep_post_migrate_rows
+
+
+def _force_login_writes_the_session_once() -> None:
+    """``Client.force_login`` (``api_client(user)``, ``page_as(user)``: a few thousand times a run)
+    gives the client a signed-in session with one write. Django's own makes a session (the
+    client's ``session`` property saves one), makes it again under a new key (``login()``'s
+    ``cycle_key``), deletes the first, sends ``user_logged_in`` (``last_login``'s UPDATE, and
+    django-axes's two DELETEs of failed sign-ins, each with a SELECT first) and saves once more:
+    about 13 queries, ~19 % of the time of the tests of characters/ and combat/ (py-spy, #20).
+
+    The session is the same: the user's id, backend and hash, and what an earlier session of the
+    client held when ``login()`` would keep it (no user in it, or this one). force_login already
+    skips the sign-in itself; the sign-in's doors (the form, the API's token, axes's counting and
+    its reset on success) are tested through those doors, in tests/characters/accounts/."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.http import HttpRequest
+    from django.test.client import ClientMixin
+
+    def _login(self, user, backend=None):
+        engine = import_module(settings.SESSION_ENGINE)
+        user_id = user._meta.pk.value_to_string(user)
+        request = HttpRequest()
+        request.session = engine.SessionStore()
+        cookie = self.cookies.get(settings.SESSION_COOKIE_NAME)
+        if cookie is not None and cookie.value:
+            earlier = engine.SessionStore(cookie.value)
+            if earlier.get(SESSION_KEY) in (None, user_id):
+                request.session.update(dict(earlier.items()))
+            earlier.delete()
+        request.session[SESSION_KEY] = user_id
+        request.session[BACKEND_SESSION_KEY] = backend
+        request.session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        request.session.save()
+        self._set_login_cookies(request)
+
+    ClientMixin._login = _login
 
 
 def pytest_report_header(config):

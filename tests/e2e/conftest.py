@@ -150,6 +150,26 @@ def tab_as(page_as):
     return tab
 
 
+@pytest.fixture(scope="package")
+def _phone_walks() -> dict:
+    return {}
+
+
+@pytest.fixture
+def phone_walk(_phone_walks, tab_as, table):
+    """``phone_walk(slug)``: what each page of ``slug``'s table holds at a phone's size
+    (tests/e2e/phone_walk.py). The first test to ask walks the pages on its own table; the package's
+    later tests get the same findings (the pages are not opened again)."""
+    from tests.e2e import phone_walk as walks
+
+    def found(slug: str) -> dict:
+        if slug not in _phone_walks:
+            _phone_walks[slug] = walks.walk(tab_as, table, slug)
+        return _phone_walks[slug]
+
+    return found
+
+
 def settled(page) -> None:
     """Wait until htmx has no request, swap or settle under way (what a page loads after it opens:
     ``hx-trigger="load"``), rather than a fixed pause."""

@@ -2,7 +2,8 @@
 does not scroll horizontally, no text or control reaches past the screen's edge unless it is
 inside a box that scrolls on its own, and no text is wider than its own box), every control is big enough to tap, and a full-page
 screenshot of each is saved as /tmp/phone-<slug>-<page>.png to look at (and its first eight
-screenfuls, scrolled to, as /tmp/phone-<slug>-<page>-<n>.png).
+screenfuls, scrolled to, as /tmp/phone-<slug>-<page>-<n>.png). The pages are opened by the phone
+walk (tests/e2e/phone_walk.py), which the other phone-sized tests share.
 
     .venv/bin/python -m pytest -m browser tests/e2e/test_phone_screenshots_browser.py
 """
@@ -14,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from rulesets.engine import registry
-from tests.e2e.conftest import settled
-from tests.e2e.test_sheet_play_browser import PHONE, _pages_of
+from tests.e2e.phone_walk import SCREENSHOT_PAGES
+from tests.e2e.test_sheet_play_browser import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path("/tmp")
@@ -57,25 +58,28 @@ LAYOUT_PROBLEMS = """() => {
 }"""
 
 
+def save_screenshots(page, slug: str, name: str) -> None:
+    """/tmp/phone-<slug>-<name>.png, the whole page, and its first eight screenfuls
+    (phone-<slug>-<name>-<n>.png), each as the phone shows it scrolled there (the last one ends at the
+    page's foot): not clips of the full page, each of which drew the whole page again (0.7 s of CPU
+    a page). The page is left at its top."""
+    page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}.png"), full_page=True)
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    for n, top in enumerate(range(0, min(height, 8 * PHONE["height"]), PHONE["height"]), start=1):
+        page.evaluate("top => window.scrollTo(0, top)", top)
+        page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}-{n}.png"))
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-def test_phone_pages_fit_the_screen_and_are_saved_as_screenshots(tab_as, table, slug):
-    pages = _pages_of(table, slug)
+def test_phone_pages_fit_the_screen_and_are_saved_as_screenshots(phone_walk, slug):
+    """The play pages (the phone walk saves their screenshots): no sideways scroll, nothing past the
+    edge, every control big enough to tap."""
+    seen = phone_walk(slug)
     found = {}
-    for name in ("sheet", "builder", "advance", "campaign", "encounter"):
-        user, url = pages[name]
-        page = tab_as(user, viewport=PHONE)
-        page.goto(url)
-        settled(page)
-        page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}.png"), full_page=True)
-        height = page.evaluate("() => document.documentElement.scrollHeight")
-        for n, top in enumerate(range(0, min(height, 8 * PHONE["height"]), PHONE["height"]), start=1):
-            # One screenful at a time too (phone-<slug>-<page>-<n>.png), easier to look at: the screen
-            # as the phone shows it scrolled there (the last one ends at the page's foot). Not clips
-            # of the full page: each of those drew the whole page again, 0.7 s of CPU a page.
-            page.evaluate("top => window.scrollTo(0, top)", top)
-            page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}-{n}.png"))
-        page.evaluate("() => window.scrollTo(0, 0)")
-        problems = page.evaluate(LAYOUT_PROBLEMS)
+    for name in SCREENSHOT_PAGES:
+        assert seen[name].status == 200, (name, seen[name].status)
+        problems = seen[name].layout
         if problems["pageWidth"] > problems["width"] or problems["overflow"] or problems["small"]:
             found[name] = problems
     assert found == {}, found

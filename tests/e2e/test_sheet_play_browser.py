@@ -183,18 +183,15 @@ def _leaks(page) -> list[str]:
 
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-def test_players_read_game_words_only_on_every_page(tab_as, table, slug):
-    pages = _pages_of(table, slug)
-    character = character_at_table(table, slug)
-    pages.update(_campaign_pages_of(table, character))
+def test_players_read_game_words_only_on_every_page(phone_walk, slug):
+    """The play pages and the campaign's, at a phone's size (the phone walk, tests/e2e/phone_walk.py)."""
     found = {}
-    for name, (user, url) in pages.items():
-        page = tab_as(user, viewport=PHONE)
-        response = page.goto(url)
-        assert response.status == 200, (name, response.status)
-        leaks = _leaks(page)
-        if leaks:
-            found[name] = leaks
+    for name, seen in phone_walk(slug).items():
+        if not seen.game_words:
+            continue
+        assert seen.status == 200, (name, seen.status)
+        if seen.leaks:
+            found[name] = seen.leaks
     assert found == {}, found
 
 
@@ -246,22 +243,37 @@ def test_refusals_on_the_homebrew_and_import_pages_speak_game_words(page_as, tab
     assert found == {}, found
 
 
+def axe_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is, one line each."""
+    page.evaluate(
+        AXE.read_text(encoding="utf-8")
+    )  # through the DevTools protocol: not an inline script, the CSP allows it
+    return page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}});
+        return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.id + ' ×' + v.nodes.length + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+    }""")
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
-def test_axe_finds_no_serious_or_critical_violation(tab_as, table, slug, size):
+def test_axe_finds_no_serious_or_critical_violation(tab_as, phone_walk, table, slug, size):
+    """The sheet, the builder, the campaign and the encounter. At a phone's size the phone walk
+    (tests/e2e/phone_walk.py) runs axe as it opens them."""
+    from tests.e2e.phone_walk import AXE_PAGES
+
+    if size == "phone":
+        seen = phone_walk(slug)
+        found = {name: seen[name].axe for name in AXE_PAGES if seen[name].axe}
+        assert all(seen[name].status == 200 for name in AXE_PAGES), {n: seen[n].status for n in AXE_PAGES}
+        assert found == {}, found
+        return
     pages = _pages_of(table, slug)
-    source = AXE.read_text(encoding="utf-8")
     found = {}
-    for name in ("sheet", "builder", "campaign", "encounter"):
+    for name in AXE_PAGES:
         user, url = pages[name]
         page = tab_as(user, viewport=SIZES[size])
         page.goto(url)
-        page.evaluate(source)  # through the DevTools protocol: not an inline script, the CSP allows it
-        result = page.evaluate("""async () => {
-            const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}});
-            return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-                .map(v => v.id + ' ×' + v.nodes.length + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
-        }""")
-        if result:
+        if result := axe_violations(page):
             found[name] = result
     assert found == {}, found
