@@ -245,9 +245,8 @@ def test_refusals_on_the_homebrew_and_import_pages_speak_game_words(page_as, tab
 
 def axe_violations(page) -> list[str]:
     """axe-core's serious and critical violations on the page as it is, one line each."""
-    page.evaluate(
-        AXE.read_text(encoding="utf-8")
-    )  # through the DevTools protocol: not an inline script, the CSP allows it
+    # Through the DevTools protocol: not an inline script, the page's CSP allows it.
+    page.evaluate(AXE.read_text(encoding="utf-8"))
     return page.evaluate("""async () => {
         const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}});
         return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
