@@ -112,8 +112,8 @@ def _force_login_writes_the_session_once() -> None:
     django-axes's two DELETEs of failed sign-ins, each with a SELECT first) and saves once more:
     about 13 queries, ~19 % of the time of the tests of characters/ and combat/ (py-spy, #20).
 
-    The session is the same: the user's id, backend and hash, and what an earlier session of the
-    client held when ``login()`` would keep it (no user in it, or this one). force_login already
+    The session is the one ``login()`` leaves: the user's id, backend and hash; an anonymous session's
+    data under a new key; this user's session as it was; another user's replaced by an empty one. force_login already
     skips the sign-in itself; the sign-in's doors (the form, the API's token, axes's counting and
     its reset on success) are tested through those doors, in tests/characters/accounts/."""
     from importlib import import_module
@@ -123,24 +123,32 @@ def _force_login_writes_the_session_once() -> None:
     from django.http import HttpRequest
     from django.test.client import ClientMixin
 
-    def _login(self, user, backend=None):
+    def force_login(self, user, backend=None):
+        if backend is None:
+            backend = self._get_backend()
+        user.backend = backend
         engine = import_module(settings.SESSION_ENGINE)
-        user_id = user._meta.pk.value_to_string(user)
+        user_id, auth_hash = user._meta.pk.value_to_string(user), user.get_session_auth_hash()
         request = HttpRequest()
         request.session = engine.SessionStore()
         cookie = self.cookies.get(settings.SESSION_COOKIE_NAME)
         if cookie is not None and cookie.value:
             earlier = engine.SessionStore(cookie.value)
-            if earlier.get(SESSION_KEY) in (None, user_id):
+            if SESSION_KEY not in earlier:  # anonymous: login() moves its data to a new key
                 request.session.update(dict(earlier.items()))
-            earlier.delete()
+                earlier.delete()
+            elif earlier[SESSION_KEY] == user_id and earlier.get(HASH_SESSION_KEY) == auth_hash:
+                request.session = earlier  # this user already: login() keeps the session
+            else:
+                earlier.delete()  # another user's: login() starts an empty one
         request.session[SESSION_KEY] = user_id
         request.session[BACKEND_SESSION_KEY] = backend
-        request.session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        request.session[HASH_SESSION_KEY] = auth_hash
         request.session.save()
         self._set_login_cookies(request)
 
-    ClientMixin._login = _login
+    # Only force_login: ``Client.login(username=..., password=...)`` signs in as Django does.
+    ClientMixin.force_login = force_login
 
 
 def pytest_report_header(config):
