@@ -17,6 +17,22 @@ from tests.rulesets.pando.fight_table import GOBLIN, PABLO
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+def _pages_and_database(gm_page, pl_page, encounter_id) -> str:
+    """Where each page and the database are: was the GM's Next turn refused (a refusal on the GM's
+    page, the database's turn unchanged) or applied and not shown on the player's page?"""
+    from combat.models import Encounter
+
+    versions = """() => ({
+        header: document.querySelector('[data-testid="encounter-current"]').textContent.trim(),
+        board: document.getElementById('encounter-status').dataset.version,
+        panel: document.getElementById('encounter-panel').dataset.version,
+        refusal: Array.from(document.querySelectorAll('[data-testid="panel-error"]')).map(p => p.textContent.trim()),
+        socket: window.__wsOpen,
+    })"""
+    saved = Encounter.objects.filter(pk=encounter_id).values("version", "round", "turn").first()
+    return f"GM's page: {gm_page.evaluate(versions)}\nplayer's page: {pl_page.evaluate(versions)}\ndatabase: {saved}"
+
+
 def test_the_players_action_appears_on_the_gms_page_without_a_reload(browser, asgi_server):  # noqa: F811
     from playwright.sync_api import expect
 
@@ -57,9 +73,12 @@ def test_the_players_action_appears_on_the_gms_page_without_a_reload(browser, as
 
         # The GM ends the turn; the player's page shows the goblins acting, and Pablo's actions refuse.
         gm_page.get_by_role("button", name="Next turn").click()
-        expect(pl_page.locator('[data-testid="encounter-current"]')).to_have_text(
-            "Acting: Goblin 1, Goblin 2"
-        )
+        try:
+            expect(pl_page.locator('[data-testid="encounter-current"]')).to_have_text(
+                "Acting: Goblin 1, Goblin 2"
+            )
+        except AssertionError as missed:  # seen once in eight full runs (#20's note): say which way it went
+            raise AssertionError(f"{missed}\n{_pages_and_database(gm_page, pl_page, e.pk)}") from None
         expect(pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]')).to_have_count(0)
         ARTIFACTS.mkdir(exist_ok=True)
         gm_page.screenshot(path=str(ARTIFACTS / "encounter-gm.png"), full_page=True)
