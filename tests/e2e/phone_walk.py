@@ -15,12 +15,66 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from django.urls import reverse
 
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
 from tests.e2e.conftest import settled
+from tests.e2e.test_sheet_play_browser import PHONE
+
+SHOTS = Path("/tmp")
+
+#: Elements past the right edge of the screen, outside any box that scrolls sideways by itself;
+#: text wider than its own box; and visible controls smaller than 24×24 CSS px (WCAG 2.2 target size, minimum).
+LAYOUT_PROBLEMS = """() => {
+  const width = document.documentElement.clientWidth;
+  const scrollsItself = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if ((s.overflowX === 'auto' || s.overflowX === 'scroll' || s.overflowX === 'hidden') && p.clientWidth < p.scrollWidth + 1) return true;
+    }
+    return false;
+  };
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+    (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  const out = {pageWidth: document.documentElement.scrollWidth, width, overflow: [], small: []};
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const s = getComputedStyle(el);
+    if (s.visibility === 'hidden' || s.position === 'fixed') continue;
+    if (el.closest('.visually-hidden, [hidden], details:not([open]) > :not(summary)')) continue;
+    if (r.right > width + 1 && !scrollsItself(el)) out.overflow.push(name(el) + ' right=' + Math.round(r.right));
+    // Text wider than its own box (written over its neighbours, or cut off).
+    if (!el.children.length && el.textContent.trim() && s.display !== 'inline' && el.clientWidth > 0
+        && !el.matches('input, select, textarea, option, svg *') && el.scrollWidth > el.clientWidth + 1) {
+      out.overflow.push(name(el) + ' text ' + el.scrollWidth + '>' + el.clientWidth + ' "' + el.textContent.trim().slice(0, 30) + '"');
+    }
+    if (el.matches('button, select, input:not([type=hidden]), a.btn, summary') && (r.width < 24 || r.height < 24)
+        && !el.closest('p, li, td, dd')) {
+      out.small.push(name(el) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height));
+    }
+  }
+  out.overflow = out.overflow.slice(0, 12);
+  out.small = out.small.slice(0, 12);
+  return out;
+}"""
+
+
+def save_screenshots(page, slug: str, name: str) -> None:
+    """/tmp/phone-<slug>-<name>.png, the whole page, and its first eight screenfuls
+    (phone-<slug>-<name>-<n>.png), each as the phone shows it scrolled there (the last one ends at the
+    page's foot): not clips of the full page, each of which drew the whole page again (0.7 s of CPU
+    a page). The page is left at its top."""
+    page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}.png"), full_page=True)
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    for n, top in enumerate(range(0, min(height, 8 * PHONE["height"]), PHONE["height"]), start=1):
+        page.evaluate("top => window.scrollTo(0, top)", top)
+        page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}-{n}.png"))
+    page.evaluate("() => window.scrollTo(0, 0)")
+
 
 #: The play pages saved as screenshots and checked for layout (test_phone_screenshots_browser).
 SCREENSHOT_PAGES = ("sheet", "builder", "advance", "campaign", "encounter")
@@ -35,8 +89,7 @@ class PhonePage:
     status: int
     #: ``game_words``: one of the play or campaign pages the game-words test reads.
     game_words: bool
-    scroll_width: int = 0
-    #: LAYOUT_PROBLEMS's answer: pageWidth, width, overflow, small.
+    #: LAYOUT_PROBLEMS's answer: pageWidth (the page's scrollWidth), width, overflow, small.
     layout: dict = field(default_factory=dict)
     #: Ids, codes, JSON pointers or file names in the page's text (test_sheet_play_browser._leaks).
     leaks: list[str] = field(default_factory=list)
@@ -102,8 +155,7 @@ def every_page(table, slug) -> tuple[dict[str, tuple], set[str]]:
 
 def walk(tab_as, table, slug) -> dict[str, PhonePage]:
     """Open every page of ``slug``'s table at a phone's size, one tab per person, and say what each holds."""
-    from tests.e2e.test_phone_screenshots_browser import LAYOUT_PROBLEMS, save_screenshots
-    from tests.e2e.test_sheet_play_browser import PHONE, _leaks, axe_violations
+    from tests.e2e.test_sheet_play_browser import _leaks, axe_violations
 
     pages, game_words = every_page(table, slug)
     found: dict[str, PhonePage] = {}
@@ -114,7 +166,6 @@ def walk(tab_as, table, slug) -> dict[str, PhonePage]:
         if response.status != 200:
             continue
         settled(page)
-        seen.scroll_width = page.evaluate("() => document.scrollingElement.scrollWidth")
         seen.layout = page.evaluate(LAYOUT_PROBLEMS)
         seen.leaks = _leaks(page)
         if name in SCREENSHOT_PAGES:

@@ -1,6 +1,6 @@
 """Every page a player or GM reaches, in every ruleset of the registry, at a phone's size (390×844):
 the page never scrolls sideways and nothing reaches past the screen's edge (the layout check of
-test_phone_screenshots_browser), with every page holding rows (a ledger with awards, a history
+tests/e2e/phone_walk.py), with every page holding rows (a ledger with awards, a history
 with versions, a pending review, a running encounter): the phone walk (tests/e2e/phone_walk.py)."""
 
 from __future__ import annotations
@@ -21,6 +21,6 @@ def test_every_page_fits_a_phone_without_sideways_scrolling(phone_walk, slug):
     for name, seen in phone_walk(slug).items():
         if seen.status != 200:
             found[name] = {"status": seen.status}
-        elif seen.scroll_width > PHONE["width"] or seen.layout["overflow"]:
-            found[name] = {"scrollWidth": seen.scroll_width, "overflow": seen.layout["overflow"]}
+        elif seen.layout["pageWidth"] > PHONE["width"] or seen.layout["overflow"]:
+            found[name] = {"scrollWidth": seen.layout["pageWidth"], "overflow": seen.layout["overflow"]}
     assert found == {}, found
