@@ -288,12 +288,12 @@ class RollLog(models.Model):
 
     The campaign's rows are the table's roll feed; a character's rows are its roll log. A
     ``private`` roll is the GM's: only the campaign's GM ever sees it (feed, log, sockets).
-    A roll made in a fight (combat/services.py) has ``request["encounter"]`` and the log line in
+    A roll made in a fight (combat/step.py) has ``request["encounter"]`` and the log line in
     ``result["text"]``; an NPC's has no character.
     """
 
     campaign = models.ForeignKey(Campaign, null=True, on_delete=models.CASCADE, related_name="rolls")
-    #: None for a roll of a fight's NPC (combat/services.py): no sheet, the campaign's feed only.
+    #: None for a roll of a fight's NPC (combat/step.py): no sheet, the campaign's feed only.
     character = models.ForeignKey(
         Character, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls"
     )

@@ -6,8 +6,9 @@ once are applied one after the other, each seeing the previous one's speed. The 
 character rows are locked too when a fight step may change their play state.
 
 The ruleset's ``CombatRules`` (rulesets/engine/combat.py) decides; the service applies its
-``Outcome``: play state to ``Character.state`` (PCs; the character's version is bumped and
-a ``CharacterVersion`` written, so a sheet PATCH with a stale version gets 409 and the
+``Outcome`` through a ``Step`` (combat/step.py, which also runs the encounter's clock): play
+state to ``Character.state`` (PCs; the character's version is bumped and a ``CharacterVersion``
+written, so a sheet PATCH with a stale version gets 409 and the
 history shows "Alex takes 2 harm…") or ``Combatant.state`` (NPCs), combat numbers, the order,
 the encounter state and ``EncounterEvent`` rows with gap-free ``seq``. Then the encounter's
 version goes up and, once committed, the new board is broadcast (combat/broadcast.py).
@@ -30,33 +31,23 @@ turn of a combatant they control when it is that combatant's turn.
 from __future__ import annotations
 
 import copy
-import json
-import logging
 import re
-from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 
-from characters.effects.selectors import characters_holding_encounter_effects
 from characters.effects.services import (
     EffectRefused,
     character_effect_apply,
     character_effect_remove,
-    characters_effects_end,
     effect_duration,
     state_with_effect,
     state_without_effects,
 )
-from characters.models import Campaign, Character, RollLog
+from characters.models import Campaign, Character
 from characters.selectors import is_campaign_gm
-from characters.sheet.selectors import label
-from characters.table.feed import roll_logged, table_note
-from characters.versions import character_version_write
-from combat import broadcast
 from combat.models import Combatant, Encounter, EncounterEvent, EncounterRequest, LibraryNpc
 from combat.selectors import (
-    LOG_FIELDS,
     Fight,
     campaign_combat_rules,
     combatant_effects,
@@ -64,18 +55,25 @@ from combat.selectors import (
     encounter_for_user,
     encounter_is_gm,
     fighter_report,
-    log_entry,
     npc_archetypes,
     npc_report,
-    row_signatures,
 )
-from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
+from combat.step import (
+    Step,
+    advance,
+    dump,
+    effects_end,
+    outcome_of,
+    refused,
+    require_rules,
+    round_started,
+    turn_started,
+)
+from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import effects as fx
 from rulesets.engine.base import StateError
-from rulesets.engine.combat import CombatRefused, CombatRules, Event, Fighter, Outcome
+from rulesets.engine.combat import Fighter, Outcome
 from rulesets.engine.dice import Roller
-
-logger = logging.getLogger(__name__)
 
 MAX_GROUP = 30
 NAME_LENGTH = 120
@@ -91,10 +89,6 @@ class InvalidInput(BadInput):
 
     def __init__(self, message: str, field: str | None = None):
         super().__init__(message, field=field)
-
-
-def refused(code: str, message: str) -> RuleRefused:
-    return rule_refused(code, message, path=None)
 
 
 # ------------------------------------------------------------------ helpers
@@ -133,7 +127,7 @@ def _check_version(e: Encounter, expected_version: int | None) -> None:
 
 
 def _remember(e: Encounter, request_id: str | None) -> None:
-    """Note the applied request (after ``_Step.save``: its version is the new one)."""
+    """Note the applied request (after ``Step.save``: its version is the new one)."""
     if request_id is None:
         return
     EncounterRequest.objects.create(encounter=e, key=request_id, version=e.version)
@@ -146,343 +140,11 @@ def _require_gm(user, encounter: Encounter, what: str) -> None:
         raise NotPermitted(f"Only the GM may {what}.")
 
 
-def _require_rules(fight: Fight) -> CombatRules:
-    if fight.rules is None:
-        raise refused("combat.unsupported", fight.unsupported)
-    return fight.rules
-
-
 def _require_active(encounter: Encounter) -> None:
     if encounter.status == Encounter.Status.SETUP:
         raise refused("combat.not_started", "The encounter has not started yet: the GM starts it.")
     if encounter.status == Encounter.Status.ENDED:
         raise refused("combat.ended", "The encounter has ended.")
-
-
-def _call(fn, *args, **kwargs) -> Outcome:
-    """Call a hook; rules refusals and unwritten hooks become 422s, never 500s."""
-    try:
-        out = fn(*args, **kwargs)
-    except CombatRefused as exc:
-        raise refused(exc.code, exc.message) from None
-    except StateError as exc:
-        raise refused(exc.code, exc.message) from None
-    except NotImplementedError:
-        raise refused("combat.unsupported", "This ruleset's combat rules cannot do that yet.") from None
-    return out if isinstance(out, Outcome) else Outcome()
-
-
-def _dump(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
-
-
-class _Step:
-    """Collects what one service call changes, then writes only that, in a few queries.
-
-    Created before the rules run: it notes what the page shows now (each row's signature) and
-    the stored play state and numbers, so that ``save`` writes only the combatants and
-    characters that really changed and the broadcast sends only the rows that differ.
-    ``structural``: combatants came or went (the whole turn order is sent)."""
-
-    def __init__(self, fight: Fight, user, *, structural: bool = False):
-        self.fight = fight
-        self.user = user
-        self.structural = structural
-        self.events: list[tuple[Event, int]] = []  # (event, round)
-        self.dirty: set[int] = set()
-        self.characters: dict[int, tuple[Character, list[str]]] = {}
-        e = fight.encounter
-        self.order_before = list(e.order or [])
-        self.rows_before = {} if structural else row_signatures(fight)
-        self.stored = {c.id: (_dump(c.state), _dump(c.combat)) for c in fight.combatants}
-        self.stored_pc = {c.character_id: _dump(c.character.state) for c in fight.combatants if c.character}
-        self.secret: list[Event] = []  # a GM's private action: its events, for the GM's feed only
-        #: Lines for the table's feed that are no roll (effects ending or put on): table notes.
-        self.notes: list[str] = []
-        #: Characters of the campaign outside this fight that hold an effect tied to it (read once).
-        self.outside: list[int] | None = None
-
-    def apply(self, out: Outcome, *, secret_for: Fighter | None = None) -> None:
-        """``secret_for``: the GM rolled privately for this fighter; the action's events go to
-        the GM's feed only and the shared log says that the GM rolled (the board still shows
-        what changed)."""
-        fight, e = self.fight, self.fight.encounter
-        if secret_for is not None and out.events:
-            self.secret.extend(out.events)
-            out.events = [
-                Event("secret", f"The GM rolls for {secret_for.name} behind the screen.", secret_for.id)
-            ]
-        for fid, new_state in (out.state or {}).items():
-            c = fight.by_id.get(fid)
-            if c is None:
-                continue
-            character = c.character  # None without a query when there is no character_id
-            if character is not None:
-                character.state = new_state
-                self.characters.setdefault(character.pk, (character, []))
-            else:
-                c.state = new_state
-                self.dirty.add(fid)
-            f = fight.fighter_by_id.get(fid)
-            if f is not None:
-                f.state = new_state
-        for fid, numbers in (out.combat or {}).items():
-            c = fight.by_id.get(fid)
-            if c is None:
-                continue
-            c.combat = numbers
-            self.dirty.add(fid)
-            f = fight.fighter_by_id.get(fid)
-            if f is not None:
-                f.combat = numbers
-        if out.encounter_state is not None:
-            e.state = out.encounter_state
-        if out.order is not None:
-            e.order = [i for i in out.order if i in fight.by_id]
-        for event in out.events:
-            self.events.append((event, e.round))
-        texts = [event.text for event in out.events]
-        for fid in out.state or {}:
-            c = fight.by_id.get(fid)
-            if c is not None and c.character_id:
-                self.characters[c.character_id][1].extend(texts)
-
-    def log(self, kind: str, text: str, actor: int | None = None, **data) -> None:
-        self.events.append((Event(kind, text, actor, data), self.fight.encounter.round))
-
-    def save(self, *, fields: list[str]) -> None:
-        fight, e = self.fight, self.fight.encounter
-        changed: dict[int, list[str]] = {}
-        for i in sorted(self.dirty):
-            c, (state, numbers) = fight.by_id[i], self.stored.get(i, ("", ""))
-            names = [
-                name
-                for name, was, now in (("state", state, c.state), ("combat", numbers, c.combat))
-                if _dump(now) != was
-            ]
-            if names:
-                changed[i] = names
-        if len(changed) == 1:  # the usual action: one row, only its changed columns
-            [(i, names)] = changed.items()
-            Combatant.objects.filter(pk=i).update(**{name: getattr(fight.by_id[i], name) for name in names})
-        elif changed:
-            Combatant.objects.bulk_update(
-                [fight.by_id[i] for i in changed],
-                sorted({name for names in changed.values() for name in names}),
-            )
-        for character, texts in self.characters.values():
-            if _dump(character.state) == self.stored_pc.get(character.id):
-                continue  # the rules returned the same play state: no new version of the sheet
-            reason = f"{e.name}: " + " ".join(texts) if texts else f"{e.name}: play state"
-            character_version_write(character=character, author=self.user, reason=reason, fields=["state"])
-        new_log: list[dict[str, Any]] = []
-        if self.events:
-            # ``last_seq`` is read with the locked encounter row: gap-free numbers, no scan of the log.
-            last = e.last_seq
-            rows = []
-            for i, (event, round_no) in enumerate(self.events, start=1):
-                actor = event.actor if event.actor in fight.by_id else None
-                rows.append(
-                    EncounterEvent(
-                        encounter=e,
-                        seq=last + i,
-                        round=round_no,
-                        actor_id=actor,
-                        user=self.user,
-                        kind=str(event.kind)[:40],
-                        text=str(event.text)[:500],
-                        data=_jsonable(event.data),
-                    )
-                )
-            EncounterEvent.objects.bulk_create(rows)
-            e.last_seq = last + len(rows)
-            new_log = [log_entry({f: getattr(r, f) for f in LOG_FIELDS}) for r in reversed(rows)]
-        self._feed()
-        e.version += 1
-        e.save(update_fields=[*fields, "version", "updated", "last_seq"])
-        structural = self.structural or list(e.order or []) != self.order_before
-        broadcast.encounter_changed(
-            fight, rows_before=None if structural else self.rows_before, new_log=new_log
-        )
-
-    def _feed(self) -> None:
-        """The step's rolls to the table's roll feed (characters/table/feed.py), once it commits: one
-        line per event that rolled dice, in the log's words; a GM's private action is one line
-        for the GM only, with everything it did."""
-        rolls = [self._roll(event, private=False) for event, _ in self.events if is_roll(event)]
-        e = self.fight.encounter
-        rolls += [
-            table_note(
-                campaign_id=e.campaign_id, user=self.user, text=text, encounter_id=e.pk, encounter_name=e.name
-            )
-            for text in self.notes
-        ]
-        if self.secret and any(is_roll(event) for event in self.secret):
-            first = next(event for event in self.secret if is_roll(event))
-            rolls.append(
-                self._roll(
-                    first,
-                    private=True,
-                    text=" ".join(str(event.text) for event in self.secret),
-                    faces=[f for event in self.secret if is_roll(event) for f in event.data["faces"]],
-                )
-            )
-        if not rolls:
-            return
-        for roll in RollLog.objects.bulk_create(rolls):
-            roll_logged(roll)
-
-    def _roll(self, event: Event, *, private: bool, text: str | None = None, faces=None) -> RollLog:
-        fight, e = self.fight, self.fight.encounter
-        combatant = fight.by_id.get(event.actor) if event.actor is not None else None
-        data = event.data or {}
-        outcome = data.get("outcome")
-        numbers = {k: data[k] for k in ("total", "ep", "successes") if isinstance(data.get(k), int)}
-        return RollLog(
-            campaign_id=e.campaign_id,
-            character=combatant.character if combatant is not None else None,  # loaded: no query
-            user=self.user,
-            label=label(event.kind)[:120],
-            request={"encounter": e.pk, "kind": str(event.kind)[:40]},
-            result={
-                "text": str(event.text if text is None else text)[:1000],
-                "faces": _jsonable(data["faces"] if faces is None else faces),
-                "outcome": outcome if isinstance(outcome, str) else None,
-                **numbers,
-                "odds": self._odds(data.get("odds")),
-                "ruleset": fight.ruleset.slug if fight.ruleset else "",
-                "encounter": e.name,
-                "actor": combatant.name if combatant is not None else "",
-            },
-            private=private,
-        )
-
-    def _odds(self, request: Any) -> dict[str, Any] | None:
-        """The exact odds of the roll an event names (``data["odds"]``: the ruleset's odds request),
-        for the feed's chance and chart; None when it names none or the rules cannot say."""
-        ruleset = self.fight.ruleset
-        if not isinstance(request, dict) or ruleset is None:
-            return None
-        try:
-            return ruleset.odds(request, ctx=self.fight.ctx)
-        except Exception:  # the odds are a courtesy: the roll stands without them
-            logger.exception("odds of a fight's roll failed")
-            return None
-
-
-def is_roll(event: Event) -> bool:
-    """An event that rolled dice: its ``data["faces"]`` lists them (rulesets/engine/combat.py)."""
-    faces = (event.data or {}).get("faces")
-    return isinstance(faces, list) and bool(faces)
-
-
-def _jsonable(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {str(k): _jsonable(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [_jsonable(v) for v in data]
-    if data is None or isinstance(data, (bool, int, float, str)):
-        return data
-    return str(data)
-
-
-def _turn_started(step: _Step, roller: Roller) -> None:
-    """Run ``turn_start`` for whoever's turn it now is."""
-    fight, e = step.fight, step.fight.encounter
-    current = fight.current_id
-    if current is None:
-        return
-    step.log(
-        "turn", f"{' and '.join(fight.fighter_by_id[i].name for i in fight.current_ids)}: your turn.", current
-    )
-    rules = _require_rules(fight)  # the callers checked it: refused before any change otherwise
-    step.apply(
-        _call(
-            rules.turn_start,
-            fight.fighter_by_id[current],
-            fight.fighters,
-            e.state or {},
-            roller,
-            ctx=fight.ctx,
-        )
-    )
-
-
-def _round_started(step: _Step, roller: Roller, *, clock: bool = False) -> None:
-    """The top of a round: its log line, then (``clock``: the round has advanced) the effects whose
-    rounds have run out end, then the ruleset's ``round_start``."""
-    fight, e = step.fight, step.fight.encounter
-    step.log("round", f"Round {e.round} begins.")
-    if clock:
-        effects_end(step, lambda state: fx.ending_on_round(state, e.pk, e.round))
-    rules = _require_rules(fight)
-    step.apply(_call(rules.round_start, fight.fighters, e.state or {}, e.round, roller, ctx=fight.ctx))
-    e.turn = 0
-
-
-def _advance(step: _Step, roller: Roller) -> None:
-    """The next turn; past the end of the order, the next round."""
-    fight, e = step.fight, step.fight.encounter
-    order = e.order or []
-    rules = _require_rules(fight)
-    span = 1
-    try:
-        span = max(1, rules.turn_span(order, e.turn, fight.fighter_by_id))
-    except Exception:
-        logger.exception("turn_span failed")
-    ending = list(fight.current_ids)  # whose turn ends now
-    effects_end(step, lambda state: [x for cid in ending for x in fx.ending_on_turn_end(state, cid)])
-    e.turn += span
-    if e.turn >= len(order):
-        e.round += 1
-        _round_started(step, roller, clock=True)
-    _turn_started(step, roller)
-
-
-# ------------------------------------------------------------------ effects on the encounter's clock
-
-
-def _ended_on(gone: list[dict], name: str) -> str:
-    """ "Frightened 2 ends on Ayla." / "Stunned and Blessed end on Ayla." """
-    return f"{fx.ended_text(gone).removesuffix('.')} on {name}."
-
-
-def effects_end(step: _Step, ending: Callable[[dict], list[dict]]) -> None:
-    """End the effects ``ending(state)`` names on everyone the encounter's clock reaches, in the
-    step's transaction: its combatants (an NPC's state is ``Combatant.state``; a PC's is its
-    character's, loaded and locked with the fight, changed through the step so that what the step
-    already changed — the action that ended the turn — is kept), and any other active character of
-    the campaign holding an effect tied to this encounter (``characters_effects_end``: a PC who left
-    the fight). Each ending is a line of the encounter's log and a note in the table's feed; the
-    open sheets hear of it through the character's new version."""
-    fight, e = step.fight, step.fight.encounter
-    ruleset = fight.ruleset
-    if ruleset is None:
-        return
-    for c in fight.combatants:
-        f = fight.fighter_by_id.get(c.id)
-        if f is None:
-            continue
-        gone = ending(f.state)
-        if not gone:
-            continue
-        new = state_without_effects(
-            ruleset=ruleset, build=f.build, report=f.report, ctx=fight.ctx, state=f.state, ending=gone
-        )
-        text = _ended_on(gone, f.name)
-        step.apply(Outcome(state={c.id: new}, events=[Event("effect_end", text, c.id)]))
-        step.notes.append(text)
-    if step.outside is None:
-        inside = [c.character_id for c in fight.combatants if c.character_id]
-        step.outside = characters_holding_encounter_effects(
-            campaign_id=e.campaign_id, encounter_id=e.pk, exclude=inside
-        )
-    if not step.outside:
-        return
-    for character, gone in characters_effects_end(character_ids=step.outside, ending=ending, why=e.name):
-        text = _ended_on(gone, character.name)
-        step.log("effect_end", text)
-        step.notes.append(text)
 
 
 # ------------------------------------------------------------------ services
@@ -606,14 +268,14 @@ def encounter_add_combatant(
                 )
             created = Combatant.objects.bulk_create(created)
         fight = encounter_fight(encounter=e)
-        step = _Step(fight, user, structural=True)
+        step = Step(fight, user, structural=True)
         who = ", ".join(c.name for c in created)
         step.log("added", f"{who} {'join' if len(created) > 1 else 'joins'} the encounter.")
         fields = ["state"]
         if e.status == Encounter.Status.ACTIVE and rules is not None:
             for c in created:
                 f = fight.fighter_by_id[c.id]
-                out = _call(rules.join, f, fight.fighters, e.state or {}, roller, ctx=fight.ctx)
+                out = outcome_of(rules.join, f, fight.fighters, e.state or {}, roller, ctx=fight.ctx)
                 if out.order is None:
                     e.order = [*(e.order or []), c.id]
                 step.apply(out)
@@ -647,7 +309,7 @@ def encounter_remove_combatant(*, encounter: Encounter | int, user, combatant_id
             e.order = order
         c.delete()
         fight = encounter_fight(encounter=e, lock_characters=True)
-        step = _Step(fight, user, structural=True)
+        step = Step(fight, user, structural=True)
         step.log("removed", f"{c.name} leaves the encounter.")
         effects_end(step, lambda state: fx.ending_on_turn_end(state, cid))
         step.save(fields=["order", "turn"])
@@ -663,18 +325,18 @@ def encounter_start(*, encounter: Encounter | int, user, roller: Roller | None =
         if e.status != Encounter.Status.SETUP:
             raise refused("combat.already_started", "The encounter has already started.")
         fight = encounter_fight(encounter=e, lock_characters=True)
-        rules = _require_rules(fight)
+        rules = require_rules(fight)
         if not fight.fighters:
             raise refused("combat.no_combatants", "Add combatants before starting the encounter.")
-        step = _Step(fight, user, structural=True)
+        step = Step(fight, user, structural=True)
         e.status, e.round, e.turn = Encounter.Status.ACTIVE, 1, 0
         step.log("start", "The encounter begins.")
-        out = _call(rules.start, fight.fighters, e.state or {}, roller, ctx=fight.ctx)
+        out = outcome_of(rules.start, fight.fighters, e.state or {}, roller, ctx=fight.ctx)
         if out.order is None:
             out.order = [f.id for f in fight.fighters]
         step.apply(out)
-        _round_started(step, roller)
-        _turn_started(step, roller)
+        round_started(step, roller)
+        turn_started(step, roller)
         step.save(fields=["status", "round", "turn", "order", "state"])
     return e
 
@@ -733,7 +395,7 @@ def encounter_act(
         if not gm and user.pk not in actor.controller_ids:
             raise NotPermitted(f"You may not act for {actor.name}.")
         _require_active(e)
-        rules = _require_rules(fight)
+        rules = require_rules(fight)
         if not gm:
             try:
                 specs = rules.actions(
@@ -744,8 +406,8 @@ def encounter_act(
             spec = next((s for s in specs if s.id == action["action"]), None)
             if spec is not None and spec.gm:
                 raise NotPermitted(f"Only the GM may take “{spec.label}”.")
-        step = _Step(fight, user)
-        out = _call(
+        step = Step(fight, user)
+        out = outcome_of(
             rules.perform,
             copy.deepcopy(action),
             actor,
@@ -758,7 +420,7 @@ def encounter_act(
         )
         step.apply(out, secret_for=actor if private else None)
         if out.end_turn:
-            _advance(step, roller)
+            advance(step, roller)
         step.save(fields=["state", "order", "turn", "round"])
         _remember(e, request_id)
     return e
@@ -787,11 +449,11 @@ def encounter_next_turn(
         if not gm and not any(user.pk in fight.fighter_by_id[i].controller_ids for i in fight.current_ids):
             raise NotPermitted("Only the GM, or the player whose turn it is, ends the turn.")
         _require_active(e)
-        _require_rules(fight)
+        require_rules(fight)
         if not e.order:
             raise refused("combat.no_combatants", "Nobody is left in the turn order.")
-        step = _Step(fight, user)
-        _advance(step, roller)
+        step = Step(fight, user)
+        advance(step, roller)
         step.save(fields=["state", "order", "turn", "round"])
         _remember(e, request_id)
     return e
@@ -805,7 +467,7 @@ def encounter_end(*, encounter: Encounter | int, user) -> Encounter:
         if e.status == Encounter.Status.ENDED:
             raise refused("combat.ended", "The encounter has already ended.")
         fight = encounter_fight(encounter=e, lock_characters=True)
-        step = _Step(fight, user)
+        step = Step(fight, user)
         e.status = Encounter.Status.ENDED
         step.log("end", f"The encounter ends after {e.round} round{'s' if e.round != 1 else ''}.")
         # Every effect tied to the encounter (its rounds, a combatant's turn) ends with it.
@@ -817,7 +479,7 @@ def encounter_end(*, encounter: Encounter | int, user) -> Encounter:
 # ------------------------------------------------------------------ effects on combatants
 
 
-def _synced(step: _Step, c: Combatant, character: Character) -> None:
+def _synced(step: Step, c: Combatant, character: Character) -> None:
     """The fight's copy of a PC's character after the effects' service wrote it (in this
     transaction): its state and version as written, so the step neither writes it again nor
     writes over it."""
@@ -828,7 +490,7 @@ def _synced(step: _Step, c: Combatant, character: Character) -> None:
     f = step.fight.fighter_by_id.get(c.id)
     if f is not None:
         f.state = character.state
-    step.stored_pc[character.pk] = _dump(character.state)
+    step.stored_pc[character.pk] = dump(character.state)
 
 
 def _remaining(fight: Fight, duration: Any) -> str:
@@ -868,7 +530,7 @@ def encounter_effect_apply(
                 "In an encounter an effect lasts rounds, a turn, or until removed.",
                 "/duration",
             )
-        step = _Step(fight, user)
+        step = Step(fight, user)
         if c.character is not None:
             character, entry = character_effect_apply(
                 character_id=c.character_id,
@@ -931,7 +593,7 @@ def encounter_effect_remove(*, encounter: Encounter | int, user, combatant_id, e
             raise EffectRefused(
                 "effect.gone", f"{f.name} has no such effect now: it may have ended.", "/effect"
             )
-        step = _Step(fight, user)
+        step = Step(fight, user)
         if c.character is not None:
             character = character_effect_remove(character_id=c.character_id, user=user, effect_id=effect_id)
             _synced(step, c, character)

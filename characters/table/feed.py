@@ -6,12 +6,12 @@ campaign's channels group (the same layer as the encounters, Redis pub/sub in pr
 page's websocket (characters/table/consumers.py) passes the HTML on and the htmx ws extension adds it on
 top of the page's list (``hx-swap-oob="afterbegin:#table-feed-list"``).
 
-The rolls of a fight (combat/services.py: attacks, initiative, damage, whatever an action rolls)
+The rolls of a fight (combat/step.py: attacks, initiative, damage, whatever an action rolls)
 are RollLog rows too, written by the encounter's service in the same transaction: the line says
 who acted, in which encounter, and the log's own words ("Grim attacks the goblin: …").
 
 A line that is no roll — an effect that ends on the encounter's clock, one the GM puts on a combatant
-(combat/services.py) — is a *table note* (``table_note``): a ``RollLog`` without dice whose result says
+(combat/step.py) — is a *table note* (``table_note``): a ``RollLog`` without dice whose result says
 ``"note": true``, written and sent the same way, drawn as a plain sentence.
 
 Private rolls (the GM's) go to a second group that only the campaign's GM joins: they are never
@@ -76,7 +76,7 @@ def roll_line(roll: RollLog) -> dict[str, Any]:
         "pk": roll.pk,
         "who": (roll.user.get_username() if roll.user else "") or "someone",
         "character": character.name if character is not None else str(result.get("actor") or ""),
-        # A fight's roll (combat/services.py): its encounter, and its log line as the text.
+        # A fight's roll (combat/step.py): its encounter, and its log line as the text.
         "encounter": str(result.get("encounter") or "")
         if isinstance(roll.request, dict) and "encounter" in roll.request
         else "",

@@ -145,7 +145,7 @@ class ActionSpec:
 class Event:
     """One line of the encounter's log. An event that rolled dice says so with ``data["faces"]``
     (the dice as they fell, a non-empty list): the combat service sends it to the table's roll
-    feed too, in the same words (combat/services.py). ``data["odds"]``, when given, is the odds
+    feed too, in the same words (combat/step.py). ``data["odds"]``, when given, is the odds
     request of that roll (the ruleset's ``odds`` shape): the feed then shows its chance, and
     ``outcome`` / ``total`` / ``ep`` / ``successes`` in ``data`` say which outcome it landed on."""
 

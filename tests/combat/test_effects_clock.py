@@ -1,4 +1,4 @@
-"""Effects end by themselves on the encounter's clock (combat/services.py ``effects_end``), in every
+"""Effects end by themselves on the encounter's clock (combat/step.py ``effects_end``), in every
 registered ruleset with combat rules: rounds of an encounter, the end of a combatant's turn, the
 encounter's end; "until rest" with the sheet's rest action. Each ending is a line of the encounter's
 log and a note of the table's feed; the character gets a new version (its open sheets hear of it).

@@ -69,7 +69,7 @@ def call(hook, fighters: list[Fighter], es: dict, *args, **kwargs):
 
 
 class _Service:
-    """Applies outcomes to the fighters the way combat/services.py does."""
+    """Applies outcomes to the fighters the way a fight step does (combat/step.py)."""
 
     def apply(self, out: Outcome) -> Outcome:
         for fid, state in out.state.items():
