@@ -12,5 +12,5 @@ urlpatterns = [
     path("encounters/<int:pk>/actions/", api.encounter_actions, name="api-encounter-actions"),
     path("encounters/<int:pk>/next-turn/", api.encounter_next_turn, name="api-encounter-next-turn"),
     path("encounters/<int:pk>/end/", api.encounter_end, name="api-encounter-end"),
-    path("", include("combat.api_library")),  # the NPC library
+    path("", include("combat.library.api")),  # the NPC library
 ]

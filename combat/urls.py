@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from combat import views, views_effects, views_library, views_npcs
+from combat import views
+from combat.library import views as library
 
 urlpatterns = [
     path("campaign/<int:campaign_id>/", views.encounter_list, name="encounter_list"),
@@ -18,20 +19,20 @@ urlpatterns = [
     ),
     path(
         "<int:encounter_id>/combatants/library/",
-        views_library.encounter_add_from_library,
+        library.encounter_add_from_library,
         name="encounter_add_from_library",
     ),
-    path("<int:encounter_id>/npcs/", views_npcs.encounter_add_npcs, name="encounter_add_npcs"),
-    path("<int:encounter_id>/effects/", views_effects.encounter_effect_apply, name="encounter_effect_apply"),
+    path("<int:encounter_id>/npcs/", library.encounter_add_npcs, name="encounter_add_npcs"),
+    path("<int:encounter_id>/effects/", views.encounter_effect_apply, name="encounter_effect_apply"),
     path(
         "<int:encounter_id>/effects/remove/",
-        views_effects.encounter_effect_remove,
+        views.encounter_effect_remove,
         name="encounter_effect_remove",
     ),
-    path("campaign/<int:campaign_id>/npcs/", views_library.npc_library_page, name="npc_library"),
-    path("campaign/<int:campaign_id>/npcs/new/", views_library.npc_new, name="npc_new"),
-    path("campaign/<int:campaign_id>/npcs/<int:npc_id>/", views_library.npc_edit, name="npc_edit"),
-    path("campaign/<int:campaign_id>/npcs/<int:npc_id>/delete/", views_library.npc_delete, name="npc_delete"),
+    path("campaign/<int:campaign_id>/npcs/", library.npc_library_page, name="npc_library"),
+    path("campaign/<int:campaign_id>/npcs/new/", library.npc_new, name="npc_new"),
+    path("campaign/<int:campaign_id>/npcs/<int:npc_id>/", library.npc_edit, name="npc_edit"),
+    path("campaign/<int:campaign_id>/npcs/<int:npc_id>/delete/", library.npc_delete, name="npc_delete"),
     path("<int:encounter_id>/start/", views.encounter_start, name="encounter_start"),
     path("<int:encounter_id>/act/", views.encounter_act, name="encounter_act"),
     path("<int:encounter_id>/next-turn/", views.encounter_next_turn, name="encounter_next_turn"),

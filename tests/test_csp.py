@@ -14,6 +14,7 @@ from django.urls.resolvers import RoutePattern
 
 from characters.models import Advancement
 from combat import services as combat_services
+from combat.library import services as library
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
@@ -57,9 +58,7 @@ def _world(slug: str) -> dict:
     character = make_character(ruleset=slug, owner=player, campaign=campaign)
     encounter = combat_services.encounter_create(campaign=campaign, user=gm, name="Ambush")
     advancement = Advancement.objects.filter(character=character).first()
-    npc = combat_services.npc_save(
-        campaign=campaign, user=gm, build=character.build
-    )  # the NPC library's pages
+    npc = library.npc_save(campaign=campaign, user=gm, build=character.build)  # the NPC library's pages
     return {
         "gm": gm,
         "values": {

@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 from characters.accounts.services import account_token_create
 from characters.models import Advancement, Character, RollLog
 from combat import services as combat
+from combat.library import services as library
 from combat.quick_builds import quick_build
 from rulesets.engine import registry
 from tests import fuzz
@@ -187,7 +188,7 @@ def _table(ruleset: str, gm, player) -> Table:
         encounter=encounter, user=gm, name="Bandit", build=quick_build(registry.get(ruleset), campaign)
     )[0]
     combat.encounter_start(encounter=encounter, user=gm)
-    library_npc = combat.npc_save(
+    library_npc = library.npc_save(
         campaign=campaign, user=gm, build=quick_build(registry.get(ruleset), campaign)
     )
     return Table(ruleset, campaign, active, draft, advancement, encounter, npc, roll, library_npc)

@@ -1,4 +1,4 @@
-"""The encounter page's effects (combat/views_effects.py), in every registered ruleset with combat: the
+"""The encounter page's effects (combat/views.py), in every registered ruleset with combat: the
 GM puts an effect on a PC or an NPC for rounds of this encounter or until the end of a combatant's
 turn, from a form without JSON; the combatant's row shows it; the GM's panel takes it off; a refusal
 says why in the form and changes nothing; players get 403, strangers 404."""

@@ -1,4 +1,4 @@
-"""Pando's ready NPCs in the GM's NPC library (moved from tests/combat/test_npc_library.py): the
+"""Pando's ready NPCs in the GM's NPC library (moved from tests/combat/test_npc_library.py, now tests/combat/library/): the
 library offers them; an ogre is built over the player budget with its costs in CP, kept and added
 three times; nonsense is refused; a kept NPC is edited."""
 
@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from combat import services
+from combat.library import services as library
 from combat.models import LibraryNpc
 from combat.selectors import npc_archetypes
 from rulesets.engine import registry
@@ -107,7 +108,7 @@ def test_nonsense_in_the_npc_builder_is_refused_and_nothing_is_kept(table, clien
 
 
 def test_editing_a_kept_npc_replaces_it(table, client):
-    npc = services.npc_save(
+    npc = library.npc_save(
         campaign=table["campaign"],
         user=table["gm"],
         build=npc_archetypes(registry.get("pando"), table["campaign"])[0]["build"],

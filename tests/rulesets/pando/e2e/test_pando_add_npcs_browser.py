@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from combat import services
+from combat.library import services as library
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401  (a fixture)
 from tests.factories import make_campaign, make_user
@@ -25,7 +26,7 @@ def test_gm_picks_an_archetype_types_two_and_presses_enter(browser, asgi_server,
     gm, player = make_user("gina"), make_user("pat")
     campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
     encounter = services.encounter_create(campaign=campaign, user=gm, name="Bridge")
-    services.encounter_add_npcs(encounter=encounter, user=gm, archetype="ogre", count=1)
+    library.encounter_add_npcs(encounter=encounter, user=gm, archetype="ogre", count=1)
     context, page = _page_as(browser, asgi_server, gm, viewport=viewport)
     pl_context, other = _page_as(browser, asgi_server, player, viewport=viewport)
     try:

@@ -12,6 +12,7 @@ import copy
 import pytest
 
 from combat import services
+from combat.library import services as library
 from combat.models import Combatant, LibraryNpc
 from combat.selectors import npc_archetypes
 from rulesets.engine import registry
@@ -98,9 +99,9 @@ def test_list_read_replace_and_remove(t):
         "/api/v1/npcs/", {"campaign": campaign.pk, "build": _archetype(campaign, 0)}, format="json"
     ).json()
     mine_elsewhere = make_campaign(gm=t["gm"], ruleset=SLUG)
-    bandit = services.npc_save(campaign=mine_elsewhere, user=t["gm"], build=_archetype(campaign, 0))
+    bandit = library.npc_save(campaign=mine_elsewhere, user=t["gm"], build=_archetype(campaign, 0))
     theirs = make_campaign(gm=t["outsider"], ruleset=SLUG)
-    services.npc_save(campaign=theirs, user=t["outsider"], build=_archetype(campaign, -1))
+    library.npc_save(campaign=theirs, user=t["outsider"], build=_archetype(campaign, -1))
 
     listed = api.get("/api/v1/npcs/", {"campaign": campaign.pk})
     assert listed.status_code == 200
@@ -141,7 +142,7 @@ def test_an_invalid_npc_is_refused_and_nothing_is_kept(t, change, status):
 
 
 def test_a_refused_replacement_keeps_the_old_build(t):
-    npc = services.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
+    npc = library.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
     bad = _refused(t["ogre"])
     r = t["api"].put(f"/api/v1/npcs/{npc.pk}/", {"build": bad}, format="json")
     assert r.status_code == 422
@@ -150,7 +151,7 @@ def test_a_refused_replacement_keeps_the_old_build(t):
 
 
 def test_add_three_to_an_encounter(t):
-    npc = services.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
+    npc = library.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
     eid = t["encounter"].pk
     r = t["api"].post(
         f"/api/v1/encounters/{eid}/combatants/library/", {"npc": npc.pk, "count": 3}, format="json"
@@ -167,9 +168,9 @@ def test_add_three_to_an_encounter(t):
 
 
 def test_adding_refuses_bad_counts_and_other_campaigns_npcs(t):
-    npc = services.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
+    npc = library.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
     other = make_campaign(gm=t["gm"], ruleset=SLUG)
-    foreign = services.npc_save(campaign=other, user=t["gm"], build=t["ogre"])
+    foreign = library.npc_save(campaign=other, user=t["gm"], build=t["ogre"])
     url = f"/api/v1/encounters/{t['encounter'].pk}/combatants/library/"
     for body, status in (
         ({"npc": npc.pk, "count": 0}, 400),
@@ -190,7 +191,7 @@ def test_adding_refuses_bad_counts_and_other_campaigns_npcs(t):
 
 
 def test_the_wrong_user(t):
-    npc = services.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
+    npc = library.npc_save(campaign=t["campaign"], user=t["gm"], build=t["ogre"])
     campaign, eid = t["campaign"], t["encounter"].pk
     calls = [
         ("get", "/api/v1/npcs/", {"campaign": campaign.pk}),

@@ -1,5 +1,5 @@
 """/api/v1/npcs/… and /api/v1/encounters/<id>/combatants/library/: the GM's NPC library, the
-same services as its pages (``combat.views_library``).
+same services as its pages (``combat.library.views``).
 
 The library is the GM's: a library NPC (or a campaign) of a campaign I am not in is a 404; a
 player of the campaign is refused with 403, reading or writing. An NPC is checked as an NPC:
@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from characters.campaigns.selectors import campaign_for_user
 from characters.selectors import is_campaign_gm
-from combat import services
+from combat.library import services
 from combat.models import LibraryNpc
 from combat.selectors import encounter_for_user, encounter_is_gm, library_npc_for_user, npcs_of_gm
 from combat.serializers import (

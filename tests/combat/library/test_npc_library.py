@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from combat import services
+from combat.library import services as library
 from combat.models import Encounter, LibraryNpc
 from combat.selectors import npc_archetypes
 from rulesets.engine import registry
@@ -28,13 +29,13 @@ def table(db):
 
 
 def test_adding_from_the_library_refuses_bad_counts_and_other_campaigns_npcs(table, client):
-    npc = services.npc_save(
+    npc = library.npc_save(
         campaign=table["campaign"],
         user=table["gm"],
         build=npc_archetypes(registry.get(SLUG), table["campaign"])[0]["build"],
     )
     other = make_campaign(gm=table["gm"], ruleset=SLUG)
-    foreign = services.npc_save(
+    foreign = library.npc_save(
         campaign=other, user=table["gm"], build=npc_archetypes(registry.get(SLUG), other)[0]["build"]
     )
     client.force_login(table["gm"])
@@ -57,7 +58,7 @@ def test_adding_from_the_library_refuses_bad_counts_and_other_campaigns_npcs(tab
 
 
 def test_only_the_gm_keeps_and_uses_the_library(table, client):
-    npc = services.npc_save(
+    npc = library.npc_save(
         campaign=table["campaign"],
         user=table["gm"],
         build=npc_archetypes(registry.get(SLUG), table["campaign"])[0]["build"],
@@ -97,9 +98,9 @@ def test_every_rulesets_archetypes_are_valid_npcs_that_join_an_encounter(slug):
     assert len(archetypes) >= (3 if ruleset.tables.get("npc_archetypes") else 1)
     encounter = Encounter.objects.create(campaign=campaign, name="Test", created_by=gm, last_seq=1)
     for archetype in archetypes:
-        npc = services.npc_save(campaign=campaign, user=gm, build=archetype["build"])
+        npc = library.npc_save(campaign=campaign, user=gm, build=archetype["build"])
         assert npc.report["valid"], (archetype["id"], npc.report["errors"])
-        services.encounter_add_from_library(encounter=encounter, user=gm, npc_id=npc.id, count=2)
+        library.encounter_add_from_library(encounter=encounter, user=gm, npc_id=npc.id, count=2)
     assert encounter.combatants.filter(is_npc=True).count() == 2 * len(archetypes)
 
 

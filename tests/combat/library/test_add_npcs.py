@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from combat import services
+from combat.library import services as library
 from combat.models import Encounter
 from combat.selectors import EncounterNotFound, fighter_report, npc_archetypes
 from rulesets.engine import registry
@@ -63,7 +64,7 @@ def _npcs(encounter: Encounter) -> list[tuple[str, str]]:
 def test_three_of_an_archetype_join_with_its_build_and_numbered_names(slug):
     t = _table(slug)
     for archetype in t["archetypes"]:
-        created = services.encounter_add_npcs(
+        created = library.encounter_add_npcs(
             encounter=t["encounter"], user=t["gm"], archetype=archetype["id"], count=3
         )
         name = archetype["name"]
@@ -82,8 +83,8 @@ def test_three_of_an_archetype_join_with_its_build_and_numbered_names(slug):
 def test_a_library_npc_twice(slug):
     t = _table(slug)
     build = {**copy.deepcopy(t["archetypes"][-1]["build"]), "name": "Captain Vane"}
-    npc = services.npc_save(campaign=t["campaign"], user=t["gm"], build=build)
-    created = services.encounter_add_npcs(encounter=t["encounter"], user=t["gm"], npc_id=npc.pk, count=2)
+    npc = library.npc_save(campaign=t["campaign"], user=t["gm"], build=build)
+    created = library.encounter_add_npcs(encounter=t["encounter"], user=t["gm"], npc_id=npc.pk, count=2)
     assert [c.name for c in created] == ["Captain Vane 1", "Captain Vane 2"]
     assert _npcs(t["encounter"]) == [("Captain Vane 1", "Captain Vane"), ("Captain Vane 2", "Captain Vane")]
     assert all(_without_name(c.build) == _without_name(npc.build) for c in t["encounter"].combatants.all())
@@ -94,12 +95,12 @@ def test_numbers_go_on_from_those_already_there_and_a_name_replaces_the_archetyp
     e, gm = t["encounter"], t["gm"]
     goblin, ogre = t["archetypes"][0], t["archetypes"][-1]
     g, o = goblin["name"], ogre["name"]
-    services.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=1)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype=ogre["id"], count=1)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype=ogre["id"], count=1)
-    services.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2, name="  Cave goblin ")
+    library.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2)
+    library.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2)
+    library.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=1)
+    library.encounter_add_npcs(encounter=e, user=gm, archetype=ogre["id"], count=1)
+    library.encounter_add_npcs(encounter=e, user=gm, archetype=ogre["id"], count=1)
+    library.encounter_add_npcs(encounter=e, user=gm, archetype=goblin["id"], count=2, name="  Cave goblin ")
     assert _npcs(e) == [
         (f"{g} 1", g),
         (f"{g} 2", g),
@@ -121,7 +122,7 @@ def test_the_service_refuses_what_the_form_cannot_send_and_changes_nothing():
     e, gm = t["encounter"], t["gm"]
     goblin = t["archetypes"][0]["id"]
     other = make_campaign(gm=gm, ruleset=TWO)
-    foreign = services.npc_save(campaign=other, user=gm, build=t["archetypes"][0]["build"])
+    foreign = library.npc_save(campaign=other, user=gm, build=t["archetypes"][0]["build"])
     version = e.version
     for kwargs, message in (
         ({"archetype": goblin, "count": 0}, "How many: a whole number from 1 to 30, please."),
@@ -134,12 +135,12 @@ def test_the_service_refuses_what_the_form_cannot_send_and_changes_nothing():
         ({"archetype": goblin, "npc_id": foreign.pk}, "Pick one ready NPC or one NPC of the library."),
     ):
         with pytest.raises(services.InvalidInput) as refused:
-            services.encounter_add_npcs(encounter=e, user=gm, **kwargs)
+            library.encounter_add_npcs(encounter=e, user=gm, **kwargs)
         assert refused.value.message == message, kwargs
     with pytest.raises(services.NotPermitted):
-        services.encounter_add_npcs(encounter=e, user=t["player"], archetype=goblin, count=1)
+        library.encounter_add_npcs(encounter=e, user=t["player"], archetype=goblin, count=1)
     with pytest.raises(EncounterNotFound):
-        services.encounter_add_npcs(encounter=e.pk, user=t["stranger"], archetype=goblin, count=1)
+        library.encounter_add_npcs(encounter=e.pk, user=t["stranger"], archetype=goblin, count=1)
     e.refresh_from_db()
     assert (e.combatants.count(), e.version) == (0, version)
 
@@ -150,7 +151,7 @@ def test_the_service_refuses_what_the_form_cannot_send_and_changes_nothing():
 @pytest.mark.parametrize("slug", SLUGS)
 def test_the_gm_page_offers_every_archetype_and_library_npc_in_the_games_words(slug):
     t = _table(slug)
-    npc = services.npc_save(
+    npc = library.npc_save(
         campaign=t["campaign"], user=t["gm"], build={**t["archetypes"][0]["build"], "name": "Old Mags"}
     )
     page = _signed_in(t["gm"]).get(reverse("encounter_detail", args=[t["encounter"].pk])).content.decode()
@@ -202,7 +203,7 @@ def test_the_gm_adds_three_of_an_archetype_with_htmx_and_without(slug):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_the_gm_adds_a_library_npc_twice_from_the_page(slug):
     t = _table(slug)
-    npc = services.npc_save(
+    npc = library.npc_save(
         campaign=t["campaign"], user=t["gm"], build={**t["archetypes"][0]["build"], "name": "Old Mags"}
     )
     response = _signed_in(t["gm"]).post(
@@ -218,11 +219,11 @@ def test_the_gm_adds_a_library_npc_twice_from_the_page(slug):
 def test_bad_input_is_a_400_with_the_reason_in_the_form_and_changes_nothing(slug):
     t = _table(slug)
     e = t["encounter"]
-    services.encounter_add_npcs(encounter=e, user=t["gm"], archetype=t["archetypes"][0]["id"], count=1)
+    library.encounter_add_npcs(encounter=e, user=t["gm"], archetype=t["archetypes"][0]["id"], count=1)
     e.refresh_from_db()
     before = (_npcs(e), e.version)
     other = make_campaign(gm=t["gm"], ruleset=slug)
-    foreign = services.npc_save(campaign=other, user=t["gm"], build=t["archetypes"][0]["build"])
+    foreign = library.npc_save(campaign=other, user=t["gm"], build=t["archetypes"][0]["build"])
     pick = f"archetype:{t['archetypes'][0]['id']}"
     gm = _signed_in(t["gm"])
     url = reverse("encounter_add_npcs", args=[e.pk])
