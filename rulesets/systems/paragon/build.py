@@ -39,10 +39,9 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import FORMAT
 
 from .dice import check_text
+from .state import POOLS
 
 FORCES = ("fire", "wind", "thunder", "light", "shadow")
-#: The resources (RULES.md 2 "Derived"): maxima in the build, current points in the play state.
-POOLS = ("health", "face", "purity", "stamina", "heroism", "dynama", "morale")
 
 
 def rank_cost(rank: int) -> int:

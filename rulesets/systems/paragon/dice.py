@@ -32,6 +32,8 @@ from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
+from .state import state_effects
+
 MAX_EXPLOSIONS = 200  # a real roll stops long before; a broken roller must not loop forever
 MAX_TIES = 100  # rerolls of a tied opposed roll (a broken roller must not loop forever)
 TARGET, OPPOSED = "target_number", "opposed_roll"
@@ -225,8 +227,6 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
             )
     if not isinstance(state, dict) or not state:
         return out
-    from .state import state_effects  # here: state.py reads build.py, which reads this module
-
     held = state_effects(build, report, ctx, state)
     out = [_with_conditions(r, held["changes"]) for r in out]
     if not held["can_act"]:

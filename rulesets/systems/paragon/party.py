@@ -9,9 +9,8 @@ from rulesets.engine.context import Context
 from rulesets.engine.fields import is_int
 from rulesets.engine.report import Report
 
-from .build import POOLS
 from .dice import check_text
-from .state import CONDITION_NAMES, maxima, normal
+from .state import CONDITION_NAMES, POOLS, maxima, normal
 
 if TYPE_CHECKING:
     from rulesets.engine.ruleset import Ruleset

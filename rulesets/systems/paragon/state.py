@@ -33,7 +33,8 @@ from rulesets.engine.interfaces import PlayState
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from .build import POOLS
+#: The resources (RULES.md 2 "Derived"): maxima in the build, current points in the play state.
+POOLS = ("health", "face", "purity", "stamina", "heroism", "dynama", "morale")
 
 # Pools that, once at 0, stay there (bodily, social and spiritual death).
 LOCKED_AT_ZERO = ("health", "face", "purity")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from rulesets.engine.combat import ActionSpec, Fighter, Outcome
 from rulesets.engine.fields import whole_number
 
-from ..build import POOLS
+from ..state import POOLS
 
 if TYPE_CHECKING:
     from .rules import ParagonCombat
