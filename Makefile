@@ -53,6 +53,7 @@ test: venv-dev
 lint: venv-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo
 	DEBUG=true SECRET_KEY=$${SECRET_KEY:-lint-only-not-a-secret-lint-only-not-a-secret-lint-only} $(VENV)/bin/mypy config characters combat rulesets
 
 bench: venv-dev

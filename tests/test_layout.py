@@ -1,0 +1,109 @@
+"""The layout a newcomer can find their way in (issue "One feature, one folder"), held.
+
+import-linter (`make lint`, pyproject.toml ``[tool.importlinter]``) holds the layers. These tests
+hold the rest of the shape, each of which once slipped back after it was built: no module imports
+itself round a loop, no product module too long to read, no flat per-layer files in the apps, and
+no ``mark_safe`` without a reason.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("config", "characters", "combat", "rulesets")
+#: "Nothing in the product over ~900 lines."
+MAX_LINES = 900
+#: A feature's layer file named by layer and feature (``views_sheet.py``), rather than a
+#: feature's folder holding ``views.py``. ``api_urls.py`` is the app's URL root, not a layer file.
+FLAT_LAYER_FILE = re.compile(
+    r"^(views|api|serializers|forms|services|selectors|presenters)_(?!urls\.py$)\w+\.py$"
+)
+
+
+def _product_modules() -> list[Path]:
+    return sorted(
+        path
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts and "__pycache__" not in path.parts
+    )
+
+
+def _loops(graph) -> list[list[str]]:
+    """One import chain per loop: a module, then what it imports, round to the module again."""
+    loops, seen = [], set()
+    for module in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            if not graph.chain_exists(importer=imported, imported=module):
+                continue
+            chain = [module, *graph.find_shortest_chain(importer=imported, imported=module)]
+            if frozenset(chain) not in seen:
+                seen.add(frozenset(chain))
+                loops.append(chain)
+    return loops
+
+
+def test_no_module_imports_itself_round_a_loop():
+    """Imports inside functions count (they are how a loop hides); imports under TYPE_CHECKING are
+    annotations and do not."""
+    graph = grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
+    assert len(graph.modules) > 200  # the whole product was read
+    assert [" → ".join(chain) for chain in _loops(graph)] == []
+
+
+def test_the_loop_finder_finds_a_loop_hidden_in_a_function(tmp_path, monkeypatch):
+    package = tmp_path / "looped"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from looped import b\n")
+    (package / "b.py").write_text("def late():\n    from looped import a\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from looped import a\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    graph = grimp.build_graph("looped", exclude_type_checking_imports=True, cache_dir=None)
+    assert _loops(graph) == [["looped.a", "looped.b", "looped.a"]]
+
+
+def test_no_product_module_is_too_long_to_read():
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in _product_modules()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
+def test_a_feature_is_a_folder_not_a_file_per_layer():
+    flat = [
+        str(path.relative_to(ROOT))
+        for app in ("characters", "combat")
+        for path in (ROOT / app).glob("*.py")
+        if FLAT_LAYER_FILE.match(path.name)
+    ]
+    assert flat == []
+    # the pattern sees the files this layout replaced
+    assert [n for n in ("views_sheet.py", "api_library.py", "api_urls.py") if FLAT_LAYER_FILE.match(n)] == [
+        "views_sheet.py",
+        "api_library.py",
+    ]
+
+
+def test_every_mark_safe_says_why():
+    """At most a handful of ``mark_safe`` calls in the product, each with a comment on its line or the
+    line above saying why the text is safe (``format_html`` and templates first)."""
+    calls, unexplained = 0, []
+    for path in _product_modules():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, start=1):
+            if "mark_safe(" not in line or line.lstrip().startswith("#"):
+                continue
+            calls += 1
+            if "#" not in line and not lines[number - 2].lstrip().startswith("#"):
+                unexplained.append(f"{path.relative_to(ROOT)}:{number}")
+    assert calls <= 5
+    assert unexplained == []
