@@ -75,7 +75,7 @@ def build_party(ruleset, gm, players, count: int, campaign=None):
     from characters.advancement import services as advancement_services
     from characters.effects import services as effects
     from characters.effects.selectors import character_rollables
-    from rulesets.engine.base import is_int
+    from rulesets.engine.fields import is_int
     from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.factories import make_campaign
 

@@ -178,7 +178,7 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
     share one price: the ruleset says which (``Ruleset.point_price_key``).
     """
     from rulesets.engine import validate
-    from rulesets.engine.base import is_int
+    from rulesets.engine.fields import is_int
     from rulesets.engine.pointer import ptr, split
 
     if not isinstance(build, dict):

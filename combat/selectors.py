@@ -30,9 +30,11 @@ from combat.models import Combatant, Encounter, EncounterEvent
 from rulesets.charts import odds_bars
 from rulesets.engine import effects as fx
 from rulesets.engine import registry, validate
-from rulesets.engine.base import NPC_PHASE, Context, OddsError, Ruleset
 from rulesets.engine.combat import ActionSpec, CombatRules, Fighter
+from rulesets.engine.context import NPC_PHASE, Context
+from rulesets.engine.errors import OddsError
 from rulesets.engine.report import Report
+from rulesets.engine.ruleset import Ruleset
 
 logger = logging.getLogger(__name__)
 

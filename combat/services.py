@@ -69,9 +69,9 @@ from combat.step import (
 )
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import effects as fx
-from rulesets.engine.base import StateError
 from rulesets.engine.combat import Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.errors import StateError
 
 MAX_GROUP = 30
 NAME_LENGTH = 120

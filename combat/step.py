@@ -29,9 +29,9 @@ from combat.models import Combatant, EncounterEvent
 from combat.selectors import LOG_FIELDS, Fight, log_entry, row_signatures
 from config.errors import RuleRefused, rule_refused
 from rulesets.engine import effects as fx
-from rulesets.engine.base import StateError
 from rulesets.engine.combat import CombatRefused, CombatRules, Event, Fighter, Outcome
 from rulesets.engine.dice import Roller
+from rulesets.engine.errors import StateError
 
 logger = logging.getLogger(__name__)
 

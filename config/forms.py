@@ -4,7 +4,7 @@ Two doors, the same rules (and the same words as the JSON API, config/text.py):
 
 - Django forms: ``StorableTextForm`` (a mixin: every text field refuses NUL and unpaired
   surrogates, JSON ones at any depth) and ``WholeNumberField`` (an IntegerField that takes only
-  what ``rulesets.engine.base.parse_whole_number`` takes, within bounds).
+  what ``rulesets.engine.fields.parse_whole_number`` takes, within bounds).
 - Views reading ``request.POST`` by hand: ``post_text``, ``post_whole_number``, ``post_json``,
   ``value_of`` and ``check_post``. Each raises ``FormInputError`` (a field's name, its label for
   people and why) instead of letting a bad value reach ``int()`` or Postgres.
@@ -24,7 +24,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 
 from config.text import UNSTORABLE_MESSAGE, is_storable, unstorable_at
-from rulesets.engine.base import WHOLE_NUMBER_RE, parse_whole_number
+from rulesets.engine.fields import WHOLE_NUMBER_RE, parse_whole_number
 
 #: Bounds of a whole number typed in a form when the view knows no tighter ones: far beyond any
 #: amount, count or version in play, well inside Postgres' integer and every rule's arithmetic.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.base import parse_whole_number
+from rulesets.engine.fields import parse_whole_number
 
 #: Words for the keys of the contract's answers; unknown keys are humanised ("near_miss" → "Near miss").
 LABELS = {

@@ -17,7 +17,7 @@ from config.htmx import HtmxHttpRequest
 from rulesets.charts import odds_bars
 from rulesets.engine import OddsError, registry
 from rulesets.engine import odds as engine_odds
-from rulesets.engine.base import parse_whole_number
+from rulesets.engine.fields import parse_whole_number
 
 
 def _ruleset_or_404(slug: str):

@@ -22,7 +22,7 @@ from config.forms import (
 )
 from config.text import UNSTORABLE_MESSAGE, unstorable_at
 from rulesets.engine import registry
-from rulesets.engine.base import parse_whole_number, whole_number
+from rulesets.engine.fields import parse_whole_number, whole_number
 from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import make_campaign, make_user

@@ -80,7 +80,7 @@ from characters.selectors import character_for_user, is_campaign_gm
 from characters.versions import character_version_write
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import Report, registry
-from rulesets.engine.base import is_int, whole_number
+from rulesets.engine.fields import is_int, whole_number
 
 #: The largest single award: a typo guard, not a rule.
 MAX_AWARD = 1_000_000

@@ -37,7 +37,7 @@ from characters.selectors import can_edit_build, character_for_user, is_campaign
 from characters.versions import character_version_write
 from config.errors import Conflict, DraftConflict, NotPermitted, RuleRefused
 from rulesets.engine import FORMAT, Report, registry
-from rulesets.engine.base import whole_number
+from rulesets.engine.fields import whole_number
 from rulesets.engine.words import a
 
 __all__ = [  # the rules bridge, re-exported for the views that call it through this module

@@ -27,7 +27,7 @@ from django import forms
 
 from characters.diff import humanise
 from config.forms import FormInputError, WholeNumberField, check_json, validate_storable
-from rulesets.engine.base import parse_whole_number
+from rulesets.engine.fields import parse_whole_number
 from rulesets.engine.pointer import ptr, split
 
 PREFIX = "hr:"

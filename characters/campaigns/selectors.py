@@ -11,7 +11,8 @@ from django.http import Http404
 
 from characters.models import Campaign, Character, Membership
 from rulesets.engine import registry
-from rulesets.engine.base import Context, Ruleset
+from rulesets.engine.context import Context
+from rulesets.engine.ruleset import Ruleset
 
 _MAX_ID = 2**63 - 1
 

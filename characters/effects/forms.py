@@ -25,7 +25,7 @@ from typing import Any
 from characters.models import CampaignEffect
 from config.forms import FormInputError, post_text, post_whole_number
 from rulesets.engine import effects as fx
-from rulesets.engine.base import Ruleset
+from rulesets.engine.ruleset import Ruleset
 
 #: How many change rows a custom effect's form offers (an effect may have more over the API).
 CHANGE_ROWS = 3

@@ -15,7 +15,7 @@ from characters.sheet.selectors import (
     character_ruleset,
 )
 from rulesets.engine import effects as fx
-from rulesets.engine.base import Ruleset
+from rulesets.engine.ruleset import Ruleset
 
 
 def character_rollables(*, character: Character) -> list[dict[str, Any]]:

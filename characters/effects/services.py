@@ -30,8 +30,10 @@ from characters.sheet.selectors import (
 from characters.versions import character_version_write
 from config.errors import BadInput, NotPermitted, rule_refused
 from rulesets.engine import effects as fx
-from rulesets.engine.base import Ruleset, StateError, is_int
+from rulesets.engine.errors import StateError
+from rulesets.engine.fields import is_int
 from rulesets.engine.report import Report
+from rulesets.engine.ruleset import Ruleset
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,9 @@ from characters.party.selectors import (
     table_specs,
 )
 from rulesets.engine import registry
-from rulesets.engine.base import Context, Ruleset, is_int
+from rulesets.engine.context import Context
+from rulesets.engine.fields import is_int
+from rulesets.engine.ruleset import Ruleset
 
 #: The form's name of a table number: ``t_<key>`` (the roll, need and aid have their own names).
 TABLE_PREFIX = "t_"

@@ -34,7 +34,9 @@ from characters.sheet.selectors import (
 from config.errors import BadInput, NotPermitted
 from rulesets.engine import OddsError, registry
 from rulesets.engine import effects as fx
-from rulesets.engine.base import Context, Ruleset, is_int
+from rulesets.engine.context import Context
+from rulesets.engine.fields import is_int
+from rulesets.engine.ruleset import Ruleset
 
 logger = logging.getLogger(__name__)
 

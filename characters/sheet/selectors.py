@@ -21,8 +21,10 @@ from characters.compiled import CompiledQuery
 from characters.models import Character, RollLog
 from characters.recent import Recent
 from rulesets.engine import registry
-from rulesets.engine.base import Context, RollInputError, Ruleset
+from rulesets.engine.context import Context
+from rulesets.engine.errors import RollInputError
 from rulesets.engine.report import Report
+from rulesets.engine.ruleset import Ruleset
 
 logger = logging.getLogger(__name__)
 

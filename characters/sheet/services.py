@@ -34,10 +34,13 @@ from characters.sheet.selectors import (
 )
 from characters.versions import character_version_write
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
-from rulesets.engine.base import Context, OddsError, Ruleset, StateError, is_int
+from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
+from rulesets.engine.errors import OddsError, StateError
+from rulesets.engine.fields import is_int
 from rulesets.engine.pointer import resolve, set_at, split
 from rulesets.engine.report import Issue, Report
+from rulesets.engine.ruleset import Ruleset
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from characters.campaigns.selectors import campaign_rules_digest
 from characters.sheet.selectors import label as _label
 from rulesets.charts import odds_bars
 from rulesets.engine import words
-from rulesets.engine.base import parse_whole_number
+from rulesets.engine.fields import parse_whole_number
 
 register = template.Library()
 

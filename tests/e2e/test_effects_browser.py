@@ -23,8 +23,8 @@ from combat.models import Encounter
 from combat.quick_builds import quick_build
 from rulesets.engine import effects as fx
 from rulesets.engine import registry
-from rulesets.engine.base import StateError
 from rulesets.engine.dice import Roller
+from rulesets.engine.errors import StateError
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_table_feed_browser import _context_as

@@ -11,8 +11,9 @@ import inspect
 import pytest
 
 from rulesets.engine import registry
-from rulesets.engine.base import Ruleset, StateError
+from rulesets.engine.errors import StateError
 from rulesets.engine.interfaces import DICE_METHODS, PLAY_STATE_METHODS, Dice, PlayState
+from rulesets.engine.ruleset import Ruleset
 from tests.plugin_ruleset import RULESET as COIN
 
 HOOKS = ("odds", "roll", "rollables", "initial_state", "check_state", "state_effects", "state_sections")

@@ -116,7 +116,7 @@ def test_the_next_point_price_is_shared_by_section_group_and_value_by_default(ru
 
 
 def test_npc_archetypes_are_builds_the_rules_accept_as_npcs(ruleset):
-    from rulesets.engine.base import NPC_PHASE
+    from rulesets.engine.context import NPC_PHASE
 
     archetypes = ruleset.npc_archetypes()
     assert archetypes, "at least the quick NPC"

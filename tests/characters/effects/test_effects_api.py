@@ -7,7 +7,7 @@ import pytest
 
 from characters.models import Character
 from rulesets.engine import registry
-from rulesets.engine.base import is_int
+from rulesets.engine.fields import is_int
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 from tests.factories import api_client
 

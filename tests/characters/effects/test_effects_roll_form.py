@@ -9,7 +9,7 @@ from characters.effects.services import character_effect_apply
 from characters.models import Character
 from characters.sheet.selectors import roll_inputs, roll_request, sheet_rules
 from rulesets.engine import registry
-from rulesets.engine.base import is_int
+from rulesets.engine.fields import is_int
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
 pytestmark = pytest.mark.django_db

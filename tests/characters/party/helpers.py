@@ -8,7 +8,7 @@ from typing import Any
 
 from characters.models import Character, LedgerEntry
 from rulesets.engine import registry
-from rulesets.engine.base import is_int
+from rulesets.engine.fields import is_int
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, make_character
 from tests.factories import api_client, make_campaign
 

@@ -11,7 +11,7 @@ import pytest
 
 from characters.models import Character
 from rulesets.engine import OddsError, registry
-from rulesets.engine.base import is_int
+from rulesets.engine.fields import is_int
 from tests.characters.party.helpers import (
     add_character,
     make_party,

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from characters.models import Character
 from rulesets.engine import registry, validate
-from rulesets.engine.base import Ruleset
+from rulesets.engine.ruleset import Ruleset
 from rulesets.systems.maelstrom import importer
 from tests.characters.conftest import make_table
 from tests.factories import api_client

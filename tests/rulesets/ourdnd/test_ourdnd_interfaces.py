@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rulesets.engine import validate
-from rulesets.engine.base import OddsError, StateError
 from rulesets.engine.dice import FixedRoller
+from rulesets.engine.errors import OddsError, StateError
 from rulesets.systems import ourdnd
 from rulesets.systems.ourdnd import dice as ourdnd_dice
 from rulesets.systems.ourdnd import state as ourdnd_state

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from rulesets.engine import validate
-from rulesets.engine.base import StateError
+from rulesets.engine.errors import StateError
 from rulesets.systems import paragon
 from rulesets.systems.paragon import state as paragon_state
 from tests.rulesets.report_helpers import typical

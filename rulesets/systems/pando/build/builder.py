@@ -22,7 +22,7 @@ from .settings import attribute_max
 
 
 def traits(ctx: Context) -> dict[str, Any]:
-    """The sections the generic builder renders (the hook contract in base.py)."""
+    """The sections the generic builder renders (``Ruleset.traits``, rulesets/engine/ruleset.py)."""
     cap = attribute_max(ctx)
     skills = ctx.catalogue.get("skills", {})
     items = ctx.catalogue.get("items", {})
