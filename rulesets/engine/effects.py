@@ -61,14 +61,13 @@ import copy
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .fields import is_int
 from .pointer import resolve as resolve_pointer
 
 if TYPE_CHECKING:
     from .context import Context
-    from .ruleset import Ruleset
 
 #: The play state's key holding the active effects.
 STATE_KEY = "effects"
@@ -157,6 +156,30 @@ class EffectKind:
         }
 
 
+class EffectRules(Protocol):
+    """What the effects ask of a ruleset (``Ruleset``, ruleset.py, has all of it and calls in with
+    itself): its name and words, the numbers of its odds requests an effect may shift and their
+    bounds, its modes and typed modifiers and how they join a request, its named effects."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def effect_keys(self) -> dict[str, int | None]: ...
+    @property
+    def effect_keys_max(self) -> dict[str, int]: ...
+    @property
+    def effect_modes(self) -> tuple[str, ...]: ...
+    @property
+    def typed_modifiers(self) -> bool: ...
+    @property
+    def modifier_types(self) -> tuple[str, ...]: ...
+    def label(self, key: Any) -> str: ...
+    def effect_base(self, key: str, request: dict[str, Any]) -> Any: ...
+    def combine_modes(self, request: dict[str, Any], modes: list[Any]) -> Any: ...
+    def join_modifiers(self, request: dict[str, Any], added: list[dict[str, Any]]) -> None: ...
+    def effect_catalogue(self, ctx: Context | None = None) -> dict[str, EffectKind]: ...
+
+
 # ---------------------------------------------------------------- targets and changes
 
 
@@ -190,7 +213,9 @@ def shifted(base: int, by: int, low: int | None, high: int | None = None) -> int
     return value
 
 
-def apply_changes(ruleset: Ruleset, request: Any, changes: Iterable[dict[str, Any]], rollable_id: str | None):
+def apply_changes(
+    ruleset: EffectRules, request: Any, changes: Iterable[dict[str, Any]], rollable_id: str | None
+):
     """``request`` with every change whose target matches ``rollable_id`` applied (a new dict; the
     request is left alone). A request that is not a dict is returned as it is."""
     if not isinstance(request, dict):
@@ -246,7 +271,9 @@ def active_changes(state: Any) -> list[dict[str, Any]]:
     return out
 
 
-def apply_to_rollables(ruleset: Ruleset, rollables: list[dict[str, Any]], state: Any) -> list[dict[str, Any]]:
+def apply_to_rollables(
+    ruleset: EffectRules, rollables: list[dict[str, Any]], state: Any
+) -> list[dict[str, Any]]:
     """The rollables with the state's effects applied to their requests; a rollable an effect
     changed names it (``"effects": ["Stunned"]``) and keeps its request before them
     (``"unaffected"``), so that numbers the table sets (a target, a difficulty, a mode) go in
@@ -274,7 +301,7 @@ def apply_to_rollables(ruleset: Ruleset, rollables: list[dict[str, Any]], state:
 
 
 def check_changes(
-    ruleset: Ruleset, changes: Any, rollable_ids: Iterable[str], *, path: str = "/changes"
+    ruleset: EffectRules, changes: Any, rollable_ids: Iterable[str], *, path: str = "/changes"
 ) -> list[dict[str, Any]]:
     """The changes, checked: each reaches at least one of ``rollable_ids`` and changes a key the
     ruleset's requests have. Raises ``EffectError`` naming the first problem."""
@@ -354,7 +381,9 @@ def new_id() -> str:
     return uuid.uuid4().hex[:10]
 
 
-def describe_change(ruleset: Ruleset, change: dict[str, Any], rollables: dict[str, str] | None = None) -> str:
+def describe_change(
+    ruleset: EffectRules, change: dict[str, Any], rollables: dict[str, str] | None = None
+) -> str:
     """A change in words: "−1 Dice to every roll", "+2 status bonus to Athletics"."""
     target = change.get("target", "all")
     if target == "all":
@@ -507,7 +536,7 @@ def check_entries(state: Any) -> list:
 
 
 def resolve(
-    ruleset: Ruleset, spec: Any, rollable_ids: Iterable[str], *, ctx: Context | None = None
+    ruleset: EffectRules, spec: Any, rollable_ids: Iterable[str], *, ctx: Context | None = None
 ) -> tuple[dict[str, Any], EffectKind | None]:
     """An effect request (``{"effect", "value"?}`` for a named one, ``{"name", "changes"}`` for a
     custom one) checked against the ruleset and the character's rolls: (the new state entry without
