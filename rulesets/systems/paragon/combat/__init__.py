@@ -73,9 +73,10 @@ Readings where the seed leaves room (also shown on the page in the actions' reas
   out, surprise and initiative decide), or "simultaneous"; the page and the log say which.
 
 
-The code: ``rules.py`` (``ParagonCombat``: set-up, turns, the row, and the dispatch), one module per
-action (its ``spec`` and ``perform`` side by side) listed in ``actions.py``, and ``common.py`` (the
-house readings, the weapons, ``_Now``).
+The code: ``rules.py`` (``ParagonCombat``: set-up, turns, the row, and the dispatch), built on
+``core.py`` (``ParagonCore``: what every action reads of a fighter and the steps they share, and
+``_Now``), one module per action (its ``spec`` and ``perform`` side by side, typed against
+``ParagonCore``) listed in ``actions.py``, and ``common.py`` (the house readings, the weapons).
 """
 
 from __future__ import annotations

@@ -28,14 +28,13 @@ from . import (
 )
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 #: ``perform(rules, action, actor, fighters, encounter_state, roller, ctx)``: the action's ``Outcome``.
 Perform = Callable[..., Outcome]
 
 
-def specs(rules: ParagonCombat, now: _Now) -> list[ActionSpec]:
+def specs(rules: ParagonCore, now: _Now) -> list[ActionSpec]:
     """Every action the fighter of ``now`` could take, allowed or not (and why not), one named step
     each, in the order the page lists them; killing intent only in the opening, the GM's last."""
     out = [

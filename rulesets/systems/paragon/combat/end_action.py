@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING
 from rulesets.engine.combat import ActionSpec, Outcome
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     end = ActionSpec(id="end_action", label="End my action in this exchange (stop chaining)", reaction=True)
     end.deny(*now.exchange_gate)
     if now.ex is None or now.actor.id in (now.ex.get("done") or []):
@@ -25,7 +24,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return end
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     ex = copy.deepcopy(es["exchange"])
     ex["done"] = sorted(set(ex["done"]) | {actor.id})
     out = Outcome()

@@ -11,11 +11,10 @@ from rulesets.engine.combat import ActionSpec, CombatRefused, Outcome
 from rulesets.engine.words import a
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     """Engage: open an exchange (one per turn); from Rearward footing only ranged ones."""
     actor, rearward = now.actor, now.footing == "rearward"
     engage = ActionSpec(
@@ -41,7 +40,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return engage
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     target = rules._target(action, actor, fighters)
     kind = action.get("kind", "melee")
     if kind not in ("melee", "ranged"):

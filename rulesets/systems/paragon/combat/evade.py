@@ -14,11 +14,10 @@ from .. import dice
 from .common import EVASION_SKILLS, EXPLODING_D12_MEAN
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     """A Rearward foe evades a melee exchange declared against it (opposed athletics or cavalry)."""
     actor, ex, attacker = now.actor, now.es.get("exchange") or {}, now.attacker  # read once declared
     evasion_skill = max(EVASION_SKILLS, key=lambda s: rules._rank(actor, s))
@@ -59,7 +58,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return evade
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     skill = action.get("skill") or max(EVASION_SKILLS, key=lambda s: rules._rank(actor, s))
     if skill not in EVASION_SKILLS:
         raise CombatRefused("paragon.invalid_skill", "Evade with athletics, or cavalry when mounted.")

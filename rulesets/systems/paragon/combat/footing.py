@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING
 from rulesets.engine.combat import ActionSpec, CombatRefused, Outcome
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     """Rearward → Forward is free; Forward → Rearward costs 1 stamina or the turn's other actions."""
     to = "forward" if now.footing == "rearward" else "rearward"
     foot = ActionSpec(
@@ -40,7 +39,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return foot
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     c = rules.combat_numbers(actor)
     out = Outcome()
     to = "forward" if c.get("footing") == "rearward" else "rearward"

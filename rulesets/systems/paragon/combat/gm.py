@@ -13,10 +13,10 @@ from rulesets.engine.fields import whole_number
 from ..state import POOLS
 
 if TYPE_CHECKING:
-    from .rules import ParagonCombat
+    from .core import ParagonCore
 
 
-def specs(rules: ParagonCombat, actor: Fighter, es: dict) -> list[ActionSpec]:
+def specs(rules: ParagonCore, actor: Fighter, es: dict) -> list[ActionSpec]:
     pool = {"id": "pool", "label": "Pool", "kind": "choice", "options": list(POOLS), "default": "health"}
     amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
     specs = [
@@ -45,7 +45,7 @@ def specs(rules: ParagonCombat, actor: Fighter, es: dict) -> list[ActionSpec]:
 
 
 def perform(
-    rules: ParagonCombat, aid: str, action: dict, actor: Fighter, fighters: list[Fighter], es: dict
+    rules: ParagonCore, aid: str, action: dict, actor: Fighter, fighters: list[Fighter], es: dict
 ) -> Outcome:
     out = Outcome()
     if aid in ("gm_damage", "gm_restore"):

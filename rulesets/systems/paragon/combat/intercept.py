@@ -13,11 +13,10 @@ from rulesets.engine.combat import ActionSpec, Outcome
 from .common import _side, seize_tie
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     """A Forward ally of a Rearward foe steps into a melee exchange declared against it."""
     actor, ex, attacker = now.actor, now.es.get("exchange") or {}, now.attacker  # read once declared
     intercept = ActionSpec(
@@ -43,7 +42,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return intercept
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     ex = copy.deepcopy(es["exchange"])
     by = {f.id: f for f in fighters}
     attacker, target = by[ex["attacker"]], by[ex["defender"]]

@@ -12,11 +12,10 @@ from rulesets.engine.combat import ActionSpec, Outcome
 from .common import KILLING_INTENT_MORALE
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     """Killing intent, declared while nobody has acted yet."""
     intent = ActionSpec(
         id="killing_intent",
@@ -29,7 +28,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return intent
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     out = Outcome()
     c = rules.combat_numbers(actor)
     bonus = roller.d(6)

@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING
 from rulesets.engine.combat import ActionSpec, Outcome
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     """Seed: "A combatant may resist incapacitation by expending one Hero Point"."""
     actor = now.actor
     resist = ActionSpec(
@@ -33,7 +32,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return resist
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     out = Outcome()
     new_state, text = rules.play_state_action(actor, actor.state, {"action": "resist_incapacitation"})
     out.state[actor.id] = new_state

@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING
 from rulesets.engine.combat import ActionSpec, Outcome
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     retreat = ActionSpec(id="retreat", label="Retreat from the battle", cost="the whole turn")
     retreat.deny(*now.turn_gate)
     if now.footing != "rearward":
@@ -24,7 +23,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return retreat
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     out = Outcome(end_turn=True)
     out.combat[actor.id] = {**rules.combat_numbers(actor), "retreating": True}
     out.log(

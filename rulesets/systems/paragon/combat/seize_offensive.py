@@ -14,11 +14,10 @@ from rulesets.engine.fields import whole_number
 from .common import HOUSE_NOTE, SEIZE_TIES, seize_tie
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     """Seizing the offensive: either side of an exchange spends Hero Points before its first strike;
     the higher spender acts first (seed, the note on exchanges). Equal spends: the house default."""
     actor, ex = now.actor, now.ex
@@ -58,7 +57,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return spec
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     amount = whole_number(action.get("amount", 1))  # a number, or a form field's text
     if amount is None or amount < 1:
         raise CombatRefused("paragon.invalid_amount", "Spend a whole number of Hero Points, 1 or more.")

@@ -14,11 +14,10 @@ from .. import dice
 from .common import INCAPACITATED_RANGED_TN, MAX_CHAIN, WEAPONS
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
+def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     """Strike the other side of the actor's exchange: chained up to 5, the first free."""
     actor, ex, opponent = now.actor, now.ex, now.opponent
     kind = ex.get("kind", "melee") if ex else "melee"
@@ -75,7 +74,7 @@ def spec(rules: ParagonCombat, now: _Now) -> ActionSpec:
     return strike
 
 
-def perform(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     ex = copy.deepcopy(es["exchange"])
     by = {f.id: f for f in fighters}
     opponent = by[ex["defender"] if ex["attacker"] == actor.id else ex["attacker"]]

@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING
 from rulesets.engine.combat import ActionSpec, Outcome
 
 if TYPE_CHECKING:
-    from .common import _Now
-    from .rules import ParagonCombat
+    from .core import ParagonCore, _Now
 
 
-def specs(rules: ParagonCombat, now: _Now) -> list[ActionSpec]:
+def specs(rules: ParagonCore, now: _Now) -> list[ActionSpec]:
     """The defender's answers to a threat: avoid it (1 stamina) or let it hit."""
     actor, threat = now.actor, now.threat
     avoid = ActionSpec(id="avoid", label="Avoid the strike", cost="1 stamina", reaction=True)
@@ -30,14 +29,14 @@ def specs(rules: ParagonCombat, now: _Now) -> list[ActionSpec]:
     return [avoid, take]
 
 
-def perform_avoid(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform_avoid(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     out = Outcome()
     rules._spend_stamina(actor, actor.state, 1, roller, out, f"{actor.name} avoids the strike")
     out.encounter_state = rules._after_threat(es, fighters, out)
     return out
 
 
-def perform_take_hit(rules: ParagonCombat, action, actor, fighters, es, roller, ctx=None) -> Outcome:
+def perform_take_hit(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     threat = es["threat"]
     attacker = next(f for f in fighters if f.id == threat["attacker"])
     out = Outcome()
