@@ -15,7 +15,8 @@ any order).
 
 The code, one module per stage: ``common.py`` (attributes, defenses, feat kinds, codes), ``tables.py``
 (``Rules``: the house tables of a context, and the catalogue's indexes), ``check.py`` (``check``: the
-stages in order over ``_Check``, the character as the levels are walked), ``attributes.py`` (creation
+stages in order over a ``Check``), ``checking.py`` (``Check``: the character as the levels are
+walked), ``attributes.py`` (creation
 boosts, level points), ``levels.py`` (the levels object, walking the levels), ``skills.py`` (level-1
 skills, Lores, skill increases), ``feat_slots.py`` (feats by slot: trades, ranks, prerequisites,
 effects), ``derive.py`` (the derived numbers), ``advancement.py``, ``builder.py`` (traits, blank build)

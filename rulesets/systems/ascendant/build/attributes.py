@@ -17,10 +17,10 @@ from .tables import (
 )
 
 if TYPE_CHECKING:
-    from .check import _Check
+    from .checking import Check
 
 
-def creation_boosts(c: _Check) -> None:
+def creation_boosts(c: Check) -> None:
     report, s = c.report, c.s
     boosts = c.build.get("boosts")
     if boosts is None:
@@ -61,7 +61,7 @@ def creation_boosts(c: _Check) -> None:
             )
 
 
-def boost_list(c: _Check, group: str, required: int, what: str) -> list[tuple[str, str]]:
+def boost_list(c: Check, group: str, required: int, what: str) -> list[tuple[str, str]]:
     """The boosts of one group that count: different attributes, no more than ``required``."""
     report = c.report
     path = f"/boosts/{group}"
@@ -118,7 +118,7 @@ def boost_list(c: _Check, group: str, required: int, what: str) -> list[tuple[st
     return out
 
 
-def ancestry_boosts(c: _Check) -> list[tuple[str, str]]:
+def ancestry_boosts(c: Check) -> list[tuple[str, str]]:
     ancestry, boosts = c.ancestry, c.boosts
     if ancestry is None:
         if isinstance(boosts.get("ancestry"), list):
@@ -140,7 +140,7 @@ def ancestry_boosts(c: _Check) -> list[tuple[str, str]]:
     return got
 
 
-def background_boosts(c: _Check) -> list[tuple[str, str]]:
+def background_boosts(c: Check) -> list[tuple[str, str]]:
     background, count = c.background, c.s["background_boosts"]
     got = boost_list(c, "background", count, "background")
     if background is not None and len(got) == count:
@@ -155,7 +155,7 @@ def background_boosts(c: _Check) -> list[tuple[str, str]]:
     return got
 
 
-def class_boost(c: _Check) -> list[tuple[str, str]]:
+def class_boost(c: Check) -> list[tuple[str, str]]:
     report, klass = c.report, c.klass
     class_boost = c.boosts.get("class")
     if class_boost is None:
@@ -184,7 +184,7 @@ def class_boost(c: _Check) -> list[tuple[str, str]]:
     return []
 
 
-def attribute_points(c: _Check, n: int, plan: tuple, points: Any) -> None:
+def attribute_points(c: Check, n: int, plan: tuple, points: Any) -> None:
     report, s, attrs = c.report, c.s, c.attrs
     _, cp, cap, attr_due, _, _, _, base, _, _, _, _ = plan
     if not attr_due:
@@ -241,7 +241,7 @@ def attribute_points(c: _Check, n: int, plan: tuple, points: Any) -> None:
         c.missing(base, f"Level {n} gives {due} attribute points; {due - total} still to place.")
 
 
-def above_cap(c: _Check, n: int, cp: int, cap: int, path: str, attr: str) -> None:
+def above_cap(c: Check, n: int, cp: int, cap: int, path: str, attr: str) -> None:
     c.report.error(
         "ascendant.attribute_cap",
         path,

@@ -22,10 +22,10 @@ from .tables import (
 )
 
 if TYPE_CHECKING:
-    from .check import _Check
+    from .checking import Check
 
 
-def feat_picks(c: _Check, n: int, plan: tuple, feats: Any) -> list[tuple[str, str, str, bool]]:
+def feat_picks(c: Check, n: int, plan: tuple, feats: Any) -> list[tuple[str, str, str, bool]]:
     """This level's feats as (path, feat id, slot kind, traded down); a slot's shape is checked here."""
     _, cp, _, _, _, due_kinds, slot_kinds, _, _, base, kind_paths, _ = plan
     if feats is None:
@@ -64,7 +64,7 @@ def feat_picks(c: _Check, n: int, plan: tuple, feats: Any) -> list[tuple[str, st
     return picked
 
 
-def missing_feat(c: _Check, n: int, cp: int, kind: str, base: str) -> None:
+def missing_feat(c: Check, n: int, cp: int, kind: str, base: str) -> None:
     options = allowed_feats(
         c.ctx,
         c.rules,
@@ -83,7 +83,7 @@ def missing_feat(c: _Check, n: int, cp: int, kind: str, base: str) -> None:
     c.missing(f"{base}/{kind}", f"Level {n} gives {a(kind + ' feat')}: choose one{examples}.")
 
 
-def could_pick(c: _Check, fid: str, feat: dict) -> bool:
+def could_pick(c: Check, fid: str, feat: dict) -> bool:
     """Whether ``fid`` could fill an empty slot now: not held (or repeatable), prerequisites met."""
     if fid in c.held and not feat.get("repeatable"):
         return False
@@ -95,7 +95,7 @@ def could_pick(c: _Check, fid: str, feat: dict) -> bool:
     )
 
 
-def trade_allowed(c: _Check, path: str, value: Any) -> bool:
+def trade_allowed(c: Check, path: str, value: Any) -> bool:
     """A slot holding a list: two feat ids, once, where the campaign trades down (RULES.md)."""
     report, s = c.report, c.s
     if isinstance(value, list) and any(isinstance(v, list) for v in value):
@@ -136,7 +136,7 @@ def trade_allowed(c: _Check, path: str, value: Any) -> bool:
     return False
 
 
-def plain_feats(c: _Check, n: int, plan: tuple, feats: Any) -> bool:
+def plain_feats(c: Check, n: int, plan: tuple, feats: Any) -> bool:
     """The common level: one feat id in each slot, each a feat of the slot's kind that the character
     may take (``_fast_feats``), no feat twice. Judged here (what ``feat_picks`` and ``judge_feats``
     would find, in their order); False, having reported nothing, when the level is not such a level."""
@@ -174,7 +174,7 @@ def plain_feats(c: _Check, n: int, plan: tuple, feats: Any) -> bool:
     return True
 
 
-def report_feats(c: _Check, n: int, cp: int, feats: dict, paths: dict, level_ids: set) -> None:
+def report_feats(c: Check, n: int, cp: int, feats: dict, paths: dict, level_ids: set) -> None:
     """What is wrong with the feats of a plain level (``plain_feats``), feat by feat."""
     fast, held, skill_rank = c.fast_feats, c.held, c.skill_rank
     for kind, fid in feats.items():
@@ -187,7 +187,7 @@ def report_feats(c: _Check, n: int, cp: int, feats: dict, paths: dict, level_ids
             feat_prerequisites(c, n, paths[kind], fid, kind, f[5], level_ids)
 
 
-def needs_met(c: _Check, n: int, fid: str, needs: tuple, level_ids: set) -> bool:
+def needs_met(c: Check, n: int, fid: str, needs: tuple, level_ids: set) -> bool:
     """Whether ``feat_prerequisites`` would find nothing unmet (``_needs``); it is what says why."""
     held = c.held
     for need in needs:
@@ -210,7 +210,7 @@ def needs_met(c: _Check, n: int, fid: str, needs: tuple, level_ids: set) -> bool
 
 
 def judge_feats(
-    c: _Check, n: int, cp: int, picked: list[tuple[str, str, str, bool]], feat_table: dict, feats_cat: dict
+    c: Check, n: int, cp: int, picked: list[tuple[str, str, str, bool]], feat_table: dict, feats_cat: dict
 ) -> None:
     """Each feat taken at level ``n``: known, not held, in its kind's slot, of a rank the slot allows,
     its prerequisites met (by the character as of this level, this level's other feats included)."""
@@ -241,7 +241,7 @@ def judge_feats(
 
 
 def judge_feat(
-    c: _Check,
+    c: Check,
     n: int,
     cp: int,
     path: str,
@@ -264,12 +264,12 @@ def judge_feat(
         feat_prerequisites(c, n, path, fid, kind, record, level_ids)
 
 
-def duplicate_feat(c: _Check, n: int, path: str, fid: str, name: str) -> None:
+def duplicate_feat(c: Check, n: int, path: str, fid: str, name: str) -> None:
     where = c.held.get(fid, f"level {n}")
     c.report.error("skill.duplicate", path, f"{name} is already taken ({where}); choose another feat.")
 
 
-def feat_fits(c: _Check, n: int, cp: int, path: str, kind: str, traded: bool, record: tuple) -> bool:
+def feat_fits(c: Check, n: int, cp: int, path: str, kind: str, traded: bool, record: tuple) -> bool:
     """The feat is of the slot's kind, the character's own, and of a rank the slot allows."""
     report, rules = c.report, c.rules
     feat, name, f_kind, f_heritage, f_ancestry, f_class, f_skill, f_rank, _ = record
@@ -342,7 +342,7 @@ def feat_fits(c: _Check, n: int, cp: int, path: str, kind: str, traded: bool, re
 
 
 def feat_prerequisites(
-    c: _Check, n: int, path: str, fid: str, kind: str, record: tuple, level_ids: set
+    c: Check, n: int, path: str, fid: str, kind: str, record: tuple, level_ids: set
 ) -> None:
     feat, name, prerequisites = record[0], record[1], record[8]
     if kind != "archetype" and (prerequisites == () or prerequisites == []):
@@ -364,7 +364,7 @@ def feat_prerequisites(
         c.report.error("ascendant.feat_prerequisite_missing", path, f"{name} needs {'; '.join(unmet)}.")
 
 
-def feat_effects(c: _Check, level: int) -> Effects:
+def feat_effects(c: Check, level: int) -> Effects:
     fx = _effects(c.ctx, c.held, level)
     rank_index, skill_rank = c.rules.rank_index, c.skill_rank
     for skill, rank, _ in fx.skills:  # a feat's trained skill (never lowers one)

@@ -18,10 +18,10 @@ from .tables import (
 )
 
 if TYPE_CHECKING:
-    from .check import _Check
+    from .checking import Check
 
 
-def levels_object(c: _Check, level: int) -> None:
+def levels_object(c: Check, level: int) -> None:
     report, max_level = c.report, c.s["max_level"]
     levels = c.build.get("levels")
     if levels is None:
@@ -64,7 +64,7 @@ def levels_object(c: _Check, level: int) -> None:
                     )
 
 
-def walk_levels(c: _Check, level: int) -> None:
+def walk_levels(c: Check, level: int) -> None:
     """Levels 1 → ``level`` in order: Class Proficiency, attribute points, skill increase, feats."""
     heritage, background, held = c.heritage, c.background, c.held
     granted: list[tuple[str, str]] = []

@@ -13,10 +13,10 @@ from .tables import (
 )
 
 if TYPE_CHECKING:
-    from .check import _Check
+    from .checking import Check
 
 
-def level_one_skills(c: _Check) -> None:
+def level_one_skills(c: Check) -> None:
     report, rules, klass, background = c.report, c.rules, c.klass, c.background
     skills_cat = c.cat.get("skills", {})
     skill_rank = c.skill_rank = dict.fromkeys(skills_cat, 0)
@@ -79,7 +79,7 @@ def level_one_skills(c: _Check) -> None:
         )
 
 
-def known_lores(c: _Check) -> None:
+def known_lores(c: Check) -> None:
     """The Lores known (the background's and the listed ones), so that skill increases may raise them."""
     lore_cat = c.cat.get("lores", {})
     bg_lore = c.bg_lore = c.background.get("lore") if c.background else None
@@ -94,7 +94,7 @@ def known_lores(c: _Check) -> None:
     c.lore_rank.update((lore, 1) for lore in doc_lores if type(lore) is str and lore in lore_cat)
 
 
-def skill_increase(c: _Check, n: int, cp: int, due: bool, base: str, raised: Any) -> None:
+def skill_increase(c: Check, n: int, cp: int, due: bool, base: str, raised: Any) -> None:
     report, rules, skill_rank, lore_rank = c.report, c.rules, c.skill_rank, c.lore_rank
     if not due:
         if raised is not None:
@@ -148,7 +148,7 @@ def skill_increase(c: _Check, n: int, cp: int, due: bool, base: str, raised: Any
         lore_rank[raised] += 1
 
 
-def lores(c: _Check, fx: Effects) -> None:
+def lores(c: Check, fx: Effects) -> None:
     report, attrs, bg_lore, doc_lores = c.report, c.attrs, c.bg_lore, c.doc_lores
     lore_cat = c.cat.get("lores", {})
     lore_slots = c.lore_slots = max(0, attrs["int"]) + sum(n for n, _ in fx.lores)
