@@ -14,6 +14,9 @@ from django.conf import settings as django_settings
 from django.db import models
 from knox.models import AbstractAuthToken
 
+from rulesets.engine import registry
+from rulesets.engine.order import in_rulebook_order, report_in_rulebook_order, rulebook_index
+
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at the table
 
 
@@ -50,8 +53,6 @@ class Campaign(models.Model):
 
     @property
     def ruleset_name(self) -> str:
-        from rulesets.engine import registry
-
         ruleset = registry.get(self.ruleset)
         return ruleset.name if ruleset else self.ruleset
 
@@ -154,8 +155,6 @@ class Character(models.Model):
         loaded = self.__dict__
         if not isinstance(loaded.get("ruleset"), str):
             return
-        from rulesets.engine import registry
-        from rulesets.engine.order import in_rulebook_order, report_in_rulebook_order, rulebook_index
 
         ruleset = registry.get(loaded["ruleset"])
         if ruleset is None:

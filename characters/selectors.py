@@ -15,7 +15,10 @@ from django.http import Http404
 
 from characters.campaigns.selectors import campaign_memberships
 from characters.compiled import CompiledQuery
-from characters.models import Campaign, Character, CharacterVersion, LedgerEntry
+from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
+from rulesets.engine import registry, validate
+from rulesets.engine.fields import is_int
+from rulesets.engine.pointer import ptr, split
 
 _MAX_ID = 2**63 - 1
 
@@ -77,8 +80,6 @@ def character_for_user(
 
 
 def _latest_creation_review_status() -> QuerySet:
-    from characters.models import Advancement
-
     return (
         Advancement.objects.filter(character_id=OuterRef("pk"), kind=Advancement.Kind.CREATION)
         .order_by("-id")
@@ -160,8 +161,6 @@ def builder_traits(*, campaign: Campaign):
     Traits are computed once per rules context (the ruleset caches contexts by house rules
     and homebrew), so the live-validation request does not rebuild them.
     """
-    from rulesets.engine import registry
-
     ruleset = registry.get(campaign.ruleset)
     if ruleset is None:
         return None, None, {"sections": []}
@@ -177,13 +176,8 @@ def next_point_costs(*, campaign: Campaign, build: Any, report, traits: dict) ->
     steppers and one validation take ~0.3 ms) steppers whose next point costs the same
     share one price: the ruleset says which (``Ruleset.point_price_key``).
     """
-    from rulesets.engine import validate
-    from rulesets.engine.fields import is_int
-    from rulesets.engine.pointer import ptr, split
-
     if not isinstance(build, dict):
         return {}
-    from rulesets.engine import registry
 
     ruleset = registry.get(campaign.ruleset)
     if ruleset is None:
@@ -259,8 +253,6 @@ def character_budgets(*, characters) -> dict[int, dict[str, dict[str, int]]]:
     rules derive) takes its total from the report's budget. ``spent`` is the report's.
     """
     from django.db.models import Sum
-
-    from rulesets.engine import registry
 
     characters = list(characters)
     if not characters:

@@ -18,6 +18,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from characters.accounts import throttling  # noqa: F401  (logs lock-outs)
+from characters.accounts.services import account_tokens_revoke_all
 from characters.models import Membership
 from characters.table.live import close_user_sockets
 
@@ -40,8 +41,6 @@ def _user_saved(sender, instance, created: bool, **kwargs) -> None:
     # AbstractBaseUser.set_password keeps the new raw password in ``_password`` until the save
     # that stores its hash (this one) is done: it tells a password change from any other save.
     if getattr(instance, "_password", None) is not None:
-        from characters.accounts.services import account_tokens_revoke_all
-
         account_tokens_revoke_all(user=instance)
         close_user_sockets(user_id=instance.pk)
     elif not instance.is_active:  # a deactivated account: its sockets go too (it cannot reconnect)

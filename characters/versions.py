@@ -34,6 +34,7 @@ from django.db.models.functions import Concat, Right
 from django.utils import timezone
 
 from characters.models import Character, CharacterVersion
+from characters.sheet.live import sheet_changed
 from config.errors import Conflict
 
 #: The length of ``CharacterVersion.reason``.
@@ -67,8 +68,6 @@ def character_version_write(
     ``draft``: a builder autosave, a "draft" row that is not listed and does not change the
     number people read (see the module's docstring).
     """
-    from characters.sheet.live import sheet_changed
-
     fields = list(fields)
     play = set(fields) == {"state"} and not draft
     reason = reason[:REASON_LENGTH]

@@ -25,6 +25,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 
+from combat.selectors import encounter_board, row_signature
+
 logger = logging.getLogger(__name__)
 
 LIVE_TEMPLATE = "combat/encounter_detail.html#encounter-live"
@@ -44,8 +46,6 @@ def render_live(board: dict, *, refresh: bool = True) -> str:
 def render_update(board: dict, *, rows_before: dict[int, str] | None, new_log: list[dict]) -> str:
     """What changed since ``rows_before`` (the rows' signatures before the change; None: send
     the whole turn order), with the new log lines (newest first)."""
-    from combat.selectors import row_signature
-
     rows = None
     if rows_before is not None:
         rows = [r for r in board["combatants"] if row_signature(r) != rows_before.get(r["id"])]
@@ -63,8 +63,6 @@ def send_update(fight, *, rows_before: dict[int, str] | None, new_log: list[dict
     """Render what changed in ``fight`` (already loaded by the service: no reload, no query) and
     send it to the encounter's group. A broken channel layer is logged, never raised: the change
     is committed and the pages catch up on their next load or reconnect."""
-    from combat.selectors import encounter_board
-
     try:
         layer = get_channel_layer()
         if layer is None:

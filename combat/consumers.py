@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from characters.table.live import AccessFollowingMixin
 from combat.broadcast import group_name
+from combat.selectors import EncounterNotFound, encounter_for_user
 
 CLOSE_ANONYMOUS = 4403
 CLOSE_NOT_FOUND = 4404
@@ -56,8 +57,6 @@ class EncounterConsumer(AccessFollowingMixin, AsyncWebsocketConsumer):
 
 def _campaign_of(user, encounter_id) -> int | None:
     """The encounter's campaign when ``user`` may watch it, else None."""
-    from combat.selectors import EncounterNotFound, encounter_for_user
-
     try:
         return encounter_for_user(user=user, encounter_id=encounter_id).campaign_id
     except EncounterNotFound:

@@ -26,7 +26,7 @@ from characters.compiled import CompiledQuery
 from characters.models import Campaign, Character
 from characters.selectors import is_campaign_gm
 from characters.sheet.selectors import label
-from combat.models import Combatant, Encounter, EncounterEvent
+from combat.models import Combatant, Encounter, EncounterEvent, LibraryNpc
 from rulesets.charts import odds_bars
 from rulesets.engine import effects as fx
 from rulesets.engine import registry, validate
@@ -688,8 +688,6 @@ def npc_report(campaign: Campaign, build: Any) -> Report:
 
 def npc_library(*, campaign: Campaign):
     """The campaign's saved NPCs, by name (builds deferred: the lists show names and costs)."""
-    from combat.models import LibraryNpc
-
     return LibraryNpc.objects.filter(campaign=campaign).defer("build").order_by("name", "id")
 
 
@@ -707,8 +705,6 @@ def running_encounter_numbers(character) -> dict[str, Any]:
 
 def npcs_of_gm(*, user, campaign: Campaign | None = None):
     """The library NPCs of the campaigns ``user`` runs (or of ``campaign``), by campaign and name."""
-    from combat.models import LibraryNpc
-
     found = LibraryNpc.objects.filter(campaign__gm=user)
     if campaign is not None:
         found = found.filter(campaign=campaign)
@@ -718,8 +714,6 @@ def npcs_of_gm(*, user, campaign: Campaign | None = None):
 def library_npc_for_user(*, user, npc_id: Any):
     """A library NPC with its campaign, when ``user`` is in that campaign; else a 404 (its
     existence is not leaked). Whether the user may use it (the GM only) is the caller's check."""
-    from combat.models import LibraryNpc
-
     try:
         pk = int(npc_id)
     except (TypeError, ValueError):
@@ -764,8 +758,6 @@ def encounter_npcs_to_add(*, encounter: Encounter) -> dict[str, list[dict[str, A
     each {"value", "name", "summary", "numbers"} (``summary``: the ruleset's line about a ready NPC;
     ``numbers``: its row's first numbers; ``value`` is what the form posts back, "archetype:<id>"
     or "npc:<id>", never shown). One query (the library); the combatants are not loaded."""
-    from combat.models import LibraryNpc
-
     campaign = encounter.campaign
     ruleset, rules, why = campaign_combat_rules(campaign)
     ctx = campaign_context(campaign=campaign, ruleset=ruleset) if ruleset else None

@@ -34,7 +34,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from characters.campaigns.selectors import campaign_for_user
+from characters.campaigns.selectors import campaign_context, campaign_for_user
 from characters.effects import forms as effect_forms
 from characters.effects.clock import Running
 from characters.effects.selectors import campaign_saved_effects
@@ -437,8 +437,6 @@ def encounter_effects_context(
     """The section's context for this user: shown to the GM of a running encounter (or of one that
     stopped running while they were at it: then only the reason). ``board``: the page's board when
     it has one (its combatants, no query); ``state``: the view's {"error", "done", "values"}."""
-    from characters.campaigns.selectors import campaign_context
-
     state = state if isinstance(state, dict) else {}
     user = getattr(request, "user", None)
     gm = user is not None and encounter_is_gm(user, encounter)

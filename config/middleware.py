@@ -7,6 +7,9 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import JsonResponse
 from django.utils.functional import SimpleLazyObject, empty
 
+from config.errors import ApplicationError
+from config.forms import REFUSED, FormInputError
+
 
 def _too_large(detail: str) -> JsonResponse:
     return JsonResponse({"detail": detail, "errors": []}, status=413)
@@ -72,8 +75,6 @@ class FormInputErrorMiddleware:
         from django.shortcuts import render
         from django.utils.http import url_has_allowed_host_and_scheme
 
-        from config.forms import REFUSED, FormInputError
-
         if not isinstance(exception, FormInputError):
             return None
         message = str(exception)
@@ -109,8 +110,6 @@ class ApplicationErrorMiddleware:
         from django.core.exceptions import PermissionDenied
         from django.shortcuts import render
         from django.utils.http import url_has_allowed_host_and_scheme
-
-        from config.errors import ApplicationError
 
         if not isinstance(exception, ApplicationError) or isinstance(exception, PermissionDenied):
             return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine import registry
 from rulesets.engine.fields import parse_whole_number
 
 #: Words for the keys of the contract's answers; unknown keys are humanised ("near_miss" → "Near miss").
@@ -53,8 +54,6 @@ def _count_order(item: tuple[Any, Any]) -> tuple[int, int, str]:
 def _ruleset_outcomes(slug: str, answer: dict[str, Any]) -> list[tuple[str, float]] | None:
     """The ruleset's own reading of its answer (its ``odds_chart`` hook: [(label, p)], each
     outcome once), when its answer's keys overlap; None: the generic walk below."""
-    from rulesets.engine import registry
-
     try:
         hook = getattr(registry.get(slug), "odds_chart", None)
         return hook(answer) if callable(hook) else None

@@ -12,11 +12,10 @@ from characters.builder.forms import builder_form, builder_meta
 from characters.builder.services import character_validate
 from characters.models import Advancement, Character
 from characters.selectors import builder_traits, is_campaign_gm, next_point_costs
+from rulesets.engine import registry
 
 
 def currency_label_of(slug: str):
-    from rulesets.engine import registry
-
     ruleset = registry.get(slug)
     return ruleset.currency_label if ruleset else (lambda c: c)
 
@@ -110,8 +109,6 @@ def review_cards(request, queue) -> list[dict]:
 
 
 def awards_context(campaign, *, form=None, error=""):
-    from rulesets.engine import registry
-
     ruleset = registry.get(campaign.ruleset)
     label_of = currency_label_of(campaign.ruleset)
     data = sel.awards_page_data(campaign=campaign)

@@ -44,6 +44,7 @@ from characters.selectors import (
     character_versions,
     characters_visible_to,
 )
+from characters.sheet.services import character_update_state
 from config.api import api_view, query_id, validated
 from config.errors import BadInput
 from config.schema import ErrorSerializer
@@ -159,7 +160,6 @@ def character_detail(request, id):
             }
         )
     data = validated(CharacterStateSerializer, request)
-    from characters.sheet.services import character_update_state  # the sheet feature's service
 
     character = character_update_state(
         character_id=character.id, user=request.user, state=data["state"], version=data["version"]

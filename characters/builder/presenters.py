@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
+from characters.advancement.approval import creation_review_latest
 from characters.builder import services as svc
 from characters.builder.forms import builder_form, builder_meta
 from characters.models import Character
@@ -102,7 +103,6 @@ def _creation_review(character: Character):
     known = character.creation_review_status
     if known is not None and known not in ("pending", "rejected"):
         return None
-    from characters.advancement.approval import creation_review_latest
 
     review = creation_review_latest(character=character)
     if review is None or review.status not in ("pending", "rejected"):

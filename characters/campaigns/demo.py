@@ -7,6 +7,7 @@ import sys
 
 from django.db import transaction
 
+from characters.builder.services import character_create, character_submit, character_validate
 from characters.models import Character
 from rulesets.engine import registry
 from rulesets.engine.words import a
@@ -22,8 +23,6 @@ def seed_demo_characters(*, gm, players, campaigns) -> list:
     campaign's starting budget), written to the ledger as their starting award.
     Returns the characters created or found.
     """
-    from characters.builder.services import character_create, character_submit, character_validate
-
     out: list[Character] = []
     turn = 0
     for slug, campaign in campaigns.items():

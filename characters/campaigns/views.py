@@ -24,6 +24,8 @@ from characters.campaigns.selectors import (
     home_campaigns,
 )
 from characters.models import Campaign, Membership
+from characters.sheet.selectors import campaign_roll_feed
+from characters.table.feed import FEED_LENGTH, roll_line
 from rulesets.engine import registry
 
 User = get_user_model()
@@ -175,9 +177,6 @@ def campaign_feed(request, campaign_id: int):
     """The table's latest rolls (htmx: the list, swapped in place after the feed's socket
     reconnects; plain GET: the campaign page)."""
     from django.template.loader import render_to_string
-
-    from characters.sheet.selectors import campaign_roll_feed
-    from characters.table.feed import FEED_LENGTH, roll_line
 
     campaign = _get_campaign_for_user(request, campaign_id)
     if not request.htmx:

@@ -18,9 +18,10 @@ from typing import Any
 
 from django.db import transaction
 
+from characters.campaigns.selectors import campaign_member
 from characters.effects.clock import clock
 from characters.models import CampaignEffect, Character
-from characters.selectors import can_edit_state, character_for_user
+from characters.selectors import CharacterNotFound, can_edit_state, character_for_user, is_campaign_gm
 from characters.sheet.selectors import (
     character_context,
     character_play_state,
@@ -254,8 +255,6 @@ def _without(
 
 def character_effect_remove(*, character_id, user, effect_id: str) -> Character:
     """Remove one effect now (its owner or the GM). An unknown id is a 404."""
-    from characters.selectors import CharacterNotFound
-
     with transaction.atomic():
         character = _lock(character_id=character_id, user=user)
         ruleset, report, ctx, state = _rules(character)
@@ -308,8 +307,6 @@ def campaign_effect_save(*, campaign, user, name: str, changes: list[dict]) -> C
     """Keep a custom effect in the campaign for reuse (a member of the campaign: the GM, or a player
     who made it for their character): ``changes`` as the effect was applied (checked then). A name
     the campaign keeps already is replaced."""
-    from characters.campaigns.selectors import campaign_member
-
     if campaign_member(campaign, user.pk) is None:
         raise NotPermitted("Only the campaign's members keep effects in it.")
     name = " ".join(str(name).split())[:60]
@@ -324,8 +321,6 @@ def campaign_effect_save(*, campaign, user, name: str, changes: list[dict]) -> C
 
 def campaign_effect_delete(*, campaign, user, effect_id: Any) -> str:
     """Forget a kept effect (the GM only). Returns its name; one the campaign does not keep is a 400."""
-    from characters.selectors import is_campaign_gm
-
     if not is_campaign_gm(user, campaign):
         raise NotPermitted("Only the GM deletes the campaign's kept effects.")
     with transaction.atomic():

@@ -38,11 +38,14 @@ from characters.effects.selectors import (
 )
 from characters.models import Character
 from characters.selectors import can_edit_state, character_for_user, is_campaign_gm
+from characters.sheet.presenters import sheet_context
 from characters.sheet.selectors import sheet_rules
+from characters.sheet.views import STATE_CHANGED
 from config.errors import SHOWN_INLINE, ApplicationError, NotPermitted
 from config.forms import FormInputError
 from config.htmx import HtmxHttpRequest
 from rulesets.engine import effects as fx
+from rulesets.engine import registry
 
 FORM = "characters/effects/_effect_apply.html"
 LIST = "characters/effects/_effects_list.html"
@@ -145,8 +148,6 @@ def _message(exc: Exception, parsed: effect_forms.Parsed | None, character: Char
 
 def _sheet_blocks(request: HtmxHttpRequest, character: Character) -> str:
     """The sheet's blocks an effect changes, out of band (its rolls and odds, numbers, play state, version)."""
-    from characters.sheet.presenters import sheet_context
-
     context = {**sheet_context(request, character), "csrf_token": get_token(request)}
     return get_template(f"{SHEET}#effects-update").render(context)
 
@@ -176,8 +177,6 @@ def _list_html(
 
 
 def _changed(response: HttpResponse) -> HttpResponse:
-    from characters.sheet.views import STATE_CHANGED
-
     response["HX-Trigger-After-Settle"] = STATE_CHANGED  # the sheet's odds preview asks again
     return response
 
@@ -299,8 +298,6 @@ def campaign_effects(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse
 
 
 def _kept_context(campaign, **extra) -> dict[str, Any]:
-    from rulesets.engine import registry
-
     ruleset = registry.get(campaign.ruleset)
     kept = [
         {"pk": k.pk, "name": k.name, "text": effect_forms.describe(ruleset, k.changes) if ruleset else ""}

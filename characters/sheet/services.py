@@ -30,8 +30,12 @@ from characters.sheet.selectors import (
     character_report,
     character_ruleset,
     label,
+    roll_request,
+    rollable_for,
     sheet_rules,
+    single_inputs,
 )
+from characters.table.feed import roll_logged
 from characters.versions import character_version_write
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
 from rulesets.engine.context import Context
@@ -387,9 +391,6 @@ def character_roll(
     the roll goes to the GM's feed only; a player asking for it is refused (403). Once the
     transaction commits the roll goes to the table's feed (characters/table/feed.py).
     """
-    from characters.sheet.selectors import roll_request, rollable_for, single_inputs
-    from characters.table.feed import roll_logged
-
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
         if private and character.campaign.gm_id != user.pk:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from characters.campaigns.selectors import CampaignNotFound, campaign_for_user
+from characters.selectors import CharacterNotFound, character_for_user
 from characters.sheet.live import sheet_group
 from characters.table.feed import gm_group, table_group
 from characters.table.live import AccessFollowingMixin
@@ -62,8 +64,6 @@ class TableFeedConsumer(AccessFollowingMixin, AsyncWebsocketConsumer):
 
 def _seat_of(user, campaign_id) -> tuple[int, bool] | None:
     """(campaign id, whether ``user`` is its GM) when ``user`` is a member, else None."""
-    from characters.campaigns.selectors import CampaignNotFound, campaign_for_user
-
     try:
         campaign = campaign_for_user(user, campaign_id)
     except CampaignNotFound:
@@ -115,8 +115,6 @@ class SheetConsumer(AccessFollowingMixin, AsyncWebsocketConsumer):
 
 def _sheet_of(user, character_id) -> tuple[int, int] | None:
     """(character id, campaign id) when ``user`` may see the character's sheet, else None."""
-    from characters.selectors import CharacterNotFound, character_for_user
-
     try:
         character = character_for_user(user=user, character_id=character_id)
     except CharacterNotFound:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import template
 
+from characters.advancement.selectors import advancement_notices as notices
+from characters.diff import describe, phrase
 from rulesets.engine import registry
 
 register = template.Library()
@@ -30,8 +32,6 @@ def currency_label(currency, slug) -> str:
 @register.inclusion_tag("characters/advancement/_advancement_notices.html", takes_context=True)
 def advancement_notices(context, character):
     """The owner's latest request outcomes: ``{% load advancement_tags %}{% advancement_notices character %}``."""
-    from characters.advancement.selectors import advancement_notices as notices
-
     request = context.get("request")
     user = getattr(request, "user", None)
     return {"character": character, "notices": notices(character=character, user=user) if user else []}
@@ -41,8 +41,6 @@ def advancement_notices(context, character):
 def diff_words(row, slug) -> dict:
     """A diff row in words (``characters.diff.describe``), content ids as the ruleset names them:
     ``{% diff_words row slug as w %}`` → w.text, w.added, w.removed, w.changed, w.is_list."""
-    from characters.diff import describe, phrase
-
     if not isinstance(row, dict):
         return {"text": "", "added": [], "removed": [], "changed": [], "is_list": False}
     names = _row_names(row, _content_names(slug))

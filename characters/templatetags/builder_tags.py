@@ -14,6 +14,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from characters.sheet.selectors import label as _label
+from characters.templatetags.sheet_tags import pretty
 
 register = template.Library()
 
@@ -66,8 +67,6 @@ def derived_node(value, depth: int = 0) -> dict:
         if (sentence := _sentence(value)) is not None:
             return {"k": "text", "text": sentence}
         if depth >= 3:
-            from characters.templatetags.sheet_tags import pretty
-
             return {"k": "text", "text": pretty(value)}  # deep detail in one line of words, never a raw dict
         return {
             "k": "dl",

@@ -45,6 +45,8 @@ from combat.selectors import (
     npc_report,
 )
 from combat.services import MAX_GROUP, InvalidInput
+from combat.views import TEMPLATE as ENCOUNTER
+from combat.views import _context, _message, _reply
 from config.errors import SHOWN_INLINE, NotPermitted, RuleRefused
 from config.forms import FormInputError, StorableTextForm, WholeNumberField, check_post, post_whole_number
 from config.htmx import HtmxHttpRequest
@@ -210,8 +212,6 @@ def npc_delete(request: HtmxHttpRequest, campaign_id: int, npc_id: int) -> HttpR
 @require_POST
 def encounter_add_from_library(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
     """Add N of a library NPC to the encounter: the count field and Add."""
-    from combat.views import _message, _reply  # the encounter page's own replies
-
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     if not encounter_is_gm(
         request.user, encounter
@@ -238,9 +238,6 @@ def encounter_add_from_library(request: HtmxHttpRequest, encounter_id: int) -> H
 def _refuse(request: HtmxHttpRequest, encounter, message: str) -> HttpResponse:
     """Nothing added: htmx gets the panel with the reason (as every encounter form), a plain POST
     the page again with it, as a 400."""
-    from combat.views import TEMPLATE as ENCOUNTER
-    from combat.views import _context, _reply
-
     if request.htmx:
         return _reply(request, encounter, error=message)
     return render(request, ENCOUNTER, _context(request, encounter, panel_error=message), status=400)
@@ -333,9 +330,8 @@ def _answer(
 ) -> HttpResponse:
     if request.htmx:
         return render(request, f"{FRAGMENT}#add-npcs-status", {"npcs_form": state}, status=status)
-    from combat.views import TEMPLATE, _context  # the encounter page, whole
 
-    return render(request, TEMPLATE, _context(request, encounter, add_npcs_state=state), status=status)
+    return render(request, ENCOUNTER, _context(request, encounter, add_npcs_state=state), status=status)
 
 
 @login_required

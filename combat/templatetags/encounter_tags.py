@@ -6,6 +6,9 @@ from typing import Any
 
 from django import template
 
+from combat.library.views import add_npcs_context
+from combat.views import encounter_effects_context
+
 register = template.Library()
 
 
@@ -13,8 +16,6 @@ register = template.Library()
 def add_npcs(context: Any, encounter: Any) -> dict[str, Any]:
     """What the "Add NPCs" form (combat/_add_npcs.html) shows to this user; the page's view need
     not know of it (a refused plain POST passes ``add_npcs_state`` with the reason)."""
-    from combat.library.views import add_npcs_context
-
     return add_npcs_context(context.get("request"), encounter, context.get("add_npcs_state"))
 
 
@@ -22,8 +23,6 @@ def add_npcs(context: Any, encounter: Any) -> dict[str, Any]:
 def encounter_effects(context: Any, encounter: Any) -> dict[str, Any]:
     """What the GM's effects form (combat/_encounter_effects.html) shows to this user (a refused plain
     POST passes ``effects_state`` with the reason)."""
-    from combat.views import encounter_effects_context
-
     return encounter_effects_context(
         context.get("request"), encounter, context.get("board"), context.get("effects_state")
     )

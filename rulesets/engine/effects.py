@@ -65,6 +65,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .fields import is_int
 from .pointer import resolve as resolve_pointer
+from .report import Issue
 
 if TYPE_CHECKING:
     from .context import Context
@@ -501,8 +502,6 @@ def ended_text(entries: Iterable[dict[str, Any]]) -> str:
 def check_entries(state: Any) -> list:
     """Problems with the play state's ``effects`` list (the product writes it; a client sending a
     whole state may not break it)."""
-    from .report import Issue
-
     if not isinstance(state, dict) or STATE_KEY not in state:
         return []
     entries = state[STATE_KEY]
