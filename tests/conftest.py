@@ -1,5 +1,6 @@
 import os
 import re
+import sys
 
 import pytest
 
@@ -156,6 +157,19 @@ def pytest_report_header(config):
 
     other = "FUZZ=full for the full budgets" if not fuzz.FULL else "the default is FUZZ=smoke"
     return [f"fuzz profile: {fuzz.PROFILE} ({other}; tests/fuzz.py)"]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A browser test that fails reports what its browsers did and where its pages are
+    (tests/e2e/conftest.py's ``browser_story``), read before its pages close."""
+    report = yield
+    if report.when == "call" and report.failed and item.get_closest_marker("browser"):
+        e2e = sys.modules.get("tests.e2e.conftest")
+        story = e2e.browser_story() if e2e else ""
+        if story:
+            report.sections.append(("the browsers' story", story))
+    return report
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -74,28 +74,89 @@ def browser():
 
 
 _csp_violations: list[str] = []
+#: What the running test's browsers did: each response (but the static files'), failed request and console error or warning,
+#: with the seconds since the test began. A failing browser test's report shows it with where each
+#: open page is (``browser_story``, called by tests/conftest.py's report hook): a failure seen once
+#: in a full run says what the page asked for and got.
+_story: list[str] = []
+_contexts: list = []
+_began = [time.monotonic()]
 
 
-def watch_csp(context) -> None:
-    """Collect the Content-Security-Policy violations Chromium reports on any page of ``context``
-    (a console error "Refused to ... because it violates the following Content Security Policy
-    directive"); ``_no_csp_violations`` fails the test on any."""
-    context.on(
-        "console",
-        lambda msg: (
+def _at() -> str:
+    return f"{time.monotonic() - _began[0]:7.2f}s"
+
+
+def _path(url: str) -> str:
+    return re.sub(r"^https?://[^/]+", "", url)
+
+
+def watch(context) -> None:
+    """Watch every page of ``context``: the Content-Security-Policy violations Chromium reports (a
+    console error "Refused to ... because it violates the following Content Security Policy
+    directive"; ``_no_csp_violations`` fails the test on any), and the test's story (above)."""
+    _contexts.append(context)
+
+    def console(msg) -> None:
+        if "Content Security Policy" in msg.text:
             _csp_violations.append(f"{msg.location.get('url', '')}: {msg.text}")
-            if "Content Security Policy" in msg.text
-            else None
-        ),
+        if msg.type in ("error", "warning"):
+            _story.append(f"{_at()} console {msg.type}: {msg.text[:300]}")
+
+    context.on("console", console)
+
+    def response(r) -> None:
+        if not (r.ok and "/static/" in r.url):  # the page's own files, when they came, say little
+            _story.append(f"{_at()} {r.request.method} {_path(r.url)} -> {r.status}")
+
+    context.on("response", response)
+    context.on(
+        "requestfailed",
+        lambda r: _story.append(f"{_at()} {r.method} {_path(r.url)} failed: {r.failure}"),
     )
+
+
+#: Read off each open page of a failed test: its address, whether htmx is busy, and the text of what
+#: the page says of itself (status lines, messages, the builder's save state and submit reason).
+_PAGE_STATE = """() => ({
+  busy: Array.from(document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling'))
+    .map(el => el.id || el.tagName.toLowerCase()),
+  said: Array.from(document.querySelectorAll(
+    '[role=status], [role=alert], .message, #submit-reason, [data-testid$="-message"], [data-testid$="-error"]'
+  )).map(el => (el.id ? '#' + el.id + ': ' : '') + el.textContent.replace(/\\s+/g, ' ').trim().slice(0, 200))
+    .filter(text => text),
+})"""
+
+
+def browser_story() -> str:
+    """The running test's story and its open pages, for its failure report ("" with no browser)."""
+    if not _contexts and not _story:
+        return ""
+    lines = list(_story[-80:])
+    for context in _contexts:
+        try:
+            pages = list(context.pages)
+        except Exception:  # noqa: BLE001 — a closed context has nothing to tell
+            continue
+        for page in pages:
+            try:
+                state = page.evaluate(_PAGE_STATE)
+            except Exception as exc:  # noqa: BLE001 — a page that cannot answer says so
+                state = {"error": str(exc)[:200]}
+            lines.append(f"page {_path(page.url)}: {state}")
+    return "\n".join(lines)
 
 
 @pytest.fixture(autouse=True)
 def _no_csp_violations():
     _csp_violations.clear()
+    _story.clear()
+    _contexts.clear()
+    _began[0] = time.monotonic()
     yield
     violations = list(_csp_violations)
     _csp_violations.clear()
+    _contexts.clear()
     assert violations == [], "Content-Security-Policy violations in the browser:\n" + "\n".join(violations)
 
 
@@ -107,7 +168,7 @@ def browser_context(browser, live_server):
     def make(**options):
         options = {"base_url": live_server.url, "viewport": {"width": 1280, "height": 900}, **options}
         context = browser.new_context(**options)
-        watch_csp(context)
+        watch(context)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context

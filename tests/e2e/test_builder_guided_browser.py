@@ -29,10 +29,14 @@ def open_builder(page_as, slug, **options):
 
 
 def posted(page, action):
-    """Do ``action`` and wait for the builder's (debounced) update to land."""
+    """Do ``action`` and wait for the builder's (debounced) update to land and settle, with no − / +
+    click still waiting to leave (static/js/builder.js's ``sfBuilder``)."""
     with page.expect_response(lambda r: r.request.method == "POST"):
         action()
-    page.wait_for_function("() => !document.querySelector('#builder-form.htmx-request')")
+    page.wait_for_function(
+        """() => !document.querySelector('#builder-form.htmx-request, .htmx-swapping, .htmx-settling')
+          && !(window.sfBuilder && (window.sfBuilder.pending > 0 || window.sfBuilder.waiting.length > 0))"""
+    )
 
 
 def type_number(page, selector, value):

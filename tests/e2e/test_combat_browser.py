@@ -18,7 +18,7 @@ from django.urls import reverse
 from combat import services
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.conftest import PABLO, SLUG
-from tests.e2e.conftest import watch_csp
+from tests.e2e.conftest import watch
 from tests.factories import make_campaign, make_user
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -42,7 +42,7 @@ def _page_as(browser, base_url, user, *, viewport):
     client = Client()
     client.force_login(user)
     context = browser.new_context(base_url=base_url, viewport=viewport)
-    watch_csp(context)
+    watch(context)
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
     context.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.__wsOpen = true; });")
     page = context.new_page()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from tests.e2e.conftest import watch_csp
+from tests.e2e.conftest import watch
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,7 +29,7 @@ def _context_as(browser, base_url, user, *, viewport):
     client = Client()
     client.force_login(user)
     context = browser.new_context(base_url=base_url, viewport=viewport)
-    watch_csp(context)
+    watch(context)
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
     context.set_default_timeout(10_000)
     return context
