@@ -6,7 +6,9 @@ includes it (``effect_apply_context``) or loads it the same way, each with the `
 POST returns to. htmx answers swap the form itself (what was applied, or why not, inline; a refusal
 is a 400 and changes nothing) and the character's effects list (``#character-effects-<id>``) out of
 band; posted from the sheet (``place=sheet``), the sheet's blocks the effect changes come along too
-(the rolls and their odds, the numbers, the version), as after any play-state change. A plain POST
+(the rolls and their odds, the numbers, the version), as after any play-state change; from the party
+page (``place=party``) the form alone: the card around it, which lists effects its own way, is drawn
+again by the party page's live update (static/js/party_live.js keeps the form open in it). A plain POST
 redirects to ``next``, or shows the form again with the reason (400).
 
 Who: the GM, or the owner on their own character (a player on another's character: 404, as for its
@@ -51,7 +53,7 @@ FORM = "characters/effects/_effect_apply.html"
 LIST = "characters/effects/_effects_list.html"
 PAGE = "characters/effects/effect_apply.html"
 SHEET = "characters/sheet/sheet.html"
-PLACES = ("sheet",)
+PLACES = ("sheet", "party")
 
 
 def _next(request: HtmxHttpRequest, character: Character) -> str:
@@ -239,7 +241,8 @@ def character_effect_apply(request: HtmxHttpRequest, character_id: int) -> HttpR
         ),
         request=request,
     )
-    html += _list_html(request, character, next_url=next_url, place=place, oob=True)
+    if place != "party":  # the party card, which has no such list, is drawn again by its live update
+        html += _list_html(request, character, next_url=next_url, place=place, oob=True)
     if place == "sheet":
         html += _sheet_blocks(request, character)
     return _changed(HttpResponse(html))

@@ -39,6 +39,7 @@
     if (fresh.hasAttribute("data-gone")) { if (old) old.remove(); return; }
     if (old) {
       if (fresh.hasAttribute("data-version") && versionOf(fresh) < versionOf(old)) return;
+      keepInUse(old, fresh);
       old.replaceWith(fresh);
     } else if (fresh.classList.contains("party-card")) {
       var list = document.getElementById("party-cards");
@@ -50,6 +51,34 @@
       return;
     }
     htmx.process(fresh);
+  }
+
+  /* What the GM is in the middle of on a card stays as they have it when the card is drawn again:
+     what is open (details), and the "Apply an effect" form once loaded (an .effect-apply-slot until
+     then): what they typed, and the answer it shows. */
+  function keepInUse(old, fresh) {
+    fresh.querySelectorAll("details[id]").forEach(function (d) {
+      var mine = old.querySelector("#" + CSS.escape(d.id));
+      if (mine && mine.tagName === "DETAILS") d.open = mine.open;
+    });
+    fresh.querySelectorAll(".effect-apply-slot[id]").forEach(function (slot) {
+      var mine = old.querySelector("#" + CSS.escape(slot.id));
+      if (mine && !mine.classList.contains("effect-apply-slot")) slot.replaceWith(mine);
+    });
+  }
+
+  /* Resolves once none of the page's own htmx requests is on its way, swapping or settling (10 s at
+     most): a card drawn while the GM's own request is out would replace the block its answer is
+     aimed at, and the answer would land off the page. */
+  function idle() {
+    var waited = 0;
+    return new Promise(function (resolve) {
+      (function check() {
+        if (!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling") || waited >= 10000) { resolve(); return; }
+        waited += 50;
+        setTimeout(check, 50);
+      })();
+    });
   }
 
   function apply(html) {
@@ -74,7 +103,7 @@
     if (busy[id]) { again[id] = true; return; }
     busy[id] = true;
     get(urlOf(id), false)
-      .then(function (html) { if (html) apply(html); })
+      .then(function (html) { if (html) return idle().then(function () { apply(html); }); })
       .catch(function () { /* offline: the next message or reconnect catches up */ })
       .then(function () {
         busy[id] = false;
@@ -82,18 +111,19 @@
       });
   }
 
+  function redraw(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    Array.prototype.slice.call(tpl.content.children).forEach(function (fresh) {
+      var old = fresh.id ? document.getElementById(fresh.id) : null;
+      if (old) { keepInUse(old, fresh); old.replaceWith(fresh); htmx.process(fresh); }
+    });
+    live.setAttribute("data-updated", String(Date.now()));
+  }
+
   function catchUp() {
     get(cardsUrl, true)
-      .then(function (html) {
-        if (!html) return;
-        var tpl = document.createElement("template");
-        tpl.innerHTML = html;
-        Array.prototype.slice.call(tpl.content.children).forEach(function (fresh) {
-          var old = fresh.id ? document.getElementById(fresh.id) : null;
-          if (old) { old.replaceWith(fresh); htmx.process(fresh); }
-        });
-        live.setAttribute("data-updated", String(Date.now()));
-      })
+      .then(function (html) { if (html) return idle().then(function () { redraw(html); }); })
       .catch(function () { /* offline */ });
   }
 

@@ -153,3 +153,78 @@ def test_the_gm_s_party_page_follows_a_player_s_damage_live(browser, table_serve
     finally:
         gm_context.close()
         player_context.close()
+
+
+#: Every POST's answer reaches the page ``HOLD_MS`` after the server sent it (htmx reads it in
+#: xhr.onload): a slow link, on which the socket's word of the change comes before the answer.
+HOLD_MS = 1000
+SLOW_ANSWERS = f"""
+(() => {{
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method) {{ this.__method = method; return open.apply(this, arguments); }};
+  XMLHttpRequest.prototype.send = function () {{
+    if (this.__method === "POST") {{
+      const xhr = this, onload = xhr.onload;
+      xhr.onload = function (ev) {{ setTimeout(() => onload.call(xhr, ev), {HOLD_MS}); }};
+    }}
+    return send.apply(this, arguments);
+  }};
+}})();
+"""
+
+
+def test_the_gm_applies_an_effect_on_a_card_and_a_players_change_keeps_the_gms_form(browser, table_server):  # noqa: F811
+    """The GM's own answer is shown when the card's live update comes first (a slow link), and a
+    player's change redraws the card around the GM's open form without losing what they typed."""
+    from playwright.sync_api import expect
+
+    slug = _rulesets_with_pools()[0]
+    ruleset = registry.get(slug)
+    table, campaign, characters = _in_thread(lambda: _table(slug))
+    ayla = characters[0]
+    pool = _in_thread(lambda: first_pool_with_room(ayla))
+    key = [k for k in ruleset.effect_keys if k not in ruleset.table_keys][0]
+    gm_context = _context_as(browser, table_server, table["gm"], viewport=LAPTOP)
+    player_context = _context_as(browser, table_server, table["player"], viewport=PHONE)
+    try:
+        gm = gm_context.new_page()
+        gm.goto(f"/campaigns/{campaign.pk}/party/")
+        gm.wait_for_selector("#party-live[data-connected]", state="attached", timeout=20000)
+        gm.evaluate("() => { window.__notReloaded = true; }")
+        gm.evaluate(SLOW_ANSWERS)
+        card = gm.locator(f"#party-character-{ayla.pk}")
+        card.locator(f"#effect-apply-open-{ayla.pk} > summary").click()
+        form = card.locator(f"#effect-apply-{ayla.pk} form")
+        expect(form).to_be_visible()
+        form.locator(f"#effect-{ayla.pk}-custom").check()
+        form.locator(f"#effect-name-{ayla.pk}").fill("Blessed")
+        form.locator(f"#effect-what-{ayla.pk}-0").select_option(f"key:{key}")
+        form.locator(f"#effect-amount-{ayla.pk}-0").fill("1")
+        form.locator(f"#effect-apply-button-{ayla.pk}").click()
+
+        # Told, in the open form, and the card lists the effect (the live update, drawn after).
+        done = card.locator(f"#effect-apply-{ayla.pk} [data-testid=effect-done]")
+        expect(done).to_have_text("Blessed is on Ayla.")
+        expect(card).to_contain_text(f"+1 {ruleset.label(key)} to every roll")
+        expect(done).to_have_text("Blessed is on Ayla.")
+        expect(card.locator(f"#effect-apply-open-{ayla.pk}")).to_have_attribute("open", "")
+
+        # The GM types the next one; the player lowers their pool meanwhile, on their own sheet.
+        form.locator(f"#effect-{ayla.pk}-custom").check()
+        form.locator(f"#effect-name-{ayla.pk}").fill("Shaken")
+        sheet = player_context.new_page()
+        sheet.goto(f"/characters/{ayla.pk}/")
+        sheet.locator(f"button[aria-label='Lower {pool['label']} by 1']").first.click()
+        now = f"{pool['value'] - 1} / {pool['max']}"
+        gm.wait_for_function(
+            """([id, text]) => document.getElementById("party-character-" + id).innerText
+                 .replace(/\\s+/g, " ").includes(text)""",
+            arg=[ayla.pk, now],
+            timeout=15000,
+        )
+        expect(card.locator(f"#effect-apply-open-{ayla.pk}")).to_have_attribute("open", "")
+        expect(form.locator(f"#effect-name-{ayla.pk}")).to_have_value("Shaken")
+        assert gm.evaluate("() => window.__notReloaded === true")
+    finally:
+        gm_context.close()
+        player_context.close()

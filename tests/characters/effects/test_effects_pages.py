@@ -388,7 +388,7 @@ def test_the_party_page_offers_the_form_on_each_card_and_a_plain_post_comes_back
     party_url = reverse("campaign_party", args=[character.campaign_id])
     page = client.get(party_url).content.decode()
     apply_url = _apply_url(character)
-    assert f'hx-get="{apply_url}?next={party_url}"' in page
+    assert f'hx-get="{apply_url}?next={party_url}&amp;place=party"' in page
     assert "Apply an effect" in _text(page)
     got = client.post(apply_url, _custom(ruleset, next=party_url))
     assert got.status_code == 302 and got["Location"] == party_url
@@ -396,3 +396,12 @@ def test_the_party_page_offers_the_form_on_each_card_and_a_plain_post_comes_back
     assert entry["name"] == "Blessed"
     card = client.get(party_url).content.decode()
     assert "Blessed" in _text(card)
+    # From the party page's form (htmx): the form says what was done; no effects list comes along
+    # out of band (the card has none by that id: its live update draws it again).
+    got = client.post(apply_url, _custom(ruleset, name="Shaken", next=party_url, place="party"), **HX)
+    assert got.status_code == 200
+    answer = got.content.decode()
+    assert "Shaken is on" in _text(answer)
+    assert f'id="character-effects-{character.pk}"' not in answer
+    assert 'name="place" value="party"' in answer
+    assert [e["name"] for e in _entries(character)] == ["Blessed", "Shaken"]
