@@ -44,14 +44,19 @@
    lost clicks). The first click leaves at once, on the form (hx-sync "this:queue all", which the
    swaps never replace); the clicks made while it is on its way wait here and leave together, as
    one request carrying every step, once its answer is drawn: with the version that answer drew,
-   so two of this page's own requests never leave with the same version. The server applies each
-   step to the saved build, so a click counts once even from an older page. Before this script
-   runs, a click is the button's plain form post, which saves too. */
+   so two of this page's own requests never leave with the same version. So do the clicks made
+   while an autosave is on its way: htmx would queue the click's request with its target as it was
+   then, the part that autosave's answer replaces, and the click's answer would be drawn off the
+   page (the number not raised on screen, and the next save putting it back). An answer that is
+   not drawn (the person edited since it left) lets them leave once the form is quiet (1 s at
+   most). The server applies each step to the saved build, so a click counts once even from an
+   older page. Before this script runs, a click is the button's plain form post, which saves too. */
 (function () {
   "use strict";
   var form = document.querySelector("form#builder-form[data-autosave]");
   if (!form) return;
   var state = window.sfBuilder = { pending: 0, waiting: [], inFlight: false, flush: false };
+  var flushTimer = null;
   function send(steps) {
     state.inFlight = true;
     window.htmx.ajax("POST", form.getAttribute("hx-post") || form.action, {
@@ -63,7 +68,24 @@
   }
   function sendWaiting() {
     state.inFlight = false;
+    state.flush = false;
+    if (flushTimer !== null) { clearTimeout(flushTimer); flushTimer = null; }
     if (state.waiting.length) send(state.waiting.splice(0));
+  }
+  /* The waiting clicks leave once the answer just come is drawn (htmx:afterSettle, below), or, if
+     it is not drawn, once the form is quiet. */
+  function flushAfterDrawn() {
+    state.flush = true;
+    if (flushTimer !== null) clearTimeout(flushTimer);
+    var waited = 0;
+    flushTimer = setTimeout(function quiet() {
+      waited += 100;
+      if (form.classList.contains("htmx-request") || document.querySelector(".htmx-swapping, .htmx-settling")) {
+        if (waited < 1000) { flushTimer = setTimeout(quiet, 100); return; }
+      }
+      flushTimer = null;
+      if (state.flush) sendWaiting();
+    }, 100);
   }
   document.addEventListener("click", function (ev) {
     var button = ev.target instanceof Element ? ev.target.closest("button.step") : null;
@@ -71,7 +93,7 @@
     ev.preventDefault();
     ev.stopPropagation();
     state.pending += 1;
-    if (state.inFlight) state.waiting.push(button.value);
+    if (state.inFlight || state.flush || form.classList.contains("htmx-request")) state.waiting.push(button.value);
     else send([button.value]);
   }, true);
   /* htmx remembers the submit button that last had the focus in a form and adds its value to the
@@ -92,17 +114,15 @@
     var data = config && config.formData;
     if (ev.detail.elt !== form || !data || !data.getAll) return;
     var sent = data.getAll("_step").length;
-    if (!sent) return;
+    if (!sent && (state.inFlight || !state.waiting.length)) return;  /* an autosave, no click waiting on it */
     state.pending = Math.max(0, state.pending - sent);
     // The waiting clicks leave once this answer is drawn (its version on the form); an answer
     // that swaps nothing (an error) lets them leave at once.
-    if (ev.detail.successful) state.flush = true;
+    if (ev.detail.successful) flushAfterDrawn();
     else sendWaiting();
   });
   document.addEventListener("htmx:afterSettle", function () {
-    if (!state.flush) return;
-    state.flush = false;
-    sendWaiting();
+    if (state.flush) sendWaiting();
   });
 })();
 

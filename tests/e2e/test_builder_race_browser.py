@@ -218,3 +218,44 @@ def test_the_focus_stays_on_the_stepper_after_a_click(page_as, slug):
         _click(page, button)
         page.wait_for_timeout(50)  # past the settle
         assert page.evaluate("() => document.activeElement && document.activeElement.id") == button
+
+
+def test_a_click_while_a_typed_change_is_on_its_way_counts_and_stays(page_as):
+    """On a 300 ms link, a number typed and, while its autosave is on its way, a + on another number:
+    both are saved, the page shows both, and the next change keeps the click (the click's request
+    waited behind the autosave; drawn into the part that answer had replaced, it was lost from view,
+    and the next save put the old number back)."""
+    expect = _expect()
+    player, character = _table(SLUG)
+    page = page_as(player)
+    _open(page, character)
+    raise_a, raise_b = _roomy_steppers(page, room=4)[:2]
+    (field_a, pointer_a), (field_b, pointer_b) = _field(page, raise_a), _field(page, raise_b)
+    a0 = int(page.locator(f"#{field_a}").input_value() or 0)
+    b0 = int(page.locator(f"#{field_b}").input_value() or 0)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    typed = page.locator(f"#{field_b}")
+    typed.fill(str(b0 + 2))
+    typed.dispatch_event("change")
+    typed.evaluate("el => el.blur()")  # typed, then done with it (its change is counted before it leaves)
+    page.wait_for_function("() => document.querySelector('#builder-form.htmx-request')")  # on its way
+    # The + at once (Playwright's click waits for the page to be still, ~0.3 s: the answer has come).
+    page.evaluate(f"() => document.getElementById('{raise_a}').click()")
+    page.wait_for_function(SETTLED, timeout=20_000)
+    saved = _saved(player, character)
+    assert (_value(saved, pointer_a), _value(saved, pointer_b)) == (a0 + 1, b0 + 2)
+    expect(page.locator(f"#{field_a}")).to_have_value(str(a0 + 1))
+    expect(page.locator(f"#{field_b}")).to_have_value(str(b0 + 2))
+    # The next change saves over what the page shows: the click stays.
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        typed.fill(str(b0 + 3))
+        typed.dispatch_event("change")
+    page.wait_for_function(SETTLED, timeout=20_000)
+    saved = _saved(player, character)
+    assert (_value(saved, pointer_a), _value(saved, pointer_b)) == (a0 + 1, b0 + 3)
+    assert "Not saved" not in page.get_by_test_id("save-state").inner_text()
