@@ -138,3 +138,20 @@
     held = held.filter(function (h) { return !(h.elt === form || form.contains(h.elt)); });
   });
 })();
+
+/* sfIdle(): a promise that resolves once none of the page's own htmx requests is on its way,
+   swapping or settling (10 s at most: a request that never ends). A live update waits for it
+   before it draws anything new (sheet_live.js, party_live.js): drawn while the person's own request
+   is out, it would replace the block that request's answer is aimed at, and the answer (the
+   message of what they did) would land in the old block, off the page. */
+window.sfIdle = function () {
+  "use strict";
+  var waited = 0;
+  return new Promise(function (resolve) {
+    (function check() {
+      if (!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling") || waited >= 10000) { resolve(); return; }
+      waited += 50;
+      setTimeout(check, 50);
+    })();
+  });
+};

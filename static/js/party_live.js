@@ -5,7 +5,9 @@
    card (data-card-url, the same access check as the page) and puts it in place of the old one, or
    adds it, or takes it off (a stand-in marked data-gone: no longer in play), together with the
    "waiting for your review" block. Messages for one character while its card is on its way make
-   one more fetch, not one each. An older card never replaces a newer one (data-version). Other
+   one more fetch, not one each. An older card never replaces a newer one (data-version); a card
+   is drawn once the GM's own request, if one is out, has its answer drawn (sfIdle, app.js), and
+   what the GM has open on it stays open (keepInUse). Other
    messages on the socket (the table's roll feed lines, HTML) are not this page's. On a reconnect
    the page fetches every card once (data-cards-url). A 4001 close (rights may have changed,
    characters/table/live.py) reconnects once; a refused socket makes the page ask over HTTP and,
@@ -67,20 +69,6 @@
     });
   }
 
-  /* Resolves once none of the page's own htmx requests is on its way, swapping or settling (10 s at
-     most): a card drawn while the GM's own request is out would replace the block its answer is
-     aimed at, and the answer would land off the page. */
-  function idle() {
-    var waited = 0;
-    return new Promise(function (resolve) {
-      (function check() {
-        if (!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling") || waited >= 10000) { resolve(); return; }
-        waited += 50;
-        setTimeout(check, 50);
-      })();
-    });
-  }
-
   function apply(html) {
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
@@ -103,7 +91,7 @@
     if (busy[id]) { again[id] = true; return; }
     busy[id] = true;
     get(urlOf(id), false)
-      .then(function (html) { if (html) return idle().then(function () { apply(html); }); })
+      .then(function (html) { if (html) return window.sfIdle().then(function () { apply(html); }); })
       .catch(function () { /* offline: the next message or reconnect catches up */ })
       .then(function () {
         busy[id] = false;
@@ -123,7 +111,7 @@
 
   function catchUp() {
     get(cardsUrl, true)
-      .then(function (html) { if (html) return idle().then(function () { redraw(html); }); })
+      .then(function (html) { if (html) return window.sfIdle().then(function () { redraw(html); }); })
       .catch(function () { /* offline */ });
   }
 

@@ -7,7 +7,8 @@
    field has the focus or typed text is kept as it is (its other blocks are updated around it; a
    pool's number box keeps the version it was typed against, so a stale value is refused and the
    refusal says the value now), the focus and the caret stay, and the page does not move. An
-   older answer never replaces a newer page (versions). On every (re)connect the page catches up
+   older answer never replaces a newer page (versions), and the blocks are drawn only once the
+   person's own request, if one is out, has its answer drawn (sfIdle, app.js). On every (re)connect the page catches up
    once. A 4001 close (rights may have changed, characters/table/live.py) reconnects once; a refused
    socket makes the page ask over HTTP and, on a 404 or a sign-in redirect, stop and say so. */
 (function () {
@@ -92,22 +93,6 @@
     htmx.trigger(document.body, "sheet-state-changed");
   }
 
-  /* Resolves once none of this page's own htmx requests is on its way, swapping or settling. A live
-     update drawn while the person's own request is out would replace the block that request's answer
-     is aimed at, and the answer (the message of what they did, the roll they made) would land in the
-     old block, off the page: the update waits for the answer, then is dropped if the answer drew the
-     same version or newer. Never longer than 10 s (a request that never ends). */
-  function idle() {
-    var waited = 0;
-    return new Promise(function (resolve) {
-      (function check() {
-        if (!document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling") || waited >= 10000) { resolve(); return; }
-        waited += 50;
-        setTimeout(check, 50);
-      })();
-    });
-  }
-
   function showGone() {
     if (gone) return;
     gone = true;
@@ -128,7 +113,7 @@
         if (r.type === "opaqueredirect" || r.status === 401 || r.status === 403 || r.status === 404) { showGone(); return null; }
         return r.ok ? r.text() : null;
       })
-      .then(function (html) { if (html) return idle().then(function () { apply(html); }); })
+      .then(function (html) { if (html) return window.sfIdle().then(function () { apply(html); }); })
       .catch(function () { /* offline: the next message or reconnect catches up */ })
       .then(function () {
         busyFetch = false;
