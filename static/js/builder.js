@@ -48,8 +48,8 @@
    while an autosave is on its way: htmx would queue the click's request with its target as it was
    then, the part that autosave's answer replaces, and the click's answer would be drawn off the
    page (the number not raised on screen, and the next save putting it back). An answer that is
-   not drawn (the person edited since it left) lets them leave once the form is quiet (1 s at
-   most). The server applies each step to the saved build, so a click counts once even from an
+   not drawn (the person edited since it left) lets them leave with the next answer drawn, or
+   after 1.5 s. The server applies each step to the saved build, so a click counts once even from an
    older page. Before this script runs, a click is the button's plain form post, which saves too. */
 (function () {
   "use strict";
@@ -72,8 +72,10 @@
     if (flushTimer !== null) { clearTimeout(flushTimer); flushTimer = null; }
     if (state.waiting.length) send(state.waiting.splice(0));
   }
-  /* The waiting clicks leave once the answer just come is drawn (htmx:afterSettle, below), or, if
-     it is not drawn, once the form is quiet. */
+  /* The waiting clicks leave once the answer just come is drawn (htmx:afterSettle, below). An
+     answer not drawn (the person edited while it was out) is followed by their edit's own autosave,
+     whose answer is drawn; if none is (typing that has not left its field), they leave after 1.5 s,
+     once the form is quiet (3 s at most). */
   function flushAfterDrawn() {
     state.flush = true;
     if (flushTimer !== null) clearTimeout(flushTimer);
@@ -81,11 +83,11 @@
     flushTimer = setTimeout(function quiet() {
       waited += 100;
       if (form.classList.contains("htmx-request") || document.querySelector(".htmx-swapping, .htmx-settling")) {
-        if (waited < 1000) { flushTimer = setTimeout(quiet, 100); return; }
+        if (waited < 1500) { flushTimer = setTimeout(quiet, 100); return; }
       }
       flushTimer = null;
       if (state.flush) sendWaiting();
-    }, 100);
+    }, 1500);
   }
   document.addEventListener("click", function (ev) {
     var button = ev.target instanceof Element ? ev.target.closest("button.step") : null;
