@@ -147,6 +147,41 @@ def browser_story() -> str:
     return "\n".join(lines)
 
 
+def slow_link(page, latency_ms: int = 300) -> None:
+    """Every request of ``page`` ``latency_ms`` late each way (Chromium's network emulation): a
+    phone's link, on which a second click lands while the first is on its way."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+#: Each POST's answer reaches the page's script ``ms`` after the server sent it (htmx reads it in
+#: xhr.onload, which is held); each held answer is recorded in window.__heard as "answer".
+_HOLD_POST_ANSWERS = """(ms) => {
+  window.__heard = window.__heard || [];
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method) { this.__method = method; return open.apply(this, arguments); };
+  XMLHttpRequest.prototype.send = function () {
+    if (this.__method === "POST") {
+      const xhr = this, onload = xhr.onload;
+      xhr.onload = function (ev) {
+        setTimeout(() => { window.__heard.push("answer"); onload.call(xhr, ev); }, ms);
+      };
+    }
+    return send.apply(this, arguments);
+  };
+}"""
+
+
+def hold_post_answers(page, ms: int = 1000) -> None:
+    """Hold every POST's answer ``ms`` on ``page`` (already open): a slow link on which the live
+    update's word, sent as the change commits, arrives before the answer of the request that made it."""
+    page.evaluate(_HOLD_POST_ANSWERS, ms)
+
+
 @pytest.fixture(autouse=True)
 def _no_csp_violations():
     _csp_violations.clear()

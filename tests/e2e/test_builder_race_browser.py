@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from characters.builder.services import character_create
 from rulesets.engine import registry
+from tests.e2e.conftest import slow_link
 from tests.factories import api_client, make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -133,12 +134,7 @@ def test_six_quick_clicks_on_a_slow_connection_all_count(page_as):
         field, pointer = _field(page, button)
         before = page.locator(f"#{field}").input_value()
         start = int(before or 0)
-        cdp = page.context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send(
-            "Network.emulateNetworkConditions",
-            {"offline": False, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1},
-        )
+        slow_link(page, 300)
         for _ in range(6):
             page.locator(f"#{button}").click(timeout=5000)
             page.wait_for_timeout(120)
@@ -195,12 +191,7 @@ def test_leaving_with_unsaved_builder_changes_warns(page_as):
     assert dialogs == []
     page.wait_for_function("() => window.htmx && window.sfBuilder")
     # A click still on its way (slow connection): leaving warns.
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
+    slow_link(page, 1500)
     page.locator(f"#{raise_id}").click()
     page.close(run_before_unload=True)
     page.wait_for_timeout(300)
@@ -233,12 +224,7 @@ def test_a_click_while_a_typed_change_is_on_its_way_counts_and_stays(page_as):
     (field_a, pointer_a), (field_b, pointer_b) = _field(page, raise_a), _field(page, raise_b)
     a0 = int(page.locator(f"#{field_a}").input_value() or 0)
     b0 = int(page.locator(f"#{field_b}").input_value() or 0)
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
+    slow_link(page, 300)
     typed = page.locator(f"#{field_b}")
     typed.fill(str(b0 + 2))
     typed.dispatch_event("change")

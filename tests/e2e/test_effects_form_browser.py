@@ -42,6 +42,15 @@ def _key(ruleset) -> str:
     return keys[0]
 
 
+def fill_custom_effect(form, character_id: int, *, name: str, key: str, amount: int) -> None:
+    """Make an effect in ``form`` (character ``character_id``'s "Apply an effect"): ``amount`` to
+    ``key`` on every roll, named ``name``; not yet applied."""
+    form.locator(f"#effect-{character_id}-custom").check()
+    form.locator(f"#effect-name-{character_id}").fill(name)
+    form.locator(f"#effect-what-{character_id}-0").select_option(f"key:{key}")
+    form.locator(f"#effect-amount-{character_id}-0").fill(str(amount))
+
+
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}])
 def test_a_player_makes_an_effect_with_the_keyboard_sees_it_in_words_and_removes_it(
     browser,
@@ -106,10 +115,7 @@ def test_a_player_makes_an_effect_with_the_keyboard_sees_it_in_words_and_removes
 
         # A refusal: said in the form, in the game's words; what was typed stays; nothing changes.
         form = page.locator(f"#effect-apply-{ayla.pk} form")
-        form.locator(f"#effect-{ayla.pk}-custom").check()
-        form.locator(f"#effect-name-{ayla.pk}").fill("Cursed")
-        form.locator(f"#effect-what-{ayla.pk}-0").select_option(f"key:{key}")
-        form.locator(f"#effect-amount-{ayla.pk}-0").fill("0")
+        fill_custom_effect(form, ayla.pk, name="Cursed", key=key, amount=0)
         form.locator(f"#effect-apply-button-{ayla.pk}").click()
         error = page.locator(f"#effect-apply-{ayla.pk} [data-testid=effect-error]")
         expect(error).to_contain_text("a change of 0 changes nothing")

@@ -16,6 +16,8 @@ import pytest
 from characters.effects import services as effects
 from rulesets.engine import registry
 from tests.characters.party.helpers import first_pool_with_room, make_party, number_key
+from tests.e2e.conftest import hold_post_answers
+from tests.e2e.test_effects_form_browser import fill_custom_effect
 from tests.e2e.test_table_feed_browser import _context_as, table_server  # noqa: F401  (fixture)
 from tests.factories import make_user
 
@@ -155,24 +157,6 @@ def test_the_gm_s_party_page_follows_a_player_s_damage_live(browser, table_serve
         player_context.close()
 
 
-#: Every POST's answer reaches the page ``HOLD_MS`` after the server sent it (htmx reads it in
-#: xhr.onload): a slow link, on which the socket's word of the change comes before the answer.
-HOLD_MS = 1000
-SLOW_ANSWERS = f"""
-(() => {{
-  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.open = function (method) {{ this.__method = method; return open.apply(this, arguments); }};
-  XMLHttpRequest.prototype.send = function () {{
-    if (this.__method === "POST") {{
-      const xhr = this, onload = xhr.onload;
-      xhr.onload = function (ev) {{ setTimeout(() => onload.call(xhr, ev), {HOLD_MS}); }};
-    }}
-    return send.apply(this, arguments);
-  }};
-}})();
-"""
-
-
 def test_the_gm_applies_an_effect_on_a_card_and_a_players_change_keeps_the_gms_form(browser, table_server):  # noqa: F811
     """The GM's own answer is shown when the card's live update comes first (a slow link), and a
     player's change redraws the card around the GM's open form without losing what they typed."""
@@ -191,16 +175,14 @@ def test_the_gm_applies_an_effect_on_a_card_and_a_players_change_keeps_the_gms_f
         gm.goto(f"/campaigns/{campaign.pk}/party/")
         gm.wait_for_selector("#party-live[data-connected]", state="attached", timeout=20000)
         gm.evaluate("() => { window.__notReloaded = true; }")
-        gm.evaluate(SLOW_ANSWERS)
+        hold_post_answers(gm, 1000)
         card = gm.locator(f"#party-character-{ayla.pk}")
-        card.locator(f"#effect-apply-open-{ayla.pk} > summary").click()
+        card.locator(f"#effect-apply-open-{ayla.pk} > summary").focus()
+        gm.keyboard.press("Enter")  # the keyboard only, as in the sheet's form
         form = card.locator(f"#effect-apply-{ayla.pk} form")
         expect(form).to_be_visible()
-        form.locator(f"#effect-{ayla.pk}-custom").check()
-        form.locator(f"#effect-name-{ayla.pk}").fill("Blessed")
-        form.locator(f"#effect-what-{ayla.pk}-0").select_option(f"key:{key}")
-        form.locator(f"#effect-amount-{ayla.pk}-0").fill("1")
-        form.locator(f"#effect-apply-button-{ayla.pk}").click()
+        fill_custom_effect(form, ayla.pk, name="Blessed", key=key, amount=1)
+        form.locator(f"#effect-amount-{ayla.pk}-0").press("Enter")
 
         # Told, in the open form, and the card lists the effect (the live update, drawn after).
         done = card.locator(f"#effect-apply-{ayla.pk} [data-testid=effect-done]")

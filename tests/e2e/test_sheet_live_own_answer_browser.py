@@ -12,32 +12,17 @@ from __future__ import annotations
 import pytest
 
 from rulesets.engine import registry
+from tests.e2e.conftest import hold_post_answers
 from tests.e2e.test_sheet_live_browser import _api_state, _sheet, _table
+from tests.e2e.test_sheet_play_browser import fill_play_action
 from tests.e2e.test_table_feed_browser import table_server  # noqa: F401 (the fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: Every POST's answer reaches the page 1 s after the server sent it (htmx reads it in xhr.onload);
-#: the order in which the socket's word and the answers arrived is kept in window.__heard.
-SLOW_ANSWERS = """
-(() => {
-  window.__heard = [];
-  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.open = function (method) { this.__method = method; return open.apply(this, arguments); };
-  XMLHttpRequest.prototype.send = function () {
-    if (this.__method === "POST") {
-      const xhr = this, onload = xhr.onload;
-      xhr.onload = function (ev) {
-        setTimeout(() => { window.__heard.push("answer"); onload.call(xhr, ev); }, 1000);
-      };
-    }
-    return send.apply(this, arguments);
-  };
-  document.getElementById("sheet-live").addEventListener("htmx:wsBeforeMessage", () => {
-    window.__heard.push("live");
-  });
-})();
-"""
+#: The socket's word, recorded beside the held answers (window.__heard).
+HEAR_LIVE = """() => document.getElementById("sheet-live").addEventListener("htmx:wsBeforeMessage", () => {
+  window.__heard.push("live");
+})"""
 
 
 def test_the_players_own_answer_is_shown_when_the_live_update_comes_first(browser, table_server):  # noqa: F811
@@ -47,17 +32,12 @@ def test_the_players_own_answer_is_shown_when_the_live_update_comes_first(browse
     gm, player, character, phone, laptop = _table(browser, table_server, slug)
     try:
         page = _sheet(phone, character)
-        page.evaluate(SLOW_ANSWERS)
+        hold_post_answers(page, 1000)
+        page.evaluate(HEAR_LIVE)
         version = character.version
-        fields = dict(registry.get(slug).contract_data()["play_actions"][0])
-        form = page.locator(f'#sheet-state form[data-action="{fields.pop("action")}"]').first
-        for name, value in fields.items():
-            field = form.locator(f'[name="{name}"]')
-            if field.evaluate("el => el.tagName") == "SELECT":
-                field.select_option(str(value))
-            else:
-                field.fill(str(value))
-        form.locator("button[type=submit]").click()
+        form = fill_play_action(page, slug)
+        form.locator("button[type=submit]").focus()
+        page.keyboard.press("Enter")
 
         message = page.locator('[data-testid="state-message"]')
         expect(message).to_be_visible()

@@ -51,6 +51,20 @@ def _place(page) -> dict:
     )
 
 
+def fill_play_action(page, slug: str):
+    """Fill the sheet's form of the ruleset's first ``play_actions`` (one the rules accept on a fresh
+    character: rulesets/engine/examples.py) with its values; the form, to submit."""
+    fields = dict(registry.get(slug).contract_data()["play_actions"][0])
+    form = page.locator(f'#sheet-state form[data-action="{fields.pop("action")}"]').first
+    for name, value in fields.items():
+        field = form.locator(f'[name="{name}"]')
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+    return form
+
+
 def _tap_and_check(page, locator, *, fill=None) -> None:
     """Scroll ``locator`` to mid-screen, use it (click, or type a value and press Enter), and assert
     the page did not move by 50 px or more and the focus is on the control of the same id."""
@@ -93,14 +107,7 @@ def test_a_tap_on_the_sheet_keeps_the_players_place_and_focus(page_as, table, sl
 
     # A play-state change from a section's form: the ruleset's first ``play_actions``, one the rules
     # accept on a fresh character (rulesets/engine/examples.py).
-    fields = dict(registry.get(slug).contract_data()["play_actions"][0])
-    form = page.locator(f'#sheet-state form[data-action="{fields.pop("action")}"]').first
-    for name, value in fields.items():
-        field = form.locator(f'[name="{name}"]')
-        if field.evaluate("el => el.tagName") == "SELECT":
-            field.select_option(str(value))
-        else:
-            field.fill(str(value))
+    form = fill_play_action(page, slug)
     _tap_and_check(page, form.locator("button[type=submit]"))
     expect(page.locator('[data-testid="state-message"]')).to_be_visible()
     expect(page.locator('[data-testid="state-error"]')).to_have_count(0)

@@ -22,6 +22,7 @@ from combat import services
 from combat.models import Encounter, EncounterEvent
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
+from tests.e2e.conftest import slow_link
 from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
 from tests.factories import api_client, make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO
@@ -81,15 +82,6 @@ def _watch_oob(page) -> None:
     )
 
 
-def _slow(page, latency_ms: int = 300) -> None:
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
-
-
 def _until(check, seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -111,7 +103,7 @@ def test_a_double_clicked_next_turn_ends_one_turn(browser, asgi_server):  # noqa
     context, page = _page_as(browser, asgi_server, t["gm"], viewport=GM_SIZE)
     try:
         _open(page, reverse("encounter_detail", args=[e.pk]))
-        _slow(page)  # a phone-like network: the second click lands while the first is in flight
+        slow_link(page)  # a phone-like network: the second click lands while the first is in flight
         page.locator("#encounter-next-turn").dblclick()
         expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Goblin 1, Goblin 2")
         page.wait_for_timeout(1500)  # any second request lands
@@ -130,7 +122,7 @@ def test_a_double_clicked_move_moves_once(browser, asgi_server):  # noqa: F811
     context, page = _page_as(browser, asgi_server, t["player"], viewport=PHONE)
     try:
         _open(page, reverse("encounter_detail", args=[e.pk]))
-        _slow(page)
+        slow_link(page)
         move = page.locator(f'form[data-action="move"][data-fighter="{pablo.pk}"] button[type=submit]')
         move.dblclick()
         expect(page.locator("#encounter-log-list li.log-move")).to_have_count(1)
@@ -196,7 +188,7 @@ def test_a_next_turn_race_ends_one_turn_and_every_panel_follows(browser, asgi_se
     try:
         for page in (gm_page, pl_page):
             _open(page, url)
-            _slow(page)
+            slow_link(page)
         e.refresh_from_db()
         start = (e.round, e.turn)
         # The player ends Pablo's turn and the GM presses Next turn at the same moment.
@@ -237,7 +229,7 @@ def test_a_refusal_lands_when_the_panel_was_replaced_while_it_was_in_flight(brow
         _open(page, reverse("encounter_detail", args=[e.pk]))
         services.encounter_next_turn(encounter=e, user=t["gm"], roller=FixedRoller([]))
         services.encounter_next_turn(encounter=e, user=t["gm"], roller=FixedRoller([]))  # missed by the page
-        _slow(page)
+        slow_link(page)
         page.locator(f'form[data-action="move"][data-fighter="{pablo.pk}"] button[type=submit]').evaluate(
             """button => { button.click();
                  const panel = document.getElementById('encounter-panel');  // a refresh lands first
