@@ -41,8 +41,7 @@
     if (fresh.hasAttribute("data-gone")) { if (old) old.remove(); return; }
     if (old) {
       if (fresh.hasAttribute("data-version") && versionOf(fresh) < versionOf(old)) return;
-      keepInUse(old, fresh);
-      old.replaceWith(fresh);
+      swapCard(old, fresh);
     } else if (fresh.classList.contains("party-card")) {
       var list = document.getElementById("party-cards");
       if (!list) return;
@@ -53,6 +52,19 @@
       return;
     }
     htmx.process(fresh);
+  }
+
+  /* ``fresh`` in place of ``old``, keeping what the GM is in the middle of (below) and the focus: a
+     control of the card that had it has it again (itself, when it was kept, or the fresh one of the
+     same id), without scrolling; a keyboard user is not sent back to the top of the page. */
+  function swapCard(old, fresh) {
+    var active = document.activeElement;
+    var inside = active && active !== document.body && old.contains(active);
+    keepInUse(old, fresh);
+    old.replaceWith(fresh);
+    if (!inside || document.activeElement === active) return;
+    var target = document.body.contains(active) ? active : (active.id ? document.getElementById(active.id) : null);
+    if (target) target.focus({preventScroll: true});
   }
 
   /* What the GM is in the middle of on a card stays as they have it when the card is drawn again:
@@ -104,7 +116,7 @@
     tpl.innerHTML = html;
     Array.prototype.slice.call(tpl.content.children).forEach(function (fresh) {
       var old = fresh.id ? document.getElementById(fresh.id) : null;
-      if (old) { keepInUse(old, fresh); old.replaceWith(fresh); htmx.process(fresh); }
+      if (old) { swapCard(old, fresh); htmx.process(fresh); }
     });
     live.setAttribute("data-updated", String(Date.now()));
   }

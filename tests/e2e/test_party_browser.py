@@ -190,6 +190,8 @@ def test_the_gm_applies_an_effect_on_a_card_and_a_players_change_keeps_the_gms_f
         expect(card).to_contain_text(f"+1 {ruleset.label(key)} to every roll")
         expect(done).to_have_text("Blessed is on Ayla.")
         expect(card.locator(f"#effect-apply-open-{ayla.pk}")).to_have_attribute("open", "")
+        focused = "() => document.activeElement && document.activeElement.id"
+        assert gm.evaluate(focused) == f"effect-amount-{ayla.pk}-0"  # where Enter was pressed
 
         # The GM types the next one; the player lowers their pool meanwhile, on their own sheet.
         form.locator(f"#effect-{ayla.pk}-custom").check()
@@ -206,6 +208,7 @@ def test_the_gm_applies_an_effect_on_a_card_and_a_players_change_keeps_the_gms_f
         )
         expect(card.locator(f"#effect-apply-open-{ayla.pk}")).to_have_attribute("open", "")
         expect(form.locator(f"#effect-name-{ayla.pk}")).to_have_value("Shaken")
+        assert gm.evaluate(focused) == f"effect-name-{ayla.pk}"  # still typing there
         assert gm.evaluate("() => window.__notReloaded === true")
     finally:
         gm_context.close()
