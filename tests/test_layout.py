@@ -109,3 +109,34 @@ def test_every_mark_safe_says_why():
                 unexplained.append(f"{path.relative_to(ROOT)}:{number}")
     assert calls <= 5
     assert unexplained == []
+
+
+#: Every ruleset folder's shape (../shared/STYLE.md "The shape of the project"): the build's checks
+#: and prices in ``character/`` (a folder named ``build/`` reads as build output to tools), the
+#: actions in ``combat/``, both packages; the play state, the dice and the content beside them.
+RULESET_SHAPE = (
+    "__init__.py",
+    "character/__init__.py",
+    "combat/__init__.py",
+    "state.py",
+    "dice.py",
+    "content/",
+    "templates/{slug}/",
+)
+
+
+def test_every_ruleset_folder_has_the_same_shape():
+    systems = ROOT / "rulesets" / "systems"
+    folders = sorted(p for p in systems.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert len(folders) >= 5
+    shapes = {
+        folder.name: [
+            part
+            for part in RULESET_SHAPE
+            if not (folder / part.format(slug=folder.name)).exists()
+            or (part.endswith("/") and not (folder / part.format(slug=folder.name)).is_dir())
+        ]
+        + [old for old in ("build/__init__.py", "build.py", "combat.py") if (folder / old).exists()]
+        for folder in folders
+    }
+    assert shapes == {folder.name: [] for folder in folders}

@@ -128,7 +128,7 @@ from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
-from . import build as rules
+from . import character as rules
 from . import effects
 from . import state as play_rules
 from .dice import AscendantDice
@@ -230,7 +230,7 @@ class AscendantRuleset(Ruleset):
                 return str(found.get("name") or f"{super().label(rid)} Lore")
         return super().label(key)
 
-    # ---------------------------------------------------------------- building (build.py)
+    # ---------------------------------------------------------------- building (character/)
 
     def check(self, build: dict, report: Report, ctx: Context) -> None:
         rules.check(build, report, ctx)
@@ -266,10 +266,10 @@ class AscendantRuleset(Ruleset):
         """The campaign's conditions as they bear on one character (Diehard raises Dying's maximum)."""
         return play_rules.conditions_for(ctx, derived)
 
-    # ---------------------------------------------------------------- combat (combat.py)
+    # ---------------------------------------------------------------- combat (combat/)
 
     def make_combat(self):
-        """Ascendant's encounters (combat.py)."""
+        """Ascendant's encounters (combat/)."""
         from .combat import AscendantCombat
 
         return AscendantCombat(self)

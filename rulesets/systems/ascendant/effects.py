@@ -39,7 +39,7 @@ from rulesets.engine import effects as fx
 from rulesets.engine.fields import is_int
 from rulesets.engine.modifiers import stack
 
-from .build import DEFENSES
+from .character import DEFENSES
 
 #: What a house-default condition's effect says of its numbers.
 HOUSE_TEXT = "Not in the rulebook's numbers: a house default."

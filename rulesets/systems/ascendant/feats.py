@@ -22,7 +22,7 @@ effect one object with a ``kind``:
     category), ``"skill": "stealth"`` with ``"rank"`` (trained when left out),
     ``"perception": "expert"``, ``"weapons": ["warhammer"]``.
 ``{"kind": "action", "action": "power_attack"}``
-    an action in combat (``ACTIONS``; combat.py plays them).
+    an action in combat (``ACTIONS``; combat/ plays them).
 ``{"kind": "dying_max", "value": 1}``
     one dies at dying (campaign's maximum + value).
 ``{"kind": "resistance", "damage": "fire", "value": 0, "level_divisor": 2}``
@@ -55,7 +55,7 @@ EFFECT_KINDS = (
 )
 FIXED_SELECTORS = ("skills", "untrained_skills", "lores", "perception", "initiative", "deflection", "attack")
 SELECTOR_PREFIXES = ("skill.", "lore.", "defense.")
-#: The actions a feat can grant in combat (combat.py plays each), with the words players see.
+#: The actions a feat can grant in combat (combat/ plays each), with the words players see.
 ACTIONS: dict[str, str] = {
     "power_attack": "Power Attack",
     "sudden_charge": "Sudden Charge",
@@ -158,7 +158,7 @@ class Effects:
         effects = feat.get("effects")
         if not isinstance(effects, list):
             return
-        for effect in effects:  # well formed: build.py keeps only effects that pass ``check_effect``
+        for effect in effects:  # well formed: character/ keeps only effects that pass ``check_effect``
             self._add(effect, source, level)
 
     def _add(self, e: dict, source: str, level: int) -> None:

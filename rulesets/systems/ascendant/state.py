@@ -29,7 +29,7 @@ from rulesets.engine.modifiers import stack
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from .build import DEFENSES
+from .character import DEFENSES
 
 # ----------------------------------------------------------------- targets
 

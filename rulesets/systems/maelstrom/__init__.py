@@ -1,8 +1,8 @@
 """Maelstrom (seed 004): d10 pools, attributes + abilities + specialties bought with XP.
 
-The rules are in ``build.py`` (house rules, build checks, pricing, creation, advancement,
+The rules are in ``character/`` (house rules, build checks, pricing, creation, advancement,
 builder traits, blank build), ``state.py`` (health track, willpower), ``dice.py`` (odds,
-rolls, the sheet's roll buttons), ``combat.py`` (encounters), ``importer.py`` (the Maelstrom
+rolls, the sheet's roll buttons), ``combat/`` (encounters), ``importer.py`` (the Maelstrom
 project's own JSON character sheets, for ``import_sheet``) and ``content/``; this class only
 declares the ruleset and wires those modules to the ``Ruleset`` hooks.
 
@@ -39,7 +39,7 @@ from rulesets.engine.fields import is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
-from . import build as build_rules
+from . import character as build_rules
 from . import effects as named
 from . import importer, picker, state
 from .dice import MaelstromDice
@@ -236,7 +236,7 @@ class MaelstromRuleset(Ruleset):
     # ---------------------------------------------------------------- combat
 
     def make_combat(self):
-        """Maelstrom's combat turns (combat.py)."""
+        """Maelstrom's combat turns (combat/)."""
         from .combat import MaelstromCombat
 
         return MaelstromCombat(self)

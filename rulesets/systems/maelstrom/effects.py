@@ -2,7 +2,7 @@
 
 - **Wounds** (native): levels of bashing damage on the health track (``state.py`` "damage", within
   the track; removed by "heal"). The track is the one truth: its wound penalty already comes off
-  the pools (dice.py, combat.py, picker.py), so the effect's changes only show the penalty the
+  the pools (dice.py, combat/, picker.py), so the effect's changes only show the penalty the
   levels give an unhurt character, read from the campaign's health chart (a house-ruled chart
   included): Wounds 3 on the book's chart is Hurt, −1 die.
 - **Prone**: two dice fewer on every roll (a house default: the seed has no such state).

@@ -43,7 +43,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
 from rulesets.engine.ruleset import FORMAT
 
-from .build import find_specialty
+from .character import find_specialty
 
 SHEET_KEYS = frozenset(
     {"name", "concept", "campaign", "experience", "attributes", "abilities", "willpower", "flaws", "notes"}

@@ -28,7 +28,7 @@ from rulesets.engine.errors import RollInputError
 from rulesets.engine.fields import get_as, is_int, name_key
 from rulesets.engine.report import Report
 
-from . import build as build_rules
+from . import character as build_rules
 from .state import effects, permanent_willpower
 
 PICKED = "picked"

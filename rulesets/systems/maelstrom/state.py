@@ -45,7 +45,7 @@ from rulesets.engine.fields import action_amount, is_int
 from rulesets.engine.interfaces import PlayState
 from rulesets.engine.report import Issue, Report
 
-from .build import House, house
+from .character import House, house
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 #: How the sheet marks a health box holding each kind of damage.

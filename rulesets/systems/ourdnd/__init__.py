@@ -1,6 +1,6 @@
 """Our D&D (`ourdnd`, seed 003, RULES.md §4): the Ruleset, wiring only. The rules are in
-``build.py`` (checks, pricing, derived numbers, builder traits), ``dice.py`` (odds, rolls and
-the sheet's roll buttons), ``state.py`` (play state), ``combat.py`` (turns) with
+``character/`` (checks, pricing, derived numbers, builder traits), ``dice.py`` (odds, rolls and
+the sheet's roll buttons), ``state.py`` (play state), ``combat/`` (turns) with
 ``distance.py`` (the bands between combatants), and the content in ``content/*.json``.
 """
 
@@ -14,7 +14,7 @@ from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
-from . import build as build_rules
+from . import character as build_rules
 from . import dice, distance
 from . import state as state_rules
 from .dice import OurDnDDice
@@ -106,7 +106,7 @@ class OurDnD(Ruleset):
             return action
         return {**action, state_rules.CHECK: self.with_effects(check, state, dice.check_id("con"))}
 
-    # ------------------------------------------------------------ the build (build.py)
+    # ------------------------------------------------------------ the build (character/)
 
     def check(self, build: dict, report: Report, ctx: Context) -> None:
         build_rules.check(build, report, ctx)
@@ -139,10 +139,10 @@ class OurDnD(Ruleset):
         shows the four outcomes a roll lands on, each once."""
         return dice.check_outcomes(answer)
 
-    # ------------------------------------------------------------ combat (combat.py)
+    # ------------------------------------------------------------ combat (combat/)
 
     def make_combat(self):
-        """The combat hooks (combat.py)."""
+        """The combat hooks (combat/)."""
         from .combat import OurDnDCombat
 
         return OurDnDCombat(self)

@@ -26,7 +26,7 @@ from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
-from .build import EFFORT_DICE, STATS
+from .character import EFFORT_DICE, STATS
 
 MODES = ("normal", "easy", "hard")
 ODDS_LIMIT = 40  # the largest stat or TD an odds request may name (in absolute value)

@@ -1,6 +1,6 @@
 """Our D&D's distances (seed 003 "MOVMENT AND DISTANCE"): CLOSE, NEAR, FAR, VERY FAR and
 OUT OF RANGE, what a move covers and what a weapon reaches. Plain functions over the
-encounter state; the combat hooks (combat.py) use them.
+encounter state; the combat hooks (combat/) use them.
 
 The representation (the seed supports it: "if you are usig some squared grid ... this a
 reference: CLOSE: from 0 to 1 meter. NEAR: 10 meters approximately. FAR: 20 meters

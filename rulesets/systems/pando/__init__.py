@@ -1,10 +1,10 @@
 """Pando (seed 000, RULES.md section 1): attributes bought with CP, a skill tree grown from
 Capability, resistances tied to personality attributes, equipment on a body of parts.
 
-Wiring only: ``build.py`` checks, prices and derives a build (and the homebrew, the builder's
+Wiring only: ``character/`` checks, prices and derives a build (and the homebrew, the builder's
 traits and blank build), ``dice.py`` the efficiency roll and the sheet's roll buttons, ``state.py``
 the play state (its shape is documented there), ``loadout.py`` what is wielded, worn
-or carried on the sheet, ``combat.py`` the action rounds, ``content/`` the
+or carried on the sheet, ``combat/`` the action rounds, ``content/`` the
 catalogues and house defaults.
 
 Effects (engine/effects.py; ``content/effects.json``): Bleeding is native, exhaustion (Bleeding) in
@@ -26,7 +26,7 @@ from rulesets.engine.fields import is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
-from . import build as build_rules
+from . import character as build_rules
 from . import loadout
 from .dice import PandoDice
 from .state import PandoPlayState
@@ -69,7 +69,7 @@ class PandoRuleset(Ruleset):
 
     def split_homebrew(self, homebrew: Any) -> tuple[dict[str, list[dict]], list[Issue]]:
         """Field checks per entry (base class), then the skill tree across the whole homebrew (a parent
-        may be another homebrew skill) and items with every field filled in (``build.py``)."""
+        may be another homebrew skill) and items with every field filled in (``character/``)."""
         good, issues = super().split_homebrew(homebrew)
         return build_rules.finish_homebrew(good, issues, homebrew, self.catalogue)
 
@@ -150,7 +150,7 @@ class PandoRuleset(Ruleset):
     # --------------------------------------------------------------- combat
 
     def make_combat(self):
-        """Pando's action rounds (combat.py)."""
+        """Pando's action rounds (combat/)."""
         from .combat import PandoCombat
 
         return PandoCombat(self)

@@ -18,7 +18,7 @@ from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
 from . import state as play
-from .build import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, HOUSE_NOTE, entry_item, label
+from .character import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, HOUSE_NOTE, entry_item, label
 
 MAX_DICE = 30
 

@@ -1,6 +1,6 @@
 """Pando's loadout on the sheet (the engine's equipment hooks, engine/equipment.py): each entry
 wielded (in which arms), worn or carried; a change of state is a change of the build, which the
-product re-validates (slot and arm conflicts are the build's rules, build/equipment.py)."""
+product re-validates (slot and arm conflicts are the build's rules, character/equipment.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from rulesets.engine.context import Context
 from rulesets.engine.errors import StateError
 
-from .build.common import EQUIPMENT_STATES, label
+from .character.common import EQUIPMENT_STATES, label
 
 #: The state an entry's arms go with (any other state frees them).
 WIELDED = "wielded"

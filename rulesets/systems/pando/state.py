@@ -48,7 +48,7 @@ from rulesets.engine.interfaces import PlayState
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from .build import HOUSE_NOTE, RESISTANCES, entry_item, label
+from .character import HOUSE_NOTE, RESISTANCES, entry_item, label
 
 DEFAULT_PARTS = ["head", "torso", "left_arm", "right_arm", "legs"]
 DEFAULT_VITAL = ["head", "torso"]

@@ -15,7 +15,7 @@ from rulesets.engine.fields import get_as, lookup
 def body(raw: dict, build: dict, report: dict, ui: Any) -> dict:
     """Body parts × apparel slots: which worn item sits where, which arm holds what, and clashes.
 
-    Whether two items clash is the rules' call (``build/equipment.py``: ``_check_wear``, ``_check_arms``:
+    Whether two items clash is the rules' call (``character/equipment.py``: ``_check_wear``, ``_check_arms``:
     one item per apparel slot of a body part, one item per arm): a cell or a hand clashes when
     it holds two items and the rules refused one of them with ``equipment.slot_conflict`` /
     ``equipment.arm_conflict``.

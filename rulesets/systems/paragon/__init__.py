@@ -1,8 +1,8 @@
 """Paragon RPG (`paragon`, seed 001, RULES.md section 2): the Ruleset, wiring only.
 
-``build.py`` checks, prices and derives a build (its docstring has the build document and the codes)
+``character/`` checks, prices and derives a build (its docstring has the build document and the codes)
 and gives the builder its traits and blank build; ``dice.py`` the check's exact odds, rolls and roll
-buttons; ``state.py`` the play state; ``combat.py`` violence; ``content/`` the catalogues and house
+buttons; ``state.py`` the play state; ``combat/`` violence; ``content/`` the catalogues and house
 defaults.
 """
 
@@ -15,7 +15,7 @@ from rulesets.engine.context import Context
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
-from . import build as build_rules
+from . import character as build_rules
 from . import dice as dice_rules
 from . import party
 from .dice import ParagonDice
@@ -42,7 +42,7 @@ class Paragon(Ruleset):
         """CONTRACT.md "Success": ``pass``, the chance to reach the TN (or to win the opposed roll)."""
         return float(answer.get("pass", 0.0))
 
-    # ------------------------------------------------------------ build (build.py)
+    # ------------------------------------------------------------ build (character/)
 
     def budget_of(self, build: dict, ctx: Context, report: Report) -> dict[str, int]:
         """``skill_points`` from the document (or the house default); ``force_points`` always
@@ -112,10 +112,10 @@ class Paragon(Ruleset):
     ) -> list[dict[str, Any]]:
         return party.pools(self, build, report, state, self.context_of(report, ctx))
 
-    # ------------------------------------------------------------ combat (combat.py)
+    # ------------------------------------------------------------ combat (combat/)
 
     def make_combat(self):
-        """The combat hooks (combat.py)."""
+        """The combat hooks (combat/)."""
         from .combat import ParagonCombat
 
         return ParagonCombat(self)

@@ -1,4 +1,4 @@
-"""Ascendant combat hooks, pure Python: scripted fights with fixed dice (rulesets/systems/ascendant/combat.py)."""
+"""Ascendant combat hooks, pure Python: scripted fights with fixed dice (rulesets/systems/ascendant/combat/)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Maelstrom combat hooks, pure Python: scripted fights with fixed dice (rulesets/systems/maelstrom/combat.py)."""
+"""Maelstrom combat hooks, pure Python: scripted fights with fixed dice (rulesets/systems/maelstrom/combat/)."""
 
 from __future__ import annotations
 

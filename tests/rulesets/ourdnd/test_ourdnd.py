@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.ourdnd import RULESET as OURDND
-from rulesets.systems.ourdnd import build as rules
+from rulesets.systems.ourdnd import character as rules
 from rulesets.systems.ourdnd import dice
 from tests import fuzz
 from tests.rulesets.report_helpers import check_example, codes, example_paths, typical, warnings

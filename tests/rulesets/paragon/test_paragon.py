@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from rulesets.engine import FixedRoller, OddsError, StateError, registry, validate
 from rulesets.systems.paragon import RULESET as PARAGON
-from rulesets.systems.paragon.build import FORCES, POOLS, rank_cost
+from rulesets.systems.paragon.character import FORCES, POOLS, rank_cost
 from tests import fuzz
 from tests.rulesets.report_helpers import check_example, codes, example_paths, typical, warnings
 

@@ -13,7 +13,7 @@ from rulesets.engine.fields import get_as, is_int
 
 from .. import dice as dice_rules
 from .. import state as play_rules
-from ..build import STATS
+from ..character import STATS
 
 MODES = dice_rules.MODES
 MOVES = ("near", "far")

@@ -9,7 +9,7 @@ from rulesets.engine.context import Context
 
 from .. import dice as dice_rules
 from .. import distance
-from ..build import STATS
+from ..character import STATS
 from .core import MODES, OurDnDCombatBase, _flag
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from rulesets.engine.combat import CombatRules, Fighter
 from rulesets.engine.fields import get_as, is_int
 
-from ..build import ATTRIBUTES, CAPABILITY, entry_item
+from ..character import ATTRIBUTES, CAPABILITY, entry_item
 from ..dice import MAX_DICE
 
 DODGE_SKILLS = ("athletics", "dodge", "evasion", "evasion_mastery")

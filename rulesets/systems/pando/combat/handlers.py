@@ -8,7 +8,7 @@ from rulesets.engine.combat import ActionSpec, CombatRefused, Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import is_int, whole_number
 
-from ..build import label
+from ..character import label
 from ..dice import efficiency_roll
 from .core import PandoCombatBase
 

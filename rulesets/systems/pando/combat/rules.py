@@ -10,7 +10,7 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as
 
-from ..build import label
+from ..character import label
 from .core import _num
 from .handlers import ActionHandlers
 from .specs import ActionSpecs

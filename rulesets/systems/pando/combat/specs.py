@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulesets.engine.combat import ActionSpec, Fighter
 
-from ..build import CAPABILITY, RESISTANCES, label
+from ..character import CAPABILITY, RESISTANCES, label
 from .core import DODGE_SKILLS, PandoCombatBase, _num
 
 

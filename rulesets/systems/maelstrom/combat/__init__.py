@@ -63,10 +63,10 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as, is_int, name_key, whole_number
 
-from . import dice
-from . import effects as named
-from .build import House, house
-from .state import DAMAGE_TYPES
+from .. import dice
+from .. import effects as named
+from ..character import House, house
+from ..state import DAMAGE_TYPES
 
 #: HD weapons: pool traits and damage (levels, type).
 ATTACKS: dict[str, dict[str, Any]] = {

@@ -33,7 +33,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import FORMAT
 
-from . import distance
+from .. import distance
 
 STATS = ("str", "dex", "con", "int", "wis", "cha")
 EFFORT_DICE = ("d4", "d6", "d8", "d10", "d12")

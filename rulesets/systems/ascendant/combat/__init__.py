@@ -74,8 +74,8 @@ from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as, is_int, lookup, whole_number
 from rulesets.engine.modifiers import Stacked, stack
 
-from . import dice as checks
-from .state import condition_modifiers
+from .. import dice as checks
+from ..state import condition_modifiers
 
 ACTIONS_PER_TURN = 3
 

@@ -1,6 +1,6 @@
 """Paragon RPG (seed 001, RULES.md section 2): checks, prices and derives a build, and says
 what a build is made of for the builder (traits, blank build). The odds and rolls are in ``dice.py``,
-the play state in ``state.py``, violence in ``combat.py``.
+the play state in ``state.py``, violence in ``combat/``.
 
 Build document (RULES.md §2)::
 
@@ -38,8 +38,8 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import FORMAT
 
-from .dice import check_text
-from .state import POOLS
+from ..dice import check_text
+from ..state import POOLS
 
 FORCES = ("fire", "wind", "thunder", "light", "shadow")
 
@@ -514,7 +514,7 @@ def check_advancement(old: dict, new: dict, report: Report, ctx: Context) -> Non
         )
 
 
-#: The readings of the house rule ``seize_offensive_tie`` (equal Hero Point spends; combat.py).
+#: The readings of the house rule ``seize_offensive_tie`` (equal Hero Point spends; combat/).
 SEIZE_OFFENSIVE_TIES = ("initiative", "simultaneous")
 
 

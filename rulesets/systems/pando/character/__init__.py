@@ -2,7 +2,7 @@
 traits and blank build, and the checks of campaign homebrew (skills, items, species).
 
 Everything here reads plain data and writes into a ``Report``; nothing raises on a document. The
-efficiency roll is in ``dice.py``, the play state in ``state.py``, action rounds in ``combat.py``.
+efficiency roll is in ``dice.py``, the play state in ``state.py``, action rounds in ``combat/``.
 
 
 The code, one module per stage: ``common.py`` (the attributes, resistances, equipment fields and
