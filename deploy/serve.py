@@ -2,8 +2,16 @@
 """`make serve`: the production stack on this machine, in the foreground; Ctrl-C stops all of it.
 
     nginx     HOST:PORT    /ws/ → daphne, /static/ → STATIC_ROOT (long cache), the rest → gunicorn
-    gunicorn  .serve/gunicorn-PORT.sock   WSGI, WEB_CONCURRENCY sync workers (default: one per core)
+    gunicorn  .serve/PORT/gunicorn.sock   WSGI, WEB_CONCURRENCY sync workers (default: one per core)
     daphne    127.0.0.1:PORT+2   ASGI, websockets only (config.asgi:websocket_application)
+
+Each stack keeps its own run folder, .serve/PORT/ (nginx's configuration, pid file, error log and
+temporary files, gunicorn's socket): two stacks of one checkout on two ports share none of it.
+
+The servers are supervised (children() lists them, in start order): one that exits, or is
+killed, is started again after a backoff (1, 2, 4 ... 30 s while it keeps dying within a minute
+of its start), said on the console, and the others serve on meanwhile: nginx answers pages
+while daphne restarts, and websocket clients reconnect by themselves.
 
 The same topology as docker-compose.yml, with the same nginx template
 (deploy/nginx/sheetforge.conf.template). Before the servers start: collectstatic, migrate and
@@ -16,7 +24,7 @@ request per connection, and a unix connection costs both sides less kernel time 
 127.0.0.1). Compose's containers talk TCP (SHEETFORGE_WEB=web:8000).
 
 Environment (README "make serve"): HOST (127.0.0.1), PORT (8000), WEB_CONCURRENCY,
-ASGI_DB_POOL_MAX; DATABASE_URL and REDIS_URL default to the local Postgres and Redis when they
+ASGI_DB_POOL_MAX, NGINX_CONN_PER_IP (128: connections in progress per client address); DATABASE_URL and REDIS_URL default to the local Postgres and Redis when they
 answer, as `make test` does (else SQLite and the in-process layer, loudly). DEBUG is false.
 SECRET_KEY, when unset, is generated once into .serve/secret_key (git-ignored, mode 600). The
 server speaks plain http on loopback, so the https redirect, secure cookies and HSTS are off
@@ -38,6 +46,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +56,10 @@ NGINX_MAIN_TEMPLATE = ROOT / "deploy" / "nginx" / "serve.conf.template"
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 LOCAL_PG = "postgres://postgres@127.0.0.1:5432/sheetforge"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+#: NGINX_CONN_PER_IP's default: a table behind one home address (8 players × 3 tabs, each a
+#: websocket and a request or two in progress) with room to spare. README "make serve".
+CONN_PER_IP_DEFAULT = 128
+MAX_BODY_DEFAULT = 256 * 1024  # Django's MAX_REQUEST_BODY
 PLAIN_HTTP = {  # loopback, no TLS: see the module docstring
     "SECURE_SSL_REDIRECT": "false",
     "SESSION_COOKIE_SECURE": "false",
@@ -192,8 +205,45 @@ def render(template: Path, values: dict[str, str]) -> str:
     return re.sub(r"\$\{(SHEETFORGE_[A-Z_]+)\}", value, template.read_text())
 
 
-def write_nginx_config(*, listen: str, web: str, ws: str, static_root: Path) -> Path:
-    conf = RUN / "nginx"
+def run_dir(port: int) -> Path:
+    """The run folder of the stack on ``port``: its nginx configuration, pid file, error log and
+    temporary files. One per port, so two stacks of one checkout never share a pid file or a log."""
+    return RUN / str(port)
+
+
+def connections_per_client(env: dict[str, str]) -> int:
+    """NGINX_CONN_PER_IP (README "One client never shuts the others out"): the connections one
+    client address may have in progress at once (requests being answered, open websockets)."""
+    raw = env.get("NGINX_CONN_PER_IP") or str(CONN_PER_IP_DEFAULT)
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 65535:
+        fail(f"NGINX_CONN_PER_IP={raw!r}: a whole number of connections from 1 to 65535 is needed.")
+    return value
+
+
+def max_body(env: dict[str, str]) -> int:
+    """The largest request body nginx passes on: Django's MAX_REQUEST_BODY (256 KiB by default)."""
+    try:
+        return int(env.get("MAX_REQUEST_BODY") or MAX_BODY_DEFAULT)
+    except ValueError:
+        return MAX_BODY_DEFAULT
+
+
+def write_nginx_config(
+    *,
+    listen: str,
+    web: str,
+    ws: str,
+    static_root: Path,
+    folder: Path,
+    conn_per_ip: int = CONN_PER_IP_DEFAULT,
+    body_limit: int = MAX_BODY_DEFAULT,
+) -> Path:
+    """nginx's configuration for one stack, written into ``folder`` (run_dir(port))."""
+    conf = folder
     for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (conf / "tmp" / sub).mkdir(parents=True, exist_ok=True)
     user = ""
@@ -209,6 +259,8 @@ def write_nginx_config(*, listen: str, web: str, ws: str, static_root: Path) -> 
                 "SHEETFORGE_WEB": web,
                 "SHEETFORGE_WS": ws,
                 "SHEETFORGE_STATIC_ROOT": str(static_root),
+                "SHEETFORGE_CONN_PER_IP": str(conn_per_ip),
+                "SHEETFORGE_MAX_BODY": str(body_limit),
             },
         )
     )
@@ -241,6 +293,21 @@ def port_free(host: str, port: int) -> bool:
             return False
 
 
+def accepts(host: str, port: int | None) -> bool:
+    """Whether something accepts connections on host:port, or on the unix socket ``host`` when
+    ``port`` is None."""
+    try:
+        if port is None:
+            with socket.socket(socket.AF_UNIX) as s:
+                s.settimeout(1)
+                s.connect(host)
+        else:
+            socket.create_connection((host, port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def wait_for_port(
     host: str, port: int | None, proc: subprocess.Popen, name: str, timeout: float = 60
 ) -> None:
@@ -251,24 +318,17 @@ def wait_for_port(
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"{name} exited with code {proc.returncode} while starting")
-        try:
-            if port is None:
-                with socket.socket(socket.AF_UNIX) as s:
-                    s.settimeout(1)
-                    s.connect(host)
-            else:
-                socket.create_connection((host, port), timeout=1).close()
+        if accepts(host, port):
             return
-        except OSError:
-            time.sleep(0.2)
+        time.sleep(0.2)
     raise RuntimeError(f"{name} did not listen on {where} within {timeout:.0f} s")
 
 
 def web_socket_path(port: int) -> Path:
-    """gunicorn's unix socket for the stack on ``port`` (one per port: two stacks of one checkout
-    do not share it). A unix socket's path is limited to 107 bytes: a deeper checkout gets one in
-    the temporary folder."""
-    path = RUN / f"gunicorn-{port}.sock"
+    """gunicorn's unix socket for the stack on ``port``, in its run folder (one per port: two
+    stacks of one checkout do not share it). A unix socket's path is limited to 107 bytes: a
+    deeper checkout gets one in the temporary folder."""
+    path = run_dir(port) / "gunicorn.sock"
     if len(str(path).encode()) > 100:
         folder = Path(tempfile.gettempdir()) / f"sheetforge-{os.getuid()}"
         folder.mkdir(mode=0o755, exist_ok=True)
@@ -276,36 +336,173 @@ def web_socket_path(port: int) -> Path:
     return path
 
 
+@dataclass
+class Child:
+    """One supervised server: how to start it and where it listens once it serves."""
+
+    name: str
+    argv: list[str]
+    #: (host, port), or (unix socket path, None); None for a worker that listens nowhere
+    listens: tuple[str, int | None] | None = None
+    stop_signal: int = signal.SIGTERM
+    #: started once every child before it listens (nginx, so that it never answers 502 at start)
+    after_the_others: bool = False
+
+
+def children(
+    *, nginx: str, conf: Path, web_socket: Path, ws_port: int, connect_host: str, port: int
+) -> list[Child]:
+    """The servers `make serve` starts and keeps running, in start order (stopped in reverse).
+    A further worker is one more line here, e.g.
+    ``Child("webhooks", [sys.executable, "manage.py", "deliver_webhooks"])``."""
+    bin_dir = Path(sys.executable).parent
+    return [
+        Child(
+            "gunicorn",
+            [str(bin_dir / "gunicorn"), "-c", str(GUNICORN_CONF), "--bind", f"unix:{web_socket}"]
+            + ["config.wsgi:application"],
+            listens=(str(web_socket), None),
+        ),
+        Child(
+            "daphne",
+            [str(bin_dir / "daphne"), "--bind", "127.0.0.1", "--port", str(ws_port), "--proxy-headers"]
+            + ["config.asgi:websocket_application"],
+            listens=("127.0.0.1", ws_port),
+        ),
+        Child(
+            "nginx",
+            [nginx, "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log")]
+            + ["-g", "daemon off;"],
+            listens=(connect_host, port),
+            stop_signal=signal.SIGQUIT,
+            after_the_others=True,
+        ),
+    ]
+
+
+def _exit_words(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+@dataclass
+class _Running:
+    child: Child
+    proc: subprocess.Popen | None
+    started: float
+    serving: bool = False
+    restarts: int = 0
+    quick_deaths: int = 0  # deaths in a row, each within STEADY_S of its start: the backoff's step
+    restart_at: float | None = None
+
+
 class Stack:
-    """Child processes started in order, stopped in reverse order."""
+    """The supervised servers: started in order, stopped in reverse order, and while they run, a
+    server that exits is started again after a backoff (RESTART_DELAYS_S; a server that had
+    served STEADY_S starts the backoff again), said on the console, the others serving on."""
+
+    RESTART_DELAYS_S = (1, 2, 4, 8, 16, 30)
+    STEADY_S = 60.0
 
     def __init__(self) -> None:
-        self.procs: list[tuple[str, subprocess.Popen, int]] = []
+        self.running: list[_Running] = []
+        self.env: dict[str, str] = {}
 
-    def start(
-        self, name: str, argv: list[str], env: dict[str, str], stop_signal=signal.SIGTERM
-    ) -> subprocess.Popen:
-        proc = subprocess.Popen(argv, cwd=ROOT, env=env, preexec_fn=_die_with_parent)
-        self.procs.append((name, proc, stop_signal))
+    @property
+    def procs(self) -> list[tuple[str, subprocess.Popen, int]]:
+        return [(r.child.name, r.proc, r.child.stop_signal) for r in self.running if r.proc is not None]
+
+    def spawn(self, child: Child, env: dict[str, str]) -> subprocess.Popen:
+        """Start one server (a benchmark overrides this to send the servers' output elsewhere)."""
+        return subprocess.Popen(child.argv, cwd=ROOT, env=env, preexec_fn=_die_with_parent)
+
+    def start(self, child: Child, env: dict[str, str]) -> subprocess.Popen:
+        self.env = env
+        proc = self.spawn(child, env)
+        self.running.append(_Running(child, proc, time.monotonic()))
         return proc
 
-    def dead(self) -> list[tuple[str, int]]:
-        return [(name, proc.returncode) for name, proc, _ in self.procs if proc.poll() is not None]
+    def start_all(self, kids: list[Child], env: dict[str, str], timeout: float = 60) -> None:
+        """Start ``kids`` in order; one marked after_the_others waits for those before it to listen."""
+        for child in kids:
+            if child.after_the_others:
+                self.wait_listening(timeout)
+            self.start(child, env)
+        self.wait_listening(timeout)
+
+    def wait_listening(self, timeout: float) -> None:
+        for r in self.running:
+            if r.child.listens and not r.serving and r.proc is not None:
+                wait_for_port(*r.child.listens, r.proc, r.child.name, timeout=timeout)
+                r.serving = True
+
+    def pid(self, name: str) -> int:
+        return next(r.proc.pid for r in self.running if r.child.name == name and r.proc is not None)
+
+    def tend(self) -> None:
+        """One look at every server: a dead one is cleaned up and its restart scheduled, a due
+        restart is made, a restarted one that listens again is announced."""
+        now = time.monotonic()
+        for r in self.running:
+            name = r.child.name
+            if r.proc is not None and r.proc.poll() is not None:
+                code, pid, ran = r.proc.returncode, r.proc.pid, now - r.started
+                _kill_group(pid)  # what it leaves behind (nginx's or gunicorn's workers) goes too
+                r.quick_deaths = r.quick_deaths + 1 if ran < self.STEADY_S else 1
+                delay = self.RESTART_DELAYS_S[min(r.quick_deaths, len(self.RESTART_DELAYS_S)) - 1]
+                r.proc, r.serving, r.restart_at = None, False, now + delay
+                say(
+                    f"make serve: {name} (pid {pid}) exited ({_exit_words(code)}) after {ran:.0f} s; "
+                    f"restarting it in {delay} s, the other servers serve on."
+                )
+            elif r.proc is None and r.restart_at is not None and now >= r.restart_at:
+                r.proc = self.spawn(r.child, self.env)
+                r.started, r.restart_at = now, None
+                r.restarts += 1
+                say(f"make serve: {name} restarted (pid {r.proc.pid}, restart {r.restarts}).")
+            elif r.proc is not None and not r.serving and r.child.listens and accepts(*r.child.listens):
+                r.serving = True
+                if r.restarts:
+                    say(f"make serve: {name} serves again (pid {r.proc.pid}).")
+
+    def supervise(self, stopping: list, tick: float = 0.2) -> None:
+        """Until something is appended to ``stopping`` (a signal handler does it)."""
+        while not stopping:
+            self.tend()
+            time.sleep(tick)
 
     def stop(self, timeout: float = 20) -> None:
-        for _, proc, sig in reversed(self.procs):
-            if proc.poll() is None:
+        for r in reversed(self.running):
+            r.restart_at = None
+            if r.proc is not None and r.proc.poll() is None:
                 try:
-                    proc.send_signal(sig)
+                    r.proc.send_signal(r.child.stop_signal)
                 except ProcessLookupError:
                     pass
         deadline = time.monotonic() + timeout
-        for _, proc, _ in reversed(self.procs):
+        for r in reversed(self.running):
+            if r.proc is None:
+                continue
             try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+                r.proc.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                r.proc.kill()
+                r.proc.wait()
+            _kill_group(r.proc.pid)
+
+
+def _kill_group(pgid: int) -> None:
+    """SIGKILL whatever is left of the process group a server led (each server is its own
+    session, see _die_with_parent): nginx's workers keep the port after their master is killed,
+    gunicorn's workers live on for a moment after theirs."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def manage(env: dict[str, str], *args: str) -> None:
@@ -315,20 +512,25 @@ def manage(env: dict[str, str], *args: str) -> None:
 
 
 def start_stack(*, host: str, port: int, env: dict[str, str], stack: Stack) -> dict:
-    """Start nginx, gunicorn and daphne (port PORT, a unix socket, port PORT+2); returns what was
-    started."""
+    """Start nginx, gunicorn and daphne (port PORT, a unix socket, port PORT+2) and whatever else
+    children() lists; returns what was started."""
     ws_port = port + 2
     for h, p in ((host, port), ("127.0.0.1", ws_port)):
         if not port_free(h, p):
             fail(f"{h}:{p} is in use: `make serve` needs PORT and PORT+2 free (PORT={port}).")
-    RUN.mkdir(exist_ok=True)
+    folder = run_dir(port)
+    folder.mkdir(parents=True, exist_ok=True)
     web_socket = web_socket_path(port)
     nginx = nginx_binary()
+    conn_per_ip = connections_per_client(env)
     conf = write_nginx_config(
         listen=f"{host}:{port}",
         web=f"unix:{web_socket}",
         ws=f"127.0.0.1:{ws_port}",
         static_root=ROOT / "staticfiles",
+        folder=folder,
+        conn_per_ip=conn_per_ip,
+        body_limit=max_body(env),
     )
     test = subprocess.run(
         [nginx, "-t", "-q", "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log")],
@@ -338,60 +540,21 @@ def start_stack(*, host: str, port: int, env: dict[str, str], stack: Stack) -> d
     if test.returncode != 0:
         fail(f"nginx refuses its configuration {conf}:\n{test.stderr}")
 
-    bin_dir = Path(sys.executable).parent
     workers = int(env.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
     pool = int(env.get("ASGI_DB_POOL_MAX") or 4)
-    web = stack.start(
-        "gunicorn",
-        [
-            str(bin_dir / "gunicorn"),
-            "-c",
-            str(GUNICORN_CONF),
-            "--bind",
-            f"unix:{web_socket}",
-            "config.wsgi:application",
-        ],
-        env,
-    )
-    ws = stack.start(
-        "daphne",
-        [
-            str(bin_dir / "daphne"),
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(ws_port),
-            "--proxy-headers",
-            "config.asgi:websocket_application",
-        ],
-        env,
-    )
-    wait_for_port(str(web_socket), None, web, "gunicorn")
-    wait_for_port("127.0.0.1", ws_port, ws, "daphne")
-    proxy = stack.start(
-        "nginx",
-        [
-            nginx,
-            "-p",
-            str(conf.parent),
-            "-c",
-            str(conf),
-            "-e",
-            str(conf.parent / "error.log"),
-            "-g",
-            "daemon off;",
-        ],
-        env,
-        stop_signal=signal.SIGQUIT,
-    )
     connect_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    wait_for_port(connect_host, port, proxy, "nginx")
+    kids = children(
+        nginx=nginx, conf=conf, web_socket=web_socket, ws_port=ws_port, connect_host=connect_host, port=port
+    )
+    stack.start_all(kids, env)
     return {
-        "nginx": proxy.pid,
-        "gunicorn": web.pid,
-        "daphne": ws.pid,
+        "nginx": stack.pid("nginx"),
+        "gunicorn": stack.pid("gunicorn"),
+        "daphne": stack.pid("daphne"),
         "workers": workers,
         "pool": pool,
+        "conn_per_ip": conn_per_ip,
+        "run_dir": str(folder),
         "web_socket": str(web_socket),
         "ws_port": ws_port,
         "url": f"http://{connect_host}:{port}/",
@@ -474,19 +637,17 @@ def main() -> int:
         "(README: workers × 1 + ASGI processes × ASGI_DB_POOL_MAX)"
     )
     say(f"  {info['url']}healthz → {healthz(info['url'])}")
-    code = 0
-    while not stopping:
-        dead = stack.dead()
-        if dead:
-            say(f"make serve: {', '.join(f'{n} exited ({c})' for n, c in dead)}: stopping the others.")
-            code = 1
-            break
-        time.sleep(0.5)
+    say(
+        f"  run folder {_relative(info['run_dir'])}/ (nginx's configuration, pid and error.log); "
+        f"{info['conn_per_ip']} connections per client address (NGINX_CONN_PER_IP)"
+    )
+    say("  A server that exits is started again (after 1, 2, 4 ... 30 s if it keeps exiting).")
+    stack.supervise(stopping)
     say("Stopping nginx, daphne and gunicorn...")
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stack.stop()
     say("Stopped.")
-    return code
+    return 0
 
 
 if __name__ == "__main__":
