@@ -30,7 +30,7 @@ run: venv
 
 # The production stack in the foreground (deploy/serve.py): nginx on HOST:PORT in front of gunicorn
 # (WSGI, PORT+1) and daphne (websockets, PORT+2); DEBUG=false, collectstatic, migrate, seed_demo.
-# Ctrl-C stops all three.
+# Ctrl-C stops all three; until then a server that dies is started again (README "When a server dies").
 serve: venv
 	HOST=$(HOST) PORT=$(PORT) $(PY) deploy/serve.py
 

@@ -126,19 +126,24 @@ def start_serve(port: int):
     """`make serve`'s stack (deploy/serve.py): nginx on ``port``, gunicorn and daphne behind it."""
     from deploy import serve
 
-    env = {**server_env(), **serve.PLAIN_HTTP, **serve.BEHIND_ONE_PROXY, "REDIS_URL": REDIS_URL}
+    # every client is one address: nginx's per-address limit (NGINX_CONN_PER_IP) is the bench's own
+    env = {
+        **server_env(),
+        **serve.PLAIN_HTTP,
+        **serve.BEHIND_ONE_PROXY,
+        "REDIS_URL": REDIS_URL,
+        "NGINX_CONN_PER_IP": "4096",
+    }
 
     class Quiet(serve.Stack):
         """The servers' access logs go to .serve/bench_feed.log, not between the numbers."""
 
-        def start(self, name, argv, env, stop_signal=signal.SIGTERM):
+        def spawn(self, child, env):
             serve.RUN.mkdir(exist_ok=True)
             with open(serve.RUN / "bench_feed.log", "ab") as log:
-                proc = subprocess.Popen(
-                    argv, cwd=ROOT, env=env, preexec_fn=serve._die_with_parent, stdout=log, stderr=log
+                return subprocess.Popen(
+                    child.argv, cwd=ROOT, env=env, preexec_fn=serve._die_with_parent, stdout=log, stderr=log
                 )
-            self.procs.append((name, proc, stop_signal))
-            return proc
 
     stack = Quiet()
     info = serve.start_stack(host="127.0.0.1", port=port, env=env, stack=stack)
@@ -159,7 +164,7 @@ def start_daphne(port: int):
 
     serve.wait_for_port("127.0.0.1", port, proc, "daphne")
     stack = serve.Stack()
-    stack.procs.append(("daphne", proc, signal.SIGTERM))
+    stack.running.append(serve._Running(serve.Child("daphne", proc.args), proc, time.monotonic()))
     return stack, {"daphne": proc.pid}
 
 

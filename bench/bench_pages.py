@@ -73,7 +73,8 @@ def main() -> int:
     url = args.url.rstrip("/") or f"http://127.0.0.1:{args.port}"
     stack = None
     if not args.url:
-        env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(args.port)}
+        # one client address: nginx's per-address limit (NGINX_CONN_PER_IP) is the bench's own
+        env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(args.port), "NGINX_CONN_PER_IP": "4096"}
         stack = subprocess.Popen(
             [sys.executable, str(ROOT / "deploy" / "serve.py")],
             env=env,

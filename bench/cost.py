@@ -269,7 +269,8 @@ def main() -> int:
             RESULTS.mkdir(parents=True, exist_ok=True)
             started = load.start(
                 [sys.executable, "deploy/serve.py"],
-                {**env, "PORT": str(args.port), "HOST": "127.0.0.1"},
+                # every client is one address: nginx's per-address limit (NGINX_CONN_PER_IP) is the bench's own
+                {**env, "PORT": str(args.port), "HOST": "127.0.0.1", "NGINX_CONN_PER_IP": "4096"},
                 RESULTS / "cost-serve.log",
             )
             urls = [f"http://127.0.0.1:{args.port}/"]

@@ -390,7 +390,8 @@ def main() -> int:
             base = f"http://127.0.0.1:{args.port}/"
             stack = start(
                 [sys.executable, "deploy/serve.py"],
-                {**env, "PORT": str(args.port), "HOST": "127.0.0.1"},
+                # every client is one address: nginx's per-address limit (NGINX_CONN_PER_IP) is the bench's own
+                {**env, "PORT": str(args.port), "HOST": "127.0.0.1", "NGINX_CONN_PER_IP": "4096"},
                 RESULTS / "load-serve.log",
             )
             procs.append(stack)

@@ -16,7 +16,7 @@ accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 # X-Forwarded-* is trusted from these proxy addresses (compose: the proxy's container address), and
-# always from a unix socket's peer (make serve: nginx on .serve/gunicorn-PORT.sock).
+# always from a unix socket's peer (make serve: nginx on .serve/PORT/gunicorn.sock).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 proc_name = "sheetforge-web"
 # gunicorn 27 opens a control socket in ~/.gunicorn by default: one path for every gunicorn of the

@@ -54,7 +54,11 @@ class Serve:
         self.port = port
         self.log = log
         self.env = {
-            **{k: v for k, v in os.environ.items() if k not in ("SHEETFORGE_SERVER", "DJANGO_ALLOW_ASYNC_UNSAFE")},
+            **{
+                k: v
+                for k, v in os.environ.items()
+                if k not in ("SHEETFORGE_SERVER", "DJANGO_ALLOW_ASYNC_UNSAFE")
+            },
             "HOST": "127.0.0.1",
             "PORT": str(port),
             "DATABASE_URL": database_url,
@@ -101,7 +105,9 @@ class Serve:
     def pid(self, server: str) -> int:
         """The pid of ``server`` (nginx, gunicorn, daphne) this stack runs now: the last one the
         console named (restarts are said there too)."""
-        pids = re.findall(rf"(?:  {server}\s+pid |make serve: {server} restarted \(pid )(\d+)", self.console())
+        pids = re.findall(
+            rf"(?:  {server}\s+pid |make serve: {server} restarted \(pid )(\d+)", self.console()
+        )
         assert pids, f"{server} is not on the console:\n{self.console()[-2000:]}"
         return int(pids[-1])
 
@@ -143,7 +149,9 @@ def connect_from(source: str, port: int, timeout: float = 5) -> socket.socket:
     return s
 
 
-def http_get(port: int, path: str = "/accounts/login/", *, source: str = "127.0.0.1", timeout: float = 10) -> int:
+def http_get(
+    port: int, path: str = "/accounts/login/", *, source: str = "127.0.0.1", timeout: float = 10
+) -> int:
     """The status of one GET (Connection: close) from ``source``; 0 when no answer came."""
     try:
         with connect_from(source, port, timeout) as s:

@@ -68,7 +68,9 @@ def stack(django_db_setup, django_db_blocker, tmp_path_factory):
 class Probe(threading.Thread):
     """GETs one path in a loop until stopped, from one address; the statuses in order."""
 
-    def __init__(self, port: int, path: str = "/accounts/login/", source: str = "127.0.0.1", pause: float = 0.05):
+    def __init__(
+        self, port: int, path: str = "/accounts/login/", source: str = "127.0.0.1", pause: float = 0.05
+    ):
         super().__init__(daemon=True)
         self.port, self.path, self.source, self.pause = port, path, source, pause
         self.statuses: list[int] = []
@@ -145,7 +147,7 @@ def test_a_killed_web_worker_loses_no_get(stack):
 
 def _post(port: int, size: int, *, chunked: bool) -> tuple[int, bytes]:
     body = b"{" + b" " * (size - 2) + b"}"
-    head = f"POST /api/v1/characters/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    head = "POST /api/v1/characters/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
     head += "Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {size}\r\n"
     with connect_from("127.0.0.1", port, timeout=20) as s:
         s.sendall((head + "Connection: close\r\n\r\n").encode())
@@ -220,7 +222,7 @@ def test_one_address_is_held_to_its_connections_and_the_others_are_served(stack)
         first = [_status_if_answered(s) for s in sockets]
         other = [http_get(stack.port, source="127.0.0.3") for _ in range(5)]
         same = http_get(stack.port, source="127.0.0.2")
-        waiting = [s for s, status in zip(sockets, first) if status is None]
+        waiting = [s for s, status in zip(sockets, first, strict=True) if status is None]
         ended: list[int] = []
         while waiting and time.monotonic() - opened < HEADER_TIMEOUT_S + 5:
             time.sleep(0.25)
@@ -252,7 +254,7 @@ def test_slow_headers_from_one_address_do_not_shut_the_others_out(stack):
     closes the slow ones 10 s on (client_header_timeout) rather than 60."""
     slow: list[socket.socket] = []
     try:
-        for i in range(3000):
+        for _ in range(3000):
             try:
                 s = connect_from("127.0.0.2", stack.port, timeout=3)
                 s.sendall(b"GET /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
