@@ -34,7 +34,6 @@ import asyncio
 import os
 import random
 import re
-import signal
 import statistics
 import subprocess
 import sys

@@ -37,6 +37,7 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+import resource
 import secrets
 import shutil
 import signal
@@ -281,6 +282,21 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG = 1
     except Exception:
         pass
+
+
+def raise_open_files_limit(wanted: int = 20000) -> int:
+    """Raise this process's soft limit on open files (the servers inherit it) towards ``wanted``,
+    within the hard limit: nginx's 8,192 connections per worker need more than the usual 1,024
+    (nginx, not root, cannot raise it itself). Returns the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
 
 
 def port_free(host: str, port: int) -> bool:
@@ -542,6 +558,10 @@ def start_stack(*, host: str, port: int, env: dict[str, str], stack: Stack) -> d
 
     workers = int(env.get("WEB_CONCURRENCY") or os.cpu_count() or 1)
     pool = int(env.get("ASGI_DB_POOL_MAX") or 4)
+    open_files = raise_open_files_limit()
+    if open_files < 4096:
+        say(f"!!! Open files are limited to {open_files} (ulimit -n): nginx takes fewer connections than it")
+        say("!!! is configured for (8192 per worker). Raise the hard limit to serve more.")
     connect_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     kids = children(
         nginx=nginx, conf=conf, web_socket=web_socket, ws_port=ws_port, connect_host=connect_host, port=port
