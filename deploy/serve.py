@@ -24,8 +24,9 @@ request per connection, and a unix connection costs both sides less kernel time 
 127.0.0.1). Compose's containers talk TCP (SHEETFORGE_WEB=web:8000).
 
 Environment (README "make serve"): HOST (127.0.0.1), PORT (8000), WEB_CONCURRENCY,
-ASGI_DB_POOL_MAX, NGINX_CONN_PER_IP (128: connections in progress per client address); DATABASE_URL and REDIS_URL default to the local Postgres and Redis when they
-answer, as `make test` does (else SQLite and the in-process layer, loudly). DEBUG is false.
+ASGI_DB_POOL_MAX, NGINX_CONN_PER_IP (128: connections in progress per client address);
+DATABASE_URL and REDIS_URL default to the local Postgres and Redis when they answer, as
+`make test` does (else SQLite and the in-process layer, loudly). DEBUG is false.
 SECRET_KEY, when unset, is generated once into .serve/secret_key (git-ignored, mode 600). The
 server speaks plain http on loopback, so the https redirect, secure cookies and HSTS are off
 unless set (SECURE_SSL_REDIRECT, SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE, SECURE_HSTS_SECONDS).
@@ -58,7 +59,8 @@ GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 LOCAL_PG = "postgres://postgres@127.0.0.1:5432/sheetforge"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
 #: NGINX_CONN_PER_IP's default: a table behind one home address (8 players × 3 tabs, each a
-#: websocket and a request or two in progress) with room to spare. README "make serve".
+#: websocket and a request or two in progress) with room to spare. README "One client never
+#: shuts the others out".
 CONN_PER_IP_DEFAULT = 128
 MAX_BODY_DEFAULT = 256 * 1024  # Django's MAX_REQUEST_BODY
 PLAIN_HTTP = {  # loopback, no TLS: see the module docstring
