@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rulesets.engine.lists import PLAIN
 from rulesets.engine.pointer import ptr, split
 
 _IGNORED = frozenset({"format"})
@@ -201,9 +202,10 @@ def _phrase(value: Any, names, *, name: bool = True) -> str:
     return ", ".join([head, *bits])
 
 
-def phrase(value: Any, names: dict[str, str] | None = None) -> str:
-    """One build value in words (content ids by their names): what a review cell shows."""
-    return _phrase(value, names)
+def phrase(value: Any, names: dict[str, str] | None = None, *, name: bool = True) -> str:
+    """One build value in words (content ids by their names): what a review cell shows.
+    ``name=False``: an entry without what it is ("worn", not "Longsword, worn")."""
+    return _phrase(value, names, name=name)
 
 
 def _and(items: list, names) -> str:
@@ -222,20 +224,32 @@ def builds_equal(a: Any, b: Any) -> bool:
     return not build_diff(a, b)
 
 
-def build_merge(base: Any, mine: Any, theirs: Any) -> tuple[Any, list[dict[str, Any]]]:
+def build_merge(
+    base: Any, mine: Any, theirs: Any, *, lists: Any = None, prefer_mine: bool = False
+) -> tuple[Any, list[dict[str, Any]]]:
     """``theirs`` with the changes ``mine`` made since ``base`` put on top: a three-way merge.
 
     Used when a builder page saves a draft that was saved elsewhere since the page was drawn
     (another tab, another device): ``base`` is the build of the version the page was drawn from,
     ``mine`` what the page shows now, ``theirs`` the latest saved build. Objects merge key by key
-    down to their leaves; lists (skills, equipment) are one trait each, as in ``build_diff``,
-    because their indices shift. A trait changed on one side takes that side's value; changed on
-    both sides to the same value is no conflict; changed on both to different values is a
-    conflict: [{"path", "label", "base", "mine", "theirs"}] (``None`` for a value that is absent),
-    and the merged document keeps ``theirs`` there, so nothing is written over silently.
+    down to their leaves. Lists (lores, skills, gear, specialties, a level's feats) merge entry by
+    entry: ``lists`` (the ruleset: ``list_entry_key(path, entry)``, ``list_allows_duplicates(path)``;
+    default ``rulesets.engine.lists.PLAIN``) says what makes two entries the same (a catalogue
+    id) and where one may be held twice. So two sides adding different entries keep both, an entry
+    both added is held once (twice where the list allows two: each side added one), an entry
+    removed on one side is removed, and an entry both changed (its fields) merges field by field.
+
+    A trait changed on one side takes that side's value; changed on both sides to the same value is
+    no conflict; changed on both to different values (a scalar, or one entry of a list: changed on
+    one side and changed or removed on the other) is a conflict: [{"path", "label", "base", "mine",
+    "theirs"}] (``None`` for a value that is absent; for a list's entry, ``path`` is the list's and
+    ``entry`` is true, the three values being the entry on each side), and the merged document keeps
+    ``theirs`` there (``prefer_mine``: ``mine``, for a page that shows both and saves on purpose),
+    so nothing is written over silently.
     """
     conflicts: list[dict[str, Any]] = []
-    merged = _merge(base, mine, theirs, [], conflicts)
+    rules = lists if lists is not None else PLAIN
+    merged = _merge(base, mine, theirs, [], conflicts, rules, prefer_mine)
     return (None if merged is _MISSING else merged), conflicts
 
 
@@ -247,14 +261,27 @@ def _same(a: Any, b: Any) -> bool:
     return (a == b and type(a) is type(b)) or (_empty(a) and _empty(b))
 
 
-def _merge(base: Any, mine: Any, theirs: Any, tokens: list, conflicts: list) -> Any:
+def _listish(value: Any) -> bool:
+    """A list, or nothing (absent, null: a list a side does not have yet)."""
+    return isinstance(value, list) or value is _MISSING or value is None
+
+
+def _merge(base: Any, mine: Any, theirs: Any, tokens: list, conflicts: list, rules, prefer: bool) -> Any:
     if _same(mine, base):
         return theirs
     if _same(theirs, base):
         return mine
-    if _same(mine, theirs):
-        return mine
+    if (
+        rules is not None
+        and (isinstance(mine, list) or isinstance(theirs, list))
+        and _listish(base)
+        and _listish(mine)
+        and _listish(theirs)
+    ):
+        return _merge_list(base, mine, theirs, tokens, conflicts, rules, prefer)
     if isinstance(mine, dict) and isinstance(theirs, dict):
+        # Key by key even when both sides are equal: a list that may hold an entry twice keeps
+        # an entry each side added (below), however alike the two builds are.
         old = base if isinstance(base, dict) else {}
         out: dict = {}
         for key in list(theirs) + [k for k in mine if k not in theirs]:
@@ -264,10 +291,14 @@ def _merge(base: Any, mine: Any, theirs: Any, tokens: list, conflicts: list) -> 
                 theirs.get(key, _MISSING),
                 [*tokens, key],
                 conflicts,
+                rules,
+                prefer,
             )
             if value is not _MISSING:
                 out[key] = value
         return out
+    if _same(mine, theirs):
+        return mine
     path = ptr(*tokens)
     conflicts.append(
         {
@@ -278,4 +309,95 @@ def _merge(base: Any, mine: Any, theirs: Any, tokens: list, conflicts: list) -> 
             "theirs": None if theirs is _MISSING else theirs,
         }
     )
-    return theirs
+    return mine if prefer else theirs
+
+
+def _hashable(key: Any) -> Any:
+    try:
+        hash(key)
+    except TypeError:
+        return repr(key)
+    return key
+
+
+def _merge_list(
+    base: Any, mine: Any, theirs: Any, tokens: list, conflicts: list, rules, prefer: bool
+) -> list:
+    """One list of the build, entry by entry (``build_merge``): theirs' entries in their order, then
+    the entries only ``mine`` has, in its order."""
+    path = ptr(*tokens)
+    twice = bool(rules.list_allows_duplicates(path))
+
+    def groups(value: Any) -> dict[Any, list]:
+        out: dict[Any, list] = {}
+        for entry in value if isinstance(value, list) else []:
+            out.setdefault(_hashable(rules.list_entry_key(path, entry)), []).append(entry)
+        return out
+
+    old, ours, their = groups(base), groups(mine), groups(theirs)
+    merged: list = []
+    for key in list(their) + [k for k in ours if k not in their]:
+        b, m, t = old.get(key, []), ours.get(key, []), their.get(key, [])
+        if _same_entries(m, b):
+            merged.extend(t)
+        elif _same_entries(t, b):
+            merged.extend(m)
+        elif _same_entries(m, t) and not (twice and len(m) > len(b)):
+            merged.extend(m)  # the same change on both sides: once (both added it: held once)
+        else:
+            # Entry by entry, as far as the base had them; then what each side added (both kept
+            # where the list may hold an entry twice; else, as above, the same change once).
+            for i in range(len(b)):
+                value = _merge_entry(
+                    b[i],
+                    m[i] if i < len(m) else _MISSING,
+                    t[i] if i < len(t) else _MISSING,
+                    tokens,
+                    conflicts,
+                    rules,
+                    prefer,
+                )
+                if value is not _MISSING:
+                    merged.append(value)
+            added_theirs, added_mine = t[len(b) :], m[len(b) :]
+            merged.extend(added_theirs)
+            if twice:
+                merged.extend(added_mine)
+            else:
+                for i, entry in enumerate(added_mine):
+                    if i >= len(added_theirs):
+                        merged.append(entry)
+                    elif not _same(entry, added_theirs[i]):
+                        # Both added this entry, with different fields: one entry, changed both ways.
+                        merged[len(merged) - len(added_theirs) + i] = _merge_entry(
+                            _MISSING, entry, added_theirs[i], tokens, conflicts, rules, prefer
+                        )
+    return merged
+
+
+def _same_entries(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+
+
+def _merge_entry(
+    base: Any, mine: Any, theirs: Any, tokens: list, conflicts: list, rules, prefer: bool
+) -> Any:
+    """One entry of a list, both sides' changes merged field by field; where they differ on one
+    field (or one side removed what the other changed), one conflict of the whole entry. A list
+    inside an entry (the hands a weapon is held in) is one value of it, compared whole."""
+    inner: list[dict[str, Any]] = []
+    value = _merge(base, mine, theirs, tokens, inner, None, prefer)
+    if not inner:
+        return value
+    path = ptr(*tokens)
+    conflicts.append(
+        {
+            "path": path,
+            "label": label_for(path),
+            "entry": True,
+            "base": None if base is _MISSING else base,
+            "mine": None if mine is _MISSING else mine,
+            "theirs": None if theirs is _MISSING else theirs,
+        }
+    )
+    return mine if prefer else theirs

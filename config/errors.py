@@ -101,10 +101,20 @@ SHOWN_INLINE = (BadInput, Conflict, RuleRefused)
 class DraftConflict(Conflict):
     """A builder page's save that cannot be put on top of the latest draft (409): ``conflicts``
     are the traits both changed ([{"path", "label", "base", "mine", "theirs"}], empty when the
-    page's version is too old to merge), ``current_version`` and ``latest`` the draft as saved."""
+    page's version is too old to merge), ``current_version`` and ``latest`` the draft as saved,
+    ``problems`` the rules the merged build would break where neither side did (the messages)."""
 
-    def __init__(self, message: str, *, conflicts: list[dict], current_version: int, latest: Any):
+    def __init__(
+        self,
+        message: str,
+        *,
+        conflicts: list[dict],
+        current_version: int,
+        latest: Any,
+        problems: list[str] | None = None,
+    ):
         self.conflicts = conflicts
+        self.problems = list(problems or [])
         self.current_version = current_version
         self.latest = latest
         super().__init__(
@@ -116,5 +126,6 @@ class DraftConflict(Conflict):
                     "message": f"{c['label']} was changed elsewhere.",
                 }
                 for c in conflicts
-            ],
+            ]
+            + [{"code": "version.merge_invalid", "path": "", "message": p} for p in self.problems],
         )

@@ -197,8 +197,11 @@ def character_draft_base(*, character: Character, version: Any) -> Any:
 def draft_on_latest(*, character: Character, base_version: Any, base_build: Any, build: Any) -> Any:
     """``build`` (a page drawn from version ``base_version``, whose build is ``base_build``) as it
     applies to ``character``'s latest build: itself when the page is current, else the page's
-    changes since its version merged onto the latest (``build_merge``). ``DraftConflict`` when a
-    trait was changed differently on both sides, or the page's version is no longer known."""
+    changes since its version merged onto the latest (``build_merge``, lists entry by entry as the
+    ruleset says). ``DraftConflict`` when a trait (or one entry of a list) was changed differently on
+    both sides, when the page's version is no longer known, or when the merged build breaks a rule
+    that neither side broke (two tabs spending the same points): ``problems`` says which, in the
+    game's words, and nothing is merged."""
     if base_version == character.version:
         return copy.deepcopy(build)
     if base_build is None:
@@ -209,7 +212,9 @@ def draft_on_latest(*, character: Character, base_version: Any, base_build: Any,
             current_version=character.version,
             latest=character.build,
         )
-    target, conflicts = build_merge(base_build, build, character.build)
+    target, conflicts = build_merge(
+        base_build, build, character.build, lists=campaign_ruleset(character.campaign)
+    )
     if conflicts:
         raise DraftConflict(
             "Saved elsewhere since this page was drawn, with different values: "
@@ -219,7 +224,44 @@ def draft_on_latest(*, character: Character, base_version: Any, base_build: Any,
             current_version=character.version,
             latest=character.build,
         )
+    problems = merged_problems(character=character, merged=target, mine=build)
+    if problems:
+        raise DraftConflict(
+            "Saved elsewhere since this page was drawn; the two together break the rules: "
+            + " ".join(problems),
+            conflicts=[],
+            current_version=character.version,
+            latest=character.build,
+            problems=problems,
+        )
     return copy.deepcopy(target)
+
+
+def _problem_key(issue) -> tuple[str, str]:
+    """An error as (code, path with its numbers as ``*``): a list's entries move when two sides'
+    entries merge, and the same problem of the same trait is not a new one."""
+    return (issue.code, "/".join("*" if token.isdigit() else token for token in issue.path.split("/")))
+
+
+def merged_problems(*, character: Character, merged: Any, mine: Any) -> list[str]:
+    """The rules ``merged`` (a stale page's ``mine`` merged onto ``character``'s latest build) breaks
+    where neither the page's build nor the latest one did: the messages, in the game's words (none:
+    the merge may be saved)."""
+    budget = character_budget(character)
+
+    def report_of(build: Any) -> Report:
+        doc = stored_build(build, ruleset_slug=character.ruleset, budget=budget)
+        return character_validate(campaign=character.campaign, build=doc)
+
+    together = report_of(merged)
+    if not together.errors:
+        return []
+    before = {_problem_key(i) for build in (mine, character.build) for i in report_of(build).errors}
+    out: list[str] = []
+    for issue in together.errors:
+        if _problem_key(issue) not in before and issue.message not in out:
+            out.append(issue.message)
+    return out
 
 
 @transaction.atomic

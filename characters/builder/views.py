@@ -25,7 +25,7 @@ from characters.builder import services as svc
 from characters.builder.forms import apply_steps, build_from_post, builder_meta, html_id
 from characters.builder.presenters import builder_context, sheet_url
 from characters.campaigns.selectors import campaign_for_user
-from characters.diff import build_diff, build_merge
+from characters.diff import build_diff, build_merge, label_for, phrase
 from characters.models import Character
 from characters.selectors import (
     builder_traits,
@@ -37,7 +37,6 @@ from characters.selectors import (
 from config.errors import Conflict, DraftConflict, RuleRefused
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
 from rulesets.engine import words
-from rulesets.engine.pointer import delete_at, set_at
 
 MAX_IMPORT_BYTES = 256 * 1024
 
@@ -215,28 +214,74 @@ def character_builder(request, character_id):
     return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
 
 
-def _conflict_words(exc: DraftConflict) -> str:
+def _game_words(character: Character) -> tuple[dict[str, str], dict[str, str]]:
+    """(content id → its name, a builder section's JSON pointer → its label) for ``character``'s
+    campaign (homebrew included): how a refusal names what it is about."""
+    _, ctx, traits = builder_traits(campaign=character.campaign)
+    names: dict[str, str] = {}
+    for entries in (getattr(ctx, "catalogue", None) or {}).values():
+        if isinstance(entries, dict):
+            for ident, entry in entries.items():
+                if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                    names.setdefault(str(ident), entry["name"])
+    labels: dict[str, str] = {}
+    for s in traits.get("sections", []):
+        if isinstance(s, dict) and isinstance(s.get("path"), str) and isinstance(s.get("label"), str):
+            labels.setdefault(s["path"], s["label"])  # the list's own section, not a widget on it
+    return names, labels
+
+
+def _conflict_words(exc: DraftConflict, character: Character) -> str:
+    if exc.problems:
+        return (
+            "Not saved: this draft was changed in another tab or device since this page was drawn, "
+            "and your changes together with those break the rules: " + " ".join(exc.problems)
+        )
     if not exc.conflicts:
         return (
             "Not saved: this draft was saved elsewhere (another tab or device) since this page was "
             "drawn, too long ago to combine."
         )
+    names, labels = _game_words(character)
 
     def shown(value) -> str:
         if value is None or value == [] or value == {}:
             return "nothing"
-        if isinstance(value, list):
-            return ", ".join(str(v.get("item", v) if isinstance(v, dict) else v) for v in value)
-        return str(value)
+        return phrase(value, names)
 
-    what = "; ".join(
-        f"{c['label']} is {shown(c['theirs'])} there, {shown(c['mine'])} here" for c in exc.conflicts[:3]
-    )
+    def one(c: dict) -> str:
+        label = label_for(c["path"], labels)
+        if not c.get("entry"):
+            return f"{label} is {shown(c['theirs'])} there, {shown(c['mine'])} here"
+        entry = next(v for v in (c["base"], c["theirs"], c["mine"]) if v is not None)
+        what = phrase(entry, names) if not isinstance(entry, dict) else _entry_name(entry, names)
+
+        def state(value) -> str:
+            if value is None:
+                return "removed"
+            return (
+                (phrase(value, names, name=False) or "unchanged") if isinstance(value, dict) else shown(value)
+            )
+
+        return f"{label}: {what} is {state(c['theirs'])} there, {state(c['mine'])} here"
+
+    what = "; ".join(one(c) for c in exc.conflicts[:3])
     more = f" (and {len(exc.conflicts) - 3} more)" if len(exc.conflicts) > 3 else ""
     return (
         "Not saved: this draft was changed in another tab or device since this page was drawn, "
         f"and the same choices differ: {what}{more}."
     )
+
+
+def _entry_name(entry: dict, names: dict[str, str]) -> str:
+    """What a list's entry is called: its catalogue name, or the name a person gave it."""
+    for key in ("item", "id", "feat", "skill"):
+        if isinstance(entry.get(key), str):
+            return names.get(entry[key]) or phrase(entry[key], names)
+    if isinstance(entry.get("name"), str):
+        ability = entry.get("ability")
+        return f"{phrase(ability, names)}: {entry['name']}" if isinstance(ability, str) else entry["name"]
+    return phrase(entry, names)
 
 
 def _builder_conflict(request, character: Character, mine: dict, version, exc: DraftConflict):
@@ -250,7 +295,7 @@ def _builder_conflict(request, character: Character, mine: dict, version, exc: D
         report,
         readonly=False,
         version=version,
-        autosave_error=_conflict_words(exc),
+        autosave_error=_conflict_words(exc, character),
     )
     ctx["conflict"] = True
     if request.htmx:  # 200: htmx swaps only 2xx answers (base.html's responseHandling)
@@ -267,12 +312,13 @@ def _builder_rebased(request, character: Character, base_build, mine: dict):
     if base_build is None:
         rebased = mine
     else:
-        rebased, conflicts = build_merge(base_build, mine, latest)
-        for c in conflicts:
-            if c["mine"] is None:
-                delete_at(rebased, c["path"])
-            else:
-                set_at(rebased, c["path"], c["mine"])
+        # From the latest draft, entry by entry (another tab's lore stays ticked); where both
+        # changed one trait or one entry, this page's value.
+        rebased, _ = build_merge(
+            base_build, mine, latest, lists=svc.campaign_ruleset(character.campaign), prefer_mine=True
+        )
+        if not isinstance(rebased, dict):
+            rebased = mine
     report = svc.character_validate(campaign=character.campaign, build=rebased)
     ctx = builder_context(
         request,
@@ -281,7 +327,7 @@ def _builder_rebased(request, character: Character, base_build, mine: dict):
         report,
         readonly=False,
         save_note=(
-            f"This page now shows the latest draft (version {character.shown_version}) with your unsaved "
+            "This page now shows the draft as last saved (in any tab or device) with your unsaved "
             "changes on top. Press Save draft to keep them, or reload the page to drop them."
         ),
     )

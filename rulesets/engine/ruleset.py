@@ -46,6 +46,7 @@ from .errors import StateError
 from .examples import ExamplesMixin
 from .fields import is_int
 from .interfaces import Dice, PlayState
+from .lists import entry_key, pointer_matches
 from .pointer import ptr
 from .presentation import PresentationMixin
 from .report import Issue, Report
@@ -582,6 +583,24 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
     def make_combat(self):
         """Override: a new ``CombatRules`` of this ruleset (import its combat module here, lazily)."""
         raise NotImplementedError(f"{self.slug} has no combat rules yet")
+
+    # ------------------------------------------------- two tabs' saves merged (lists.py)
+
+    #: The build's lists where one entry may be held twice (two daggers), as JSON pointers ("*" for
+    #: any one key or index): two tabs of one draft that each add such an entry keep both. In every
+    #: other list an entry is held once, and two tabs adding it hold it once. Default: none.
+    duplicate_lists: ClassVar[tuple[str, ...]] = ()
+
+    def list_entry_key(self, path: str, entry: Any) -> Any:
+        """What makes ``entry`` of the build's list at ``path`` (a JSON pointer) the same entry as
+        another, for the builder's merge of two tabs' saves (a hashable value). Override where an
+        entry's identity is not its catalogue id or its name. Default: ``lists.entry_key``."""
+        return entry_key(entry)
+
+    def list_allows_duplicates(self, path: str) -> bool:
+        """Whether the build's list at ``path`` may hold one entry twice. Default: ``path`` is one of
+        ``duplicate_lists``."""
+        return any(pointer_matches(pattern, path) for pattern in self.duplicate_lists)
 
     # ------------------------------------------------------------- import
 

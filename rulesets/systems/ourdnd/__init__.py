@@ -29,6 +29,8 @@ class OurDnD(Ruleset):
     known_keys = frozenset({"stats", "hearts", "gear"})
     item_summary_keys = ("die", "effort", "defense")
     homebrew_kinds = ("gear",)
+    #: Two of one item are two items (two daggers): two tabs that each add one keep both.
+    duplicate_lists = ("/gear",)
     content_dir = Path(__file__).parent / "content"
     # Effects (engine/effects.py, content/effects.json): the stat and TD shift; easy and hard are
     # circumstances that combine (``combine_modes``: they cancel), so an effect adds one of the two

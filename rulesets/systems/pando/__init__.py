@@ -39,6 +39,8 @@ class PandoRuleset(Ruleset):
     currencies = ("cp",)
     known_keys = frozenset({"species", "attributes", "resistances", "skills", "equipment"})
     homebrew_kinds = ("skills", "items", "species")
+    #: Two of one item are two items (a sword in each hand): two tabs that each add one keep both.
+    duplicate_lists = ("/equipment",)
     content_dir = Path(__file__).parent / "content"
     # Effects (engine/effects.py): a change shifts the dice (at least 1) or the skill level; the
     # table sets nothing of a Pando roll (effect points needed are the party roll's ``need``).

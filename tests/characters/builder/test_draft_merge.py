@@ -19,6 +19,7 @@ from characters.diff import build_merge
 from characters.models import CharacterVersion
 from config.errors import DraftConflict
 from rulesets.engine import registry
+from rulesets.engine.lists import entry_key, pointer_matches
 from rulesets.engine.pointer import resolve, set_at
 from tests import vehicles
 from tests.characters.conftest import BuilderSession, make_table, parse_html
@@ -44,11 +45,141 @@ def test_the_same_trait_changed_differently_is_a_conflict_and_keeps_theirs():
     mine = {"attributes": {"strength": 2}, "skills": ["blades"]}
     theirs = {"attributes": {"strength": 4}, "skills": ["melee"]}
     merged, conflicts = build_merge(base, mine, theirs)
-    assert [(c["path"], c["mine"], c["theirs"]) for c in conflicts] == [
-        ("/attributes/strength", 2, 4),
-        ("/skills", ["blades"], ["melee"]),
-    ]
-    assert merged == theirs
+    # The scalar both changed is a conflict; the list both added to is not (issue 31).
+    assert [(c["path"], c["mine"], c["theirs"]) for c in conflicts] == [("/attributes/strength", 2, 4)]
+    assert merged == {"attributes": {"strength": 4}, "skills": ["melee", "blades"]}
+    # The rebase ("Reload with my changes") keeps the page's value where both changed one.
+    rebased, _ = build_merge(base, mine, theirs, prefer_mine=True)
+    assert rebased == {"attributes": {"strength": 2}, "skills": ["melee", "blades"]}
+
+
+class _TwoDaggers:
+    """A ruleset's answers where /gear may hold one item twice (Ruleset.duplicate_lists)."""
+
+    def list_entry_key(self, path, entry):
+        return entry_key(entry)
+
+    def list_allows_duplicates(self, path):
+        return path == "/gear"
+
+
+D, S, K = {"item": "dagger"}, {"item": "sword"}, {"item": "kit"}
+
+#: base, mine (the stale page), theirs (the latest), lists, merged, conflicts as (path, base, mine, theirs).
+MERGE_TABLE = [
+    # Two tabs adding different entries: both land, theirs first.
+    (
+        {"lores": []},
+        {"lores": ["warfare"]},
+        {"lores": ["academia"]},
+        None,
+        {"lores": ["academia", "warfare"]},
+        [],
+    ),
+    # A list one side does not have yet.
+    ({}, {"lores": ["warfare"]}, {"lores": ["academia"]}, None, {"lores": ["academia", "warfare"]}, []),
+    # The same entry added on both sides: once where the list holds an entry once...
+    ({"lores": []}, {"lores": ["academia"]}, {"lores": ["academia"]}, None, {"lores": ["academia"]}, []),
+    ({"gear": []}, {"gear": [D]}, {"gear": [D]}, None, {"gear": [D]}, []),
+    # ...twice where the ruleset lets one entry be held twice (each side added one).
+    ({"gear": []}, {"gear": [D]}, {"gear": [D]}, _TwoDaggers(), {"gear": [D, D]}, []),
+    # One side removes an entry, the other adds one: both happen.
+    ({"lores": ["a", "b"]}, {"lores": ["b"]}, {"lores": ["a", "b", "c"]}, None, {"lores": ["b", "c"]}, []),
+    # Both remove one dagger of two: one is removed (the same change), even where two are allowed.
+    ({"gear": [D, D]}, {"gear": [D]}, {"gear": [D]}, _TwoDaggers(), {"gear": [D]}, []),
+    # Entries by catalogue id: the same item changed on two fields merges field by field.
+    (
+        {"gear": [{"item": "bow", "state": "carried", "n": 1}, K]},
+        {"gear": [{"item": "bow", "state": "held", "n": 1}, K]},
+        {"gear": [S, {"item": "bow", "state": "carried", "n": 2}, K]},
+        None,
+        {"gear": [S, {"item": "bow", "state": "held", "n": 2}, K]},
+        [],
+    ),
+    # Records by what they are called: two specialties of one ability are two entries.
+    (
+        {"specialties": []},
+        {"specialties": [{"ability": "firearms", "name": "Pistols"}]},
+        {"specialties": [{"ability": "firearms", "name": "Rifles"}]},
+        None,
+        {
+            "specialties": [
+                {"ability": "firearms", "name": "Rifles"},
+                {"ability": "firearms", "name": "Pistols"},
+            ]
+        },
+        [],
+    ),
+    # A level's choices: a list inside the levels' object.
+    (
+        {"levels": {"3": {"feats": {"general": ["a"]}}}},
+        {"levels": {"3": {"feats": {"general": ["a", "b"]}}}},
+        {"levels": {"3": {"feats": {"general": ["a", "c"]}}}},
+        None,
+        {"levels": {"3": {"feats": {"general": ["a", "c", "b"]}}}},
+        [],
+    ),
+    # A true conflict: both changed one entry's field differently. Theirs kept, the entry named.
+    (
+        {"gear": [{"item": "bow", "state": "carried"}]},
+        {"gear": [{"item": "bow", "state": "held"}]},
+        {"gear": [{"item": "bow", "state": "worn"}]},
+        None,
+        {"gear": [{"item": "bow", "state": "worn"}]},
+        [
+            (
+                "/gear",
+                {"item": "bow", "state": "carried"},
+                {"item": "bow", "state": "held"},
+                {"item": "bow", "state": "worn"},
+            )
+        ],
+    ),
+    # Removed on one side, changed on the other: a conflict too.
+    (
+        {"gear": [{"item": "bow", "state": "carried"}]},
+        {"gear": []},
+        {"gear": [{"item": "bow", "state": "worn"}]},
+        None,
+        {"gear": [{"item": "bow", "state": "worn"}]},
+        [("/gear", {"item": "bow", "state": "carried"}, None, {"item": "bow", "state": "worn"})],
+    ),
+    # Scalars keep their rule: one side's change wins, both's different change is a conflict.
+    (
+        {"level": 1, "lores": []},
+        {"level": 2, "lores": []},
+        {"level": 1, "lores": ["x"]},
+        None,
+        {"level": 2, "lores": ["x"]},
+        [],
+    ),
+    ({"level": 1}, {"level": 2}, {"level": 3}, None, {"level": 3}, [("/level", 1, 2, 3)]),
+    # A list on one side and a single value on the other is one trait changed both ways.
+    ({"g": "a"}, {"g": ["a", "b"]}, {"g": "c"}, None, {"g": "c"}, [("/g", "a", ["a", "b"], "c")]),
+]
+
+
+@pytest.mark.parametrize(("base", "mine", "theirs", "lists", "merged", "conflicts"), MERGE_TABLE)
+def test_the_merge_table(base, mine, theirs, lists, merged, conflicts):
+    got, found = build_merge(base, mine, theirs, lists=lists)
+    assert got == merged
+    assert [(c["path"], c["base"], c["mine"], c["theirs"]) for c in found] == conflicts
+
+
+def test_the_engine_default_holds_an_entry_once_and_a_ruleset_may_allow_two():
+    plain = registry.all_rulesets()[0]
+    assert plain.list_allows_duplicates("/anything") is ("/anything" in type(plain).duplicate_lists)
+    assert entry_key({"item": "dagger", "state": "held"}) == entry_key({"item": "dagger"})
+    assert entry_key({"ability": "a", "name": "Pistols"}) != entry_key({"ability": "a", "name": "Rifles"})
+    assert entry_key("warfare") != entry_key("academia")
+    assert pointer_matches("/levels/*/feats/general", "/levels/3/feats/general")
+    assert not pointer_matches("/levels/*/feats/general", "/levels/3/feats")
+    # Every ruleset that declares a list where one entry may be held twice names a list its
+    # builder edits (a typo would silently hold entries once).
+    for ruleset in registry.all_rulesets():
+        paths = [s["path"] for s in ruleset.traits(ruleset.context(None, None)).get("sections", [])]
+        for pattern in ruleset.duplicate_lists:
+            assert any(pointer_matches(pattern, p) for p in paths), (ruleset.slug, pattern)
 
 
 def test_the_same_change_on_both_sides_and_absent_versus_empty_are_no_conflict():
