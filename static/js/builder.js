@@ -164,3 +164,21 @@
     ev.returnValue = "";
   });
 })();
+
+/* An item chosen in an "add" select is added once: the request that carries it takes it, and the
+   select goes back to "choose" as it leaves. Without this, an answer not drawn (the person edited
+   while it was out) left the choice in the select, and the next autosave added the item again: a
+   second dagger where a list may hold two (the server merges two sides' additions of it). */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var elt = ev.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form#builder-form") : null;
+    if (!form) return;
+    var params = ev.detail.parameters;
+    form.querySelectorAll("select[name$='/-']").forEach(function (select) {
+      var sent = params[select.name];
+      if (sent !== undefined && sent !== null && sent !== "") select.value = "";
+    });
+  });
+})();
