@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulesets.engine.lists import PLAIN
+from rulesets.engine.lists import ID_KEYS, PLAIN
 from rulesets.engine.pointer import ptr, split
 
 _IGNORED = frozenset({"format"})
@@ -328,13 +328,17 @@ def _merge_list(
     path = ptr(*tokens)
     twice = bool(rules.list_allows_duplicates(path))
 
-    def groups(value: Any) -> dict[Any, list]:
+    def key_of(entry: Any) -> Any:
+        return _hashable(rules.list_entry_key(path, entry))
+
+    def groups(value: Any, renamed: dict[int, Any]) -> dict[Any, list]:
         out: dict[Any, list] = {}
-        for entry in value if isinstance(value, list) else []:
-            out.setdefault(_hashable(rules.list_entry_key(path, entry)), []).append(entry)
+        for i, entry in enumerate(value if isinstance(value, list) else []):
+            out.setdefault(renamed.get(i, key_of(entry)), []).append(entry)
         return out
 
-    old, ours, their = groups(base), groups(mine), groups(theirs)
+    old = groups(base, {})
+    ours, their = groups(mine, _renamed(base, mine, key_of)), groups(theirs, _renamed(base, theirs, key_of))
     merged: list = []
     for key in list(their) + [k for k in ours if k not in their]:
         b, m, t = old.get(key, []), ours.get(key, []), their.get(key, [])
@@ -373,6 +377,28 @@ def _merge_list(
                             _MISSING, entry, added_theirs[i], tokens, conflicts, rules, prefer
                         )
     return merged
+
+
+def _named(entry: Any) -> bool:
+    """A record a person names (a specialty: its ability and name), not a catalogue entry."""
+    return isinstance(entry, dict) and not any(
+        isinstance(entry.get(k), (str, int)) and not isinstance(entry.get(k), bool) for k in ID_KEYS
+    )
+
+
+def _renamed(base: Any, side: Any, key_of) -> dict[int, Any]:
+    """{index in ``side``: the base entry's key} for a record ``side`` changed in place: what makes a
+    record the same (its name) is what a person edits, so one record gone and one come on one side,
+    both records, is that record changed (its name typed on), not one removed and another added
+    (which, merged with a save of the name half-typed, would keep both)."""
+    if not isinstance(base, list) or not isinstance(side, list):
+        return {}
+    base_keys, side_keys = [key_of(e) for e in base], [key_of(e) for e in side]
+    gone = [i for i, k in enumerate(base_keys) if k not in side_keys]
+    come = [j for j, k in enumerate(side_keys) if k not in base_keys]
+    if len(gone) == 1 and len(come) == 1 and _named(base[gone[0]]) and _named(side[come[0]]):
+        return {come[0]: base_keys[gone[0]]}
+    return {}
 
 
 def _same_entries(a: list, b: list) -> bool:

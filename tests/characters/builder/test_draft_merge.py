@@ -110,6 +110,37 @@ MERGE_TABLE = [
         },
         [],
     ),
+    # A record renamed in place (its name typed on) is that record changed: with the other side's
+    # new record, both; renamed both ways (a page's save of the name half-typed, then the whole
+    # name from the page drawn before it), one record changed both ways, not two records.
+    (
+        {"specialties": [{"ability": "firearms", "name": "Pi"}]},
+        {"specialties": [{"ability": "firearms", "name": "Pistols"}]},
+        {"specialties": [{"ability": "firearms", "name": "Pi"}, {"ability": "athletics", "name": "Dodge"}]},
+        None,
+        {
+            "specialties": [
+                {"ability": "firearms", "name": "Pistols"},
+                {"ability": "athletics", "name": "Dodge"},
+            ]
+        },
+        [],
+    ),
+    (
+        {"specialties": [{"ability": "firearms", "name": "Pi"}]},
+        {"specialties": [{"ability": "firearms", "name": "Pistols"}]},
+        {"specialties": [{"ability": "firearms", "name": "Pis"}]},
+        None,
+        {"specialties": [{"ability": "firearms", "name": "Pis"}]},
+        [
+            (
+                "/specialties",
+                {"ability": "firearms", "name": "Pi"},
+                {"ability": "firearms", "name": "Pistols"},
+                {"ability": "firearms", "name": "Pis"},
+            )
+        ],
+    ),
     # A level's choices: a list inside the levels' object.
     (
         {"levels": {"3": {"feats": {"general": ["a"]}}}},
