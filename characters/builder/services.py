@@ -14,10 +14,12 @@ another ruleset). Views and the API turn these into 404/403/409/422.
 from __future__ import annotations
 
 import copy
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 
 from characters.advancement.approval import campaign_approves_new_characters, creation_review_open
@@ -34,7 +36,7 @@ from characters.rules import (
     stored_build,
 )
 from characters.selectors import can_edit_build, character_for_user, is_campaign_gm
-from characters.versions import character_version_write
+from characters.versions import DRAFT_ROWS_KEPT, character_version_write
 from config.errors import Conflict, DraftConflict, NotPermitted, RuleRefused
 from rulesets.engine import FORMAT, Report, registry
 from rulesets.engine.fields import whole_number
@@ -47,6 +49,8 @@ __all__ = [  # the rules bridge, re-exported for the views that call it through 
     "character_validate",
     "stored_build",
 ]
+
+logger = logging.getLogger(__name__)
 
 #: What a character without a name is called until the player names it.
 UNNAMED = "Unnamed character"
@@ -194,14 +198,62 @@ def character_draft_base(*, character: Character, version: Any) -> Any:
     )
 
 
-def draft_on_latest(*, character: Character, base_version: Any, base_build: Any, build: Any) -> Any:
+#: How long the server remembers which builder page wrote a draft version (``page_wrote``): longer
+#: than a page stays open between two of its saves, in practice.
+PAGE_MEMORY_SECONDS = 6 * 3600
+
+
+def _page_key(character_id: int, version: int) -> str:
+    return f"builder-page:{character_id}:{version}"
+
+
+def page_wrote(*, character: Character, base_version: Any, page: str) -> bool:
+    """Whether every version of ``character`` after ``base_version`` was written by the builder page
+    ``page`` (a token each page load makes: builder.js): the page's own earlier saves, whose answers
+    it has not drawn yet, not another tab's. Remembered in the cache (``remember_page``); unknown
+    (forgotten, Redis away, no token): False, and the page's save is merged as another tab's would be."""
+    if not page or not isinstance(base_version, int) or isinstance(base_version, bool):
+        return False
+    if not 0 < character.version - base_version <= DRAFT_ROWS_KEPT:
+        return False
+    keys = [_page_key(character.pk, v) for v in range(base_version + 1, character.version + 1)]
+    try:
+        found = cache.get_many(keys)
+    except Exception:  # the cache is an optimisation of words, never a reason to fail a save
+        return False
+    return all(found.get(key) == page for key in keys)
+
+
+def remember_page(*, character: Character, page: str) -> None:
+    """Remember that builder page ``page`` wrote ``character``'s current version, once the
+    transaction commits (a version number rolled back is written again by someone else)."""
+    if not page:
+        return
+    key, pk = _page_key(character.pk, character.version), character.pk
+
+    def remember() -> None:
+        try:
+            cache.set(key, page, PAGE_MEMORY_SECONDS)
+        except Exception:  # forgotten: the page's next save merges as another tab's would
+            logger.warning("could not remember the builder page of character %s", pk)
+
+    transaction.on_commit(remember)
+
+
+def draft_on_latest(
+    *, character: Character, base_version: Any, base_build: Any, build: Any, page: str = ""
+) -> Any:
     """``build`` (a page drawn from version ``base_version``, whose build is ``base_build``) as it
     applies to ``character``'s latest build: itself when the page is current, else the page's
     changes since its version merged onto the latest (``build_merge``, lists entry by entry as the
     ruleset says). ``DraftConflict`` when a trait (or one entry of a list) was changed differently on
     both sides, when the page's version is no longer known, or when the merged build breaks a rule
     that neither side broke (two tabs spending the same points): ``problems`` says which, in the
-    game's words, and nothing is merged."""
+    game's words, and nothing is merged.
+
+    ``page``: the builder page's token. When every version since the page's was the same page's own
+    save (``page_wrote``: its answer not drawn yet, the person typed on), the page is not in conflict
+    with itself: where both changed one trait, the page's value, the one typed last, is kept."""
     if base_version == character.version:
         return copy.deepcopy(build)
     if base_build is None:
@@ -212,10 +264,11 @@ def draft_on_latest(*, character: Character, base_version: Any, base_build: Any,
             current_version=character.version,
             latest=character.build,
         )
+    own = page_wrote(character=character, base_version=base_version, page=page)
     target, conflicts = build_merge(
-        base_build, build, character.build, lists=campaign_ruleset(character.campaign)
+        base_build, build, character.build, lists=campaign_ruleset(character.campaign), prefer_mine=own
     )
-    if conflicts:
+    if conflicts and not own:
         raise DraftConflict(
             "Saved elsewhere since this page was drawn, with different values: "
             + "; ".join(c["label"] for c in conflicts)
@@ -274,6 +327,7 @@ def character_save_page_draft(
     build: Any,
     edit: Callable[[dict], None] | None = None,
     explicit: bool = False,
+    page: str = "",
 ) -> Character:
     """Save what a builder page shows: ``build``, drawn from version ``base_version`` (whose build
     is ``base_build``, from ``character_draft_base``), then ``edit`` (the page's − / + steps,
@@ -286,7 +340,8 @@ def character_save_page_draft(
     cannot be merged: ``DraftConflict`` without conflicts. Nothing changed: nothing is written
     (``character.saved`` is False) unless ``explicit`` (the Save draft button, a version people
     read); otherwise an autosave, in place (``versions``). ``character.merged`` says whether the
-    latest build had changes the page had not shown.
+    latest build had changes the page had not shown (another tab's or device's: not the page's own
+    earlier saves, ``page`` being its token, ``draft_on_latest``).
     """
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     _require_build_editor(user, character)
@@ -298,9 +353,11 @@ def character_save_page_draft(
                 {"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}
             ],
         )
-    merged = base_version != character.version
+    merged = base_version != character.version and not page_wrote(
+        character=character, base_version=base_version, page=page
+    )
     target = draft_on_latest(
-        character=character, base_version=base_version, base_build=base_build, build=build
+        character=character, base_version=base_version, base_build=base_build, build=build, page=page
     )
     if edit is not None:
         edit(target)
@@ -318,6 +375,7 @@ def character_save_page_draft(
     )
     character.saved = True
     character.merged = merged
+    remember_page(character=character, page=page)
     return character
 
 

@@ -9,6 +9,7 @@ named partials (the sections and, out of band, the panels), without it the whole
 from __future__ import annotations
 
 import json
+import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -112,6 +113,7 @@ def character_builder(request, character_id):
     # its − / + steps are applied to what is saved: a click counts on top of the latest build.
     post = request.POST.copy()
     steps = post.pop("_step", [])
+    page = _page_token(request.POST.get("_page"))
     base_build = svc.character_draft_base(character=character, version=version)
     mine = build_from_post(traits, post, base_build if base_build is not None else character.build, meta)
 
@@ -127,7 +129,7 @@ def character_builder(request, character_id):
         # save), so its next save can never put the other tab's values back.
         try:
             shown = svc.draft_on_latest(
-                character=character, base_version=version, base_build=base_build, build=mine
+                character=character, base_version=version, base_build=base_build, build=mine, page=page
             )
         except DraftConflict as exc:
             return _builder_conflict(request, character, mine, version, exc)
@@ -146,6 +148,7 @@ def character_builder(request, character_id):
             build=mine,
             edit=edit if steps else None,
             explicit=explicit,
+            page=page,
         )
         character.creation_review_status = review_status
         if "_submit" in request.POST:
@@ -212,6 +215,15 @@ def character_builder(request, character_id):
     # The partials need nothing from the request: rendering without it skips the context
     # processors (the navigation's queries) on the hottest path of the app.
     return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
+
+
+#: A builder page's token (builder.js makes one per page load): letters, digits and dashes.
+_PAGE_TOKEN = re.compile(r"[A-Za-z0-9-]{8,64}\Z")
+
+
+def _page_token(raw) -> str:
+    """The page's token as posted, or "" (none, or not one builder.js makes: merged as any tab's)."""
+    return raw if isinstance(raw, str) and _PAGE_TOKEN.match(raw) else ""
 
 
 def _game_words(character: Character) -> tuple[dict[str, str], dict[str, str]]:

@@ -182,3 +182,21 @@
     });
   });
 })();
+
+/* This page's token, sent with every save of its form (_page): the server remembers which page wrote
+   each version of the draft, so a save that leaves before the page has drawn its own earlier save's
+   answer (the person typed on meanwhile) is not merged as if another tab had made that save: the
+   value typed last is kept, never refused as a conflict with the person's own typing. */
+(function () {
+  "use strict";
+  var form = document.querySelector("form#builder-form[data-autosave]");
+  if (!form || form.querySelector("input[name='_page']")) return;
+  var token = window.crypto && typeof window.crypto.randomUUID === "function"
+    ? window.crypto.randomUUID()
+    : Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12) + Math.random().toString(36).slice(2, 12);
+  var input = document.createElement("input");
+  input.type = "hidden";
+  input.name = "_page";
+  input.value = token;
+  form.appendChild(input);
+})();

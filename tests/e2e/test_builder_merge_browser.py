@@ -156,3 +156,33 @@ def test_an_item_chosen_once_is_added_once_when_its_answer_is_not_drawn(page_as)
     entries = [e for e in resolve(saved, section["path"]) or [] if e.get("item") == item]
     said = page.get_by_test_id("save-state").inner_text()
     assert (len(entries), saved["name"]) == (1, "Carrier"), said
+
+
+def test_a_number_typed_again_while_its_save_is_out_is_saved_not_refused(page_as):
+    """One page, one number typed, then typed again while that autosave's answer is held: the answer
+    is not drawn (the person edited since), and the second autosave leaves from the page drawn before
+    the first. The page's own earlier save is not another tab: the number typed last is saved, with
+    no refusal and no "saved elsewhere"."""
+    from tests.e2e.conftest import hold_post_answers
+    from tests.e2e.test_builder_race_browser import _field, _roomy_stepper, _value
+
+    gm, player = make_user(), make_user()
+    slug = registry.slugs()[0]
+    campaign = make_campaign(gm=gm, ruleset=slug, players=[player], name="Typed twice")
+    character = character_create(campaign=campaign, owner=player, name="Typed twice")
+    page = page_as(player)
+    page.goto(reverse("character_builder", args=[character.id]))
+    page.wait_for_function("() => window.htmx && window.sfBuilder")
+    field, pointer = _field(page, _roomy_stepper(page, room=4))
+    start = int(page.locator(f"#{field}").input_value() or 0)
+    hold_post_answers(page, 1000)
+    box = page.locator(f"#{field}")
+    box.fill(str(start + 1))
+    box.dispatch_event("change")
+    page.wait_for_function("() => document.querySelector('#builder-form.htmx-request')")  # on its way
+    box.fill(str(start + 3))
+    box.dispatch_event("change")
+    page.wait_for_function("() => (window.__heard || []).length >= 2", timeout=15_000)
+    page.wait_for_function(SETTLED, timeout=15_000)
+    said = page.get_by_test_id("save-state").inner_text()
+    assert (_value(_saved(player, character), pointer), said) == (start + 3, "Saved.")

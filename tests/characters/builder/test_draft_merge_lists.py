@@ -255,3 +255,61 @@ def test_reload_with_my_changes_starts_from_the_latest_draft(client):
     assert response.status_code == 302
     c.refresh_from_db()
     assert (resolve(c.build, LIST["path"]), c.build["name"]) == ([FIRST, SECOND], "Rebase B")
+
+
+# ------------------------------------------------------------------ a page's own earlier saves
+
+
+def test_a_page_is_never_in_conflict_with_its_own_earlier_save(client, django_capture_on_commit_callbacks):
+    """The page typed a number, its autosave left; it typed again before that answer was drawn, so
+    the second autosave leaves from the version the page was drawn at. Before: refused ("Not saved:
+    … is 2 there, 3 here"), the person's own typing. Another page doing the same is still refused."""
+    table = make_table(NUMBERS)
+    c = character_create(campaign=table.campaign, owner=table.player, name="Typed")
+    ((one, was),) = vehicles.numbers_of(registry.get(NUMBERS), c.build)[:1]
+    client.force_login(table.player)
+    url = reverse("character_builder", args=[c.id])
+    page, other = BuilderSession(client, url), BuilderSession(client, url)
+    page.set("_page", "page-one-token")
+    other.set("_page", "page-two-token")
+    drawn = list(page.fields)  # the page as drawn, before its first answer
+    with django_capture_on_commit_callbacks(execute=True):
+        page.set(one, was + 1).change(("_autosave", "1"))
+    page.fields = [(k, v) for k, v in drawn if k != one] + [(one, str(was + 2))]  # answer not drawn
+    with django_capture_on_commit_callbacks(execute=True):
+        response = page.change(("_autosave", "1"))
+    text = parse_html(response.content).text
+    assert "Not saved" not in text and "Saved elsewhere" not in text
+    c.refresh_from_db()
+    assert (c.version, resolve(c.build, one)) == (3, was + 2)
+    # Another page drawn at version 1, the same number: a true conflict, refused, nothing saved.
+    response = other.set(one, was + 3).change(("_autosave", "1"))
+    assert "Not saved" in parse_html(response.content).text
+    c.refresh_from_db()
+    assert (c.version, resolve(c.build, one)) == (3, was + 2)
+
+
+def test_a_chain_with_another_pages_save_in_it_is_merged_as_before(django_capture_on_commit_callbacks):
+    table = make_table(NUMBERS)
+    c = character_create(campaign=table.campaign, owner=table.player, name="Chain")
+    ((one, was),) = vehicles.numbers_of(registry.get(NUMBERS), c.build)[:1]
+    base = c.build
+
+    def save(value, page):
+        with django_capture_on_commit_callbacks(execute=True):
+            return character_save_page_draft(
+                character_id=c.id,
+                user=table.player,
+                base_version=1,
+                base_build=base,
+                build=_with(base, one, value),
+                page=page,
+            )
+
+    save(was + 1, "page-one-token")
+    with pytest.raises(DraftConflict):  # version 2 is page one's, not page two's
+        save(was + 2, "page-two-token")
+    with pytest.raises(DraftConflict):  # a page without a token is any tab
+        save(was + 2, "")
+    saved = save(was + 2, "page-one-token")
+    assert (saved.version, saved.merged, resolve(saved.build, one)) == (3, False, was + 2)
