@@ -1,39 +1,163 @@
-"""The rules service: one entry point for every door (CLI, API, builder, combat).
+"""The rules service, and the one surface a ruleset is written against.
 
-from rulesets.engine import validate, odds
-report = validate(build_document, settings=campaign_house_rules, homebrew=campaign_homebrew)
-report.as_dict()  # the CONTRACT.md report
+For the product, one entry point for every door (CLI, API, builder, combat)::
+
+    from rulesets.engine import validate, odds
+    report = validate(build_document, settings=campaign_house_rules, homebrew=campaign_homebrew)
+    report.as_dict()  # the CONTRACT.md report
+
+For a ruleset's author, everything a ruleset needs is importable from ``rulesets.engine`` itself;
+the names below (``__all__``) are the stable list. A name may be added; one removed or renamed
+keeps working, with a ``DeprecationWarning`` naming its replacement, for one release (today:
+the module ``rulesets.engine.base``, gone in 0.1, kept until 0.2). The submodules behind these
+names (``rulesets.engine.ruleset``, ``.context``, …) are the engine's own layout and may move.
+
+The contract
+    ``Ruleset`` (the base class: every hook documented on it, with a default or
+    ``NotImplementedError``), ``FORMAT`` (``"sheetforge.build/1"``), ``NPC_PHASE``, ``ID_RE``
+    (a well-formed content id), ``Context`` (the campaign's house rules and homebrew, passed to
+    every hook), ``Report`` and ``Issue`` (what ``check`` fills in: errors are values),
+    ``Dice`` and ``PlayState`` (the dice and play-state hooks, ``DICE_METHODS`` and
+    ``PLAY_STATE_METHODS`` their names; see "Hooks" below), ``Roller`` and ``FixedRoller``
+    (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals).
+Combat
+    ``CombatRules`` (the base class of a ruleset's combat hooks), ``Fighter``, ``ActionSpec``,
+    ``Outcome``, ``Event``, ``CombatRefused``, ``NOT_YOUR_TURN``.
+Helpers for reading documents
+    ``is_int``, ``whole_number``, ``whole_or``, ``get_as``, ``lookup``, ``action_amount``,
+    ``name_key``, ``ptr`` (a JSON pointer from tokens), and the modules ``pointer`` (``escape``,
+    ``join``, ``resolve``), ``words`` (``a``, ``few``, ``label``) and ``effects`` (the engine's
+    effects on rolls).
+Exact distributions
+    ``die``, ``convolve``, ``sum_dice``, ``exploding``, ``keep_highest``, ``keep_lowest``;
+    ``stack`` and ``Stacked`` (typed bonuses and penalties, the highest of each type).
+The product's doors
+    ``validate``, ``odds``, ``registry`` (the rulesets found, in order).
+
+Hooks
+-----
+Each hook is written once, in one way: as a method of the ruleset's ``Ruleset`` subclass, or as a
+plain module-level function of its folder's ``dice.py`` and ``state.py``, wired with
+``dice = dice_module`` and ``play_state = state_module``. The engine calls every dice and
+play-state function *by name* (``request=``, ``roller=``, ``build=``, ``report=``, ``state=``,
+``action=``, ``ctx=``), so a function takes those arguments in any order it likes; no class is
+needed to reorder them. A minimal complete ruleset, one folder ``rulesets/systems/coin/``::
+
+    # __init__.py: wiring only
+    from pathlib import Path
+    from rulesets.engine import Context, Report, Ruleset, is_int
+    from . import dice, state
+
+    class Coin(Ruleset):
+        slug, name, currencies = "coin", "Coin", ("coins",)
+        known_keys = frozenset({"luck"})
+        content_dir = Path(__file__).parent / "content"  # examples.json, house.json, …
+        dice = dice            # the module: its odds, roll and rollables
+        play_state = state     # the module: its initial_state, check_state, …
+
+        def check(self, build: dict, report: Report, ctx: Context) -> None:
+            luck = build.get("luck", 1)
+            if not is_int(luck) or not 1 <= luck <= 5:
+                report.error("coin.luck_invalid", "/luck", "Luck is a whole number from 1 to 5.")
+                return
+            report.charge("coins", 2 * (luck - 1), path="/luck", label=f"Luck {luck}")
+            report.derived["luck"] = luck
+
+    RULESET = Coin()
+
+    # dice.py
+    from rulesets.engine import Context, OddsError, Report, Roller, is_int
+
+    def odds(request, *, ctx: Context) -> dict:
+        coins = request.get("coins") if isinstance(request, dict) else None
+        if not is_int(coins) or not 1 <= coins <= 10:
+            raise OddsError("Flip 1 to 10 coins.")
+        return {"success": 1 - 0.5**coins, "failure": 0.5**coins}
+
+    def roll(request, roller: Roller, *, ctx: Context) -> dict:
+        odds(request, ctx=ctx)
+        faces = roller.roll(request["coins"], 2)
+        heads = faces.count(2)
+        outcome = "success" if heads else "failure"
+        return {"faces": faces, "total": heads, "outcome": outcome, "text": f"{heads} heads: {outcome}"}
+
+    def rollables(build: dict, report: Report, state, *, ctx: Context) -> list[dict]:
+        luck = report.derived.get("luck", 1)
+        return [{"id": "flip", "label": f"Flip {luck} coins", "request": {"coins": luck}}]
+
+    # state.py: initial_state, check_state, state_effects, state_sections, state_action
+    # (interfaces.py ``PlayState`` has each one's arguments and answer); without it the sheet
+    # shows no play state.
+
+``content/examples.json`` (a valid ``build`` and an answerable ``odds`` request) is all the
+contract tests and the benches need; one word in ``rulesets.systems.ORDER`` lists it (the
+registry finds the folder). tests/plugin_ruleset/ is this ruleset grown whole (gear, effects,
+combat, its templates), written with plain functions.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import registry
-from .context import Context
-from .dice import FixedRoller, Roller
-from .errors import OddsError, StateError
-from .fields import is_int, name_key
+from . import effects, pointer, registry, words
+from .combat import NOT_YOUR_TURN, ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
+from .context import ID_RE, NPC_PHASE, Context
+from .dice import FixedRoller, Roller, convolve, die, exploding, keep_highest, keep_lowest, sum_dice
+from .errors import OddsError, RollInputError, StateError
+from .fields import action_amount, get_as, is_int, lookup, name_key, whole_number, whole_or
+from .interfaces import DICE_METHODS, PLAY_STATE_METHODS, Dice, PlayState
+from .modifiers import Stacked, stack
 from .pointer import ptr
 from .report import Issue, Report
 from .ruleset import FORMAT, Ruleset
 
+#: The stable list (see the docstring): add freely; never remove or rename without a deprecation.
 __all__ = [
+    "DICE_METHODS",
     "FORMAT",
+    "ID_RE",
+    "NOT_YOUR_TURN",
+    "NPC_PHASE",
+    "PLAY_STATE_METHODS",
+    "ActionSpec",
+    "CombatRefused",
+    "CombatRules",
     "Context",
+    "Dice",
+    "Event",
+    "Fighter",
     "FixedRoller",
     "Issue",
     "OddsError",
+    "Outcome",
+    "PlayState",
     "Report",
+    "RollInputError",
     "Roller",
     "Ruleset",
+    "Stacked",
     "StateError",
+    "action_amount",
+    "convolve",
+    "die",
+    "effects",
+    "exploding",
+    "get_as",
     "is_int",
+    "keep_highest",
+    "keep_lowest",
+    "lookup",
     "name_key",
     "odds",
+    "pointer",
     "ptr",
     "registry",
+    "stack",
+    "sum_dice",
     "validate",
+    "whole_number",
+    "whole_or",
+    "words",
 ]
 
 
