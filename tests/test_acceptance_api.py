@@ -100,6 +100,30 @@ class Client:
         return self.call("patch", path, body, status=status)
 
 
+#: The log lines of the turn passing (combat/step.py ``turn_started``, ``round_started``).
+TURN_PASSING = ("turn", "round")
+
+
+def action_events(new_events: list[dict]) -> list[dict]:
+    """The log lines of the action itself: those before the turn passes. An action that ends the turn
+    is followed by the "turn" line and, past the end of the order, the "round" line, each with what
+    the ruleset's ``turn_start`` / ``round_start`` log (other fighters' lines too): not the action's."""
+    passing = next((i for i, e in enumerate(new_events) if e["kind"] in TURN_PASSING), len(new_events))
+    return new_events[:passing]
+
+
+def test_the_action_events_leave_out_the_turn_and_the_round_passing_whatever_the_ruleset_logs():
+    log = [
+        {"kind": "strike", "actor": 1},
+        {"kind": "round", "actor": None},
+        {"kind": "stamina", "actor": 2},  # a ruleset's round_start line about someone else
+        {"kind": "turn", "actor": 2},
+        {"kind": "down", "actor": 2},
+    ]
+    assert [e["actor"] for e in action_events(log)] == [1]
+    assert action_events(log[:1]) == log[:1]
+
+
 def codes(body: dict) -> list[str]:
     """The codes of an error answer's (or a report's) ``errors``."""
     return [e.get("code") for e in body["errors"]]
@@ -356,7 +380,7 @@ def test_a_table_walks_the_api(slug):
     assert acted["log"][: len(board["log"])] == board["log"]
     new_events = acted["log"][len(board["log"]) :]
     # One event, whatever the dice said (and the turn passing, for an action that ends the turn).
-    assert [e["actor"] for e in new_events if e["kind"] != "turn"] == [me], new_events
+    assert [e["actor"] for e in action_events(new_events)] == [me], new_events
     assert new_events[0]["actor"] == me and new_events[0]["seq"] == board["log"][-1]["seq"] + 1
     assert p1.get(enc) == acted
     p1.post(f"{enc}actions/", {"combatant": me, "action": "no_such_action"}, status=422)
