@@ -4,10 +4,15 @@ Every package under ``rulesets/systems/`` whose ``__init__.py`` defines ``RULESE
 ruleset, listed in the order of ``rulesets.systems.ORDER`` (then alphabetically). A sixth
 ruleset is one folder there and one word in ``ORDER``. Tests (and plugins shipped elsewhere)
 add one at run time with ``register(ruleset)`` and take it away with ``unregister(slug)``.
+
+A folder that fails to import (a name the engine no longer has, a typo, content it cannot read at
+import) is left out: the others are served, its error is logged once per process (with the
+traceback), ``broken()`` names it with the error, and ``manage.py check`` reports it (rulesets/checks.py).
 """
 
 from __future__ import annotations
 
+import logging
 import pkgutil
 from functools import cache
 from importlib import import_module
@@ -18,10 +23,16 @@ from . import words
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
+logger = logging.getLogger(__name__)
+
 _PACKAGE = "rulesets.systems"
 
 _found: dict[str, Ruleset] | None = None
 _extra: dict[str, Ruleset] = {}
+#: Folders that failed to import at the last discovery: folder name → the error, in one line.
+_broken: dict[str, str] = {}
+#: Folders whose failure this process has logged already (each is logged once).
+_logged: set[str] = set()
 # ``SYSTEMS``, the slugs in order, is set on first use (see ``__getattr__``).
 SYSTEMS: tuple[str, ...]
 
@@ -34,11 +45,31 @@ def _discover() -> dict[str, Ruleset]:
         key=lambda n: (order.index(n) if n in order else len(order), n),
     )
     found: dict[str, Ruleset] = {}
+    _broken.clear()
     for name in names:
-        ruleset = getattr(import_module(f"{_PACKAGE}.{name}"), "RULESET", None)
+        try:
+            module = import_module(f"{_PACKAGE}.{name}")
+        except Exception as exc:  # one folder's mistake must not take the other games down
+            _broken[name] = f"{type(exc).__name__}: {exc}"
+            if name not in _logged:
+                _logged.add(name)
+                logger.error(
+                    "The ruleset folder rulesets/systems/%s/ failed to load and is left out; "
+                    "the other rulesets are served.",
+                    name,
+                    exc_info=True,
+                )
+            continue
+        ruleset = getattr(module, "RULESET", None)
         if ruleset is not None:
             found[ruleset.slug] = ruleset
     return found
+
+
+def broken() -> dict[str, str]:
+    """The ruleset folders that failed to import, each with its error in one line (none: ``{}``)."""
+    _rulesets()
+    return dict(_broken)
 
 
 def _rulesets() -> dict[str, Ruleset]:
