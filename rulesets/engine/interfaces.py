@@ -1,21 +1,26 @@
 """What a ruleset's folder implements for dice and play state: two typed interfaces.
 
-A folder's ``dice.py`` defines a class that implements ``Dice`` and its ``state.py`` one that
-implements ``PlayState``; the folder's ``__init__.py`` wires one instance of each onto its ruleset::
+A folder writes each hook once, as a plain function of its ``dice.py`` (``odds``, ``roll``,
+``rollables``) and its ``state.py`` (``initial_state``, ``check_state``, ``state_effects``,
+``state_sections``, ``state_action``), and its ``__init__.py`` wires the modules as they are::
+
+    from . import dice as dice_rules
+    from . import state as play_rules
 
     class OurDnD(Ruleset):
-        dice = dice_rules.OurDnDDice()
-        play_state = play_rules.OurDnDPlayState()
+        dice = dice_rules
+        play_state = play_rules
 
-The ``Ruleset`` hooks of the same names (``odds``, ``roll``, ``rollables``, ``initial_state``,
-``check_state``, ``state_effects``, ``state_sections``, ``state_action``) resolve the campaign's
-context once (``Ruleset.context_of``) and call these objects, so that the product keeps calling the
-ruleset while each folder implements the rules. Every argument is keyword-only, so there is one
-order to remember (none), and ``ctx`` is always the campaign's ``Context``, never None.
+The ``Ruleset`` hooks of the same names resolve the campaign's context once
+(``Ruleset.context_of``) and call these functions with *keyword arguments only*, named as below
+(``request``, ``roller``, ``build``, ``report``, ``state``, ``action``, ``ctx``), so a function
+takes them in whatever order reads best (``def state_effects(build, report, ctx, state)``) and no
+class is needed to reorder them. ``ctx`` is always the campaign's ``Context``, never None. An
+object whose methods have these names (a class instance) is wired the same way.
 
-Both are ``runtime_checkable`` protocols: mypy checks a folder's class where it is wired (and where
-it names the protocol as its base), and the contract test (tests/rulesets/test_interfaces.py) checks
-every registered ruleset's objects with ``isinstance`` and their methods' parameters.
+Both are ``runtime_checkable`` protocols: mypy checks a folder's modules where they are wired, and
+the contract test (tests/rulesets/test_interfaces.py) checks every registered ruleset's with
+``isinstance`` and that each function takes the interface's arguments by name.
 """
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ the campaign's context (house rules, homebrew), ``presentation.py`` what the pro
 starting points, page pieces), ``equipment.py`` the build's gear and its loadout (what is held,
 worn or carried), ``examples.py`` the data its tests and benches read. ``Ruleset`` is all five; a
 subclass overrides any hook of any part.
-The dice and play-state rules themselves are the folder's ``Dice`` and ``PlayState``
-(interfaces.py).
+The dice and play-state rules themselves are the folder's ``dice.py`` and ``state.py`` functions
+(interfaces.py ``Dice`` and ``PlayState``), wired as they are.
 """
 
 from __future__ import annotations
@@ -248,13 +248,14 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
         return self.awardable if self.awardable is not None else self.currencies
 
     # ------------------------------------------------ dice and play state (interfaces.py)
-    # A ruleset's folder implements them: its ``dice.py`` a ``Dice``, its ``state.py`` a
-    # ``PlayState``, wired by its ``__init__.py`` (``dice = MyDice()``, ``play_state = MyPlayState()``).
-    # Without them, the hooks below answer "none" (no buttons, an empty state) or refuse.
+    # A ruleset's folder implements them as plain functions, its ``dice.py`` the ``Dice`` ones and its
+    # ``state.py`` the ``PlayState`` ones, wired by its ``__init__.py`` as they are (``dice = dice``,
+    # ``play_state = state``); the hooks below call them by name. Without them, the hooks below
+    # answer "none" (no buttons, an empty state) or refuse.
 
-    #: The folder's core roll (its ``dice.py``): odds, rolls and the sheet's roll buttons.
+    #: The folder's core roll (its ``dice.py`` module): odds, rolls and the sheet's roll buttons.
     dice: Dice | None = None
-    #: The folder's play state (its ``state.py``): pools, harm, conditions and their actions.
+    #: The folder's play state (its ``state.py`` module): pools, harm, conditions and their actions.
     play_state: PlayState | None = None
 
     # Every dice, play-state and combat hook takes the campaign's ``ctx`` (keyword): its house rules

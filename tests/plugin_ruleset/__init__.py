@@ -7,7 +7,8 @@ shows the engine's generic gear block. Play state: three lives; its named effect
 Charmed: ``content/effects.json``) change how many coins a roll flips. Combat: on your turn, flip a
 coin at an enemy; heads, they lose a life. Everything it shows (labels, awards, its quick NPC, its
 odds form, its effects, its sheet block and its builder widget) is in this folder; the product is not told about it
-except by ``registry.register(RULESET)``.
+except by ``registry.register(RULESET)``. It is written against ``rulesets.engine`` alone, its dice
+and play state as plain functions (dice.py, state.py).
 """
 
 from __future__ import annotations
@@ -15,13 +16,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulesets.engine.context import Context
-from rulesets.engine.fields import is_int
-from rulesets.engine.report import Report
-from rulesets.engine.ruleset import FORMAT, Ruleset
+from rulesets.engine import FORMAT, Context, Report, Ruleset, is_int
 
-from .dice import CoinDice
-from .state import CoinPlayState
+from . import dice, state
 
 
 class CoinRuleset(Ruleset):
@@ -92,8 +89,8 @@ class CoinRuleset(Ruleset):
 
     # ---------------------------------------------- dice (dice.py), play state (state.py)
 
-    dice = CoinDice()
-    play_state = CoinPlayState()
+    dice = dice  # the module: its odds, roll and rollables are the hooks
+    play_state = state  # the module: initial_state, check_state, state_effects, …
 
     # ----------------------------------------------------------- combat
 

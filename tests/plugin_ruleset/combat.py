@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.engine.combat import ActionSpec, CombatRefused, CombatRules, Fighter, Outcome
-from rulesets.engine.context import Context
-from rulesets.engine.dice import Roller
+from rulesets.engine import ActionSpec, CombatRefused, CombatRules, Context, Fighter, Outcome, Roller
 
 
 class CoinCombat(CombatRules):

@@ -1,8 +1,8 @@
 """The dice and play-state hooks go through typed interfaces (``rulesets/engine/interfaces.py``):
-every ruleset's folder implements a ``Dice`` in its ``dice.py`` and a ``PlayState`` in its
-``state.py``, wired by its ``__init__.py``, so that the ``__init__.py`` is wiring only and the
-product's calls (``ruleset.odds``, ``ruleset.state_action``…) reach the folder with one argument
-order, the campaign's context resolved."""
+every ruleset's folder writes them as plain functions in its ``dice.py`` and ``state.py``, which its
+``__init__.py`` wires as they are (``dice = dice_module``), so that the ``__init__.py`` is wiring only
+and the product's calls (``ruleset.odds``, ``ruleset.state_action``…) reach the folder's functions by
+name, the campaign's context resolved."""
 
 from __future__ import annotations
 
@@ -39,19 +39,60 @@ def _parameters(fn) -> list[tuple[str, object, object]]:
     return [(p.name, p.kind, p.default) for p in params]
 
 
+def _takes_by_name(fn, names: list[str]) -> bool:
+    """Whether ``fn`` can be called with exactly these keyword arguments (the engine's call)."""
+    try:
+        inspect.signature(fn).bind(**dict.fromkeys(names))
+    except TypeError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
 @pytest.mark.parametrize(
     ("attribute", "interface", "methods"),
     [("dice", Dice, DICE_METHODS), ("play_state", PlayState, PLAY_STATE_METHODS)],
     ids=["dice", "play_state"],
 )
-def test_every_ruleset_wires_objects_that_implement_the_interfaces(ruleset, attribute, interface, methods):
+def test_every_ruleset_wires_hooks_that_take_the_interfaces_arguments_by_name(
+    ruleset, attribute, interface, methods
+):
+    """The engine calls each dice and play-state hook with keyword arguments only, so a hook takes
+    them in any order: a module's plain functions are the hooks as they are."""
     wired = getattr(ruleset, attribute)
     assert isinstance(wired, interface)
     for name in methods:
         expected = _parameters(getattr(interface, name))
         assert all(kind is inspect.Parameter.KEYWORD_ONLY for _, kind, _ in expected)  # one order: none
-        assert _parameters(getattr(wired, name)) == expected, f"{type(wired).__name__}.{name}"
+        assert _takes_by_name(getattr(wired, name), [n for n, _, _ in expected]), f"{attribute}.{name}"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_the_hooks_are_the_folders_modules_with_no_class_between(ruleset):
+    """Each hook is written once: the folder's dice.py and state.py functions are wired as they are,
+    with no class whose methods only call them with the arguments reordered."""
+    package = type(ruleset).__module__
+    assert (inspect.ismodule(ruleset.dice), inspect.ismodule(ruleset.play_state)) == (True, True)
+    assert (ruleset.dice.__name__, ruleset.play_state.__name__) == (f"{package}.dice", f"{package}.state")
+
+
+def test_a_hook_that_cannot_take_the_arguments_by_name_is_told_apart():
+    def odds(request, *, ctx):
+        return {}
+
+    def odds_positional_only(request, ctx, /):
+        return {}
+
+    def odds_other_names(req, *, context):
+        return {}
+
+    assert [
+        _takes_by_name(f, ["request", "ctx"]) for f in (odds, odds_positional_only, odds_other_names)
+    ] == [
+        True,
+        False,
+        False,
+    ]
 
 
 def test_the_interfaces_list_every_method_of_the_protocols():

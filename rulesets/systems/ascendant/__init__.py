@@ -129,10 +129,9 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as rules
+from . import dice as dice_rules
 from . import effects
 from . import state as play_rules
-from .dice import AscendantDice
-from .state import AscendantPlayState
 
 
 class AscendantRuleset(Ruleset):
@@ -255,8 +254,8 @@ class AscendantRuleset(Ruleset):
     # ------------------------------------------------ dice (dice.py), play state (state.py)
     # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
 
-    dice = AscendantDice()
-    play_state = AscendantPlayState()
+    dice = dice_rules
+    play_state = play_rules
 
     def conditions_of(self, ctx: Context) -> dict[str, dict]:
         """The conditions, with Dying's maximum the campaign's ``dying_max`` (at it, one dies)."""

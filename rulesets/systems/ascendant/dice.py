@@ -27,7 +27,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import is_int
-from rulesets.engine.interfaces import Dice
 from rulesets.engine.modifiers import stack
 from rulesets.engine.report import Report
 
@@ -171,7 +170,7 @@ def counted_modifiers(stacked: Any) -> list[dict[str, Any]]:
     ]
 
 
-def rollables(
+def sheet_checks(
     build: dict, report: Report, state: Any, conditions: dict, house: dict, skills_cat: dict, lores_cat: dict
 ) -> list[dict[str, Any]]:
     d = report.derived
@@ -212,27 +211,20 @@ def rollables(
     return out
 
 
-class AscendantDice(Dice):
-    """Ascendant's d20 check as the engine's ``Dice`` (the functions above)."""
+# ------------------------------------------------ the engine's dice hooks (engine/interfaces.py)
+# ``odds`` and ``roll`` above are the hooks as they are.
 
-    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
-        return odds(request, ctx=ctx)
 
-    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
-        return roll(request, roller, ctx=ctx)
-
-    def rollables(
-        self, *, build: dict, report: Report, state: dict | None, ctx: Context
-    ) -> list[dict[str, Any]]:
-        """Skills, Lores, Perception and the six defenses as checks, with the feats' and the state's
-        conditions' modifiers stacked in (``modifiers``/``ignored`` say which applied); the threshold is
-        the house ``default_threshold`` for the sheet to change."""
-        return rollables(
-            build,
-            report,
-            state,
-            conditions_for(ctx, report.derived),
-            ctx.settings,
-            ctx.catalogue.get("skills", {}),
-            ctx.catalogue.get("lores", {}),
-        )
+def rollables(build: dict, report: Report, state: dict | None, *, ctx: Context) -> list[dict[str, Any]]:
+    """Skills, Lores, Perception and the six defenses as checks, with the feats' and the state's
+    conditions' modifiers stacked in (``modifiers``/``ignored`` say which applied); the threshold is
+    the house ``default_threshold`` for the sheet to change."""
+    return sheet_checks(
+        build,
+        report,
+        state,
+        conditions_for(ctx, report.derived),
+        ctx.settings,
+        ctx.catalogue.get("skills", {}),
+        ctx.catalogue.get("lores", {}),
+    )

@@ -24,7 +24,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
 from rulesets.engine.fields import action_amount, get_as, is_int, lookup
-from rulesets.engine.interfaces import PlayState
 from rulesets.engine.modifiers import stack
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
@@ -101,7 +100,7 @@ def condition_modifiers(conditions: dict[str, dict], state: Any, tags: set[str])
 # ------------------------------------------------------------------- state
 
 
-def check_state(state: Any, derived: dict, conditions: dict, house: dict) -> list[Issue]:
+def check_pools(state: Any, derived: dict, conditions: dict, house: dict) -> list[Issue]:
     if not isinstance(state, dict):
         return [Issue("state.malformed", "", "The play state must be an object.")]
     issues: list[Issue] = []
@@ -184,7 +183,7 @@ def apply_action(
         raise StateError("state.malformed", 'An action is {"action": "damage", "amount": 5}.')
     broken = [
         i
-        for i in check_state(state if isinstance(state, dict) else {}, derived, conditions, house)
+        for i in check_pools(state if isinstance(state, dict) else {}, derived, conditions, house)
         if i.code in ("state.malformed", "state.unknown_condition", "state.duplicate")
     ]
     if broken:  # repair the state first (the sheet's editor) rather than guess at it
@@ -536,38 +535,34 @@ def _pools(derived: dict, state: dict, conds: list[dict], house: dict) -> dict[s
     }
 
 
-class AscendantPlayState(PlayState):
-    """Ascendant's play state as the engine's ``PlayState``: Stamina, conditions, Dying (the functions
-    above), under the campaign's conditions as they bear on the character (``conditions_for``)."""
+# ------------------------------------------ the engine's play-state hooks (engine/interfaces.py)
+# Stamina, conditions, Dying (the functions above), under the campaign's conditions as they bear on
+# the character (``conditions_for``).
 
-    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        return initial(report.derived, ctx.settings)
 
-    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
-        return check_state(state, report.derived, conditions_for(ctx, report.derived), ctx.settings)
+def initial_state(build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
+    return initial(report.derived, ctx.settings)
 
-    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
-        return effects(
-            report.derived, conditions_for(ctx, report.derived), state, ctx.catalogue.get("skills", {})
-        )
 
-    def state_sections(
-        self, *, state: dict, build: dict, report: Report, ctx: Context
-    ) -> list[dict[str, Any]]:
-        return sections(report.derived, state, conditions_for(ctx, report.derived), ctx.settings)
+def check_state(state: Any, build: dict, report: Report, *, ctx: Context) -> list[Issue]:
+    return check_pools(state, report.derived, conditions_for(ctx, report.derived), ctx.settings)
 
-    def state_action(
-        self,
-        *,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        ctx: Context,
-        roller: Roller | None,
-    ) -> tuple[dict, str]:
-        name = get_as(build, "name", str, "The character")
-        return apply_action(
-            state, action, report.derived, conditions_for(ctx, report.derived), ctx.settings, name
-        )
+
+def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
+    """{"checks": {id: stacked}, "thresholds": {name: n}, "threshold_modifiers", "labels", "dying"}."""
+    return effects(
+        report.derived, conditions_for(ctx, report.derived), state, ctx.catalogue.get("skills", {})
+    )
+
+
+def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
+    return sections(report.derived, state, conditions_for(ctx, report.derived), ctx.settings)
+
+
+def state_action(
+    state: dict, action: dict, build: dict, report: Report, *, ctx: Context, roller: Roller | None = None
+) -> tuple[dict, str]:
+    name = get_as(build, "name", str, "The character")
+    return apply_action(
+        state, action, report.derived, conditions_for(ctx, report.derived), ctx.settings, name
+    )

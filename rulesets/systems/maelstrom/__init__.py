@@ -40,10 +40,9 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
+from . import dice as dice_rules
 from . import effects as named
 from . import importer, picker, state
-from .dice import MaelstromDice
-from .state import MaelstromPlayState
 
 
 class MaelstromRuleset(Ruleset):
@@ -127,8 +126,8 @@ class MaelstromRuleset(Ruleset):
     # ------------------------------------------------ dice (dice.py), play state (state.py)
     # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
 
-    dice = MaelstromDice()
-    play_state = MaelstromPlayState()
+    dice = dice_rules
+    play_state = state
 
     # ------------------------------------------------------------ the roll picker (picker.py)
 

@@ -38,7 +38,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import get_as, is_int, name_key
-from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
 from .state import chart_of, effects, house_of, permanent_willpower
@@ -163,7 +162,7 @@ def _distribution(pool: int, difficulty: int, threshold: int) -> tuple[tuple[int
     return tuple((i - 1, p) for i, p in enumerate(out) if p)
 
 
-def odds(request: Any, default_difficulty: int = 6) -> dict[str, Any]:
+def pool_odds(request: Any, default_difficulty: int = 6) -> dict[str, Any]:
     pool, difficulty, threshold = parse(request, default_difficulty)
     dist = dict(_distribution(pool, difficulty, threshold))
     return {
@@ -177,7 +176,7 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 'es' if word.endswith(('h', 's')) else 's'}"
 
 
-def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str, Any]:
+def pool_roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str, Any]:
     pool, difficulty, threshold = parse(request, default_difficulty)
     missing = missing_specialties(request) if threshold else []
     faces = roller.roll(pool, 10) if pool else []
@@ -226,7 +225,7 @@ def roll(request: Any, roller: Roller, default_difficulty: int = 6) -> dict[str,
 # ----------------------------------------------------------------- rollables
 
 
-def rollables(
+def sheet_pools(
     build: dict, report: Report, state: Any, catalogue: dict, chart: list[dict], start: int, difficulty: int
 ) -> list[dict[str, Any]]:
     """Attribute + ability pools (wound penalty applied), attributes alone and willpower.
@@ -297,26 +296,26 @@ def rollables(
     return out
 
 
-class MaelstromDice(Dice):
-    """Maelstrom's d10 pools as the engine's ``Dice`` (the functions above), the campaign's default
-    difficulty filling a request that names none."""
+# ------------------------------------------------ the engine's dice hooks (engine/interfaces.py)
+# The campaign's default difficulty fills a request that names none.
 
-    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
-        return odds(request, house_of(ctx).default_difficulty)
 
-    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
-        return roll(request, roller, house_of(ctx).default_difficulty)
+def odds(request: Any, *, ctx: Context) -> dict[str, Any]:
+    return pool_odds(request, house_of(ctx).default_difficulty)
 
-    def rollables(
-        self, *, build: dict, report: Report, state: dict | None, ctx: Context
-    ) -> list[dict[str, Any]]:
-        h = house_of(ctx)
-        return rollables(
-            build,
-            report,
-            state,
-            ctx.catalogue,
-            chart_of(report, h.health_chart),
-            h.willpower_start,
-            h.default_difficulty,
-        )
+
+def roll(request: Any, roller: Roller, *, ctx: Context) -> dict[str, Any]:
+    return pool_roll(request, roller, house_of(ctx).default_difficulty)
+
+
+def rollables(build: dict, report: Report, state: dict | None, *, ctx: Context) -> list[dict[str, Any]]:
+    h = house_of(ctx)
+    return sheet_pools(
+        build,
+        report,
+        state,
+        ctx.catalogue,
+        chart_of(report, h.health_chart),
+        h.willpower_start,
+        h.default_difficulty,
+    )

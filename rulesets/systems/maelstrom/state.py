@@ -42,7 +42,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
 from rulesets.engine.fields import action_amount, is_int
-from rulesets.engine.interfaces import PlayState
 from rulesets.engine.report import Issue, Report
 
 from .character import House, house
@@ -64,7 +63,7 @@ def permanent_willpower(build: dict, report: Report, start: int) -> int:
     return value if is_int(value) and value >= 0 else start
 
 
-def initial_state(build: dict, report: Report, chart: list[dict], start: int) -> dict[str, Any]:
+def fresh_state(build: dict, report: Report, chart: list[dict], start: int) -> dict[str, Any]:
     return {
         "health": [None] * len(chart),
         "willpower": permanent_willpower(build, report, start),
@@ -74,7 +73,7 @@ def initial_state(build: dict, report: Report, chart: list[dict], start: int) ->
     }
 
 
-def check_state(state: Any, chart: list[dict], permanent: int) -> list[Issue]:
+def check_track(state: Any, chart: list[dict], permanent: int) -> list[Issue]:
     if not isinstance(state, dict):
         return [Issue("state.malformed", "", "The play state must be an object.")]
     issues: list[Issue] = []
@@ -436,36 +435,32 @@ def play_of(build: dict, report: Report, ctx: Context) -> tuple[list[dict], int,
 apply_action = action
 
 
-class MaelstromPlayState(PlayState):
-    """Maelstrom's play state as the engine's ``PlayState``: the health track and willpower."""
+# ------------------------------------------ the engine's play-state hooks (engine/interfaces.py)
+# The health track and willpower, under the campaign's house rules (``play_of``).
 
-    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        h = house_of(ctx)
-        return initial_state(build, report, chart_of(report, h.health_chart), h.willpower_start)
 
-    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
-        chart, permanent, _ = play_of(build, report, ctx)
-        return check_state(state, chart, permanent)
+def initial_state(build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
+    h = house_of(ctx)
+    return fresh_state(build, report, chart_of(report, h.health_chart), h.willpower_start)
 
-    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        chart, permanent, _ = play_of(build, report, ctx)
-        return effects(state, chart, permanent)
 
-    def state_sections(
-        self, *, state: dict, build: dict, report: Report, ctx: Context
-    ) -> list[dict[str, Any]]:
-        chart, permanent, h = play_of(build, report, ctx)
-        return sections(state, chart, permanent, h.willpower_recovery_hours)
+def check_state(state: Any, build: dict, report: Report, *, ctx: Context) -> list[Issue]:
+    chart, permanent, _ = play_of(build, report, ctx)
+    return check_track(state, chart, permanent)
 
-    def state_action(
-        self,
-        *,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        ctx: Context,
-        roller: Roller | None,
-    ) -> tuple[dict, str]:
-        chart, permanent, _ = play_of(build, report, ctx)
-        return apply_action(state, action, chart, permanent)
+
+def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
+    chart, permanent, _ = play_of(build, report, ctx)
+    return effects(state, chart, permanent)
+
+
+def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
+    chart, permanent, h = play_of(build, report, ctx)
+    return sections(state, chart, permanent, h.willpower_recovery_hours)
+
+
+def state_action(
+    state: dict, action: dict, build: dict, report: Report, *, ctx: Context, roller: Roller | None = None
+) -> tuple[dict, str]:
+    chart, permanent, _ = play_of(build, report, ctx)
+    return apply_action(state, action, chart, permanent)

@@ -17,8 +17,6 @@ from rulesets.engine.ruleset import Ruleset
 from . import character as build_rules
 from . import dice, distance
 from . import state as state_rules
-from .dice import OurDnDDice
-from .state import OurDnDPlayState
 
 
 class OurDnD(Ruleset):
@@ -131,10 +129,11 @@ class OurDnD(Ruleset):
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
     # ------------------------------------------------ dice (dice.py), play state (state.py)
-    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
+    # The base class's odds, roll, rollables and play-state hooks call these modules' functions by
+    # name (engine/interfaces.py).
 
-    dice = OurDnDDice()
-    play_state = OurDnDPlayState()
+    dice = dice
+    play_state = state_rules
 
     def odds_chart(self, answer: dict[str, Any]) -> list[tuple[str, float]] | None:
         """A check's answer overlaps (success includes critical, failure is left out): the chart

@@ -23,7 +23,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller, convolve, die, keep_highest, keep_lowest
 from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import get_as, is_int
-from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
 from .character import EFFORT_DICE, STATS
@@ -179,18 +178,3 @@ def rollables(build: dict, report: Report, ctx: Context, state: dict | None = No
             }
         )
     return out
-
-
-class OurDnDDice(Dice):
-    r"""Our D\&D's core roll as the engine's ``Dice`` (the functions above)."""
-
-    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
-        return odds(request, ctx=ctx)
-
-    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
-        return roll(request, roller, ctx=ctx)
-
-    def rollables(
-        self, *, build: dict, report: Report, state: dict | None, ctx: Context
-    ) -> list[dict[str, Any]]:
-        return rollables(build, report, ctx, state)

@@ -41,7 +41,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import OddsError, StateError
 from rulesets.engine.fields import action_amount, get_as, is_int
-from rulesets.engine.interfaces import PlayState
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -484,33 +483,3 @@ def state_action(
             "/action",
         )
     return step(_Play(st, action, build, report, ctx, roller or Roller(), max_hp(build, report, ctx), name))
-
-
-class OurDnDPlayState(PlayState):
-    r"""Our D\&D's play state as the engine's ``PlayState`` (the functions above)."""
-
-    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        return initial_state(build, report, ctx)
-
-    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
-        return check_state(state, build, report, ctx)
-
-    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        return state_effects(build, report, ctx, state)
-
-    def state_sections(
-        self, *, state: dict, build: dict, report: Report, ctx: Context
-    ) -> list[dict[str, Any]]:
-        return state_sections(build, report, ctx, state)
-
-    def state_action(
-        self,
-        *,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        ctx: Context,
-        roller: Roller | None,
-    ) -> tuple[dict, str]:
-        return state_action(state, action, build, report, ctx, roller)

@@ -27,9 +27,9 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
+from . import dice as dice_rules
 from . import loadout
-from .dice import PandoDice
-from .state import PandoPlayState
+from . import state as play_rules
 
 
 class PandoRuleset(Ruleset):
@@ -97,10 +97,11 @@ class PandoRuleset(Ruleset):
         return build_rules.blank_build(name, budget, ctx or self._default_context)
 
     # ------------------------------------------------ dice (dice.py), play state (state.py)
-    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
+    # The base class's odds, roll, rollables and play-state hooks call these modules' functions by
+    # name (engine/interfaces.py).
 
-    dice = PandoDice()
-    play_state = PandoPlayState()
+    dice = dice_rules
+    play_state = play_rules
 
     def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
         """Bleeding effects end with the last Bleeding source of the exhaustion list (a bandage, a

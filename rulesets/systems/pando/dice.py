@@ -14,7 +14,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import get_as, is_int
-from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
 from . import state as play
@@ -83,7 +82,7 @@ def _roll_choice(attr: str, value: int, level: int) -> dict[str, Any]:
     }
 
 
-def rollables(
+def sheet_rolls(
     build: dict,
     report: Report,
     effects: dict[str, Any],
@@ -243,18 +242,18 @@ def _item_rollable(
     return rollable
 
 
-class PandoDice(Dice):
-    """Pando's efficiency roll as the engine's ``Dice`` (the functions above)."""
+# ------------------------------------------------ the engine's dice hooks (engine/interfaces.py)
 
-    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
-        return {"ep": efficiency_odds(*parse_roll(request))}
 
-    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
-        return efficiency_roll(request, roller)
+def odds(request: Any, *, ctx: Context) -> dict[str, Any]:
+    return {"ep": efficiency_odds(*parse_roll(request))}
 
-    def rollables(
-        self, *, build: dict, report: Report, state: dict | None, ctx: Context
-    ) -> list[dict[str, Any]]:
-        # The play state's effects (lame arms, wounds) change what the sheet can roll.
-        fx = play.effects(state, play.body_of(build, report, ctx)) if isinstance(state, dict) else {}
-        return rollables(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
+
+def roll(request: Any, roller: Roller, *, ctx: Context) -> dict[str, Any]:
+    return efficiency_roll(request, roller)
+
+
+def rollables(build: dict, report: Report, state: dict | None, *, ctx: Context) -> list[dict[str, Any]]:
+    # The play state's effects (lame arms, wounds) change what the sheet can roll.
+    fx = play.effects(state, play.body_of(build, report, ctx)) if isinstance(state, dict) else {}
+    return sheet_rolls(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))

@@ -44,7 +44,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
 from rulesets.engine.fields import get_as, is_int, whole_or
-from rulesets.engine.interfaces import PlayState
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -102,7 +101,7 @@ class Body:
         return max((p.get(key, 0) for p in self.protection.values()), default=0)
 
 
-def initial_state(body: Body) -> dict[str, Any]:
+def fresh_state(body: Body) -> dict[str, Any]:
     return {
         "stamina": body.max_stamina if is_int(body.max_stamina) and body.max_stamina > 0 else 0,
         "harm": {p: 0 for p in body.parts},
@@ -114,7 +113,7 @@ def initial_state(body: Body) -> dict[str, Any]:
 
 def normalise(state: Any, body: Body) -> dict[str, Any]:
     """A clean copy of ``state``: well-formed values kept, the rest back to their defaults."""
-    out = initial_state(body)
+    out = fresh_state(body)
     if not isinstance(state, dict):
         return out
     if is_int(state.get("stamina")) and state["stamina"] >= 0:
@@ -144,7 +143,7 @@ def normalise(state: Any, body: Body) -> dict[str, Any]:
     return out
 
 
-def check_state(state: Any, body: Body) -> list[Issue]:
+def check_body_state(state: Any, body: Body) -> list[Issue]:
     if not isinstance(state, dict):
         return [Issue("state.malformed", "", "The play state must be an object.")]
     issues: list[Issue] = []
@@ -775,31 +774,27 @@ def body_of(build: dict, report: Report, ctx: Context) -> Body:
     return Body(build if isinstance(build, dict) else {}, report, ctx.catalogue, ctx.settings)
 
 
-class PandoPlayState(PlayState):
-    """Pando's play state as the engine's ``PlayState``: harm on a body of parts (the functions above)."""
+# ------------------------------------------ the engine's play-state hooks (engine/interfaces.py)
+# Harm on a body of parts: each hook works on the character's ``body_of`` its build.
 
-    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        return initial_state(body_of(build, report, ctx))
 
-    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
-        return check_state(state, body_of(build, report, ctx))
+def initial_state(build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
+    return fresh_state(body_of(build, report, ctx))
 
-    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        return effects(state, body_of(build, report, ctx))
 
-    def state_sections(
-        self, *, state: dict, build: dict, report: Report, ctx: Context
-    ) -> list[dict[str, Any]]:
-        return sections(state, build, body_of(build, report, ctx), ctx.catalogue)
+def check_state(state: Any, build: dict, report: Report, *, ctx: Context) -> list[Issue]:
+    return check_body_state(state, body_of(build, report, ctx))
 
-    def state_action(
-        self,
-        *,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        ctx: Context,
-        roller: Roller | None,
-    ) -> tuple[dict, str]:
-        return apply(state, action, build, body_of(build, report, ctx))
+
+def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
+    return effects(state, body_of(build, report, ctx))
+
+
+def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
+    return sections(state, build, body_of(build, report, ctx), ctx.catalogue)
+
+
+def state_action(
+    state: dict, action: dict, build: dict, report: Report, *, ctx: Context, roller: Roller | None = None
+) -> tuple[dict, str]:
+    return apply(state, action, build, body_of(build, report, ctx))

@@ -18,8 +18,7 @@ from rulesets.engine.ruleset import Ruleset
 from . import character as build_rules
 from . import dice as dice_rules
 from . import party
-from .dice import ParagonDice
-from .state import ParagonPlayState
+from . import state as play_rules
 
 
 class Paragon(Ruleset):
@@ -77,10 +76,11 @@ class Paragon(Ruleset):
         return build_rules.blank_build(self.slug, name, budget, ctx or self.context())
 
     # ------------------------------------------------ dice (dice.py), play state (state.py)
-    # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).
+    # The base class's odds, roll, rollables and play-state hooks call these modules' functions by
+    # name (engine/interfaces.py).
 
-    dice = ParagonDice()
-    play_state = ParagonPlayState()
+    dice = dice_rules
+    play_state = play_rules
 
     # ------------------------------------------------- effects (content/effects.json), party.py
     # Tired and incapacitated are native: state.py keeps them (``imposed``, Stamina 0, Health below

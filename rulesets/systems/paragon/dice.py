@@ -29,7 +29,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller, exploding, sum_dice
 from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import get_as, is_int
-from rulesets.engine.interfaces import Dice
 from rulesets.engine.report import Report
 
 from .state import state_effects
@@ -272,18 +271,3 @@ def changed_rollable(rollable: dict[str, Any]) -> dict[str, Any]:
     if label.endswith(")") and " (" in label and is_int(force) and is_int(skill):
         label = f"{label.rsplit(' (', 1)[0]} ({check_text(force, skill)})"
     return {**rollable, "request": request, "label": label}
-
-
-class ParagonDice(Dice):
-    """Paragon's core roll as the engine's ``Dice`` (the functions above)."""
-
-    def odds(self, *, request: Any, ctx: Context) -> dict[str, Any]:
-        return odds(request, ctx=ctx)
-
-    def roll(self, *, request: Any, roller: Roller, ctx: Context) -> dict[str, Any]:
-        return roll(request, roller, ctx=ctx)
-
-    def rollables(
-        self, *, build: dict, report: Report, state: dict | None, ctx: Context
-    ) -> list[dict[str, Any]]:
-        return rollables(build, report, ctx, state)

@@ -29,7 +29,6 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
 from rulesets.engine.fields import action_amount, get_as, is_int
-from rulesets.engine.interfaces import PlayState
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
@@ -576,33 +575,3 @@ def _stamina_morale(st: dict, before: int, after: int, roller: Roller | None) ->
             st["pools"]["morale"] = max(0, was - loss)
             log += f" Stamina {why}: lose {loss} Morale ({was} → {st['pools']['morale']})."
     return log
-
-
-class ParagonPlayState(PlayState):
-    """Paragon's play state as the engine's ``PlayState`` (the functions above)."""
-
-    def initial_state(self, *, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        return initial_state(build, report, ctx)
-
-    def check_state(self, *, state: Any, build: dict, report: Report, ctx: Context) -> list[Issue]:
-        return check_state(state, build, report, ctx)
-
-    def state_effects(self, *, state: dict, build: dict, report: Report, ctx: Context) -> dict[str, Any]:
-        return state_effects(build, report, ctx, state)
-
-    def state_sections(
-        self, *, state: dict, build: dict, report: Report, ctx: Context
-    ) -> list[dict[str, Any]]:
-        return state_sections(build, report, ctx, state)
-
-    def state_action(
-        self,
-        *,
-        state: dict,
-        action: dict,
-        build: dict,
-        report: Report,
-        ctx: Context,
-        roller: Roller | None,
-    ) -> tuple[dict, str]:
-        return state_action(state, action, build, report, ctx, roller)

@@ -625,7 +625,7 @@ class MaelstromCombat(CombatRules):
         request = self._with_effects(
             target, {"pool": pool, "difficulty": difficulty, "threshold": 0}, SOAK_ATTRIBUTE, notes
         )
-        roll = dice.roll(request, roller)
+        roll = dice.pool_roll(request, roller)
         faces = ", ".join(map(str, roll["faces"])) or "no dice"
         how = f", {notes[0]}" if notes else ""
         return (
@@ -661,7 +661,7 @@ class MaelstromCombat(CombatRules):
                 f"{attack['label']}: use one of {', '.join(attack['weapons'])} (not {wid!r}).",
             )
         request, notes = self._pool(actor, attack["attribute"], attack["ability"], es)
-        roll = dice.roll(request, roller)
+        roll = dice.pool_roll(request, roller)
         how = f" ({'; '.join(notes)})" if notes else ""
         head = (
             f"{actor.name} attacks {target.name} with the {weapon['name'].lower()}: {request['pool']} dice"
@@ -704,7 +704,7 @@ class MaelstromCombat(CombatRules):
         if ability is not None and ability not in abilities:
             raise CombatRefused("maelstrom.unknown_trait", f"{ability!r} is not an ability.")
         request, notes = self._pool(actor, attr, ability, es)
-        roll = dice.roll(request, roller)
+        roll = dice.pool_roll(request, roller)
         what = self.attributes[attr]["name"] + (f" + {abilities[ability]['name']}" if ability else "")
         note = get_as(action, "note", str, "")
         how = f" ({'; '.join(notes)})" if notes else ""
@@ -730,7 +730,7 @@ class MaelstromCombat(CombatRules):
                 "maelstrom.invalid_difficulty", "The difficulty is a whole number from 2 to 10."
             )
         request = self._willpower_request(actor, fx, difficulty)
-        roll = dice.roll(request, roller)
+        roll = dice.pool_roll(request, roller)
         note = get_as(action, "note", str, "")
         against = f" against {note.strip()[:120]}" if note.strip() else ""
         names = named.names_reaching(actor.state, "willpower")
