@@ -41,58 +41,124 @@ plain module-level function of its folder's ``dice.py`` and ``state.py``, wired 
 ``dice = dice_module`` and ``play_state = state_module``. The engine calls every dice and
 play-state function *by name* (``request=``, ``roller=``, ``build=``, ``report=``, ``state=``,
 ``action=``, ``ctx=``), so a function takes those arguments in any order it likes; no class is
-needed to reorder them. A minimal complete ruleset, one folder ``rulesets/systems/coin/``::
+needed to reorder them.
 
-    # __init__.py: wiring only
+A minimal complete ruleset
+--------------------------
+One folder, ``rulesets/systems/toss/``, and its word in ``rulesets.systems.ORDER`` (the registry
+finds the folder). The tests run it as it is written here (tests/minimal_ruleset/;
+tests/rulesets/test_minimal_ruleset.py holds this text to those files). The contract tests and the
+benches need only a valid ``build`` and an answerable ``odds`` request (engine/examples.py lists
+what more a ruleset may give them), in ``content/examples.json``::
+
+    {"build": {"ruleset": "toss", "name": "Penny", "budget": {"coins": 4}, "luck": 2}, "odds": {"coins": 2}}
+
+``__init__.py``, wiring only (every hook of ``Ruleset`` has a default but ``check``)::
+
     from pathlib import Path
+
     from rulesets.engine import Context, Report, Ruleset, is_int
+
     from . import dice, state
 
-    class Coin(Ruleset):
-        slug, name, currencies = "coin", "Coin", ("coins",)
+
+    class Toss(Ruleset):
+        slug = "toss"
+        name = "Toss"
+        currencies = ("coins",)
         known_keys = frozenset({"luck"})
-        content_dir = Path(__file__).parent / "content"  # examples.json, house.json, …
-        dice = dice            # the module: its odds, roll and rollables
-        play_state = state     # the module: its initial_state, check_state, …
+        content_dir = Path(__file__).parent / "content"  # examples.json: a valid build, an odds request
+        dice = dice  # the module: odds, roll, rollables
+        play_state = state  # the module: initial_state, check_state, state_effects, …
 
         def check(self, build: dict, report: Report, ctx: Context) -> None:
             luck = build.get("luck", 1)
             if not is_int(luck) or not 1 <= luck <= 5:
-                report.error("coin.luck_invalid", "/luck", "Luck is a whole number from 1 to 5.")
+                report.error("toss.luck_invalid", "/luck", "Luck is a whole number from 1 to 5.")
                 return
             report.charge("coins", 2 * (luck - 1), path="/luck", label=f"Luck {luck}")
             report.derived["luck"] = luck
 
-    RULESET = Coin()
 
-    # dice.py
+    RULESET = Toss()
+
+``dice.py``, the ``Dice`` hooks as plain functions::
+
+    from typing import Any
+
     from rulesets.engine import Context, OddsError, Report, Roller, is_int
 
-    def odds(request, *, ctx: Context) -> dict:
+
+    def odds(request: Any, *, ctx: Context) -> dict[str, float]:
         coins = request.get("coins") if isinstance(request, dict) else None
         if not is_int(coins) or not 1 <= coins <= 10:
             raise OddsError("Flip 1 to 10 coins.")
         return {"success": 1 - 0.5**coins, "failure": 0.5**coins}
 
-    def roll(request, roller: Roller, *, ctx: Context) -> dict:
-        odds(request, ctx=ctx)
-        faces = roller.roll(request["coins"], 2)
-        heads = faces.count(2)
-        outcome = "success" if heads else "failure"
-        return {"faces": faces, "total": heads, "outcome": outcome, "text": f"{heads} heads: {outcome}"}
 
-    def rollables(build: dict, report: Report, state, *, ctx: Context) -> list[dict]:
+    def roll(request: Any, roller: Roller, *, ctx: Context) -> dict[str, Any]:
+        odds(request, ctx=ctx)
+        faces = roller.roll(request["coins"], 2)  # a 2 is heads
+        outcome = "success" if 2 in faces else "failure"
+        return {"faces": faces, "total": faces.count(2), "outcome": outcome, "text": f"{faces}: {outcome}"}
+
+
+    def rollables(build: dict, report: Report, state: dict | None, *, ctx: Context) -> list[dict[str, Any]]:
         luck = report.derived.get("luck", 1)
         return [{"id": "flip", "label": f"Flip {luck} coins", "request": {"coins": luck}}]
 
-    # state.py: initial_state, check_state, state_effects, state_sections, state_action
-    # (interfaces.py ``PlayState`` has each one's arguments and answer); without it the sheet
-    # shows no play state.
+``state.py``, the ``PlayState`` hooks (without it the sheet shows no play state)::
 
-``content/examples.json`` (a valid ``build`` and an answerable ``odds`` request) is all the
-contract tests and the benches need; one word in ``rulesets.systems.ORDER`` lists it (the
-registry finds the folder). tests/plugin_ruleset/ is this ruleset grown whole (gear, effects,
-combat, its templates), written with plain functions.
+    from typing import Any
+
+    from rulesets.engine import Context, Issue, Report, Roller, StateError, is_int
+
+    LIVES = 3
+
+
+    def initial_state(build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
+        return {"lives": LIVES}
+
+
+    def check_state(state: Any, build: dict, report: Report, *, ctx: Context) -> list[Issue]:
+        lives = state.get("lives") if isinstance(state, dict) else None
+        if not is_int(lives) or not 0 <= lives <= LIVES:
+            return [Issue("toss.lives_invalid", "/lives", f"Lives are 0 to {LIVES}.")]
+        return []
+
+
+    def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
+        return {}  # lives change no number
+
+
+    def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
+        lives = state.get("lives", LIVES)
+        pool = {
+            "id": "lives",
+            "label": "Lives",
+            "path": "/lives",
+            "value": lives,
+            "min": 0,
+            "max": LIVES,
+            "status": "",
+        }
+        lose = {"action": "lose_life", "label": "Lose a life", "fields": []}
+        return [{"id": "lives", "label": "Lives", "kind": "pools", "items": [pool], "actions": [lose]}]
+
+
+    def state_action(
+        state: dict, action: dict, build: dict, report: Report, *, ctx: Context, roller: Roller | None = None
+    ) -> tuple[dict, str]:
+        lives = state.get("lives", LIVES)
+        if action.get("action") != "lose_life":
+            raise StateError("state.unknown_action", "Toss knows one action: lose a life.")
+        if lives <= 0:
+            raise StateError("toss.no_lives", "No lives left to lose.", "/lives")
+        return {**state, "lives": lives - 1}, f"Lost a life ({lives - 1} left)."
+
+Then, as a folder grows: ``make_combat`` (a ``CombatRules`` subclass), the words and pages of
+presentation.py, the gear of equipment.py, templates/<slug>/. tests/plugin_ruleset/ ("Coin") is
+such a ruleset grown whole, written with plain functions for its dice and play state.
 """
 
 from __future__ import annotations
