@@ -18,7 +18,8 @@ The contract
     (a well-formed content id), ``Context`` (the campaign's house rules and homebrew, passed to
     every hook), ``Report`` and ``Issue`` (what ``check`` fills in: errors are values),
     ``Dice`` and ``PlayState`` (the dice and play-state hooks, ``DICE_METHODS`` and
-    ``PLAY_STATE_METHODS`` their names; see "Hooks" below), ``Roller`` and ``FixedRoller``
+    ``PLAY_STATE_METHODS`` their names; see "Hooks" below; ``wiring_problems`` says what keeps the
+    engine from a ruleset's hooks), ``Roller`` and ``FixedRoller``
     (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals).
 Combat
     ``CombatRules`` (the base class of a ruleset's combat hooks), ``Fighter``, ``ActionSpec``,
@@ -171,7 +172,7 @@ from .context import ID_RE, NPC_PHASE, Context
 from .dice import FixedRoller, Roller, convolve, die, exploding, keep_highest, keep_lowest, sum_dice
 from .errors import OddsError, RollInputError, StateError
 from .fields import action_amount, get_as, is_int, lookup, name_key, whole_number, whole_or
-from .interfaces import DICE_METHODS, PLAY_STATE_METHODS, Dice, PlayState
+from .interfaces import DICE_METHODS, PLAY_STATE_METHODS, Dice, PlayState, wiring_problems
 from .modifiers import Stacked, stack
 from .pointer import ptr
 from .report import Issue, Report
@@ -223,6 +224,7 @@ __all__ = [
     "validate",
     "whole_number",
     "whole_or",
+    "wiring_problems",
     "words",
 ]
 

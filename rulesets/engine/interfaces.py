@@ -25,6 +25,9 @@ the contract test (tests/rulesets/test_interfaces.py) checks every registered ru
 
 from __future__ import annotations
 
+import inspect
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -104,3 +107,43 @@ class PlayState(Protocol):
 #: The methods of each interface, for the contract test and anyone checking a plugin's wiring.
 DICE_METHODS = ("odds", "roll", "rollables")
 PLAY_STATE_METHODS = ("initial_state", "check_state", "state_effects", "state_sections", "state_action")
+
+#: Each interface: the ``Ruleset`` attribute it is wired on, its methods, and the folder's module.
+WIRING = (("dice", Dice, DICE_METHODS, "dice.py"), ("play_state", PlayState, PLAY_STATE_METHODS, "state.py"))
+
+
+def takes_by_name(fn: Any, names: list[str]) -> bool:
+    """Whether ``fn`` can be called with exactly these keyword arguments (how the engine calls a hook)."""
+    try:
+        inspect.signature(fn).bind(**dict.fromkeys(names))
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def wiring_problems(ruleset: Any) -> list[str]:
+    """What keeps the engine from a ruleset's dice and play-state hooks, one sentence each (none:
+    ``[]``): a wired module or object without one of the hooks, a hook that does not take the
+    interface's arguments by name, or a ``dice.py`` / ``state.py`` of its folder that it does not
+    wire (its functions would be ignored). ``manage.py check`` reports them (rulesets/checks.py)."""
+    problems = []
+    module = sys.modules.get(type(ruleset).__module__)
+    in_folder = Path(getattr(module, "__file__", None) or "").name == "__init__.py"
+    for attribute, interface, methods, filename in WIRING:
+        wired = getattr(ruleset, attribute, None)
+        if wired is None:
+            if in_folder and (ruleset.package_dir / filename).is_file():
+                problems.append(
+                    f"its {filename} is not wired: the engine ignores it until the Ruleset says "
+                    f"{attribute} = <that module>."
+                )
+            continue
+        for name in methods:
+            hook = getattr(wired, name, None)
+            wanted = [p for p in inspect.signature(getattr(interface, name)).parameters if p != "self"]
+            if not callable(hook):
+                problems.append(f"{attribute} has no {name}.")
+            elif not takes_by_name(hook, wanted):
+                named = ", ".join(f"{n}=" for n in wanted)
+                problems.append(f"{attribute}.{name} does not take its arguments by name ({named}).")
+    return problems

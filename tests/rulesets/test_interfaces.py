@@ -6,13 +6,24 @@ name, the campaign's context resolved."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import pytest
+from django.core import checks
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
 
 from rulesets.engine import registry
 from rulesets.engine.errors import StateError
-from rulesets.engine.interfaces import DICE_METHODS, PLAY_STATE_METHODS, Dice, PlayState
+from rulesets.engine.interfaces import (
+    DICE_METHODS,
+    PLAY_STATE_METHODS,
+    Dice,
+    PlayState,
+    takes_by_name,
+    wiring_problems,
+)
 from rulesets.engine.ruleset import Ruleset
 from tests.plugin_ruleset import RULESET as COIN
 
@@ -39,15 +50,6 @@ def _parameters(fn) -> list[tuple[str, object, object]]:
     return [(p.name, p.kind, p.default) for p in params]
 
 
-def _takes_by_name(fn, names: list[str]) -> bool:
-    """Whether ``fn`` can be called with exactly these keyword arguments (the engine's call)."""
-    try:
-        inspect.signature(fn).bind(**dict.fromkeys(names))
-    except TypeError:
-        return False
-    return True
-
-
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
 @pytest.mark.parametrize(
     ("attribute", "interface", "methods"),
@@ -64,7 +66,7 @@ def test_every_ruleset_wires_hooks_that_take_the_interfaces_arguments_by_name(
     for name in methods:
         expected = _parameters(getattr(interface, name))
         assert all(kind is inspect.Parameter.KEYWORD_ONLY for _, kind, _ in expected)  # one order: none
-        assert _takes_by_name(getattr(wired, name), [n for n, _, _ in expected]), f"{attribute}.{name}"
+        assert takes_by_name(getattr(wired, name), [n for n, _, _ in expected]), f"{attribute}.{name}"
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
@@ -86,9 +88,7 @@ def test_a_hook_that_cannot_take_the_arguments_by_name_is_told_apart():
     def odds_other_names(req, *, context):
         return {}
 
-    assert [
-        _takes_by_name(f, ["request", "ctx"]) for f in (odds, odds_positional_only, odds_other_names)
-    ] == [
+    assert [takes_by_name(f, ["request", "ctx"]) for f in (odds, odds_positional_only, odds_other_names)] == [
         True,
         False,
         False,
@@ -123,3 +123,72 @@ def test_a_ruleset_without_the_modules_gets_the_generic_defaults():
     assert refused.value.code == "state.unknown_action"
     with pytest.raises(NotImplementedError):
         rs.odds({})
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=IDS)
+def test_every_ruleset_is_wired_without_a_problem(ruleset):
+    assert wiring_problems(ruleset) == []
+
+
+def _folder(tmp_path, monkeypatch, name: str, files: dict[str, str]):
+    """A ruleset folder ``name`` (a package on the path) with these files; its ``RULESET``."""
+    (tmp_path / name).mkdir()
+    for filename, text in files.items():
+        (tmp_path / name / filename).write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return importlib.import_module(name).RULESET
+
+
+RULESET_HEAD = (
+    "from rulesets.engine import Ruleset\n"
+    "from . import dice as dice_rules\n"
+    "class Toy(Ruleset):\n"
+    "    slug, name = {slug!r}, 'Toy'\n"
+    "    def check(self, build, report, ctx):\n"
+    "        pass\n"
+)
+
+
+def test_a_dice_module_left_unwired_is_a_problem_not_silence(tmp_path, monkeypatch):
+    """The sixth ruleset of the issue: its module functions were ignored, its odds a NotImplementedError."""
+    toy = _folder(
+        tmp_path,
+        monkeypatch,
+        "toy_unwired",
+        {
+            "__init__.py": RULESET_HEAD.format(slug="toy_unwired") + "RULESET = Toy()\n",
+            "dice.py": "def odds(request, *, ctx):\n    return {'success': 1.0}\n",
+        },
+    )
+    assert wiring_problems(toy) == [
+        "its dice.py is not wired: the engine ignores it until the Ruleset says dice = <that module>."
+    ]
+
+
+def test_a_hook_missing_or_taking_other_names_is_a_problem(tmp_path, monkeypatch):
+    toy = _folder(
+        tmp_path,
+        monkeypatch,
+        "toy_misnamed",
+        {
+            "__init__.py": RULESET_HEAD.format(slug="toy_misnamed")
+            + "    dice = dice_rules\nRULESET = Toy()\n",
+            "dice.py": "def odds(request, *, ctx):\n    return {}\n"
+            "def roll(req, roller, *, context):\n    return {}\n",
+        },
+    )
+    assert wiring_problems(toy) == [
+        "dice.roll does not take its arguments by name (request=, roller=, ctx=).",
+        "dice has no rollables.",
+    ]
+    registry.register(toy)
+    try:
+        with pytest.raises(SystemCheckError) as failed:
+            call_command("check")
+        assert "(rulesets.E002) The ruleset 'toy_misnamed': dice has no rollables." in str(failed.value)
+        assert [m.id for m in checks.run_checks() if m.id and m.id.startswith("rulesets.")] == [
+            "rulesets.W002",
+            "rulesets.W002",
+        ]
+    finally:
+        registry.unregister(toy.slug)
