@@ -7,4 +7,6 @@ urlpatterns = [
     path("", include("characters.advancement.api")),  # awards, advancements, ledger
     path("", include("characters.effects.api")),  # rollables, effects
     path("", include("characters.party.api")),  # the party, who should roll
+    path("", include("characters.sheet.api")),  # play actions and rolls over the API
+    path("", include("characters.table.api")),  # the table's roll feed
 ]

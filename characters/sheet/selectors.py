@@ -219,6 +219,9 @@ def rollable_by_id(rules: SheetRules, rollable_id: str) -> dict[str, Any] | None
     return None
 
 
+#: The sheet's Notes block's action: the play state's own ``notes`` text (rulesets that keep one).
+NOTES = "set_notes"
+
 #: The rollable id of the roll a ruleset's picker composes (``Ruleset.picked_roll``).
 PICKED = Ruleset.PICKED
 
@@ -371,6 +374,17 @@ def campaign_roll_feed(*, campaign, viewer, limit: int = 20) -> list[RollLog]:
         RollLog.objects.filter(campaign=campaign), campaign_gm_id=campaign.gm_id, viewer=viewer
     )
     return list(rolls.select_related("user", "character").order_by("-created", "-id")[:limit])
+
+
+def campaign_roll_page(*, campaign, viewer, before: int | None = None, limit: int = 20) -> list[RollLog]:
+    """The table's rolls that ``viewer`` (a member) may see, newest first, older than the roll
+    ``before`` when given (a cursor by id: ids only grow)."""
+    rolls = _visible_rolls(
+        RollLog.objects.filter(campaign=campaign), campaign_gm_id=campaign.gm_id, viewer=viewer
+    )
+    if before is not None:
+        rolls = rolls.filter(pk__lt=before)
+    return list(rolls.select_related("user", "character").order_by("-id")[:limit])
 
 
 # ------------------------------------------------------------------ the table's numbers

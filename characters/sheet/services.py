@@ -23,6 +23,7 @@ from django.db import transaction
 from characters.models import Character, CharacterVersion, RollLog
 from characters.selectors import can_edit_build, can_edit_state, character_for_user
 from characters.sheet.selectors import (
+    NOTES,
     PICKED,
     _hook,
     character_context,
@@ -161,8 +162,6 @@ def _apply_action(
         raise StateError("state.unknown_action", f"{ruleset.name} has no play-state actions yet.") from None
 
 
-#: The sheet's Notes block: the play state's own ``notes`` text (rulesets that keep one).
-NOTES = "set_notes"
 NOTES_LENGTH = 10_000
 
 

@@ -120,6 +120,21 @@ def test_the_api_s_patch_reaches_the_open_sheets(layer, table):
     assert to_owner["version"] == character.version + 1
 
 
+def test_a_play_action_over_the_api_reaches_the_open_sheets(layer, table):
+    character = character_at_table(table, SLUG)
+
+    def act():
+        response = api_client(table["player"], token=True).post(
+            f"/api/v1/characters/{character.pk}/actions/",
+            {"action": "step", "path": HP, "delta": -1},
+            format="json",
+        )
+        assert response.status_code == 200
+
+    to_owner, to_gm = _heard_by_owner_and_gm(table, character, act)
+    assert to_owner == to_gm == {"character": character.pk, "version": character.version + 1, "build": False}
+
+
 def test_an_encounter_s_damage_reaches_the_open_sheets(layer, table):
     character = character_at_table(table, SLUG)
     e = combat.encounter_create(campaign=character.campaign, user=table["gm"], name="Ford")
