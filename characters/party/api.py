@@ -33,8 +33,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from characters.party.selectors import party_campaign, party_odds, party_view
-from config.api import api_view
-from config.schema import ErrorSerializer
+from characters.party.services import MAX_PARTY, party_rest
+from config.api import api_view, validated
+from config.schema import ErrorSerializer, StrictCharField
 
 E400 = OpenApiResponse(
     ErrorSerializer,
@@ -181,7 +182,54 @@ def party_odds_view(request, id):
     )
 
 
+class PartyRestRequestSerializer(serializers.Serializer):
+    characters = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        min_length=1,
+        max_length=MAX_PARTY,
+        help_text="The characters to rest (ids).",
+    )
+    kind = StrictCharField(
+        required=False,
+        allow_null=True,
+        max_length=80,
+        help_text="The rest to take, a name among each character's actions (default: its ruleset's rest).",
+    )
+
+
+class PartyRestResultSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.IntegerField(
+        help_text="200 rested; 404 no such character here; 422 the rules refuse."
+    )
+    message = serializers.CharField(help_text="What happened, in the game's words.")
+
+
+class PartyRestSerializer(serializers.Serializer):
+    results = PartyRestResultSerializer(many=True)
+
+
+@extend_schema(
+    tags=["play"],
+    summary="Rest chosen characters (GM only)",
+    description="Each character takes its own ruleset's rest (or `kind`, one of its actions), through the "
+    "sheet's own service: its row lock, a new version, live on every open sheet. One refused is its row "
+    "(`status` 422 and why) and stops no other.",
+    request=PartyRestRequestSerializer,
+    responses={200: PartyRestSerializer, 400: E400, 403: E403, 404: E404},
+)
+@api_view(["POST"])
+def party_rest_view(request, id):
+    campaign = party_campaign(user=request.user, campaign_id=id)
+    data = validated(PartyRestRequestSerializer, request)
+    results = party_rest(
+        gm=request.user, campaign=campaign, character_ids=data["characters"], kind=data.get("kind")
+    )
+    return Response({"results": results})
+
+
 urlpatterns = [
     path("campaigns/<int:id>/party/", party, name="api_campaign_party"),
     path("campaigns/<int:id>/party-odds/", party_odds_view, name="api_campaign_party_odds"),
+    path("campaigns/<int:id>/party-rest/", party_rest_view, name="api_campaign_party_rest"),
 ]

@@ -277,3 +277,19 @@ def odds_view(answer: dict[str, Any], *, characters: list[Character], ruleset: R
         "all": percent(answer["all"]),
         "missing": [names.get(pk, "") for pk in answer["missing"]],
     }
+
+
+# ------------------------------------------------------------------ the GM acts on the party
+
+
+def act_form(*, campaign: Campaign, cards: list[dict[str, Any]]) -> dict[str, Any]:
+    """The party page's "Act on the party" form: every character in play to tick (none ticked), the
+    rest (each character's ruleset's own) and the award (the ruleset's awardable currencies)."""
+    ruleset = registry.get(campaign.ruleset)
+    return {
+        "who": [{"id": c["id"], "name": c["name"], "owner": c["owner"]} for c in cards],
+        "currencies": [
+            {"id": c, "label": ruleset.currency_label(c, 2)}
+            for c in (ruleset.awardable_currencies if ruleset else ())
+        ],
+    }

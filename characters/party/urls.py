@@ -9,6 +9,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/party/", views.party_page, name="campaign_party"),
     path("campaigns/<int:campaign_id>/party/odds/", views.party_odds_answer, name="campaign_party_odds"),
     path("campaigns/<int:campaign_id>/party/cards/", views.party_cards, name="campaign_party_cards"),
+    path("campaigns/<int:campaign_id>/party/act/", views.party_act, name="campaign_party_act"),
     path(
         "campaigns/<int:campaign_id>/party/cards/<int:character_id>/",
         views.party_card,

@@ -10,14 +10,16 @@ its script fetches a changed character's card (``party_card``) and, after a reco
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
+from characters.advancement import services as awards
 from characters.models import Campaign, Character
 from characters.party import presenters
 from characters.party.selectors import (
@@ -28,10 +30,14 @@ from characters.party.selectors import (
     party_characters,
     party_odds,
 )
+from characters.party.services import party_rest
+from config.errors import SHOWN_INLINE
+from config.forms import FormInputError, check_post, post_text, post_whole_number, post_whole_numbers
 from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "characters/party/party.html"
 ANSWER_TEMPLATE = "characters/party/_party_odds_answer.html"
+ACT_ANSWER_TEMPLATE = "characters/party/_party_act_answer.html"
 
 
 def _answer(campaign: Campaign, characters: list[Character], values: dict) -> dict:
@@ -67,10 +73,12 @@ def party_page(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
     characters = party_characters(campaign=campaign)
     ruleset, ctx = campaign_rules(campaign)
     values = presenters.form_values(request.GET)
+    cards = presenters.party_cards(campaign=campaign, characters=characters)
     context = {
         "campaign": campaign,
         "ruleset_name": ruleset.name if ruleset else campaign.ruleset,
-        **presenters.party_cards(campaign=campaign, characters=characters),
+        **cards,
+        "act": presenters.act_form(campaign=campaign, cards=cards["cards"]),
         "form": presenters.odds_form(ruleset=ruleset, ctx=ctx, characters=characters, values=values)
         if ruleset
         else None,
@@ -143,3 +151,59 @@ def party_card(request: HtmxHttpRequest, campaign_id: int, character_id: int) ->
         "characters/party/_party_pending.html", context
     )
     return HttpResponse(html)
+
+
+@login_required
+@require_POST
+def party_act(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM acts on the ticked characters: ``do=rest`` (each its ruleset's rest; one refused stops
+    no other, and says why) or ``do=award`` (the award service, to those characters). htmx: the
+    answer block; a plain form: back to the page with the answer as messages. The cards and every
+    open sheet follow through their live updates."""
+    campaign = party_campaign(user=request.user, campaign_id=campaign_id)
+    rows: list[dict] = []
+    error = ""
+    try:
+        check_post(request.POST, labels={"characters": "Characters", "reason": "Reason", "amount": "Amount"})
+        chosen = post_whole_numbers(request.POST, "characters", label="Characters", max_value=2**63 - 1)
+        do = request.POST.get("do")
+        if not chosen:
+            error = "Tick the characters first: nobody is chosen."
+        elif do == "rest":
+            rows = [
+                {"ok": r["status"] == 200, "text": r["message"]}
+                for r in party_rest(gm=request.user, campaign=campaign, character_ids=chosen)
+            ]
+        elif do == "award":
+            currency = post_text(request.POST, "currency", label="Currency", max_length=80)
+            amount = post_whole_number(
+                request.POST, "amount", label="Amount", min_value=1, max_value=awards.MAX_AWARD
+            )
+            reason = post_text(request.POST, "reason", label="Reason", max_length=200)
+            written = awards.award_create(
+                gm=request.user,
+                campaign=campaign,
+                character_ids=chosen,
+                currency=currency,
+                amount=amount,
+                reason=reason,
+            )
+            ruleset, _ = campaign_rules(campaign)
+            what = ruleset.currency_label(currency, amount) if ruleset else currency
+            rows = [
+                {"ok": True, "text": f"{e.character.name}: +{amount} {what} ({e.reason})."} for e in written
+            ]
+        else:
+            error = "Choose Rest or Award."
+    except FormInputError as exc:
+        error = str(exc)
+    except SHOWN_INLINE as exc:
+        error = exc.message
+    if not request.htmx:
+        for row in rows:
+            (messages.success if row["ok"] else messages.error)(request, row["text"])
+        if error:
+            messages.error(request, error)
+        return redirect(reverse("campaign_party", args=[campaign.pk]) + "#party-act")
+    html = render_to_string(ACT_ANSWER_TEMPLATE, {"rows": rows, "error": error})
+    return HttpResponse(html, status=400 if error else 200)

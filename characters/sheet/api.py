@@ -32,10 +32,10 @@ from rest_framework.response import Response
 from characters.models import Character, RollLog
 from characters.selectors import character_for_user
 from characters.sheet import services as play
-from characters.sheet.presenters import play_actions
+from characters.sheet.actions import action_from_body, play_actions
 from characters.sheet.selectors import PICKED, roll_inputs, rollable_for, sheet_rules_kept
 from config.api import api_view
-from config.errors import BadInput, rule_refused
+from config.errors import BadInput
 from config.schema import ErrorSerializer, StrictCharField
 
 E400 = OpenApiResponse(
@@ -143,55 +143,6 @@ def character_actions(request, id):
         character_id=character.pk, user=request.user, action=action, version=version
     )
     return Response({"version": character.version, "state": character.state, "message": sentence or ""})
-
-
-def action_from_body(offered: list[dict[str, Any]], body: dict[str, Any]) -> dict[str, Any]:
-    """The body of ``POST …/actions/`` as the state action the sheet's form of it posts: only the
-    fields that action has, each of its type (a choice one of its values), a field left out taking
-    the default the form shows."""
-    name = body["action"]
-    spec = next((a for a in offered if a["action"] == name), None)
-    if spec is None:
-        words = ", ".join(f"“{a['label']}”" for a in offered) or "none"
-        raise rule_refused(
-            "state.unknown_action", f"The sheet offers no such action now (it offers {words})."
-        )
-    fields = {f["name"]: f for f in spec["fields"]}
-    unknown = sorted(k for k in body if k not in fields and k not in {"action", "version"})
-    if unknown:
-        raise BadInput(
-            f"“{spec['label']}” takes {', '.join(fields) or 'no fields'}; not {', '.join(unknown)}.",
-            errors=[{"field": k, "message": f"“{spec['label']}” has no field {k}."} for k in unknown],
-        )
-    action: dict[str, Any] = {"action": name}
-    for key, field in fields.items():
-        if key not in body or body[key] is None:
-            if "default" in field:
-                action[key] = field["default"]
-            continue
-        action[key] = _field_value(field, body[key])
-    return action
-
-
-def _field_value(field: dict[str, Any], value: Any) -> Any:
-    kind, key = field["type"], field["name"]
-    if kind == "number":
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise BadInput(f"{field['label']} is a whole number.", field=key)
-    if kind == "flag":
-        if isinstance(value, bool):
-            return value
-        raise BadInput(f"{field['label']} is true or false.", field=key)
-    if kind == "choice":
-        for choice in field.get("choices") or ():
-            if choice["value"] == value or str(choice["value"]) == str(value):
-                return choice["value"]
-        words = ", ".join(str(c["value"]) for c in field.get("choices") or ())
-        raise BadInput(f"{field['label']} is one of {words}.", field=key)
-    if isinstance(value, str):
-        return value
-    raise BadInput(f"{field['label']} is text.", field=key)
 
 
 @extend_schema(

@@ -18,7 +18,6 @@ from characters.effects.selectors import effects_shown
 from characters.models import Character, RollLog
 from characters.selectors import can_edit_build, can_edit_state
 from characters.sheet.selectors import (
-    NOTES,
     PICKED,
     RollSummary,
     SheetRules,
@@ -454,66 +453,3 @@ def _state_notes(character: Character) -> str | None:
     """The play state's notes text (the sheet's Notes block), None for a ruleset that keeps none."""
     notes = character.state.get("notes") if isinstance(character.state, dict) else None
     return notes if isinstance(notes, str) else None
-
-
-# ------------------------------------------------------------------ the play actions, for the API
-
-
-def play_actions(character: Character, rules: SheetRules) -> list[dict[str, Any]]:
-    """The play actions the sheet offers now, as the API lists them (``GET
-    /characters/<id>/actions/``): ``[{action, label, fields: [{name, label, type, choices?, min?,
-    max?, default?}]}]``, read from the very views the sheet draws its forms from
-    (``_section_views``: each section's action forms, each pool's −/+ and number box; the Notes
-    form), so the list and the page cannot part. The pools' −/+ are one ``step`` (``path``,
-    ``delta``) and their number boxes one ``set`` (``path``, ``value``), the pool a choice. A
-    character not in play offers none. One action per name: the first section that offers it."""
-    if character.status != Character.Status.ACTIVE or rules.ruleset is None:
-        return []
-    sections = rules.once("sections", lambda: _section_views(rules.sections))
-    actions: dict[str, dict[str, Any]] = {}
-    pools: list[dict[str, Any]] = []
-    for section in sections:
-        if not isinstance(section, dict):
-            continue
-        if section.get("kind") == "pools":
-            for item in section.get("items") or ():
-                if isinstance(item, dict) and isinstance(item.get("path"), str) and item["path"]:
-                    pools.append({"value": item["path"], "label": str(item.get("label") or item["path"])})
-            if pools and "step" not in actions:
-                actions["step"] = {"action": "step", "label": "Raise or lower a pool", "fields": []}
-                actions["set"] = {"action": "set", "label": "Set a pool", "fields": []}
-        for action in section.get("actions") or ():
-            if not isinstance(action, dict) or not isinstance(action.get("action"), str):
-                continue
-            if action["action"] in actions:
-                continue
-            actions[action["action"]] = {
-                "action": action["action"],
-                "label": str(action.get("label") or label(action["action"])),
-                "fields": [_api_field(f) for f in action.get("form_fields") or () if isinstance(f, dict)],
-            }
-    if pools:
-        pool = {"name": "path", "label": "Pool", "type": "choice", "choices": pools}
-        actions["step"]["fields"] = [pool, {"name": "delta", "label": "By (− lowers)", "type": "number"}]
-        actions["set"]["fields"] = [pool, {"name": "value", "label": "Value", "type": "number"}]
-    if _state_notes(character) is not None and NOTES not in actions:
-        actions[NOTES] = {
-            "action": NOTES,
-            "label": "Save notes",
-            "fields": [{"name": "notes", "label": "Notes", "type": "text"}],
-        }
-    return list(actions.values())
-
-
-def _api_field(field: dict[str, Any]) -> dict[str, Any]:
-    """A form field of the sheet (``state_fields``) as the API lists it."""
-    out: dict[str, Any] = {"name": field["name"], "label": field.get("label") or label(field["name"])}
-    out["type"] = field.get("type") or "text"
-    if out["type"] == "choice":
-        out["choices"] = [
-            {"value": o.get("value"), "label": o.get("label")} for o in field.get("options") or ()
-        ]
-    for key in ("min", "max", "default"):
-        if field.get(key) is not None:
-            out[key] = field[key]
-    return out

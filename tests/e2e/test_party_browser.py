@@ -213,3 +213,69 @@ def test_the_gm_applies_an_effect_on_a_card_and_a_players_change_keeps_the_gms_f
     finally:
         gm_context.close()
         player_context.close()
+
+
+# ------------------------------------------------------------------ the GM acts on the party (issue #37)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_gm_rests_and_awards_the_ticked_characters_live_on_their_sheets(
+    browser,
+    table_server,  # noqa: F811
+    viewport,
+    tmp_path,
+):
+    from tests.characters.party.test_party_rest import SLUG as REST_SLUG
+
+    table = _in_thread(lambda: {name: make_user(name) for name in ("gm", "player", "other")})
+    campaign, (ayla, bram, corin) = _in_thread(lambda: make_party(table, REST_SLUG, 3))
+    ruleset = registry.get(REST_SLUG)
+    gm_context = _context_as(browser, table_server, table["gm"], viewport=viewport)
+    player_context = _context_as(browser, table_server, table["player"], viewport=PHONE)
+    try:
+        sheet = player_context.new_page()
+        sheet.goto(f"/characters/{ayla.pk}/")
+        sheet.wait_for_selector("#sheet-live[data-connected]", state="attached", timeout=10000)
+        version = int(sheet.locator("#sheet-version").get_attribute("data-version"))
+
+        gm = gm_context.new_page()
+        gm.goto(f"/campaigns/{campaign.pk}/party/")
+        form = gm.locator("#party-act-form")
+        boxes = form.locator("input[name=characters]")
+        assert boxes.count() == 3
+        assert [boxes.nth(i).is_checked() for i in range(3)] == [False, False, False]  # nobody by default
+        # Nobody ticked: the rest says so and changes nothing.
+        gm.locator("#party-rest").click()
+        gm.wait_for_selector("#party-act-answer .message-error")
+        assert "nobody is chosen" in gm.locator("#party-act-answer").inner_text()
+        # Ayla and Corin rest; Bram does not.
+        gm.locator(f"#party-act-{ayla.pk}").check()
+        gm.locator(f"#party-act-{corin.pk}").check()
+        gm.locator("#party-rest").click()
+        gm.wait_for_selector("#party-act-answer .message-success")
+        answer = gm.locator("#party-act-answer").inner_text()
+        assert f"{ayla.name}: " in answer and f"{corin.name}: " in answer and bram.name not in answer
+        # Ayla's open sheet follows without a reload.
+        sheet.wait_for_function(
+            "(v) => Number(document.getElementById('sheet-version').dataset.version) > v",
+            arg=version,
+            timeout=15000,
+        )
+        # The award to the ticked characters (the ticks stay after the rest).
+        assert form.locator(f"#party-act-{ayla.pk}").is_checked()
+        gm.locator("#party-award-amount").fill("2")
+        gm.locator("#party-award-reason").fill("The bridge")
+        gm.locator("#party-award").click()
+        gm.wait_for_function(
+            "() => document.getElementById('party-act-answer').innerText.includes('The bridge')"
+        )
+        award = gm.locator("#party-act-answer").inner_text()
+        label = ruleset.currency_label(ruleset.awardable_currencies[0], 2)
+        assert f"{ayla.name}: +2 {label} (The bridge)." in award and bram.name not in award
+        assert gm.evaluate(SIDEWAYS) <= 0
+        gm.locator("#party-act").screenshot(
+            path=str(_shots_dir(tmp_path) / f"party-act-{viewport['width']}.png")
+        )
+    finally:
+        gm_context.close()
+        player_context.close()

@@ -135,6 +135,23 @@ def test_a_play_action_over_the_api_reaches_the_open_sheets(layer, table):
     assert to_owner == to_gm == {"character": character.pk, "version": character.version + 1, "build": False}
 
 
+def test_the_gm_s_party_rest_reaches_the_open_sheets(layer, table):
+    from tests.characters.party.test_party_rest import SLUG as REST_SLUG
+
+    character = character_at_table(table, REST_SLUG)
+
+    def rest():
+        response = api_client(table["gm"]).post(
+            f"/api/v1/campaigns/{character.campaign_id}/party-rest/",
+            {"characters": [character.pk]},
+            format="json",
+        )
+        assert response.json()["results"][0]["status"] == 200, response.json()
+
+    to_owner, to_gm = _heard_by_owner_and_gm(table, character, rest)
+    assert to_owner == to_gm == {"character": character.pk, "version": character.version + 1, "build": False}
+
+
 def test_an_encounter_s_damage_reaches_the_open_sheets(layer, table):
     character = character_at_table(table, SLUG)
     e = combat.encounter_create(campaign=character.campaign, user=table["gm"], name="Ford")
