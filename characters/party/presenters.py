@@ -286,10 +286,10 @@ def act_form(*, campaign: Campaign, cards: list[dict[str, Any]]) -> dict[str, An
     """The party page's "Act on the party" form: every character in play to tick (none ticked), the
     rest (each character's ruleset's own) and the award (the ruleset's awardable currencies)."""
     ruleset = registry.get(campaign.ruleset)
+    currencies = ruleset.awardable_currencies if ruleset else ()
     return {
         "who": [{"id": c["id"], "name": c["name"], "owner": c["owner"]} for c in cards],
         "currencies": [
-            {"id": c, "label": ruleset.currency_label(c, 2)}
-            for c in (ruleset.awardable_currencies if ruleset else ())
+            {"id": c, "label": ruleset.currency_label(c, 2) if ruleset else c} for c in currencies
         ],
     }
