@@ -8,6 +8,7 @@ row is written in the same transaction as the change it pays for.
 from __future__ import annotations
 
 import secrets
+import uuid
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -357,3 +358,67 @@ class ApiToken(AbstractAuthToken):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user})"
+
+
+def new_webhook_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Webhook(models.Model):
+    """Where a campaign's table rolls go besides the page (characters/webhooks/): a Discord channel's
+    webhook or the GM's own tool (signed JSON). ``private``: the GM's private rolls go here too
+    (only here). ``secret`` signs each delivery (HMAC-SHA256); the API shows it once."""
+
+    class Format(models.TextChoices):
+        DISCORD = "discord", "Discord channel"
+        JSON = "json", "Signed JSON"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    format = models.CharField(max_length=10, choices=Format.choices)
+    private = models.BooleanField(default=False)
+    secret = models.CharField(max_length=64, default=new_webhook_secret)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class WebhookDelivery(models.Model):
+    """One roll for one webhook: the transactional outbox. Written in the roll's transaction
+    (``characters.table.feed.roll_logged``), sent by ``manage.py deliver_webhooks`` once due
+    (``next_at``). ``retrying`` until it is delivered or has failed for good; ``failures`` counts
+    the failed tries that backed off (a 429 waits what it asks without using one up)."""
+
+    class Status(models.TextChoices):
+        RETRYING = "retrying", "Waiting to be sent"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Failed"
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    roll = models.ForeignKey(RollLog, on_delete=models.CASCADE, related_name="+")
+    uid = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RETRYING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    failures = models.PositiveSmallIntegerField(default=0)
+    #: When it is due (the worker's claim pushes it a lease ahead); None once delivered or failed.
+    next_at = models.DateTimeField(null=True, blank=True)
+    response_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["next_at"], name="webhook_due", condition=models.Q(status="retrying"))
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.uid} ({self.status})"

@@ -263,6 +263,9 @@ LOGIN_COOLOFF_SECONDS = env_int("LOGIN_COOLOFF_SECONDS", 15 * 60)
 #: Proxies in front of the app that append to X-Forwarded-For (nginx: 1); 0 = use REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_ENABLED = env_bool("LOGIN_LIMITS", default=True)
+#: Webhooks (characters/webhooks/): an address that resolves to a private, loopback or link-local
+#: address is refused when set and at each delivery, unless this is true (the tests' local receiver).
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_COOLOFF_SECONDS)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]

@@ -26,6 +26,7 @@ from characters.campaigns.selectors import (
 from characters.models import Campaign, Membership
 from characters.sheet.selectors import campaign_roll_feed
 from characters.table.feed import FEED_LENGTH, roll_line
+from characters.webhooks.presenters import webhooks_block
 from rulesets.engine import registry
 
 User = get_user_model()
@@ -205,6 +206,7 @@ def _detail_context(request, campaign: Campaign) -> dict:
         "homebrew_url": reverse("campaign_homebrew", args=[campaign.pk])
         if role == Membership.Role.GM
         else None,
+        **(webhooks_block(campaign=campaign) if role == Membership.Role.GM else {}),
     }
 
 

@@ -17,6 +17,9 @@ A line that is no roll — an effect that ends on the encounter's clock, one the
 Private rolls (the GM's) go to a second group that only the campaign's GM joins: they are never
 sent to a player's socket, and the selectors never render them for a player.
 
+Each roll is also written to the campaign's webhooks' outbox in the same transaction
+(characters/webhooks/): ``manage.py deliver_webhooks`` sends it to Discord or the GM's own tool.
+
 A broken channel layer is logged, never raised: the roll is committed and the pages show it on
 their next load.
 """
@@ -34,6 +37,7 @@ from django.utils.timezone import template_localtime  # type: ignore[attr-define
 
 from characters.models import RollLog
 from characters.templatetags.sheet_tags import chart_data, label
+from characters.webhooks.services import outbox_write
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +122,10 @@ def render_line(roll: RollLog, *, oob: bool = False) -> str:
 
 def roll_logged(roll: RollLog) -> None:
     """Call inside the service's transaction: the line goes out once it commits (never if it
-    rolls back), to the whole table or, for a private roll, to the GM only."""
+    rolls back), to the whole table or, for a private roll, to the GM only; and the campaign's
+    webhooks get it from the outbox written here, in the same transaction
+    (characters/webhooks/services.py)."""
+    outbox_write([roll])
     transaction.on_commit(lambda: send_roll(roll))
 
 
