@@ -70,7 +70,7 @@ def test_nginx_accepts_the_rendered_configuration(tmp_path, monkeypatch):
 def test_compose_runs_the_topology_of_make_serve():
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
-    assert set(services) == {"proxy", "web", "ws", "migrate", "db", "redis"}
+    assert set(services) == {"proxy", "web", "ws", "webhooks", "migrate", "db", "redis"}
     # the proxy renders the same template as make serve
     proxy = services["proxy"]
     assert proxy["image"].startswith("nginx:")
@@ -92,6 +92,10 @@ def test_compose_runs_the_topology_of_make_serve():
         assert "/healthz" in " ".join(services[name]["healthcheck"]["test"])
     assert "/healthz" in " ".join(proxy["healthcheck"]["test"])
     assert "migrate --noinput" in " ".join(services["migrate"]["command"])
+    # The webhooks' worker runs beside them, after the migrations, restarted when it stops.
+    assert services["webhooks"]["command"] == ["python", "manage.py", "deliver_webhooks"]
+    assert services["webhooks"]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+    assert services["webhooks"]["restart"] == "unless-stopped"
     assert services["migrate"]["restart"] == "no"
     assert all("healthcheck" in services[name] for name in ("db", "redis"))
 
