@@ -37,7 +37,7 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from characters.accounts.services import account_token_create
-from characters.models import Advancement, Character, RollLog
+from characters.models import Advancement, Character, RollLog, Webhook
 from combat import services as combat
 from combat.library import services as library
 from combat.quick_builds import quick_build
@@ -155,6 +155,7 @@ class Table:
     npc: object
     roll: RollLog
     library_npc: object = None  # an NPC of the campaign's library
+    webhook: object = None  # a webhook of the campaign (its GM's block on the campaign page)
 
 
 @dataclass
@@ -191,7 +192,8 @@ def _table(ruleset: str, gm, player) -> Table:
     library_npc = library.npc_save(
         campaign=campaign, user=gm, build=quick_build(registry.get(ruleset), campaign)
     )
-    return Table(ruleset, campaign, active, draft, advancement, encounter, npc, roll, library_npc)
+    webhook = Webhook.objects.create(campaign=campaign, url="https://hooks.example/fuzz", format="json")
+    return Table(ruleset, campaign, active, draft, advancement, encounter, npc, roll, library_npc, webhook)
 
 
 @pytest.fixture
@@ -220,6 +222,7 @@ def _path_kwargs(table: Table, world: World, *, draft: bool) -> dict[str, object
         "token_id": world.token.pk,
         "npc_id": table.library_npc.pk,
         "effect_id": 1,  # an effect the character does not have, a kept effect the campaign does not keep
+        "webhook_id": table.webhook.pk,
     }
 
 

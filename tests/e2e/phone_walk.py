@@ -103,7 +103,9 @@ def every_page(table, slug) -> tuple[dict[str, tuple], set[str]]:
     campaign pages (what the game-words test reads)."""
     from characters.advancement import services as svc
     from characters.builder.services import character_create
-    from characters.models import Advancement
+    from characters.models import Advancement, Webhook
+    from characters.sheet.services import character_roll
+    from tests import vehicles
     from tests.e2e.test_sheet_play_browser import _campaign_pages_of, _pages_of
     from tests.factories import api_client
 
@@ -129,6 +131,12 @@ def every_page(table, slug) -> tuple[dict[str, tuple], set[str]]:
     api_client(table["player"]).post(f"/api/v1/characters/{pending.id}/submit/", {}, format="json")
     review = Advancement.objects.get(character=pending)
     gm, player = table["gm"], table["player"]
+    # A Discord hook with a roll waiting for it: the GM's webhooks block and its deliveries page.
+    hook = Webhook.objects.create(
+        campaign=campaign, url="https://discord.example/api/webhooks/1/abc", format="discord", created_by=gm
+    )
+    if vehicles.rollable(ruleset) is not None:
+        character_roll(character_id=character.pk, user=player, rollable_id=vehicles.rollable(ruleset))
     pages.update(
         {
             "home": (player, reverse("home")),
@@ -136,6 +144,8 @@ def every_page(table, slug) -> tuple[dict[str, tuple], set[str]]:
             "account": (player, reverse("account")),
             "campaigns": (player, reverse("campaign_list")),
             "campaign (player)": (player, reverse("campaign_detail", args=[campaign.pk])),
+            "campaign (GM)": (gm, reverse("campaign_detail", args=[campaign.pk])),
+            "webhook deliveries": (gm, reverse("campaign_webhook", args=[campaign.pk, hook.pk])),
             "ledger": (player, reverse("character_ledger", args=[character.pk])),
             "ledger (GM)": (gm, reverse("character_ledger", args=[character.pk])),
             "requests": (player, reverse("character_advancements", args=[character.pk])),
