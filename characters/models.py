@@ -8,7 +8,6 @@ row is written in the same transaction as the change it pays for.
 from __future__ import annotations
 
 import secrets
-import uuid
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -403,7 +402,6 @@ class WebhookDelivery(models.Model):
 
     webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     roll = models.ForeignKey(RollLog, on_delete=models.CASCADE, related_name="+")
-    uid = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RETRYING)
     attempts = models.PositiveSmallIntegerField(default=0)
     failures = models.PositiveSmallIntegerField(default=0)
@@ -421,4 +419,4 @@ class WebhookDelivery(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.uid} ({self.status})"
+        return f"{self.pk} ({self.status})"

@@ -22,7 +22,7 @@ from characters.effects.selectors import characters_holding_encounter_effects
 from characters.effects.services import characters_effects_end, state_without_effects
 from characters.models import Character, RollLog
 from characters.sheet.selectors import label
-from characters.table.feed import roll_logged, table_note
+from characters.table.feed import rolls_logged, table_note
 from characters.versions import character_version_write
 from combat import broadcast
 from combat.models import Combatant, EncounterEvent
@@ -217,8 +217,7 @@ class Step:
             )
         if not rolls:
             return
-        for roll in RollLog.objects.bulk_create(rolls):
-            roll_logged(roll)
+        rolls_logged(RollLog.objects.bulk_create(rolls))
 
     def _roll(self, event: Event, *, private: bool, text: str | None = None, faces=None) -> RollLog:
         fight, e = self.fight, self.fight.encounter

@@ -12,7 +12,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
-from characters.models import Advancement
+from characters.models import Advancement, Webhook
 from combat import services as combat_services
 from combat.library import services as library
 from rulesets.engine import registry
@@ -59,6 +59,7 @@ def _world(slug: str) -> dict:
     encounter = combat_services.encounter_create(campaign=campaign, user=gm, name="Ambush")
     advancement = Advancement.objects.filter(character=character).first()
     npc = library.npc_save(campaign=campaign, user=gm, build=character.build)  # the NPC library's pages
+    hook = Webhook.objects.create(campaign=campaign, url="https://hooks.example/csp", format="discord")
     return {
         "gm": gm,
         "values": {
@@ -76,6 +77,7 @@ def _world(slug: str) -> dict:
             "roll_id": 1,
             "npc_id": npc.pk,
             "effect_id": 1,
+            "webhook_id": hook.pk,
         },
     }
 

@@ -26,6 +26,7 @@ their next load.
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Any
 
@@ -125,8 +126,14 @@ def roll_logged(roll: RollLog) -> None:
     rolls back), to the whole table or, for a private roll, to the GM only; and the campaign's
     webhooks get it from the outbox written here, in the same transaction
     (characters/webhooks/services.py)."""
-    outbox_write([roll])
-    transaction.on_commit(lambda: send_roll(roll))
+    rolls_logged([roll])
+
+
+def rolls_logged(rolls: list[RollLog]) -> None:
+    """``roll_logged`` for the rolls of one step (a fight's): the outbox in one read of the hooks."""
+    outbox_write(rolls)
+    for roll in rolls:
+        transaction.on_commit(functools.partial(send_roll, roll))
 
 
 def send_roll(roll: RollLog) -> None:

@@ -5,9 +5,9 @@
 - ``POST /campaigns/<id>/webhooks/ {url, format: "discord"|"json", private?}`` → 201 ``{id, url,
   format, private, secret, created}``: the secret only in this answer (and rotate's). An address
   whose host resolves to a private, loopback or link-local address, or cannot be found, is a 400.
-- ``POST /campaigns/<id>/webhooks/<hid>/rotate/`` → 200 ``{secret}``.
-- ``DELETE /campaigns/<id>/webhooks/<hid>/`` → 204.
-- ``GET /campaigns/<id>/webhooks/<hid>/deliveries/`` → the latest 100, newest first: ``[{id,
+- ``POST /campaigns/<id>/webhooks/<webhook_id>/rotate/`` → 200 ``{secret}``.
+- ``DELETE /campaigns/<id>/webhooks/<webhook_id>/`` → 204.
+- ``GET /campaigns/<id>/webhooks/<webhook_id>/deliveries/`` → the latest 100, newest first: ``[{id,
   roll, at, status: "delivered"|"retrying"|"failed", attempts, next_at, response_code, error}]``
   (``id`` the delivery's id, the ``X-Sheetforge-Delivery`` header; ``retrying`` also for one not
   yet tried; ``error`` in words, a documented addition).
@@ -62,7 +62,7 @@ class SecretSerializer(serializers.Serializer):
 
 
 class DeliverySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = serializers.IntegerField(help_text="The X-Sheetforge-Delivery header's id.")
     roll = serializers.IntegerField()
     at = serializers.DateTimeField()
     status = serializers.ChoiceField(choices=["delivered", "retrying", "failed"])
@@ -94,7 +94,7 @@ def hook_view(hook: Webhook, *, secret: bool = False) -> dict[str, Any]:
 
 def delivery_view(delivery: WebhookDelivery) -> dict[str, Any]:
     return {
-        "id": str(delivery.uid),
+        "id": delivery.pk,
         "roll": delivery.roll_id,
         "at": delivery.created.isoformat(),
         "status": delivery.status,
@@ -134,9 +134,9 @@ def webhooks(request, id):
     tags=["webhooks"], summary="Remove a webhook (GM only)", responses={204: None, 403: E403, 404: E404}
 )
 @api_view(["DELETE"])
-def webhook_detail(request, id, hid):
+def webhook_detail(request, id, webhook_id):
     campaign = _gm_campaign(request, id)
-    svc.webhook_delete(gm=request.user, campaign=campaign, webhook_id=hid)
+    svc.webhook_delete(gm=request.user, campaign=campaign, webhook_id=webhook_id)
     return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -147,9 +147,9 @@ def webhook_detail(request, id, hid):
     responses={200: SecretSerializer, 403: E403, 404: E404},
 )
 @api_view(["POST"])
-def webhook_rotate(request, id, hid):
+def webhook_rotate(request, id, webhook_id):
     campaign = _gm_campaign(request, id)
-    hook = svc.webhook_rotate(gm=request.user, campaign=campaign, webhook_id=hid)
+    hook = svc.webhook_rotate(gm=request.user, campaign=campaign, webhook_id=webhook_id)
     return Response({"secret": hook.secret})
 
 
@@ -159,18 +159,22 @@ def webhook_rotate(request, id, hid):
     responses={200: DeliverySerializer(many=True), 403: E403, 404: E404},
 )
 @api_view(["GET"])
-def webhook_deliveries_view(request, id, hid):
+def webhook_deliveries_view(request, id, webhook_id):
     campaign = _gm_campaign(request, id)
-    hook = webhook_of(campaign=campaign, webhook_id=hid)
+    hook = webhook_of(campaign=campaign, webhook_id=webhook_id)
     return Response([delivery_view(d) for d in webhook_deliveries(webhook=hook)])
 
 
 urlpatterns = [
     path("campaigns/<int:id>/webhooks/", webhooks, name="api_campaign_webhooks"),
-    path("campaigns/<int:id>/webhooks/<int:hid>/", webhook_detail, name="api_campaign_webhook"),
-    path("campaigns/<int:id>/webhooks/<int:hid>/rotate/", webhook_rotate, name="api_campaign_webhook_rotate"),
+    path("campaigns/<int:id>/webhooks/<int:webhook_id>/", webhook_detail, name="api_campaign_webhook"),
     path(
-        "campaigns/<int:id>/webhooks/<int:hid>/deliveries/",
+        "campaigns/<int:id>/webhooks/<int:webhook_id>/rotate/",
+        webhook_rotate,
+        name="api_campaign_webhook_rotate",
+    ),
+    path(
+        "campaigns/<int:id>/webhooks/<int:webhook_id>/deliveries/",
         webhook_deliveries_view,
         name="api_campaign_webhook_deliveries",
     ),

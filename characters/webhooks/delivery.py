@@ -156,7 +156,7 @@ def headers_of(delivery: WebhookDelivery, body: bytes, now: float) -> dict[str, 
     return {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
-        "X-Sheetforge-Delivery": str(delivery.uid),
+        "X-Sheetforge-Delivery": str(delivery.pk),
         "X-Sheetforge-Timestamp": timestamp,
         "X-Sheetforge-Signature": signature(delivery.webhook.secret, timestamp, body),
     }
@@ -327,7 +327,7 @@ def deliver(pk: int) -> str:
     try:
         outcome = send(delivery)
     except Exception as exc:  # a bug must not stop the worker: the try counts as a failure
-        logger.exception("webhook delivery %s failed", delivery.uid)
+        logger.exception("webhook delivery %s failed", delivery.pk)
         outcome = Outcome(error=_words(f"The delivery could not be made: {exc.__class__.__name__}.", 300))
     return record(delivery, outcome).status
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from characters.models import Campaign, RollLog, Webhook, WebhookDelivery, new_webhook_secret
@@ -66,23 +66,27 @@ def webhook_delete(*, gm, campaign: Campaign, webhook_id: Any) -> None:
 
 def outbox_write(rolls: Iterable[RollLog]) -> None:
     """Call inside the roll's transaction: one delivery per hook of the roll's campaign that may
-    have it (a private roll: the private hooks only), due now."""
-    rolls = [r for r in rolls if r.campaign_id is not None and not _is_note(r)]
+    have it (a private roll: the private hooks only), due now. One statement whatever the number
+    of rolls and hooks (``INSERT … SELECT``: a campaign without hooks costs a roll that statement
+    and nothing else)."""
+    rolls = [r for r in rolls if r.campaign_id is not None and r.pk is not None and not _is_note(r)]
     if not rolls:
         return
-    hooks: dict[int | None, list[tuple[int, bool]]] = {}
-    for campaign_id in {r.campaign_id for r in rolls}:
-        found = Webhook.objects.filter(campaign_id=campaign_id) if campaign_id is not None else []
-        hooks[campaign_id] = [(h.pk, h.private) for h in found]
     now = timezone.now()
-    rows = [
-        WebhookDelivery(webhook_id=hook, roll=roll, next_at=now)
-        for roll in rolls
-        for hook, private in hooks[roll.campaign_id]
-        if private or not roll.private
-    ]
-    if rows:
-        WebhookDelivery.objects.bulk_create(rows)
+    deliveries, hooks = WebhookDelivery._meta.db_table, Webhook._meta.db_table
+    asked = " UNION ALL ".join(["SELECT %s AS roll_id, %s AS campaign_id, %s AS private"] * len(rolls))
+    params: list[Any] = [now, now, now]
+    for roll in rolls:
+        params += [roll.pk, roll.campaign_id, bool(roll.private)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {deliveries} "  # noqa: S608  # table names from the models; values are parameters
+            "(webhook_id, roll_id, status, attempts, failures, next_at, error, created, updated) "
+            f"SELECT h.id, r.roll_id, '{WebhookDelivery.Status.RETRYING.value}', 0, 0, %s, '', %s, %s "
+            f"FROM {hooks} h JOIN ({asked}) r ON h.campaign_id = r.campaign_id "
+            "WHERE h.private OR NOT r.private",
+            [params[0], params[1], params[2], *params[3:]],
+        )
 
 
 def _is_note(roll: RollLog) -> bool:

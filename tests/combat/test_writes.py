@@ -38,11 +38,12 @@ def _sql(queries) -> list[str]:
     return [q["sql"] for q in queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT"))]
 
 
-def test_a_rolled_action_is_seven_statements_with_a_pc_in_the_fight(running):
+def test_a_rolled_action_is_eight_statements_with_a_pc_in_the_fight(running):
     """Lock the encounter (with "is this user the GM?"), read the combatants, lock the PCs, write
     the one changed combatant, insert the events, insert the roll into the table's feed (one row
-    per rolled event, in one statement), save the encounter: the log is not re-read (the next seq
-    comes with the locked row) and nothing unchanged is written."""
+    per rolled event, in one statement), its webhooks' outbox (one INSERT … SELECT: none here),
+    save the encounter: the log is not re-read (the next seq comes with
+    the locked row) and nothing unchanged is written."""
     e, pablo = running["e"], running["c_pablo"]
     strike = vehicles.fight_action(e, pablo, gm=False, target=running["goblins"][0])  # it rolls
     with CaptureQueriesContext(connection) as q:
@@ -54,7 +55,8 @@ def test_a_rolled_action_is_seven_statements_with_a_pc_in_the_fight(running):
             roller=Roller(random.Random(3)),
         )
     sql = _sql(q.captured_queries)
-    assert len(sql) == 7, "\n".join(sql)
+    assert len(sql) == 8, "\n".join(sql)
+    assert sum(s.startswith("INSERT INTO characters_webhookdelivery") for s in sql) == 1
     assert sum(s.startswith('UPDATE "combat_combatant"') for s in sql) == 1
     assert sum(s.startswith('INSERT INTO "characters_rolllog"') for s in sql) == 1
     assert not any('characters_membership" WHERE' in s and s.startswith("SELECT 1") for s in sql)

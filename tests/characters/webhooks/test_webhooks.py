@@ -163,7 +163,7 @@ def test_a_roll_writes_the_outbox_in_its_transaction_and_the_worker_signs_what_i
     assert _send() == 1
     [heard] = receiver.heard
     assert heard.path == "/hook?x=1"
-    assert heard.headers["x-sheetforge-delivery"] == str(row.uid)
+    assert heard.headers["x-sheetforge-delivery"] == str(row.pk)
     assert abs(int(heard.headers["x-sheetforge-timestamp"]) - time.time()) < 60
     assert _verify(hook["secret"], heard)
     data = json.loads(heard.body)
@@ -354,7 +354,7 @@ def test_the_deliveries_are_listed_for_the_gm(table, receiver, private_allowed):
         (second["id"], "retrying", 0, None),
         (first["id"], "delivered", 1, 200),
     ]
-    assert rows[0]["id"] == str(WebhookDelivery.objects.get(roll_id=second["id"]).uid)
+    assert rows[0]["id"] == WebhookDelivery.objects.get(roll_id=second["id"]).pk
     assert set(rows[0]) >= {"id", "roll", "at", "status", "attempts", "next_at", "response_code"}
 
 
