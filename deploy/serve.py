@@ -4,6 +4,7 @@
     nginx     HOST:PORT    /ws/ → daphne, /static/ → STATIC_ROOT (long cache), the rest → gunicorn
     gunicorn  .serve/PORT/gunicorn.sock   WSGI, WEB_CONCURRENCY sync workers (default: one per core)
     daphne    127.0.0.1:PORT+2   ASGI, websockets only (config.asgi:websocket_application)
+    webhooks  manage.py deliver_webhooks: sends the campaigns' webhooks from the outbox
 
 Each stack keeps its own run folder, .serve/PORT/ (nginx's configuration, pid file, error log and
 temporary files, gunicorn's socket): two stacks of one checkout on two ports share none of it.
@@ -371,8 +372,7 @@ def children(
     *, nginx: str, conf: Path, web_socket: Path, ws_port: int, connect_host: str, port: int
 ) -> list[Child]:
     """The servers `make serve` starts and keeps running, in start order (stopped in reverse).
-    A further worker is one more line here, e.g.
-    ``Child("webhooks", [sys.executable, "manage.py", "deliver_webhooks"])``."""
+    A further worker is one more line here, as the webhooks' worker is (it listens nowhere)."""
     bin_dir = Path(sys.executable).parent
     return [
         Child(
@@ -387,6 +387,7 @@ def children(
             + ["config.asgi:websocket_application"],
             listens=("127.0.0.1", ws_port),
         ),
+        Child("webhooks", [sys.executable, "manage.py", "deliver_webhooks"]),
         Child(
             "nginx",
             [nginx, "-p", str(conf.parent), "-c", str(conf), "-e", str(conf.parent / "error.log")]
@@ -573,6 +574,7 @@ def start_stack(*, host: str, port: int, env: dict[str, str], stack: Stack) -> d
         "nginx": stack.pid("nginx"),
         "gunicorn": stack.pid("gunicorn"),
         "daphne": stack.pid("daphne"),
+        "webhooks": stack.pid("webhooks"),
         "workers": workers,
         "pool": pool,
         "conn_per_ip": conn_per_ip,
@@ -650,13 +652,17 @@ def main() -> int:
         f"ASGI, websockets only, database pool ≤ {info['pool']}"
     )
     say(
+        f"  webhooks  pid {info['webhooks']:<7} {'':<16} manage.py deliver_webhooks: the webhooks' outbox, "
+        "at most 5 database connections (1 + 4 threads)"
+    )
+    say(
         f"  database  {_redact(env.get('DATABASE_URL') or 'SQLite db.sqlite3')}   "
         f"Redis {_redact(env.get('REDIS_URL') or '(none: in-process layer)')}"
     )
     say(
-        f"  Postgres connections at most {info['workers']} + {info['pool']} = "
-        f"{info['workers'] + info['pool']} "
-        "(README: workers × 1 + ASGI processes × ASGI_DB_POOL_MAX)"
+        f"  Postgres connections at most {info['workers']} + {info['pool']} + 5 = "
+        f"{info['workers'] + info['pool'] + 5} "
+        "(README: workers × 1 + ASGI processes × ASGI_DB_POOL_MAX + the webhooks' worker, 1 + 4 threads)"
     )
     say(f"  {info['url']}healthz → {healthz(info['url'])}")
     say(
@@ -665,7 +671,7 @@ def main() -> int:
     )
     say("  A server that exits is started again (after 1, 2, 4 ... 30 s if it keeps exiting).")
     stack.supervise(stopping)
-    say("Stopping nginx, daphne and gunicorn...")
+    say("Stopping nginx, the webhooks' worker, daphne and gunicorn...")
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stack.stop()
     say("Stopped.")

@@ -218,8 +218,9 @@ def test_the_supervised_servers_are_listed_in_one_place():
         connect_host="127.0.0.1",
         port=8300,
     )
-    assert [k.name for k in kids] == ["gunicorn", "daphne", "nginx"]
-    assert [k.after_the_others for k in kids] == [False, False, True]
+    assert [k.name for k in kids] == ["gunicorn", "daphne", "webhooks", "nginx"]
+    assert [k.after_the_others for k in kids] == [False, False, False, True]
+    assert kids[2].argv[1:] == ["manage.py", "deliver_webhooks"] and kids[2].listens is None
     assert kids[0].argv[-1] == "config.wsgi:application" and kids[0].listens == ("/run/gunicorn.sock", None)
     assert kids[1].argv[-1] == "config.asgi:websocket_application" and kids[1].listens == ("127.0.0.1", 8302)
 
