@@ -91,6 +91,20 @@ class Probe(threading.Thread):
 # ------------------------------------------------------------------ a dead process comes back
 
 
+def test_the_webhooks_worker_runs_beside_the_servers_and_comes_back_when_killed(stack):
+    worker = stack.pid("webhooks")
+    with open(f"/proc/{worker}/cmdline", "rb") as f:
+        assert b"deliver_webhooks" in f.read()
+    os.kill(worker, signal.SIGKILL)
+    killed = time.monotonic()
+    while stack.pid("webhooks") == worker and time.monotonic() - killed < BACK_WITHIN_S:
+        time.sleep(0.2)
+    again = stack.pid("webhooks")
+    assert again != worker, stack.console()[-2000:]
+    with open(f"/proc/{again}/cmdline", "rb") as f:
+        assert b"deliver_webhooks" in f.read()
+
+
 def test_a_killed_daphne_is_restarted_while_nginx_and_gunicorn_serve_on(stack):
     assert ws_handshake(stack.port) == 403  # daphne answers (/ws/nope/ is no route: refused)
     daphne = stack.pid("daphne")
