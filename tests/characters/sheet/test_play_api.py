@@ -10,6 +10,7 @@ import re
 from html import unescape
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from characters.campaigns import services as campaign_services
@@ -282,3 +283,26 @@ def test_the_feed_newest_first_with_a_cursor_and_private_rolls_to_the_gm_only(ta
     assert api_client(table["stranger"]).get(url).status_code == 404
     campaign_services.campaign_remove_player(gm=table["gm"], campaign=character.campaign, user=table["other"])
     assert api_client(table["other"]).get(url).status_code == 404
+
+
+@pytest.mark.skipif(connection.vendor == "sqlite", reason="needs Postgres row locks")
+@pytest.mark.django_db(transaction=True)
+def test_parallel_steps_over_the_api_from_the_owner_and_the_gm_all_land(table):
+    """The row lock of the sheet's service: lowerings sent at once by both (up to four each) all land."""
+    from tests.characters.sheet.test_play_operations import _parallel
+
+    character = character_at_table(table, SLUG)
+    codes: list[int] = []
+
+    def step(user):
+        codes.append(
+            api_client(user)
+            .post(_actions_url(character), {"action": "step", "path": HP, "delta": -1}, format="json")
+            .status_code
+        )
+
+    n = min(4, TOP // 2)  # each of the two, the pool (4 or more) never going below 0
+    assert _parallel([lambda u=u: step(u) for u in [table["player"], table["gm"]] * n]) == []
+    assert codes == [200] * (2 * n)
+    assert _hp(character) == TOP - 2 * n
+    assert Character.objects.get(pk=character.pk).version == character.version + 2 * n
