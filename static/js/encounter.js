@@ -149,6 +149,23 @@
       if (!panelWins(m ? parseInt(m[1], 10) : null, hasError, versionOf(evt.target))) d.shouldSwap = false;
     }
   });
+  /* A panel fetch aims at the panel on the page when it leaves. Two fetches that leave together
+     (two changes heard at once) aim at the same panel: when the first answer is drawn, the second
+     would go into the panel the first one replaced, off the page, and the page stayed on the older
+     turn (#31). Such an answer is aimed at the panel on the page now, if it is newer than that one. */
+  document.body.addEventListener("htmx:beforeOnLoad", function (evt) {
+    var d = evt.detail, target = d && d.target;
+    if (!target || target.id !== "encounter-panel" || document.body.contains(target)) return;
+    var live = panelNow();
+    if (!live || !d.xhr || d.xhr.status !== 200) return;
+    var text = d.xhr.responseText || "";
+    var m = /id="encounter-panel"[^>]*?data-version="(\d+)"/.exec(text);
+    if (!m || !panelWins(parseInt(m[1], 10), text.indexOf('data-testid="panel-error"') >= 0, versionOf(live))) {
+      evt.preventDefault();  /* older than what is drawn: never drawn */
+      return;
+    }
+    d.target = live;
+  });
   document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var d = evt.detail, target = d.target;
     if (!target || !target.id || !root.contains(target)) return;

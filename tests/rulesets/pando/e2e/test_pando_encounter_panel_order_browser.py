@@ -1,0 +1,101 @@
+"""The GM's panel is never left on an older turn (#31): the acting player's Move (through the services,
+as the API does) and the GM's Next turn 20 ms later make the GM's page fetch its panel twice, the two
+GETs leaving together. Their answers were drawn in whatever order they came: when the older one
+was drawn first, the newer one went into the panel it had just replaced (off the page), and the
+board showed the goblins' turn while the panel stayed on Pablo's (3 of 20 GM pages in the probe).
+
+Here the answers are held back in the browser (their xhr.onload), each order once: the panel must
+end on the API's version and current combatant either way."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+
+import pytest
+from django.urls import reverse
+
+from characters.accounts.services import account_token_create
+from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
+from tests.rulesets.pando.e2e.test_pando_encounter_race_browser import GM_SIZE, _api, _open, _table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: The n-th GET of the panel (from 1) has its answer reach the page's script ``holds[n - 1]`` ms
+#: after it came (its xhr.onload held); window.__panelAnswered counts the answers the server gave.
+HOLD_PANEL = """(holds) => {
+  window.__panelGets = 0; window.__panelAnswered = 0;
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method, url) { this.__url = String(url); return open.apply(this, arguments); };
+  XMLHttpRequest.prototype.send = function () {
+    if (/\\/panel\\/$/.test(this.__url)) {
+      const xhr = this, ms = holds[window.__panelGets] || 0, onload = xhr.onload;
+      window.__panelGets += 1;
+      xhr.addEventListener("load", () => { window.__panelAnswered += 1; });
+      if (ms) xhr.onload = function (ev) { setTimeout(() => onload.call(xhr, ev), ms); };
+    }
+    return send.apply(this, arguments);
+  };
+}"""
+
+
+def _post(base: str, user, path: str, body: dict) -> None:
+    _, key = account_token_create(user=user, name="api")
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Token {key}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200
+
+
+@pytest.mark.parametrize(
+    "holds",
+    [
+        # The older answer drawn first, the newer one (sent before it was drawn) after: the newer one
+        # went into the panel the older one had replaced, off the page (the probe's failure).
+        [1000, 2000],
+        # The newer answer drawn first, the older one after: it must not replace the newer panel.
+        [2000, 0],
+    ],
+    ids=["older-drawn-first", "newer-drawn-first"],
+)
+def test_the_gm_panel_ends_on_the_current_turn_whatever_order_its_fetches_answer(
+    browser,
+    asgi_server,  # noqa: F811
+    holds,
+):
+    t = _table()
+    e, gm = t["e"], t["gm"]
+    context, page = _page_as(browser, asgi_server, gm, viewport=GM_SIZE)
+    try:
+        _open(page, reverse("encounter_detail", args=[e.pk]))
+        page.evaluate(HOLD_PANEL, holds)
+        # The player's Move, the GM's Next turn 20 ms later, both through the API of the server the
+        # page is on (it tells every page of each change).
+        _post(asgi_server, t["player"], f"/api/v1/encounters/{e.pk}/actions/", {"combatant": t["c_pablo"].pk, "action": "move"})
+        # The GM's Next turn once the page's panel GET for the Move has been answered (its answer
+        # held): the two fetches stand on two versions, and the second leaves before the first is drawn.
+        page.wait_for_function("() => window.__panelAnswered >= 1", timeout=10_000)
+        _post(asgi_server, gm, f"/api/v1/encounters/{e.pk}/next-turn/", {})
+        state = _api(gm, e)
+        current = [c["id"] for c in state["combatants"] if c.get("current")] or None
+        e.refresh_from_db()
+        page.wait_for_function(f"() => window.__panelGets >= 2", timeout=10_000)
+        page.wait_for_timeout(max(holds) + 300)  # both answers drawn, the held ones too
+        page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+        panel = page.locator("#encounter-panel")
+        assert panel.get_attribute("data-version") == str(e.version)
+        drawn = page.evaluate(
+            "() => Array.from(document.querySelectorAll('#encounter-panel .action-block.is-current'))"
+            ".map(b => b.id)"
+        )
+        goblins = sorted(f"actions-{g.pk}" for g in t["goblins"])
+        assert sorted(drawn) == goblins, (drawn, current)
+        # The board says the same turn.
+        assert "Goblin" in page.get_by_test_id("encounter-current").inner_text()
+    finally:
+        context.close()
