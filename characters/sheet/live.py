@@ -42,28 +42,39 @@ def sheet_group(character_id: int) -> str:
     return f"sheet-{character_id}"
 
 
-def sheet_changed(character, *, build: bool = False) -> None:
+def sheet_changed(character, *, build: bool = False, party: bool = True) -> None:
     """Call inside the writer's transaction: once it commits, the open sheets of ``character``
-    hear that it is at its current version (``build``: its build changed too), and so do the
-    open party pages of its campaign."""
-    pk, version, campaign_id = character.pk, character.version, character.campaign_id
+    hear that it is at its current version and stamp (``build``: its build changed too), and so
+    do the open party pages of its campaign (unless ``party`` is False: the caller tells them)."""
+    pk, version, stamp = character.pk, character.version, character.live_stamp
+    campaign_id = character.campaign_id if party else None
     transaction.on_commit(
-        lambda: send_changed(character_id=pk, version=version, build=build, campaign_id=campaign_id)
+        lambda: send_changed(
+            character_id=pk, version=version, build=build, campaign_id=campaign_id, stamp=stamp
+        )
     )
 
 
-def message(*, character_id: int, version: int, build: bool) -> str:
-    return json.dumps({"character": character_id, "version": version, "build": build})
+def message(*, character_id: int, version: int, build: bool, stamp: int = 0) -> str:
+    """The sheet's live message: the version and the stamp (``Character.live_stamp``) the character
+    is at. A page showing an older version, or the same version with an older stamp (an award
+    changed the budget, not the version), fetches its blocks."""
+    return json.dumps({"character": character_id, "version": version, "stamp": stamp, "build": build})
 
 
 def send_changed(
-    *, character_id: int, version: int, build: bool = False, campaign_id: int | None = None
+    *,
+    character_id: int,
+    version: int,
+    build: bool = False,
+    campaign_id: int | None = None,
+    stamp: int = 0,
 ) -> None:
     try:
         layer = get_channel_layer()
         if layer is None:
             return
-        text = message(character_id=character_id, version=version, build=build)
+        text = message(character_id=character_id, version=version, build=build, stamp=stamp)
 
         async def send() -> None:
             await layer.group_send(sheet_group(character_id), {"type": MESSAGE_TYPE, "text": text})

@@ -17,11 +17,20 @@
   if (!live) return;
   var url = live.getAttribute("data-live-url");
   var CLOSE_RECHECK = 4001;
-  var heard = 0, busyFetch = false, again = false, gone = false, opened = false;
+  var heard = 0, heardStamp = 0, busyFetch = false, again = false, gone = false, opened = false;
 
   function shown() {
     var v = document.getElementById("sheet-version");
     return v ? parseInt(v.getAttribute("data-version"), 10) || 0 : 0;
+  }
+  function shownStamp() {
+    var v = document.getElementById("sheet-version");
+    return v ? parseInt(v.getAttribute("data-stamp"), 10) || 0 : 0;
+  }
+  /* Newer than what is drawn: a later version, or the same one changed since (an award: a later stamp). */
+  function newer(version, stamp) {
+    var mine = shown();
+    return version > mine || (version === mine && stamp > shownStamp());
   }
   function textual(el) {
     if (el.tagName === "TEXTAREA" || el.tagName === "SELECT") return true;
@@ -49,7 +58,8 @@
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
     var version = tpl.content.querySelector("#sheet-version");
-    if (!version || (parseInt(version.getAttribute("data-version"), 10) || 0) <= shown()) return;
+    if (!version || !newer(parseInt(version.getAttribute("data-version"), 10) || 0,
+                           parseInt(version.getAttribute("data-stamp"), 10) || 0)) return;
     var active = document.activeElement;
     var caret = null;
     try { if (active && typeof active.selectionStart === "number") caret = [active.selectionStart, active.selectionEnd]; } catch (e) { caret = null; }
@@ -113,20 +123,35 @@
         if (r.type === "opaqueredirect" || r.status === 401 || r.status === 403 || r.status === 404) { showGone(); return null; }
         return r.ok ? r.text() : null;
       })
-      .then(function (html) { if (html) return window.sfIdle().then(function () { apply(html); }); })
+      .then(function (html) {
+        if (!html) return;
+        /* The answer is the character as it is now: what was heard before it is not newer. */
+        var v = /id="sheet-version"[^>]*?data-version="(\d+)"[^>]*?data-stamp="(\d+)"/.exec(html);
+        if (v) {
+          var got = parseInt(v[1], 10), gotStamp = parseInt(v[2], 10);
+          if (got > heard || (got === heard && gotStamp >= heardStamp)) { heard = got; heardStamp = gotStamp; }
+        }
+        return window.sfIdle().then(function () { apply(html); });
+      })
       .catch(function () { /* offline: the next message or reconnect catches up */ })
       .then(function () {
         busyFetch = false;
-        if (again || heard > shown()) { again = false; if (!gone && heard > shown()) catchUp(); }
+        var behind = newer(heard, heardStamp);
+        if (again || behind) { again = false; if (!gone && behind) catchUp(); }
       });
   }
+  /* Back on the page (a phone's screen on again, the tab shown): messages may have been missed
+     while it slept; what it shows is fetched once. */
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !gone) catchUp();
+  });
 
   live.addEventListener("htmx:wsConnecting", function (evt) { evt.stopPropagation(); opened = false; });
   live.addEventListener("htmx:wsOpen", function (evt) {
     evt.stopPropagation();
     if (opened) return;
     opened = true;
-    if (live.getAttribute("data-connected")) { heard = Math.max(heard, shown() + 1); catchUp(); }
+    if (live.getAttribute("data-connected")) catchUp();  /* what was missed while it was away */
     live.setAttribute("data-connected", "true");
   });
   live.addEventListener("htmx:wsClose", function (evt) {
@@ -146,9 +171,10 @@
     var data;
     try { data = JSON.parse(evt.detail.message); } catch (e) { return; }
     if (!data || typeof data.version !== "number") return;
-    heard = Math.max(heard, data.version);
-    if (data.version > shown()) catchUp();
+    var stamp = typeof data.stamp === "number" ? data.stamp : 0;
+    if (data.version > heard || (data.version === heard && stamp > heardStamp)) { heard = data.version; heardStamp = stamp; }
+    if (newer(data.version, stamp)) catchUp();
   });
   /* A sheet's own htmx answer that arrives after a newer live one shows an older version: catch up. */
-  document.body.addEventListener("htmx:afterSettle", function () { if (!gone && heard > shown()) catchUp(); });
+  document.body.addEventListener("htmx:afterSettle", function () { if (!gone && newer(heard, heardStamp)) catchUp(); });
 })();

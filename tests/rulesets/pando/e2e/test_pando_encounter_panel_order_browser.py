@@ -9,14 +9,12 @@ end on the API's version and current combatant either way."""
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
 
 import pytest
 from django.urls import reverse
 
-from characters.accounts.services import account_token_create
+from tests.e2e.conftest import api_post
 from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
 from tests.rulesets.pando.e2e.test_pando_encounter_race_browser import GM_SIZE, _api, _open, _table
 
@@ -38,18 +36,6 @@ HOLD_PANEL = """(holds) => {
     return send.apply(this, arguments);
   };
 }"""
-
-
-def _post(base: str, user, path: str, body: dict) -> None:
-    _, key = account_token_create(user=user, name="api")
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        headers={"Authorization": f"Token {key}", "Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        assert answer.status == 200
 
 
 @pytest.mark.parametrize(
@@ -76,11 +62,11 @@ def test_the_gm_panel_ends_on_the_current_turn_whatever_order_its_fetches_answer
         page.evaluate(HOLD_PANEL, holds)
         # The player's Move, the GM's Next turn 20 ms later, both through the API of the server the
         # page is on (it tells every page of each change).
-        _post(asgi_server, t["player"], f"/api/v1/encounters/{e.pk}/actions/", {"combatant": t["c_pablo"].pk, "action": "move"})
+        api_post(asgi_server, t["player"], f"/api/v1/encounters/{e.pk}/actions/", {"combatant": t["c_pablo"].pk, "action": "move"})
         # The GM's Next turn once the page's panel GET for the Move has been answered (its answer
         # held): the two fetches stand on two versions, and the second leaves before the first is drawn.
         page.wait_for_function("() => window.__panelAnswered >= 1", timeout=10_000)
-        _post(asgi_server, gm, f"/api/v1/encounters/{e.pk}/next-turn/", {})
+        api_post(asgi_server, gm, f"/api/v1/encounters/{e.pk}/next-turn/", {})
         state = _api(gm, e)
         current = [c["id"] for c in state["combatants"] if c.get("current")] or None
         e.refresh_from_db()
