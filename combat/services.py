@@ -45,6 +45,7 @@ from characters.effects.services import (
     state_without_effects,
 )
 from characters.models import Campaign, Character
+from characters.party.live import party_changed
 from characters.selectors import is_campaign_gm
 from combat.models import Combatant, Encounter, EncounterEvent, EncounterRequest
 from combat.selectors import (
@@ -451,10 +452,22 @@ def encounter_next_turn(
         if not e.order:
             raise refused("combat.no_combatants", "Nobody is left in the turn order.")
         step = Step(fight, user)
+        round_before = e.round
         advance(step, roller)
         step.save(fields=["state", "order", "turn", "round"])
         _remember(e, request_id)
+        if e.round != round_before:
+            _round_told(fight)
     return e
+
+
+def _round_told(fight) -> None:
+    """A new round: what the party page shows of each character in the fight ("2 rounds left" of an
+    effect tied to the encounter) follows the encounter's round, not the character's version: the
+    GM's open party pages fetch their cards once the round commits."""
+    for c in fight.combatants:
+        if c.character is not None:
+            party_changed(c.character)
 
 
 def encounter_end(*, encounter: Encounter | int, user) -> Encounter:

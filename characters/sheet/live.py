@@ -31,6 +31,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from characters.party.live import message as party_message
+from characters.party.live import party_versions
 from characters.table.feed import gm_group
 
 logger = logging.getLogger(__name__)
@@ -75,13 +76,16 @@ def send_changed(
         if layer is None:
             return
         text = message(character_id=character_id, version=version, build=build, stamp=stamp)
+        to_party = None
+        if campaign_id is not None:  # every character's version: a party page sees what it missed
+            to_party = party_message(
+                character_id=character_id, version=version, party=party_versions(campaign_id)
+            )
 
         async def send() -> None:
             await layer.group_send(sheet_group(character_id), {"type": MESSAGE_TYPE, "text": text})
-            if campaign_id is not None:
-                await layer.group_send(
-                    gm_group(campaign_id), party_message(character_id=character_id, version=version)
-                )
+            if campaign_id is not None and to_party is not None:
+                await layer.group_send(gm_group(campaign_id), to_party)
 
         async_to_sync(send)()
     except Exception:
