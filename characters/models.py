@@ -122,12 +122,6 @@ class Character(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
-    @property
-    def live_stamp(self) -> int:
-        """When the row last changed, in microseconds: what a live page compares, with ``version``,
-        to know whether what it shows is older (an award changes the budget without a new version)."""
-        return int(self.updated.timestamp() * 1_000_000) if self.updated else 0
-
     #: Not stored: set by ``character_for_user``: the viewer's role in the campaign (None: not a member).
     viewer_role: str | None = None
     #: Not stored: the status of the latest review of the character's submission when it was read
@@ -147,6 +141,12 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def live_stamp(self) -> int:
+        """When the row last changed, in microseconds: what a live page compares, with ``version``,
+        to know whether what it shows is older (an award changes the budget without a new version)."""
+        return int(self.updated.timestamp() * 1_000_000) if self.updated else 0
 
     @classmethod
     def from_db(cls, db, field_names, values):

@@ -11,7 +11,7 @@ state to ``Character.state`` (PCs; the character's version is bumped and a ``Cha
 written, so a sheet PATCH with a stale version gets 409 and the
 history shows "Alex takes 2 harm…") or ``Combatant.state`` (NPCs), combat numbers, the order,
 the encounter state and ``EncounterEvent`` rows with gap-free ``seq``. Then the encounter's
-version goes up and, once committed, the new board is broadcast (combat/broadcast.py).
+version goes up and, once committed, every open page hears it (combat/broadcast.py).
 Every event that rolled dice (``data["faces"]``) is also a ``RollLog`` of the campaign, in the
 same transaction: once committed it reaches the table's roll feed (characters/table/feed.py) in the
 log's words, with its odds when the event names its odds request. A GM's ``private`` action
@@ -267,7 +267,7 @@ def encounter_add_combatant(
                 )
             created = Combatant.objects.bulk_create(created)
         fight = encounter_fight(encounter=e)
-        step = Step(fight, user, structural=True)
+        step = Step(fight, user)
         who = ", ".join(c.name for c in created)
         step.log("added", f"{who} {'join' if len(created) > 1 else 'joins'} the encounter.")
         fields = ["state"]
@@ -308,7 +308,7 @@ def encounter_remove_combatant(*, encounter: Encounter | int, user, combatant_id
             e.order = order
         c.delete()
         fight = encounter_fight(encounter=e, lock_characters=True)
-        step = Step(fight, user, structural=True)
+        step = Step(fight, user)
         step.log("removed", f"{c.name} leaves the encounter.")
         effects_end(step, lambda state: fx.ending_on_turn_end(state, cid))
         step.save(fields=["order", "turn"])
@@ -327,7 +327,7 @@ def encounter_start(*, encounter: Encounter | int, user, roller: Roller | None =
         rules = require_rules(fight)
         if not fight.fighters:
             raise refused("combat.no_combatants", "Add combatants before starting the encounter.")
-        step = Step(fight, user, structural=True)
+        step = Step(fight, user)
         e.status, e.round, e.turn = Encounter.Status.ACTIVE, 1, 0
         step.log("start", "The encounter begins.")
         out = outcome_of(rules.start, fight.fighters, e.state or {}, roller, ctx=fight.ctx)

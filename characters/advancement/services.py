@@ -76,8 +76,8 @@ from characters.diff import build_diff
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
 from characters.party.live import party_changed
 from characters.rules import campaign_ruleset, character_validate, stored_build
-from characters.sheet.live import sheet_changed
 from characters.selectors import character_for_user, is_campaign_gm
+from characters.sheet.live import sheet_changed
 from characters.versions import character_version_write
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import Report, registry

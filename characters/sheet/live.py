@@ -5,7 +5,9 @@ inside its transaction, so every door that changes a character (the sheet, the A
 encounter's action, an advancement's approval, a GM's spend) reaches the open sheets; nothing is
 sent when the transaction rolls back.
 
-What is sent is small and the same for everybody: ``{"character", "version", "build"}`` (JSON).
+What is sent is small and the same for everybody: ``{"character", "version", "stamp", "build"}``
+(JSON; ``stamp``: ``Character.live_stamp``, when the row last changed: an award changes the budget
+and the stamp, not the version). The one way of every live page (README, "Live pages").
 What a sheet shows differs per person (the GM's private-roll toggle, a player's last picks), so
 each page asks for its own blocks over HTTP (``views_sheet.character_sheet_live``) with the
 version it shows, exactly as the encounter page fetches its own action panel; that request meets

@@ -1,9 +1,12 @@
 /* An open sheet follows its character live (characters/sheet/live.py).
 
-   The socket (#sheet-live, htmx ws extension) says only "the character is at version N"; when N
-   is newer than the version this page shows, the page fetches its own blocks (data-live-url: the
-   play state, effects, numbers, dice, equipment and version, rendered for this person) and puts
-   them in place of the old ones. What the person is in the middle of stays: a form whose text
+   The one way of every live page (README, "Live pages"): the socket (#sheet-live, htmx ws
+   extension) says only "the character is at version N, stamp S" (the stamp: when the row last
+   changed; an award changes the budget, not the version); when that is newer than what this page
+   shows (#sheet-version's data-version and data-stamp), the page fetches its own blocks
+   (data-live-url: the play state, effects, numbers, dice, equipment, Build and Costs and version,
+   rendered for this person) and puts them in place of the old ones. It fetches the same way on a
+   reconnect and when it is shown again (visibilitychange): whatever it missed. What the person is in the middle of stays: a form whose text
    field has the focus or typed text is kept as it is (its other blocks are updated around it; a
    pool's number box keeps the version it was typed against, so a stale value is refused and the
    refusal says the value now), the focus and the caret stay, and the page does not move. An

@@ -40,7 +40,13 @@ def _hp_shown(page, character) -> str:
 def _lower_hp(base_url, user, character) -> int:
     now = api_client(user).get(f"/api/v1/characters/{character.pk}/").json()
     state = dict(now["state"], hp=now["state"]["hp"] - 1)
-    api_post(base_url, user, f"/api/v1/characters/{character.pk}/", {"version": now["version"], "state": state}, method="PATCH")
+    api_post(
+        base_url,
+        user,
+        f"/api/v1/characters/{character.pk}/",
+        {"version": now["version"], "state": state},
+        method="PATCH",
+    )
     return state["hp"]
 
 

@@ -41,7 +41,12 @@ def test_an_award_and_a_spend_redraw_build_and_costs_live(browser, table_server)
     try:
         page = _sheet(phone, character)
         assert page.evaluate(BUDGET) == "6"
-        api_post(table_server, gm, f"/api/v1/characters/{character.pk}/awards/", {"currency": "points", "amount": 2, "reason": "the ford"})
+        api_post(
+            table_server,
+            gm,
+            f"/api/v1/characters/{character.pk}/awards/",
+            {"currency": "points", "amount": 2, "reason": "the ford"},
+        )
         page.wait_for_function(f"() => ({BUDGET})() === '8'", timeout=5000)
         assert page.evaluate(BLOCKS) == _fresh_blocks(phone, character)
         assert page.evaluate("() => window.__notReloaded === true")
@@ -50,7 +55,9 @@ def test_an_award_and_a_spend_redraw_build_and_costs_live(browser, table_server)
         build = copy.deepcopy(BUILDS["ourdnd"])
         build["stats"]["dex"] = 1
         build["budget"] = {"points": 8}
-        asked = api_post(table_server, player, f"/api/v1/characters/{character.pk}/advancements/", {"build": build})
+        asked = api_post(
+            table_server, player, f"/api/v1/characters/{character.pk}/advancements/", {"build": build}
+        )
         api_post(table_server, gm, f"/api/v1/advancements/{asked['id']}/approve/", {})
         assert _api_state(player, character)["build"]["stats"]["dex"] == 1
         page.wait_for_function(f"() => ({SPENT})() !== '{spent_before}'", timeout=5000)
@@ -76,7 +83,12 @@ def test_a_sheet_that_missed_a_message_catches_up_when_it_is_visible_again(brows
     try:
         page = _sheet(phone, character)
         page.evaluate(DEAF)
-        api_post(table_server, gm, f"/api/v1/characters/{character.pk}/awards/", {"currency": "points", "amount": 3, "reason": "x"})
+        api_post(
+            table_server,
+            gm,
+            f"/api/v1/characters/{character.pk}/awards/",
+            {"currency": "points", "amount": 3, "reason": "x"},
+        )
         page.wait_for_timeout(800)
         assert page.evaluate(BUDGET) == "6"  # the message was not heard
         page.evaluate(HIDDEN_THEN_VISIBLE)

@@ -51,11 +51,15 @@ def test_quick_taps_on_lower_hp_each_count_on_a_300_ms_link(browser, table_serve
             if i < taps - 1:
                 page.wait_for_timeout(gap_ms)
         # What the button says while the taps are in flight (asserted below, after what was saved).
-        busy = page.evaluate(f"() => [document.querySelector('{LOWER}').getAttribute('aria-busy'),"
-                             f" document.querySelector('{LOWER}').getAttribute('data-pending')]")
+        busy = page.evaluate(
+            f"() => [document.querySelector('{LOWER}').getAttribute('aria-busy'),"
+            f" document.querySelector('{LOWER}').getAttribute('data-pending')]"
+        )
 
         assert _wait_hp(player, character, start - taps) == start - taps  # saved: every tap
-        assert busy[0] == "true" and int(busy[1]) >= 1, busy  # the taps not yet answered, the last one at least
+        assert busy[0] == "true" and int(busy[1]) >= 1, (
+            busy
+        )  # the taps not yet answered, the last one at least
         page.wait_for_function(f"() => ({HP_SHOWN})() === '{start - taps}'", timeout=10_000)
         expect(page.locator(LOWER)).not_to_have_attribute("aria-busy", "true")
         expect(page.locator(LOWER)).not_to_have_attribute("data-pending", str(1))
@@ -68,7 +72,7 @@ def test_quick_taps_on_lower_hp_each_count_on_a_300_ms_link(browser, table_serve
 
 
 def test_a_value_typed_after_a_tap_is_not_refused_as_stale_against_that_own_tap(browser, table_server):  # noqa: F811
-    """"Lower HP by 1", then at once HP typed as 3 and Set: the Set was drawn at the version the tap
+    """ "Lower HP by 1", then at once HP typed as 3 and Set: the Set was drawn at the version the tap
     replaced. Before, both left together and the Set was refused ("HP is now 9 … Nothing was
     changed"): a conflict with the player's own tap. Now it leaves after the tap's answer, on the
     version that answer drew: HP 3."""
@@ -88,4 +92,3 @@ def test_a_value_typed_after_a_tap_is_not_refused_as_stale_against_that_own_tap(
     finally:
         phone.close()
         laptop.close()
-

@@ -1,15 +1,14 @@
-"""The GM's panel is never left on an older turn (#31): the acting player's Move (through the services,
-as the API does) and the GM's Next turn 20 ms later make the GM's page fetch its panel twice, the two
-GETs leaving together. Their answers were drawn in whatever order they came: when the older one
-was drawn first, the newer one went into the panel it had just replaced (off the page), and the
-board showed the goblins' turn while the panel stayed on Pablo's (3 of 20 GM pages in the probe).
+"""The GM's panel is never left on an older turn (#31): the acting player's Move through the API and
+the GM's Next turn through the API right after make the GM's page fetch twice. Before, the panel was
+fetched on its own (a GET aimed at the panel on the page when it left): when the older answer was
+drawn first, the newer one went into the panel it had just replaced (off the page), and the board
+showed the goblins' turn while the panel stayed on Pablo's (3 of 20 GM pages in the probe). Now the
+panel comes with the board, out of band (aimed by id when it is drawn), and carries its version.
 
 Here the answers are held back in the browser (their xhr.onload), each order once: the panel must
 end on the API's version and current combatant either way."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 from django.urls import reverse
@@ -20,14 +19,15 @@ from tests.rulesets.pando.e2e.test_pando_encounter_race_browser import GM_SIZE, 
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: The n-th GET of the panel (from 1) has its answer reach the page's script ``holds[n - 1]`` ms
+#: The n-th fetch of what the page shows (the board and the panel, or before #31 the panel alone;
+#: from 1) has its answer reach the page's script ``holds[n - 1]`` ms
 #: after it came (its xhr.onload held); window.__panelAnswered counts the answers the server gave.
 HOLD_PANEL = """(holds) => {
   window.__panelGets = 0; window.__panelAnswered = 0;
   const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.open = function (method, url) { this.__url = String(url); return open.apply(this, arguments); };
   XMLHttpRequest.prototype.send = function () {
-    if (/\\/panel\\/$/.test(this.__url)) {
+    if (/\\/(panel|board)\\/(\\?|$)/.test(this.__url)) {
       const xhr = this, ms = holds[window.__panelGets] || 0, onload = xhr.onload;
       window.__panelGets += 1;
       xhr.addEventListener("load", () => { window.__panelAnswered += 1; });
@@ -62,17 +62,24 @@ def test_the_gm_panel_ends_on_the_current_turn_whatever_order_its_fetches_answer
         page.evaluate(HOLD_PANEL, holds)
         # The player's Move, the GM's Next turn 20 ms later, both through the API of the server the
         # page is on (it tells every page of each change).
-        api_post(asgi_server, t["player"], f"/api/v1/encounters/{e.pk}/actions/", {"combatant": t["c_pablo"].pk, "action": "move"})
-        # The GM's Next turn once the page's panel GET for the Move has been answered (its answer
-        # held): the two fetches stand on two versions, and the second leaves before the first is drawn.
+        api_post(
+            asgi_server,
+            t["player"],
+            f"/api/v1/encounters/{e.pk}/actions/",
+            {"combatant": t["c_pablo"].pk, "action": "move"},
+        )
+        # The GM's Next turn once the page's fetch for the Move has been answered (its answer held):
+        # the two fetches stand on two versions, and the second leaves before the first is drawn.
         page.wait_for_function("() => window.__panelAnswered >= 1", timeout=10_000)
         api_post(asgi_server, gm, f"/api/v1/encounters/{e.pk}/next-turn/", {})
         state = _api(gm, e)
         current = [c["id"] for c in state["combatants"] if c.get("current")] or None
         e.refresh_from_db()
-        page.wait_for_function(f"() => window.__panelGets >= 2", timeout=10_000)
+        page.wait_for_function("() => window.__panelGets >= 2", timeout=10_000)
         page.wait_for_timeout(max(holds) + 300)  # both answers drawn, the held ones too
-        page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+        page.wait_for_function(
+            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        )
         panel = page.locator("#encounter-panel")
         assert panel.get_attribute("data-version") == str(e.version)
         drawn = page.evaluate(
