@@ -1,5 +1,7 @@
-"""The GM's panel is never left on an older turn (#31): the acting player's Move through the API and
-the GM's Next turn through the API right after make the GM's page fetch twice. Before, the panel was
+"""The GM's panel is never left on an older turn, and a page shown again catches up (#31).
+
+The acting player's Move through the API and the GM's Next turn through the API right after make
+the GM's page fetch twice. Before, the panel was
 fetched on its own (a GET aimed at the panel on the page when it left): when the older answer was
 drawn first, the newer one went into the panel it had just replaced (off the page), and the board
 showed the goblins' turn while the panel stayed on Pablo's (3 of 20 GM pages in the probe). Now the
@@ -15,7 +17,14 @@ from django.urls import reverse
 
 from tests.e2e.conftest import api_post
 from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
-from tests.rulesets.pando.e2e.test_pando_encounter_race_browser import GM_SIZE, _api, _open, _table
+from tests.rulesets.pando.e2e.test_pando_encounter_race_browser import (
+    GM_SIZE,
+    NO_SOCKET,
+    PHONE,
+    _api,
+    _open,
+    _table,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -90,5 +99,32 @@ def test_the_gm_panel_ends_on_the_current_turn_whatever_order_its_fetches_answer
         assert sorted(drawn) == goblins, (drawn, current)
         # The board says the same turn.
         assert "Goblin" in page.get_by_test_id("encounter-current").inner_text()
+    finally:
+        context.close()
+
+
+def test_a_page_that_heard_nothing_catches_up_when_it_is_shown_again(browser, asgi_server):  # noqa: F811
+    """A phone whose socket heard nothing (asleep: it never connects here) is shown again: it fetches
+    what it shows, board and panel, at the API's version (before: it stayed on the turn it had)."""
+    from playwright.sync_api import expect
+
+    t = _table()
+    e, gm = t["e"], t["gm"]
+    context, page = _page_as(browser, asgi_server, t["player"], viewport=PHONE)
+    context.add_init_script(NO_SOCKET)
+    try:
+        page.goto(reverse("encounter_detail", args=[e.pk]))
+        expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Pablo")
+        api_post(asgi_server, gm, f"/api/v1/encounters/{e.pk}/next-turn/", {})
+        page.wait_for_timeout(500)
+        expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Pablo")  # heard nothing
+        page.evaluate(
+            "() => { Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});"
+            " document.dispatchEvent(new Event('visibilitychange')); }"
+        )
+        expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Goblin 1, Goblin 2")
+        e.refresh_from_db()
+        expect(page.locator("#encounter-panel")).to_have_attribute("data-version", str(e.version))
+        expect(page.locator("#encounter-status")).to_have_attribute("data-version", str(e.version))
     finally:
         context.close()
