@@ -5,7 +5,7 @@ Whatever changes a character of a campaign (its play state, its build, its statu
 goes through the one version writer, characters/versions.py, whose ``sheet_changed`` calls
 ``send_party_changed`` once the change commits), and whatever changes what the party page shows
 of it without a new version (an award in the ledger, an advancement request made, withdrawn or
-rejected: ``party_changed``), the campaign's GM group (characters/table/feed.py ``gm_group``,
+rejected, a new round of an encounter it fights in — "2 rounds left": ``party_changed``), the campaign's GM group (characters/table/feed.py ``gm_group``,
 joined by the GM's sockets of characters/table/consumers.py ``TableFeedConsumer``) hears a small
 message, the same for every page: ``{"character": id, "version": n, "party": {id: version, …}}``
 (JSON, type ``party.changed``; ``party``: the version of every character of the campaign). The
