@@ -4,8 +4,8 @@ delivery to 200 clients over real websocket servers.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench .venv/bin/python bench/bench_combat.py [runs]
     DATABASE_URL=... .venv/bin/python bench/bench_combat.py --processes 2 [--clients 200] [--actions 40]
 
-One action = the service call (lock, rules, save, event rows) plus the broadcast (render the board
-once, group_send to the encounter's group), measured in-process around ``encounter_act``; then the
+One action = the service call (lock, rules, save, event rows) plus the broadcast (the version's
+notice, group_send to the encounter's group; each page then fetches its board), measured in-process around ``encounter_act``; then the
 time until all 8 connected WebsocketCommunicators have the message ("delivered"). Runs on the
 in-memory channel layer, and on Redis (REDIS_BENCH_URL, default redis://127.0.0.1:6379/15) when it
 answers. The encounter (bench/fight.py: the ruleset BENCH_RULESET, else the registry's first, its
@@ -28,6 +28,7 @@ under the GIL added ~40 ms to the measured delivery, which real browsers do not 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import statistics
 import sys
@@ -120,7 +121,7 @@ async def run(fight, runs: int, label: str) -> None:
         elapsed, cpu, queries = await database_sync_to_async(one)()
         messages = await asyncio.gather(*(c.receive_from(timeout=5) for c in comms))
         total = (time.perf_counter() - start) * 1000
-        assert all(f"{pc.name} " in m for m in messages)
+        assert all(json.loads(m)["encounter"] == e.pk for m in messages)  # the notice
         if i >= 5:
             server.append(elapsed)
             delivered.append(total)
@@ -227,7 +228,7 @@ def stack(processes: int, clients: int, actions: int) -> int:
     csrf = uuid.uuid4().hex  # 32 characters: the cookie and the header carry the same secret
     connections_close = __import__("django.db", fromlist=["connections"]).connections.close_all
     connections_close()
-    version_re = re.compile(r'data-version="(\d+)"')
+    version_re = re.compile(r'"version": (\d+)')  # the notice: {"encounter", "version"}
 
     def post(value: int) -> int:
         # A number field alternates between two values, so that every action changes the encounter.

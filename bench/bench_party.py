@@ -228,7 +228,7 @@ async def live(ruleset, campaign, gm, character, changes: int) -> dict:
             await database_sync_to_async(act)(i)
             message = json.loads(await message)
             got = time.perf_counter()
-            assert message == {"character": character.pk, "version": message["version"]}, message
+            assert message["character"] == character.pk and "party" in message, message
             await database_sync_to_async(card)()
             done = time.perf_counter()
             if i >= 2:

@@ -142,6 +142,12 @@ class Character(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def live_stamp(self) -> int:
+        """When the row last changed, in microseconds: what a live page compares, with ``version``,
+        to know whether what it shows is older (an award changes the budget without a new version)."""
+        return int(self.updated.timestamp() * 1_000_000) if self.updated else 0
+
     @classmethod
     def from_db(cls, db, field_names, values):
         """Documents come back from Postgres (jsonb) in another key order: put them back in the

@@ -3,7 +3,7 @@
 The session (AuthMiddlewareStack, config/asgi.py) says who is connecting. Anonymous: closed
 with 4403; not a member of the encounter's campaign (or no such encounter): closed with 4404
 — before the handshake completes, so nothing leaks. Members join the encounter's group and
-receive the server-rendered board after every change (combat/broadcast.py).
+hear the encounter's version after every change, and fetch what they show (combat/broadcast.py).
 
 The socket follows its user's rights after connect too (characters/table/live.py): leaving or being
 removed from the campaign, logging out or a password change closes it with 4001, and the page's
@@ -52,7 +52,7 @@ class EncounterConsumer(AccessFollowingMixin, AsyncWebsocketConsumer):
         the HTTP endpoints, which check rights and rules."""
 
     async def encounter_update(self, event):
-        await self.send(text_data=event["html"])
+        await self.send(text_data=event["text"])
 
 
 def _campaign_of(user, encounter_id) -> int | None:

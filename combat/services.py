@@ -11,7 +11,7 @@ state to ``Character.state`` (PCs; the character's version is bumped and a ``Cha
 written, so a sheet PATCH with a stale version gets 409 and the
 history shows "Alex takes 2 harm…") or ``Combatant.state`` (NPCs), combat numbers, the order,
 the encounter state and ``EncounterEvent`` rows with gap-free ``seq``. Then the encounter's
-version goes up and, once committed, the new board is broadcast (combat/broadcast.py).
+version goes up and, once committed, every open page hears it (combat/broadcast.py).
 Every event that rolled dice (``data["faces"]``) is also a ``RollLog`` of the campaign, in the
 same transaction: once committed it reaches the table's roll feed (characters/table/feed.py) in the
 log's words, with its odds when the event names its odds request. A GM's ``private`` action
@@ -45,6 +45,7 @@ from characters.effects.services import (
     state_without_effects,
 )
 from characters.models import Campaign, Character
+from characters.party.live import party_changed
 from characters.selectors import is_campaign_gm
 from combat.models import Combatant, Encounter, EncounterEvent, EncounterRequest
 from combat.selectors import (
@@ -266,7 +267,7 @@ def encounter_add_combatant(
                 )
             created = Combatant.objects.bulk_create(created)
         fight = encounter_fight(encounter=e)
-        step = Step(fight, user, structural=True)
+        step = Step(fight, user)
         who = ", ".join(c.name for c in created)
         step.log("added", f"{who} {'join' if len(created) > 1 else 'joins'} the encounter.")
         fields = ["state"]
@@ -307,7 +308,7 @@ def encounter_remove_combatant(*, encounter: Encounter | int, user, combatant_id
             e.order = order
         c.delete()
         fight = encounter_fight(encounter=e, lock_characters=True)
-        step = Step(fight, user, structural=True)
+        step = Step(fight, user)
         step.log("removed", f"{c.name} leaves the encounter.")
         effects_end(step, lambda state: fx.ending_on_turn_end(state, cid))
         step.save(fields=["order", "turn"])
@@ -326,7 +327,7 @@ def encounter_start(*, encounter: Encounter | int, user, roller: Roller | None =
         rules = require_rules(fight)
         if not fight.fighters:
             raise refused("combat.no_combatants", "Add combatants before starting the encounter.")
-        step = Step(fight, user, structural=True)
+        step = Step(fight, user)
         e.status, e.round, e.turn = Encounter.Status.ACTIVE, 1, 0
         step.log("start", "The encounter begins.")
         out = outcome_of(rules.start, fight.fighters, e.state or {}, roller, ctx=fight.ctx)
@@ -451,10 +452,22 @@ def encounter_next_turn(
         if not e.order:
             raise refused("combat.no_combatants", "Nobody is left in the turn order.")
         step = Step(fight, user)
+        round_before = e.round
         advance(step, roller)
         step.save(fields=["state", "order", "turn", "round"])
         _remember(e, request_id)
+        if e.round != round_before:
+            _round_told(fight)
     return e
+
+
+def _round_told(fight) -> None:
+    """A new round: what the party page shows of each character in the fight ("2 rounds left" of an
+    effect tied to the encounter) follows the encounter's round, not the character's version: the
+    GM's open party pages fetch their cards once the round commits."""
+    for c in fight.combatants:
+        if c.character is not None:
+            party_changed(c.character)
 
 
 def encounter_end(*, encounter: Encounter | int, user) -> Encounter:

@@ -4,7 +4,7 @@ A service (combat/services.py) locks the encounter, loads the fight and makes a 
 ruleset's ``CombatRules`` hooks return ``Outcome``s that the step applies to its copy of the fight;
 ``Step.save`` then writes only what changed (the combatants' rows, the PCs' play state as a new
 character version, the log's events with gap-free ``seq``, the rolls to the table's feed), moves
-the encounter's version on and, once committed, broadcasts the new board (combat/broadcast.py).
+the encounter's version on and, once committed, tells the open pages (combat/broadcast.py).
 
 The encounter's clock lives here too, as every service that moves it goes through a step: a
 turn's start, a round's start, the next turn (``advance``), and the effects that end on them
@@ -26,7 +26,7 @@ from characters.table.feed import rolls_logged, table_note
 from characters.versions import character_version_write
 from combat import broadcast
 from combat.models import Combatant, EncounterEvent
-from combat.selectors import LOG_FIELDS, Fight, log_entry, row_signatures
+from combat.selectors import Fight
 from config.errors import RuleRefused, rule_refused
 from rulesets.engine import effects as fx
 from rulesets.engine.combat import CombatRefused, CombatRules, Event, Fighter, Outcome
@@ -67,21 +67,16 @@ def dump(value: Any) -> str:
 class Step:
     """Collects what one service call changes, then writes only that, in a few queries.
 
-    Created before the rules run: it notes what the page shows now (each row's signature) and
-    the stored play state and numbers, so that ``save`` writes only the combatants and
-    characters that really changed and the broadcast sends only the rows that differ.
-    ``structural``: combatants came or went (the whole turn order is sent)."""
+    Created before the rules run: it notes the stored play state and numbers, so that ``save``
+    writes only the combatants and characters that really changed; the pages then hear the new
+    version and fetch what they show (combat/broadcast.py)."""
 
-    def __init__(self, fight: Fight, user, *, structural: bool = False):
+    def __init__(self, fight: Fight, user):
         self.fight = fight
         self.user = user
-        self.structural = structural
         self.events: list[tuple[Event, int]] = []  # (event, round)
         self.dirty: set[int] = set()
         self.characters: dict[int, tuple[Character, list[str]]] = {}
-        e = fight.encounter
-        self.order_before = list(e.order or [])
-        self.rows_before = {} if structural else row_signatures(fight)
         self.stored = {c.id: (dump(c.state), dump(c.combat)) for c in fight.combatants}
         self.stored_pc = {c.character_id: dump(c.character.state) for c in fight.combatants if c.character}
         self.secret: list[Event] = []  # a GM's private action: its events, for the GM's feed only
@@ -163,7 +158,6 @@ class Step:
                 continue  # the rules returned the same play state: no new version of the sheet
             reason = f"{e.name}: " + " ".join(texts) if texts else f"{e.name}: play state"
             character_version_write(character=character, author=self.user, reason=reason, fields=["state"])
-        new_log: list[dict[str, Any]] = []
         if self.events:
             # ``last_seq`` is read with the locked encounter row: gap-free numbers, no scan of the log.
             last = e.last_seq
@@ -184,14 +178,10 @@ class Step:
                 )
             EncounterEvent.objects.bulk_create(rows)
             e.last_seq = last + len(rows)
-            new_log = [log_entry({f: getattr(r, f) for f in LOG_FIELDS}) for r in reversed(rows)]
         self._feed()
         e.version += 1
         e.save(update_fields=[*fields, "version", "updated", "last_seq"])
-        structural = self.structural or list(e.order or []) != self.order_before
-        broadcast.encounter_changed(
-            fight, rows_before=None if structural else self.rows_before, new_log=new_log
-        )
+        broadcast.encounter_changed(fight)
 
     def _feed(self) -> None:
         """The step's rolls to the table's roll feed (characters/table/feed.py), once it commits: one

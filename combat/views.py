@@ -2,8 +2,9 @@
 
 Thin function views over ``combat.selectors`` (reads) and ``combat.services`` (writes).
 Every POST answers htmx with the changed parts (out of band, by stable ids) and a plain
-form POST with a redirect back to the page, so the page works without JavaScript. The
-shared parts also reach every open page through the websocket (combat/broadcast.py).
+form POST with a redirect back to the page, so the page works without JavaScript. Every open
+page hears each change's version through the websocket and fetches what it shows
+(``encounter_board``: combat/broadcast.py).
 
 The effects' section (at the end): the GM puts an effect on a combatant (a PC or an NPC) for rounds of
 this encounter, until the end of a combatant's turn, or until removed; and takes one off.
@@ -13,7 +14,7 @@ campaign's kept ones, a custom one from the ruleset's roll keys on every roll), 
 to put it on, in its own section outside the actions panel (``#encounter-effects``), so the
 panel's refreshes after each change never reset it. htmx swaps the section (what was done, or why
 not: a 400 that changed nothing); the combatant's row, the log and the feed reach every open page
-through the websocket as every change does. A plain POST redirects back, or shows the page again
+as every change does. A plain POST redirects back, or shows the page again
 with the reason (400). Taking an effect off is a button of the GM's panel (``_reply`` as every
 panel action). Players get 403, strangers 404.
 """
@@ -186,8 +187,8 @@ def _reply(
     stale: bool = False,
     error_at=None,
 ) -> HttpResponse:
-    """htmx: nothing after a change — the websocket brings what changed to every page, this one
-    included, and makes each fetch its own panel once; a refusal (nothing changed, nothing
+    """htmx: nothing after a change — the websocket tells every page, this one included, the new
+    version, and each fetches what it shows once (``encounter_board``); a refusal (nothing changed, nothing
     broadcast) answers with this user's panel showing why (out of band), in the form that was
     used (``error_at``). A page that was out of date (``stale``: 409) gets the whole page as it
     is now — status, turn order, log and panel — so that it shows what the refusal is about.
@@ -204,7 +205,7 @@ def _reply(
     if not stale:
         return HttpResponse(_render_panel(request, encounter, refusal=error, error_at=error_at, oob=True))
     fight = encounter_fight(encounter=encounter)
-    board = render_live(board_of(fight=fight), refresh=False)
+    board = render_live(board_of(fight=fight))
     panel = _render_panel(request, encounter, fight=fight, refusal=error, error_at=error_at, oob=True)
     return HttpResponse(board + panel, status=409)
 
@@ -262,16 +263,21 @@ def encounter_panel(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse
 @login_required
 @require_GET
 def encounter_board(request: HtmxHttpRequest, encounter_id: int) -> HttpResponse:
-    """The shared parts, whole (for a page catching up after a reconnect or a missed message).
-    ``?since=<version>``: the version the page shows; when it is still the current one, 204 and
-    nothing to swap."""
+    """What a page shows of the encounter, as it is now: the shared parts and this viewer's actions
+    panel, each out of band and carrying the version it describes. What every open page fetches when
+    the socket says the encounter is at a version it does not show yet, after a reconnect, or when
+    it is shown again (combat/broadcast.py). ``?since=<version>``: the oldest version the page shows;
+    when it is still the current one, 204 and nothing to swap."""
     encounter = encounter_for_user(user=request.user, encounter_id=encounter_id)
     if not request.htmx:
         return redirect(reverse("encounter_detail", args=[encounter.pk]))
     since = request.GET.get("since", "")
     if _INT.match(since) and int(since) == encounter.version:
         return HttpResponse(status=204)
-    return HttpResponse(render_live(board_of(fight=encounter_fight(encounter=encounter))))
+    fight = encounter_fight(encounter=encounter)
+    return HttpResponse(
+        render_live(board_of(fight=fight)) + _render_panel(request, encounter, fight=fight, oob=True)
+    )
 
 
 # ------------------------------------------------------------------ writes

@@ -77,6 +77,7 @@ from characters.models import Advancement, Campaign, Character, CharacterVersion
 from characters.party.live import party_changed
 from characters.rules import campaign_ruleset, character_validate, stored_build
 from characters.selectors import character_for_user, is_campaign_gm
+from characters.sheet.live import sheet_changed
 from characters.versions import character_version_write
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import Report, registry
@@ -256,7 +257,9 @@ def award_create(
             ledger_award(character=character, currency=currency, amount=amount, reason=reason, author=gm)
         )
         _refresh_budget(character, ledger_totals(character=character))
-        party_changed(character)  # the GM's party page shows the unspent points
+        # The open sheets redraw their Costs (the budget, not the version, changed: its stamp did)
+        # and the GM's party page shows the unspent points.
+        sheet_changed(character, build=True)
     return rows
 
 

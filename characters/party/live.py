@@ -5,11 +5,13 @@ Whatever changes a character of a campaign (its play state, its build, its statu
 goes through the one version writer, characters/versions.py, whose ``sheet_changed`` calls
 ``send_party_changed`` once the change commits), and whatever changes what the party page shows
 of it without a new version (an award in the ledger, an advancement request made, withdrawn or
-rejected: ``party_changed``), the campaign's GM group (characters/table/feed.py ``gm_group``,
+rejected, a new round of an encounter it fights in — "2 rounds left": ``party_changed``), the campaign's GM group (characters/table/feed.py ``gm_group``,
 joined by the GM's sockets of characters/table/consumers.py ``TableFeedConsumer``) hears a small
-message, the same for every page: ``{"character": id, "version": n}`` (JSON, type
-``party.changed``). The page fetches that character's card over HTTP (``views.party_card``, the
-same access check as the page) and swaps it in. A player never joins the GM group.
+message, the same for every page: ``{"character": id, "version": n, "party": {id: version, …}}``
+(JSON, type ``party.changed``; ``party``: the version of every character of the campaign). The
+page fetches that character's card over HTTP (``views.party_card``, the same access check as the
+page) and swaps it in, and the card of any other character the page shows older than ``party``
+says (a message it missed). A player never joins the GM group.
 
 A broken channel layer is logged, never raised: the change is committed and the page catches up
 on its next (re)connect.
@@ -24,6 +26,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from characters.models import Character
 from characters.table.feed import gm_group
 
 logger = logging.getLogger(__name__)
@@ -31,8 +34,21 @@ logger = logging.getLogger(__name__)
 MESSAGE_TYPE = "party.changed"
 
 
-def message(*, character_id: int, version: int) -> dict:
-    return {"type": MESSAGE_TYPE, "text": json.dumps({"character": character_id, "version": version})}
+def party_versions(campaign_id: int | None) -> dict[str, int]:
+    """The version of every character of the campaign, by id (one small query): each party message
+    carries them all, so a page that missed a message sees which of its cards are behind at the
+    next one it hears, whichever character that one is about."""
+    if campaign_id is None:
+        return {}
+    rows = Character.objects.filter(campaign_id=campaign_id).values_list("id", "version")
+    return {str(pk): version for pk, version in rows}
+
+
+def message(*, character_id: int, version: int, party: dict[str, int] | None = None) -> dict:
+    body: dict = {"character": character_id, "version": version}
+    if party is not None:
+        body["party"] = party
+    return {"type": MESSAGE_TYPE, "text": json.dumps(body)}
 
 
 def party_changed(character) -> None:
@@ -52,8 +68,7 @@ def send_party_changed(*, campaign_id: int | None, character_id: int, version: i
         layer = get_channel_layer()
         if layer is None:
             return
-        async_to_sync(layer.group_send)(
-            gm_group(campaign_id), message(character_id=character_id, version=version)
-        )
+        text = message(character_id=character_id, version=version, party=party_versions(campaign_id))
+        async_to_sync(layer.group_send)(gm_group(campaign_id), text)
     except Exception:
         logger.exception("telling the party page of character %s failed", character_id)

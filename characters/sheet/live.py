@@ -5,7 +5,9 @@ inside its transaction, so every door that changes a character (the sheet, the A
 encounter's action, an advancement's approval, a GM's spend) reaches the open sheets; nothing is
 sent when the transaction rolls back.
 
-What is sent is small and the same for everybody: ``{"character", "version", "build"}`` (JSON).
+What is sent is small and the same for everybody: ``{"character", "version", "stamp", "build"}``
+(JSON; ``stamp``: ``Character.live_stamp``, when the row last changed: an award changes the budget
+and the stamp, not the version). The one way of every live page (README, "Live pages").
 What a sheet shows differs per person (the GM's private-roll toggle, a player's last picks), so
 each page asks for its own blocks over HTTP (``views_sheet.character_sheet_live``) with the
 version it shows, exactly as the encounter page fetches its own action panel; that request meets
@@ -31,6 +33,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from characters.party.live import message as party_message
+from characters.party.live import party_versions
 from characters.table.feed import gm_group
 
 logger = logging.getLogger(__name__)
@@ -42,35 +45,49 @@ def sheet_group(character_id: int) -> str:
     return f"sheet-{character_id}"
 
 
-def sheet_changed(character, *, build: bool = False) -> None:
+def sheet_changed(character, *, build: bool = False, party: bool = True) -> None:
     """Call inside the writer's transaction: once it commits, the open sheets of ``character``
-    hear that it is at its current version (``build``: its build changed too), and so do the
-    open party pages of its campaign."""
-    pk, version, campaign_id = character.pk, character.version, character.campaign_id
+    hear that it is at its current version and stamp (``build``: its build changed too), and so
+    do the open party pages of its campaign (unless ``party`` is False: the caller tells them)."""
+    pk, version, stamp = character.pk, character.version, character.live_stamp
+    campaign_id = character.campaign_id if party else None
     transaction.on_commit(
-        lambda: send_changed(character_id=pk, version=version, build=build, campaign_id=campaign_id)
+        lambda: send_changed(
+            character_id=pk, version=version, build=build, campaign_id=campaign_id, stamp=stamp
+        )
     )
 
 
-def message(*, character_id: int, version: int, build: bool) -> str:
-    return json.dumps({"character": character_id, "version": version, "build": build})
+def message(*, character_id: int, version: int, build: bool, stamp: int = 0) -> str:
+    """The sheet's live message: the version and the stamp (``Character.live_stamp``) the character
+    is at. A page showing an older version, or the same version with an older stamp (an award
+    changed the budget, not the version), fetches its blocks."""
+    return json.dumps({"character": character_id, "version": version, "stamp": stamp, "build": build})
 
 
 def send_changed(
-    *, character_id: int, version: int, build: bool = False, campaign_id: int | None = None
+    *,
+    character_id: int,
+    version: int,
+    build: bool = False,
+    campaign_id: int | None = None,
+    stamp: int = 0,
 ) -> None:
     try:
         layer = get_channel_layer()
         if layer is None:
             return
-        text = message(character_id=character_id, version=version, build=build)
+        text = message(character_id=character_id, version=version, build=build, stamp=stamp)
+        to_party = None
+        if campaign_id is not None:  # every character's version: a party page sees what it missed
+            to_party = party_message(
+                character_id=character_id, version=version, party=party_versions(campaign_id)
+            )
 
         async def send() -> None:
             await layer.group_send(sheet_group(character_id), {"type": MESSAGE_TYPE, "text": text})
-            if campaign_id is not None:
-                await layer.group_send(
-                    gm_group(campaign_id), party_message(character_id=character_id, version=version)
-                )
+            if campaign_id is not None and to_party is not None:
+                await layer.group_send(gm_group(campaign_id), to_party)
 
         async_to_sync(send)()
     except Exception:

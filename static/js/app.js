@@ -124,6 +124,8 @@
   window.addEventListener("blur", release);
   document.addEventListener("htmx:confirm", function (ev) {
     if (!pressing) { return; }
+    // A queued tap leaving (taps.js) was pressed long ago: its queue waits for its answer.
+    if (window.sfTaps && window.sfTaps.sending) { return; }
     // A change of the pressed control itself (a select's option chosen by dragging to it, whose
     // release the page may never see) is that control's own update: not held.
     var cause = ev.detail.triggeringEvent && ev.detail.triggeringEvent.target;

@@ -1,7 +1,12 @@
 /* The encounter page's live board (combat/templates/combat/encounter_detail.html).
 
-   Catching up: on every (re)connect of the websocket, and when a message's version does not
-   follow the page's (a message missed or out of order), fetch the whole board (board/).
+   How it follows the encounter — the one way of every live page (README, "Live pages"): the socket
+   says only which version the encounter is at ({"encounter", "version"}, combat/broadcast.py); a
+   page that shows an older one fetches what it shows (board/?since=: the status, turn order and log,
+   and this viewer's own actions panel, in one answer, each part carrying the version it describes).
+   It fetches the same way on every (re)connect and when it is shown again (a phone's screen on
+   again): whatever it missed. An answer older than what is drawn is never drawn (each part's
+   data-version, below); one fetch at a time, and one more if a newer version was heard meanwhile.
 
    Access: the server closes the socket with 4001 when the viewer's rights may have changed
    (they left or were removed from the campaign, signed out, changed their password:
@@ -22,9 +27,27 @@
     var s = document.getElementById("encounter-status");
     return s ? parseInt(s.getAttribute("data-version"), 10) || 0 : 0;
   }
-  function catchUp() {
-    htmx.ajax("GET", root.getAttribute("data-board") + "?since=" + shown(), {source: root, swap: "none"});
+  var heard = 0, fetching = false, fetchAgain = false;
+  /* The oldest version the page shows (the board's parts and the panel are drawn apart). */
+  function oldestShown() {
+    var panel = document.getElementById("encounter-panel");
+    var v = panel ? parseInt(panel.getAttribute("data-version"), 10) : NaN;
+    return isNaN(v) ? shown() : Math.min(shown(), v);
   }
+  function catchUp() {
+    if (gone) return;
+    if (fetching) { fetchAgain = true; return; }
+    fetching = true;
+    var done = function () {
+      fetching = false;
+      if (fetchAgain || heard > oldestShown()) { fetchAgain = false; if (heard > oldestShown()) catchUp(); }
+    };
+    var sent = htmx.ajax("GET", root.getAttribute("data-board") + "?since=" + oldestShown(), {source: root, swap: "none"});
+    if (sent && sent.then) sent.then(done, done); else done();
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") catchUp();
+  });
   function showGone() {
     if (gone) return;
     gone = true;
@@ -64,11 +87,12 @@
   });
   root.addEventListener("htmx:wsBeforeMessage", function (evt) {
     if (evt.defaultPrevented) return;
-    var m = /data-version="(\d+)"/.exec(evt.detail.message || "");
-    if (!m) return;
-    var version = parseInt(m[1], 10), mine = shown();
-    if (version <= mine) { evt.preventDefault(); }
-    else if (version > mine + 1) { evt.preventDefault(); catchUp(); }
+    var data = null;
+    try { data = JSON.parse(evt.detail.message); } catch (e) { data = null; }
+    if (!data || typeof data.version !== "number") return;  /* not the encounter's notice */
+    evt.preventDefault();  /* JSON: this script fetches what it shows */
+    heard = Math.max(heard, data.version);
+    if (data.version > oldestShown()) catchUp();
   });
   /* One intent, one effect, applied to what the page shows (#19). Each form of the panel carries
      the version it was drawn from and a request id; its button is disabled while it is in flight
@@ -218,10 +242,7 @@
     holdOrRelease();
   });
   document.body.addEventListener("htmx:afterSettle", holdOrRelease);  /* a panel landed */
-
-  /* New log lines are added on top: keep the latest 30, as the page shows them (LOG_LENGTH). */
-  root.addEventListener("htmx:wsAfterMessage", function () {
-    var items = document.querySelectorAll("#encounter-log-list > li");
-    for (var i = 30; i < items.length; i++) items[i].remove();
+  document.body.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.detail && evt.detail.target && evt.detail.target.id === "encounter-panel") holdOrRelease();
   });
 })();

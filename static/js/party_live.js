@@ -5,7 +5,9 @@
    card (data-card-url, the same access check as the page) and puts it in place of the old one, or
    adds it, or takes it off (a stand-in marked data-gone: no longer in play), together with the
    "waiting for your review" block. Messages for one character while its card is on its way make
-   one more fetch, not one each. An older card never replaces a newer one (data-version); a card
+   one more fetch, not one each. Each message also carries the version of every character of the
+   campaign ("party"): a card older than that (a message this page missed) is fetched too, and a
+   page shown again fetches every card. An older card never replaces a newer one (data-version); a card
    is drawn once the GM's own request, if one is out, has its answer drawn (sfIdle, app.js), and
    what the GM has open on it stays open (keepInUse). Other
    messages on the socket (the table's roll feed lines, HTML) are not this page's. On a reconnect
@@ -153,5 +155,16 @@
     try { data = JSON.parse(evt.detail.message); } catch (e) { return; }
     if (!data || typeof data.character !== "number") return;
     fetchCard(data.character);
+    /* Every message says the version of every character: a card older than that missed one. */
+    if (data.party && typeof data.party === "object") {
+      Object.keys(data.party).forEach(function (id) {
+        var card = document.getElementById("party-character-" + id);
+        if (card && String(data.character) !== id && versionOf(card) < data.party[id]) fetchCard(parseInt(id, 10));
+      });
+    }
+  });
+  /* Back on the page (the screen on again, the tab shown): every card is fetched once. */
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !gone) catchUp();
   });
 })();

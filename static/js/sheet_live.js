@@ -1,9 +1,12 @@
 /* An open sheet follows its character live (characters/sheet/live.py).
 
-   The socket (#sheet-live, htmx ws extension) says only "the character is at version N"; when N
-   is newer than the version this page shows, the page fetches its own blocks (data-live-url: the
-   play state, effects, numbers, dice, equipment and version, rendered for this person) and puts
-   them in place of the old ones. What the person is in the middle of stays: a form whose text
+   The one way of every live page (README, "Live pages"): the socket (#sheet-live, htmx ws
+   extension) says only "the character is at version N, stamp S" (the stamp: when the row last
+   changed; an award changes the budget, not the version); when that is newer than what this page
+   shows (#sheet-version's data-version and data-stamp), the page fetches its own blocks
+   (data-live-url: the play state, effects, numbers, dice, equipment, Build and Costs and version,
+   rendered for this person) and puts them in place of the old ones. It fetches the same way on a
+   reconnect and when it is shown again (visibilitychange): whatever it missed. What the person is in the middle of stays: a form whose text
    field has the focus or typed text is kept as it is (its other blocks are updated around it; a
    pool's number box keeps the version it was typed against, so a stale value is refused and the
    refusal says the value now), the focus and the caret stay, and the page does not move. An
@@ -17,11 +20,20 @@
   if (!live) return;
   var url = live.getAttribute("data-live-url");
   var CLOSE_RECHECK = 4001;
-  var heard = 0, busyFetch = false, again = false, gone = false, opened = false;
+  var heard = 0, heardStamp = 0, busyFetch = false, again = false, gone = false, opened = false;
 
   function shown() {
     var v = document.getElementById("sheet-version");
     return v ? parseInt(v.getAttribute("data-version"), 10) || 0 : 0;
+  }
+  function shownStamp() {
+    var v = document.getElementById("sheet-version");
+    return v ? parseInt(v.getAttribute("data-stamp"), 10) || 0 : 0;
+  }
+  /* Newer than what is drawn: a later version, or the same one changed since (an award: a later stamp). */
+  function newer(version, stamp) {
+    var mine = shown();
+    return version > mine || (version === mine && stamp > shownStamp());
   }
   function textual(el) {
     if (el.tagName === "TEXTAREA" || el.tagName === "SELECT") return true;
@@ -49,7 +61,8 @@
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
     var version = tpl.content.querySelector("#sheet-version");
-    if (!version || (parseInt(version.getAttribute("data-version"), 10) || 0) <= shown()) return;
+    if (!version || !newer(parseInt(version.getAttribute("data-version"), 10) || 0,
+                           parseInt(version.getAttribute("data-stamp"), 10) || 0)) return;
     var active = document.activeElement;
     var caret = null;
     try { if (active && typeof active.selectionStart === "number") caret = [active.selectionStart, active.selectionEnd]; } catch (e) { caret = null; }
@@ -113,20 +126,35 @@
         if (r.type === "opaqueredirect" || r.status === 401 || r.status === 403 || r.status === 404) { showGone(); return null; }
         return r.ok ? r.text() : null;
       })
-      .then(function (html) { if (html) return window.sfIdle().then(function () { apply(html); }); })
+      .then(function (html) {
+        if (!html) return;
+        /* The answer is the character as it is now: what was heard before it is not newer. */
+        var v = /id="sheet-version"[^>]*?data-version="(\d+)"[^>]*?data-stamp="(\d+)"/.exec(html);
+        if (v) {
+          var got = parseInt(v[1], 10), gotStamp = parseInt(v[2], 10);
+          if (got > heard || (got === heard && gotStamp >= heardStamp)) { heard = got; heardStamp = gotStamp; }
+        }
+        return window.sfIdle().then(function () { apply(html); });
+      })
       .catch(function () { /* offline: the next message or reconnect catches up */ })
       .then(function () {
         busyFetch = false;
-        if (again || heard > shown()) { again = false; if (!gone && heard > shown()) catchUp(); }
+        var behind = newer(heard, heardStamp);
+        if (again || behind) { again = false; if (!gone && behind) catchUp(); }
       });
   }
+  /* Back on the page (a phone's screen on again, the tab shown): messages may have been missed
+     while it slept; what it shows is fetched once. */
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !gone) catchUp();
+  });
 
   live.addEventListener("htmx:wsConnecting", function (evt) { evt.stopPropagation(); opened = false; });
   live.addEventListener("htmx:wsOpen", function (evt) {
     evt.stopPropagation();
     if (opened) return;
     opened = true;
-    if (live.getAttribute("data-connected")) { heard = Math.max(heard, shown() + 1); catchUp(); }
+    if (live.getAttribute("data-connected")) catchUp();  /* what was missed while it was away */
     live.setAttribute("data-connected", "true");
   });
   live.addEventListener("htmx:wsClose", function (evt) {
@@ -146,9 +174,10 @@
     var data;
     try { data = JSON.parse(evt.detail.message); } catch (e) { return; }
     if (!data || typeof data.version !== "number") return;
-    heard = Math.max(heard, data.version);
-    if (data.version > shown()) catchUp();
+    var stamp = typeof data.stamp === "number" ? data.stamp : 0;
+    if (data.version > heard || (data.version === heard && stamp > heardStamp)) { heard = data.version; heardStamp = stamp; }
+    if (newer(data.version, stamp)) catchUp();
   });
   /* A sheet's own htmx answer that arrives after a newer live one shows an older version: catch up. */
-  document.body.addEventListener("htmx:afterSettle", function () { if (!gone && heard > shown()) catchUp(); });
+  document.body.addEventListener("htmx:afterSettle", function () { if (!gone && newer(heard, heardStamp)) catchUp(); });
 })();

@@ -1,9 +1,10 @@
 """Live updates over the websocket (channels' WebsocketCommunicator, driven through async_to_sync):
-members receive the new board after a change; strangers and anonymous visitors are refused.
+members hear the new version after a change and fetch the board; strangers and anonymous visitors are refused.
 Once on the in-memory channel layer and once on Redis (db 15) when Redis answers."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -12,12 +13,12 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.urls import reverse
 from django.utils.html import escape
 
 from combat import services
 from combat.consumers import CLOSE_ANONYMOUS, CLOSE_NOT_FOUND
 from combat.models import Encounter, EncounterEvent
-from combat.selectors import encounter_fight
 from rulesets.engine.dice import Roller
 from tests.combat.conftest import GOBLIN, pc_action
 from tests.combat.helpers import snapshot
@@ -45,9 +46,13 @@ def _communicator(user, encounter_id):
     return WebsocketCommunicator(application, f"/ws/encounters/{encounter_id}/", headers=_headers(user))
 
 
-def test_a_member_receives_the_new_log_line(layer, fight):
+def test_a_member_hears_the_version_and_fetches_the_new_board_and_its_own_panel(layer, fight):
+    """The notice is the same for everybody and carries the version only; the board the page then
+    fetches (since the version it shows) holds the new log line, the rows and this viewer's panel,
+    each part with the version it describes."""
     e, pablo, player = fight["e"], fight["c_pablo"], fight["player"]
     action = pc_action(fight)
+    shown = Encounter.objects.get(pk=e.pk).version
 
     def act():
         services.encounter_act(
@@ -63,25 +68,23 @@ def test_a_member_receives_the_new_log_line(layer, fight):
         await watcher.disconnect()
         return message
 
-    html = async_to_sync(run)()
-    # Only the new log line, added on top of the page's log.
-    log = re.search(r'<ol id="encounter-log-list" hx-swap-oob="afterbegin">(.*?)</ol>', html, re.S)
-    assert log and log.group(1).count("<li") == 1
+    notice = json.loads(async_to_sync(run)())
+    version = Encounter.objects.get(pk=e.pk).version
+    assert notice == {"encounter": e.pk, "version": version} == {"encounter": e.pk, "version": shown + 1}
+
+    gm = Client()
+    gm.force_login(fight["gm"])
+    board = gm.get(reverse("encounter_board", args=[e.pk]), {"since": shown}, HTTP_HX_REQUEST="true")
+    assert board.status_code == 200
+    html = board.content.decode()
     said = EncounterEvent.objects.filter(encounter=e).order_by("-seq").first().text
-    assert "Pablo" in said and escape(said) in log.group(1)  # the action's line, in words
-    assert 'id="encounter-log"' not in html  # not the whole log again
-    current = (
-        " is-current"
-        if encounter_fight(encounter=Encounter.objects.get(pk=e.pk)).current_id == pablo.pk
-        else ""
-    )
-    assert f'<li id="combatant-{pablo.pk}" class="combatant{current}" hx-swap-oob="true"' in html
-    assert 'id="encounter-combatants"' not in html  # nobody came or went: rows only
-    assert (
-        f'data-version="{Encounter.objects.get(pk=e.pk).version}"' in html
-    )  # the page checks it follows its own
-    assert html.count('hx-trigger="load"') == 1  # each page then fetches its own actions panel, once
-    assert "csrfmiddlewaretoken" not in html  # nothing per person in the broadcast
+    assert "Pablo" in said and escape(said) in html  # the action's line, in words
+    for part in ("encounter-status", "encounter-combatants", "encounter-log", "encounter-panel"):
+        assert re.search(rf'id="{part}"[^>]*hx-swap-oob="true"[^>]*data-version="{version}"', html), part
+    assert "csrfmiddlewaretoken" in html  # the viewer's own panel, its forms
+    # A page that shows the current version fetches nothing.
+    again = gm.get(reverse("encounter_board", args=[e.pk]), {"since": version}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 204
 
 
 def _one_message(user, encounter_id, fn):
@@ -97,34 +100,20 @@ def _one_message(user, encounter_id, fn):
     return async_to_sync(run)()
 
 
-def test_only_the_rows_that_changed_are_sent(fight, settings):
-    """Pablo moves (an action at no one): his row and nothing of the goblin's; when combatants come,
-    the whole order."""
+def test_every_change_is_one_notice_of_the_next_version(fight, settings):
+    """A move, the end of a turn, a combatant joining: each is one notice, of the version after the one
+    before (a page that sees a gap fetches what it missed)."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    e, pablo, goblin = fight["e"], fight["c_pablo"], fight["goblin"]
+    e, pablo = fight["e"], fight["c_pablo"]
     move = pc_action(fight, target=False)
-    html = _one_message(
-        fight["gm"],
-        e.pk,
+    start = Encounter.objects.get(pk=e.pk).version
+    changes = [
         lambda: services.encounter_act(encounter=e, user=fight["player"], combatant_id=pablo.pk, action=move),
-    )
-    assert f'id="combatant-{pablo.pk}"' in html and f'id="combatant-{goblin.pk}"' not in html
-    assert 'id="encounter-combatants"' not in html
-    assert html.count("<li") == 2  # Pablo's row and the one new log line
-
-    # The GM ends the turn: the rows whose "acting" mark moves are sent, both of them.
-    html = _one_message(
-        fight["gm"], e.pk, lambda: services.encounter_next_turn(encounter=e, user=fight["gm"])
-    )
-    assert f'id="combatant-{pablo.pk}"' in html and f'id="combatant-{goblin.pk}"' in html
-
-    # Somebody joins: the whole turn order (rows cannot be swapped into a list that lacks them).
-    html = _one_message(
-        fight["gm"],
-        e.pk,
+        lambda: services.encounter_next_turn(encounter=e, user=fight["gm"]),
         lambda: services.encounter_add_combatant(encounter=e, user=fight["gm"], name="Wolf", build=GOBLIN),
-    )
-    assert 'id="encounter-combatants" class="card" hx-swap-oob="true"' in html and "Wolf" in html
+    ]
+    heard = [json.loads(_one_message(fight["gm"], e.pk, change)) for change in changes]
+    assert heard == [{"encounter": e.pk, "version": start + n} for n in (1, 2, 3)]
 
 
 def test_a_refused_action_broadcasts_nothing(layer, fight):

@@ -376,3 +376,24 @@ def _start_daphne(application: str) -> tuple[subprocess.Popen, str, IO[bytes]]:
                 pytest.fail("daphne did not answer /healthz within 20 s")
             time.sleep(0.1)
     return proc, f"http://127.0.0.1:{port}", log
+
+
+def api_post(base_url: str, user, path: str, body: dict, *, method: str = "POST") -> dict:
+    """POST (or ``method``) ``body`` (JSON) to ``path`` of the server at ``base_url`` as ``user`` (an API token), as
+    another device of the table does: the server that made the change tells the open pages (the
+    test process's own channel layer reaches none of them). Returns the answer's JSON; fails on
+    an answer that is not a success."""
+    import json
+
+    from characters.accounts.services import account_token_create
+
+    _, key = account_token_create(user=user, name="another device")
+    request = urllib.request.Request(
+        base_url + path,
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Token {key}", "Content-Type": "application/json"},
+        method=method,
+    )
+    with urllib.request.urlopen(request, timeout=15) as answer:
+        assert 200 <= answer.status < 300, answer.status
+        return json.loads(answer.read() or b"{}")

@@ -51,9 +51,10 @@ def _page_as(browser, base_url, user, *, viewport):
 
 
 def _watch(page) -> dict:
-    """Count the page's GETs of its actions panel and the htmx out-of-band errors."""
+    """Count the page's fetches of what it shows (the board with its actions panel) and the htmx
+    out-of-band errors."""
     seen = {"panel": 0}
-    page.on("request", lambda r: seen.__setitem__("panel", seen["panel"] + 1) if "/panel/" in r.url else None)
+    page.on("request", lambda r: seen.__setitem__("panel", seen["panel"] + 1) if "/board/" in r.url else None)
     page.evaluate(
         "window.__oobErrors = [];"
         "document.body.addEventListener('htmx:oobErrorNoTarget',"
@@ -82,9 +83,9 @@ def test_quick_adds_refresh_the_panel_once_each_without_oob_errors(browser, asgi
         expect(page.locator("#encounter-log-list li").first).to_contain_text("joins the encounter")
         page.wait_for_timeout(800)  # let any late request land
         assert page.evaluate("window.__oobErrors") == []
-        assert (
-            seen["panel"] == 3
-        )  # one refresh of the panel per change (was two: the reply's and the socket's)
+        # At most one fetch per change (was two: the reply's and the socket's); a notice heard while
+        # a fetch is out makes one more fetch after it, not one each.
+        assert 1 <= seen["panel"] <= 3
     finally:
         context.close()
 

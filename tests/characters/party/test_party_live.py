@@ -100,7 +100,10 @@ def test_a_player_s_damage_reaches_the_gm_s_party_page_and_its_card_shows_it(lay
 
     heard, player_heard = _heard(table, campaign, damage)
     ayla.refresh_from_db()
-    assert heard == [{"character": ayla.pk, "version": ayla.version}]
+    bram.refresh_from_db()
+    # With every character's version: a page that missed a message about Bram sees his card is behind.
+    party = {str(ayla.pk): ayla.version, str(bram.pk): bram.version}
+    assert heard == [{"character": ayla.pk, "version": ayla.version, "party": party}]
     assert not player_heard  # a player's socket never hears the party
     assert f"{value} / {pool['max']}" in " ".join(_card_text(table, campaign, ayla).split())
 
@@ -121,7 +124,8 @@ def test_an_effect_reaches_the_party_page(layer, table):
 
     heard, player_heard = _heard(table, campaign, bless)
     ayla.refresh_from_db()
-    assert heard == [{"character": ayla.pk, "version": ayla.version}] and not player_heard
+    party = {str(ayla.pk): ayla.version}
+    assert heard == [{"character": ayla.pk, "version": ayla.version, "party": party}] and not player_heard
     assert "Blessed" in _card_text(table, campaign, ayla)
 
 
