@@ -443,6 +443,14 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
                 text = f"{text} {fx.ended_text(ending)}".strip()
         return new, text
 
+    #: Play-state actions one character takes *for another* of the campaign: the actor's action →
+    #: the action it applies to the character its ``target`` names (Maelstrom: ``rally`` spends the
+    #: actor's dot, ``rallied`` restores the target to one). The service locks both rows, applies the
+    #: target's action (``by``: the actor's name) and the actor's (``target_name``), and refuses both
+    #: when either is refused. A field ``{"kind": "character"}`` of such an action is a choice of the
+    #: campaign's other characters in play. Default: none.
+    ally_actions: ClassVar[dict[str, str]] = {}
+
     # ------------------------------------------------------------ effects (effects.py)
 
     #: The play-state actions that are a rest (effects lasting "until rest" end with them).

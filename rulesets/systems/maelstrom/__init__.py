@@ -128,6 +128,8 @@ class MaelstromRuleset(Ruleset):
 
     dice = dice_rules
     play_state = state
+    # Seed "Zero Willpower": an ally spends a dot to restore a character at 0 to one dot (state.py).
+    ally_actions = {"rally": "rallied"}
 
     # ------------------------------------------------------------ the roll picker (picker.py)
 

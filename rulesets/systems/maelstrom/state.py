@@ -9,6 +9,8 @@ The state object (beside the build on the character, never priced)::
       "ignore_wounds": false,  a willpower dot was spent to ignore wound penalties for the next
                                action (once per turn; cleared by "end_action")
       "dead": false,           a fatal level was taken
+      "acting_normally": false,  at 0 willpower: fully out of combat for a turn, the character acts
+                               normally again, still at 0 dots (seed "Zero Willpower"; RULES W18)
       "notes": ""
     }
 
@@ -17,7 +19,10 @@ The track is kept ordered by severity: more serious damage fills from the top
 bashing, a further level turns one bashing level into lethal (or into the more
 serious type taken); once it holds lethal or aggravated, any further level is
 fatal. The penalty of the lowest box holding damage comes off every action
-pool (not willpower rolls); a full track or 0 current willpower incapacitates.
+pool (not willpower rolls); a full track or 0 current willpower incapacitates — at 0 willpower
+until the character has been fully out of combat for a turn (``out_of_combat``: they act normally,
+still at 0 dots) or an ally rallies them to 1 dot (``rallied``); losing willpower to 0 again
+incapacitates again.
 
 Actions for ``state_action`` (refusals raise ``StateError``):
 
@@ -31,6 +36,13 @@ Actions for ``state_action`` (refusals raise ``StateError``):
 - ``{"action": "recover_willpower", "dots": n}``  rest: 1 dot per 12 safe hours (house rule
   ``willpower_recovery_hours``)
 - ``{"action": "end_action"}``  the action that ignored wounds is over
+- ``{"action": "out_of_combat"}``  at 0 willpower, fully out of combat for at least one turn (the
+  GM marks it; in an encounter, a turn passed out of the fight): acts normally, still at 0 dots
+  (``maelstrom.has_willpower`` above 0)
+- ``{"action": "rally", "target": <character id>}``  spend a dot to restore an ally at 0 willpower
+  to 1 dot (the ally's ``rallied``); ``Ruleset.ally_actions`` pairs them, the service applies both
+- ``{"action": "rallied", "by"?: name}``  restored to 1 dot by an ally (``maelstrom.has_willpower``
+  above 0)
 """
 
 from __future__ import annotations
@@ -50,7 +62,7 @@ DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 #: How the sheet marks a health box holding each kind of damage.
 DAMAGE_MARKS = {"bashing": "/", "lethal": "X", "aggravated": "✱"}
 SEVERITY = {None: 0, "bashing": 1, "lethal": 2, "aggravated": 3}
-STATE_KEYS = frozenset({"health", "willpower", "ignore_wounds", "dead", "notes"})
+STATE_KEYS = frozenset({"health", "willpower", "ignore_wounds", "dead", "acting_normally", "notes"})
 
 
 def chart_of(report: Report, default_chart: list[dict]) -> list[dict]:
@@ -117,7 +129,7 @@ def check_track(state: Any, chart: list[dict], permanent: int) -> list[Issue]:
                 f"Current willpower {willpower} is above the permanent {permanent}.",
             )
         )
-    for key in ("ignore_wounds", "dead"):
+    for key in ("ignore_wounds", "dead", "acting_normally"):
         if key in state and not isinstance(state[key], bool):
             issues.append(Issue("state.malformed", f"/{key}", f"{key} is true or false."))
     if "notes" in state and not isinstance(state["notes"], str):
@@ -144,8 +156,19 @@ def _normalise(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
     out["willpower"] = wp if is_int(wp) and 0 <= wp else permanent
     out["ignore_wounds"] = bool(out.get("ignore_wounds", False))
     out["dead"] = bool(out.get("dead", False))
+    # Acting normally is only a thing at 0 willpower: a dot back (or a fresh drop to 0) ends it.
+    out["acting_normally"] = out.get("acting_normally") is True and out["willpower"] == 0
     out.setdefault("notes", "")
     return out
+
+
+def _drop_to(s: dict, willpower: int) -> None:
+    """Set current willpower; reaching 0 from above incapacitates afresh (seed "Zero Willpower")."""
+    if willpower == 0 and s["willpower"] > 0:
+        s["acting_normally"] = False
+    s["willpower"] = willpower
+    if willpower > 0:
+        s["acting_normally"] = False
 
 
 def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
@@ -163,7 +186,8 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
     if filled:
         level = chart[filled - 1]["label"]
     full = filled == len(health)
-    incapacitated = full or s["willpower"] == 0
+    broken = s["willpower"] == 0 and not s["acting_normally"]
+    incapacitated = full or broken
     labels = []
     if s["dead"]:
         labels.append("Dead")
@@ -171,8 +195,10 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
         labels.append("Incapacitated: cannot act")
     elif level:
         labels.append(f"{level} ({penalty:+d} dice)" if penalty else level)
-    if s["willpower"] == 0 and not s["dead"]:
+    if broken and not s["dead"]:
         labels.append("No willpower left: incapacitated")
+    elif s["willpower"] == 0 and not s["dead"]:
+        labels.append("No willpower left: acting normally (a safe place brings a dot back)")
     if s["ignore_wounds"]:
         labels.append("Ignoring wound penalties this action")
     return {
@@ -183,6 +209,7 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
         "willpower": s["willpower"],
         "willpower_max": permanent,
         "ignore_wounds": s["ignore_wounds"],
+        "acting_normally": s["acting_normally"],
         "damage": {t: sum(1 for b in health if b == t) for t in DAMAGE_TYPES},
         "labels": labels,
     }
@@ -202,6 +229,20 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
     levels_field = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
     dots_field = {"id": "dots", "label": "Dots", "kind": "number", "min": 1, "default": 1}
     eff = effects(s, chart, permanent)
+    zero: list[dict[str, Any]] = []
+    if s["willpower"] == 0 and not s["acting_normally"] and not s["dead"]:
+        zero.append(
+            {"action": "out_of_combat", "label": "Out of combat for a turn: act again at 0", "fields": []}
+        )
+    if s["willpower"] > 0 and not s["dead"]:
+        zero.append(
+            {
+                "action": "rally",
+                "label": "Rally an ally at 0 willpower (1 dot)",
+                # "character": the sheet offers the campaign's other characters in play.
+                "fields": [{"id": "target", "label": "Who", "kind": "character"}],
+            }
+        )
     return [
         {
             "id": "health",
@@ -243,7 +284,11 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
                     "value": s["willpower"],
                     "min": 0,
                     "max": permanent,
-                    "status": "incapacitated" if s["willpower"] == 0 else "",
+                    "status": (
+                        ("acting at 0" if s["acting_normally"] else "incapacitated")
+                        if s["willpower"] == 0
+                        else ""
+                    ),
                 },
             ],
             "actions": [
@@ -272,6 +317,7 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
                     "fields": [dots_field],
                 },
                 {"action": "end_action", "label": "End action", "fields": []},
+                *zero,
             ],
         },
     ]
@@ -307,7 +353,8 @@ def action(state: Any, act: Any, chart: list[dict], permanent: int) -> tuple[dic
         raise StateError(
             "state.unknown_action",
             f"Maelstrom has no play-state action {act['action']!r}; use "
-            "damage, heal, spend_willpower, lose_willpower, recover_willpower or end_action.",
+            "damage, heal, spend_willpower, lose_willpower, recover_willpower, end_action, "
+            "out_of_combat, rally or rallied.",
         )
     return step(s, act, chart, permanent)
 
@@ -373,7 +420,7 @@ def _spend_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> t
                 "success: it would leave zero successes. Roll instead.",
                 "/willpower",
             )
-        s["willpower"] -= 1
+        _drop_to(s, s["willpower"] - 1)
         return s, f"Spends a willpower dot: succeeds automatically with {s['willpower']} successes."
     if s["ignore_wounds"]:
         raise StateError(
@@ -381,14 +428,14 @@ def _spend_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> t
             "Wound penalties are already ignored for this action (once per turn).",
             "/ignore_wounds",
         )
-    s["willpower"] -= 1
+    _drop_to(s, s["willpower"] - 1)
     s["ignore_wounds"] = True
     return s, "Spends a willpower dot to ignore wound penalties for the next action."
 
 
 def _lose_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
     lost = min(_count(act, "dots"), s["willpower"])
-    s["willpower"] -= lost
+    _drop_to(s, s["willpower"] - lost)
     tail = " — no willpower left: incapacitated." if s["willpower"] == 0 else "."
     return s, f"Loses {lost} willpower{tail}"
 
@@ -400,13 +447,69 @@ def _recover_willpower(s: dict, act: dict, chart: list[dict], permanent: int) ->
             "maelstrom.willpower_full", "Willpower is already at its permanent rating.", "/willpower"
         )
     gained = min(dots, permanent - s["willpower"])
-    s["willpower"] += gained
+    _drop_to(s, s["willpower"] + gained)
     return s, f"Recovers {gained} willpower ({s['willpower']} of {permanent})."
 
 
 def _end_action(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
     s["ignore_wounds"] = False
     return s, "The action is over; wound penalties apply again."
+
+
+def _at_zero(s: dict, what: str) -> None:
+    """Refuse ``what`` unless the character is at 0 willpower and alive."""
+    if s["dead"]:
+        raise StateError("maelstrom.dead", "This character is dead.")
+    if s["willpower"] > 0:
+        raise StateError(
+            "maelstrom.has_willpower",
+            f"{what} is for a character at 0 willpower; this one has {s['willpower']} "
+            f"dot{'' if s['willpower'] == 1 else 's'} left.",
+            "/willpower",
+        )
+
+
+def _out_of_combat(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    """Seed "Zero Willpower": "Once a character is longer directly threatened … they can recover by
+    themselves and act normally. This requires being fully out of combat for at least one turn …
+    However, this only resolves the incapacitation and does not recover a dot of willpower." """
+    _at_zero(s, "Recovering out of combat")
+    if s["acting_normally"]:
+        raise StateError(
+            "maelstrom.already_acting", "Already acting normally again (still at 0 willpower).", "/willpower"
+        )
+    s["acting_normally"] = True
+    return s, (
+        "Out of combat for a turn: collects themselves and acts normally again, still at 0 willpower "
+        "(a safe place to rest brings a dot back)."
+    )
+
+
+def _rally(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    """The rallying ally's half (seed: "they may spend one dot of their own willpower to restore
+    nearby incapacitated characters to one dot"); the last dot may go (then they are at 0)."""
+    if s["dead"]:
+        raise StateError("maelstrom.dead", "The dead rally no one.")
+    if s["willpower"] < 1:
+        raise StateError("maelstrom.no_willpower", "No willpower left to rally anyone with.", "/willpower")
+    _drop_to(s, s["willpower"] - 1)
+    who = act.get("target_name")
+    whom = who.strip()[:120] if isinstance(who, str) and who.strip() else "an ally"
+    tail = " — no willpower left: incapacitated." if s["willpower"] == 0 else "."
+    return s, f"Spends a willpower dot to rally {whom}{tail}"
+
+
+def _rallied(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    """The rallied character's half: back to one dot."""
+    _at_zero(s, "Rallying")
+    if permanent < 1:
+        raise StateError(
+            "maelstrom.no_willpower", "A permanent willpower of 0 cannot be rallied.", "/willpower"
+        )
+    _drop_to(s, 1)
+    by = act.get("by")
+    who = f" by {by.strip()[:120]}" if isinstance(by, str) and by.strip() else " by an ally"
+    return s, f"Rallied{who}: back to 1 willpower, and acts again."
 
 
 _ACTIONS = {
@@ -416,6 +519,9 @@ _ACTIONS = {
     "lose_willpower": _lose_willpower,
     "recover_willpower": _recover_willpower,
     "end_action": _end_action,
+    "out_of_combat": _out_of_combat,
+    "rally": _rally,
+    "rallied": _rallied,
 }
 
 

@@ -65,6 +65,7 @@ from rulesets.engine.fields import get_as, is_int, name_key, whole_number
 
 from .. import dice
 from .. import effects as named
+from . import zero_willpower
 from ..character import House, house
 from ..state import DAMAGE_TYPES
 
@@ -255,6 +256,9 @@ class MaelstromCombat(CombatRules):
     def initiative_text(self, rolled: dict[str, Any]) -> str:
         return f"{rolled['initiative_base']} + {rolled['initiative_roll']}"
 
+    def turn_opening(self, fighter: Fighter, *, ctx: Context | None = None) -> tuple[dict | None, str]:
+        return zero_willpower.turn_opening(self, fighter)
+
     def fresh_turn(self) -> dict[str, Any]:
         return {"acted": False, "willpower_spent": False, "willpower_roll": None}
 
@@ -331,6 +335,9 @@ class MaelstromCombat(CombatRules):
             )
         )
         specs.extend(self._willpower_specs(actor, es, fx, lambda spec: gate(spec, turn_action=False)))
+        specs.extend(
+            zero_willpower.specs(self, actor, fx, on_turn, lambda spec: gate(spec, turn_action=True))
+        )
         specs.extend(self._gm_specs(es, self.ctx_of(actor)))
         return specs
 
@@ -577,10 +584,15 @@ class MaelstromCombat(CombatRules):
         es = encounter_state or {}
         spec = self.allowed_spec(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
+        out = Outcome()
+        if aid in zero_willpower.ACTIONS:
+            out.combat[actor.id] = zero_willpower.perform(self, aid, action, actor, fighters, out)
+            return out
         if spec.gm:
             return self._gm(spec, action, actor, es, roller)
-        out = Outcome()
         combat = self.combat_numbers(actor)
+        if aid in ATTACKS or aid == "roll":
+            combat["out_of_fight"] = False  # acting brings a fighter back into the fight
         if aid in ATTACKS:
             self._attack(out, ATTACKS[aid], action, actor, fighters, es, roller)
             combat["acted"] = True
