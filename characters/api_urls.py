@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("characters.advancement.api")),  # awards, advancements, ledger
     path("", include("characters.effects.api")),  # rollables, effects
     path("", include("characters.party.api")),  # the party, who should roll
+    path("", include("characters.clock.api")),  # the campaign's clock
 ]

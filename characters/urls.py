@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("characters.effects.urls")),  # apply an effect, remove one, the campaign's kept effects
     path("", include("characters.advancement.urls")),  # awards, requests, review, ledger
     path("", include("characters.party.urls")),  # the party page: the GM's screen
+    path("", include("characters.clock.urls")),  # the campaign's clock on the party page
 ]

@@ -167,6 +167,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import effects, pointer, registry, words
+from .clock import Passage, Span
 from .combat import NOT_YOUR_TURN, ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from .context import ID_RE, NPC_PHASE, Context
 from .dice import FixedRoller, Roller, convolve, die, exploding, keep_highest, keep_lowest, sum_dice
@@ -197,11 +198,13 @@ __all__ = [
     "Issue",
     "OddsError",
     "Outcome",
+    "Passage",
     "PlayState",
     "Report",
     "RollInputError",
     "Roller",
     "Ruleset",
+    "Span",
     "Stacked",
     "StateError",
     "action_amount",

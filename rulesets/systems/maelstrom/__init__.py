@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.engine import effects as fx
+from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
 from rulesets.engine.fields import is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
@@ -42,7 +44,7 @@ from rulesets.engine.ruleset import Ruleset
 from . import character as build_rules
 from . import dice as dice_rules
 from . import effects as named
-from . import importer, picker, state
+from . import importer, picker, recovery, state
 
 
 class MaelstromRuleset(Ruleset):
@@ -130,6 +132,21 @@ class MaelstromRuleset(Ruleset):
     play_state = state
     # Seed "Zero Willpower": an ally spends a dot to restore a character at 0 to one dot (state.py).
     ally_actions = {"rally": "rallied"}
+
+    def time_passes(
+        self,
+        state_: dict,
+        build: dict,
+        report: Report,
+        *,
+        span: Span,
+        roller: Roller | None = None,
+        ctx: Context | None = None,
+    ) -> Passage:
+        """A willpower dot every 12 safe hours, and the resting roll (recovery.py)."""
+        return recovery.time_passes(
+            state_, build, report, span=span, roller=roller, ctx=self.context_of(report, ctx)
+        )
 
     # ------------------------------------------------------------ the roll picker (picker.py)
 

@@ -11,6 +11,9 @@ The state object (beside the build on the character, never priced)::
       "dead": false,           a fatal level was taken
       "acting_normally": false,  at 0 willpower: fully out of combat for a turn, the character acts
                                normally again, still at 0 dots (seed "Zero Willpower"; RULES W18)
+      "safe": false,           at a safe place to recover willpower (the GM says so; RULES W19)
+      "resting": false,        actively resting there: a difficulty-8 willpower roll every 12 hours
+      "safe_hours": 0,         hours at the safe place towards the next dot (recovery.py)
       "notes": ""
     }
 
@@ -41,6 +44,9 @@ Actions for ``state_action`` (refusals raise ``StateError``):
   (``maelstrom.has_willpower`` above 0)
 - ``{"action": "rally", "target": <character id>}``  spend a dot to restore an ally at 0 willpower
   to 1 dot (the ally's ``rallied``); ``Ruleset.ally_actions`` pairs them, the service applies both
+- ``{"action": "safe_place", "safe": bool, "resting"?: bool}``  the GM says the character is (or
+  is no longer) at a safe place, actively resting or not; arriving at 0 dots, the first dot comes
+  back at once (seed "Recovering Willpower"); the clock does the rest (recovery.py)
 - ``{"action": "rallied", "by"?: name}``  restored to 1 dot by an ally (``maelstrom.has_willpower``
   above 0)
 """
@@ -62,7 +68,19 @@ DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 #: How the sheet marks a health box holding each kind of damage.
 DAMAGE_MARKS = {"bashing": "/", "lethal": "X", "aggravated": "✱"}
 SEVERITY = {None: 0, "bashing": 1, "lethal": 2, "aggravated": 3}
-STATE_KEYS = frozenset({"health", "willpower", "ignore_wounds", "dead", "acting_normally", "notes"})
+STATE_KEYS = frozenset(
+    {
+        "health",
+        "willpower",
+        "ignore_wounds",
+        "dead",
+        "acting_normally",
+        "safe",
+        "resting",
+        "safe_hours",
+        "notes",
+    }
+)
 
 
 def chart_of(report: Report, default_chart: list[dict]) -> list[dict]:
@@ -129,7 +147,11 @@ def check_track(state: Any, chart: list[dict], permanent: int) -> list[Issue]:
                 f"Current willpower {willpower} is above the permanent {permanent}.",
             )
         )
-    for key in ("ignore_wounds", "dead", "acting_normally"):
+    if "safe_hours" in state and not (is_int(state["safe_hours"]) and state["safe_hours"] >= 0):
+        issues.append(
+            Issue("state.malformed", "/safe_hours", "Hours at a safe place are a whole number ≥ 0.")
+        )
+    for key in ("ignore_wounds", "dead", "acting_normally", "safe", "resting"):
         if key in state and not isinstance(state[key], bool):
             issues.append(Issue("state.malformed", f"/{key}", f"{key} is true or false."))
     if "notes" in state and not isinstance(state["notes"], str):
@@ -158,6 +180,10 @@ def _normalise(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
     out["dead"] = bool(out.get("dead", False))
     # Acting normally is only a thing at 0 willpower: a dot back (or a fresh drop to 0) ends it.
     out["acting_normally"] = out.get("acting_normally") is True and out["willpower"] == 0
+    out["safe"] = out.get("safe") is True
+    out["resting"] = out["safe"] and out.get("resting") is True
+    hours = out.get("safe_hours", 0)
+    out["safe_hours"] = hours if is_int(hours) and hours >= 0 and out["safe"] else 0
     out.setdefault("notes", "")
     return out
 
@@ -201,6 +227,8 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
         labels.append("No willpower left: acting normally (a safe place brings a dot back)")
     if s["ignore_wounds"]:
         labels.append("Ignoring wound penalties this action")
+    if s["safe"]:
+        labels.append("At a safe place, actively resting" if s["resting"] else "At a safe place")
     return {
         "wound_penalty": 0 if s["ignore_wounds"] else penalty,
         "wound_level": level,
@@ -210,6 +238,8 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
         "willpower_max": permanent,
         "ignore_wounds": s["ignore_wounds"],
         "acting_normally": s["acting_normally"],
+        "safe": s["safe"],
+        "resting": s["resting"],
         "damage": {t: sum(1 for b in health if b == t) for t in DAMAGE_TYPES},
         "labels": labels,
     }
@@ -317,6 +347,19 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
                     "fields": [dots_field],
                 },
                 {"action": "end_action", "label": "End action", "fields": []},
+                {
+                    "action": "safe_place",
+                    "label": "Safe place (the GM says so)",
+                    "fields": [
+                        {"id": "safe", "label": "At a safe place", "kind": "flag", "default": s["safe"]},
+                        {
+                            "id": "resting",
+                            "label": "Actively resting",
+                            "kind": "flag",
+                            "default": s["resting"],
+                        },
+                    ],
+                },
                 *zero,
             ],
         },
@@ -354,7 +397,7 @@ def action(state: Any, act: Any, chart: list[dict], permanent: int) -> tuple[dic
             "state.unknown_action",
             f"Maelstrom has no play-state action {act['action']!r}; use "
             "damage, heal, spend_willpower, lose_willpower, recover_willpower, end_action, "
-            "out_of_combat, rally or rallied.",
+            "out_of_combat, rally, rallied or safe_place.",
         )
     return step(s, act, chart, permanent)
 
@@ -512,6 +555,31 @@ def _rallied(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dic
     return s, f"Rallied{who}: back to 1 willpower, and acts again."
 
 
+def _safe_place(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    """Seed "Recovering Willpower": "Once a character is able to recover willpower, if they are at zero
+    dots, they may immediately recover the first dot. Otherwise, they will regain 1 dot every 12
+    hours" (the clock: recovery.py)."""
+    safe, resting = act.get("safe"), act.get("resting", False)
+    if not isinstance(safe, bool) or not isinstance(resting, bool):
+        raise StateError(
+            "state.malformed", "Say whether the character is at a safe place (and resting).", "/safe"
+        )
+    if s["dead"]:
+        raise StateError("maelstrom.dead", "The dead recover nothing.")
+    was = s["safe"]
+    s["safe"], s["resting"] = safe, safe and resting
+    if not safe:
+        s["safe_hours"] = 0
+        return s, "No longer at a safe place: willpower stops coming back."
+    if not was:
+        s["safe_hours"] = 0
+    how = ", actively resting" if s["resting"] else ""
+    if s["willpower"] == 0 and permanent > 0:
+        _drop_to(s, 1)
+        return s, f"At a safe place{how}: the first willpower dot comes back at once (1 of {permanent})."
+    return s, f"At a safe place{how}: willpower comes back with the hours on the clock."
+
+
 _ACTIONS = {
     "damage": _damage,
     "heal": _heal,
@@ -522,6 +590,7 @@ _ACTIONS = {
     "out_of_combat": _out_of_combat,
     "rally": _rally,
     "rallied": _rallied,
+    "safe_place": _safe_place,
 }
 
 

@@ -65,9 +65,9 @@ from rulesets.engine.fields import get_as, is_int, name_key, whole_number
 
 from .. import dice
 from .. import effects as named
-from . import zero_willpower
 from ..character import House, house
 from ..state import DAMAGE_TYPES
+from . import zero_willpower
 
 #: HD weapons: pool traits and damage (levels, type).
 ATTACKS: dict[str, dict[str, Any]] = {
