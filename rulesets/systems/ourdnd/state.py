@@ -48,6 +48,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
 from . import dice as dice_rules
+from .character import hit_points, is_half_heart
 
 #: The key of a ``recover`` action holding the check to roll, effects applied (set by the ruleset).
 CHECK = "check"
@@ -59,7 +60,10 @@ def max_hp(build: dict, report: Report, ctx: Context) -> int:
     if is_int(report.derived.get("max_hp")):
         return report.derived["max_hp"]
     hearts = build.get("hearts", 1)
-    return (hearts if is_int(hearts) and hearts > 0 else 1) * ctx.settings.get("hp_per_heart", 10)
+    per_heart = ctx.settings.get("hp_per_heart", 10)
+    if is_half_heart(hearts):
+        return hit_points(hearts, per_heart)
+    return (hearts if is_int(hearts) and hearts > 0 else 1) * per_heart
 
 
 def initial_state(build: dict, report: Report, ctx: Context) -> dict[str, Any]:

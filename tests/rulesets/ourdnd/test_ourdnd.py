@@ -571,7 +571,7 @@ def test_traits_describe_stats_hearts_and_gear():
         ("gear", "items", "/gear"),
     ]
     assert [(f["id"], f["min"], f["max"]) for f in sections[0]["fields"]] == [(s, 0, 6) for s in rules.STATS]
-    assert sections[1]["min"] == 1 and sections[1]["max"] is None
+    assert sections[1]["min"] == 0.5 and sections[1]["max"] is None and sections[1]["half"] is True  # W14
     options = {o["id"]: o for o in sections[2]["options"]}
     assert options["musket"]["effort"] == "d8" and options["chain_armor"]["defense"] == 2
 
