@@ -41,7 +41,9 @@ class OurDnD(Ruleset):
     table_keys = ("td", "mode")
 
     def success(self, answer: dict, need: int | None = None) -> float:
-        """CONTRACT.md "Success": ``success`` (it includes ``critical``)."""
+        """CONTRACT.md "Success": ``success`` (it includes ``critical``); an opposed roll's ``win``."""
+        if "win" in answer:
+            return float(answer["win"])
         return float(answer.get("success", 0.0))
 
     # ------------------------------------------------------------ effects (the GM's screen)
