@@ -70,17 +70,26 @@ class OpposedActions(OurDnDCombatBase):
             "opponent_mode": theirs.get("mode", "normal"),
         }
 
+    @staticmethod
+    def _side(stat, mode, default: str) -> tuple[str, str]:
+        """One side's (stat, mode) from the form, refused when not a stat or a roll."""
+        stat = stat or default
+        if stat not in STATS:
+            raise CombatRefused("ourdnd.invalid_stat", f"Roll with one of {', '.join(STATS)}.")
+        mode = mode or "normal"
+        if mode not in MODES:
+            raise CombatRefused("ourdnd.invalid_mode", "A roll is normal, easy or hard.")
+        return stat, mode
+
     def _do_opposed(self, action, actor, fighters, es, roller) -> Outcome:
         stats = self._stats(actor)
-        stat, mode = self._read(action, stats, max(STATS, key=lambda s: stats[s]))
+        stat, mode = self._side(action.get("stat"), action.get("mode"), max(STATS, key=lambda s: stats[s]))
         target = self.target_of(action, fighters)
         if target.id == actor.id:
             raise CombatRefused("combat.invalid_target", f"{actor.name} cannot roll against themselves.")
         if self._st(target)["dead"]:
             raise CombatRefused("ourdnd.dead", f"{target.name} is dead already.")
-        other, other_mode = self._read(
-            {"stat": action.get("opponent_stat"), "mode": action.get("opponent_mode")}, stats, stat
-        )
+        other, other_mode = self._side(action.get("opponent_stat"), action.get("opponent_mode"), stat)
         request = self.opposed_request(actor, stat, mode, target, other, other_mode)
         roll = dice_rules.roll(request, roller)
         odds = dice_rules.odds(request)
