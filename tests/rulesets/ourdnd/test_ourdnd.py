@@ -126,7 +126,8 @@ def test_the_catalogue_has_the_ids_and_dice_rules_md_lists():
         "shield": 1,
     }
     assert gear["torch"]["td_modifier"] == -1
-    assert len(gear) == 15
+    assert gear["starforged_blade"]["critical_ultimate"] is True  # W16's house default item
+    assert len(gear) == 16
 
 
 # ------------------------------------------------------------------ every code at its path

@@ -21,7 +21,7 @@ Derived: ``max_hp`` (hearts × HP per heart, house default 10; a half heart is h
 down, at least 1: RULES.md W14), ``defense`` (con + Σ armor defense; enemies
 roll against ``defense + 10``, given as ``defense_target``), ``effort``
 (``{"bare_hands": "d4", "<item id>": "d6", …}``: every gear item with an effort die,
-keyed by its id), ``stats`` (the stats with gear bonuses, when any gear gives one).
+keyed by its id; a ``critical_ultimate`` item's is a d12, RULES.md W16), ``stats`` (the stats with gear bonuses, when any gear gives one).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         effort = {"bare_hands": settings.get("bare_hands_effort", "d4")}
         for entry in gear:
             if entry.get("effort"):
-                effort[entry["id"]] = entry["effort"]
+                effort[entry["id"]] = effort_die(entry)
         report.derived["effort"] = effort
         if any(bonus.values()) and len(stats) == len(STATS):
             report.derived["stats"] = {s: stats[s] + bonus[s] for s in STATS}
@@ -234,6 +234,13 @@ def _one_of_a_kind(item: dict, index: int, worn: dict[str, str], report: Report)
     return False
 
 
+def effort_die(entry: dict) -> str:
+    """An item's effort die (RULES.md W16; seed: "If something is indicated to do CRITICAL ULTIMATE!
+    EFFORT means that its regular EFFORT die is replaced by a D12 die"): the catalogue's
+    ``critical_ultimate`` replaces it with a d12."""
+    return "d12" if entry.get("critical_ultimate") is True else entry["effort"]
+
+
 def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
     if kind != "gear":
         return []
@@ -247,6 +254,14 @@ def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
                 "homebrew.malformed",
                 path + "/effort",
                 f"The effort die is one of {', '.join(EFFORT_DICE)} (or null for none).",
+            )
+        )
+    if "critical_ultimate" in entry and not isinstance(entry["critical_ultimate"], bool):
+        issues.append(
+            Issue(
+                "homebrew.malformed",
+                path + "/critical_ultimate",
+                "critical_ultimate is true (CRITICAL ULTIMATE! EFFORT: a d12 replaces the effort die) or false.",
             )
         )
     defense = entry.get("defense", 0)
