@@ -11,6 +11,7 @@ The state object (beside the build on the character, never priced)::
       "dead": false,           a fatal level was taken
       "acting_normally": false,  at 0 willpower: fully out of combat for a turn, the character acts
                                normally again, still at 0 dots (seed "Zero Willpower"; RULES W18)
+      "crippled": {"left_arm": true},  limbs crippled at the Crippled level (limbs.py; RULES W20)
       "safe": false,           at a safe place to recover willpower (the GM says so; RULES W19)
       "resting": false,        actively resting there: a difficulty-8 willpower roll every 12 hours
       "safe_hours": 0,         hours at the safe place towards the next dot (recovery.py)
@@ -47,6 +48,9 @@ Actions for ``state_action`` (refusals raise ``StateError``):
 - ``{"action": "safe_place", "safe": bool, "resting"?: bool}``  the GM says the character is (or
   is no longer) at a safe place, actively resting or not; arriving at 0 dots, the first dot comes
   back at once (seed "Recovering Willpower"); the clock does the rest (recovery.py)
+- ``{"action": "cripple", "limb": "left_arm"|"right_arm"|"left_leg"|"right_leg"}``  the storyteller
+  cripples a limb once the track has reached Crippled (``maelstrom.not_crippled`` before);
+  ``{"action": "heal_limb", "limb": …}`` heals it (limbs.py says what a crippled limb refuses)
 - ``{"action": "rallied", "by"?: name}``  restored to 1 dot by an ally (``maelstrom.has_willpower``
   above 0)
 """
@@ -63,6 +67,7 @@ from rulesets.engine.fields import action_amount, is_int
 from rulesets.engine.report import Issue, Report
 
 from .character import House, house
+from .limbs import LIMBS, crippled
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 #: How the sheet marks a health box holding each kind of damage.
@@ -75,6 +80,7 @@ STATE_KEYS = frozenset(
         "ignore_wounds",
         "dead",
         "acting_normally",
+        "crippled",
         "safe",
         "resting",
         "safe_hours",
@@ -147,6 +153,11 @@ def check_track(state: Any, chart: list[dict], permanent: int) -> list[Issue]:
                 f"Current willpower {willpower} is above the permanent {permanent}.",
             )
         )
+    held = state.get("crippled", {})
+    if not isinstance(held, dict) or any(k not in LIMBS or not isinstance(v, bool) for k, v in held.items()):
+        issues.append(
+            Issue("state.malformed", "/crippled", f"Crippled limbs are {{limb: true}} of {', '.join(LIMBS)}.")
+        )
     if "safe_hours" in state and not (is_int(state["safe_hours"]) and state["safe_hours"] >= 0):
         issues.append(
             Issue("state.malformed", "/safe_hours", "Hours at a safe place are a whole number ≥ 0.")
@@ -180,6 +191,7 @@ def _normalise(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
     out["dead"] = bool(out.get("dead", False))
     # Acting normally is only a thing at 0 willpower: a dot back (or a fresh drop to 0) ends it.
     out["acting_normally"] = out.get("acting_normally") is True and out["willpower"] == 0
+    out["crippled"] = {k: True for k in crippled(out)}
     out["safe"] = out.get("safe") is True
     out["resting"] = out["safe"] and out.get("resting") is True
     hours = out.get("safe_hours", 0)
@@ -227,6 +239,8 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
         labels.append("No willpower left: acting normally (a safe place brings a dot back)")
     if s["ignore_wounds"]:
         labels.append("Ignoring wound penalties this action")
+    for limb in crippled(s):
+        labels.append(f"Crippled {LIMBS[limb]}")
     if s["safe"]:
         labels.append("At a safe place, actively resting" if s["resting"] else "At a safe place")
     return {
@@ -238,6 +252,7 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
         "willpower_max": permanent,
         "ignore_wounds": s["ignore_wounds"],
         "acting_normally": s["acting_normally"],
+        "crippled": crippled(s),
         "safe": s["safe"],
         "resting": s["resting"],
         "damage": {t: sum(1 for b in health if b == t) for t in DAMAGE_TYPES},
@@ -259,6 +274,30 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
     levels_field = {"id": "levels", "label": "Levels", "kind": "number", "min": 1, "default": 1}
     dots_field = {"id": "dots", "label": "Dots", "kind": "number", "min": 1, "default": 1}
     eff = effects(s, chart, permanent)
+    limb_field = {
+        "id": "limb",
+        "label": "Limb",
+        "kind": "choice",
+        "options": [{"id": k, "label": v.capitalize()} for k, v in LIMBS.items()],
+    }
+    limb_actions: list[dict[str, Any]] = []
+    if reached_crippled(s["health"], chart) and len(crippled(s)) < len(LIMBS) and not s["dead"]:
+        limb_actions.append(
+            {"action": "cripple", "label": "Cripple a limb (the GM picks)", "fields": [limb_field]}
+        )
+    if crippled(s):
+        limb_actions.append(
+            {
+                "action": "heal_limb",
+                "label": "A crippled limb heals",
+                "fields": [
+                    {
+                        **limb_field,
+                        "options": [{"id": k, "label": LIMBS[k].capitalize()} for k in crippled(s)],
+                    }
+                ],
+            }
+        )
     zero: list[dict[str, Any]] = []
     if s["willpower"] == 0 and not s["acting_normally"] and not s["dead"]:
         zero.append(
@@ -300,6 +339,7 @@ def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int 
                     "label": "Heal",
                     "fields": [levels_field, {**type_field, "nullable": True}],
                 },
+                *limb_actions,
             ],
         },
         {
@@ -397,7 +437,7 @@ def action(state: Any, act: Any, chart: list[dict], permanent: int) -> tuple[dic
             "state.unknown_action",
             f"Maelstrom has no play-state action {act['action']!r}; use "
             "damage, heal, spend_willpower, lose_willpower, recover_willpower, end_action, "
-            "out_of_combat, rally, rallied or safe_place.",
+            "out_of_combat, rally, rallied, safe_place, cripple or heal_limb.",
         )
     return step(s, act, chart, permanent)
 
@@ -555,6 +595,45 @@ def _rallied(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dic
     return s, f"Rallied{who}: back to 1 willpower, and acts again."
 
 
+def reached_crippled(health: list, chart: list[dict]) -> bool:
+    """Whether the track's damage has reached the chart's Crippled level (the one so named, else the
+    last level before Incapacitated)."""
+    names = [str(level.get("id") or level.get("label") or "").lower() for level in chart]
+    at = names.index("crippled") if "crippled" in names else max(0, len(chart) - 2)
+    return sum(1 for b in health if b is not None) > at
+
+
+def _limb(act: dict, s: dict) -> str:
+    limb = act.get("limb")
+    if limb not in LIMBS:
+        raise StateError("state.malformed", f"Say which limb: {', '.join(LIMBS.values())}.", "/limb")
+    return limb
+
+
+def _cripple(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    limb = _limb(act, s)
+    if s["dead"]:
+        raise StateError("maelstrom.dead", "The dead are past crippling.")
+    if not reached_crippled(s["health"], chart):
+        raise StateError(
+            "maelstrom.not_crippled",
+            "The damage has not reached Crippled on the health track: no limb can be crippled yet.",
+            "/health",
+        )
+    if limb in crippled(s):
+        raise StateError("maelstrom.already_crippled", f"The {LIMBS[limb]} is already crippled.", "/crippled")
+    s["crippled"] = {**s["crippled"], limb: True}
+    return s, f"The {LIMBS[limb]} is crippled: it cannot be used to perform actions until healed."
+
+
+def _heal_limb(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
+    limb = _limb(act, s)
+    if limb not in crippled(s):
+        raise StateError("maelstrom.not_crippled", f"The {LIMBS[limb]} is not crippled.", "/crippled")
+    s["crippled"] = {k: True for k in crippled(s) if k != limb}
+    return s, f"The {LIMBS[limb]} heals: it can be used again."
+
+
 def _safe_place(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
     """Seed "Recovering Willpower": "Once a character is able to recover willpower, if they are at zero
     dots, they may immediately recover the first dot. Otherwise, they will regain 1 dot every 12
@@ -591,6 +670,8 @@ _ACTIONS = {
     "rally": _rally,
     "rallied": _rallied,
     "safe_place": _safe_place,
+    "cripple": _cripple,
+    "heal_limb": _heal_limb,
 }
 
 

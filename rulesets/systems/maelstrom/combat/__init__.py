@@ -63,7 +63,7 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as, is_int, name_key, whole_number
 
-from .. import dice
+from .. import dice, limbs
 from .. import effects as named
 from ..character import House, house
 from ..state import DAMAGE_TYPES
@@ -194,6 +194,12 @@ class MaelstromCombat(CombatRules):
                 )
             else:
                 notes.append(f"no {name} dots: {attr} alone")
+            entry = self._abilities(f).get(ability, {})
+            lame = limbs.crippled(f.state)
+            if limbs.refusal(entry, lame):
+                raise CombatRefused("maelstrom.crippled", f"{f.name}: {limbs.refusal(entry, lame)}")
+            if limbs.note(entry, lame):
+                notes.append(limbs.note(entry, lame))
         penalty = fx["wound_penalty"]
         if penalty:
             notes.append(f"wound penalty {penalty}")
@@ -346,7 +352,10 @@ class MaelstromCombat(CombatRules):
         for aid, attack in ATTACKS.items():
             try:
                 odds, notes = self._pool(actor, attack["attribute"], attack["ability"], es, fx)
-            except CombatRefused:  # pragma: no cover - attacks use a talent and a skill
+            except CombatRefused as refused:  # a crippled limb (attacks use a talent and a skill)
+                spec = ActionSpec(id=aid, label=attack["label"], cost="the turn's action", target="enemy")
+                spec.deny(refused.message, refused.code)
+                specs.append(spec)
                 continue
             options = [
                 {"id": wid, "label": f"{w['name']} ({w['damage']} {w['type']})"}
