@@ -44,7 +44,7 @@ from rulesets.engine.ruleset import Ruleset
 from . import character as build_rules
 from . import dice as dice_rules
 from . import effects as named
-from . import importer, picker, recovery, state
+from . import importer, picker, recovery, state, weapons
 
 
 class MaelstromRuleset(Ruleset):
@@ -105,6 +105,7 @@ class MaelstromRuleset(Ruleset):
         issues = super().check_settings(settings)
         if isinstance(settings, dict):
             issues.extend(build_rules.check_settings(settings, self.house_defaults))
+            issues.extend(weapons.check_settings(settings, self.catalogue))
         return issues
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
