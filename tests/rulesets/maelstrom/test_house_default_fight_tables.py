@@ -31,7 +31,9 @@ def fighters(settings=None) -> list[Fighter]:
 def test_the_house_defaults_are_the_numbers_the_product_computed():
     assert DEFAULTS["initiative_traits"] == ["reflexes", "wits"] and DEFAULTS["initiative_die"] == 10
     assert DEFAULTS["soak_attribute"] == "strength"
-    pistol = next(w for a in DEFAULTS["attacks"] if a["id"] == "ranged" for w in a["weapons"] if w["id"] == "pistol")
+    pistol = next(
+        w for a in DEFAULTS["attacks"] if a["id"] == "ranged" for w in a["weapons"] if w["id"] == "pistol"
+    )
     assert pistol == {"id": "pistol", "name": "Pistol", "damage": 2, "type": "lethal"}
     t = Fight(*fighters())
     t.start([3, 4])
@@ -51,8 +53,10 @@ def test_a_campaign_s_house_rules_change_initiative_and_the_weapon_table():
 
 
 def test_a_malformed_override_is_reported_and_the_house_default_applies():
-    bad = {"attacks": [{"id": "ranged", "attribute": "precision", "ability": "firearms", "weapons": []}],
-           "soak_attribute": "luck"}
+    bad = {
+        "attacks": [{"id": "ranged", "attribute": "precision", "ability": "firearms", "weapons": []}],
+        "soak_attribute": "luck",
+    }
     issues = RULESET.check_settings(bad)
     assert [(i.code, i.path) for i in issues] == [
         ("settings.malformed", "/attacks"),
