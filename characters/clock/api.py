@@ -33,9 +33,26 @@ class ClockSerializer(serializers.Serializer):
     hour = serializers.IntegerField(help_text="The hour, 0–23.")
 
 
-class ClockMoveSerializer(serializers.Serializer):
-    hours = serializers.IntegerField(required=False, min_value=1, max_value=MAX_HOURS)
-    new_day = serializers.BooleanField(required=False, help_text="true: to the next day's morning (8:00).")
+#: The body: exactly one of the two shapes (CONTRACT.md).
+CLOCK_MOVE = {
+    "oneOf": [
+        {
+            "type": "object",
+            "title": "Time passes",
+            "properties": {"hours": {"type": "integer", "minimum": 1, "maximum": MAX_HOURS}},
+            "required": ["hours"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "title": "A new day",
+            "description": "To the next day's morning (8:00).",
+            "properties": {"new_day": {"type": "boolean", "enum": [True]}},
+            "required": ["new_day"],
+            "additionalProperties": False,
+        },
+    ]
+}
 
 
 class ClockChangeSerializer(serializers.Serializer):
@@ -61,7 +78,7 @@ class ClockMovedSerializer(ClockSerializer):
     "what the rulebook ties to time (healing per day and week, Dynama by the hour, the day's rest, "
     "willpower every 12 safe hours), each change a new play version, and `changes` says what in words.",
     methods=["POST"],
-    request=ClockMoveSerializer,
+    request={"application/json": CLOCK_MOVE},
     responses={200: ClockMovedSerializer, 400: E400, 403: E403, 404: E404},
 )
 @api_view(["GET", "POST"])
