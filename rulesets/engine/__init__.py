@@ -20,7 +20,9 @@ The contract
     ``Dice`` and ``PlayState`` (the dice and play-state hooks, ``DICE_METHODS`` and
     ``PLAY_STATE_METHODS`` their names; see "Hooks" below; ``wiring_problems`` says what keeps the
     engine from a ruleset's hooks), ``Roller`` and ``FixedRoller``
-    (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals).
+    (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals),
+    ``Span`` and ``Passage`` (the campaign's clock: a stretch of time, and what it did to a
+    character; the hook ``Ruleset.time_passes``).
 Combat
     ``CombatRules`` (the base class of a ruleset's combat hooks), ``Fighter``, ``ActionSpec``,
     ``Outcome``, ``Event``, ``CombatRefused``, ``NOT_YOUR_TURN``.

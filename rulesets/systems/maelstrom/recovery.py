@@ -54,7 +54,7 @@ def time_passes(
                 "difficulty": REST_DIFFICULTY,
                 "threshold": 0,
             }
-            result = dice.roll(request, roller)
+            result = dice.pool_roll(request, roller, h.default_difficulty)
             rolls.append({"label": "Willpower (resting)", "request": request, "result": result})
             if result["outcome"] == "botch":
                 lost = min(s["willpower"], max(1, result.get("uncancelled_botches", 1)))
