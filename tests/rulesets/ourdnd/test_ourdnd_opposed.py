@@ -122,7 +122,7 @@ def test_two_combatants_roll_against_each_other_on_the_encounter_page():
     assert [p["id"] for p in spec.params] == ["stat", "mode", "opponent_stat", "opponent_mode"]
     scene.act(1, [4, 9], action="opposed", target=3, stat="str", opponent_stat="str")
     assert scene.log[-1] == (
-        "Bram (STR) against Goblin (STR), higher result wins: 4 + 2 = 6 against 9 + 1 = 10: loses. "
+        "Bram (STR) against Goblin (STR), higher result wins: 4 + 2 = 6 against 9 + 1 = 10. "
         f"Goblin wins ({round(by_listing(2, 'normal', 1, 'normal') * 100)}% for Bram)."
     )
     assert scene.by[1].combat["acted"] is True
@@ -138,3 +138,36 @@ def test_the_odds_door_answers_an_opposed_request(client):
     )
     assert got.status_code == 200, got.content
     assert got.json()["win"] == pytest.approx(float(by_listing(3, "normal", 0, "hard")), abs=1e-12)
+
+
+@pytest.mark.django_db
+def test_the_encounter_page_offers_the_opposed_roll_and_the_player_rolls_it(client):
+    from combat import services
+    from tests.characters.sheet.test_sheet_fixtures import make_character
+    from tests.combat.helpers import event_texts
+    from tests.factories import make_campaign, make_user
+    from tests.rulesets.ourdnd.test_ourdnd_fight import BRAM, GOBLIN
+
+    gm, player = make_user("gm"), make_user("player")
+    campaign = make_campaign(gm=gm, ruleset="ourdnd", players=[player])
+    bram = make_character(ruleset="ourdnd", owner=player, campaign=campaign, build=BRAM)
+    e = services.encounter_create(campaign=campaign, user=gm, name="The arm-wrestle")
+    c_bram = services.encounter_add_combatant(encounter=e, user=gm, character=bram)[0]
+    (goblin,) = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)
+    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([15, 9]))
+    client.force_login(player)
+    page = client.get(f"/encounters/{e.pk}/").content.decode()
+    assert "Opposed roll (higher result wins)" in page
+    services.encounter_act(
+        encounter=e,
+        user=player,
+        combatant_id=c_bram.pk,
+        action={"action": "opposed", "target": goblin.pk, "stat": "str", "opponent_stat": "str"},
+        roller=FixedRoller([12, 13, 15, 3]),
+    )
+    e.refresh_from_db()
+    win = round(by_listing(2, "normal", 1, "normal") * 100)
+    assert event_texts(e)[-1] == (
+        f"{bram.name} (STR) against Goblin (STR), higher result wins: 12 + 2 = 14 against 13 + 1 = 14; "
+        f"tie, rolled again: 15 + 2 = 17 against 3 + 1 = 4. {bram.name} wins ({win}% for {bram.name})."
+    )

@@ -100,7 +100,7 @@ class OpposedActions(OurDnDCombatBase):
         out.log(
             "opposed",
             f"{actor.name} ({how(stat, request['mode'])}) against {target.name} ({how(other, request['opponent_mode'])}), "
-            f"higher result wins: {roll['text']} {winner} wins ({round(odds['win'] * 100)}% for {actor.name}).",
+            f"higher result wins: {roll['text'].rsplit(':', 1)[0]}. {winner} wins ({round(odds['win'] * 100)}% for {actor.name}).",
             actor.id,
             target=target.id,
             faces=roll["faces"],
