@@ -38,6 +38,10 @@ class Campaign(models.Model):
         django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_run"
     )
     created = models.DateTimeField(auto_now_add=True)
+    # The campaign's clock (RULES.md C1): the day of the campaign (1, 2, …) and the hour (0–23), moved
+    # by the GM ("Time passes", "A new day": characters/clock/); rests and recovery read it.
+    clock_day = models.PositiveIntegerField(default=1)
+    clock_hour = models.PositiveSmallIntegerField(default=8)
 
     class Meta:
         ordering = ["name", "id"]

@@ -198,6 +198,72 @@ class _Entry(dict):
 _SECTION_OPTIONAL = ("status", "help", "total", "actions")
 
 
+def _others_in_play(character: Character) -> list[dict[str, Any]]:
+    """The campaign's other characters in play, for a field of kind "character" (an action taken for
+    another character: ``Ruleset.ally_actions``)."""
+    rows = (
+        Character.objects.filter(campaign_id=character.campaign_id, status=Character.Status.ACTIVE)
+        .exclude(pk=character.pk)
+        .order_by("name", "pk")
+        .values_list("pk", "name")
+    )
+    return [{"id": pk, "label": name} for pk, name in rows]
+
+
+def _names_characters(section: Any) -> bool:
+    """Whether a form of ``section`` has a field of kind "character"."""
+    actions = section.get("actions") if isinstance(section, dict) else None
+    return isinstance(actions, list) and any(
+        isinstance(a, dict)
+        and any(isinstance(f, dict) and f.get("kind") == "character" for f in a.get("fields") or [])
+        for a in actions
+    )
+
+
+def _sections(rules: SheetRules, character: Character) -> list[Any]:
+    """The play-state sections as the sheet draws them: kept with the rules' answers, unless a form
+    chooses among the campaign's characters (who is in play changes without this one changing)."""
+    raw = rules.sections or []
+    if not any(_names_characters(section) for section in raw):
+        return rules.once("sections", lambda: _section_views(raw))
+    return _section_views(_with_characters(raw, character))
+
+
+def _with_characters(sections: list, character: Character) -> list:
+    """``sections`` with each field of kind "character" turned into a choice of the campaign's other
+    characters in play (read once)."""
+    others: list[dict[str, Any]] | None = None
+    out = []
+    for section in sections:
+        if not _names_characters(section):
+            out.append(section)
+            continue
+        actions = section["actions"]
+        if others is None:
+            others = _others_in_play(character)
+        fields_of = [
+            [
+                {**f, "kind": "choice", "options": others}
+                if isinstance(f, dict) and f.get("kind") == "character"
+                else f
+                for f in (a.get("fields") or [])
+            ]
+            if isinstance(a, dict)
+            else a
+            for a in actions
+        ]
+        out.append(
+            {
+                **section,
+                "actions": [
+                    {**a, "fields": fields} if isinstance(a, dict) else a
+                    for a, fields in zip(actions, fields_of, strict=True)
+                ],
+            }
+        )
+    return out
+
+
 def _section_views(sections: list) -> list[Any]:
     """``state_sections`` with their forms' fields (and element ids) and pool buttons worked out."""
     views = []
@@ -414,7 +480,7 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
         "equipment": (gear or {}).get("rows") or [],
         "equipment_states": (gear or {}).get("states") or [],
         "equipment_label": (gear or {}).get("label") or "",
-        "sections": rules.once("sections", lambda: _section_views(rules.sections)),
+        "sections": _sections(rules, character),
         "effects": effects,
         "effect_labels": effects.get("labels") or [],
         "effect_rows": rules.once("effect_rows", lambda: _effect_rows(effects)),

@@ -39,10 +39,11 @@ from characters.sheet.selectors import (
 from characters.table.feed import roll_logged
 from characters.versions import character_version_write
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
+from rulesets.engine import registry
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import OddsError, StateError
-from rulesets.engine.fields import is_int
+from rulesets.engine.fields import is_int, whole_number
 from rulesets.engine.pointer import resolve, set_at, split
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
@@ -239,6 +240,41 @@ def _as_operation(
     return action
 
 
+def _played(
+    character: Character, action: dict, roller: Roller | None, version: Any = None
+) -> tuple[dict, str]:
+    """(new state, sentence) of one play-state action on ``character`` (its row locked by the
+    caller): refused (``RuleRefused``) when the rules say no or it brings new problems."""
+    ruleset, report, ctx = _rules_of(character)
+    if not report.valid:
+        raise _refused("state.build_invalid", f"Fix {character.name}'s build before playing this character.")
+    state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
+    action = _as_operation(ruleset, state, action, character.build, report, ctx, version, character.version)
+    try:
+        new_state, sentence = _apply_action(
+            ruleset, state, action, character.build, report, roller or Roller(), ctx
+        )
+    except StateError as exc:
+        raise _refused(exc.code, exc.message, exc.path) from None
+    except Exception:  # a ruleset bug: refuse, keep the state, log it
+        logger.exception("state_action of %s failed on %r", ruleset.slug, action)
+        raise _refused("state.error", "The rules could not apply this action; nothing was changed.") from None
+    # Only problems the action brings are refused: an old problem (a maximum lowered by a
+    # loadout change) must not lock the sheet.
+    before = {
+        (i.code, i.path)
+        for i in _hook(None, "check_state", [], ruleset.check_state, state, character.build, report, ctx=ctx)
+        or []
+    }
+    issues = (
+        _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report, ctx=ctx) or []
+    )
+    issues = [i for i in issues if (i.code, i.path) not in before]
+    if issues:
+        raise _refused(issues[0].code, issues[0].message, issues[0].path)
+    return new_state, sentence
+
+
 def character_state_action(
     *, character_id, user, action: dict[str, Any], roller: Roller | None = None, version: Any = None
 ) -> tuple[Character, str]:
@@ -252,48 +288,56 @@ def character_state_action(
     changes. Returns (character, the log sentence). A refusal raises ``RuleRefused`` with the
     rule's code and message and changes nothing. The sentence becomes the reason of the new
     version.
+
+    An action the ruleset lists in ``ally_actions`` (a rally of an ally) changes two characters:
+    see ``character_ally_action``.
     """
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
         raise _refused("state.malformed", "Say which action to take.")
+    if any(action["action"] in r.ally_actions for r in registry.all_rulesets()):
+        return character_ally_action(character_id=character_id, user=user, action=action, roller=roller)
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
-        ruleset, report, ctx = _rules_of(character)
-        if not report.valid:
-            raise _refused("state.build_invalid", "Fix the build before playing this character.")
-        state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
-        action = _as_operation(
-            ruleset, state, action, character.build, report, ctx, version, character.version
-        )
-        try:
-            new_state, sentence = _apply_action(
-                ruleset, state, action, character.build, report, roller or Roller(), ctx
-            )
-        except StateError as exc:
-            raise _refused(exc.code, exc.message, exc.path) from None
-        except Exception:  # a ruleset bug: refuse, keep the state, log it
-            logger.exception("state_action of %s failed on %r", ruleset.slug, action)
-            raise _refused(
-                "state.error", "The rules could not apply this action; nothing was changed."
-            ) from None
-        # Only problems the action brings are refused: an old problem (a maximum lowered by a
-        # loadout change) must not lock the sheet.
-        before = {
-            (i.code, i.path)
-            for i in _hook(
-                None, "check_state", [], ruleset.check_state, state, character.build, report, ctx=ctx
-            )
-            or []
-        }
-        issues = (
-            _hook(None, "check_state", [], ruleset.check_state, new_state, character.build, report, ctx=ctx)
-            or []
-        )
-        issues = [i for i in issues if (i.code, i.path) not in before]
-        if issues:
-            raise _refused(issues[0].code, issues[0].message, issues[0].path)
+        new_state, sentence = _played(character, action, roller, version)
         character.state = new_state
         _save_version(character, user=user, reason=sentence or f"play: {action['action']}", fields=["state"])
     return character, sentence
+
+
+def character_ally_action(
+    *, character_id, user, action: dict[str, Any], roller: Roller | None = None
+) -> tuple[Character, str]:
+    """One character's action for another of the campaign (``Ruleset.ally_actions``: spending one's own
+    willpower to rally an ally): ``action["target"]`` is the other character's id. Whoever may
+    change the actor's play state (its owner, the GM) may take it; the target is any other character
+    in play in the same campaign. Both rows are locked (in id order, so two crossing actions cannot
+    deadlock); the target's half is applied first, then the actor's, each a new play version; either
+    refused, nothing changes. Returns (the actor, both sentences)."""
+    target_id = whole_number(action.get("target"))
+    if target_id is None:
+        raise _refused("ally.unknown", "Choose which character.", "/target")
+    if target_id == whole_number(character_id):
+        raise _refused(
+            "ally.self", "Choose another character: this action is taken for someone else.", "/target"
+        )
+    with transaction.atomic():
+        list(Character.objects.select_for_update().filter(pk__in=[character_id, target_id]).order_by("pk"))
+        actor = _lock_for_state(character_id=character_id, user=user)
+        ruleset = character_ruleset(actor)
+        paired = ruleset.ally_actions.get(action["action"]) if ruleset is not None else None
+        target = Character.objects.filter(pk=target_id, campaign_id=actor.campaign_id).first()
+        if paired is None or target is None or target.status != Character.Status.ACTIVE:
+            raise _refused(
+                "ally.unknown", "Choose another character of this campaign who is in play.", "/target"
+            )
+        target_state, target_sentence = _played(target, {"action": paired, "by": actor.name}, roller)
+        own = {k: v for k, v in action.items() if k != "target"} | {"target_name": target.name}
+        actor_state, actor_sentence = _played(actor, own, roller)
+        target.state = target_state
+        _save_version(target, user=user, reason=target_sentence, fields=["state"])
+        actor.state = actor_state
+        _save_version(actor, user=user, reason=actor_sentence, fields=["state"])
+    return actor, f"{actor_sentence} {target.name}: {target_sentence}"
 
 
 def character_update_state(*, character_id, user, state: Any, version: Any) -> Character:

@@ -20,7 +20,9 @@ The contract
     ``Dice`` and ``PlayState`` (the dice and play-state hooks, ``DICE_METHODS`` and
     ``PLAY_STATE_METHODS`` their names; see "Hooks" below; ``wiring_problems`` says what keeps the
     engine from a ruleset's hooks), ``Roller`` and ``FixedRoller``
-    (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals).
+    (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals),
+    ``Span`` and ``Passage`` (the campaign's clock: a stretch of time, and what it did to a
+    character; the hook ``Ruleset.time_passes``).
 Combat
     ``CombatRules`` (the base class of a ruleset's combat hooks), ``Fighter``, ``ActionSpec``,
     ``Outcome``, ``Event``, ``CombatRefused``, ``NOT_YOUR_TURN``.
@@ -167,6 +169,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import effects, pointer, registry, words
+from .clock import Passage, Span
 from .combat import NOT_YOUR_TURN, ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from .context import ID_RE, NPC_PHASE, Context
 from .dice import FixedRoller, Roller, convolve, die, exploding, keep_highest, keep_lowest, sum_dice
@@ -197,11 +200,13 @@ __all__ = [
     "Issue",
     "OddsError",
     "Outcome",
+    "Passage",
     "PlayState",
     "Report",
     "RollInputError",
     "Roller",
     "Ruleset",
+    "Span",
     "Stacked",
     "StateError",
     "action_amount",

@@ -69,7 +69,7 @@ called with a GM spec for the GM, so the hooks do not check it again.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, overload
 
 from .context import Context
@@ -213,12 +213,18 @@ class CombatRules:
         ctx: Context | None = None,
     ) -> Outcome:
         """Override: the start of ``actor``'s turn. Default: the turn's numbers start afresh
-        (``fresh_turn``: three actions and the reaction, or the one action of a turn), and a
-        fighter who cannot act (``cannot_act``) has it said in the log. Without either: nothing."""
+        (``fresh_turn``: three actions and the reaction, or the one action of a turn), what the turn's
+        opening does to the fighter's play state (``turn_opening``), and a fighter who cannot act
+        (``cannot_act``) has it said in the log. Without them: nothing."""
         out = Outcome()
         fresh = self.fresh_turn()
         if fresh:
             out.combat[actor.id] = self.combat_numbers(actor, **fresh)
+        opened, text = self.turn_opening(actor, ctx=ctx)
+        if opened is not None:
+            out.state[actor.id] = opened
+            out.log("turn_opening", text, actor.id)
+            actor = replace(actor, state=opened)
         reason, _ = self.cannot_act(actor, ctx=ctx)
         if reason:
             out.log("down", reason, actor.id)
@@ -274,6 +280,13 @@ class CombatRules:
         """Override: (reason, rule code) when ``fighter`` cannot act at all (dead, incapacitated),
         else ("", ""). Default: every fighter can act."""
         return "", ""
+
+    def turn_opening(self, fighter: Fighter, *, ctx: Context | None = None) -> tuple[dict | None, str]:
+        """Override: what the start of ``fighter``'s turn does to their play state, before
+        ``cannot_act`` is asked (Maelstrom: a whole turn out of the fight lets a character at 0
+        willpower act again): (the new state, the log sentence), or (None, "") for nothing.
+        Default: nothing."""
+        return None, ""
 
     def turn_span(self, order: list[int], turn: int, fighters: dict[int, Fighter]) -> int:
         """Override: how many consecutive entries of ``order`` from index ``turn`` act in this one

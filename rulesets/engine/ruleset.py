@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from . import effects as fx
+from .clock import Passage, Span
 from .context import NPC_PHASE, Context, ContextMixin
 from .dice import Roller
 from .equipment import EquipmentMixin
@@ -442,6 +443,58 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
                 new = fx.without(new, [e["id"] for e in ending])
                 text = f"{text} {fx.ended_text(ending)}".strip()
         return new, text
+
+    # ------------------------------------------------------------ the campaign's clock (clock.py)
+
+    def time_passes(
+        self,
+        state: dict,
+        build: dict,
+        report: Report,
+        *,
+        span: Span,
+        roller: Roller | None = None,
+        ctx: Context | None = None,
+    ) -> Passage:
+        """What ``span`` of the campaign's clock (RULES.md C1: the GM's "Time passes" and "A new
+        day") does to a character in play: rest, recovery, regeneration, healing that the rulebook
+        ties to time. Returns a ``Passage`` (the new state, one sentence per change, the rolls the
+        server made); never mutates ``state``; nothing to do is ``Passage(state)``. An encounter's
+        rounds are not on this clock. The hook sees the state without its effects (``clock_passes``
+        keeps them). Override. Default: time changes nothing."""
+        return Passage(state)
+
+    def clock_passes(
+        self,
+        state: dict,
+        build: dict,
+        report: Report,
+        *,
+        span: Span,
+        roller: Roller | None = None,
+        ctx: Context | None = None,
+    ) -> Passage:
+        """``time_passes`` as the product calls it: the state's effects are kept as they are (the
+        hook never sees them) and a change comes back as a new dict."""
+        entries = state.get(fx.STATE_KEY) if isinstance(state, dict) else None
+        bare = {k: v for k, v in state.items() if k != fx.STATE_KEY} if isinstance(state, dict) else {}
+        passage = self.time_passes(
+            bare, build, report, span=span, roller=roller, ctx=self.context_of(report, ctx)
+        )
+        if passage.state == bare:
+            return Passage(state, passage.messages, passage.rolls)
+        new = dict(passage.state)
+        if entries is not None:
+            new[fx.STATE_KEY] = entries
+        return Passage(new, passage.messages, passage.rolls)
+
+    #: Play-state actions one character takes *for another* of the campaign: the actor's action →
+    #: the action it applies to the character its ``target`` names (Maelstrom: ``rally`` spends the
+    #: actor's dot, ``rallied`` restores the target to one). The service locks both rows, applies the
+    #: target's action (``by``: the actor's name) and the actor's (``target_name``), and refuses both
+    #: when either is refused. A field ``{"kind": "character"}`` of such an action is a choice of the
+    #: campaign's other characters in play. Default: none.
+    ally_actions: ClassVar[dict[str, str]] = {}
 
     # ------------------------------------------------------------ effects (effects.py)
 

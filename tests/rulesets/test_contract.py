@@ -380,7 +380,31 @@ def _played(ruleset, ctx, build, report, state, seed: int = 0) -> list:
         if isinstance(result, tuple) and isinstance(result[0], dict):
             seen.append(ruleset.state_effects(build, report, result[0], ctx=ctx))
             seen += _act(ruleset, ctx, build, report, result[0], big=False, seed=seed)
+            seen.append(_clocked(ruleset, ctx, build, report, result[0]))
     return seen
+
+
+def _clocked(ruleset, ctx, build, report, state) -> list:
+    """What the campaign's clock (RULES.md C1) does to ``state``: a few hours, and a few days."""
+    import random
+
+    from rulesets.engine.clock import Span
+    from rulesets.engine.dice import Roller
+    from rulesets.engine.pointer import set_at
+
+    states = [state]
+    for section in ruleset.state_sections(build, report, state, ctx=ctx):  # each pool run down
+        for item in section.get("items", []) if section.get("kind") == "pools" else []:
+            if isinstance(item.get("path"), str) and is_int_value(item.get("min", 0)):
+                states.append(set_at(copy.deepcopy(state), item["path"], item.get("min", 0)))
+    out = []
+    for each in states:
+        for span in (Span(1, 8, 3), Span(6, 20, 30)):
+            passage = ruleset.clock_passes(
+                each, build, report, span=span, roller=Roller(random.Random(1)), ctx=ctx
+            )
+            out.append((passage.state, passage.messages))
+    return out
 
 
 def _fought(ruleset, ctx, build, report, seed: int = 0) -> list:

@@ -90,7 +90,15 @@ def _steps_apply(by_path: dict, steps: list[str], build: dict) -> None:
         value = resolve(build, pointer, 0)
         if value is None:
             value = 0
+        half = (by_path.get(pointer) or {}).get("half")  # a number with a half step below 1
+        if half and value == 0.5 and isinstance(value, float):
+            if delta > 0:
+                set_at(build, pointer, delta)
+            continue
         if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        if half and value + delta < 1 <= value:
+            set_at(build, pointer, 0.5)
             continue
         parent = pointer.rpartition("/")[0]
         section = by_path.get(parent)

@@ -43,6 +43,9 @@ def _shape_number(raw, value, control, build):
             max=raw.get("max"),
             nullable=raw.get("nullable", False),
             label=raw.get("label", ""),
+            # A number with a half step below 1 (``"half": true``: a half heart) takes any value in
+            # its box, and its − stops at the half.
+            **({"step": "any", "at_min": value == 0.5} if raw.get("half") else {}),
         )
     }
 

@@ -49,7 +49,15 @@ def _read_number(section, post, build):
         else:
             set_at(build, path, "")  # reported as malformed by the rules
         return
-    set_at(build, path, parse_int(raw))
+    value = parse_int(raw)
+    if section.get("half") and isinstance(value, str) and _is_half(value):
+        value = 0.5  # a number section with a half step below 1 (a half heart)
+    set_at(build, path, value)
+
+
+def _is_half(text: str) -> bool:
+    """Whether ``text`` is one half ("0.5", ".5", "0,5")."""
+    return text.replace(",", ".").lstrip("0") in (".5", ".50")
 
 
 def _read_numbers(section, post, build):

@@ -34,7 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.engine import effects as fx
+from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
 from rulesets.engine.fields import is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
@@ -42,7 +44,7 @@ from rulesets.engine.ruleset import Ruleset
 from . import character as build_rules
 from . import dice as dice_rules
 from . import effects as named
-from . import importer, picker, state
+from . import importer, picker, recovery, state, weapons
 
 
 class MaelstromRuleset(Ruleset):
@@ -103,6 +105,7 @@ class MaelstromRuleset(Ruleset):
         issues = super().check_settings(settings)
         if isinstance(settings, dict):
             issues.extend(build_rules.check_settings(settings, self.house_defaults))
+            issues.extend(weapons.check_settings(settings, self.catalogue))
         return issues
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
@@ -128,6 +131,23 @@ class MaelstromRuleset(Ruleset):
 
     dice = dice_rules
     play_state = state
+    # Seed "Zero Willpower": an ally spends a dot to restore a character at 0 to one dot (state.py).
+    ally_actions = {"rally": "rallied"}
+
+    def time_passes(
+        self,
+        state_: dict,
+        build: dict,
+        report: Report,
+        *,
+        span: Span,
+        roller: Roller | None = None,
+        ctx: Context | None = None,
+    ) -> Passage:
+        """A willpower dot every 12 safe hours, and the resting roll (recovery.py)."""
+        return recovery.time_passes(
+            state_, build, report, span=span, roller=roller, ctx=self.context_of(report, ctx)
+        )
 
     # ------------------------------------------------------------ the roll picker (picker.py)
 

@@ -40,6 +40,7 @@ from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import get_as, is_int, name_key
 from rulesets.engine.report import Report
 
+from . import limbs
 from .state import chart_of, effects, house_of, permanent_willpower
 
 MAX_POOL = 30
@@ -243,7 +244,17 @@ def sheet_pools(
     blocked = "Dead." if eff["dead"] else "Incapacitated: cannot act." if eff["incapacitated"] else None
     out: list[dict[str, Any]] = []
 
-    def add(entry_id: str, label: str, group: str, pool: int, diff: int, note: str = "") -> None:
+    lame = limbs.crippled(state)
+
+    def add(
+        entry_id: str,
+        label: str,
+        group: str,
+        pool: int,
+        diff: int,
+        note: str = "",
+        ability: dict | None = None,
+    ) -> None:
         entry: dict[str, Any] = {
             "id": entry_id,
             "label": label,
@@ -251,11 +262,14 @@ def sheet_pools(
             "picker": True,  # the sheet's picker composes these (``picker``/``picked`` below)
             "request": {"pool": min(30, max(0, pool + penalty)), "difficulty": diff, "threshold": 0},
         }
-        notes = [n for n in (note, f"wound penalty {penalty}" if penalty else "", blocked or "") if n]
+        refused = blocked or (limbs.refusal(ability, lame) if ability else "")
+        hand = limbs.note(ability, lame) if ability else ""
+        notes = [n for n in (note, hand, f"wound penalty {penalty}" if penalty else "", refused or "") if n]
         if notes:
             entry["note"] = "; ".join(notes)
-        if blocked:
+        if refused:
             entry["disabled"] = True
+            entry["reason"] = refused
         out.append(entry)
 
     names = {k: e["name"] for k, e in catalogue["attributes"].items()}
@@ -271,9 +285,11 @@ def sheet_pools(
             label = f"{names[attr]} + {entry['name']}"
             rid = f"{attr}__{key}"
             if dots:
-                add(rid, label, category, attributes[attr] + dots, difficulty)
+                add(rid, label, category, attributes[attr] + dots, difficulty, ability=entry)
             elif category == "talent":
-                add(rid, label, category, attributes[attr], difficulty, f"no dots: {names[attr]} alone")
+                add(
+                    rid, label, category, attributes[attr], difficulty, f"no dots: {names[attr]} alone", entry
+                )
             elif category == "skill":
                 add(
                     rid,
@@ -282,6 +298,7 @@ def sheet_pools(
                     attributes[attr],
                     min(10, difficulty + 1),
                     f"no dots: {names[attr]} alone at difficulty +1",
+                    entry,
                 )
     current = eff["willpower"]
     out.append(

@@ -29,6 +29,7 @@ from rulesets.engine.fields import get_as, is_int, name_key
 from rulesets.engine.report import Report
 
 from . import character as build_rules
+from . import limbs
 from .state import effects, permanent_willpower
 
 PICKED = "picked"
@@ -151,13 +152,16 @@ def picker(
                     "skill": "attribute alone, difficulty +1",
                     "knowledge": "cannot be attempted",
                 }[category]
+            lame = limbs.refusal(entry, limbs.crippled(state))
+            if lame:
+                note = lame
             options.append(
                 {
                     "id": key,
                     "name": entry.get("name", key),
                     "dots": dots,
                     "note": note,
-                    "disabled": category == "knowledge" and not dots,
+                    "disabled": (category == "knowledge" and not dots) or bool(lame),
                     "selected": key == second,
                 }
             )
@@ -266,6 +270,9 @@ def picked(
         category = entry.get("category", "talent")
         dots = abil[second]
         label = f"{label} + {entry.get('name', second)}"
+        why = limbs.refusal(entry, limbs.crippled(state))
+        if why:
+            raise RollInputError("ability", why)
         if not dots and category == "knowledge":
             raise RollInputError(
                 "ability", f"{entry.get('name', second)} is a knowledge: with no dots it cannot be attempted."

@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
@@ -39,7 +41,9 @@ class OurDnD(Ruleset):
     table_keys = ("td", "mode")
 
     def success(self, answer: dict, need: int | None = None) -> float:
-        """CONTRACT.md "Success": ``success`` (it includes ``critical``)."""
+        """CONTRACT.md "Success": ``success`` (it includes ``critical``); an opposed roll's ``win``."""
+        if "win" in answer:
+            return float(answer["win"])
         return float(answer.get("success", 0.0))
 
     # ------------------------------------------------------------ effects (the GM's screen)
@@ -134,6 +138,19 @@ class OurDnD(Ruleset):
 
     dice = dice
     play_state = state_rules
+
+    def time_passes(
+        self,
+        state: dict,
+        build: dict,
+        report: Report,
+        *,
+        span: Span,
+        roller: Roller | None = None,
+        ctx: Context | None = None,
+    ) -> Passage:
+        """One rest per 24 hours (state.py): a new day on the clock allows the next."""
+        return state_rules.time_passes(state, build, report, span=span, ctx=self.context_of(report, ctx))
 
     def odds_chart(self, answer: dict[str, Any]) -> list[tuple[str, float]] | None:
         """A check's answer overlaps (success includes critical, failure is left out): the chart

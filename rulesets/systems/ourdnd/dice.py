@@ -13,6 +13,10 @@ Odds and rolls, two request shapes:
   natural one.
 * an effort roll ``{"effort": "d6", "critical": false}`` → ``{"effort": {"1": p, …}}``
   (a critical or Heroic Inspiration adds a d12).
+* an opposed roll (RULES.md W15; seed: "confronted / opposed rolls: higer result wins")
+  ``{"stat": S, "against": "opposed", "opponent_stat": O, "mode"?, "opponent_mode"?}`` →
+  ``{"win": p, "lose": p}``: each side rolls its d20 (its own mode) + its stat; ties are rolled
+  again (house default), so win + lose = 1. No TD, and a natural 20 or 1 is only a number here.
 """
 
 from __future__ import annotations
@@ -60,6 +64,27 @@ def _read_effort(request: dict) -> tuple[str, bool]:
     return effort, critical
 
 
+OPPOSED = "opposed"
+
+
+def _read_opposed(request: dict) -> tuple[int, str, int, str]:
+    stat, other = _bounded(request, "stat"), _bounded(request, "opponent_stat")
+    mode, other_mode = request.get("mode", "normal"), request.get("opponent_mode", "normal")
+    for key, value in (("mode", mode), ("opponent_mode", other_mode)):
+        if value not in MODES:
+            raise OddsError(f'"{key}" is one of {", ".join(MODES)} (got {value!r}).')
+    return stat, mode, other, other_mode
+
+
+def opposed_odds(stat: int, mode: str, other: int, other_mode: str) -> dict[str, float]:
+    """Exact: every pair of kept d20s, a tie rolled again (win = P(higher) / P(not a tie))."""
+    mine, theirs = _kept(mode), _kept(other_mode)
+    higher = sum(p * q for a, p in mine.items() for b, q in theirs.items() if a + stat > b + other)
+    lower = sum(p * q for a, p in mine.items() for b, q in theirs.items() if a + stat < b + other)
+    win = higher / (higher + lower)
+    return {"win": win, "lose": 1.0 - win}
+
+
 _CHECK_CACHE: dict[tuple[int, int, str], dict[str, float]] = {}
 
 
@@ -100,7 +125,47 @@ def odds(request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
         if critical:
             dist = convolve(dist, die(12))
         return {"effort": {str(k): v for k, v in sorted(dist.items())}}
+    if request.get("against") == OPPOSED:
+        return opposed_odds(*_read_opposed(request))
+    if "against" in request:
+        raise OddsError('"against" is "opposed" (or left out for a check against the TD).')
     return check_odds(*_read_check(request))
+
+
+def _kept_face(roller: Roller, mode: str) -> tuple[list[int], int]:
+    faces = [roller.d(20)] if mode == "normal" else [roller.d(20), roller.d(20)]
+    return faces, max(faces) if mode == "easy" else min(faces)
+
+
+#: Ties rolled again at most this many times (then the side with the higher stat wins; a tie then
+#: is the roller's): never reached in practice, it bounds a roller that keeps tying.
+MAX_REROLLS = 50
+
+
+def roll_opposed(request: dict, roller: Roller) -> dict[str, Any]:
+    """Both sides roll; a tie is rolled again (every face in ``faces``, the roller's side first)."""
+    stat, mode, other, other_mode = _read_opposed(request)
+    faces: list[int] = []
+    lines = []
+    for _ in range(MAX_REROLLS):
+        mine, a = _kept_face(roller, mode)
+        theirs, b = _kept_face(roller, other_mode)
+        faces += mine + theirs
+        lines.append(
+            f"{a} {'+' if stat >= 0 else '−'} {abs(stat)} = {a + stat} against {b} {'+' if other >= 0 else '−'} {abs(other)} = {b + other}"
+        )
+        if a + stat != b + other:
+            break
+    won = a + stat > b + other if a + stat != b + other else stat >= other
+    text = "; tie, rolled again: ".join(lines) + (": wins." if won else ": loses.")
+    return {
+        "faces": faces,
+        "total": a + stat,
+        "opponent_total": b + other,
+        "outcome": "win" if won else "lose",
+        "success": won,
+        "text": text,
+    }
 
 
 def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:
@@ -115,6 +180,8 @@ def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[st
             text += f" + d12 {faces[1]}"
         total = sum(faces)
         return {"faces": faces, "total": total, "outcome": "effort", "text": f"{text} = {total}"}
+    if request.get("against") == OPPOSED:
+        return roll_opposed(request, roller)
     stat, td, mode = _read_check(request)
     faces = [roller.d(20)] if mode == "normal" else [roller.d(20), roller.d(20)]
     natural = max(faces) if mode == "easy" else min(faces)

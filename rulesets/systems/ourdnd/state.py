@@ -9,15 +9,17 @@ Play state (never priced)::
      "dying_rounds": null,     # rounds left, rolled (1d4) on the first dying turn; null before
      "stable": false,          # first aid stopped the countdown (still 0 HP, unconscious)
      "dead": false,
-     "inspiration": false}     # Heroic Inspiration: at most one
+     "inspiration": false,     # Heroic Inspiration: at most one
+     "rested": true}           # optional: rested since the campaign clock's last new day (W17)
 
 Actions (``state_action``): ``damage`` {amount} (to −20 HP or below in one blow:
 dead; reaching 0 HP — or any damage to a stable character — starts dying), ``heal`` {amount}, ``dying_turn`` (the first one rolls the d4 countdown; each
 one rolls a d20 for a miracle — a natural 20 wakes with 1 HP — and later ones count
 a round down; none left: dead), ``first_aid`` {stat, td} or {result: "success"}
 (stabilises a dying character at 0 HP), ``recover`` {td} (whole turn, not dying:
-d20 + con ≥ TD regains con + 1 HP), ``rest`` (8 hours, needs ≥ 1 HP: all HP back,
-inspiration lost; the once-per-24-hours limit is the table's to keep),
+d20 + con ≥ TD regains con + 1 HP), ``rest`` {interrupted?} (8 hours, needs ≥ 1 HP: all HP back,
+inspiration lost; one a day: a second before the campaign clock's next day is refused,
+``ourdnd.already_rested``; an interrupted rest confers nothing and may be restarted),
 ``gain_inspiration``, ``spend_inspiration``, ``set_condition`` {condition: "unconscious" |
 "dying", on} (the named effects Unconscious and Dying put into and take out of this state:
 on, unconscious; off, awake — refused at 0 HP, where only healing or a miracle wakes; dying on
@@ -37,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import OddsError, StateError
@@ -45,6 +48,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
 from . import dice as dice_rules
+from .character import hit_points, is_half_heart
 
 #: The key of a ``recover`` action holding the check to roll, effects applied (set by the ruleset).
 CHECK = "check"
@@ -56,7 +60,10 @@ def max_hp(build: dict, report: Report, ctx: Context) -> int:
     if is_int(report.derived.get("max_hp")):
         return report.derived["max_hp"]
     hearts = build.get("hearts", 1)
-    return (hearts if is_int(hearts) and hearts > 0 else 1) * ctx.settings.get("hp_per_heart", 10)
+    per_heart = ctx.settings.get("hp_per_heart", 10)
+    if is_half_heart(hearts):
+        return hit_points(hearts, per_heart)
+    return (hearts if is_int(hearts) and hearts > 0 else 1) * per_heart
 
 
 def initial_state(build: dict, report: Report, ctx: Context) -> dict[str, Any]:
@@ -88,6 +95,8 @@ def normal(state: Any, build: dict, report: Report, ctx: Context) -> dict[str, A
         rounds = state.get("dying_rounds")
         if is_int(rounds):
             out["dying_rounds"] = rounds
+        if state.get("rested") is True:
+            out["rested"] = True
     return out
 
 
@@ -111,8 +120,10 @@ def check_state(state: Any, build: dict, report: Report, ctx: Context) -> list[I
         issues.append(
             Issue("state.malformed", "/dying_rounds", "Dying rounds are a whole number ≥ 0, or null.")
         )
+    if "rested" in state and not isinstance(state["rested"], bool):
+        issues.append(Issue("state.malformed", "/rested", "rested must be true or false."))
     for key in state:
-        if key not in FLAGS and key not in ("hp", "dying_rounds"):
+        if key not in FLAGS and key not in ("hp", "dying_rounds", "rested"):
             issues.append(Issue("state.unknown", ptr(key), f"The play state has no {key!r}."))
     return issues
 
@@ -184,7 +195,18 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
                 {"action": "damage", "label": "Take damage", "fields": amount},
                 {"action": "heal", "label": "Heal", "fields": amount},
                 {"action": "recover", "label": "Recover (whole turn: d20 + CON vs TD)", "fields": td},
-                {"action": "rest", "label": "Rest (8 hours)", "fields": []},
+                {
+                    "action": "rest",
+                    "label": "Rest (8 hours, one a day)",
+                    "fields": [
+                        {
+                            "id": "interrupted",
+                            "label": "Interrupted (combat, an hour of walking or casting): no benefit",
+                            "kind": "flag",
+                            "default": False,
+                        }
+                    ],
+                },
             ],
         },
         {
@@ -373,14 +395,24 @@ def _recover(p: _Play) -> tuple[dict, str]:
 def _rest(p: _Play) -> tuple[dict, str]:
     """Seed "RESTING": needs ≥ 1 HP; all hearts back, Heroic Inspiration lost."""
     st, top, name = p.st, p.top, p.name
+    if st.get("rested"):
+        raise StateError(
+            "ourdnd.already_rested",
+            f"{name} has already rested in this 24-hour period (\"You can't benefit from more than one "
+            "REST in a 24 hour period\"): the next rest comes with a new day on the campaign's clock.",
+            "/rested",
+        )
     if st["hp"] < 1:
         raise StateError(
             "ourdnd.rest_needs_hp",
             f"{name} needs at least 1 HP at the start of a rest; heal them first.",
             "/hp",
         )
+    if p.action.get("interrupted") is True:
+        # Seed "INTERRUPTING THE REST": "the REST confers no benefit and must be restarted".
+        return st, f"{name}'s rest is interrupted: it confers no benefit and must be restarted."
     lost = " Heroic Inspiration is lost." if st["inspiration"] else ""
-    st.update(hp=top, inspiration=False)
+    st.update(hp=top, inspiration=False, rested=True)
     return st, f"{name} rests 8 hours and regains all hearts (HP {top}).{lost}"
 
 
@@ -483,3 +515,11 @@ def state_action(
             "/action",
         )
     return step(_Play(st, action, build, report, ctx, roller or Roller(), max_hp(build, report, ctx), name))
+
+
+def time_passes(state: dict, build: dict, report: Report, *, span: Span, ctx: Context) -> Passage:
+    """RULES.md W17 on the campaign's clock: a new day makes the next rest possible again."""
+    if span.days <= 0 or not (isinstance(state, dict) and state.get("rested") is True):
+        return Passage(state)
+    name = get_as(build, "name", str, "The character")
+    return Passage({**state, "rested": False}, [f"A new day: {name} may rest again."])

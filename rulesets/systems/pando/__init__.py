@@ -21,14 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.engine import effects as fx
+from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
 from rulesets.engine.fields import is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
 from . import dice as dice_rules
-from . import loadout
+from . import healing, loadout
 from . import state as play_rules
 
 
@@ -102,6 +104,19 @@ class PandoRuleset(Ruleset):
 
     dice = dice_rules
     play_state = play_rules
+
+    def time_passes(
+        self,
+        state: dict,
+        build: dict,
+        report: Report,
+        *,
+        span: Span,
+        roller: Roller | None = None,
+        ctx: Context | None = None,
+    ) -> Passage:
+        """Healing per day and per week of rest on the campaign's clock (healing.py)."""
+        return healing.time_passes(state, build, report, span=span, ctx=self.context_of(report, ctx))
 
     def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
         """Bleeding effects end with the last Bleeding source of the exhaustion list (a bandage, a

@@ -11,7 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
@@ -81,6 +83,19 @@ class Paragon(Ruleset):
 
     dice = dice_rules
     play_state = play_rules
+
+    def time_passes(
+        self,
+        state: dict,
+        build: dict,
+        report: Report,
+        *,
+        span: Span,
+        roller: Roller | None = None,
+        ctx: Context | None = None,
+    ) -> Passage:
+        """Dynama regeneration by the hour (state.py)."""
+        return play_rules.time_passes(state, build, report, span=span, ctx=self.context_of(report, ctx))
 
     # ------------------------------------------------- effects (content/effects.json), party.py
     # Tired and incapacitated are native: state.py keeps them (``imposed``, Stamina 0, Health below

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
@@ -575,3 +576,27 @@ def _stamina_morale(st: dict, before: int, after: int, roller: Roller | None) ->
             st["pools"]["morale"] = max(0, was - loss)
             log += f" Stamina {why}: lose {loss} Morale ({was} → {st['pools']['morale']})."
     return log
+
+
+def time_passes(state: dict, build: dict, report: Report, *, span: Span, ctx: Context) -> Passage:
+    """RULES.md W6 on the campaign's clock: Dynama regenerates ``dynama_per_hour_of_rest`` (HD 1) an
+    hour, up to its maximum (RULINGS.md: every hour the clock moves is an hour of rest)."""
+    rate = ctx.settings.get("dynama_per_hour_of_rest", 1)
+    top = maxima(build, report, ctx).get("dynama", 0)
+    pools: dict = get_as(state, "pools", dict, {}) if isinstance(state, dict) else {}
+    current = pools.get("dynama")
+    if (
+        not (is_int(rate) and rate > 0 and is_int(top) and is_int(current))
+        or current >= top
+        or span.hours <= 0
+    ):
+        return Passage(state)
+    after = min(top, current + rate * span.hours)
+    name = get_as(build, "name", str, "The character")
+    woke = " No longer paralysed." if current == 0 else ""
+    return Passage(
+        {**state, "pools": {**pools, "dynama": after}},
+        [
+            f"{name}: {span.hours} hour{'s' if span.hours != 1 else ''} of rest: Dynama {current} → {after}.{woke}"
+        ],
+    )

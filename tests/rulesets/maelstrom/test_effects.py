@@ -76,7 +76,14 @@ def _state(character: Character):
 
 def test_the_catalogue_has_wounds_from_the_health_chart_and_prone_a_house_default():
     catalogue = RULESET.effect_catalogue()
-    assert sorted(catalogue) == ["prone", "wounds"]
+    assert sorted(catalogue) == [
+        "crippled_left_arm",
+        "crippled_left_leg",
+        "crippled_right_arm",
+        "crippled_right_leg",
+        "prone",
+        "wounds",
+    ]  # the crippled limbs: RULES.md W20 (test_crippled_limbs.py)
     wounds, prone = catalogue["wounds"], catalogue["prone"]
     assert wounds.native and wounds.valued and wounds.max == 8 and not wounds.house_default
     assert wounds.actions("apply", 3) == [{"action": "damage", "levels": 3, "type": B, "within_track": True}]

@@ -126,7 +126,8 @@ def test_the_catalogue_has_the_ids_and_dice_rules_md_lists():
         "shield": 1,
     }
     assert gear["torch"]["td_modifier"] == -1
-    assert len(gear) == 15
+    assert gear["starforged_blade"]["critical_ultimate"] is True  # W16's house default item
+    assert len(gear) == 16
 
 
 # ------------------------------------------------------------------ every code at its path
@@ -571,7 +572,7 @@ def test_traits_describe_stats_hearts_and_gear():
         ("gear", "items", "/gear"),
     ]
     assert [(f["id"], f["min"], f["max"]) for f in sections[0]["fields"]] == [(s, 0, 6) for s in rules.STATS]
-    assert sections[1]["min"] == 1 and sections[1]["max"] is None
+    assert sections[1]["min"] == 0.5 and sections[1]["max"] is None and sections[1]["half"] is True  # W14
     options = {o["id"]: o for o in sections[2]["options"]}
     assert options["musket"]["effort"] == "d8" and options["chain_armor"]["defense"] == 2
 

@@ -63,42 +63,13 @@ from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as, is_int, name_key, whole_number
 
-from .. import dice
+from .. import dice, limbs, weapons
 from .. import effects as named
 from ..character import House, house
 from ..state import DAMAGE_TYPES
+from . import zero_willpower
 
-#: HD weapons: pool traits and damage (levels, type).
-ATTACKS: dict[str, dict[str, Any]] = {
-    "melee": {
-        "label": "Melee attack",
-        "attribute": "strength",
-        "ability": "melee",
-        "default": "fists",
-        "weapons": {
-            "fists": {"name": "Fists", "damage": 1, "type": "bashing"},
-            "club": {"name": "Club", "damage": 2, "type": "bashing"},
-            "knife": {"name": "Knife", "damage": 2, "type": "lethal"},
-            "sword": {"name": "Sword", "damage": 3, "type": "lethal"},
-            "plasma_cutter": {"name": "Plasma cutter", "damage": 2, "type": "aggravated"},
-        },
-    },
-    "ranged": {
-        "label": "Ranged attack",
-        "attribute": "precision",
-        "ability": "firearms",
-        "default": "pistol",
-        "weapons": {
-            "stunner": {"name": "Stunner", "damage": 2, "type": "bashing"},
-            "pistol": {"name": "Pistol", "damage": 2, "type": "lethal"},
-            "rifle": {"name": "Rifle", "damage": 3, "type": "lethal"},
-            "shotgun": {"name": "Shotgun", "damage": 4, "type": "lethal"},
-            "plasma_rifle": {"name": "Plasma rifle", "damage": 3, "type": "aggravated"},
-        },
-    },
-}
 SOAKABLE = ("bashing", "lethal")
-SOAK_ATTRIBUTE = "strength"
 DEFAULT_ROLL = ("reflexes", "athletics")  # the "other action" form's starting choice
 
 
@@ -124,6 +95,10 @@ class MaelstromCombat(CombatRules):
     def _house(self, ctx: Context) -> House:
         """The campaign's house rules, read once per context (build.house)."""
         return house(ctx, self.ruleset.house_defaults)
+
+    def _attacks(self, ctx: Context) -> dict[str, dict[str, Any]]:
+        """The campaign's weapon table (house default data, weapons.py; RULES.md W21)."""
+        return weapons.attacks(ctx, self.ruleset.house_defaults)
 
     def _abilities(self, f: Fighter) -> dict[str, dict]:
         """The abilities of the campaign (its homebrew ones too)."""
@@ -193,6 +168,12 @@ class MaelstromCombat(CombatRules):
                 )
             else:
                 notes.append(f"no {name} dots: {attr} alone")
+            entry = self._abilities(f).get(ability, {})
+            lame = limbs.crippled(f.state)
+            if limbs.refusal(entry, lame):
+                raise CombatRefused("maelstrom.crippled", f"{f.name}: {limbs.refusal(entry, lame)}")
+            if limbs.note(entry, lame):
+                notes.append(limbs.note(entry, lame))
         penalty = fx["wound_penalty"]
         if penalty:
             notes.append(f"wound penalty {penalty}")
@@ -248,12 +229,16 @@ class MaelstromCombat(CombatRules):
     def roll_initiative(
         self, fighter: Fighter, roller: Roller, *, ctx: Context | None = None
     ) -> dict[str, Any]:
-        base = self._attr(fighter, "reflexes") + self._attr(fighter, "wits")
-        face = roller.d(10)
+        traits, die = weapons.initiative(self.ctx_of(fighter, ctx), self.ruleset.house_defaults)
+        base = sum(self._attr(fighter, t) for t in traits)
+        face = roller.d(die)
         return {"initiative": base + face, "initiative_roll": face, "initiative_base": base}
 
     def initiative_text(self, rolled: dict[str, Any]) -> str:
         return f"{rolled['initiative_base']} + {rolled['initiative_roll']}"
+
+    def turn_opening(self, fighter: Fighter, *, ctx: Context | None = None) -> tuple[dict | None, str]:
+        return zero_willpower.turn_opening(self, fighter)
 
     def fresh_turn(self) -> dict[str, Any]:
         return {"acted": False, "willpower_spent": False, "willpower_roll": None}
@@ -266,12 +251,16 @@ class MaelstromCombat(CombatRules):
         for f in fighters:
             out.combat[f.id] = {**self.fresh_turn(), **rolls[f.id]}
 
+        traits, die = weapons.initiative(
+            self.ctx_of(fighters[0] if fighters else None, ctx), self.ruleset.house_defaults
+        )
+
         def key(f: Fighter):
             r = rolls[f.id]
             return (
                 -r["initiative"],
                 -r["initiative_base"],
-                -self._attr(f, "wits"),
+                -self._attr(f, traits[-1]),
                 1 if f.is_npc else 0,
                 f.id,
             )
@@ -283,7 +272,9 @@ class MaelstromCombat(CombatRules):
         ]
         out.log(
             "initiative",
-            "Initiative (Reflexes + Wits + d10): " + ", ".join(parts) + ".",
+            f"Initiative ({' + '.join(self.attributes.get(t, {}).get('name', t) for t in traits)} + d{die}): "
+            + ", ".join(parts)
+            + ".",
             initiative={str(f.id): rolls[f.id]["initiative"] for f in ordered},
             faces=[rolls[f.id]["initiative_roll"] for f in ordered],
         )
@@ -331,15 +322,21 @@ class MaelstromCombat(CombatRules):
             )
         )
         specs.extend(self._willpower_specs(actor, es, fx, lambda spec: gate(spec, turn_action=False)))
+        specs.extend(
+            zero_willpower.specs(self, actor, fx, on_turn, lambda spec: gate(spec, turn_action=True))
+        )
         specs.extend(self._gm_specs(es, self.ctx_of(actor)))
         return specs
 
     def _attack_specs(self, actor: Fighter, es: dict, fx: dict) -> list[ActionSpec]:
         specs = []
-        for aid, attack in ATTACKS.items():
+        for aid, attack in self._attacks(self.ctx_of(actor)).items():
             try:
                 odds, notes = self._pool(actor, attack["attribute"], attack["ability"], es, fx)
-            except CombatRefused:  # pragma: no cover - attacks use a talent and a skill
+            except CombatRefused as refused:  # a crippled limb (attacks use a talent and a skill)
+                spec = ActionSpec(id=aid, label=attack["label"], cost="the turn's action", target="enemy")
+                spec.deny(refused.message, refused.code)
+                specs.append(spec)
                 continue
             options = [
                 {"id": wid, "label": f"{w['name']} ({w['damage']} {w['type']})"}
@@ -577,12 +574,18 @@ class MaelstromCombat(CombatRules):
         es = encounter_state or {}
         spec = self.allowed_spec(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
+        out = Outcome()
+        if aid in zero_willpower.ACTIONS:
+            out.combat[actor.id] = zero_willpower.perform(self, aid, action, actor, fighters, out)
+            return out
         if spec.gm:
             return self._gm(spec, action, actor, es, roller)
-        out = Outcome()
         combat = self.combat_numbers(actor)
-        if aid in ATTACKS:
-            self._attack(out, ATTACKS[aid], action, actor, fighters, es, roller)
+        table = self._attacks(self.ctx_of(actor))
+        if aid in table or aid == "roll":
+            combat["out_of_fight"] = False  # acting brings a fighter back into the fight
+        if aid in table:
+            self._attack(out, table[aid], action, actor, fighters, es, roller)
             combat["acted"] = True
             self._end_action(out, actor)
         elif aid == "roll":
@@ -619,18 +622,19 @@ class MaelstromCombat(CombatRules):
         """(levels soaked, text, faces) of the target's Strength roll against ``kind`` damage."""
         if kind not in SOAKABLE:
             return 0, "aggravated damage cannot be soaked", []
-        pool = self._attr(target, SOAK_ATTRIBUTE)
+        soak = weapons.soak_attribute(self.ctx_of(target), self.ruleset.house_defaults)
+        pool = self._attr(target, soak)
         difficulty = self._house(self.ctx_of(target)).default_difficulty
         notes: list[str] = []
         request = self._with_effects(
-            target, {"pool": pool, "difficulty": difficulty, "threshold": 0}, SOAK_ATTRIBUTE, notes
+            target, {"pool": pool, "difficulty": difficulty, "threshold": 0}, soak, notes
         )
         roll = dice.pool_roll(request, roller)
         faces = ", ".join(map(str, roll["faces"])) or "no dice"
         how = f", {notes[0]}" if notes else ""
         return (
             roll["total"],
-            f"soaks {roll['total']} (Strength {request['pool']}{how}: {faces})",
+            f"soaks {roll['total']} ({self.attributes.get(soak, {}).get('name', soak)} {request['pool']}{how}: {faces})",
             list(roll["faces"]),
         )
 

@@ -5,7 +5,7 @@ Build document (RULES.md §4)::
 
     {"ruleset": "ourdnd", "name": "Pip", "budget": {"points": 6},
      "stats": {"str": 0, "dex": 3, "con": 1, "int": 0, "wis": 2, "cha": 0},   # all six, 0–6 (HD)
-     "hearts": 1,                                   # ≥ 1; left out = 1
+     "hearts": 1,                                   # 0.5 (a half heart) or a whole number ≥ 1; left out = 1
      "gear": [{"item": "shortbow"}, {"item": "leather_armor"}]}   # optional
 
 Costs (all HD, the seed has no creation rules): 1 point per stat point, 3 points
@@ -17,10 +17,11 @@ the first of each counts for defense). Hearts below 1 is ``attribute.below_minim
 at ``/hearts``. A stat outside its range is still priced (1 point a point), beside its
 range error.
 
-Derived: ``max_hp`` (hearts × 10), ``defense`` (con + Σ armor defense; enemies
+Derived: ``max_hp`` (hearts × HP per heart, house default 10; a half heart is half of it, rounded
+down, at least 1: RULES.md W14), ``defense`` (con + Σ armor defense; enemies
 roll against ``defense + 10``, given as ``defense_target``), ``effort``
 (``{"bare_hands": "d4", "<item id>": "d6", …}``: every gear item with an effort die,
-keyed by its id), ``stats`` (the stats with gear bonuses, when any gear gives one).
+keyed by its id; a ``critical_ultimate`` item's is a d12, RULES.md W16), ``stats`` (the stats with gear bonuses, when any gear gives one).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     gear = _check_gear(build, report, ctx)
 
     if hearts is not None:
-        report.derived["max_hp"] = hearts * settings.get("hp_per_heart", 10)
+        report.derived["max_hp"] = hit_points(hearts, settings.get("hp_per_heart", 10))
     if gear is not None:
         bonus = {s: 0 for s in STATS}
         for entry in gear:
@@ -65,7 +66,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         effort = {"bare_hands": settings.get("bare_hands_effort", "d4")}
         for entry in gear:
             if entry.get("effort"):
-                effort[entry["id"]] = entry["effort"]
+                effort[entry["id"]] = effort_die(entry)
         report.derived["effort"] = effort
         if any(bonus.values()) and len(stats) == len(STATS):
             report.derived["stats"] = {s: stats[s] + bonus[s] for s in STATS}
@@ -132,16 +133,34 @@ def _check_stats(build: dict, report: Report, ctx: Context) -> dict[str, int]:
     return good
 
 
-def _check_hearts(build: dict, report: Report, settings: dict) -> int | None:
+#: The one fraction of a heart there is (seed "HALF HEART ♡": "most world's common people … have just
+#: HALF HEART ♡ … equal to 5 points of EFFORT"; adventurers "always increase in one full heart").
+HALF_HEART = 0.5
+
+
+def is_half_heart(hearts: Any) -> bool:
+    return isinstance(hearts, float) and hearts == HALF_HEART
+
+
+def hit_points(hearts: Any, per_heart: int) -> int:
+    """``max_hp`` of ``hearts`` (RULES.md W14): hearts × HP per heart; half a heart is half of it."""
+    return max(1, per_heart // 2) if is_half_heart(hearts) else hearts * per_heart
+
+
+def _check_hearts(build: dict, report: Report, settings: dict) -> int | float | None:
     hearts = build.get("hearts", 1)
+    if is_half_heart(hearts):
+        return hearts  # the first heart is free; half of it costs nothing either
     if not is_int(hearts):
-        report.error("build.malformed", "/hearts", "Hearts must be a whole number, 1 or more.")
+        report.error(
+            "build.malformed", "/hearts", "Hearts are a whole number, 1 or more, or 0.5 for a half heart."
+        )
         return None
     if hearts < 1:
         report.error(
             "attribute.below_minimum",
             "/hearts",
-            "Every adventurer has at least one heart; set hearts to 1 or more.",
+            "A character has at least half a heart; set hearts to 0.5 (common folk) or 1 or more.",
         )
         return None
     cost = settings.get("heart_cost", 3)
@@ -215,6 +234,13 @@ def _one_of_a_kind(item: dict, index: int, worn: dict[str, str], report: Report)
     return False
 
 
+def effort_die(entry: dict) -> str:
+    """An item's effort die (RULES.md W16; seed: "If something is indicated to do CRITICAL ULTIMATE!
+    EFFORT means that its regular EFFORT die is replaced by a D12 die"): the catalogue's
+    ``critical_ultimate`` replaces it with a d12."""
+    return "d12" if entry.get("critical_ultimate") is True else entry["effort"]
+
+
 def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
     if kind != "gear":
         return []
@@ -228,6 +254,14 @@ def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
                 "homebrew.malformed",
                 path + "/effort",
                 f"The effort die is one of {', '.join(EFFORT_DICE)} (or null for none).",
+            )
+        )
+    if "critical_ultimate" in entry and not isinstance(entry["critical_ultimate"], bool):
+        issues.append(
+            Issue(
+                "homebrew.malformed",
+                path + "/critical_ultimate",
+                "critical_ultimate is true (CRITICAL ULTIMATE! EFFORT: a d12 replaces the effort die) or false.",
             )
         )
     defense = entry.get("defense", 0)
@@ -298,12 +332,15 @@ def traits(ctx: Context) -> dict[str, Any]:
                 "label": "Hearts",
                 "kind": "number",
                 "path": "/hearts",
-                "min": 1,
+                "min": HALF_HEART,
                 "max": None,
                 "default": 1,
                 "nullable": False,
+                # Below one heart there is one step: half a heart (the builder's number steps to 0.5).
+                "half": True,
                 "help": f"One heart is {s.get('hp_per_heart', 10)} HP. The first is free; each extra heart "
-                f"costs {heart_cost} points.",
+                f"costs {heart_cost} points. Common folk have half a heart (0.5: "
+                f"{max(1, s.get('hp_per_heart', 10) // 2)} HP).",
             },
             {
                 "id": "gear",

@@ -15,10 +15,11 @@ from .care import CareActions
 from .difficulty import DifficultyActions
 from .gm import GMActions
 from .movement import MovementActions
+from .opposed import OpposedActions
 from .rolls import RollActions
 
 
-class OurDnDCombat(MovementActions, RollActions, CareActions, DifficultyActions, GMActions):
+class OurDnDCombat(MovementActions, RollActions, OpposedActions, CareActions, DifficultyActions, GMActions):
     """Our D&D's combat rules (engine/combat.py ``CombatRules``), assembled from its families of actions."""
 
     def start(
@@ -224,6 +225,7 @@ class OurDnDCombat(MovementActions, RollActions, CareActions, DifficultyActions,
         return [
             *self._move_specs(actor, gate),
             *self._roll_specs(actor, gate, action_gate, stats, td, ctx),
+            self._opposed_spec(actor, gate, action_gate, stats),
             self._first_aid_spec(actor, fighters, gate, action_gate, stats, td),
             self._recover_spec(actor, gate, stats, td),
             self._reroll_spec(actor, gate, st),
