@@ -68,6 +68,7 @@ from combat.step import (
     round_started,
     turn_started,
 )
+from config.bounds import require_bounded
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import effects as fx
 from rulesets.engine.combat import Fighter, Outcome
@@ -223,6 +224,7 @@ def encounter_add_combatant(
         else:
             if not isinstance(build, dict):
                 raise InvalidInput("An NPC needs a build document (a JSON object).", "build")
+            require_bounded(build, what="The NPC's build")
             if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_GROUP:
                 raise InvalidInput(f"count must be a whole number from 1 to {MAX_GROUP}.", "count")
             build = copy.deepcopy(build)

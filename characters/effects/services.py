@@ -239,10 +239,53 @@ def state_with_effect(
     entries = fx.active_entries(state)
     if len(entries) >= fx.MAX_EFFECTS:
         raise EffectRefused("effect.too_many", f"At most {fx.MAX_EFFECTS} effects at once.")
+    before = state
     if kind is not None and kind.native:
         for action in kind.actions("apply", entry["value"] or 1):
             state, _ = ruleset.state_action(state, action, build, report, ctx=ctx)
-    return {**state, fx.STATE_KEY: [*entries, entry]}
+    after = {**state, fx.STATE_KEY: [*entries, entry]}
+    _require_answerable(
+        ruleset=ruleset, build=build, report=report, ctx=ctx, before=before, after=after, name=entry["name"]
+    )
+    return after
+
+
+def _require_answerable(
+    *, ruleset: Ruleset, build: dict, report: Report, ctx, before: dict, after: dict, name: str
+) -> None:
+    """Refuse an effect (``EffectRefused``, 400, in words) that takes one of the rolls it changes
+    past what the ruleset's odds answer (Strength +50 where the dice answer up to +30): an effect's
+    changes stay within the odds' bounds, so no sheet, encounter or party odds is left without an
+    answer by one of them."""
+    try:
+        was = {
+            r["id"]: r.get("request") for r in ruleset.rollables(build, report, before, ctx=ctx) if "id" in r
+        }
+        now = [r for r in ruleset.rollables(build, report, after, ctx=ctx) if "id" in r]
+    except NotImplementedError:
+        return
+    for roll in now:
+        request, old = roll.get("request"), was.get(roll["id"])
+        if old is None or request == old or not isinstance(request, dict):
+            continue
+        try:
+            ruleset.odds(request, ctx=ctx)
+        except NotImplementedError:
+            return
+        except ValueError:  # OddsError: the dice cannot answer these numbers
+            shifts = [
+                f"{ruleset.label(key)} {old.get(key)} → {value}"
+                for key, value in request.items()
+                if is_int(value) and isinstance(old, dict) and old.get(key) != value
+            ]
+            label = str(roll.get("label") or ruleset.label(roll["id"]))
+            raise EffectRefused(
+                "effect.bad_value",
+                f"{name} would take {label} past what the dice can answer"
+                + (f" ({'; '.join(shifts)})" if shifts else "")
+                + ": make its change smaller.",
+                "/changes",
+            ) from None
 
 
 def _without(

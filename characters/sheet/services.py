@@ -38,6 +38,7 @@ from characters.sheet.selectors import (
 )
 from characters.table.feed import roll_logged
 from characters.versions import character_version_write
+from config.bounds import require_bounded
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
@@ -311,6 +312,7 @@ def character_update_state(*, character_id, user, state: Any, version: Any) -> C
             )
         if not isinstance(state, dict):
             raise StateInvalid([Issue("state.malformed", "", "The play state must be a JSON object.")])
+        require_bounded(state, what="The play state")
         ruleset, report, ctx = _rules_of(character)
         try:
             issues = ruleset.check_state(state, character.build, report, ctx=ctx)
