@@ -256,16 +256,28 @@ def _require_answerable(
     """Refuse an effect (``EffectRefused``, 400, in words) that takes one of the rolls it changes
     past what the ruleset's odds answer (Strength +50 where the dice answer up to +30): an effect's
     changes stay within the odds' bounds, so no sheet, encounter or party odds is left without an
-    answer by one of them."""
+    answer by one of them. The requests are the party odds': every active change applied to the
+    roll's request before effects (a sheet may show a number brought back within the odds)."""
+
+    def requests(state: dict) -> tuple[dict[str, Any], dict[str, str]]:
+        changes = fx.active_changes(state)
+        found = [r for r in ruleset.rollables(build, report, state, ctx=ctx) if "id" in r]
+        return (
+            {
+                r["id"]: fx.apply_changes(ruleset, r["unaffected"], changes, r["id"])
+                if "unaffected" in r
+                else r.get("request")
+                for r in found
+            },
+            {r["id"]: str(r.get("label") or "") for r in found},
+        )
+
     try:
-        was = {
-            r["id"]: r.get("request") for r in ruleset.rollables(build, report, before, ctx=ctx) if "id" in r
-        }
-        now = [r for r in ruleset.rollables(build, report, after, ctx=ctx) if "id" in r]
+        (was, labels), (now, _) = requests(before), requests(after)
     except NotImplementedError:
         return
-    for roll in now:
-        request, old = roll.get("request"), was.get(roll["id"])
+    for roll_id, request in now.items():
+        old = was.get(roll_id)
         if old is None or request == old or not isinstance(request, dict):
             continue
         try:
@@ -278,7 +290,7 @@ def _require_answerable(
                 for key, value in request.items()
                 if is_int(value) and isinstance(old, dict) and old.get(key) != value
             ]
-            label = str(roll.get("label") or ruleset.label(roll["id"]))
+            label = labels.get(roll_id) or ruleset.label(roll_id)
             raise EffectRefused(
                 "effect.bad_value",
                 f"{name} would take {label} past what the dice can answer"

@@ -643,7 +643,8 @@ def party_odds(
     ``aid``'s changes (the help the table gives: ``Ruleset.roll_aids``), its exact odds and its
     ``success`` (``Ruleset.success(odds, need)``); best first. ``missing``: the ids of the
     characters in play without that roll. ``refused``: [{"id", "reason"}], the characters whose
-    request the rules refuse (the reason in words); the others are answered. ``at_least_one`` = 1 − Π(1 − success); ``all`` =
+    request the rules refuse (the reason in words); the others are answered (when the rules refuse
+    every one, a ``PartyRefused`` with the reasons). ``at_least_one`` = 1 − Π(1 − success); ``all`` =
     Π success. With an aid, each character also has ``without_aid`` (its success without the
     help) and ``aid`` says what the help changes.
 
@@ -702,6 +703,8 @@ def party_odds(
         if chosen:
             row["without_aid"] = ruleset.success(before, need)
         rows.append(row)
+    if refused and not rows:  # nobody answered: the question itself cannot be, say why
+        raise _refuse(" ".join(r["reason"] for r in refused), "table")
     rows.sort(key=lambda r: (-r["success"], r["name"], r["id"]))
     return {
         "rollable": rollable,
