@@ -3,10 +3,10 @@ request the rules refuse is listed in party odds' ``refused: [{id, reason}]`` an
 answered; the party page says so in words. An effect that would take a roll past what the odds
 answer is refused at the door, in words, and changes nothing.
 
-Before: a player's own custom effect of +50 on every roll (Our D&D's ``stat``, Paragon's ``force``)
-was accepted (201) and from then on the GM's party odds for those rolls were a 400 naming that
-character; the page showed only the error. Run in every ruleset where +50 takes a roll past its
-odds (elsewhere the ruleset keeps a shifted number within its odds: ``effect_keys_max``)."""
+Before: a player's own custom effect of +50 on every roll (a stat or a dice count past what the
+odds take) was accepted (201) and from then on the GM's party odds for those rolls were a 400
+naming that character; the page showed only the error. Run in every ruleset where +50 takes a roll
+past its odds (elsewhere the ruleset keeps a shifted number within its odds: ``effect_keys_max``)."""
 
 from __future__ import annotations
 
