@@ -189,3 +189,17 @@ def test_a_play_state_past_the_bound_is_refused(t):
     _refused_out_of_bounds(r, "/notes_count")
     character.refresh_from_db()
     assert (character.version, character.state) == before
+
+
+def test_a_table_number_past_the_bound_is_refused_for_party_odds():
+    from tests.characters.party.helpers import make_party, party_odds, rollables
+
+    slug = vehicles.first(lambda rs: bool(rs.table_keys), "a ruleset whose table sets a number")
+    ruleset = registry.get(slug)
+    gm, player, other = make_user("gm"), make_user("player"), make_user("other")
+    table = {"gm": gm, "player": player, "other": other}
+    campaign, characters = make_party(table, slug, 1)
+    roll = rollables(gm, characters[0])[0]
+    key = ruleset.table_keys[0]
+    got = party_odds(gm, campaign, {"rollable": roll["id"], "table": {key: 10**30}})
+    _refused_out_of_bounds(got, f"/{key}")

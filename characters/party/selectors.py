@@ -31,6 +31,7 @@ from characters.sheet.selectors import (
     character_ruleset,
     table_numbers,
 )
+from config.bounds import require_bounded
 from config.errors import BadInput, NotPermitted
 from rulesets.engine import OddsError, registry
 from rulesets.engine import effects as fx
@@ -495,6 +496,7 @@ def check_table(ruleset: Ruleset, table: Any, *, form: bool = False) -> dict[str
     ``PartyRefused``."""
     if table is None:
         return {}
+    require_bounded(table, what="The table's numbers")
     allowed = ", ".join(ruleset.table_keys) or "none"
     if not isinstance(table, dict):
         raise _refuse(f"The table's numbers are an object of {allowed}.", "table")

@@ -392,6 +392,7 @@ def character_roll(
     the roll goes to the GM's feed only; a player asking for it is refused (403). Once the
     transaction commits the roll goes to the table's feed (characters/table/feed.py).
     """
+    require_bounded(inputs, what="The table's numbers")
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
         if private and character.campaign.gm_id != user.pk:
