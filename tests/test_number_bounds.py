@@ -203,3 +203,24 @@ def test_a_table_number_past_the_bound_is_refused_for_party_odds():
     key = ruleset.table_keys[0]
     got = party_odds(gm, campaign, {"rollable": roll["id"], "table": {key: 10**30}})
     _refused_out_of_bounds(got, f"/{key}")
+
+
+def test_a_play_action_past_the_bound_is_refused_in_words(t):
+    """The sheet's play actions ("take 3 harm") store their result: a number of 10**8 (within the form reader's ±999,999,999, a
+    whole number to the form's reader) is a 400 in words and the play state is unchanged."""
+    from django.urls import reverse
+
+    slug = vehicles.first(vehicles.number_action, "a ruleset whose sheet has a play action with a number")
+    campaign = make_campaign(gm=t["gm"], ruleset=slug, players=[t["player"]])
+    character = make_character(ruleset=slug, owner=t["player"], campaign=campaign)
+    action, number = vehicles.number_action(registry.get(slug))
+    before = (character.version, character.state)
+    got = api_client(t["player"]).post(
+        reverse("character_state_action", args=[character.pk]),
+        {**{k: str(v) for k, v in action.items()}, number: str(10**8)},
+        HTTP_HX_REQUEST="true",
+    )
+    assert got.status_code == 400
+    assert "numbers go from −1,000,000 to 1,000,000" in got.content.decode()
+    character.refresh_from_db()
+    assert (character.version, character.state) == before

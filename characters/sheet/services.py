@@ -40,6 +40,7 @@ from characters.table.feed import roll_logged
 from characters.versions import character_version_write
 from config.bounds import require_bounded
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
+from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import OddsError, StateError
@@ -256,6 +257,7 @@ def character_state_action(
     """
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
         raise _refused("state.malformed", "Say which action to take.")
+    require_bounded(action, what="The action's numbers")
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
         ruleset, report, ctx = _rules_of(character)
@@ -312,7 +314,9 @@ def character_update_state(*, character_id, user, state: Any, version: Any) -> C
             )
         if not isinstance(state, dict):
             raise StateInvalid([Issue("state.malformed", "", "The play state must be a JSON object.")])
-        require_bounded(state, what="The play state")
+        # Its effects are checked as effects (their changes within the odds; a duration names an
+        # encounter by its id, which may grow past any game number).
+        require_bounded({k: v for k, v in state.items() if k != fx.STATE_KEY}, what="The play state")
         ruleset, report, ctx = _rules_of(character)
         try:
             issues = ruleset.check_state(state, character.build, report, ctx=ctx)
