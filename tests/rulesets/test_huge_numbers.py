@@ -57,3 +57,24 @@ def test_odds_answer_or_refuse_any_number(slug):
                 answered += 1
     assert answered + refused > 0
     assert time.monotonic() - began < BUDGET_S
+
+
+@pytest.mark.parametrize("slug", vehicles.SLUGS)
+def test_the_cli_answers_a_line_for_each_huge_request_and_build(slug, tmp_path):
+    from tests.rulesets.test_cli import rules
+
+    ruleset = registry.get(slug)
+    request = ruleset.contract_data().get("odds")
+    if isinstance(request, dict):
+        keys = [k for k, v in request.items() if isinstance(v, int) and not isinstance(v, bool)]
+        asked = [json.dumps({**request, k: 10**400}) for k in keys]
+        code, lines = rules("odds", slug, *asked)
+        assert code in (0, 2) and len(lines) == len(asked)
+        assert all(set(line) == {"error"} or "error" not in line for line in lines)
+    build = vehicles.sheet_build(ruleset)
+    pointer = vehicles.number_traits(ruleset)[0][0]
+    set_at(build, pointer, 10**400)
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(build))
+    code, [report] = rules("validate", str(path))
+    assert code in (0, 1) and report["ruleset"] == slug and "valid" in report
