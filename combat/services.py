@@ -68,6 +68,7 @@ from combat.step import (
     round_started,
     turn_started,
 )
+from config.bounds import require_bounded
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import effects as fx
 from rulesets.engine.combat import Fighter, Outcome
@@ -223,6 +224,7 @@ def encounter_add_combatant(
         else:
             if not isinstance(build, dict):
                 raise InvalidInput("An NPC needs a build document (a JSON object).", "build")
+            require_bounded(build, what="The NPC's build")
             if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_GROUP:
                 raise InvalidInput(f"count must be a whole number from 1 to {MAX_GROUP}.", "count")
             build = copy.deepcopy(build)
@@ -395,16 +397,18 @@ def encounter_act(
             raise NotPermitted(f"You may not act for {actor.name}.")
         _require_active(e)
         rules = require_rules(fight)
-        if not gm:
-            try:
-                specs = rules.actions(
-                    actor, fight.fighters, e.state or {}, current=fight.current_id, ctx=fight.ctx
-                )
-            except NotImplementedError:
-                specs = []
-            spec = next((s for s in specs if s.id == action["action"]), None)
-            if spec is not None and spec.gm:
-                raise NotPermitted(f"Only the GM may take “{spec.label}”.")
+        try:
+            specs = rules.actions(
+                actor, fight.fighters, e.state or {}, current=fight.current_id, ctx=fight.ctx
+            )
+        except NotImplementedError:
+            specs = []
+        spec = next((s for s in specs if s.id == action["action"]), None)
+        if not gm and spec is not None and spec.gm:
+            raise NotPermitted(f"Only the GM may take “{spec.label}”.")
+        if spec is not None:  # the numbers a person types (not the ids the form picks) are bounded
+            typed = {p["id"] for p in spec.params or () if isinstance(p, dict) and p.get("kind") == "number"}
+            require_bounded({k: v for k, v in action.items() if k in typed}, what="The action's numbers")
         step = Step(fight, user)
         out = outcome_of(
             rules.perform,

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.errors import ApplicationError, Conflict, RuleRefused
+from config.outage import MESSAGE, RETRY_AFTER_S, SAFE_METHODS, is_outage, log_outage
 from config.text import UNSTORABLE_KEY_MESSAGE, UNSTORABLE_MESSAGE, is_storable
 from rulesets.engine.words import a
 
@@ -159,6 +160,18 @@ def exception_handler(exc, context):
     place they become HTTP in the API), DRF's and Django's as DRF answers them."""
     if isinstance(exc, ApplicationError):
         return Response({"detail": exc.message, "errors": exc.errors}, status=exc.status_code)
+    if is_outage(exc):
+        request = context.get("request")
+        if (
+            request is not None
+            and request.method in SAFE_METHODS
+            and not getattr(request, "outage_retried", False)
+        ):
+            return None  # raised on: config.outage.OutageMiddleware tries a read once more
+        log_outage(request.path if request is not None else "api", exc)
+        return Response(
+            {"detail": MESSAGE, "errors": []}, status=503, headers={"Retry-After": str(RETRY_AFTER_S)}
+        )
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -33,6 +33,7 @@ from characters.routing import websocket_urlpatterns as table_urlpatterns  # noq
 from combat.routing import websocket_urlpatterns  # noqa: E402
 from config.health import PATHS as HEALTH_PATHS  # noqa: E402
 from config.health import asgi_healthz  # noqa: E402
+from config.outage import guard_websockets, let_daphne_close_with_retry_codes  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -51,9 +52,14 @@ async def _no_route(scope, receive, send):
         await send({"type": "websocket.close", "code": CLOSE_NOT_FOUND})
 
 
-websockets = AllowedHostsOriginValidator(
-    AuthMiddlewareStack(
-        URLRouter(websocket_urlpatterns + table_urlpatterns + [re_path(r"", _no_route)])  # last: the rest
+# An outage (Redis away for the channel layer, the database for the session) closes a socket with
+# 1013, "try again later", not a 500 handshake (config/outage.py); the pages reconnect by themselves.
+let_daphne_close_with_retry_codes()
+websockets = guard_websockets(
+    AllowedHostsOriginValidator(
+        AuthMiddlewareStack(
+            URLRouter(websocket_urlpatterns + table_urlpatterns + [re_path(r"", _no_route)])  # last: the rest
+        )
     )
 )
 

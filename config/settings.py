@@ -86,8 +86,11 @@ MIDDLEWARE = [
     "config.middleware.BodySizeLimitMiddleware",
     "config.middleware.ApplicationErrorMiddleware",
     "config.middleware.FormInputErrorMiddleware",
-    # Last: turns a locked-out sign-in (login page, token endpoint) into the lockout answer.
+    # Turns a locked-out sign-in (login page, token endpoint) into the lockout answer.
     "axes.middleware.AxesMiddleware",
+    # Last, so asked first of a view's exception: a read tried again after a dropped database
+    # connection, an outage a 503 in words (config/outage.py).
+    "config.outage.OutageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -4,6 +4,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.api import api_not_found
 
+#: An outage out of a middleware is a 503 in words; anything else Django's 500 (config/outage.py).
+handler500 = "config.outage.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

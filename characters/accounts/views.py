@@ -7,22 +7,21 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from characters.accounts.forms import SignUpForm
 from characters.accounts.selectors import account_tokens
 from characters.accounts.services import account_register, account_token_revoke
+from config.navigation import local_path
 
 
 def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
-        next_url = ""
+    next_url = local_path(request.POST.get("next") or request.GET.get("next"), request) or ""
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -36,7 +35,7 @@ def signup(request):
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome to Sheetforge, {user.get_username()}!")
-            return redirect(next_url or "home")
+            return HttpResponseRedirect(next_url or reverse("home"))
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 

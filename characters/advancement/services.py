@@ -79,6 +79,7 @@ from characters.rules import campaign_ruleset, character_validate, stored_build
 from characters.selectors import character_for_user, is_campaign_gm
 from characters.sheet.live import sheet_changed
 from characters.versions import character_version_write
+from config.bounds import require_bounded
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import Report, registry
 from rulesets.engine.fields import is_int, whole_number
@@ -290,6 +291,7 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
         )
     if not isinstance(build, dict):
         raise BadInput("A build document must be a JSON object.", field="build")
+    require_bounded(build, what="The build")
     if not isinstance(note, str) or len(note) > MAX_COMMENT:
         raise BadInput(f"The note must be text of at most {MAX_COMMENT} characters.", field="note")
     ledger_open(character=character, author=character.owner)

@@ -37,6 +37,7 @@ from characters.rules import (
 )
 from characters.selectors import can_edit_build, character_for_user, is_campaign_gm
 from characters.versions import DRAFT_ROWS_KEPT, character_version_write
+from config.bounds import OutOfBounds, require_bounded
 from config.errors import Conflict, DraftConflict, NotPermitted, RuleRefused
 from rulesets.engine import FORMAT, Report, registry
 from rulesets.engine.fields import whole_number
@@ -119,6 +120,8 @@ def character_create(
     overrides that for trusted callers such as the demo seed). A starting-budget
     award is written to the ledger per awardable currency, and version 1 is created.
     """
+    if build is not None:
+        require_bounded(build, what="The build")
     ruleset = campaign_ruleset(campaign)
     budget = dict(budget) if isinstance(budget, dict) else campaign_starting_budget(campaign)
     if build is None:
@@ -169,6 +172,7 @@ def _write_draft(*, character: Character, user, build: Any, reason: str, autosav
                 {"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}
             ],
         )
+    require_bounded(build, what="The build")
     build = stored_build(build, ruleset_slug=character.ruleset, budget=character_budget(character))
     report = character_validate(campaign=character.campaign, build=build)
     character.build = build
@@ -549,6 +553,10 @@ def campaign_update_homebrew(*, campaign: Campaign, user, homebrew: Any) -> Home
             ],
         )
     homebrew = {kind: entries for kind, entries in homebrew.items() if entries != []}
+    try:
+        require_bounded(homebrew, what="The homebrew")
+    except OutOfBounds as exc:
+        return HomebrewResult(False, exc.errors)
     _, issues = ruleset.split_homebrew(homebrew)
     if issues:
         return HomebrewResult(False, [i.as_dict() for i in issues])

@@ -35,6 +35,7 @@ from characters.selectors import (
     character_versions,
     is_campaign_gm,
 )
+from config.bounds import OutOfBounds
 from config.errors import Conflict, DraftConflict, RuleRefused
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
 from rulesets.engine import words
@@ -447,6 +448,7 @@ def character_import(request, campaign_id):
     campaign = campaign_for_user(request.user, campaign_id)
     errors: list[dict] = []
     pasted = ""
+    status = 422
     if request.method == "POST":
         upload = request.FILES.get("file")
         pasted = post_text(request.POST, "document", label="Build document")
@@ -481,6 +483,9 @@ def character_import(request, campaign_id):
                 character, conversion = svc.character_import(
                     campaign=campaign, owner=request.user, document=document
                 )
+            except OutOfBounds as exc:  # a number past the sanity bound: a 400, nothing stored
+                errors.append({"path": "", "message": exc.message})
+                status = 400
             except RuleRefused as exc:
                 errors.extend(exc.errors or [{"path": "", "message": str(exc.detail)}])
             else:
@@ -499,7 +504,7 @@ def character_import(request, campaign_id):
         request,
         "characters/builder/import.html",
         {"campaign": campaign, "errors": errors, "pasted": pasted},
-        status=422 if errors else 200,
+        status=status if errors else 200,
     )
 
 

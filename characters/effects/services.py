@@ -239,10 +239,65 @@ def state_with_effect(
     entries = fx.active_entries(state)
     if len(entries) >= fx.MAX_EFFECTS:
         raise EffectRefused("effect.too_many", f"At most {fx.MAX_EFFECTS} effects at once.")
+    before = state
     if kind is not None and kind.native:
         for action in kind.actions("apply", entry["value"] or 1):
             state, _ = ruleset.state_action(state, action, build, report, ctx=ctx)
-    return {**state, fx.STATE_KEY: [*entries, entry]}
+    after = {**state, fx.STATE_KEY: [*entries, entry]}
+    _require_answerable(
+        ruleset=ruleset, build=build, report=report, ctx=ctx, before=before, after=after, name=entry["name"]
+    )
+    return after
+
+
+def _require_answerable(
+    *, ruleset: Ruleset, build: dict, report: Report, ctx, before: dict, after: dict, name: str
+) -> None:
+    """Refuse an effect (``EffectRefused``, 400, in words) that takes one of the rolls it changes
+    past what the ruleset's odds answer (Strength +50 where the dice answer up to +30): an effect's
+    changes stay within the odds' bounds, so no sheet, encounter or party odds is left without an
+    answer by one of them. The requests are the party odds': every active change applied to the
+    roll's request before effects (a sheet may show a number brought back within the odds)."""
+
+    def requests(state: dict) -> tuple[dict[str, Any], dict[str, str]]:
+        changes = fx.active_changes(state)
+        found = [r for r in ruleset.rollables(build, report, state, ctx=ctx) if "id" in r]
+        return (
+            {
+                r["id"]: fx.apply_changes(ruleset, r["unaffected"], changes, r["id"])
+                if "unaffected" in r
+                else r.get("request")
+                for r in found
+            },
+            {r["id"]: str(r.get("label") or "") for r in found},
+        )
+
+    try:
+        (was, labels), (now, _) = requests(before), requests(after)
+    except NotImplementedError:
+        return
+    for roll_id, request in now.items():
+        old = was.get(roll_id)
+        if old is None or request == old or not isinstance(request, dict):
+            continue
+        try:
+            ruleset.odds(request, ctx=ctx)
+        except NotImplementedError:
+            return
+        except ValueError:  # OddsError: the dice cannot answer these numbers
+            shifts = [
+                f"{ruleset.label(key)} {old.get(key)} → {value}"
+                for key, value in request.items()
+                if is_int(value) and isinstance(old, dict) and old.get(key) != value
+            ]
+            label = labels.get(roll_id) or ruleset.label(roll_id)
+            raise EffectRefused(
+                "effect.bad_value",
+                f"{name} would take {label} past what the dice can answer"
+                + (f" ({'; '.join(shifts)})" if shifts else "")
+                + ": make its change smaller.",
+                "/changes",
+            ) from None
 
 
 def _without(

@@ -21,12 +21,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from characters.campaigns.selectors import campaign_for_user
@@ -46,6 +45,7 @@ from characters.sheet.views import STATE_CHANGED
 from config.errors import SHOWN_INLINE, ApplicationError, NotPermitted
 from config.forms import FormInputError
 from config.htmx import HtmxHttpRequest
+from config.navigation import local_path
 from rulesets.engine import effects as fx
 from rulesets.engine import registry
 
@@ -57,15 +57,10 @@ PLACES = ("sheet", "party")
 
 
 def _next(request: HtmxHttpRequest, character: Character) -> str:
-    """Where a plain POST goes back to: the page's ``next`` when it is one of this site's, else the sheet."""
+    """Where a plain POST goes back to: the page's ``next`` when it is a path of this site
+    (``config.navigation``), else the sheet."""
     raw = request.POST.get("next") if request.method == "POST" else request.GET.get("next")
-    if (
-        isinstance(raw, str)
-        and raw
-        and url_has_allowed_host_and_scheme(raw, {request.get_host()}, request.is_secure())
-    ):
-        return raw
-    return reverse("character_sheet", args=[character.pk])
+    return local_path(raw, request) or reverse("character_sheet", args=[character.pk])
 
 
 def _place(request: HtmxHttpRequest) -> str:
@@ -227,7 +222,7 @@ def character_effect_apply(request: HtmxHttpRequest, character_id: int) -> HttpR
         done += f" The campaign keeps {parsed.save_as} for next time."
     if not request.htmx:
         messages.success(request, done)
-        return redirect(next_url)
+        return HttpResponseRedirect(next_url)
     character = character_for_user(user=request.user, character_id=character.pk)
     html: str = render_to_string(
         FORM,
@@ -278,7 +273,7 @@ def character_effect_remove(request: HtmxHttpRequest, character_id: int, effect_
             messages.error(request, error)
         else:
             messages.success(request, f"{name} is removed from {character.name}.")
-        return redirect(next_url)
+        return HttpResponseRedirect(next_url)
     character = character_for_user(user=request.user, character_id=character.pk)
     html: str = _list_html(request, character, next_url=next_url, place=place, oob=False, error=error)
     if place == "sheet" and not error:

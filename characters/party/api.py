@@ -131,6 +131,11 @@ class PartyOddsCharacterSerializer(serializers.Serializer):
     without_aid = serializers.FloatField(required=False, help_text="With an aid: the success without it.")
 
 
+class PartyOddsRefusedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    reason = serializers.CharField()
+
+
 class PartyOddsSerializer(serializers.Serializer):
     rollable = serializers.CharField()
     label = serializers.CharField(help_text="The roll in the ruleset's words.")  # type: ignore[assignment]  # the API field "label" shadows Field.label
@@ -139,6 +144,9 @@ class PartyOddsSerializer(serializers.Serializer):
     aid = PartyAidSerializer(allow_null=True)
     characters = PartyOddsCharacterSerializer(many=True)
     missing = serializers.ListField(child=serializers.IntegerField())
+    refused = PartyOddsRefusedSerializer(
+        many=True, help_text="The characters whose request the rules refuse, each with the reason in words."
+    )
     at_least_one = serializers.FloatField()
     all = serializers.FloatField()
 

@@ -250,7 +250,7 @@ def odds_form(
 
 def odds_view(answer: dict[str, Any], *, characters: list[Character], ruleset: Ruleset) -> dict[str, Any]:
     """The answer in words: every character's chance best first, at least one, all, who has no such
-    roll, and what the help changes."""
+    roll, whose numbers the rules refuse (and why), and what the help changes."""
     names = {c.pk: c.name for c in characters}
     specs = table_specs(ruleset)
     table = []
@@ -276,6 +276,9 @@ def odds_view(answer: dict[str, Any], *, characters: list[Character], ruleset: R
         "at_least_one": percent(answer["at_least_one"]),
         "all": percent(answer["all"]),
         "missing": [names.get(pk, "") for pk in answer["missing"]],
+        "refused": [
+            {"name": names.get(r["id"], ""), "reason": r["reason"]} for r in answer.get("refused") or ()
+        ],
     }
 
 

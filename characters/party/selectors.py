@@ -31,6 +31,7 @@ from characters.sheet.selectors import (
     character_ruleset,
     table_numbers,
 )
+from config.bounds import require_bounded
 from config.errors import BadInput, NotPermitted
 from rulesets.engine import OddsError, registry
 from rulesets.engine import effects as fx
@@ -495,6 +496,7 @@ def check_table(ruleset: Ruleset, table: Any, *, form: bool = False) -> dict[str
     ``PartyRefused``."""
     if table is None:
         return {}
+    require_bounded(table, what="The table's numbers")
     allowed = ", ".join(ruleset.table_keys) or "none"
     if not isinstance(table, dict):
         raise _refuse(f"The table's numbers are an object of {allowed}.", "table")
@@ -642,7 +644,9 @@ def party_odds(
     ``rollables``, effects and house defaults applied) with the ``table`` numbers put in, then the
     ``aid``'s changes (the help the table gives: ``Ruleset.roll_aids``), its exact odds and its
     ``success`` (``Ruleset.success(odds, need)``); best first. ``missing``: the ids of the
-    characters in play without that roll. ``at_least_one`` = 1 − Π(1 − success); ``all`` =
+    characters in play without that roll. ``refused``: [{"id", "reason"}], the characters whose
+    request the rules refuse (the reason in words); the others are answered (when the rules refuse
+    every one, a ``PartyRefused`` with the reasons). ``at_least_one`` = 1 − Π(1 − success); ``all`` =
     Π success. With an aid, each character also has ``without_aid`` (its success without the
     help) and ``aid`` says what the help changes.
 
@@ -670,6 +674,7 @@ def party_odds(
         raise _refuse(f"No character in play has the roll {rollable!r}.", "rollable")
     label = roll_label([str(r.get("label") or "") for _, r in having], ruleset.label(rollable))
     rows = []
+    refused: list[dict[str, Any]] = []
     for character, found in having:
         # The table's numbers go in before the character's effects and the aid change them, and
         # the effects and the aid go together (a hard roll and a helper's easy may cancel).
@@ -679,7 +684,16 @@ def party_odds(
         request = (
             fx.apply_changes(ruleset, base, effects + list(chosen["changes"]), rollable) if chosen else plain
         )
-        answer = _odds(ruleset, ctx, request, character.name, label)
+        try:
+            answer = _odds(ruleset, ctx, request, character.name, label)
+            before = (
+                _odds(ruleset, ctx, plain, character.name, label) if chosen and request != plain else answer
+            )
+        except PartyRefused as exc:
+            # One character's numbers the rules refuse (an outlier effect, a build past the dice)
+            # never hide the rest of the party: it is listed with the reason, the others answered.
+            refused.append({"id": character.pk, "reason": exc.message})
+            continue
         row: dict[str, Any] = {
             "id": character.pk,
             "name": character.name,
@@ -689,9 +703,10 @@ def party_odds(
             "success": ruleset.success(answer, need),
         }
         if chosen:
-            before = _odds(ruleset, ctx, plain, character.name, label) if request != plain else answer
             row["without_aid"] = ruleset.success(before, need)
         rows.append(row)
+    if refused and not rows:  # nobody answered: the question itself cannot be, say why
+        raise _refuse(" ".join(r["reason"] for r in refused), "table")
     rows.sort(key=lambda r: (-r["success"], r["name"], r["id"]))
     return {
         "rollable": rollable,
@@ -701,6 +716,7 @@ def party_odds(
         "aid": aid_view(ruleset, chosen) if chosen else None,
         "characters": rows,
         "missing": [c.pk for c in missing],
+        "refused": refused,
         "at_least_one": 1 - math.prod(1 - r["success"] for r in rows),
         "all": math.prod(r["success"] for r in rows),
     }

@@ -20,6 +20,7 @@ from characters.campaigns.selectors import campaign_context, campaign_rules_dige
 from characters.compiled import CompiledQuery
 from characters.models import Character, RollLog
 from characters.recent import Recent
+from config.bounds import require_bounded
 from rulesets.engine import registry
 from rulesets.engine.context import Context
 from rulesets.engine.errors import RollInputError
@@ -456,6 +457,7 @@ def _input_value(spec: dict[str, Any], raw: Any) -> tuple[Any, str]:
         value = raw if isinstance(raw, int) and not isinstance(raw, bool) else int(str(raw).strip())
     except ValueError:
         return None, f"{spec.get('label', spec['name'])} must be a whole number."
+    require_bounded({spec["name"]: value}, what="The table's numbers")  # a form's text, now a number
     low, high = spec.get("min"), spec.get("max")
     if (isinstance(low, int) and value < low) or (isinstance(high, int) and value > high):
         return None, f"{spec.get('label', spec['name'])} goes from {low} to {high}."

@@ -38,7 +38,9 @@ from characters.sheet.selectors import (
 )
 from characters.table.feed import roll_logged
 from characters.versions import character_version_write
+from config.bounds import require_bounded
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
+from rulesets.engine import effects as fx
 from rulesets.engine import registry
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
@@ -294,6 +296,7 @@ def character_state_action(
     """
     if not isinstance(action, dict) or not isinstance(action.get("action"), str):
         raise _refused("state.malformed", "Say which action to take.")
+    require_bounded(action, what="The action's numbers")
     if any(action["action"] in r.ally_actions for r in registry.all_rulesets()):
         return character_ally_action(character_id=character_id, user=user, action=action, roller=roller)
     with transaction.atomic():
@@ -355,6 +358,9 @@ def character_update_state(*, character_id, user, state: Any, version: Any) -> C
             )
         if not isinstance(state, dict):
             raise StateInvalid([Issue("state.malformed", "", "The play state must be a JSON object.")])
+        # Its effects are checked as effects (their changes within the odds; a duration names an
+        # encounter by its id, which may grow past any game number).
+        require_bounded({k: v for k, v in state.items() if k != fx.STATE_KEY}, what="The play state")
         ruleset, report, ctx = _rules_of(character)
         try:
             issues = ruleset.check_state(state, character.build, report, ctx=ctx)
@@ -434,6 +440,7 @@ def character_roll(
     the roll goes to the GM's feed only; a player asking for it is refused (403). Once the
     transaction commits the roll goes to the table's feed (characters/table/feed.py).
     """
+    require_bounded(inputs, what="The table's numbers")
     with transaction.atomic():
         character = _lock_for_state(character_id=character_id, user=user)
         if private and character.campaign.gm_id != user.pk:

@@ -18,6 +18,7 @@ from characters.selectors import is_campaign_gm
 from combat.models import Combatant, Encounter, LibraryNpc
 from combat.selectors import campaign_combat_rules, encounter_for_user, npc_archetypes, npc_report
 from combat.services import MAX_GROUP, NAME_LENGTH, InvalidInput, encounter_add_combatant, require_gm
+from config.bounds import require_bounded
 from config.errors import NotPermitted, RuleRefused
 from rulesets.engine.dice import Roller
 
@@ -37,6 +38,7 @@ def npc_save(*, campaign: Campaign, user, build: Any, npc_id: Any = None) -> Lib
     _require_campaign_gm(user, campaign, "keep an NPC library")
     if not isinstance(build, dict):
         raise InvalidInput("An NPC needs a build document (a JSON object).", "build")
+    require_bounded(build, what="The NPC's build")
     build = copy.deepcopy(build)
     build["ruleset"] = campaign.ruleset
     raw = build.get("name")

@@ -83,7 +83,7 @@
   document.addEventListener("htmx:oobAfterSwap", restore);
 })();
 
-/* A 400 is a refusal the page shows where the form is (base.html's htmx-config swaps it). With DEBUG
+/* A 400 (a refusal) or a 503 (an outage) is shown where the form is (base.html's htmx-config swaps it). With DEBUG
    on, django-htmx's debug helper would put any 400 in place of the whole page, as it does for
    Django's error pages: a refusal's fragment (no <html> of its own) is kept from it, so a developer
    sees what a player sees. Django's own error pages, whole documents, still reach it. */
@@ -91,7 +91,7 @@
   "use strict";
   document.addEventListener("htmx:beforeOnLoad", function (evt) {
     var xhr = evt.detail && evt.detail.xhr;
-    if (!xhr || xhr.status !== 400) { return; }
+    if (!xhr || (xhr.status !== 400 && xhr.status !== 503)) { return; }
     var body = typeof xhr.response === "string" ? xhr.response.trimStart().slice(0, 15).toLowerCase() : "";
     if (body.indexOf("<!doctype") !== 0 && body.indexOf("<html") !== 0) { evt.stopPropagation(); }
   }, true);
@@ -157,3 +157,50 @@ window.sfIdle = function () {
     })();
   });
 };
+
+/* Live updates paused (config/outage.py). A socket the server closes with 1013 ("try again
+   later": Redis or the database away) or that drops (1006, 1011, 1012) is reconnected by htmx's
+   ws extension by itself; meanwhile the page says that live updates are paused, and stops saying
+   so once a socket has stayed open a moment (the server accepts a socket before it closes it with
+   1013, so an open alone proves nothing). The reconnect waits longer the more such closes came in
+   a row: htmx counts from 0 again at each open, and would otherwise knock every second or so. */
+(function () {
+  "use strict";
+  var PAUSED = [1006, 1011, 1012, 1013];
+  var STEADY_MS = 1500;
+  var closes = 0;
+  var steady = null;
+  var notice = null;
+  function show() {
+    if (notice && document.body.contains(notice)) { return; }
+    notice = document.createElement("p");
+    notice.className = "message message-warning live-paused";
+    notice.setAttribute("role", "status");
+    notice.setAttribute("data-testid", "live-paused");
+    notice.textContent = "Live updates are paused: the server cannot pass them on just now. " +
+      "This page reconnects by itself and catches up then.";
+    var main = document.getElementById("main") || document.body;
+    main.insertBefore(notice, main.firstChild);
+  }
+  function hide() {
+    if (notice) { notice.remove(); notice = null; }
+  }
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
+    if (steady) { clearTimeout(steady); steady = null; }
+    if (PAUSED.indexOf(code) < 0) { return; }
+    closes += 1;
+    show();
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    if (steady) { clearTimeout(steady); }
+    steady = setTimeout(function () { steady = null; closes = 0; hide(); }, STEADY_MS);
+  });
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retryCount) {
+      var n = Math.min(Math.max(retryCount, closes - 1), 5);
+      var most = 1000 * Math.pow(2, n);  /* 1 s, 2 s, … at most 32 s */
+      return most / 2 + Math.random() * most / 2;
+    };
+  }
+})();

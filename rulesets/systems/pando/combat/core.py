@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from rulesets.engine.combat import CombatRules, Fighter
@@ -15,9 +16,17 @@ DODGE_SKILLS = ("athletics", "dodge", "evasion", "evasion_mastery")
 DEFAULT_ARMS = ("left_arm", "right_arm")
 
 
-def _num(value: float) -> int | float:
-    """Momentum as people write it: 4, or 4.5 for a group average."""
-    value = round(float(value), 2)
+def _num(value: float | Fraction) -> int | float:
+    """Momentum as people write it: 4, or 4.5 for a group average. A whole number stays one,
+    however large (a float of it would overflow)."""
+    if is_int(value):
+        return value
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    try:
+        value = round(float(value), 2)
+    except OverflowError:
+        return int(value)
     return int(value) if value == int(value) else value
 
 

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from rulesets.engine.combat import CombatRefused, Fighter, Outcome
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import is_int, whole_or
 
 from .core import PandoCombatBase, _num
+
+
+def _exact(value: object) -> Fraction:
+    """A momentum as an exact fraction (a JSON number; anything else counts 0)."""
+    if is_int(value):
+        return Fraction(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return Fraction(value)
+    return Fraction(0)
 
 
 class TurnOrder(PandoCombatBase):
@@ -41,9 +53,11 @@ class TurnOrder(PandoCombatBase):
                 {
                     "label": unit["label"],
                     "ids": [m.id for m in sorted(members, key=lambda m: m.id)],
-                    "momentum": sum(float(combat[m.id].get("momentum", 0)) for m in members) / n,
-                    "acrobatics": sum(a.get("acrobatics", 0) for a in attrs) / n,
-                    "presence": sum(a.get("presence", 0) for a in attrs) / n,
+                    # Exact averages (fractions), not floats: any whole number sorts, however large.
+                    "momentum": sum((_exact(combat[m.id].get("momentum", 0)) for m in members), Fraction(0))
+                    / n,
+                    "acrobatics": Fraction(sum(a.get("acrobatics", 0) for a in attrs), n),
+                    "presence": Fraction(sum(a.get("presence", 0) for a in attrs), n),
                 }
             )
         return out
@@ -105,7 +119,7 @@ class TurnOrder(PandoCombatBase):
             if f.is_npc and f.group:
                 groups.setdefault(f.group, []).append(f)
         for members in groups.values():
-            avg = _num(sum(combat[m.id]["own_momentum"] for m in members) / len(members))
+            avg = _num(Fraction(sum(combat[m.id]["own_momentum"] for m in members), len(members)))
             for m in members:
                 combat[m.id]["momentum"] = avg
         return combat
