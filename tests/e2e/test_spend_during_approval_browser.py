@@ -20,7 +20,8 @@ live update then redraws #sheet-state after the press's answer, and the answer's
 block's toast, goes with it: "no message" (held 1 s: none shown after 4 s). Ruled out: the server
 (every action it receives is applied under the row lock, as an operation: one request reached it);
 the approval overwriting the play state (it writes build, report and name only). The fix is the
-sheet's tap queueing and its live redraw (another branch's work, issue 31's first and third parts)."""
+sheet's tap queueing (static/js/taps.js: each press sent in turn through the form then on the
+page) and its live redraw waiting for the page's own answers; both presses now count."""
 
 from __future__ import annotations
 
@@ -39,14 +40,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SLUG = vehicles.first(lambda rs: vehicles.advance(rs) is not None, "a ruleset with an advancement")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "issue 31, 'every tap counts': the sheet's play forms drop a press made while the form's "
-        "previous request is out (the module's docstring). The sheet's tap queueing is another "
-        "branch's work; this test passes with it."
-    ),
-)
 @pytest.mark.parametrize("approve", [True, False], ids=["during-an-approval", "alone"])
 def test_two_presses_of_a_play_action_during_an_approval_both_count(browser, table_server, approve):  # noqa: F811
     ruleset = registry.get(SLUG)

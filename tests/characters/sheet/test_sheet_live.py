@@ -141,7 +141,17 @@ def test_a_play_action_over_the_api_reaches_the_open_sheets(layer, table):
         assert response.status_code == 200
 
     to_owner, to_gm = _heard_by_owner_and_gm(table, character, act)
-    assert to_owner == to_gm == {"character": character.pk, "version": character.version + 1, "build": False}
+    character.refresh_from_db()
+    assert (
+        to_owner
+        == to_gm
+        == {
+            "character": character.pk,
+            "version": character.version,
+            "stamp": character.live_stamp,
+            "build": False,
+        }
+    )
 
 
 def test_the_gm_s_party_rest_reaches_the_open_sheets(layer, table):
@@ -158,7 +168,17 @@ def test_the_gm_s_party_rest_reaches_the_open_sheets(layer, table):
         assert response.json()["results"][0]["status"] == 200, response.json()
 
     to_owner, to_gm = _heard_by_owner_and_gm(table, character, rest)
-    assert to_owner == to_gm == {"character": character.pk, "version": character.version + 1, "build": False}
+    character.refresh_from_db()
+    assert (
+        to_owner
+        == to_gm
+        == {
+            "character": character.pk,
+            "version": character.version,
+            "stamp": character.live_stamp,
+            "build": False,
+        }
+    )
 
 
 def test_an_encounter_s_damage_reaches_the_open_sheets(layer, table):
