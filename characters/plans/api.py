@@ -63,11 +63,15 @@ def character_plans(request, id):
     if request.method == "GET":
         return Response([_shown(p) for p in plans_of(character=character)[:100]])
     data = validated(PlanWriteSerializer, request)
-    plan = svc.plan_create(character_id=character.id, user=request.user, name=data["name"], steps=data["steps"])
+    plan = svc.plan_create(
+        character_id=character.id, user=request.user, name=data["name"], steps=data["steps"]
+    )
     return Response(_shown(plan), status=status.HTTP_201_CREATED)
 
 
-@extend_schema(tags=["plans"], summary="A plan", responses={200: PlanSerializer, 401: E401, 404: E404}, methods=["GET"])
+@extend_schema(
+    tags=["plans"], summary="A plan", responses={200: PlanSerializer, 401: E401, 404: E404}, methods=["GET"]
+)
 @extend_schema(
     tags=["plans"],
     summary="Edit a plan (owner)",

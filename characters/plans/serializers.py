@@ -35,7 +35,9 @@ class PlanRejectSerializer(serializers.Serializer):
 class PlanStepSerializer(serializers.Serializer):
     build = serializers.JSONField()
     report = serializers.JSONField(help_text="The rules' report of this step against the one before it.")
-    cost = serializers.DictField(child=serializers.IntegerField(), help_text="currency → what this step costs")
+    cost = serializers.DictField(
+        child=serializers.IntegerField(), help_text="currency → what this step costs"
+    )
     diff = serializers.JSONField(help_text="What changes from the step before, each row with its cost.")
     needs = serializers.DictField(
         child=serializers.IntegerField(), help_text="currency → points beyond those awarded today"

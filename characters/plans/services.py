@@ -193,9 +193,9 @@ def plan_approve(*, plan_id, gm, comment: Any = "") -> Plan:
     comment = _check_comment(comment, required=False)
     character, plan = _reviewed_plan(plan_id=plan_id, gm=gm, action="approve")
     _require_active(character)
-    if plan.base_version != character.version and core(
-        _build_at(character, plan.base_version)
-    ) != core(character.build):
+    if plan.base_version != character.version and core(_build_at(character, plan.base_version)) != core(
+        character.build
+    ):
         raise Conflict(
             f"{character.name}'s build changed since the plan “{plan.name}” was made: "
             "the player saves it again from the new build."

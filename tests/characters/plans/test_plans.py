@@ -80,7 +80,9 @@ def _repricing_step_one(ruleset):
 
 
 SLUG = vehicles.first(lambda rs: _two_steps(rs) is not None, "a ruleset whose character advances twice")
-OUTDATING = vehicles.first(lambda rs: _refusing_step_two(rs) is not None, "a house rule refusing a plan's step")
+OUTDATING = vehicles.first(
+    lambda rs: _refusing_step_two(rs) is not None, "a house rule refusing a plan's step"
+)
 REPRICING = vehicles.first(lambda rs: _repricing_step_one(rs) is not None, "a house rule repricing a step")
 
 
@@ -96,7 +98,9 @@ def _character(table, slug=SLUG, award=1):
     one, two = _two_steps(registry.get(slug))
     if award:  # enough for both steps (``award`` times over)
         amount = award * (one.cost + two.cost)
-        adv_svc.award_create(gm=table["gm"], character_id=character.pk, currency=one.currency, amount=amount, reason="arc")
+        adv_svc.award_create(
+            gm=table["gm"], character_id=character.pk, currency=one.currency, amount=amount, reason="arc"
+        )
     character.refresh_from_db()
     return character, one, two
 
@@ -140,16 +144,22 @@ def test_a_step_the_rules_refuse_or_one_that_changes_nothing_is_refused_in_words
     player = api_client(table["player"])
     broken = vehicles.broken(registry.get(SLUG))
     r = player.post(
-        f"/api/v1/characters/{character.pk}/plans/", {"name": "Bad", "steps": [one.build, broken]}, format="json"
+        f"/api/v1/characters/{character.pk}/plans/",
+        {"name": "Bad", "steps": [one.build, broken]},
+        format="json",
     )
     assert r.status_code == 422, r.json()
     assert r.json()["detail"].startswith("The rules refuse this plan: step 2: ")
     assert r.json()["errors"][0]["path"] == "/steps/1"
     r = player.post(
-        f"/api/v1/characters/{character.pk}/plans/", {"name": "Same", "steps": [one.build, one.build]}, format="json"
+        f"/api/v1/characters/{character.pk}/plans/",
+        {"name": "Same", "steps": [one.build, one.build]},
+        format="json",
     )
     assert r.status_code == 422
-    assert r.json()["detail"] == "Step 2 changes nothing from the one before it: change something or remove it."
+    assert (
+        r.json()["detail"] == "Step 2 changes nothing from the one before it: change something or remove it."
+    )
     r = player.post(f"/api/v1/characters/{character.pk}/plans/", {"name": "", "steps": []}, format="json")
     assert r.status_code == 400
     assert Plan.objects.count() == 0
@@ -167,7 +177,9 @@ def test_a_followed_step_is_approved_when_requested_with_a_ledger_row_naming_the
     assert r.json()["status"] == "approved" and r.json()["plan"] == plan["id"]
     assert r.json()["plan_check"] == "followed" and r.json()["reviewed_by"] == table["gm"].username
     rows = list(LedgerEntry.objects.filter(advancement_id=r.json()["id"]).values_list("amount", "reason"))
-    assert rows == [(-one.cost, f"advancement #{r.json()['id']}, step 1 of 2 of the plan “Road to the crown”")]
+    assert rows == [
+        (-one.cost, f"advancement #{r.json()['id']}, step 1 of 2 of the plan “Road to the crown”")
+    ]
     assert ledger_totals(character=character)[one.currency]["unspent"] == unspent - one.cost
     character.refresh_from_db()
     assert character.report["remaining"][one.currency] == unspent - one.cost
@@ -215,7 +227,11 @@ def test_a_price_that_differs_from_the_plans_goes_to_the_gm(table):
         f"/api/v1/characters/{character.pk}/advancements/", {"build": one.build}, format="json"
     )
     assert r.status_code == 201, r.json()
-    assert r.json()["status"] == "pending" and r.json()["plan"] == plan["id"] and r.json()["plan_check"] == "differs"
+    assert (
+        r.json()["status"] == "pending"
+        and r.json()["plan"] == plan["id"]
+        and r.json()["plan_check"] == "differs"
+    )
     assert "costs other than the plan said" in r.json()["note"]
     assert not LedgerEntry.objects.filter(advancement_id=r.json()["id"]).exists()
 
@@ -235,7 +251,9 @@ def test_a_plan_the_house_rules_now_refuse_says_so_and_approves_nothing(table):
     assert [r["step"] for r in shown["refused"]] == [2] and shown["refused"][0]["message"]
     r = player.post(f"/api/v1/characters/{character.pk}/advancements/", {"build": one.build}, format="json")
     assert r.status_code == 201 and r.json()["status"] == "pending", r.json()
-    assert r.json()["plan_check"] == "differs" and "the rules now refuse step 2 of the plan" in r.json()["note"]
+    assert (
+        r.json()["plan_check"] == "differs" and "the rules now refuse step 2 of the plan" in r.json()["note"]
+    )
     version = Character.objects.get(pk=character.pk).version
     r = gm.post(f"/api/v1/plans/{pending['id']}/approve/", format="json")
     assert r.status_code == 422 and "step 2" in r.json()["detail"], r.json()
@@ -300,10 +318,14 @@ def test_the_wrong_users(table):
 
 def test_a_plan_is_for_an_active_character(table):
     campaign = make_campaign(gm=table["gm"], ruleset=SLUG, players=[table["player"]])
-    draft = make_character(ruleset=SLUG, owner=table["player"], campaign=campaign, status=Character.Status.DRAFT)
+    draft = make_character(
+        ruleset=SLUG, owner=table["player"], campaign=campaign, status=Character.Status.DRAFT
+    )
     one, _ = _two_steps(registry.get(SLUG))
     r = api_client(table["player"]).post(
-        f"/api/v1/characters/{draft.pk}/plans/", {"name": "Later", "steps": [copy.deepcopy(one.build)]}, format="json"
+        f"/api/v1/characters/{draft.pk}/plans/",
+        {"name": "Later", "steps": [copy.deepcopy(one.build)]},
+        format="json",
     )
     assert r.status_code == 422 and "plans are for active characters" in r.json()["detail"]
     assert not Advancement.objects.exists()
