@@ -72,7 +72,7 @@ def pdf_text(pdf: bytes) -> str:
 
 #: The headings of the cards printed (shown under the print media).
 HEADINGS = """(root) => [...document.querySelectorAll(root + ' h2')]
-  .filter((h) => h.getClientRects().length && getComputedStyle(h).visibility !== 'hidden')
+  .filter((h) => h.getClientRects().length && getComputedStyle(h).visibility !== 'hidden' && !h.closest('.visually-hidden'))
   .map((h) => h.innerText.trim()).filter(Boolean)"""
 
 
@@ -126,3 +126,31 @@ def test_a_typical_sheet_prints_on_one_page_and_a_long_one_flows_with_nothing_cu
     assert {k: v["cut"] for k, v in found.items() if v["cut"]} == {}, found
     assert {k: v["missing"] for k, v in found.items() if v["missing"]} == {}
     assert all(len(v["headings"]) >= 4 for v in found.values())  # the cards were read
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_gms_party_sheet_prints_every_character_whole(page_as, slug):
+    """Five characters in play: on one page, A4 and Letter, each card whole (its name and every one
+    of its numbers in the PDF), nothing cut; the screen's forms are not printed."""
+    ruleset = registry.get(slug)
+    gm = make_user("gina")
+    players = [make_user(f"player{n}") for n in range(5)]
+    campaign = make_campaign(gm=gm, ruleset=slug, players=players)
+    typical = ruleset.contract_data()["typical"]
+    names = []
+    for n, player in enumerate(players):
+        build = copy.deepcopy(typical)
+        build["name"] = f"Hero number {n + 1}"
+        names.append(make_character(ruleset=slug, owner=player, campaign=campaign, build=build).name)
+    page = page_as(gm)
+    for paper in PAPERS:
+        printed = _print(page, f"/campaigns/{campaign.pk}/party/", paper, root=".party-layout")
+        assert printed["pages"] == 1, (paper, printed["pages"])
+        assert printed["cut"] == [] and printed["missing"] == [], (paper, printed)
+        squeezed = printed["text"].replace(" ", "")
+        assert [n for n in names if n.replace(" ", "") not in squeezed] == []
+        assert "Whoshouldroll" not in squeezed and "Applyaneffect" not in squeezed
+        summary = page.evaluate(
+            "() => [...document.querySelectorAll('.party-summary dd')].map((d) => d.innerText)"
+        )
+        assert len(summary) >= 5 and all(v.replace(" ", "") in squeezed for v in summary)
