@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from django.urls import path, re_path
+from django.urls import path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -66,9 +66,5 @@ def character_share(request, id, token):
 
 urlpatterns = [
     path("characters/<int:id>/shares/", character_shares, name="api-character-shares"),
-    re_path(
-        r"^characters/(?P<id>[0-9]{1,18})/shares/(?P<token>[^/]{1,100})/$",
-        character_share,
-        name="api-character-share",
-    ),
+    path("characters/<int:id>/shares/<str:token>/", character_share, name="api-character-share"),
 ]

@@ -186,7 +186,12 @@ def test_the_shared_socket_follows_the_character_and_a_revocation_closes_it(tabl
 
     heard, closed, refused = async_to_sync(run)()
     character.refresh_from_db()
-    assert heard == {"character": character.pk, "version": character.version, "build": False}
+    assert heard == {
+        "character": character.pk,
+        "version": character.version,
+        "stamp": character.live_stamp,
+        "build": False,
+    }
     assert closed == {"type": "websocket.close", "code": CLOSE_NOT_FOUND}
     assert refused == (False, CLOSE_NOT_FOUND)
     assert registry.get(SLUG) is not None
