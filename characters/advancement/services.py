@@ -81,7 +81,7 @@ from characters.campaigns.selectors import campaign_for_user
 from characters.diff import build_diff
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry, Plan
 from characters.party.live import party_changed
-from characters.plans.following import FOLLOWED, plan_applied, plan_check, step_label
+from characters.plans.following import FOLLOWED, plan_applied, plan_check, plan_reverted, step_label
 from characters.rules import campaign_ruleset, character_validate, stored_build
 from characters.selectors import character_for_user, is_campaign_gm
 from characters.sheet.live import sheet_changed
@@ -558,6 +558,7 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
         reason=f"revert of advancement #{advancement.id}: {reason}",
         author=gm,
     )
+    plan_reverted(character=character, advancement=advancement)
     advancement.status = Advancement.Status.REVERTED
     advancement.review_comment = (
         advancement.review_comment + "\n" if advancement.review_comment else ""

@@ -8,6 +8,8 @@
 - ``plan_applied`` (at every approval of an advancement): the approved build is the plan's next
   step → the plan moves on (done after its last step); another build → the plan is off course
   (kept; followed again once the owner edits it and the GM approves it again).
+- ``plan_reverted`` (at an undo of an approval): the plan steps back when the change undone was
+  its last step taken.
 """
 
 from __future__ import annotations
@@ -76,6 +78,28 @@ def plan_applied(*, character: Character, advancement: Advancement) -> Plan | No
             plan.status = Plan.Status.DONE
     else:
         plan.status = Plan.Status.OFF_COURSE
+    plan.updated = timezone.now()
+    plan.save(update_fields=["followed", "status", "updated"])
+    return plan
+
+
+def plan_reverted(*, character: Character, advancement: Advancement) -> Plan | None:
+    """``advancement`` was undone (``advancement_revert``, under the row lock): when it was the
+    last step taken of the plan in force, the plan steps back to it (a plan done is approved again),
+    so asking for that step again follows the plan."""
+    plan = plan_in_force(character=character, for_update=True)
+    if plan is None and advancement.plan_id is not None:
+        plan = (
+            Plan.objects.select_for_update()
+            .filter(character=character, status=Plan.Status.DONE, pk=advancement.plan_id)
+            .first()
+        )
+    if plan is None or plan.followed == 0 or plan.status == Plan.Status.OFF_COURSE:
+        return None
+    if core(plan.steps[plan.followed - 1]["build"]) != core(advancement.build):
+        return None
+    plan.followed -= 1
+    plan.status = Plan.Status.APPROVED
     plan.updated = timezone.now()
     plan.save(update_fields=["followed", "status", "updated"])
     return plan

@@ -329,3 +329,28 @@ def test_a_plan_is_for_an_active_character(table):
     )
     assert r.status_code == 422 and "plans are for active characters" in r.json()["detail"]
     assert not Advancement.objects.exists()
+
+
+def test_undoing_a_followed_step_steps_the_plan_back_and_it_is_followed_again(table):
+    character, one, two = _character(table)
+    plan = _plan(table, character, one, two)
+    player, gm = api_client(table["player"]), api_client(table["gm"])
+    first = player.post(
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": one.build}, format="json"
+    )
+    second = player.post(
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": two.build}, format="json"
+    )
+    assert [first.json()["status"], second.json()["status"]] == ["approved", "approved"]
+    assert Plan.objects.get(pk=plan["id"]).status == "done"
+    r = gm.post(f"/api/v1/advancements/{second.json()['id']}/revert/", {"reason": "Misread"}, format="json")
+    assert r.status_code == 200, r.json()
+    assert (Plan.objects.get(pk=plan["id"]).status, Plan.objects.get(pk=plan["id"]).followed) == (
+        "approved",
+        1,
+    )
+    again = player.post(
+        f"/api/v1/characters/{character.pk}/advancements/", {"build": two.build}, format="json"
+    )
+    assert again.json()["status"] == "approved" and again.json()["plan"] == plan["id"], again.json()
+    assert Plan.objects.get(pk=plan["id"]).status == "done"
