@@ -74,3 +74,32 @@ def test_a_shared_sheet_is_live_for_a_visitor_and_closes_when_revoked(browser, t
     for page in pages:  # the open pages hear at once that the link is gone
         expect(page.locator('[data-testid="sheet-live-gone"]')).to_be_visible(timeout=5_000)
         assert page.reload().status == 404
+
+
+@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "desktop"])
+def test_the_share_panel_fits_the_screen(page_as, size):
+    """The sheet with its 'Share by link' panel open (two links) and the panel's own page."""
+    from playwright.sync_api import expect
+
+    from characters.shares.services import share_create
+
+    gm, player = make_user("gina"), make_user("pat")
+    campaign = make_campaign(gm=gm, ruleset=SLUG, players=[player])
+    character = make_character(ruleset=SLUG, owner=player, campaign=campaign)
+    share_create(user=player, character_id=character.pk)
+    share_create(user=gm, character_id=character.pk)
+    page = page_as(player, viewport=size)
+    found = {}
+    page.goto(f"/characters/{character.pk}/")
+    page.get_by_text("Share by link").click()
+    expect(page.locator(".share-link")).to_have_count(2)
+    seen = page.evaluate(LAYOUT_PROBLEMS)
+    if seen["pageWidth"] > size["width"] or seen["overflow"]:
+        found["sheet"] = seen
+    page.goto(f"/characters/{character.pk}/shares/")
+    expect(page.locator(".share-link")).to_have_count(2)
+    seen = page.evaluate(LAYOUT_PROBLEMS)
+    if seen["pageWidth"] > size["width"] or seen["overflow"]:
+        found["panel"] = seen
+    page.screenshot(path=f"/tmp/shares-panel-{size['width']}.png", full_page=True)
+    assert found == {}, found
