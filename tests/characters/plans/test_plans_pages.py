@@ -131,3 +131,19 @@ def test_the_wrong_users_on_the_pages(client, table):
     campaign_remove_player(gm=table["gm"], campaign=character.campaign, user=table["player"])
     assert [client.get(p).status_code for p in pages] == [404, 404, 404, 404]
     assert _two_steps(registry.get(SLUG)) is not None
+
+
+def test_a_plan_waiting_for_the_gm_counts_in_the_review_badge(client, table):
+    character, one, two = _character(table)
+    client.force_login(table["gm"])
+    assert parse(client.get("/").content.decode()).by_id("nav-review").text.strip() == "Review"
+    plan = svc.plan_create(character_id=character.pk, user=table["player"], name="Soon", steps=[one.build])
+    svc.plan_submit(plan_id=plan.pk, user=table["player"])
+    badge = [
+        n
+        for n in parse(client.get("/").content.decode()).iter()
+        if n.attrs.get("data-testid") == "review-badge"
+    ]
+    assert [b.text for b in badge] == ["1"]
+    svc.plan_approve(plan_id=plan.pk, gm=table["gm"])
+    assert "review-badge" not in client.get("/").content.decode()
