@@ -11,4 +11,6 @@ urlpatterns = [
     path("", include("characters.table.api")),  # the table's roll feed
     path("", include("characters.webhooks.api")),  # the table's feed to Discord and webhooks
     path("", include("characters.clock.api")),  # the campaign's clock
+    path("", include("characters.plans.api")),  # plans of a character's next steps
+    path("", include("characters.shares.api")),  # share links of a sheet
 ]

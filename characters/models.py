@@ -283,6 +283,13 @@ class Advancement(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     reviewed = models.DateTimeField(null=True, blank=True)
     applied_version = models.PositiveIntegerField(null=True, blank=True)
+    #: The approved plan this request was checked against (characters/plans/): set when its build is
+    #: the plan's next step ("followed": approved when requested; "differs": the same build at
+    #: another price or verdict, for the GM as ever).
+    plan = models.ForeignKey(
+        "Plan", null=True, blank=True, on_delete=models.SET_NULL, related_name="advancements"
+    )
+    plan_check = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
         ordering = ["-created", "-id"]
@@ -290,6 +297,68 @@ class Advancement(models.Model):
 
     def __str__(self) -> str:
         return f"Advancement #{self.pk} of character #{self.character_id}"
+
+
+class Plan(models.Model):
+    """A player's plan of a character's next steps (characters/plans/): one whole build per step,
+    each validated and priced against the step before it when saved (``steps``: [{build, report,
+    cost, diff}], the first against the approved build of ``base_version``). The GM approves a plan
+    as a whole; at most one plan of a character is approved (or off course) at a time.
+    ``followed`` counts the steps applied since it was approved: the next step is ``steps[followed]``.
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PENDING = "pending", "Waiting for the GM"
+        APPROVED = "approved", "Approved"
+        REJECTED = "rejected", "Rejected"
+        OFF_COURSE = "off_course", "Off course"
+        RETIRED = "retired", "Retired"
+        DONE = "done", "Done"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="plans")
+    author = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=120)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    steps = models.JSONField(default=list)
+    base_version = models.PositiveIntegerField()
+    followed = models.PositiveIntegerField(default=0)
+    comment = models.TextField(blank=True)
+    reviewed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reviewed = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    #: Not stored: set by ``plans.selectors.plan_refused_now``: what today's rules refuse in it.
+    refused_now: list | None = None
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+        indexes = [models.Index(fields=["character", "status"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ShareLink(models.Model):
+    """A read-only link to a character's sheet (characters/shares/): ``/s/<token>/``. Revoked links
+    are kept (``revoked`` set) and answer 404."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="share_links")
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    revoked = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"Share link of character #{self.character_id}"
 
 
 class RollLog(models.Model):

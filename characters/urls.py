@@ -12,4 +12,6 @@ urlpatterns = [
     path("", include("characters.party.urls")),  # the party page: the GM's screen
     path("", include("characters.webhooks.urls")),  # the campaign's webhooks (the GM's)
     path("", include("characters.clock.urls")),  # the campaign's clock on the party page
+    path("", include("characters.plans.urls")),  # plans of a character's next steps
+    path("", include("characters.shares.urls")),  # share links: the read-only sheet, the owner's list
 ]

@@ -12,7 +12,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RoutePattern
 
-from characters.models import Advancement, Webhook
+from characters.models import Advancement, Plan, ShareLink, Webhook
 from combat import services as combat_services
 from combat.library import services as library
 from rulesets.engine import registry
@@ -60,6 +60,12 @@ def _world(slug: str) -> dict:
     advancement = Advancement.objects.filter(character=character).first()
     npc = library.npc_save(campaign=campaign, user=gm, build=character.build)  # the NPC library's pages
     hook = Webhook.objects.create(campaign=campaign, url="https://hooks.example/csp", format="discord")
+    link = ShareLink.objects.create(
+        character=character, token="csp-shared-sheet-token-0123", created_by=player
+    )
+    plan = Plan.objects.create(
+        character=character, author=player, name="Ahead", base_version=character.version
+    )
     return {
         "gm": gm,
         "values": {
@@ -78,6 +84,9 @@ def _world(slug: str) -> dict:
             "npc_id": npc.pk,
             "effect_id": 1,
             "webhook_id": hook.pk,
+            "plan_id": plan.pk,
+            "n": 1,
+            "token": link.token,
         },
     }
 

@@ -37,12 +37,13 @@ from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from characters.accounts.services import account_token_create
-from characters.models import Advancement, Character, RollLog, Webhook
+from characters.models import Advancement, Character, Plan, RollLog, ShareLink, Webhook
+from characters.plans import services as plans
 from combat import services as combat
 from combat.library import services as library
 from combat.quick_builds import quick_build
 from rulesets.engine import registry
-from tests import fuzz
+from tests import fuzz, vehicles
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import make_campaign, make_user
 
@@ -156,6 +157,8 @@ class Table:
     roll: RollLog
     library_npc: object = None  # an NPC of the campaign's library
     webhook: object = None  # a webhook of the campaign (its GM's block on the campaign page)
+    plan: object = None  # a plan of the active character, waiting for the GM (characters/plans/)
+    share: object = None  # a share link of the active character (characters/shares/)
 
 
 @dataclass
@@ -193,7 +196,19 @@ def _table(ruleset: str, gm, player) -> Table:
         campaign=campaign, user=gm, build=quick_build(registry.get(ruleset), campaign)
     )
     webhook = Webhook.objects.create(campaign=campaign, url="https://hooks.example/fuzz", format="json")
-    return Table(ruleset, campaign, active, draft, advancement, encounter, npc, roll, library_npc, webhook)
+    step = vehicles.advance(registry.get(ruleset), active.build)
+    plan = Plan.objects.create(
+        character=active, author=player, name="Ahead", base_version=active.version, status=Plan.Status.PENDING
+    )
+    if step is not None:
+        plan = plans.plan_create(character_id=active.pk, user=player, name="Ahead", steps=[step.build])
+        plan = plans.plan_submit(plan_id=plan.pk, user=player)
+    share = ShareLink.objects.create(
+        character=active, token=f"fuzz-share-{active.pk}-0123456789", created_by=player
+    )
+    return Table(
+        ruleset, campaign, active, draft, advancement, encounter, npc, roll, library_npc, webhook, plan, share
+    )
 
 
 @pytest.fixture
@@ -223,6 +238,9 @@ def _path_kwargs(table: Table, world: World, *, draft: bool) -> dict[str, object
         "npc_id": table.library_npc.pk,
         "effect_id": 1,  # an effect the character does not have, a kept effect the campaign does not keep
         "webhook_id": table.webhook.pk,
+        "plan_id": table.plan.pk,
+        "n": 1,
+        "token": table.share.token,
     }
 
 

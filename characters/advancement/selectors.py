@@ -27,7 +27,7 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from characters.compiled import CompiledQuery
-from characters.models import Advancement, Campaign, Character, LedgerEntry
+from characters.models import Advancement, Campaign, Character, LedgerEntry, Plan
 from characters.selectors import _visible_filter, is_campaign_gm
 from rulesets.engine import registry
 
@@ -286,7 +286,7 @@ _BADGE = CompiledQuery(_badge_row, "user")
 
 def with_review_badge(users: QuerySet) -> QuerySet:
     """``users`` with what ``review_badge`` says, read by the same statement (two subqueries): whether
-    each runs a campaign (``review_gm_read``) and the pending requests there (``review_pending_read``).
+    each runs a campaign (``review_gm_read``) and the pending requests and plans there (``review_pending_read``).
     The session's user is loaded so (characters/accounts/backends.py): a page's navigation then asks
     no query of its own."""
     pending = (
@@ -296,9 +296,16 @@ def with_review_badge(users: QuerySet) -> QuerySet:
         .annotate(n=Count("pk"))
         .values("n")
     )
+    plans = (  # plans waiting for the GM (characters/plans/) are in the queue too
+        Plan.objects.filter(character__campaign__gm=OuterRef("pk"), status=Plan.Status.PENDING)
+        .order_by()
+        .values("character__campaign__gm")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return users.annotate(
         review_gm_read=Exists(Campaign.objects.filter(gm=OuterRef("pk"))),
-        review_pending_read=Coalesce(Subquery(pending), 0),
+        review_pending_read=Coalesce(Subquery(pending), 0) + Coalesce(Subquery(plans), 0),
     )
 
 

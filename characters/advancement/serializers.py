@@ -141,6 +141,17 @@ class AdvancementSerializer(serializers.ModelSerializer):
         child=serializers.IntegerField(), help_text="currency → new spent − old spent"
     )
     report = serializers.JSONField()
+    plan = serializers.IntegerField(
+        source="plan_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The approved plan whose next step this build is (characters/plans/); null otherwise.",
+    )
+    plan_check = serializers.CharField(
+        read_only=True,
+        help_text='"followed": approved when requested, as the plan\'s next step; "differs": the plan\'s '
+        "next step at another price or verdict, for the GM; empty: not the plan's next step.",
+    )
 
     class Meta:
         model = Advancement
@@ -163,5 +174,7 @@ class AdvancementSerializer(serializers.ModelSerializer):
             "created",
             "reviewed",
             "applied_version",
+            "plan",
+            "plan_check",
         ]
         read_only_fields = fields

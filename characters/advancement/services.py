@@ -50,6 +50,12 @@ Requests and review
   changes), then write the build, its report, a new version ("advancement #N"), the spend
   rows and the review. Two approvals racing for the same points serialise on the row
   lock; the second finds the request approved (or stale) and gets 409.
+- Plans (characters/plans/): a request whose build is the character's approved plan's next
+  step, at the plan's price and verdict under today's rules, is approved when requested, by the
+  same ``_apply`` under the same lock (``plan`` set, ``plan_check`` "followed", its ledger rows
+  naming the plan's step); the same build at another price or verdict is ``plan_check``
+  "differs" and waits for the GM; every approval moves the plan on, or marks it off course
+  when the build departs from it.
 - ``advancement_reject``: a comment is required; nothing is applied, nothing booked.
 - ``advancement_revert``: a new version restoring the build before the advancement and a
   reversal row for each of its spends; only the latest change of the build can be
@@ -73,8 +79,9 @@ from characters.advancement.pricing import build_labels, priced_rows
 from characters.advancement.selectors import advancement_for_user, ledger_totals
 from characters.campaigns.selectors import campaign_for_user
 from characters.diff import build_diff
-from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
+from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry, Plan
 from characters.party.live import party_changed
+from characters.plans.following import FOLLOWED, plan_applied, plan_check, plan_reverted, step_label
 from characters.rules import campaign_ruleset, character_validate, stored_build
 from characters.selectors import character_for_user, is_campaign_gm
 from characters.sheet.live import sheet_changed
@@ -325,6 +332,24 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
         review_comment=f"Superseded by request #{advancement.pk}.",
         reviewed=timezone.now(),
     )
+    check = plan_check(character=character, build=doc, report=advancement.report, cost=cost)
+    if check.plan is not None:
+        advancement.plan, advancement.plan_check = check.plan, check.outcome
+        advancement.save(update_fields=["plan", "plan_check"])
+    if check.outcome == FOLLOWED and check.plan is not None:
+        # The approved plan's next step at the plan's price: approved now, by the same service.
+        _apply(
+            character=character,
+            advancement=advancement,
+            reviewer=check.plan.reviewed_by,
+            comment=f"Follows the approved plan “{check.plan.name}”.",
+            plan=check.plan,
+        )
+    elif check.reason:
+        advancement.note = (advancement.note + "\n" if advancement.note else "") + (
+            f"The plan's next step, but {check.reason}: the GM reviews it."
+        )
+        advancement.save(update_fields=["note"])
     party_changed(character)  # the GM's party page shows what waits for review
     return advancement
 
@@ -385,6 +410,16 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
     comment = _check_comment(comment, required=False)
     character = _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
+    return _apply(character=character, advancement=advancement, reviewer=gm, comment=comment)
+
+
+def _apply(
+    *, character: Character, advancement: Advancement, reviewer, comment: str, plan: Plan | None = None
+) -> Advancement:
+    """The approval itself, under the character's row lock (and the advancement's): refuse what is
+    not pending or stale, re-validate and re-price against the ledger, then write the build, the
+    version, the spend rows and the review. ``plan``: approved because it is that approved plan's
+    next step (``reviewer`` is the GM who approved the plan); its ledger rows say so."""
     _require_pending(advancement)
     if character.status != Character.Status.ACTIVE:
         raise Conflict(f"{character.name} is no longer active: this request cannot be applied.")
@@ -393,7 +428,7 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
             f"Request #{advancement.id} was made stale by another approved change (it was priced on version "
             f"{advancement.base_version}; the build has changed since): ask the player to re-submit."
         )
-    ledger_open(character=character, author=gm)
+    ledger_open(character=character, author=reviewer)
     totals = ledger_totals(character=character)
     doc, report, cost, _rows = _price(character, advancement.build, totals)
     if not report.valid:
@@ -407,25 +442,29 @@ def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement
         raise RuleRefused(
             "The rules refuse this build now: " + "; ".join(e["message"] for e in errors[:3]), errors=errors
         )
+    reason = f"advancement #{advancement.id}"
+    if plan is not None:
+        reason = f"{reason}, {step_label(plan)}"[:200]
     character.build = doc
     character.report = character_validate(campaign=character.campaign, build=doc).as_dict()
     character.name = _name_of(doc, character.name)
     character_version_write(
         character=character,
-        author=gm,
-        reason=f"advancement #{advancement.id}",
+        author=reviewer,
+        reason=reason,
         fields=["build", "report", "name"],
     )
     ledger_spend(
         character=character,
         cost=cost,
         currencies=campaign_ruleset(character.campaign).awardable_currencies,
-        reason=f"advancement #{advancement.id}",
-        author=gm,
+        reason=reason,
+        author=reviewer,
         advancement=advancement,
     )
+    plan_applied(character=character, advancement=advancement)
     advancement.status = Advancement.Status.APPROVED
-    advancement.reviewed_by = gm
+    advancement.reviewed_by = reviewer
     advancement.review_comment = comment
     advancement.reviewed = timezone.now()
     advancement.applied_version = character.version
@@ -521,6 +560,7 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
         reason=f"revert of advancement #{advancement.id}: {reason}",
         author=gm,
     )
+    plan_reverted(character=character, advancement=advancement)
     advancement.status = Advancement.Status.REVERTED
     advancement.review_comment = (
         advancement.review_comment + "\n" if advancement.review_comment else ""

@@ -32,6 +32,8 @@ from characters.advancement.presenters import (
 from characters.builder.forms import build_from_post, builder_meta
 from characters.campaigns.selectors import campaign_for_user
 from characters.models import Advancement, Character
+from characters.plans.presenters import plan_card
+from characters.plans.selectors import plans_to_review
 from characters.selectors import (
     builder_traits,
     can_edit_build,
@@ -192,6 +194,11 @@ def advancement_withdraw(request, advancement_id):
 # ------------------------------------------------------------------ the GM's queue
 
 
+def _plan_cards(request, campaign) -> list[dict]:
+    """Plans waiting for the GM, each as a whole: every step's diff and cost (characters/plans/)."""
+    return [plan_card(request, p) for p in plans_to_review(user=request.user, campaign=campaign)[:50]]
+
+
 @login_required
 @require_GET
 def review_queue(request):
@@ -200,7 +207,7 @@ def review_queue(request):
     return render(
         request,
         "characters/advancement/review.html",
-        {"cards": review_cards(request, queue), "campaign": None},
+        {"cards": review_cards(request, queue), "campaign": None, "plan_cards": _plan_cards(request, None)},
     )
 
 
@@ -218,7 +225,12 @@ def campaign_review(request, campaign_id):
     return render(
         request,
         "characters/advancement/review.html",
-        {"cards": review_cards(request, queue), "campaign": campaign, "recent": recent},
+        {
+            "cards": review_cards(request, queue),
+            "campaign": campaign,
+            "recent": recent,
+            "plan_cards": _plan_cards(request, campaign),
+        },
     )
 
 
