@@ -77,6 +77,9 @@ def targets(derived: dict, skills_cat: dict) -> list[dict[str, Any]]:
             False,
             {"all", "deflection", "attr:dex"},
         )
+        spell_attr = derived.get("spell_attribute")
+        if "spell" in derived["thresholds"]:  # a caster's spell threshold (W10) moves with its attribute
+            add("spell", "thresholds", derived["thresholds"]["spell"], False, {"all", "spell", f"attr:{spell_attr}"})
     return out
 
 

@@ -48,8 +48,15 @@ Rules where the seed is silent (house defaults, shown to players on the page):
   penalty; counts as two attacks. **Cast a Spell** for a non-caster (Arcane Spark).
 - Feats' modifiers to Deflection, Perception, initiative and attacks stack with the fight's
   (conditions, a raised shield) by the typed rule; Diehard's higher Dying maximum counts.
-- **Spell attack** (bards and wizards, 2 actions): d20 + class proficiency bonus + the
-  class's key attribute vs Deflection; ⌈level/2⌉d6 damage, doubled on a critical hit.
+- **Spell attack** (the classes that cast, ``casts`` in classes.json: bards and wizards; 2 actions):
+  d20 + class proficiency bonus + the casting attribute vs Deflection; ⌈level/2⌉d6 damage, doubled on
+  a critical hit.
+- **Spell against a defense** (W10; 2 actions): "you roll a defense check against the threshold of
+  the effect, such as the spell threshold of whoever cast the spell" (seed): the target rolls the
+  defense the caster names (HD: Spirit) against the caster's spell threshold (``thresholds.spell``,
+  its conditions stacked in); ⌈level/2⌉d6 damage — critical success none, success half (rounded
+  down), failure full, critical failure double (HD, the seed lost the spell chapter). The action
+  form's odds are the target's.
 - **Raise a Shield** (1 action): +2 circumstance bonus to Deflection until the start of
   the fighter's next turn. **Reactive Shield** (feat, reaction): raise it out of turn.
 - **Reactive Strike** (reaction, every fighter): a Strike without the multiple attack
@@ -75,6 +82,7 @@ from rulesets.engine.fields import get_as, is_int, lookup, whole_number
 from rulesets.engine.modifiers import Stacked, stack
 
 from .. import dice as checks
+from ..character import DEFENSES
 from ..state import condition_modifiers
 
 ACTIONS_PER_TURN = 3
@@ -93,8 +101,10 @@ WEAPONS: dict[str, dict[str, Any]] = {
     "longbow": {"name": "Longbow", "die": 8, "attribute": "dex", "agile": False, "ranged": True},
 }
 CLASS_WEAPON = {"fighter": "longsword", "bard": "rapier", "wizard": "staff"}
-SPELLCASTERS = ("bard", "wizard")
 SHIELD_BONUS = 2
+#: The defense a spell's target resists with unless the caster names another (HD: Spirit, the seed's
+#: "a spell reaches for your mind").
+SAVE_DEFAULT = "spirit"
 
 #: Actions that take the reaction (they may be taken on others' turns).
 REACTIONS = ("reactive_strike", "reactive_shield")
@@ -180,13 +190,44 @@ class AscendantCombat(CombatRules):
     def _default_weapon(self, f: Fighter) -> str:
         return lookup(CLASS_WEAPON, f.build.get("class") if isinstance(f.build, dict) else None, "fist")
 
-    def _key_attr(self, f: Fighter) -> str:
-        cls = lookup(
-            self.ctx_of(f).catalogue.get("classes", {}),
-            f.build.get("class") if isinstance(f.build, dict) else "",
+    def _class(self, f: Fighter) -> dict:
+        return (
+            lookup(
+                self.ctx_of(f).catalogue.get("classes", {}),
+                f.build.get("class") if isinstance(f.build, dict) else "",
+            )
+            or {}
         )
-        keys = (cls or {}).get("key_attributes") or ["str"]
+
+    def _key_attr(self, f: Fighter) -> str:
+        keys = self._class(f).get("key_attributes") or ["str"]
         return max(keys, key=lambda a: self._attr(f, a))
+
+    def _spell_attr(self, f: Fighter) -> str:
+        """The attribute the fighter's spells use: the class's ``casts`` (W10), else its key attribute."""
+        casts = self._derived(f).get("spell_attribute")
+        return casts if isinstance(casts, str) else self._key_attr(f)
+
+    def _spell_threshold(self, f: Fighter) -> tuple[int, Stacked]:
+        """The caster's spell threshold (W10, ``derived.thresholds.spell``; a non-caster's spark: 10 +
+        proficiency + its key attribute) with its conditions stacked in, as a threshold it sets."""
+        derived = self._derived(f)
+        base = (derived.get("thresholds") or {}).get("spell")
+        attr = self._spell_attr(f)
+        if not is_int(base):
+            base = 10 + (derived.get("proficiency_bonus", 0) or 0) + self._attr(f, attr)
+        stacked = stack(self._cond_mods(f, {"all", "spell", f"attr:{attr}"}))
+        return base + stacked["total"], stacked
+
+    def _defense_check(self, f: Fighter, defense: str) -> tuple[int, Stacked]:
+        """A defense check of ``f`` (d20 + the defense), its feats' and conditions' modifiers stacked."""
+        attr = DEFENSES.get(defense, "str")
+        base, mods = self._feat_part(
+            f, f"defense.{defense}", (self._derived(f).get("defenses") or {}).get(defense, 0) or 0
+        )
+        mods += self._cond_mods(f, {"all", "defense", f"defense.{defense}", f"attr:{attr}"})
+        stacked = stack(mods)
+        return base + stacked["total"], stacked
 
     def _attack(
         self, f: Fighter, attr: str, *, attacks: int = 0, agile: bool = False, tag: str = "attack"
@@ -392,6 +433,34 @@ class AscendantCombat(CombatRules):
             reaction=reaction,
         )
 
+    def _spell_save_spec(self, actor: Fighter, fighters: list[Fighter], dice: int) -> ActionSpec:
+        """Cast a Spell that a defense resists (the seed: "you roll a defense check against the
+        threshold of the effect, such as the spell threshold of whoever cast the spell"): the odds are
+        the target's defense check against the caster's spell threshold."""
+        threshold, _ = self._spell_threshold(actor)
+        foes = [f for f in self._opponents(actor, fighters) if self.cannot_act(f)[1] != "ascendant.dead"]
+        odds = None
+        if foes:
+            modifier, stacked = self._defense_check(foes[0], SAVE_DEFAULT)
+            odds = self._request(foes[0], modifier, stacked, threshold, f"defense.{SAVE_DEFAULT}")
+        return ActionSpec(
+            id="cast_spell_save",
+            label="Cast a Spell (defense)",
+            cost=f"2 actions ({dice}d6 damage; the target rolls a defense against spell threshold "
+            f"{threshold}: critical success none, success half, failure full, critical failure double)",
+            target="enemy",
+            params=[
+                {
+                    "id": "defense",
+                    "label": "Defense",
+                    "kind": "choice",
+                    "default": SAVE_DEFAULT,
+                    "options": [{"id": d, "label": d.title()} for d in DEFENSES],
+                }
+            ],
+            odds=odds,
+        )
+
     def _specs(
         self, actor: Fighter, fighters: list[Fighter], es: dict, current: int | None
     ) -> list[ActionSpec]:
@@ -432,8 +501,9 @@ class AscendantCombat(CombatRules):
             spec.cost = "3 actions (a Strike at every enemy still standing; counts as two attacks)"
             spec.target = None
             specs.append((spec, 3))
-        if (actor.build or {}).get("class") in SPELLCASTERS or "cast_spell" in feats:
-            key = self._key_attr(actor)
+        caster = "spell_attribute" in self._derived(actor)
+        if caster or "cast_spell" in feats:
+            key = self._spell_attr(actor)
             modifier, stacked = self._attack(actor, key, tag="spell")
             foes = self._opponents(actor, fighters)
             threshold = (
@@ -454,6 +524,7 @@ class AscendantCombat(CombatRules):
                     2,
                 )
             )
+            specs.append((self._spell_save_spec(actor, fighters, dice), 2))
         free = ActionSpec(
             id="free_action",
             label="Free action (speak, release, drop)",
@@ -659,6 +730,15 @@ class AscendantCombat(CombatRules):
             target = self._target(action, actor, fighters)
             self._spell(out, actor, target, roller, spent=spent)
             combat["attacks"] = combat.get("attacks", 0) + 1
+        elif aid == "cast_spell_save":
+            target = self._target(action, actor, fighters)
+            defense = action.get("defense") or SAVE_DEFAULT
+            if defense not in DEFENSES:
+                raise CombatRefused(
+                    "ascendant.unknown_defense",
+                    f"The target resists with one of: {', '.join(d.title() for d in DEFENSES)}.",
+                )
+            self._spell_save(out, actor, target, defense, roller, spent=spent)
         elif aid == "stride":
             out.log("stride", f"{actor.name} strides ({spent}).", actor.id, cost=cost)
         elif aid in ("raise_shield", "reactive_shield"):
@@ -754,7 +834,7 @@ class AscendantCombat(CombatRules):
             out.log("strike", f"{head} — miss.", actor.id, **data)
 
     def _spell(self, out: Outcome, actor: Fighter, target: Fighter, roller: Roller, *, spent: str) -> None:
-        key = self._key_attr(actor)
+        key = self._spell_attr(actor)
         modifier, stacked = self._attack(actor, key, tag="spell")
         threshold, _ = self._deflection(target)
         request = self._request(actor, modifier, stacked, threshold)
@@ -787,6 +867,49 @@ class AscendantCombat(CombatRules):
             )
         else:
             out.log("spell", f"{head} — miss.", actor.id, **data)
+
+    def _spell_save(
+        self, out: Outcome, actor: Fighter, target: Fighter, defense: str, roller: Roller, *, spent: str
+    ) -> None:
+        """The target's defense check against the caster's spell threshold; damage by its degree."""
+        threshold, _ = self._spell_threshold(actor)
+        modifier, stacked = self._defense_check(target, defense)
+        request = self._request(target, modifier, stacked, threshold, f"defense.{defense}")
+        modifier = request["modifier"]
+        roll = checks.roll(request, roller)
+        outcome = roll["outcome"]
+        head = (
+            f"{actor.name} casts a spell at {target.name} ({spent}): {target.name} rolls {defense.title()} "
+            f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs spell threshold {threshold}: "
+            f"{checks.DEGREE_TEXT[outcome]}"
+        )
+        data: dict[str, Any] = {
+            "target": target.id,
+            "defense": defense,
+            "faces": list(roll["faces"]),
+            "total": roll["total"],
+            "threshold": threshold,
+            "outcome": outcome,
+            "odds": request,
+        }
+        if outcome == "critical_success":
+            out.log("spell", f"{head} — no damage.", actor.id, **data)
+            return
+        dice = roller.roll(self._spell_dice(actor), 6)
+        rolled = sum(dice)
+        damage, how = {
+            "success": (rolled // 2, " ÷2 (success: half)"),
+            "failure": (rolled, ""),
+            "critical_failure": (rolled * 2, " ×2 (critical failure)"),
+        }[outcome]
+        data.update(damage=damage, damage_faces=dice)
+        text = self._apply_damage(out, target, damage) if damage else f"{target.name} takes no damage."
+        out.log(
+            "spell",
+            f"{head} — {damage} damage ({len(dice)}d6 {'+'.join(map(str, dice))}{how}). {text}",
+            actor.id,
+            **data,
+        )
 
     def _gm(self, spec: ActionSpec, action: dict, actor: Fighter) -> Outcome:
         out = Outcome()
