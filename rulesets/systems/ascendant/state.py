@@ -79,8 +79,28 @@ def targets(derived: dict, skills_cat: dict) -> list[dict[str, Any]]:
         )
         spell_attr = derived.get("spell_attribute")
         if "spell" in derived["thresholds"]:  # a caster's spell threshold (W10) moves with its attribute
-            add("spell", "thresholds", derived["thresholds"]["spell"], False, {"all", "spell", f"attr:{spell_attr}"})
+            add(
+                "spell",
+                "thresholds",
+                derived["thresholds"]["spell"],
+                False,
+                {"all", "spell", f"attr:{spell_attr}"},
+            )
     return out
+
+
+#: What being encumbered is (W12, HD): the native condition Clumsy at this value, beside any other.
+ENCUMBERED = {"id": "clumsy", "value": 1, "encumbered": True}
+
+
+def loaded(state: Any, derived: dict) -> Any:
+    """``state`` as the rolls read it: an encumbered character (``derived["encumbered"]``, more Bulk
+    than ``bulk_limit``) is Clumsy 1 as well, a native condition stacked with the others by the typed
+    rule (Clumsy 2 already there: still −2). Never stored, so it ends when the load does."""
+    if not derived.get("encumbered"):
+        return state
+    state = state if isinstance(state, dict) else {}
+    return {**state, "conditions": [*(state.get("conditions") or []), ENCUMBERED]}
 
 
 def condition_modifiers(conditions: dict[str, dict], state: Any, tags: set[str]) -> list[dict[str, Any]]:
@@ -93,6 +113,8 @@ def condition_modifiers(conditions: dict[str, dict], state: Any, tags: set[str])
             continue
         value = entry.get("value", 1) if is_int(entry.get("value", 1)) else 1
         source = cond["name"] + (f" {value}" if cond.get("valued") else "")
+        if entry.get("encumbered"):
+            source += " (encumbered)"
         for mod in cond.get("modifiers", []):
             if mod.get("selector") in tags:
                 amount = mod["per_value"] * value if "per_value" in mod else mod.get("value", 0)
@@ -360,7 +382,10 @@ def labels_for(conditions: dict, state: Any) -> list[str]:
         cond = conditions.get(entry.get("id")) if isinstance(entry, dict) else None
         if cond:
             value = entry.get("value", 1)
-            out.append(f"{cond['name']}{f' {value}' if cond.get('valued') else ''}: {cond.get('text', '')}")
+            why = " (encumbered: more Bulk than you carry)" if entry.get("encumbered") else ""
+            out.append(
+                f"{cond['name']}{f' {value}' if cond.get('valued') else ''}{why}: {cond.get('text', '')}"
+            )
     return out
 
 
@@ -369,6 +394,7 @@ def effects(derived: dict, conditions: dict, state: Any, skills_cat: dict) -> di
     checks: dict[str, Any] = {}
     thresholds: dict[str, int] = {}
     threshold_mods: dict[str, Any] = {}
+    state = loaded(state, derived)
     for target in targets(derived, skills_cat):
         stacked = stack(target["feat_modifiers"] + condition_modifiers(conditions, state, target["tags"]))
         entry = {**stacked, "base": target["base"], "modifier": target["base"] + stacked["total"]}

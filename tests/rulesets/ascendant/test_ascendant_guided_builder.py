@@ -50,7 +50,7 @@ def test_steps_follow_the_rulebook_and_an_error_keeps_a_step_incomplete(client):
         for li in s.root.by_id("builder-sections").find_all("li")
         if li.attrs.get("data-step")
     ]
-    assert steps == ["ancestry", "heritage", "background", "class", "boosts", "skills", "levels"]
+    assert steps == ["ancestry", "heritage", "background", "class", "boosts", "skills", "equipment", "levels"]
     assert s.root.by_id("step-levels").has_class("step-complete")
     # A level-1 feat that is no feat: the level-ups step has the error, and is not complete.
     s.set("/levels/1/feats/general", "no_such_feat").change()

@@ -121,5 +121,149 @@ def test_a_success_halves_the_spell_and_a_critical_success_takes_none(table):
     table.act(1, {"action": "cast_spell_save", "target": 2}, [20])  # Spirit by default; a natural 20
     assert table.log[-1].endswith("critical success — no damage.")
     table.by_id[1].combat["actions"] = 3
-    exc = table.refused("ascendant.unknown_defense", 1, {"action": "cast_spell_save", "target": 2, "defense": "luck"})
+    exc = table.refused(
+        "ascendant.unknown_defense", 1, {"action": "cast_spell_save", "target": 2, "defense": "luck"}
+    )
     assert "Spirit" in exc.message
+
+
+# ------------------------------------------------------------------ W11 money and gear
+
+
+def with_gear(*items: str, armor: str | None = None, **extra) -> dict:
+    return {**WIZARD, "armor": armor, "gear": [{"item": i} for i in items], **extra}
+
+
+def test_you_begin_with_fifteen_golden_pieces_at_any_level():
+    """Seed: "Buy equipment. You begin with 15 golden pieces (gp). Spend them on weapons, armor, and gear"."""
+    r = report(WIZARD).as_dict()
+    assert r["budget"] == {"xp": 0, "gp": 15} and r["spent"] == {"xp": 0, "gp": 0}
+    r = report(with_gear("staff", "dagger", "backpack", "spellbook", armor="padded_armor")).as_dict()
+    # Staff 0, dagger 1, backpack 1, spellbook 1, padded armor 1.
+    assert r["valid"] and r["spent"]["gp"] == 4 and r["remaining"]["gp"] == 11
+    assert RULESET.blank_build("New")["gear"] == []
+
+
+def test_buying_more_than_the_gold_is_budget_exceeded_on_budget_gp():
+    r = report(with_gear("longbow", armor="half_plate")).as_dict()  # 6 + 12 = 18 of 15
+    assert r["spent"]["gp"] == 18 and r["remaining"]["gp"] == -3
+    assert [(e["code"], e["path"]) for e in r["errors"]] == [("budget.exceeded", "/budget/gp")]
+    assert "18 gp but has only 15" in r["errors"][0]["message"]
+    # A campaign's house rule gives more gold; a document's own gp budget is read as given.
+    assert report(with_gear("longbow", armor="half_plate"), settings={"starting_gp": 40}).valid
+    assert report(with_gear("longbow", armor="half_plate", budget={"xp": 0, "gp": 20})).valid
+
+
+def test_an_item_twice_is_two_of_it_and_the_list_says_so():
+    r = report(with_gear("dagger", "dagger", "dagger"))
+    assert r.spent["gp"] == 3
+    assert RULESET.list_allows_duplicates("/gear") and not RULESET.list_allows_duplicates("/lores")
+
+
+@pytest.mark.parametrize(
+    ("gear", "code", "path"),
+    [
+        ([{"item": "lightsaber"}], "skill.unknown", "/gear/0/item"),
+        ([{"item": "fist"}], "skill.unknown", "/gear/0/item"),  # bare hands are never bought
+        ([{"item": 3}], "build.malformed", "/gear/0/item"),
+        (["dagger"], "build.malformed", "/gear/0"),
+        ([{"item": "dagger", "state": "juggled"}], "build.malformed", "/gear/0/state"),
+        ({"item": "dagger"}, "build.malformed", "/gear"),
+    ],
+)
+def test_bad_gear_is_reported_at_its_path(gear, code, path):
+    r = report({**WIZARD, "gear": gear})
+    assert [(e.code, e.path) for e in r.errors] == [(code, path)]
+
+
+def test_a_homebrew_weapon_is_bought_and_a_bad_one_is_reported():
+    blade = {"id": "sunblade", "name": "Sunblade", "price": 9, "bulk": 1, "die": 8, "attribute": "finesse"}
+    r = report(with_gear("sunblade"), homebrew={"weapons": [blade]})
+    assert r.valid and r.spent["gp"] == 9
+    r = report(with_gear("sunblade"), homebrew={"weapons": [{**blade, "price": -1, "bulk": "heavy"}]})
+    assert {(w.code, w.path) for w in r.warnings} >= {
+        ("homebrew.malformed", "/weapons/0/price"),
+        ("homebrew.malformed", "/weapons/0/bulk"),
+    }
+
+
+def test_the_builder_sells_weapons_armor_and_gear_in_the_games_words():
+    sections = {s["id"]: s for s in RULESET.traits(RULESET.context())["sections"]}
+    gear = sections["gear"]
+    assert gear["kind"] == "items" and gear["path"] == "/gear"
+    assert "You begin with 15 golden pieces (gp)" in gear["help"]
+    options = {o["id"]: o for o in gear["options"]}
+    assert "fist" not in options and {"dagger", "longbow", "backpack", "torch"} <= set(options)
+    assert (
+        RULESET.item_summary(options["rapier"]) == "2 gp, Bulk 1; d6, finesse. A duellist's thrusting blade."
+    )
+    assert RULESET.item_summary(options["torch"]) == "free, light. Light for an hour."
+    armor = {o["id"]: o for o in sections["armor"]["options"]}
+    assert armor["full_plate"]["help"] == "15 gp, Bulk 4; heavy armor, +6 Deflection"
+    steps = {
+        st["id"]: st
+        for st in json.loads((ROOT / "rulesets/systems/ascendant/content/builder.json").read_text())["steps"]
+    }
+    assert steps["equipment"]["sections"] == ["armor", "gear"]
+
+
+# ------------------------------------------------------------------ W12 Bulk and the carry limit
+
+
+def test_strength_decides_how_much_weight_you_carry():
+    """Seed: Strength "decides how much weight you carry before it slows you down": bulk_limit = 5 +
+    Strength (the wizard's +0); ten light items make 1 Bulk, fewer weigh nothing."""
+    r = report(with_gear(*["torch"] * 9))
+    assert (r.derived["bulk"], r.derived["bulk_limit"]) == (0, 5) and "encumbered" not in r.derived
+    r = report(with_gear(*["torch"] * 10, "staff", armor="chain_mail"))  # 1 + 1 + 2
+    assert r.derived["bulk"] == 4
+    set_down = {**with_gear("greataxe", "greataxe"), "gear": [{"item": "greataxe", "state": "set_down"}] * 2}
+    assert report(set_down).derived["bulk"] == 0 and report(set_down).spent["gp"] == 4
+
+
+def test_above_the_limit_one_is_encumbered_a_native_clumsy_one():
+    r = report(with_gear("greataxe", "greataxe", "greataxe"))  # Bulk 6 > 5
+    assert r.valid and r.derived["encumbered"] is True
+    plain = report(WIZARD)
+    rolls = {x["id"]: x["request"] for x in RULESET.rollables(WIZARD, plain, {})}
+    heavy = with_gear("greataxe", "greataxe", "greataxe")
+    loaded = {x["id"]: x["request"] for x in RULESET.rollables(heavy, r, {})}
+    assert loaded["skill.acrobatics"]["modifier"] == rolls["skill.acrobatics"]["modifier"] - 1
+    assert loaded["defense.evasion"]["modifier"] == rolls["defense.evasion"]["modifier"] - 1
+    assert loaded["skill.arcana"]["modifier"] == rolls["skill.arcana"]["modifier"]
+    fx = RULESET.state_effects(WIZARD, r, {})
+    assert fx["thresholds"]["deflection"] == r.derived["thresholds"]["deflection"] - 1
+    assert any(label.startswith("Clumsy 1 (encumbered") for label in fx["labels"])
+    # Clumsy 2 already: status penalties do not stack, the worse applies (−2, not −3).
+    fx = RULESET.state_effects(WIZARD, r, {"conditions": [{"id": "clumsy", "value": 2}]})
+    assert fx["thresholds"]["deflection"] == r.derived["thresholds"]["deflection"] - 2
+
+
+def test_above_ten_plus_strength_the_build_is_overloaded_at_the_item_that_crossed():
+    rich = {"xp": 0, "gp": 40}
+    build = with_gear(
+        "greataxe", "greataxe", "greataxe", "greataxe", "greataxe", "dagger", budget=rich
+    )  # Bulk 10
+    assert report({**build, "gear": build["gear"][:5]}).valid
+    build["gear"].insert(5, {"item": "longbow"})
+    r = report(build)
+    assert [(e.code, e.path) for e in r.errors] == [("ascendant.overloaded", "/gear/5")]
+    assert r.errors[0].message.startswith(
+        "Bulk 12 is more than you can carry at all (10 + Strength +0 = 10): with the Longbow you are overloaded."
+    )
+
+
+def test_play_sets_gear_down_and_refuses_picking_up_what_overloads():
+    build = with_gear("greataxe", "greataxe", "greataxe", "greataxe", "greataxe", budget={"xp": 0, "gp": 40})
+    build["gear"].append({"item": "longbow", "state": "set_down"})
+    assert report(build).valid
+    block = RULESET.equipment(build)
+    assert (
+        block["rows"][5]["state_label"] == "Set down"
+        and block["rows"][5]["detail"] == "6 gp, Bulk 2; d8, ranged"
+    )
+    picked, words = RULESET.equipment_change(build, 5, "carried")
+    assert words == "Longbow carried" and build["gear"][5]["state"] == "set_down"  # never mutated
+    assert report(picked).has_error("ascendant.overloaded", "/gear/5")
+    dropped, words = RULESET.equipment_change(build, 0, {"state": "set_down"})
+    assert words == "Greataxe set down" and report(dropped).derived["bulk"] == 8

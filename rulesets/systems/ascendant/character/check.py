@@ -10,6 +10,7 @@ from .attributes import creation_boosts
 from .checking import Check
 from .derive import _derive
 from .feat_slots import feat_effects
+from .gear import gear
 from .levels import levels_object, walk_levels
 from .skills import known_lores, level_one_skills, lores
 from .tables import (
@@ -34,6 +35,7 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     fx = feat_effects(c, level)
     lores(c, fx)
     armor = c.armor()
+    gear(c, armor)
     _derive(
         report.derived,
         c.rules,

@@ -83,7 +83,7 @@ from rulesets.engine.modifiers import Stacked, stack
 
 from .. import dice as checks
 from ..character import DEFENSES
-from ..state import condition_modifiers
+from ..state import condition_modifiers, loaded
 
 ACTIONS_PER_TURN = 3
 
@@ -180,7 +180,7 @@ class AscendantCombat(CombatRules):
         return "", ""
 
     def _cond_mods(self, f: Fighter, tags: set[str]) -> list[dict]:
-        return condition_modifiers(self._conditions(f), f.state, tags)
+        return condition_modifiers(self._conditions(f), loaded(f.state, self._derived(f)), tags)
 
     def _weapon_attr(self, f: Fighter, weapon: dict) -> str:
         if weapon["attribute"] == "finesse":
@@ -1002,6 +1002,8 @@ class AscendantCombat(CombatRules):
             cond = lookup(self._conditions(fighter), c.get("id"))
             if cond:
                 status.append(cond["name"].lower() + (f" {c.get('value', 1)}" if cond.get("valued") else ""))
+        if derived.get("encumbered"):
+            status.append("encumbered (clumsy 1)")
         if combat.get("shield_raised"):
             status.append("shield raised")
         return {"stats": stats, "status": status}
