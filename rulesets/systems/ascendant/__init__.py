@@ -284,12 +284,14 @@ class AscendantRuleset(Ruleset):
         gear = build.get("gear") if isinstance(build, dict) else None
         if not isinstance(gear, list):
             return None
-        items = gear_rules.items_of(self.context_of(None, ctx).catalogue)
-        rows = []
+        ctx = self.context_of(None, ctx)
+        items = {**gear_rules.items_of(ctx.catalogue), **gear_rules.weapon_table(ctx)}
+        rows: list[dict[str, Any]] = []
         for i, entry in enumerate(gear):
             if not isinstance(entry, dict):
                 continue
-            item = items.get(entry.get("item")) if isinstance(entry.get("item"), str) else None
+            item_id = entry.get("item")
+            item = items.get(item_id) if isinstance(item_id, str) else None
             state = entry.get("state", "carried")
             rows.append(
                 {

@@ -466,16 +466,41 @@ def initial(derived: dict, house: dict) -> dict[str, Any]:
     }
 
 
-def sections(derived: dict, state: Any, conditions: dict, house: dict) -> list[dict[str, Any]]:
-    """The sheet's play-state blocks: the pools (Stamina, temporary Stamina, Hero Points) and conditions."""
+def house_words(house: dict, defaults: dict) -> str:
+    """The house defaults the table plays by, said as such (a campaign's change as its house rule):
+    Hero Points, Dying and the multiple attack penalty (RULES.md amendment: "Record as HD")."""
+
+    def whose(*keys: str) -> str:
+        return "house default" if all(house.get(k) == defaults.get(k) for k in keys) else "house rule"
+
+    def sizes(key: str) -> str:
+        value = house.get(key)
+        return "/".join(f"−{n}" for n in value) if isinstance(value, list) else "none"
+
+    return (
+        f"Hero Points: at most {house.get('hero_points_max')}, {house.get('hero_points_start')} at the start "
+        f"of a session ({whose('hero_points_max', 'hero_points_start')}). Dying {house.get('dying_max')} is "
+        f"death ({whose('dying_max')}). Multiple attack penalty {sizes('multiple_attack_penalty')}, agile "
+        f"{sizes('agile_attack_penalty')} ({whose('multiple_attack_penalty', 'agile_attack_penalty')})."
+    )
+
+
+def sections(
+    derived: dict, state: Any, conditions: dict, house: dict, defaults: dict | None = None
+) -> list[dict[str, Any]]:
+    """The sheet's play-state blocks: the pools (Stamina, temporary Stamina, Hero Points), with the
+    house defaults they follow, and conditions."""
     state = state if isinstance(state, dict) else {}
     conds = [c for c in state.get("conditions", []) if isinstance(c, dict)]
     condition_options = [
         {"id": cid, "label": c["name"], "help": c.get("text", ""), "valued": c.get("valued")}
         for cid, c in conditions.items()
     ]
+    pools = _pools(derived, state, conds, house)
+    if defaults is not None:
+        pools["help"] = house_words(house, defaults)
     return [
-        _pools(derived, state, conds, house),
+        pools,
         {
             "id": "conditions",
             "label": "Conditions",
@@ -585,7 +610,13 @@ def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> 
 
 
 def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
-    return sections(report.derived, state, conditions_for(ctx, report.derived), ctx.settings)
+    return sections(
+        report.derived,
+        state,
+        conditions_for(ctx, report.derived),
+        ctx.settings,
+        ctx.tables.get("house") or {},
+    )
 
 
 def state_action(

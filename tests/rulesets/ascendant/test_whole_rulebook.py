@@ -267,3 +267,76 @@ def test_play_sets_gear_down_and_refuses_picking_up_what_overloads():
     assert report(picked).has_error("ascendant.overloaded", "/gear/5")
     dropped, words = RULESET.equipment_change(build, 0, {"state": "set_down"})
     assert words == "Greataxe set down" and report(dropped).derived["bulk"] == 8
+
+
+# ------------------------------------------------------------------ W21 house defaults as data
+
+
+def test_the_weapon_table_and_attack_penalties_are_house_defaults_in_content():
+    """RULES.md W21: "Weapon tables … attack penalties … live in content/ as house defaults"."""
+    house = json.loads((ROOT / "rulesets/systems/ascendant/content/house.json").read_text())
+    assert house["weapon_table"]["longsword"] == {
+        "die": 8,
+        "attribute": "str",
+        "agile": False,
+        "ranged": False,
+    }
+    assert house["multiple_attack_penalty"] == [5, 10] and house["agile_attack_penalty"] == [4, 8]
+    assert (house["dying_max"], house["hero_points_max"], house["hero_points_start"]) == (4, 3, 1)
+    import rulesets.systems.ascendant.combat as combat_module
+
+    assert not hasattr(combat_module, "WEAPONS")  # no constant in code any more
+
+
+def _fighter(fid: int, build: dict, *, npc: bool, settings: dict | None) -> Fighter:
+    """A fighter whose report is the campaign's (its house rules reach the fight through it)."""
+    r = RULESET.validate(build, settings=settings)
+    assert r.valid, r.errors
+    return Fighter(
+        id=fid,
+        name=build["name"],
+        is_npc=npc,
+        group="",
+        build=build,
+        derived=r.derived,
+        state=RULESET.initial_state(build, r),
+        combat={},
+        report=r,
+    )
+
+
+def _fighters(settings: dict | None = None, gear: list | None = None) -> Table:
+    brannoc = json.loads((ROOT / "rulesets/systems/ascendant/content/examples.json").read_text())["build"]
+    if gear is not None:
+        brannoc = {**brannoc, "gear": gear}
+    t = Table(
+        _fighter(1, brannoc, npc=False, settings=settings),
+        _fighter(2, {**YSOLDE, "name": "Cultist"}, npc=True, settings=settings),
+    )
+    t.start([19, 3])
+    t.turn(1)
+    return t
+
+
+def test_a_house_rule_changes_a_weapons_die_and_the_multiple_attack_penalty():
+    plain = _fighters()
+    plain.act(1, {"action": "strike", "target": 2, "weapon": "longsword"}, [15, 5])
+    assert "1d8 5" in plain.log[-1]
+    assert plain.spec(1, "strike").cost == "1 action (2nd attack: −5, house default)"
+    ruled = _fighters({"weapon_table": {"longsword": {"die": 10}}, "multiple_attack_penalty": [3, 6]})
+    ruled.act(1, {"action": "strike", "target": 2, "weapon": "longsword"}, [15, 9])
+    assert "1d10 9" in ruled.log[-1]
+    spec = ruled.spec(1, "strike")
+    assert spec.cost == "1 action (2nd attack: −3, house rule)"
+    assert spec.odds["modifier"] == plain.spec(1, "strike").odds["modifier"] + 2
+
+
+def test_a_fighter_strikes_with_the_weapons_it_carries_or_its_fist():
+    t = _fighters(
+        {"starting_gp": 30},
+        gear=[{"item": "warhammer"}, {"item": "dagger", "state": "set_down"}, {"item": "rope"}],
+    )
+    params = t.spec(1, "strike").params[0]
+    assert [o["id"] for o in params["options"]] == ["fist", "warhammer"] and params["default"] == "warhammer"
+    exc = t.refused("ascendant.unknown_weapon", 1, {"action": "strike", "target": 2, "weapon": "longsword"})
+    assert exc.message == "Brannoc Stonehelm strikes with one of: Fist, Warhammer."

@@ -9,7 +9,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.ruleset import FORMAT
 
 from .common import ATTRIBUTE_LABELS, ATTRIBUTES, FEAT_KINDS
-from .gear import items_of
+from .gear import items_of, weapon_table
 from .tables import Rules, allowed_feats
 
 
@@ -202,7 +202,7 @@ def traits(ctx: Context) -> dict[str, Any]:
                         "help": item_words(item),
                         **{k: item[k] for k in ("price", "bulk", "die", "category") if k in item},
                     }
-                    for iid, item in items_of(cat).items()
+                    for iid, item in {**items_of(cat), **_bought_weapons(ctx)}.items()
                 ],
                 "entry_fields": [
                     {
@@ -283,3 +283,8 @@ def item_words(item: dict[str, Any]) -> str:
         head += f"; {item['category']} armor, +{item.get('bonus', 0)} Deflection"
     text = item.get("text")
     return f"{head}. {text}" if text else head
+
+
+def _bought_weapons(ctx: Context) -> dict[str, dict[str, Any]]:
+    """The weapons one may buy, with their numbers from the house table (``gear.weapon_table``)."""
+    return {wid: w for wid, w in weapon_table(ctx).items() if not w.get("unarmed")}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine.context import Context
 from rulesets.engine.fields import is_int
 from rulesets.engine.pointer import ptr
 
@@ -49,6 +50,45 @@ def items_of(ctx_catalogue: dict) -> dict[str, dict]:
             if not item.get("unarmed"):
                 out.setdefault(iid, item)
     return out
+
+
+#: A weapon's numbers when neither the house table nor its entry gives them: a fist's.
+_PLAIN_WEAPON = {"die": 4, "attribute": "str", "agile": False, "ranged": False}
+_NUMBERS = tuple(_PLAIN_WEAPON)
+
+
+def _weapon_numbers(numbers: Any) -> dict[str, Any]:
+    """The well-formed numbers of a weapon (a house rule or an entry may hold anything)."""
+    if not isinstance(numbers, dict):
+        return {}
+    out: dict[str, Any] = {}
+    die = numbers.get("die")
+    if is_int(die) and 2 <= die <= 100:
+        out["die"] = die
+    if numbers.get("attribute") in ("str", "dex", "finesse"):
+        out["attribute"] = numbers["attribute"]
+    for key in ("agile", "ranged"):
+        if isinstance(numbers.get(key), bool):
+            out[key] = numbers[key]
+    return out
+
+
+def weapon_table(ctx: Context) -> dict[str, dict[str, Any]]:
+    """W21: every weapon of the catalogue (``weapons.json``: name, price, Bulk) with its numbers
+    (die, attack attribute, agile, ranged) from the house table ``weapon_table`` (``house.json``, a
+    campaign overrides any of them as a house rule); a homebrew weapon's own numbers come first.
+    Once per context (``Context.memo``)."""
+
+    def table() -> dict[str, dict[str, Any]]:
+        house = ctx.settings.get("weapon_table")
+        house = house if isinstance(house, dict) else {}
+        out = {}
+        for wid, entry in ctx.catalogue.get("weapons", {}).items():
+            own = _weapon_numbers(entry) if entry.get("homebrew") else {}
+            out[wid] = {**entry, **_PLAIN_WEAPON, **_weapon_numbers(house.get(wid)), **own}
+        return out
+
+    return ctx.memo("ascendant.weapon_table", table)
 
 
 def gear(c: Check, armor: dict | None) -> None:
@@ -85,7 +125,7 @@ def gear(c: Check, armor: dict | None) -> None:
                     f"{item_id!r} is not a weapon or gear here; buy one of {_few(list(items), names=items)}.",
                 )
             continue
-        name = _label(item, item_id)
+        name = _label(item, str(item_id))
         price = item.get("price", 0)
         if is_int(price) and price > 0:
             report.charge("gp", price, path=path, label=name)

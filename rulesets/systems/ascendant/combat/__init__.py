@@ -33,12 +33,15 @@ Rules where the seed is silent (house defaults, shown to players on the page):
 - **Strike** (1 action): d20 + class proficiency bonus + Strength (Dexterity for finesse
   and ranged weapons, the better of the two for finesse) vs the target's Deflection, with
   conditions stacked on both sides (frightened on the attacker, off-guard on the target…).
-  **Multiple attack penalty** (untyped): the 2nd attack of a turn −5, the 3rd and later
+  **Multiple attack penalty** (untyped; house defaults ``multiple_attack_penalty`` and
+  ``agile_attack_penalty`` in house.json, W21): the 2nd attack of a turn −5, the 3rd and later
   −10 (agile weapons −4/−8); reactions ignore it. Degrees: critical success = critical
   hit, success = hit, failures miss; natural 20/1 shift the degree (``dice.degree``).
 - **Damage** (HD): one weapon die + Strength for melee weapons (ranged: the die alone),
-  at least 1; a critical hit doubles the total. The weapon table is below (builds list no
-  weapons: the class suggests one, the player picks any).
+  at least 1; a critical hit doubles the total. The weapon table is data (W21): the catalogue
+  ``weapons.json`` with the house table ``weapon_table`` (house.json; a campaign's house rule changes
+  any weapon's die, attribute, agile or ranged). A fighter strikes with the weapons its build carries
+  (``gear``) or its fist; a build carrying none (an NPC) picks any; the class's ``weapon`` comes first.
 - Feats grant actions through their effects (``{"kind": "action", "action": ...}``, listed in
   ``derived["actions"]``), so a homebrew feat may grant them too:
   **Power Attack** (2 actions): a Strike with one extra weapon die; counts as two
@@ -84,27 +87,11 @@ from rulesets.engine.modifiers import Stacked, stack
 from .. import dice as checks
 from ..character import DEFENSES
 from ..state import condition_modifiers, loaded
+from .spells import SAVE_DEFAULT, SpellsMixin
+from .weapons import WeaponsMixin
 
 ACTIONS_PER_TURN = 3
 
-#: HD weapon table: damage die, attack attribute ("str", "dex" or "finesse"), agile, ranged.
-WEAPONS: dict[str, dict[str, Any]] = {
-    "fist": {"name": "Fist", "die": 4, "attribute": "str", "agile": True, "ranged": False},
-    "dagger": {"name": "Dagger", "die": 4, "attribute": "finesse", "agile": True, "ranged": False},
-    "shortsword": {"name": "Shortsword", "die": 6, "attribute": "finesse", "agile": True, "ranged": False},
-    "rapier": {"name": "Rapier", "die": 6, "attribute": "finesse", "agile": False, "ranged": False},
-    "staff": {"name": "Staff", "die": 6, "attribute": "str", "agile": False, "ranged": False},
-    "longsword": {"name": "Longsword", "die": 8, "attribute": "str", "agile": False, "ranged": False},
-    "warhammer": {"name": "Warhammer", "die": 8, "attribute": "str", "agile": False, "ranged": False},
-    "greataxe": {"name": "Greataxe", "die": 12, "attribute": "str", "agile": False, "ranged": False},
-    "shortbow": {"name": "Shortbow", "die": 6, "attribute": "dex", "agile": False, "ranged": True},
-    "longbow": {"name": "Longbow", "die": 8, "attribute": "dex", "agile": False, "ranged": True},
-}
-CLASS_WEAPON = {"fighter": "longsword", "bard": "rapier", "wizard": "staff"}
-SHIELD_BONUS = 2
-#: The defense a spell's target resists with unless the caster names another (HD: Spirit, the seed's
-#: "a spell reaches for your mind").
-SAVE_DEFAULT = "spirit"
 
 #: Actions that take the reaction (they may be taken on others' turns).
 REACTIONS = ("reactive_strike", "reactive_shield")
@@ -118,7 +105,7 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-class AscendantCombat(CombatRules):
+class AscendantCombat(WeaponsMixin, SpellsMixin, CombatRules):
     def __init__(self, ruleset):
         super().__init__(ruleset)
 
@@ -187,9 +174,6 @@ class AscendantCombat(CombatRules):
             return "dex" if self._attr(f, "dex") > self._attr(f, "str") else "str"
         return weapon["attribute"]
 
-    def _default_weapon(self, f: Fighter) -> str:
-        return lookup(CLASS_WEAPON, f.build.get("class") if isinstance(f.build, dict) else None, "fist")
-
     def _class(self, f: Fighter) -> dict:
         return (
             lookup(
@@ -203,32 +187,6 @@ class AscendantCombat(CombatRules):
         keys = self._class(f).get("key_attributes") or ["str"]
         return max(keys, key=lambda a: self._attr(f, a))
 
-    def _spell_attr(self, f: Fighter) -> str:
-        """The attribute the fighter's spells use: the class's ``casts`` (W10), else its key attribute."""
-        casts = self._derived(f).get("spell_attribute")
-        return casts if isinstance(casts, str) else self._key_attr(f)
-
-    def _spell_threshold(self, f: Fighter) -> tuple[int, Stacked]:
-        """The caster's spell threshold (W10, ``derived.thresholds.spell``; a non-caster's spark: 10 +
-        proficiency + its key attribute) with its conditions stacked in, as a threshold it sets."""
-        derived = self._derived(f)
-        base = (derived.get("thresholds") or {}).get("spell")
-        attr = self._spell_attr(f)
-        if not is_int(base):
-            base = 10 + (derived.get("proficiency_bonus", 0) or 0) + self._attr(f, attr)
-        stacked = stack(self._cond_mods(f, {"all", "spell", f"attr:{attr}"}))
-        return base + stacked["total"], stacked
-
-    def _defense_check(self, f: Fighter, defense: str) -> tuple[int, Stacked]:
-        """A defense check of ``f`` (d20 + the defense), its feats' and conditions' modifiers stacked."""
-        attr = DEFENSES.get(defense, "str")
-        base, mods = self._feat_part(
-            f, f"defense.{defense}", (self._derived(f).get("defenses") or {}).get(defense, 0) or 0
-        )
-        mods += self._cond_mods(f, {"all", "defense", f"defense.{defense}", f"attr:{attr}"})
-        stacked = stack(mods)
-        return base + stacked["total"], stacked
-
     def _attack(
         self, f: Fighter, attr: str, *, attacks: int = 0, agile: bool = False, tag: str = "attack"
     ) -> tuple[int, Stacked]:
@@ -236,8 +194,8 @@ class AscendantCombat(CombatRules):
         base = self._derived(f).get("proficiency_bonus", 0) or 0
         mods = self._feat_part(f, "attack", 0)[1] + self._cond_mods(f, {"all", "attack", tag, f"attr:{attr}"})
         if attacks >= 1:
-            step = min(attacks, 2)
-            penalty = (-4 if agile else -5) * step
+            sizes = self._attack_penalties(f, agile)
+            penalty = -sizes[min(attacks, len(sizes)) - 1] if sizes else 0
             mods.append(
                 {
                     "value": penalty,
@@ -254,7 +212,7 @@ class AscendantCombat(CombatRules):
         )
         mods += self._cond_mods(f, {"all", "deflection", "attr:dex"})
         if (f.combat or {}).get("shield_raised"):
-            mods.append({"value": SHIELD_BONUS, "type": "circumstance", "source": "raised shield"})
+            mods.append({"value": self._shield_bonus(f), "type": "circumstance", "source": "raised shield"})
         stacked = stack(mods)
         return base + stacked["total"], stacked
 
@@ -392,8 +350,9 @@ class AscendantCombat(CombatRules):
         attacks: int,
         reaction: bool = False,
     ) -> ActionSpec:
+        weapons = self._weapons(actor)
         weapon_id = self._default_weapon(actor)
-        weapon = WEAPONS[weapon_id]
+        weapon = weapons[weapon_id]
         modifier, stacked = self._attack(
             actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"]
         )
@@ -416,13 +375,18 @@ class AscendantCombat(CombatRules):
                         + (", finesse" if w["attribute"] == "finesse" else "")
                         + ")",
                     }
-                    for wid, w in WEAPONS.items()
+                    for wid, w in weapons.items()
                 ],
             }
         ]
         cost_text = "reaction" if reaction else f"{cost} action{'s' if cost > 1 else ''}"
         if attacks and not reaction:
-            cost_text += f" ({_ordinal(attacks + 1)} attack: −{min(attacks, 2) * 5})"
+            agile = bool(weapon["agile"])
+            sizes = self._attack_penalties(actor, agile)
+            size = sizes[min(attacks, len(sizes)) - 1] if sizes else 0
+            key = "agile_attack_penalty" if agile else "multiple_attack_penalty"
+            whose = "house default" if sizes == self.ruleset.house_defaults.get(key) else "house rule"
+            cost_text += f" ({_ordinal(attacks + 1)} attack: −{size}, {whose})"
         return ActionSpec(
             id=sid,
             label=label,
@@ -431,34 +395,6 @@ class AscendantCombat(CombatRules):
             params=params,
             odds=self._request(actor, modifier, stacked, threshold),
             reaction=reaction,
-        )
-
-    def _spell_save_spec(self, actor: Fighter, fighters: list[Fighter], dice: int) -> ActionSpec:
-        """Cast a Spell that a defense resists (the seed: "you roll a defense check against the
-        threshold of the effect, such as the spell threshold of whoever cast the spell"): the odds are
-        the target's defense check against the caster's spell threshold."""
-        threshold, _ = self._spell_threshold(actor)
-        foes = [f for f in self._opponents(actor, fighters) if self.cannot_act(f)[1] != "ascendant.dead"]
-        odds = None
-        if foes:
-            modifier, stacked = self._defense_check(foes[0], SAVE_DEFAULT)
-            odds = self._request(foes[0], modifier, stacked, threshold, f"defense.{SAVE_DEFAULT}")
-        return ActionSpec(
-            id="cast_spell_save",
-            label="Cast a Spell (defense)",
-            cost=f"2 actions ({dice}d6 damage; the target rolls a defense against spell threshold "
-            f"{threshold}: critical success none, success half, failure full, critical failure double)",
-            target="enemy",
-            params=[
-                {
-                    "id": "defense",
-                    "label": "Defense",
-                    "kind": "choice",
-                    "default": SAVE_DEFAULT,
-                    "options": [{"id": d, "label": d.title()} for d in DEFENSES],
-                }
-            ],
-            odds=odds,
         )
 
     def _specs(
@@ -651,10 +587,6 @@ class AscendantCombat(CombatRules):
             )
         return target
 
-    def _spell_dice(self, f: Fighter) -> int:
-        level = self._derived(f).get("level", 1)
-        return max(1, ((level if is_int(level) else 1) + 1) // 2)
-
     def perform(
         self,
         action: dict[str, Any],
@@ -747,7 +679,7 @@ class AscendantCombat(CombatRules):
                 combat["reaction"] = False
             out.log(
                 aid,
-                f"{actor.name} raises a shield: +{SHIELD_BONUS} circumstance to Deflection until their "
+                f"{actor.name} raises a shield: +{self._shield_bonus(actor)} circumstance to Deflection until their "
                 f"next turn ({spent}).",
                 actor.id,
                 cost=cost,
@@ -767,13 +699,14 @@ class AscendantCombat(CombatRules):
         return out
 
     def _weapon_of(self, action: dict, actor: Fighter) -> dict:
+        weapons = self._weapons(actor)
         weapon_id = action.get("weapon") or self._default_weapon(actor)
-        if weapon_id not in WEAPONS:
+        if not isinstance(weapon_id, str) or weapon_id not in weapons:
             raise CombatRefused(
                 "ascendant.unknown_weapon",
-                f"Strike with one of: {', '.join(w['name'] for w in WEAPONS.values())}.",
+                f"{actor.name} strikes with one of: {', '.join(w['name'] for w in weapons.values())}.",
             )
-        return WEAPONS[weapon_id]
+        return weapons[weapon_id]
 
     def _apply_damage(self, out: Outcome, target: Fighter, amount: int) -> str:
         state = out.state.get(target.id, target.state)
@@ -832,84 +765,6 @@ class AscendantCombat(CombatRules):
             out.log("strike", f"{head} — {damage} damage ({dice_text}{crit}). {text}", actor.id, **data)
         else:
             out.log("strike", f"{head} — miss.", actor.id, **data)
-
-    def _spell(self, out: Outcome, actor: Fighter, target: Fighter, roller: Roller, *, spent: str) -> None:
-        key = self._spell_attr(actor)
-        modifier, stacked = self._attack(actor, key, tag="spell")
-        threshold, _ = self._deflection(target)
-        request = self._request(actor, modifier, stacked, threshold)
-        modifier = request["modifier"]
-        roll = checks.roll(request, roller)
-        outcome = roll["outcome"]
-        head = (
-            f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
-            f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}"
-        )
-        data = {
-            "target": target.id,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
-        }
-        if outcome in ("success", "critical_success"):
-            dice = roller.roll(self._spell_dice(actor), 6)
-            damage = sum(dice) * (2 if outcome == "critical_success" else 1)
-            data.update(damage=damage, damage_faces=dice)
-            text = self._apply_damage(out, target, damage)
-            crit = " ×2 (critical hit)" if outcome == "critical_success" else ""
-            out.log(
-                "spell",
-                f"{head} — {damage} damage ({len(dice)}d6 {'+'.join(map(str, dice))}{crit}). {text}",
-                actor.id,
-                **data,
-            )
-        else:
-            out.log("spell", f"{head} — miss.", actor.id, **data)
-
-    def _spell_save(
-        self, out: Outcome, actor: Fighter, target: Fighter, defense: str, roller: Roller, *, spent: str
-    ) -> None:
-        """The target's defense check against the caster's spell threshold; damage by its degree."""
-        threshold, _ = self._spell_threshold(actor)
-        modifier, stacked = self._defense_check(target, defense)
-        request = self._request(target, modifier, stacked, threshold, f"defense.{defense}")
-        modifier = request["modifier"]
-        roll = checks.roll(request, roller)
-        outcome = roll["outcome"]
-        head = (
-            f"{actor.name} casts a spell at {target.name} ({spent}): {target.name} rolls {defense.title()} "
-            f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs spell threshold {threshold}: "
-            f"{checks.DEGREE_TEXT[outcome]}"
-        )
-        data: dict[str, Any] = {
-            "target": target.id,
-            "defense": defense,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
-        }
-        if outcome == "critical_success":
-            out.log("spell", f"{head} — no damage.", actor.id, **data)
-            return
-        dice = roller.roll(self._spell_dice(actor), 6)
-        rolled = sum(dice)
-        damage, how = {
-            "success": (rolled // 2, " ÷2 (success: half)"),
-            "failure": (rolled, ""),
-            "critical_failure": (rolled * 2, " ×2 (critical failure)"),
-        }[outcome]
-        data.update(damage=damage, damage_faces=dice)
-        text = self._apply_damage(out, target, damage) if damage else f"{target.name} takes no damage."
-        out.log(
-            "spell",
-            f"{head} — {damage} damage ({len(dice)}d6 {'+'.join(map(str, dice))}{how}). {text}",
-            actor.id,
-            **data,
-        )
 
     def _gm(self, spec: ActionSpec, action: dict, actor: Fighter) -> Outcome:
         out = Outcome()
