@@ -87,3 +87,16 @@ def test_ascendant_offers_only_what_the_earlier_picks_allow(client):
 )
 def test_the_verdict_and_the_submit_button_always_agree(client, build, ready, heading):
     check_verdict(client, "ascendant", build, ready, heading)
+
+
+def test_the_builder_offers_other_classes_dedications_and_sells_gear_in_gp(client):
+    """W13: a bard is offered the Wizard's and the Fighter's Dedications, never the Bard's own; W11:
+    the Equipment step sells weapons and gear by price and Bulk, and buying too much says so in gp."""
+    _, _, s = session_with(client, "ascendant", demo("lirael"))
+    dedications = options_of(s, "/levels/1/feats/archetype")
+    assert {"wizard_dedication", "fighter_dedication", "scout_dedication"} <= set(dedications)
+    assert "bard_dedication" not in dedications
+    gear = options_of(s, "/gear/-")
+    assert {"dagger", "longbow", "backpack"} <= set(gear) and "fist" not in gear
+    text = s.root.by_id("sec-gear").text
+    assert "You begin with 15 golden pieces (gp)" in text and "6 gp, Bulk 2; d8, ranged" in text

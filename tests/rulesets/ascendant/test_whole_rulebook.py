@@ -3,6 +3,7 @@ words (seed 002, "Game Basics") and the shared worked example (examples/ascendan
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -340,3 +341,67 @@ def test_a_fighter_strikes_with_the_weapons_it_carries_or_its_fist():
     assert [o["id"] for o in params["options"]] == ["fist", "warhammer"] and params["default"] == "warhammer"
     exc = t.refused("ascendant.unknown_weapon", 1, {"action": "strike", "target": 2, "weapon": "longsword"})
     assert exc.message == "Brannoc Stonehelm strikes with one of: Fist, Warhammer."
+
+
+# ------------------------------------------------------------------ W13 a second Class Proficiency
+
+
+def _lirael_learns(*feats: str) -> dict:
+    """Lirael (bard 5) with her archetype feats at levels 1, 2 and 4 replaced."""
+    build = copy.deepcopy(LIRAEL)
+    for n, fid in zip(("1", "2", "4"), feats, strict=True):
+        build["levels"][n]["feats"]["archetype"] = fid
+    return build
+
+
+def test_a_character_can_hold_more_than_one_class_proficiency():
+    """Seed: "A character can hold more than one Class Proficiency, by learning a second class through
+    an archetype." Trained at the Dedication (1), still Trained at 2 (never above the level's Class
+    Proficiency, Trained), Expert at 4; her key skill Arcana trained."""
+    r = report(_lirael_learns("wizard_dedication", "basic_arcana", "advanced_arcana"))
+    assert r.valid, r.errors
+    assert r.derived["class_proficiencies"] == [
+        {"class": "bard", "name": "Bard", "rank": "expert", "source": "class"},
+        {"class": "wizard", "name": "Wizard", "rank": "expert", "source": "Student of the Arcane"},
+    ]
+    assert r.derived["skill_ranks"]["arcana"] == "trained"
+    assert r.derived["thresholds"]["spell"] == 19  # she casts as a bard: Charisma is the better
+    at_two = report({**_lirael_learns("wizard_dedication", "basic_arcana", "advanced_arcana"), "level": 2})
+    assert at_two.derived["class_proficiencies"][1]["rank"] == "trained"
+
+
+def test_a_class_is_not_learned_twice_by_its_own_members():
+    r = report(_lirael_learns("bard_dedication", "basic_muse", "advanced_muse"))
+    assert ("ascendant.feat_prerequisite_missing", "/levels/1/feats/archetype") in [
+        (e.code, e.path) for e in r.errors
+    ]
+    assert "A Bard already holds the Bard's Class Proficiency" in r.errors[0].message
+
+
+def test_a_second_class_brings_its_armor_and_its_spells():
+    strong = {
+        **copy.deepcopy(WIZARD),
+        "boosts": {**WIZARD["boosts"], "ancestry": ["int", "str"], "free": ["int", "dex", "con", "str"]},
+        "armor": "chain_mail",
+        "levels": {"1": {"feats": {"archetype": "fighter_dedication"}}},
+    }
+    plain = report({**strong, "levels": {}})
+    fighter = report(strong)
+    assert fighter.derived["thresholds"]["deflection"] == plain.derived["thresholds"]["deflection"] + 2
+    assert fighter.derived["skill_ranks"]["athletics"] == "trained"
+    caster = {
+        **copy.deepcopy(WIZARD),
+        "class": "fighter",
+        "boosts": {**WIZARD["boosts"], "class": "str"},
+        "levels": {"1": {"feats": {"archetype": "wizard_dedication"}}},
+    }
+    r = report(caster)
+    assert r.derived["attributes"]["int"] == 3 and r.derived["thresholds"]["spell"] == 10 + 2 + 3
+    assert "spell" not in report({**caster, "levels": {}}).derived["thresholds"]
+
+
+def test_the_builder_offers_no_dedication_to_ones_own_class():
+    sections = {s["id"]: s for s in RULESET.traits(RULESET.context())["sections"]}
+    feats = sections["levels"]["data"]["feats"]
+    assert feats["wizard_dedication"]["teaches"] == "wizard"
+    assert "wizard_dedication" in sections["levels"]["data"]["levels"][0]["feats"]["archetype"]

@@ -107,3 +107,14 @@ def test_the_cli_reports_the_new_derived_keys(tmp_path):
         True,
     )
     assert line["derived"]["thresholds"]["spell"] == 16
+
+
+def test_the_sheet_lists_both_class_proficiencies(client, table):
+    from tests.rulesets.ascendant.test_whole_rulebook import _lirael_learns
+
+    character = character_at_table(
+        table, "ascendant", build=_lirael_learns("wizard_dedication", "basic_arcana", "advanced_arcana")
+    )
+    client.force_login(table["player"])
+    html = sheet(client, character)
+    assert stat(html, "class_proficiency") == "Expert (Bard); Expert (Wizard, Student of the Arcane)"

@@ -53,6 +53,7 @@ def traits(ctx: Context) -> dict[str, Any]:
             out.append(option)
         return out
 
+    archetypes = cat.get("archetypes", {})
     feats = {
         fid: {
             "label": f.get("name", fid),
@@ -72,6 +73,14 @@ def traits(ctx: Context) -> dict[str, Any]:
                 )
                 if k in f
             },
+            # W13: the class an archetype's feat teaches (its Dedication is no option for that class).
+            **(
+                {"teaches": archetypes[f["archetype"]]["teaches"]}
+                if isinstance(f.get("archetype"), str)
+                and isinstance(archetypes.get(f["archetype"]), dict)
+                and archetypes[f["archetype"]].get("teaches")
+                else {}
+            ),
         }
         for fid, f in cat.get("feats", {}).items()
     }
