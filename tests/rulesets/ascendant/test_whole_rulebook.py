@@ -405,3 +405,8 @@ def test_the_builder_offers_no_dedication_to_ones_own_class():
     feats = sections["levels"]["data"]["feats"]
     assert feats["wizard_dedication"]["teaches"] == "wizard"
     assert "wizard_dedication" in sections["levels"]["data"]["levels"][0]["feats"]["archetype"]
+
+
+def test_an_empty_dedication_slot_never_suggests_ones_own_class():
+    warning = next(w for w in report(WIZARD).warnings if w.path == "/levels/1/feats/archetype")
+    assert "Wizard Dedication" not in warning.message and "Dedication" in warning.message
