@@ -410,3 +410,20 @@ def test_the_builder_offers_no_dedication_to_ones_own_class():
 def test_an_empty_dedication_slot_never_suggests_ones_own_class():
     warning = next(w for w in report(WIZARD).warnings if w.path == "/levels/1/feats/archetype")
     assert "Wizard Dedication" not in warning.message and "Dedication" in warning.message
+
+
+def test_the_encounter_counts_an_encumbered_fighter_clumsy():
+    light = _fighters({"starting_gp": 40})
+    heavy = _fighters(
+        {"starting_gp": 40}, gear=[{"item": "greataxe"}] * 5
+    )  # full plate 4 + 10 = 14 > 5 + Str
+    assert heavy.by_id[1].derived["encumbered"] and not light.by_id[1].derived.get("encumbered")
+    status = RULES.summary(heavy.by_id[1], {})["status"]
+    assert "encumbered (clumsy 1)" in status
+
+    def deflection(t: Table) -> int:
+        return int(
+            next(s["value"] for s in RULES.summary(t.by_id[1], {})["stats"] if s["key"] == "deflection")
+        )
+
+    assert deflection(heavy) == deflection(light) - 1
