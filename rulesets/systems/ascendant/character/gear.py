@@ -91,17 +91,32 @@ def weapon_table(ctx: Context) -> dict[str, dict[str, Any]]:
     return ctx.memo("ascendant.weapon_table", table)
 
 
+def _armor_load(c: Check, armor: dict) -> tuple[str, int, int]:
+    """(name, price in gp, Bulk in tenths) of a suit of armor, once per context and armor."""
+    key = ("ascendant.armor_load", armor.get("id"))
+    found = c.ctx.cache.get(key)
+    if found is not None:
+        return found
+    price = armor.get("price", 0)
+    return c.ctx.memo(
+        key,
+        lambda: (
+            _label(armor, str(armor.get("id"))),
+            price if is_int(price) and price > 0 else 0,
+            bulk_tenths(armor.get("bulk")),
+        ),
+    )
+
+
 def gear(c: Check, armor: dict | None) -> None:
     """Price the armor and the gear in gp, weigh what is carried, and say whether it is too much."""
     report, build = c.report, c.build
     steps: list[tuple[str, int, str]] = []  # (path, tenths carried after it, its name)
     tenths = 0
     if armor is not None:
-        name = _label(armor, str(build.get("armor")))
-        price = armor.get("price", 0)
-        if is_int(price) and price > 0:
+        name, price, tenths = _armor_load(c, armor)
+        if price:
             report.charge("gp", price, path="/armor", label=name)
-        tenths += bulk_tenths(armor.get("bulk"))
         steps.append(("/armor", tenths, name))
     raw = build.get("gear")
     if raw is not None and not isinstance(raw, list):

@@ -32,18 +32,35 @@ def _level_of(path: str) -> int:
     return int(parts[2]) if len(parts) > 2 and parts[1] == "levels" and parts[2].isdigit() else 0
 
 
+def _teaching(c: Check) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """(archetype id, class it teaches, its Dedication, the archetype) of every archetype that teaches a
+    class, once per context (``Context.memo``): most builds hold none of their Dedications."""
+    found = c.ctx.cache.get("ascendant.teaching")
+    if found is not None:
+        return found
+
+    def table() -> list[tuple[str, str, str, dict[str, Any]]]:
+        return [
+            (aid, a["teaches"], a["dedication"], a)
+            for aid, a in c.cat.get("archetypes", {}).items()
+            if isinstance(a.get("teaches"), str) and isinstance(a.get("dedication"), str)
+        ]
+
+    return c.ctx.memo("ascendant.teaching", table)
+
+
 def second_classes(c: Check, level: int) -> list[dict[str, Any]]:
     """The classes the character learned through archetypes, each ``{"class", "archetype", "rank"
     (rank index)}``; their key skills trained. Run after the levels are walked, before deriving."""
-    archetypes = c.cat.get("archetypes", {})
-    if not c.held or not any(a.get("teaches") for a in archetypes.values()):
+    held = c.held
+    teaching = _teaching(c)
+    if not held or not any(dedication in held for _, _, dedication, _ in teaching):
         return []
     feats, classes = c.cat.get("feats", {}), c.cat.get("classes", {})
     own = c.klass.get("id") if c.klass else None
     out = []
-    for aid, archetype in archetypes.items():
-        taught, dedication = archetype.get("teaches"), archetype.get("dedication")
-        if not isinstance(taught, str) or not isinstance(dedication, str) or dedication not in c.held:
+    for aid, taught, dedication, archetype in teaching:
+        if dedication not in held:
             continue
         klass = classes.get(taught)
         if klass is None:
