@@ -36,7 +36,11 @@ Keys (all ids are catalogue ids from ``content/*.json`` or the campaign's homebr
     one id each; the heritage must belong to the ancestry. ``null`` or absent
     means "not chosen yet" (``ascendant.level_choices_missing``).
 ``armor``
-    optional armor id (``null`` = unarmored); feeds Deflection only.
+    optional armor id (``null`` = unarmored); feeds Deflection, costs its price in gp, weighs its Bulk.
+``gear``
+    optional list of the weapons and gear bought (W11, character/gear.py): ``[{"item": "dagger"},
+    {"item": "torch", "state": "set_down"}]``, an item twice is two of it. Each costs its ``price`` in
+    gp (``budget.gp``, the house rule ``starting_gp``, 15); a carried one weighs its Bulk (W12).
 ``boosts``
     the creation boosts, each +1: ``ancestry`` — the ancestry's fixed boosts plus
     its free ones (a human lists two different attributes; a dwarf lists con and
@@ -113,18 +117,21 @@ ruleset's own: ``ascendant.too_many_skills`` (more level-1 skills than the class
 gives), ``ascendant.heritage_mismatch``, ``ascendant.choice_not_due`` (a skill
 increase at a level without one), ``ascendant.history_changed`` (an advancement
 changed a choice of an already-approved level, see ``check_advancement``), and
-the warning ``ascendant.lore_slots_unused``. Unknown ids are ``skill.unknown``
+the warning ``ascendant.lore_slots_unused``, and ``ascendant.overloaded`` (W12: more Bulk than
+``overload_base`` + Strength; the path is the armor or gear entry that crossed the line). Unknown ids are ``skill.unknown``
 (feats, skills, lores, ancestries, heritages, backgrounds, classes, armor), a feat
 or lore taken twice ``skill.duplicate``, unknown attributes ``attribute.unknown``.
 """
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rulesets.engine import effects as fx
 from rulesets.engine.context import Context
+from rulesets.engine.errors import StateError
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
@@ -132,13 +139,21 @@ from . import character as rules
 from . import dice as dice_rules
 from . import effects
 from . import state as play_rules
+from .character import gear as gear_rules
+from .character.builder import item_words as builder_words
+
+#: A gear entry's states (W12): carried (its Bulk counts) or set down (owned, not carried).
+_GEAR_STATES = {"carried": "Carried", "set_down": "Set down"}
 
 
 class AscendantRuleset(Ruleset):
     slug = "ascendant"
     name = "Ascendant (d20 Game Basics)"
     seed = "002_f9bed0beaa8b4424.txt"
-    currencies = ("xp",)
+    #: XP (awarded, ledgered) and golden pieces (W11: the house rule ``starting_gp``, 15 at any level,
+    #: priced but not awarded or booked: the seed has no wealth table; a document's ``budget.gp`` wins).
+    currencies = ("xp", "gp")
+    awardable = ("xp",)
     known_keys = frozenset(
         {
             "level",
@@ -147,13 +162,17 @@ class AscendantRuleset(Ruleset):
             "background",
             "class",
             "armor",
+            "gear",
             "boosts",
             "skills",
             "lores",
             "levels",
         }
     )
-    homebrew_kinds = ("feats", "ancestries", "heritages", "backgrounds", "lores")
+    homebrew_kinds = ("feats", "ancestries", "heritages", "backgrounds", "lores", "weapons", "armor", "gear")
+    #: Two daggers, two torches: the gear list may hold one item twice (W11).
+    duplicate_lists = ("/gear",)
+    equipment_key = "gear"
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     # Effects (engine/effects.py, effects.py here): the conditions are the named effects; a custom
     # effect adds to the modifier (untyped) or brings a typed bonus or penalty, stacked by the seed's
@@ -234,6 +253,14 @@ class AscendantRuleset(Ruleset):
     def check(self, build: dict, report: Report, ctx: Context) -> None:
         rules.check(build, report, ctx)
 
+    def budget_of(self, build: dict, ctx: Context, report: Report) -> dict[str, int]:
+        """XP from the document (else the starting budget); gp from the document, else the house rule
+        ``starting_gp`` (W11: "You begin with 15 golden pieces", at any level)."""
+        out = super().budget_of(build, ctx, report)
+        if "gp" not in out and isinstance(ctx.settings.get("starting_gp"), int):
+            out["gp"] = ctx.settings["starting_gp"]
+        return out
+
     def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
         """A level-up keeps what earlier levels chose; see ``build.check_advancement``."""
         rules.check_advancement(old, new, report)
@@ -250,6 +277,55 @@ class AscendantRuleset(Ruleset):
         return rules.check_homebrew_entry(
             kind, entry, path, ranks=self.house_defaults["ranks"], skills=self.catalogue.get("skills", {})
         )
+
+    def equipment(self, build: dict, *, ctx: Context | None = None) -> dict[str, Any] | None:
+        """The sheet's gear (W11, W12): each weapon or item with its price and Bulk, carried or set down
+        (a change the owner makes from the sheet; picking up what overloads is refused by the rules)."""
+        gear = build.get("gear") if isinstance(build, dict) else None
+        if not isinstance(gear, list):
+            return None
+        ctx = self.context_of(None, ctx)
+        items = {**gear_rules.items_of(ctx.catalogue), **gear_rules.weapon_table(ctx)}
+        rows: list[dict[str, Any]] = []
+        for i, entry in enumerate(gear):
+            if not isinstance(entry, dict):
+                continue
+            item_id = entry.get("item")
+            item = items.get(item_id) if isinstance(item_id, str) else None
+            state = entry.get("state", "carried")
+            rows.append(
+                {
+                    "index": i,
+                    "name": self.item_name(entry, items, i),
+                    "state": state if state in gear_rules.STATES else None,
+                    "state_label": _GEAR_STATES.get(state, ""),
+                    "detail": builder_words(item).split(".")[0] if item else "",
+                    "keep": {},
+                    "has_state": item is not None,
+                }
+            )
+        return {"label": "Weapons and gear", "states": list(_GEAR_STATES.items()), "rows": rows}
+
+    def equipment_change(
+        self, build: dict, index: int, change: Any, *, ctx: Context | None = None
+    ) -> tuple[dict, str]:
+        """Carry an item or set it down: a new build (the caller re-validates it, so picking up what
+        would overload the character is refused with ``ascendant.overloaded``)."""
+        state = change.get("state") if isinstance(change, dict) else change
+        gear = build.get("gear") if isinstance(build, dict) else None
+        if not isinstance(gear, list) or not 0 <= index < len(gear) or not isinstance(gear[index], dict):
+            raise StateError("equipment.unknown", "There is no such weapon or item.", f"/gear/{index}")
+        if state not in _GEAR_STATES:
+            raise StateError("equipment.state", "An item is carried or set down.", f"/gear/{index}/state")
+        new = copy.deepcopy(build)
+        new["gear"][index]["state"] = state
+        items = gear_rules.items_of(self.context_of(None, ctx).catalogue)
+        name = self.item_name(gear[index], items, index)
+        return new, f"{name} {_GEAR_STATES[state].lower()}"
+
+    def item_summary(self, option: dict[str, Any]) -> str:
+        """A weapon's, armor's or gear's line in the builder: price, Bulk, its die (builder.py ``item_words``)."""
+        return str(option.get("help") or "") if isinstance(option, dict) else ""
 
     # ------------------------------------------------ dice (dice.py), play state (state.py)
     # The base class's odds, roll, rollables and play-state hooks call these (engine/interfaces.py).

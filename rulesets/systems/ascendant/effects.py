@@ -186,8 +186,8 @@ def signed(value: int) -> str:
 def summary(
     derived: dict[str, Any], rollables: list[dict[str, Any]], thresholds: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    """The party page's headline numbers: level, Deflection (the threshold a blow must reach),
-    Perception and the six defenses (the checks a character rolls against what the world does to
+    """The party page's headline numbers: level, Deflection (the threshold a blow must reach), a
+    caster's spell threshold, Perception and the six defenses (the checks a character rolls against what the world does to
     them), each with the conditions and effects that stand applied."""
     if "defenses" not in derived:
         return []
@@ -201,6 +201,9 @@ def summary(
     out: list[dict[str, Any]] = [{"label": "Level", "value": derived.get("level")}]
     if deflection is not None:
         out.append({"label": "Deflection", "value": deflection})
+    spell = thresholds.get("spell", (derived.get("thresholds") or {}).get("spell"))
+    if spell is not None:  # a caster's: what a foe's defense check must reach against its spells (W10)
+        out.append({"label": "Spell threshold", "value": spell})
     out.append({"label": "Perception", "value": modifier("perception", derived.get("perception"))})
     for name in DEFENSES:
         if name in derived["defenses"]:

@@ -77,7 +77,30 @@ def targets(derived: dict, skills_cat: dict) -> list[dict[str, Any]]:
             False,
             {"all", "deflection", "attr:dex"},
         )
+        spell_attr = derived.get("spell_attribute")
+        if "spell" in derived["thresholds"]:  # a caster's spell threshold (W10) moves with its attribute
+            add(
+                "spell",
+                "thresholds",
+                derived["thresholds"]["spell"],
+                False,
+                {"all", "spell", f"attr:{spell_attr}"},
+            )
     return out
+
+
+#: What being encumbered is (W12, HD): the native condition Clumsy at this value, beside any other.
+ENCUMBERED = {"id": "clumsy", "value": 1, "encumbered": True}
+
+
+def loaded(state: Any, derived: dict) -> Any:
+    """``state`` as the rolls read it: an encumbered character (``derived["encumbered"]``, more Bulk
+    than ``bulk_limit``) is Clumsy 1 as well, a native condition stacked with the others by the typed
+    rule (Clumsy 2 already there: still −2). Never stored, so it ends when the load does."""
+    if not derived.get("encumbered"):
+        return state
+    state = state if isinstance(state, dict) else {}
+    return {**state, "conditions": [*(state.get("conditions") or []), ENCUMBERED]}
 
 
 def condition_modifiers(conditions: dict[str, dict], state: Any, tags: set[str]) -> list[dict[str, Any]]:
@@ -90,6 +113,8 @@ def condition_modifiers(conditions: dict[str, dict], state: Any, tags: set[str])
             continue
         value = entry.get("value", 1) if is_int(entry.get("value", 1)) else 1
         source = cond["name"] + (f" {value}" if cond.get("valued") else "")
+        if entry.get("encumbered"):
+            source += " (encumbered)"
         for mod in cond.get("modifiers", []):
             if mod.get("selector") in tags:
                 amount = mod["per_value"] * value if "per_value" in mod else mod.get("value", 0)
@@ -357,7 +382,10 @@ def labels_for(conditions: dict, state: Any) -> list[str]:
         cond = conditions.get(entry.get("id")) if isinstance(entry, dict) else None
         if cond:
             value = entry.get("value", 1)
-            out.append(f"{cond['name']}{f' {value}' if cond.get('valued') else ''}: {cond.get('text', '')}")
+            why = " (encumbered: more Bulk than you carry)" if entry.get("encumbered") else ""
+            out.append(
+                f"{cond['name']}{f' {value}' if cond.get('valued') else ''}{why}: {cond.get('text', '')}"
+            )
     return out
 
 
@@ -366,6 +394,7 @@ def effects(derived: dict, conditions: dict, state: Any, skills_cat: dict) -> di
     checks: dict[str, Any] = {}
     thresholds: dict[str, int] = {}
     threshold_mods: dict[str, Any] = {}
+    state = loaded(state, derived)
     for target in targets(derived, skills_cat):
         stacked = stack(target["feat_modifiers"] + condition_modifiers(conditions, state, target["tags"]))
         entry = {**stacked, "base": target["base"], "modifier": target["base"] + stacked["total"]}
@@ -437,16 +466,41 @@ def initial(derived: dict, house: dict) -> dict[str, Any]:
     }
 
 
-def sections(derived: dict, state: Any, conditions: dict, house: dict) -> list[dict[str, Any]]:
-    """The sheet's play-state blocks: the pools (Stamina, temporary Stamina, Hero Points) and conditions."""
+def house_words(house: dict, defaults: dict) -> str:
+    """The house defaults the table plays by, said as such (a campaign's change as its house rule):
+    Hero Points, Dying and the multiple attack penalty (RULES.md amendment: "Record as HD")."""
+
+    def whose(*keys: str) -> str:
+        return "house default" if all(house.get(k) == defaults.get(k) for k in keys) else "house rule"
+
+    def sizes(key: str) -> str:
+        value = house.get(key)
+        return "/".join(f"−{n}" for n in value) if isinstance(value, list) else "none"
+
+    return (
+        f"Hero Points: at most {house.get('hero_points_max')}, {house.get('hero_points_start')} at the start "
+        f"of a session ({whose('hero_points_max', 'hero_points_start')}). Dying {house.get('dying_max')} is "
+        f"death ({whose('dying_max')}). Multiple attack penalty {sizes('multiple_attack_penalty')}, agile "
+        f"{sizes('agile_attack_penalty')} ({whose('multiple_attack_penalty', 'agile_attack_penalty')})."
+    )
+
+
+def sections(
+    derived: dict, state: Any, conditions: dict, house: dict, defaults: dict | None = None
+) -> list[dict[str, Any]]:
+    """The sheet's play-state blocks: the pools (Stamina, temporary Stamina, Hero Points), with the
+    house defaults they follow, and conditions."""
     state = state if isinstance(state, dict) else {}
     conds = [c for c in state.get("conditions", []) if isinstance(c, dict)]
     condition_options = [
         {"id": cid, "label": c["name"], "help": c.get("text", ""), "valued": c.get("valued")}
         for cid, c in conditions.items()
     ]
+    pools = _pools(derived, state, conds, house)
+    if defaults is not None:
+        pools["help"] = house_words(house, defaults)
     return [
-        _pools(derived, state, conds, house),
+        pools,
         {
             "id": "conditions",
             "label": "Conditions",
@@ -556,7 +610,13 @@ def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> 
 
 
 def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
-    return sections(report.derived, state, conditions_for(ctx, report.derived), ctx.settings)
+    return sections(
+        report.derived,
+        state,
+        conditions_for(ctx, report.derived),
+        ctx.settings,
+        ctx.tables.get("house") or {},
+    )
 
 
 def state_action(

@@ -140,6 +140,8 @@ def levels(raw: dict, build: dict, report: dict, ui: Any) -> dict:
             return False
         if meta.get("class") and meta["class"] != build.get("class"):
             return False
+        if meta.get("teaches") and meta["teaches"] == build.get("class"):
+            return False  # W13: a class is not learned a second time by its own members
         return f not in granted and taken.get(f, slot) == slot
 
     errors = [e.get("path") or "" for e in report.get("errors") or []]

@@ -110,7 +110,8 @@ def test_the_typical_level_ten_build_is_valid_and_spends_nine_levels_of_xp():
     report = validate(BENCH, phase="approval").as_dict()
     assert report["valid"], report["errors"]
     assert report["warnings"] == []
-    assert report["spent"] == {"xp": 9000} and report["remaining"] == {"xp": 400}
+    # Full plate, 15 gp of the 15 golden pieces (W11).
+    assert report["spent"] == {"xp": 9000, "gp": 15} and report["remaining"] == {"xp": 400, "gp": 0}
     d = report["derived"]
     assert d["class_proficiency"] == "master" and d["attribute_max"] == 6
     assert d["attributes"] == {"str": 6, "dex": 5, "con": 6, "int": 3, "wis": 3, "cha": 2}
@@ -160,7 +161,7 @@ def test_each_level_has_its_proficiency_cap_slots_and_increases(level):
         assert sum(p.endswith(f"/feats/{kind}") for p in missing) == count, kind
     assert sum(p.endswith("/skill_increase") for p in missing) == increases
     assert sum(p.endswith("/attributes") for p in missing) == attribute_levels
-    assert report.as_dict()["spent"] == {"xp": (level - 1) * 1000}
+    assert report.as_dict()["spent"]["xp"] == (level - 1) * 1000
 
 
 def _homebrew_fillers():
@@ -613,7 +614,7 @@ def test_house_rules_override_the_defaults():
     assert report.derived["class_proficiency"] == "expert" and report.derived["attribute_max"] == 5
     # the XP a level costs is a house default too
     report = validate(wizard(level=3, budget={"xp": 1000}), settings={"xp_per_level": 500})
-    assert report.as_dict()["spent"] == {"xp": 1000}
+    assert report.as_dict()["spent"]["xp"] == 1000
 
 
 def test_an_unknown_house_rule_is_a_warning_and_changes_nothing():

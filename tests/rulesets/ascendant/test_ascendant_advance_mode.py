@@ -27,7 +27,7 @@ def _advance(client, slug: str):
 def test_advance_mode_follows_the_rulesets_creation_steps(client):
     _, s = _advance(client, "ascendant")
     steps = [n.attrs["data-step"] for n in s.root.find_all("li") if n.has_class("step-link")]
-    assert steps == ["ancestry", "heritage", "background", "class", "boosts", "skills", "levels"]
+    assert steps == ["ancestry", "heritage", "background", "class", "boosts", "skills", "equipment", "levels"]
     assert s.root.by_id("step-heritage").by_id("sec-heritage") is not None
 
 

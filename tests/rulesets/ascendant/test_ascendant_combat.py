@@ -81,7 +81,10 @@ def test_three_strikes_with_the_multiple_attack_penalty_then_no_actions_left(tab
         "Deflection 14: success — 3 damage (1d6 3). Cultist takes 3 damage: 13/16 Stamina."
     )
     spec = table.spec(1, "strike")
-    assert spec.odds == {"modifier": 3, "threshold": 14} and spec.cost == "1 action (2nd attack: −5)"
+    assert (
+        spec.odds == {"modifier": 3, "threshold": 14}
+        and spec.cost == "1 action (2nd attack: −5, house default)"
+    )
     table.act(1, {"action": "strike", "target": "2", "weapon": "rapier"}, [15, 4])  # a form sends "2"
     assert "d20 15 +3 = 18 vs Deflection 14: success — 4 damage" in table.log[-1]
     # Third: −10. A natural 20 on 20 − 2 = 18 ≥ 14 turns a success into a critical hit: double damage.
@@ -216,7 +219,7 @@ def test_power_attack_costs_two_actions_adds_a_die_and_counts_as_two_attacks():
     assert "d20 5 +12 = 17 vs Deflection 14: success — 13 damage (2d8 3+4 +6)" in t.log[-1]
     assert t.by_id[2].state["stamina"] == 3
     spec = t.spec(1, "strike")
-    assert spec.cost == "1 action (3rd attack: −10)" and spec.odds["modifier"] == 2
+    assert spec.cost == "1 action (3rd attack: −10, house default)" and spec.odds["modifier"] == 2
     assert t.by_id[1].combat["actions"] == 1
     assert not t.spec(1, "sudden_charge").allowed
 

@@ -50,7 +50,7 @@ def test_steps_follow_the_rulebook_and_an_error_keeps_a_step_incomplete(client):
         for li in s.root.by_id("builder-sections").find_all("li")
         if li.attrs.get("data-step")
     ]
-    assert steps == ["ancestry", "heritage", "background", "class", "boosts", "skills", "levels"]
+    assert steps == ["ancestry", "heritage", "background", "class", "boosts", "skills", "equipment", "levels"]
     assert s.root.by_id("step-levels").has_class("step-complete")
     # A level-1 feat that is no feat: the level-ups step has the error, and is not complete.
     s.set("/levels/1/feats/general", "no_such_feat").change()
@@ -87,3 +87,16 @@ def test_ascendant_offers_only_what_the_earlier_picks_allow(client):
 )
 def test_the_verdict_and_the_submit_button_always_agree(client, build, ready, heading):
     check_verdict(client, "ascendant", build, ready, heading)
+
+
+def test_the_builder_offers_other_classes_dedications_and_sells_gear_in_gp(client):
+    """W13: a bard is offered the Wizard's and the Fighter's Dedications, never the Bard's own; W11:
+    the Equipment step sells weapons and gear by price and Bulk, and buying too much says so in gp."""
+    _, _, s = session_with(client, "ascendant", demo("lirael"))
+    dedications = options_of(s, "/levels/1/feats/archetype")
+    assert {"wizard_dedication", "fighter_dedication", "scout_dedication"} <= set(dedications)
+    assert "bard_dedication" not in dedications
+    gear = options_of(s, "/gear/-")
+    assert {"dagger", "longbow", "backpack"} <= set(gear) and "fist" not in gear
+    text = s.root.by_id("sec-gear").text
+    assert "You begin with 15 golden pieces (gp)" in text and "6 gp, Bulk 2; d8, ranged" in text

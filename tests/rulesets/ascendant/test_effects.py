@@ -507,6 +507,7 @@ def test_the_summary_is_deflection_perception_and_the_defenses_with_conditions_a
     assert RULESET.summary(build, report, state) == [
         {"label": "Level", "value": 1},
         {"label": "Deflection", "value": 14},
+        {"label": "Spell threshold", "value": 16},
         {"label": "Perception", "value": "+4"},
         {"label": "Stability", "value": "+2"},
         {"label": "Evasion", "value": "+4"},

@@ -226,8 +226,8 @@ def test_a_level_above_twenty_is_still_priced(level, budget, spent, exceeded):
     doc.update(level=level, budget={"xp": budget})
     report = validate(doc).as_dict()
     assert ("build.malformed", "/level") in {(e["code"], e["path"]) for e in report["errors"]}
-    assert report["spent"] == {"xp": spent}
-    assert report["remaining"] == {"xp": budget - spent}
+    assert report["spent"]["xp"] == spent
+    assert report["remaining"]["xp"] == budget - spent
     assert any(e["code"] == "budget.exceeded" for e in report["errors"]) is exceeded
 
 
@@ -235,10 +235,10 @@ def test_a_level_above_twenty_is_still_priced(level, budget, spent, exceeded):
 def test_a_level_that_is_not_a_whole_number_is_left_out_of_spent(level):
     doc = wizard(level=level)
     report = validate(doc).as_dict()
-    assert report["spent"] == {"xp": 0}
+    assert report["spent"]["xp"] == 0
     assert ("build.malformed", "/level") in {(e["code"], e["path"]) for e in report["errors"]}
 
 
 def test_the_house_xp_per_level_prices_an_out_of_range_level_too():
     report = validate(wizard(level=22, budget={"xp": 0}), settings={"xp_per_level": 500}).as_dict()
-    assert report["spent"] == {"xp": 21 * 500}
+    assert report["spent"]["xp"] == 21 * 500

@@ -9,6 +9,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.ruleset import FORMAT
 
 from .common import ATTRIBUTE_LABELS, ATTRIBUTES, FEAT_KINDS
+from .gear import items_of, weapon_table
 from .tables import Rules, allowed_feats
 
 
@@ -25,6 +26,7 @@ def blank_build(slug: str, name: str, budget: dict[str, int] | None, ctx: Contex
         "background": None,
         "class": None,
         "armor": None,
+        "gear": [],
         "boosts": {"ancestry": [], "background": [], "class": None, "free": []},
         "skills": {},
         "lores": [],
@@ -51,6 +53,7 @@ def traits(ctx: Context) -> dict[str, Any]:
             out.append(option)
         return out
 
+    archetypes = cat.get("archetypes", {})
     feats = {
         fid: {
             "label": f.get("name", fid),
@@ -70,6 +73,14 @@ def traits(ctx: Context) -> dict[str, Any]:
                 )
                 if k in f
             },
+            # W13: the class an archetype's feat teaches (its Dedication is no option for that class).
+            **(
+                {"teaches": archetypes[f["archetype"]]["teaches"]}
+                if isinstance(f.get("archetype"), str)
+                and isinstance(archetypes.get(f["archetype"]), dict)
+                and archetypes[f["archetype"]].get("teaches")
+                else {}
+            ),
         }
         for fid, f in cat.get("feats", {}).items()
     }
@@ -178,7 +189,42 @@ def traits(ctx: Context) -> dict[str, Any]:
                 "kind": "choice",
                 "path": "/armor",
                 "nullable": True,
-                "options": options("armor", category="category", bonus="bonus"),
+                "help": "Worn armor: its price comes out of your golden pieces, its Bulk is carried.",
+                "options": [
+                    {**o, "help": item_words(cat["armor"][o["id"]])}
+                    for o in options("armor", category="category", bonus="bonus", price="price", bulk="bulk")
+                ],
+            },
+            {
+                "id": "gear",
+                "label": "Weapons and gear",
+                "kind": "items",
+                "path": "/gear",
+                "help": f"You begin with {s['starting_gp']} golden pieces (gp): spend them on weapons, armor and "
+                f"gear. You carry {s['bulk_base']} Bulk + Strength before you are encumbered (Clumsy 1), "
+                f"{s['overload_base']} + Strength at most; ten light items make 1 Bulk. Gear set down is "
+                "yours but not carried.",
+                "options": [
+                    {
+                        "id": iid,
+                        "label": item.get("name", iid),
+                        "help": item_words(item),
+                        **{k: item[k] for k in ("price", "bulk", "die", "category") if k in item},
+                    }
+                    for iid, item in {**items_of(cat), **_bought_weapons(ctx)}.items()
+                ],
+                "entry_fields": [
+                    {
+                        "id": "state",
+                        "label": "How",
+                        "kind": "choice",
+                        "default": "carried",
+                        "options": [
+                            {"id": "carried", "label": "Carried"},
+                            {"id": "set_down", "label": "Set down"},
+                        ],
+                    }
+                ],
             },
             {
                 "id": "levels",
@@ -228,3 +274,26 @@ def _level_plan(ctx: Context, r: Rules) -> list[dict[str, Any]]:
             }
         )
     return plan
+
+
+def item_words(item: dict[str, Any]) -> str:
+    """An item in the game's words: "2 gp, Bulk 1; d6, finesse; a duellist's thrusting blade."."""
+    price = item.get("price", 0)
+    bulk = item.get("bulk", 0)
+    bits = [f"{price} gp" if price else "free", "light" if bulk == "L" else f"Bulk {bulk or 0}"]
+    head = ", ".join(bits)
+    if item.get("die"):
+        traits = [f"d{item['die']}"]
+        traits += [word for key, word in (("agile", "agile"), ("ranged", "ranged")) if item.get(key)]
+        if item.get("attribute") == "finesse":
+            traits.append("finesse")
+        head += "; " + ", ".join(traits)
+    if item.get("category") in ("light", "medium", "heavy", "unarmored") and "bonus" in item:
+        head += f"; {item['category']} armor, +{item.get('bonus', 0)} Deflection"
+    text = item.get("text")
+    return f"{head}. {text}" if text else head
+
+
+def _bought_weapons(ctx: Context) -> dict[str, dict[str, Any]]:
+    """The weapons one may buy, with their numbers from the house table (``gear.weapon_table``)."""
+    return {wid: w for wid, w in weapon_table(ctx).items() if not w.get("unarmed")}

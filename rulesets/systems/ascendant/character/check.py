@@ -10,7 +10,9 @@ from .attributes import creation_boosts
 from .checking import Check
 from .derive import _derive
 from .feat_slots import feat_effects
+from .gear import gear
 from .levels import levels_object, walk_levels
+from .second_class import derive_second_classes, second_classes
 from .skills import known_lores, level_one_skills, lores
 from .tables import (
     _names,
@@ -31,9 +33,11 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     level_one_skills(c)
     known_lores(c)
     walk_levels(c, level)
+    taught = second_classes(c, level)
     fx = feat_effects(c, level)
     lores(c, fx)
     armor = c.armor()
+    gear(c, armor)
     _derive(
         report.derived,
         c.rules,
@@ -55,3 +59,4 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         names=_names(ctx),
         selectors=_selectors(ctx),
     )
+    derive_second_classes(report.derived, c, taught, level, armor)

@@ -179,6 +179,11 @@ def _derive_defenses(
         fx,
         ("deflection",),
     )
+    casts = klass.get("casts")
+    if isinstance(casts, str) and casts in attrs:
+        # W10: "every threshold you set, such as your spell threshold, are 10 plus that same modifier".
+        d["spell_attribute"] = casts
+        thresholds["spell"] = base + bonus[cp] + attrs[casts]
     if ancestry is not None:
         raw = ancestry.get("stamina", 0) + level * (klass.get("stamina", 0) + attrs["con"])
         d["max_stamina"] = _flat_number(

@@ -64,18 +64,40 @@ def feat_picks(c: Check, n: int, plan: tuple, feats: Any) -> list[tuple[str, str
     return picked
 
 
+def _slot_options(c: Check, n: int, cp: int, kind: str) -> list[str]:
+    """The feats a slot of ``kind`` at Class Proficiency ``cp`` could take by rank and owner (a first
+    archetype slot: the Dedications, none teaching the character's own class), once per context,
+    ancestry and class (``Context.memo``): the hint of every empty slot reads it."""
+    ancestry = c.ancestry["id"] if c.ancestry else None
+    klass = c.klass["id"] if c.klass else None
+    first = kind == "archetype" and n == c.rules.first_archetype
+    key = ("ascendant.slot_options", kind, cp, ancestry, klass, first)
+    found = c.ctx.cache.get(key)
+    if found is not None:
+        return found
+
+    def options() -> list[str]:
+        out = allowed_feats(c.ctx, c.rules, kind, cp, ancestry=ancestry, klass=klass)
+        if first:
+            feats_cat, archetypes = c.cat.get("feats", {}), c.cat.get("archetypes", {})
+
+            def teaches(fid: str) -> Any:
+                archetype = feats_cat[fid].get("archetype")
+                return (
+                    (archetypes.get(archetype) or {}).get("teaches") if isinstance(archetype, str) else None
+                )
+
+            out = [
+                f for f in out if feats_cat[f].get("dedication") and (klass is None or teaches(f) != klass)
+            ]
+        return out
+
+    return c.ctx.memo(key, options)
+
+
 def missing_feat(c: Check, n: int, cp: int, kind: str, base: str) -> None:
-    options = allowed_feats(
-        c.ctx,
-        c.rules,
-        kind,
-        cp,
-        ancestry=c.ancestry["id"] if c.ancestry else None,
-        klass=c.klass["id"] if c.klass else None,
-    )
+    options = _slot_options(c, n, cp, kind)
     feats_cat = c.cat.get("feats", {})
-    if kind == "archetype" and n == c.rules.first_archetype:
-        options = [f for f in options if feats_cat[f].get("dedication")]
     # The hint names only what can be picked here: not a feat already held (a background's or
     # heritage's, an earlier level's) unless it repeats, nor one whose prerequisites are unmet.
     options = [f for f in options if could_pick(c, f, feats_cat[f])]

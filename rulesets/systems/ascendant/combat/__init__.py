@@ -33,12 +33,15 @@ Rules where the seed is silent (house defaults, shown to players on the page):
 - **Strike** (1 action): d20 + class proficiency bonus + Strength (Dexterity for finesse
   and ranged weapons, the better of the two for finesse) vs the target's Deflection, with
   conditions stacked on both sides (frightened on the attacker, off-guard on the target…).
-  **Multiple attack penalty** (untyped): the 2nd attack of a turn −5, the 3rd and later
+  **Multiple attack penalty** (untyped; house defaults ``multiple_attack_penalty`` and
+  ``agile_attack_penalty`` in house.json, W21): the 2nd attack of a turn −5, the 3rd and later
   −10 (agile weapons −4/−8); reactions ignore it. Degrees: critical success = critical
   hit, success = hit, failures miss; natural 20/1 shift the degree (``dice.degree``).
 - **Damage** (HD): one weapon die + Strength for melee weapons (ranged: the die alone),
-  at least 1; a critical hit doubles the total. The weapon table is below (builds list no
-  weapons: the class suggests one, the player picks any).
+  at least 1; a critical hit doubles the total. The weapon table is data (W21): the catalogue
+  ``weapons.json`` with the house table ``weapon_table`` (house.json; a campaign's house rule changes
+  any weapon's die, attribute, agile or ranged). A fighter strikes with the weapons its build carries
+  (``gear``) or its fist; a build carrying none (an NPC) picks any; the class's ``weapon`` comes first.
 - Feats grant actions through their effects (``{"kind": "action", "action": ...}``, listed in
   ``derived["actions"]``), so a homebrew feat may grant them too:
   **Power Attack** (2 actions): a Strike with one extra weapon die; counts as two
@@ -48,8 +51,15 @@ Rules where the seed is silent (house defaults, shown to players on the page):
   penalty; counts as two attacks. **Cast a Spell** for a non-caster (Arcane Spark).
 - Feats' modifiers to Deflection, Perception, initiative and attacks stack with the fight's
   (conditions, a raised shield) by the typed rule; Diehard's higher Dying maximum counts.
-- **Spell attack** (bards and wizards, 2 actions): d20 + class proficiency bonus + the
-  class's key attribute vs Deflection; ⌈level/2⌉d6 damage, doubled on a critical hit.
+- **Spell attack** (the classes that cast, ``casts`` in classes.json: bards and wizards; 2 actions):
+  d20 + class proficiency bonus + the casting attribute vs Deflection; ⌈level/2⌉d6 damage, doubled on
+  a critical hit.
+- **Spell against a defense** (W10; 2 actions): "you roll a defense check against the threshold of
+  the effect, such as the spell threshold of whoever cast the spell" (seed): the target rolls the
+  defense the caster names (HD: Spirit) against the caster's spell threshold (``thresholds.spell``,
+  its conditions stacked in); ⌈level/2⌉d6 damage — critical success none, success half (rounded
+  down), failure full, critical failure double (HD, the seed lost the spell chapter). The action
+  form's odds are the target's.
 - **Raise a Shield** (1 action): +2 circumstance bonus to Deflection until the start of
   the fighter's next turn. **Reactive Shield** (feat, reaction): raise it out of turn.
 - **Reactive Strike** (reaction, every fighter): a Strike without the multiple attack
@@ -75,26 +85,13 @@ from rulesets.engine.fields import get_as, is_int, lookup, whole_number
 from rulesets.engine.modifiers import Stacked, stack
 
 from .. import dice as checks
-from ..state import condition_modifiers
+from ..character import DEFENSES
+from ..state import condition_modifiers, loaded
+from .spells import SAVE_DEFAULT, SpellsMixin
+from .weapons import WeaponsMixin
 
 ACTIONS_PER_TURN = 3
 
-#: HD weapon table: damage die, attack attribute ("str", "dex" or "finesse"), agile, ranged.
-WEAPONS: dict[str, dict[str, Any]] = {
-    "fist": {"name": "Fist", "die": 4, "attribute": "str", "agile": True, "ranged": False},
-    "dagger": {"name": "Dagger", "die": 4, "attribute": "finesse", "agile": True, "ranged": False},
-    "shortsword": {"name": "Shortsword", "die": 6, "attribute": "finesse", "agile": True, "ranged": False},
-    "rapier": {"name": "Rapier", "die": 6, "attribute": "finesse", "agile": False, "ranged": False},
-    "staff": {"name": "Staff", "die": 6, "attribute": "str", "agile": False, "ranged": False},
-    "longsword": {"name": "Longsword", "die": 8, "attribute": "str", "agile": False, "ranged": False},
-    "warhammer": {"name": "Warhammer", "die": 8, "attribute": "str", "agile": False, "ranged": False},
-    "greataxe": {"name": "Greataxe", "die": 12, "attribute": "str", "agile": False, "ranged": False},
-    "shortbow": {"name": "Shortbow", "die": 6, "attribute": "dex", "agile": False, "ranged": True},
-    "longbow": {"name": "Longbow", "die": 8, "attribute": "dex", "agile": False, "ranged": True},
-}
-CLASS_WEAPON = {"fighter": "longsword", "bard": "rapier", "wizard": "staff"}
-SPELLCASTERS = ("bard", "wizard")
-SHIELD_BONUS = 2
 
 #: Actions that take the reaction (they may be taken on others' turns).
 REACTIONS = ("reactive_strike", "reactive_shield")
@@ -108,7 +105,7 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-class AscendantCombat(CombatRules):
+class AscendantCombat(WeaponsMixin, SpellsMixin, CombatRules):
     def __init__(self, ruleset):
         super().__init__(ruleset)
 
@@ -170,22 +167,24 @@ class AscendantCombat(CombatRules):
         return "", ""
 
     def _cond_mods(self, f: Fighter, tags: set[str]) -> list[dict]:
-        return condition_modifiers(self._conditions(f), f.state, tags)
+        return condition_modifiers(self._conditions(f), loaded(f.state, self._derived(f)), tags)
 
     def _weapon_attr(self, f: Fighter, weapon: dict) -> str:
         if weapon["attribute"] == "finesse":
             return "dex" if self._attr(f, "dex") > self._attr(f, "str") else "str"
         return weapon["attribute"]
 
-    def _default_weapon(self, f: Fighter) -> str:
-        return lookup(CLASS_WEAPON, f.build.get("class") if isinstance(f.build, dict) else None, "fist")
+    def _class(self, f: Fighter) -> dict:
+        return (
+            lookup(
+                self.ctx_of(f).catalogue.get("classes", {}),
+                f.build.get("class") if isinstance(f.build, dict) else "",
+            )
+            or {}
+        )
 
     def _key_attr(self, f: Fighter) -> str:
-        cls = lookup(
-            self.ctx_of(f).catalogue.get("classes", {}),
-            f.build.get("class") if isinstance(f.build, dict) else "",
-        )
-        keys = (cls or {}).get("key_attributes") or ["str"]
+        keys = self._class(f).get("key_attributes") or ["str"]
         return max(keys, key=lambda a: self._attr(f, a))
 
     def _attack(
@@ -195,8 +194,8 @@ class AscendantCombat(CombatRules):
         base = self._derived(f).get("proficiency_bonus", 0) or 0
         mods = self._feat_part(f, "attack", 0)[1] + self._cond_mods(f, {"all", "attack", tag, f"attr:{attr}"})
         if attacks >= 1:
-            step = min(attacks, 2)
-            penalty = (-4 if agile else -5) * step
+            sizes = self._attack_penalties(f, agile)
+            penalty = -sizes[min(attacks, len(sizes)) - 1] if sizes else 0
             mods.append(
                 {
                     "value": penalty,
@@ -213,7 +212,7 @@ class AscendantCombat(CombatRules):
         )
         mods += self._cond_mods(f, {"all", "deflection", "attr:dex"})
         if (f.combat or {}).get("shield_raised"):
-            mods.append({"value": SHIELD_BONUS, "type": "circumstance", "source": "raised shield"})
+            mods.append({"value": self._shield_bonus(f), "type": "circumstance", "source": "raised shield"})
         stacked = stack(mods)
         return base + stacked["total"], stacked
 
@@ -351,8 +350,9 @@ class AscendantCombat(CombatRules):
         attacks: int,
         reaction: bool = False,
     ) -> ActionSpec:
+        weapons = self._weapons(actor)
         weapon_id = self._default_weapon(actor)
-        weapon = WEAPONS[weapon_id]
+        weapon = weapons[weapon_id]
         modifier, stacked = self._attack(
             actor, self._weapon_attr(actor, weapon), attacks=attacks, agile=weapon["agile"]
         )
@@ -375,13 +375,18 @@ class AscendantCombat(CombatRules):
                         + (", finesse" if w["attribute"] == "finesse" else "")
                         + ")",
                     }
-                    for wid, w in WEAPONS.items()
+                    for wid, w in weapons.items()
                 ],
             }
         ]
         cost_text = "reaction" if reaction else f"{cost} action{'s' if cost > 1 else ''}"
         if attacks and not reaction:
-            cost_text += f" ({_ordinal(attacks + 1)} attack: −{min(attacks, 2) * 5})"
+            agile = bool(weapon["agile"])
+            sizes = self._attack_penalties(actor, agile)
+            size = sizes[min(attacks, len(sizes)) - 1] if sizes else 0
+            key = "agile_attack_penalty" if agile else "multiple_attack_penalty"
+            whose = "house default" if sizes == self.ruleset.house_defaults.get(key) else "house rule"
+            cost_text += f" ({_ordinal(attacks + 1)} attack: −{size}, {whose})"
         return ActionSpec(
             id=sid,
             label=label,
@@ -432,8 +437,9 @@ class AscendantCombat(CombatRules):
             spec.cost = "3 actions (a Strike at every enemy still standing; counts as two attacks)"
             spec.target = None
             specs.append((spec, 3))
-        if (actor.build or {}).get("class") in SPELLCASTERS or "cast_spell" in feats:
-            key = self._key_attr(actor)
+        caster = "spell_attribute" in self._derived(actor)
+        if caster or "cast_spell" in feats:
+            key = self._spell_attr(actor)
             modifier, stacked = self._attack(actor, key, tag="spell")
             foes = self._opponents(actor, fighters)
             threshold = (
@@ -454,6 +460,7 @@ class AscendantCombat(CombatRules):
                     2,
                 )
             )
+            specs.append((self._spell_save_spec(actor, fighters, dice), 2))
         free = ActionSpec(
             id="free_action",
             label="Free action (speak, release, drop)",
@@ -580,10 +587,6 @@ class AscendantCombat(CombatRules):
             )
         return target
 
-    def _spell_dice(self, f: Fighter) -> int:
-        level = self._derived(f).get("level", 1)
-        return max(1, ((level if is_int(level) else 1) + 1) // 2)
-
     def perform(
         self,
         action: dict[str, Any],
@@ -659,6 +662,15 @@ class AscendantCombat(CombatRules):
             target = self._target(action, actor, fighters)
             self._spell(out, actor, target, roller, spent=spent)
             combat["attacks"] = combat.get("attacks", 0) + 1
+        elif aid == "cast_spell_save":
+            target = self._target(action, actor, fighters)
+            defense = action.get("defense") or SAVE_DEFAULT
+            if defense not in DEFENSES:
+                raise CombatRefused(
+                    "ascendant.unknown_defense",
+                    f"The target resists with one of: {', '.join(d.title() for d in DEFENSES)}.",
+                )
+            self._spell_save(out, actor, target, defense, roller, spent=spent)
         elif aid == "stride":
             out.log("stride", f"{actor.name} strides ({spent}).", actor.id, cost=cost)
         elif aid in ("raise_shield", "reactive_shield"):
@@ -667,7 +679,7 @@ class AscendantCombat(CombatRules):
                 combat["reaction"] = False
             out.log(
                 aid,
-                f"{actor.name} raises a shield: +{SHIELD_BONUS} circumstance to Deflection until their "
+                f"{actor.name} raises a shield: +{self._shield_bonus(actor)} circumstance to Deflection until their "
                 f"next turn ({spent}).",
                 actor.id,
                 cost=cost,
@@ -687,13 +699,14 @@ class AscendantCombat(CombatRules):
         return out
 
     def _weapon_of(self, action: dict, actor: Fighter) -> dict:
+        weapons = self._weapons(actor)
         weapon_id = action.get("weapon") or self._default_weapon(actor)
-        if weapon_id not in WEAPONS:
+        if not isinstance(weapon_id, str) or weapon_id not in weapons:
             raise CombatRefused(
                 "ascendant.unknown_weapon",
-                f"Strike with one of: {', '.join(w['name'] for w in WEAPONS.values())}.",
+                f"{actor.name} strikes with one of: {', '.join(w['name'] for w in weapons.values())}.",
             )
-        return WEAPONS[weapon_id]
+        return weapons[weapon_id]
 
     def _apply_damage(self, out: Outcome, target: Fighter, amount: int) -> str:
         state = out.state.get(target.id, target.state)
@@ -752,41 +765,6 @@ class AscendantCombat(CombatRules):
             out.log("strike", f"{head} — {damage} damage ({dice_text}{crit}). {text}", actor.id, **data)
         else:
             out.log("strike", f"{head} — miss.", actor.id, **data)
-
-    def _spell(self, out: Outcome, actor: Fighter, target: Fighter, roller: Roller, *, spent: str) -> None:
-        key = self._key_attr(actor)
-        modifier, stacked = self._attack(actor, key, tag="spell")
-        threshold, _ = self._deflection(target)
-        request = self._request(actor, modifier, stacked, threshold)
-        modifier = request["modifier"]
-        roll = checks.roll(request, roller)
-        outcome = roll["outcome"]
-        head = (
-            f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
-            f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}"
-        )
-        data = {
-            "target": target.id,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
-        }
-        if outcome in ("success", "critical_success"):
-            dice = roller.roll(self._spell_dice(actor), 6)
-            damage = sum(dice) * (2 if outcome == "critical_success" else 1)
-            data.update(damage=damage, damage_faces=dice)
-            text = self._apply_damage(out, target, damage)
-            crit = " ×2 (critical hit)" if outcome == "critical_success" else ""
-            out.log(
-                "spell",
-                f"{head} — {damage} damage ({len(dice)}d6 {'+'.join(map(str, dice))}{crit}). {text}",
-                actor.id,
-                **data,
-            )
-        else:
-            out.log("spell", f"{head} — miss.", actor.id, **data)
 
     def _gm(self, spec: ActionSpec, action: dict, actor: Fighter) -> Outcome:
         out = Outcome()
@@ -879,6 +857,8 @@ class AscendantCombat(CombatRules):
             cond = lookup(self._conditions(fighter), c.get("id"))
             if cond:
                 status.append(cond["name"].lower() + (f" {c.get('value', 1)}" if cond.get("valued") else ""))
+        if derived.get("encumbered"):
+            status.append("encumbered (clumsy 1)")
         if combat.get("shield_raised"):
             status.append("shield raised")
         return {"stats": stats, "status": status}
