@@ -38,6 +38,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import FORMAT
 
+from .. import powers
 from ..dice import check_text
 from ..state import POOLS
 
@@ -177,6 +178,9 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         report.derived["checks"] = checks
     if resources is not None:
         report.derived["resources"] = resources
+    if level_ok and len(forces) == len(FORCES):
+        # RULES.md W6: every power of a force held at its rank or more, id → Dynama cost.
+        report.derived["powers"] = powers.derived(build, ctx)
 
 
 def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -> dict[str, int]:
@@ -533,7 +537,10 @@ def check_settings(settings: dict) -> list[Issue]:
     return []
 
 
-def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
+def check_homebrew_entry(kind: str, entry: dict, path: str, skills: frozenset[str]) -> list[Issue]:
+    """A homebrew skill (a name, its force) or power (powers.py); ``skills``: the skills a power may roll."""
+    if kind == "powers":
+        return powers.check_homebrew_power(entry, path, skills)
     if kind != "skills":
         return []
     issues = []

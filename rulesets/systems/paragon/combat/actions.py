@@ -25,6 +25,7 @@ from . import (
     seize_offensive,
     strike,
     threat,
+    use_power,
 )
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def specs(rules: ParagonCore, now: _Now) -> list[ActionSpec]:
         footing.spec(rules, now),
         intercept.spec(rules, now),
         evade.spec(rules, now),
+        use_power.spec(rules, now),
         retreat.spec(rules, now),
         resist_incapacitation.spec(rules, now),
     ]
@@ -66,6 +68,7 @@ PERFORM: dict[str, Perform] = {
     "footing": footing.perform,
     "intercept": intercept.perform,
     "evade": evade.perform,
+    "use_power": use_power.perform,
     "retreat": retreat.perform,
     "resist_incapacitation": resist_incapacitation.perform,
     "killing_intent": killing_intent.perform,

@@ -249,6 +249,7 @@ class ParagonCombat(ParagonCore):
             {"label": "Stamina", "value": f"{pools['stamina']}/{top.get('stamina', 0)}", "key": "stamina"},
             {"label": "Morale", "value": morale, "key": "morale"},
             {"label": "Hero Points", "value": str(pools["heroism"]), "key": "heroism"},
+            {"label": "Dynama", "value": f"{pools['dynama']}/{top.get('dynama', 0)}", "key": "dynama"},
         ]
         if "initiative" in c:
             stats.append({"label": "Initiative", "value": str(c["initiative"]), "key": "initiative"})
