@@ -8,7 +8,7 @@ check, S = 0). ``roll`` takes the same request and answers
 
 Opposed (seed: "Dice rolls can also be opposed, in which case there is no TN, but the higher of the
 two rolls wins. Opposed rolls may be rerolled in case they are tied"), extending the request
-compatibly: ``"against": "opposed_roll"`` with the other side's ``"opponent_force"`` (default 2) and
+compatibly: ``"against": "opposed"`` (CONTRACT.md; ``"opposed_roll"`` is read the same) with the other side's ``"opponent_force"`` (default 2) and
 ``"opponent_skill"`` (default 0) instead of the TN → ``{"pass": p}``, the exact chance to win with
 ties rerolled, P(X > Y) / (1 − P(X = Y)). ``"against": "target_number"`` (the default) is the TN check.
 A roll rolls both sides, again while they tie.
@@ -39,6 +39,8 @@ from .state import state_effects
 
 MAX_TIES = 100  # rerolls of a tied opposed roll (a broken roller must not loop forever)
 TARGET, OPPOSED = "target_number", "opposed_roll"
+#: CONTRACT.md's word for an opposed roll (``against: "opposed"``); "opposed_roll" is read as ever.
+OPPOSED_CONTRACT = "opposed"
 #: The other side of an opposed roll when the request leaves it out (the roll form's defaults).
 OPPONENT_DEFAULTS = {"opponent_force": 2, "opponent_skill": 0}
 #: The numbers of a check an effect shifts, and the lowest each may reach.
@@ -101,8 +103,8 @@ def pass_chance(force: int, skill: int, tn: int) -> float:
 def _opponent(request: dict) -> tuple[int, int] | None:
     """The other side's (force, skill) of an opposed roll; None for a TN check; OddsError otherwise."""
     against = request.get("against", TARGET)
-    if against not in (TARGET, OPPOSED):
-        raise OddsError(f'"against" is "{TARGET}" or "{OPPOSED}", not {against!r}.')
+    if against not in (TARGET, OPPOSED, OPPOSED_CONTRACT):
+        raise OddsError(f'"against" is "{TARGET}" or "{OPPOSED_CONTRACT}", not {against!r}.')
     if against == TARGET:
         return None
     return (

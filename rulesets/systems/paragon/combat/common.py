@@ -37,3 +37,9 @@ def seize_tie(ctx: Context) -> str:
 def _side(f: Fighter) -> str:
     """Who fights whom: the combatant's group, else NPCs against the PCs."""
     return f.group or ("npcs" if f.is_npc else "pcs")
+
+
+def surprised_start_sheathed(ctx: Context | None) -> bool:
+    """House default ``surprised_start_sheathed`` (RULES.md W7: the surprised "may be forced to begin
+    the battle without readied weapons"): true unless the campaign says false."""
+    return ctx is None or ctx.settings.get("surprised_start_sheathed", True) is not False

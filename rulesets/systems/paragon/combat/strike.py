@@ -12,6 +12,7 @@ from rulesets.engine.combat import ActionSpec, CombatRefused, Outcome
 
 from .. import dice
 from .common import INCAPACITATED_RANGED_TN, MAX_CHAIN, WEAPONS
+from .ready import drawn
 
 if TYPE_CHECKING:
     from .core import ParagonCore, _Now
@@ -90,6 +91,11 @@ def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -
     weapon = action.get("weapon") or "unarmed"
     if weapon not in WEAPONS:
         raise CombatRefused("paragon.invalid_weapon", f"The weapon is one of {', '.join(WEAPONS)}.")
+    if weapon != "unarmed" and not drawn(actor):
+        raise CombatRefused(
+            "paragon.weapon_sheathed",
+            f"{actor.name}'s weapon is sheathed: draw it first (free, once a round), or strike unarmed.",
+        )
     out = Outcome()
     key = str(actor.id)
     strikes = ex["strikes"].get(key, 0)
