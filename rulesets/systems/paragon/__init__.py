@@ -67,7 +67,7 @@ class Paragon(Ruleset):
     def check_settings(self, settings: Any) -> list[Issue]:
         issues = super().check_settings(settings)
         if isinstance(settings, dict):
-            issues.extend(build_rules.check_settings(settings))
+            issues.extend(build_rules.check_settings(settings, self.house_defaults))
         return issues
 
     def traits(self, ctx: Context) -> dict[str, Any]:

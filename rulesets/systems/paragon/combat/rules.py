@@ -13,7 +13,7 @@ from rulesets.engine.words import a
 
 from .. import dice
 from . import actions, gm
-from .common import KILLING_INTENT_MORALE, surprised_start_sheathed
+from .common import killing_intent_morale, surprised_start_sheathed
 from .core import ParagonCore, _Now
 from .ready import drawn
 
@@ -49,7 +49,7 @@ class ParagonCombat(ParagonCore):
                 initiative=total,
                 initiative_text=text,
                 killing_intent=intent,
-                temp_morale=KILLING_INTENT_MORALE if intent else 0,
+                temp_morale=killing_intent_morale(self.ctx_of(f, ctx)) if intent else 0,
                 footing=footing if footing in ("forward", "rearward") else "forward",
                 surprised=surprised,
                 # W7: alert combatants begin at the ready; the surprised sheathed (house default).
