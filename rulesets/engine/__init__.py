@@ -20,7 +20,8 @@ The contract
     ``Dice`` and ``PlayState`` (the dice and play-state hooks, ``DICE_METHODS`` and
     ``PLAY_STATE_METHODS`` their names; see "Hooks" below; ``wiring_problems`` says what keeps the
     engine from a ruleset's hooks), ``Roller`` and ``FixedRoller``
-    (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals).
+    (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals),
+    ``Downtime`` (what a character's activities between adventures did: activities.py).
 Combat
     ``CombatRules`` (the base class of a ruleset's combat hooks), ``Fighter``, ``ActionSpec``,
     ``Outcome``, ``Event``, ``CombatRefused``, ``NOT_YOUR_TURN``.
@@ -167,6 +168,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import effects, pointer, registry, words
+from .activities import Downtime
 from .combat import NOT_YOUR_TURN, ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from .context import ID_RE, NPC_PHASE, Context
 from .dice import FixedRoller, Roller, convolve, die, exploding, keep_highest, keep_lowest, sum_dice
@@ -191,6 +193,7 @@ __all__ = [
     "CombatRules",
     "Context",
     "Dice",
+    "Downtime",
     "Event",
     "Fighter",
     "FixedRoller",

@@ -12,13 +12,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from rulesets.engine.activities import Downtime
 from rulesets.engine.context import Context
+from rulesets.engine.dice import Roller
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
+from . import citadel, party, powers
 from . import dice as dice_rules
-from . import party, powers
 from . import state as play_rules
 
 
@@ -89,6 +91,28 @@ class Paragon(Ruleset):
     # Tired and incapacitated are native: state.py keeps them (``imposed``, Stamina 0, Health below
     # half; each effect ``held_by`` its ``/imposed/<condition>``, so lifting it ends the effect) and
     # applies their numbers (``state_effects``'s "changes", which dice.py and combat add).
+
+    # ------------------------------------------------- the citadel phase (citadel.py, W9)
+
+    def check_activities(
+        self, picks: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
+        issues = super().check_activities(picks, build, report, ctx=ctx)
+        if issues:
+            return issues
+        return citadel.check(picks, self.context_of(report, ctx))
+
+    def apply_activities(
+        self,
+        state: dict,
+        build: dict,
+        report: Report,
+        picks: list[str],
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> Downtime:
+        return citadel.apply(state, build, report, picks, roller or Roller(), self.context_of(report, ctx))
 
     def action_with_effects(
         self, action: dict, state: dict, build: dict, report: Report, *, ctx: Context | None = None

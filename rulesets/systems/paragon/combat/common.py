@@ -53,7 +53,7 @@ def weapons(ctx: Context | None) -> dict[str, tuple[str, int]]:
     out: dict[str, tuple[str, int]] = {}
     for wid, entry in table.items() if isinstance(table, dict) else ():
         for found in (entry, default.get(wid)):  # a malformed override keeps the house default
-            if _weapon_ok(found):
+            if isinstance(found, dict) and _weapon_ok(found):
                 out[wid] = (found["name"], found["dice"])
                 break
     return out or {"unarmed": ("Unarmed strike", 1)}
