@@ -223,6 +223,7 @@ def test_the_builder_shows_the_powers_a_build_opens(client, table):
     html = client.get(reverse("character_builder", args=[character.pk])).content.decode()
     derived = re.search(r'id="builder-derived".*?</section>', html, re.S).group(0)
     assert "Wall of Wind" in derived and "Thunder Voice" in derived and "dread_aura" not in derived
+    assert "A paragon knows every power of a force held at the power&#x27;s rank or more" in html
 
 
 # ------------------------------------------------------------------ the encounter

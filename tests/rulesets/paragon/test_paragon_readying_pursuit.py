@@ -197,3 +197,37 @@ def test_the_encounter_page_offers_pursuit_with_its_odds(client, page_duel):  # 
     )
     hesk.refresh_from_db()
     assert hesk.combat["retreating"] is False
+
+
+def test_the_party_odds_answer_who_would_win_a_pursuit(table):
+    """The GM's screen: every character's Athletics against a fleeing foe's (2 force dice, rank 0),
+    exactly, as the party's odds door puts the table's numbers in."""
+    from tests.characters.sheet.test_sheet_fixtures import character_at_table
+    from tests.factories import api_client
+    from tests.rulesets.paragon.test_paragon_powers import AREN as BUILD
+
+    character = character_at_table(table, "paragon", build=BUILD)
+    body = (
+        api_client(table["gm"])
+        .post(
+            f"/api/v1/campaigns/{character.campaign_id}/party-odds/",
+            {
+                "rollable": "skill:athletics",
+                "table": {"against": "opposed", "opponent_force": 2, "opponent_skill": 0},
+            },
+            format="json",
+        )
+        .json()
+    )
+    assert "characters" in body, body
+    [row] = body["characters"]
+    # CONTRACT.md's "opposed" is the form's "opposed_roll" (content/odds_form.json "aliases").
+    assert row["request"] == {
+        "force": 2,
+        "skill": 1,
+        "tn": 12,  # the roll's own TN, which an opposed roll leaves aside
+        "against": "opposed_roll",
+        "opponent_force": 2,
+        "opponent_skill": 0,
+    }
+    assert row["success"] == pytest.approx(_win(_check(2, 1), _check(2, 0)), abs=1e-9)
