@@ -248,3 +248,11 @@ def test_the_pages_pick_show_and_approve_in_words(client, table, aren):
     )  # the GM picks nothing
     client.force_login(table["other"])
     assert client.get(reverse("character_activities", args=[aren.pk])).status_code == 404
+
+
+def test_the_party_page_says_what_waits_in_words(client, table, aren):
+    svc.activities_request(character_id=aren.pk, user=table["player"], activities=["charity"])
+    client.force_login(table["gm"])
+    html = client.get(reverse("campaign_party", args=[aren.campaign_id])).content.decode()
+    pending = re.search(r'id="party-pending".*?</section>', html, re.S).group(0)
+    assert f"{aren.name} between adventures</a>" in pending
