@@ -677,6 +677,8 @@ def _activities_approve(advancement: Advancement, *, gm, comment: Any, roller: R
             booked = True
     if booked:
         _refresh_budget(character, ledger_totals(character=character))
+        # The open sheets redraw their Costs (the budget changed after the version's own notice).
+        sheet_changed(character, build=True)
     advancement.status = Advancement.Status.APPROVED
     advancement.reviewed_by = gm
     advancement.review_comment = comment

@@ -279,3 +279,49 @@ def test_the_encounter_page_offers_the_powers_in_words(client, duel):
     assert "Use a power" in html
     assert "Inner Light (Light 1, 2 Dynama)" in html
     assert "Dynama" in html and "30/30" in html
+
+
+@pytest.mark.django_db
+def test_the_play_api_offers_the_powers_and_spends_dynama(table):
+    """GET/POST /api/v1/characters/<id>/actions/: the sheet's own Powers forms."""
+    from tests.factories import api_client
+
+    character = character_at_table(table, "paragon", build=copy.deepcopy(AREN))
+    api = api_client(table["player"])
+    offered = {a["action"]: a for a in api.get(f"/api/v1/characters/{character.pk}/actions/").json()}
+    [field] = offered["use_power"]["fields"]
+    assert field["name"] == "power"
+    assert {"value": "gale_step", "label": "Gale Step (Wind 1, 2 Dynama)"} in field["choices"]
+    assert offered["sword_worship"]["label"] == "Ritual sword-worship (regain 1d6 Dynama)"
+    done = api.post(
+        f"/api/v1/characters/{character.pk}/actions/",
+        {"action": "use_power", "power": "gale_step"},
+        format="json",
+    )
+    assert done.status_code == 200 and done.json()["state"]["pools"]["dynama"] == 28
+    refused = api.post(
+        f"/api/v1/characters/{character.pk}/actions/",
+        {"action": "use_power", "power": "dread_aura"},
+        format="json",
+    )
+    # A power this character does not know is not among the form's choices: a 400 naming the field.
+    assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "power"
+    short = api.post(
+        f"/api/v1/characters/{character.pk}/actions/",
+        {"action": "use_power", "power": "wall_of_wind"},
+        format="json",
+    )
+    assert short.status_code == 200
+    for _ in range(3):
+        api.post(
+            f"/api/v1/characters/{character.pk}/actions/",
+            {"action": "use_power", "power": "wall_of_wind"},
+            format="json",
+        )
+    # 28 − 6 − 18 = 4 Dynama: Wall of Wind (6) is refused by the rules, a 422 with the code.
+    refused = api.post(
+        f"/api/v1/characters/{character.pk}/actions/",
+        {"action": "use_power", "power": "wall_of_wind"},
+        format="json",
+    )
+    assert refused.status_code == 422 and refused.json()["errors"][0]["code"] == "paragon.not_enough_dynama"
