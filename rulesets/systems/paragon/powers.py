@@ -170,6 +170,27 @@ def use(
     return st, text
 
 
+def regenerate(state: dict, build: dict, top: int, hours: int, ctx: Context) -> tuple[dict, str | None]:
+    """Dynama regenerating on its own as the campaign's clock moves (RULES.md W6, C1: "It slowly
+    regenerates on it's own"): ``dynama_per_hour_of_rest`` an hour of rest (1 until the clock's work
+    adds that house default), up to ``top``. A plain function for the clock's hook (``time_passes``)
+    to call: (the new state, its sentence), or (``state``, None) when nothing changes. Never mutates
+    ``state``."""
+    rate = ctx.settings.get("dynama_per_hour_of_rest", 1)
+    pools = get_as(state, "pools", dict, {})
+    current = pools.get("dynama")
+    if not (is_int(rate) and rate > 0 and is_int(hours) and hours > 0 and is_int(current) and current < top):
+        return state, None
+    after = min(top, current + rate * hours)
+    name = get_as(build, "name", str, "The character")
+    woke = " No longer paralysed." if current == 0 else ""
+    rest = f"{hours} hour{'s' if hours != 1 else ''} of rest"
+    return {
+        **state,
+        "pools": {**pools, "dynama": after},
+    }, f"{name}: {rest}: Dynama {current} → {after}.{woke}"
+
+
 def roll_check(request: dict[str, Any], roller: Roller) -> dict[str, Any]:
     """A power's check rolled: {"total", "outcome": "pass"|"fail"|"rolled" (no TN), "text"}."""
     force = request.get("force", 0)

@@ -325,3 +325,21 @@ def test_the_play_api_offers_the_powers_and_spends_dynama(table):
         format="json",
     )
     assert refused.status_code == 422 and refused.json()["errors"][0]["code"] == "paragon.not_enough_dynama"
+
+
+def test_dynama_regenerates_by_the_hour_of_rest_as_a_plain_function_for_the_clock():
+    """W6: "Regeneration HD: 1 per hour of rest on the clock (C1)"; the clock's hook calls it."""
+    from rulesets.systems.paragon import powers
+
+    st, report = _state(AREN, dynama=0)
+    new, text = powers.regenerate(st, AREN, 30, 5, PARAGON.context())
+    assert new["pools"]["dynama"] == 5 and st["pools"]["dynama"] == 0
+    assert text == "Aren of the Eastern Gate: 5 hours of rest: Dynama 0 → 5. No longer paralysed."
+    full, _ = powers.regenerate(
+        {**st, "pools": {**st["pools"], "dynama": 28}}, AREN, 30, 24, PARAGON.context()
+    )
+    assert full["pools"]["dynama"] == 30
+    same, none = powers.regenerate(
+        {**st, "pools": {**st["pools"], "dynama": 30}}, AREN, 30, 3, PARAGON.context()
+    )
+    assert none is None and same["pools"]["dynama"] == 30
