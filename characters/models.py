@@ -251,11 +251,15 @@ class Advancement(models.Model):
 
     ``kind`` "creation" is a new character submitted where the campaign approves new
     characters: the same queue, review page, report and costs; priced against nothing.
+    ``kind`` "activities" is what the character does between adventures (``activities``, the
+    ruleset's ``apply_activities``): no new build; approving it writes the play state and books
+    its awards as ledger rows.
     """
 
     class Kind(models.TextChoices):
         ADVANCEMENT = "advancement", "Advancement"
         CREATION = "creation", "New character"
+        ACTIVITIES = "activities", "Between adventures"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -290,6 +294,11 @@ class Advancement(models.Model):
         "Plan", null=True, blank=True, on_delete=models.SET_NULL, related_name="advancements"
     )
     plan_check = models.CharField(max_length=10, blank=True, default="")
+    #: kind "activities": what the player picked between adventures, in order, each
+    #: ``{"id", "name", "text"}`` as the ruleset said it when requested; once approved, ``outcome``
+    #: holds one sentence per activity (what the dice and the rules made of it).
+    activities = models.JSONField(default=list, blank=True)
+    outcome = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created", "-id"]

@@ -10,6 +10,8 @@ refusal 422. Documented additions to CONTRACT.md's list:
 - ``GET /characters/<id>/advancements/``: that character's requests, newest first.
 - ``GET /advancements/<id>/``; ``POST /advancements/<id>/revert/ {reason}`` GM only → 200
   ``{status: "reverted"}``; ``POST /advancements/<id>/withdraw/`` owner → 200.
+- ``POST /characters/<id>/activities/ {activities: [ids], note?}`` owner → 201 the request (``kind``
+  "activities"): what an active character does between adventures, for the GM to approve.
 - ``GET /characters/<id>/ledger/`` → ``{"entries": [... each with "balance" after it],
   "balance": {currency: unspent}, "awarded": {...}, "spent": {...}}``.
 """
@@ -24,6 +26,7 @@ from rest_framework.response import Response
 from characters.advancement import selectors as sel
 from characters.advancement import services as svc
 from characters.advancement.serializers import (
+    ActivitiesRequestSerializer,
     AdvancementRequestSerializer,
     AdvancementSerializer,
     AwardRequestSerializer,
@@ -100,6 +103,29 @@ def campaign_award(request, id):
         reason=data["reason"],
     )
     return Response({"entries": LedgerEntrySerializer(rows, many=True).data}, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["advancement"],
+    summary="Pick what a character does between adventures",
+    description="The owner picks 1 to the ruleset's `activities_max` activities (its catalogue's `activities`: "
+    "training, medicinal treatment, acts of charity…) for an active character: a pending request "
+    '(`kind: "activities"`) in the GM\'s review queue. Approving it (POST /advancements/<id>/approve/) applies what '
+    "each does (pools regained, the server's rolls) and books its awards as ledger rows; `outcome` says what "
+    "happened. Unknown activities, too many, or over an activity's limit are a 422 with the codes "
+    "(`activity.unknown`, `activity.count`, the ruleset's own) and paths `/activities/<i>`. A pending "
+    "activities request of the same character is withdrawn (superseded).",
+    request=ActivitiesRequestSerializer,
+    responses={201: AdvancementSerializer, 400: E400, 401: E401, 403: E403, 404: E404, 422: E422},
+)
+@api_view(["POST"])
+def character_activities(request, id):
+    character = character_for_user(user=request.user, character_id=id)
+    data = validated(ActivitiesRequestSerializer, request)
+    advancement = svc.activities_request(
+        character_id=character.id, user=request.user, activities=data["activities"], note=data["note"]
+    )
+    return Response(AdvancementSerializer(advancement).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(
@@ -256,6 +282,7 @@ urlpatterns = [
     path("characters/<int:id>/awards/", character_award, name="api-character-awards"),
     path("campaigns/<int:id>/awards/", campaign_award, name="api-campaign-awards"),
     path("characters/<int:id>/advancements/", character_advancements, name="api-character-advancements"),
+    path("characters/<int:id>/activities/", character_activities, name="api-character-activities"),
     path("characters/<int:id>/ledger/", character_ledger, name="api-character-ledger"),
     path("advancements/", advancement_list, name="api-advancement-list"),
     path("advancements/<int:id>/", advancement_detail, name="api-advancement-detail"),

@@ -64,8 +64,11 @@ def ledger_open(*, character: Character, author=None) -> list[LedgerEntry]:
     return LedgerEntry.objects.bulk_create(rows)
 
 
-def ledger_award(*, character: Character, currency: str, amount: int, reason: str, author) -> LedgerEntry:
-    """One GM award row."""
+def ledger_award(
+    *, character: Character, currency: str, amount: int, reason: str, author, advancement=None
+) -> LedgerEntry:
+    """One GM award row (``advancement``: the approved request it comes from, activities between
+    adventures)."""
     return LedgerEntry.objects.create(
         character=character,
         kind=LedgerEntry.Kind.AWARD,
@@ -74,6 +77,7 @@ def ledger_award(*, character: Character, currency: str, amount: int, reason: st
         reason=reason,
         author=author,
         version=character.version,
+        advancement=advancement,
     )
 
 

@@ -4,13 +4,17 @@ The views parse the request and call these; nothing here writes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 
 from characters.advancement import selectors as sel
 from characters.advancement import services as svc
 from characters.builder.forms import builder_form, builder_meta
 from characters.builder.services import character_validate
+from characters.campaigns.selectors import campaign_context
 from characters.models import Advancement, Character
+from characters.rules import campaign_ruleset
 from characters.selectors import builder_traits, is_campaign_gm, next_point_costs
 from rulesets.engine import registry
 
@@ -159,3 +163,36 @@ def ledger_what(entry: dict, *, owner: str) -> str:
     if kind == "award":
         return f"Awarded by {who}: {reason}"
     return f"{kind.capitalize()} by {who}: {reason}"
+
+
+def activities_context(character: Character) -> dict[str, Any]:
+    """The between-adventures page: the ruleset's activities in words, how many to pick, and what
+    waits for the GM already."""
+    ruleset = campaign_ruleset(character.campaign)
+    ctx = campaign_context(campaign=character.campaign, ruleset=ruleset) if ruleset is not None else None
+    found = ruleset.activities(ctx) if ruleset is not None else []
+    most = ruleset.activities_max(ctx) if ruleset is not None else 0
+    pending = (
+        Advancement.objects.filter(
+            character=character, status=Advancement.Status.PENDING, kind=Advancement.Kind.ACTIVITIES
+        )
+        .order_by("-id")
+        .first()
+    )
+    return {
+        "character": character,
+        "campaign": character.campaign,
+        "activities": [
+            {"id": a.get("id"), "name": a.get("name", a.get("id")), "text": a.get("text", "")} for a in found
+        ],
+        "slots": activity_slots(most, []),
+        "most": most,
+        "pending": pending,
+        "note": "",
+        "error": "",
+    }
+
+
+def activity_slots(most: int, picked: list[str]) -> list[dict[str, Any]]:
+    """The form's selects: one per activity that may be picked, each with what was picked there."""
+    return [{"n": i + 1, "picked": picked[i] if i < len(picked) else ""} for i in range(most)]

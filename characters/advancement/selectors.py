@@ -310,9 +310,12 @@ def with_review_badge(users: QuerySet) -> QuerySet:
 
 
 def advancement_pending(*, character: Character) -> Advancement | None:
-    """The character's pending request (a new request supersedes the old, so at most one)."""
+    """The character's pending request of a new build (a new request supersedes the old, so at most
+    one; activities between adventures wait beside it, their own kind)."""
     return (
-        Advancement.objects.filter(character=character, status=Advancement.Status.PENDING)
+        Advancement.objects.filter(
+            character=character, status=Advancement.Status.PENDING, kind=Advancement.Kind.ADVANCEMENT
+        )
         .order_by("-id")
         .first()
     )

@@ -121,6 +121,22 @@ class DiffRowSerializer(serializers.Serializer):
     )
 
 
+class ActivitySerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The activity's id in the ruleset's catalogue (`activities`).")
+    name = serializers.CharField()
+    text = serializers.CharField(help_text="What it does, in numbers and the game's words.")
+
+
+class ActivitiesRequestSerializer(serializers.Serializer):
+    activities = serializers.ListField(
+        child=StrictCharField(max_length=64),
+        max_length=20,
+        help_text="Activity ids of the ruleset's catalogue (GET /rulesets/<slug>/ `catalogue.activities`), "
+        "in order; the same one may come twice.",
+    )
+    note = StrictCharField(max_length=MAX_COMMENT, required=False, allow_blank=True, default="")
+
+
 class AdvancementSerializer(serializers.ModelSerializer):
     """A request: the proposed build, its diff against the approved build, its cost and report, and the review."""
 
@@ -152,6 +168,13 @@ class AdvancementSerializer(serializers.ModelSerializer):
         help_text='"followed": approved when requested, as the plan\'s next step; "differs": the plan\'s '
         "next step at another price or verdict, for the GM; empty: not the plan's next step.",
     )
+    activities = ActivitySerializer(
+        many=True, help_text='kind "activities": what the character does between adventures, in order.'
+    )
+    outcome = serializers.ListField(
+        child=serializers.CharField(),
+        help_text='kind "activities", once approved: what each activity did, one sentence each.',
+    )
 
     class Meta:
         model = Advancement
@@ -176,5 +199,7 @@ class AdvancementSerializer(serializers.ModelSerializer):
             "applied_version",
             "plan",
             "plan_check",
+            "activities",
+            "outcome",
         ]
         read_only_fields = fields

@@ -85,10 +85,14 @@ from characters.plans.following import FOLLOWED, plan_applied, plan_check, plan_
 from characters.rules import campaign_ruleset, character_validate, stored_build
 from characters.selectors import character_for_user, is_campaign_gm
 from characters.sheet.live import sheet_changed
+from characters.sheet.selectors import character_context, character_play_state, character_report
 from characters.versions import character_version_write
 from config.bounds import require_bounded
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 from rulesets.engine import Report, registry
+from rulesets.engine import effects as fx
+from rulesets.engine.dice import Roller
+from rulesets.engine.errors import StateError
 from rulesets.engine.fields import is_int, whole_number
 
 #: The largest single award: a typo guard, not a rule.
@@ -325,9 +329,9 @@ def advancement_request(*, character_id, user, build: Any, note: str = "") -> Ad
         cost=cost,
         report=report.as_dict(),
     )
-    Advancement.objects.filter(character=character, status=Advancement.Status.PENDING).exclude(
-        pk=advancement.pk
-    ).update(
+    Advancement.objects.filter(
+        character=character, status=Advancement.Status.PENDING, kind=Advancement.Kind.ADVANCEMENT
+    ).exclude(pk=advancement.pk).update(
         status=Advancement.Status.WITHDRAWN,
         review_comment=f"Superseded by request #{advancement.pk}.",
         reviewed=timezone.now(),
@@ -401,11 +405,16 @@ def _check_comment(comment: Any, *, required: bool) -> str:
 
 
 @transaction.atomic
-def advancement_approve(*, advancement_id, gm, comment: str = "") -> Advancement:
-    """Apply a pending request, all or nothing, under the character's row lock (see the module doc)."""
+def advancement_approve(
+    *, advancement_id, gm, comment: str = "", roller: Roller | None = None
+) -> Advancement:
+    """Apply a pending request, all or nothing, under the character's row lock (see the module doc).
+    ``roller``: the dice of activities between adventures (``activities_approve``)."""
     advancement = advancement_for_user(user=gm, advancement_id=advancement_id)
     if advancement.kind == Advancement.Kind.CREATION:
         return _creation_review(advancement, "approve", gm=gm, comment=comment)
+    if advancement.kind == Advancement.Kind.ACTIVITIES:
+        return _activities_approve(advancement, gm=gm, comment=comment, roller=roller or Roller())
     _require_gm(gm, advancement.character.campaign, "approve a request")
     comment = _check_comment(comment, required=False)
     character = _lock(advancement.character_id)
@@ -519,6 +528,11 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
     if advancement.kind == Advancement.Kind.CREATION:
         raise Conflict("A new character's approval cannot be reverted: it changes through advancement now.")
+    if advancement.kind == Advancement.Kind.ACTIVITIES:
+        raise Conflict(
+            "Activities between adventures cannot be reverted: change the pools on the sheet and award or "
+            "take back points by hand."
+        )
     if advancement.status != Advancement.Status.APPROVED or advancement.applied_version is None:
         raise Conflict(
             f"Request #{advancement.id} is {advancement.get_status_display().lower()}: only an approved one can be reverted."
@@ -589,3 +603,140 @@ def advancement_preview(*, character: Character, build: Any) -> dict[str, Any]:
         "diff": rows,
         "balance": {c: line["unspent"] for c, line in totals.items()},
     }
+
+
+# ------------------------------------------------------------------ between adventures
+
+
+def _activity_refusal(issues: list) -> RuleRefused:
+    return RuleRefused(
+        "These activities cannot be requested: " + "; ".join(i.message for i in issues[:3]),
+        errors=[i.as_dict() for i in issues],
+    )
+
+
+@transaction.atomic
+def activities_request(*, character_id, user, activities: Any, note: str = "") -> Advancement:
+    """The owner picks what an active character does between adventures (the ruleset's activities,
+    ``Ruleset.check_activities``): a pending request for the GM, who approves it (``advancement_approve``:
+    the play state and the awards, booked as ledger rows) or rejects it. Refused: not the owner (403),
+    not active, no activities in this game, unknown ones or too many (422). A pending activities
+    request of the same character is withdrawn (superseded); a pending advancement is not touched."""
+    character = character_for_user(user=user, character_id=character_id, for_update=True)
+    if character.owner_id != user.pk:
+        raise NotPermitted("Only the character's owner picks what they do between adventures.")
+    if character.status != Character.Status.ACTIVE:
+        raise RuleRefused(
+            "Only an active character spends time between adventures.",
+            errors=[{"code": "character.not_active", "path": "", "message": "Not an active character."}],
+        )
+    if not isinstance(note, str) or len(note) > MAX_COMMENT:
+        raise BadInput(f"The note must be text of at most {MAX_COMMENT} characters.", field="note")
+    ruleset = campaign_ruleset(character.campaign)
+    report = character_report(character=character, ruleset=ruleset)
+    ctx = report.context or character_context(character=character, ruleset=ruleset)
+    issues = ruleset.check_activities(activities, character.build, report, ctx=ctx)
+    if issues:
+        raise _activity_refusal(issues)
+    catalogue = {a["id"]: a for a in ruleset.activities(ctx)}
+    picked = [
+        {
+            "id": pick,
+            "name": str(catalogue[pick].get("name", pick)),
+            "text": str(catalogue[pick].get("text", "")),
+        }
+        for pick in activities
+    ]
+    advancement = Advancement.objects.create(
+        character=character,
+        requested_by=user,
+        kind=Advancement.Kind.ACTIVITIES,
+        base_version=character.version,
+        build=character.build,
+        note=note.strip(),
+        status=Advancement.Status.PENDING,
+        activities=picked,
+        report=report.as_dict(),
+    )
+    Advancement.objects.filter(
+        character=character, status=Advancement.Status.PENDING, kind=Advancement.Kind.ACTIVITIES
+    ).exclude(pk=advancement.pk).update(
+        status=Advancement.Status.WITHDRAWN,
+        review_comment=f"Superseded by request #{advancement.pk}.",
+        reviewed=timezone.now(),
+    )
+    party_changed(character)
+    return advancement
+
+
+def _activities_approve(advancement: Advancement, *, gm, comment: Any, roller: Roller) -> Advancement:
+    """Apply pending activities under the character's row lock: the ruleset's ``apply_activities`` on the
+    play state (effects kept), one new version, one ledger award row per currency (linked to the
+    request), the build's budget following the ledger. A refusal of the rules now (a pool locked, an
+    activity gone from the catalogue) is a 422 and changes nothing."""
+    _require_gm(gm, advancement.character.campaign, "approve a request")
+    comment = _check_comment(comment, required=False)
+    character = _lock(advancement.character_id)
+    advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
+    _require_pending(advancement)
+    if character.status != Character.Status.ACTIVE:
+        raise Conflict(f"{character.name} is no longer active: this request cannot be applied.")
+    ruleset = campaign_ruleset(character.campaign)
+    report = character_report(character=character, ruleset=ruleset)
+    ctx = report.context or character_context(character=character, ruleset=ruleset)
+    picks = [a.get("id") for a in advancement.activities if isinstance(a, dict)]
+    issues = ruleset.check_activities(picks, character.build, report, ctx=ctx)
+    if issues:
+        raise _activity_refusal(issues)
+    state = character_play_state(character=character, ruleset=ruleset, report=report, ctx=ctx)
+    entries = state.get(fx.STATE_KEY)
+    bare = {k: v for k, v in state.items() if k != fx.STATE_KEY}
+    try:
+        done = ruleset.apply_activities(bare, character.build, report, picks, roller, ctx=ctx)
+    except StateError as exc:
+        raise RuleRefused(
+            exc.message, errors=[{"code": exc.code, "path": exc.path, "message": exc.message}]
+        ) from None
+    new_state = dict(done.state)
+    if entries is not None:
+        new_state[fx.STATE_KEY] = entries
+    reason = f"between adventures #{advancement.id}"
+    character.state = new_state
+    character_version_write(character=character, author=gm, reason=reason, fields=["state"])
+    names = ", ".join(a.get("name", "") for a in advancement.activities if isinstance(a, dict))
+    awardable = ruleset.awardable_currencies
+    booked = False
+    for currency, amount in done.awards.items():
+        if currency in awardable and is_int(amount) and amount > 0:
+            ledger_award(
+                character=character,
+                currency=currency,
+                amount=amount,
+                reason=f"{reason}: {names}"[:200],
+                author=gm,
+                advancement=advancement,
+            )
+            booked = True
+    if booked:
+        _refresh_budget(character, ledger_totals(character=character))
+        # The open sheets redraw their Costs (the budget changed after the version's own notice).
+        sheet_changed(character, build=True)
+    advancement.status = Advancement.Status.APPROVED
+    advancement.reviewed_by = gm
+    advancement.review_comment = comment
+    advancement.reviewed = timezone.now()
+    advancement.applied_version = character.version
+    advancement.outcome = list(done.messages)
+    advancement.save(
+        update_fields=[
+            "status",
+            "reviewed_by",
+            "review_comment",
+            "reviewed",
+            "applied_version",
+            "outcome",
+            "cost",
+        ]
+    )
+    party_changed(character)
+    return advancement

@@ -12,6 +12,9 @@ urlpatterns = [
         name="character_advancements",
     ),
     path("characters/<int:character_id>/ledger/", views.character_ledger, name="character_ledger"),
+    path(
+        "characters/<int:character_id>/activities/", views.character_activities, name="character_activities"
+    ),
     path("advancements/<int:advancement_id>/", views.advancement_detail, name="advancement_detail"),
     path("advancements/<int:advancement_id>/approve/", views.advancement_approve, name="advancement_approve"),
     path("advancements/<int:advancement_id>/reject/", views.advancement_reject, name="advancement_reject"),

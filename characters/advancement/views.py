@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -22,6 +22,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from characters.advancement import selectors as sel
 from characters.advancement import services as svc
 from characters.advancement.presenters import (
+    activities_context,
+    activity_slots,
     advance_context,
     advancement_context,
     awards_context,
@@ -251,6 +253,36 @@ def character_advancements(request, character_id):
             and character.status == Character.Status.ACTIVE,
         },
     )
+
+
+# ------------------------------------------------------------------ between adventures
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_activities(request, character_id):
+    """What the character does between adventures: the ruleset's activities in words, 1 to its
+    ``activities_max`` picked (the same one may come twice), sent to the GM as a request."""
+    character = character_for_user(user=request.user, character_id=character_id)
+    if not can_edit_build(request.user, character):
+        raise PermissionDenied("Only the character's owner picks what they do between adventures.")
+    ctx = activities_context(character)
+    if not ctx["activities"]:
+        raise Http404("This game has no activities between adventures.")
+    if request.method == "GET":
+        return render(request, "characters/advancement/activities.html", ctx)
+    check_post(request.POST, labels={"note": "Note", "activity": "Activity"})
+    picks = [p for p in request.POST.getlist("activity") if p]
+    note = request.POST.get("note", "")
+    try:
+        advancement = svc.activities_request(
+            character_id=character.id, user=request.user, activities=picks, note=note
+        )
+    except SHOWN_INLINE as exc:
+        ctx.update(error=_reason(exc), note=note, slots=activity_slots(ctx["most"], picks))
+        return render(request, "characters/advancement/activities.html", ctx, status=422)
+    messages.success(request, f"Request #{advancement.id} is sent to the GM.")
+    return _redirect(request, reverse("advancement_detail", args=[advancement.id]))
 
 
 # ------------------------------------------------------------------ awards and the ledger

@@ -71,6 +71,7 @@ def pending_links(items: list[dict[str, Any]], ruleset: Ruleset | None) -> list[
     out = []
     for item in items:
         creation = item["kind"] == "creation"
+        activities = item["kind"] == "activities"
         cost = ", ".join(
             f"{n} {ruleset.currency_label(c, n) if ruleset else c}"
             for c, n in (item.get("cost") or {}).items()
@@ -79,8 +80,16 @@ def pending_links(items: list[dict[str, Any]], ruleset: Ruleset | None) -> list[
         out.append(
             {
                 "url": reverse("advancement_detail", args=[item["id"]]),
-                "text": f"New character {item['name']}" if creation else f"Advancement of {item['name']}",
-                "short": "New character to review" if creation else "Advancement request to review",
+                "text": f"New character {item['name']}"
+                if creation
+                else f"{item['name']} between adventures"
+                if activities
+                else f"Advancement of {item['name']}",
+                "short": "New character to review"
+                if creation
+                else "Activities between adventures to review"
+                if activities
+                else "Advancement request to review",
                 "by": item["requested_by"],
                 "cost": cost,
             }

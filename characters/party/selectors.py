@@ -513,6 +513,7 @@ def check_table(ruleset: Ruleset, table: Any, *, form: bool = False) -> dict[str
             continue
         label = spec.get("label") or ruleset.label(key)
         if "choices" in spec:
+            raw = (spec.get("aliases") or {}).get(raw, raw) if isinstance(raw, str) else raw
             if raw not in spec["choices"]:
                 words = ", ".join(ruleset.label(c) for c in spec["choices"])
                 raise _refuse(f"{label} is one of {words}.", f"table.{key}")

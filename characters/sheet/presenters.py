@@ -78,6 +78,7 @@ def _sheet_links(character: Character) -> dict[str, str]:
         "advance": reverse("character_advance", args=[pk]),
         "advancements": reverse("character_advancements", args=[pk]),
         "ledger": reverse("character_ledger", args=[pk]),
+        "activities": reverse("character_activities", args=[pk]),
         "history": reverse("character_history", args=[pk]),
         "play_log": reverse("character_play_log", args=[pk]),
         "campaign": "",

@@ -447,6 +447,7 @@ def roll_inputs(
 
 def _input_value(spec: dict[str, Any], raw: Any) -> tuple[Any, str]:
     if "choices" in spec:
+        raw = (spec.get("aliases") or {}).get(raw, raw) if isinstance(raw, str) else raw
         if raw in spec["choices"]:
             return raw, ""
         return (

@@ -23,6 +23,7 @@ The contract
     (where dice come from), ``OddsError``, ``RollInputError`` and ``StateError`` (refusals),
     ``Span`` and ``Passage`` (the campaign's clock: a stretch of time, and what it did to a
     character; the hook ``Ruleset.time_passes``).
+    ``Downtime`` (what a character's activities between adventures did: activities.py).
 Combat
     ``CombatRules`` (the base class of a ruleset's combat hooks), ``Fighter``, ``ActionSpec``,
     ``Outcome``, ``Event``, ``CombatRefused``, ``NOT_YOUR_TURN``.
@@ -169,6 +170,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import effects, pointer, registry, words
+from .activities import Downtime
 from .clock import Passage, Span
 from .combat import NOT_YOUR_TURN, ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from .context import ID_RE, NPC_PHASE, Context
@@ -194,6 +196,7 @@ __all__ = [
     "CombatRules",
     "Context",
     "Dice",
+    "Downtime",
     "Event",
     "Fighter",
     "FixedRoller",

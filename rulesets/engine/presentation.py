@@ -107,7 +107,9 @@ class PresentationMixin:
 
     def odds_form(self) -> list[dict[str, Any]] | None:
         """The odds calculator's inputs: [{name, label, default, min, max} | {name, label, default,
-        choices}] (``content/odds_form.json`` ``{"fields": [...]}``). Default: None, a JSON text box instead."""
+        choices, aliases?}] (``content/odds_form.json`` ``{"fields": [...]}``; ``aliases``: other words
+        a client may send for a choice, {"opposed": "opposed_roll"}, read as that choice). Default: None,
+        a JSON text box instead."""
         form = (self.tables.get("odds_form") or {}).get("fields")
         return list(form) if isinstance(form, list) else None
 

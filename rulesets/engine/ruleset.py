@@ -21,11 +21,12 @@ items, …) indexed by id and extensible by campaign homebrew; a JSON *object* i
 a table kept as it is. ``content/house.json`` holds the house defaults
 (RULES.md "HD"), which campaign house rules override key by key.
 
-The class is written in five modules by job: this one holds the rules contract (validate, check,
+The class is written in six modules by job: this one holds the rules contract (validate, check,
 price and derive a build; the dice, play-state and combat hooks), ``context.py`` the content and
 the campaign's context (house rules, homebrew), ``presentation.py`` what the product shows (words,
 starting points, page pieces), ``equipment.py`` the build's gear and its loadout (what is held,
-worn or carried), ``examples.py`` the data its tests and benches read. ``Ruleset`` is all five; a
+worn or carried), ``examples.py`` the data its tests and benches read, ``activities.py`` what a
+character does between adventures. ``Ruleset`` is all six; a
 subclass overrides any hook of any part.
 The dice and play-state rules themselves are the folder's ``dice.py`` and ``state.py`` functions
 (interfaces.py ``Dice`` and ``PlayState``), wired as they are.
@@ -39,6 +40,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from . import effects as fx
+from .activities import ActivitiesMixin
 from .clock import Passage, Span
 from .context import NPC_PHASE, Context, ContextMixin
 from .dice import Roller
@@ -58,7 +60,7 @@ FORMAT = "sheetforge.build/1"
 COMMON_KEYS = frozenset({"format", "ruleset", "name", "budget", "notes"})
 
 
-class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin):
+class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, ActivitiesMixin):
     """Base class of the five game systems. Subclasses set the class attributes
     and override the hooks marked "override"; the rest have working defaults."""
 

@@ -160,6 +160,8 @@ def every_page(table, slug) -> tuple[dict[str, tuple], set[str]]:
             "ruleset": (player, reverse("rulesets:detail", args=[slug])),
         }
     )
+    if ruleset.activities():  # a game with activities between adventures: their page
+        pages["between adventures"] = (player, reverse("character_activities", args=[character.pk]))
     return pages, game_words
 
 

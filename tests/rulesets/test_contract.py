@@ -344,7 +344,33 @@ def _observed(slug: str, settings: dict | None, seed: int = 0) -> str:
         if report.valid:
             seen += _played(ruleset, ctx, build, report, state, seed)
             seen += _fought(ruleset, ctx, build, report, seed)
+            seen += _between_adventures(ruleset, ctx, build, report, state, seed)
     return json.dumps(seen, sort_keys=True, default=str)
+
+
+def _between_adventures(ruleset, ctx, build, report, state, seed: int = 0) -> list:
+    """The activities between adventures: how many, each picked 1 to 4 times (checked), and each once
+    applied with a seeded roller (engine/activities.py)."""
+    import random
+
+    from rulesets.engine import StateError
+    from rulesets.engine.dice import Roller
+
+    ids = [a.get("id") for a in ruleset.activities(ctx)]
+    seen: list = [ids, ruleset.activities_max(ctx)] if ids else []
+    for aid in ids:
+        for times in (1, 2, 3, 4):
+            seen.append(
+                [i.as_dict() for i in ruleset.check_activities([aid] * times, build, report, ctx=ctx)]
+            )
+        try:
+            done = ruleset.apply_activities(
+                state, build, report, [aid], Roller(random.Random(5 + 10 * seed)), ctx=ctx
+            )
+            seen.append([done.state, done.awards, done.messages])
+        except StateError as exc:
+            seen.append((exc.code, exc.message))
+    return seen
 
 
 def _act(ruleset, ctx, build, report, state, big: bool, seed: int = 0) -> list:

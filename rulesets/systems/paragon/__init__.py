@@ -8,9 +8,11 @@ defaults.
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from rulesets.engine.activities import Downtime
 from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
@@ -18,8 +20,8 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
+from . import citadel, party, powers
 from . import dice as dice_rules
-from . import party
 from . import state as play_rules
 
 
@@ -30,7 +32,7 @@ class Paragon(Ruleset):
     currencies = ("force_points", "skill_points")
     awardable = ("skill_points",)
     known_keys = frozenset({"power_level", "forces", "path", "skills", "resources"})
-    homebrew_kinds = ("skills",)
+    homebrew_kinds = ("skills", "powers")
     content_dir = Path(__file__).parent / "content"
     # Effects (engine/effects.py, content/effects.json): force dice, skill and TN shift; the table
     # sets the TN, or an opposed roll and the other side's force and skill.
@@ -61,12 +63,14 @@ class Paragon(Ruleset):
         build_rules.check_advancement(old, new, report, ctx)
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
-        return build_rules.check_homebrew_entry(kind, entry, path)
+        return build_rules.check_homebrew_entry(
+            kind, entry, path, frozenset(self.catalogue.get("skills", {}))
+        )
 
     def check_settings(self, settings: Any) -> list[Issue]:
         issues = super().check_settings(settings)
         if isinstance(settings, dict):
-            issues.extend(build_rules.check_settings(settings))
+            issues.extend(build_rules.check_settings(settings, self.house_defaults))
         return issues
 
     def traits(self, ctx: Context) -> dict[str, Any]:
@@ -101,6 +105,58 @@ class Paragon(Ruleset):
     # Tired and incapacitated are native: state.py keeps them (``imposed``, Stamina 0, Health below
     # half; each effect ``held_by`` its ``/imposed/<condition>``, so lifting it ends the effect) and
     # applies their numbers (``state_effects``'s "changes", which dice.py and combat add).
+
+    # ------------------------------------------------- the citadel phase (citadel.py, W9)
+
+    def check_activities(
+        self, picks: Any, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> list[Issue]:
+        issues = super().check_activities(picks, build, report, ctx=ctx)
+        if issues:
+            return issues
+        return citadel.check(picks, self.context_of(report, ctx))
+
+    def apply_activities(
+        self,
+        state: dict,
+        build: dict,
+        report: Report,
+        picks: list[str],
+        roller: Roller | None = None,
+        *,
+        ctx: Context | None = None,
+    ) -> Downtime:
+        return citadel.apply(state, build, report, picks, roller or Roller(), self.context_of(report, ctx))
+
+    def action_with_effects(
+        self, action: dict, state: dict, build: dict, report: Report, *, ctx: Context | None = None
+    ) -> dict:
+        """A power's roll (powers.py) as the sheet rolls that skill: the character's effects and the
+        numbers of the conditions the state holds (tired: a force die fewer). One a client sends is
+        dropped."""
+        action = {k: v for k, v in action.items() if k != powers.CHECK}
+        if action.get("action") != "use_power":
+            return action
+        c = self.context_of(report, ctx)
+        entry = powers.catalogue(c).get(action.get("power"))  # type: ignore[arg-type]
+        request = powers.check_request(entry, build, c) if isinstance(entry, dict) else None
+        if request is None or entry is None:
+            return action
+        rid = powers.rollable_id(entry)
+        request = self.with_effects(request, state, rid)
+        held = self.state_effects(build, report, state, ctx=c).get("changes") or []
+        return {**action, powers.CHECK: dice_rules.shift(request, held, rid)}
+
+    def labels(self) -> dict[str, str]:
+        """``content/labels.json``, and each power's id in its name (the derived ``powers``)."""
+        return self._labels
+
+    @cached_property
+    def _labels(self) -> dict[str, str]:
+        return {
+            **super().labels(),
+            **{pid: p.get("name", pid) for pid, p in self.catalogue.get("powers", {}).items()},
+        }
 
     def changed_rollable(self, rollable: dict[str, Any]) -> dict[str, Any]:
         """The roll an effect changed, spelled out anew in its label (dice.py ``changed_rollable``)."""

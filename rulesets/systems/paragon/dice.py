@@ -8,7 +8,7 @@ check, S = 0). ``roll`` takes the same request and answers
 
 Opposed (seed: "Dice rolls can also be opposed, in which case there is no TN, but the higher of the
 two rolls wins. Opposed rolls may be rerolled in case they are tied"), extending the request
-compatibly: ``"against": "opposed_roll"`` with the other side's ``"opponent_force"`` (default 2) and
+compatibly: ``"against": "opposed"`` (CONTRACT.md; ``"opposed_roll"`` is read the same) with the other side's ``"opponent_force"`` (default 2) and
 ``"opponent_skill"`` (default 0) instead of the TN → ``{"pass": p}``, the exact chance to win with
 ties rerolled, P(X > Y) / (1 − P(X = Y)). ``"against": "target_number"`` (the default) is the TN check.
 A roll rolls both sides, again while they tie.
@@ -31,27 +31,20 @@ from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.report import Report
 
+from .checks import MAX_EXPLOSIONS as MAX_EXPLOSIONS
+from .checks import ODDS_LIMIT as ODDS_LIMIT
+from .checks import check_text as check_text
+from .checks import one_side as _one_side
 from .state import state_effects
 
-MAX_EXPLOSIONS = 200  # a real roll stops long before; a broken roller must not loop forever
 MAX_TIES = 100  # rerolls of a tied opposed roll (a broken roller must not loop forever)
 TARGET, OPPOSED = "target_number", "opposed_roll"
+#: CONTRACT.md's word for an opposed roll (``against: "opposed"``); "opposed_roll" is read as ever.
+OPPOSED_CONTRACT = "opposed"
 #: The other side of an opposed roll when the request leaves it out (the roll form's defaults).
 OPPONENT_DEFAULTS = {"opponent_force": 2, "opponent_skill": 0}
-ODDS_LIMIT = 20  # force dice and skill ranks an odds request may ask for
 #: The numbers of a check an effect shifts, and the lowest each may reach.
 EFFECT_FLOORS = {"force": 0, "skill": 0, "tn": 1}
-
-
-@lru_cache(maxsize=1024)
-def check_text(force: int, rank: int) -> str:
-    """The roll as players write it: ``d12!+3d6+4`` (the d12 explodes on 12)."""
-    text = "d12!"
-    if force:
-        text += f"+{force}d6"
-    if rank:
-        text += f"+{2 * rank}"
-    return text
 
 
 def _read_request(request: Any) -> tuple[int, int, int | None]:
@@ -110,8 +103,8 @@ def pass_chance(force: int, skill: int, tn: int) -> float:
 def _opponent(request: dict) -> tuple[int, int] | None:
     """The other side's (force, skill) of an opposed roll; None for a TN check; OddsError otherwise."""
     against = request.get("against", TARGET)
-    if against not in (TARGET, OPPOSED):
-        raise OddsError(f'"against" is "{TARGET}" or "{OPPOSED}", not {against!r}.')
+    if against not in (TARGET, OPPOSED, OPPOSED_CONTRACT):
+        raise OddsError(f'"against" is "{TARGET}" or "{OPPOSED_CONTRACT}", not {against!r}.')
     if against == TARGET:
         return None
     return (
@@ -155,20 +148,6 @@ def odds(request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
     if tn is None:
         raise OddsError('"tn" is required: the target number the check must reach.')
     return {"pass": pass_chance(force, skill, tn)}
-
-
-def _one_side(force: int, skill: int, roller: Roller) -> tuple[list[int], list[int], int, str]:
-    d12 = [roller.d(12)]
-    while d12[-1] == 12 and len(d12) < MAX_EXPLOSIONS:
-        d12.append(roller.d(12))
-    d6 = roller.roll(force, 6)
-    total = sum(d12) + sum(d6) + 2 * skill
-    text = check_text(force, skill) + ": " + "+".join(map(str, d12))
-    if d6:
-        text += " | " + ",".join(map(str, d6))
-    if skill:
-        text += f" +{2 * skill}"
-    return d12, d6, total, text + f" = {total}"
 
 
 def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[str, Any]:

@@ -33,6 +33,8 @@ from rulesets.engine.fields import action_amount, get_as, is_int
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
+from . import powers
+
 #: The resources (RULES.md 2 "Derived"): maxima in the build, current points in the play state.
 POOLS = ("health", "face", "purity", "stamina", "heroism", "dynama", "morale")
 
@@ -302,12 +304,61 @@ def state_sections(build: dict, report: Report, ctx: Context, state: dict) -> li
                 },
             ],
         },
+        *_powers_section(build, ctx, st),
         {
             "id": "conditions",
             "label": "Conditions",
             "kind": "flags",
             "items": [{"id": cid, "label": text, "on": True} for cid, text in found],
         },
+    ]
+
+
+def _powers_section(build: dict, ctx: Context, st: dict) -> list[dict[str, Any]]:
+    """A paragon's powers (RULES.md W6): those known, each with its cost and what it does, the form
+    to use one (spending Dynama) and ritual sword-worship (regaining it). Ordinary people: none."""
+    if not powers.is_paragon(build):
+        return []
+    known = powers.known(build, ctx)
+    have = st["pools"]["dynama"]
+    dice_n = ctx.settings.get("sword_worship_dice", 1)
+    items = [
+        {
+            "id": p["id"],
+            "label": powers.describe(p, ctx),
+            "status": "" if p.get("cost", 0) <= have and have > 0 else "not enough Dynama",
+            "text": p.get("text", ""),
+        }
+        for p in known
+    ]
+    actions: list[dict[str, Any]] = []
+    if known:
+        actions.append(
+            {
+                "action": "use_power",
+                "label": "Use a power (spends its Dynama)",
+                "fields": [
+                    {"id": "power", "label": "Power", "kind": "choice", "options": powers.choices(build, ctx)}
+                ],
+            }
+        )
+    actions.append(
+        {
+            "action": "sword_worship",
+            "label": f"Ritual sword-worship (regain {dice_n}d6 Dynama)",
+            "fields": [],
+        }
+    )
+    return [
+        {
+            "id": "powers",
+            "label": "Powers",
+            "kind": "list",
+            "items": items,
+            "help": "A paragon knows every power of each force held at the power's rank or more. Dynama "
+            "regenerates with rest as the campaign's clock moves; at 0 the character is paralysed.",
+            "actions": actions,
+        }
     ]
 
 
@@ -333,16 +384,21 @@ def state_action(
         # Another number with a stepper (Corruption): the generic "set a pool" of the sheet.
         raise StateError("state.unknown_action", "Paragon sets only its pools here.")
     step = ACTIONS.get(kind) if isinstance(kind, str) else None
-    if step is None:
+    if step is None and kind not in ("use_power", "sword_worship"):
         raise StateError(
             "state.unknown_action",
             f"Paragon has no action {kind!r}; use damage, restore, set, resist_incapacitation, first_aid, "
-            "spend_hero_point, catch_breath, corrupt, cleanse, impose or lift.",
+            "spend_hero_point, catch_breath, use_power, sword_worship, corrupt, cleanse, impose or lift.",
             "/action",
         )
     st = normal(state, build, report, ctx)  # a fresh copy: the caller's state is never touched
     st["pools"] = dict(st["pools"])
     name = get_as(build, "name", str, "The character")
+    if kind == "use_power":
+        return powers.use(st, action, build, ctx, roller, name)
+    if kind == "sword_worship":
+        return powers.sword_worship(st, action, build, ctx, roller, maxima(build, report, ctx), name)
+    assert step is not None  # refused above
     return step(st, action, maxima(build, report, ctx), name, roller)
 
 

@@ -38,6 +38,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import FORMAT
 
+from .. import powers
 from ..dice import check_text
 from ..state import POOLS
 
@@ -177,6 +178,9 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         report.derived["checks"] = checks
     if resources is not None:
         report.derived["resources"] = resources
+    if level_ok and len(forces) == len(FORCES):
+        # RULES.md W6: every power of a force held at its rank or more, id → Dynama cost.
+        report.derived["powers"] = powers.derived(build, ctx)
 
 
 def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -> dict[str, int]:
@@ -518,11 +522,12 @@ def check_advancement(old: dict, new: dict, report: Report, ctx: Context) -> Non
 SEIZE_OFFENSIVE_TIES = ("initiative", "simultaneous")
 
 
-def check_settings(settings: dict) -> list[Issue]:
-    """Paragon's house-rule checks on top of the base type checks."""
+def check_settings(settings: dict, defaults: dict) -> list[Issue]:
+    """Paragon's house-rule checks on top of the base type checks (``defaults``: the house defaults)."""
+    issues = _check_weapons(settings.get("weapons"), defaults.get("weapons") or {})
     tie = settings.get("seize_offensive_tie")
     if "seize_offensive_tie" in settings and isinstance(tie, str) and tie not in SEIZE_OFFENSIVE_TIES:
-        return [
+        return issues + [
             Issue(
                 "settings.malformed",
                 "/seize_offensive_tie",
@@ -530,10 +535,36 @@ def check_settings(settings: dict) -> list[Issue]:
                 "(both sides act at once); the default applies.",
             )
         ]
-    return []
+    return issues
 
 
-def check_homebrew_entry(kind: str, entry: dict, path: str) -> list[Issue]:
+def _check_weapons(table: Any, default: dict) -> list[Issue]:
+    """House rule ``weapons`` (W21): weapon id → {"name": text, "dice": damage d6 0–20}; a weapon of
+    the house default may change only its name or its dice, a new one gives both."""
+    if not isinstance(table, dict):
+        return []  # absent, or the wrong type (the base check says so)
+    issues = []
+    for wid, entry in table.items():
+        path = ptr("weapons", wid)
+        if not isinstance(entry, dict):
+            issues.append(Issue("settings.malformed", path, 'A weapon is {"name": "Greatsword", "dice": 3}.'))
+            continue
+        dice = entry.get("dice")
+        if "dice" in entry and not (is_int(dice) and 0 <= dice <= 20):
+            issues.append(Issue("settings.malformed", path + "/dice", "A weapon's damage is 0 to 20 d6."))
+        name = entry.get("name")
+        if "name" in entry and not (isinstance(name, str) and name.strip()):
+            issues.append(Issue("settings.malformed", path + "/name", "Give the weapon a name."))
+        for key in ("name", "dice"):
+            if wid not in default and key not in entry:
+                issues.append(Issue("settings.malformed", path + "/" + key, f"A new weapon needs its {key}."))
+    return issues
+
+
+def check_homebrew_entry(kind: str, entry: dict, path: str, skills: frozenset[str]) -> list[Issue]:
+    """A homebrew skill (a name, its force) or power (powers.py); ``skills``: the skills a power may roll."""
+    if kind == "powers":
+        return powers.check_homebrew_power(entry, path, skills)
     if kind != "skills":
         return []
     issues = []

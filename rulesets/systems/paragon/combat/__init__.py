@@ -86,12 +86,13 @@ from .common import (
     EXPLODING_D12_MEAN,
     HOUSE_NOTE,
     INCAPACITATED_RANGED_TN,
-    KILLING_INTENT_MORALE,
-    MAX_CHAIN,
     SEIZE_TIES,
     STRIKE_SKILLS,
-    WEAPONS,
+    chained_strike_stamina,
+    killing_intent_morale,
+    max_chain,
     seize_tie,
+    weapons,
 )
 from .rules import ParagonCombat
 
@@ -100,11 +101,12 @@ __all__ = [
     "EXPLODING_D12_MEAN",
     "HOUSE_NOTE",
     "INCAPACITATED_RANGED_TN",
-    "KILLING_INTENT_MORALE",
-    "MAX_CHAIN",
     "SEIZE_TIES",
     "STRIKE_SKILLS",
-    "WEAPONS",
     "ParagonCombat",
+    "chained_strike_stamina",
+    "killing_intent_morale",
+    "max_chain",
     "seize_tie",
+    "weapons",
 ]

@@ -20,11 +20,14 @@ from . import (
     gm,
     intercept,
     killing_intent,
+    pursue,
+    ready,
     resist_incapacitation,
     retreat,
     seize_offensive,
     strike,
     threat,
+    use_power,
 )
 
 if TYPE_CHECKING:
@@ -44,14 +47,17 @@ def specs(rules: ParagonCore, now: _Now) -> list[ActionSpec]:
         seize_offensive.spec(rules, now),
         *threat.specs(rules, now),
         footing.spec(rules, now),
+        ready.spec(rules, now),
         intercept.spec(rules, now),
         evade.spec(rules, now),
+        use_power.spec(rules, now),
         retreat.spec(rules, now),
+        pursue.spec(rules, now),
         resist_incapacitation.spec(rules, now),
     ]
     if now.es.get("opening"):
         out.append(killing_intent.spec(rules, now))
-    out.extend(gm.specs(rules, now.actor, now.es))
+    out.extend(gm.specs(rules, now.actor, now.es, list(now.by.values())))
     return out
 
 
@@ -64,9 +70,12 @@ PERFORM: dict[str, Perform] = {
     "avoid": threat.perform_avoid,
     "take_hit": threat.perform_take_hit,
     "footing": footing.perform,
+    "ready": ready.perform,
     "intercept": intercept.perform,
     "evade": evade.perform,
+    "use_power": use_power.perform,
     "retreat": retreat.perform,
+    "pursue": pursue.perform,
     "resist_incapacitation": resist_incapacitation.perform,
     "killing_intent": killing_intent.perform,
 }

@@ -18,7 +18,7 @@ from rulesets.engine.fields import get_as, is_int, lookup
 
 from .. import dice
 from ..state import maxima, normal
-from .common import MAX_CHAIN, WEAPONS
+from .common import max_chain, weapons
 
 
 class ParagonCore(CombatRules):
@@ -217,7 +217,8 @@ class ParagonCore(CombatRules):
         new_es = {**es, "threat": None, "exchange": ex}
         if ex is None:
             return new_es
-        if ex["strikes"].get(str(threat["attacker"]), 0) >= MAX_CHAIN:
+        chain = max_chain(self.ctx_of(next((f for f in fighters if f.id == threat["attacker"]), None)))
+        if ex["strikes"].get(str(threat["attacker"]), 0) >= chain:
             ex["done"] = sorted(set(ex["done"]) | {threat["attacker"]})
         by = {f.id: f for f in fighters}
         defender = by[threat["defender"]]
@@ -241,7 +242,8 @@ class ParagonCore(CombatRules):
 
     def _hit(self, attacker: Fighter, defender: Fighter, weapon: str, roller: Roller, out: Outcome) -> None:
         """A confirmed hit: the weapon's d6 off Health, and 1d6 Morale (temporary Morale first)."""
-        name, dice = WEAPONS.get(weapon, WEAPONS["unarmed"])
+        table = weapons(self.ctx_of(attacker))
+        name, dice = table.get(weapon) or table.get("unarmed") or ("Unarmed strike", 1)
         faces = roller.roll(dice, 6)
         damage = sum(faces)
         state = self._state_of(defender, out)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from rulesets.engine.combat import ActionSpec, Outcome
 
-from .common import KILLING_INTENT_MORALE
+from .common import killing_intent_morale
 
 if TYPE_CHECKING:
     from .core import ParagonCore, _Now
@@ -20,7 +20,7 @@ def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     intent = ActionSpec(
         id="killing_intent",
         label="Declare killing intent",
-        cost="+1d6 initiative, +5 temporary Morale; radiates a murderous aura",
+        cost=f"+1d6 initiative, +{killing_intent_morale(now.ctx)} temporary Morale; radiates a murderous aura",
         reaction=True,
     )
     if now.c.get("killing_intent"):
@@ -31,10 +31,11 @@ def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
 def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -> Outcome:
     out = Outcome()
     c = rules.combat_numbers(actor)
+    morale = killing_intent_morale(rules.ctx_of(actor, ctx))
     bonus = roller.d(6)
     c.update(
         killing_intent=True,
-        temp_morale=KILLING_INTENT_MORALE,
+        temp_morale=morale,
         initiative=(c.get("initiative") or 0) + bonus,
         initiative_text=f"{c.get('initiative_text', '')} + killing intent d6 {bonus}".strip(" +"),
     )
@@ -44,7 +45,7 @@ def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -
     out.log(
         "killing_intent",
         f"{actor.name} declares killing intent: initiative +{bonus} = {c['initiative']}, "
-        f"+{KILLING_INTENT_MORALE} temporary Morale.",
+        f"+{morale} temporary Morale.",
         actor.id,
         bonus=bonus,
         faces=[bonus],

@@ -13,8 +13,9 @@ from rulesets.engine.words import a
 
 from .. import dice
 from . import actions, gm
-from .common import KILLING_INTENT_MORALE
+from .common import killing_intent_morale, surprised_start_sheathed
 from .core import ParagonCore, _Now
+from .ready import drawn
 
 
 class ParagonCombat(ParagonCore):
@@ -30,6 +31,8 @@ class ParagonCombat(ParagonCore):
         intent_ids = {str(i) for i in es.get("killing_intent") or []}
         surprised_ids = {str(i) for i in es.get("surprised") or []}
         footings = get_as(es, "footing", dict, {})
+        sheathed_ids = {str(i) for i in es.get("sheathed") or []}
+        start_sheathed = surprised_start_sheathed(self.ctx_of(fighters[0], ctx) if fighters else ctx)
         out = Outcome()
         for f in fighters:
             c = self.combat_numbers(f)
@@ -41,13 +44,17 @@ class ParagonCombat(ParagonCore):
                 bonus = roller.d(6)
                 total += bonus
                 text += f" + killing intent d6 {bonus} = {total}"
+            surprised = bool(c.get("surprised")) or str(f.id) in surprised_ids
             c.update(
                 initiative=total,
                 initiative_text=text,
                 killing_intent=intent,
-                temp_morale=KILLING_INTENT_MORALE if intent else 0,
+                temp_morale=killing_intent_morale(self.ctx_of(f, ctx)) if intent else 0,
                 footing=footing if footing in ("forward", "rearward") else "forward",
-                surprised=bool(c.get("surprised")) or str(f.id) in surprised_ids,
+                surprised=surprised,
+                # W7: alert combatants begin at the ready; the surprised sheathed (house default).
+                drawn=not (str(f.id) in sheathed_ids or (surprised and start_sheathed)),
+                readied=[],
                 engaged=False,
                 forgo=False,
                 retreating=False,
@@ -72,6 +79,12 @@ class ParagonCombat(ParagonCore):
             out.log(
                 "surprise",
                 f"Surprise round: {who} {'is' if ',' not in who else 'are'} surprised and skip it.",
+            )
+        sheathed = [f.name for f in fighters if not out.combat[f.id]["drawn"]]
+        if sheathed:
+            who = ", ".join(sheathed)
+            out.log(
+                "ready", f"{who} begin{'s' if len(sheathed) == 1 else ''} the battle with weapons sheathed."
             )
         out.encounter_state = {
             **es,
@@ -106,6 +119,8 @@ class ParagonCombat(ParagonCore):
             temp_morale=0,
             footing=c.get("footing") if c.get("footing") in ("forward", "rearward") else "forward",
             surprised=False,
+            drawn=True,
+            readied=[],
             engaged=False,
             forgo=False,
             retreating=False,
@@ -134,6 +149,9 @@ class ParagonCombat(ParagonCore):
         if round_no > 1 and es.get("surprise_round"):
             out.encounter_state = {**es, "surprise_round": False}
             out.log("surprise", "The surprise round is over: everyone acts from now on.")
+        for f in fighters:  # drawing and sheathing are once a round each (W7)
+            if (f.combat or {}).get("readied"):
+                out.combat[f.id] = {**self.combat_numbers(f), "readied": []}
         return out
 
     def turn_start(
@@ -223,7 +241,7 @@ class ParagonCombat(ParagonCore):
         if not spec.allowed:
             raise self.refusal(spec)
         out = actions.PERFORM[aid](self, action, actor, fighters, es, roller, ctx)
-        if es.get("opening") and aid not in ("killing_intent", "footing"):
+        if es.get("opening") and aid not in ("killing_intent", "footing", "ready"):
             base = out.encounter_state if out.encounter_state is not None else es
             out.encounter_state = {**base, "opening": False}
         return out
@@ -249,6 +267,7 @@ class ParagonCombat(ParagonCore):
             {"label": "Stamina", "value": f"{pools['stamina']}/{top.get('stamina', 0)}", "key": "stamina"},
             {"label": "Morale", "value": morale, "key": "morale"},
             {"label": "Hero Points", "value": str(pools["heroism"]), "key": "heroism"},
+            {"label": "Dynama", "value": f"{pools['dynama']}/{top.get('dynama', 0)}", "key": "dynama"},
         ]
         if "initiative" in c:
             stats.append({"label": "Initiative", "value": str(c["initiative"]), "key": "initiative"})
@@ -276,6 +295,8 @@ class ParagonCombat(ParagonCore):
             status.append("killing intent")
         if es.get("surprise_round") and c.get("surprised"):
             status.append("surprised")
+        if not drawn(fighter):
+            status.append("weapon sheathed")
         if c.get("retreating"):
             status.append("retreating")
         if c.get("retreated"):

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from rulesets.engine.combat import ActionSpec, CombatRefused, Outcome
 
 from .. import dice
-from .common import INCAPACITATED_RANGED_TN, MAX_CHAIN, WEAPONS
+from .common import INCAPACITATED_RANGED_TN, chained_strike_stamina, max_chain, weapons
+from .ready import drawn
 
 if TYPE_CHECKING:
     from .core import ParagonCore, _Now
@@ -23,14 +24,15 @@ def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     kind = ex.get("kind", "melee") if ex else "melee"
     strikes = (ex.get("strikes") or {}).get(str(actor.id), 0) if ex else 0
     skill = rules._best_skill(actor, kind)
+    chain, stamina, table = max_chain(now.ctx), chained_strike_stamina(now.ctx), weapons(now.ctx)
     strike = ActionSpec(
         id="strike",
         label=f"Strike {opponent.name}" if opponent else "Strike",
         target="enemy",
         reaction=True,
-        cost="free (first strike)"
+        cost=f"free (first strike of up to {chain}; each after it {stamina} stamina)"
         if strikes == 0
-        else f"1 stamina (chained strike {strikes + 1}/{MAX_CHAIN})",
+        else f"{stamina} stamina (chained strike {strikes + 1}/{chain})",
         params=[
             {
                 "id": "skill",
@@ -44,7 +46,7 @@ def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
                 "label": "Weapon",
                 "kind": "choice",
                 "default": "unarmed",
-                "options": [{"id": w, "label": f"{n} ({d}d6)"} for w, (n, d) in WEAPONS.items()],
+                "options": [{"id": w, "label": f"{n} ({d}d6)"} for w, (n, d) in table.items()],
             },
         ],
         odds=rules._own(actor, {**rules._check(actor, skill), "tn": rules._defense(opponent, kind)}, skill)
@@ -59,8 +61,8 @@ def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
             "A threat is waiting for the defender's answer (avoid it or take the hit).",
             "paragon.threat_pending",
         )
-    elif strikes >= MAX_CHAIN:
-        strike.deny(f"A chain holds at most {MAX_CHAIN} strikes, the first included.", "paragon.chain_limit")
+    elif strikes >= chain:
+        strike.deny(f"A chain holds at most {chain} strikes, the first included.", "paragon.chain_limit")
     elif actor.id in (ex.get("done") or []):
         strike.deny(f"{actor.name}'s action in this exchange is over.", "paragon.action_used")
     elif (
@@ -70,7 +72,7 @@ def spec(rules: ParagonCore, now: _Now) -> ActionSpec:
     ):
         strike.deny(rules._first_reason(now.by[ex["first"]], actor, ex), "paragon.acts_second")
     elif strikes >= 1:
-        rules._stamina_spec(strike, actor, 1, "A chained strike", now.pools)
+        rules._stamina_spec(strike, actor, stamina, "A chained strike", now.pools)
     return strike
 
 
@@ -87,17 +89,28 @@ def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -
     allowed = [s for s in rules._strike_skills(actor) if ex["kind"] == "melee" or s != "melee"]
     if skill not in allowed:
         raise CombatRefused("paragon.invalid_skill", f"Strike with {' or '.join(allowed)} in this exchange.")
+    c = rules.ctx_of(actor, ctx)
+    table, chain = weapons(c), max_chain(c)
     weapon = action.get("weapon") or "unarmed"
-    if weapon not in WEAPONS:
-        raise CombatRefused("paragon.invalid_weapon", f"The weapon is one of {', '.join(WEAPONS)}.")
+    if weapon not in table:
+        raise CombatRefused(
+            "paragon.invalid_weapon", f"The weapon is one of {', '.join(n for n, _ in table.values())}."
+        )
+    if weapon != "unarmed" and not drawn(actor):
+        raise CombatRefused(
+            "paragon.weapon_sheathed",
+            f"{actor.name}'s weapon is sheathed: draw it first (free, once a round), or strike unarmed.",
+        )
     out = Outcome()
     key = str(actor.id)
     strikes = ex["strikes"].get(key, 0)
-    if strikes >= 1:
-        rules._spend_stamina(actor, actor.state, 1, roller, out, f"Chained strike {strikes + 1}")
+    if strikes >= 1 and chained_strike_stamina(c):
+        rules._spend_stamina(
+            actor, actor.state, chained_strike_stamina(c), roller, out, f"Chained strike {strikes + 1}"
+        )
     ex["strikes"][key] = strikes + 1
     ex["declared"] = False  # the blow falls: too late to intercept or evade
-    name = WEAPONS[weapon][0].lower()
+    name = table[weapon][0].lower()
     down = rules._down(opponent)
     new_es = {**es, "exchange": ex, "threat": None}
     if down == "dead":
@@ -145,7 +158,7 @@ def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -
         }
         out.log(
             "strike",
-            f"{actor.name} strikes at {opponent.name} ({name}, strike {n}/{MAX_CHAIN}): "
+            f"{actor.name} strikes at {opponent.name} ({name}, strike {n}/{chain}): "
             f"{roll['text']}: a threat. {opponent.name} may avoid it (1 stamina) or take the hit.",
             actor.id,
             faces=roll["faces"],
@@ -157,7 +170,7 @@ def perform(rules: ParagonCore, action, actor, fighters, es, roller, ctx=None) -
         ex["done"] = sorted(set(ex["done"]) | {actor.id})
         out.log(
             "strike",
-            f"{actor.name} strikes at {opponent.name} ({name}, strike {n}/{MAX_CHAIN}): "
+            f"{actor.name} strikes at {opponent.name} ({name}, strike {n}/{chain}): "
             f"{roll['text']}: a miss, the chain ends.",
             actor.id,
             faces=roll["faces"],
