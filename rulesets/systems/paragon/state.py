@@ -636,23 +636,12 @@ def _stamina_morale(st: dict, before: int, after: int, roller: Roller | None) ->
 
 def time_passes(state: dict, build: dict, report: Report, *, span: Span, ctx: Context) -> Passage:
     """RULES.md W6 on the campaign's clock: Dynama regenerates ``dynama_per_hour_of_rest`` (HD 1) an
-    hour, up to its maximum (RULINGS.md: every hour the clock moves is an hour of rest)."""
-    rate = ctx.settings.get("dynama_per_hour_of_rest", 1)
-    top = maxima(build, report, ctx).get("dynama", 0)
-    pools: dict = get_as(state, "pools", dict, {}) if isinstance(state, dict) else {}
-    current = pools.get("dynama")
-    if (
-        not (is_int(rate) and rate > 0 and is_int(top) and is_int(current))
-        or current >= top
-        or span.hours <= 0
-    ):
+    hour, up to its maximum (RULINGS.md: every hour the clock moves is an hour of rest). The rule
+    itself is ``powers.regenerate``, the one place Dynama comes back by the hour."""
+    if not isinstance(state, dict):
         return Passage(state)
-    after = min(top, current + rate * span.hours)
-    name = get_as(build, "name", str, "The character")
-    woke = " No longer paralysed." if current == 0 else ""
-    return Passage(
-        {**state, "pools": {**pools, "dynama": after}},
-        [
-            f"{name}: {span.hours} hour{'s' if span.hours != 1 else ''} of rest: Dynama {current} → {after}.{woke}"
-        ],
-    )
+    top = maxima(build, report, ctx).get("dynama", 0)
+    if not is_int(top):
+        return Passage(state)
+    after, sentence = powers.regenerate(state, build, top, span.hours, ctx)
+    return Passage(after, [sentence] if sentence else [])
