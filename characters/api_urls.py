@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("characters.sheet.api")),  # play actions and rolls over the API
     path("", include("characters.table.api")),  # the table's roll feed
     path("", include("characters.webhooks.api")),  # the table's feed to Discord and webhooks
+    path("", include("characters.obstacles.api")),  # obstacles (W2)
 ]

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("characters.advancement.urls")),  # awards, requests, review, ledger
     path("", include("characters.party.urls")),  # the party page: the GM's screen
     path("", include("characters.webhooks.urls")),  # the campaign's webhooks (the GM's)
+    path("", include("characters.obstacles.views")),  # the party page's obstacle form
 ]

@@ -23,7 +23,8 @@ from django.utils.text import slugify
 
 from characters.campaigns.selectors import campaign_context, campaign_memberships
 from characters.compiled import CompiledQuery
-from characters.models import Campaign, Character
+from characters.models import Campaign, Character, Obstacle
+from characters.obstacles.selectors import encounter_obstacle_rows, for_rules
 from characters.selectors import is_campaign_gm
 from characters.sheet.selectors import label
 from combat.models import Combatant, Encounter, EncounterEvent, LibraryNpc
@@ -210,6 +211,10 @@ def combatant_fighter(
     )
 
 
+#: The key of the obstacles in the encounter state the rules read (``Fight.rules_state``).
+OBSTACLES = "obstacles"
+
+
 @dataclass
 class Fight:
     """An encounter with its combatants as the ruleset sees them (one load per request)."""
@@ -232,6 +237,27 @@ class Fight:
     @property
     def order(self) -> list[int]:
         return [i for i in (self.encounter.order or []) if i in self.by_id]
+
+    @property
+    def rules_state(self) -> dict[str, Any]:
+        """The encounter state as the rules read it: with the obstacles a roll's EP may go into
+        (``"obstacles"``: id → {name, level, ep, resolved}; read once per request, never saved)."""
+        found = self.__dict__.get("_rules_state")
+        if found is None:
+            e = self.encounter
+            found = self.__dict__["_rules_state"] = {**(e.state or {}), OBSTACLES: for_rules(self.obstacles)}
+        return found
+
+    @property
+    def obstacles(self) -> list[Obstacle]:
+        """The obstacles of this encounter and its campaign (one query per request)."""
+        found = self.__dict__.get("_obstacles")
+        if found is None:
+            e = self.encounter
+            found = self.__dict__["_obstacles"] = encounter_obstacle_rows(
+                campaign_id=e.campaign_id, encounter_id=e.pk
+            )
+        return found
 
     @property
     def current_id(self) -> int | None:
@@ -536,7 +562,7 @@ def fighter_actions(fight: Fight, fighter: Fighter) -> list[ActionSpec]:
     try:
         return list(
             fight.rules.actions(
-                fighter, fight.fighters, fight.encounter.state or {}, current=fight.current_id, ctx=fight.ctx
+                fighter, fight.fighters, fight.rules_state, current=fight.current_id, ctx=fight.ctx
             )
         )
     except NotImplementedError:
