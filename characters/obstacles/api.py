@@ -36,6 +36,18 @@ class ObstacleSerializer(serializers.Serializer):
     effect = serializers.CharField(allow_null=True)
 
 
+class ObstacleCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    level = serializers.IntegerField(min_value=1, max_value=services.MAX_LEVEL)
+    secret = serializers.BooleanField(required=False)
+    within_rounds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=services.MAX_ROUNDS
+    )
+    encounter = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    character = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    effect = serializers.CharField(required=False, allow_null=True, max_length=40)
+
+
 class ObstacleWriteSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, max_length=120)
     level = serializers.IntegerField(required=False, min_value=1, max_value=services.MAX_LEVEL)
@@ -61,9 +73,9 @@ def _obstacle_for_user(user, pk: int) -> Obstacle:
     return obstacle
 
 
-def _body(request) -> dict:
+def _body(request, serializer_class=None) -> dict:
     data = request.data if isinstance(request.data, dict) else {}
-    serializer = ObstacleWriteSerializer(data=data)
+    serializer = (serializer_class or ObstacleWriteSerializer)(data=data)
     serializer.is_valid(raise_exception=True)
     return {k: data[k] for k in data if k in serializer.fields}
 
@@ -78,7 +90,7 @@ def _body(request) -> dict:
     methods=["POST"],
     tags=["obstacles"],
     summary="Set an obstacle (GM only)",
-    request=ObstacleWriteSerializer,
+    request=ObstacleCreateSerializer,
     responses={201: ObstacleSerializer, 400: E400, 403: E403, 404: E404},
 )
 @api_view(["GET", "POST"])
@@ -86,7 +98,9 @@ def campaign_obstacles_view(request, id: int):
     campaign = campaign_for_user(request.user, id)
     if request.method == "GET":
         return Response([_shape(v) for v in campaign_obstacles(campaign=campaign, user=request.user)])
-    obstacle = services.obstacle_create(campaign=campaign, user=request.user, data=_body(request))
+    obstacle = services.obstacle_create(
+        campaign=campaign, user=request.user, data=_body(request, ObstacleCreateSerializer)
+    )
     return Response(_shape(obstacle_view(obstacle, is_gm=True)), status=status.HTTP_201_CREATED)
 
 
