@@ -13,6 +13,7 @@ import copy
 import functools
 import json
 import logging
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,6 +216,29 @@ def combatant_fighter(
 OBSTACLES = "obstacles"
 
 
+class LazyMapping(Mapping):
+    """A read-only mapping made by ``load`` the first time it is read: the obstacles cost their query
+    only when a rule looks at them (a spend), not on every action."""
+
+    def __init__(self, load: Callable[[], dict[str, Any]]):
+        self._load = load
+        self._data: dict[str, Any] | None = None
+
+    def _got(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._load()
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._got()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._got())
+
+    def __len__(self) -> int:
+        return len(self._got())
+
+
 @dataclass
 class Fight:
     """An encounter with its combatants as the ruleset sees them (one load per request)."""
@@ -245,7 +269,10 @@ class Fight:
         found = self.__dict__.get("_rules_state")
         if found is None:
             e = self.encounter
-            found = self.__dict__["_rules_state"] = {**(e.state or {}), OBSTACLES: for_rules(self.obstacles)}
+            found = self.__dict__["_rules_state"] = {
+                **(e.state or {}),
+                OBSTACLES: LazyMapping(lambda: for_rules(self.obstacles)),
+            }
         return found
 
     @property

@@ -132,6 +132,9 @@ class Step:
             e.order = [i for i in out.order if i in fight.by_id]
         for event in out.events:
             self.events.append((event, e.round))
+            if (event.data or {}).get("feed") and not is_roll(event):
+                # A line the rules want at the table too that rolled nothing (what a spend bought).
+                self.notes.append(event.text)
         texts = [event.text for event in out.events]
         for fid in {*(out.state or {}), *(fid for fid, _ in out.effects)}:
             c = fight.by_id.get(fid)

@@ -151,7 +151,9 @@ class Event:
     (the dice as they fell, a non-empty list): the combat service sends it to the table's roll
     feed too, in the same words (combat/step.py). ``data["odds"]``, when given, is the odds
     request of that roll (the ruleset's ``odds`` shape): the feed then shows its chance, and
-    ``outcome`` / ``total`` / ``ep`` / ``successes`` in ``data`` say which outcome it landed on."""
+    ``outcome`` / ``total`` / ``ep`` / ``successes`` in ``data`` say which outcome it landed on.
+    ``data["feed"]`` true on an event that rolled nothing sends its words to the feed as a table
+    note (what a spend of a roll bought)."""
 
     kind: str
     text: str  # "Pablo strikes with the warhammer: 3 EP, −2 speed"

@@ -24,6 +24,7 @@ contract's code; nothing here changes a state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -342,7 +343,7 @@ def obstacle_part(request: dict[str, Any], obstacles: Any) -> dict[str, Any] | N
     oid = request.get("obstacle")
     if oid in (None, "") or request.get("ep_to_obstacle") in (0, "0"):
         return None
-    known = obstacles if isinstance(obstacles, dict) else {}
+    known = obstacles if isinstance(obstacles, Mapping) else {}
     found = known.get(str(oid))
     if found is None:
         raise CombatRefused("pando.obstacle_unknown", "That obstacle is not one this roll can work on.")

@@ -20,6 +20,7 @@ from itertools import product
 import pytest
 from django.urls import reverse
 
+from characters.models import RollLog
 from combat import services
 from combat.models import Combatant, Encounter
 from combat.selectors import encounter_fight
@@ -191,6 +192,9 @@ def test_the_api_spend_answers_with_the_log_naming_what_was_bought(fight):
     assert r.status_code == 200, r.json()
     assert r.json()["log"][-1]["text"].startswith("Pablo spends 2 EP: Hit ×2 (2 EP) on Goblin")
     assert "attack" not in r.json()["state"]
+    # The table's feed has it too, in the same words (a note: no dice were rolled by the spend).
+    note = RollLog.objects.filter(campaign=fight["campaign"]).order_by("-pk").first()
+    assert note.result["note"] is True and note.result["text"] == r.json()["log"][-1]["text"]
 
 
 def test_another_player_may_not_spend_pablos_roll_and_the_gm_may(fight):

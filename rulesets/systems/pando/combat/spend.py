@@ -157,6 +157,7 @@ class SpendOutcomes(PandoCombatBase):
             ],
             spent=cost,
             left=left,
+            feed=True,
             target=attack.get("target"),
         )
         return out
