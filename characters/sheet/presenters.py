@@ -12,6 +12,7 @@ from typing import Any
 from django.template.defaultfilters import add
 from django.urls import reverse
 from django.utils.dates import MONTHS_3
+from django.utils.functional import SimpleLazyObject
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # real, but not in django-stubs
 
 from characters.effects.selectors import effects_shown
@@ -446,8 +447,11 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
         "state_notes": _state_notes(character),
         "to_spend": to_spend_form(character, rules, request.user) if may_edit_state else None,
         # The character's afflictions (obstacles on it, W2).
-        "obstacles": campaign_obstacles(
-            campaign=character.campaign, user=request.user, character_id=character.pk
+        # Read only where the page draws them (not by a block's update).
+        "obstacles": SimpleLazyObject(
+            lambda: campaign_obstacles(
+                campaign=character.campaign, user=request.user, character_id=character.pk
+            )
         ),
         "spend_message": "",
         "can_edit_build": can_edit_build(request.user, character),
