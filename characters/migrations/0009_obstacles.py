@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('characters', '0007_campaign_effect'),
+        ('characters', '0008_webhooks'),
     ]
 
     operations = [
