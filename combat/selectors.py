@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 from django.utils.html import format_html
 from django.utils.text import slugify
@@ -86,6 +86,11 @@ def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encou
 def _encounter_for_user_query(for_update: bool) -> CompiledQuery:
     def build(pk, user) -> QuerySet[Encounter]:
         found = Encounter.objects.filter(Exists(campaign_memberships(user=user)), pk=pk)
+        # Whether the campaign has any obstacle, in the same read: a page of a campaign without
+        # one asks nothing more of them (Fight.obstacles).
+        found = found.annotate(
+            has_obstacles=Exists(Obstacle.objects.filter(campaign_id=OuterRef("campaign_id")))
+        )
         found = found.select_related("campaign")
         if for_update:
             found = found.select_for_update(of=("self",))
@@ -279,6 +284,8 @@ class Fight:
     def obstacles(self) -> list[Obstacle]:
         """The obstacles of this encounter and its campaign (one query per request)."""
         found = self.__dict__.get("_obstacles")
+        if found is None and getattr(self.encounter, "has_obstacles", True) is False:
+            found = self.__dict__["_obstacles"] = []
         if found is None:
             e = self.encounter
             found = self.__dict__["_obstacles"] = encounter_obstacle_rows(

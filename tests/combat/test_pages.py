@@ -106,9 +106,9 @@ def test_the_panel_is_cheap_and_the_board_catches_a_page_up(setup, django_assert
     player = client(setup["player"])
     player.get(reverse("encounter_detail", args=[e.pk]))
     # The panel each page fetches after each change: the panel only (no board, no log), in a few
-    # queries (session, user, the encounter with "am I the GM?", the combatants, the obstacles its
-    # rolls may work on, shown above the actions).
-    with django_assert_max_num_queries(5):
+    # queries (session, user, the encounter with "am I the GM?" and "has the campaign obstacles?",
+    # the combatants).
+    with django_assert_max_num_queries(4):
         r = player.get(reverse("encounter_panel", args=[e.pk]), HTTP_HX_REQUEST="true")
     html = r.content.decode()
     assert 'id="encounter-panel"' in html and f'data-fighter="{pablo.pk}"' in html
