@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("characters.clock.api")),  # the campaign's clock
     path("", include("characters.plans.api")),  # plans of a character's next steps
     path("", include("characters.shares.api")),  # share links of a sheet
+    path("", include("characters.obstacles.api")),  # obstacles (W2)
 ]

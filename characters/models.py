@@ -426,6 +426,38 @@ class CampaignEffect(models.Model):
         return self.name
 
 
+class Obstacle(models.Model):
+    """An obstacle the GM sets (RULES.md amendment W2: "Obstacles can come in any form, whether a literal
+    physical obstacle, such as a locked door, or affliction on your character, such as becoming
+    stunned"): on the campaign, an encounter (``encounter_id``: the combat app's encounter; characters
+    never imports combat) or a character (an affliction, ``effect``: the id of that character's
+    effect it ends when resolved). EP put into it accumulate under a row lock
+    (characters/obstacles/services.py); at ``level`` or more it is resolved. ``within_rounds``: the EP
+    reset when that many of the encounter's rounds pass unmet (``since_round``: when they began)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="obstacles")
+    name = models.CharField(max_length=120)
+    level = models.PositiveIntegerField()
+    ep = models.PositiveIntegerField(default=0)
+    secret = models.BooleanField(default=False)
+    within_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    encounter_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
+    character = models.ForeignKey(
+        Character, null=True, blank=True, on_delete=models.CASCADE, related_name="obstacles"
+    )
+    effect = models.CharField(max_length=40, blank=True, default="")
+    resolved = models.BooleanField(default=False)
+    since_round = models.PositiveIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class ApiToken(AbstractAuthToken):
     """An API token of one device or client (django-rest-knox keeps only its SHA-512 digest).
 

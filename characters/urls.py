@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("characters.clock.urls")),  # the campaign's clock on the party page
     path("", include("characters.plans.urls")),  # plans of a character's next steps
     path("", include("characters.shares.urls")),  # share links: the read-only sheet, the owner's list
+    path("", include("characters.obstacles.views")),  # the party page's obstacle form
 ]

@@ -16,6 +16,7 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from characters.campaigns.selectors import campaign_for_user
+from characters.obstacles.selectors import campaign_obstacles
 from combat import services
 from combat.selectors import encounter_board, encounter_fight, encounter_for_user, encounters_for_user
 from combat.serializers import (
@@ -45,7 +46,7 @@ E422 = OpenApiResponse(
 ENCOUNTER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="An encounter id")
 
 
-def _encounter_data(encounter) -> dict:
+def _encounter_data(encounter, user=None) -> dict:
     board = encounter_board(fight=encounter_fight(encounter=encounter), log_limit=API_LOG)
     keys = ("id", "campaign", "name", "status", "round", "turn", "version", "current", "current_ids", "order")
     data = {k: board[k] for k in keys}
@@ -70,6 +71,14 @@ def _encounter_data(encounter) -> dict:
         for row in board["combatants"]
     ]
     data["log"] = list(reversed(board["log"]))
+    data["obstacles"] = (
+        [
+            {k: v for k, v in o.items() if k != "text"}
+            for o in campaign_obstacles(campaign=encounter.campaign, user=user, encounter_id=encounter.pk)
+        ]
+        if user is not None
+        else []
+    )
     return EncounterSerializer(data).data
 
 
@@ -122,7 +131,7 @@ def encounter_list(request):
 )
 @api_view(["GET"])
 def encounter_detail(request, pk):
-    return Response(_encounter_data(_encounter(request, pk)))
+    return Response(_encounter_data(_encounter(request, pk), request.user))
 
 
 @extend_schema(
@@ -162,7 +171,7 @@ def encounter_combatants(request, pk):
 @api_view(["POST"])
 def encounter_start(request, pk):
     encounter = services.encounter_start(encounter=_encounter(request, pk), user=request.user)
-    return Response(_encounter_data(encounter))
+    return Response(_encounter_data(encounter, request.user))
 
 
 @extend_schema(
@@ -194,7 +203,7 @@ def encounter_actions(request, pk):
         private=data.get("private", False),
         request_id=data.get("request_id"),
     )
-    return Response(_encounter_data(encounter))
+    return Response(_encounter_data(encounter, request.user))
 
 
 @extend_schema(
@@ -214,7 +223,7 @@ def encounter_next_turn(request, pk):
         expected_version=data.get("expected_version"),
         request_id=data.get("request_id"),
     )
-    return Response(_encounter_data(encounter))
+    return Response(_encounter_data(encounter, request.user))
 
 
 @extend_schema(
@@ -227,4 +236,4 @@ def encounter_next_turn(request, pk):
 @api_view(["POST"])
 def encounter_end(request, pk):
     encounter = services.encounter_end(encounter=_encounter(request, pk), user=request.user)
-    return Response(_encounter_data(encounter))
+    return Response(_encounter_data(encounter, request.user))

@@ -13,17 +13,19 @@ import copy
 import functools
 import json
 import logging
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 from django.utils.html import format_html
 from django.utils.text import slugify
 
 from characters.campaigns.selectors import campaign_context, campaign_memberships
 from characters.compiled import CompiledQuery
-from characters.models import Campaign, Character
+from characters.models import Campaign, Character, Obstacle
+from characters.obstacles.selectors import encounter_obstacle_rows, for_rules
 from characters.selectors import is_campaign_gm
 from characters.sheet.selectors import label
 from combat.models import Combatant, Encounter, EncounterEvent, LibraryNpc
@@ -84,6 +86,11 @@ def encounter_for_user(*, user, encounter_id, for_update: bool = False) -> Encou
 def _encounter_for_user_query(for_update: bool) -> CompiledQuery:
     def build(pk, user) -> QuerySet[Encounter]:
         found = Encounter.objects.filter(Exists(campaign_memberships(user=user)), pk=pk)
+        # Whether the campaign has any obstacle, in the same read: a page of a campaign without
+        # one asks nothing more of them (Fight.obstacles).
+        found = found.annotate(
+            has_obstacles=Exists(Obstacle.objects.filter(campaign_id=OuterRef("campaign_id")))
+        )
         found = found.select_related("campaign")
         if for_update:
             found = found.select_for_update(of=("self",))
@@ -210,6 +217,33 @@ def combatant_fighter(
     )
 
 
+#: The key of the obstacles in the encounter state the rules read (``Fight.rules_state``).
+OBSTACLES = "obstacles"
+
+
+class LazyMapping(Mapping):
+    """A read-only mapping made by ``load`` the first time it is read: the obstacles cost their query
+    only when a rule looks at them (a spend), not on every action."""
+
+    def __init__(self, load: Callable[[], dict[str, Any]]):
+        self._load = load
+        self._data: dict[str, Any] | None = None
+
+    def _got(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._load()
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._got()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._got())
+
+    def __len__(self) -> int:
+        return len(self._got())
+
+
 @dataclass
 class Fight:
     """An encounter with its combatants as the ruleset sees them (one load per request)."""
@@ -232,6 +266,32 @@ class Fight:
     @property
     def order(self) -> list[int]:
         return [i for i in (self.encounter.order or []) if i in self.by_id]
+
+    @property
+    def rules_state(self) -> dict[str, Any]:
+        """The encounter state as the rules read it: with the obstacles a roll's EP may go into
+        (``"obstacles"``: id → {name, level, ep, resolved}; read once per request, never saved)."""
+        found = self.__dict__.get("_rules_state")
+        if found is None:
+            e = self.encounter
+            found = self.__dict__["_rules_state"] = {
+                **(e.state or {}),
+                OBSTACLES: LazyMapping(lambda: for_rules(self.obstacles)),
+            }
+        return found
+
+    @property
+    def obstacles(self) -> list[Obstacle]:
+        """The obstacles of this encounter and its campaign (one query per request)."""
+        found = self.__dict__.get("_obstacles")
+        if found is None and getattr(self.encounter, "has_obstacles", True) is False:
+            found = self.__dict__["_obstacles"] = []
+        if found is None:
+            e = self.encounter
+            found = self.__dict__["_obstacles"] = encounter_obstacle_rows(
+                campaign_id=e.campaign_id, encounter_id=e.pk
+            )
+        return found
 
     @property
     def current_id(self) -> int | None:
@@ -536,7 +596,7 @@ def fighter_actions(fight: Fight, fighter: Fighter) -> list[ActionSpec]:
     try:
         return list(
             fight.rules.actions(
-                fighter, fight.fighters, fight.encounter.state or {}, current=fight.current_id, ctx=fight.ctx
+                fighter, fight.fighters, fight.rules_state, current=fight.current_id, ctx=fight.ctx
             )
         )
     except NotImplementedError:

@@ -165,6 +165,12 @@ class EncounterSerializer(serializers.Serializer):
     state = serializers.JSONField(help_text="The ruleset's encounter state (a pending attack…).")
     combatants = CombatantSerializer(many=True)
     log = EventSerializer(many=True, help_text="Events in order (oldest first), at most the last 200.")
+    obstacles = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="The campaign's and this encounter's obstacles ({id, name, level, ep, resolved, secret, "
+        "within_rounds, encounter, character, effect}; level null for players when secret).",
+    )
 
 
 class EncounterSummarySerializer(serializers.Serializer):

@@ -45,10 +45,12 @@ from characters.effects.services import (
     state_without_effects,
 )
 from characters.models import Campaign, Character
+from characters.obstacles.services import obstacle_end_effect, obstacle_put_ep
 from characters.party.live import party_changed
 from characters.selectors import is_campaign_gm
 from combat.models import Combatant, Encounter, EncounterEvent, EncounterRequest
 from combat.selectors import (
+    OBSTACLES,
     Fight,
     campaign_combat_rules,
     combatant_effects,
@@ -399,7 +401,7 @@ def encounter_act(
         rules = require_rules(fight)
         try:
             specs = rules.actions(
-                actor, fight.fighters, e.state or {}, current=fight.current_id, ctx=fight.ctx
+                actor, fight.fighters, fight.rules_state, current=fight.current_id, ctx=fight.ctx
             )
         except NotImplementedError:
             specs = []
@@ -415,18 +417,61 @@ def encounter_act(
             copy.deepcopy(action),
             actor,
             fight.fighters,
-            e.state or {},
+            fight.rules_state,
             roller,
             current=fight.current_id,
             by_gm=gm,
             ctx=fight.ctx,
         )
+        if out.encounter_state is not None:  # the obstacles were the rules' to read, not to keep
+            out.encounter_state = {k: v for k, v in out.encounter_state.items() if k != OBSTACLES}
         step.apply(out, secret_for=actor if private else None)
+        if out.obstacle is not None:
+            _into_obstacle(step, actor, out.obstacle)
         if out.end_turn:
             advance(step, roller)
         step.save(fields=["state", "order", "turn", "round"])
         _remember(e, request_id)
     return e
+
+
+def _into_obstacle(step: Step, actor: Fighter, put: dict[str, Any]) -> None:
+    """EP of ``actor``'s spend into an obstacle of the campaign (``Outcome.obstacle``), under its row
+    lock; resolved, the effect it is linked to ends: on a fighter of this encounter through the
+    step (its play state here), on anyone else through the effects' service. The log and the
+    table's feed say so."""
+    e = step.fight.encounter
+    code, message = (
+        list(put.get("refusal") or []) + ["combat.obstacle_resolved", "{name} is overcome already."]
+    )[:2]
+    obstacle, text = obstacle_put_ep(
+        obstacle_id=put.get("id"),
+        campaign_id=e.campaign_id,
+        ep=int(put.get("ep") or 0),
+        who=actor.name,
+        refusal=(code, message),
+        round_now=(e.pk, e.round),
+    )
+    if obstacle.resolved and obstacle.character_id and obstacle.effect:
+        c = next((c for c in step.fight.combatants if c.character_id == obstacle.character_id), None)
+        f = step.fight.fighter_by_id.get(c.id) if c is not None else None
+        if f is not None and step.fight.ruleset is not None:
+            gone = [x for x in fx.active_entries(f.state) if x.get("id") == obstacle.effect]
+            if gone:
+                new = state_without_effects(
+                    ruleset=step.fight.ruleset,
+                    build=f.build,
+                    report=f.report,
+                    ctx=step.fight.ctx,
+                    state=f.state,
+                    ending=gone,
+                )
+                step.apply(Outcome(state={f.id: new}))
+                text += " " + fx.ended_text(gone)
+        else:
+            text += obstacle_end_effect(obstacle=obstacle)
+    step.log("obstacle", text, actor.id)
+    step.notes.append(text)
 
 
 def encounter_next_turn(

@@ -19,8 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 from characters.effects.selectors import characters_holding_encounter_effects
-from characters.effects.services import characters_effects_end, state_without_effects
+from characters.effects.services import (
+    EffectRefused,
+    characters_effects_end,
+    state_with_effect,
+    state_without_effects,
+)
 from characters.models import Character, RollLog
+from characters.obstacles.services import obstacles_time_out
 from characters.sheet.selectors import label
 from characters.table.feed import rolls_logged, table_note
 from characters.versions import character_version_write
@@ -109,6 +115,8 @@ class Step:
             f = fight.fighter_by_id.get(fid)
             if f is not None:
                 f.state = new_state
+        for fid, spec in out.effects:
+            self._put_effect(fid, spec)
         for fid, numbers in (out.combat or {}).items():
             c = fight.by_id.get(fid)
             if c is None:
@@ -124,11 +132,47 @@ class Step:
             e.order = [i for i in out.order if i in fight.by_id]
         for event in out.events:
             self.events.append((event, e.round))
+            if (event.data or {}).get("feed") and not is_roll(event):
+                # A line the rules want at the table too that rolled nothing (what a spend bought).
+                self.notes.append(event.text)
         texts = [event.text for event in out.events]
-        for fid in out.state or {}:
+        for fid in {*(out.state or {}), *(fid for fid, _ in out.effects)}:
             c = fight.by_id.get(fid)
             if c is not None and c.character_id:
                 self.characters[c.character_id][1].extend(texts)
+
+    def _put_effect(self, fid: int, spec: dict[str, Any]) -> None:
+        """A named effect an action put on fighter ``fid`` (``Outcome.effects``), through the effects'
+        own checks and ``apply`` actions (characters/effects/services.py), until removed; a refusal
+        refuses the action (the service's transaction changes nothing)."""
+        fight = self.fight
+        f, c, ruleset = fight.fighter_by_id.get(fid), fight.by_id.get(fid), fight.ruleset
+        if f is None or c is None or ruleset is None:
+            return
+        ids = [r["id"] for r in ruleset.rollables(f.build, f.report, f.state, ctx=fight.ctx) if "id" in r]
+        try:
+            entry, kind = fx.resolve(ruleset, spec, ids, ctx=fight.ctx)
+            entry["duration"] = None
+            new = state_with_effect(
+                ruleset=ruleset,
+                build=f.build,
+                report=f.report,
+                ctx=fight.ctx,
+                state=f.state,
+                entry=entry,
+                kind=kind,
+            )
+        except (fx.EffectError, StateError) as exc:
+            raise refused(exc.code, exc.message) from None
+        except EffectRefused as exc:  # too many effects already
+            raise refused(exc.errors[0]["code"], exc.errors[0]["message"]) from None
+        if c.character is not None:
+            c.character.state = new
+            self.characters.setdefault(c.character.pk, (c.character, []))
+        else:
+            c.state = new
+            self.dirty.add(fid)
+        f.state = new
 
     def log(self, kind: str, text: str, actor: int | None = None, **data) -> None:
         self.events.append((Event(kind, text, actor, data), self.fight.encounter.round))
@@ -292,6 +336,10 @@ def round_started(step: Step, roller: Roller, *, clock: bool = False) -> None:
     step.log("round", f"Round {e.round} begins.")
     if clock:
         effects_end(step, lambda state: fx.ending_on_round(state, e.pk, e.round))
+        # Obstacles to be overcome within so many rounds start again from 0 when they were not (W2).
+        for text in obstacles_time_out(campaign_id=e.campaign_id, encounter_id=e.pk, round_now=e.round):
+            step.log("obstacle", text)
+            step.notes.append(text)
     rules = require_rules(fight)
     step.apply(outcome_of(rules.round_start, fight.fighters, e.state or {}, e.round, roller, ctx=fight.ctx))
     e.turn = 0

@@ -39,6 +39,7 @@ from characters.campaigns.selectors import campaign_context, campaign_for_user
 from characters.effects import forms as effect_forms
 from characters.effects.clock import Running
 from characters.effects.selectors import campaign_saved_effects
+from characters.obstacles.selectors import obstacle_view
 from characters.selectors import is_campaign_gm
 from combat import services
 from combat.broadcast import render_live
@@ -85,6 +86,9 @@ def _panel_context(request: HtmxHttpRequest, encounter, fight, **extra) -> dict[
     ctx = {
         "encounter": encounter,
         "campaign": encounter.campaign,
+        # The campaign's and this encounter's obstacles (W2): fetched with the panel by every page
+        # after every change, so EP put in show at once everywhere.
+        "obstacles": [obstacle_view(o, is_gm=gm) for o in fight.obstacles],
         "panel": panel,
         "is_gm": gm,
         "can_next": can_next,

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from characters.advancement import services as awards
 from characters.models import Campaign, Character
+from characters.obstacles.selectors import campaign_obstacles
 from characters.party import presenters
 from characters.party.selectors import (
     PartyRefused,
@@ -83,6 +84,8 @@ def party_page(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
         if ruleset
         else None,
         **_answer(campaign, characters, values),
+        "obstacles": campaign_obstacles(campaign=campaign, user=request.user),
+        "obstacle_characters": [{"id": c.pk, "name": c.name} for c in characters],
     }
     return render(request, TEMPLATE, context)
 

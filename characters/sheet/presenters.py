@@ -12,10 +12,12 @@ from typing import Any
 from django.template.defaultfilters import add
 from django.urls import reverse
 from django.utils.dates import MONTHS_3
+from django.utils.functional import SimpleLazyObject
 from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # real, but not in django-stubs
 
 from characters.effects.selectors import effects_shown
 from characters.models import Character, RollLog
+from characters.obstacles.selectors import campaign_obstacles
 from characters.selectors import can_edit_build, can_edit_state
 from characters.sheet.selectors import (
     PICKED,
@@ -34,6 +36,7 @@ from characters.sheet.selectors import (
 )
 from characters.templatetags.sheet_tags import pretty, state_fields
 from config.htmx import HtmxHttpRequest
+from rulesets.engine.fields import is_int
 
 logger = logging.getLogger(__name__)
 
@@ -137,6 +140,12 @@ def _roll_groups(
                 "cost": rollable.get("cost"),
                 "reason": rollable.get("reason"),
                 "disabled": not can_edit_state or rollable.get("usable") is False,
+                # What the roll may buy and the chance to afford each, before rolling (the ruleset's words).
+                "afford": "; ".join(
+                    o["afford"]
+                    for o in rollable.get("outcomes") or ()
+                    if isinstance(o, dict) and o.get("afford")
+                ),
             }
         )
     return groups
@@ -503,6 +512,15 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
         "effects_place": "sheet",
         "effects_error": "",
         "state_notes": _state_notes(character),
+        "to_spend": to_spend_form(character, rules, request.user) if may_edit_state else None,
+        # The character's afflictions (obstacles on it, W2).
+        # Read only where the page draws them (not by a block's update).
+        "obstacles": SimpleLazyObject(
+            lambda: campaign_obstacles(
+                campaign=character.campaign, user=request.user, character_id=character.pk
+            )
+        ),
+        "spend_message": "",
         "can_edit_build": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,
         "printing": request.GET.get("print") == "1",
@@ -513,6 +531,40 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
         "equipment_error": None,
         "roll_error": None,
         **extra,
+    }
+
+
+def to_spend_form(character: Character, rules: SheetRules, user) -> dict[str, Any] | None:
+    """The Last roll block's spend form: what the last roll left to spend (``Ruleset.roll_to_spend``,
+    in the play state): its EP, the roll's words, the ruleset's fields and, when an outcome falls on
+    someone, the campaign's active characters to pick from. None: nothing to spend."""
+    if rules.ruleset is None or not isinstance(character.state, dict):
+        return None
+    pending = character.state.get(rules.ruleset.TO_SPEND)
+    if not isinstance(pending, dict) or not is_int(pending.get("ep")):
+        return None
+    params = [
+        {**p, "options": [o for o in p.get("options") or [] if isinstance(o, dict)]}
+        for p in pending.get("params") or []
+        if isinstance(p, dict) and isinstance(p.get("id"), str)
+    ]
+    targets = []
+    if pending.get("needs_target"):
+        targets = list(
+            Character.objects.filter(campaign_id=character.campaign_id, status=Character.Status.ACTIVE)
+            .order_by("name", "pk")
+            .values("id", "name")
+        )
+    return {
+        "ep": pending["ep"],
+        "label": str(pending.get("label") or ""),
+        "params": params,
+        "targets": targets,
+        "obstacles": [
+            {"id": o["id"], "label": o["text"]}
+            for o in campaign_obstacles(campaign=character.campaign, user=user)
+            if not o["resolved"]
+        ],
     }
 
 

@@ -20,7 +20,10 @@ from typing import Any
 
 from django.db import transaction
 
+from characters.effects.services import state_with_effect
 from characters.models import Character, CharacterVersion, RollLog
+from characters.obstacles.selectors import obstacles_for_rules
+from characters.obstacles.services import obstacle_end_effect, obstacle_put_ep
 from characters.selectors import can_edit_build, can_edit_state, character_for_user
 from characters.sheet.selectors import (
     NOTES,
@@ -36,7 +39,7 @@ from characters.sheet.selectors import (
     sheet_rules,
     single_inputs,
 )
-from characters.table.feed import roll_logged
+from characters.table.feed import roll_logged, table_note
 from characters.versions import character_version_write
 from config.bounds import require_bounded
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused, rule_refused
@@ -473,6 +476,12 @@ def character_roll(
         except NotImplementedError:
             raise _refused("roll.unavailable", f"{rules.ruleset.name} cannot roll yet.") from None
         label_text = str(rollable.get("label") or rollable_id)[:120]
+        kept = _kept_to_spend(rules.ruleset, rules, state, rollable, result)
+        if kept is not state:
+            state = kept
+            if not (sentences or after):
+                left = (state.get(rules.ruleset.TO_SPEND) or {}).get("ep")
+                after = [f"{left} EP to spend." if left else "The last roll's EP are lost."]
         if sentences or after:
             character.state = state
             _save_version(
@@ -495,6 +504,122 @@ def character_roll(
         )
         roll_logged(log)
     return log
+
+
+def _kept_to_spend(ruleset: Ruleset, rules: Any, state: dict, rollable: dict, result: dict) -> dict:
+    """``state`` with what the roll leaves to spend (``Ruleset.roll_to_spend``), or without an
+    earlier roll's: a roll not spent when the character rolls again is lost."""
+    key = ruleset.TO_SPEND
+    try:
+        pending = ruleset.roll_to_spend(rollable, result, ctx=rules.ctx)
+    except Exception:  # what a roll buys is a courtesy of the sheet: the roll stands without it
+        logger.exception("roll_to_spend of %s failed", ruleset.slug)
+        pending = None
+    if pending:
+        return {**state, key: pending}
+    return {k: v for k, v in state.items() if k != key} if key in state else state
+
+
+def character_spend_roll(*, character_id, user, request: Any) -> tuple[Character, str]:
+    """Spend the EP of the character's last sheet roll (the owner or the GM): ``request`` is the
+    ruleset's (outcomes, for one: ``{"outcomes": [{"id", "times"?, "body_part"?, "target"?}]}``, or the sheet
+    form's fields). The ruleset plans it (``Ruleset.spend_roll``); here each target (a character of
+    the same campaign, active; the roller when none is named) is locked in id order and changed
+    through the ruleset's own state actions and the effects' checks (``state_with_effect``); what
+    stays to spend stays on the roller's play state. One version per character changed, a line in
+    the table's feed. A refusal (the rules' code) changes nothing and the EP stay. Returns (the
+    roller, the sentence)."""
+    if not isinstance(request, dict):
+        raise BadInput('A spend is an object such as {"outcomes": [{"id": "hit"}]}.', field="outcomes")
+    with transaction.atomic():
+        character = _lock_for_state(character_id=character_id, user=user)
+        ruleset, report, ctx = _rules_of(character)
+        state = copy.deepcopy(character.state or {})
+        key = ruleset.TO_SPEND
+        # The obstacles a roll's EP may go into, for the rules to check (W2).
+        asked = {**request, "obstacles": obstacles_for_rules(campaign_id=character.campaign_id)}
+        try:
+            plan = ruleset.spend_roll(state.get(key), asked, ctx=ctx)
+        except StateError as exc:
+            raise _refused(exc.code, exc.message, exc.path) from None
+        wanted = {t.get("target") for t in plan.get("targets") or []}
+        ids = sorted({int(t) for t in wanted if is_int(t)} | {character.pk})
+        if any(t is not None and not is_int(t) for t in wanted):
+            raise BadInput("target must be a character's id.", field="target")
+        people = {
+            c.pk: c
+            for c in Character.objects.filter(pk__in=ids, campaign_id=character.campaign_id)
+            .order_by("pk")
+            .select_for_update()
+        }
+        people[character.pk] = character
+        states = {character.pk: state}
+        sentences: list[str] = []
+        for t in plan.get("targets") or []:
+            who = people.get(t["target"]) if t.get("target") is not None else character
+            if who is None or who.status != Character.Status.ACTIVE:
+                raise BadInput("That character is not an active character of this campaign.", field="target")
+            who_ruleset, who_report, who_ctx = (ruleset, report, ctx) if who is character else _rules_of(who)
+            now = states.get(who.pk, copy.deepcopy(who.state or {}))
+            try:
+                for action in t.get("actions") or []:
+                    now, said = who_ruleset.state_action(now, action, who.build, who_report, ctx=who_ctx)
+                    sentences.append(said)
+                for spec in t.get("effects") or []:
+                    ids_ = [
+                        r["id"]
+                        for r in who_ruleset.rollables(who.build, who_report, now, ctx=who_ctx)
+                        if "id" in r
+                    ]
+                    entry, kind = fx.resolve(who_ruleset, spec, ids_, ctx=who_ctx)
+                    entry["duration"] = None
+                    now = state_with_effect(
+                        ruleset=who_ruleset,
+                        build=who.build,
+                        report=who_report,
+                        ctx=who_ctx,
+                        state=now,
+                        entry=entry,
+                        kind=kind,
+                    )
+                    sentences.append(f"{entry['name']} on {who.name}.")
+            except StateError as exc:
+                raise _refused(exc.code, exc.message, exc.path) from None
+            except fx.EffectError as exc:
+                raise _refused(exc.code, exc.message, exc.path) from None
+            states[who.pk] = now
+        roller_state = states[character.pk]
+        left = plan.get("left")
+        roller_state = (
+            {**roller_state, key: left} if left else {k: v for k, v in roller_state.items() if k != key}
+        )
+        states[character.pk] = roller_state
+        text = f"{character.name} {plan.get('text') or 'spends the roll.'}"
+        if sentences:
+            text += " " + " ".join(sentences)
+        if left and isinstance(left, dict) and is_int(left.get("ep")):
+            text += f" {left['ep']} EP left to spend."
+        for pk, new in states.items():
+            who = people[pk]
+            who.state = new
+            _save_version(who, user=user, reason=text[:REASON_LENGTH], fields=["state"])
+        put = plan.get("obstacle")
+        if isinstance(put, dict):
+            code, message = (
+                list(put.get("refusal") or []) + ["roll.obstacle_resolved", "{name} is overcome already."]
+            )[:2]
+            obstacle, said = obstacle_put_ep(
+                obstacle_id=put.get("id"),
+                campaign_id=character.campaign_id,
+                ep=int(put.get("ep") or 0),
+                who=character.name,
+                refusal=(code, message),
+            )
+            text += " " + said + obstacle_end_effect(obstacle=obstacle)
+        note = table_note(campaign_id=character.campaign_id, user=user, text=text)
+        note.save()
+        roll_logged(note)
+    return character, text
 
 
 def _roll_actions(rules: Any, state: dict, actions: Any, roller: Roller) -> tuple[dict, list[str]]:

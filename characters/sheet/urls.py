@@ -20,6 +20,7 @@ urlpatterns = [
         "characters/<int:character_id>/live/", views_sheet.character_sheet_live, name="character_sheet_live"
     ),
     path("characters/<int:character_id>/roll/", views_sheet.character_roll_view, name="character_roll"),
+    path("characters/<int:character_id>/spend/", views_sheet.character_spend_view, name="character_spend"),
     path("characters/<int:character_id>/rolls/", views_sheet.character_sheet_rolls, name="character_rolls"),
     path("characters/<int:character_id>/odds/", views_sheet.character_roll_odds, name="character_roll_odds"),
     path(

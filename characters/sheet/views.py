@@ -8,6 +8,7 @@ sheet, so the page works without JavaScript.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -25,7 +26,7 @@ from characters.selectors import character_for_user
 from characters.sheet import services as play
 from characters.sheet.presenters import roll_odds, roll_rows, sheet_context
 from characters.sheet.selectors import character_roll, character_roll_log, roll_picker, sheet_rules
-from config.errors import ApplicationError, Conflict, RuleRefused
+from config.errors import ApplicationError, BadInput, Conflict, RuleRefused
 from config.forms import check_post, post_text, value_of
 from config.htmx import HtmxHttpRequest
 
@@ -251,6 +252,39 @@ def _roll_inputs_of(query) -> dict[str, list[str]]:
 
 def _roll_inputs_from_post(request: HtmxHttpRequest) -> dict[str, list[str]]:
     return _roll_inputs_of(request.POST)
+
+
+#: The sheet's spend form's fields passed to the ruleset's spend (its own names: outcome, times_<id>…).
+SPEND_FIELDS = re.compile(r"^(outcome|times_[a-z][a-z0-9_]*|body_part|target|obstacle|ep_to_obstacle)$")
+
+
+@login_required
+@require_POST
+def character_spend_view(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
+    """Spend the last sheet roll's EP (play.character_spend_roll) from the Last roll block's form; the
+    answer says what was bought, or why not (nothing changed, the EP stay)."""
+    _load(request, character_id)
+    check_post(request.POST)
+    fields = {k: request.POST.get(k, "") for k in request.POST if SPEND_FIELDS.match(k)}
+    message, error = "", None
+    try:
+        _, message = play.character_spend_roll(character_id=character_id, user=request.user, request=fields)
+    except (RuleRefused, BadInput, PermissionDenied) as exc:
+        error = _refusal(exc)
+    character = _load(request, character_id)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        else:
+            messages.success(request, message)
+        return redirect(reverse("character_sheet", args=[character.pk]) + "#roll-result")
+    context = sheet_context(request, character, spend_message=message, roll_error=error)
+    response = _partials(request, context, "spend-update")
+    if error is None:
+        _state_changed(response)
+    else:
+        response.status_code = 400  # refused: the reason shows where the form was
+    return response
 
 
 @login_required

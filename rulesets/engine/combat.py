@@ -118,6 +118,9 @@ class ActionSpec:
     gm: bool = False  # only the GM may take it
     reaction: bool = False  # may be taken outside the actor's turn
     code: str = ""  # the rule code of the refusal when not allowed ("<slug>.not_enough_speed")
+    #: What the roll's result may buy, each with the chance to afford it before rolling, in the
+    #: game's words: [{"id", "name", "cost", "chance", "pct", "afford"}] (Pando's outcomes).
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
 
     def deny(self, reason: str, code: str) -> None:
         """Not allowed now, because ``reason`` (rule ``code``). The first rule that stops an action
@@ -138,6 +141,7 @@ class ActionSpec:
             "gm": self.gm,
             "reaction": self.reaction,
             "code": self.code,
+            "outcomes": self.outcomes,
         }
 
 
@@ -147,7 +151,9 @@ class Event:
     (the dice as they fell, a non-empty list): the combat service sends it to the table's roll
     feed too, in the same words (combat/step.py). ``data["odds"]``, when given, is the odds
     request of that roll (the ruleset's ``odds`` shape): the feed then shows its chance, and
-    ``outcome`` / ``total`` / ``ep`` / ``successes`` in ``data`` say which outcome it landed on."""
+    ``outcome`` / ``total`` / ``ep`` / ``successes`` in ``data`` say which outcome it landed on.
+    ``data["feed"]`` true on an event that rolled nothing sends its words to the feed as a table
+    note (what a spend of a roll bought)."""
 
     kind: str
     text: str  # "Pablo strikes with the warhammer: 3 EP, −2 speed"
@@ -165,6 +171,14 @@ class Outcome:
     order: list[int] | None = None  # a new turn order (ids), when it changes
     events: list[Event] = field(default_factory=list)
     end_turn: bool = False  # the action ends the actor's turn (Our D&D "move far", …)
+    #: Named effects to put on fighters, after ``state``: (fighter id, ``{"effect", "value"?}``), each
+    #: applied by the service as the GM's effects are (checked, a native one through its ``apply``
+    #: actions), until removed; a refusal there refuses the whole action (Pando's Knock prone).
+    effects: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    #: EP put into an obstacle of the campaign: ``{"id", "ep", "refusal": [code, message]}`` (the
+    #: service adds them under the obstacle's row lock and refuses with ``refusal`` when it was
+    #: overcome meanwhile). The ruleset saw the obstacles in ``encounter_state["obstacles"]``.
+    obstacle: dict[str, Any] | None = None
 
     def log(self, kind: str, text: str, actor: int | None = None, **data: Any) -> None:
         self.events.append(Event(kind, text, actor, data))

@@ -620,6 +620,31 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
         mods = request.get("modifiers")
         request["modifiers"] = [*(mods if isinstance(mods, list) else []), *added]
 
+    # ------------------------------------------------------------- spending a roll
+    #: The play-state key that holds a sheet roll's result still to spend (``roll_to_spend``): put
+    #: there by the sheet's roll, taken by its spend; the ruleset's own state actions drop it (a roll
+    #: not spent when the character acts again is lost).
+    TO_SPEND: ClassVar[str] = "roll_to_spend"
+
+    def roll_to_spend(
+        self, rollable: dict[str, Any], result: dict[str, Any], *, ctx: Context | None = None
+    ) -> dict[str, Any] | None:
+        """Override: what a sheet roll of ``rollable`` leaves to spend after it (Pando: its EP and the
+        outcomes they may buy), kept in the play state under ``TO_SPEND``; None: nothing to spend.
+        Default: None."""
+        return None
+
+    def spend_roll(
+        self, pending: dict[str, Any] | None, request: dict[str, Any], *, ctx: Context | None = None
+    ) -> dict[str, Any]:
+        """Override: spend the ``pending`` roll (``roll_to_spend``'s) as ``request`` asks (Pando:
+        ``{"outcomes": [{"id", "times"?, "body_part"?, "target"?}]}``). Returns the plan the product
+        carries out: ``{"text": words for the log and the feed, "left": what stays to spend (a new
+        pending, or None), "targets": [{"target": a character id or None (the roller),
+        "actions": [state actions], "effects": [{"effect", "value"?}]}]}``. Refuses with
+        ``StateError(code, message)``; nothing changes then. Default: nothing to spend."""
+        raise StateError("roll.nothing_to_spend", f"{self.name} has no outcomes to spend a roll on.")
+
     def with_effects(self, request: Any, state: Any, rollable_id: str | None = None) -> Any:
         """``request`` with the play state's effects applied (a roll that is not one of ``rollables``:
         the roll picker's, an encounter action's; ``rollable_id`` None: only effects on every roll)."""

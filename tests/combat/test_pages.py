@@ -106,7 +106,8 @@ def test_the_panel_is_cheap_and_the_board_catches_a_page_up(setup, django_assert
     player = client(setup["player"])
     player.get(reverse("encounter_detail", args=[e.pk]))
     # The panel each page fetches after each change: the panel only (no board, no log), in a few
-    # queries (session, user, the encounter with "am I the GM?", the combatants).
+    # queries (session, user, the encounter with "am I the GM?" and "has the campaign obstacles?",
+    # the combatants).
     with django_assert_max_num_queries(4):
         r = player.get(reverse("encounter_panel", args=[e.pk]), HTTP_HX_REQUEST="true")
     html = r.content.decode()

@@ -31,6 +31,7 @@ from rulesets.engine.ruleset import Ruleset
 from . import character as build_rules
 from . import dice as dice_rules
 from . import healing, loadout
+from . import outcomes as outcome_rules
 from . import state as play_rules
 
 
@@ -40,7 +41,7 @@ class PandoRuleset(Ruleset):
     seed = "000_1b23bdfbced6bd10.txt"
     currencies = ("cp",)
     known_keys = frozenset({"species", "attributes", "resistances", "skills", "equipment"})
-    homebrew_kinds = ("skills", "items", "species")
+    homebrew_kinds = ("skills", "items", "species", "outcomes")
     #: Two of one item are two items (a sword in each hand): two tabs that each add one keep both.
     duplicate_lists = ("/equipment",)
     content_dir = Path(__file__).parent / "content"
@@ -56,6 +57,19 @@ class PandoRuleset(Ruleset):
         need = 1 if need is None else need
         return float(sum(p for ep, p in (answer.get("ep") or {}).items() if int(ep) >= need))
 
+    def __init__(self) -> None:
+        super().__init__()
+        # Every action and item lists its outcomes in full (outcomes.py), in the catalogue the API,
+        # the builder, the sheet and the encounter read.
+        self.catalogue = outcome_rules.expanded(self.catalogue)
+        self._default_context.catalogue = self.catalogue
+
+    def _build_context(self, settings: dict, homebrew: dict, phase: str) -> Context:
+        """The campaign's context, its actions and items listing their outcomes, homebrew included."""
+        ctx = super()._build_context(settings, homebrew, phase)
+        ctx.catalogue = outcome_rules.expanded(ctx.catalogue)
+        return ctx
+
     def check(self, build: dict, report: Report, ctx: Context) -> None:
         build_rules.check_build(build, report, ctx)
 
@@ -69,6 +83,8 @@ class PandoRuleset(Ruleset):
         return issues
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
+        if kind == outcome_rules.KIND:
+            return outcome_rules.outcome_problems(entry, path)
         return build_rules.homebrew_problems(kind, entry, path)
 
     def split_homebrew(self, homebrew: Any) -> tuple[dict[str, list[dict]], list[Issue]]:
@@ -117,6 +133,21 @@ class PandoRuleset(Ruleset):
     ) -> Passage:
         """Healing per day and per week of rest on the campaign's clock (healing.py)."""
         return healing.time_passes(state, build, report, span=span, ctx=self.context_of(report, ctx))
+
+    def roll_to_spend(
+        self, rollable: dict[str, Any], result: dict[str, Any], *, ctx: Context | None = None
+    ) -> dict[str, Any] | None:
+        """A sheet roll's EP and the outcomes it may buy (outcomes.py), to spend after it (W1)."""
+        return outcome_rules.to_spend(rollable, result)
+
+    def spend_roll(
+        self, pending: dict[str, Any] | None, request: dict[str, Any], *, ctx: Context | None = None
+    ) -> dict[str, Any]:
+        return outcome_rules.sheet_spend(pending, request)
+
+    def changed_rollable(self, rollable: dict[str, Any]) -> dict[str, Any]:
+        """An effect changed the roll: its chances to afford each outcome follow (dice.py)."""
+        return dice_rules.with_chances(rollable)
 
     def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
         """Bleeding effects end with the last Bleeding source of the exhaustion list (a bandage, a

@@ -16,6 +16,7 @@ from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.report import Report
 
+from . import outcomes as oc
 from . import state as play
 from .character import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, HOUSE_NOTE, entry_item, label
 
@@ -185,16 +186,21 @@ def _item_rollables(
         item = entry_item(entry, catalogue)
         if item is None:
             continue
+        # A disarmed weapon is carried until taken up again (W1 "Disarm").
+        held = "carried" if i in (effects.get("disarmed") or ()) else entry["state"]
         arms = []
-        if entry["state"] == "wielded":
+        if held == "wielded":
             raw = entry.get("arms")
             arms = [a for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
         for action in item["actions"]:
             if not isinstance(action, dict) or not isinstance(action.get("attribute"), str):
                 continue
-            if action.get("action") == "strike" and entry["state"] != "wielded":
+            if action.get("action") == "strike" and held != "wielded":
                 continue
-            out.append(_item_rollable(i, item, action, arms, attrs, best_attr, levels, names, effects))
+            offered = oc.of_roll(catalogue, str(action.get("action")), item)
+            out.append(
+                _item_rollable(i, item, action, arms, attrs, best_attr, levels, names, effects, offered)
+            )
     return out
 
 
@@ -208,6 +214,7 @@ def _item_rollable(
     levels: dict[str, int],
     names: dict[str, str],
     effects: dict[str, Any],
+    outcomes: list[dict] | None = None,
 ) -> dict:
     attr = action["attribute"] if action["attribute"] in attrs else best_attr
     listed_skills = get_as(action, "skills", list, [])
@@ -239,7 +246,58 @@ def _item_rollable(
             f"+{effects.get('wounded_speed_cost', 1)} speed{HOUSE_NOTE}."
         )
     rollable["cost"] = f"{rollable['speed_cost']} speed"
+    if outcomes:
+        # Before rolling: the exact chance to afford each outcome, P(EP ≥ cost) (W1).
+        rollable["outcomes"] = oc.affordable(efficiency_odds(*parse_roll(rollable["request"])), outcomes)
     return rollable
+
+
+#: The attributes whose rolls Prone takes a die off (W1, a house default).
+PRONE_ATTRIBUTES = ("acrobatics", "coordination")
+
+
+def is_prone(state: Any) -> bool:
+    """Whether the play state holds the Prone effect (outcomes.py's Knock prone)."""
+    entries = state.get("effects") if isinstance(state, dict) else None
+    return isinstance(entries, list) and any(
+        isinstance(e, dict) and e.get("effect") == "prone" for e in entries
+    )
+
+
+def prone_request(request: dict, attribute: str | None, state: Any) -> dict:
+    """``request`` with Prone's die off when it rolls an attribute Prone hinders (never below 1 die)."""
+    if attribute not in PRONE_ATTRIBUTES or not is_prone(state) or not is_int(request.get("dice")):
+        return request
+    return {**request, "dice": max(min(1, request["dice"]), request["dice"] - 1)}
+
+
+def with_chances(rollable: dict) -> dict:
+    """A rollable whose request changed (an effect, Prone) with its chances to afford redone."""
+    if not rollable.get("outcomes") or not isinstance(rollable.get("request"), dict):
+        return rollable
+    try:
+        ep = efficiency_odds(*parse_roll(rollable["request"]))
+    except OddsError:
+        return rollable
+    return {**rollable, "outcomes": oc.affordable(ep, rollable["outcomes"])}
+
+
+def _prone_rollable(rollable: dict, state: Any) -> dict:
+    changed = prone_request(rollable.get("request") or {}, rollable.get("attribute"), state)
+    if changed is rollable.get("request"):
+        return rollable
+    return with_chances(
+        {
+            **rollable,
+            "unaffected": rollable.get("request"),
+            "request": changed,
+            "effects": [*(rollable.get("effects") or []), "Prone"],
+            "alternatives": [
+                {**a, "request": prone_request(a["request"], a.get("attribute"), state)}
+                for a in rollable.get("alternatives") or []
+            ],
+        }
+    )
 
 
 # ------------------------------------------------ the engine's dice hooks (engine/interfaces.py)
@@ -254,6 +312,7 @@ def roll(request: Any, roller: Roller, *, ctx: Context) -> dict[str, Any]:
 
 
 def rollables(build: dict, report: Report, state: dict | None, *, ctx: Context) -> list[dict[str, Any]]:
-    # The play state's effects (lame arms, wounds) change what the sheet can roll.
+    # The play state's effects (lame arms, wounds) change what the sheet can roll; Prone a die.
     fx = play.effects(state, play.body_of(build, report, ctx)) if isinstance(state, dict) else {}
-    return sheet_rolls(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
+    found = sheet_rolls(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
+    return [_prone_rollable(r, state) for r in found] if is_prone(state) else found

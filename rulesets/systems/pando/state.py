@@ -32,6 +32,8 @@ catch_breath           regain 1 + endurance stamina (HD)
 rest                   minutes ≥ 5: stamina back to max
 rest_day / rest_week   heal per the HD (care: true for active care with Medicine); stamina to max
 set_notes              notes (text)
+disarm / take_up       index (an equipment entry), item? (its name): knocked out of the hands
+                       (``"disarmed": [index]``, carried until taken up again: W1 "Disarm")
 =====================  ===========================================================
 """
 
@@ -140,7 +142,19 @@ def normalise(state: Any, body: Body) -> dict[str, Any]:
         ]
     if isinstance(state.get("notes"), str):
         out["notes"] = state["notes"]
+    held = disarmed(state)
+    if held:
+        out["disarmed"] = held
     return out
+
+
+def disarmed(state: Any) -> list[int]:
+    """The equipment indices knocked out of the character's hands (W1 "Disarm": the wielded item
+    becomes carried until a use-item action takes it up again); none: []."""
+    raw = state.get("disarmed") if isinstance(state, dict) else None
+    if not isinstance(raw, list):
+        return []
+    return sorted({i for i in raw if is_int(i) and i >= 0})
 
 
 def check_body_state(state: Any, body: Body) -> list[Issue]:
@@ -235,6 +249,13 @@ def check_body_state(state: Any, body: Body) -> list[Issue]:
     notes = state.get("notes")
     if notes is not None and not isinstance(notes, str):
         issues.append(Issue("state.malformed", "/notes", "Notes are text."))
+    held = state.get("disarmed", [])
+    if not (isinstance(held, list) and all(is_int(i) and i >= 0 for i in held)):
+        issues.append(
+            Issue(
+                "state.malformed", "/disarmed", "Disarmed items are a list of equipment numbers (0 or more)."
+            )
+        )
     return issues
 
 
@@ -276,6 +297,7 @@ def effects(state: Any, body: Body) -> dict[str, Any]:
         "exhaustion": {"by_type": exhaustion, "total": total},
         "stamina_loss_per_round": max(0, total - body.endurance),
         "labels": labels,
+        "disarmed": s.get("disarmed", []),
     }
     if isinstance(body.resistances, dict):
         out["resistances"] = {r: body.resistances[r] - s["resistance_harm"].get(r, 0) for r in RESISTANCES}
@@ -590,7 +612,20 @@ def apply(state: Any, action: Any, build: dict, body: Body) -> tuple[dict, str]:
             "/action",
         )
     name = get_as(build, "name", str, "The character")
+    if kind == "disarm" and "index" not in action:  # outside a fight: the first wielded item
+        action = {**action, **_first_wielded(build, state)}
     return step(normalise(copy.deepcopy(state), body), action, body, name)
+
+
+def _first_wielded(build: dict, state: Any) -> dict[str, Any]:
+    knocked = disarmed(state)
+    for i, entry in enumerate(get_as(build, "equipment", list, [])):
+        if isinstance(entry, dict) and entry.get("state") == "wielded" and i not in knocked:
+            named = entry.get("item") or (entry.get("custom") or {}).get("name") or "weapon"
+            return {"index": i, "item": label(str(named)).lower()}
+    raise StateError(
+        "pando.nothing_to_disarm", f"{get_as(build, 'name', str, 'The character')} wields nothing."
+    )
 
 
 def _harm(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
@@ -750,6 +785,27 @@ def _set_notes(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]
     return s, f"{name}'s notes updated."
 
 
+def _disarm(s: dict, action: dict, body: Body, name: str) -> tuple[dict, str]:
+    """``disarm``: equipment entry ``index`` (named ``item``) is knocked away (carried); ``take_up``:
+    wielded again."""
+    index = _need_int(action, "index", 0)
+    held = set(disarmed(s))
+    what = action.get("item") if isinstance(action.get("item"), str) and action["item"] else "weapon"
+    if action["action"] == "disarm":
+        held.add(index)
+        text = f"{name} is disarmed: the {what} is carried, no longer wielded."
+    else:
+        if index not in held:
+            raise StateError("state.invalid", f"{name} was not disarmed of the {what}.", "/index")
+        held.discard(index)
+        text = f"{name} takes up the {what} again."
+    if held:
+        s["disarmed"] = sorted(held)
+    else:
+        s.pop("disarmed", None)
+    return s, text
+
+
 #: The play-state actions, each a named step ``(state copy, action, body, name) → (state, log)``.
 ACTIONS = {
     "harm": _harm,
@@ -766,6 +822,8 @@ ACTIONS = {
     "rest_day": _rest_period,
     "rest_week": _rest_period,
     "set_notes": _set_notes,
+    "disarm": _disarm,
+    "take_up": _disarm,
 }
 
 

@@ -60,7 +60,8 @@ def _rules(character: Character):
 
 def test_the_catalogue_has_the_seeds_bleeding_and_stunned_with_stunned_a_house_default():
     catalogue = RULESET.effect_catalogue()
-    assert sorted(catalogue) == ["bleeding", "stunned"]
+    # Prone is the amendment's (W1 "Knock prone … effect Prone, a new Pando named effect").
+    assert sorted(catalogue) == ["bleeding", "prone", "stunned"]
     bleeding, stunned = catalogue["bleeding"], catalogue["stunned"]
     # Bleeding is exhaustion the play state keeps (seed: "2 Exhaustion (Bleeding)"): native, valued.
     assert bleeding.native and bleeding.valued and bleeding.max == 10

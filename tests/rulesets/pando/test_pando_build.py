@@ -787,7 +787,19 @@ def test_the_catalogue_has_every_skill_of_the_rules_and_one_mastery_per_level_4_
         "medicine_kit",
     }
     assert all(
-        set(i) == {"id", "name", "wield", "wear", "encumbrance", "protection", "range", "requires", "actions"}
+        set(i)
+        == {
+            "id",
+            "name",
+            "wield",
+            "wear",
+            "encumbrance",
+            "protection",
+            "range",
+            "requires",
+            "actions",
+            "outcomes",
+        }
         for i in items.values()
     )
     assert set(PANDO.catalogue["actions"]) == {

@@ -96,7 +96,16 @@ def test_the_scripted_fight(fight):
         roller=FixedRoller([1, 2, 6]),
     )
     e.refresh_from_db()
-    assert e.state["attack"] == {"attacker": pablo.pk, "target": wolf.pk, "weapon": "longsword", "ep": 2}
+    attack = e.state["attack"]
+    assert {k: attack[k] for k in ("attacker", "target", "weapon", "ep", "main_taken")} == {
+        "attacker": pablo.pk,
+        "target": wolf.pk,
+        "weapon": "longsword",
+        "ep": 2,
+        "main_taken": False,
+    }
+    # What the EP may buy (W1): the strike's outcomes, then the longsword's (a slashing weapon).
+    assert [o["id"] for o in attack["outcomes"]] == ["hit", "knock_prone", "disarm", "cause_bleeding"]
     last = EncounterEvent.objects.filter(encounter=e).order_by("-seq").first()
     assert last.text == "Pablo strikes Wolf with the longsword: 2 EP, −1 speed."
     assert last.actor_id == pablo.pk and last.user_id == player.pk

@@ -26,6 +26,8 @@ def normalise_item(item: dict) -> dict:
         "range": item.get("range"),
         "requires": {"attributes": requires.get("attributes") or {}, "skills": requires.get("skills") or []},
         "actions": item.get("actions") or [],
+        # The outcomes the item offers (ids of the catalogue's outcomes: outcomes.py).
+        "outcomes": [o for o in item.get("outcomes") or [] if isinstance(o, str)],
     }
 
 

@@ -10,7 +10,8 @@ from rulesets.engine.combat import CombatRules, Fighter
 from rulesets.engine.fields import get_as, is_int
 
 from ..character import ATTRIBUTES, CAPABILITY, entry_item
-from ..dice import MAX_DICE
+from ..dice import MAX_DICE, prone_request
+from ..state import disarmed
 
 DODGE_SKILLS = ("athletics", "dodge", "evasion", "evasion_mastery")
 DEFAULT_ARMS = ("left_arm", "right_arm")
@@ -81,25 +82,25 @@ class PandoCombatBase(CombatRules):
         attrs, levels = self._attrs(f), self._levels(f)
         known = [s for s in skills if s in levels]
         level = max((levels[s] for s in known), default=1)
-        return {"dice": min(max(attrs.get(attribute, 0), 0), MAX_DICE), "skill": min(level, 6)}
+        request = {"dice": min(max(attrs.get(attribute, 0), 0), MAX_DICE), "skill": min(level, 6)}
+        return prone_request(request, attribute, f.state)
 
     def _item_of(self, f: Fighter, entry: Any) -> dict | None:
         """The item an equipment entry of ``f`` names (the campaign's homebrew items too)."""
         return entry_item(entry, self.ctx_of(f).catalogue) if isinstance(entry, dict) else None
 
     def _equipment(self, f: Fighter):
-        """(index, item, state, arms) of each readable equipment entry."""
+        """(index, item, state, arms) of each readable equipment entry (a disarmed one carried)."""
         equipment = get_as(f.build, "equipment", list, [])
+        knocked = disarmed(f.state)
         for i, entry in enumerate(equipment):
             item = self._item_of(f, entry)
             if item is None:
                 continue
-            arms = (
-                [a for a in entry.get("arms") or [] if isinstance(a, str)]
-                if entry.get("state") == "wielded"
-                else []
-            )
-            yield i, item, entry.get("state"), arms
+            # A disarmed weapon is carried until a use-item action takes it up (W1 "Disarm").
+            state = "carried" if i in knocked and entry.get("state") == "wielded" else entry.get("state")
+            arms = [a for a in entry.get("arms") or [] if isinstance(a, str)] if state == "wielded" else []
+            yield i, item, state, arms
 
     def _arms(self, f: Fighter) -> list[str]:
         species = self.ctx_of(f).catalogue.get("species", {}).get(f.build.get("species") or "humanoid") or {}

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulesets.engine import effects as fx
 from rulesets.engine.combat import ActionSpec, Fighter, Outcome
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
 from rulesets.engine.fields import get_as
 
+from .. import outcomes as oc
 from ..character import label
 from .core import _num
 from .handlers import ActionHandlers
 from .specs import ActionSpecs
+from .spend import SPEND
 from .turns import TurnOrder
 
 
@@ -44,6 +47,8 @@ class PandoCombat(TurnOrder, ActionSpecs, ActionHandlers):
         ctx: Context | None = None,
     ) -> Outcome:
         es = encounter_state or {}
+        if action.get("action") == SPEND:  # refused in words when there is nothing to spend
+            return self._spend(action, actor, fighters, es)
         spec = self.spec_for(action, actor, self._specs(actor, fighters, es, current))
         aid = spec.id
         if spec.gm:
@@ -55,6 +60,12 @@ class PandoCombat(TurnOrder, ActionSpecs, ActionHandlers):
         meta = spec.__dict__["_meta"]
         kind, cost = meta["kind"], meta["cost"]
         out = Outcome()
+        pending = self._pending(actor, es)
+        if pending and not spec.reaction:
+            # "EP not spent when the roller takes another action … is lost" (W1).
+            es = {k: v for k, v in es.items() if k != "attack"}
+            out.encounter_state = es
+            out.log("attack", f"{actor.name}'s unspent {pending['ep']} EP are lost.", actor.id)
         combat = self.combat_numbers(actor)
         combat["speed"] = (combat.get("speed") or 0) - cost
         uses = combat.setdefault("uses", {})
@@ -78,11 +89,16 @@ class PandoCombat(TurnOrder, ActionSpecs, ActionHandlers):
             )
             new_es = {k: v for k, v in es.items() if k != "attack"}
             if roll["total"] > 0:
+                index = int(aid.split(":", 1)[1])
+                wielded = self._item_of(actor, actor.build["equipment"][index])
                 new_es["attack"] = {
                     "attacker": actor.id,
                     "target": target.id if target else None,
                     "weapon": weapon,
                     "ep": roll["total"],
+                    "action": kind,
+                    "outcomes": oc.of_roll(self.ctx_of(actor).catalogue, kind, wielded),
+                    "main_taken": False,
                 }
             out.encounter_state = new_es
         elif kind in ("block", "dodge", "tough_it_out"):
@@ -124,6 +140,14 @@ class PandoCombat(TurnOrder, ActionSpecs, ActionHandlers):
                 cost=cost,
                 target=target.id,
             )
+        elif aid.startswith("take_up:"):
+            index = int(aid.split(":", 1)[1])
+            item = spec.label.removeprefix("Take up the ")
+            new_state, text = self.play_state_action(
+                actor, None, {"action": "take_up", "index": index, "item": item}
+            )
+            out.state[actor.id] = new_state
+            out.log(kind, f"{text.rstrip('.')}, {speed_text}.", actor.id, cost=cost)
         elif kind == "use_item":
             item = spec.label.removeprefix("Use the ")
             index = int(aid.split(":", 1)[1])
@@ -149,6 +173,21 @@ class PandoCombat(TurnOrder, ActionSpecs, ActionHandlers):
                 )
             elif spec.odds:
                 roll = self._roll(spec.odds, roller)
+                available = oc.of_roll(self.ctx_of(actor).catalogue, kind, self._item_of(actor, entry))
+                if roll["total"] > 0 and available:
+                    target = self._target(action, actor, fighters, required=False, allow_self=True)
+                    out.encounter_state = {
+                        **{k: v for k, v in es.items() if k != "attack"},
+                        "attack": {
+                            "attacker": actor.id,
+                            "target": target.id if target else None,
+                            "weapon": item,
+                            "ep": roll["total"],
+                            "action": kind,
+                            "outcomes": available,
+                            "main_taken": False,
+                        },
+                    }
                 out.log(
                     kind,
                     f"{actor.name} uses the {item}: {roll['total']} EP, {speed_text}.",
@@ -161,7 +200,12 @@ class PandoCombat(TurnOrder, ActionSpecs, ActionHandlers):
             else:
                 out.log(kind, f"{actor.name} uses the {item}, {speed_text}.", actor.id, cost=cost)
         else:  # move
-            out.log(kind, f"{actor.name} moves, {speed_text}.", actor.id, cost=cost)
+            prone = [e["id"] for e in fx.active_entries(actor.state) if e.get("effect") == "prone"]
+            if prone:  # Prone lasts "until a move action stands up" (W1, a house default)
+                out.state[actor.id] = fx.without(actor.state, prone)
+                out.log(kind, f"{actor.name} stands up, {speed_text}.", actor.id, cost=cost)
+            else:
+                out.log(kind, f"{actor.name} moves, {speed_text}.", actor.id, cost=cost)
         return out
 
     def summary(

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from rulesets.engine.combat import ActionSpec, Fighter
 
+from .. import outcomes as oc
 from ..character import CAPABILITY, RESISTANCES, label
-from .core import DODGE_SKILLS, PandoCombatBase, _num
+from ..dice import efficiency_odds, parse_roll
+from ..state import disarmed
+from .core import DODGE_SKILLS, _num
+from .spend import SpendOutcomes
 
 
-class ActionSpecs(PandoCombatBase):
+class ActionSpecs(SpendOutcomes):
     """The actions' specs (``_specs``) and the GM's."""
 
     def _part_cost(self, fx: dict, parts: list[str]) -> tuple[int, list[str], list[str]]:
@@ -36,6 +40,7 @@ class ActionSpecs(PandoCombatBase):
         rollable: str | None = None,
         params: list | None = None,
         trigger_text: str = "",
+        outcomes: list[dict] | None = None,
     ) -> ActionSpec:
         """One action's spec; its roll (``odds``, what ``perform`` rolls too) with the actor's effects
         applied as they are to the sheet's roll ``rollable`` (None: only effects on every roll)."""
@@ -60,6 +65,9 @@ class ActionSpecs(PandoCombatBase):
             params=params or [],
             reaction=reaction,
         )
+        if odds is not None and outcomes:
+            # Before rolling: the exact chance to afford each outcome, P(EP ≥ cost) (W1).
+            spec.outcomes = oc.affordable(efficiency_odds(*parse_roll(odds)), outcomes)
         reason, code = "", ""
         if fx.get("dead"):
             reason, code = f"{actor.name} is dead.", "pando.dead"
@@ -124,6 +132,7 @@ class ActionSpecs(PandoCombatBase):
                         target="enemy",
                         odds=self._roll_request(actor, strike["attribute"], strike.get("skills") or []),
                         rollable=f"item:{i}:strike",
+                        outcomes=oc.of_roll(self.ctx_of(actor).catalogue, "strike", item),
                     )
                 )
         for i, item, state, arms in equipment:
@@ -208,6 +217,20 @@ class ActionSpecs(PandoCombatBase):
         healthy = [a for a in usable_arms if body.get(a, {}).get("status", "healthy") == "healthy"]
         arm = (healthy or usable_arms or arms or [None])[0]
         for i, item, state, _ in equipment:
+            if state == "carried" and i in disarmed(actor.state):
+                # Wielding a disarmed item again is a use-item action (W1 "Disarm").
+                specs.append(
+                    self._spec(
+                        actor,
+                        fx,
+                        kind="use_item",
+                        id=f"take_up:{i}",
+                        label_=f"Take up the {item['name'].lower()}",
+                        parts=[arm] if arm else [],
+                        on_turn=on_turn,
+                    )
+                )
+        for i, item, state, _ in equipment:
             use = self._item_action(item, "use_item")
             if state in ("carried", "wielded") and use:
                 odds = (
@@ -227,6 +250,7 @@ class ActionSpecs(PandoCombatBase):
                         target="ally" if use.get("effect") else None,
                         odds=odds,
                         rollable=f"item:{i}:use_item",
+                        outcomes=oc.of_roll(self.ctx_of(actor).catalogue, "use_item", item),
                     )
                 )
         if attack.get("attacker") == actor.id and (attack.get("ep") or 0) > 0:
@@ -261,6 +285,9 @@ class ActionSpecs(PandoCombatBase):
                     "pando.no_target",
                 )
             specs.append(spec)
+        spend = self._spend_spec(actor, fighters, es)
+        if spend is not None:
+            specs.append(spend)
         specs.extend(self._gm_specs(actor, fx))
         return specs
 

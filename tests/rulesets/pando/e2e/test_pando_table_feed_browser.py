@@ -75,7 +75,9 @@ def test_a_fight_s_rolls_reach_the_table_a_private_one_the_gm_only_and_a_removed
         secret = gm_feed.locator("#table-feed-list > li.is-private")
         secret.wait_for()
         text = " ".join(secret.inner_text().split())
-        assert re.search(rf"gm in Ambush: {strike_line}", text) and "Private" in text, text
+        # The first strike's EP were not spent: striking again loses them, said first (W1).
+        lost = r"(Pablo's unspent \d+ EP are lost\. )?"
+        assert re.search(rf"gm in Ambush: {lost}{strike_line}", text) and "Private" in text, text
         log = encounter.locator("#encounter-log-list li").first
         log.filter(has_text="The GM rolls for Pablo behind the screen.").wait_for()
         encounter.wait_for_timeout(800)
