@@ -15,6 +15,8 @@ from characters.sheet.presenters import _section_views, _state_notes
 from characters.sheet.selectors import NOTES, SheetRules, label
 from config.errors import BadInput, rule_refused
 
+SPEND = "spend"  # the body goes to character_spend_roll, not a state action
+
 
 def play_actions(character: Character, rules: SheetRules) -> list[dict[str, Any]]:
     """The play actions the sheet offers now, as the API lists them (``GET
@@ -53,6 +55,19 @@ def play_actions(character: Character, rules: SheetRules) -> list[dict[str, Any]
         pool = {"name": "path", "label": "Pool", "type": "choice", "choices": pools}
         actions["step"]["fields"] = [pool, {"name": "delta", "label": "By (− lowers)", "type": "number"}]
         actions["set"]["fields"] = [pool, {"name": "value", "label": "Value", "type": "number"}]
+    pending = (
+        (character.state or {}).get(rules.ruleset.TO_SPEND) if isinstance(character.state, dict) else None
+    )
+    if pending and SPEND not in actions:  # the last sheet roll's EP, to spend after it (CONTRACT)
+        actions[SPEND] = {
+            "action": SPEND,
+            "label": "Spend the last roll",
+            "fields": [
+                {"name": "outcomes", "label": "Outcomes", "type": "list"},
+                {"name": "obstacle", "label": "Obstacle", "type": "number"},
+                {"name": "ep_to_obstacle", "label": "Into the obstacle", "type": "number"},
+            ],
+        }
     if _state_notes(character) is not None and NOTES not in actions:
         actions[NOTES] = {
             "action": NOTES,

@@ -32,7 +32,7 @@ from rest_framework.response import Response
 from characters.models import Character, RollLog
 from characters.selectors import character_for_user
 from characters.sheet import services as play
-from characters.sheet.actions import action_from_body, play_actions
+from characters.sheet.actions import SPEND, action_from_body, play_actions
 from characters.sheet.selectors import PICKED, roll_inputs, rollable_for, sheet_rules_kept
 from config.api import api_view
 from config.errors import BadInput
@@ -136,6 +136,12 @@ def character_actions(request, id):
     version = body.get("version")
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
         raise BadInput("version is a whole number.", field="version")
+    if body["action"] == SPEND:  # a roll's EP spent after it: {outcomes, obstacle?, ep_to_obstacle?}
+        spend = {k: v for k, v in body.items() if k not in ("action", "version")}
+        character, sentence = play.character_spend_roll(
+            character_id=character.pk, user=request.user, request=spend
+        )
+        return Response({"version": character.version, "state": character.state, "message": sentence or ""})
     action: dict[str, Any] = {"action": body["action"]}
     if character.status == Character.Status.ACTIVE:  # else the service says why it is not played
         action = action_from_body(play_actions(character, sheet_rules_kept(character=character)), body)

@@ -13,6 +13,7 @@ from characters.models import Character, RollLog
 from characters.sheet.services import character_roll, character_spend_roll
 from config.errors import RuleRefused
 from rulesets.engine.dice import FixedRoller
+from tests.factories import api_client
 from tests.rulesets.pando.fight_table import table  # noqa: F401 (Pando's combat table)
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +128,28 @@ def test_only_the_owner_or_the_gm_spends(table, client):  # noqa: F811
         request={"outcomes": [{"id": "knock_prone", "target": table["bea"].pk}]},
     )
     assert [e["effect"] for e in fresh(table["bea"]).state["effects"]] == ["prone"]
+
+
+def test_the_play_api_offers_the_spend_after_a_roll_and_takes_the_contract_s_body(table):  # noqa: F811
+    """CONTRACT "The whole rulebook": "outside an encounter the same body goes to POST
+    /api/v1/characters/<id>/actions/ for the sheet's last roll"; refused with the rules' codes (422,
+    the EP kept)."""
+    url = f"/api/v1/characters/{table['pablo'].pk}/actions/"
+    player = api_client(table["player"])
+    assert "spend" not in [a["action"] for a in player.get(url).json()]  # no roll yet
+    roll(table, [1, 1, 1])
+    offered = {a["action"]: a for a in player.get(url).json()}
+    assert [f["name"] for f in offered["spend"]["fields"]] == ["outcomes", "obstacle", "ep_to_obstacle"]
+    too_much = player.post(url, {"action": "spend", "outcomes": [{"id": "hit", "times": 4}]}, format="json")
+    assert too_much.status_code == 422 and too_much.json()["errors"][0]["code"] == "pando.ep_exceeded"
+    assert fresh(table["pablo"]).state["roll_to_spend"]["ep"] == 3  # kept
+    bea = table["bea"].pk
+    spent = player.post(
+        url,
+        {"action": "spend", "outcomes": [{"id": "hit", "times": 2, "body_part": "legs", "target": bea}]},
+        format="json",
+    )
+    assert spent.status_code == 200, spent.json()
+    assert spent.json()["message"].startswith("Pablo spends")
+    assert fresh(table["bea"]).state["harm"]["legs"] == 2
+    assert fresh(table["pablo"]).state["roll_to_spend"]["ep"] == 1  # one EP left to spend
