@@ -20,7 +20,7 @@ def test_a_gm_creates_a_campaign_and_a_player_joins_it_with_the_code(browser_con
             gm_page.get_by_role("heading", name="Welcome to Sheetforge, gina")
         ).to_be_visible()  # new: not "back"
         gm_page.get_by_role("link", name="New campaign").first.click()
-        gm_page.get_by_label("Name").fill("Iron Coast")
+        gm_page.locator("#id_name").fill("Iron Coast")
         gm_page.get_by_label("Ruleset").select_option(index=0)
         gm_page.get_by_role("button", name="Create campaign").click()
         expect(gm_page.get_by_role("heading", name="Iron Coast", level=1)).to_be_visible()
