@@ -121,6 +121,12 @@ class ActionSpec:
     #: What the roll's result may buy, each with the chance to afford it before rolling, in the
     #: game's words: [{"id", "name", "cost", "chance", "pct", "afford"}] (Pando's outcomes).
     outcomes: list[dict[str, Any]] = field(default_factory=list)
+    #: A "by N" change of a counter (harm, damage, a pool's −/+, a condition raised or lowered by N):
+    #: it neither uses nor ends a turn, and each tap is its own change, applied to what the fighter
+    #: has then. The page sends each tap as its own request (static/js/taps.js), without the
+    #: version it was drawn from: two taps are two changes, never a stale repeat of one (#31).
+    #: An action that takes or ends the turn is never relative: a double click there is one intent.
+    relative: bool = False
 
     def deny(self, reason: str, code: str) -> None:
         """Not allowed now, because ``reason`` (rule ``code``). The first rule that stops an action
@@ -142,6 +148,7 @@ class ActionSpec:
             "reaction": self.reaction,
             "code": self.code,
             "outcomes": self.outcomes,
+            "relative": self.relative,
         }
 
 

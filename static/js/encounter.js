@@ -96,7 +96,9 @@
   });
   /* One intent, one effect, applied to what the page shows (#19). Each form of the panel carries
      the version it was drawn from and a request id; its button is disabled while it is in flight
-     (hx-disabled-elt on the panel). A new id after each answer that was applied: a later click on
+     (hx-disabled-elt on the panel). Not so a relative action ("by N": the GM's harm, damage, a
+     pool's −/+; the spec's ``relative``): its form is marked data-taps, carries no version and is
+     never disabled — static/js/taps.js queues each tap as its own request with a fresh id (#31). A new id after each answer that was applied: a later click on
      the same form, on a page the live update has not reached yet, is a new intent (refused as
      stale, not taken for a repeat); a request that got no answer keeps its id, so a resend of it
      is answered as done. */
@@ -208,7 +210,9 @@
     if (!panel) return;
     if (panelHeld(panel)) {
       panel.setAttribute("aria-busy", "true");
-      var buttons = panel.querySelectorAll("button[type=submit]:not([disabled])");
+      /* A relative action's button (form[data-taps]: "by N", static/js/taps.js) is never held: it
+         carries no version, and each tap of it is queued and counted. */
+      var buttons = panel.querySelectorAll("form:not([data-taps]) button[type=submit]:not([disabled])");
       for (var i = 0; i < buttons.length; i++) {
         buttons[i].disabled = true;
         buttons[i].setAttribute("data-held", "");

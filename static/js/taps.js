@@ -1,6 +1,16 @@
 /* Every tap counts (#31): the play controls of a live page (the sheet's pools, harm, conditions,
-   equipment and effects; the party page's effect forms) queue a person's taps and send them one
-   after another, in the order they were made, each as its own request.
+   equipment and effects; the party page's effect forms; the encounter's relative actions) queue a
+   person's taps and send them one after another, in the order they were made, each as its own
+   request.
+
+   The encounter page: which of its actions are taps is the action spec's to say (ActionSpec.relative,
+   set by the ruleset: a "by N" change of a counter — the GM's harm and damage, a pool lowered or
+   raised, a condition lowered). Such a form is marked data-taps itself, carries no version (a
+   relative change applies to what the fighter has then) and keeps its button enabled
+   (hx-disabled-elt="unset"); each tap gets a fresh request_id. Every other action — Next turn, a
+   strike, a move, anything that uses or ends the turn or sets a value — is not marked: it keeps
+   #19's rule (static/js/encounter.js), its button disabled while its request is out, a double
+   click one intent.
 
    Without this, htmx sent a form's second submit only after the first one's answer, from the form
    that answer had just replaced: the tap was dropped (two quick taps of "Lower HP by 1" on a phone's
@@ -12,8 +22,8 @@
    page with the same button id (the swap of the previous answer replaced it); a control that is no
    longer on the page (an effect already removed) has nothing left to act on, and its tap is let go.
 
-   A form that carries the version it was drawn from (an absolute value: a pool's number box; the
-   encounter's actions) is refused by the server when someone else changed the character since. A
+   A form that carries the version it was drawn from (an absolute value: a pool's number box)
+   is refused by the server when someone else changed the character since. A
    tap queued behind this page's own earlier tap would be drawn against the version that earlier tap
    replaced: when every change since the tap was made came from this page's own answers, it leaves
    with the version now on the page; a change by someone else in between still gets it refused, in
@@ -137,6 +147,22 @@
     });
     mark();
     pump();
+  });
+
+  /* A tap in the moment between a swap and htmx's processing of the new form (a settle task, some
+     20 ms later) would be a plain POST: the page would leave. It is caught here and sent again
+     once htmx has the form, through the queue above. */
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (ev.defaultPrevented || !form || form.tagName !== "FORM" || !form.hasAttribute("hx-post")) return;
+    if (!form.closest("[data-taps]") || !window.htmx) return;
+    ev.preventDefault();
+    var submitter = ev.submitter || null;
+    window.htmx.process(form);
+    setTimeout(function () {
+      if (!document.body.contains(form)) return;
+      if (submitter && form.contains(submitter)) form.requestSubmit(submitter); else form.requestSubmit();
+    }, 0);
   });
 
   /* A swap or a live update draws the buttons again: their marks go back on. */

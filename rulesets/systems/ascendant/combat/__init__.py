@@ -530,9 +530,17 @@ class AscendantCombat(WeaponsMixin, SpellsMixin, CombatRules):
         value = {"id": "value", "label": "Value", "kind": "number", "min": 1}
         return [
             ActionSpec(
-                id="gm_damage", label="Deal damage", cost="GM", gm=True, reaction=True, params=[amount]
+                id="gm_damage",
+                label="Deal damage",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                relative=True,
+                params=[amount],
             ),
-            ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
+            ActionSpec(
+                id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, relative=True, params=[amount]
+            ),
             ActionSpec(
                 id="gm_add_condition",
                 label="Add a condition",
@@ -547,6 +555,7 @@ class AscendantCombat(WeaponsMixin, SpellsMixin, CombatRules):
                 cost="GM",
                 gm=True,
                 reaction=True,
+                relative=True,
                 params=[cond, {**value, "label": "Lower by (empty: remove)"}],
             ),
             ActionSpec(
@@ -555,6 +564,7 @@ class AscendantCombat(WeaponsMixin, SpellsMixin, CombatRules):
                 cost="GM",
                 gm=True,
                 reaction=True,
+                relative=True,
                 params=[{**amount, "label": "Actions"}],
             ),
         ]

@@ -478,6 +478,7 @@ class MaelstromCombat(CombatRules):
                 cost="GM",
                 gm=True,
                 reaction=True,
+                relative=True,
                 params=[
                     levels,
                     kind,
@@ -495,6 +496,7 @@ class MaelstromCombat(CombatRules):
                 cost="GM",
                 gm=True,
                 reaction=True,
+                relative=True,
                 params=[
                     levels,
                     {

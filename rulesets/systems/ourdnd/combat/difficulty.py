@@ -21,6 +21,7 @@ class DifficultyActions(OurDnDCombatBase):
             label="Lower the TD (a torch, a spell…)",
             cost="not an action",
             reaction=True,
+            relative=True,
             params=[
                 {
                     "id": "amount",

@@ -23,8 +23,18 @@ class GMActions(OurDnDCombatBase):
                 reaction=True,
                 params=[{"id": "td", "label": "TD", "kind": "number", "min": 1, "default": td}],
             ),
-            ActionSpec(id="gm_damage", label="Damage", cost="GM", gm=True, reaction=True, params=[amount]),
-            ActionSpec(id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, params=[amount]),
+            ActionSpec(
+                id="gm_damage",
+                label="Damage",
+                cost="GM",
+                gm=True,
+                reaction=True,
+                relative=True,
+                params=[amount],
+            ),
+            ActionSpec(
+                id="gm_heal", label="Heal", cost="GM", gm=True, reaction=True, relative=True, params=[amount]
+            ),
             ActionSpec(
                 id="gm_inspiration", label="Award Heroic Inspiration", cost="GM", gm=True, reaction=True
             ),

@@ -307,6 +307,7 @@ class ActionSpecs(SpendOutcomes):
                 cost="GM",
                 gm=True,
                 reaction=True,
+                relative=True,
                 params=[
                     part_field,
                     amount,
@@ -319,6 +320,7 @@ class ActionSpecs(SpendOutcomes):
                 cost="GM",
                 gm=True,
                 reaction=True,
+                relative=True,
                 params=[{"id": "type", "label": "Type", "kind": "text", "default": "bleeding"}, amount],
             ),
             ActionSpec(
@@ -327,6 +329,7 @@ class ActionSpecs(SpendOutcomes):
                 cost="GM",
                 gm=True,
                 reaction=True,
+                relative=True,
                 params=[
                     {
                         "id": "resistance",

@@ -24,7 +24,13 @@ def specs(rules: ParagonCore, actor: Fighter, es: dict, fighters: list[Fighter])
     amount = {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
     specs = [
         ActionSpec(
-            id="gm_damage", label="Lose points", cost="GM", gm=True, reaction=True, params=[pool, amount]
+            id="gm_damage",
+            label="Lose points",
+            cost="GM",
+            gm=True,
+            reaction=True,
+            relative=True,
+            params=[pool, amount],
         ),
         ActionSpec(
             id="gm_restore",
@@ -32,6 +38,7 @@ def specs(rules: ParagonCore, actor: Fighter, es: dict, fighters: list[Fighter])
             cost="GM",
             gm=True,
             reaction=True,
+            relative=True,
             params=[pool, amount],
         ),
         ActionSpec(id="gm_end_exchange", label="End the exchange", cost="GM", gm=True, reaction=True),
