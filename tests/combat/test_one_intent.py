@@ -247,3 +247,49 @@ def test_a_stale_next_turn_is_refused_beside_the_button(fight):
     assert snapshot(e) == before
     after_button = body[body.index('id="encounter-next-turn"') :]
     assert after_button.index('data-testid="panel-error"') < after_button.index("action-block")
+
+
+def test_a_relative_action_is_a_tap_each_click_counts_and_turn_actions_stay_one_intent(fight):
+    """#31: the spec's ``relative`` ("by N": the GM's harm, a pool lowered) decides. Its form is
+    marked data-taps (static/js/taps.js), keeps its button enabled and carries no version; two posts
+    of it (two taps: two request ids) are two changes, the second not refused as stale though the
+    first moved the encounter on. Next turn and Pablo's move keep the version (#19)."""
+    from combat.selectors import encounter_fight, fighter_actions
+
+    e, gm, pablo = fight["e"], fight["gm"], fight["c_pablo"]
+    f = encounter_fight(encounter=e)
+    specs = fighter_actions(f, next(x for x in f.fighters if x.id == pablo.pk))
+    relative = next((s for s in specs if s.relative and s.allowed), None)
+    assert relative is not None, "the GM has no relative action on Pablo"
+    assert relative.reaction and relative.gm
+    page = _page(gm)
+    html = page.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    start = f'data-action="{relative.id}" data-fighter="{pablo.pk}"'
+    head = html[html.rindex("<form", 0, html.index(start)) : html.index(">", html.index(start))]
+    assert "data-taps" in head and 'hx-disabled-elt="unset"' in head
+    fields = _form_fields(html, start)
+    assert "expected_version" not in fields and re.fullmatch(r"[0-9a-f]{32}", fields["request_id"])
+    nxt = _form_fields(html, 'id="encounter-next-turn-form"')
+    assert nxt["expected_version"] == str(e.version)
+    move_start = _form_of(fight)
+    move_head = html[
+        html.rindex("<form", 0, html.index(move_start)) : html.index(">", html.index(move_start))
+    ]
+    assert "data-taps" not in move_head
+    assert _form_fields(html, move_start)["expected_version"] == str(e.version)
+
+    fields.pop("csrfmiddlewaretoken", None)
+    for p in relative.params:  # the form's defaults, as a tap sends them
+        if p.get("kind") == "choice" and not fields.get(p["id"]) and p.get("options"):
+            fields[p["id"]] = p["options"][0]["id"]
+        elif p.get("kind") == "number" and not fields.get(p["id"]):
+            fields[p["id"]] = str(p.get("default") or p.get("min") or 1)
+    version = e.version
+    answers = []
+    for _ in range(2):
+        fields["request_id"] = uuid.uuid4().hex
+        r = page.post(reverse("encounter_act", args=[e.pk]), fields, HTTP_HX_REQUEST="true")
+        answers.append((r.status_code, re.findall(r'panel-error">([^<]*)', r.content.decode())))
+    e.refresh_from_db()
+    assert answers == [(204, []), (204, [])]
+    assert e.version == version + 2  # both taps applied
