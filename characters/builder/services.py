@@ -22,10 +22,10 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
-from characters.advancement.approval import campaign_approves_new_characters, creation_review_open
-from characters.advancement.ledger import ledger_award_starting_budget
+from characters.builder.approval import campaign_approves_new_characters, creation_review_open
 from characters.campaigns.selectors import campaign_context
 from characters.diff import build_merge, builds_equal
+from characters.ledger import ledger_award_starting_budget
 from characters.lifecycle import character_activate
 from characters.models import Campaign, Character, CharacterVersion
 from characters.rules import (
@@ -398,7 +398,7 @@ def character_submit(*, character_id, user, version: Any = None) -> Character:
     """Make a valid draft active: its first play state from ``ruleset.initial_state``; a version.
 
     Where the campaign approves new characters (``approve_new_characters``) it becomes
-    ``pending`` instead, in the GM's review queue (``characters.advancement.approval``).
+    ``pending`` instead, in the GM's review queue (``characters.builder.approval``).
     ``version``, when given, must be current (409).
     """
     character = character_for_user(user=user, character_id=character_id, for_update=True)
