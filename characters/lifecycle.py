@@ -1,11 +1,11 @@
 """A character's passage from draft to play: the one place a valid build becomes an active
 character, whether the player submits it or the GM approves it (builder/services.py,
-advancement/approval.py), so both make exactly the same character."""
+builder/approval.py), so both make exactly the same character."""
 
 from __future__ import annotations
 
-from characters.advancement.ledger import ledger_open
 from characters.campaigns.selectors import campaign_context
+from characters.ledger import ledger_open
 from characters.models import Character
 from characters.rules import campaign_ruleset, character_validate
 from characters.versions import character_version_write

@@ -8,7 +8,6 @@ row is written in the same transaction as the change it pays for.
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import models
@@ -132,12 +131,6 @@ class Character(models.Model):
     #: with the character (``character_for_user(with_creation_review=True)``): "" when it was never
     #: submitted; None when it was not read.
     creation_review_status: str | None = None
-    #: Not stored: the rules' ``Report`` of ``build`` when a service just computed it (a saved draft).
-    live_report: Any = None
-    #: Not stored: set by the builder page's save (``character_save_page_draft``): whether it wrote
-    #: anything, and whether it merged the page's changes onto a build saved elsewhere since.
-    saved: bool = False
-    merged: bool = False
 
     class Meta:
         ordering = ["name", "id"]

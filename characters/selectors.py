@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from characters.campaigns.selectors import campaign_memberships
 from characters.compiled import CompiledQuery
-from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
+from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry, Plan
 from rulesets.engine import registry, validate
 from rulesets.engine.fields import is_int
 from rulesets.engine.pointer import ptr, split
@@ -283,3 +284,29 @@ def character_budgets(*, characters) -> dict[int, dict[str, dict[str, int]]]:
             lines[currency] = {"total": total, "spent": s, "unspent": total - s}
         out[c.id] = lines
     return out
+
+
+def with_review_badge(users: QuerySet) -> QuerySet:
+    """``users`` with what ``review_badge`` says, read by the same statement (two subqueries): whether
+    each runs a campaign (``review_gm_read``) and the pending requests and plans there (``review_pending_read``).
+    The session's user is loaded so (characters/accounts/backends.py): a page's navigation then asks
+    no query of its own. Here, below the feature packages, so that accounts imports none of them
+    (advancement's ``review_badge`` reads it)."""
+    pending = (
+        Advancement.objects.filter(character__campaign__gm=OuterRef("pk"), status=Advancement.Status.PENDING)
+        .order_by()
+        .values("character__campaign__gm")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    plans = (  # plans waiting for the GM (characters/plans/) are in the queue too
+        Plan.objects.filter(character__campaign__gm=OuterRef("pk"), status=Plan.Status.PENDING)
+        .order_by()
+        .values("character__campaign__gm")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return users.annotate(
+        review_gm_read=Exists(Campaign.objects.filter(gm=OuterRef("pk"))),
+        review_pending_read=Coalesce(Subquery(pending), 0) + Coalesce(Subquery(plans), 0),
+    )

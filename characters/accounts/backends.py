@@ -2,7 +2,8 @@
 
 Django's ``ModelBackend`` loads the signed-in user on each request with one query; the navigation's
 review badge (characters/advancement/selectors.py ``review_badge``) then asked a second. This backend
-loads the user with the badge's two numbers in the same statement (``with_review_badge``), so an
+loads the user with the badge's two numbers in the same statement (characters/selectors.py
+``with_review_badge``), so an
 authenticated page costs one query fewer. Signing in, permissions and inactive users are Django's
 own. Sessions signed in before it was configured name ``ModelBackend`` and keep working (it stays in
 ``AUTHENTICATION_BACKENDS``); their badge is asked by its own query as before.
@@ -14,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.db.models import QuerySet, Value
 
-from characters.advancement.selectors import with_review_badge
 from characters.compiled import CompiledQuery
+from characters.selectors import with_review_badge
 
 
 def _session_user(user: int) -> QuerySet:

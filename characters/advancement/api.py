@@ -30,14 +30,13 @@ from characters.advancement.serializers import (
     AdvancementRequestSerializer,
     AdvancementSerializer,
     AwardRequestSerializer,
-    CommentSerializer,
     LedgerEntrySerializer,
     LedgerSerializer,
     PartyAwardRequestSerializer,
     PartyAwardSerializer,
-    RejectSerializer,
     RevertSerializer,
 )
+from characters.builder.serializers import CommentSerializer, RejectSerializer
 from characters.campaigns.selectors import campaign_for_user
 from characters.models import Advancement
 from characters.selectors import character_for_user

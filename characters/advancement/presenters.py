@@ -138,7 +138,7 @@ def awards_context(campaign, *, form=None, error=""):
     }
 
 
-#: The reasons the ledger's own services write (characters/advancement/ledger.py, advancement.py).
+#: The reasons the ledger's own services write (characters/ledger.py, advancement.py).
 _STARTING_BUDGET, _INITIAL_BUILD = "starting budget", "initial build"
 
 

@@ -13,22 +13,17 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import (
     BooleanField,
-    Count,
-    Exists,
     ExpressionWrapper,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Sum,
     Value,
 )
-from django.db.models.functions import Coalesce
 from django.http import Http404
 
 from characters.compiled import CompiledQuery
-from characters.models import Advancement, Campaign, Character, LedgerEntry, Plan
-from characters.selectors import _visible_filter, is_campaign_gm
+from characters.models import Advancement, Campaign, Character, LedgerEntry
+from characters.selectors import _visible_filter, is_campaign_gm, with_review_badge
 from rulesets.engine import registry
 
 _MAX_ID = 2**63 - 1
@@ -215,52 +210,6 @@ def is_gm_of(user, character: Character) -> bool:
     return is_campaign_gm(user, character.campaign)
 
 
-# ------------------------------------------------------------------ pricing the changes
-
-
-def cost_changes(old_costs: list[dict] | None, new_costs: list[dict] | None) -> list[dict[str, Any]]:
-    """What each change costs, item by item: the report's ``costs`` of the old build vs the new one.
-
-    Lines are grouped by (path, currency); a group whose total differs is one change:
-    {"path", "currency", "old", "new", "delta", "labels"} where ``labels`` are the new
-    build's cost lines at that path that the old build did not have ("Firearms 4 costs
-    8 XP because it is the 4th dot"), else the old ones that went away.
-    """
-
-    def group(costs):
-        out: dict[tuple[str, str], dict] = {}
-        for line in costs or []:
-            if not isinstance(line, dict):
-                continue
-            key = (str(line.get("path", "")), str(line.get("currency", "")))
-            g = out.setdefault(key, {"total": 0, "labels": []})
-            cost = line.get("cost") or 0
-            g["total"] += cost if isinstance(cost, int) else 0
-            g["labels"].append(line.get("label") or line.get("path") or "")
-        return out
-
-    old, new = group(old_costs), group(new_costs)
-    keys = list(new) + [k for k in old if k not in new]
-    changes = []
-    for key in keys:
-        o, n = old.get(key, {"total": 0, "labels": []}), new.get(key, {"total": 0, "labels": []})
-        if o["total"] == n["total"] and o["labels"] == n["labels"]:
-            continue
-        added = [label for label in n["labels"] if label not in o["labels"]]
-        removed = [label for label in o["labels"] if label not in n["labels"]]
-        changes.append(
-            {
-                "path": key[0],
-                "currency": key[1],
-                "old": o["total"],
-                "new": n["total"],
-                "delta": n["total"] - o["total"],
-                "labels": added or removed,
-            }
-        )
-    return changes
-
-
 def review_badge(*, user) -> dict[str, Any]:
     """{"review_gm": runs a campaign, "review_pending": pending requests there}: every page's
     navigation shows it. Read with the signed-in user itself when the session's backend loaded it
@@ -282,31 +231,6 @@ def _badge_row(user) -> QuerySet:
 
 
 _BADGE = CompiledQuery(_badge_row, "user")
-
-
-def with_review_badge(users: QuerySet) -> QuerySet:
-    """``users`` with what ``review_badge`` says, read by the same statement (two subqueries): whether
-    each runs a campaign (``review_gm_read``) and the pending requests and plans there (``review_pending_read``).
-    The session's user is loaded so (characters/accounts/backends.py): a page's navigation then asks
-    no query of its own."""
-    pending = (
-        Advancement.objects.filter(character__campaign__gm=OuterRef("pk"), status=Advancement.Status.PENDING)
-        .order_by()
-        .values("character__campaign__gm")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    plans = (  # plans waiting for the GM (characters/plans/) are in the queue too
-        Plan.objects.filter(character__campaign__gm=OuterRef("pk"), status=Plan.Status.PENDING)
-        .order_by()
-        .values("character__campaign__gm")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return users.annotate(
-        review_gm_read=Exists(Campaign.objects.filter(gm=OuterRef("pk"))),
-        review_pending_read=Coalesce(Subquery(pending), 0) + Coalesce(Subquery(plans), 0),
-    )
 
 
 def advancement_pending(*, character: Character) -> Advancement | None:

@@ -96,14 +96,6 @@ class AdvancementRequestSerializer(serializers.Serializer):
         return _object(value)
 
 
-class CommentSerializer(serializers.Serializer):
-    comment = StrictCharField(max_length=MAX_COMMENT, required=False, allow_blank=True, default="")
-
-
-class RejectSerializer(serializers.Serializer):
-    comment = StrictCharField(max_length=MAX_COMMENT, help_text="Required: why, for the player.")
-
-
 class RevertSerializer(serializers.Serializer):
     reason = StrictCharField(max_length=150, help_text="Required: why the change is undone.")
 

@@ -73,15 +73,15 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from characters.advancement import approval
-from characters.advancement.ledger import ledger_award, ledger_open, ledger_reverse, ledger_spend
-from characters.advancement.pricing import build_labels, priced_rows
 from characters.advancement.selectors import advancement_for_user, ledger_totals
+from characters.builder import approval
 from characters.campaigns.selectors import campaign_for_user
 from characters.diff import build_diff
+from characters.ledger import ledger_award, ledger_open, ledger_reverse, ledger_spend
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry, Plan
 from characters.party.live import party_changed
 from characters.plans.following import FOLLOWED, plan_applied, plan_check, plan_reverted, step_label
+from characters.pricing import build_labels, priced_rows
 from characters.rules import campaign_ruleset, character_validate, stored_build
 from characters.selectors import character_for_user, is_campaign_gm
 from characters.sheet.live import sheet_changed

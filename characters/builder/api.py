@@ -23,8 +23,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from characters.advancement import approval
-from characters.advancement.serializers import CommentSerializer, RejectSerializer
+from characters.builder import approval
 from characters.builder import services as svc
 from characters.builder.serializers import (
     BuildDocumentSerializer,
@@ -35,6 +34,8 @@ from characters.builder.serializers import (
     CharacterStateSerializer,
     CharacterSubmitSerializer,
     CharacterSummarySerializer,
+    CommentSerializer,
+    RejectSerializer,
     VersionSerializer,
 )
 from characters.campaigns.selectors import campaign_for_user

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from characters.advancement.approval import creation_review_latest
 from characters.builder import services as svc
+from characters.builder.approval import creation_review_latest
 from characters.builder.forms import builder_form, builder_meta
 from characters.models import Character
 from characters.selectors import builder_traits, can_edit_build, next_point_costs

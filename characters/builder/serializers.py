@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from characters.builder.approval import MAX_COMMENT
 from characters.models import Character, CharacterVersion
 from config.schema import JSONObjectField, StrictCharField
 
@@ -141,3 +142,11 @@ class BuildDocumentSerializer(serializers.Serializer):
     ruleset = serializers.CharField()
     name = serializers.CharField(required=False)
     budget = serializers.DictField(child=serializers.IntegerField(), required=False)
+
+
+class CommentSerializer(serializers.Serializer):
+    comment = StrictCharField(max_length=MAX_COMMENT, required=False, allow_blank=True, default="")
+
+
+class RejectSerializer(serializers.Serializer):
+    comment = StrictCharField(max_length=MAX_COMMENT, help_text="Required: why, for the player.")

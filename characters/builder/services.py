@@ -15,17 +15,18 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 
-from characters.advancement.approval import campaign_approves_new_characters, creation_review_open
-from characters.advancement.ledger import ledger_award_starting_budget
+from characters.builder.approval import campaign_approves_new_characters, creation_review_open
+from characters.builder.forms.binding import apply_steps
 from characters.campaigns.selectors import campaign_context
 from characters.diff import build_merge, builds_equal
+from characters.ledger import ledger_award_starting_budget
 from characters.lifecycle import character_activate
 from characters.models import Campaign, Character, CharacterVersion
 from characters.rules import (
@@ -35,7 +36,7 @@ from characters.rules import (
     character_validate,
     stored_build,
 )
-from characters.selectors import can_edit_build, character_for_user, is_campaign_gm
+from characters.selectors import builder_traits, can_edit_build, character_for_user, is_campaign_gm
 from characters.versions import DRAFT_ROWS_KEPT, character_version_write
 from config.bounds import OutOfBounds, require_bounded
 from config.errors import Conflict, DraftConflict, NotPermitted, RuleRefused
@@ -161,10 +162,12 @@ def character_save_draft(
     _require_build_editor(user, character)
     _require_draft(character, "saving a build applies to")
     _check_version(character, version)
-    return _write_draft(character=character, user=user, build=build, reason=reason, autosave=autosave)
+    build = _stored(character, build)
+    _write_draft(character=character, user=user, build=build, reason=reason, autosave=autosave)
+    return character
 
 
-def _write_draft(*, character: Character, user, build: Any, reason: str, autosave: bool) -> Character:
+def _require_object(build: Any) -> None:
     if not isinstance(build, dict):
         raise RuleRefused(
             "A build document must be a JSON object.",
@@ -172,8 +175,19 @@ def _write_draft(*, character: Character, user, build: Any, reason: str, autosav
                 {"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}
             ],
         )
+
+
+def _stored(character: Character, build: Any) -> Any:
+    """``build`` as a draft of ``character`` stores it (``stored_build``: the server's budget), once
+    per save; a document that is not a JSON object, or past the sanity bounds, is refused."""
+    _require_object(build)
     require_bounded(build, what="The build")
-    build = stored_build(build, ruleset_slug=character.ruleset, budget=character_budget(character))
+    return stored_build(build, ruleset_slug=character.ruleset, budget=character_budget(character))
+
+
+def _write_draft(*, character: Character, user, build: Any, reason: str, autosave: bool) -> Report:
+    """Write ``build`` (already ``_stored``) as ``character``'s draft with its report, a new version;
+    the rules' ``Report`` itself for a caller that shows it (the builder's autosave)."""
     report = character_validate(campaign=character.campaign, build=build)
     character.build = build
     character.report = report.as_dict()
@@ -181,9 +195,7 @@ def _write_draft(*, character: Character, user, build: Any, reason: str, autosav
     character_version_write(
         character=character, author=user, reason=reason, fields=["build", "report", "name"], draft=autosave
     )
-    # The ``Report`` itself for the caller that shows it (the builder's autosave): not stored.
-    character.live_report = report
-    return character
+    return report
 
 
 def character_draft_base(*, character: Character, version: Any) -> Any:
@@ -321,6 +333,20 @@ def merged_problems(*, character: Character, merged: Any, mine: Any) -> list[str
     return out
 
 
+@dataclass(frozen=True)
+class PageSave:
+    """What a builder page's save did (``character_save_page_draft``)."""
+
+    #: The character as saved (or as it was, when nothing changed).
+    character: Character
+    #: Whether a version was written (nothing changed, not the Save draft button: nothing is).
+    saved: bool
+    #: Whether the latest build had changes the page had not shown (another tab's or device's).
+    merged: bool
+    #: The rules' report of the saved build (None when nothing was written).
+    report: Report | None = None
+
+
 @transaction.atomic
 def character_save_page_draft(
     *,
@@ -329,58 +355,48 @@ def character_save_page_draft(
     base_version: Any,
     base_build: Any,
     build: Any,
-    edit: Callable[[dict], None] | None = None,
+    steps: Sequence[str] = (),
     explicit: bool = False,
     page: str = "",
-) -> Character:
+) -> PageSave:
     """Save what a builder page shows: ``build``, drawn from version ``base_version`` (whose build
-    is ``base_build``, from ``character_draft_base``), then ``edit`` (the page's − / + steps,
-    applied to the result so that every click counts, whatever the page showed).
+    is ``base_build``, from ``character_draft_base``), then ``steps`` (the page's − / + clicks,
+    "<path>|<delta>", applied to the result so that every click counts, whatever the page showed).
 
     When the draft was saved elsewhere since (another tab or device, or this page's own earlier
     click whose answer it has not drawn yet), the page's changes since its version are merged
     onto the latest build (``build_merge``); a trait both changed differently raises
     ``DraftConflict`` (409) and nothing is written. A page whose version is no longer known
     cannot be merged: ``DraftConflict`` without conflicts. Nothing changed: nothing is written
-    (``character.saved`` is False) unless ``explicit`` (the Save draft button, a version people
-    read); otherwise an autosave, in place (``versions``). ``character.merged`` says whether the
-    latest build had changes the page had not shown (another tab's or device's: not the page's own
-    earlier saves, ``page`` being its token, ``draft_on_latest``).
+    (``saved`` is False) unless ``explicit`` (the Save draft button, a version people read);
+    otherwise an autosave, in place (``versions``). ``merged`` says whether the latest build had
+    changes the page had not shown (another tab's or device's: not the page's own earlier saves,
+    ``page`` being its token, ``draft_on_latest``).
     """
     character = character_for_user(user=user, character_id=character_id, for_update=True)
     _require_build_editor(user, character)
     _require_draft(character, "saving a build applies to")
-    if not isinstance(build, dict):
-        raise RuleRefused(
-            "A build document must be a JSON object.",
-            errors=[
-                {"code": "build.malformed", "path": "", "message": "A build document must be a JSON object."}
-            ],
-        )
+    _require_object(build)
     merged = base_version != character.version and not page_wrote(
         character=character, base_version=base_version, page=page
     )
     target = draft_on_latest(
         character=character, base_version=base_version, base_build=base_build, build=build, page=page
     )
-    if edit is not None:
-        edit(target)
-    target = stored_build(target, ruleset_slug=character.ruleset, budget=character_budget(character))
-    character.merged = merged
+    if steps:
+        apply_steps(builder_traits(campaign=character.campaign)[2], list(steps), target)
+    target = _stored(character, target)
     if not explicit and builds_equal(character.build, target):
-        character.saved = False
-        return character
-    character = _write_draft(
+        return PageSave(character=character, saved=False, merged=merged)
+    report = _write_draft(
         character=character,
         user=user,
         build=target,
         reason="saved draft" if explicit else "autosave",
         autosave=not explicit,
     )
-    character.saved = True
-    character.merged = merged
     remember_page(character=character, page=page)
-    return character
+    return PageSave(character=character, saved=True, merged=merged, report=report)
 
 
 def submit_refusal(*, campaign: Campaign, build: Any) -> Report | None:
@@ -398,7 +414,7 @@ def character_submit(*, character_id, user, version: Any = None) -> Character:
     """Make a valid draft active: its first play state from ``ruleset.initial_state``; a version.
 
     Where the campaign approves new characters (``approve_new_characters``) it becomes
-    ``pending`` instead, in the GM's review queue (``characters.advancement.approval``).
+    ``pending`` instead, in the GM's review queue (``characters.builder.approval``).
     ``version``, when given, must be current (409).
     """
     character = character_for_user(user=user, character_id=character_id, for_update=True)

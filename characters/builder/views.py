@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -83,106 +85,167 @@ def character_create(request, campaign_id):
 # ------------------------------------------------------------------ the builder
 
 
+@dataclass(frozen=True)
+class _Posted:
+    """What a builder page's POST says: the version it was drawn from and that version's build, the
+    page's build read over it, its − / + steps and its token."""
+
+    version: int | None
+    base_build: Any
+    mine: dict
+    steps: list[str]
+    page: str
+
+
+_UPDATE = "characters/builder/builder.html#builder-update"
+_PAGE = "characters/builder/builder.html"
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_builder(request, character_id):
-    """The builder: GET shows the saved build; POST re-validates the form, saves or submits."""
+    """The builder: GET shows the saved build; a POST is one of four intents, by its button: Reload
+    with my changes (``_rebase``), Check (``_check``, saves nothing), Submit (``_submit``), or a
+    save (Save draft ``_save``, else the autosave of a change or a − / + step)."""
     character = character_for_user(user=request.user, character_id=character_id, with_creation_review=True)
-    editable = can_edit_build(request.user, character) and character.status == Character.Status.DRAFT
     if request.method == "GET":
-        report = character.report or {}
-        if editable:  # re-validate: homebrew or house rules may have changed since it was saved
-            report = svc.character_validate(campaign=character.campaign, build=character.build)
-        ctx = builder_context(request, character, character.build, report, readonly=not editable)
-        return render(request, "characters/builder/builder.html", ctx)
+        return _builder_page(request, character)
+    refused = _refuse_change(request, character)
+    if refused is not None:
+        return refused
+    posted = _read_post(request, character)
+    if "_rebase" in request.POST:
+        return _builder_rebased(request, character, posted.base_build, posted.mine)
+    explicit = "_save" in request.POST
+    if "_submit" in request.POST:
+        return _builder_submit(request, character, posted, explicit=explicit)
+    if "_check" in request.POST and not (posted.steps or explicit):
+        return _builder_check(request, character, posted)
+    return _builder_save(request, character, posted, explicit=explicit)
 
+
+def _builder_page(request, character: Character):
+    editable = can_edit_build(request.user, character) and character.status == Character.Status.DRAFT
+    report = character.report or {}
+    if editable:  # re-validate: homebrew or house rules may have changed since it was saved
+        report = svc.character_validate(campaign=character.campaign, build=character.build)
+    return render(
+        request, _PAGE, builder_context(request, character, character.build, report, readonly=not editable)
+    )
+
+
+def _refuse_change(request, character: Character):
+    """403 for anyone but the owner; a character past its draft goes to its sheet; else None."""
     if not can_edit_build(request.user, character):
         raise PermissionDenied("Only the character's owner may change its build.")
-    if character.status != Character.Status.DRAFT:
-        messages.error(
-            request,
-            f"{character.name} is {character.get_status_display().lower()}: its build cannot be "
-            "changed here.",
-        )
-        return _redirect(request, sheet_url(character))
+    if character.status == Character.Status.DRAFT:
+        return None
+    messages.error(
+        request,
+        f"{character.name} is {character.get_status_display().lower()}: its build cannot be changed here.",
+    )
+    return _redirect(request, sheet_url(character))
 
+
+def _read_post(request, character: Character) -> _Posted:
+    """The page's fields are read over the build of the version it was drawn from (its base), and
+    its − / + steps are applied to what is saved: a click counts on top of the latest build."""
     check_post(request.POST)
     version = post_whole_number(request.POST, "_version", label="Version", default=None, min_value=0)
     ruleset, _, traits = builder_traits(campaign=character.campaign)
-    meta = builder_meta(ruleset)
-    # The page's fields are read over the build of the version it was drawn from (its base), and
-    # its − / + steps are applied to what is saved: a click counts on top of the latest build.
     post = request.POST.copy()
     steps = post.pop("_step", [])
-    page = _page_token(request.POST.get("_page"))
     base_build = svc.character_draft_base(character=character, version=version)
-    mine = build_from_post(traits, post, base_build if base_build is not None else character.build, meta)
+    over = base_build if base_build is not None else character.build
+    mine = build_from_post(traits, post, over, builder_meta(ruleset))
+    return _Posted(version, base_build, mine, steps, _page_token(request.POST.get("_page")))
 
-    def edit(build: dict) -> None:
-        apply_steps(traits, steps, build)
 
-    if "_rebase" in request.POST:
-        return _builder_rebased(request, character, base_build, mine)
-    explicit = "_save" in request.POST
-    if "_check" in request.POST and not (steps or explicit or "_submit" in request.POST):
-        # Check validates and saves nothing, but shows the draft as it is now: a page drawn
-        # before another tab's save catches up with it (its own changes merged on top, still to
-        # save), so its next save can never put the other tab's values back.
-        try:
-            shown = svc.draft_on_latest(
-                character=character, base_version=version, base_build=base_build, build=mine, page=page
-            )
-        except DraftConflict as exc:
-            return _builder_conflict(request, character, mine, version, exc)
-        report = svc.character_validate(campaign=character.campaign, build=shown)
-        ctx = builder_context(request, character, shown, report, readonly=False)
-        if request.htmx:
-            return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
-        return render(request, "characters/builder/builder.html", ctx)
+def _builder_check(request, character: Character, posted: _Posted):
+    """Check validates and saves nothing, but shows the draft as it is now: a page drawn before
+    another tab's save catches up with it (its own changes merged on top, still to save), so its
+    next save can never put the other tab's values back."""
     try:
-        review_status = character.creation_review_status  # saving a draft does not change it
-        character = svc.character_save_page_draft(
-            character_id=character.id,
-            user=request.user,
-            base_version=version,
-            base_build=base_build,
-            build=mine,
-            edit=edit if steps else None,
-            explicit=explicit,
-            page=page,
+        shown = svc.draft_on_latest(
+            character=character,
+            base_version=posted.version,
+            base_build=posted.base_build,
+            build=posted.mine,
+            page=posted.page,
         )
-        character.creation_review_status = review_status
-        if "_submit" in request.POST:
-            character = svc.character_submit(
-                character_id=character.id, user=request.user, version=character.version
-            )
-            if character.status == Character.Status.PENDING:
-                messages.success(
-                    request, f"{character.name} is submitted: the GM will review it before play."
-                )
-                return _redirect(request, reverse("character_builder", args=[character.id]))
-            messages.success(request, f"{character.name} is submitted and active.")
-            return _redirect(request, sheet_url(character))
     except DraftConflict as exc:
-        edit(mine)
-        return _builder_conflict(request, character, mine, version, exc)
-    except Conflict as exc:  # a submit that lost a race with another save
-        report = svc.character_validate(campaign=character.campaign, build=mine)
-        ctx = builder_context(request, character, mine, report, readonly=False, note=str(exc.detail))
-        return render(request, "characters/builder/builder.html", ctx, status=409)
-    except RuleRefused as exc:
-        character.refresh_from_db()
-        report = svc.character_validate(campaign=character.campaign, build=character.build)
-        ctx = builder_context(
-            request, character, character.build, report, readonly=False, note=str(exc.detail)
-        )
-        if request.htmx:
-            ctx["autosave_error"] = f"Not saved: {exc.detail}"
-            return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
-        return render(request, "characters/builder/builder.html", ctx, status=422)
+        return _builder_conflict(request, character, posted.mine, posted.version, exc)
+    report = svc.character_validate(campaign=character.campaign, build=shown)
+    ctx = builder_context(request, character, shown, report, readonly=False)
+    if request.htmx:
+        return HttpResponse(render_to_string(_UPDATE, ctx))
+    return render(request, _PAGE, ctx)
 
+
+def _save_page(request, character: Character, posted: _Posted, *, explicit: bool) -> svc.PageSave:
+    """The page's save (``character_save_page_draft``); a save does not change the character's
+    creation review, read with it."""
+    review_status = character.creation_review_status
+    result = svc.character_save_page_draft(
+        character_id=character.id,
+        user=request.user,
+        base_version=posted.version,
+        base_build=posted.base_build,
+        build=posted.mine,
+        steps=posted.steps,
+        explicit=explicit,
+        page=posted.page,
+    )
+    result.character.creation_review_status = review_status
+    return result
+
+
+def _refused(request, character: Character, posted: _Posted, exc: Exception):
+    """A save or submit the services refused: a conflict with another tab's save (409, the page's
+    values and both ways on), a submit that lost a race (409), or the rules (422)."""
+    if isinstance(exc, DraftConflict):
+        if posted.steps:
+            apply_steps(builder_traits(campaign=character.campaign)[2], posted.steps, posted.mine)
+        return _builder_conflict(request, character, posted.mine, posted.version, exc)
+    if isinstance(exc, Conflict):
+        report = svc.character_validate(campaign=character.campaign, build=posted.mine)
+        ctx = builder_context(request, character, posted.mine, report, readonly=False, note=str(exc.detail))
+        return render(request, _PAGE, ctx, status=409)
+    assert isinstance(exc, RuleRefused)
+    character.refresh_from_db()
+    report = svc.character_validate(campaign=character.campaign, build=character.build)
+    ctx = builder_context(request, character, character.build, report, readonly=False, note=str(exc.detail))
+    if request.htmx:
+        ctx["autosave_error"] = f"Not saved: {exc.detail}"
+        return HttpResponse(render_to_string(_UPDATE, ctx))
+    return render(request, _PAGE, ctx, status=422)
+
+
+def _builder_submit(request, character: Character, posted: _Posted, *, explicit: bool):
+    """Submit: the page saved (as an autosave, or a version with Save draft), then submitted; to the sheet, or back to the
+    builder while the GM reviews it."""
+    try:
+        saved = _save_page(request, character, posted, explicit=explicit).character
+        character = svc.character_submit(character_id=saved.id, user=request.user, version=saved.version)
+    except (DraftConflict, Conflict, RuleRefused) as exc:
+        return _refused(request, character, posted, exc)
+    if character.status == Character.Status.PENDING:
+        messages.success(request, f"{character.name} is submitted: the GM will review it before play.")
+        return _redirect(request, reverse("character_builder", args=[character.id]))
+    messages.success(request, f"{character.name} is submitted and active.")
+    return _redirect(request, sheet_url(character))
+
+
+def _builder_save(request, character: Character, posted: _Posted, *, explicit: bool):
+    """Save draft (a version people read, then the page again), or an autosave of a change or a
+    − / + step: with htmx the page's updated parts, without it Post/Redirect/Get."""
+    try:
+        result = _save_page(request, character, posted, explicit=explicit)
+    except (DraftConflict, Conflict, RuleRefused) as exc:
+        return _refused(request, character, posted, exc)
+    character = result.character
     merged_note = (
-        "Saved elsewhere too (another tab or device): this page now shows both." if character.merged else ""
+        "Saved elsewhere too (another tab or device): this page now shows both." if result.merged else ""
     )
     if explicit:
         valid = character.report.get("valid")
@@ -197,11 +260,9 @@ def character_builder(request, character_id):
         # saved like any other; Post/Redirect/Get, so a reload never sends the click again.
         if merged_note:
             messages.info(request, merged_note)
-        anchor = ""
-        if steps:
-            anchor = "#" + html_id(steps[0].rpartition("|")[0])
+        anchor = "#" + html_id(posted.steps[0].rpartition("|")[0]) if posted.steps else ""
         return HttpResponseRedirect(reverse("character_builder", args=[character.id]) + anchor)
-    report = character.live_report if character.saved else None
+    report = result.report
     if report is None:
         report = svc.character_validate(campaign=character.campaign, build=character.build)
     ctx = builder_context(
@@ -210,12 +271,12 @@ def character_builder(request, character_id):
         character.build,  # as stored (the server's budget): the page and the draft agree
         report,
         readonly=False,
-        autosaved=character.saved,
+        autosaved=result.saved,
         save_note=merged_note,
     )
     # The partials need nothing from the request: rendering without it skips the context
     # processors (the navigation's queries) on the hottest path of the app.
-    return HttpResponse(render_to_string("characters/builder/builder.html#builder-update", ctx))
+    return HttpResponse(render_to_string(_UPDATE, ctx))
 
 
 #: A builder page's token (builder.js makes one per page load): letters, digits and dashes.

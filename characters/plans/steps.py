@@ -13,10 +13,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from characters.advancement.pricing import build_labels, priced_rows
 from characters.advancement.selectors import ledger_totals
 from characters.diff import build_diff
 from characters.models import Character
+from characters.pricing import build_labels, priced_rows
 from characters.rules import campaign_ruleset, character_validate, stored_build
 from rulesets.engine import Report
 

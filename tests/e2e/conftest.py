@@ -272,6 +272,12 @@ def settled(page) -> None:
     page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
 
 
+def painted(page) -> None:
+    """Wait until the page has drawn what just changed (a scroll, a swap's new layout): its next two
+    animation frames, an event of the page rather than a fixed pause."""
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def sign_up(page, username: str, password: str = PASSWORD) -> None:
     """Create an account through the sign-up form; the page ends on the home page, signed in."""
     page.goto("/accounts/signup/")

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from characters.builder.services import character_create
 from rulesets.engine import registry
-from tests.e2e.conftest import slow_link
+from tests.e2e.conftest import painted, slow_link
 from tests.factories import api_client, make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -193,8 +193,8 @@ def test_leaving_with_unsaved_builder_changes_warns(page_as):
     # A click still on its way (slow connection): leaving warns.
     slow_link(page, 1500)
     page.locator(f"#{raise_id}").click()
-    page.close(run_before_unload=True)
-    page.wait_for_timeout(300)
+    with page.expect_event("dialog"):
+        page.close(run_before_unload=True)
     assert dialogs == ["beforeunload"]
 
 
@@ -207,7 +207,7 @@ def test_the_focus_stays_on_the_stepper_after_a_click(page_as, slug):
     for _ in range(3):
         page.locator(f"#{button}").focus()
         _click(page, button)
-        page.wait_for_timeout(50)  # past the settle
+        painted(page)  # the swap drawn, the focus put back
         assert page.evaluate("() => document.activeElement && document.activeElement.id") == button
 
 

@@ -17,7 +17,7 @@ from rulesets.engine import effects as fx
 from rulesets.engine import registry
 from rulesets.engine.dice import Roller
 from tests.characters.sheet.test_sheet_fixtures import make_character
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, painted, settled
 from tests.e2e.test_effects_browser import plugin_server  # noqa: F401  (a fixture)
 from tests.e2e.test_table_feed_browser import _context_as
 from tests.factories import make_campaign, make_user
@@ -105,7 +105,8 @@ def test_a_player_makes_an_effect_with_the_keyboard_sees_it_in_words_and_removes
         expect(listed).to_contain_text(f"+1 {ruleset.label(key)} to every roll")
         expect(listed).to_contain_text("until removed")
         # The list above grew by one; the field the player pressed Enter in stays where it was on the screen.
-        page.wait_for_timeout(300)
+        settled(page)
+        painted(page)
         assert abs(page.evaluate(where) - before) < 4, "the form moved on the screen"
         assert page.evaluate("() => document.activeElement && document.activeElement.id") in (
             f"effect-amount-{ayla.pk}-0",

@@ -17,7 +17,7 @@ from django.urls import reverse
 from rulesets.engine import registry
 from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, painted
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -71,7 +71,7 @@ def _tap_and_check(page, locator, *, fill=None) -> None:
     control_id = locator.get_attribute("id")
     assert control_id, "every control a swap replaces has a stable id"
     locator.evaluate("el => el.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(50)
+    painted(page)
     _arm_settle(page)
     before = _place(page)
     if fill is None:

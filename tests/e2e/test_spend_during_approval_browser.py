@@ -30,7 +30,7 @@ import pytest
 from characters.advancement.services import advancement_approve, advancement_request, award_create
 from rulesets.engine import registry
 from tests import vehicles
-from tests.e2e.conftest import hold_post_answers
+from tests.e2e.conftest import hold_post_answers, settled
 from tests.e2e.test_sheet_live_browser import _api_state, _in_thread, _sheet, _table
 from tests.e2e.test_sheet_play_browser import fill_play_action
 from tests.e2e.test_table_feed_browser import table_server  # noqa: F401 (the fixture)
@@ -65,7 +65,8 @@ def test_two_presses_of_a_play_action_during_an_approval_both_count(browser, tab
             _in_thread(lambda: advancement_approve(advancement_id=request.pk, gm=gm))
         page.wait_for_timeout(150)
         fill_play_action(page, SLUG).locator("button[type=submit]").click()
-        page.wait_for_timeout(3000)  # both answers, held 1 s each, are in by now
+        page.wait_for_function("() => (window.__heard || []).length >= 2", timeout=15_000)  # both answers
+        settled(page)
         answers = page.evaluate("() => (window.__heard || []).length")
         after = _api_state(player, character)
         once = vehicles.after(ruleset, before["state"], action, after["build"])
@@ -75,8 +76,9 @@ def test_two_presses_of_a_play_action_during_an_approval_both_count(browser, tab
         assert (answers, after["state"]) == (2, twice), (before["state"], after["state"], once)
         assert after["version"] == before["version"] + 2 + approve  # the approval and the two presses
         # The sheet shows what was saved (its version, once the live update is drawn).
-        shown = page.locator("#sheet-version").get_attribute("data-version")
-        assert shown == str(after["version"])
+        from playwright.sync_api import expect
+
+        expect(page.locator("#sheet-version")).to_have_attribute("data-version", str(after["version"]))
     finally:
         phone.close()
         laptop.close()

@@ -87,48 +87,91 @@ def builder_form(
     """
     label_of = currency_label or (ruleset.currency_label if ruleset is not None else registry.label)
     build = build if isinstance(build, dict) else {}
-    next_costs = next_costs or {}
+    form = _Form(
+        build=build,
+        report=report,
+        ruleset=ruleset,
+        meta=meta or {},
+        label_of=label_of,
+        next_costs=next_costs or {},
+        spent_at=_spent_at(report),
+        anchors=_Anchors(),
+    )
+    form.ui = WidgetUI(
+        control=form.control, html_id=html_id, label=_label, sections=(traits or {}).get("sections", [])
+    )
+    name = form.control("/name", build.get("name", ""), label="Name")
+    notes = form.control("/notes", build.get("notes", ""), label="Notes")
+    form.anchors.add("/budget", "builder-costs")
+    sections = []
+    for raw in (traits or {}).get("sections", []):
+        if isinstance(raw, dict) and "path" in raw:
+            sections.append(form.section(raw))
+    summary, general = _placed_issues(report, form.anchors, sections)
+    return {
+        "sections": sections,
+        "summary": summary,
+        "general": general,
+        "name": name,
+        "notes": notes,
+        "budget_issues": form.anchors.slots["/budget"]["issues"],
+        "steps": _steps(form.meta.get("steps"), sections, report),
+        "warnings": [i for i in summary if i["severity"] == "warning"],
+        "errors": [i for i in summary if i["severity"] == "error"],
+    }
+
+
+def _spent_at(report: dict) -> dict[str, dict[str, int]]:
+    """What the build spends at each path, per currency (the report's cost lines)."""
     spent_at: dict[str, dict[str, int]] = {}
     for line in report.get("costs") or []:
         per = spent_at.setdefault(line.get("path", ""), {})
         per[line.get("currency")] = per.get(line.get("currency"), 0) + (line.get("cost") or 0)
-    anchors = _Anchors()
+    return spent_at
 
-    def control(pointer: str, value: Any, dom_id: str | None = None, **extra) -> dict:
+
+@dataclass
+class _Form:
+    """One builder form being shaped: the build, its report and the ruleset's guidance, and where
+    each issue is shown (``anchors``)."""
+
+    build: dict
+    report: dict
+    ruleset: Any
+    meta: dict
+    label_of: Any
+    next_costs: dict[str, dict]
+    spent_at: dict[str, dict[str, int]]
+    anchors: _Anchors
+    ui: Any = None
+
+    def control(self, pointer: str, value: Any, dom_id: str | None = None, **extra) -> dict:
         dom_id = dom_id or html_id(pointer)
-        issues = anchors.add(pointer, dom_id)
-        nxt = next_costs.get(pointer)
+        issues = self.anchors.add(pointer, dom_id)
+        nxt = self.next_costs.get(pointer)
         return {
             "name": pointer,
             "id": dom_id,
             "value": value,
             "issues": issues,
             "err_id": dom_id + "-err",
-            "spent": _cost_text(spent_at.get(pointer), label_of).lstrip("+"),
+            "spent": _cost_text(self.spent_at.get(pointer), self.label_of).lstrip("+"),
             "next": nxt,
-            "next_text": _cost_text(nxt.get("cost"), label_of) if nxt else "",
+            "next_text": _cost_text(nxt.get("cost"), self.label_of) if nxt else "",
             **extra,
         }
 
-    ui = WidgetUI(control=control, html_id=html_id, label=_label, sections=(traits or {}).get("sections", []))
-    name = control("/name", build.get("name", ""), label="Name")
-    notes = control("/notes", build.get("notes", ""), label="Notes")
-    anchors.add("/budget", "builder-costs")
-    meta = meta or {}
-    filters = meta.get("option_filters") or {}
-    choices = meta.get("choices") or {}
-    item_states = meta.get("item_states") or {}
-    sections = []
-    for raw in (traits or {}).get("sections", []):
-        if not isinstance(raw, dict) or "path" not in raw:
-            continue
+    def section(self, raw: dict) -> dict:
+        """One section's view-model: its ruleset widget (``custom``) or a generic kind's shape."""
+        filters = self.meta.get("option_filters") or {}
+        item_states = self.meta.get("item_states") or {}
         if raw.get("id") in filters:
-            raw = _filtered(raw, filters[raw["id"]], build)
+            raw = _filtered(raw, filters[raw["id"]], self.build)
         if raw.get("id") in item_states:
             raw = _with_item_states(raw, item_states[raw["id"]])
         kind = raw.get("kind", "")
         path = raw["path"]
-        value = resolve(build, path, None)
+        value = resolve(self.build, path, None)
         model = {
             "id": raw.get("id", ""),
             "label": raw.get("label", ""),
@@ -138,45 +181,57 @@ def builder_form(
             "raw": raw,
             "dom_id": "sec-" + str(raw.get("id", "")),
             "value": value,
-            "spent": _cost_text(spent_at.get(path), label_of).lstrip("+"),
+            "spent": _cost_text(self.spent_at.get(path), self.label_of).lstrip("+"),
         }
         if kind == "custom":
-            widget = str(raw.get("widget") or "")
-            slug = ruleset.slug if ruleset is not None else ""
-            # The ruleset's own widget template, else a generic "this widget is not available" box.
-            model["template"] = (
-                f"{slug}/builder/{widget}.html",
-                "characters/builder/_builder_section_unknown.html",
-            )
-            # Issues beside the widget's own controls, else at the section (unless another section
-            # already shows that path: then the widget lists every issue under it, see below).
-            model["shared_path"] = path in anchors.slots
-            model["issues"] = [] if model["shared_path"] else anchors.add(path, model["dom_id"])
-            if ruleset is not None and widget:
-                model.update(ruleset.builder_widget(widget, raw, build, report, ui))
+            self._custom(model, raw)
         else:
-            model["template"] = f"characters/builder/_builder_section_{kind}.html"
-            model["issues"] = anchors.add(path, model["dom_id"])
-            shaper = SHAPERS.get(kind)
-            if kind == "items":
-                summarize = ruleset.item_summary if ruleset is not None else None
-                model.update(_shape_items(raw, value, control, build, summarize))
-            elif shaper is not None:
-                model.update(shaper(raw, value, control, build))
-            else:
-                model["template"] = "characters/builder/_builder_section_unknown.html"
-            if raw.get("id") in filters and not raw.get("options"):
-                model["empty_text"] = (meta.get("empty_filter_text") or {}).get(
-                    raw["id"], "Nothing to choose yet."
-                )
-            if kind == "number" and raw.get("id") in choices:
-                current = "" if value is None else str(value)
-                model["choices"] = [
-                    {"id": o["id"], "label": o.get("label", o["id"]), "selected": o["id"] == current}
-                    for o in choices[raw["id"]].get("options", [])
-                ]
-        sections.append(model)
+            self._generic(model, raw, value, in_filters=raw.get("id") in filters)
+        return model
 
+    def _custom(self, model: dict, raw: dict) -> None:
+        widget = str(raw.get("widget") or "")
+        slug = self.ruleset.slug if self.ruleset is not None else ""
+        # The ruleset's own widget template, else a generic "this widget is not available" box.
+        model["template"] = (
+            f"{slug}/builder/{widget}.html",
+            "characters/builder/_builder_section_unknown.html",
+        )
+        # Issues beside the widget's own controls, else at the section (unless another section
+        # already shows that path: then the widget lists every issue under it, ``_placed_issues``).
+        model["shared_path"] = model["path"] in self.anchors.slots
+        model["issues"] = [] if model["shared_path"] else self.anchors.add(model["path"], model["dom_id"])
+        if self.ruleset is not None and widget:
+            model.update(self.ruleset.builder_widget(widget, raw, self.build, self.report, self.ui))
+
+    def _generic(self, model: dict, raw: dict, value: Any, *, in_filters: bool) -> None:
+        kind = model["kind"]
+        model["template"] = f"characters/builder/_builder_section_{kind}.html"
+        model["issues"] = self.anchors.add(model["path"], model["dom_id"])
+        shaper = SHAPERS.get(kind)
+        if kind == "items":
+            summarize = self.ruleset.item_summary if self.ruleset is not None else None
+            model.update(_shape_items(raw, value, self.control, self.build, summarize))
+        elif shaper is not None:
+            model.update(shaper(raw, value, self.control, self.build))
+        else:
+            model["template"] = "characters/builder/_builder_section_unknown.html"
+        if in_filters and not raw.get("options"):
+            model["empty_text"] = (self.meta.get("empty_filter_text") or {}).get(
+                raw["id"], "Nothing to choose yet."
+            )
+        choices = self.meta.get("choices") or {}
+        if kind == "number" and raw.get("id") in choices:
+            current = "" if value is None else str(value)
+            model["choices"] = [
+                {"id": o["id"], "label": o.get("label", o["id"]), "selected": o["id"] == current}
+                for o in choices[raw["id"]].get("options", [])
+            ]
+
+
+def _placed_issues(report: dict, anchors: _Anchors, sections: list[dict]) -> tuple[list[dict], list[dict]]:
+    """(every issue with the id of the control it is shown beside, those with no control); a
+    ruleset widget on a path another section shows lists every issue under it."""
     summary, general = [], []
     for severity, key in (("error", "errors"), ("warning", "warnings")):
         for issue in report.get(key) or []:
@@ -190,17 +245,7 @@ def builder_form(
         if model["kind"] == "custom" and model["shared_path"]:
             prefix = model["path"]
             model["issues"] = [i for i in summary if i.get("path", "").startswith(prefix) and prefix]
-    return {
-        "sections": sections,
-        "summary": summary,
-        "general": general,
-        "name": name,
-        "notes": notes,
-        "budget_issues": anchors.slots["/budget"]["issues"],
-        "steps": _steps(meta.get("steps"), sections, report),
-        "warnings": [i for i in summary if i["severity"] == "warning"],
-        "errors": [i for i in summary if i["severity"] == "error"],
-    }
+    return summary, general
 
 
 def _filtered(raw: dict, spec: dict, build: dict) -> dict:

@@ -4,10 +4,12 @@ why it cannot; the API's stale PUT stays a 409; autosaves keep the history short
 from __future__ import annotations
 
 import copy
+from unittest import mock
 
 import pytest
 from django.urls import reverse
 
+from characters.builder import services
 from characters.builder.forms.fields import html_id
 from characters.builder.services import (
     character_create,
@@ -266,7 +268,43 @@ def test_a_stale_page_save_merges_disjoint_traits():
         build=_with(base_build, COORD, COORD_WAS + 1),
     )
     assert (saved.saved, saved.merged) == (True, True)
-    assert resolve(saved.build, STR) == STR_WAS + 2 and resolve(saved.build, COORD) == COORD_WAS + 1
+    assert (
+        resolve(saved.character.build, STR) == STR_WAS + 2
+        and resolve(saved.character.build, COORD) == COORD_WAS + 1
+    )
+
+
+def test_a_page_save_stores_the_build_once_and_answers_its_report():
+    """The page's save works out the stored build (``stored_build``) once and validates it once,
+    and answers with a ``PageSave``: what it wrote, whether it merged, the saved build's report
+    (before: ``stored_build`` ran twice, and the answer was the model with attributes attached)."""
+    table = make_table(SLUG)
+    c = character_create(campaign=table.campaign, owner=table.player, name="Once")
+    with (
+        mock.patch.object(services, "stored_build", wraps=services.stored_build) as stored,
+        mock.patch.object(services, "character_validate", wraps=services.character_validate) as validated,
+    ):
+        saved = character_save_page_draft(
+            character_id=c.id,
+            user=table.player,
+            base_version=c.version,
+            base_build=c.build,
+            build=_with(c.build, COORD, COORD_WAS + 1),
+        )
+    assert (stored.call_count, validated.call_count) == (1, 1)
+    assert isinstance(saved, services.PageSave)
+    assert (saved.saved, saved.merged, saved.character.version) == (True, False, c.version + 1)
+    assert saved.report is not None and saved.report.as_dict() == saved.character.report
+    assert resolve(saved.character.build, COORD) == COORD_WAS + 1
+    # Nothing changed: nothing written, no report.
+    again = character_save_page_draft(
+        character_id=c.id,
+        user=table.player,
+        base_version=saved.character.version,
+        base_build=saved.character.build,
+        build=saved.character.build,
+    )
+    assert (again.saved, again.report, again.character.version) == (False, None, c.version + 1)
 
 
 def test_a_stale_page_save_of_the_same_trait_is_refused_and_writes_nothing():

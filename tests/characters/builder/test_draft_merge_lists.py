@@ -312,4 +312,4 @@ def test_a_chain_with_another_pages_save_in_it_is_merged_as_before(django_captur
     with pytest.raises(DraftConflict):  # a page without a token is any tab
         save(was + 2, "")
     saved = save(was + 2, "page-one-token")
-    assert (saved.version, saved.merged, resolve(saved.build, one)) == (3, False, was + 2)
+    assert (saved.character.version, saved.merged, resolve(saved.character.build, one)) == (3, False, was + 2)

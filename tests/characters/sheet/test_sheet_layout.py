@@ -8,7 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.templatetags.sheet_tags import a_an, dots, pretty, tally
+from characters.templatetags.sheet_rows import a_an, dots, tally
+from characters.templatetags.sheet_tags import pretty
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 

@@ -1,4 +1,4 @@
-"""The sheet's rows (sheet_tags' tags and their partials in characters/sheet/_sheet_rows.html; the odds
+"""The sheet's rows (sheet_rows' tags and their partials in characters/sheet/_sheet_rows.html; the odds
 chart's bars and the body section in their own templates) print the same HTML as the template loops
 they stand for: the same elements, attributes and text (whitespace between tags aside), escaping and
 odd values included."""
@@ -14,7 +14,7 @@ from characters.templatetags.sheet_tags import chart_data
 
 
 def render(text: str, **context) -> str:
-    return Template("{% load sheet_tags %}" + text).render(Context(context))
+    return Template("{% load sheet_tags sheet_rows %}" + text).render(Context(context))
 
 
 def same_html(new: str, old: str) -> bool:
@@ -185,7 +185,7 @@ PARTS = [
 @pytest.mark.parametrize("parts", [PARTS, [], None])
 def test_body_tags_print_what_the_loops_printed(parts):
     section = {"items": parts, "dead": False}
-    full_old = Template("{% load sheet_tags %}" + OLD_BODY).render(Context({"section": section}))
+    full_old = Template("{% load sheet_tags sheet_rows %}" + OLD_BODY).render(Context({"section": section}))
     full_new = get_template("characters/sheet/_state_body.html").render({"section": section})
     assert same_html(full_new, full_old)
     if parts:

@@ -20,104 +20,132 @@ def traits(ctx: Context, defaults: dict) -> dict[str, Any]:
     for spec in ctx.catalogue.get("specialties", {}).values():
         if spec["ability"] in suggestions:
             suggestions[spec["ability"]].append({"name": spec["name"], "kind": spec["kind"]})
-    c = h.costs
     return {
         "sections": [
-            {
-                "id": "attributes",
-                "label": "Attributes",
-                "kind": "numbers",
-                "path": "/attributes",
-                "help": f"Every attribute starts at {h.creation_start}. Creation adds {h.creation_primary} dots in "
-                f"the primary group and {h.creation_secondary} in the secondary; each further dot costs "
-                f"{c['attribute']} XP.",
-                "fields": [
-                    {
-                        "id": key,
-                        "label": e["name"],
-                        "min": h.attribute_min,
-                        "max": h.attribute_max,
-                        "default": h.creation_start,
-                        "group": e["group"],
-                    }
-                    for key, e in attributes.items()
-                ],
-            },
-            {
-                "id": "abilities",
-                "label": "Abilities",
-                "kind": "ranks",
-                "path": "/abilities",
-                "help": f"Creation: twelve different abilities, {_slots_text(h.creation_abilities)} dots. Each "
-                f"further dot costs its new rank × {c['ability_per_rank']} XP.",
-                "options": [
-                    {
-                        "id": key,
-                        "label": e["name"],
-                        "group": e.get("category", "talent"),
-                        "max": h.ability_max,
-                    }
-                    for key, e in abilities.items()
-                ],
-                "min": 0,
-                "max": h.ability_max,
-            },
-            {
-                "id": "willpower",
-                "label": "Willpower",
-                "kind": "number",
-                "path": "/willpower",
-                "help": f"Every character starts with {h.willpower_start}; each further dot costs its new rank × "
-                f"{c['willpower_per_rank']} XP.",
-                "min": h.willpower_start,
-                "max": h.willpower_max,
-                "default": h.willpower_start,
-                "nullable": False,
-            },
-            {
-                "id": "specialties",
-                "label": "Specialties",
-                "kind": "records",
-                "path": "/specialties",
-                "help": f"A general specialty costs {c['general_specialty']} XP, an advanced one "
-                f"{c['advanced_specialty']}. Unlisted specialties need the storyteller's approval.",
-                "fields": [
-                    {
-                        "id": "ability",
-                        "label": "Ability",
-                        "kind": "choice",
-                        "options": [{"id": key, "label": e["name"]} for key, e in abilities.items()],
-                    },
-                    {"id": "name", "label": "Specialty", "kind": "text"},
-                    {
-                        "id": "kind",
-                        "label": "Kind",
-                        "kind": "choice",
-                        "options": [
-                            {"id": "general", "label": "General"},
-                            {"id": "advanced", "label": "Advanced"},
-                        ],
-                    },
-                ],
-                "suggestions": suggestions,
-            },
-            {
-                "id": "creation",
-                "label": "Creation dots",
-                "kind": "custom",
-                "widget": "maelstrom_creation",
-                "path": "/creation",
-                "optional": True,
-                "help": "The free dots of character creation. Leave them out and the sheet is priced with the "
-                "cheapest legal allocation (shown in the report under derived.creation).",
-                "groups": {g: [k for k, e in attributes.items() if e["group"] == g] for g in GROUPS},
-                "attribute_start": h.creation_start,
-                "attribute_dots": {"primary": h.creation_primary, "secondary": h.creation_secondary},
-                "ability_slots": [s for s in h.creation_abilities if s],
-                "willpower_start": h.willpower_start,
-                "allocation": "derived.creation",
-            },
+            _attributes(h, attributes),
+            _abilities(h, abilities),
+            _willpower(h),
+            _specialties(h, abilities, suggestions),
+            _creation(h, attributes),
         ]
+    }
+
+
+def _attributes(h: Any, attributes: dict) -> dict[str, Any]:
+    """The attributes section."""
+    c = h.costs
+    return {
+        "id": "attributes",
+        "label": "Attributes",
+        "kind": "numbers",
+        "path": "/attributes",
+        "help": f"Every attribute starts at {h.creation_start}. Creation adds {h.creation_primary} dots in "
+        f"the primary group and {h.creation_secondary} in the secondary; each further dot costs "
+        f"{c['attribute']} XP.",
+        "fields": [
+            {
+                "id": key,
+                "label": e["name"],
+                "min": h.attribute_min,
+                "max": h.attribute_max,
+                "default": h.creation_start,
+                "group": e["group"],
+            }
+            for key, e in attributes.items()
+        ],
+    }
+
+
+def _abilities(h: Any, abilities: dict) -> dict[str, Any]:
+    """The abilities section: their ranks."""
+    c = h.costs
+    return {
+        "id": "abilities",
+        "label": "Abilities",
+        "kind": "ranks",
+        "path": "/abilities",
+        "help": f"Creation: twelve different abilities, {_slots_text(h.creation_abilities)} dots. Each "
+        f"further dot costs its new rank × {c['ability_per_rank']} XP.",
+        "options": [
+            {
+                "id": key,
+                "label": e["name"],
+                "group": e.get("category", "talent"),
+                "max": h.ability_max,
+            }
+            for key, e in abilities.items()
+        ],
+        "min": 0,
+        "max": h.ability_max,
+    }
+
+
+def _willpower(h: Any) -> dict[str, Any]:
+    """The willpower section."""
+    c = h.costs
+    return {
+        "id": "willpower",
+        "label": "Willpower",
+        "kind": "number",
+        "path": "/willpower",
+        "help": f"Every character starts with {h.willpower_start}; each further dot costs its new rank × "
+        f"{c['willpower_per_rank']} XP.",
+        "min": h.willpower_start,
+        "max": h.willpower_max,
+        "default": h.willpower_start,
+        "nullable": False,
+    }
+
+
+def _specialties(h: Any, abilities: dict, suggestions: dict[str, list[dict]]) -> dict[str, Any]:
+    """The specialties section, with the catalogue's suggestions per ability."""
+    c = h.costs
+    return {
+        "id": "specialties",
+        "label": "Specialties",
+        "kind": "records",
+        "path": "/specialties",
+        "help": f"A general specialty costs {c['general_specialty']} XP, an advanced one "
+        f"{c['advanced_specialty']}. Unlisted specialties need the storyteller's approval.",
+        "fields": [
+            {
+                "id": "ability",
+                "label": "Ability",
+                "kind": "choice",
+                "options": [{"id": key, "label": e["name"]} for key, e in abilities.items()],
+            },
+            {"id": "name", "label": "Specialty", "kind": "text"},
+            {
+                "id": "kind",
+                "label": "Kind",
+                "kind": "choice",
+                "options": [
+                    {"id": "general", "label": "General"},
+                    {"id": "advanced", "label": "Advanced"},
+                ],
+            },
+        ],
+        "suggestions": suggestions,
+    }
+
+
+def _creation(h: Any, attributes: dict) -> dict[str, Any]:
+    """The free dots of creation (the ruleset's own widget)."""
+    return {
+        "id": "creation",
+        "label": "Creation dots",
+        "kind": "custom",
+        "widget": "maelstrom_creation",
+        "path": "/creation",
+        "optional": True,
+        "help": "The free dots of character creation. Leave them out and the sheet is priced with the "
+        "cheapest legal allocation (shown in the report under derived.creation).",
+        "groups": {g: [k for k, e in attributes.items() if e["group"] == g] for g in GROUPS},
+        "attribute_start": h.creation_start,
+        "attribute_dots": {"primary": h.creation_primary, "secondary": h.creation_secondary},
+        "ability_slots": [s for s in h.creation_abilities if s],
+        "willpower_start": h.willpower_start,
+        "allocation": "derived.creation",
     }
 
 

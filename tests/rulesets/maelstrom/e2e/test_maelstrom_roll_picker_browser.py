@@ -11,7 +11,7 @@ from characters.models import RollLog
 from characters.sheet.selectors import PICKED
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, painted
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def _use(page, locator, act) -> None:
     jump and the focus is still on the control."""
     control_id = locator.get_attribute("id")
     locator.evaluate("el => el.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(50)
+    painted(page)
     _arm_settle(page)
     before = _place(page)
     act()

@@ -70,8 +70,9 @@ def test_an_award_and_a_spend_redraw_build_and_costs_live(browser, table_server)
 
 
 #: The socket goes quiet (its messages are dropped from here on): a phone asleep, a lost message.
+#: The sheet's socket hears messages and drops them (counted in window.__dropped).
 DEAF = """() => document.getElementById("sheet-live").addEventListener("htmx:wsBeforeMessage",
-  (evt) => { evt.stopImmediatePropagation(); evt.preventDefault(); }, true)"""
+  (evt) => { window.__dropped = (window.__dropped || 0) + 1; evt.stopImmediatePropagation(); evt.preventDefault(); }, true)"""
 HIDDEN_THEN_VISIBLE = """() => {
   Object.defineProperty(document, "visibilityState", {value: "visible", configurable: true});
   document.dispatchEvent(new Event("visibilitychange"));
@@ -89,7 +90,7 @@ def test_a_sheet_that_missed_a_message_catches_up_when_it_is_visible_again(brows
             f"/api/v1/characters/{character.pk}/awards/",
             {"currency": "points", "amount": 3, "reason": "x"},
         )
-        page.wait_for_timeout(800)
+        page.wait_for_function("() => window.__dropped >= 1")  # the award's message came, and was dropped
         assert page.evaluate(BUDGET) == "6"  # the message was not heard
         page.evaluate(HIDDEN_THEN_VISIBLE)
         page.wait_for_function(f"() => ({BUDGET})() === '9'", timeout=5000)

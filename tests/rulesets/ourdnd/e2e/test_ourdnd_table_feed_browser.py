@@ -72,11 +72,17 @@ def test_a_player_s_roll_reaches_the_gm_s_feed_and_a_private_gm_roll_never_the_p
         gm_sheet.locator("#roll-here-check-dex-normal [data-testid=roll-here]").wait_for()
         gm_feed.locator("#table-feed-list > li.is-private").wait_for()
         assert "gm for Bram: DEX check" in gm_feed.locator("#table-feed-list > li").first.inner_text()
-        pl_feed.wait_for_timeout(800)
-        assert pl_feed.locator("#table-feed-list > li").count() == 1
+        # Then a public roll: a feed hears the table's rolls in order, so once the player's feed has
+        # this one, the private roll before it would have come (rather than waiting a fixed time).
+        gm_sheet.uncheck("#roll-private")
+        gm_sheet.click("#roll-btn-check-dex-normal")
+        pl_feed.locator("#table-feed-list > li:nth-child(2)").wait_for()
+        assert pl_feed.locator("#table-feed-list > li").count() == 2
         assert pl_feed.locator("#table-feed-list > li.is-private").count() == 0
+        assert "gm for Bram: DEX check" in pl_feed.locator("#table-feed-list > li").first.inner_text()
         sheet.reload()
-        assert sheet.locator(".sheet-roll-log tr").count() == 2  # header + the player's own roll only
+        # Header, the player's own roll and the GM's public one: not the private roll.
+        assert sheet.locator(".sheet-roll-log tr").count() == 3
     finally:
         gm_context.close()
         pl_context.close()

@@ -30,9 +30,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: The n-th fetch of what the page shows (the board and the panel, or before #31 the panel alone;
 #: from 1) has its answer reach the page's script ``holds[n - 1]`` ms
-#: after it came (its xhr.onload held); window.__panelAnswered counts the answers the server gave.
+#: after it came (its xhr.onload held); window.__panelAnswered counts the answers the server gave,
+#: window.__panelDrawn those the page's script has been handed (held or not).
 HOLD_PANEL = """(holds) => {
-  window.__panelGets = 0; window.__panelAnswered = 0;
+  window.__panelGets = 0; window.__panelAnswered = 0; window.__panelDrawn = 0;
   const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.open = function (method, url) { this.__url = String(url); return open.apply(this, arguments); };
   XMLHttpRequest.prototype.send = function () {
@@ -40,7 +41,10 @@ HOLD_PANEL = """(holds) => {
       const xhr = this, ms = holds[window.__panelGets] || 0, onload = xhr.onload;
       window.__panelGets += 1;
       xhr.addEventListener("load", () => { window.__panelAnswered += 1; });
-      if (ms) xhr.onload = function (ev) { setTimeout(() => onload.call(xhr, ev), ms); };
+      xhr.onload = function (ev) {
+        const draw = () => { onload.call(xhr, ev); window.__panelDrawn += 1; };
+        if (ms) setTimeout(draw, ms); else draw();
+      };
     }
     return send.apply(this, arguments);
   };
@@ -85,7 +89,8 @@ def test_the_gm_panel_ends_on_the_current_turn_whatever_order_its_fetches_answer
         current = [c["id"] for c in state["combatants"] if c.get("current")] or None
         e.refresh_from_db()
         page.wait_for_function("() => window.__panelGets >= 2", timeout=10_000)
-        page.wait_for_timeout(max(holds) + 300)  # both answers drawn, the held ones too
+        # Both answers handed to the page's script, the held ones too (was a wait of the longest hold).
+        page.wait_for_function("() => window.__panelDrawn >= window.__panelGets", timeout=15_000)
         page.wait_for_function(
             "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
         )
@@ -115,8 +120,7 @@ def test_a_page_that_heard_nothing_catches_up_when_it_is_shown_again(browser, as
     try:
         page.goto(reverse("encounter_detail", args=[e.pk]))
         expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Pablo")
-        api_post(asgi_server, gm, f"/api/v1/encounters/{e.pk}/next-turn/", {})
-        page.wait_for_timeout(500)
+        api_post(asgi_server, gm, f"/api/v1/encounters/{e.pk}/next-turn/", {})  # answered: committed, told
         expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Pablo")  # heard nothing
         page.evaluate(
             "() => { Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});"

@@ -14,6 +14,7 @@ from django.urls import reverse
 from combat import services
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
+from tests.e2e.conftest import painted, settled
 from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
 from tests.factories import make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO
@@ -39,11 +40,21 @@ def _use(page, locator, until) -> None:
     control_id = locator.get_attribute("id")
     assert control_id, "every control the panel's refresh replaces has a stable id"
     locator.evaluate("el => el.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(100)
+    painted(page)
     before = _place(page, control_id)
     locator.click()
     until()
-    page.wait_for_timeout(600)  # the socket's update, then the panel's own refresh, settle
+    # The socket's update, then the panel's own refresh: the panel at the board's version, nothing
+    # of htmx under way, and drawn.
+    page.wait_for_function(
+        """() => {
+            const panel = document.getElementById("encounter-panel");
+            const board = document.getElementById("encounter-status");
+            return panel && board && panel.dataset.version === board.dataset.version;
+        }"""
+    )
+    settled(page)
+    painted(page)
     after = _place(page, control_id)
     assert abs(after["y"] - before["y"]) < 50, (control_id, before, after)
     assert after["top"] is not None and abs(after["top"] - before["top"]) < 50, (control_id, before, after)

@@ -1,12 +1,12 @@
 """How a change of build reads and what each of its rows costs: the labels a diff speaks in and
 the rows priced at the margin. Used by the spend requests (services.py) and the creation review
-(approval.py), which import this and not each other's internals."""
+(builder/approval.py), which import this and not each other's internals; below both."""
 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
-from characters.advancement.selectors import cost_changes
 from characters.models import Campaign
 from characters.rules import character_validate
 from characters.selectors import builder_traits
@@ -59,3 +59,46 @@ def priced_rows(campaign: Campaign, old: dict, new: dict, diff: list[dict], new_
 
 def related(a: str, b: str) -> bool:
     return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+def cost_changes(old_costs: list[dict] | None, new_costs: list[dict] | None) -> list[dict[str, Any]]:
+    """What each change costs, item by item: the report's ``costs`` of the old build vs the new one.
+
+    Lines are grouped by (path, currency); a group whose total differs is one change:
+    {"path", "currency", "old", "new", "delta", "labels"} where ``labels`` are the new
+    build's cost lines at that path that the old build did not have ("Firearms 4 costs
+    8 XP because it is the 4th dot"), else the old ones that went away.
+    """
+
+    def group(costs):
+        out: dict[tuple[str, str], dict] = {}
+        for line in costs or []:
+            if not isinstance(line, dict):
+                continue
+            key = (str(line.get("path", "")), str(line.get("currency", "")))
+            g = out.setdefault(key, {"total": 0, "labels": []})
+            cost = line.get("cost") or 0
+            g["total"] += cost if isinstance(cost, int) else 0
+            g["labels"].append(line.get("label") or line.get("path") or "")
+        return out
+
+    old, new = group(old_costs), group(new_costs)
+    keys = list(new) + [k for k in old if k not in new]
+    changes = []
+    for key in keys:
+        o, n = old.get(key, {"total": 0, "labels": []}), new.get(key, {"total": 0, "labels": []})
+        if o["total"] == n["total"] and o["labels"] == n["labels"]:
+            continue
+        added = [label for label in n["labels"] if label not in o["labels"]]
+        removed = [label for label in o["labels"] if label not in n["labels"]]
+        changes.append(
+            {
+                "path": key[0],
+                "currency": key[1],
+                "old": o["total"],
+                "new": n["total"],
+                "delta": n["total"] - o["total"],
+                "labels": added or removed,
+            }
+        )
+    return changes

@@ -23,10 +23,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from characters.advancement.pricing import build_labels, priced_rows
 from characters.diff import build_diff
 from characters.lifecycle import character_activate
 from characters.models import Advancement, Campaign, Character
+from characters.pricing import build_labels, priced_rows
 from characters.rules import campaign_ruleset, character_validate
 from characters.selectors import character_for_user, is_campaign_gm
 from characters.versions import character_version_write
