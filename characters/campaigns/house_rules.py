@@ -64,8 +64,26 @@ def _words(default: Any, kind: str, choices) -> str:
     if kind in ("int_list", "text_list"):
         return ", ".join(str(v) for v in default) or "none"
     if kind == "json":
-        return json.dumps(default)
+        return _json_words(default)
     return str(default)
+
+
+def _json_words(value: Any) -> str:
+    """A structured default (a weapon table, a list of attacks) in words: each entry by its name
+    and what it holds, never its JSON or its ids ("Melee attack (Fists, Club, Plasma cutter)")."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, dict):
+        name = value.get("name") or value.get("label")
+        inner = [_json_words(v) for v in value.values() if isinstance(v, (list, dict)) and v]
+        if isinstance(name, str) and name:
+            return name + (f" ({'; '.join(inner)})" if inner else "")
+        return "; ".join(f"{humanise(str(k))} {_json_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list):
+        return ", ".join(_json_words(v) for v in value) or "none"
+    if isinstance(value, str):
+        return humanise(value) if "_" in value else value
+    return str(value)
 
 
 def _kind(default: Any, spec: dict) -> str:
