@@ -44,6 +44,7 @@ from .activities import ActivitiesMixin
 from .clock import Passage, Span
 from .context import NPC_PHASE, Context, ContextMixin
 from .dice import Roller
+from .entries import EntryForm
 from .equipment import EquipmentMixin
 from .errors import StateError
 from .examples import ExamplesMixin
@@ -76,6 +77,9 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
     known_keys: ClassVar[frozenset[str]] = frozenset()
     #: Catalogue kinds that campaign homebrew may extend, e.g. ("skills", "items").
     homebrew_kinds: ClassVar[tuple[str, ...]] = ()
+    #: Each homebrew kind's fields (entries.py ``EntryForm``): the editor is drawn from them and the
+    #: engine checks every entry against them.
+    homebrew_forms: ClassVar[dict[str, EntryForm]] = {}
     #: Folder of content/*.json; subclasses set ``content_dir = Path(__file__).parent / "content"``.
     content_dir: ClassVar[Path | None] = None
 

@@ -137,7 +137,7 @@ from rulesets.engine.ruleset import Ruleset
 
 from . import character as rules
 from . import dice as dice_rules
-from . import effects
+from . import effects, homebrew_forms
 from . import state as play_rules
 from .character import gear as gear_rules
 from .character.builder import item_words as builder_words
@@ -173,6 +173,7 @@ class AscendantRuleset(Ruleset):
     #: Two daggers, two torches: the gear list may hold one item twice (W11).
     duplicate_lists = ("/gear",)
     equipment_key = "gear"
+    homebrew_forms = homebrew_forms.FORMS
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     # Effects (engine/effects.py, effects.py here): the conditions are the named effects; a custom
     # effect adds to the modifier (untyped) or brings a typed bonus or penalty, stacked by the seed's

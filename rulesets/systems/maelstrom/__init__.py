@@ -44,7 +44,7 @@ from rulesets.engine.ruleset import Ruleset
 from . import character as build_rules
 from . import dice as dice_rules
 from . import effects as named
-from . import importer, picker, recovery, state, weapons
+from . import homebrew_forms, importer, picker, recovery, state, weapons
 
 
 class MaelstromRuleset(Ruleset):
@@ -56,6 +56,7 @@ class MaelstromRuleset(Ruleset):
     # What a storyteller adds: specialties not in the book's suggestions ("work with the
     # storyteller", says the seed) and whole new abilities for a setting.
     homebrew_kinds = ("specialties", "abilities")
+    homebrew_forms = homebrew_forms.FORMS
     content_dir = Path(__file__).parent / "content"
     # Effects (engine/effects.py): the pool (at least 1 die) and the difficulty shift; the table sets
     # the difficulty (and the successes needed: the party roll's ``need``).
