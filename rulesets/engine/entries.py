@@ -222,7 +222,9 @@ def field_problem(fld: Field, value: Any, ctx: Context | None = None) -> str | N
 
     offered = ", ".join(w for _, w in known[:8]) + (", …" if len(known) > 8 else "")
     if kind == "choice":
-        return None if allowed(value) else f"{label} is one of: {offered}."
+        if allowed(value):
+            return None
+        return f"{label} is one of: {offered}." if known else f"{label}: choose one from the list."
     if kind == "choices":
         if not isinstance(value, list) or not all(allowed(v) for v in value):
             return f"{label}: choose among {offered}."
