@@ -31,13 +31,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .fields import is_int
 from .report import Issue
 
-if TYPE_CHECKING:
-    from .context import Context
+
+class Context(Protocol):
+    """What these functions read of a campaign's context (context.py ``Context``): its catalogue."""
+
+    catalogue: dict[str, dict[str, dict[str, Any]]]
+
 
 #: A well-formed content id: a lowercase letter, then lowercase letters, digits or "_".
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
