@@ -205,6 +205,7 @@ def ruleset_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         currencies=[ruleset.currency_label(c) for c in ruleset.currencies],
         tables=catalogue_tables(description["catalogue"], labels=ruleset.labels(), query=query),
         query=query,
+        about=ruleset.about,
         house=house_rows(ruleset, description["house_defaults"]),
         homebrew_kinds=[f.label for f in kinds if f is not None],
     )

@@ -251,9 +251,10 @@ class ContextMixin:
                     continue
                 problems = self.check_homebrew_entry(kind, entry, path)
                 form = self.entry_form(kind)
-                if form is not None:  # the kind's fields (entries.py), where the ruleset said nothing
-                    said = {p.path for p in problems}
-                    problems = [*problems, *(p for p in check_entry(form, entry, path) if p.path not in said)]
+                if form is not None:  # the kind's fields (entries.py) first, in the form's words
+                    said = check_entry(form, entry, path)
+                    where = {p.path for p in said}
+                    problems = [*said, *(p for p in problems if p.path not in where)]
                 if problems:
                     issues.extend(problems)
                     continue

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 
 from .fields import is_int
 from .report import Issue
+from .words import a
 
 
 class Context(Protocol):
@@ -272,7 +273,16 @@ def check_entry(form: EntryForm, entry: Any, path: str = "", ctx: Context | None
         return [Issue(CODE, path, f"Each {form.one} is a set of fields.")]
     out = []
     for fld in form.fields:
-        problem = field_problem(fld, fld.get(entry), ctx)
+        value = fld.get(entry)
+        if (
+            fld.required
+            and fld.type in ("text", "longtext")
+            and (not isinstance(value, str) or not value.strip())
+        ):
+            if value is None or isinstance(value, str):  # "Give the skill a name."
+                out.append(Issue(CODE, f"{path}/{fld.name}", f"Give the {form.one} {a(fld.label.lower())}."))
+                continue
+        problem = field_problem(fld, value, ctx)
         if problem:
             out.append(Issue(CODE, f"{path}/{fld.name}", problem))
     return out
@@ -377,17 +387,27 @@ def _copy(value: Any) -> Any:
 
 
 def _put(entry: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
-    """Set (or, when empty, leave out) a possibly nested key."""
+    """Set a possibly nested key; an empty value ("", [], {}) leaves the key out, and an object it
+    leaves empty goes too (an item's "wear" with no body part is no "wear")."""
+    if value is None or value == "" or value == [] or value == {}:
+        trail = [entry]
+        for key in keys[:-1]:
+            nxt = trail[-1].get(key)
+            if not isinstance(nxt, dict):
+                return
+            trail.append(nxt)
+        trail[-1].pop(keys[-1], None)
+        for depth in range(len(keys) - 1, 0, -1):
+            if trail[depth] == {}:
+                trail[depth - 1].pop(keys[depth - 1], None)
+        return
     here = entry
     for key in keys[:-1]:
         nxt = here.get(key)
         if not isinstance(nxt, dict):
             nxt = here[key] = {}
         here = nxt
-    if value is None or value == "":
-        here.pop(keys[-1], None)
-    else:
-        here[keys[-1]] = value
+    here[keys[-1]] = value
 
 
 def new_id(name: Any, taken: set[str] | frozenset[str], fallback: str = "entry") -> str:

@@ -68,6 +68,8 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
     slug: ClassVar[str] = ""
     name: ClassVar[str] = ""
     seed: ClassVar[str] = ""  # the rulebook file in shared/seeds/
+    #: What the game is, in a sentence or three, for its reference page (``/rulesets/<slug>/``).
+    about: ClassVar[str] = ""
     #: Currencies of this ruleset's budget, in display order.
     currencies: ClassVar[tuple[str, ...]] = ()
     #: Currencies that the GM awards and the ledger tracks (Paragon's force points come

@@ -18,8 +18,8 @@ PARENT = Field("parent", "Grows from", "choice", catalogue="skills", required=Tr
 
 TABLE = [
     (NAME, "Axes", None),
-    (NAME, None, "Name: give a value."),
-    (NAME, "   ", "Name: give a value."),
+    (NAME, None, "Give the thing a name."),
+    (NAME, "   ", "Give the thing a name."),
     (NAME, 3, "Name is words."),
     (LEVEL, 3, None),
     (LEVEL, 6, "Level is a whole number from 2 to 5."),

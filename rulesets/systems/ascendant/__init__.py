@@ -174,6 +174,7 @@ class AscendantRuleset(Ruleset):
     duplicate_lists = ("/gear",)
     equipment_key = "gear"
     homebrew_forms = homebrew_forms.FORMS
+    about = "A d20 game: to attempt a check, roll a twenty-sided die and add your modifier against the threshold. Only the highest bonus and the worst penalty of each type count. Characters grow by ancestry, heritage, background, class and feats, level by level."
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     # Effects (engine/effects.py, effects.py here): the conditions are the named effects; a custom
     # effect adds to the modifier (untyped) or brings a typed bonus or penalty, stacked by the seed's

@@ -30,6 +30,7 @@ class OurDnD(Ruleset):
     item_summary_keys = ("die", "effort", "defense")
     homebrew_kinds = ("gear",)
     homebrew_forms = homebrew_forms.FORMS
+    about = "Our D&D keeps to six core stats: no skills, feats or talents. Checks and attempts roll a d20 with a stat against the Target Difficulty; an attempt also rolls an effort die to finish a task or a foe."
     #: Two of one item are two items (two daggers): two tabs that each add one keep both.
     duplicate_lists = ("/gear",)
     content_dir = Path(__file__).parent / "content"

@@ -43,6 +43,11 @@ class PandoRuleset(Ruleset):
     known_keys = frozenset({"species", "attributes", "resistances", "skills", "equipment"})
     homebrew_kinds = ("skills", "items", "species", "outcomes")
     homebrew_forms = homebrew_forms.FORMS
+    about = (
+        "Pando is a game of immersion and extensibility: characters spend Character Points on seven "
+        "attributes, a tree of skills growing from Capability, and gear held and worn on the body. A "
+        "roll’s Efficiency buys the outcomes of an action."
+    )
     #: Two of one item are two items (a sword in each hand): two tabs that each add one keep both.
     duplicate_lists = ("/equipment",)
     content_dir = Path(__file__).parent / "content"

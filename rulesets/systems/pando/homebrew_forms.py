@@ -50,6 +50,13 @@ FORMS = {
                 "choice",
                 choices=((None, "Not wielded"), ({"arms": 1}, "One hand"), ({"arms": 2}, "Two hands")),
             ),
+            Field(
+                "wear/body_parts",
+                "Worn on",
+                "names",
+                help="Body parts it covers, separated by commas (Head); leave empty when it is not worn.",
+            ),
+            Field("wear/slots", "Takes the slots", "names", help="Separated by commas: Helmet, Gloves."),
             Field("encumbrance", "Encumbrance", "number", min=0, default=0),
             Field("range", "Range", "decimal", min=0, help="Leave empty when the item does not reach."),
             Field(
@@ -57,7 +64,7 @@ FORMS = {
             ),
             Field("requires/skills", "Needs the skills", "choices", catalogue="skills"),
         ),
-        help="Worn protection and the item's actions come with an imported item and are kept as they are.",
+        help="Protection and the item’s actions come with an imported item and are kept as they are.",
     ),
     "species": EntryForm(
         "Species",

@@ -79,6 +79,17 @@ def test_add_a_field_error_edit_copy_and_remove_refused_while_used(client, slug,
     assert error is not None and error.attrs.get("hx-swap-oob") == "true"
     said = error.text.strip()
     assert re.fullmatch(r"[A-Z][^{}_/]* name[^{}_/]*\.", said), said  # "Give the skill a name."
+    # The editor itself reads in words: labels, choices by name, no id or brace.
+    editor = client.get(f"{new_url}?from={source_id}")
+    assert not RAW.search(_text(editor.content).replace(form.one, "")), RAW.findall(_text(editor.content))
+    # A number past its bounds: the engine's words at that field.
+    bounded = next((f for f in form.fields if f.type == "number" and f.max is not None), None)
+    if bounded is not None:
+        answer = client.post(check_url, {**data, bounded.name: [str(bounded.max + 1)]}, HTTP_HX_REQUEST="true")
+        dom = "hb-f-" + bounded.name.replace("/", "-").replace("_", "-") + "-err"
+        assert parse_html(answer.content).by_id(dom).text.strip() == (
+            f"{bounded.label} is a whole number from {bounded.min} to {bounded.max}."
+        )
     refused = client.post(new_url, {**data, "name": [""]})
     assert refused.status_code == 422
     assert parse_html(refused.content).by_id("hb-f-name-err").text.strip() == error.text.strip()
