@@ -12,6 +12,10 @@ _ATTRS = tuple((a, ATTRIBUTE_LABELS.get(a, a)) for a in ATTRIBUTES)
 #: The ranks a feat may need (content/house.json "ranks" without "untrained").
 _RANKS = ("trained", "expert", "master", "grandmaster", "legendary", "ascendant")
 
+#: Bulk: "L" (light) or a whole number (W12).
+_BULK = (("L", "Light"), *((n, str(n)) for n in range(11)))
+_PRICE = Field("price", "Price (gp)", "number", min=0, default=0)
+
 FORMS = {
     "feats": EntryForm(
         "Feats",
@@ -97,5 +101,64 @@ FORMS = {
         "Lores",
         "Lore",
         (Field("name", "Name", "text", required=True), Field("text", "Description", "longtext")),
+    ),
+    # Kinds a campaign may extend once the ruleset lists them in ``homebrew_kinds`` (W11/W12).
+    "weapons": EntryForm(
+        "Weapons",
+        "weapon",
+        (
+            Field("name", "Name", "text", required=True),
+            Field(
+                "die",
+                "Damage die",
+                "choice",
+                choices=tuple((d, f"d{d}") for d in (4, 6, 8, 10, 12)),
+                required=True,
+            ),
+            Field(
+                "attribute",
+                "Attacks with",
+                "choice",
+                choices=(
+                    ("str", "Strength"),
+                    ("dex", "Dexterity"),
+                    ("finesse", "Finesse (the better of the two)"),
+                ),
+            ),
+            Field("agile", "Agile", "flag"),
+            Field("ranged", "Ranged", "flag"),
+            _PRICE,
+            Field("bulk", "Bulk", "choice", choices=_BULK, default=1),
+            Field("text", "Description", "longtext"),
+        ),
+    ),
+    "armor": EntryForm(
+        "Armor",
+        "armor",
+        (
+            Field("name", "Name", "text", required=True),
+            Field(
+                "category",
+                "Category",
+                "choice",
+                choices=tuple((c, c.capitalize()) for c in ("unarmored", "light", "medium", "heavy")),
+                required=True,
+                default="light",
+            ),
+            Field("bonus", "Item bonus", "number", min=0, max=20, default=1),
+            _PRICE,
+            Field("bulk", "Bulk", "choice", choices=_BULK, default=1),
+            Field("text", "Description", "longtext"),
+        ),
+    ),
+    "gear": EntryForm(
+        "Gear",
+        "piece of gear",
+        (
+            Field("name", "Name", "text", required=True),
+            _PRICE,
+            Field("bulk", "Bulk", "choice", choices=_BULK, default="L"),
+            Field("text", "Description", "longtext"),
+        ),
     ),
 }
