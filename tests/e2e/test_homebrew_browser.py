@@ -10,6 +10,7 @@ import pytest
 
 from rulesets.engine import registry
 from tests.characters.conftest import make_table
+from tests.e2e.phone_walk import LAYOUT_PROBLEMS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,6 +40,8 @@ def test_the_editor_checks_as_it_is_typed_and_adds_the_entry(page_as, size):
     expect(name).to_be_focused()  # the check swapped only the preview and the errors
     text = page.locator("main").inner_text()
     assert _raw(text) == [], _raw(text)
+    layout = page.evaluate(LAYOUT_PROBLEMS)  # nothing past the screen's edge, no control under 24 px
+    assert (layout["pageWidth"], layout["overflow"], layout["small"]) == (layout["width"], [], [])
     name.fill("Moonlit Brew")
     expect(page.locator("#hb-f-name-err")).to_have_text("")
     page.get_by_role("button", name=f"Add {form.one}").click()
@@ -65,6 +68,8 @@ def test_every_reference_page_reads_in_words(page_as, size):
         page.goto(f"/rulesets/{ruleset.slug}/")
         text = page.locator("main").inner_text()
         assert ruleset.name in text and "Catalogues" in text and "House rules" in text
+        layout = page.evaluate(LAYOUT_PROBLEMS)
+        assert layout["pageWidth"] == layout["width"] and layout["small"] == [], (ruleset.slug, layout)
         if _raw(text):
             found[ruleset.slug] = _raw(text)[:10]
     assert found == {}

@@ -84,4 +84,21 @@ FORMS = {
             Field("description", "Description", "longtext"),
         ),
     ),
+    # A kind a campaign may extend once the ruleset lists it in ``homebrew_kinds`` (RULES.md W1).
+    "outcomes": EntryForm(
+        "Outcomes",
+        "outcome",
+        (
+            Field("name", "Name", "text", required=True),
+            Field("cost", "Cost (EP)", "number", min=0, max=30, required=True, default=1),
+            Field("chainable", "Chainable (may be bought with others, several times)", "flag"),
+            Field("harm", "Harm each time", "number", min=1, max=30),
+            Field("effect", "Puts on the effect", "choice", choices=((None, "None"),), catalogue="effects"),
+            Field("value", "The effect's value", "number", min=1),
+            Field("disarm", "Disarms the target", "flag"),
+            Field("actions", "Offered by the actions", "choices", catalogue="actions"),
+            Field("items", "Offered by the items", "choices", catalogue="items"),
+            Field("text", "What it does", "longtext"),
+        ),
+    ),
 }
