@@ -68,7 +68,10 @@ def homebrew_check(*, campaign: Campaign, kind: str, entry: dict, replace: str |
     ruleset = campaign_ruleset(campaign)
     entry = dict(entry)
     if replace is None:
-        taken = set(ruleset.catalogue.get(kind, {})) | {e.get("id") for e in homebrew_list(campaign, kind)}
+        # Unlike any id of any kind, so that a build holding it holds this entry (``homebrew_uses``).
+        taken = {i for entries in ruleset.catalogue.values() for i in entries} | {
+            e.get("id") for k in ruleset.homebrew_kinds for e in homebrew_list(campaign, k)
+        }
         form = ruleset.entry_form(kind)
         entry["id"] = new_id(
             entry.get("name"), {t for t in taken if isinstance(t, str)}, form.one if form else "entry"

@@ -85,7 +85,9 @@ def test_add_a_field_error_edit_copy_and_remove_refused_while_used(client, slug,
     # A number past its bounds: the engine's words at that field.
     bounded = next((f for f in form.fields if f.type == "number" and f.max is not None), None)
     if bounded is not None:
-        answer = client.post(check_url, {**data, bounded.name: [str(bounded.max + 1)]}, HTTP_HX_REQUEST="true")
+        answer = client.post(
+            check_url, {**data, bounded.name: [str(bounded.max + 1)]}, HTTP_HX_REQUEST="true"
+        )
         dom = "hb-f-" + bounded.name.replace("/", "-").replace("_", "-") + "-err"
         assert parse_html(answer.content).by_id(dom).text.strip() == (
             f"{bounded.label} is a whole number from {bounded.min} to {bounded.max}."
@@ -196,3 +198,17 @@ def test_the_json_door_imports_and_exports_a_kind(client):
     exported = client.get(reverse("homebrew_export", args=[table.campaign.id, kind]))
     assert exported["Content-Disposition"].startswith("attachment;")
     assert json.loads(exported.content) == [entry]
+
+
+def test_a_new_entry_named_like_another_kinds_entry_gets_its_own_id():
+    """A build naming the id then means this entry alone (removal is refused by the ids a build holds)."""
+    from characters.homebrew.services import homebrew_check
+
+    slug, kind = next((s, k) for s, k in KINDS if len(registry.get(s).catalogue) > 1)
+    ruleset = registry.get(slug)
+    other_kind = next(k for k in ruleset.catalogue if k != kind)
+    other_id = next(i for i in ruleset.catalogue[other_kind] if i not in ruleset.catalogue[kind])
+    table = make_table(slug)
+    sample = {**_sample(slug, kind), "name": other_id.replace("_", " ")}
+    result = homebrew_check(campaign=table.campaign, kind=kind, entry=sample)
+    assert result.entry_id == f"{other_id}_2"
