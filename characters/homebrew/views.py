@@ -217,6 +217,13 @@ def _editor(request, campaign, ruleset, ctx, kind, form, *, entry, entry_id, err
             "preview_name": entry.get("name") or "",
             "preview": preview,
             "other": other,
+            # A new entry may start from one of the rulebook's or the campaign's (a copy to change).
+            "sources": []
+            if entry_id
+            else [
+                (eid, str(e.get("name") or words.label(eid)))
+                for eid, e in (ctx.catalogue.get(kind, {}) if ctx is not None else {}).items()
+            ],
             "check_url": reverse("homebrew_check", args=[campaign.id, kind])
             + (f"?entry={entry_id}" if entry_id else ""),
         },

@@ -79,6 +79,11 @@ def test_add_a_field_error_edit_copy_and_remove_refused_while_used(client, slug,
     assert error is not None and error.attrs.get("hx-swap-oob") == "true"
     said = error.text.strip()
     assert re.fullmatch(r"[A-Z][^{}_/]* name[^{}_/]*\.", said), said  # "Give the skill a name."
+    # A new entry may start from a copy of the rulebook's, offered by name.
+    sources = parse_html(client.get(new_url).content).by_id("hb-from")
+    assert (source_id, _sample(slug, kind)["name"]) in [
+        (o.attrs["value"], o.text) for o in sources.find_all("option")
+    ]
     # The editor itself reads in words: labels, choices by name, no id or brace.
     editor = client.get(f"{new_url}?from={source_id}")
     assert not RAW.search(_text(editor.content).replace(form.one, "")), RAW.findall(_text(editor.content))
