@@ -217,3 +217,16 @@ def test_a_new_entry_named_like_another_kinds_entry_gets_its_own_id():
     sample = {**_sample(slug, kind), "name": other_id.replace("_", " ")}
     result = homebrew_check(campaign=table.campaign, kind=kind, entry=sample)
     assert result.entry_id == f"{other_id}_2"
+
+
+def test_players_find_the_homebrew_from_the_campaign_page_once_there_is_some(client):
+    slug, kind = KINDS[0]
+    table = make_table(slug)
+    link = f'href="{reverse("campaign_homebrew", args=[table.campaign.id])}"'
+    client.force_login(table.player)
+    assert link not in client.get(reverse("campaign_detail", args=[table.campaign.id])).content.decode()
+    table.campaign.homebrew = {kind: [{**_sample(slug, kind), "id": "moon_brew", "name": "Moon Brew"}]}
+    table.campaign.save(update_fields=["homebrew"])
+    assert link in client.get(reverse("campaign_detail", args=[table.campaign.id])).content.decode()
+    client.force_login(table.gm)
+    assert link in client.get(reverse("campaign_detail", args=[table.campaign.id])).content.decode()
