@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .fields import is_int
@@ -62,6 +62,9 @@ class Field:
     choices: tuple[tuple[Any, str], ...] = ()
     #: A catalogue kind of the context whose entries are offered too (id → its name).
     catalogue: str | None = None
+    #: Only the catalogue's entries with these (key, value) pairs: a background's skill feat is a
+    #: feat of kind "skill". (The editor offers those; the check takes any entry of the catalogue.)
+    where: tuple[tuple[str, Any], ...] = ()
     min: int | float | None = None
     max: int | float | None = None
     required: bool = False
@@ -109,7 +112,7 @@ def field_choices(fld: Field, ctx: Context | None = None) -> list[tuple[Any, str
     if fld.catalogue and ctx is not None:
         seen = {v for v, _ in out if isinstance(v, str)}
         for entry_id, entry in ctx.catalogue.get(fld.catalogue, {}).items():
-            if entry_id not in seen:
+            if entry_id not in seen and all(entry.get(k) == v for k, v in fld.where):
                 out.append((entry_id, str(entry.get("name") or name_words(entry_id))))
     return out
 
@@ -163,11 +166,24 @@ def entry_words(
 ) -> list[tuple[str, str]]:
     """The entry as (label, words) lines, its name apart, empty fields left out: the preview and
     the players' read-only page."""
-    return [
+    lines = [
         (fld.label, text)
         for fld in form.fields
         if fld.name != "name" and (text := value_words(fld, fld.get(entry), ctx))
     ]
+    drawn = {fld.keys[0] for fld in form.fields}
+    kept = [
+        name_words(k)
+        for k, v in entry.items()
+        if k not in drawn and k not in _OWN_KEYS and v not in (None, "", [], {}, False)
+    ]
+    if kept:  # what an imported entry carries that the form does not draw, named
+        lines.append(("Also has", ", ".join(kept)))
+    return lines
+
+
+#: Keys the product keeps on an entry that are not the game's: its id, where it comes from.
+_OWN_KEYS = frozenset({"id", "homebrew", "house_default"})
 
 
 # ------------------------------------------------------------------ checks
@@ -217,7 +233,7 @@ def field_problem(fld: Field, value: Any, ctx: Context | None = None) -> str | N
             what = "a whole number" if kind == "number" else "a number"
             return f"{label} is {what} {_range_words(fld)}.".replace("  ", " ").replace(" .", ".")
         return None
-    known = field_choices(fld, ctx)
+    known = field_choices(replace(fld, where=()), ctx)  # any entry of the catalogue will do
     catalogue_open = fld.catalogue is not None and ctx is None
 
     def allowed(v: Any) -> bool:

@@ -90,6 +90,7 @@ def test_a_form_is_read_into_an_entry_keeping_what_no_field_names():
         ("Skills", "Melee"),
         ("Stat bonuses", "Strength -1"),
         ("Body parts", "Head, Left arm"),
+        ("Also has", "Actions"),  # kept from the entry edited, named
     ]
     _, problems = entry_from_form(form, {"stats.0": ["two"], "wield": ["9"]})
     assert problems == {
