@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from config.htmx import HtmxHttpRequest
 from rulesets.charts import odds_bars
 from rulesets.engine import ID_RE, OddsError, registry, words
+from rulesets.engine import effects as fx
 from rulesets.engine import odds as engine_odds
 from rulesets.engine.fields import parse_whole_number
 
@@ -109,10 +110,34 @@ def catalogue_tables(
     *,
     labels: dict[str, str] | None = None,
     query: str = "",
+    ruleset: Any = None,
 ) -> list[dict[str, Any]]:
     """Each content kind as a table in words: its name first, then the first keys its entries use
-    (never the id), each cell in words; only the rows holding ``query`` when one is given."""
+    (never the id; an effect's changes in words, other nested records left out), each cell in
+    words; only the rows holding ``query`` when one is given."""
     labels = labels or {}
+
+    def readable(key: str, entries: list[dict[str, Any]]) -> bool:
+        if key in ("id", "homebrew"):
+            return False
+        if key == "changes" and ruleset is not None:
+            return True
+        if any(isinstance(e.get(key), str) and e[key].startswith("/") for e in entries):
+            return False  # where the rules keep something (a pointer into the play state): not the game's
+        nested = [
+            v
+            for e in entries
+            if isinstance(v := e.get(key), (list, dict))
+            and v
+            and (any(isinstance(x, (list, dict)) for x in (v if isinstance(v, list) else v.values())))
+        ]
+        return not nested
+
+    def cell(key: str, value: Any) -> str:
+        if key == "changes" and ruleset is not None and isinstance(value, list):
+            return "; ".join(fx.describe_change(ruleset, c) for c in value if isinstance(c, dict))
+        return _cell(value, names, labels)
+
     names = {
         entry["id"]: str(entry["name"])
         for entries in catalogue.values()
@@ -125,13 +150,13 @@ def catalogue_tables(
         keys: list[str] = []
         for entry in entries:
             for key in entry:
-                if key not in keys and key not in ("id", "homebrew"):
+                if key not in keys and readable(key, entries):
                     keys.append(key)
         keys.sort(key=lambda k: {"name": 0}.get(k, 1))  # stable: the rest keep their order
         columns = keys[:max_columns]
         rows = []
         for entry in entries:
-            row = [_cell(entry.get(k), names, labels) for k in columns]
+            row = [cell(k, entry.get(k)) for k in columns]
             if "name" not in entry:
                 row = [words.label(entry.get("id", ""), labels), *row]
             if not needle or any(needle in cell.lower() for cell in row):
@@ -203,7 +228,9 @@ def ruleset_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context.update(
         ruleset=description,
         currencies=[ruleset.currency_label(c) for c in ruleset.currencies],
-        tables=catalogue_tables(description["catalogue"], labels=ruleset.labels(), query=query),
+        tables=catalogue_tables(
+            description["catalogue"], labels=ruleset.labels(), query=query, ruleset=ruleset
+        ),
         query=query,
         about=ruleset.about,
         house=house_rows(ruleset, description["house_defaults"]),

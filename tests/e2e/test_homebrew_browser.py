@@ -15,7 +15,7 @@ from tests.e2e.phone_walk import LAYOUT_PROBLEMS
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SIZES = [{"width": 390, "height": 844}, {"width": 1280, "height": 900}]
-RAW = re.compile(r"[{}]|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+\.[a-z_]+\b|\.txt\b")
+RAW = re.compile(r"[{}]|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+\.[a-z_]+\b|\.txt\b|(?<![\w)])/[a-z]+/")
 #: The first ruleset a campaign can extend, and its first kind.
 SLUG, KIND = next((r.slug, r.homebrew_kinds[0]) for r in registry.all_rulesets() if r.homebrew_kinds)
 

@@ -36,6 +36,7 @@ def test_a_ruleset_page_shows_its_catalogue_and_the_odds_chart(client, slug):
         shown = escape(first.get("name") or words.label(first["id"]))
         assert f'<th scope="row">{shown}</th>' in html
     assert "<code>" not in html and (not ruleset.seed or ruleset.seed not in html)
+    assert not re.search(r"<td>/[a-z]", html)  # no pointer into the play state ("/imposed/tired")
     assert 'id="odds-chart"' in html and "<svg" in html, "the default odds request should draw a chart"
     assert 'hx-get="/rulesets/' in html and 'method="get"' in html
 
