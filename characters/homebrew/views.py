@@ -40,47 +40,53 @@ def _kind_or_404(ruleset, kind: str) -> EntryForm:
 
 
 def _dom(name: str) -> str:
-    return "hb-f-" + name.replace("/", "-").replace("_", "-")
+    return "hb-f-" + name.replace("/", "-").replace("_", "-").replace(".", "-")
 
 
 def controls(form: EntryForm, entry: dict, ctx, errors: dict[str, str]) -> list[dict[str, Any]]:
     """The editor's controls, one per field: what the template draws (input, select, checkboxes…)."""
-    out = []
-    for fld in form.fields:
-        value = fld.get(entry)
-        chosen = set(form_values(fld, value, ctx))
-        out.append(
+    return [control(fld, fld.get(entry), fld.name, ctx, errors.get(fld.name, "")) for fld in form.fields]
+
+
+def control(fld, value, name: str, ctx, error: str = "") -> dict[str, Any]:
+    """One field's control under the form name ``name``; a ``records`` field's rows hold their own
+    (the rows it has and one blank row to add another)."""
+    chosen = set(form_values(fld, value, ctx)) if fld.type != "records" else set()
+    return {
+        "name": name,
+        "dom": _dom(name),
+        "label": fld.label,
+        "type": fld.type,
+        "help": fld.help,
+        "required": fld.required,
+        "min": fld.min,
+        "max": fld.max,
+        "value": (form_values(fld, value, ctx) or [""])[0] if fld.type != "records" else "",
+        "options": [
+            {"index": str(i), "words": w, "selected": str(i) in chosen}
+            for i, (_, w) in enumerate(field_choices(fld, ctx))
+        ]
+        if fld.type in ("choice", "choices")
+        else [],
+        "rows": [
+            {"name": f"{name}.{i}", "dom": f"{_dom(name)}-{i}", "words": w, "value": "" if n is None else n}
+            for i, w, n in numbers_values(fld, value, ctx)
+        ]
+        if fld.type == "numbers"
+        else [],
+        "records": [
             {
-                "name": fld.name,
-                "dom": _dom(fld.name),
-                "label": fld.label,
-                "type": fld.type,
-                "help": fld.help,
-                "required": fld.required,
-                "min": fld.min,
-                "max": fld.max,
-                "value": (form_values(fld, value, ctx) or [""])[0],
-                "options": [
-                    {"index": str(i), "words": w, "selected": str(i) in chosen}
-                    for i, (_, w) in enumerate(field_choices(fld, ctx))
-                ]
-                if fld.type in ("choice", "choices")
-                else [],
-                "rows": [
-                    {
-                        "name": f"{fld.name}.{i}",
-                        "dom": f"{_dom(fld.name)}-{i}",
-                        "words": w,
-                        "value": "" if n is None else n,
-                    }
-                    for i, w, n in numbers_values(fld, value, ctx)
-                ]
-                if fld.type == "numbers"
-                else [],
-                "error": errors.get(fld.name, ""),
+                "number": i + 1,
+                "cells": [
+                    control(sub, row.get(sub.name), f"{name}.{i}.{sub.name}", ctx) for sub in fld.fields
+                ],
             }
-        )
-    return out
+            for i, row in enumerate([*(r for r in (value or []) if isinstance(r, dict)), {}])
+        ]
+        if fld.type == "records"
+        else [],
+        "error": error,
+    }
 
 
 def _form_data(post, form: EntryForm) -> dict[str, list[str]]:

@@ -28,6 +28,7 @@ preview and the players' read-only page are all made from these.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -46,7 +47,20 @@ class Context(Protocol):
 
 #: A well-formed content id: a lowercase letter, then lowercase letters, digits or "_".
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
-FIELD_TYPES = ("text", "longtext", "number", "decimal", "flag", "choice", "choices", "numbers", "names")
+FIELD_TYPES = (
+    "text",
+    "longtext",
+    "number",
+    "decimal",
+    "flag",
+    "choice",
+    "choices",
+    "numbers",
+    "names",
+    "records",
+)
+#: The most rows a ``records`` field reads from a form.
+MAX_RECORDS = 20
 CODE = "homebrew.malformed"
 
 
@@ -71,6 +85,10 @@ class Field:
     help: str = ""
     #: The value a new entry starts with (None: empty).
     default: Any = None
+    #: A ``records`` field's columns: each row is an object of these (simple) fields.
+    fields: tuple[Field, ...] = ()
+    #: A ``records`` field's allowed rows, by the keys filled in: (("feat",), ("attribute", "min")).
+    shapes: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         if self.type not in FIELD_TYPES:
@@ -156,6 +174,12 @@ def value_words(fld: Field, value: Any, ctx: Context | None = None) -> str:
         )
     if fld.type == "names" and isinstance(value, list):
         return ", ".join(name_words(v) for v in value)
+    if fld.type == "records" and isinstance(value, list):
+        return "; ".join(
+            " ".join(value_words(sub, row.get(sub.name), ctx) for sub in fld.fields if sub.name in row)
+            for row in value
+            if isinstance(row, Mapping)
+        )
     if isinstance(value, (list, dict)):
         return ""
     return str(value)
@@ -271,6 +295,20 @@ def field_problem(fld: Field, value: Any, ctx: Context | None = None) -> str | N
                     ).replace(" .", ".")
                 )
         return None
+    if kind == "records":
+        if not isinstance(value, list) or not all(isinstance(row, Mapping) for row in value):
+            return f"{label}: {fld.help or 'fill in each row'}"
+        subs = {sub.name: sub for sub in fld.fields}
+        for i, row in enumerate(value, start=1):
+            if any(k not in subs for k in row) or (
+                fld.shapes and tuple(sorted(row)) not in {tuple(sorted(x)) for x in fld.shapes}
+            ):
+                return f"{label}, {i}: {fld.help or 'fill in the row'}"
+            for key, cell in row.items():
+                problem = field_problem(subs[key], cell, ctx)
+                if problem:
+                    return f"{label}, {i}: {problem}"
+        return None
     if kind == "names":
         if not isinstance(value, list) or not all(isinstance(v, str) and ID_RE.match(v) for v in value):
             return f"{label}: write names of letters and digits, separated by commas."
@@ -339,59 +377,81 @@ def entry_from_form(
     ctx: Context | None = None,
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Read a filled-in form (``data[field name]``: its strings; ``data["<name>.<index>"]`` for a
-    ``numbers`` row) over ``base`` (the entry being edited: its other keys are kept). Returns the
-    entry and, per field name, what could not be read ("Level: write a whole number.")."""
+    ``numbers`` row, ``data["<name>.<row>.<sub-field>"]`` for a ``records`` row) over ``base`` (the
+    entry being edited: its other keys are kept). Returns the entry and, per field name, what could
+    not be read ("Level: write a whole number.")."""
     entry: dict[str, Any] = _copy(base or {})
     problems: dict[str, str] = {}
     for fld in form.fields:
-        raw = [s.strip() for s in data.get(fld.name, []) if isinstance(s, str)]
-        first = raw[0] if raw else ""
-        value: Any
-        if fld.type in ("text", "longtext"):
-            value = first or None
-        elif fld.type == "flag":
-            value = bool(first and first not in ("0", "false", "off"))
-        elif fld.type in ("number", "decimal"):
-            if not first:
-                value = None
-            else:
-                try:
-                    number = float(first.replace(",", "."))
-                except ValueError:
-                    problems[fld.name] = f"{fld.label}: write a number."
-                    continue
-                if fld.type == "number" and not number.is_integer():
-                    problems[fld.name] = f"{fld.label}: write a whole number."
-                    continue
-                value = int(number) if number.is_integer() else number
-        elif fld.type in ("choice", "choices"):
-            options = field_choices(fld, ctx)
-            picked = []
-            for s in raw:
-                if s.isdigit() and int(s) < len(options):
-                    picked.append(options[int(s)][0])
-                elif s:
-                    problems[fld.name] = f"{fld.label}: choose from the list."
-            if fld.name in problems:
-                continue
-            value = picked if fld.type == "choices" else (picked[0] if picked else None)
-        elif fld.type == "numbers":
-            value = {}
-            for i, (key, words) in enumerate(field_choices(fld, ctx)):
-                cell = next((s.strip() for s in data.get(f"{fld.name}.{i}", []) if isinstance(s, str)), "")
-                if not cell:
-                    continue
-                if not re.fullmatch(r"[+-]?\d+", cell):
-                    problems[fld.name] = f"{fld.label}: {words} is a whole number."
-                    break
-                if int(cell):
-                    value[key] = int(cell)
-            if fld.name in problems:
-                continue
-        else:  # names
-            value = [words_id(part) for part in re.split(r"[,\n]", first) if words_id(part)]
-        _put(entry, fld.keys, value)
+        value, problem = _read(fld, data, fld.name, ctx)
+        if problem:
+            problems[fld.name] = problem
+        else:
+            _put(entry, fld.keys, value)
     return entry, problems
+
+
+def _read(
+    fld: Field, data: Mapping[str, list[str]], name: str, ctx: Context | None
+) -> tuple[Any, str | None]:
+    """One field's value from the form's strings under ``name``, or what could not be read."""
+    raw = [s.strip() for s in data.get(name, []) if isinstance(s, str)]
+    first = raw[0] if raw else ""
+    if fld.type in ("text", "longtext"):
+        return first or None, None
+    if fld.type == "flag":
+        return bool(first and first not in ("0", "false", "off")), None
+    if fld.type in ("number", "decimal"):
+        if not first:
+            return None, None
+        try:
+            number = float(first.replace(",", "."))
+        except ValueError:
+            return None, f"{fld.label}: write a number."
+        if not math.isfinite(number) or (fld.type == "number" and not number.is_integer()):
+            return (
+                None,
+                f"{fld.label}: write a whole number."
+                if fld.type == "number"
+                else f"{fld.label}: write a number.",
+            )
+        return (int(number) if number.is_integer() else number), None
+    if fld.type in ("choice", "choices"):
+        options = field_choices(fld, ctx)
+        picked = []
+        for s in raw:
+            if s.isdigit() and int(s) < len(options):
+                picked.append(options[int(s)][0])
+            elif s:
+                return None, f"{fld.label}: choose from the list."
+        return (picked if fld.type == "choices" else (picked[0] if picked else None)), None
+    if fld.type == "numbers":
+        value = {}
+        for i, (key, words) in enumerate(field_choices(fld, ctx)):
+            cell = next((s.strip() for s in data.get(f"{name}.{i}", []) if isinstance(s, str)), "")
+            if not cell:
+                continue
+            if not re.fullmatch(r"[+-]?\d{1,9}", cell):
+                return None, f"{fld.label}: {words} is a whole number."
+            if int(cell):
+                value[key] = int(cell)
+        return value, None
+    if fld.type == "records":
+        rows = []
+        for i in range(MAX_RECORDS):
+            if not any(k.startswith(f"{name}.{i}.") for k in data):
+                break
+            row = {}
+            for sub in fld.fields:
+                got, problem = _read(sub, data, f"{name}.{i}.{sub.name}", ctx)
+                if problem:
+                    return None, f"{fld.label}, {i + 1}: {problem}"
+                if got not in (None, "", [], {}, False):
+                    row[sub.name] = got
+            if row:
+                rows.append(row)
+        return rows, None
+    return [words_id(part) for part in re.split(r"[,\n]", first) if words_id(part)], None  # names
 
 
 def _copy(value: Any) -> Any:

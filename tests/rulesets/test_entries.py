@@ -15,6 +15,18 @@ STATS = Field("stats", "Stat bonuses", "numbers", choices=(("str", "Strength"),)
 PARTS = Field("body_parts", "Body parts", "names", required=True)
 RANGE = Field("range", "Range", "decimal", min=0)
 PARENT = Field("parent", "Grows from", "choice", catalogue="skills", required=True)
+NEEDS = Field(
+    "needs",
+    "Prerequisites",
+    "records",
+    fields=(
+        Field("feat", "Feat", "choice", choices=(("toughness", "Toughness"),)),
+        Field("attribute", "Attribute", "choice", choices=(("str", "Strength"),)),
+        Field("min", "At least", "number", min=0, max=5),
+    ),
+    shapes=(("feat",), ("attribute", "min")),
+    help="a feat, or an attribute and its least modifier.",
+)
 
 TABLE = [
     (NAME, "Axes", None),
@@ -40,6 +52,18 @@ TABLE = [
     (PARTS, ["Left Arm"], "Body parts: write names of letters and digits, separated by commas."),
     (RANGE, 1.5, None),
     (RANGE, -1, "Range is a number of 0 or more."),
+    (NEEDS, [{"feat": "toughness"}, {"attribute": "str", "min": 2}], None),
+    (NEEDS, [{"attribute": "str"}], "Prerequisites, 1: a feat, or an attribute and its least modifier."),
+    (
+        NEEDS,
+        [{"feat": "toughness"}, {"attribute": "str", "min": 9}],
+        "Prerequisites, 2: At least is a whole number from 0 to 5.",
+    ),
+    (
+        NEEDS,
+        [{"feat": "toughness", "colour": "red"}],
+        "Prerequisites, 1: a feat, or an attribute and its least modifier.",
+    ),
     # Without a campaign, a catalogue choice is any well-formed id (it may be another homebrew entry's).
     (PARENT, "melee", None),
     (PARENT, "Melee!", "Grows from: choose one from the list."),
@@ -97,3 +121,24 @@ def test_a_form_is_read_into_an_entry_keeping_what_no_field_names():
         "stats": "Stat bonuses: Strength is a whole number.",
         "wield": "Held in: choose from the list.",
     }
+
+
+def test_records_are_read_row_by_row_and_said_in_words():
+    form = EntryForm("Feats", "feat", (NAME, NEEDS))
+    data = {
+        "name": ["Grit"],
+        "needs.0.feat": ["0"],
+        "needs.0.attribute": [""],
+        "needs.0.min": [""],
+        "needs.1.feat": [""],
+        "needs.1.attribute": ["0"],
+        "needs.1.min": ["2"],
+        "needs.2.feat": [""],  # the blank row to add another: left out
+        "needs.2.min": [""],
+    }
+    entry, problems = entry_from_form(form, data)
+    assert problems == {}
+    assert entry == {"name": "Grit", "needs": [{"feat": "toughness"}, {"attribute": "str", "min": 2}]}
+    assert entry_words(form, entry) == [("Prerequisites", "Toughness; Strength 2")]
+    _, problems = entry_from_form(form, {"needs.0.min": ["lots"]})
+    assert problems == {"needs": "Prerequisites, 1: At least: write a number."}

@@ -58,9 +58,23 @@ FORMS = {
             Field(
                 "skill", "Skill (for a skill feat)", "choice", choices=((None, "None"),), catalogue="skills"
             ),
+            Field(
+                "prerequisites",
+                "Prerequisites",
+                "records",
+                fields=(
+                    Field("feat", "Feat", "choice", catalogue="feats"),
+                    Field("attribute", "Attribute", "choice", choices=_ATTRS),
+                    Field("min", "At least", "number", min=-5, max=10),
+                    Field("skill", "Skill", "choice", catalogue="skills"),
+                    Field("rank", "Rank", "choice", choices=tuple((r, r.capitalize()) for r in _RANKS)),
+                ),
+                shapes=(("feat",), ("attribute", "min"), ("skill", "rank")),
+                help="Each prerequisite is a feat; or an attribute and its least modifier; or a skill and its rank.",
+            ),
             Field("text", "What it does", "longtext"),
         ),
-        help="Prerequisites and effects come with an imported feat and are kept as they are.",
+        help="A feat's effects on the numbers come with an imported feat and are kept as they are.",
     ),
     "ancestries": EntryForm(
         "Ancestries",
