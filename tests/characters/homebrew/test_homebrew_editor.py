@@ -39,6 +39,13 @@ def _editor_fields(client, url) -> dict[str, list[str]]:
     data: dict[str, list[str]] = {}
     for name, value in form_fields(form):
         data.setdefault(name, []).append(value)
+    # A needed choice the copied entry leaves empty (a rulebook weapon's die is kept elsewhere): its first.
+    for field in form.find_all("div"):
+        if field.has_class("required") and (select := next(iter(field.find_all("select")), None)) is not None:
+            if data.get(select.attrs["name"], [""]) == [""]:
+                data[select.attrs["name"]] = [
+                    next(o.attrs["value"] for o in select.find_all("option") if o.attrs.get("value"))
+                ]
     return data
 
 
