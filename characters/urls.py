@@ -5,7 +5,8 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("characters.accounts.urls")),  # signup, login, logout, password, account, tokens
     path("", include("characters.campaigns.urls")),  # home, campaigns
-    path("", include("characters.builder.urls")),  # builder, drafts, history, export/import, homebrew
+    path("", include("characters.builder.urls")),  # builder, drafts, history, export/import
+    path("", include("characters.homebrew.urls")),  # the campaign's homebrew: entries, editor, JSON door
     path("", include("characters.sheet.urls")),  # sheet, play state, dice, print
     path("", include("characters.effects.urls")),  # apply an effect, remove one, the campaign's kept effects
     path("", include("characters.advancement.urls")),  # awards, requests, review, ledger

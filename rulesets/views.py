@@ -15,7 +15,8 @@ from django.views.decorators.http import require_GET
 
 from config.htmx import HtmxHttpRequest
 from rulesets.charts import odds_bars
-from rulesets.engine import OddsError, registry
+from rulesets.engine import ID_RE, OddsError, registry, words
+from rulesets.engine import effects as fx
 from rulesets.engine import odds as engine_odds
 from rulesets.engine.fields import parse_whole_number
 
@@ -56,7 +57,8 @@ def odds_request_from_query(slug: str, query) -> tuple[dict[str, Any], list[dict
             else:
                 value = number
         request[spec["name"]] = value
-        shown.append({**spec, "value": value, "kind": kind})
+        choices = [{"value": c, "words": words.label(c)} for c in spec.get("choices", [])]
+        shown.append({**spec, "value": value, "kind": kind, "options": choices})
     return request, shown, error
 
 
@@ -75,37 +77,126 @@ def ruleset_list(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "rulesets/list.html", {"rulesets": rulesets})
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, names: dict[str, str], labels: dict[str, str]) -> str:
+    """A catalogue value in words: an id by its entry's name (or as words), a list joined, a small
+    object as "label value" pairs, anything deeper counted ("2 actions"), never JSON."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
-        return ", ".join(str(v) for v in value)
-    if value is None:
+        if value in names:
+            return names[value]
+        return words.label(value, labels) if ID_RE.match(value) else value
+    if isinstance(value, (int, float)):
+        return str(value)
+    if value is None or value == [] or value == {}:
         return ""
-    if isinstance(value, dict) and all(isinstance(v, (str, int, float)) for v in value.values()):
-        # {"arms": 1} reads as "arms: 1" in a table cell; nested content stays JSON
-        return ", ".join(f"{k}: {v}" for k, v in value.items())
-    return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        if all(isinstance(v, (str, int, float)) for v in value):
+            return ", ".join(_cell(v, names, labels) for v in value)
+        return f"{len(value)} " + ("entry" if len(value) == 1 else "entries")
+    if isinstance(value, dict):
+        parts = [
+            f"{words.label(k, labels)} {_cell(v, names, labels)}".strip()
+            for k, v in value.items()
+            if isinstance(v, (str, int, float, list)) and _cell(v, names, labels)
+        ]
+        return ", ".join(parts)
+    return ""
 
 
 def catalogue_tables(
-    catalogue: dict[str, list[dict[str, Any]]], max_columns: int = 6
+    catalogue: dict[str, list[dict[str, Any]]],
+    max_columns: int = 5,
+    *,
+    labels: dict[str, str] | None = None,
+    query: str = "",
+    ruleset: Any = None,
 ) -> list[dict[str, Any]]:
-    """Each content kind as a table: the first ``max_columns`` keys its entries use, id and name first."""
+    """Each content kind as a table in words: its name first, then the first keys its entries use
+    (never the id; an effect's changes in words, other nested records left out), each cell in
+    words; only the rows holding ``query`` when one is given."""
+    labels = labels or {}
+
+    def readable(key: str, entries: list[dict[str, Any]]) -> bool:
+        if key in ("id", "homebrew"):
+            return False
+        if key == "changes" and ruleset is not None:
+            return True
+        if any(isinstance(e.get(key), str) and e[key].startswith("/") for e in entries):
+            return False  # where the rules keep something (a pointer into the play state): not the game's
+        nested = [
+            v
+            for e in entries
+            if isinstance(v := e.get(key), (list, dict))
+            and v
+            and (any(isinstance(x, (list, dict)) for x in (v if isinstance(v, list) else v.values())))
+        ]
+        return not nested
+
+    def cell(key: str, value: Any) -> str:
+        if key == "changes" and ruleset is not None and isinstance(value, list):
+            return "; ".join(fx.describe_change(ruleset, c) for c in value if isinstance(c, dict))
+        return _cell(value, names, labels)
+
+    names = {
+        entry["id"]: str(entry["name"])
+        for entries in catalogue.values()
+        for entry in entries
+        if isinstance(entry.get("id"), str) and isinstance(entry.get("name"), str)
+    }
+    needle = query.strip().lower()
     tables = []
     for kind, entries in catalogue.items():
         keys: list[str] = []
         for entry in entries:
             for key in entry:
-                if key not in keys:
+                if key not in keys and readable(key, entries):
                     keys.append(key)
-        keys.sort(key=lambda k: {"id": 0, "name": 1}.get(k, 2))  # stable: the rest keep their order
+        keys.sort(key=lambda k: {"name": 0}.get(k, 1))  # stable: the rest keep their order
         columns = keys[:max_columns]
-        rows = [[_cell(entry.get(k)) for k in columns] for entry in entries]
-        label = kind.replace("_", " ").capitalize()
-        headers = [c.replace("_", " ") for c in columns]
-        tables.append({"kind": kind, "label": label, "columns": columns, "headers": headers, "rows": rows})
+        rows = []
+        for entry in entries:
+            row = [cell(k, entry.get(k)) for k in columns]
+            if "name" not in entry:
+                row = [words.label(entry.get("id", ""), labels), *row]
+            if not needle or any(needle in cell.lower() for cell in row):
+                rows.append(row)
+        headers = [words.label(c, labels) for c in columns]
+        if columns[:1] != ["name"]:
+            headers = ["Name", *headers]
+        tables.append(
+            {
+                "kind": kind,
+                "label": words.label(kind, labels),
+                "headers": headers,
+                "rows": rows,
+                "total": len(entries),
+            }
+        )
     return tables
+
+
+def house_rows(ruleset, settings: dict[str, Any]) -> list[dict[str, str]]:
+    """The house defaults in words: each rule's label, its value and its help."""
+    described = ruleset.house_labels()
+    labels = ruleset.labels()
+    rows = []
+    for key, value in settings.items():
+        info = described.get(key) if isinstance(described.get(key), dict) else {}
+        choices = {
+            repr(c[0]): c[1] for c in info.get("choices", []) if isinstance(c, (list, tuple)) and len(c) == 2
+        }
+        shown = choices.get(repr(value)) or _cell(value, {}, labels) or ("none" if value is None else "")
+        if isinstance(value, dict) and not shown:
+            shown = f"a table of {len(value)} rows"
+        rows.append(
+            {
+                "label": info.get("label") or words.label(key, labels),
+                "value": shown,
+                "help": info.get("help", ""),
+            }
+        )
+    return rows
 
 
 @require_GET
@@ -125,16 +216,24 @@ def ruleset_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         "odds_fields": fields,
         "odds_error": error,
         "bars": bars,
-        "caption": ", ".join(f"{f['label']} {f['value']}" for f in fields),
+        "caption": ", ".join(
+            f"{f['label']} {words.label(f['value']) if f['kind'] == 'choice' else f['value']}" for f in fields
+        ),
     }
     if request.htmx:
         return render(request, "rulesets/detail.html#odds-result", context)
     description = ruleset.describe()
+    query = str(request.GET.get("q", ""))[:100]
+    kinds = [ruleset.entry_form(k) for k in ruleset.homebrew_kinds]
     context.update(
         ruleset=description,
         currencies=[ruleset.currency_label(c) for c in ruleset.currencies],
-        tables=catalogue_tables(description["catalogue"]),
-        traits_json=json.dumps(description["traits"], indent=2, ensure_ascii=False),
-        house_json=json.dumps(description["house_defaults"], indent=2, ensure_ascii=False),
+        tables=catalogue_tables(
+            description["catalogue"], labels=ruleset.labels(), query=query, ruleset=ruleset
+        ),
+        query=query,
+        about=ruleset.about,
+        house=house_rows(ruleset, description["house_defaults"]),
+        homebrew_kinds=[f.label for f in kinds if f is not None],
     )
     return render(request, "rulesets/detail.html", context)

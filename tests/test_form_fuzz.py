@@ -206,6 +206,12 @@ def _table(ruleset: str, gm, player) -> Table:
     share = ShareLink.objects.create(
         character=active, token=f"fuzz-share-{active.pk}-0123456789", created_by=player
     )
+    rules = registry.get(ruleset)
+    if rules.homebrew_kinds:  # one homebrew entry, for the homebrew editor's forms
+        kind = rules.homebrew_kinds[0]
+        entry = next(iter(rules.catalogue.get(kind, {}).values()), {"name": "Fuzz"})
+        campaign.homebrew = {kind: [{**entry, "id": "fuzz_brew", "name": "Fuzz brew"}]}
+        campaign.save(update_fields=["homebrew"])
     return Table(
         ruleset, campaign, active, draft, advancement, encounter, npc, roll, library_npc, webhook, plan, share
     )
@@ -241,6 +247,8 @@ def _path_kwargs(table: Table, world: World, *, draft: bool) -> dict[str, object
         "plan_id": table.plan.pk,
         "n": 1,
         "token": table.share.token,
+        "kind": (registry.get(table.ruleset).homebrew_kinds or ("none",))[0],
+        "entry_id": "fuzz_brew",
     }
 
 

@@ -1,4 +1,4 @@
-"""Builder pages: create, build, drafts, history, export/import, homebrew."""
+"""Builder pages: create, build, drafts, history, export/import."""
 
 from django.urls import path
 
@@ -13,7 +13,6 @@ urlpatterns = [
         views_builder.character_import,
         name="character_import",
     ),
-    path("campaigns/<int:campaign_id>/homebrew/", views_builder.campaign_homebrew, name="campaign_homebrew"),
     path("characters/<int:character_id>/build/", views_builder.character_builder, name="character_builder"),
     path("characters/<int:character_id>/history/", views_builder.character_history, name="character_history"),
     path(

@@ -35,12 +35,10 @@ from characters.selectors import (
     can_edit_build,
     character_for_user,
     character_versions,
-    is_campaign_gm,
 )
 from config.bounds import OutOfBounds
 from config.errors import Conflict, DraftConflict, RuleRefused
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number
-from rulesets.engine import words
 
 MAX_IMPORT_BYTES = 256 * 1024
 
@@ -566,86 +564,4 @@ def character_import(request, campaign_id):
         "characters/builder/import.html",
         {"campaign": campaign, "errors": errors, "pasted": pasted},
         status=status if errors else 200,
-    )
-
-
-# ------------------------------------------------------------------ homebrew
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def campaign_homebrew(request, campaign_id):
-    """The GM edits the campaign's extra content, one JSON list per kind; members may read it."""
-    campaign = campaign_for_user(request.user, campaign_id)
-    is_gm = is_campaign_gm(request.user, campaign)
-    ruleset, _, _ = builder_traits(campaign=campaign)
-    kinds = list(ruleset.homebrew_kinds) if ruleset else []
-    texts = {
-        kind: json.dumps((campaign.homebrew or {}).get(kind, []), indent=2, ensure_ascii=False)
-        for kind in kinds
-    }
-    issues: list[dict] = []
-    status = 200
-    if request.method == "POST":
-        if not is_gm:
-            raise PermissionDenied("Only the campaign's GM may edit its homebrew.")
-        homebrew: dict = {}
-        for kind in kinds:
-            label = kind.replace("_", " ").capitalize()
-            text = post_text(request.POST, f"kind-{kind}", label=label, strip=True)
-            texts[kind] = text
-            if not text:
-                continue
-            try:
-                homebrew[kind] = check_json(json.loads(text), field=f"kind-{kind}", label=label)
-            except (ValueError, RecursionError) as exc:
-                if isinstance(exc, FormInputError):
-                    raise
-                issues.append(
-                    {"code": "homebrew.malformed", "path": f"/{kind}", "message": f"Not valid JSON: {exc}."}
-                )
-        if not issues:
-            result = svc.campaign_update_homebrew(campaign=campaign, user=request.user, homebrew=homebrew)
-            issues = result.issues
-            if result.saved:
-                messages.success(request, "Homebrew saved: every build in this campaign now sees it.")
-                return HttpResponseRedirect(reverse("campaign_homebrew", args=[campaign.id]))
-        status = 422
-    examples = {}
-    if ruleset is not None:
-        for kind in kinds:
-            entries = list(ruleset.catalogue.get(kind, {}).values())
-            if entries:
-                examples[kind] = json.dumps([entries[0]], indent=2, ensure_ascii=False)
-    rows = []
-    for issue in issues:
-        # Where, in words: "Skills, entry 2, name" on top, "Entry 2, name" under its own kind.
-        issue["where"] = words.where(issue.get("path", ""))
-        inner = issue.get("path", "").split("/")[2:]
-        issue["where_in_kind"] = words.where("/" + "/".join(inner)) if inner else ""
-    for kind in kinds:
-        kind_issues = [i for i in issues if i.get("path", "").split("/")[1:2] == [kind]]
-        rows.append(
-            {
-                "kind": kind,
-                "label": kind.replace("_", " ").capitalize(),
-                "text": texts.get(kind, "[]"),
-                "example": examples.get(kind, ""),
-                "issues": kind_issues,
-                "count": len((campaign.homebrew or {}).get(kind, []) or []),
-            }
-        )
-    other = [i for i in issues if i.get("path", "").split("/")[1:2] not in [[k] for k in kinds]]
-    return render(
-        request,
-        "characters/builder/homebrew.html",
-        {
-            "campaign": campaign,
-            "ruleset": ruleset,
-            "rows": rows,
-            "issues": issues,
-            "other_issues": other,
-            "is_gm": is_gm,
-        },
-        status=status,
     )

@@ -203,8 +203,9 @@ def _detail_context(request, campaign: Campaign) -> dict:
         ),
         "ruleset_name": services.ruleset_name(campaign.ruleset),
         "new_character_url": reverse("character_create", args=[campaign.pk]),
+        # The GM edits the homebrew; players read it once there is some.
         "homebrew_url": reverse("campaign_homebrew", args=[campaign.pk])
-        if role == Membership.Role.GM
+        if role == Membership.Role.GM or any((campaign.homebrew or {}).values())
         else None,
         **(webhooks_block(campaign=campaign) if role == Membership.Role.GM else {}),
     }

@@ -24,6 +24,12 @@ The contract
     ``Span`` and ``Passage`` (the campaign's clock: a stretch of time, and what it did to a
     character; the hook ``Ruleset.time_passes``).
     ``Downtime`` (what a character's activities between adventures did: activities.py).
+Homebrew
+    ``EntryForm`` and ``Field`` (a ruleset's ``homebrew_forms``: each homebrew kind's fields, with
+    name, label, type, choices, min/max, required; see entries.py), ``check_entry`` (the engine's
+    check of an entry against them, run on every campaign's homebrew), ``entry_from_form`` (a
+    filled-in form read into an entry), ``entry_words`` (an entry as a sheet says it) and
+    ``field_choices`` (what a choice field offers in a campaign).
 Combat
     ``CombatRules`` (the base class of a ruleset's combat hooks), ``Fighter``, ``ActionSpec``,
     ``Outcome``, ``Event``, ``CombatRefused``, ``NOT_YOUR_TURN``.
@@ -175,6 +181,7 @@ from .clock import Passage, Span
 from .combat import NOT_YOUR_TURN, ActionSpec, CombatRefused, CombatRules, Event, Fighter, Outcome
 from .context import ID_RE, NPC_PHASE, Context
 from .dice import FixedRoller, Roller, convolve, die, exploding, keep_highest, keep_lowest, sum_dice
+from .entries import EntryForm, Field, check_entry, entry_from_form, entry_words, field_choices
 from .errors import OddsError, RollInputError, StateError
 from .fields import action_amount, get_as, is_int, lookup, name_key, whole_number, whole_or
 from .interfaces import DICE_METHODS, PLAY_STATE_METHODS, Dice, PlayState, wiring_problems
@@ -186,6 +193,8 @@ from .ruleset import FORMAT, Ruleset
 #: The stable list (see the docstring): add freely; never remove or rename without a deprecation.
 __all__ = [
     "DICE_METHODS",
+    "EntryForm",
+    "Field",
     "FORMAT",
     "ID_RE",
     "NOT_YOUR_TURN",
@@ -213,10 +222,14 @@ __all__ = [
     "Stacked",
     "StateError",
     "action_amount",
+    "check_entry",
     "convolve",
     "die",
     "effects",
+    "entry_from_form",
+    "entry_words",
     "exploding",
+    "field_choices",
     "get_as",
     "is_int",
     "keep_highest",

@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .entries import ID_RE as ID_RE
+from .entries import EntryForm, check_entry, uses_id
 from .pointer import ptr
 from .report import Issue
 
 if TYPE_CHECKING:
     from .report import Report
-
-ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 @dataclass(slots=True)
@@ -94,6 +93,7 @@ class ContextMixin:
     # Declared on ``Ruleset``, read here.
     name: ClassVar[str]
     homebrew_kinds: ClassVar[tuple[str, ...]]
+    homebrew_forms: ClassVar[dict[str, EntryForm]]
     content_dir: ClassVar[Path | None]
 
     def __init__(self) -> None:
@@ -250,6 +250,11 @@ class ContextMixin:
                     )
                     continue
                 problems = self.check_homebrew_entry(kind, entry, path)
+                form = self.entry_form(kind)
+                if form is not None:  # the kind's fields (entries.py) first, in the form's words
+                    said = check_entry(form, entry, path)
+                    where = {p.path for p in said}
+                    problems = [*said, *(p for p in problems if p.path not in where)]
                 if problems:
                     issues.extend(problems)
                     continue
@@ -258,8 +263,19 @@ class ContextMixin:
         return good, issues
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:
-        """Override: field checks for one homebrew entry of ``kind`` (id already checked)."""
+        """Override: field checks for one homebrew entry of ``kind`` (id already checked) beyond
+        what its ``EntryForm`` says (the engine checks those: entries.py ``check_entry``)."""
         return []
+
+    def entry_form(self, kind: str) -> EntryForm | None:
+        """The fields of a homebrew entry of ``kind`` (entries.py), from which the editor is drawn
+        and against which the engine checks every entry. Default: ``homebrew_forms[kind]``."""
+        return self.homebrew_forms.get(kind) if kind in self.homebrew_kinds else None
+
+    def homebrew_uses(self, kind: str, entry_id: str, build: Any) -> bool:
+        """Whether a character's ``build`` uses the homebrew entry ``entry_id`` of ``kind`` (then the
+        GM may not remove it). Default: the id appears in the build as a value or a key."""
+        return uses_id(build, entry_id)
 
 
 def _json_type(value: Any) -> str:

@@ -44,6 +44,7 @@ from .activities import ActivitiesMixin
 from .clock import Passage, Span
 from .context import NPC_PHASE, Context, ContextMixin
 from .dice import Roller
+from .entries import EntryForm
 from .equipment import EquipmentMixin
 from .errors import StateError
 from .examples import ExamplesMixin
@@ -67,6 +68,8 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
     slug: ClassVar[str] = ""
     name: ClassVar[str] = ""
     seed: ClassVar[str] = ""  # the rulebook file in shared/seeds/
+    #: What the game is, in a sentence or three, for its reference page (``/rulesets/<slug>/``).
+    about: ClassVar[str] = ""
     #: Currencies of this ruleset's budget, in display order.
     currencies: ClassVar[tuple[str, ...]] = ()
     #: Currencies that the GM awards and the ledger tracks (Paragon's force points come
@@ -76,6 +79,9 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
     known_keys: ClassVar[frozenset[str]] = frozenset()
     #: Catalogue kinds that campaign homebrew may extend, e.g. ("skills", "items").
     homebrew_kinds: ClassVar[tuple[str, ...]] = ()
+    #: Each homebrew kind's fields (entries.py ``EntryForm``): the editor is drawn from them and the
+    #: engine checks every entry against them.
+    homebrew_forms: ClassVar[dict[str, EntryForm]] = {}
     #: Folder of content/*.json; subclasses set ``content_dir = Path(__file__).parent / "content"``.
     content_dir: ClassVar[Path | None] = None
 

@@ -220,8 +220,9 @@ def test_refusals_on_the_homebrew_and_import_pages_speak_game_words(page_as, tab
     # A ruleset that takes no homebrew (its homebrew_kinds are empty) has no box to refuse.
     for name, text in homebrew.items() if registry.get(slug).homebrew_kinds else ():
         page.goto(reverse("campaign_homebrew", args=[campaign.pk]))
+        page.locator("details.hb-advanced summary").first.click()  # the advanced door: a kind's JSON
         page.locator("textarea[name^=kind-]").first.fill(text)
-        page.get_by_role("button", name="Save homebrew").click()
+        page.locator("details.hb-advanced").first.get_by_role("button", name=re.compile("^Import ")).click()
         issues = page.locator("#homebrew-issues li")
         expect(issues.first).to_be_visible()
         label = page.locator("section.homebrew-kind h2").first.evaluate(

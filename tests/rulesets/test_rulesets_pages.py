@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils.html import escape
 
 from rulesets.charts import odds_bars
-from rulesets.engine import registry
+from rulesets.engine import registry, words
 
 pytestmark = pytest.mark.django_db
 
@@ -29,10 +31,29 @@ def test_a_ruleset_page_shows_its_catalogue_and_the_odds_chart(client, slug):
     assert escape(ruleset.name) in html
     for kind, entries in ruleset.catalogue.items():
         assert f'id="catalogue-{kind}"' in html
-        first = next(iter(entries))
-        assert f"<code>{first}</code>" in html
+        first = next(iter(entries.values()))
+        # Each row starts with the entry's name in words, never its id.
+        shown = escape(first.get("name") or words.label(first["id"]))
+        assert f'<th scope="row">{shown}</th>' in html
+    assert "<code>" not in html and (not ruleset.seed or ruleset.seed not in html)
+    assert not re.search(r"<td>/[a-z]", html)  # no pointer into the play state ("/imposed/tired")
     assert 'id="odds-chart"' in html and "<svg" in html, "the default odds request should draw a chart"
     assert 'hx-get="/rulesets/' in html and 'method="get"' in html
+
+
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_the_search_box_keeps_the_rows_that_hold_the_words(client, slug):
+    ruleset = registry.get(slug)
+    kind, entries = next(
+        (k, e) for k, e in ruleset.catalogue.items() if len(e) > 1 and all("name" in x for x in e.values())
+    )
+    name = str(next(iter(entries.values()))["name"])
+    html = client.get(f"/rulesets/{slug}/", {"q": name}).content.decode()
+    rows = re.findall(
+        r'<th scope="row">([^<]*)</th>', html.split(f'id="catalogue-{kind}"')[1].split("</section>")[0]
+    )
+    assert escape(name) in rows and len(rows) < len(entries)
+    assert f'value="{escape(name)}"' in html  # the box keeps what was asked
 
 
 def test_an_unknown_ruleset_page_is_a_404(client):

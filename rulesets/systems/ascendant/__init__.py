@@ -137,7 +137,7 @@ from rulesets.engine.ruleset import Ruleset
 
 from . import character as rules
 from . import dice as dice_rules
-from . import effects
+from . import effects, homebrew_forms
 from . import state as play_rules
 from .character import gear as gear_rules
 from .character.builder import item_words as builder_words
@@ -173,6 +173,8 @@ class AscendantRuleset(Ruleset):
     #: Two daggers, two torches: the gear list may hold one item twice (W11).
     duplicate_lists = ("/gear",)
     equipment_key = "gear"
+    homebrew_forms = homebrew_forms.FORMS
+    about = "A d20 game: to attempt a check, roll a twenty-sided die and add your modifier against the threshold. Only the highest bonus and the worst penalty of each type count. Characters grow by ancestry, heritage, background, class and feats, level by level."
     content_dir: ClassVar[Path] = Path(__file__).parent / "content"
     # Effects (engine/effects.py, effects.py here): the conditions are the named effects; a custom
     # effect adds to the modifier (untyped) or brings a typed bonus or penalty, stacked by the seed's

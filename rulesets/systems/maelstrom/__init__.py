@@ -44,7 +44,7 @@ from rulesets.engine.ruleset import Ruleset
 from . import character as build_rules
 from . import dice as dice_rules
 from . import effects as named
-from . import importer, picker, recovery, state, weapons
+from . import homebrew_forms, importer, picker, recovery, state, weapons
 
 
 class MaelstromRuleset(Ruleset):
@@ -56,6 +56,8 @@ class MaelstromRuleset(Ruleset):
     # What a storyteller adds: specialties not in the book's suggestions ("work with the
     # storyteller", says the seed) and whole new abilities for a setting.
     homebrew_kinds = ("specialties", "abilities")
+    homebrew_forms = homebrew_forms.FORMS
+    about = "Maelstrom builds characters from attributes, abilities and their specialties. A roll is a pool of ten-sided dice: each die at or above the difficulty is a success, each 1 a botch that cancels one, and a threshold takes away that many successes first."
     content_dir = Path(__file__).parent / "content"
     # Effects (engine/effects.py): the pool (at least 1 die) and the difficulty shift; the table sets
     # the difficulty (and the successes needed: the party roll's ``need``).

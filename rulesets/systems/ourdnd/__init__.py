@@ -17,7 +17,7 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
-from . import dice, distance
+from . import dice, distance, homebrew_forms
 from . import state as state_rules
 
 
@@ -29,6 +29,8 @@ class OurDnD(Ruleset):
     known_keys = frozenset({"stats", "hearts", "gear"})
     item_summary_keys = ("die", "effort", "defense")
     homebrew_kinds = ("gear",)
+    homebrew_forms = homebrew_forms.FORMS
+    about = "Our D&D keeps to six core stats: no skills, feats or talents. Checks and attempts roll a d20 with a stat against the Target Difficulty; an attempt also rolls an effort die to finish a task or a foe."
     #: Two of one item are two items (two daggers): two tabs that each add one keep both.
     duplicate_lists = ("/gear",)
     content_dir = Path(__file__).parent / "content"

@@ -30,7 +30,7 @@ from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
 from . import dice as dice_rules
-from . import healing, loadout
+from . import healing, homebrew_forms, loadout
 from . import outcomes as outcome_rules
 from . import state as play_rules
 
@@ -42,6 +42,12 @@ class PandoRuleset(Ruleset):
     currencies = ("cp",)
     known_keys = frozenset({"species", "attributes", "resistances", "skills", "equipment"})
     homebrew_kinds = ("skills", "items", "species", "outcomes")
+    homebrew_forms = homebrew_forms.FORMS
+    about = (
+        "Pando is a game of immersion and extensibility: characters spend Character Points on seven "
+        "attributes, a tree of skills growing from Capability, and gear held and worn on the body. A "
+        "roll’s Efficiency buys the outcomes of an action."
+    )
     #: Two of one item are two items (a sword in each hand): two tabs that each add one keep both.
     duplicate_lists = ("/equipment",)
     content_dir = Path(__file__).parent / "content"

@@ -20,7 +20,7 @@ from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
-from . import citadel, party, powers
+from . import citadel, homebrew_forms, party, powers
 from . import dice as dice_rules
 from . import state as play_rules
 
@@ -33,6 +33,12 @@ class Paragon(Ruleset):
     awardable = ("skill_points",)
     known_keys = frozenset({"power_level", "forces", "path", "skills", "resources"})
     homebrew_kinds = ("skills", "powers")
+    homebrew_forms = homebrew_forms.FORMS
+    about = (
+        "Paragon RPG is a game of five forces: Fire, Wind, Thunder, Light and Shadow. A check rolls a "
+        "twelve-sided die that explodes on a 12, a six-sided die per rank of the force and twice the "
+        "skill’s rank, against a target number or another’s roll."
+    )
     content_dir = Path(__file__).parent / "content"
     # Effects (engine/effects.py, content/effects.json): force dice, skill and TN shift; the table
     # sets the TN, or an opposed roll and the other side's force and skill.
