@@ -64,10 +64,18 @@ class WidgetUI:
     sections: list
 
 
+def _label_n(label_of, currency: str, amount: int) -> str:
+    """The currency's word for ``amount`` ("1 point", "2 points") when ``label_of`` takes an amount."""
+    try:
+        return label_of(currency, amount)
+    except TypeError:
+        return label_of(currency)
+
+
 def _cost_text(cost: dict | None, label_of) -> str:
     if not cost:
         return ""
-    return ", ".join(f"{'+' if v >= 0 else ''}{v} {label_of(c)}" for c, v in cost.items())
+    return ", ".join(f"{'+' if v >= 0 else ''}{v} {_label_n(label_of, c, abs(v))}" for c, v in cost.items())
 
 
 def builder_form(
