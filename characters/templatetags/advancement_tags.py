@@ -33,6 +33,15 @@ def amount_words(amount, currency, slug, sign=False) -> str:
     return f"{number} {label}"
 
 
+@register.simple_tag
+def shown_version(character_id, token):
+    """The version people read for an advancement's token (``{% shown_version a.character_id a.base_version %}``):
+    the number History and the sheet's header show, never the concurrency token."""
+    from characters.advancement.selectors import shown_version_of
+
+    return shown_version_of(character_id=character_id, token=token)
+
+
 @register.filter
 def currency_label(currency, slug) -> str:
     """ "cp" → "CP": a currency as its ruleset names it (``{{ c|currency_label:character.ruleset }}``)."""
