@@ -48,7 +48,9 @@ def new_character_budget(campaign: Campaign) -> dict[str, int]:
     budget = campaign_starting_budget(campaign)
     if ruleset is None:
         return budget
-    blank = ruleset.blank_build("New character", budget, ruleset.context(campaign.house_rules, campaign.homebrew))
+    blank = ruleset.blank_build(
+        "New character", budget, ruleset.context(campaign.house_rules, campaign.homebrew)
+    )
     report = character_validate(campaign=campaign, build=blank)
     return dict(report.budget) or budget
 

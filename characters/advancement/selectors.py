@@ -267,7 +267,9 @@ def shown_version_of(*, character_id: int, token: int | None) -> int | None:
     if token is None:
         return None
     shown = (
-        CharacterVersion.objects.filter(character_id=character_id, number__lte=token, shown_number__isnull=False)
+        CharacterVersion.objects.filter(
+            character_id=character_id, number__lte=token, shown_number__isnull=False
+        )
         .order_by("-number")
         .values_list("shown_number", flat=True)
         .first()

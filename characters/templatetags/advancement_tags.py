@@ -17,8 +17,10 @@ def cost_text(cost, slug) -> str:
     if not isinstance(cost, dict):
         return ""
     ruleset = registry.get(slug)
-    label = ruleset.currency_label if ruleset else (lambda c: c)
-    parts = [f"{v:+d} {label(c, abs(v))}".replace("-", "−") for c, v in cost.items() if isinstance(v, int) and v]
+    label = ruleset.currency_label if ruleset else (lambda c, n=None: c)
+    parts = [
+        f"{v:+d} {label(c, abs(v))}".replace("-", "−") for c, v in cost.items() if isinstance(v, int) and v
+    ]
     return ", ".join(parts) or "free"
 
 

@@ -29,6 +29,7 @@ _DOTTED = re.compile(r"[a-z]+\.([a-z][a-z0-9_]*)")
 #: One lower-case word ("fleet", "warfare"): an id when the ruleset's catalogues name it.
 _WORD_ID = re.compile(r"[a-z][a-z0-9]*")
 
+
 def _word(value, names: dict[str, str] | None = None) -> str:
     """A scalar as players read it: a content id its catalogue name ("fleet" → "Fleet", "power_attack"
     → "Power Attack"), a snake_case id (``canny_acumen``) its words, a selector

@@ -244,7 +244,11 @@ def test_ledger_page_shows_running_balances(t):
 def _singular_differs(ruleset) -> str | None:
     """An awardable currency whose word for one differs from its word for many ("point" / "points")."""
     return next(
-        (c for c in ruleset.awardable_currencies if ruleset.currency_label(c, 1) != ruleset.currency_label(c, 2)),
+        (
+            c
+            for c in ruleset.awardable_currencies
+            if ruleset.currency_label(c, 1) != ruleset.currency_label(c, 2)
+        ),
         None,
     )
 
@@ -275,7 +279,9 @@ def test_one_point_is_one_point_on_the_awards_and_ledger_pages():
     )
     text = " ".join(parse_html(r.content).text.split())
     assert f"Awarded 1 {one} (First session) to {t['character'].name}." in text
-    amounts = [" ".join(td.text.split()) for td in parse_html(r.content).find_all("td", **{"data-label": "Amount"})]
+    amounts = [
+        " ".join(td.text.split()) for td in parse_html(r.content).find_all("td", **{"data-label": "Amount"})
+    ]
     assert amounts[0] == f"+1 {one}" and f"+1 {many}" not in amounts
     ledger = parse_html(gm.get(f"/characters/{t['character'].pk}/ledger/").content)
     amounts = [" ".join(td.text.split()) for td in ledger.find_all("td", **{"data-label": "Amount"})]

@@ -65,7 +65,9 @@ def test_changing_the_ruleset_swaps_in_its_fields(gm, slug):
     root = parse_html(html)
     names = _names(root)
     # The currencies the GM gives (a currency the rules budget is not asked: issue #38).
-    assert {f"budget_{c}" for c in ruleset.awardable_currencies} | {s.name for s in house_fields(ruleset)} <= names
+    assert {f"budget_{c}" for c in ruleset.awardable_currencies} | {
+        s.name for s in house_fields(ruleset)
+    } <= names
     assert not {f"budget_{c}" for c in set(ruleset.currencies) - set(ruleset.awardable_currencies)} & names
     assert _value(root, "_fields_for") == slug
     others = {f"budget_{c}" for rs in registry.all_rulesets() for c in rs.currencies} - {

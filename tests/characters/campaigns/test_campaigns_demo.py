@@ -39,10 +39,11 @@ def test_the_demo_campaigns_show_the_gm_the_review_of_new_characters():
     new character waits on the GM's review page, and a GM who turned it off keeps it off."""
     import copy
 
+    from django.test import Client
+
     from characters.builder.services import character_create, character_submit
     from characters.models import Character
     from tests.characters.sheet.test_sheet_fixtures import BUILDS
-    from django.test import Client
 
     call_command("seed_demo", stdout=StringIO())
     campaigns = Campaign.objects.filter(gm__username="gm")

@@ -43,7 +43,9 @@ def _step_status(body: str) -> dict[str, str]:
     nav = body.split('<ol class="step-nav">', 1)[1].split("</ol>", 1)[0]
     return {
         step: _text(status)
-        for step, status in re.findall(r'data-step="([^"]+)".*?<span class="step-status">(.*?)</span></li>', nav)
+        for step, status in re.findall(
+            r'data-step="([^"]+)".*?<span class="step-status">(.*?)</span></li>', nav
+        )
     }
 
 
@@ -53,7 +55,9 @@ def test_a_new_drafts_steps_wait_for_the_ones_they_need():
     assert status["heritage"] == "after 1. Ancestry", status
     assert status["skills"].startswith("after ") and "Class" in status["skills"], status
     assert status["boosts"].startswith("after "), status
-    assert not any(s == "✓ complete" for k, s in status.items() if k in ("heritage", "skills", "boosts", "levels"))
+    assert not any(
+        s == "✓ complete" for k, s in status.items() if k in ("heritage", "skills", "boosts", "levels")
+    )
 
 
 def test_messages_name_the_attributes_and_only_the_ancestrys_heritages():

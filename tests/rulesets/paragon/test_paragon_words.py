@@ -56,7 +56,10 @@ def test_the_campaign_forms_do_not_ask_for_the_force_points_the_rules_give():
     table = make_table("paragon")
     gm = Client()
     gm.force_login(table.gm)
-    for url in (reverse("campaign_create") + "?ruleset=paragon", reverse("campaign_settings", args=[table.campaign.pk])):
+    for url in (
+        reverse("campaign_create") + "?ruleset=paragon",
+        reverse("campaign_settings", args=[table.campaign.pk]),
+    ):
         page = _text(gm.get(url))
         assert "Starting skill points" in page and "Starting force points" not in page, url
 

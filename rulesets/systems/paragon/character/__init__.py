@@ -185,7 +185,10 @@ def check(build: dict, report: Report, ctx: Context) -> None:
 
 def _force_names(ctx: Context) -> str:
     """ "Fire, Wind, Thunder, Light and Shadow": the forces by their names, in the catalogue's order."""
-    names = [f.get("name", key) if isinstance(f, dict) else key for key, f in ctx.catalogue.get("forces", {}).items()]
+    names = [
+        f.get("name", key) if isinstance(f, dict) else key
+        for key, f in ctx.catalogue.get("forces", {}).items()
+    ]
     return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else "the forces"
 
 
