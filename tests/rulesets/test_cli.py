@@ -185,7 +185,7 @@ def test_the_real_command_exits_with_the_contract_codes(tmp_path, valid_build, i
 
 @pytest.mark.parametrize("slug", vehicles.SLUGS)
 def test_a_bad_odds_request_exits_2_in_every_ruleset(slug):
-    """Issue #38 ("a bad Maelstrom odds request on the CLI printed an error and exited 0"): in every
+    """Issue #38 ("a bad odds request on the CLI printed an error and exited 0"): in every
     ruleset, a request the ruleset refuses (its count of dice "many", an empty request, a list, not JSON)
     is an ``{"error"}`` line and exit 2 (CONTRACT "Doors"); a good one beside it is answered. (Passes
     before this change too: the exit 0 was not reproduced; this keeps it so in every ruleset.)"""
