@@ -38,7 +38,7 @@ def _word(value, names: dict[str, str] | None = None) -> str:
         names = names or {}
         if (_ID.fullmatch(value) or _WORD_ID.fullmatch(value)) and value in names:
             return names[value]
-        if _ID.fullmatch(value) or _WORD_ID.fullmatch(value):
+        if _ID.fullmatch(value):
             return _label(value)
         if dotted := _DOTTED.fullmatch(value):
             return _label(dotted.group(1))
@@ -59,7 +59,11 @@ def _sentence(value: dict, names: dict[str, str] | None = None) -> str | None:
     text = value.get("text")
     if isinstance(text, str) and text:
         selector = value.get("selector")
-        return f"{_word(selector, names)}: {text}" if isinstance(selector, str) and selector else text
+        if isinstance(selector, str) and selector:
+            # A one-word selector is a key ("perception"): its label ("Perception").
+            head = _word(selector, names) if not _WORD_ID.fullmatch(selector) else _label(selector)
+            return f"{head}: {text}"
+        return text
     if "base" in value and "total" in value and isinstance(value.get("label"), str):
         parts = [str(m["text"]) for m in value.get("applied") or () if isinstance(m, dict) and m.get("text")]
         return f"{value['base']} → {value['total']}" + (f": {', '.join(parts)}" if parts else "")
