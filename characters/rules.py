@@ -29,11 +29,30 @@ def campaign_ruleset(campaign: Campaign):
 def campaign_starting_budget(campaign: Campaign) -> dict[str, int]:
     """The campaign's starting budget, else the ruleset's house default ``starting_budget``."""
     budget = campaign.starting_budget
-    if isinstance(budget, dict) and budget:
-        return {k: v for k, v in budget.items() if isinstance(v, int) and not isinstance(v, bool)}
     ruleset = registry.get(campaign.ruleset)
+    if isinstance(budget, dict) and budget:
+        # A currency the rules budget (not the GM: ``awardable``) is left to the rules: a stored
+        # "force points: 0" made every new draft warn about a budget no control changes.
+        given = ruleset.awardable_currencies if ruleset else tuple(budget)
+        return {
+            k: v for k, v in budget.items() if isinstance(v, int) and not isinstance(v, bool) and k in given
+        }
     default = (ruleset.house_defaults.get("starting_budget") if ruleset else None) or {}
     return dict(default) if isinstance(default, dict) else {}
+
+
+def new_character_budget(campaign: Campaign) -> dict[str, int]:
+    """What a new draft of ``campaign`` starts with, as its builder will say it: the starting budget
+    and what the rules add (a power level's force points), from a blank build's report."""
+    ruleset = registry.get(campaign.ruleset)
+    budget = campaign_starting_budget(campaign)
+    if ruleset is None:
+        return budget
+    blank = ruleset.blank_build(
+        "New character", budget, ruleset.context(campaign.house_rules, campaign.homebrew)
+    )
+    report = character_validate(campaign=campaign, build=blank)
+    return dict(report.budget) or budget
 
 
 def character_validate(

@@ -70,7 +70,7 @@ def ruleset_list(request: HtmxHttpRequest) -> HttpResponse:
             "name": rs.name,
             "currencies": [rs.currency_label(c) for c in rs.currencies],
             "seed": rs.seed,
-            "kinds": sorted(rs.catalogue),
+            "kinds": sorted(k.replace("_", " ") for k in rs.catalogue),  # "health levels", not the key
         }
         for rs in registry.all_rulesets()
     ]

@@ -21,7 +21,7 @@ from rulesets.engine import registry
 
 def currency_label_of(slug: str):
     ruleset = registry.get(slug)
-    return ruleset.currency_label if ruleset else (lambda c: c)
+    return ruleset.currency_label if ruleset else (lambda c, n=None: c)
 
 
 def _sheet_url(character: Character) -> str:
@@ -112,15 +112,17 @@ def review_cards(request, queue) -> list[dict]:
     return [advancement_context(request, a) for a in queue]
 
 
-def awards_context(campaign, *, form=None, error=""):
+def awards_context(campaign, *, form=None, error="", came_from=None):
     ruleset = registry.get(campaign.ruleset)
     label_of = currency_label_of(campaign.ruleset)
     data = sel.awards_page_data(campaign=campaign)
     characters = data["characters"]
     form = form or {}
     chosen = form.get("characters")
+    # Nobody is ticked until the GM ticks them (an award by Enter went to the whole party), except the
+    # character the GM came from (``?character=<id>``).
     for c in characters:
-        c.checked = (str(c.id) in chosen) if chosen is not None else c.status == Character.Status.ACTIVE
+        c.checked = str(c.id) in chosen if chosen is not None else str(c.id) == str(came_from or "")
     return {
         "campaign": campaign,
         "ruleset": ruleset,

@@ -22,7 +22,7 @@ from django.db.models import (
 from django.http import Http404
 
 from characters.compiled import CompiledQuery
-from characters.models import Advancement, Campaign, Character, LedgerEntry
+from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry
 from characters.selectors import _visible_filter, is_campaign_gm, with_review_badge
 from rulesets.engine import registry
 
@@ -258,3 +258,20 @@ def awards_page_data(*, campaign: Campaign) -> dict[str, Any]:
         .select_related("character", "author")
         .order_by("-created", "-id")[:30],
     }
+
+
+def shown_version_of(*, character_id: int, token: int | None) -> int | None:
+    """The version number people read (History, the sheet's header) for the concurrency token
+    ``token`` (an advancement's ``base_version`` / ``applied_version``): the number of the listed
+    version the character was at then (the latest listed row at or before it)."""
+    if token is None:
+        return None
+    shown = (
+        CharacterVersion.objects.filter(
+            character_id=character_id, number__lte=token, shown_number__isnull=False
+        )
+        .order_by("-number")
+        .values_list("shown_number", flat=True)
+        .first()
+    )
+    return shown if shown is not None else token

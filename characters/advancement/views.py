@@ -296,7 +296,11 @@ def campaign_awards(request, campaign_id):
     if not is_campaign_gm(request.user, campaign):
         raise PermissionDenied("Only the campaign's GM awards points.")
     if request.method == "GET":
-        return render(request, "characters/advancement/awards.html", awards_context(campaign))
+        return render(
+            request,
+            "characters/advancement/awards.html",
+            awards_context(campaign, came_from=request.GET.get("character")),
+        )
     post = request.POST
     check_post(
         post, labels={"currency": "Currency", "amount": "Amount", "reason": "Reason", "quick": "Quick award"}
@@ -341,7 +345,7 @@ def campaign_awards(request, campaign_id):
             awards_context(campaign, form=form, error=error),
             status=400,
         )
-    label = currency_label_of(campaign.ruleset)(currency)
+    label = currency_label_of(campaign.ruleset)(currency, amount)
     names = ", ".join(r.character.name for r in rows)
     messages.success(request, f"Awarded {amount} {label} ({reason}) to {names}.")
     return HttpResponseRedirect(reverse("campaign_awards", args=[campaign.id]))

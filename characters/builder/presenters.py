@@ -57,7 +57,7 @@ def builder_context(
         if refusal is not None:
             submit_reason = "Not ready to submit: " + refusal.errors[0].message
     currencies = []
-    label_of = ruleset.currency_label if ruleset else (lambda c: c)
+    label_of = ruleset.currency_label if ruleset else (lambda c, n=None: c)
     for c in report_dict.get("budget", {}) or {}:
         currencies.append(
             {
@@ -70,6 +70,14 @@ def builder_context(
                 "lines": [line for line in report_dict.get("costs", []) if line.get("currency") == c],
             }
         )
+    # A valid build with points left: a nudge, not only "ready to submit" (0 of 6 spent went unnoticed).
+    unspent = []
+    if not submit_reason and not readonly:
+        unspent = [
+            f"{c['remaining']} {label_of(c['id'], c['remaining'])} still to spend ({c['spent']} of {c['budget']} spent)"
+            for c in currencies
+            if isinstance(c["remaining"], int) and c["remaining"] > 0
+        ]
     return {
         "character": character,
         "campaign": campaign,
@@ -77,6 +85,7 @@ def builder_context(
         "form": form,
         "report": report_dict,
         "currencies": currencies,
+        "unspent": unspent,
         "readonly": readonly,
         "can_edit": can_edit_build(request.user, character),
         "is_draft": character.status == Character.Status.DRAFT,

@@ -34,6 +34,7 @@ from characters.rules import (
     campaign_starting_budget,
     character_budget,
     character_validate,
+    new_character_budget,
     stored_build,
 )
 from characters.selectors import builder_traits, can_edit_build, character_for_user, is_campaign_gm
@@ -49,6 +50,7 @@ __all__ = [  # the rules bridge, re-exported for the views that call it through 
     "campaign_starting_budget",
     "character_budget",
     "character_validate",
+    "new_character_budget",
     "stored_build",
 ]
 

@@ -74,7 +74,7 @@ def character_create(request, campaign_id):
             "campaign": campaign,
             "error": error,
             "name": name,
-            "budget": svc.campaign_starting_budget(campaign),
+            "budget": svc.new_character_budget(campaign),
         },
         status=400 if error else 200,
     )

@@ -60,7 +60,8 @@ class CampaignCreateForm(StorableTextForm, HouseRulesMixin, forms.Form):
             return
         self.initial.setdefault("ruleset", self.chosen_ruleset.slug)
         defaults = self.chosen_ruleset.house_defaults.get("starting_budget") or {}
-        self.currencies = list(self.chosen_ruleset.currencies)
+        # The currencies the GM gives; one the rules budget (a power level's force points) is not asked.
+        self.currencies = list(self.chosen_ruleset.awardable_currencies)
         for currency in self.currencies:
             default = defaults.get(currency)
             self.fields[f"budget_{currency}"] = _budget_field(
@@ -113,7 +114,7 @@ class CampaignSettingsForm(StorableTextForm, HouseRulesMixin, forms.Form):
     def __init__(self, *args, ruleset, house_rules=None, currency_label=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.ruleset = ruleset
-        self.currencies = list(ruleset.currencies)
+        self.currencies = list(ruleset.awardable_currencies)
         label_of = currency_label or (lambda c: c.replace("_", " "))
         for currency in self.currencies:
             self.fields[f"budget_{currency}"] = _budget_field(

@@ -116,10 +116,14 @@ def card_view(
         "owner": character.owner.get_username(),
         "sheet_url": reverse("character_sheet", args=[character.pk]),
         "valid": rules.valid,
+        # A number the card shows as a pool ("Willpower 3 / 3") is not said again in the summary
+        # ("Willpower 3"); a word the pool does not say ("Health: Unhurt") stays.
         "summary": [
             {"label": s["label"], "value": _value_text(s["value"])}
             for s in rules.summary
             if _value_text(s["value"]) != ""
+            and (s["label"], _value_text(s["value"]))
+            not in {(p.get("label"), _value_text(p.get("current"))) for p in rules.pools}
         ],
         "pools": [_pool(p) for p in rules.pools],
         "effects": [

@@ -590,7 +590,14 @@ def roll_label(labels: list[str], fallback: str) -> str:
             break
         common.append(words[0])
     text = " ".join(common).split(" (")[0].rstrip(" ,:;(–-")
-    return text if len(text) >= 3 else fallback
+    if len(text) >= 3:
+        return text
+    # Nothing shared ("Sword: strike", "Bow: strike": what each holds first): the rolls themselves,
+    # never the roll's id in words ("Item: 0: strike").
+    heads = list(dict.fromkeys(lab.split(" (")[0].strip() for lab in labels))
+    if len(heads) <= 3:
+        return " or ".join(heads)
+    return f"{heads[0]}, {heads[1]} or {len(heads) - 2} other rolls"
 
 
 def party_rolls(ruleset: Ruleset, members: list[MemberRules]) -> list[dict[str, str]]:

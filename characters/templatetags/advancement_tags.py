@@ -17,9 +17,31 @@ def cost_text(cost, slug) -> str:
     if not isinstance(cost, dict):
         return ""
     ruleset = registry.get(slug)
-    label = ruleset.currency_label if ruleset else (lambda c: c)
-    parts = [f"{v:+d} {label(c)}".replace("-", "−") for c, v in cost.items() if isinstance(v, int) and v]
+    label = ruleset.currency_label if ruleset else (lambda c, n=None: c)
+    parts = [
+        f"{v:+d} {label(c, abs(v))}".replace("-", "−") for c, v in cost.items() if isinstance(v, int) and v
+    ]
     return ", ".join(parts) or "free"
+
+
+@register.simple_tag
+def amount_words(amount, currency, slug, sign=False) -> str:
+    """1, "points" → "1 point", 3 → "3 points" (``sign=True``: "+1 point", "−2 CP"): an amount of a
+    currency in the ruleset's words, singular for one."""
+    ruleset = registry.get(slug)
+    n = amount if isinstance(amount, int) else 0
+    label = ruleset.currency_label(currency, abs(n)) if ruleset else currency
+    number = f"{n:+d}".replace("-", "−") if sign else str(amount)
+    return f"{number} {label}"
+
+
+@register.simple_tag
+def shown_version(character_id, token):
+    """The version people read for an advancement's token (``{% shown_version a.character_id a.base_version %}``):
+    the number History and the sheet's header show, never the concurrency token."""
+    from characters.advancement.selectors import shown_version_of
+
+    return shown_version_of(character_id=character_id, token=token)
 
 
 @register.filter

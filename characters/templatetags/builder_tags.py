@@ -26,10 +26,18 @@ _ID = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 _DOTTED = re.compile(r"[a-z]+\.([a-z][a-z0-9_]*)")
 
 
-def _word(value) -> str:
-    """A scalar as players read it: a snake_case id (``canny_acumen``) becomes its words, a
-    selector (``skill.performance``) the words of what it names ("Performance")."""
+#: One lower-case word ("fleet", "warfare"): an id when the ruleset's catalogues name it.
+_WORD_ID = re.compile(r"[a-z][a-z0-9]*")
+
+
+def _word(value, names: dict[str, str] | None = None) -> str:
+    """A scalar as players read it: a content id its catalogue name ("fleet" → "Fleet", "power_attack"
+    → "Power Attack"), a snake_case id (``canny_acumen``) its words, a selector
+    (``skill.performance``) the words of what it names ("Performance")."""
     if isinstance(value, str):
+        names = names or {}
+        if (_ID.fullmatch(value) or _WORD_ID.fullmatch(value)) and value in names:
+            return names[value]
         if _ID.fullmatch(value):
             return _label(value)
         if dotted := _DOTTED.fullmatch(value):
@@ -45,51 +53,75 @@ def _key_label(key, value) -> str:
     return _label(dotted.group(1) if dotted else key)
 
 
-def _sentence(value: dict) -> str | None:
+def _sentence(value: dict, names: dict[str, str] | None = None) -> str | None:
     """A derived entry the rules already put in words: a modifier's ``text`` (said of what it
     applies to: "Performance: +1 circumstance from …"), or a number's breakdown ("5 → 6: …")."""
     text = value.get("text")
     if isinstance(text, str) and text:
         selector = value.get("selector")
-        return f"{_word(selector)}: {text}" if isinstance(selector, str) and selector else text
+        if isinstance(selector, str) and selector:
+            # A one-word selector is a key ("perception"): its label ("Perception").
+            head = _word(selector, names) if not _WORD_ID.fullmatch(selector) else _label(selector)
+            return f"{head}: {text}"
+        return text
     if "base" in value and "total" in value and isinstance(value.get("label"), str):
         parts = [str(m["text"]) for m in value.get("applied") or () if isinstance(m, dict) and m.get("text")]
         return f"{value['base']} → {value['total']}" + (f": {', '.join(parts)}" if parts else "")
     return None
 
 
-def derived_node(value, depth: int = 0) -> dict:
+def derived_node(value, depth: int = 0, names: dict[str, str] | None = None) -> dict:
     """A derived value as ``derived-node`` prints it: a definition list of its labelled parts (three
     deep at most, deeper detail in one line of words), a line of words, or a dash for nothing."""
     if isinstance(value, dict):
         if not value:
             return {"k": "dash"}
-        if (sentence := _sentence(value)) is not None:
+        if (sentence := _sentence(value, names)) is not None:
             return {"k": "text", "text": sentence}
+        if (named := _named(value, names)) is not None:
+            return {"k": "text", "text": named}
         if depth >= 3:
             return {"k": "text", "text": pretty(value)}  # deep detail in one line of words, never a raw dict
         return {
             "k": "dl",
             "depth": depth,
-            "rows": [(_key_label(k, v), derived_node(v, depth + 1)) for k, v in value.items()],
+            "rows": [(_key_label(k, v), derived_node(v, depth + 1, names)) for k, v in value.items()],
         }
     if isinstance(value, list):
         if not value:
             return {"k": "dash"}
         if all(not isinstance(v, (dict, list)) for v in value):
-            return {"k": "text", "text": ", ".join(_word(v) for v in value)}
-        return {"k": "divs", "items": [derived_node(v, depth + 1) for v in value]}
+            return {"k": "text", "text": ", ".join(_word(v, names) for v in value)}
+        if all(isinstance(v, dict) and _named(v, names) is not None for v in value):
+            return {"k": "text", "text": ", ".join(_named(v, names) or "" for v in value)}
+        return {"k": "divs", "items": [derived_node(v, depth + 1, names) for v in value]}
     if value is None:
         return {"k": "dash"}
     if isinstance(value, bool):
         return {"k": "text", "text": "yes" if value else "no"}
-    return {"k": "text", "text": _word(value)}
+    return {"k": "text", "text": _word(value, names)}
 
 
-@register.inclusion_tag(f"{ROWS}#derived-list")
-def derived_list(derived):
-    """The report's derived numbers as nested definition lists."""
-    return {"n": derived_node(derived) if derived else None}
+def _named(value: dict, names: dict[str, str] | None = None) -> str | None:
+    """An entry that names itself (``{"id", "label", "source"}``, scalars only): its label, and where
+    it comes from when that says more ("Power Attack", "Darkvision (from Dwarf)"), never its keys."""
+    label = value.get("label") or value.get("name")
+    if not isinstance(label, str) or not label or any(isinstance(v, (dict, list)) for v in value.values()):
+        return None
+    source = value.get("source")
+    source = _word(source, names) if isinstance(source, str) and source else ""
+    return f"{label} (from {source})" if source and source != label else label
+
+
+@register.inclusion_tag(f"{ROWS}#derived-list", takes_context=True)
+def derived_list(context, derived):
+    """The report's derived numbers as nested definition lists, content ids by their names."""
+    from characters.templatetags.advancement_tags import _content_names
+
+    ruleset = context.get("ruleset")
+    slug = getattr(ruleset, "slug", None) or getattr(context.get("character"), "ruleset", None)
+    names = _content_names(slug) if slug else {}
+    return {"n": derived_node(derived, names=names) if derived else None}
 
 
 @register.filter

@@ -72,7 +72,7 @@ def _cost_words(report: dict, label_of) -> str:
         budget = (report.get("budget") or {}).get(currency)
         if not spent and not budget:
             continue
-        words = f"{spent} {label_of(currency)}"
+        words = f"{spent} {label_of(currency, spent)}"
         if isinstance(budget, int) and spent > budget:
             words += f" (over the player budget of {budget})"
         parts.append(words)
@@ -85,7 +85,7 @@ def npc_library_page(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse
     """The campaign's saved NPCs and the ruleset's ready archetypes to start from."""
     campaign = _gm_campaign(request, campaign_id)
     ruleset, _, _ = builder_traits(campaign=campaign)
-    label_of = ruleset.currency_label if ruleset else (lambda c: c)
+    label_of = ruleset.currency_label if ruleset else (lambda c, n=None: c)
     npcs = list(npc_library(campaign=campaign))
     for npc in npcs:
         npc.cost_words = _cost_words(npc.report or {}, label_of)
@@ -106,7 +106,7 @@ def _builder_context(
     ruleset, _, traits = builder_traits(campaign=campaign)
     report = npc_report(campaign, build)
     report_dict = report.as_dict()
-    label_of = ruleset.currency_label if ruleset else (lambda c: c)
+    label_of = ruleset.currency_label if ruleset else (lambda c, n=None: c)
     form = builder_form(
         traits, build, report_dict, currency_label=label_of, ruleset=ruleset, meta=builder_meta(ruleset)
     )

@@ -125,15 +125,15 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
                     report.warn(
                         "budget.exceeded",
                         ptr("budget", currency),
-                        f"As a player character this build would spend {spent} {self.currency_label(currency)} "
+                        f"As a player character this build would spend {spent} {self.currency_label(currency, spent)} "
                         f"of a budget of {limit} ({spent - limit} over); an NPC is not held to it.",
                     )
                 elif spent > limit:
                     report.error(
                         "budget.exceeded",
                         ptr("budget", currency),
-                        f"This build spends {spent} {self.currency_label(currency)} but has only "
-                        f"{limit}: remove {spent - limit} {self.currency_label(currency)} of choices "
+                        f"This build spends {spent} {self.currency_label(currency, spent)} but has only "
+                        f"{limit}: remove {spent - limit} {self.currency_label(currency, spent - limit)} of choices "
                         "or get more awarded.",
                     )
             for currency in self.currencies:

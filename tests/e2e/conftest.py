@@ -266,6 +266,25 @@ def phone_walk(_phone_walks, tab_as, table):
     return found
 
 
+@pytest.fixture(scope="package")
+def _laptop_walks() -> dict:
+    return {}
+
+
+@pytest.fixture
+def laptop_walk(_laptop_walks, tab_as, table):
+    """``laptop_walk(slug)``: the same walk as ``phone_walk`` at a laptop's size (1280×900), its
+    findings kept for the package's later tests."""
+    from tests.e2e import phone_walk as walks
+
+    def found(slug: str) -> dict:
+        if slug not in _laptop_walks:
+            _laptop_walks[slug] = walks.walk(tab_as, table, slug, viewport={"width": 1280, "height": 900})
+        return _laptop_walks[slug]
+
+    return found
+
+
 def settled(page) -> None:
     """Wait until htmx has no request, swap or settle under way (what a page loads after it opens:
     ``hx-trigger="load"``), rather than a fixed pause."""

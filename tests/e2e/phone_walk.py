@@ -93,6 +93,9 @@ class PhonePage:
     layout: dict = field(default_factory=dict)
     #: Ids, codes, JSON pointers or file names in the page's text (test_sheet_play_browser._leaks).
     leaks: list[str] = field(default_factory=list)
+    #: ``leaks`` and braces of JSON and dotted rules codes ("build.malformed"), the account page's
+    #: API addresses aside (test_every_page_words_browser, issue #38).
+    words: list[str] = field(default_factory=list)
     #: axe-core's serious and critical violations (AXE_PAGES only).
     axe: list[str] = field(default_factory=list)
 
@@ -165,14 +168,16 @@ def every_page(table, slug) -> tuple[dict[str, tuple], set[str]]:
     return pages, game_words
 
 
-def walk(tab_as, table, slug) -> dict[str, PhonePage]:
-    """Open every page of ``slug``'s table at a phone's size, one tab per person, and say what each holds."""
+def walk(tab_as, table, slug, viewport: dict | None = None) -> dict[str, PhonePage]:
+    """Open every page of ``slug``'s table at a phone's size (or ``viewport``: the laptop walk, which
+    takes no screenshots and leaves axe to its own test), one tab per person, and say what each holds."""
     from tests.e2e.test_sheet_play_browser import _leaks, axe_violations
 
+    phone = viewport is None or viewport == PHONE
     pages, game_words = every_page(table, slug)
     found: dict[str, PhonePage] = {}
     for name, (user, url) in pages.items():
-        page = tab_as(user, viewport=PHONE)
+        page = tab_as(user, viewport=PHONE if phone else viewport)
         response = page.goto(url)
         seen = found[name] = PhonePage(status=response.status, game_words=name in game_words)
         if response.status != 200:
@@ -180,6 +185,9 @@ def walk(tab_as, table, slug) -> dict[str, PhonePage]:
         settled(page)
         seen.layout = page.evaluate(LAYOUT_PROBLEMS)
         seen.leaks = _leaks(page)
+        seen.words = _leaks(page, strict=True)
+        if not phone:
+            continue
         if name in SCREENSHOT_PAGES:
             save_screenshots(page, slug, name)
         if name in AXE_PAGES:

@@ -279,3 +279,39 @@ def test_the_gm_rests_and_awards_the_ticked_characters_live_on_their_sheets(
     finally:
         gm_context.close()
         player_context.close()
+
+
+def test_an_open_effect_form_takes_the_laptops_width(browser, table_server):  # noqa: F811
+    """Issue #38 (6): at 1280 px the effect form sat in a ~360 px card ("What" read "Dic…", "To"
+    "every r") with empty space beside it. Opened, the card takes the whole row of cards; its
+    selects are as wide as their longest option."""
+    from playwright.sync_api import expect
+
+    slug = _rulesets_with_pools()[0]
+    table, campaign, characters = _in_thread(lambda: _table(slug))
+    ayla = characters[0]
+    context = _context_as(browser, table_server, table["gm"], viewport=LAPTOP)
+    try:
+        gm = context.new_page()
+        gm.goto(f"/campaigns/{campaign.pk}/party/")
+        card = gm.locator(f"#party-character-{ayla.pk}")
+        closed = card.bounding_box()["width"]
+        card.locator(f"#effect-apply-open-{ayla.pk} > summary").click()
+        expect(card.locator(f"#effect-apply-{ayla.pk} form")).to_be_visible()
+        row = gm.locator(".party-cards").bounding_box()["width"]
+        opened = card.bounding_box()["width"]
+        assert closed < row / 1.5 and abs(opened - row) < 2, (closed, opened, row)
+        cut = gm.evaluate(
+            """(id) => [...document.querySelectorAll('#effect-apply-' + id + ' form select')]
+                .filter(s => s.getBoundingClientRect().width > 0)
+                .filter(s => { const c = document.createElement('canvas').getContext('2d');
+                               c.font = getComputedStyle(s).font;
+                               const longest = Math.max(...[...s.options].map(o => c.measureText(o.text).width));
+                               return longest + 24 > s.getBoundingClientRect().width; })
+                .map(s => s.name)""",
+            ayla.pk,
+        )
+        assert cut == [], cut
+        assert gm.evaluate(SIDEWAYS) == 0
+    finally:
+        context.close()

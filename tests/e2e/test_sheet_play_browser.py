@@ -31,6 +31,11 @@ SNAKE_ID = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 JSON_POINTER = re.compile(r"(?<![\w.:/])/[a-z_]+(?:/[a-z0-9_]+)+")
 ERROR_CODE = re.compile(r"\b[a-z]+\.[a-z]+_[a-z_]+\b")
 FILE_NAME = re.compile(r"\b[\w/]+\.(?:py|txt|json|html)\b")
+#: A rules code ("build.malformed", "skill.unknown"): two lower-case words joined by a dot, not part
+#: of an address ("discord.example/api", "sheetforge.build/1") nor an abbreviation ("e.g.").
+DOTTED_CODE = re.compile(r"(?<![\w./@:-])[a-z]{2,}\.[a-z_]{3,}\b(?![./\w-])")
+#: JSON or a raw dict in the text: a brace.
+BRACE = re.compile(r"[{}]")
 #: A key's abbreviation cased as a word ("Tn: 12", "Td:", "Dc"), dice as "D6": a key shown as it is.
 MISCASED = re.compile(r"\b[A-Z][b-df-hj-np-tv-xz]:|\bD(?:4|6|8|10|12|20|100)\b")
 
@@ -176,17 +181,22 @@ def _campaign_pages_of(table, character) -> dict[str, tuple]:
     }
 
 
-def _leaks(page) -> list[str]:
+def _leaks(page, *, strict: bool = False) -> list[str]:
+    """Ids, codes, JSON pointers, file names and miscased keys in the page's text; ``strict`` (issue
+    #38's walk, tests/e2e/test_every_page_words_browser.py) adds braces of JSON and dotted rules codes."""
     text = page.locator("body").inner_text()
-    return sorted(
-        set(
-            SNAKE_ID.findall(text)
-            + JSON_POINTER.findall(text)
-            + ERROR_CODE.findall(text)
-            + FILE_NAME.findall(text)
-            + MISCASED.findall(text)
-        )
+    found = (
+        SNAKE_ID.findall(text)
+        + JSON_POINTER.findall(text)
+        + ERROR_CODE.findall(text)
+        + FILE_NAME.findall(text)
+        + MISCASED.findall(text)
     )
+    if strict:
+        found = [f for f in found if not f.startswith("/api/")]  # the account page's API doors
+        found += DOTTED_CODE.findall(text)
+        found += [text[max(0, m.start() - 20) : m.end() + 20] for m in BRACE.finditer(text)]
+    return sorted(set(found))
 
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)

@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from rulesets.engine import registry
+from tests import vehicles
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [e for rs in registry.all_rulesets() for e in rs.example_builds()]
@@ -180,3 +181,20 @@ def test_the_real_command_exits_with_the_contract_codes(tmp_path, valid_build, i
     assert [line.get("valid") for line in lines] == [False, None]
     assert lines[1] == {"path": str(tmp_path / "missing.json"), "error": "No such file."}
     assert result.stderr == b""  # the lines say what went wrong; no traceback, no CommandError noise
+
+
+@pytest.mark.parametrize("slug", vehicles.SLUGS)
+def test_a_bad_odds_request_exits_2_in_every_ruleset(slug):
+    """Issue #38 ("a bad odds request on the CLI printed an error and exited 0"): in every
+    ruleset, a request the ruleset refuses (its count of dice "many", an empty request, a list, not JSON)
+    is an ``{"error"}`` line and exit 2 (CONTRACT "Doors"); a good one beside it is answered. (Passes
+    before this change too: the exit 0 was not reproduced; this keeps it so in every ruleset.)"""
+    ruleset = registry.get(slug)
+    data = ruleset.contract_data()
+    bad = ["[1]", "not json", "{}"]
+    if data["odds_count_key"]:
+        bad.append(json.dumps({**data["odds"], data["odds_count_key"]: "many"}))
+    code, lines = rules("odds", slug, json.dumps(data["odds"]), *bad)
+    assert code == 2
+    assert "error" not in lines[0]
+    assert [set(line) for line in lines[1:]] == [{"error"}] * len(bad)

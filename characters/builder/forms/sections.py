@@ -64,10 +64,18 @@ class WidgetUI:
     sections: list
 
 
+def _label_n(label_of, currency: str, amount: int) -> str:
+    """The currency's word for ``amount`` ("1 point", "2 points") when ``label_of`` takes an amount."""
+    try:
+        return label_of(currency, amount)
+    except TypeError:
+        return label_of(currency)
+
+
 def _cost_text(cost: dict | None, label_of) -> str:
     if not cost:
         return ""
-    return ", ".join(f"{'+' if v >= 0 else ''}{v} {label_of(c)}" for c, v in cost.items())
+    return ", ".join(f"{'+' if v >= 0 else ''}{v} {_label_n(label_of, c, abs(v))}" for c, v in cost.items())
 
 
 def builder_form(
@@ -266,6 +274,11 @@ def _with_item_states(raw: dict, spec: dict) -> dict:
     return {**raw, "state_field": field, "forbidden_states": allowed}
 
 
+def words_and(items: list[str]) -> str:
+    """["1. Ancestry", "3. Background", "4. Class"] → "1. Ancestry, 3. Background and 4. Class"."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
 def _steps(spec: Any, sections: list[dict], report: dict) -> list[dict]:
     """The ruleset's creation order (``builder.json`` ``steps``): each step's sections and whether
     it is complete. An error belongs to the step whose section path is the longest prefix of its
@@ -288,6 +301,7 @@ def _steps(spec: Any, sections: list[dict], report: dict) -> list[dict]:
                 "errors": 0,
                 "warnings": 0,
                 "dom_id": "step-" + str(st.get("id", i)),
+                "needs": [n for n in st.get("needs") or [] if isinstance(n, str)],
             }
         )
     rest = [m for m in sections if m["id"] not in placed]
@@ -311,9 +325,17 @@ def _steps(spec: Any, sections: list[dict], report: dict) -> list[dict]:
             owner = next((st for p, st in owners if p and (path == p or path.startswith(p + "/"))), None)
             if owner is not None:
                 owner[severity] += 1
+    by_step = {st["id"]: st for st in steps}
     for st in steps:
         st["complete"] = st["errors"] == 0 and st["warnings"] == 0
         st["state"] = "error" if st["errors"] else ("todo" if st["warnings"] else "complete")
+        # A step that needs an earlier one (``needs``: a heritage needs the ancestry) is never complete
+        # before it: it waits, saying for what.
+        waiting = [by_step[n] for n in st.get("needs", []) if n in by_step and not by_step[n]["complete"]]
+        if waiting and st["state"] != "error":
+            st["complete"] = False
+            st["state"] = "waiting"
+            st["waiting_for"] = words_and([f"{w['number']}. {w['label']}" for w in waiting])
     return steps
 
 

@@ -52,6 +52,13 @@ class Command(BaseCommand):
                     )
                 campaigns[slug] = campaign
         characters = demo.seed_demo_characters(gm=gm, players=players, campaigns=campaigns)
+        # The GM reviews new characters in the demo campaigns (after the finished demo characters are in,
+        # so they stay active): a GM trying the product sees the creation review. A GM who turned it
+        # off keeps it off.
+        for campaign in campaigns.values():
+            if "approve_new_characters" not in (campaign.settings or {}):
+                campaign.settings = {**(campaign.settings or {}), "approve_new_characters": True}
+                campaign.save(update_fields=["settings"])
 
         self.stdout.write(
             self.style.SUCCESS(f"Demo ready: {len(campaigns)} campaigns, {len(characters)} characters.")

@@ -239,3 +239,81 @@ def test_ledger_page_shows_running_balances(t):
     ]
     unspent = [n for n in page.iter() if n.attrs.get("data-testid") == f"unspent-{XP}"][0].text
     assert unspent == str(start - spent + 5)
+
+
+def _singular_differs(ruleset) -> str | None:
+    """An awardable currency whose word for one differs from its word for many ("point" / "points")."""
+    return next(
+        (
+            c
+            for c in ruleset.awardable_currencies
+            if ruleset.currency_label(c, 1) != ruleset.currency_label(c, 2)
+        ),
+        None,
+    )
+
+
+def test_one_point_is_one_point_on_the_awards_and_ledger_pages():
+    """Issue #38: "Awarded 1 points (First session)" and "+1 points" read "1 point" and "+1 point";
+    the awards form starts with nobody ticked (an award by Enter went to the whole party), or only
+    the character the GM came from."""
+    slug = vehicles.first(_singular_differs, "a ruleset whose currency has a word for one")
+    ruleset = registry.get(slug)
+    currency = _singular_differs(ruleset)
+    one, many = ruleset.currency_label(currency, 1), ruleset.currency_label(currency, 2)
+    t = _table(slug)
+    other_ch = make_character(ruleset=slug, owner=t["other"], campaign=t["campaign"])
+    gm = as_user(t["gm"])
+    url = f"/campaigns/{t['campaign'].pk}/awards/"
+
+    boxes = parse_html(gm.get(url).content).find_all("input", name="characters")
+    assert {b.attrs["value"] for b in boxes} == {str(t["character"].pk), str(other_ch.pk)}
+    assert [b.attrs["value"] for b in boxes if "checked" in b.attrs] == []
+    boxes = parse_html(gm.get(f"{url}?character={other_ch.pk}").content).find_all("input", name="characters")
+    assert [b.attrs["value"] for b in boxes if "checked" in b.attrs] == [str(other_ch.pk)]
+
+    r = gm.post(
+        url,
+        {"characters": [t["character"].pk], "currency": currency, "amount": "1", "reason": "First session"},
+        follow=True,
+    )
+    text = " ".join(parse_html(r.content).text.split())
+    assert f"Awarded 1 {one} (First session) to {t['character'].name}." in text
+    amounts = [
+        " ".join(td.text.split()) for td in parse_html(r.content).find_all("td", **{"data-label": "Amount"})
+    ]
+    assert amounts[0] == f"+1 {one}" and f"+1 {many}" not in amounts
+    ledger = parse_html(gm.get(f"/characters/{t['character'].pk}/ledger/").content)
+    amounts = [" ".join(td.text.split()) for td in ledger.find_all("td", **{"data-label": "Amount"})]
+    assert f"+1 {one}" in amounts and f"+1 {many}" not in amounts
+
+
+def test_a_request_names_the_versions_history_and_the_sheet_show(t):
+    """Issue #38 (8): the request page said "priced on version 15 · applied as version 16" (the
+    concurrency token, which every play click moves) where History said v4 and the sheet's header
+    "version 5". Three play changes of one session are one listed version; the request then names
+    the number the sheet showed, and once applied the number History's newest row and the sheet's
+    header show."""
+    import re
+
+    from characters.sheet.services import character_state_action
+
+    ch = t["character"]
+    for _ in range(3):  # one session of play: the token moves by three, the shown number by one
+        character_state_action(character_id=ch.pk, user=t["player"], action=vehicles.play_action(RULESET))
+    ch.refresh_from_db()
+    priced_on = ch.shown_version
+    assert ch.version > priced_on  # the two numbers differ, or this test would prove nothing
+    adv = svc.advancement_request(character_id=ch.pk, user=t["player"], build=copy.deepcopy(ADVANCE.build))
+    svc.advancement_approve(advancement_id=adv.pk, gm=t["gm"])
+    ch.refresh_from_db()
+    gm = as_user(t["gm"])
+    card = " ".join(parse_html(gm.get(f"/advancements/{adv.pk}/").content).text.split())
+    found = re.search(r"priced on version (\d+) · applied as version (\d+)", card)
+    assert found is not None, card
+    assert (int(found.group(1)), int(found.group(2))) == (priced_on, ch.shown_version)
+    history = parse_html(gm.get(f"/characters/{ch.pk}/history/").content)
+    newest = next(n for n in history.iter() if n.tag == "tr" and "version-row" in n.attrs.get("class", ""))
+    assert newest.find_all("th")[0].text.strip() == f"v{ch.shown_version}"
+    sheet = parse_html(as_user(t["player"]).get(f"/characters/{ch.pk}/").content)
+    assert sheet.by_id("sheet-version").text.strip() == f"· version {ch.shown_version}"

@@ -76,6 +76,33 @@ def test_the_verdict_and_the_submit_button_always_agree(client, slug):
     check_verdict(client, slug, vehicles.broken(ruleset), "no", "problem")
 
 
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_valid_build_with_points_left_is_nudged_to_spend_them(client, slug):
+    """Issue #38: a build spending 0 of 6 points read only "valid: ready to submit". With 3 more of
+    each currency than the sheet character spends, the verdict is still ready and a line says what is
+    left, in the ruleset's words ("3 points still to spend (6 of 9 spent)"); spent to the last
+    point, no line."""
+    ruleset = registry.get(slug)
+    build = copy.deepcopy(vehicles.sheet_build(ruleset))
+    spent = ruleset.validate(build).spent
+    exact = {**build, "budget": {c: spent.get(c, 0) for c in build["budget"]}}
+    more = {**build, "budget": {c: spent.get(c, 0) + 3 for c in build["budget"]}}
+    _, _, s = session_with(client, slug, more)
+    assert verdict(s)[0] == "yes"
+    nudge = next(iter(s.root.find_all(**{"data-testid": "unspent"})))
+    report = ruleset.validate(more)  # a currency the rules budget (not the GM) may have some left too
+    expected = "; ".join(
+        f"{left} {ruleset.currency_label(c, left)} still to spend ({report.spent.get(c, 0)} of {report.budget[c]} spent)"
+        for c, left in ((c, report.budget[c] - report.spent.get(c, 0)) for c in report.budget)
+        if left > 0
+    )
+    assert all(f"3 {ruleset.currency_label(c, 3)} still to spend" in expected for c in build["budget"])
+    assert " ".join(nudge.text.split()) == f"{expected}: spend them now, or submit and keep them for later."
+    _, _, s = session_with(client, slug, exact)
+    nudges = [" ".join(n.text.split()) for n in s.root.find_all(**{"data-testid": "unspent"})]
+    assert not any(ruleset.currency_label(c, 3) in " ".join(nudges) for c in build["budget"]), nudges
+
+
 # ------------------------------------------------------------------ steps
 
 

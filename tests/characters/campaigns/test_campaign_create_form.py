@@ -47,7 +47,7 @@ def test_the_page_has_typed_fields_and_no_json_boxes(gm):
     assert "starting_budget" not in names and "house_rules" not in names
     assert "<textarea" not in page.content.decode().split('id="ruleset-fields"')[0]
     defaults = first.house_defaults["starting_budget"]
-    for currency in first.currencies:
+    for currency in first.awardable_currencies:
         assert f"budget_{currency}" in names
         if isinstance(defaults.get(currency), int):
             assert _value(root, f"budget_{currency}") == str(defaults[currency])  # the default, shown
@@ -64,13 +64,17 @@ def test_changing_the_ruleset_swaps_in_its_fields(gm, slug):
     assert html.lstrip().startswith('<div id="ruleset-fields"') and "<html" not in html
     root = parse_html(html)
     names = _names(root)
-    assert {f"budget_{c}" for c in ruleset.currencies} | {s.name for s in house_fields(ruleset)} <= names
+    # The currencies the GM gives (a currency the rules budget is not asked: issue #38).
+    assert {f"budget_{c}" for c in ruleset.awardable_currencies} | {
+        s.name for s in house_fields(ruleset)
+    } <= names
+    assert not {f"budget_{c}" for c in set(ruleset.currencies) - set(ruleset.awardable_currencies)} & names
     assert _value(root, "_fields_for") == slug
     others = {f"budget_{c}" for rs in registry.all_rulesets() for c in rs.currencies} - {
         f"budget_{c}" for c in ruleset.currencies
     }
     assert not others & names  # no other ruleset's currency
-    label = ruleset.currency_label(ruleset.currencies[0])
+    label = ruleset.currency_label(ruleset.awardable_currencies[0])
     assert f"Starting {label}" in html
     assert "Rulebook:" in html
 
@@ -85,7 +89,7 @@ def test_without_javascript_show_its_settings_posts_back_and_creates_nothing(gm)
     root = parse_html(page.content)
     assert _value(root, "_fields_for") == second
     assert _value(root, "name") == "Iron Coast"
-    assert {f"budget_{c}" for c in registry.get(second).currencies} <= _names(root)
+    assert {f"budget_{c}" for c in registry.get(second).awardable_currencies} <= _names(root)
     assert not Campaign.objects.exists()
     assert 'name="_switch"' in page.content.decode().split("<noscript>")[1].split("</noscript>")[0]
 
@@ -112,7 +116,7 @@ def test_create_with_typed_budget_and_house_rule(gm, slug):
     value = spec.default + 1
     if spec.maximum is not None and value > spec.maximum:
         value = spec.default - 1
-    currency = ruleset.currencies[-1]
+    currency = ruleset.awardable_currencies[-1]
     data = {
         "name": f"Typed {slug}",
         "ruleset": slug,
@@ -141,11 +145,11 @@ def test_blank_budget_takes_the_rulesets_default(gm):
     slug = SLUGS[0]
     ruleset = registry.get(slug)
     data = {"name": "Blank", "ruleset": slug, "_fields_for": slug}
-    data.update({f"budget_{c}": "" for c in ruleset.currencies})
+    data.update({f"budget_{c}": "" for c in ruleset.awardable_currencies})
     assert gm.post(URL, data).status_code == 302
     defaults = ruleset.house_defaults["starting_budget"]
     assert Campaign.objects.get(name="Blank").starting_budget == {
-        c: v for c, v in defaults.items() if c in ruleset.currencies
+        c: v for c, v in defaults.items() if c in ruleset.awardable_currencies
     }
     assert Campaign.objects.get(name="Blank").house_rules == {}
 
@@ -163,7 +167,7 @@ def test_nonsense_is_a_field_error_and_creates_nothing(gm, field, value, message
     slug = SLUGS[0]
     ruleset = registry.get(slug)
     name = (
-        f"budget_{ruleset.currencies[0]}"
+        f"budget_{ruleset.awardable_currencies[0]}"
         if field == "budget"
         else next(f for f in house_fields(ruleset) if f.kind == "int").name
     )
@@ -188,7 +192,7 @@ def test_the_api_still_takes_the_settings_as_json():
     user = make_user()
     api = api_client(user)
     slug = SLUGS[0]
-    currency = registry.get(slug).currencies[0]
+    currency = registry.get(slug).awardable_currencies[0]
     response = api.post(
         "/api/v1/campaigns/",
         {"name": "By API", "ruleset": slug, "settings": {"starting_budget": {currency: 12}}},

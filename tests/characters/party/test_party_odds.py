@@ -324,3 +324,25 @@ def test_an_effect_on_a_table_number_changes_the_table_s_number_not_the_other_wa
     assert row["request"] == expected
     assert row["request"][key] != value or expected[key] == value
     assert row["odds"] == odds_of(slug, expected)
+
+
+def test_a_roll_the_party_holds_under_different_names_is_offered_in_words():
+    """Issue #38 (5): "Who should roll?" offered "Item: 0: strike" (the roll's id in words) when each
+    character's first item differs; it now offers the rolls themselves."""
+    from types import SimpleNamespace
+
+    from characters.party.selectors import party_rolls, roll_label
+    from rulesets.engine import registry
+
+    ruleset = registry.get(registry.SYSTEMS[0])
+    members = [
+        SimpleNamespace(
+            rollables=[{"id": "item:0:strike", "label": "Sword: strike (Coordination 3d6, level 1)"}]
+        ),
+        SimpleNamespace(
+            rollables=[{"id": "item:0:strike", "label": "Bow: strike (Coordination 2d6, level 1)"}]
+        ),
+    ]
+    assert party_rolls(ruleset, members) == [{"id": "item:0:strike", "label": "Sword: strike or Bow: strike"}]
+    assert roll_label(["A (1)", "B (2)", "C (3)", "D (4)"], "x") == "A, B or 2 other rolls"
+    assert roll_label(["Capability (Coordination 3d6)", "Capability (Coordination 4d6)"], "x") == "Capability"

@@ -356,3 +356,19 @@ def test_the_page_the_party_and_its_odds_take_as_many_queries_for_eight_characte
     for name, call in calls.items():
         spent = min(_queries(call)[1] for _ in range(3))
         assert spent < 0.5, (name, spent)
+
+
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_a_card_names_each_pool_once(slug):
+    """Issue #38 (4): a party card said "Willpower 3 … Willpower 3 / 3" (the summary and the pool).
+    Every ruleset's card says a pool's number once (a word the pool does not say, "Health: Unhurt",
+    stays in the summary)."""
+    from characters.party.presenters import card_view
+    from characters.party.selectors import member_rules
+    from tests.characters.sheet.test_sheet_fixtures import make_character
+
+    character = make_character(ruleset=slug)
+    rules = member_rules(character)
+    card = card_view(character, unspent={}, rounds={}, pending=[], rules=rules)
+    pools = {(p["label"], str(p["current"])) for p in card["pools"]}
+    assert not {(s["label"], s["value"]) for s in card["summary"]} & pools, card["summary"]

@@ -155,6 +155,11 @@ def background_boosts(c: Check) -> list[tuple[str, str]]:
     return got
 
 
+def _attr_names(ids: list) -> str:
+    """["str", "dex"] → "Strength or Dexterity": attributes as the game names them."""
+    return " or ".join(ATTRIBUTE_LABELS.get(i, str(i)) for i in ids)
+
+
 def class_boost(c: Check) -> list[tuple[str, str]]:
     report, klass = c.report, c.klass
     class_boost = c.boosts.get("class")
@@ -162,7 +167,7 @@ def class_boost(c: Check) -> list[tuple[str, str]]:
         c.missing(
             "/boosts/class",
             "Boost your class's key attribute"
-            + (f": {' or '.join(klass.get('key_attributes', []))}." if klass else "."),
+            + (f": {_attr_names(klass.get('key_attributes', []))}." if klass else "."),
         )
     elif not isinstance(class_boost, str):
         report.error(
@@ -177,7 +182,8 @@ def class_boost(c: Check) -> list[tuple[str, str]]:
             "ascendant.boost_invalid",
             "/boosts/class",
             f"The {_label(klass, klass['id'])}'s key attribute is "
-            f"{' or '.join(klass.get('key_attributes', []))}; boost that instead of {class_boost}.",
+            f"{_attr_names(klass.get('key_attributes', []))}; boost that instead of "
+            f"{ATTRIBUTE_LABELS.get(class_boost, class_boost)}.",
         )
     else:
         return [("/boosts/class", class_boost)]

@@ -117,14 +117,16 @@ class Check:
         """The catalogue name of ``entry_id`` among ``kind`` (the id itself when it is not there)."""
         return _label(self.cat.get(kind, {}).get(entry_id), str(entry_id))
 
-    def pick(self, key: str, kind: str, label: str) -> dict | None:
+    def pick(self, key: str, kind: str, label: str, only: Any = None) -> dict | None:
+        """The chosen entry of ``kind``; ``only(entry)`` narrows the options a message offers (a
+        Human's heritages are the human ones)."""
         value = self.build.get(key)
         entries = self.cat.get(kind, {})
         if type(value) is str:
             entry = entries.get(value)
             if entry is not None:
                 return entry
-        options = list(entries)
+        options = [k for k, e in entries.items() if only is None or only(e)] or list(entries)
         if value is None:
             self.missing(ptr(key), f"Choose {a(label)}: one of {_few(options, names=entries)}.")
             return None
@@ -145,7 +147,9 @@ class Check:
         ancestry = self.ancestry = self.pick("ancestry", "ancestries", "ancestry")
         heritage = None
         if ancestry is not None:
-            heritage = self.pick("heritage", "heritages", "heritage")
+            heritage = self.pick(
+                "heritage", "heritages", "heritage", only=lambda e: e.get("ancestry") == ancestry["id"]
+            )
             if heritage is not None and heritage.get("ancestry") != ancestry["id"]:
                 own = [
                     h for h, e in self.cat.get("heritages", {}).items() if e.get("ancestry") == ancestry["id"]

@@ -115,8 +115,8 @@ def without_force_budget(build: dict, report: Report) -> dict:
         report.warn(
             "paragon.force_budget_ignored",
             "/budget/force_points",
-            "Force points come from the power level table, not from the budget; remove force_points "
-            "from the budget (the value is ignored).",
+            "Force points come from the power level table, not from the budget: the budget's force points "
+            "are not counted.",
         )
         return {**build, "budget": {k: v for k, v in raw.items() if k != "force_points"}}
     return build
@@ -183,6 +183,15 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         report.derived["powers"] = powers.derived(build, ctx)
 
 
+def _force_names(ctx: Context) -> str:
+    """ "Fire, Wind, Thunder, Light and Shadow": the forces by their names, in the catalogue's order."""
+    names = [
+        f.get("name", key) if isinstance(f, dict) else key
+        for key, f in ctx.catalogue.get("forces", {}).items()
+    ]
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names else "the forces"
+
+
 def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -> dict[str, int]:
     """Validate and price the five force attributes; returns the sound ranks."""
     good: dict[str, int] = {}
@@ -191,8 +200,7 @@ def _check_forces(build: dict, report: Report, ctx: Context, row: dict | None) -
         report.error(
             "build.malformed",
             "/forces",
-            'Give the five force attributes, e.g. "forces": {"fire": 1, "wind": 3, "thunder": 1, '
-            '"light": 1, "shadow": 1}.',
+            f"Give each of the five forces a rank: {_force_names(ctx)}.",
         )
         return good
     if not isinstance(raw, dict):
