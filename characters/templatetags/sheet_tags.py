@@ -218,7 +218,9 @@ def chart_data(slug: str, odds: Any, result: Any = None) -> dict[str, Any]:
     height = BAR_GAP + len(bars) * (BAR_HEIGHT + BAR_GAP)
     summary = "; ".join(f"{b['label']} {b['percent_text']}" for b in bars)
     rolled_label = bars[rolled]["label"] if rolled is not None else ""
-    aria = f"Odds: {summary}." + (f" Rolled: {rolled_label}." if rolled_label else "")
+    # The rolled outcome is said once, by the roll's own line beside the chart (#38, DiceCloud #267): the
+    # chart's name says the odds only, and its caption ("Rolled: …") is for the eye.
+    aria = f"Odds: {summary}."
     return {
         "bars": bars,
         "height": height,

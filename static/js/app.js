@@ -204,3 +204,132 @@ window.sfIdle = function () {
     };
   }
 })();
+
+/* The page's one polite live region (#38): base.html's #sf-status, present on load and empty, outside
+   every swapped block. sfSay(text) puts one sentence in it (emptied first, so the same sentence said
+   again is heard again). After a swap, each element of the new HTML marked data-status (its
+   attribute's value, or its text) is said once, the marked elements of one answer in one sentence;
+   the blocks themselves carry no live region, so nothing is said twice. Only swaps are said: a page
+   loaded with a notice shows it, the region stays quiet. */
+(function () {
+  "use strict";
+  var pending = [];
+  var timer = null;
+  function region() { return document.getElementById("sf-status"); }
+  function textOf(el) {
+    var given = el.getAttribute("data-status");
+    var text = given && given.trim() ? given : (el.hidden ? el.textContent : (el.innerText || el.textContent));
+    return (text || "").replace(/\s+/g, " ").trim();
+  }
+  window.sfSay = function (text) {
+    var el = region();
+    text = (text || "").replace(/\s+/g, " ").trim();
+    if (!el || !text) { return; }
+    el.textContent = "";
+    setTimeout(function () { el.textContent = text; }, 50);
+  };
+  function flush() {
+    timer = null;
+    var said = [];
+    pending.splice(0).forEach(function (el) {
+      if (!document.body.contains(el)) { return; }
+      var t = textOf(el);
+      if (t && said.indexOf(t) < 0) { said.push(t); }
+    });
+    if (said.length) { window.sfSay(said.join(" ")); }
+  }
+  function collect(root) {
+    if (!(root instanceof Element)) { return; }
+    var found = root.matches("[data-status]") ? [root] : [];
+    found = found.concat(Array.prototype.slice.call(root.querySelectorAll("[data-status]")));
+    found.forEach(function (el) {
+      if (el.sfSaid) { return; }
+      el.sfSaid = true;
+      pending.push(el);
+    });
+    if (pending.length && !timer) { timer = setTimeout(flush, 0); }
+  }
+  /* A swap's target: for outerHTML the old element is gone; its replacement sits where it was, so
+     the settled target (or the body, for a whole-page answer) is searched. */
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var target = evt.detail && (evt.detail.elt || evt.detail.target);
+    collect(target && document.body.contains(target) ? target : document.body);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    collect(target && document.body.contains(target) ? target : document.body);
+  });
+  /* What the page already shows when it loads is not news: marked as said. */
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-status]").forEach(function (el) { el.sfSaid = true; });
+  });
+})();
+
+/* The focus after a swap (#38): never the body. A control the person used can leave the page or be
+   disabled under them (a button disabled while its request is out, a "−" that reaches the minimum,
+   a form swapped whole): the focus it lost goes back to the control with the same id, or when that
+   one is disabled or gone, to the next sensible one near it (its stepper's other button, the value,
+   the first control of the swapped block). A focus the person moved themselves (a click elsewhere,
+   Tab) is theirs. */
+(function () {
+  "use strict";
+  var last = null;  /* the control that last had the focus */
+  var FOCUSABLE = "input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled]), a[href], summary, [tabindex]:not([tabindex='-1'])";
+  function usable(el) {
+    return el && document.body.contains(el) && !el.disabled && el.getClientRects().length > 0;
+  }
+  document.addEventListener("focusin", function (evt) {
+    var el = evt.target;
+    if (!(el instanceof Element) || !el.id) { last = null; return; }
+    var group = el.parentElement && el.parentElement.closest("[id]");
+    last = { id: el.id, groupId: group ? group.id : null };
+  });
+  /* A click on something that takes no focus (text, the page's margin): the person moved on. */
+  document.addEventListener("pointerdown", function (evt) {
+    var t = evt.target instanceof Element ? evt.target : null;
+    if (!t || !t.closest("input, select, textarea, button, a[href], summary, label, [tabindex]")) { last = null; }
+  }, true);
+  function near(id, groupId, target) {
+    var el = document.getElementById(id);
+    if (usable(el)) { return el; }
+    /* A stepper's "−" at its minimum: its value, then its "+"; the same for a "+" at its maximum. */
+    var m = /^(.*)-(lower|raise)$/.exec(id);
+    if (m) {
+      var value = document.getElementById(m[1]);
+      if (usable(value)) { return value; }
+      var other = document.getElementById(m[1] + (m[2] === "lower" ? "-raise" : "-lower"));
+      if (usable(other)) { return other; }
+    }
+    var scopes = [el && el.closest("form, [id]"), groupId && document.getElementById(groupId), target];
+    for (var i = 0; i < scopes.length; i++) {
+      var scope = scopes[i];
+      if (!scope || !document.body.contains(scope)) { continue; }
+      var all = scope.querySelectorAll(FOCUSABLE);
+      for (var j = 0; j < all.length; j++) { if (usable(all[j])) { return all[j]; } }
+    }
+    return null;
+  }
+  function restore(evt) {
+    setTimeout(function () {
+      var now = document.activeElement;
+      var onBody = !now || now === document.body || now === document.documentElement;
+      if (!onBody || !last) { return; }
+      var target = evt.detail && evt.detail.target;
+      var el = near(last.id, last.groupId, target instanceof Element && document.body.contains(target) ? target : null);
+      if (el) { el.focus({ preventScroll: true }); }
+    }, 0);
+  }
+  document.addEventListener("htmx:afterSettle", restore);
+  document.addEventListener("htmx:oobAfterSwap", restore);
+})();
+
+/* A notice that comes with a page (a redirect's "… is submitted and active.") is said once, by the
+   page's live region, a moment after the page is there. */
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("messages");
+    var text = box ? (box.innerText || "").replace(/\s+/g, " ").trim() : "";
+    if (text && window.sfSay) { setTimeout(function () { window.sfSay(text); }, 400); }
+  });
+})();

@@ -200,3 +200,100 @@
   input.value = token;
   form.appendChild(input);
 })();
+
+/* What a step or a choice did, said once by the page's live region (#38, app.js sfSay): the new value
+   and what is left to spend ("Strength 12. Character points: 3 left."), and the verdict only when it
+   changed ("Ready to submit." after the last problem is fixed). The problems' list and the verdict
+   are not live regions: they are read when the person goes to them, not after every press. */
+(function () {
+  "use strict";
+  var form = document.getElementById("builder-form");
+  if (!form) return;
+  var cause = null;
+  var verdictBefore = null;
+  var due = null;
+  function squash(t) { return (t || "").replace(/\s+/g, " ").replace(/^✓\s*/, "").trim(); }
+  function labelOf(el) {
+    if (!el) return "";
+    var forIt = el.id ? document.querySelector('label[for="' + el.id + '"]') : null;
+    if (forIt) {
+      var copy = forIt.cloneNode(true);
+      copy.querySelectorAll("input, select, textarea, .help").forEach(function (x) { x.remove(); });
+      return squash(copy.textContent);
+    }
+    var wrap = el.closest("label");
+    if (wrap) return squash(wrap.textContent);
+    return squash(el.getAttribute("aria-label") || el.name);
+  }
+  function valueSaid(id) {
+    var el = id ? document.getElementById(id) : null;
+    if (!el) return "";
+    var label = labelOf(el);
+    if (el.tagName === "SELECT") {
+      var opt = el.options[el.selectedIndex];
+      return label + ": " + (opt ? squash(opt.textContent) : "none") + ".";
+    }
+    if (el.type === "checkbox" || el.type === "radio") return label + (el.checked ? ": chosen." : ": not chosen.");
+    if (el.type === "number") return label + " " + (el.value === "" ? "empty" : el.value) + ".";
+    return "";  /* typed text is not read back */
+  }
+  function leftSaid() {
+    var parts = [];
+    document.querySelectorAll("#builder-costs .budget-row").forEach(function (row) {
+      var label = squash((row.querySelector(".budget-label") || {}).textContent);
+      var over = row.querySelector(".overspend");
+      var left = row.querySelector("[data-testid^='remaining-']");
+      if (over) parts.push(squash(over.textContent) + ".");
+      else if (left) parts.push(label + ": " + squash(left.textContent) + " left.");
+    });
+    return parts.join(" ");
+  }
+  function verdict() { return squash((document.getElementById("builder-verdict") || {}).textContent); }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target instanceof Element ? ev.target.closest("button.step") : null;
+    if (b && b.form === form) cause = b.getAttribute("aria-controls");
+  }, true);
+  form.addEventListener("change", function (ev) {
+    var t = ev.target;
+    if (t && t.id && t.type !== "text" && t.tagName !== "TEXTAREA") cause = t.id;
+  });
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    if (ev.detail.elt === form && verdictBefore === null) verdictBefore = verdict();
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!cause || due) return;
+    due = setTimeout(function () {
+      due = null;
+      if (!cause || document.querySelector("#builder-form.htmx-request")) return;
+      var now = verdict();
+      var said = [valueSaid(cause), leftSaid()];
+      if (verdictBefore !== null && now && now !== verdictBefore) said.push(now + ".");
+      cause = null;
+      verdictBefore = null;
+      var text = said.filter(Boolean).join(" ");
+      if (text && window.sfSay) window.sfSay(text);
+    }, 30);
+  });
+})();
+
+/* The bottom bar (Save / Submit) never covers the focused field (#38, WCAG 2.4.11): its height is
+   the page's scroll-padding (builder.css), and a focus that lands under it scrolls clear. */
+(function () {
+  "use strict";
+  function bar() { return document.getElementById("builder-actions"); }
+  function measure() {
+    var b = bar();
+    if (b) document.documentElement.style.setProperty("--builder-bar", b.getBoundingClientRect().height + "px");
+  }
+  function clear(el) {
+    var b = bar();
+    if (!b || !(el instanceof Element) || b.contains(el) || getComputedStyle(b).position !== "fixed") return;
+    var top = b.getBoundingClientRect().top;
+    var box = el.getBoundingClientRect();
+    if (box.bottom > top - 4) window.scrollBy(0, box.bottom - top + 8);
+  }
+  measure();
+  window.addEventListener("resize", measure);
+  document.addEventListener("htmx:afterSettle", function () { measure(); clear(document.activeElement); });
+  document.addEventListener("focusin", function (ev) { measure(); clear(ev.target); });
+})();

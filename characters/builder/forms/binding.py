@@ -78,6 +78,21 @@ def _apply_actions(sections, post, build, meta: dict | None = None) -> None:
     _steps_apply(by_path, _getlist(post, "_step"), build)
 
 
+def _bounds(by_path: dict, pointer: str) -> tuple[Any, Any]:
+    """The (min, max) the ruleset gives the number at ``pointer``: a number section's own, or a field's
+    of its numbers section; (None, None) when none is declared."""
+    own = by_path.get(pointer)
+    if isinstance(own, dict) and own.get("kind") == "number":
+        return own.get("min"), own.get("max")
+    parent, _, key = pointer.rpartition("/")
+    section = by_path.get(parent)
+    if isinstance(section, dict) and section.get("kind") == "numbers":
+        for f in section.get("fields", []):
+            if isinstance(f, dict) and f.get("id") == key:
+                return f.get("min"), f.get("max")
+    return None, None
+
+
 def _steps_apply(by_path: dict, steps: list[str], build: dict) -> None:
     for step in steps:
         pointer, _, raw = step.rpartition("|")
@@ -102,6 +117,11 @@ def _steps_apply(by_path: dict, steps: list[str], build: dict) -> None:
             continue
         parent = pointer.rpartition("/")[0]
         section = by_path.get(parent)
+        lo, top = _bounds(by_path, pointer)
+        if (delta < 0 and lo is not None and value + delta < lo) or (
+            delta > 0 and top is not None and value + delta > top
+        ):
+            continue  # a step never goes past the field's bound (its button is disabled there)
         if value + delta == 0 and section is not None and section.get("kind") == "ranks":
             delete_at(build, pointer)
         else:

@@ -35,6 +35,14 @@ def _groups(rows: list[dict]) -> list[dict]:
 
 def _shape_number(raw, value, control, build):
     default = raw.get("default")
+    shown = default if value is None and not raw.get("nullable") else value
+    lo, top = raw.get("min"), raw.get("max")
+    number = isinstance(shown, int) and not isinstance(shown, bool)
+    # Its − (its +) is disabled at the bound, as a group's numbers are: a step past it does nothing (#38).
+    bounds = {
+        "at_min": number and lo is not None and shown <= lo,
+        "at_max": number and top is not None and shown >= top,
+    }
     return {
         "field": control(
             raw["path"],
@@ -45,7 +53,7 @@ def _shape_number(raw, value, control, build):
             label=raw.get("label", ""),
             # A number with a half step below 1 (``"half": true``: a half heart) takes any value in
             # its box, and its − stops at the half.
-            **({"step": "any", "at_min": value == 0.5} if raw.get("half") else {}),
+            **({"step": "any", "at_min": value == 0.5} if raw.get("half") else bounds),
         )
     }
 

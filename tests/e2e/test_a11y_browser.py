@@ -1,0 +1,221 @@
+"""Keyboard and screen-reader play (#38), in Chromium, in every ruleset, on a phone (390×844) and a
+laptop (1280×900): each page has one persistent polite live region (base.html #sf-status), present on
+load and empty; after each keyboard action it holds the one sentence of what happened (read from
+Chromium's accessibility tree, CDP ``Accessibility.getFullAXTree``), the focus is on the expected
+control (never ``<body>``), and axe-core stays at 0 serious or critical violations after the swaps.
+At 200 % zoom (640 CSS px) the builder's bottom bar never covers the focused field and the
+encounter's GM forms do not overlap."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from rulesets.engine import registry
+from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
+from tests.e2e.test_sheet_play_browser import SIZES, _pages_of, axe_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ZOOMED = {"width": 640, "height": 450}  # a 1280×900 window at 200 %
+FOCUSED_ID = "() => document.activeElement && document.activeElement.id"
+ON_BODY = "() => !document.activeElement || document.activeElement === document.body"
+
+
+def live_regions(page) -> list[dict]:
+    """Every live region of the page as Chromium's accessibility tree has it: name, role, text."""
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    cdp.detach()
+    found = []
+    for n in nodes:
+        props = {p["name"]: p["value"].get("value") for p in n.get("properties", [])}
+        # The region itself: a node whose live setting is its own (its children inherit "live" too).
+        if props.get("live") in ("polite", "assertive") and props.get("liveRegionRoot") is None:
+            found.append({"role": n.get("role", {}).get("value"), "live": props["live"]})
+    return found
+
+
+def said(page) -> str:
+    """The live region's text once it has settled (sfSay empties it, then fills it)."""
+    page.wait_for_function("() => document.getElementById('sf-status').textContent.trim() !== ''")
+    page.wait_for_timeout(120)
+    return page.locator("#sf-status").evaluate("el => el.textContent")
+
+
+def arm(page) -> None:
+    """Empty the region before a keyboard action, so the next sentence is this action's own."""
+    page.evaluate("() => { document.getElementById('sf-status').textContent = ''; }")
+
+
+def region_on_load(page) -> None:
+    region = page.locator("#sf-status")
+    assert region.get_attribute("role") == "status" and region.get_attribute("aria-live") == "polite"
+    assert region.evaluate("el => el.textContent") == ""
+    # The one region: no block of the page is a polite or assertive live region of its own.
+    others = page.evaluate(
+        """() => Array.from(document.querySelectorAll('[aria-live], [role=status], [role=alert]'))
+             .filter(el => el.id !== 'sf-status' && el.id !== 'table-feed-list').map(el => el.outerHTML.slice(0, 120))"""
+    )
+    assert others == [], others
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_the_sheet_says_each_change_once_and_keeps_the_focus(page_as, table, slug, size):
+    """A pool's stepper pressed with Enter: the region says the new value ("… set to 1 (was 0)." or as
+    the ruleset words it) once, the same as the sheet shows, and nothing else; the focus stays on the
+    stepper. A roll with Enter: the region says its line once (the chart's name no longer repeats it).
+    Each "Roll" button is named by what it rolls. axe stays at 0 after both swaps."""
+    character = character_at_table(table, slug)
+    page = page_as(table["player"], viewport=SIZES[size])
+    page.goto(reverse("character_sheet", args=[character.pk]))
+    region_on_load(page)
+
+    # Names that say what they act on: every "Roll" button's name goes on with the roll's name.
+    names = page.locator("button.sheet-roll-button[aria-labelledby]").evaluate_all(
+        "els => els.map(el => el.getAttribute('aria-labelledby').split(' ').map(id => document.getElementById(id).textContent.trim()).join(' '))"
+    )
+    assert names and all(re.match(r"^Roll \S", n) for n in names), names
+
+    stepper = page.locator("button.stepper:not([disabled])").first
+    stepper.focus()
+    arm(page)
+    page.keyboard.press("Enter")
+    sentence = said(page)
+    shown = page.locator('[data-testid="state-message"]').inner_text().strip()
+    assert sentence == shown and sentence.count(".") >= 1, (sentence, shown)
+    assert page.evaluate(FOCUSED_ID) == stepper.get_attribute("id")
+    assert axe_violations(page) == []
+
+    roll = page.locator("button.sheet-roll-button:not([disabled])").first
+    roll_id = roll.get_attribute("id")
+    roll.focus()
+    arm(page)
+    page.keyboard.press("Enter")
+    sentence = said(page)
+    line = page.locator('[data-testid="roll-here"]').first.inner_text().strip()
+    assert re.sub(r"\s+", " ", line) == sentence, (line, sentence)
+    # The outcome is read once: the chart's name gives the odds, its caption is hidden from the tree.
+    chart = page.locator(".roll-here svg[role=img]").first
+    if chart.count():
+        assert "Rolled" not in (chart.get_attribute("aria-label") or "")
+        assert page.locator(".roll-here figcaption").first.get_attribute("aria-hidden") == "true"
+    assert page.evaluate(FOCUSED_ID) == roll_id
+    assert axe_violations(page) == []
+    assert [r["role"] for r in live_regions(page)] == ["status"]
+
+
+def _builder(page_as, table, slug, size):
+    character = character_at_table(table, slug)
+    draft = make_character(ruleset=slug, owner=table["player"], campaign=character.campaign, status="draft")
+    page = page_as(table["player"], viewport=size)
+    page.goto(reverse("character_builder", args=[draft.pk]))
+    return page
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_the_builder_says_the_new_value_and_what_is_left_and_keeps_the_focus_at_the_minimum(
+    page_as, table, slug, size
+):
+    """Pressing a stepper's "−" with Enter until it is disabled: after each press the region says the
+    field's new value and each budget's remaining points, in a sentence, and not the verdict when it
+    did not change; at the minimum the focus goes to the field's value (never the body). Then "+":
+    the value goes up. axe stays at 0."""
+    page = _builder(page_as, table, slug, SIZES[size])
+    region_on_load(page)
+    # The stepper closest to its minimum (a level of 1 from 20 would take long to walk down).
+    lower_id = page.evaluate(
+        """() => { let best = null, gap = Infinity;
+             for (const b of document.querySelectorAll("button.step[id$='-lower']:not([disabled])")) {
+               const f = document.getElementById(b.getAttribute('aria-controls'));
+               const g = f && f.min !== '' ? Number(f.value) - Number(f.min) : 50;
+               if (g < gap) { gap = g; best = b.id; } }
+             return best; }"""
+    )
+    if not lower_id:
+        pytest.skip(f"{slug}'s new draft has no stepper above its minimum")
+    lower = page.locator(f"#{lower_id}")
+    field_id = lower_id.removesuffix("-lower")
+    label = page.locator(f"label[for='{field_id}']").inner_text().strip()
+    verdict = page.locator("#builder-verdict").inner_text().strip()
+    lower.focus()
+    for _ in range(30):
+        arm(page)
+        page.keyboard.press("Enter")
+        sentence = said(page)
+        value = page.locator(f"#{field_id}").input_value()
+        assert sentence.startswith(f"{label} {value}."), (sentence, label, value)
+        for row in page.locator("#builder-costs .budget-row").all():
+            remaining = row.locator("[data-testid^='remaining-']").inner_text().strip()
+            assert remaining in sentence, (sentence, remaining)
+        now = page.locator("#builder-verdict").inner_text().strip()
+        if now == verdict:
+            assert "ready to submit" not in sentence.lower() and "to fix" not in sentence, sentence
+        verdict = now
+        assert not page.evaluate(ON_BODY)
+        if page.locator(f"#{lower_id}").is_disabled():
+            break
+    state = page.evaluate(
+        f"() => [document.getElementById('{field_id}').value, document.getElementById('{field_id}').min, document.activeElement.id, document.getElementById('sf-status').textContent]"
+    )
+    assert page.locator(f"#{lower_id}").is_disabled(), state
+    assert page.evaluate(FOCUSED_ID) in (field_id, f"{field_id}-raise")
+    assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_at_200_percent_zoom_the_builders_bar_never_covers_the_focused_field(page_as, table, slug):
+    """Tab through the builder's fields at 640×450 CSS px: each focused control's box ends above the
+    fixed Save / Submit bar (WCAG 2.4.11)."""
+    page = _builder(page_as, table, slug, ZOOMED)
+    page.locator("#builder-form input:not([type=hidden]), #builder-form select").first.focus()
+    covered = []
+    for _ in range(25):
+        box = page.evaluate(
+            """() => { const el = document.activeElement, bar = document.getElementById('builder-actions');
+                 if (!el || !bar || bar.contains(el)) return null;
+                 const r = el.getBoundingClientRect();
+                 return {id: el.id, bottom: r.bottom, top: r.top, bar: bar.getBoundingClientRect().top}; }"""
+        )
+        # A box taller than the room above the bar cannot be clear of it: its top must show.
+        tall = box and box["bottom"] - box["top"] > box["bar"]
+        if box and (box["top"] >= box["bar"] if tall else box["bottom"] > box["bar"] + 0.5):
+            covered.append(box)
+        page.keyboard.press("Tab")
+        page.wait_for_timeout(30)
+    assert covered == []
+
+
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_at_200_percent_zoom_the_encounters_gm_forms_do_not_overlap(page_as, table, slug):
+    """The GM's action forms, opened at 640 CSS px: no two of their controls' boxes overlap, and the
+    forms stay inside the panel; an informational answer is not an assertive alert."""
+    user, url = _pages_of(table, slug)["encounter"]
+    page = page_as(user, viewport=ZOOMED)
+    page.goto(url)
+    gm = page.locator("#gm-actions")
+    if gm.count():
+        gm.evaluate("el => { el.open = true; }")
+    overlaps = page.evaluate(
+        """() => {
+          const els = Array.from(document.querySelectorAll('#encounter-panel form.action button, #encounter-panel form.action select, #encounter-panel form.action input:not([type=hidden])'))
+            .filter(el => el.getClientRects().length);
+          const boxes = els.map(el => [el.id || el.name, el.getBoundingClientRect()]);
+          const out = [];
+          for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+            const [a, r] = boxes[i], [b, s] = boxes[j];
+            if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1) out.push(a + ' / ' + b);
+          }
+          return out;
+        }"""
+    )
+    assert overlaps == []
+    sideways = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert sideways <= 1
+    assert page.locator("#encounter-panel [role=alert]").count() == 0
