@@ -16,6 +16,7 @@ from django.urls import reverse
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
 from tests.e2e.test_sheet_play_browser import SIZES, _pages_of, axe_violations
+from tests.e2e.test_table_feed_browser import _context_as, table_server  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -219,3 +220,78 @@ def test_at_200_percent_zoom_the_encounters_gm_forms_do_not_overlap(page_as, tab
     )
     assert sideways <= 1
     assert page.locator("#encounter-panel [role=alert]").count() == 0
+
+
+def _party_table(slug):
+    from tests.characters.party.helpers import make_party
+    from tests.factories import make_user
+
+    table = {name: make_user(name) for name in ("gm", "player", "other")}
+    campaign, characters = make_party(table, slug, 3)
+    return table, campaign, characters
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_the_party_page_says_the_applied_effect_and_the_odds_once_and_keeps_the_focus(
+    browser,
+    table_server,
+    slug,
+    size,  # noqa: F811
+):
+    """The GM, keyboard only: each card's toggle is named for its character ("Apply an effect to
+    Ayla"); Enter on "Apply the effect" — the region says "Blessed is on Ayla." and the focus is on
+    "Apply the effect" again (was <body>); "Who should roll?" with Enter — the region says every
+    character's chance and the totals in one sentence, the focus stays on its button. axe stays at 0."""
+    from tests.e2e.test_effects_form_browser import fill_custom_effect
+    from tests.e2e.test_party_browser import _in_thread
+
+    ruleset = registry.get(slug)
+    table, campaign, characters = _in_thread(lambda: _party_table(slug))
+    ayla = characters[0]
+    context = _context_as(browser, table_server, table["gm"], viewport=SIZES[size])
+    try:
+        page = context.new_page()
+        page.goto(f"/campaigns/{campaign.pk}/party/")
+        page.wait_for_selector("#party-live[data-connected]", state="attached", timeout=20000)
+        region_on_load(page)
+        toggles = page.locator("details.effect-apply-open > summary").evaluate_all(
+            "els => els.map(el => el.textContent.replace(/\\s+/g, ' ').trim())"
+        )
+        assert sorted(toggles) == sorted(f"Apply an effect to {c.name}" for c in characters)
+
+        page.locator(f"#effect-apply-open-{ayla.pk} > summary").focus()
+        page.keyboard.press("Enter")
+        page.locator(f"#effect-apply-{ayla.pk}[data-testid=effect-apply]").wait_for(state="attached")
+        form = page.locator(f"#effect-apply-{ayla.pk} form")
+        keys = [k for k in ruleset.effect_keys if k not in ruleset.table_keys] or list(ruleset.effect_keys)
+        if form.count() and keys:  # a ruleset with no roll keys offers no custom effect
+            fill_custom_effect(form, ayla.pk, name="Blessed", key=keys[0], amount=1)
+            button = f"effect-apply-button-{ayla.pk}"
+            page.locator(f"#{button}").focus()
+            arm(page)
+            page.keyboard.press("Enter")
+            assert said(page) == f"Blessed is on {ayla.name}."
+            page.wait_for_function(
+                f"() => document.activeElement && document.activeElement.id === '{button}'"
+            )
+            assert axe_violations(page) == []
+
+        odds = page.locator("#party-odds button[type=submit]")
+        if odds.count():
+            odds.focus()
+            arm(page)
+            page.keyboard.press("Enter")
+            sentence = said(page)
+            label = page.locator("#party-odds-answer h3").evaluate("h => h.firstChild.textContent")
+            any_one = page.locator("[data-testid=party-odds-any]").inner_text()
+            assert sentence.startswith(label.strip()) and f"at least one succeeds {any_one}" in sentence
+            assert all(
+                c.name in sentence
+                for c in characters
+                if c.name in page.locator(".party-odds-list").inner_text()
+            )
+            assert not page.evaluate(ON_BODY)
+            assert axe_violations(page) == []
+    finally:
+        context.close()

@@ -173,14 +173,14 @@ def test_the_result_lands_under_the_picker_s_roll_button_and_the_pair_is_remembe
         rf'hx-target="#roll-here-{PICKED}" hx-swap="innerHTML show:none focus-scroll:false"',
         page,
     )
-    assert f'<div class="roll-here" id="roll-here-{PICKED}" ></div>' in page
+    assert f'<div class="roll-here" id="roll-here-{PICKED}"></div>' in page
     response = client.post(
         reverse("character_roll", args=[kestrel.pk]),
         {**_form(attribute="perception", ability="alertness"), "rollable": PICKED},
         **HX,
     )
     html = response.content.decode()
-    assert html.startswith('<p class="roll-here-outcome" data-testid="roll-here"><strong>')
+    assert html.startswith('<p class="roll-here-outcome" data-status data-testid="roll-here"><strong>')
     log = RollLog.objects.get(character=kestrel)
     assert log.label == "Perception + Alertness" and log.request["pool"] == 5
     assert (

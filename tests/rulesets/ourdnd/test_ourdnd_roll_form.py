@@ -67,7 +67,7 @@ def test_a_roll_uses_the_numbers_the_player_set_and_logs_their_exact_odds(client
     assert log.result["outcome"] == "failure"  # hard: the lower of 9 and 15, 9 + 2 = 11 < 15
     html = response.content.decode()
     # The answer is the content of the roll's own live region: the outcome first, then the chart.
-    assert html.startswith('<p class="roll-here-outcome" data-testid="roll-here"><strong>Failure</strong>')
+    assert html.startswith('<p class="roll-here-outcome" data-status data-testid="roll-here"><strong>Failure</strong>')
     assert "vs TD 15: failure" in html
     assert re.search(r'<g class="roll-bar is-rolled" data-label="Failure"', html)
     page = _sheet(client, character)
