@@ -235,9 +235,9 @@ def _party_table(slug):
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_the_party_page_says_the_applied_effect_and_the_odds_once_and_keeps_the_focus(
     browser,
-    table_server,
+    table_server,  # noqa: F811
     slug,
-    size,  # noqa: F811
+    size,
 ):
     """The GM, keyboard only: each card's toggle is named for its character ("Apply an effect to
     Ayla"); Enter on "Apply the effect" — the region says "Blessed is on Ayla." and the focus is on

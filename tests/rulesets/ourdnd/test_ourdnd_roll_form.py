@@ -67,7 +67,9 @@ def test_a_roll_uses_the_numbers_the_player_set_and_logs_their_exact_odds(client
     assert log.result["outcome"] == "failure"  # hard: the lower of 9 and 15, 9 + 2 = 11 < 15
     html = response.content.decode()
     # The answer is the content of the roll's own live region: the outcome first, then the chart.
-    assert html.startswith('<p class="roll-here-outcome" data-status data-testid="roll-here"><strong>Failure</strong>')
+    assert html.startswith(
+        '<p class="roll-here-outcome" data-status data-testid="roll-here"><strong>Failure</strong>'
+    )
     assert "vs TD 15: failure" in html
     assert re.search(r'<g class="roll-bar is-rolled" data-label="Failure"', html)
     page = _sheet(client, character)
@@ -77,9 +79,7 @@ def test_a_roll_uses_the_numbers_the_player_set_and_logs_their_exact_odds(client
         page,
     )
     li = re.search(r'<li id="rollable-check-str-normal">.*?</li>', page, re.S).group(0)
-    assert (
-        '<div class="roll-here" id="roll-here-check-str-normal"></div>' in li
-    )
+    assert '<div class="roll-here" id="roll-here-check-str-normal"></div>' in li
 
 
 @pytest.mark.parametrize(

@@ -53,9 +53,7 @@ def test_the_roll_view_shows_the_chart_with_a_bar_per_outcome_and_the_rolled_one
     assert response.status_code == 200
     html = response.content.decode()
     assert bars_of(html) == [("0 EP", False), ("1 EP", False), ("2 EP", True), ("3 EP", False)]
-    assert re.search(
-        r'role="img" aria-label="Odds: 0 EP 57.9%; 1 EP 34.7%; 2 EP 6.9%; 3 EP 0.5%."', html
-    )
+    assert re.search(r'role="img" aria-label="Odds: 0 EP 57.9%; 1 EP 34.7%; 2 EP 6.9%; 3 EP 0.5%."', html)
     assert (
         '<text class="roll-bar-value" x="284" y="79">6.9%</text>' in html
     )  # third bar: 6 + 2 × (22 + 6), baseline 17 down
