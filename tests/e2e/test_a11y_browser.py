@@ -295,3 +295,22 @@ def test_the_party_page_says_the_applied_effect_and_the_odds_once_and_keeps_the_
             assert axe_violations(page) == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("slug", registry.SYSTEMS)
+def test_the_confirmation_after_submit_is_said_once_by_the_region(page_as, table, slug, size):
+    """Submit pressed with Enter on a valid draft: the page it lands on shows "… is submitted …" and the
+    region says that sentence once (the messages block is not a live region of its own)."""
+    page = _builder(page_as, table, slug, SIZES[size])
+    submit = page.locator("#builder-actions button[name=_submit]")
+    if submit.is_disabled():
+        pytest.skip(f"{slug}'s test draft is not ready to submit")
+    submit.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    shown = page.locator("#messages").inner_text().strip()
+    assert "is submitted" in shown
+    assert said(page) == re.sub(r"\s+", " ", shown)
+    assert page.locator("#messages").get_attribute("aria-live") is None
+    assert page.locator("#messages").get_attribute("role") is None
