@@ -92,6 +92,9 @@ def test_a_player_acts_for_their_own_character_and_sees_only_their_actions(setup
         HTTP_HX_REQUEST="true",
     )
     assert 'data-testid="panel-error"' in r.content.decode() and "when you are attacked" in r.content.decode()
+    # An informational answer, said by the page's polite region (#38), never an assertive alert.
+    refusals = re.findall(r'<p [^>]*data-testid="panel-error"[^>]*>', r.content.decode())
+    assert refusals and all("data-status" in p and 'role="alert"' not in p for p in refusals), refusals
     assert Encounter.objects.get(pk=e.pk).version == version
     r = player.post(
         reverse("encounter_act", args=[e.pk]), {"combatant": pablo.pk, "action": "dodge"}, follow=True
