@@ -1,6 +1,6 @@
 """A stepper never steps past the bound the ruleset gives its number (#38): the "−" of a number at its
 minimum is disabled, and a step sent anyway (a queued click, a stale page) changes nothing. Before,
-Ascendant's level went 1, 0, −1 … −29 under a held "−"."""
+a ruleset's level went 1, 0, −1 … −29 under a held "−"."""
 
 from __future__ import annotations
 
