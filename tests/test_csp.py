@@ -87,6 +87,10 @@ def _world(slug: str) -> dict:
             "plan_id": plan.pk,
             "n": 1,
             "token": link.token,
+            # the homebrew editor's pages: the ruleset's first kind a campaign extends (an entry
+            # not in the campaign's homebrew is the editor's 404, which carries the policy too)
+            "kind": (registry.get(slug).homebrew_kinds or ("none",))[0],
+            "entry_id": "csp-entry",
         },
     }
 
