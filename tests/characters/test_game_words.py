@@ -101,9 +101,9 @@ def test_the_new_character_page_names_the_budget_in_the_rulesets_words(client, s
     client.force_login(table["player"])
     html = client.get(reverse("character_create", args=[character.campaign.pk])).content.decode()
     said = re.search(r"It starts as a draft with ([^.]*)\.", _text(html)).group(1)
-    # The budget the builder will show: the campaign's starting points first, then what the rules
-    # give every new character besides (Paragon's force points, Ascendant's 15 gold pieces), each
-    # "<amount> <the currency's name>" in the game's words.
+    # The budget the builder will show: the campaign's starting points, and what the rules give every
+    # new character besides (a second currency such as a game's gold pieces), each "<amount> <the
+    # currency's name>" in the game's words.
     parts = said.split(", ")
     assert words in parts, (said, words)
     assert all(re.fullmatch(r"\d+ [A-Za-z][A-Za-z ]*", part) for part in parts), said
