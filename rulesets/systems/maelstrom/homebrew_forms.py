@@ -1,12 +1,13 @@
 """Maelstrom's homebrew kinds as fields (engine entries.py): the editor is drawn from them and the
 engine checks every campaign's specialties and abilities against them (character/homebrew.py checks
-that a specialty's ability exists)."""
+that a specialty's ability exists; an ability's ``uses`` is what a crippled limb refuses, limbs.py)."""
 
 from __future__ import annotations
 
 from rulesets.engine.entries import EntryForm, Field
 
 from .character.common import CATEGORIES, KINDS
+from .limbs import USES
 
 FORMS = {
     "specialties": EntryForm(
@@ -41,6 +42,14 @@ FORMS = {
                 default="skill",
             ),
             Field("common_attributes", "Usually rolled with", "choices", catalogue="attributes"),
+            Field(
+                "uses",
+                "Needs",
+                "choice",
+                choices=((None, "No limb in particular"), *USES.items()),
+                help="A crippled limb refuses it: both hands with either arm crippled, a hand with both, "
+                "both legs with either leg crippled.",
+            ),
             Field("description", "Description", "longtext"),
         ),
     ),

@@ -21,6 +21,8 @@ from typing import Any
 LIMBS = {"left_arm": "left arm", "right_arm": "right arm", "left_leg": "left leg", "right_leg": "right leg"}
 ARMS = ("left_arm", "right_arm")
 LEGS = ("left_leg", "right_leg")
+#: The abilities catalogue's ``uses`` (what a roll of the ability needs), in words for the editor.
+USES = {"hand": "A hand", "two_hands": "Both hands", "legs": "Both legs"}
 
 
 def crippled(state: Any) -> list[str]:

@@ -38,6 +38,12 @@ FORMS = {
             ),
             Field("effort", "Effort die", "choice", choices=((None, "None"), *((d, d) for d in EFFORT_DICE))),
             Field(
+                "critical_ultimate",
+                "CRITICAL ULTIMATE! EFFORT",
+                "flag",
+                help="A d12 replaces its effort die (RULES.md W16).",
+            ),
+            Field(
                 "reach",
                 "Reaches",
                 "choice",

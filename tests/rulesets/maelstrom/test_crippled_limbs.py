@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulesets.engine import StateError
+from rulesets.engine import StateError, entry_from_form
 from rulesets.engine.errors import RollInputError
+from rulesets.systems.maelstrom import limbs
 from tests.rulesets.maelstrom.test_maelstrom_combat import KESTREL, ROOK, Table, fighter
 from tests.rulesets.maelstrom.test_maelstrom_state import BUILD, REPORT, RULESET, act, state
 
@@ -85,3 +86,29 @@ def test_in_a_fight_both_arms_crippled_refuse_the_attacks_saying_why():
     assert not spec.allowed and spec.code == "maelstrom.crippled"
     assert spec.reason == "Rook Abara: Firearms needs a hand: both arms are crippled."
     table.refused("maelstrom.crippled", 1, {"action": "ranged", "target": 3})
+
+
+def test_the_storyteller_s_ability_editor_says_what_a_homebrew_ability_needs():
+    """RULINGS.md: "What a limb refuses is the abilities catalogue's `uses` (house default, homebrew
+    may set it)" — the homebrew editor's form has the field, and a value it does not know is refused."""
+    form = RULESET.homebrew_forms["abilities"]
+    (field,) = [f for f in form.fields if f.name == "uses"]
+    assert [words for _, words in field.choices] == [
+        "No limb in particular",
+        "A hand",
+        "Both hands",
+        "Both legs",
+    ]
+    base = {"id": "swordplay", "name": "Swordplay", "category": "talent"}
+    entry, problems = entry_from_form(
+        form, {"name": ["Swordplay"], "category": ["1"], "uses": ["2"]}, base=base
+    )
+    assert problems == {} and entry["uses"] == "two_hands"
+    kept, issues = RULESET.split_homebrew({"abilities": [entry]})
+    assert issues == [] and kept["abilities"][0]["uses"] == "two_hands"
+    lame = act(state(CRIPPLED), action="cripple", limb="left_arm")
+    assert (
+        limbs.refusal(entry, limbs.crippled(lame)) == "Swordplay needs both hands: the left arm is crippled."
+    )
+    _, issues = RULESET.split_homebrew({"abilities": [{**base, "uses": "tail"}]})
+    assert [(i.code, i.path) for i in issues] == [("homebrew.malformed", "/abilities/0/uses")]

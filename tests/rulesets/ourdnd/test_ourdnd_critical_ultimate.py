@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from rulesets.engine import validate
+from rulesets.engine import entry_from_form, validate
 from rulesets.systems.ourdnd import RULESET as OURDND
 from tests.rulesets.ourdnd.test_ourdnd_combat import BRAM, GOBLIN, Scene, fighter
 
@@ -53,3 +53,24 @@ def test_an_attempt_with_it_rolls_the_d12_in_a_fight():
     scene = Scene([fighter(1, bram), fighter(3, GOBLIN, npc=True)], {}, [20, 2])
     scene.act(1, [15, 11], action="attempt", stat="str", target=3, gear="starforged_blade")
     assert scene.log[-1].startswith("Effort (starforged blade): Effort d12: 11 = 11. Goblin takes 11 damage")
+
+
+def test_the_gm_s_gear_editor_marks_an_item_critical_ultimate():
+    """RULINGS.md: "A campaign's homebrew gear may be marked critical_ultimate: true too" — through the
+    homebrew editor's form (drawn from ``homebrew_forms``), not only through a JSON import."""
+    form = OURDND.homebrew_forms["gear"]
+    (field,) = [f for f in form.fields if f.name == "critical_ultimate"]
+    assert (field.label, field.type) == ("CRITICAL ULTIMATE! EFFORT", "flag")
+    base = {"id": "relic", "name": "Relic hammer", "kind": "weapon", "effort": "d8"}
+    filled = {"name": ["Relic hammer"], "kind": ["1"], "effort": ["3"]}  # a weapon, d8
+    entry, problems = entry_from_form(form, {**filled, "critical_ultimate": ["1"]}, base=base)
+    assert problems == {} and entry["critical_ultimate"] is True
+    assert with_gear("relic", homebrew={"gear": [entry]}).derived["effort"]["relic"] == "d12"
+    plain, _ = entry_from_form(form, filled, base=base)
+    assert plain["critical_ultimate"] is False
+    assert with_gear("relic", homebrew={"gear": [plain]}).derived["effort"]["relic"] == "d8"
+    kept, issues = OURDND.split_homebrew({"gear": [{**base, "critical_ultimate": "yes"}]})
+    assert kept == {}
+    assert [(i.code, i.path, i.message) for i in issues] == [
+        ("homebrew.malformed", "/gear/0/critical_ultimate", "CRITICAL ULTIMATE! EFFORT is yes or no.")
+    ]
