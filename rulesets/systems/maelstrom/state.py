@@ -603,7 +603,7 @@ def reached_crippled(health: list, chart: list[dict]) -> bool:
     return sum(1 for b in health if b is not None) > at
 
 
-def _limb(act: dict, s: dict) -> str:
+def _limb(act: dict) -> str:
     limb = act.get("limb")
     if limb not in LIMBS:
         raise StateError("state.malformed", f"Say which limb: {', '.join(LIMBS.values())}.", "/limb")
@@ -611,7 +611,7 @@ def _limb(act: dict, s: dict) -> str:
 
 
 def _cripple(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
-    limb = _limb(act, s)
+    limb = _limb(act)
     if s["dead"]:
         raise StateError("maelstrom.dead", "The dead are past crippling.")
     if not reached_crippled(s["health"], chart):
@@ -627,7 +627,7 @@ def _cripple(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dic
 
 
 def _heal_limb(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
-    limb = _limb(act, s)
+    limb = _limb(act)
     if limb not in crippled(s):
         raise StateError("maelstrom.not_crippled", f"The {LIMBS[limb]} is not crippled.", "/crippled")
     s["crippled"] = {k: True for k in crippled(s) if k != limb}

@@ -14,7 +14,7 @@ from rulesets.engine.fields import is_int
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
 
-DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
+from .state import DAMAGE_TYPES
 
 
 def _attack_problem(entry: Any, attributes: dict, abilities: dict) -> str:

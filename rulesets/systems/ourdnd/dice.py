@@ -133,6 +133,7 @@ def odds(request: Any, *, ctx: Context | None = None) -> dict[str, Any]:
 
 
 def _kept_face(roller: Roller, mode: str) -> tuple[list[int], int]:
+    """The d20s of one roll in ``mode`` (two when easy or hard) and the face kept."""
     faces = [roller.d(20)] if mode == "normal" else [roller.d(20), roller.d(20)]
     return faces, max(faces) if mode == "easy" else min(faces)
 
@@ -183,8 +184,7 @@ def roll(request: Any, roller: Roller, *, ctx: Context | None = None) -> dict[st
     if request.get("against") == OPPOSED:
         return roll_opposed(request, roller)
     stat, td, mode = _read_check(request)
-    faces = [roller.d(20)] if mode == "normal" else [roller.d(20), roller.d(20)]
-    natural = max(faces) if mode == "easy" else min(faces)
+    faces, natural = _kept_face(roller, mode)
     total = natural + stat
     if natural == 20:
         outcome = "critical"

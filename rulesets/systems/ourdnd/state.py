@@ -60,10 +60,9 @@ def max_hp(build: dict, report: Report, ctx: Context) -> int:
     if is_int(report.derived.get("max_hp")):
         return report.derived["max_hp"]
     hearts = build.get("hearts", 1)
-    per_heart = ctx.settings.get("hp_per_heart", 10)
-    if is_half_heart(hearts):
-        return hit_points(hearts, per_heart)
-    return (hearts if is_int(hearts) and hearts > 0 else 1) * per_heart
+    if not (is_half_heart(hearts) or (is_int(hearts) and hearts > 0)):
+        hearts = 1
+    return hit_points(hearts, ctx.settings.get("hp_per_heart", 10))
 
 
 def initial_state(build: dict, report: Report, ctx: Context) -> dict[str, Any]:
