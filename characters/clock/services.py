@@ -25,7 +25,7 @@ from characters.sheet.selectors import (
     character_report,
     character_ruleset,
 )
-from characters.table.feed import roll_logged
+from characters.table.feed import rolls_logged
 from characters.versions import character_version_write
 from config.errors import BadInput, NotPermitted
 from rulesets.engine.clock import MAX_HOURS, Span, span_to_morning
@@ -86,13 +86,19 @@ def campaign_clock_advance(
             .select_related("campaign")
             .order_by("pk")
         )
+        rolls: list[RollLog] = []
         for character in characters:
-            moved.changes.extend(_time_for(character, span=span, user=user, roller=roller))
+            moved.changes.extend(_time_for(character, span=span, user=user, roller=roller, rolls=rolls))
+        if rolls:  # every character's rolls in one statement, and one outbox write for them all
+            rolls_logged(RollLog.objects.bulk_create(rolls))
     return moved
 
 
-def _time_for(character: Character, *, span: Span, user, roller: Roller) -> list[dict[str, Any]]:
-    """What ``span`` did to one locked character: its new play version and feed rolls, in words."""
+def _time_for(
+    character: Character, *, span: Span, user, roller: Roller, rolls: list[RollLog]
+) -> list[dict[str, Any]]:
+    """What ``span`` did to one locked character: its new play version, in words; the rolls the
+    server made for it are added to ``rolls`` (unsaved: the caller saves them all at once)."""
     ruleset = character_ruleset(character)
     if ruleset is None:
         return []
@@ -115,13 +121,14 @@ def _time_for(character: Character, *, span: Span, user, roller: Roller) -> list
             odds = ruleset.odds(roll["request"], ctx=ctx)
         except Exception:  # the roll stands; its odds are only shown when they can be worked out
             odds = {}
-        log = RollLog.objects.create(
-            campaign_id=character.campaign_id,
-            character=character,
-            user=user,
-            label=str(roll.get("label") or "Roll")[:120],
-            request=roll["request"],
-            result={**roll["result"], "odds": odds, "rollable": "clock"},
+        rolls.append(
+            RollLog(
+                campaign_id=character.campaign_id,
+                character=character,
+                user=user,
+                label=str(roll.get("label") or "Roll")[:120],
+                request=roll["request"],
+                result={**roll["result"], "odds": odds, "rollable": "clock"},
+            )
         )
-        roll_logged(log)
     return [{"character": character.pk, "name": character.name, "message": m} for m in passage.messages]

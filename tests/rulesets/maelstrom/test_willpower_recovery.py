@@ -6,6 +6,8 @@ may regain 1 additional dot per success on a difficulty 8 willpower roll")."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from characters.models import RollLog
 from rulesets.engine import FixedRoller, StateError
@@ -90,3 +92,24 @@ def test_the_clock_s_rest_roll_is_rolled_by_the_server_into_the_feed(table, monk
     ayla.refresh_from_db()
     assert (roll.result["faces"], roll.result["total"], roll.user) == ([8, 3], 1, table["gm"])
     assert ayla.state["willpower"] == 3 and ayla.state["safe_hours"] == 0
+
+
+@pytest.mark.django_db
+def test_the_rest_rolls_of_one_move_are_written_together_whatever_their_number(table, monkeypatch):
+    """Three resting characters roll three times: the feed's rows and the webhooks' outbox take one
+    statement each for the move (not two per roll); resting or not, the rest of the work is the same."""
+    monkeypatch.setattr("characters.clock.services.Roller", lambda: FixedRoller([8, 3] * 3))
+    gm = api_client(table["gm"])
+
+    def move(resting: bool) -> int:
+        campaign, party = make_party(table, "maelstrom", 3)
+        for c in party:
+            c.state = {**c.state, "willpower": 1, "safe": True, "resting": resting}
+            c.save(update_fields=["state"])
+        with CaptureQueriesContext(connection) as queries:
+            got = gm.post(f"/api/v1/campaigns/{campaign.pk}/clock/", {"hours": 12}, format="json")
+        assert got.status_code == 200
+        assert RollLog.objects.filter(campaign=campaign).count() == (3 if resting else 0)
+        return len(queries)
+
+    assert move(resting=True) - move(resting=False) == 2
