@@ -83,14 +83,14 @@ class ClockMovedSerializer(ClockSerializer):
 )
 @api_view(["GET", "POST"])
 def campaign_clock(request, id):
+    campaign = campaign_for_user(request.user, id)  # a stranger's 404
     if request.method == "GET":
-        campaign = campaign_for_user(request.user, id)
         return Response({"day": campaign.clock_day, "hour": campaign.clock_hour})
-    campaign = campaign_for_user(request.user, id)  # a stranger's 404, then a player's 403
-    if not campaign.is_gm(request.user):
+    if not campaign.is_gm(request.user):  # a player's 403 comes before any 400 of the body
         raise NotPermitted("Only the campaign's GM moves its clock.")
-    body = request.data if isinstance(request.data, dict) else None
-    if body is None or not ({"hours", "new_day"} & set(body)) or set(body) - {"hours", "new_day"}:
+    body = request.data
+    # The values are the service's to check (clock_span); only a key of neither shape is the view's.
+    if not isinstance(body, dict) or set(body) - {"hours", "new_day"}:
         raise BadInput('Send {"hours": n} or {"new_day": true}.', field="hours")
     moved = campaign_clock_advance(
         campaign_id=id, user=request.user, hours=body.get("hours"), new_day=body.get("new_day")

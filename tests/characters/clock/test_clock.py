@@ -87,6 +87,11 @@ def test_only_the_gm_moves_the_clock(table, who, status):
     campaign, _ = make_party(table, SLUGS[0], 1)
     got = api_client(table[who]).post(url(campaign), {"new_day": True}, format="json")
     assert got.status_code == status
+    # who may move the clock is said before what is wrong with the body
+    assert (
+        api_client(table[who]).post(url(campaign), {"hours": 2, "days": 1}, format="json").status_code
+        == status
+    )
     campaign.refresh_from_db()
     assert (campaign.clock_day, campaign.clock_hour) == (1, 8)
     page = api_client(table[who])
