@@ -107,7 +107,11 @@ class MaelstromRuleset(Ruleset):
         issues = super().check_settings(settings)
         if isinstance(settings, dict):
             issues.extend(build_rules.check_settings(settings, self.house_defaults))
-            issues.extend(weapons.check_settings(settings, self.catalogue))
+            # The fight's numbers say what is wrong in the game's words: the base class's type check
+            # of the same key (which quotes the whole default) is left out.
+            fight = weapons.check_settings(settings, self.catalogue)
+            said = {i.path for i in fight}
+            issues = [*(i for i in issues if i.path not in said), *fight]
         return issues
 
     def check_homebrew_entry(self, kind: str, entry: dict, path: str) -> list[Issue]:

@@ -16,6 +16,9 @@ from rulesets.engine.report import Issue
 
 from .state import DAMAGE_TYPES
 
+#: The sides an initiative die may have (house_labels.json's min and max of ``initiative_die``).
+MIN_DIE, MAX_DIE = 2, 100
+
 
 def _attack_problem(entry: Any, attributes: dict, abilities: dict) -> str:
     """Why one ``attacks`` entry is unusable, or ""."""
@@ -68,6 +71,16 @@ def check_settings(settings: dict, catalogue: dict) -> list[Issue]:
                     'Initiative adds attributes of the game, e.g. ["reflexes", "wits"].',
                 )
             )
+    if "initiative_die" in settings and not (
+        is_int(settings["initiative_die"]) and MIN_DIE <= settings["initiative_die"] <= MAX_DIE
+    ):
+        issues.append(
+            Issue(
+                "settings.malformed",
+                ptr("initiative_die"),
+                f"The initiative die has {MIN_DIE} to {MAX_DIE} sides, e.g. 10.",
+            )
+        )
     if "soak_attribute" in settings and settings["soak_attribute"] not in attributes:
         issues.append(
             Issue(
@@ -111,7 +124,7 @@ def initiative(ctx: Context, defaults: dict) -> tuple[list[str], int]:
     if not isinstance(traits, list) or not traits or any(t not in attributes for t in traits):
         traits = defaults["initiative_traits"]
     die = ctx.settings.get("initiative_die")
-    return list(traits), die if is_int(die) and 2 <= die <= 100 else defaults["initiative_die"]
+    return list(traits), die if is_int(die) and MIN_DIE <= die <= MAX_DIE else defaults["initiative_die"]
 
 
 def soak_attribute(ctx: Context, defaults: dict) -> str:

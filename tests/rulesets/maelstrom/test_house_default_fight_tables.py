@@ -65,3 +65,22 @@ def test_a_malformed_override_is_reported_and_the_house_default_applies():
     t = Fight(*fighters(bad))
     t.start([3, 4])
     assert {"id": "pistol", "label": "Pistol (2 lethal)"} in t.spec(1, "ranged").params[0]["options"]
+
+
+def test_each_malformed_fight_number_is_said_once_in_the_game_s_words():
+    """A die the fight cannot roll is reported (it was taken silently, and the d10 used); a value of
+    the wrong type is said once, in words, not a second time quoting the whole default table."""
+    for die in (1, 0, 101):
+        assert [(i.code, i.path, i.message) for i in RULESET.check_settings({"initiative_die": die})] == [
+            ("settings.malformed", "/initiative_die", "The initiative die has 2 to 100 sides, e.g. 10.")
+        ]
+    assert RULESET.check_settings({"initiative_die": 100}) == []
+    said = RULESET.check_settings({"attacks": "x", "soak_attribute": 3, "initiative_traits": "wits"})
+    assert [(i.path, i.message) for i in said] == [
+        ("/attacks", "The weapon table: attacks is a list; the house default applies."),
+        ("/initiative_traits", 'Initiative adds attributes of the game, e.g. ["reflexes", "wits"].'),
+        ("/soak_attribute", 'Soak rolls an attribute of the game, e.g. "strength".'),
+    ]
+    t = Fight(*fighters({"initiative_die": 1}))
+    t.start([3, 4])
+    assert t.log[0].startswith("Initiative (Reflexes + Wits + d10): ")
