@@ -9,7 +9,7 @@ from rulesets.engine.ruleset import FORMAT
 
 from .abilities import _slots_text
 from .common import GROUPS
-from .house import house
+from .house import House, house
 
 
 def traits(ctx: Context, defaults: dict) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def traits(ctx: Context, defaults: dict) -> dict[str, Any]:
     }
 
 
-def _attributes(h: Any, attributes: dict) -> dict[str, Any]:
+def _attributes(h: House, attributes: dict) -> dict[str, Any]:
     """The attributes section."""
     c = h.costs
     return {
@@ -56,7 +56,7 @@ def _attributes(h: Any, attributes: dict) -> dict[str, Any]:
     }
 
 
-def _abilities(h: Any, abilities: dict) -> dict[str, Any]:
+def _abilities(h: House, abilities: dict) -> dict[str, Any]:
     """The abilities section: their ranks."""
     c = h.costs
     return {
@@ -80,7 +80,7 @@ def _abilities(h: Any, abilities: dict) -> dict[str, Any]:
     }
 
 
-def _willpower(h: Any) -> dict[str, Any]:
+def _willpower(h: House) -> dict[str, Any]:
     """The willpower section."""
     c = h.costs
     return {
@@ -97,7 +97,7 @@ def _willpower(h: Any) -> dict[str, Any]:
     }
 
 
-def _specialties(h: Any, abilities: dict, suggestions: dict[str, list[dict]]) -> dict[str, Any]:
+def _specialties(h: House, abilities: dict, suggestions: dict[str, list[dict]]) -> dict[str, Any]:
     """The specialties section, with the catalogue's suggestions per ability."""
     c = h.costs
     return {
@@ -129,7 +129,7 @@ def _specialties(h: Any, abilities: dict, suggestions: dict[str, list[dict]]) ->
     }
 
 
-def _creation(h: Any, attributes: dict) -> dict[str, Any]:
+def _creation(h: House, attributes: dict) -> dict[str, Any]:
     """The free dots of creation (the ruleset's own widget)."""
     return {
         "id": "creation",

@@ -2,7 +2,8 @@
 
 Plain Python over ``Fighter`` values (engine/combat.py); the combat service applies the
 ``Outcome``. The health track and willpower change only through the ruleset's play-state
-hook ``state_action`` (damage, heal, spend_willpower, lose_willpower, end_action), so the
+hook ``state_action`` (damage, heal, spend_willpower, lose_willpower, end_action, and
+zero_willpower.py's out_of_combat, rally and rallied), so the
 fight and the character sheet never disagree.
 
 ``Fighter.combat`` for Maelstrom::
@@ -40,7 +41,8 @@ is house default, shown to players on the page:
   incapacitated after). A willpower roll (current dots, no wound penalty) is free when the
   storyteller calls for it; a botch loses a dot per uncancelled botch; after a roll that
   did not botch, spending a dot makes it an automatic success (not the last dot).
-- Incapacitated (full track or 0 willpower) and dead fighters cannot act
+- Incapacitated (full track, or 0 willpower until a whole turn out of the fight or an ally's
+  rally: zero_willpower.py, RULES.md W18) and dead fighters cannot act
   (``maelstrom.incapacitated``, ``maelstrom.dead``). GM actions always work.
 - **Required specialties** (seed): the storyteller may require advanced specialties of the
   scene's rolls; each one the roll does not use adds 1 to the threshold. A fighter uses the
