@@ -23,7 +23,7 @@ from rulesets.engine.dice import Roller
 from rulesets.engine.report import Report
 
 from . import dice
-from .state import _drop_to, _normalise, chart_of, house_of, permanent_willpower
+from .state import chart_of, house_of, normalised, permanent_willpower, set_willpower
 
 #: The seed's difficulty of the resting roll.
 REST_DIFFICULTY = 8
@@ -34,7 +34,7 @@ def time_passes(
 ) -> Passage:
     h = house_of(ctx)
     permanent = permanent_willpower(build, report, h.willpower_start)
-    s = _normalise(state, chart_of(report, h.health_chart), permanent)
+    s = normalised(state, chart_of(report, h.health_chart), permanent)
     if not s["safe"] or s["dead"] or span.hours <= 0:
         return Passage(state)
     roller = roller or Roller()
@@ -44,7 +44,7 @@ def time_passes(
     rolls: list[dict[str, Any]] = []
     while hours >= every and s["willpower"] < permanent:
         hours -= every
-        _drop_to(s, s["willpower"] + 1)
+        set_willpower(s, s["willpower"] + 1)
         messages.append(
             f"{every} hours at a safe place: a willpower dot back ({s['willpower']} of {permanent})."
         )
@@ -58,11 +58,11 @@ def time_passes(
             rolls.append({"label": "Willpower (resting)", "request": request, "result": result})
             if result["outcome"] == "botch":
                 lost = min(s["willpower"], max(1, result.get("uncancelled_botches", 1)))
-                _drop_to(s, s["willpower"] - lost)
+                set_willpower(s, s["willpower"] - lost)
                 messages.append(f"Resting, rolls willpower: {result['text']} Loses {lost} willpower.")
             else:
                 gained = min(result["total"], permanent - s["willpower"])
-                _drop_to(s, s["willpower"] + gained)
+                set_willpower(s, s["willpower"] + gained)
                 messages.append(
                     f"Resting, rolls willpower: {result['text']} "
                     f"{'+' + str(gained) + ' willpower' if gained else 'No dot more'} ({s['willpower']} of {permanent})."

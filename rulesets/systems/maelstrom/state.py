@@ -170,7 +170,7 @@ def check_track(state: Any, chart: list[dict], permanent: int) -> list[Issue]:
     return issues
 
 
-def _normalise(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
+def normalised(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
     """A usable copy of a state (tolerant of missing keys; refuses a broken one)."""
     if state is None:
         state = {}
@@ -200,20 +200,20 @@ def _normalise(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
     return out
 
 
-def _drop_to(s: dict, willpower: int) -> None:
-    """Set current willpower; reaching 0 from above incapacitates afresh (seed "Zero Willpower")."""
-    if willpower == 0 and s["willpower"] > 0:
+def set_willpower(s: dict, willpower: int) -> None:
+    """Set current willpower (every action that changes it, and recovery.py, go through here). Acting normally at 0
+    survives only staying at 0: a dot back ends it, and reaching 0 from above incapacitates afresh
+    (seed "Zero Willpower")."""
+    if willpower or s["willpower"]:
         s["acting_normally"] = False
     s["willpower"] = willpower
-    if willpower > 0:
-        s["acting_normally"] = False
 
 
 def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
     try:
-        s = _normalise(state, chart, permanent)
+        s = normalised(state, chart, permanent)
     except StateError:
-        s = _normalise({}, chart, permanent)
+        s = normalised({}, chart, permanent)
     health = s["health"]
     filled = sum(1 for b in health if b is not None)
     penalty, level = 0, None
@@ -262,9 +262,9 @@ def effects(state: Any, chart: list[dict], permanent: int) -> dict[str, Any]:
 
 def sections(state: Any, chart: list[dict], permanent: int, recovery_hours: int = 12) -> list[dict[str, Any]]:
     try:
-        s = _normalise(state, chart, permanent)
+        s = normalised(state, chart, permanent)
     except StateError:
-        s = _normalise({}, chart, permanent)
+        s = normalised({}, chart, permanent)
     type_field = {
         "id": "type",
         "label": "Damage",
@@ -430,7 +430,7 @@ def action(state: Any, act: Any, chart: list[dict], permanent: int) -> tuple[dic
     """Apply one play-state action (module docstring) to a copy of ``state``: (new state, log text)."""
     if not isinstance(act, dict) or not isinstance(act.get("action"), str):
         raise StateError("state.unknown_action", 'An action is an object such as {"action": "damage", ...}.')
-    s = _normalise(state, chart, permanent)
+    s = normalised(state, chart, permanent)
     step = _ACTIONS.get(act["action"])
     if step is None:
         raise StateError(
@@ -503,7 +503,7 @@ def _spend_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> t
                 "success: it would leave zero successes. Roll instead.",
                 "/willpower",
             )
-        _drop_to(s, s["willpower"] - 1)
+        set_willpower(s, s["willpower"] - 1)
         return s, f"Spends a willpower dot: succeeds automatically with {s['willpower']} successes."
     if s["ignore_wounds"]:
         raise StateError(
@@ -511,14 +511,14 @@ def _spend_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> t
             "Wound penalties are already ignored for this action (once per turn).",
             "/ignore_wounds",
         )
-    _drop_to(s, s["willpower"] - 1)
+    set_willpower(s, s["willpower"] - 1)
     s["ignore_wounds"] = True
     return s, "Spends a willpower dot to ignore wound penalties for the next action."
 
 
 def _lose_willpower(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict, str]:
     lost = min(_count(act, "dots"), s["willpower"])
-    _drop_to(s, s["willpower"] - lost)
+    set_willpower(s, s["willpower"] - lost)
     tail = " — no willpower left: incapacitated." if s["willpower"] == 0 else "."
     return s, f"Loses {lost} willpower{tail}"
 
@@ -530,7 +530,7 @@ def _recover_willpower(s: dict, act: dict, chart: list[dict], permanent: int) ->
             "maelstrom.willpower_full", "Willpower is already at its permanent rating.", "/willpower"
         )
     gained = min(dots, permanent - s["willpower"])
-    _drop_to(s, s["willpower"] + gained)
+    set_willpower(s, s["willpower"] + gained)
     return s, f"Recovers {gained} willpower ({s['willpower']} of {permanent})."
 
 
@@ -575,7 +575,7 @@ def _rally(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dict,
         raise StateError("maelstrom.dead", "The dead rally no one.")
     if s["willpower"] < 1:
         raise StateError("maelstrom.no_willpower", "No willpower left to rally anyone with.", "/willpower")
-    _drop_to(s, s["willpower"] - 1)
+    set_willpower(s, s["willpower"] - 1)
     who = act.get("target_name")
     whom = who.strip()[:120] if isinstance(who, str) and who.strip() else "an ally"
     tail = " — no willpower left: incapacitated." if s["willpower"] == 0 else "."
@@ -589,7 +589,7 @@ def _rallied(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[dic
         raise StateError(
             "maelstrom.no_willpower", "A permanent willpower of 0 cannot be rallied.", "/willpower"
         )
-    _drop_to(s, 1)
+    set_willpower(s, 1)
     by = act.get("by")
     who = f" by {by.strip()[:120]}" if isinstance(by, str) and by.strip() else " by an ally"
     return s, f"Rallied{who}: back to 1 willpower, and acts again."
@@ -654,7 +654,7 @@ def _safe_place(s: dict, act: dict, chart: list[dict], permanent: int) -> tuple[
         s["safe_hours"] = 0
     how = ", actively resting" if s["resting"] else ""
     if s["willpower"] == 0 and permanent > 0:
-        _drop_to(s, 1)
+        set_willpower(s, 1)
         return s, f"At a safe place{how}: the first willpower dot comes back at once (1 of {permanent})."
     return s, f"At a safe place{how}: willpower comes back with the hours on the clock."
 
