@@ -30,6 +30,7 @@ from characters.versions import character_version_write
 from config.errors import BadInput, NotPermitted
 from rulesets.engine.clock import MAX_HOURS, Span, span_to_morning
 from rulesets.engine.dice import Roller
+from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import whole_number
 
 logger = logging.getLogger(__name__)
@@ -41,7 +42,6 @@ class ClockMoved:
 
     day: int
     hour: int
-    hours: int
     changes: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -79,7 +79,7 @@ def campaign_clock_advance(
         span = clock_span(campaign=campaign, hours=hours, new_day=new_day)
         campaign.clock_day, campaign.clock_hour = span.day_to, span.hour_to
         campaign.save(update_fields=["clock_day", "clock_hour"])
-        moved = ClockMoved(day=span.day_to, hour=span.hour_to, hours=span.hours)
+        moved = ClockMoved(day=span.day_to, hour=span.hour_to)
         characters = (
             Character.objects.select_for_update()
             .filter(campaign=campaign, status=Character.Status.ACTIVE)
@@ -119,7 +119,7 @@ def _time_for(
     for roll in passage.rolls:
         try:
             odds = ruleset.odds(roll["request"], ctx=ctx)
-        except Exception:  # the roll stands; its odds are only shown when they can be worked out
+        except OddsError:  # the roll stands; its odds are only shown when they can be worked out
             odds = {}
         rolls.append(
             RollLog(
