@@ -69,3 +69,11 @@ def test_the_builder_steps_from_one_heart_down_to_a_half_and_back(client):
     assert Character.objects.get(pk=character.pk).build["hearts"] == 0.5
     exported = client.get(f"/api/v1/characters/{character.pk}/export/").json()
     assert exported["hearts"] == 0.5
+
+
+def test_the_builder_s_help_names_the_half_heart_s_hp_under_the_house_rule():
+    (hearts,) = [
+        s for s in OURDND.traits(OURDND.context({"hp_per_heart": 7}))["sections"] if s["id"] == "hearts"
+    ]
+    assert hearts["help"].endswith("Common folk have half a heart (0.5: 3 HP).")
+    assert with_hearts(0.5, hp_per_heart=7)[0].derived["max_hp"] == 3  # the same number the build gets

@@ -340,7 +340,7 @@ def traits(ctx: Context) -> dict[str, Any]:
                 "half": True,
                 "help": f"One heart is {s.get('hp_per_heart', 10)} HP. The first is free; each extra heart "
                 f"costs {heart_cost} points. Common folk have half a heart (0.5: "
-                f"{max(1, s.get('hp_per_heart', 10) // 2)} HP).",
+                f"{hit_points(HALF_HEART, s.get('hp_per_heart', 10))} HP).",
             },
             {
                 "id": "gear",
