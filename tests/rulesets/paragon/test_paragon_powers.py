@@ -146,6 +146,7 @@ def test_spending_the_last_dynama_paralyses():
         (AREN, 0, "gale_step", "paragon.paralysed"),
         (AREN, 30, "dread_aura", "paragon.power_not_known"),
         (AREN, 30, "no_such_power", "paragon.power_unknown"),
+        (AREN, 30, ["gale_step"], "paragon.power_unknown"),  # not an id: refused, not a TypeError
         (HESK, 3, "gale_step", "paragon.no_powers"),
     ],
 )
