@@ -225,24 +225,15 @@ def sword_worship(
 
 
 def check_homebrew_power(entry: dict, path: str, skills: frozenset[str]) -> list[Issue]:
-    """A campaign's own power: a name, one of the five forces, rank 1–5, a whole Dynama cost, and a
-    roll of a known skill when it has one."""
+    """A campaign's own power, beyond its form (homebrew_forms.py: the engine checks the name, the rank
+    1–5 and the whole Dynama cost): one of the five forces, and a roll of a known skill when it has one
+    (the form's catalogue choices are checked without the campaign's catalogue)."""
     issues = []
-    if not isinstance(entry.get("name"), str) or not entry["name"].strip():
-        issues.append(Issue("homebrew.malformed", path + "/name", "Give the power a name."))
     if entry.get("force") not in FORCES:
         issues.append(
             Issue(
                 "homebrew.malformed", path + "/force", f"A power belongs to one force: {', '.join(FORCES)}."
             )
-        )
-    if not (is_int(entry.get("rank")) and 1 <= entry["rank"] <= 5):
-        issues.append(
-            Issue("homebrew.malformed", path + "/rank", "A power's rank is the force rank it needs: 1 to 5.")
-        )
-    if not (is_int(entry.get("cost")) and entry["cost"] >= 0):
-        issues.append(
-            Issue("homebrew.malformed", path + "/cost", "A power's cost is a whole number of Dynama ≥ 0.")
         )
     roll = entry.get("roll")
     if roll is not None and not (
