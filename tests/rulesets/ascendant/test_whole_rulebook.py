@@ -81,6 +81,28 @@ def test_conditions_lower_the_spell_threshold_on_the_party_page():
     assert fx["thresholds"]["spell"] == 15
 
 
+def test_a_spell_threshold_without_a_casting_class_follows_the_house_threshold_base():
+    """A non-caster's spark (Arcane Spark) sets its spell threshold as every threshold is set: the
+    house ``threshold_base`` (10) + proficiency + its key attribute. The contract's fighter (level 10,
+    proficiency +6, Strength +6): 22, and 24 where the campaign's thresholds start at 12."""
+    fighter_build = RULESET.contract_data()["build"]
+    for settings, expected in ((None, 22), ({"threshold_base": 12}, 24)):
+        r = report(fighter_build, settings=settings)
+        assert "spell" not in r.derived["thresholds"]
+        f = Fighter(
+            id=1,
+            name="Fighter",
+            is_npc=False,
+            group="",
+            build=fighter_build,
+            derived=r.derived,
+            state=RULESET.initial_state(fighter_build, r),
+            combat={},
+            report=r,
+        )
+        assert RULES._spell_threshold(f)[0] == expected
+
+
 class Table(combat_helpers.Table):
     rules = RULES
 

@@ -15,6 +15,9 @@ from rulesets.engine.modifiers import Stacked, stack
 from .. import dice as checks
 from ..character import DEFENSES
 
+if TYPE_CHECKING:
+    from rulesets.engine.context import Context
+
 #: The defense a spell's target resists with unless the caster names another (HD: Spirit, the seed's
 #: "a spell reaches for your mind").
 SAVE_DEFAULT = "spirit"
@@ -29,6 +32,7 @@ class SpellsMixin:
 
     if TYPE_CHECKING:
 
+        def ctx_of(self, fighter: Fighter | None = None, ctx: Context | None = None) -> Context: ...
         def _derived(self, f: Fighter) -> dict: ...
         def _attr(self, f: Fighter, attr: str) -> int: ...
         def _key_attr(self, f: Fighter) -> str: ...
@@ -51,13 +55,18 @@ class SpellsMixin:
         return casts if isinstance(casts, str) else self._key_attr(f)
 
     def _spell_threshold(self, f: Fighter) -> tuple[int, Stacked]:
-        """The caster's spell threshold (W10, ``derived.thresholds.spell``; a non-caster's spark: 10 +
-        proficiency + its key attribute) with its conditions stacked in, as a threshold it sets."""
+        """The caster's spell threshold (W10, ``derived.thresholds.spell``; a non-caster's spark: the
+        house ``threshold_base`` (10) + proficiency + its key attribute, as every other threshold) with
+        its conditions stacked in, as a threshold it sets."""
         derived = self._derived(f)
         base = (derived.get("thresholds") or {}).get("spell")
         attr = self._spell_attr(f)
         if not is_int(base):
-            base = 10 + (derived.get("proficiency_bonus", 0) or 0) + self._attr(f, attr)
+            base = (
+                self.ctx_of(f).settings.get("threshold_base", 10)
+                + (derived.get("proficiency_bonus", 0) or 0)
+                + self._attr(f, attr)
+            )
         stacked = stack(self._cond_mods(f, {"all", "spell", f"attr:{attr}"}))
         return base + stacked["total"], stacked
 
