@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 SAVE_DEFAULT = "spirit"
 
 
-def _d20(face: int) -> str:
+def d20_text(face: int) -> str:
+    """A d20 face in the log's words: "d20 20 (natural 20)"."""
     return f"d20 {face}" + (" (natural 20)" if face == 20 else " (natural 1)" if face == 1 else "")
 
 
@@ -121,7 +122,7 @@ class SpellsMixin:
         roll = checks.roll(request, roller)
         outcome = roll["outcome"]
         head = (
-            f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
+            f"{actor.name} casts a spell at {target.name} ({spent}): {d20_text(roll['faces'][0])} {modifier:+d} = "
             f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}"
         )
         data = {
@@ -159,7 +160,7 @@ class SpellsMixin:
         outcome = roll["outcome"]
         head = (
             f"{actor.name} casts a spell at {target.name} ({spent}): {target.name} rolls {defense.title()} "
-            f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs spell threshold {threshold}: "
+            f"{d20_text(roll['faces'][0])} {modifier:+d} = {roll['total']} vs spell threshold {threshold}: "
             f"{checks.DEGREE_TEXT[outcome]}"
         )
         data: dict[str, Any] = {
