@@ -210,6 +210,28 @@ def test_a_homebrew_weapon_is_bought_and_a_bad_one_is_reported():
     }
 
 
+@pytest.mark.parametrize(
+    ("kind", "entry", "paths"),
+    [
+        ("weapons", {"die": 7, "attribute": "wis", "agile": "yes"}, {"/die", "/attribute", "/agile"}),
+        ("weapons", {"name": "Pike", "die": 10, "ranged": 1, "bulk": 11}, {"/ranged", "/bulk"}),
+        (
+            "armor",
+            {"name": "Paper", "category": "paper", "bonus": 30, "price": 1.5},
+            {"/category", "/bonus", "/price"},
+        ),
+        ("gear", {"name": "Rope", "bulk": -1, "price": "cheap"}, {"/bulk", "/price"}),
+    ],
+)
+def test_a_malformed_homebrew_weapon_armor_or_gear_is_named_field_by_field(kind, entry, paths):
+    """Each field its form (homebrew_forms.py) refuses, and only those: the entry is left out."""
+    r = report(WIZARD, homebrew={kind: [{"id": "odd", **entry}]})
+    found = {w.path.removeprefix(f"/{kind}/0") for w in r.warnings if w.code == "homebrew.malformed"}
+    expected = paths | ({"/name"} if "name" not in entry else set())
+    assert found == expected
+    assert "odd" not in RULESET.context(None, {kind: [{"id": "odd", **entry}]}).catalogue.get(kind, {})
+
+
 def test_the_builder_sells_weapons_armor_and_gear_in_the_games_words():
     sections = {s["id"]: s for s in RULESET.traits(RULESET.context())["sections"]}
     gear = sections["gear"]
