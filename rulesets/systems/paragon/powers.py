@@ -50,13 +50,13 @@ def known(build: dict, ctx: Context) -> list[dict[str, Any]]:
     if not is_paragon(build):
         return []
     forces = get_as(build, "forces", dict, {})
-    out = []
-    for entry in catalogue(ctx).values():
-        held = forces.get(entry.get("force"))
-        rank = entry.get("rank")
-        if is_int(held) and is_int(rank) and held >= rank:
-            out.append(entry)
-    return out
+    return [entry for entry in catalogue(ctx).values() if _holds(forces, entry)]
+
+
+def _holds(forces: dict, entry: dict[str, Any]) -> bool:
+    """Whether ``forces`` hold the power's force at its rank or more."""
+    held, rank = forces.get(entry.get("force")), entry.get("rank")
+    return is_int(held) and is_int(rank) and held >= rank
 
 
 def derived(build: dict, ctx: Context) -> dict[str, int]:
@@ -125,8 +125,8 @@ def find(action: dict, build: dict, ctx: Context) -> dict[str, Any]:
             "/power",
         )
     forces = get_as(build, "forces", dict, {})
-    held = forces.get(entry.get("force"), 0)
-    if not (is_int(held) and is_int(entry.get("rank")) and held >= entry["rank"]):
+    if not _holds(forces, entry):
+        held = forces.get(entry.get("force"), 0)
         force = (lookup(ctx.catalogue.get("forces", {}), entry.get("force")) or {}).get(
             "name", entry.get("force")
         )
