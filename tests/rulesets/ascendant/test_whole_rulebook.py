@@ -243,6 +243,9 @@ def test_the_builder_sells_weapons_armor_and_gear_in_the_games_words():
         RULESET.item_summary(options["rapier"]) == "2 gp, Bulk 1; d6, finesse. A duellist's thrusting blade."
     )
     assert RULESET.item_summary(options["torch"]) == "free, light. Light for an hour."
+    [how] = gear["entry_fields"]  # each item carried or set down, in words
+    assert (how["id"], how["default"]) == ("state", "carried")
+    assert how["options"] == [{"id": "carried", "label": "Carried"}, {"id": "set_down", "label": "Set down"}]
     armor = {o["id"]: o for o in sections["armor"]["options"]}
     assert armor["full_plate"]["help"] == "15 gp, Bulk 4; heavy armor, +6 Deflection"
     steps = {

@@ -9,7 +9,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.ruleset import FORMAT
 
 from .common import ATTRIBUTE_LABELS, ATTRIBUTES, FEAT_KINDS
-from .gear import items_of, weapon_table
+from .gear import STATES, items_of, weapon_table
 from .tables import Rules, allowed_feats
 
 
@@ -219,10 +219,7 @@ def traits(ctx: Context) -> dict[str, Any]:
                         "label": "How",
                         "kind": "choice",
                         "default": "carried",
-                        "options": [
-                            {"id": "carried", "label": "Carried"},
-                            {"id": "set_down", "label": "Set down"},
-                        ],
+                        "options": [{"id": sid, "label": words} for sid, words in STATES.items()],
                     }
                 ],
             },
