@@ -172,8 +172,8 @@ def use(
 
 def regenerate(state: dict, build: dict, top: int, hours: int, ctx: Context) -> tuple[dict, str | None]:
     """Dynama regenerating on its own as the campaign's clock moves (RULES.md W6, C1: "It slowly
-    regenerates on it's own"): ``dynama_per_hour_of_rest`` an hour of rest (1 until the clock's work
-    adds that house default), up to ``top``. A plain function for the clock's hook (``time_passes``)
+    regenerates on it's own"): ``dynama_per_hour_of_rest`` an hour of rest (house default 1,
+    content/house.json), up to ``top``. A plain function for the clock's hook (``time_passes``)
     to call: (the new state, its sentence), or (``state``, None) when nothing changes. Never mutates
     ``state``."""
     rate = ctx.settings.get("dynama_per_hour_of_rest", 1)
