@@ -87,7 +87,7 @@ from rulesets.engine.modifiers import Stacked, stack
 from .. import dice as checks
 from ..character import DEFENSES
 from ..state import condition_modifiers, loaded
-from .spells import SAVE_DEFAULT, SpellsMixin, d20_text
+from .spells import SAVE_DEFAULT, SpellsMixin, d20_text, roll_data
 from .weapons import WeaponsMixin
 
 ACTIONS_PER_TURN = 3
@@ -745,13 +745,8 @@ class AscendantCombat(WeaponsMixin, SpellsMixin, CombatRules):
             f"{d20_text(roll['faces'][0])} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
             f"{checks.DEGREE_TEXT[outcome]}"
         )
-        data: dict[str, Any] = {
-            "target": target.id,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
+        data = {
+            **roll_data(target, roll, threshold, request),
             "modifiers": [m.get("source") for m in stacked["applied"]]
             + self._effect_sources(request, stacked),
             "threshold_modifiers": [m.get("source") for m in t_stacked["applied"]],

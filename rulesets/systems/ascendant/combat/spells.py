@@ -28,6 +28,21 @@ def d20_text(face: int) -> str:
     return f"d20 {face}" + (" (natural 20)" if face == 20 else " (natural 1)" if face == 1 else "")
 
 
+def roll_data(
+    target: Fighter, roll: dict[str, Any], threshold: int, request: dict[str, Any]
+) -> dict[str, Any]:
+    """What a log line of a rolled check keeps (a Strike's, a spell's): the target, the faces, the
+    total against the threshold, the degree and the request the odds were read from."""
+    return {
+        "target": target.id,
+        "faces": list(roll["faces"]),
+        "total": roll["total"],
+        "threshold": threshold,
+        "outcome": roll["outcome"],
+        "odds": request,
+    }
+
+
 class SpellsMixin:
     """The spell actions of ``AscendantCombat``."""
 
@@ -125,14 +140,7 @@ class SpellsMixin:
             f"{actor.name} casts a spell at {target.name} ({spent}): {d20_text(roll['faces'][0])} {modifier:+d} = "
             f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}"
         )
-        data = {
-            "target": target.id,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
-        }
+        data = roll_data(target, roll, threshold, request)
         if outcome in ("success", "critical_success"):
             dice = roller.roll(self._spell_dice(actor), 6)
             damage = sum(dice) * (2 if outcome == "critical_success" else 1)
@@ -163,15 +171,7 @@ class SpellsMixin:
             f"{d20_text(roll['faces'][0])} {modifier:+d} = {roll['total']} vs spell threshold {threshold}: "
             f"{checks.DEGREE_TEXT[outcome]}"
         )
-        data: dict[str, Any] = {
-            "target": target.id,
-            "defense": defense,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
-        }
+        data = {**roll_data(target, roll, threshold, request), "defense": defense}
         if outcome == "critical_success":
             out.log("spell", f"{head} — no damage.", actor.id, **data)
             return
