@@ -140,7 +140,7 @@ from . import dice as dice_rules
 from . import effects, homebrew_forms
 from . import state as play_rules
 from .character import gear as gear_rules
-from .character.builder import item_words as builder_words
+from .character.builder import item_numbers
 
 
 class AscendantRuleset(Ruleset):
@@ -298,7 +298,7 @@ class AscendantRuleset(Ruleset):
                     "name": self.item_name(entry, items, i),
                     "state": state if state in gear_rules.STATES else None,
                     "state_label": gear_rules.STATES.get(state, ""),
-                    "detail": builder_words(item).split(".")[0] if item else "",
+                    "detail": item_numbers(item) if item else "",
                     "keep": {},
                     "has_state": item is not None,
                 }
