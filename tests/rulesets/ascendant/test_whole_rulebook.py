@@ -388,6 +388,10 @@ def test_a_fighter_strikes_with_the_weapons_it_carries_or_its_fist():
     assert [o["id"] for o in params["options"]] == ["fist", "warhammer"] and params["default"] == "warhammer"
     exc = t.refused("ascendant.unknown_weapon", 1, {"action": "strike", "target": 2, "weapon": "longsword"})
     assert exc.message == "Brannoc Stonehelm strikes with one of: Fist, Warhammer."
+    # Nothing carried (everything set down, or no gear): any weapon, the class's longsword first.
+    idle = _fighters({"starting_gp": 30}, gear=[{"item": "warhammer", "state": "set_down"}])
+    params = idle.spec(1, "strike").params[0]
+    assert len(params["options"]) == 10 and params["default"] == "longsword"
 
 
 # ------------------------------------------------------------------ W13 a second Class Proficiency
