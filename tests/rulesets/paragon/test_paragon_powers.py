@@ -158,6 +158,16 @@ def test_a_refused_power_says_why_and_spends_nothing(build, dynama, power, code)
     assert st["pools"]["dynama"] == dynama
 
 
+def test_the_powers_section_says_which_power_the_dynama_cannot_pay_and_when_none():
+    def statuses(dynama: int) -> dict[str, str]:
+        st, report = _state(AREN, dynama)
+        [section] = [s for s in PARAGON.state_sections(AREN, report, st) if s["id"] == "powers"]
+        return {item["id"]: item["status"] for item in section["items"]}
+
+    assert statuses(3)["gale_step"] == "" and statuses(3)["wall_of_wind"] == "not enough Dynama"
+    assert set(statuses(0).values()) == {"paralysed (Dynama 0)"}  # 0 paralyses: no power at all
+
+
 def test_ritual_sword_worship_regains_1d6_dynama_and_the_house_rule_sets_the_dice():
     st, report = _state(AREN, dynama=10)
     new, text = PARAGON.state_action(st, {"action": "sword_worship"}, AREN, report, FixedRoller([5]))
