@@ -29,7 +29,6 @@ from rulesets.engine.report import Issue
 
 from .checks import ODDS_LIMIT, one_side
 
-FORCES = ("fire", "wind", "thunder", "light", "shadow")
 #: The key of a use_power action under which the ruleset puts the roll's request with the
 #: character's effects (``Paragon.action_with_effects``); one a client sends is dropped.
 CHECK = "_power_check"
@@ -224,17 +223,11 @@ def sword_worship(
     )
 
 
-def check_homebrew_power(entry: dict, path: str, skills: frozenset[str]) -> list[Issue]:
-    """A campaign's own power, beyond its form (homebrew_forms.py: the engine checks the name, the rank
-    1–5 and the whole Dynama cost): one of the five forces, and a roll of a known skill when it has one
-    (the form's catalogue choices are checked without the campaign's catalogue)."""
+def check_homebrew_roll(entry: dict, path: str, skills: frozenset[str]) -> list[Issue]:
+    """A campaign's own power's roll, when it has one: a known skill and a TN ≥ 1 (the form's catalogue
+    choices are checked without the campaign's catalogue; the form checks the name, the rank 1–5 and
+    the Dynama cost, character/ the force)."""
     issues = []
-    if entry.get("force") not in FORCES:
-        issues.append(
-            Issue(
-                "homebrew.malformed", path + "/force", f"A power belongs to one force: {', '.join(FORCES)}."
-            )
-        )
     roll = entry.get("roll")
     if roll is not None and not (
         isinstance(roll, dict)
