@@ -140,10 +140,7 @@ from . import dice as dice_rules
 from . import effects, homebrew_forms
 from . import state as play_rules
 from .character import gear as gear_rules
-from .character.builder import item_words as builder_words
-
-#: A gear entry's states (W12): carried (its Bulk counts) or set down (owned, not carried).
-_GEAR_STATES = {"carried": "Carried", "set_down": "Set down"}
+from .character.builder import item_numbers
 
 
 class AscendantRuleset(Ruleset):
@@ -300,13 +297,13 @@ class AscendantRuleset(Ruleset):
                     "index": i,
                     "name": self.item_name(entry, items, i),
                     "state": state if state in gear_rules.STATES else None,
-                    "state_label": _GEAR_STATES.get(state, ""),
-                    "detail": builder_words(item).split(".")[0] if item else "",
+                    "state_label": gear_rules.STATES.get(state, ""),
+                    "detail": item_numbers(item) if item else "",
                     "keep": {},
                     "has_state": item is not None,
                 }
             )
-        return {"label": "Weapons and gear", "states": list(_GEAR_STATES.items()), "rows": rows}
+        return {"label": "Weapons and gear", "states": list(gear_rules.STATES.items()), "rows": rows}
 
     def equipment_change(
         self, build: dict, index: int, change: Any, *, ctx: Context | None = None
@@ -317,13 +314,13 @@ class AscendantRuleset(Ruleset):
         gear = build.get("gear") if isinstance(build, dict) else None
         if not isinstance(gear, list) or not 0 <= index < len(gear) or not isinstance(gear[index], dict):
             raise StateError("equipment.unknown", "There is no such weapon or item.", f"/gear/{index}")
-        if state not in _GEAR_STATES:
+        if state not in gear_rules.STATES:
             raise StateError("equipment.state", "An item is carried or set down.", f"/gear/{index}/state")
         new = copy.deepcopy(build)
         new["gear"][index]["state"] = state
         items = gear_rules.items_of(self.context_of(None, ctx).catalogue)
         name = self.item_name(gear[index], items, index)
-        return new, f"{name} {_GEAR_STATES[state].lower()}"
+        return new, f"{name} {gear_rules.STATES[state].lower()}"
 
     def item_summary(self, option: dict[str, Any]) -> str:
         """A weapon's, armor's or gear's line in the builder: price, Bulk, its die (builder.py ``item_words``)."""

@@ -486,7 +486,7 @@ def house_words(house: dict, defaults: dict) -> str:
 
 
 def sections(
-    derived: dict, state: Any, conditions: dict, house: dict, defaults: dict | None = None
+    derived: dict, state: Any, conditions: dict, house: dict, defaults: dict
 ) -> list[dict[str, Any]]:
     """The sheet's play-state blocks: the pools (Stamina, temporary Stamina, Hero Points), with the
     house defaults they follow, and conditions."""
@@ -496,9 +496,7 @@ def sections(
         {"id": cid, "label": c["name"], "help": c.get("text", ""), "valued": c.get("valued")}
         for cid, c in conditions.items()
     ]
-    pools = _pools(derived, state, conds, house)
-    if defaults is not None:
-        pools["help"] = house_words(house, defaults)
+    pools = {**_pools(derived, state, conds, house), "help": house_words(house, defaults)}
     return [
         pools,
         {

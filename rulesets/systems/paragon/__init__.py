@@ -144,9 +144,12 @@ class Paragon(Ruleset):
         if action.get("action") != "use_power":
             return action
         c = self.context_of(report, ctx)
-        entry = powers.catalogue(c).get(action.get("power"))  # type: ignore[arg-type]
-        request = powers.check_request(entry, build, c) if isinstance(entry, dict) else None
-        if request is None or entry is None:
+        pid = action.get("power")
+        entry = powers.catalogue(c).get(pid) if isinstance(pid, str) else None
+        if entry is None:
+            return action
+        request = powers.check_request(entry, build, c)
+        if request is None:
             return action
         rid = powers.rollable_id(entry)
         request = self.with_effects(request, state, rid)

@@ -21,8 +21,6 @@ through the advancement queue.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rulesets.engine.activities import Downtime
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
@@ -126,11 +124,3 @@ def apply(
     if st["pools"]["health"] * 2 >= top.get("health", 0):
         st["incapacitation_resisted"] = False
     return Downtime(st, awards, lines)
-
-
-def describe(ctx: Context) -> list[dict[str, Any]]:
-    """The activities as the sheet's form offers them: id, name, what it does."""
-    return [
-        {"id": a["id"], "name": a.get("name", a["id"]), "text": a.get("text", "")}
-        for a in ctx.catalogue.get("activities", {}).values()
-    ]

@@ -29,7 +29,6 @@ from rulesets.engine.report import Issue
 
 from .checks import ODDS_LIMIT, one_side
 
-FORCES = ("fire", "wind", "thunder", "light", "shadow")
 #: The key of a use_power action under which the ruleset puts the roll's request with the
 #: character's effects (``Paragon.action_with_effects``); one a client sends is dropped.
 CHECK = "_power_check"
@@ -50,13 +49,13 @@ def known(build: dict, ctx: Context) -> list[dict[str, Any]]:
     if not is_paragon(build):
         return []
     forces = get_as(build, "forces", dict, {})
-    out = []
-    for entry in catalogue(ctx).values():
-        held = forces.get(entry.get("force"))
-        rank = entry.get("rank")
-        if is_int(held) and is_int(rank) and held >= rank:
-            out.append(entry)
-    return out
+    return [entry for entry in catalogue(ctx).values() if _holds(forces, entry)]
+
+
+def _holds(forces: dict, entry: dict[str, Any]) -> bool:
+    """Whether ``forces`` hold the power's force at its rank or more."""
+    held, rank = forces.get(entry.get("force")), entry.get("rank")
+    return is_int(held) and is_int(rank) and held >= rank
 
 
 def derived(build: dict, ctx: Context) -> dict[str, int]:
@@ -125,8 +124,8 @@ def find(action: dict, build: dict, ctx: Context) -> dict[str, Any]:
             "/power",
         )
     forces = get_as(build, "forces", dict, {})
-    held = forces.get(entry.get("force"), 0)
-    if not (is_int(held) and is_int(entry.get("rank")) and held >= entry["rank"]):
+    if not _holds(forces, entry):
+        held = forces.get(entry.get("force"), 0)
         force = (lookup(ctx.catalogue.get("forces", {}), entry.get("force")) or {}).get(
             "name", entry.get("force")
         )
@@ -172,8 +171,8 @@ def use(
 
 def regenerate(state: dict, build: dict, top: int, hours: int, ctx: Context) -> tuple[dict, str | None]:
     """Dynama regenerating on its own as the campaign's clock moves (RULES.md W6, C1: "It slowly
-    regenerates on it's own"): ``dynama_per_hour_of_rest`` an hour of rest (1 until the clock's work
-    adds that house default), up to ``top``. A plain function for the clock's hook (``time_passes``)
+    regenerates on it's own"): ``dynama_per_hour_of_rest`` an hour of rest (house default 1,
+    content/house.json), up to ``top``. A plain function for the clock's hook (``time_passes``)
     to call: (the new state, its sentence), or (``state``, None) when nothing changes. Never mutates
     ``state``."""
     rate = ctx.settings.get("dynama_per_hour_of_rest", 1)
@@ -224,26 +223,11 @@ def sword_worship(
     )
 
 
-def check_homebrew_power(entry: dict, path: str, skills: frozenset[str]) -> list[Issue]:
-    """A campaign's own power: a name, one of the five forces, rank 1–5, a whole Dynama cost, and a
-    roll of a known skill when it has one."""
+def check_homebrew_roll(entry: dict, path: str, skills: frozenset[str]) -> list[Issue]:
+    """A campaign's own power's roll, when it has one: a known skill and a TN ≥ 1 (the form's catalogue
+    choices are checked without the campaign's catalogue; the form checks the name, the rank 1–5 and
+    the Dynama cost, character/ the force)."""
     issues = []
-    if not isinstance(entry.get("name"), str) or not entry["name"].strip():
-        issues.append(Issue("homebrew.malformed", path + "/name", "Give the power a name."))
-    if entry.get("force") not in FORCES:
-        issues.append(
-            Issue(
-                "homebrew.malformed", path + "/force", f"A power belongs to one force: {', '.join(FORCES)}."
-            )
-        )
-    if not (is_int(entry.get("rank")) and 1 <= entry["rank"] <= 5):
-        issues.append(
-            Issue("homebrew.malformed", path + "/rank", "A power's rank is the force rank it needs: 1 to 5.")
-        )
-    if not (is_int(entry.get("cost")) and entry["cost"] >= 0):
-        issues.append(
-            Issue("homebrew.malformed", path + "/cost", "A power's cost is a whole number of Dynama ≥ 0.")
-        )
     roll = entry.get("roll")
     if roll is not None and not (
         isinstance(roll, dict)

@@ -326,7 +326,11 @@ def _powers_section(build: dict, ctx: Context, st: dict) -> list[dict[str, Any]]
         {
             "id": p["id"],
             "label": powers.describe(p, ctx),
-            "status": "" if p.get("cost", 0) <= have and have > 0 else "not enough Dynama",
+            "status": "paralysed (Dynama 0)"
+            if have == 0
+            else "not enough Dynama"
+            if p.get("cost", 0) > have
+            else "",
             "text": p.get("text", ""),
         }
         for p in known

@@ -81,6 +81,28 @@ def test_conditions_lower_the_spell_threshold_on_the_party_page():
     assert fx["thresholds"]["spell"] == 15
 
 
+def test_a_spell_threshold_without_a_casting_class_follows_the_house_threshold_base():
+    """A non-caster's spark (Arcane Spark) sets its spell threshold as every threshold is set: the
+    house ``threshold_base`` (10) + proficiency + its key attribute. The contract's fighter (level 10,
+    proficiency +6, Strength +6): 22, and 24 where the campaign's thresholds start at 12."""
+    fighter_build = RULESET.contract_data()["build"]
+    for settings, expected in ((None, 22), ({"threshold_base": 12}, 24)):
+        r = report(fighter_build, settings=settings)
+        assert "spell" not in r.derived["thresholds"]
+        f = Fighter(
+            id=1,
+            name="Fighter",
+            is_npc=False,
+            group="",
+            build=fighter_build,
+            derived=r.derived,
+            state=RULESET.initial_state(fighter_build, r),
+            combat={},
+            report=r,
+        )
+        assert RULES._spell_threshold(f)[0] == expected
+
+
 class Table(combat_helpers.Table):
     rules = RULES
 
@@ -188,6 +210,28 @@ def test_a_homebrew_weapon_is_bought_and_a_bad_one_is_reported():
     }
 
 
+@pytest.mark.parametrize(
+    ("kind", "entry", "paths"),
+    [
+        ("weapons", {"die": 7, "attribute": "wis", "agile": "yes"}, {"/die", "/attribute", "/agile"}),
+        ("weapons", {"name": "Pike", "die": 10, "ranged": 1, "bulk": 11}, {"/ranged", "/bulk"}),
+        (
+            "armor",
+            {"name": "Paper", "category": "paper", "bonus": 30, "price": 1.5},
+            {"/category", "/bonus", "/price"},
+        ),
+        ("gear", {"name": "Rope", "bulk": -1, "price": "cheap"}, {"/bulk", "/price"}),
+    ],
+)
+def test_a_malformed_homebrew_weapon_armor_or_gear_is_named_field_by_field(kind, entry, paths):
+    """Each field its form (homebrew_forms.py) refuses, and only those: the entry is left out."""
+    r = report(WIZARD, homebrew={kind: [{"id": "odd", **entry}]})
+    found = {w.path.removeprefix(f"/{kind}/0") for w in r.warnings if w.code == "homebrew.malformed"}
+    expected = paths | ({"/name"} if "name" not in entry else set())
+    assert found == expected
+    assert "odd" not in RULESET.context(None, {kind: [{"id": "odd", **entry}]}).catalogue.get(kind, {})
+
+
 def test_the_builder_sells_weapons_armor_and_gear_in_the_games_words():
     sections = {s["id"]: s for s in RULESET.traits(RULESET.context())["sections"]}
     gear = sections["gear"]
@@ -199,6 +243,9 @@ def test_the_builder_sells_weapons_armor_and_gear_in_the_games_words():
         RULESET.item_summary(options["rapier"]) == "2 gp, Bulk 1; d6, finesse. A duellist's thrusting blade."
     )
     assert RULESET.item_summary(options["torch"]) == "free, light. Light for an hour."
+    [how] = gear["entry_fields"]  # each item carried or set down, in words
+    assert (how["id"], how["default"]) == ("state", "carried")
+    assert how["options"] == [{"id": "carried", "label": "Carried"}, {"id": "set_down", "label": "Set down"}]
     armor = {o["id"]: o for o in sections["armor"]["options"]}
     assert armor["full_plate"]["help"] == "15 gp, Bulk 4; heavy armor, +6 Deflection"
     steps = {
@@ -341,6 +388,10 @@ def test_a_fighter_strikes_with_the_weapons_it_carries_or_its_fist():
     assert [o["id"] for o in params["options"]] == ["fist", "warhammer"] and params["default"] == "warhammer"
     exc = t.refused("ascendant.unknown_weapon", 1, {"action": "strike", "target": 2, "weapon": "longsword"})
     assert exc.message == "Brannoc Stonehelm strikes with one of: Fist, Warhammer."
+    # Nothing carried (everything set down, or no gear): any weapon, the class's longsword first.
+    idle = _fighters({"starting_gp": 30}, gear=[{"item": "warhammer", "state": "set_down"}])
+    params = idle.spec(1, "strike").params[0]
+    assert len(params["options"]) == 10 and params["default"] == "longsword"
 
 
 # ------------------------------------------------------------------ W13 a second Class Proficiency

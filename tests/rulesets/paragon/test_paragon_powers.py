@@ -146,6 +146,7 @@ def test_spending_the_last_dynama_paralyses():
         (AREN, 0, "gale_step", "paragon.paralysed"),
         (AREN, 30, "dread_aura", "paragon.power_not_known"),
         (AREN, 30, "no_such_power", "paragon.power_unknown"),
+        (AREN, 30, ["gale_step"], "paragon.power_unknown"),  # not an id: refused, not a TypeError
         (HESK, 3, "gale_step", "paragon.no_powers"),
     ],
 )
@@ -155,6 +156,16 @@ def test_a_refused_power_says_why_and_spends_nothing(build, dynama, power, code)
         PARAGON.state_action(st, {"action": "use_power", "power": power}, build, report)
     assert exc.value.code == code
     assert st["pools"]["dynama"] == dynama
+
+
+def test_the_powers_section_says_which_power_the_dynama_cannot_pay_and_when_none():
+    def statuses(dynama: int) -> dict[str, str]:
+        st, report = _state(AREN, dynama)
+        [section] = [s for s in PARAGON.state_sections(AREN, report, st) if s["id"] == "powers"]
+        return {item["id"]: item["status"] for item in section["items"]}
+
+    assert statuses(3)["gale_step"] == "" and statuses(3)["wall_of_wind"] == "not enough Dynama"
+    assert set(statuses(0).values()) == {"paralysed (Dynama 0)"}  # 0 paralyses: no power at all
 
 
 def test_ritual_sword_worship_regains_1d6_dynama_and_the_house_rule_sets_the_dice():
@@ -211,7 +222,7 @@ def test_another_player_cannot_use_my_characters_power(client, table):
     client.force_login(table["other"])
     url = reverse("character_state_action", args=[character.pk])
     response = client.post(url, {"action": "use_power", "power": "gale_step"})
-    assert response.status_code in (403, 404)
+    assert response.status_code == 404
     character.refresh_from_db()
     assert character.state["pools"]["dynama"] == 30
 

@@ -187,7 +187,7 @@ def test_the_encounter_page_offers_pursuit_with_its_odds(client, page_duel):  # 
     client.force_login(page_duel["player"])
     html = client.get(reverse("encounter_detail", args=[e.pk])).content.decode()
     assert "Pursue a retreating foe" in html and "Cavalry (mounted)" in html
-    assert "Draw the weapon" in html or "Sheathe the weapon" in html
+    assert "Sheathe the weapon" in html and "Draw the weapon" not in html  # Aren began alert: drawn
     services.encounter_act(
         encounter=e,
         user=page_duel["player"],

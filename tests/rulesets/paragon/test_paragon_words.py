@@ -74,5 +74,5 @@ def test_a_draft_made_through_the_api_without_forces_is_told_in_words():
     messages = [i["message"] for i in response.json()["report"]["errors"] if i["path"] == "/forces"]
     assert messages == ["Give each of the five forces a rank: Fire, Wind, Thunder, Light and Shadow."]
     builder = _text(_player(table).get(reverse("character_builder", args=[response.json()["id"]])))
-    assert "Give each of the five forces a rank" in builder or "{" not in builder
+    assert "Give each of the five forces a rank: Fire, Wind, Thunder, Light and Shadow." in builder
     assert '"forces"' not in builder and "{" not in builder

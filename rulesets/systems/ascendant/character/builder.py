@@ -9,7 +9,7 @@ from rulesets.engine.pointer import ptr
 from rulesets.engine.ruleset import FORMAT
 
 from .common import ATTRIBUTE_LABELS, ATTRIBUTES, FEAT_KINDS
-from .gear import items_of, weapon_table
+from .gear import STATES, items_of, weapon_table
 from .tables import Rules, allowed_feats
 
 
@@ -219,10 +219,7 @@ def traits(ctx: Context) -> dict[str, Any]:
                         "label": "How",
                         "kind": "choice",
                         "default": "carried",
-                        "options": [
-                            {"id": "carried", "label": "Carried"},
-                            {"id": "set_down", "label": "Set down"},
-                        ],
+                        "options": [{"id": sid, "label": words} for sid, words in STATES.items()],
                     }
                 ],
             },
@@ -277,7 +274,13 @@ def _level_plan(ctx: Context, r: Rules) -> list[dict[str, Any]]:
 
 
 def item_words(item: dict[str, Any]) -> str:
-    """An item in the game's words: "2 gp, Bulk 1; d6, finesse; a duellist's thrusting blade."."""
+    """An item in the game's words: "2 gp, Bulk 1; d6, finesse. A duellist's thrusting blade."."""
+    head, text = item_numbers(item), item.get("text")
+    return f"{head}. {text}" if text else head
+
+
+def item_numbers(item: dict[str, Any]) -> str:
+    """An item's numbers in the game's words: "2 gp, Bulk 1; d6, finesse" (the sheet's gear rows)."""
     price = item.get("price", 0)
     bulk = item.get("bulk", 0)
     bits = [f"{price} gp" if price else "free", "light" if bulk == "L" else f"Bulk {bulk or 0}"]
@@ -290,8 +293,7 @@ def item_words(item: dict[str, Any]) -> str:
         head += "; " + ", ".join(traits)
     if item.get("category") in ("light", "medium", "heavy", "unarmored") and "bonus" in item:
         head += f"; {item['category']} armor, +{item.get('bonus', 0)} Deflection"
-    text = item.get("text")
-    return f"{head}. {text}" if text else head
+    return head
 
 
 def _bought_weapons(ctx: Context) -> dict[str, dict[str, Any]]:

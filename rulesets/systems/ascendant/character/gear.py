@@ -29,8 +29,9 @@ from .tables import _few, _label
 
 #: The catalogues a gear entry's ``item`` may name.
 GEAR_KINDS = ("weapons", "gear")
-#: What a gear entry may be: carried (its Bulk counts) or set down (owned, not carried).
-STATES = ("carried", "set_down")
+#: What a gear entry may be, in the sheet's words: carried (its Bulk counts) or set down (owned, not
+#: carried).
+STATES = {"carried": "Carried", "set_down": "Set down"}
 LIGHT = "L"
 OVERLOADED = "ascendant.overloaded"
 

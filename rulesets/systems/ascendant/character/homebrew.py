@@ -13,7 +13,8 @@ from .common import ATTRIBUTES, DEFENSES, FEAT_KINDS
 
 
 def check_homebrew_entry(kind: str, entry: dict, path: str, *, ranks: list[str], skills: dict) -> list[Issue]:
-    """Field checks for homebrew feats, ancestries, heritages, backgrounds, lores, weapons, armor and gear."""
+    """Field checks for homebrew feats, ancestries, heritages, backgrounds and lores beyond their forms
+    (homebrew_forms.py; weapons, armor and gear need nothing beyond theirs: a price, a Bulk, a die)."""
     issues: list[Issue] = []
 
     def bad(key: str, message: str) -> None:
@@ -119,46 +120,7 @@ def _homebrew_background(
             bad(key, f"A background names its {key.replace('_', ' ')} (an id).")
 
 
-def _priced(entry: dict, bad) -> None:
-    """W11/W12: a price in whole gp (none: 0) and a Bulk, a whole number or "L" (light)."""
-    price = entry.get("price", 0)
-    if not isinstance(price, int) or isinstance(price, bool) or price < 0:
-        bad("price", "A price is a whole number of gp ≥ 0.")
-    bulk = entry.get("bulk", 0)
-    if bulk != "L" and (not isinstance(bulk, int) or isinstance(bulk, bool) or bulk < 0):
-        bad("bulk", 'Bulk is a whole number ≥ 0, or "L" for a light item.')
-
-
-def _homebrew_weapon(
-    entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict
-) -> None:
-    _priced(entry, bad)
-    if entry.get("die") not in (4, 6, 8, 10, 12):
-        bad("die", "A weapon's damage die is 4, 6, 8, 10 or 12.")
-    if entry.get("attribute", "str") not in ("str", "dex", "finesse"):
-        bad("attribute", 'A weapon attacks with "str", "dex" or "finesse" (the better of the two).')
-    for key in ("agile", "ranged"):
-        if not isinstance(entry.get(key, False), bool):
-            bad(key, f"{key.title()} is true or false.")
-
-
-def _homebrew_armor(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
-    _priced(entry, bad)
-    if entry.get("category") not in ("unarmored", "light", "medium", "heavy"):
-        bad("category", "Armor is unarmored, light, medium or heavy.")
-    bonus = entry.get("bonus", 0)
-    if not isinstance(bonus, int) or isinstance(bonus, bool) or not 0 <= bonus <= 20:
-        bad("bonus", "An armor's item bonus is a whole number from 0 to 20.")
-
-
-def _homebrew_gear(entry: dict, path: str, bad, issues: list[Issue], ranks: list[str], skills: dict) -> None:
-    _priced(entry, bad)
-
-
 _HOMEBREW_CHECKS = {
-    "weapons": _homebrew_weapon,
-    "armor": _homebrew_armor,
-    "gear": _homebrew_gear,
     "feats": _homebrew_feat,
     "ancestries": _homebrew_ancestry,
     "heritages": _homebrew_heritage,

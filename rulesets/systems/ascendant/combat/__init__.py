@@ -87,7 +87,7 @@ from rulesets.engine.modifiers import Stacked, stack
 from .. import dice as checks
 from ..character import DEFENSES
 from ..state import condition_modifiers, loaded
-from .spells import SAVE_DEFAULT, SpellsMixin
+from .spells import SAVE_DEFAULT, SpellsMixin, d20_text, roll_data
 from .weapons import WeaponsMixin
 
 ACTIONS_PER_TURN = 3
@@ -95,10 +95,6 @@ ACTIONS_PER_TURN = 3
 
 #: Actions that take the reaction (they may be taken on others' turns).
 REACTIONS = ("reactive_strike", "reactive_shield")
-
-
-def _d20(face: int) -> str:
-    return f"d20 {face}" + (" (natural 20)" if face == 20 else " (natural 1)" if face == 1 else "")
 
 
 def _ordinal(n: int) -> str:
@@ -746,16 +742,11 @@ class AscendantCombat(WeaponsMixin, SpellsMixin, CombatRules):
         outcome = roll["outcome"]
         head = (
             f"{actor.name}: {what} at {target.name} with the {weapon['name'].lower()} ({spent}): "
-            f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
+            f"{d20_text(roll['faces'][0])} {modifier:+d} = {roll['total']} vs Deflection {threshold}: "
             f"{checks.DEGREE_TEXT[outcome]}"
         )
-        data: dict[str, Any] = {
-            "target": target.id,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
+        data = {
+            **roll_data(target, roll, threshold, request),
             "modifiers": [m.get("source") for m in stacked["applied"]]
             + self._effect_sources(request, stacked),
             "threshold_modifiers": [m.get("source") for m in t_stacked["applied"]],

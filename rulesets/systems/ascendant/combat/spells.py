@@ -15,13 +15,32 @@ from rulesets.engine.modifiers import Stacked, stack
 from .. import dice as checks
 from ..character import DEFENSES
 
+if TYPE_CHECKING:
+    from rulesets.engine.context import Context
+
 #: The defense a spell's target resists with unless the caster names another (HD: Spirit, the seed's
 #: "a spell reaches for your mind").
 SAVE_DEFAULT = "spirit"
 
 
-def _d20(face: int) -> str:
+def d20_text(face: int) -> str:
+    """A d20 face in the log's words: "d20 20 (natural 20)"."""
     return f"d20 {face}" + (" (natural 20)" if face == 20 else " (natural 1)" if face == 1 else "")
+
+
+def roll_data(
+    target: Fighter, roll: dict[str, Any], threshold: int, request: dict[str, Any]
+) -> dict[str, Any]:
+    """What a log line of a rolled check keeps (a Strike's, a spell's): the target, the faces, the
+    total against the threshold, the degree and the request the odds were read from."""
+    return {
+        "target": target.id,
+        "faces": list(roll["faces"]),
+        "total": roll["total"],
+        "threshold": threshold,
+        "outcome": roll["outcome"],
+        "odds": request,
+    }
 
 
 class SpellsMixin:
@@ -29,6 +48,7 @@ class SpellsMixin:
 
     if TYPE_CHECKING:
 
+        def ctx_of(self, fighter: Fighter | None = None, ctx: Context | None = None) -> Context: ...
         def _derived(self, f: Fighter) -> dict: ...
         def _attr(self, f: Fighter, attr: str) -> int: ...
         def _key_attr(self, f: Fighter) -> str: ...
@@ -51,13 +71,18 @@ class SpellsMixin:
         return casts if isinstance(casts, str) else self._key_attr(f)
 
     def _spell_threshold(self, f: Fighter) -> tuple[int, Stacked]:
-        """The caster's spell threshold (W10, ``derived.thresholds.spell``; a non-caster's spark: 10 +
-        proficiency + its key attribute) with its conditions stacked in, as a threshold it sets."""
+        """The caster's spell threshold (W10, ``derived.thresholds.spell``; a non-caster's spark: the
+        house ``threshold_base`` (10) + proficiency + its key attribute, as every other threshold) with
+        its conditions stacked in, as a threshold it sets."""
         derived = self._derived(f)
         base = (derived.get("thresholds") or {}).get("spell")
         attr = self._spell_attr(f)
         if not is_int(base):
-            base = 10 + (derived.get("proficiency_bonus", 0) or 0) + self._attr(f, attr)
+            base = (
+                self.ctx_of(f).settings.get("threshold_base", 10)
+                + (derived.get("proficiency_bonus", 0) or 0)
+                + self._attr(f, attr)
+            )
         stacked = stack(self._cond_mods(f, {"all", "spell", f"attr:{attr}"}))
         return base + stacked["total"], stacked
 
@@ -112,17 +137,10 @@ class SpellsMixin:
         roll = checks.roll(request, roller)
         outcome = roll["outcome"]
         head = (
-            f"{actor.name} casts a spell at {target.name} ({spent}): {_d20(roll['faces'][0])} {modifier:+d} = "
+            f"{actor.name} casts a spell at {target.name} ({spent}): {d20_text(roll['faces'][0])} {modifier:+d} = "
             f"{roll['total']} vs Deflection {threshold}: {checks.DEGREE_TEXT[outcome]}"
         )
-        data = {
-            "target": target.id,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
-        }
+        data = roll_data(target, roll, threshold, request)
         if outcome in ("success", "critical_success"):
             dice = roller.roll(self._spell_dice(actor), 6)
             damage = sum(dice) * (2 if outcome == "critical_success" else 1)
@@ -150,18 +168,10 @@ class SpellsMixin:
         outcome = roll["outcome"]
         head = (
             f"{actor.name} casts a spell at {target.name} ({spent}): {target.name} rolls {defense.title()} "
-            f"{_d20(roll['faces'][0])} {modifier:+d} = {roll['total']} vs spell threshold {threshold}: "
+            f"{d20_text(roll['faces'][0])} {modifier:+d} = {roll['total']} vs spell threshold {threshold}: "
             f"{checks.DEGREE_TEXT[outcome]}"
         )
-        data: dict[str, Any] = {
-            "target": target.id,
-            "defense": defense,
-            "faces": list(roll["faces"]),
-            "total": roll["total"],
-            "threshold": threshold,
-            "outcome": outcome,
-            "odds": request,
-        }
+        data = {**roll_data(target, roll, threshold, request), "defense": defense}
         if outcome == "critical_success":
             out.log("spell", f"{head} — no damage.", actor.id, **data)
             return

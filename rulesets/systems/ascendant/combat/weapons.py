@@ -29,23 +29,28 @@ class WeaponsMixin:
         the weapons its build carries and its fist; a build that carries none (an NPC, a build from
         before gear) may pick any."""
         table = weapon_table(self.ctx_of(f))
-        gear = f.build.get("gear") if isinstance(f.build, dict) else None
-        carried = [
-            e["item"]
-            for e in gear or ()
-            if isinstance(e, dict) and e.get("state", "carried") == "carried" and e.get("item") in table
-        ]
+        carried = self._carried(f, table)
         if not carried:
             return table
         return {wid: w for wid, w in table.items() if wid in carried or w.get("unarmed")}
 
+    def _carried(self, f: Fighter, table: dict[str, dict[str, Any]]) -> list[str]:
+        """The weapons of ``table`` the fighter's build carries (not set down), in the build's order."""
+        gear = f.build.get("gear") if isinstance(f.build, dict) else None
+        return [
+            e["item"]
+            for e in gear or ()
+            if isinstance(e, dict) and e.get("state", "carried") == "carried" and e.get("item") in table
+        ]
+
     def _default_weapon(self, f: Fighter) -> str:
-        """The class's weapon (``weapon`` in classes.json) when at hand, else the first carried, else a fist."""
+        """The class's weapon (``weapon`` in classes.json) when at hand, else the first carried (in
+        the table's order), else a fist."""
         weapons = self._weapons(f)
         own = self._class(f).get("weapon")
         if own in weapons:
             return own
-        if len(weapons) < len(weapon_table(self.ctx_of(f))):  # it carries weapons: the first of them
+        if self._carried(f, weapons):
             armed = [wid for wid, w in weapons.items() if not w.get("unarmed")]
             if armed:
                 return armed[0]

@@ -570,22 +570,18 @@ def _check_weapons(table: Any, default: dict) -> list[Issue]:
 
 
 def check_homebrew_entry(kind: str, entry: dict, path: str, skills: frozenset[str]) -> list[Issue]:
-    """A homebrew skill (a name, its force) or power (powers.py); ``skills``: the skills a power may roll."""
-    if kind == "powers":
-        return powers.check_homebrew_power(entry, path, skills)
-    if kind != "skills":
+    """A homebrew skill or power (beyond its form, homebrew_forms.py): based on one of the five forces;
+    a power's roll (powers.py) one of ``skills``."""
+    if kind not in ("skills", "powers"):
         return []
     issues = []
-    if not isinstance(entry.get("name"), str) or not entry["name"].strip():
+    if kind == "skills" and (not isinstance(entry.get("name"), str) or not entry["name"].strip()):
         issues.append(Issue("homebrew.malformed", path + "/name", "Give the homebrew skill a name."))
     if entry.get("force") not in FORCES:
-        issues.append(
-            Issue(
-                "homebrew.malformed",
-                path + "/force",
-                f"A Paragon skill is based on one force: {', '.join(FORCES)}.",
-            )
-        )
+        what = "A Paragon skill is based on" if kind == "skills" else "A power belongs to"
+        issues.append(Issue("homebrew.malformed", path + "/force", f"{what} one force: {', '.join(FORCES)}."))
+    if kind == "powers":
+        issues.extend(powers.check_homebrew_roll(entry, path, skills))
     return issues
 
 
