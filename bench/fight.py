@@ -64,8 +64,9 @@ def build_fight(
     started, and turned until the first PC acts. Returns the ids and the actions to time (``player_action``, ``gm_action``: None when the
     ruleset has none)."""
     from combat import services
+    from combat.fight import fighter_actions
     from combat.models import Encounter
-    from combat.selectors import encounter_fight, fighter_actions
+    from combat.selectors import encounter_fight
     from rulesets.engine.dice import FixedRoller
     from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.factories import make_campaign

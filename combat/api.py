@@ -18,7 +18,8 @@ from rest_framework.response import Response
 from characters.campaigns.selectors import campaign_for_user
 from characters.obstacles.selectors import campaign_obstacles
 from combat import services
-from combat.selectors import encounter_board, encounter_fight, encounter_for_user, encounters_for_user
+from combat.presenters import encounter_board
+from combat.selectors import encounter_fight, encounter_for_user, encounters_for_user
 from combat.serializers import (
     ActionRequestSerializer,
     CombatantCreatedSerializer,

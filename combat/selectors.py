@@ -2,9 +2,9 @@
 
 An encounter of a campaign the user is not in does not exist for them (``EncounterNotFound``,
 a 404 for pages, the API and the websocket alike). ``encounter_fight`` turns an encounter
-and its combatants into the ruleset's ``Fighter`` values; the services (writes), the page,
-the API and the broadcast all read the board through ``encounter_board``, so they can
-never disagree.
+and its combatants into the ruleset's ``Fighter`` values (a ``combat.fight.Fight``); the services
+(writes), the page, the API and the broadcast all read the board through
+``combat.presenters.encounter_board``, so they can never disagree.
 """
 
 from __future__ import annotations
@@ -13,28 +13,20 @@ import copy
 import functools
 import json
 import logging
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
-from django.utils.html import format_html
-from django.utils.text import slugify
 
 from characters.campaigns.selectors import campaign_context, campaign_memberships
 from characters.compiled import CompiledQuery
 from characters.models import Campaign, Character, Obstacle
-from characters.obstacles.selectors import encounter_obstacle_rows, for_rules
 from characters.selectors import is_campaign_gm
-from characters.sheet.selectors import label
+from combat.fight import Fight
 from combat.models import Combatant, Encounter, EncounterEvent, LibraryNpc
-from rulesets.charts import odds_bars
-from rulesets.engine import effects as fx
 from rulesets.engine import registry, validate
-from rulesets.engine.combat import ActionSpec, CombatRules, Fighter
+from rulesets.engine.combat import CombatRules, Fighter
 from rulesets.engine.context import NPC_PHASE, Context
-from rulesets.engine.errors import OddsError
 from rulesets.engine.report import Report
 from rulesets.engine.ruleset import Ruleset
 
@@ -217,105 +209,6 @@ def combatant_fighter(
     )
 
 
-#: The key of the obstacles in the encounter state the rules read (``Fight.rules_state``).
-OBSTACLES = "obstacles"
-
-
-class LazyMapping(Mapping):
-    """A read-only mapping made by ``load`` the first time it is read: the obstacles cost their query
-    only when a rule looks at them (a spend), not on every action."""
-
-    def __init__(self, load: Callable[[], dict[str, Any]]):
-        self._load = load
-        self._data: dict[str, Any] | None = None
-
-    def _got(self) -> dict[str, Any]:
-        if self._data is None:
-            self._data = self._load()
-        return self._data
-
-    def __getitem__(self, key: str) -> Any:
-        return self._got()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._got())
-
-    def __len__(self) -> int:
-        return len(self._got())
-
-
-@dataclass
-class Fight:
-    """An encounter with its combatants as the ruleset sees them (one load per request)."""
-
-    encounter: Encounter
-    ruleset: Ruleset | None
-    rules: CombatRules | None
-    unsupported: str
-    combatants: list[Combatant]
-    fighters: list[Fighter] = field(default_factory=list)
-    #: The campaign's rules context (house rules, homebrew): every combat hook gets it.
-    ctx: Context | None = None
-    #: The latest events, newest first, when a service already has them (saves the board a query).
-    log: list[dict[str, Any]] | None = None
-
-    def __post_init__(self) -> None:
-        self.by_id = {c.id: c for c in self.combatants}
-        self.fighter_by_id = {f.id: f for f in self.fighters}
-
-    @property
-    def order(self) -> list[int]:
-        return [i for i in (self.encounter.order or []) if i in self.by_id]
-
-    @property
-    def rules_state(self) -> dict[str, Any]:
-        """The encounter state as the rules read it: with the obstacles a roll's EP may go into
-        (``"obstacles"``: id → {name, level, ep, resolved}; read once per request, never saved)."""
-        found = self.__dict__.get("_rules_state")
-        if found is None:
-            e = self.encounter
-            found = self.__dict__["_rules_state"] = {
-                **(e.state or {}),
-                OBSTACLES: LazyMapping(lambda: for_rules(self.obstacles)),
-            }
-        return found
-
-    @property
-    def obstacles(self) -> list[Obstacle]:
-        """The obstacles of this encounter and its campaign (one query per request)."""
-        found = self.__dict__.get("_obstacles")
-        if found is None and getattr(self.encounter, "has_obstacles", True) is False:
-            found = self.__dict__["_obstacles"] = []
-        if found is None:
-            e = self.encounter
-            found = self.__dict__["_obstacles"] = encounter_obstacle_rows(
-                campaign_id=e.campaign_id, encounter_id=e.pk
-            )
-        return found
-
-    @property
-    def current_id(self) -> int | None:
-        order = self.encounter.order or []
-        if self.encounter.status != Encounter.Status.ACTIVE or not 0 <= self.encounter.turn < len(order):
-            return None
-        return order[self.encounter.turn]
-
-    @property
-    def current_ids(self) -> list[int]:
-        """Everyone acting in this turn (an NPC group acts together)."""
-        current = self.current_id
-        if current is None:
-            return []
-        order = self.encounter.order
-        span = 1
-        if self.rules is not None:
-            try:
-                span = max(1, self.rules.turn_span(order, self.encounter.turn, self.fighter_by_id))
-            except Exception:
-                logger.exception("turn_span failed")
-        return [i for i in order[self.encounter.turn : self.encounter.turn + span]]
-
-
 @functools.cache
 def _character_fields() -> tuple[str, ...]:
     """What a fight reads of a PC's character and its owner, for ``only()``.
@@ -396,40 +289,12 @@ def encounter_fight(*, encounter: Encounter, lock_characters: bool = False) -> F
     )
 
 
-# ---------------------------------------------------------------- the board
-
-
-def _summary(fight: Fight, fighter: Fighter) -> dict[str, Any]:
-    if fight.rules is None:
-        return {"stats": [], "status": []}
-    try:
-        out = fight.rules.summary(fighter, fight.encounter.state or {}, ctx=fight.ctx) or {}
-    except Exception:  # a ruleset bug shows an empty row, not a 500
-        logger.exception("summary failed")
-        out = {}
-    stats = [
-        {**st, "key": st.get("key") or slugify(str(st.get("label", "")))}
-        for st in out.get("stats") or []
-        if isinstance(st, dict)
-    ]
-    details = [
-        {**d, "key": d.get("key") or slugify(str(d.get("label", "")))}
-        for d in out.get("details") or []
-        if isinstance(d, dict)
-    ]
-    summary: dict[str, Any] = {"stats": stats, "status": list(out.get("status") or [])}
-    if details:  # more label/value pairs under their own heading (a ruleset's distances to the others…)
-        summary.update(details=details, details_label=str(out.get("details_label") or ""))
-    return summary
-
-
 LOG_FIELDS = ("seq", "round", "kind", "text", "actor_id", "data", "created")
 
 
 def log_entry(row: dict[str, Any]) -> dict[str, Any]:
-    """An event as the page and the API show it; ``html`` is its ready ``<li>`` (events never
-    change, and one pre-escaped string renders much faster than a template loop)."""
-    round_ = format_html('<span class="log-round">R{}</span> ', row["round"]) if row["round"] else ""
+    """An event as the page and the API show it (the page's line: ``log-line`` of
+    combat/encounter_detail.html)."""
     return {
         "seq": row["seq"],
         "round": row["round"],
@@ -438,9 +303,6 @@ def log_entry(row: dict[str, Any]) -> dict[str, Any]:
         "actor": row["actor_id"],
         "data": row["data"],
         "created": row["created"],
-        "html": format_html(
-            '<li class="log-{}" data-seq="{}">{}{}</li>', row["kind"], row["seq"], round_, row["text"]
-        ),
     }
 
 
@@ -448,258 +310,6 @@ def encounter_log(*, encounter: Encounter, limit: int = LOG_LENGTH) -> list[dict
     """The latest events, newest first."""
     rows = EncounterEvent.objects.filter(encounter=encounter).order_by("-seq").values(*LOG_FIELDS)[:limit]
     return [log_entry(r) for r in rows]
-
-
-def _rows(fight: Fight) -> list[dict[str, Any]]:
-    current = set(fight.current_ids)
-    position = {cid: i + 1 for i, cid in enumerate(fight.order)}
-    rows = []
-    for c in fight.combatants:
-        f = fight.fighter_by_id.get(c.id)
-        rows.append(
-            {
-                "id": c.id,
-                "name": f.name if f else c.name,
-                "is_npc": c.is_npc,
-                "group": c.group,
-                "character": c.character_id,
-                "owner": c.character.owner.get_username() if c.character else "",
-                "owner_id": c.character.owner_id if c.character else None,
-                "position": position.get(c.id),
-                "current": c.id in current,
-                "summary": _summary(fight, f) if f else {"stats": [], "status": []},
-                "state": f.state if f else c.state,
-                "combat": c.combat or {},
-                "effects": combatant_effects(fight, f.state if f else c.state),
-            }
-        )
-    return rows
-
-
-def combatant_effects(fight: Fight, state: Any) -> list[dict[str, Any]]:
-    """A combatant's active effects as its row shows them: [{"id", "name", "remaining"}], what
-    remains in words ("1 round left", "until the end of Goblin's turn")."""
-    out = []
-    for entry in fx.active_entries(state):
-        duration = entry.get("duration")
-        remaining = fx.duration_text(duration, round_now=fight.encounter.round)
-        if isinstance(duration, dict) and duration.get("until") == "end_of_turn":
-            other = fight.fighter_by_id.get(duration.get("combatant"))  # type: ignore[arg-type]
-            if other is not None:
-                remaining = f"until the end of {other.name}'s turn"
-        out.append({"id": entry.get("id"), "name": str(entry.get("name") or ""), "remaining": remaining})
-    return out
-
-
-def row_signature(row: dict[str, Any]) -> str:
-    """What a combatant's row on the page shows (``_combatant_row.html``): equal signatures,
-    equal HTML — the broadcast sends only the rows whose signature changed."""
-    return json.dumps(
-        [
-            row["name"],
-            row["is_npc"],
-            row["group"],
-            row["owner"],
-            row["position"],
-            row["current"],
-            row["summary"],
-            row["effects"],
-        ],
-        sort_keys=True,
-        default=str,
-    )
-
-
-def row_signatures(fight: Fight) -> dict[int, str]:
-    return {r["id"]: row_signature(r) for r in _rows(fight)}
-
-
-def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, Any]:
-    """Everything every member sees: status, order, rows with the ruleset's summary, the log
-    (``log_limit`` = 0: no log, no query)."""
-    e = fight.encounter
-    rows = _rows(fight)
-    by_id = {r["id"]: r for r in rows}
-    ordered = [by_id[i] for i in fight.order]
-    rest = [r for r in rows if r["position"] is None]
-    current_names = [by_id[i]["name"] for i in fight.current_ids if i in by_id]
-    if log_limit <= 0:
-        log = []
-    elif fight.log is not None and log_limit <= LOG_LENGTH:
-        log = fight.log[:log_limit]
-    else:
-        log = encounter_log(encounter=e, limit=log_limit)
-    return {
-        "encounter": e,
-        "id": e.id,
-        "name": e.name,
-        "status": e.status,
-        "status_label": e.get_status_display(),
-        "round": e.round,
-        "turn": e.turn,
-        "version": e.version,
-        "campaign": e.campaign_id,
-        "current": fight.current_id,
-        "current_ids": list(fight.current_ids),
-        "current_names": current_names,
-        "order": fight.order,
-        "ordered": ordered,
-        "unordered": rest,
-        "combatants": rows,
-        "log": log,
-        "unsupported": fight.unsupported,
-        "ruleset_name": fight.ruleset.name if fight.ruleset else e.campaign.ruleset,
-    }
-
-
-# ---------------------------------------------------------------- the actions panel
-
-
-def odds_rows(ruleset: Ruleset | None, request: Any, ctx: Context | None = None) -> list[dict[str, Any]]:
-    """An odds answer flattened for a tiny bar chart: [{"label": "2 EP", "p": 0.31, "pct": 31}].
-    Ruleset-neutral: a float is one row, a dict of floats is one row per key. Kept per campaign
-    context (its house rules may fill what a request leaves out)."""
-    if ruleset is None or not isinstance(request, dict):
-        return []
-    ctx = ruleset.context_of(None, ctx)
-    try:
-        key = json.dumps(request, sort_keys=True)
-    except (TypeError, ValueError):
-        return []
-    cache = ctx.memo("combat.odds_rows", dict)
-    if key in cache:
-        return cache[key]
-    try:
-        answer = ruleset.odds(request, ctx=ctx)
-    except (OddsError, NotImplementedError):
-        return []
-    except Exception:
-        logger.exception("odds failed")
-        return []
-    # The sheet's bars (rulesets.charts): every outcome, in the ruleset's order and words — the
-    # encounter's own flattening left out what the answer does not list (a plain failure).
-    rows: list[dict[str, Any]] = [
-        {"label": b["label"], "p": float(b["p"])} for b in odds_bars(ruleset.slug, answer or {})
-    ]
-    for r in rows:
-        r["pct"] = round(r["p"] * 100)
-        r["width"] = max(0, min(100, round(r["p"] * 100)))
-    if len(cache) > 2048:
-        cache.clear()
-    cache[key] = rows
-    return rows
-
-
-def fighter_actions(fight: Fight, fighter: Fighter) -> list[ActionSpec]:
-    if fight.rules is None or fight.encounter.status != Encounter.Status.ACTIVE:
-        return []
-    try:
-        return list(
-            fight.rules.actions(
-                fighter, fight.fighters, fight.rules_state, current=fight.current_id, ctx=fight.ctx
-            )
-        )
-    except NotImplementedError:
-        return []
-    except Exception:
-        logger.exception("actions failed")
-        return []
-
-
-def _targets(fight: Fight, fighter: Fighter, kind: str | None) -> list[dict[str, Any]]:
-    if kind in (None, "self"):
-        return []
-    out = []
-    for f in fight.fighters:
-        if kind == "enemy" and f.id == fighter.id:
-            continue
-        if kind == "enemy" and f.is_npc == fighter.is_npc:
-            continue
-        if kind == "ally" and f.is_npc != fighter.is_npc:
-            continue
-        out.append({"id": f.id, "name": f.name})
-    if kind == "enemy":  # the other side first, then anyone (a brawl among allies is allowed)
-        out += [
-            {"id": f.id, "name": f.name}
-            for f in fight.fighters
-            if f.id != fighter.id and f.is_npc == fighter.is_npc
-        ]
-    return out
-
-
-def encounter_panel(*, fight: Fight, user, is_gm: bool) -> dict[str, Any]:
-    """The actions ``user`` may take now: the current actor's actions (if theirs, or for the GM),
-    reactions of their other combatants that are allowed now, and for the GM the GM actions of
-    every combatant. Each action comes with its targets and the odds rows of its roll."""
-    blocks = []
-    gm_blocks = []
-    current = set(fight.current_ids)
-    uid = getattr(user, "pk", None)
-    for f in fight.fighters:
-        mine = is_gm or uid in f.controller_ids
-        if not mine:
-            continue
-        specs = fighter_actions(fight, f)
-        own = [s for s in specs if not s.gm]
-        if f.id in current:
-            shown = own
-            title = f"{f.name}'s turn"
-        else:
-            shown = [s for s in own if s.reaction and s.allowed]
-            title = f"{f.name}: reactions"
-        if shown:
-            blocks.append(
-                {
-                    "fighter": f,
-                    "title": title,
-                    "current": f.id in current,
-                    "actions": [_action_row(fight, f, s) for s in shown],
-                }
-            )
-        if is_gm:
-            gm = [s for s in specs if s.gm]
-            if gm:
-                gm_blocks.append({"fighter": f, "actions": [_action_row(fight, f, s) for s in gm]})
-    blocks.sort(key=lambda b: not b["current"])
-    return {
-        "blocks": blocks,
-        "gm_blocks": gm_blocks,
-        "gm_title": gm_actions_title(fight.ruleset),
-        "is_gm": is_gm,
-    }
-
-
-def gm_actions_title(ruleset: Ruleset | None) -> str:
-    """The heading of the GM's actions on the encounter page: the ruleset's words for them
-    (``labels()["gm_actions"]``, its ``content/labels.json``), else "GM actions"."""
-    words = ruleset.labels().get("gm_actions") if ruleset is not None else None
-    return words if isinstance(words, str) and words else "GM actions"
-
-
-def _choice(option: Any) -> dict[str, Any]:
-    """A choice's option as the form reads it: ``{"id", "label"}``; a bare value ("melee", "str")
-    gets the rulesets' word for it (it rendered as an empty option: a stat, a kind)."""
-    if isinstance(option, dict):
-        return option
-    return {"id": option, "label": label(option)}
-
-
-def _params(spec: ActionSpec) -> list[dict[str, Any]]:
-    return [
-        {**p, "options": [_choice(o) for o in p.get("options") or []]}
-        if isinstance(p, dict) and p.get("kind") == "choice"
-        else p
-        for p in spec.params
-    ]
-
-
-def _action_row(fight: Fight, fighter: Fighter, spec: ActionSpec) -> dict[str, Any]:
-    return {
-        "spec": spec,
-        "params": _params(spec),
-        "targets": _targets(fight, fighter, spec.target),
-        "odds": odds_rows(fight.ruleset, spec.odds, fight.ctx) if spec.odds else [],
-    }
 
 
 def campaign_characters_to_add(*, fight: Fight) -> list[Character]:
@@ -751,6 +361,11 @@ def npc_library(*, campaign: Campaign):
     return LibraryNpc.objects.filter(campaign=campaign).defer("build").order_by("name", "id")
 
 
+def npc_library_builds(*, campaign: Campaign):
+    """The campaign's saved NPCs with their builds, by name (the GM's "Add NPCs" form)."""
+    return LibraryNpc.objects.filter(campaign=campaign).only("id", "name", "build").order_by("name", "id")
+
+
 def running_encounter_numbers(character) -> dict[str, Any]:
     """The numbers the running encounter of the character's campaign has set (its ruleset's
     encounter state: a scene's target…), for the sheet's roll form (one query)."""
@@ -788,57 +403,3 @@ def library_npc_for_user(*, user, npc_id: Any):
     if npc is None:
         raise Http404("No such NPC.")
     return npc
-
-
-def _npc_numbers(fight: Fight, name: str, build: Any) -> list[str]:
-    """The first numbers an NPC's row in the turn order will show, before it joins
-    (["Stamina 11/11", "Luck 3"]): the ruleset's own ``summary`` of it."""
-    if fight.ruleset is None or fight.rules is None or not isinstance(build, dict):
-        return []
-    try:
-        fighter = combatant_fighter(
-            fight.ruleset,
-            fight.encounter.campaign,
-            Combatant(id=0, name=name, build=build, state={}, is_npc=True),
-            fight.ctx,
-        )
-        stats = fight.rules.summary(fighter, fight.encounter.state or {}, ctx=fight.ctx) or {}
-    except Exception:  # a ruleset bug costs the line its numbers, not the page
-        logger.exception("summary of an NPC to add failed")
-        return []
-    return [
-        f"{st['label']} {st.get('value', '')}".strip()
-        for st in (stats.get("stats") or [])[:3]
-        if isinstance(st, dict) and st.get("label")
-    ]
-
-
-def encounter_npcs_to_add(*, encounter: Encounter) -> dict[str, list[dict[str, Any]]]:
-    """What the GM's "Add NPCs" form offers: the ruleset's ready NPCs and the campaign's library,
-    each {"value", "name", "summary", "numbers"} (``summary``: the ruleset's line about a ready NPC;
-    ``numbers``: its row's first numbers; ``value`` is what the form posts back, "archetype:<id>"
-    or "npc:<id>", never shown). One query (the library); the combatants are not loaded."""
-    campaign = encounter.campaign
-    ruleset, rules, why = campaign_combat_rules(campaign)
-    ctx = campaign_context(campaign=campaign, ruleset=ruleset) if ruleset else None
-    fight = Fight(encounter=encounter, ruleset=ruleset, rules=rules, unsupported=why, combatants=[], ctx=ctx)
-    ready = [
-        {
-            "value": f"archetype:{a['id']}",
-            "name": a["name"],
-            "summary": a["summary"],
-            "numbers": _npc_numbers(fight, a["name"], a["build"]),
-        }
-        for a in npc_archetypes(fight.ruleset, campaign)
-    ]
-    library = LibraryNpc.objects.filter(campaign=campaign).only("id", "name", "build").order_by("name", "id")
-    kept = [
-        {
-            "value": f"npc:{npc.pk}",
-            "name": npc.name,
-            "summary": "",
-            "numbers": _npc_numbers(fight, npc.name, npc.build),
-        }
-        for npc in library
-    ]
-    return {"archetypes": ready, "library": kept}

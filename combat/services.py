@@ -48,12 +48,10 @@ from characters.models import Campaign, Character
 from characters.obstacles.services import obstacle_end_effect, obstacle_put_ep
 from characters.party.live import party_changed
 from characters.selectors import is_campaign_gm
+from combat.fight import OBSTACLES, Fight, combatant_effects
 from combat.models import Combatant, Encounter, EncounterEvent, EncounterRequest
 from combat.selectors import (
-    OBSTACLES,
-    Fight,
     campaign_combat_rules,
-    combatant_effects,
     encounter_fight,
     encounter_for_user,
     encounter_is_gm,

@@ -31,8 +31,8 @@ from characters.sheet.selectors import label
 from characters.table.feed import rolls_logged, table_note
 from characters.versions import character_version_write
 from combat import broadcast
+from combat.fight import Fight
 from combat.models import Combatant, EncounterEvent
-from combat.selectors import Fight
 from config.errors import RuleRefused, rule_refused
 from rulesets.engine import effects as fx
 from rulesets.engine.combat import CombatRefused, CombatRules, Event, Fighter, Outcome

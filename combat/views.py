@@ -1,6 +1,7 @@
 """Encounter pages: the list of a campaign's encounters and the live encounter page.
 
-Thin function views over ``combat.selectors`` (reads) and ``combat.services`` (writes).
+Thin function views over ``combat.selectors`` (reads), ``combat.presenters`` (what the page shows) and
+``combat.services`` (writes).
 Every POST answers htmx with the changed parts (out of band, by stable ids) and a plain
 form POST with a redirect back to the page, so the page works without JavaScript. Every open
 page hears each change's version through the websocket and fetches what it shows
@@ -43,21 +44,17 @@ from characters.obstacles.selectors import obstacle_view
 from characters.selectors import is_campaign_gm
 from combat import services
 from combat.broadcast import render_live
+from combat.fight import combatant_effects
 from combat.models import Encounter
+from combat.presenters import encounter_board as board_of
+from combat.presenters import encounter_panel as panel_of
 from combat.selectors import (
     campaign_characters_to_add,
     campaign_combat_rules,
-    combatant_effects,
     encounter_fight,
     encounter_for_user,
     encounter_is_gm,
     encounters_for_user,
-)
-from combat.selectors import (
-    encounter_board as board_of,
-)
-from combat.selectors import (
-    encounter_panel as panel_of,
 )
 from config.errors import SHOWN_INLINE, Conflict
 from config.forms import FormInputError, check_json, check_post, post_text, post_whole_number, value_of

@@ -107,8 +107,9 @@ def fight_action(encounter, combatant, *, gm: bool, target=None, untargeted: boo
     of its kind (at an enemy for a player's), ``target`` filled in when it takes one and each field at a sample value.
     With ``untargeted``: the first that takes no target (a move, a stance), not the named one.
     None when there is none."""
+    from combat.fight import fighter_actions
     from combat.models import Encounter
-    from combat.selectors import encounter_fight, fighter_actions
+    from combat.selectors import encounter_fight
 
     fight = encounter_fight(encounter=Encounter.objects.get(pk=encounter.pk))
     fighter = next(f for f in fight.fighters if f.id == combatant.pk)
@@ -378,8 +379,9 @@ def gm_harm(slug: str, build: dict | None = None) -> dict | None:
 
     from characters.models import Character
     from combat import services
+    from combat.fight import fighter_actions
     from combat.models import Encounter
-    from combat.selectors import encounter_fight, fighter_actions
+    from combat.selectors import encounter_fight
     from config.errors import ApplicationError
     from tests.factories import make_user
 

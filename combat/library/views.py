@@ -36,14 +36,8 @@ from characters.campaigns.selectors import campaign_for_user
 from characters.selectors import builder_traits, is_campaign_gm
 from combat.library import services
 from combat.models import Encounter, LibraryNpc
-from combat.selectors import (
-    encounter_for_user,
-    encounter_is_gm,
-    encounter_npcs_to_add,
-    npc_archetypes,
-    npc_library,
-    npc_report,
-)
+from combat.presenters import encounter_npcs_to_add
+from combat.selectors import encounter_for_user, encounter_is_gm, npc_archetypes, npc_library, npc_report
 from combat.services import MAX_GROUP, InvalidInput
 from combat.views import TEMPLATE as ENCOUNTER
 from combat.views import _context, _message, _reply

@@ -15,9 +15,11 @@ from characters.effects import services as fx_services
 from characters.models import Character, RollLog
 from characters.sheet import services as play
 from combat import services
+from combat.fight import fighter_actions
 from combat.models import Combatant, Encounter, EncounterEvent
+from combat.presenters import encounter_board
 from combat.quick_builds import quick_build
-from combat.selectors import campaign_combat_rules, encounter_board, encounter_fight, fighter_actions
+from combat.selectors import campaign_combat_rules, encounter_fight
 from config.errors import BadInput, NotPermitted
 from rulesets.engine import effects as fx
 from rulesets.engine import registry

@@ -254,7 +254,8 @@ def test_a_relative_action_is_a_tap_each_click_counts_and_turn_actions_stay_one_
     marked data-taps (static/js/taps.js), keeps its button enabled and carries no version; two posts
     of it (two taps: two request ids) are two changes, the second not refused as stale though the
     first moved the encounter on. Next turn and Pablo's move keep the version (#19)."""
-    from combat.selectors import encounter_fight, fighter_actions
+    from combat.fight import fighter_actions
+    from combat.selectors import encounter_fight
 
     e, gm, pablo = fight["e"], fight["gm"], fight["c_pablo"]
     f = encounter_fight(encounter=e)

@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from combat import services
+from combat.fight import fighter_actions
 from combat.models import Encounter
-from combat.selectors import encounter_fight, fighter_actions
+from combat.selectors import encounter_fight
 from rulesets.engine import registry
 from rulesets.engine.dice import Roller
 from tests import vehicles
@@ -81,8 +82,9 @@ def test_players_may_not_start_or_end(setup):
 
 @pytest.mark.parametrize("slug", registry.SYSTEMS)
 def test_the_quick_npc_form_starts_from_a_build_the_gm_can_add_and_fight(slug):
+    from combat.presenters import encounter_board
     from combat.quick_builds import quick_build
-    from combat.selectors import encounter_board, encounter_fight
+    from combat.selectors import encounter_fight
     from rulesets.engine import registry
     from tests.factories import make_campaign, make_user
 

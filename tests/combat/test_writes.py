@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 
 from characters.models import Character, CharacterVersion
 from combat import services
+from combat.fight import fighter_actions
 from combat.models import Encounter
-from combat.selectors import campaign_characters_to_add, encounter_fight, fighter_actions
+from combat.selectors import campaign_characters_to_add, encounter_fight
 from rulesets.engine.dice import Roller
 from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import make_character

@@ -14,8 +14,9 @@ from characters.models import Character
 from characters.sheet.selectors import PICKED
 from characters.sheet.services import character_roll, character_state_action
 from combat import services as fight
+from combat.fight import fighter_actions
 from combat.models import EncounterEvent
-from combat.selectors import encounter_fight, fighter_actions
+from combat.selectors import encounter_fight
 from rulesets.engine import effects as fx
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller

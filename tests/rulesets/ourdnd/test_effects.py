@@ -20,7 +20,8 @@ import pytest
 from characters.models import Character
 from characters.sheet.services import character_state_action
 from combat import services
-from combat.selectors import encounter_fight, fighter_actions
+from combat.fight import fighter_actions
+from combat.selectors import encounter_fight
 from rulesets.engine import effects as fx
 from rulesets.engine.dice import FixedRoller, Roller
 from rulesets.engine.errors import StateError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from combat.selectors import odds_rows
+from combat.presenters import odds_rows
 from rulesets.engine import registry
 
 

@@ -13,8 +13,9 @@ import pytest
 from characters.models import Character
 from characters.sheet.services import character_state_action
 from combat import services as fight
+from combat.fight import fighter_actions
 from combat.models import EncounterEvent
-from combat.selectors import encounter_fight, fighter_actions
+from combat.selectors import encounter_fight
 from rulesets.engine import effects as fx
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller

@@ -22,8 +22,9 @@ from characters.models import RollLog
 from characters.table.consumers import CLOSE_NOT_FOUND
 from characters.table.live import CLOSE_RECHECK
 from combat import services
+from combat.fight import fighter_actions
 from combat.models import Encounter, EncounterEvent
-from combat.selectors import encounter_fight, fighter_actions
+from combat.selectors import encounter_fight
 from rulesets.engine import registry
 from rulesets.engine.dice import FixedRoller
 from tests.combat.conftest import stray_connections_closed  # noqa: F401 (the fixture)

@@ -15,8 +15,9 @@ from characters.effects.services import characters_effects_end
 from characters.models import Character
 from characters.sheet.services import character_state_action
 from combat import services as combat
+from combat.fight import fighter_actions
 from combat.models import Encounter
-from combat.selectors import encounter_fight, fighter_actions
+from combat.selectors import encounter_fight
 from rulesets.engine import effects as fx
 from rulesets.engine.dice import FixedRoller
 from rulesets.systems.paragon import RULESET as PARAGON
