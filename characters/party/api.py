@@ -32,7 +32,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from characters.party.selectors import party_campaign, party_odds, party_view
+from characters.party.odds import party_odds
+from characters.party.selectors import party_campaign, party_view
 from characters.party.services import MAX_PARTY, party_rest
 from config.api import api_view, validated
 from config.schema import ErrorSerializer, StrictCharField

@@ -9,22 +9,18 @@ from typing import Any
 from django.urls import reverse
 
 from characters.models import Campaign, Character
+from characters.party.forms import MAX_NEED, check_aid, need_label, roll_aids, table_specs
+from characters.party.odds import party_rolls
 from characters.party.selectors import (
-    MAX_NEED,
     MemberRules,
-    check_aid,
     encounter_rounds,
     member_effects,
     member_rules,
-    need_label,
     party_characters,
     party_pending,
-    party_rolls,
     party_unspent,
-    roll_aids,
-    table_defaults,
-    table_specs,
 )
+from characters.sheet.selectors import table_numbers
 from rulesets.engine import registry
 from rulesets.engine.context import Context
 from rulesets.engine.fields import is_int
@@ -197,6 +193,33 @@ def form_values(query) -> dict[str, Any]:
         "need": query.get("need", ""),
         "aid": query.get("aid", ""),
     }
+
+
+def table_defaults(
+    *, ruleset: Ruleset, members: list[tuple[Character, MemberRules]], rollable: str | None
+) -> dict[str, Any]:
+    """The table's numbers the party page's form starts from: what the running encounter has set
+    (its scene's target…), else the first character's request of the chosen roll (it carries the
+    campaign's house defaults), else any roll's that carries the key, else the odds form's default."""
+    specs = table_specs(ruleset)
+    if not specs:
+        return {}
+    encounter = table_numbers(character=members[0][0]) if members else {}
+    requests = []
+    for _, rules in members:
+        if rollable:
+            found = rules.rollable(rollable)
+            if found is not None:
+                requests.append(found["request"])
+    for _, rules in members:
+        requests.extend(r["request"] for r in rules.rollables)
+    out = {}
+    for key, spec in specs.items():
+        value = encounter.get(key)
+        if value is None:
+            value = next((req[key] for req in requests if key in req), spec.get("default"))
+        out[key] = value
+    return out
 
 
 def odds_form(

@@ -1,6 +1,6 @@
 """The party page: the GM's screen of a campaign (``/campaigns/<id>/party/``).
 
-Thin function views over ``characters.party.selectors`` (the same reads as the API) and
+Thin function views over ``characters.party.selectors`` and ``odds`` (the same reads as the API) and
 ``presenters``. Only the campaign's GM: a player of it gets 403, anyone else 404. "Who should
 roll" is a GET form: without JavaScript it reloads the page with the answer; with htmx it asks
 ``party_odds`` for the answer block alone. The page follows the party live (characters/party/live.py):
@@ -23,14 +23,9 @@ from characters.advancement import services as awards
 from characters.models import Campaign, Character
 from characters.obstacles.selectors import campaign_obstacles
 from characters.party import presenters
-from characters.party.selectors import (
-    PartyRefused,
-    campaign_rules,
-    party_campaign,
-    party_character,
-    party_characters,
-    party_odds,
-)
+from characters.party.forms import PartyRefused
+from characters.party.odds import party_odds
+from characters.party.selectors import campaign_rules, party_campaign, party_character, party_characters
 from characters.party.services import party_rest
 from config.errors import SHOWN_INLINE
 from config.forms import FormInputError, check_post, post_text, post_whole_number, post_whole_numbers

@@ -331,7 +331,7 @@ def test_a_roll_the_party_holds_under_different_names_is_offered_in_words():
     character's first item differs; it now offers the rolls themselves."""
     from types import SimpleNamespace
 
-    from characters.party.selectors import party_rolls, roll_label
+    from characters.party.odds import party_rolls, roll_label
     from rulesets.engine import registry
 
     ruleset = registry.get(registry.SYSTEMS[0])
