@@ -3,7 +3,8 @@
 import-linter (`make lint`, pyproject.toml ``[tool.importlinter]``) holds the layers. These tests
 hold the rest of the shape, each of which once slipped back after it was built: no module imports
 itself round a loop, no product module too long to read, no flat per-layer files in the apps, and
-no ``mark_safe`` without a reason, no product function too long to read.
+no ``mark_safe`` without a reason, no product function too long to read, no selector that builds HTML
+or parses a form.
 """
 
 from __future__ import annotations
@@ -181,3 +182,92 @@ def test_every_ruleset_folder_has_the_same_shape():
         for folder in folders
     }
     assert shapes == {folder.name: [] for folder in folders}
+
+
+#: "Selectors only read" (issue 33): a selector reads and returns models or plain data; HTML is the
+#: templates' and the presenters', a form's input is parsed in forms (any module named ``forms``:
+#: Django's, config's helpers, a feature's).
+HTML_MODULES = ("django.utils.html", "django.utils.safestring", "django.template")
+HTML_NAMES = {"format_html", "format_html_join", "mark_safe", "render_to_string", "SafeString"}
+HTML_TAG = re.compile(
+    r"</?(a|b|br|dd|div|dl|dt|em|h[1-6]|i|li|ol|p|section|small|span|strong|t[dhr]|ul)\b[^<]*>"
+)
+
+
+def _builds_html_or_parses(module: str) -> bool:
+    return module.startswith(HTML_MODULES) or "forms" in module.split(".")
+
+
+def _not_reads(path: Path) -> list[str]:
+    """What of ``path`` builds HTML or parses a form: imports of Django's HTML, template and form
+    modules or of their HTML helpers, strings holding a tag (a docstring may name one), and
+    functions that check input (``check_…``) or take a form's text (a ``form`` argument)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = {alias.name for alias in node.names}
+            modules = [node.module, *(f"{node.module}.{name}" for name in names)]
+            if any(_builds_html_or_parses(m) for m in modules) or names & HTML_NAMES:
+                found.append(f"{node.lineno}: from {node.module} import {', '.join(sorted(names))}")
+        elif isinstance(node, ast.Import):
+            found += [f"{node.lineno}: import {a.name}" for a in node.names if _builds_html_or_parses(a.name)]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+            if node.name.startswith("check_") or any(a.arg == "form" for a in arguments):
+                found.append(f"{node.lineno}: def {node.name}")
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and HTML_TAG.search(node.value)
+        ):
+            found.append(f"{node.lineno}: {node.value!r}")
+    return sorted(found, key=lambda line: int(line.split(":")[0]))
+
+
+def test_selectors_only_read():
+    """No ``selectors.py`` of the product builds HTML or parses a form (combat's and the party's did:
+    the fight's log lines, the odds form's checks)."""
+    selectors = [path for path in _product_modules() if path.name == "selectors.py"]
+    assert {"combat/selectors.py", "characters/party/selectors.py"} <= {
+        str(path.relative_to(ROOT)) for path in selectors
+    }
+    assert {str(p.relative_to(ROOT)): found for p in selectors if (found := _not_reads(p))} == {}
+
+
+def test_the_finder_finds_html_helpers_forms_tags_and_input_checks_but_not_a_docstring(tmp_path):
+    (tmp_path / "selectors.py").write_text(
+        '"""Reads (each event is an ``<li>`` on the page)."""\n'
+        "from django import forms\n"
+        "from django.forms import Form\n"
+        "from django.utils.html import format_html\n"
+        "import django.utils.safestring\n"
+        "from config.forms import check_post\n"
+        "def line(e):\n"
+        '    """Not a ``<span>`` here either."""\n'
+        "    return f'<li class=\"log\">{e}</li>'\n"
+        "def need(value, *, form=False):\n"
+        "    return value\n"
+        "def check_table(table):\n"
+        "    return table\n"
+    )
+    assert _not_reads(tmp_path / "selectors.py") == [
+        "2: from django import forms",
+        "3: from django.forms import Form",
+        "4: from django.utils.html import format_html",
+        "5: import django.utils.safestring",
+        "6: from config.forms import check_post",
+        "9: '<li class=\"log\">'",
+        "9: '</li>'",
+        "10: def need",
+        "12: def check_table",
+    ]
