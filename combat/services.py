@@ -74,6 +74,7 @@ from rulesets.engine import effects as fx
 from rulesets.engine.combat import Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
+from rulesets.engine.ruleset import Ruleset
 
 MAX_GROUP = 30
 NAME_LENGTH = 120
@@ -200,74 +201,18 @@ def encounter_add_combatant(
         ruleset, rules, _ = campaign_combat_rules(campaign)
         if ruleset is None:
             raise refused("ruleset.unknown", f"The campaign's ruleset {campaign.ruleset!r} is not available.")
-        created: list[Combatant] = []
         if character is not None:
-            cid = character.pk if isinstance(character, Character) else character
-            try:
-                cid = int(cid)
-            except (TypeError, ValueError):
-                raise InvalidInput("character must be a character id.", "character") from None
-            pc = Character.objects.filter(pk=cid, campaign=campaign).first()
-            if pc is None:
-                raise InvalidInput("That character is not in this encounter's campaign.", "character")
-            if pc.status != Character.Status.ACTIVE:
-                raise refused(
-                    "combat.character_not_active",
-                    f"{pc.name} is {pc.get_status_display().lower()}: only active characters can join "
-                    "an encounter (the GM approves a draft first).",
-                )
-            if e.combatants.filter(character=pc).exists():
-                raise refused("combat.already_in", f"{pc.name} is already in this encounter.")
-            created.append(
-                Combatant.objects.create(encounter=e, character=pc, name=pc.name[:NAME_LENGTH], is_npc=False)
-            )
+            created = [_pc_joining(e, character)]
         else:
-            if not isinstance(build, dict):
-                raise InvalidInput("An NPC needs a build document (a JSON object).", "build")
-            require_bounded(build, what="The NPC's build")
-            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_GROUP:
-                raise InvalidInput(f"count must be a whole number from 1 to {MAX_GROUP}.", "count")
-            build = copy.deepcopy(build)
-            build.setdefault("ruleset", campaign.ruleset)
-            raw = name if name else build.get("name")
-            base = raw.strip() if isinstance(raw, str) else ""
-            if not base:
-                raise InvalidInput("Give the NPC a name.", "name")
-            base = base[: NAME_LENGTH - 4]
-            build["name"] = base
-            report = fighter_report(ruleset, campaign, build)
-            if not report.valid:
-                first = report.errors[0]
-                raise RuleRefused(
-                    f"The NPC's build is not valid: {first.message}",
-                    errors=[i.as_dict() for i in report.errors],
-                    code=first.code,
-                )
-            group = (group or "").strip()[:60]
-            taken, their_group = _numbers_taken(e, base) if continue_numbers else (0, "")
-            if taken and not group:
-                group = their_group
-            if count > 1 and not group:
-                group = base[:60]
-            state: dict = {}
-            try:
-                state = ruleset.initial_state(build, report, ctx=report.context) or {}
-            except NotImplementedError:
-                state = {}
-            for i in range(taken + 1, taken + count + 1):
-                suffix = f" {i}" if count > 1 or taken else ""
-                npc_name = base[: NAME_LENGTH - len(suffix)] + suffix
-                created.append(
-                    Combatant(
-                        encounter=e,
-                        name=npc_name,
-                        build={**build, "name": npc_name},
-                        state=copy.deepcopy(state),
-                        group=group,
-                        is_npc=True,
-                    )
-                )
-            created = Combatant.objects.bulk_create(created)
+            created = _npcs_joining(
+                e,
+                ruleset,
+                name=name,
+                build=build,
+                count=count,
+                group=group,
+                continue_numbers=continue_numbers,
+            )
         fight = encounter_fight(encounter=e)
         step = Step(fight, user)
         who = ", ".join(c.name for c in created)
@@ -283,6 +228,90 @@ def encounter_add_combatant(
             fields.append("order")
         step.save(fields=fields)
     return created
+
+
+def _pc_joining(e: Encounter, character: Character | int) -> Combatant:
+    """The combatant of a PC of the encounter's campaign, in play and not in it yet (created)."""
+    campaign = e.campaign
+    cid = character.pk if isinstance(character, Character) else character
+    try:
+        cid = int(cid)
+    except (TypeError, ValueError):
+        raise InvalidInput("character must be a character id.", "character") from None
+    pc = Character.objects.filter(pk=cid, campaign=campaign).first()
+    if pc is None:
+        raise InvalidInput("That character is not in this encounter's campaign.", "character")
+    if pc.status != Character.Status.ACTIVE:
+        raise refused(
+            "combat.character_not_active",
+            f"{pc.name} is {pc.get_status_display().lower()}: only active characters can join "
+            "an encounter (the GM approves a draft first).",
+        )
+    if e.combatants.filter(character=pc).exists():
+        raise refused("combat.already_in", f"{pc.name} is already in this encounter.")
+    return Combatant.objects.create(encounter=e, character=pc, name=pc.name[:NAME_LENGTH], is_npc=False)
+
+
+def _npcs_joining(
+    e: Encounter,
+    ruleset: Ruleset,
+    *,
+    name: str | None,
+    build: dict | None,
+    count: int,
+    group: str,
+    continue_numbers: bool,
+) -> list[Combatant]:
+    """``count`` NPCs of a valid ``build`` (``encounter_add_combatant``'s names and group), created
+    in one query, their play state from ``ruleset.initial_state``."""
+    campaign = e.campaign
+    if not isinstance(build, dict):
+        raise InvalidInput("An NPC needs a build document (a JSON object).", "build")
+    require_bounded(build, what="The NPC's build")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_GROUP:
+        raise InvalidInput(f"count must be a whole number from 1 to {MAX_GROUP}.", "count")
+    build = copy.deepcopy(build)
+    build.setdefault("ruleset", campaign.ruleset)
+    raw = name if name else build.get("name")
+    base = raw.strip() if isinstance(raw, str) else ""
+    if not base:
+        raise InvalidInput("Give the NPC a name.", "name")
+    base = base[: NAME_LENGTH - 4]
+    build["name"] = base
+    report = fighter_report(ruleset, campaign, build)
+    if not report.valid:
+        first = report.errors[0]
+        raise RuleRefused(
+            f"The NPC's build is not valid: {first.message}",
+            errors=[i.as_dict() for i in report.errors],
+            code=first.code,
+        )
+    group = (group or "").strip()[:60]
+    taken, their_group = _numbers_taken(e, base) if continue_numbers else (0, "")
+    if taken and not group:
+        group = their_group
+    if count > 1 and not group:
+        group = base[:60]
+    state: dict = {}
+    try:
+        state = ruleset.initial_state(build, report, ctx=report.context) or {}
+    except NotImplementedError:
+        state = {}
+    created: list[Combatant] = []
+    for i in range(taken + 1, taken + count + 1):
+        suffix = f" {i}" if count > 1 or taken else ""
+        npc_name = base[: NAME_LENGTH - len(suffix)] + suffix
+        created.append(
+            Combatant(
+                encounter=e,
+                name=npc_name,
+                build={**build, "name": npc_name},
+                state=copy.deepcopy(state),
+                group=group,
+                is_npc=True,
+            )
+        )
+    return Combatant.objects.bulk_create(created)
 
 
 def encounter_remove_combatant(*, encounter: Encounter | int, user, combatant_id) -> None:
