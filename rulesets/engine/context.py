@@ -95,6 +95,7 @@ class ContextMixin:
     homebrew_kinds: ClassVar[tuple[str, ...]]
     homebrew_forms: ClassVar[dict[str, EntryForm]]
     content_dir: ClassVar[Path | None]
+    house_labels: Callable[[], dict[str, Any]]  # PresentationMixin's: the house rules' words
 
     def __init__(self) -> None:
         self.catalogue: dict[str, dict[str, dict[str, Any]]] = {}
