@@ -23,7 +23,9 @@ from config.errors import BadInput, NotPermitted
 from config.schema import ErrorSerializer
 from rulesets.engine.clock import MAX_HOURS
 
-E400 = OpenApiResponse(ErrorSerializer, description="Neither {hours: n} (1 to 720) nor {new_day: true}.")
+E400 = OpenApiResponse(
+    ErrorSerializer, description=f"Neither {{hours: n}} (1 to {MAX_HOURS}) nor {{new_day: true}}."
+)
 E403 = OpenApiResponse(ErrorSerializer, description="A player of the campaign: only its GM moves the clock.")
 E404 = OpenApiResponse(ErrorSerializer, description="No such campaign, or you are not at its table.")
 

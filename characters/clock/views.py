@@ -22,6 +22,7 @@ from characters.party.selectors import party_campaign
 from config.errors import BadInput
 from config.forms import check_post
 from config.htmx import HtmxHttpRequest
+from rulesets.engine.clock import MAX_HOURS
 
 BLOCK = "characters/clock/_clock.html"
 
@@ -55,6 +56,7 @@ def campaign_clock_move(request: HtmxHttpRequest, campaign_id: int) -> HttpRespo
         "clock_changes": changes,
         "clock_error": error,
         "clock_moved": not error,
+        "clock_max_hours": MAX_HOURS,
         "csrf_token": get_token(request),
     }
     return HttpResponse(render_to_string(BLOCK, context))

@@ -30,6 +30,7 @@ from characters.party.services import party_rest
 from config.errors import SHOWN_INLINE
 from config.forms import FormInputError, check_post, post_text, post_whole_number, post_whole_numbers
 from config.htmx import HtmxHttpRequest
+from rulesets.engine.clock import MAX_HOURS
 
 TEMPLATE = "characters/party/party.html"
 ANSWER_TEMPLATE = "characters/party/_party_odds_answer.html"
@@ -81,6 +82,7 @@ def party_page(request: HtmxHttpRequest, campaign_id: int) -> HttpResponse:
         **_answer(campaign, characters, values),
         "obstacles": campaign_obstacles(campaign=campaign, user=request.user),
         "obstacle_characters": [{"id": c.pk, "name": c.name} for c in characters],
+        "clock_max_hours": MAX_HOURS,
     }
     return render(request, TEMPLATE, context)
 

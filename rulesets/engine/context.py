@@ -95,6 +95,7 @@ class ContextMixin:
     homebrew_kinds: ClassVar[tuple[str, ...]]
     homebrew_forms: ClassVar[dict[str, EntryForm]]
     content_dir: ClassVar[Path | None]
+    house_labels: Callable[[], dict[str, Any]]  # PresentationMixin's: the house rules' words
 
     def __init__(self) -> None:
         self.catalogue: dict[str, dict[str, dict[str, Any]]] = {}
@@ -194,11 +195,15 @@ class ContextMixin:
                 continue
             default = self.house_defaults[key]
             if default is not None and value is not None and _json_type(value) != _json_type(default):
+                # The rule by its words (house_labels), and its default only where it reads as a value:
+                # a table or list default would paste a raw dict into the GM's message.
+                label = (self.house_labels().get(key) or {}).get("label") or key.replace("_", " ")
+                like = "" if isinstance(default, (dict, list)) else f", like its default {default!r}"
                 issues.append(
                     Issue(
                         "settings.malformed",
                         ptr(key),
-                        f"House rule {key!r} must be {_json_type(default)}, like its default {default!r}.",
+                        f"The house rule “{label}” must be {_json_type(default)}{like}.",
                     )
                 )
         return issues

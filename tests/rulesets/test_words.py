@@ -8,6 +8,7 @@ import re
 import pytest
 
 from rulesets.engine import registry, validate
+from rulesets.engine.context import ContextMixin
 from rulesets.engine.words import a, article, few, where
 
 
@@ -98,3 +99,27 @@ def test_no_message_of_any_ruleset_puts_a_before_a_vowel(slug):
             messages.update(i["message"] for i in report["errors"] + report.get("warnings", []))
     assert len(messages) >= 5  # broken builds give messages to read, not a vacuous pass
     assert [m for m in messages if WRONG_ARTICLE.search(m)] == []
+
+
+@pytest.mark.parametrize("slug", registry.slugs())
+def test_a_house_rule_of_the_wrong_kind_is_named_in_words_without_its_default_pasted(slug):
+    """The engine's check of a house rule's kind (rulesets/engine/context.py), for every house default of
+    every ruleset: the warning names the rule by its words (house_labels) and pastes no raw dict or
+    list; a number or text rule keeps its default. (A ruleset's own checks of its tables word theirs.)"""
+    ruleset = registry.get(slug)
+    labels = ruleset.house_labels()
+    checked = 0
+    for key, default in ruleset.house_defaults.items():
+        wrong = 10 if isinstance(default, str) else "ten"
+        if default is None:
+            continue
+        (issue,) = ContextMixin.check_settings(ruleset, {key: wrong})
+        assert issue.code == "settings.malformed" and issue.path == f"/{key}"
+        label = (labels.get(key) or {}).get("label") or key.replace("_", " ")
+        assert f"“{label}”" in issue.message
+        if isinstance(default, (dict, list)):
+            assert "{" not in issue.message and "[" not in issue.message, issue.message
+            checked += 1
+        else:
+            assert f"like its default {default!r}" in issue.message
+    assert checked or not any(isinstance(d, (dict, list)) for d in ruleset.house_defaults.values())

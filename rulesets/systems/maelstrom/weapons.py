@@ -68,7 +68,7 @@ def check_settings(settings: dict, catalogue: dict) -> list[Issue]:
                 Issue(
                     "settings.malformed",
                     ptr("initiative_traits"),
-                    'Initiative adds attributes of the game, e.g. ["reflexes", "wits"].',
+                    "Initiative adds one or more of the game's attributes, e.g. Reflexes and Wits.",
                 )
             )
     if "initiative_die" in settings and not (

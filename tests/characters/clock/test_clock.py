@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from characters.models import Campaign, CharacterVersion
 from rulesets.engine import registry
-from rulesets.engine.clock import Passage, Span
+from rulesets.engine.clock import MAX_HOURS, Passage, Span
 from tests.characters.party.helpers import make_party
 from tests.factories import api_client
 
@@ -153,6 +153,8 @@ def test_the_party_page_moves_the_clock_and_says_what_the_time_did(client, table
     page = client.get(reverse("campaign_party", args=[campaign.pk])).content.decode()
     assert 'data-testid="clock-now">Day 1, 08:00<' in page
     assert 'id="clock-time-passes"' in page and 'id="clock-new-day"' in page
+    # The field's bound is the clock's own (rulesets/engine/clock.py MAX_HOURS), here and after a move.
+    assert f'name="hours" value="1" min="1" max="{MAX_HOURS}"' in page
     html = client.post(
         reverse("campaign_clock_move", args=[campaign.pk]), {"new_day": "true"}, **HX
     ).content.decode()
@@ -162,6 +164,7 @@ def test_the_party_page_moves_the_clock_and_says_what_the_time_did(client, table
         reverse("campaign_clock_move", args=[campaign.pk]), {"hours": "5"}, **HX
     ).content.decode()
     assert 'data-testid="clock-now">Day 2, 13:00<' in html and "Nothing changes for anyone." in html
+    assert f'max="{MAX_HOURS}"' in html
     html = client.post(
         reverse("campaign_clock_move", args=[campaign.pk]), {"hours": "lots"}, **HX
     ).content.decode()

@@ -78,7 +78,10 @@ def test_each_malformed_fight_number_is_said_once_in_the_game_s_words():
     said = RULESET.check_settings({"attacks": "x", "soak_attribute": 3, "initiative_traits": "wits"})
     assert [(i.path, i.message) for i in said] == [
         ("/attacks", "The weapon table: attacks is a list; the house default applies."),
-        ("/initiative_traits", 'Initiative adds attributes of the game, e.g. ["reflexes", "wits"].'),
+        (
+            "/initiative_traits",
+            "Initiative adds one or more of the game's attributes, e.g. Reflexes and Wits.",
+        ),
         ("/soak_attribute", 'Soak rolls an attribute of the game, e.g. "strength".'),
     ]
     t = Fight(*fighters({"initiative_die": 1}))

@@ -125,8 +125,8 @@ def check_settings(settings: dict, defaults: dict) -> list[Issue]:
                     Issue(
                         "settings.malformed",
                         ptr(key),
-                        "creation_abilities lists whole numbers of dots, "
-                        "e.g. [3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1].",
+                        "The abilities' creation dots are whole numbers from 0 to 10, one per ability, "
+                        "e.g. 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1.",
                     )
                 )
         elif key == "health_chart" and isinstance(value, list) and not _good_chart(value):
