@@ -61,8 +61,6 @@ class Fight:
     fighters: list[Fighter] = field(default_factory=list)
     #: The campaign's rules context (house rules, homebrew): every combat hook gets it.
     ctx: Context | None = None
-    #: The latest events, newest first, when a service already has them (saves the board a query).
-    log: list[dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         self.by_id = {c.id: c for c in self.combatants}

@@ -87,29 +87,6 @@ def _rows(fight: Fight) -> list[dict[str, Any]]:
     return rows
 
 
-def row_signature(row: dict[str, Any]) -> str:
-    """What a combatant's row on the page shows (``_combatant_row.html``): equal signatures,
-    equal HTML — the broadcast sends only the rows whose signature changed."""
-    return json.dumps(
-        [
-            row["name"],
-            row["is_npc"],
-            row["group"],
-            row["owner"],
-            row["position"],
-            row["current"],
-            row["summary"],
-            row["effects"],
-        ],
-        sort_keys=True,
-        default=str,
-    )
-
-
-def row_signatures(fight: Fight) -> dict[int, str]:
-    return {r["id"]: row_signature(r) for r in _rows(fight)}
-
-
 def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, Any]:
     """Everything every member sees: status, order, rows with the ruleset's summary, the log
     (``log_limit`` = 0: no log, no query)."""
@@ -119,12 +96,7 @@ def encounter_board(*, fight: Fight, log_limit: int = LOG_LENGTH) -> dict[str, A
     ordered = [by_id[i] for i in fight.order]
     rest = [r for r in rows if r["position"] is None]
     current_names = [by_id[i]["name"] for i in fight.current_ids if i in by_id]
-    if log_limit <= 0:
-        log = []
-    elif fight.log is not None and log_limit <= LOG_LENGTH:
-        log = fight.log[:log_limit]
-    else:
-        log = encounter_log(encounter=e, limit=log_limit)
+    log = encounter_log(encounter=e, limit=log_limit) if log_limit > 0 else []
     return {
         "encounter": e,
         "id": e.id,
