@@ -15,6 +15,8 @@ from pathlib import Path
 
 import grimp
 
+from tests.waiting import DELIBERATE
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("config", "characters", "combat", "rulesets")
 #: "Nothing in the product over ~900 lines."
@@ -271,3 +273,49 @@ def test_the_finder_finds_html_helpers_forms_tags_and_input_checks_but_not_a_doc
         "10: def need",
         "12: def check_table",
     ]
+
+
+#: "Tests wait on events, not time" (issue 33): a pause in a test (``time.sleep``, asyncio's, a
+#: page's ``wait_for_timeout``) is allowed only where the time itself is what is tested, and then
+#: its line says so with this comment (tests/waiting.py, which holds the one polling loop).
+PAUSES = {"sleep", "wait_for_timeout"}
+
+
+def _pauses_unexplained(path: Path) -> list[str]:
+    """Each call of ``sleep``/``wait_for_timeout`` in ``path`` whose lines carry no ``DELIBERATE``."""
+    text = path.read_text(encoding="utf-8")
+    if not any(pause in text for pause in PAUSES):  # most files: nothing to parse (~4 s for them all)
+        return []
+    lines = text.splitlines()
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name in PAUSES and not any(
+            DELIBERATE in line for line in lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
+        ):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_tests_wait_on_events_not_on_time():
+    unexplained = [
+        where for path in sorted((ROOT / "tests").rglob("*.py")) for where in _pauses_unexplained(path)
+    ]
+    assert unexplained == [], "wait on the event (tests/waiting.py), or say why the time is the test"
+
+
+def test_the_pause_finder_finds_a_bare_pause_and_lets_a_deliberate_one_pass(tmp_path, monkeypatch):
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    (tmp_path / "t.py").write_text(
+        "import time\nfrom time import sleep\n"
+        "time.sleep(1)\n"
+        "page.wait_for_timeout(\n    300\n)\n"
+        "sleep(0.1)\n"
+        "asyncio.run(asyncio.sleep(0))\n"
+        f"time.sleep(0.3)  {DELIBERATE} a slow endpoint is the test\n"
+        f"page.wait_for_timeout(\n    150,  {DELIBERATE} a person's taps\n)\n"
+        "run(['python', '-c', 'import time; time.sleep(60)'])\n"  # a child's code, not a pause here
+    )
+    assert _pauses_unexplained(tmp_path / "t.py") == ["t.py:3", "t.py:4", "t.py:7", "t.py:8"]

@@ -23,7 +23,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -38,6 +37,7 @@ from characters.accounts.services import account_token_create
 from characters.models import Campaign
 from combat import services as combat
 from tests.factories import database_url_for_servers, make_campaign, make_user
+from tests.waiting import poll
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 120
@@ -92,15 +92,18 @@ class Server:
         self.proc = subprocess.Popen(
             argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
+
+        def answers() -> bool:
             if self.proc.poll() is not None:
                 pytest.fail(f"{argv[2]} exited ({self.proc.returncode}):\n{self.proc.stdout.read()}")
             try:
                 _request(f"{self.base}/healthz")
-                return
             except OSError:
-                time.sleep(0.3)
+                return False
+            return True
+
+        if poll(answers, timeout=START_TIMEOUT_S, every=0.3):
+            return
         self.stop()
         pytest.fail(f"{argv[2]} did not answer within {START_TIMEOUT_S} s")
 
@@ -255,14 +258,14 @@ def own_redis():
         procs.append(proc)
         import redis
 
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        def answers() -> bool:
             try:
-                redis.Redis(port=port, socket_connect_timeout=0.5).ping()
-                return
+                return redis.Redis(port=port, socket_connect_timeout=0.5).ping()
             except redis.exceptions.ConnectionError:
-                time.sleep(0.1)
-        pytest.fail("redis-server did not answer")
+                return False
+
+        if not poll(answers, timeout=20, every=0.1):
+            pytest.fail("redis-server did not answer")
 
     def stop() -> None:
         for proc in procs:
@@ -288,10 +291,8 @@ def test_a_websocket_closes_with_1013_while_redis_is_stopped_and_opens_once_it_i
         assert _close_code(url, table["session"], server.base) == 1013
         assert _close_code(url, table["session"], server.base) == 1013
         start()
-        deadline = time.monotonic() + 10
-        while not _opens(url, table["session"], server.base):
-            assert time.monotonic() < deadline, "the socket did not open again with Redis back"
-            time.sleep(0.5)
+        opens = poll(lambda: _opens(url, table["session"], server.base), timeout=10, every=0.5)
+        assert opens, "the socket did not open again with Redis back"
     finally:
         log = server.stop()
     # daphne's 500 was "Exception inside application" with a traceback per handshake; channels_redis
@@ -316,17 +317,17 @@ def probe(transactional_db):
 def _backend_waiting(probe, pids_before=frozenset(), timeout: float = 30) -> int:
     """The pid of the server's backend waiting for the lock this test holds (a new one when
     ``pids_before`` are excluded)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def waiting() -> set[int]:
         rows = probe.execute(
             "SELECT pid FROM pg_stat_activity WHERE application_name = %s AND wait_event_type = 'Lock'",
             [APP_NAME],
         ).fetchall()
-        found = {row[0] for row in rows} - set(pids_before)
-        if found:
-            return found.pop()
-        time.sleep(0.05)
-    raise AssertionError("the server's request never waited for the lock")
+        return {row[0] for row in rows} - set(pids_before)
+
+    found = poll(waiting, timeout=timeout)
+    assert found, "the server's request never waited for the lock"
+    return found.pop()
 
 
 def _under_a_dropped_connection(probe, url: str, *, method: str = "GET", headers=None, body=None):

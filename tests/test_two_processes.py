@@ -24,6 +24,7 @@ import pytest
 import requests
 
 from tests.factories import PASSWORD, database_url_for_servers, make_campaign, make_user
+from tests.waiting import poll
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
@@ -83,15 +84,14 @@ def daphne(django_db_setup, django_db_blocker):
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+
+        def listens() -> bool:
             if process.poll() is not None:
                 pytest.fail(f"daphne stopped: {process.stderr.read().decode()[-3000:]}")
             with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", PORT)) == 0:
-                    break
-            time.sleep(0.2)
-        else:
+                return probe.connect_ex(("127.0.0.1", PORT)) == 0
+
+        if not poll(listens, timeout=30, every=0.2):
             pytest.fail("daphne did not start within 30 s")
         yield process
     finally:
@@ -174,7 +174,7 @@ def test_failed_sign_ins_on_daphne_lock_the_account_here_until_the_cooling_off_e
     assert "Too many failed sign-ins" in response.content.decode()
     assert "_auth_user_id" not in here.session
 
-    time.sleep(COOLOFF + 0.5)  # the cooling-off period ends in both processes
+    time.sleep(COOLOFF + 0.5)  # deliberate wait: the cooling-off period ends, in both processes
     response = here.post("/accounts/login/", {"username": "bram2p", "password": PASSWORD})
     assert response.status_code == 302
     again = requests.post(

@@ -13,8 +13,9 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from tests.waiting import poll
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 180  # collectstatic and migrate (a no-op on the test database) first, on a busy machine
@@ -92,13 +93,14 @@ class Serve:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
+
+        def started() -> bool:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"make serve stopped ({self.proc.returncode}):\n{self.console()[-4000:]}")
-            if "/healthz → " in self.console():
-                return self
-            time.sleep(0.3)
+            return "/healthz → " in self.console()
+
+        if poll(started, timeout=START_TIMEOUT_S, every=0.3):
+            return self
         self.stop()
         raise RuntimeError(f"make serve did not start within {START_TIMEOUT_S} s:\n{self.console()[-4000:]}")
 

@@ -22,6 +22,7 @@ from channels.testing import HttpCommunicator
 from django.conf import settings
 
 from config import health
+from tests.waiting import poll
 
 # alone: a 503 within a second (tests/scheduling.py runs these with no other worker busy)
 pytestmark = pytest.mark.alone
@@ -165,15 +166,18 @@ def _serve(server: str, port: int, database_url: str, redis_url: str) -> subproc
 
 def _first_answer(proc: subprocess.Popen, port: int) -> None:
     """Wait until the server answers /healthz at all (it starts in a few seconds)."""
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
+
+    def answers() -> bool:
         if proc.poll() is not None:
             pytest.fail(f"the server exited ({proc.returncode}):\n{proc.stdout.read()}")
         try:
             _get(f"http://127.0.0.1:{port}/healthz", timeout=30)
-            return
         except OSError:
-            time.sleep(0.3)
+            return False
+        return True
+
+    if poll(answers, timeout=START_TIMEOUT_S, every=0.3):
+        return
     pytest.fail(f"no answer on {port} within {START_TIMEOUT_S} s")
 
 

@@ -32,6 +32,7 @@ from config import health
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import PASSWORD, database_url_for_servers, make_user
 from tests.vehicles import SLUGS
+from tests.waiting import poll
 
 # alone: pages within a second while Redis is away (tests/scheduling.py runs these with no other worker busy)
 pytestmark = pytest.mark.alone
@@ -297,17 +298,18 @@ def test_a_real_server_with_redis_away_signs_a_player_in_and_shows_their_sheet(s
             return e.code, e.read().decode(), time.monotonic() - started
 
     try:
-        deadline = time.monotonic() + 90
-        while True:
+
+        def answers() -> bool:
             if proc.poll() is not None:
                 pytest.fail(f"gunicorn exited ({proc.returncode}):\n{proc.stdout.read()}")
             try:
                 fetch("/healthz")
-                break
             except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail("gunicorn did not answer within 90 s")
-                time.sleep(0.3)
+                return False
+            return True
+
+        if not poll(answers, timeout=90, every=0.3):
+            pytest.fail("gunicorn did not answer within 90 s")
         status, body, took = fetch("/healthz")
         assert (status, json.loads(body)) == (503, {"db": "ok", "redis": "down"})
         assert took < PAGE_LIMIT_S

@@ -9,13 +9,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import yaml
 
 from deploy import serve
+from tests.waiting import poll
 
 ROOT = Path(__file__).resolve().parents[2]
 VALUES = {
@@ -245,10 +245,11 @@ def test_a_server_that_keeps_dying_is_restarted_with_backoff_and_said_so(monkeyp
     delays = []
     try:
         for _ in range(7):
-            deadline = time.monotonic() + 20
-            while stack.running[0].proc is not None and stack.running[0].proc.poll() is None:
-                assert time.monotonic() < deadline
-                time.sleep(0.02)
+            assert poll(
+                lambda: stack.running[0].proc is None or stack.running[0].proc.poll() is not None,
+                timeout=20,
+                every=0.02,
+            )
             stack.tend()  # the death seen: a restart scheduled
             delays.append(stack.running[0].restart_at - clock.now)
             clock.now += delays[-1]
@@ -289,21 +290,22 @@ def test_a_server_killed_is_said_killed_and_what_it_left_behind_goes_too(capsys)
     stack.start(parent, dict(os.environ))
     pid = stack.pid("parent")
     try:
-        deadline = time.monotonic() + 20
-        while not _children(pid):
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-        orphan = _children(pid)[0]
+        orphan = poll(lambda: _children(pid), timeout=20)[0]
         os.kill(pid, signal.SIGKILL)
         stack.running[0].proc.wait(timeout=10)
         stack.tend()
-        time.sleep(0.2)
-        assert (
-            not Path(f"/proc/{orphan}").exists() or "Z" in Path(f"/proc/{orphan}/stat").read_text().split()[2]
-        )
+        assert poll(lambda: _gone(orphan))
     finally:
         stack.stop(timeout=5)
     assert f"make serve: parent (pid {pid}) exited (killed by SIGKILL)" in capsys.readouterr().out
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie its parent has not reaped)."""
+    try:
+        return "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except OSError:
+        return True
 
 
 def _children(pid: int) -> list[int]:

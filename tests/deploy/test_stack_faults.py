@@ -21,6 +21,7 @@ import pytest
 from deploy import serve
 from tests.deploy.stack import Serve, children_of, connect_from, free_stack_port, http_get, ws_handshake
 from tests.factories import database_url_for_servers
+from tests.waiting import poll
 
 pytestmark = [
     pytest.mark.slow,
@@ -80,7 +81,12 @@ class Probe(threading.Thread):
     def run(self) -> None:
         while not self.halt.is_set():
             self.statuses.append(http_get(self.port, self.path, source=self.source))
-            time.sleep(self.pause)
+            time.sleep(self.pause)  # deliberate wait: a client's pace between two of its requests
+
+    def served(self, more: int) -> None:
+        """Wait until this client has had ``more`` answers from now on (nginx serves it)."""
+        now = len(self.statuses)
+        assert poll(lambda: len(self.statuses), until=lambda n: n >= now + more, timeout=30) >= now + more
 
     def finish(self) -> Counter:
         self.halt.set()
@@ -96,10 +102,9 @@ def test_the_webhooks_worker_runs_beside_the_servers_and_comes_back_when_killed(
     with open(f"/proc/{worker}/cmdline", "rb") as f:
         assert b"deliver_webhooks" in f.read()
     os.kill(worker, signal.SIGKILL)
-    killed = time.monotonic()
-    while stack.pid("webhooks") == worker and time.monotonic() - killed < BACK_WITHIN_S:
-        time.sleep(0.2)
-    again = stack.pid("webhooks")
+    again = poll(
+        lambda: stack.pid("webhooks"), until=lambda pid: pid != worker, timeout=BACK_WITHIN_S, every=0.2
+    )
     assert again != worker, stack.console()[-2000:]
     with open(f"/proc/{again}/cmdline", "rb") as f:
         assert b"deliver_webhooks" in f.read()
@@ -110,17 +115,18 @@ def test_a_killed_daphne_is_restarted_while_nginx_and_gunicorn_serve_on(stack):
     daphne = stack.pid("daphne")
     pages = Probe(stack.port)
     pages.start()
-    time.sleep(1)
+    pages.served(5)  # pages are served before the kill
     os.kill(daphne, signal.SIGKILL)
     killed = time.monotonic()
-    seen = []
-    while time.monotonic() - killed < BACK_WITHIN_S:
+    seen: list[int] = []
+
+    def handshake() -> int:
         seen.append(ws_handshake(stack.port))
-        if seen[-1] == 403:
-            break
-        time.sleep(0.2)
+        return seen[-1]
+
+    poll(handshake, until=lambda status: status == 403, timeout=BACK_WITHIN_S, every=0.2)
     back_after = time.monotonic() - killed
-    time.sleep(1)
+    pages.served(5)  # and after daphne is back
     statuses = pages.finish()
 
     assert seen[-1] == 403, f"daphne is not back {BACK_WITHIN_S} s after its kill: {Counter(seen)}"
@@ -142,14 +148,18 @@ def test_a_killed_web_worker_loses_no_get(stack):
     clients = [Probe(stack.port, pause=0) for _ in range(3)]
     for c in clients:
         c.start()
-    killed = 0
+    gone: set[int] = set()
     for _ in range(6):
-        time.sleep(1.0)
-        workers = children_of(master)
+        # each kill under load (every client served since the last one), of a worker not yet killed
+        for c in clients:
+            c.served(3)
+        workers = poll(lambda: [w for w in children_of(master) if w not in gone], timeout=30)
         if workers:
             os.kill(workers[0], signal.SIGKILL)
-            killed += 1
-    time.sleep(1.5)
+            gone.add(workers[0])
+    killed = len(gone)
+    for c in clients:
+        c.served(3)  # what was on its way at the last kill has had its answer
     statuses = sum((c.finish() for c in clients), Counter())
     assert killed == 6
     assert sum(statuses.values()) >= 30
@@ -233,19 +243,35 @@ def test_one_address_is_held_to_its_connections_and_the_others_are_served(stack)
             )
             sockets.append(s)
         opened = time.monotonic()
-        time.sleep(1.5)
-        first = [_status_if_answered(s) for s in sockets]
+        first: list[int | None] = [None] * len(sockets)
+
+        def answered() -> int:
+            for i, s in enumerate(sockets):
+                if first[i] is None:
+                    first[i] = _status_if_answered(s)
+            return sum(status is not None for status in first)
+
+        # the ones past the limit are answered at once; the held ones (asserted below) never are
+        poll(answered, until=lambda n: n >= len(sockets) - limit, timeout=HEADER_TIMEOUT_S - 1)
         other = [http_get(stack.port, source="127.0.0.3") for _ in range(5)]
         same = http_get(stack.port, source="127.0.0.2")
         waiting = [s for s, status in zip(sockets, first, strict=True) if status is None]
         ended: list[int] = []
-        while waiting and time.monotonic() - opened < HEADER_TIMEOUT_S + 5:
-            time.sleep(0.25)
+
+        def still_waiting() -> list[socket.socket]:
             for s in list(waiting):
                 status = _status_if_answered(s)
                 if status is not None:
                     ended.append(status)
                     waiting.remove(s)
+            return waiting
+
+        poll(
+            still_waiting,
+            until=lambda left: not left,
+            timeout=HEADER_TIMEOUT_S + 5 - (time.monotonic() - opened),
+            every=0.25,
+        )
         closed_after = time.monotonic() - opened
     finally:
         for s in sockets:
@@ -261,6 +287,16 @@ def test_one_address_is_held_to_its_connections_and_the_others_are_served(stack)
     assert HEADER_TIMEOUT_S - 1 < closed_after < HEADER_TIMEOUT_S + 5
     assert after == 200  # and the address is served again once they are gone
     print(f"first look: {dict(Counter(first))}; the held ones closed after {closed_after:.1f} s")
+
+
+def _closed_by_server(s: socket.socket) -> bool:
+    """Whether nginx has closed ``s`` (a non-blocking socket it never answered)."""
+    try:
+        return s.recv(64) == b""
+    except BlockingIOError:
+        return False
+    except OSError as e:
+        return e.errno in (errno.ECONNRESET, errno.EPIPE)
 
 
 def test_slow_headers_from_one_address_do_not_shut_the_others_out(stack):
@@ -289,18 +325,23 @@ def test_slow_headers_from_one_address_do_not_shut_the_others_out(stack):
                     s.send(b"a")
                 except OSError:
                     pass
-            time.sleep(0.3)
-        while time.monotonic() - opened < HEADER_TIMEOUT_S + 3:
-            time.sleep(0.5)
-        closed = 0
+            time.sleep(0.3)  # deliberate wait: a slow client's pace, all the while the others are served
         for s in slow:
             s.setblocking(False)
-            try:
-                closed += s.recv(64) == b""
-            except BlockingIOError:
-                pass
-            except OSError as e:
-                closed += e.errno in (errno.ECONNRESET, errno.EPIPE)
+        ended: set[socket.socket] = set()
+
+        def closed_now() -> int:
+            for s in slow:
+                if s not in ended and _closed_by_server(s):
+                    ended.add(s)
+            return len(ended)
+
+        closed = poll(
+            closed_now,
+            until=lambda n: n >= 2950,
+            timeout=HEADER_TIMEOUT_S + 3 - (time.monotonic() - opened),
+            every=0.5,
+        )
     finally:
         for s in slow:
             s.close()

@@ -10,10 +10,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import poll
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "testdb.py"
@@ -138,11 +139,8 @@ def test_a_terminated_run_still_removes_its_throwaway_postgres(bindir):
     finally:
         if proc.poll() is None:
             proc.kill()
-    deadline = time.monotonic() + 10
-    while _port_open(port) and time.monotonic() < deadline:
-        time.sleep(0.2)
     assert not folder.exists()
-    assert not _port_open(port)
+    assert not poll(lambda: _port_open(port), until=lambda open_: not open_)
 
 
 def test_on_sqlite_the_postgres_only_tests_are_skipped_and_named():

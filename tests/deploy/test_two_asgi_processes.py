@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -28,6 +27,7 @@ from combat.models import Encounter, EncounterEvent
 from rulesets.engine import registry
 from tests import vehicles
 from tests.factories import database_url_for_servers, make_user
+from tests.waiting import poll
 
 pytestmark = [
     pytest.mark.slow,
@@ -96,18 +96,19 @@ def _start(app: str, port: int) -> subprocess.Popen:
 
 
 def _wait_healthy(proc: subprocess.Popen, port: int) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_S
-    last: object = None
-    while time.monotonic() < deadline:
+    def look() -> object:
         if proc.poll() is not None:
             pytest.fail(f"daphne on {port} exited ({proc.returncode}):\n{proc.stdout.read()}")
         try:
-            last = _get(f"http://127.0.0.1:{port}/healthz", timeout=20)
-            if last[0] == 200:
-                return
+            return _get(f"http://127.0.0.1:{port}/healthz", timeout=20)
         except OSError as exc:
-            last = exc
-        time.sleep(0.3)
+            return exc
+
+    last = poll(
+        look, until=lambda got: isinstance(got, tuple) and got[0] == 200, timeout=START_TIMEOUT_S, every=0.3
+    )
+    if isinstance(last, tuple) and last[0] == 200:
+        return
     proc.kill()
     pytest.fail(
         f"daphne on {port} was not healthy within {START_TIMEOUT_S} s (last: {last}):\n{proc.stdout.read()}"

@@ -24,6 +24,8 @@ from typing import IO
 
 import pytest
 
+from tests.waiting import poll
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop runs in the test thread
 
 #: Debian's Chromium. Its old headless shell (package chromium-headless-shell: the same build, without
@@ -81,6 +83,8 @@ _csp_violations: list[str] = []
 _story: list[str] = []
 _contexts: list = []
 _began = [time.monotonic()]
+#: The daphne servers' log files (``_start_daphne``) and their size when the running test began.
+_server_logs: dict[str, tuple[IO[bytes], int]] = {}
 
 
 def _at() -> str:
@@ -115,6 +119,13 @@ def watch(context) -> None:
         lambda r: _story.append(f"{_at()} {r.method} {_path(r.url)} failed: {r.failure}"),
     )
 
+    def websocket(ws) -> None:  # a live page's socket: asked for, failed, closed
+        _story.append(f"{_at()} websocket {_path(ws.url)} asked for")
+        ws.on("socketerror", lambda error: _story.append(f"{_at()} websocket {_path(ws.url)} error: {error}"))
+        ws.on("close", lambda _: _story.append(f"{_at()} websocket {_path(ws.url)} closed"))
+
+    context.on("page", lambda page: page.on("websocket", websocket))
+
 
 #: Read off each open page of a failed test: its address, whether htmx is busy, and the text of what
 #: the page says of itself (status lines, messages, the builder's save state and submit reason).
@@ -133,6 +144,11 @@ def browser_story() -> str:
     if not _contexts and not _story:
         return ""
     lines = list(_story[-80:])
+    for name, (log, since) in _server_logs.items():  # what the test's servers logged meanwhile
+        log.seek(since)
+        said = log.read().decode(errors="replace").strip()
+        if said:
+            lines.append(f"{name} logged:\n{said[-3000:]}")
     for context in _contexts:
         try:
             pages = list(context.pages)
@@ -188,6 +204,8 @@ def _no_csp_violations():
     _story.clear()
     _contexts.clear()
     _began[0] = time.monotonic()
+    for name, (log, _) in list(_server_logs.items()):
+        _server_logs[name] = (log, log.seek(0, os.SEEK_END))
     yield
     violations = list(_csp_violations)
     _csp_violations.clear()
@@ -297,6 +315,85 @@ def painted(page) -> None:
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
+#: Counts the requests the page sends (htmx's XMLHttpRequests and ``fetch``) and those that have had
+#: their answer, in ``window.__requests`` (``answered`` waits on it).
+_COUNT_REQUESTS = """() => {
+  if (window.__requests) return;
+  const counts = window.__requests = {sent: 0, ended: 0};
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function () {
+    counts.sent += 1;
+    this.addEventListener("loadend", () => { counts.ended += 1; });
+    return send.apply(this, arguments);
+  };
+  const fetch = window.fetch;
+  window.fetch = function () {
+    counts.sent += 1;
+    return fetch.apply(this, arguments).finally(() => { counts.ended += 1; });
+  };
+}"""
+
+#: Every request counted has had its answer, and the page has drawn it: htmx has no request, swap or
+#: settle under way and no tap is waiting to leave (static/js/taps.js).
+_ANSWERED = """() => window.__requests.sent === window.__requests.ended
+  && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')
+  && (!window.sfTaps || window.sfTaps.pending() === 0)"""
+
+
+def count_requests(page) -> None:
+    """From now on, count the requests ``page`` (already open) sends and those answered."""
+    page.evaluate(_COUNT_REQUESTS)
+
+
+def answered(page, timeout: float = 15_000) -> None:
+    """Wait until every request ``page`` sent since ``count_requests`` has had its answer, drawn:
+    the positive end of "and nothing more was sent" (a request still to come would be on its way,
+    or queued behind one that is)."""
+    page.wait_for_function(_ANSWERED, timeout=timeout)
+
+
+#: Every websocket the page makes (``window.__sockets``), and every reconnect htmx's ws extension
+#: plans (``window.__reconnects``: planned, and made once its delay is over; the delay is app.js's).
+_FOLLOW_SOCKETS = """
+window.__sockets = [];
+window.__reconnects = {planned: 0, made: 0};
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = function (url, protocols) {
+  const socket = new NativeWebSocket(url, protocols);
+  window.__sockets.push(socket);
+  return socket;
+};
+Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+window.WebSocket.prototype = NativeWebSocket.prototype;
+document.addEventListener("DOMContentLoaded", () => {
+  const delay = window.htmx && htmx.config.wsReconnectDelay;
+  if (typeof delay !== "function") return;
+  htmx.config.wsReconnectDelay = (retries) => {
+    const ms = delay(retries);
+    window.__reconnects.planned += 1;
+    setTimeout(() => { window.__reconnects.made += 1; }, ms + 1);  // just after htmx's own
+    return ms;
+  };
+});
+"""
+
+
+def follow_sockets(context) -> None:
+    """Count the websockets of ``context``'s pages and their planned reconnects, from the next page
+    loaded on (``stopped_reconnecting`` waits on them)."""
+    context.add_init_script(_FOLLOW_SOCKETS)
+
+
+def stopped_reconnecting(page) -> None:
+    """Wait until every socket ``page`` opened is closed and every reconnect planned has been made:
+    once the page has stopped following (its live element gone, which the caller waits for first),
+    nothing can open another. The positive end of "and it did not reconnect again"."""
+    page.wait_for_function(
+        "() => window.__sockets.every(s => s.readyState === 3)"
+        " && window.__reconnects.planned === window.__reconnects.made"
+    )
+
+
 def sign_up(page, username: str, password: str = PASSWORD) -> None:
     """Create an account through the sign-up form; the page ends on the home page, signed in."""
     page.goto("/accounts/signup/")
@@ -337,16 +434,19 @@ def daphne_servers(django_db_setup):
             pytest.skip("a server process shares the test database: Postgres only")
         if application not in servers or servers[application][0].poll() is not None:
             servers[application] = _start_daphne(application)
+            log = servers[application][2]
+            _server_logs[f"daphne {application}"] = (log, log.seek(0, os.SEEK_END))
         return servers[application][1]
 
     yield serve
     for proc, _, _ in servers.values():
         proc.terminate()
-    for proc, _, log in servers.values():
+    for application, (proc, _, log) in servers.items():
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
+        _server_logs.pop(f"daphne {application}", None)
         log.close()
 
 
@@ -362,7 +462,9 @@ def _start_daphne(application: str) -> tuple[subprocess.Popen, str, IO[bytes]]:
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "REDIS_URL": "",
-        "LOG_LEVEL": "ERROR",
+        # Warnings too: an outage's one line (config/outage.py: a socket closed with 1013, a pool
+        # that gave no connection) goes into a failing test's story (``browser_story``).
+        "LOG_LEVEL": "WARNING",
     }
     # The listening socket is opened here, on a port the system picks, and handed to daphne
     # (``--fd``): no two servers of parallel test workers can race for one port, and no request
@@ -383,8 +485,8 @@ def _start_daphne(application: str) -> tuple[subprocess.Popen, str, IO[bytes]]:
         pass_fds=[listener.fileno()],
     )
     listener.close()  # daphne has its own copy
-    deadline = time.monotonic() + 20
-    while True:  # the socket accepts at once; wait until daphne answers on it
+
+    def answers() -> bool:  # the socket accepts at once; wait until daphne answers on it
         if proc.poll() is not None:
             log.seek(0)
             reason = log.read().decode()[-2000:]
@@ -392,14 +494,15 @@ def _start_daphne(application: str) -> tuple[subprocess.Popen, str, IO[bytes]]:
             pytest.fail("daphne did not start: " + reason)
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                break
+                return True
         except urllib.error.HTTPError:
-            break  # it answered (a 503 names a service away: the test will see it)
+            return True  # it answered (a 503 names a service away: the test will see it)
         except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail("daphne did not answer /healthz within 20 s")
-            time.sleep(0.1)
+            return False
+
+    if not poll(answers, timeout=20, every=0.1):
+        proc.kill()
+        pytest.fail("daphne did not answer /healthz within 20 s")
     return proc, f"http://127.0.0.1:{port}", log
 
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
+from tests.e2e.conftest import painted
 from tests.e2e.test_sheet_play_browser import SIZES, _pages_of, axe_violations
 from tests.e2e.test_table_feed_browser import _context_as, table_server  # noqa: F401  (fixture)
 
@@ -39,15 +40,35 @@ def live_regions(page) -> list[dict]:
     return found
 
 
+#: Counts what is on its way to the live region (``window.__saying``): each sentence from sfSay's
+#: call until it is in the region (app.js fills it 50 ms after emptying it), and each swap from its
+#: settle until app.js has collected what it says (its flush runs on a 0 ms timer). Installed once
+#: per page, after app.js's own listeners and sfSay: each of these timers is set just after app.js's.
+_COUNT_SAYING = """() => {
+  if (window.__saying !== undefined) return;
+  window.__saying = 0;
+  const after = (ms) => { window.__saying += 1; setTimeout(() => { window.__saying -= 1; }, ms); };
+  const say = window.sfSay;
+  window.sfSay = function (text) { say(text); after(50); };
+  document.addEventListener("htmx:afterSettle", () => after(0));
+  document.addEventListener("htmx:oobAfterSwap", () => after(0));
+}"""
+
+
 def said(page) -> str:
-    """The live region's text once it has settled (sfSay empties it, then fills it)."""
-    page.wait_for_function("() => document.getElementById('sf-status').textContent.trim() !== ''")
-    page.wait_for_timeout(120)
+    """The live region's text once it has settled: a sentence in it, none on its way, no request or
+    swap under way that could bring another."""
+    page.wait_for_function(
+        """() => document.getElementById('sf-status').textContent.trim() !== ''
+             && !window.__saying
+             && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"""
+    )
     return page.locator("#sf-status").evaluate("el => el.textContent")
 
 
 def arm(page) -> None:
     """Empty the region before a keyboard action, so the next sentence is this action's own."""
+    page.evaluate(_COUNT_SAYING)
     page.evaluate("() => { document.getElementById('sf-status').textContent = ''; }")
 
 
@@ -187,7 +208,7 @@ def test_at_200_percent_zoom_the_builders_bar_never_covers_the_focused_field(pag
         if box and (box["top"] >= box["bar"] if tall else box["bottom"] > box["bar"] + 0.5):
             covered.append(box)
         page.keyboard.press("Tab")
-        page.wait_for_timeout(30)
+        painted(page)  # the page has scrolled the focused field into view
     assert covered == []
 
 

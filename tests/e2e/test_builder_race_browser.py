@@ -137,7 +137,7 @@ def test_six_quick_clicks_on_a_slow_connection_all_count(page_as):
         slow_link(page, 300)
         for _ in range(6):
             page.locator(f"#{button}").click(timeout=5000)
-            page.wait_for_timeout(120)
+            page.wait_for_timeout(120)  # deliberate wait: a person's quick clicks, 120 ms apart
         page.wait_for_function(SETTLED, timeout=20_000)
         assert _value(_saved(player, character), pointer) == start + 6
         expect(page.locator(f"#{field}")).to_have_value(str(start + 6))

@@ -16,9 +16,10 @@ from django.test import Client
 from django.urls import reverse
 
 from combat import services
+from combat.models import Encounter
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.combat.conftest import PABLO, SLUG
-from tests.e2e.conftest import watch
+from tests.e2e.conftest import answered, count_requests, follow_sockets, stopped_reconnecting, watch
 from tests.factories import make_campaign, make_user
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -60,7 +61,25 @@ def _watch(page) -> dict:
         "document.body.addEventListener('htmx:oobErrorNoTarget',"
         " (e) => window.__oobErrors.push(String(e.detail.target)));"
     )
+    page.evaluate(_HEARD)
+    count_requests(page)
     return seen
+
+
+#: The highest version of the encounter the page's socket has said (in ``window.__heard``).
+_HEARD = """() => {
+  window.__heard = 0;
+  document.body.addEventListener("htmx:wsBeforeMessage", (e) => {
+    try { window.__heard = Math.max(window.__heard, JSON.parse(e.detail.message).version || 0); } catch (_) {}
+  });
+}"""
+
+
+def _heard_and_answered(page, version: int) -> None:
+    """Wait until the page's socket has said ``version`` (every notice before it came first) and
+    every fetch those notices made has had its answer: no later request can come of them."""
+    page.wait_for_function("(v) => window.__heard >= v", arg=version)
+    answered(page)
 
 
 def test_quick_adds_refresh_the_panel_once_each_without_oob_errors(browser, asgi_server):
@@ -81,7 +100,7 @@ def test_quick_adds_refresh_the_panel_once_each_without_oob_errors(browser, asgi
             add.click()
         expect(page.locator("#encounter-order > li")).to_have_count(4)
         expect(page.locator("#encounter-log-list li").first).to_contain_text("joins the encounter")
-        page.wait_for_timeout(800)  # let any late request land
+        _heard_and_answered(page, Encounter.objects.get(pk=e.pk).version)  # any late request has landed
         assert page.evaluate("window.__oobErrors") == []
         # At most one fetch per change (was two: the reply's and the socket's); a notice heard while
         # a fetch is out makes one more fetch after it, not one each.
@@ -103,6 +122,7 @@ def test_a_removed_player_s_page_says_so_and_stops_reconnecting(browser, asgi_se
     pl_context, pl_page = _page_as(browser, asgi_server, player, viewport={"width": 390, "height": 844})
     sockets = []
     pl_page.on("websocket", lambda ws: sockets.append(ws.url))
+    follow_sockets(pl_context)
     try:
         pl_page.goto(reverse("encounter_detail", args=[e.pk]))
         pl_page.wait_for_function("() => window.__wsOpen === true")
@@ -113,7 +133,8 @@ def test_a_removed_player_s_page_says_so_and_stops_reconnecting(browser, asgi_se
             "You can no longer follow this encounter"
         )
         expect(pl_page.locator("#encounter")).to_have_count(0)
-        pl_page.wait_for_timeout(3000)  # no reconnecting loop: the first socket and one refused retry
+        expect(pl_page.get_by_test_id("table-feed-gone")).to_have_count(1)
+        stopped_reconnecting(pl_page)  # no reconnecting loop: the first socket and one refused retry
         encounter_sockets = [url for url in sockets if "/ws/encounters/" in url]
         assert 2 <= len(encounter_sockets) <= 3, sockets
         # The page's second socket, the table's roll feed, stops too.

@@ -60,10 +60,12 @@ def test_two_presses_of_a_play_action_during_an_approval_both_count(browser, tab
         form = fill_play_action(page, SLUG)
         action = dict(ruleset.contract_data()["play_actions"][0])
         button = form.locator("button[type=submit]")
-        button.click()
-        if approve:
-            _in_thread(lambda: advancement_approve(advancement_id=request.pk, gm=gm))
-        page.wait_for_timeout(150)
+        # The second press lands once the server has answered the first (and the GM approved), while
+        # that answer is held from the page: the first press still on its way, as the person saw it.
+        with page.expect_response(lambda r: r.request.method == "POST"):
+            button.click()
+            if approve:
+                _in_thread(lambda: advancement_approve(advancement_id=request.pk, gm=gm))
         fill_play_action(page, SLUG).locator("button[type=submit]").click()
         page.wait_for_function("() => (window.__heard || []).length >= 2", timeout=15_000)  # both answers
         settled(page)

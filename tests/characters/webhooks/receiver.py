@@ -54,7 +54,7 @@ def start() -> Receiver:
             receiver.heard.append(Heard(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
             status, headers, answer, delay = receiver.next_answer()
             if delay:
-                time.sleep(delay)
+                time.sleep(delay)  # deliberate wait: a slow endpoint is what the test asks for
             try:
                 self.send_response(status)
                 for key, value in headers.items():

@@ -13,6 +13,7 @@ from combat import services as combat
 from rulesets.engine.dice import FixedRoller
 from tests.e2e.test_sheet_live_browser import _api_state, _in_thread, _sheet, _table
 from tests.e2e.test_table_feed_browser import table_server  # noqa: F401 (the fixture)
+from tests.waiting import poll
 
 # alone: a live change within a second (tests/scheduling.py runs these with no other worker busy)
 pytestmark = [pytest.mark.browser, pytest.mark.alone, pytest.mark.django_db(transaction=True)]
@@ -28,9 +29,7 @@ def test_two_devices_lowering_one_pool_within_50_ms_lower_it_by_two(browser, tab
         mine.evaluate("() => document.getElementById('step-health-hp-lower').click()")
         theirs.evaluate("() => document.getElementById('step-health-hp-lower').click()")
         assert time.monotonic() - started < 0.05 + 0.2  # two evaluate round trips, no waiting between
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and _api_state(player, character)["state"]["hp"] != 8:
-            time.sleep(0.05)
+        poll(lambda: _api_state(player, character)["state"]["hp"], until=lambda got: got == 8, timeout=5)
         assert _api_state(player, character)["state"]["hp"] == 8
         # Both pages end showing it (each its own answer or the live update).
         for page in (mine, theirs):

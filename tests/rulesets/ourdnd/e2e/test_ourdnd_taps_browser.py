@@ -6,13 +6,12 @@ was on its way. The saved HP must equal what the player did, the sheet show it, 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.e2e.conftest import slow_link
 from tests.e2e.test_sheet_live_browser import _api_state, _sheet, _table
 from tests.e2e.test_table_feed_browser import table_server  # noqa: F401 (the fixture)
+from tests.waiting import poll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,12 +25,12 @@ POSTS = """() => { window.__posts = 0; const send = XMLHttpRequest.prototype.sen
 
 
 def _wait_hp(player, character, hp: int, seconds: float = 12) -> int:
-    deadline = time.monotonic() + seconds
-    got = _api_state(player, character)["state"]["hp"]
-    while time.monotonic() < deadline and got != hp:
-        time.sleep(0.1)
-        got = _api_state(player, character)["state"]["hp"]
-    return got
+    return poll(
+        lambda: _api_state(player, character)["state"]["hp"],
+        until=lambda got: got == hp,
+        timeout=seconds,
+        every=0.1,
+    )
 
 
 @pytest.mark.parametrize(("taps", "gap_ms"), [(2, 150), (2, 400), (5, 150)])
@@ -49,7 +48,7 @@ def test_quick_taps_on_lower_hp_each_count_on_a_300_ms_link(browser, table_serve
         for i in range(taps):
             button.click()
             if i < taps - 1:
-                page.wait_for_timeout(gap_ms)
+                page.wait_for_timeout(gap_ms)  # deliberate wait: a person's taps, gap_ms apart
         # What the button says while the taps are in flight (asserted below, after what was saved).
         busy = page.evaluate(
             f"() => [document.querySelector('{LOWER}').getAttribute('aria-busy'),"

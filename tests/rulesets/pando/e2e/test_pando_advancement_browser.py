@@ -84,7 +84,7 @@ def test_a_press_on_request_as_long_as_a_person_s_right_after_the_note_sends_the
     box = player.get_by_role("button", name="Request advancement").bounding_box()
     player.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     player.mouse.down()
-    player.wait_for_timeout(press_ms)
+    player.wait_for_timeout(press_ms)  # deliberate wait: a press held as a person holds it
     player.mouse.up()
     expect(player.locator('[data-testid="advancement-status"]')).to_have_text("Pending", timeout=15_000)
     request = Advancement.objects.get(character=character)

@@ -22,10 +22,11 @@ from combat import services
 from combat.models import Encounter, EncounterEvent
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
-from tests.e2e.conftest import slow_link
+from tests.e2e.conftest import answered, count_requests, slow_link
 from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
 from tests.factories import api_client, make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO
+from tests.waiting import poll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -82,17 +83,11 @@ def _watch_oob(page) -> None:
     )
 
 
-def _until(check, seconds: float = 5.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "not within the time"
-        time.sleep(0.05)
-
-
 def _open(page, url) -> None:
     page.goto(url)
     page.wait_for_function("() => window.__wsOpen === true")
     _watch_oob(page)
+    count_requests(page)
 
 
 def test_a_double_clicked_next_turn_ends_one_turn(browser, asgi_server):  # noqa: F811
@@ -106,7 +101,7 @@ def test_a_double_clicked_next_turn_ends_one_turn(browser, asgi_server):  # noqa
         slow_link(page)  # a phone-like network: the second click lands while the first is in flight
         page.locator("#encounter-next-turn").dblclick()
         expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Goblin 1, Goblin 2")
-        page.wait_for_timeout(1500)  # any second request lands
+        answered(page)  # a second request, had the second click sent one, has landed too
         state = _api(t["gm"], e)
         assert (state["round"], state["turn"]) == (1, 1), state  # the goblins' turn, not round 2
         assert page.evaluate("window.__oobErrors") == []
@@ -126,7 +121,7 @@ def test_a_double_clicked_move_moves_once(browser, asgi_server):  # noqa: F811
         move = page.locator(f'form[data-action="move"][data-fighter="{pablo.pk}"] button[type=submit]')
         move.dblclick()
         expect(page.locator("#encounter-log-list li.log-move")).to_have_count(1)
-        page.wait_for_timeout(1500)
+        answered(page)
         assert EncounterEvent.objects.filter(encounter=e, kind="move").count() == 1
         row = next(c for c in _api(t["player"], e)["combatants"] if c["id"] == pablo.pk)
         assert row["combat"]["speed"] == 5  # 6 − 1: one move
@@ -145,10 +140,11 @@ def test_a_page_that_missed_two_turns_is_refused_visibly_and_redrawn(browser, as
     try:
         page.goto(reverse("encounter_detail", args=[e.pk]))
         expect(page.get_by_test_id("encounter-round")).to_have_text("Round 1")
+        count_requests(page)
         # The GM ends two turns; this page hears nothing of it and still offers Pablo's round-1 Move.
         services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))
         services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))
-        page.wait_for_timeout(300)
+        answered(page)  # nothing on its way that could redraw it (and no socket to say so)
         expect(page.get_by_test_id("encounter-round")).to_have_text("Round 1")
         e.refresh_from_db()
         version, events = e.version, EncounterEvent.objects.filter(encounter=e).count()
@@ -170,8 +166,11 @@ def test_a_page_that_missed_two_turns_is_refused_visibly_and_redrawn(browser, as
 
         # The redrawn form is current: the same click now moves Pablo once.
         page.locator(f'form[data-action="move"][data-fighter="{pablo.pk}"] button[type=submit]').click()
-        _until(lambda: EncounterEvent.objects.filter(encounter=e, kind="move").count() == 1)
-        page.wait_for_timeout(500)
+        moves = poll(
+            lambda: EncounterEvent.objects.filter(encounter=e, kind="move").count(), until=lambda n: n == 1
+        )
+        assert moves == 1, moves
+        answered(page)
         assert EncounterEvent.objects.filter(encounter=e, kind="move").count() == 1
     finally:
         context.close()
@@ -200,15 +199,22 @@ def test_a_next_turn_race_ends_one_turn_and_every_panel_follows(browser, asgi_se
         clicked = time.monotonic()
         for page in (gm_page, pl_page):
             expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Goblin 1, Goblin 2")
-        page.wait_for_timeout(max(0, int(2000 - (time.monotonic() - clicked) * 1000)))
+        current = " ".join(str(i) for i in _api(t["gm"], e)["current_ids"])
+        assert str(pablo.pk) not in current.split()
+        # Within 2 s of the clicks, every page's panel is on the API's current combatant.
+        for page in (gm_page, pl_page):
+            left_ms = 2000 - (time.monotonic() - clicked) * 1000
+            assert left_ms > 0, "the panels were not current 2 s after the clicks"
+            expect(page.locator("#encounter-panel")).to_have_attribute(
+                "data-current", current, timeout=left_ms
+            )
+        for page in (gm_page, pl_page):
+            answered(page)  # both presses have their answers drawn: one applied, one refused
         state = Encounter.objects.get(pk=e.pk)
         assert (state.round, state.turn) == (start[0], start[1] + 1)  # one turn ended, not two
         # Whoever lost the race was told (a refusal beside the button), never silently ignored.
         refusals = [p.get_by_test_id("panel-error").count() for p in (gm_page, pl_page)]
         assert sum(refusals) == 1, refusals
-        # 2 s after the clicks, every page's panel is on the API's current combatant.
-        current = " ".join(str(i) for i in _api(t["gm"], e)["current_ids"])
-        assert str(pablo.pk) not in current.split()
         for page in (gm_page, pl_page):
             assert page.locator("#encounter-panel").get_attribute("data-current") == current
             assert page.evaluate("window.__oobErrors") == []

@@ -12,14 +12,13 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.urls import reverse
 
-from tests.e2e.conftest import slow_link
+from tests.e2e.conftest import answered, slow_link
 from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
 from tests.rulesets.pando.e2e.test_pando_encounter_race_browser import GM_SIZE, _api, _open, _table
+from tests.waiting import poll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,12 +35,9 @@ def _awareness_harm(gm, e, pablo) -> int:
 
 
 def _wait_harm(gm, e, pablo, harm: int, seconds: float = 15) -> int:
-    deadline = time.monotonic() + seconds
-    got = _awareness_harm(gm, e, pablo)
-    while time.monotonic() < deadline and got != harm:
-        time.sleep(0.1)
-        got = _awareness_harm(gm, e, pablo)
-    return got
+    return poll(
+        lambda: _awareness_harm(gm, e, pablo), until=lambda got: got == harm, timeout=seconds, every=0.1
+    )
 
 
 @pytest.mark.parametrize("taps", [2, 5])
@@ -67,7 +63,7 @@ def test_quick_taps_on_the_gm_s_harm_each_count_on_a_300_ms_link(browser, asgi_s
             # not wait for it to be enabled (a disabled button ignores it, as it ignores a finger).
             button.evaluate("b => document.getElementById(b.id).click()")
             if i < taps - 1:
-                page.wait_for_timeout(150)
+                page.wait_for_timeout(150)  # deliberate wait: a person's taps, 150 ms apart
         busy = page.evaluate(
             f"() => [document.querySelector('{sel}').getAttribute('aria-busy'),"
             f" document.querySelector('{sel}').getAttribute('data-pending'),"
@@ -77,7 +73,7 @@ def test_quick_taps_on_the_gm_s_harm_each_count_on_a_300_ms_link(browser, asgi_s
         assert _wait_harm(gm, e, pablo, start + taps) == start + taps  # saved: every tap
         assert busy[0] == "true" and int(busy[1]) >= 1 and busy[2] is False, busy
         expect(button).not_to_have_attribute("aria-busy", "true", timeout=10_000)
-        page.wait_for_timeout(800)  # any stray request lands
+        answered(page)  # a stray request, had a tap sent one, has landed too
         assert _awareness_harm(gm, e, pablo) == start + taps  # every tap, and no more
         e.refresh_from_db()
         assert e.version == version + taps
@@ -102,7 +98,7 @@ def test_a_double_clicked_next_turn_still_ends_one_turn(browser, asgi_server):  
         slow_link(page)
         page.locator("#encounter-next-turn").dblclick()
         expect(page.get_by_test_id("encounter-current")).to_have_text("Acting: Goblin 1, Goblin 2")
-        page.wait_for_timeout(1500)
+        answered(page)
         state = _api(t["gm"], e)
         assert (state["round"], state["turn"]) == (1, 1), state
         assert page.evaluate("() => window.__posts") == 1  # the second click fell on a disabled button

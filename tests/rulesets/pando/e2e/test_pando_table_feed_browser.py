@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.characters.sheet.test_sheet_fixtures import make_character
+from tests.e2e.conftest import follow_sockets, stopped_reconnecting
 from tests.e2e.test_table_feed_browser import _context_as, _feed_page, table_server  # noqa: F401
 from tests.factories import make_campaign, make_user
 
@@ -45,6 +46,7 @@ def test_a_fight_s_rolls_reach_the_table_a_private_one_the_gm_only_and_a_removed
             if "/rolls/" in ws.url:
                 ws.on("framereceived", lambda payload: frames.append(str(payload)))
 
+        follow_sockets(ot_context)
         ot_page = ot_context.new_page()
         ot_page.on("websocket", watch)
         ot_page.goto(f"/campaigns/{campaign.pk}/")
@@ -80,20 +82,25 @@ def test_a_fight_s_rolls_reach_the_table_a_private_one_the_gm_only_and_a_removed
         assert re.search(rf"gm in Ambush: {lost}{strike_line}", text) and "Private" in text, text
         log = encounter.locator("#encounter-log-list li").first
         log.filter(has_text="The GM rolls for Pablo behind the screen.").wait_for()
-        encounter.wait_for_timeout(800)
-        assert encounter.locator("#table-feed-list > li").count() == 1
-        assert ot_page.locator("#table-feed-list > li").count() == 1
         assert gm_fight.is_checked("#encounter-private")  # the panel's refreshes keep the choice
 
         # 3. The GM removes the other player: their feed says so and receives nothing more.
         gm_feed.on("dialog", lambda dialog: dialog.accept())
         gm_feed.get_by_role("button", name="Remove other").click()
         ot_page.get_by_test_id("table-feed-gone").wait_for()
+        # The removal closed the other player's socket after anything sent to it before (one queue
+        # per socket): the private line, had it been sent there, came first. Only the first strike did.
+        lines = [frame for frame in frames if "table-feed-item" in frame]  # the feed's lines
+        assert len(lines) == 1 and "is-private" not in lines[0], frames
         received = len(frames)
         gm_fight.uncheck("#encounter-private")
         strike(encounter)  # a public roll after the removal
         gm_feed.locator("#table-feed-list > li.is-fight:not(.is-private)").nth(1).wait_for()
-        ot_page.wait_for_timeout(800)
+        # On the player's feed it comes after the private line, had that reached them: it did not.
+        encounter.locator("#table-feed-list > li").nth(1).wait_for()
+        assert encounter.locator("#table-feed-list > li").count() == 2
+        assert encounter.locator("#table-feed-list > li.is-private").count() == 0
+        stopped_reconnecting(ot_page)  # the other player's page has no socket left to hear it by
         assert len(frames) == received and received >= 1, frames
     finally:
         gm_context.close()
