@@ -77,3 +77,19 @@ def test_the_sheet_gives_the_odds_before_rolling_and_a_changed_roll_says_its_dic
     assert _said(odds) == (
         f"Odds of Capability (Coordination 2d6, level 1, after Weakened), before you roll: {_bars(2, 1)}"
     ), _said(odds)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=_ids)
+def test_the_builders_item_list_says_what_a_coat_protects_in_words(page_as, table, size):
+    """A fresh build's equipment list said "protection exhaustion:cold 2" (the data's key)."""
+    from characters.builder.services import character_create
+    from tests.factories import make_campaign
+
+    campaign = make_campaign(gm=table["gm"], ruleset="pando", players=[table["player"]])
+    draft = character_create(campaign=campaign, owner=table["player"], name="Fresh")
+    page = page_as(table["player"], viewport=size)
+    page.goto(reverse("character_builder", args=[draft.pk]))
+    items = page.inner_text("#sec-equipment")
+    assert "Winter Coat (worn: torso; protection cold exhaustion 2)" in items, items
+    assert "Leather Cap (worn: head; protection harm 1)" in items, items
+    assert "exhaustion:" not in page.inner_text("main")
