@@ -402,7 +402,7 @@ def _roll_form(
         if isinstance(r, dict) and r.get("usable") is not False and not (picker and r.get("picker"))
     ]
     # The rolls the table's numbers change are previewed with them; a game none of whose rolls takes
-    # the table's numbers (Pando's EP: dice and skill are the character's) previews each as it is.
+    # the table's numbers (dice and skill that are all the character's) previews each as it is.
     previewed = [r for r in usable if roll_inputs(rules, r)] or usable
     previews = [{"id": r.get("id"), "label": r.get("label") or r.get("id")} for r in previewed]
     picks: dict[str, list[str]] = {}

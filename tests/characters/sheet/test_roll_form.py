@@ -53,7 +53,7 @@ def test_each_roller_s_odds_are_the_rules_service_s_odds_for_the_same_inputs(cli
     numbers = re.findall(r'name="in_([a-z_]+)" id="roll-in-', page)
     previews = re.findall(r'<select name="preview" id="roll-preview"><option value="([^"]+)"', page)
     if not numbers:
-        # A roll whose numbers are all the character's (Pando's EP): nothing to set, but its odds
+        # A roll whose numbers are all the character's (dice and a skill): nothing to set, but its odds
         # before rolling all the same (issue #38), the rules service's for the roll as it is.
         from characters.sheet.selectors import sheet_rules
 
