@@ -48,17 +48,39 @@ def _value_text(value: Any) -> str:
     return ""
 
 
-def _pool(pool: dict[str, Any]) -> dict[str, Any]:
+def _pool(pool: dict[str, Any], note: str = "") -> dict[str, Any]:
     high, now = pool.get("max"), pool.get("current")
     top = high if is_int(high) and high > 0 and is_int(now) else None
     return {
         "label": pool.get("label", ""),
+        "note": note,
         "current": now,
         "max": high,
         "meter": top is not None,
         # A bar that turns from good to bad as the pool runs low (HTML <meter> low/high/optimum).
         "low": f"{top / 3:.2f}" if top is not None else "",
         "high": f"{2 * top / 3:.2f}" if top is not None else "",
+    }
+
+
+def _numbers(summary: Any, pools: Any) -> dict[str, list[dict[str, Any]]]:
+    """The card's headline numbers (``summary``) and ``pools``, each pool named once: a headline with
+    a pool's label is not said again beside it ("Willpower 3" and "Willpower 2 / 3": the pool's
+    maximum; "Health: Unhurt" and "Health 8 / 8": a word said with the pool, "Health Unhurt 8 / 8")."""
+    notes: dict[str, list[str]] = {p.get("label", ""): [] for p in pools}
+    headline = []
+    for entry in summary:
+        text = _value_text(entry["value"])
+        if text == "":
+            continue
+        pool = next((p for p in pools if p.get("label") == entry["label"]), None)
+        if pool is None:
+            headline.append({"label": entry["label"], "value": text})
+        elif text not in (_value_text(pool.get("current")), _value_text(pool.get("max"))):
+            notes[entry["label"]].append(text)
+    return {
+        "summary": headline,
+        "pools": [_pool(p, ", ".join(notes[p.get("label", "")])) for p in pools],
     }
 
 
@@ -112,16 +134,7 @@ def card_view(
         "owner": character.owner.get_username(),
         "sheet_url": reverse("character_sheet", args=[character.pk]),
         "valid": rules.valid,
-        # A number the card shows as a pool ("Willpower 3 / 3") is not said again in the summary
-        # ("Willpower 3"); a word the pool does not say ("Health: Unhurt") stays.
-        "summary": [
-            {"label": s["label"], "value": _value_text(s["value"])}
-            for s in rules.summary
-            if _value_text(s["value"]) != ""
-            and (s["label"], _value_text(s["value"]))
-            not in {(p.get("label"), _value_text(p.get("current"))) for p in rules.pools}
-        ],
-        "pools": [_pool(p) for p in rules.pools],
+        **_numbers(rules.summary, rules.pools),
         "effects": [
             {
                 "name": e["name"],

@@ -396,14 +396,15 @@ def _roll_form(
         table = table_numbers(character=character)
         if table:
             numbers = sheet_numbers(rules, table)
-    previews = [
-        {"id": r.get("id"), "label": r.get("label") or r.get("id")}
+    usable = [
+        r
         for r in rules.rollables
-        if isinstance(r, dict)
-        and r.get("usable") is not False
-        and not (picker and r.get("picker"))
-        and roll_inputs(rules, r)
+        if isinstance(r, dict) and r.get("usable") is not False and not (picker and r.get("picker"))
     ]
+    # The rolls the table's numbers change are previewed with them; a game none of whose rolls takes
+    # the table's numbers (dice and skill that are all the character's) previews each as it is.
+    previewed = [r for r in usable if roll_inputs(rules, r)] or usable
+    previews = [{"id": r.get("id"), "label": r.get("label") or r.get("id")} for r in previewed]
     picks: dict[str, list[str]] = {}
     if picker:
         previews.insert(0, {"id": PICKED, "label": "The roll you pick"})
@@ -440,6 +441,8 @@ def roll_odds(rules: SheetRules, rollable_id: str, inputs: dict[str, Any]) -> di
     return {
         "preview": rollable_id,
         "preview_label": rollable.get("label") or rollable_id,
+        # Whether the table's numbers went into these odds (the caption says "with these numbers").
+        "preview_numbers": bool(roll_inputs(rules, rollable)),
         "preview_odds": odds,
         "preview_error": "",
     }

@@ -152,8 +152,9 @@ class PandoRuleset(Ruleset):
         return outcome_rules.sheet_spend(pending, request)
 
     def changed_rollable(self, rollable: dict[str, Any]) -> dict[str, Any]:
-        """An effect changed the roll: its chances to afford each outcome follow (dice.py)."""
-        return dice_rules.with_chances(rollable)
+        """An effect changed the roll: its label says the dice it rolls now and names the effect, its
+        chances to afford each outcome follow (dice.py)."""
+        return dice_rules.with_chances(dice_rules.relabelled(rollable))
 
     def effects_in_step(self, state: dict[str, Any], *, ctx: Context) -> dict[str, Any]:
         """Bleeding effects end with the last Bleeding source of the exhaustion list (a bandage, a

@@ -7,6 +7,7 @@ lost) there is no roll: EP = the skill level, unless the campaign's ``leisure_ep
 
 from __future__ import annotations
 
+import re
 from math import comb
 from typing import Any
 
@@ -280,6 +281,27 @@ def with_chances(rollable: dict) -> dict:
     except OddsError:
         return rollable
     return {**rollable, "outcomes": oc.affordable(ep, rollable["outcomes"])}
+
+
+#: A roll's numbers at the end of its label: "(Coordination 3d6, level 1)", "(… 3d6, Blades level 3)".
+_NUMBERS = re.compile(r"\((?P<attribute>[^()]+) (?P<dice>\d+)d6, (?P<skill>[^()]*)level (?P<level>\d+)\)$")
+
+
+def relabelled(rollable: dict) -> dict:
+    """A rollable effects changed (they are named in ``effects``), its label saying the dice and
+    level it now rolls and what changed them: "Capability (Coordination 2d6, level 1, after Stunned)"."""
+    request, text = rollable.get("request"), str(rollable.get("label", ""))
+    found = _NUMBERS.search(text)
+    if found is None or not isinstance(request, dict):
+        return rollable
+    dice, level = request.get("dice"), request.get("skill")
+    if not is_int(dice) or not is_int(level):
+        return rollable
+    names = ", ".join(n for n in rollable.get("effects") or () if isinstance(n, str) and n)
+    numbers = (
+        f"({found['attribute']} {dice}d6, {found['skill']}level {level}{f', after {names}' if names else ''})"
+    )
+    return {**rollable, "label": text[: found.start()] + numbers}
 
 
 def _prone_rollable(rollable: dict, state: Any) -> dict:

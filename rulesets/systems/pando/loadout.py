@@ -83,7 +83,9 @@ def item_summary(option: dict[str, Any]) -> str:
         bits.append("worn: " + ", ".join(label(p).lower() for p in wear.get("body_parts", [])))
     for p in option.get("protection") or []:
         if isinstance(p, dict):
-            bits.append(f"protection {p.get('kind')} {p.get('value')}")
+            # The data's "exhaustion:cold" is cold exhaustion in words.
+            kind = str(p.get("kind", ""))
+            bits.append(f"protection {' '.join(reversed(kind.split(':', 1)))} {p.get('value')}")
     if option.get("encumbrance"):
         bits.append(f"encumbrance {option['encumbrance']}")
     if option.get("summary"):

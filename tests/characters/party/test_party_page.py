@@ -95,8 +95,22 @@ def test_each_card_shows_the_name_numbers_pools_effects_unspent_points_and_what_
     assert "Ayla" in text and "Played by player" in text
     assert "Played by other" in _text(_card(root, bram))
     party = api_client(table["gm"]).get(f"/api/v1/campaigns/{campaign.pk}/party/").json()["characters"][0]
+    pools = {p["label"]: p for p in party["pools"]}
     for number in party["summary"]:
-        assert f"{number['label']} {number['value']}" in text
+        held = pools.get(number["label"])
+        if held is None:
+            assert f"{number['label']} {number['value']}" in text
+            continue
+        # Issue #38: a headline that names a pool is said once, with the pool: as its current or its
+        # maximum ("Willpower 4" is the 4 of "Willpower 3 / 4"), or as a word beside its numbers
+        # ("Health Unhurt 8 / 8"); the card names the pool once.
+        said = f"{held['label']} {held['current']} / {held['max']}"
+        assert (
+            str(number["value"]) in (str(held["current"]), str(held["max"]))
+            and said in text
+            or (f"{number['label']} {number['value']} {held['current']} / {held['max']}" in text)
+        ), text
+        assert len(re.findall(rf"\b{re.escape(held['label'])}\b", text)) == 1, text
     if pool is not None:
         assert f"{pool['label']} {value} / {pool['max']}" in text  # "HP 9 / 10"
         meter = next(m for m in card.find_all("meter"))

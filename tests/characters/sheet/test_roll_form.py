@@ -52,8 +52,18 @@ def test_each_roller_s_odds_are_the_rules_service_s_odds_for_the_same_inputs(cli
     ruleset = registry.get(slug)
     numbers = re.findall(r'name="in_([a-z_]+)" id="roll-in-', page)
     previews = re.findall(r'<select name="preview" id="roll-preview"><option value="([^"]+)"', page)
-    if not numbers:  # a roll whose numbers are all the character's: nothing to set, nothing to preview
-        assert not previews
+    if not numbers:
+        # A roll whose numbers are all the character's (dice and a skill): nothing to set, but its odds
+        # before rolling all the same (issue #38), the rules service's for the roll as it is.
+        from characters.sheet.selectors import sheet_rules
+
+        assert previews
+        rollable = next(r for r in sheet_rules(character=character).rollables if r["id"] == previews[0])
+        shown = client.get(
+            reverse("character_roll_odds", args=[character.pk]), {"preview": previews[0]}, **HX
+        )
+        expected = _expected_percents(slug, ruleset.odds(rollable["request"]))
+        assert expected and _chart_percents(shown.content.decode()) == expected
         return
     rollable_id = previews[0]
     from characters.sheet.selectors import PICKED, roll_picker, rollable_for, sheet_rules

@@ -87,3 +87,21 @@ def test_the_derived_panel_and_the_budget_speak_words():
     if lores:
         assert lores.group(1)[0].isupper(), derived
     assert "spent 0 of 0" not in text
+
+
+def test_a_draft_without_a_level_is_still_checked_choice_by_choice():
+    """Issue #38: the rules stopped at an unreadable level, so every step but the last read "✓ complete"."""
+    from rulesets.engine import registry
+
+    build = {"format": "sheetforge.build/1", "ruleset": "ascendant", "name": "Levelless"}
+    report = registry.get("ascendant").validate(build).as_dict()
+    assert [(e["code"], e["path"]) for e in report["errors"]] == [("build.malformed", "/level")]
+    missing = {w["path"] for w in report["warnings"]}
+    assert {"/ancestry", "/background", "/class", "/boosts/free", "/levels/1/feats/class"} <= missing
+    # Nothing is read from a level it lacks: no level, proficiency or skill ranks derived, no XP spent.
+    assert not {"level", "proficiency_bonus", "skill_ranks"} & set(report["derived"]), report["derived"]
+    assert report["spent"]["xp"] == 0
+    _, body = _builder(build)
+    status = _step_status(body)
+    assert "✓ complete" not in status.values(), status
+    assert status["ancestry"] == "to do" and status["equipment"].startswith("after "), status

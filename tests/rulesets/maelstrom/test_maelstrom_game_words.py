@@ -37,4 +37,7 @@ def test_the_submit_bar_says_the_first_problem_in_short_and_links_to_the_list(cl
     assert len(words) <= 110 and words.endswith("…")
     assert link == 'href="#builder-errors">All 2 problems</a>'
     errors = html[html.index('id="builder-errors"') :]
-    assert "or record the creation dots in a creation section." in errors  # the whole message is there
+    # The whole message is there, ending on the fix the dots' + buttons make (issue #38: it offered
+    # "or record the creation dots in a creation section", which no control does).
+    assert "add 6 dots to physical attributes and add 4 dots to mental attributes.</" in errors
+    assert "creation section" not in errors

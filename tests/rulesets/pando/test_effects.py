@@ -112,6 +112,25 @@ def test_stunned_takes_one_die_off_every_roll_and_removing_it_restores_them(tabl
     assert _rolls(gm, character) == before
 
 
+def test_a_changed_roll_says_the_dice_and_level_it_rolls_and_names_what_changed_it(table):
+    """Issue #38: the label said "Coordination 3d6" beside "Dice: 2" once an effect took a die off."""
+    character = character_at_table(table, "pando")
+    gm = api_client(table["gm"])
+    before = _rolls(gm, character)
+    assert before["skill:capability"]["label"] == "Capability (Coordination 3d6, level 1)"
+    _apply(gm, character, {"effect": "stunned"})
+    _apply(gm, character, {"name": "Keen", "changes": [{"target": "item:0:", "skill": 1}]})
+    labels = {rid: row["label"] for rid, row in _rolls(gm, character).items()}
+    assert labels["skill:capability"] == "Capability (Coordination 2d6, level 1, after Stunned)"
+    assert labels["skill:shields"] == "Shields (Strength 1d6, level 3, after Stunned)"
+    assert (
+        labels["item:0:strike"] == "Longsword: Strike (Coordination 2d6, Blades level 4, after Stunned, Keen)"
+    )
+    # A label not of the ruleset's shape is left as it is (nothing to read its numbers from).
+    odd = {"label": "Odd roll", "request": {"dice": 2, "skill": 1}, "effects": ["Stunned"]}
+    assert RULESET.changed_rollable(odd)["label"] == "Odd roll"
+
+
 def test_an_effect_keeps_a_roll_within_its_bounds():
     state = {
         "effects": [

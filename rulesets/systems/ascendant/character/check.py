@@ -4,6 +4,7 @@ character as the levels are walked (RULES.md 3 "Rules")."""
 from __future__ import annotations
 
 from rulesets.engine.context import Context
+from rulesets.engine.fields import is_int
 from rulesets.engine.report import Report
 
 from .attributes import creation_boosts
@@ -25,19 +26,23 @@ def check(build: dict, report: Report, ctx: Context) -> None:
     """Validate ``build`` into ``report`` (errors, warnings, xp spent, derived), step by step."""
     c = Check(build, report, ctx)
     level = c.level()
-    if level is None:
-        return
+    # A level the rules cannot read is one error at /level; the choices are still checked, as at the
+    # nearest level there is (1 for no number), so that each step says what it lacks: they all read
+    # "✓ complete" beside that one error before (issue #38). Nothing is derived from such a level.
+    walked = level if level is not None else _nearest_level(build.get("level"), c.s["max_level"])
     c.big_choices()
     creation_boosts(c)
-    levels_object(c, level)
+    levels_object(c, walked)
     level_one_skills(c)
     known_lores(c)
-    walk_levels(c, level)
-    taught = second_classes(c, level)
-    fx = feat_effects(c, level)
+    walk_levels(c, walked)
+    taught = second_classes(c, walked)
+    fx = feat_effects(c, walked)
     lores(c, fx)
     armor = c.armor()
     gear(c, armor)
+    if level is None:
+        return
     _derive(
         report.derived,
         c.rules,
@@ -60,3 +65,8 @@ def check(build: dict, report: Report, ctx: Context) -> None:
         selectors=_selectors(ctx),
     )
     derive_second_classes(report.derived, c, taught, level, armor)
+
+
+def _nearest_level(level: object, max_level: int) -> int:
+    """The level from 1 to ``max_level`` nearest ``level`` (1 when it is not a whole number)."""
+    return min(max(level, 1), max_level) if is_int(level) else 1

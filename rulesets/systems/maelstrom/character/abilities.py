@@ -104,7 +104,7 @@ def _creation_abilities_from_document(
                 "maelstrom.below_creation",
                 ptr("abilities", key),
                 f"{known[key]['name']} {final} is below its {value} creation dots; raise it to {value} "
-                "or correct the creation record.",
+                "(dots are never lost).",
             )
     allocation["abilities"] = values
     return True

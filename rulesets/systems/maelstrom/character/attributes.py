@@ -42,13 +42,15 @@ def _creation_attributes_cheapest(
             f"{start} but creation gives it {need[g]}"
             for g in short
         ]
+        # The fix is the dots themselves: a recorded creation must give the groups 6 and 4 with every
+        # final value at least its creation dots, so recording one never mends a sheet short of them.
         fixes = " and ".join(f"add {n} dot{'s' if n > 1 else ''} to {g} attributes" for g, n in short.items())
         report.error(
             "maelstrom.creation_attributes",
             "/attributes",
             f"This sheet is not a legal Maelstrom creation: {'; '.join(parts)}. Creation puts {h.creation_primary} "
             f"extra dots in the primary group and {h.creation_secondary} in the secondary (physical is primary on "
-            f"a tie){h.note('creation_attributes')}; {fixes}, or record the creation dots in a creation section.",
+            f"a tie){h.note('creation_attributes')}; {fixes}.",
         )
     creation = {}
     for g, members in groups.items():
@@ -157,7 +159,7 @@ def _creation_attributes_from_document(
                 "maelstrom.below_creation",
                 ptr("attributes", key),
                 f"{known[key]['name']} {final} is below its {value} creation dots; raise it to {value} "
-                "(dots are never lost) or correct the creation record.",
+                "(dots are never lost).",
             )
     allocation["primary"] = primary
     allocation["attributes"] = values

@@ -139,7 +139,7 @@ def _creation(h: House, attributes: dict) -> dict[str, Any]:
         "path": "/creation",
         "optional": True,
         "help": "The free dots of character creation. Leave them out and the sheet is priced with the "
-        "cheapest legal allocation (shown in the report under derived.creation).",
+        "cheapest legal allocation (the Derived panel shows it).",
         "groups": {g: [k for k, e in attributes.items() if e["group"] == g] for g in GROUPS},
         "attribute_start": h.creation_start,
         "attribute_dots": {"primary": h.creation_primary, "secondary": h.creation_secondary},

@@ -35,5 +35,5 @@ def test_maelstroms_submit_bar_shows_the_first_problem_whole_and_links_to_the_li
     reason.get_by_role("link", name="All 2 problems").click()
     expect(page.locator("#builder-errors")).to_be_in_viewport()
     expect(page.locator("#builder-errors .issue-summary li").first).to_contain_text(
-        "or record the creation dots in a creation section."
+        "add 6 dots to physical attributes and add 4 dots to mental attributes."
     )
