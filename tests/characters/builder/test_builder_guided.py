@@ -97,7 +97,10 @@ def test_a_valid_build_with_points_left_is_nudged_to_spend_them(client, slug):
         if left > 0
     )
     assert all(f"3 {ruleset.currency_label(c, 3)} still to spend" in expected for c in build["budget"])
-    assert " ".join(nudge.text.split()) == f"{expected}: spend them now, or submit and keep them for later."
+    # What the points left are, and no advice of its own: whether they may be kept is the rules' to say
+    # (Paragon: "force ranks are set at creation …, so spend them now"; "or keep them for later" said
+    # the opposite beside it).
+    assert " ".join(nudge.text.split()) == f"{expected}."
     _, _, s = session_with(client, slug, exact)
     nudges = [" ".join(n.text.split()) for n in s.root.find_all(**{"data-testid": "unspent"})]
     assert not any(ruleset.currency_label(c, 3) in " ".join(nudges) for c in build["budget"]), nudges
