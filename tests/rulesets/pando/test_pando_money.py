@@ -14,9 +14,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from characters.models import Character, CharacterVersion
+from characters.models import Campaign, Character, CharacterVersion
 from rulesets.engine import registry
 from tests.characters.conftest import BuilderSession, form_fields, make_table, parse_html
+from tests.characters.sheet.test_play_api import _page_forms
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.factories import api_client, make_campaign
 
@@ -189,6 +190,18 @@ def test_the_gm_sets_starting_money_on_the_house_rules_form_in_words_and_a_bad_o
 
 
 @pytest.mark.django_db
+def test_the_api_refuses_a_negative_starting_money_in_words(table):
+    answer = api_client(table["gm"]).post(
+        "/api/v1/campaigns/",
+        {"name": "Misers", "ruleset": "pando", "settings": {"house_rules": {"starting_money": -1}}},
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert "Starting money is a whole number of 0 or more (0: the game gives none)." in str(answer.json())
+    assert not Campaign.objects.filter(name="Misers").exists()
+
+
+@pytest.mark.django_db
 def test_a_homebrew_item_gets_its_price_from_the_gm_s_form_and_the_build_pays_it(client):
     table = make_table("pando", settings=MONEY_RULES)
     campaign = table.campaign
@@ -266,9 +279,15 @@ def test_what_the_build_leaves_is_the_pool_on_the_sheet(client, table):
     block = page.by_id("state-money")
     assert block is not None and block.find_all("h3")[0].text.strip() == "Money"
     assert page.find_all(**{"data-testid": "pool-money"})[0].text.strip() == "5"
-    listed = {a["action"]: a for a in api_client(table["player"]).get(_actions(character)).json()}
+    answer = api_client(table["player"]).get(_actions(character)).json()
+    listed = {a["action"]: a for a in answer}
     assert [f["name"] for f in listed["spend_money"]["fields"]] == ["amount", "what"]
     assert (listed["spend_money"]["label"], listed["gain_money"]["label"]) == ("Spend money", "Gain money")
+    # The API's list is the sheet's forms, money included (the play API's one source).
+    html = client.get(reverse("character_sheet", args=[character.pk])).content.decode()
+    assert {a["action"]: {f["name"] for f in a["fields"]} for a in answer} == _page_forms(html)
+    pools = next(f["choices"] for f in listed["step"]["fields"] if f["name"] == "path")
+    assert ("/money", "Money") in [(c["value"], c["label"]) for c in pools]
 
 
 @pytest.mark.django_db
