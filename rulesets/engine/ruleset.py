@@ -248,6 +248,7 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
             "seed": self.seed,
             "currencies": list(self.currencies),
             "awardable": list(self.awardable_currencies),
+            "optional_currencies": list(self.optional_currencies),
             "traits": self.traits(ctx),
             "catalogue": {kind: list(entries.values()) for kind, entries in ctx.catalogue.items()},
             "house_defaults": self.house_defaults,

@@ -157,6 +157,7 @@ def test_the_api_catalogue_shows_prices_and_validate_reports_the_money_budget():
     assert prices["longsword"] == 8 and prices["hauberk"] == 20 and prices["bandage"] == 1
     assert all(isinstance(p, int) and p >= 0 for p in prices.values())
     assert described["house_defaults"]["starting_money"] == 0
+    assert (described["currencies"], described["optional_currencies"]) == (["cp"], ["money"])
     doc = {**copy.deepcopy(ALEX), "budget": {"cp": 40, "money": 20}}
     report = client.post("/api/v1/rulesets/pando/validate/", doc, format="json").json()
     assert (report["spent"]["money"], report["budget"]["money"], report["remaining"]["money"]) == (15, 20, 5)
