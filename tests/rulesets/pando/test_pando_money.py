@@ -366,3 +366,31 @@ def test_the_sheet_s_form_spends_money_as_the_api_does(client, table):
     html = answer.content.decode()
     assert re.search(r'data-testid="pool-money"><strong>3</strong>', html)
     assert Character.objects.get(pk=character.pk).state["money"] == 3
+
+
+@pytest.mark.django_db
+def test_an_advancement_s_gear_is_priced_against_the_starting_money_and_leaves_the_pool_alone(table):
+    """RULINGS.md "Money": the build's money is the creation's purse; the pool is play's."""
+    character = _alex_in_play(table)
+    client = api_client(table["player"])
+    url = f"/api/v1/characters/{character.pk}/advancements/"
+    dear = {
+        **copy.deepcopy(character.build),
+        "equipment": [*character.build["equipment"], {"item": "hauberk", "state": "carried"}],
+    }
+    refused = client.post(url, {"build": dear}, format="json")
+    assert refused.status_code == 422
+    assert ("budget.exceeded", "/budget/money") in [(e["code"], e["path"]) for e in refused.json()["errors"]]
+    cheap = {
+        **copy.deepcopy(character.build),
+        "equipment": [*character.build["equipment"], {"item": "dagger", "state": "carried"}],
+    }
+    asked = client.post(url, {"build": cheap}, format="json")
+    assert asked.status_code == 201, asked.json()
+    assert asked.json()["report"]["remaining"]["money"] == 3 and asked.json()["cost"] == {"cp": 0}
+    approved = api_client(table["gm"]).post(
+        f"/api/v1/advancements/{asked.json()['id']}/approve/", {}, format="json"
+    )
+    assert approved.status_code == 200, approved.json()
+    saved = Character.objects.get(pk=character.pk)
+    assert saved.build["equipment"][-1]["item"] == "dagger" and saved.state["money"] == 5
