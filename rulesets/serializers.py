@@ -53,6 +53,11 @@ class RulesetSummarySerializer(serializers.Serializer):
 
 class RulesetDetailSerializer(RulesetSummarySerializer):
     awardable = serializers.ListField(child=serializers.CharField())
+    optional_currencies = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Currencies a build has only when its budget gives some (Pando's money, from a "
+        "campaign's starting money): then in spent/budget/remaining like the others.",
+    )
     traits = serializers.DictField(help_text="What a build is made of: attributes, ranges, slots…")
     catalogue = serializers.DictField(
         child=serializers.ListField(child=serializers.DictField()),

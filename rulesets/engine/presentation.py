@@ -189,3 +189,25 @@ class PresentationMixin:
             if isinstance(found, str) and found:
                 return found
         return currency.replace("_", " ")
+
+    def overspent(self, currency: str, spent: int, limit: int) -> str:
+        """The message of ``budget.exceeded`` on ``/budget/<currency>``: what is wrong and how to fix it.
+        ``content/currencies.json`` may word it per currency (``"overspent"``: a sentence with
+        ``{spent}``, ``{limit}`` and ``{over}`` the amounts, ``{spent_words}`` and ``{over_words}`` the
+        currency's word for them); else: remove choices or get more awarded."""
+        over = spent - limit
+        words_of = (self.tables.get("currencies") or {}).get(currency)
+        said = words_of.get("overspent") if isinstance(words_of, dict) else None
+        amounts = {
+            "spent": spent,
+            "limit": limit,
+            "over": over,
+            "spent_words": self.currency_label(currency, spent),
+            "over_words": self.currency_label(currency, over),
+        }
+        if isinstance(said, str) and said:
+            return said.format(**amounts)
+        return (
+            f"This build spends {spent} {amounts['spent_words']} but has only {limit}: remove {over} "
+            f"{amounts['over_words']} of choices or get more awarded."
+        )

@@ -75,6 +75,11 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
     #: Currencies that the GM awards and the ledger tracks (Paragon's force points come
     #: from the power level table, not from awards). Defaults to ``currencies``.
     awardable: ClassVar[tuple[str, ...] | None] = None
+    #: Currencies besides ``currencies`` that a build has only when its budget gives some (Pando's
+    #: money, from a campaign's starting money or the document's ``budget``): then the report carries
+    #: them in ``spent``/``budget``/``remaining`` like any currency; a build without leaves them out
+    #: (every report has every one of ``currencies``). Never awarded.
+    optional_currencies: ClassVar[tuple[str, ...]] = ()
     #: Ruleset-specific top-level keys of the build document. Others are warnings.
     known_keys: ClassVar[frozenset[str]] = frozenset()
     #: Catalogue kinds that campaign homebrew may extend, e.g. ("skills", "items").
@@ -130,11 +135,7 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
                     )
                 elif spent > limit:
                     report.error(
-                        "budget.exceeded",
-                        ptr("budget", currency),
-                        f"This build spends {spent} {self.currency_label(currency, spent)} but has only "
-                        f"{limit}: remove {spent - limit} {self.currency_label(currency, spent - limit)} of choices "
-                        "or get more awarded.",
+                        "budget.exceeded", ptr("budget", currency), self.overspent(currency, spent, limit)
                     )
             for currency in self.currencies:
                 report.spent.setdefault(currency, 0)
@@ -202,11 +203,12 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
             )
             raw = {}
         for currency, amount in raw.items():
-            if currency not in self.currencies:
+            if currency not in self.currencies and currency not in self.optional_currencies:
+                known = ", ".join((*self.currencies, *self.optional_currencies))
                 report.warn(
                     "build.unknown_key",
                     ptr("budget", currency),
-                    f"{self.name} has no currency {currency!r} (it uses {', '.join(self.currencies)}).",
+                    f"{self.name} has no currency {currency!r} (it uses {known}).",
                 )
                 continue
             if not is_int(amount) or amount < 0:
@@ -246,6 +248,7 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
             "seed": self.seed,
             "currencies": list(self.currencies),
             "awardable": list(self.awardable_currencies),
+            "optional_currencies": list(self.optional_currencies),
             "traits": self.traits(ctx),
             "catalogue": {kind: list(entries.values()) for kind, entries in ctx.catalogue.items()},
             "house_defaults": self.house_defaults,

@@ -190,12 +190,26 @@ class _Form:
             "dom_id": "sec-" + str(raw.get("id", "")),
             "value": value,
             "spent": _cost_text(self.spent_at.get(path), self.label_of).lstrip("+"),
+            "purse": self._purse(raw.get("currency")),
         }
         if kind == "custom":
             self._custom(model, raw)
         else:
             self._generic(model, raw, value, in_filters=raw.get("id") in filters)
         return model
+
+    def _purse(self, currency: Any) -> str:
+        """What is left of the currency a section spends (its traits' ``currency``), in words beside
+        what it buys: "Money: 12 of 20 left"; "" when the build has no budget of it."""
+        budget = (self.report.get("budget") or {}).get(currency) if isinstance(currency, str) else None
+        if not isinstance(budget, int):
+            return ""
+        left = (self.report.get("remaining") or {}).get(currency, budget)
+        name = _label_n(self.label_of, currency, 2)
+        name = name[:1].upper() + name[1:]
+        if left < 0:
+            return f"{name}: {budget - left} spent of {budget}, {-left} too much"
+        return f"{name}: {left} of {budget} left"
 
     def _custom(self, model: dict, raw: dict) -> None:
         widget = str(raw.get("widget") or "")

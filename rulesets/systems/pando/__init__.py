@@ -4,8 +4,8 @@ Capability, resistances tied to personality attributes, equipment on a body of p
 Wiring only: ``character/`` checks, prices and derives a build (and the homebrew, the builder's
 traits and blank build), ``dice.py`` the efficiency roll and the sheet's roll buttons, ``state.py``
 the play state (its shape is documented there), ``loadout.py`` what is wielded, worn
-or carried on the sheet, ``combat/`` the action rounds, ``content/`` the
-catalogues and house defaults.
+or carried on the sheet, ``money.py`` the money a campaign's starting money leaves to spend in play
+(W5), ``combat/`` the action rounds, ``content/`` the catalogues and house defaults.
 
 Effects (engine/effects.py; ``content/effects.json``): Bleeding is native, exhaustion (Bleeding) in
 the play state's exhaustion list, so a bandage that removes it ends the effect too
@@ -40,6 +40,10 @@ class PandoRuleset(Ruleset):
     name = "Pando"
     seed = "000_1b23bdfbced6bd10.txt"
     currencies = ("cp",)
+    #: Money (W5): the campaign's starting money buys the equipment at creation (priced, never awarded
+    #: or booked: what is left is the sheet's money pool in play, money.py). A build has money only
+    #: when the campaign gives some (``starting_money``) or its budget names it.
+    optional_currencies = ("money",)
     known_keys = frozenset({"species", "attributes", "resistances", "skills", "equipment"})
     homebrew_kinds = ("skills", "items", "species", "outcomes")
     homebrew_forms = homebrew_forms.FORMS
@@ -78,6 +82,15 @@ class PandoRuleset(Ruleset):
 
     def check(self, build: dict, report: Report, ctx: Context) -> None:
         build_rules.check_build(build, report, ctx)
+
+    def budget_of(self, build: dict, ctx: Context, report: Report) -> dict[str, int]:
+        """CP from the document (else the starting budget); money from the document, else the house
+        rule ``starting_money`` when the campaign gives some (W5; HD 0: none, no money budget)."""
+        out = super().budget_of(build, ctx, report)
+        money = build_rules.starting_money(ctx)
+        if build_rules.MONEY not in out and money:
+            out[build_rules.MONEY] = money
+        return out
 
     def check_advancement(self, old: dict, new: dict, report: Report, ctx: Context) -> None:
         build_rules.check_advancement(old, new, report)

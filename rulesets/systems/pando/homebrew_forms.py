@@ -63,6 +63,14 @@ FORMS = {
                 "requires/attributes", "Needs attributes of at least", "numbers", choices=_ATTRIBUTES, min=0
             ),
             Field("requires/skills", "Needs the skills", "choices", catalogue="skills"),
+            Field(
+                "price",
+                "Price (money)",
+                "number",
+                min=0,
+                default=0,
+                help="What it costs to buy: out of the starting money at creation, or in play. 0 for nothing.",
+            ),
         ),
         help="Protection and the item’s actions come with an imported item and are kept as they are.",
     ),

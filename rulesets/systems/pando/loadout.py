@@ -10,7 +10,7 @@ from typing import Any
 from rulesets.engine.context import Context
 from rulesets.engine.errors import StateError
 
-from .character.common import EQUIPMENT_STATES, label
+from .character.common import EQUIPMENT_STATES, label, price_of
 
 #: The state an entry's arms go with (any other state frees them).
 WIELDED = "wielded"
@@ -73,8 +73,10 @@ def equipment_change(ruleset: Any, build: dict, index: int, change: Any, ctx: Co
 
 
 def item_summary(option: dict[str, Any]) -> str:
-    """How a catalogue item is held or worn, what it protects and weighs, for the builder's list."""
-    bits = []
+    """What a catalogue item costs (W5), how it is held or worn, what it protects and weighs, for the
+    builder's list: "8 money; one hand"."""
+    price = price_of(option)
+    bits = [f"{price} money"] if price else []
     wield = option.get("wield")
     if isinstance(wield, dict) and wield.get("arms"):
         bits.append(f"{wield['arms']}-handed" if wield["arms"] > 1 else "one hand")

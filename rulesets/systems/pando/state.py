@@ -7,7 +7,8 @@ The state object sits beside the build on a character and is never priced::
       "harm": {"left_arm": 2, "legs": 0, ...},        # body part → harm, 0..maimed amount; missing = 0
       "resistance_harm": {"awareness": 1},           # resistance → harm (each lowers it by 1); missing = 0
       "exhaustion": [{"type": "bleeding", "amount": 2}, {"type": "cold", "amount": 1}],
-      "notes": ""
+      "notes": "",
+      "money": 5                                      # W5: what the starting money left (money.py); missing = 0
     }
 
 Harm statuses and healing follow the house defaults of ``content/house.json`` (RULES.md HD:
@@ -34,6 +35,8 @@ rest_day / rest_week   heal per the HD (care: true for active care with Medicine
 set_notes              notes (text)
 disarm / take_up       index (an equipment entry), item? (its name): knocked out of the hands
                        (``"disarmed": [index]``, carried until taken up again: W1 "Disarm")
+spend_money            amount ≥ 1, what? (on what): refused beyond the money there is (money.py)
+gain_money             amount ≥ 1, what? (where from)
 =====================  ===========================================================
 """
 
@@ -49,7 +52,8 @@ from rulesets.engine.fields import get_as, is_int, whole_or
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from .character import HOUSE_NOTE, RESISTANCES, entry_item, label
+from . import money
+from .character import HOUSE_NOTE, RESISTANCES, entry_item, label, starting_money
 
 DEFAULT_PARTS = ["head", "torso", "left_arm", "right_arm", "legs"]
 DEFAULT_VITAL = ["head", "torso"]
@@ -145,6 +149,7 @@ def normalise(state: Any, body: Body) -> dict[str, Any]:
     held = disarmed(state)
     if held:
         out["disarmed"] = held
+    out.update(money.kept(state))
     return out
 
 
@@ -256,7 +261,7 @@ def check_body_state(state: Any, body: Body) -> list[Issue]:
                 "state.malformed", "/disarmed", "Disarmed items are a list of equipment numbers (0 or more)."
             )
         )
-    return issues
+    return issues + money.check(state)
 
 
 def effects(state: Any, body: Body) -> dict[str, Any]:
@@ -337,9 +342,12 @@ def _amount(label_: str = "Amount") -> dict[str, Any]:
     return {"id": "amount", "label": label_, "kind": "number", "min": 1, "default": 1}
 
 
-def sections(state: Any, build: dict, body: Body, catalogue: dict) -> list[dict[str, Any]]:
+def sections(
+    state: Any, build: dict, body: Body, catalogue: dict, *, with_money: bool = False
+) -> list[dict[str, Any]]:
     """The sheet's play-state sections (``Ruleset.state_sections``): stamina, resistances, the body,
-    exhaustion and the sample actions, one named step each."""
+    exhaustion, money (``with_money``, or when the state holds some) and the sample actions, one named
+    step each."""
     s = normalise(state, body)
     fx = effects(s, body)
     return [
@@ -347,6 +355,7 @@ def sections(state: Any, build: dict, body: Body, catalogue: dict) -> list[dict[
         _resistance_section(s, fx),
         _body_section(s, fx, body, _item_rows(build, catalogue)),
         _exhaustion_section(s, fx, body),
+        *([money.section(s)] if with_money or money.KEY in s else []),
         _actions_section(catalogue),
     ]
 
@@ -824,6 +833,8 @@ ACTIONS = {
     "set_notes": _set_notes,
     "disarm": _disarm,
     "take_up": _disarm,
+    "spend_money": money.spend,
+    "gain_money": money.gain,
 }
 
 
@@ -837,7 +848,8 @@ def body_of(build: dict, report: Report, ctx: Context) -> Body:
 
 
 def initial_state(build: dict, report: Report, *, ctx: Context) -> dict[str, Any]:
-    return fresh_state(body_of(build, report, ctx))
+    """Full stamina, no harm, and the money the build's purchases left (W5, money.py)."""
+    return {**fresh_state(body_of(build, report, ctx)), **money.opening(report)}
 
 
 def check_state(state: Any, build: dict, report: Report, *, ctx: Context) -> list[Issue]:
@@ -849,7 +861,9 @@ def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> 
 
 
 def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
-    return sections(state, build, body_of(build, report, ctx), ctx.catalogue)
+    """The sheet's blocks; Money where the campaign gives starting money or the character holds some (W5)."""
+    with_money = starting_money(ctx) > 0
+    return sections(state, build, body_of(build, report, ctx), ctx.catalogue, with_money=with_money)
 
 
 def state_action(

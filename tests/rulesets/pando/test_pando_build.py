@@ -799,6 +799,7 @@ def test_the_catalogue_has_every_skill_of_the_rules_and_one_mastery_per_level_4_
             "requires",
             "actions",
             "outcomes",
+            "price",  # W5: what it costs out of the starting money
         }
         for i in items.values()
     )

@@ -26,10 +26,12 @@ from .common import (
     EQUIPMENT_STATES,
     HOUSE_NOTE,
     ITEM_FIELDS,
+    MONEY,
     RESISTANCE_ATTRIBUTES,
     RESISTANCES,
     attribute_total_cost,
     label,
+    price_of,
     skill_cost,
     skill_total_cost,
 )
@@ -45,7 +47,7 @@ from .homebrew import (
     species_problems,
     tree_problems,
 )
-from .settings import attribute_max, check_settings
+from .settings import attribute_max, check_settings, starting_money
 
 __all__ = [
     "ATTRIBUTES",
@@ -56,6 +58,7 @@ __all__ = [
     "EQUIPMENT_STATES",
     "HOUSE_NOTE",
     "ITEM_FIELDS",
+    "MONEY",
     "RESISTANCES",
     "RESISTANCE_ATTRIBUTES",
     "attribute_max",
@@ -70,12 +73,14 @@ __all__ = [
     "item_problems",
     "label",
     "normalise_item",
+    "price_of",
     "protection_of",
     "resolve_item",
     "skill_cost",
     "skill_problems",
     "skill_total_cost",
     "species_problems",
+    "starting_money",
     "traits",
     "tree_problems",
 ]

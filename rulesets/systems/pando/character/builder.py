@@ -12,13 +12,14 @@ from .common import (
     ATTRIBUTES,
     DEFAULT_RESISTANCES,
     EQUIPMENT_STATES,
+    MONEY,
     RESISTANCE_ATTRIBUTES,
     RESISTANCES,
     label,
     skill_cost,
     skill_total_cost,
 )
-from .settings import attribute_max
+from .settings import attribute_max, starting_money
 
 
 def traits(ctx: Context) -> dict[str, Any]:
@@ -37,7 +38,7 @@ def traits(ctx: Context) -> dict[str, Any]:
             _attributes(cap),
             _resistances(),
             _skills(skills),
-            _equipment(items, arms),
+            _equipment(items, arms, starting_money(ctx)),
             _body(species, items, slots),
         ]
     }
@@ -129,15 +130,23 @@ def _skills(skills: dict) -> dict[str, Any]:
     }
 
 
-def _equipment(items: dict, arms: list[str]) -> dict[str, Any]:
-    """The equipment: how each item is carried, which arms wield it."""
+def _equipment(items: dict, arms: list[str], money: int) -> dict[str, Any]:
+    """The equipment: how each item is carried, which arms wield it, and (W5) what it costs out of
+    the starting money when the campaign gives some (``currency``: the builder says what is left)."""
+    bought = (
+        f"You start with {money} money: each item costs its price, and what you do not spend stays "
+        "on your sheet to spend in play. "
+        if money
+        else ""
+    )
     return {
         "id": "equipment",
         "label": "Equipment",
         "kind": "items",
         "path": "/equipment",
-        "help": "Wielded items take one or two arms, one item per arm. Worn items take their apparel "
-        "slot on every body part they cover. Only wielded and worn items encumber "
+        "currency": MONEY,
+        "help": bought + "Wielded items take one or two arms, one item per arm. Worn items take their "
+        "apparel slot on every body part they cover. Only wielded and worn items encumber "
         "(−max stamina).",
         "options": [{**it, "label": it["name"]} for it in items.values()],
         "entry_fields": [

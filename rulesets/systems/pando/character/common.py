@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets.engine.fields import lookup
+from rulesets.engine.fields import is_int, lookup
 
 ATTRIBUTES: tuple[str, ...] = (
     "strength",
@@ -37,9 +37,13 @@ ITEM_FIELDS: tuple[str, ...] = (
     "range",
     "requires",
     "actions",
+    "price",
 )
 ENTRY_KEYS = frozenset({"item", "custom", "state", "arms", "notes"})
 CAPABILITY = "capability"
+#: The currency equipment is bought with (W5): a budget of the build only when the campaign gives
+#: starting money (or the document's budget names it).
+MONEY = "money"
 HOUSE_NOTE = " (house default; your GM may change it)"
 
 
@@ -62,6 +66,12 @@ def label(ident: str) -> str:
 def attribute_total_cost(value: int) -> int:
     """CP to raise an attribute from 1 to ``value``: 4 + 6 + … + 2v = v(v+1) − 2 (seed: 1→4 is 18)."""
     return value * (value + 1) - 2 if value > 1 else 0
+
+
+def price_of(item: dict) -> int:
+    """What an item costs in money (W5): its ``price``, none (0) when it has none."""
+    price = item.get("price")
+    return price if is_int(price) and price > 0 else 0
 
 
 def skill_cost(level: int) -> int:

@@ -1,4 +1,5 @@
-"""Pando's build: equipment on a body of parts (items, arms, what is worn where, requirements)."""
+"""Pando's build: equipment on a body of parts (items, arms, what is worn where, requirements) and
+what it costs in money when the campaign gives starting money (W5)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from rulesets.engine.context import Context
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Report
 
-from .common import CAPABILITY, ENTRY_KEYS, EQUIPMENT_STATES, attribute_total_cost, label
+from .common import CAPABILITY, ENTRY_KEYS, EQUIPMENT_STATES, MONEY, attribute_total_cost, label, price_of
 from .homebrew import item_problems, normalise_item
 from .learned import _Build
 from .skills import _suggest
@@ -62,6 +63,10 @@ def _check_equipment(build: dict, report: Report, ctx: Context, b: _Build) -> No
         )
         b.equipment_known = False
         return
+    # W5: with starting money (a money budget) the equipment is bought: each item costs its price,
+    # however it is kept. Without, the game gives the equipment (seed: "Starting resources come in the
+    # form of Character Points, Equipment, and currency").
+    buying = MONEY in report.budget
     arms_of = b.species.get("arms", []) if b.species else None
     parts_of = b.species.get("body_parts", []) if b.species else None
     held: dict[str, tuple[int, str]] = {}  # arm → (equipment index, item name)
@@ -81,6 +86,8 @@ def _check_equipment(build: dict, report: Report, ctx: Context, b: _Build) -> No
                     f"Equipment entries do not use {key!r}; it is kept but ignored.",
                 )
         item = resolve_item(entry, path, report, ctx)
+        if item is not None and buying:
+            report.charge(MONEY, price_of(item), path=path, label=item["name"])
         state = entry.get("state")
         if state not in EQUIPMENT_STATES:
             report.error(

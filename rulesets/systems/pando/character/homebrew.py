@@ -10,7 +10,7 @@ from rulesets.engine.fields import is_int
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue
 
-from .common import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, label
+from .common import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, label, price_of
 
 
 def normalise_item(item: dict) -> dict:
@@ -28,6 +28,7 @@ def normalise_item(item: dict) -> dict:
         "actions": item.get("actions") or [],
         # The outcomes the item offers (ids of the catalogue's outcomes: outcomes.py).
         "outcomes": [o for o in item.get("outcomes") or [] if isinstance(o, str)],
+        "price": price_of(item),
     }
 
 
@@ -122,6 +123,9 @@ def item_problems(
     actions = item.get("actions", [])
     if actions is not None and not isinstance(actions, list):
         bad("actions", "Actions are a list.")
+    price = item.get("price")
+    if price is not None and not (is_int(price) and price >= 0):
+        bad("price", "The price is a whole number of money, 0 or more (none: 0).")
     return out
 
 

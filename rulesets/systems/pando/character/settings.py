@@ -12,9 +12,24 @@ def attribute_max(ctx: Context) -> int | None:
     return value if is_int(value) and value >= 1 else None
 
 
+def starting_money(ctx: Context) -> int:
+    """The campaign's starting money (W5, HD 0: the game gives none)."""
+    value = ctx.settings.get("starting_money")
+    return value if is_int(value) and value > 0 else 0
+
+
 def check_settings(settings: dict) -> list[Issue]:
     """Pando-specific house-rule checks on top of the base type checks."""
     issues = []
+    money = settings.get("starting_money")
+    if "starting_money" in settings and not (is_int(money) and money >= 0):
+        issues.append(
+            Issue(
+                "settings.malformed",
+                "/starting_money",
+                "Starting money is a whole number of 0 or more (0: the game gives none).",
+            )
+        )
     cap = settings.get("attribute_max")
     if "attribute_max" in settings and cap is not None and not (is_int(cap) and cap >= 1):
         issues.append(
