@@ -12,7 +12,12 @@ from rest_framework.response import Response
 from characters.accounts.api import E429
 from characters.accounts.throttling import JoinAttempt
 from characters.campaigns import services
-from characters.campaigns.selectors import campaign_for_user, campaign_member, campaigns_for_user
+from characters.campaigns.selectors import (
+    campaign_context,
+    campaign_for_user,
+    campaign_member,
+    campaigns_for_user,
+)
 from characters.campaigns.serializers import (
     CampaignCreateSerializer,
     CampaignDetailSerializer,
@@ -24,6 +29,8 @@ from characters.campaigns.serializers import (
 )
 from config.api import api_view, error_response, service_errors, validated
 from config.schema import ErrorSerializer
+from rulesets.engine import registry
+from rulesets.serializers import RulesetDetailSerializer
 
 User = get_user_model()
 
@@ -163,6 +170,30 @@ def campaign_join_code(request, id: int):
     return Response({"join_code": code})
 
 
+class CampaignCatalogueSerializer(RulesetDetailSerializer):
+    house_rules = serializers.DictField(
+        help_text="The house rules in force: the defaults with the campaign's own."
+    )
+
+
+@extend_schema(
+    tags=["campaigns"],
+    summary="The campaign's catalogue: its ruleset's, with the campaign's homebrew and house rules",
+    description="The ruleset as `GET /api/v1/rulesets/<slug>/` describes it, seen through the campaign: "
+    "each catalogue kind with the campaign's homebrew entries added (`\"homebrew\": true`; Pando's outcomes "
+    "among them), and `house_rules`, the rules in force. Members only.",
+    responses={200: CampaignCatalogueSerializer, 401: E401, 404: E404},
+)
+@api_view(["GET"])
+def campaign_catalogue(request, id: int):
+    campaign = campaign_for_user(request.user, id)
+    ruleset = registry.get(campaign.ruleset)
+    if ruleset is None:
+        return Response({"detail": "This campaign's ruleset is not available.", "errors": []}, status=404)
+    ctx = campaign_context(campaign=campaign, ruleset=ruleset)
+    return Response({**ruleset.describe(ctx), "house_rules": ctx.settings})
+
+
 urlpatterns = [
     path("campaigns/", campaign_list, name="api-campaign-list"),
     path("campaigns/join/", campaign_join, name="api-campaign-join"),
@@ -170,4 +201,5 @@ urlpatterns = [
     path("campaigns/<int:id>/leave/", campaign_leave, name="api-campaign-leave"),
     path("campaigns/<int:id>/members/<int:user_id>/", campaign_member_remove, name="api-campaign-member"),
     path("campaigns/<int:id>/join-code/", campaign_join_code, name="api-campaign-join-code"),
+    path("campaigns/<int:id>/catalogue/", campaign_catalogue, name="api-campaign-catalogue"),
 ]
