@@ -7,7 +7,8 @@ The state object sits beside the build on a character and is never priced::
       "harm": {"left_arm": 2, "legs": 0, ...},        # body part → harm, 0..maimed amount; missing = 0
       "resistance_harm": {"awareness": 1},           # resistance → harm (each lowers it by 1); missing = 0
       "exhaustion": [{"type": "bleeding", "amount": 2}, {"type": "cold", "amount": 1}],
-      "notes": ""
+      "notes": "",
+      "chanced": ["lockpicking"]                      # skills chanced at leisure since the clock moved (W4)
     }
 
 Harm statuses and healing follow the house defaults of ``content/house.json`` (RULES.md HD:
@@ -34,6 +35,7 @@ rest_day / rest_week   heal per the HD (care: true for active care with Medicine
 set_notes              notes (text)
 disarm / take_up       index (an equipment entry), item? (its name): knocked out of the hands
                        (``"disarmed": [index]``, carried until taken up again: W1 "Disarm")
+take_at_leisure        skill: its action at leisure, no roll, its EP kept to spend (leisure.py; W4)
 =====================  ===========================================================
 """
 
@@ -49,10 +51,12 @@ from rulesets.engine.fields import get_as, is_int, whole_or
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
+from . import leisure
+from . import outcomes as oc
 from .character import HOUSE_NOTE, RESISTANCES, entry_item, label
+from .character.common import DEFAULT_PARTS, DEFAULT_VITAL
+from .leisure import CHANCED, chanced
 
-DEFAULT_PARTS = ["head", "torso", "left_arm", "right_arm", "legs"]
-DEFAULT_VITAL = ["head", "torso"]
 DAYS_PER_WEEK = 7
 
 
@@ -145,6 +149,9 @@ def normalise(state: Any, body: Body) -> dict[str, Any]:
     held = disarmed(state)
     if held:
         out["disarmed"] = held
+    marked = chanced(state)
+    if marked:
+        out[CHANCED] = marked
     return out
 
 
@@ -249,12 +256,23 @@ def check_body_state(state: Any, body: Body) -> list[Issue]:
     notes = state.get("notes")
     if notes is not None and not isinstance(notes, str):
         issues.append(Issue("state.malformed", "/notes", "Notes are text."))
+    return issues + _marks_issues(state)
+
+
+def _marks_issues(state: dict) -> list[Issue]:
+    """Problems with the state's lists of marks: the weapons knocked away, the skills chanced."""
+    issues = []
     held = state.get("disarmed", [])
     if not (isinstance(held, list) and all(is_int(i) and i >= 0 for i in held)):
         issues.append(
             Issue(
                 "state.malformed", "/disarmed", "Disarmed items are a list of equipment numbers (0 or more)."
             )
+        )
+    marked = state.get(CHANCED, [])
+    if not (isinstance(marked, list) and all(isinstance(s, str) and s for s in marked)):
+        issues.append(
+            Issue("state.malformed", f"/{CHANCED}", "The skills chanced at leisure are a list of skill ids.")
         )
     return issues
 
@@ -849,10 +867,29 @@ def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> 
 
 
 def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
-    return sections(state, build, body_of(build, report, ctx), ctx.catalogue)
+    """The body's blocks, then each skill's EP at leisure and the form that takes one (leisure.py),
+    unless the campaign rolls every action (house rule ``leisure_ep`` "none")."""
+    found = sections(state, build, body_of(build, report, ctx), ctx.catalogue)
+    if not leisure.taken(ctx.settings):
+        return found
+    return [*found, leisure.section(state, *leisure.learned(build, report))]
 
 
 def state_action(
     state: dict, action: dict, build: dict, report: Report, *, ctx: Context, roller: Roller | None = None
 ) -> tuple[dict, str]:
-    return apply(state, action, build, body_of(build, report, ctx))
+    body = body_of(build, report, ctx)
+    if not (isinstance(action, dict) and action.get("action") == leisure.TAKE):
+        return apply(state, action, build, body)
+    if not leisure.taken(ctx.settings):
+        raise StateError(
+            "pando.no_leisure", "This campaign rolls every action (house rule): nothing is taken at leisure."
+        )
+    _refuse_if_dead(normalise(state, body), body, "act")
+    return leisure.take(
+        state,
+        action,
+        leisure.learned(build, report),
+        oc.of_tools(build, ctx.catalogue),
+        get_as(build, "name", str, "The character"),
+    )

@@ -41,6 +41,9 @@ ITEM_FIELDS: tuple[str, ...] = (
 ENTRY_KEYS = frozenset({"item", "custom", "state", "arms", "notes"})
 CAPABILITY = "capability"
 HOUSE_NOTE = " (house default; your GM may change it)"
+#: The body of the default species, humanoid (RULES.md 1), and its vital parts.
+DEFAULT_PARTS = ["head", "torso", "left_arm", "right_arm", "legs"]
+DEFAULT_VITAL = ["head", "torso"]
 
 
 _LABELS: dict[str, str] = {}
