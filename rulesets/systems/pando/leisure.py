@@ -93,7 +93,7 @@ def with_odds(view: dict[str, Any], ep_odds: dict[str, float], dice: int) -> dic
     }
     pct = {k: f"{oc.percent_text(p, 1)}%" for k, p in odds.items()}
     text = (
-        f"At leisure: {sure} EP for sure{HOUSE_NOTE}. Chanced ({label(view['attribute'])} {dice}d6): "
+        f"At leisure: {sure} EP for sure. Chanced ({label(view['attribute'])} {dice}d6): "
         f"more than {sure} EP {pct['more']}, exactly {sure} EP {pct['same']}, fewer {pct['fewer']}."
     )
     return {**view, "odds": odds, "text": text}
