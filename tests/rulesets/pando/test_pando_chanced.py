@@ -60,6 +60,11 @@ def _actions(character) -> str:
     return f"/api/v1/characters/{character.pk}/actions/"
 
 
+def _sheet_roll(client, character, **form):
+    """The sheet's Dice form posted by one of its buttons (Roll: ``rollable``; Chance it: ``chance``)."""
+    return client.post(reverse("character_roll", args=[character.pk]), form, **HX)
+
+
 def _text(html: str, testid: str) -> str:
     found = re.search(rf'data-testid="{testid}"[^>]*>(.*?)</(?:p|span)>', html, re.S)
     assert found, testid
@@ -148,7 +153,7 @@ def test_a_chanced_roll_is_refused_in_words_on_the_sheet_when_repeated_or_taken_
     c = table["c"]
     client.force_login(table["player"])
     version = c.version
-    rolled = client.post(reverse("character_roll", args=[c.pk]), {"chance": "skill:lockpicking"}, **HX)
+    rolled = _sheet_roll(client, c, chance="skill:lockpicking")
     assert rolled.status_code == 200
     log = RollLog.objects.filter(character=c).latest("pk")
     assert log.label == "Lockpicking (Coordination 3d6, level 3) · chanced" and log.result["chanced"] is True
@@ -162,7 +167,7 @@ def test_a_chanced_roll_is_refused_in_words_on_the_sheet_when_repeated_or_taken_
     assert "chanced: not until time passes" in rolled.content.decode()
 
     before = _now(c)
-    again = client.post(reverse("character_roll", args=[c.pk]), {"chance": "skill:lockpicking"}, **HX)
+    again = _sheet_roll(client, c, chance="skill:lockpicking")
     assert again.status_code == 400
     assert _text(again.content.decode(), "roll-here-error") == REFUSED
     leisure = client.post(
@@ -174,16 +179,8 @@ def test_a_chanced_roll_is_refused_in_words_on_the_sheet_when_repeated_or_taken_
     assert _now(c) == before  # refused: no version, the same state, nothing rolled
 
     # Another skill, and Lockpicking under pressure, stay open ("unlike typical under pressure actions").
-    assert (
-        client.post(
-            reverse("character_roll", args=[c.pk]), {"rollable": "skill:lockpicking"}, **HX
-        ).status_code
-        == 200
-    )
-    assert (
-        client.post(reverse("character_roll", args=[c.pk]), {"chance": "skill:stealth"}, **HX).status_code
-        == 200
-    )
+    assert _sheet_roll(client, c, rollable="skill:lockpicking").status_code == 200
+    assert _sheet_roll(client, c, chance="skill:stealth").status_code == 200
     assert Character.objects.get(pk=c.pk).state["chanced"] == ["lockpicking", "stealth"]
 
     # The other browser at the table (the GM's sheet, fetching its blocks live) shows the mark in words.
