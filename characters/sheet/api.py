@@ -11,11 +11,16 @@
   sheet's form shows. An action the sheet does not offer now, or one the rules refuse, is a 422
   ``{detail, errors}`` (the rule's code and path); a stale ``version`` a 409; a field the action
   does not have, or a value of the wrong type, a 400 naming it.
-- ``POST /characters/<id>/rolls/ {rollable, table?, private?}`` the owner or the GM (only the GM
-  rolls privately: 403) → 201 ``{id, rollable, label, request, result, odds, private, at}``:
+- ``POST /characters/<id>/rolls/ {rollable, table?, private?, chanced?}`` the owner or the GM (only
+  the GM rolls privately: 403) → 201 ``{id, rollable, label, request, result, odds, private, at}``:
   rolled on the server by the sheet's dice service, logged, on the table's feed (and its webhooks).
   ``table`` sets the numbers the table chooses for this roll (the roll's inputs: a target, a
-  difficulty); a key the roll does not take is a 400 naming those it does.
+  difficulty); a key the roll does not take is a 400 naming those it does. ``chanced: true`` (an
+  addition, RULES.md W4) rolls an action that could be taken at leisure as under pressure, where the
+  ruleset has such actions (``Ruleset.chance_roll``), and ``result`` then says ``"chanced": true``; the
+  rules refuse (422, in words, nothing rolled) a repeat before the campaign's clock moves on (the
+  ruleset's code, ``<slug>.chanced_repeat``) and a roll that cannot be chanced (``roll.not_chanceable``:
+  every roll of a ruleset without them).
 
 Another player and a stranger get 404 (they may not see the sheet), as does a removed member.
 """
@@ -92,6 +97,14 @@ class RollRequestSerializer(serializers.Serializer):
     )
     private = serializers.BooleanField(
         required=False, default=False, help_text="The GM's: the GM's feed only."
+    )
+    chanced = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="An action that could be taken at leisure, rolled as under pressure instead (RULES.md W4): "
+        "it cannot be repeated, nor taken at leisure, until the campaign's clock moves on (422, "
+        "`<ruleset>.chanced_repeat`). A roll that cannot be chanced, and every roll of a ruleset "
+        "without such actions, is a 422 `roll.not_chanceable`.",
     )
 
 
@@ -183,6 +196,7 @@ def character_rolls(request, id):
         rollable_id=rollable_id,
         private=data.validated_data["private"],
         inputs={str(k): [v] for k, v in table.items()},
+        chanced=data.validated_data["chanced"],
     )
     return Response(roll_view(log), status=status.HTTP_201_CREATED)
 

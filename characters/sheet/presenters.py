@@ -146,6 +146,8 @@ def _roll_groups(
                     for o in rollable.get("outcomes") or ()
                     if isinstance(o, dict) and o.get("afford")
                 ),
+                # A roll that may be chanced (``Ruleset.chance_roll``): its words, and why not now.
+                "chance": rollable.get("chance") if isinstance(rollable.get("chance"), dict) else None,
             }
         )
     return groups

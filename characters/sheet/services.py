@@ -56,6 +56,8 @@ from rulesets.engine.ruleset import Ruleset
 logger = logging.getLogger(__name__)
 
 REASON_LENGTH = 200  # CharacterVersion.reason
+#: What a chanced roll's label adds in the log and the table's feed (``character_roll``).
+CHANCED = " · chanced"
 
 
 class StateInvalid(BadInput):
@@ -433,6 +435,7 @@ def character_roll(
     roller: Roller | None = None,
     private: bool = False,
     inputs: dict[str, Any] | None = None,
+    chanced: bool = False,
 ) -> RollLog:
     """Roll one of the sheet's rollables on the server and log it with its exact odds.
 
@@ -440,8 +443,11 @@ def character_roll(
     "text"}) plus ``"odds"``: the odds answer for the same request. ``inputs`` sets the
     numbers the table chooses (a target, a difficulty: the roll's ``inputs``, see
     ``sheet.selectors.roll_inputs``); anything else in it is refused. ``private`` is the GM's:
-    the roll goes to the GM's feed only; a player asking for it is refused (403). Once the
-    transaction commits the roll goes to the table's feed (characters/table/feed.py).
+    the roll goes to the GM's feed only; a player asking for it is refused (403). ``chanced``: an
+    action that could be taken at leisure, rolled instead (``Ruleset.chance_roll``, RULES.md W4: the
+    ruleset marks it, not to be repeated until the clock moves on, or refuses it, 422); the result says
+    ``"chanced": true``. Once the transaction commits the roll goes to the table's feed
+    (characters/table/feed.py).
     """
     require_bounded(inputs, what="The table's numbers")
     with transaction.atomic():
@@ -465,8 +471,12 @@ def character_roll(
         after: list[str] = []
         try:
             odds = rules.ruleset.odds(request, ctx=rules.ctx)
+            if chanced:  # refused before anything is spent or rolled
+                state, said = rules.ruleset.chance_roll(state, rollable, rules.build, ctx=rules.ctx)
+                sentences.append(said)
             # What the roll costs (a willpower dot spent on it) is spent with it, then the roll.
-            state, sentences = _roll_actions(rules, state, rollable.get("state_actions"), roller)
+            state, spent = _roll_actions(rules, state, rollable.get("state_actions"), roller)
+            sentences += spent
             result = rules.ruleset.roll(request, roller, ctx=rules.ctx)
             state, after = _roll_actions(rules, state, rollable.get("after_actions"), roller)
         except OddsError as exc:
@@ -475,7 +485,8 @@ def character_roll(
             raise _refused(exc.code, exc.message, exc.path) from None
         except NotImplementedError:
             raise _refused("roll.unavailable", f"{rules.ruleset.name} cannot roll yet.") from None
-        label_text = str(rollable.get("label") or rollable_id)[:120]
+        label_text = str(rollable.get("label") or rollable_id)
+        label_text = label_text[: 120 - len(CHANCED)] + CHANCED if chanced else label_text[:120]
         kept = _kept_to_spend(rules.ruleset, rules, state, rollable, result)
         if kept is not state:
             state = kept
@@ -491,6 +502,8 @@ def character_roll(
                 fields=["state"],
             )
         extra: dict[str, Any] = {"rollable": str(rollable_id)}
+        if chanced:
+            extra["chanced"] = True
         if isinstance(rollable.get("inputs"), dict):
             extra["inputs"] = rollable["inputs"]  # the picks, to start from next time
         log = RollLog.objects.create(

@@ -287,12 +287,19 @@ def character_spend_view(request: HtmxHttpRequest, character_id: int) -> HttpRes
     return response
 
 
+#: The roll form's field of a "Chance it" button (``character_roll_view``).
+CHANCE = "chance"
+
+
 @login_required
 @require_POST
 def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
-    """Roll one of the sheet's rollables on the server; show the result and its odds."""
+    """Roll one of the sheet's rollables on the server (chanced, from its "Chance it"); show the result
+    and its odds, or why the rules refuse it."""
     before_state = _load(request, character_id).state
-    rollable = post_text(request.POST, "rollable", label="Roll", max_length=200)
+    # A roll's "Chance it" button posts its id as ``chance``: the roll chanced (``Ruleset.chance_roll``).
+    chanced = CHANCE in request.POST
+    rollable = post_text(request.POST, CHANCE if chanced else "rollable", label="Roll", max_length=200)
     error = None
     log = None
     try:
@@ -302,6 +309,7 @@ def character_roll_view(request: HtmxHttpRequest, character_id: int) -> HttpResp
             rollable_id=rollable,
             private=request.POST.get("private") == "true",
             inputs=_roll_inputs_from_post(request),
+            chanced=chanced,
         )
     except (RuleRefused, PermissionDenied) as exc:
         error = _refusal(exc)

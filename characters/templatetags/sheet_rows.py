@@ -58,7 +58,7 @@ def roll_buttons(context: Any) -> dict[str, Any]:
     return {"groups": rows, "url": context.get("roll_url", ""), "is_draft": context.get("is_draft")}
 
 
-_ROLL_EXTRA = ("request_text", "cost", "reason", "disabled", "afford")
+_ROLL_EXTRA = ("request_text", "cost", "reason", "disabled", "afford", "chance")
 
 
 def _field(field: dict[str, Any]) -> dict[str, Any]:

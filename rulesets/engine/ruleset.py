@@ -654,6 +654,21 @@ class Ruleset(ContextMixin, PresentationMixin, EquipmentMixin, ExamplesMixin, Ac
         ``StateError(code, message)``; nothing changes then. Default: nothing to spend."""
         raise StateError("roll.nothing_to_spend", f"{self.name} has no outcomes to spend a roll on.")
 
+    def chance_roll(
+        self, state: dict[str, Any], rollable: dict[str, Any], build: dict, *, ctx: Context | None = None
+    ) -> tuple[dict[str, Any], str]:
+        """Override: a sheet roll of ``rollable`` (one of ``build``'s) *chanced* (Pando, RULES.md W4: an action that could
+        be taken at leisure, rolled as under pressure instead), before it is rolled: the play state
+        with what chancing leaves in it (Pando: the action marked, not to be repeated until the
+        campaign's clock moves on) and a sentence for the log. A rollable that may be chanced says
+        so with ``"chance"`` (``{"text", "refused"?}``: its words for the sheet). Refuses with
+        ``StateError(code, message)``; nothing is rolled or changed then. Default: no roll of this
+        ruleset is chanced (``roll.not_chanceable``)."""
+        raise StateError(
+            "roll.not_chanceable",
+            f"{self.name} has no chanced rolls (an action taken at leisure, rolled instead): roll it as it is.",
+        )
+
     def with_effects(self, request: Any, state: Any, rollable_id: str | None = None) -> Any:
         """``request`` with the play state's effects applied (a roll that is not one of ``rollables``:
         the roll picker's, an encounter action's; ``rollable_id`` None: only effects on every roll)."""

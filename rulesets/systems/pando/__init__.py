@@ -3,9 +3,15 @@ Capability, resistances tied to personality attributes, equipment on a body of p
 
 Wiring only: ``character/`` checks, prices and derives a build (and the homebrew, the builder's
 traits and blank build), ``dice.py`` the efficiency roll and the sheet's roll buttons, ``state.py``
+<<<<<<< HEAD
 the play state (its shape is documented there), ``loadout.py`` what is wielded, worn
 or carried on the sheet, ``money.py`` the money a campaign's starting money leaves to spend in play
 (W5), ``combat/`` the action rounds, ``content/`` the catalogues and house defaults.
+=======
+the play state (its shape is documented there), ``leisure.py`` actions at leisure and chanced
+(W4), ``loadout.py`` what is wielded, worn or carried on the sheet, ``combat/`` the action rounds,
+``content/`` the catalogues and house defaults.
+>>>>>>> w4
 
 Effects (engine/effects.py; ``content/effects.json``): Bleeding is native, exhaustion (Bleeding) in
 the play state's exhaustion list, so a bandage that removes it ends the effect too
@@ -24,13 +30,13 @@ from rulesets.engine import effects as fx
 from rulesets.engine.clock import Passage, Span
 from rulesets.engine.context import Context
 from rulesets.engine.dice import Roller
-from rulesets.engine.fields import is_int
+from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.report import Issue, Report
 from rulesets.engine.ruleset import Ruleset
 
 from . import character as build_rules
 from . import dice as dice_rules
-from . import healing, homebrew_forms, loadout
+from . import healing, homebrew_forms, leisure, loadout
 from . import outcomes as outcome_rules
 from . import state as play_rules
 
@@ -150,8 +156,17 @@ class PandoRuleset(Ruleset):
         roller: Roller | None = None,
         ctx: Context | None = None,
     ) -> Passage:
-        """Healing per day and per week of rest on the campaign's clock (healing.py)."""
-        return healing.time_passes(state, build, report, span=span, ctx=self.context_of(report, ctx))
+        """Healing per day and per week of rest on the campaign's clock (healing.py); any move of the
+        clock lets the actions chanced since it last moved be taken again (leisure.py, W4)."""
+        passage = healing.time_passes(state, build, report, span=span, ctx=self.context_of(report, ctx))
+        _, names = leisure.learned(build, report)
+        return leisure.time_passes(passage, names, get_as(build, "name", str, "The character"))
+
+    def chance_roll(
+        self, state: dict[str, Any], rollable: dict[str, Any], build: dict, *, ctx: Context | None = None
+    ) -> tuple[dict[str, Any], str]:
+        """A skill's roll chanced at leisure: marked until the clock moves on (leisure.py, W4)."""
+        return leisure.chance_roll(state, rollable, get_as(build, "name", str, "The character"))
 
     def roll_to_spend(
         self, rollable: dict[str, Any], result: dict[str, Any], *, ctx: Context | None = None

@@ -17,6 +17,7 @@ from rulesets.engine.errors import OddsError
 from rulesets.engine.fields import get_as, is_int
 from rulesets.engine.report import Report
 
+from . import leisure
 from . import outcomes as oc
 from . import state as play
 from .character import ATTRIBUTE_GROUPS, ATTRIBUTES, CAPABILITY, HOUSE_NOTE, entry_item, label
@@ -90,12 +91,15 @@ def sheet_rolls(
     effects: dict[str, Any],
     catalogue: dict[str, dict],
     leisure_ep: str = "skill_level",
+    marked: list[str] | tuple[str, ...] = (),
 ) -> list[dict]:
     """Efficiency rolls of the sheet: one per learned skill (its usual attribute, the others as
     alternatives, since the player picks what fits the action), capability, and each wielded or
     carried item with an action. ``effects`` are the play-state effects (lame arms, wounds).
     ``leisure_ep`` is the house rule for actions at leisure: "skill_level" (no roll, EP = the
-    skill's level) or "none" (the campaign always rolls; no at-leisure shortcut shown)."""
+    skill's level; a skill's roll may be chanced instead, leisure.py) or "none" (the campaign
+    always rolls; no at-leisure shortcut shown). ``marked``: the skills chanced since the clock
+    last moved (W4)."""
     attrs = build.get("attributes")
     attrs = (
         {k: v for k, v in attrs.items() if k in ATTRIBUTE_GROUPS and is_int(v) and v >= 0}
@@ -104,40 +108,38 @@ def sheet_rolls(
     )
     if not attrs:
         return []
-    levels, names = _learned(build, report)
+    levels, names = leisure.learned(build, report)
     best_attr = max(attrs, key=lambda a: (attrs[a], -ATTRIBUTES.index(a)))
+    name = get_as(build, "name", str, "The character")
     return [
-        *_skill_rollables(attrs, best_attr, levels, names, effects, catalogue, leisure_ep),
+        *_skill_rollables(
+            attrs,
+            best_attr,
+            (levels, names),
+            effects,
+            catalogue,
+            oc.of_tools(build, catalogue),
+            (name, list(marked) if leisure_ep == "skill_level" else None),
+        ),
         *_item_rollables(build, attrs, best_attr, levels, names, effects, catalogue),
     ]
-
-
-def _learned(build: dict, report: Report) -> tuple[dict[str, int], dict[str, str]]:
-    """(skill id → level, skill id → name) of capability and every priced skill of the build: homebrew
-    skills are priced too (cost = level, the label is the name)."""
-    levels: dict[str, int] = {CAPABILITY: 1}
-    names: dict[str, str] = {CAPABILITY: "Capability"}
-    listed = get_as(build, "skills", list, [])
-    for cost in report.costs:
-        path = cost["path"]
-        if path.startswith("/skills/"):
-            index = int(path.rsplit("/", 1)[1])
-            sid = listed[index] if index < len(listed) else None
-            if isinstance(sid, str):
-                levels[sid], names[sid] = cost["cost"], cost["label"]
-    return levels, names
 
 
 def _skill_rollables(
     attrs: dict[str, int],
     best_attr: str,
-    levels: dict[str, int],
-    names: dict[str, str],
+    learned: tuple[dict[str, int], dict[str, str]],
     effects: dict[str, Any],
     catalogue: dict[str, dict],
-    leisure_ep: str,
+    tools: dict[str, list[dict]],
+    chancing: tuple[str, list[str] | None],
 ) -> list[dict]:
-    """One button per learned skill, rolled with its usual attribute (the best one when it has none)."""
+    """One button per learned skill, rolled with its usual attribute (the best one when it has none),
+    offering the outcomes of the tools held for it (``outcomes.of_tools``). ``chancing``: the character's
+    name and the skills chanced since the clock last moved, or None when the campaign takes nothing at
+    leisure (then nothing is chanced either)."""
+    levels, names = learned
+    name, marked = chancing
     skills = catalogue.get("skills", {})
     dead = effects.get("dead", False)
     out = []
@@ -147,24 +149,27 @@ def _skill_rollables(
             attr = best_attr
         choices = [_roll_choice(a, attrs[a], level) for a in ATTRIBUTES if a in attrs]
         main = next(c for c in choices if c["attribute"] == attr)
-        out.append(
-            {
-                "id": f"skill:{sid}",
-                "label": f"{names[sid]} ({main['label']}, level {level})",
-                "group": "Skills",
-                "skill": sid,
-                "attribute": attr,
-                "request": main["request"],
-                "alternatives": [c for c in choices if c["attribute"] != attr],
-                "leisure": {
-                    "ep": level,
-                    "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}.",
-                }
-                if leisure_ep == "skill_level"
-                else None,
-                "usable": not dead,
+        rollable = {
+            "id": f"skill:{sid}",
+            "label": f"{names[sid]} ({main['label']}, level {level})",
+            "group": "Skills",
+            "skill": sid,
+            "attribute": attr,
+            "request": main["request"],
+            "alternatives": [c for c in choices if c["attribute"] != attr],
+            "leisure": {
+                "ep": level,
+                "text": f"At leisure: no roll, {level} EP (the skill level){HOUSE_NOTE}.",
             }
-        )
+            if marked is not None
+            else None,
+            "usable": not dead,
+        }
+        if tools.get(sid):
+            rollable["outcomes"] = tools[sid]
+        if marked is not None:
+            rollable["chance"] = leisure.chance(sid, names[sid], level, attr, marked, name)
+        out.append(with_chances(rollable))
     return out
 
 
@@ -273,14 +278,23 @@ def prone_request(request: dict, attribute: str | None, state: Any) -> dict:
 
 
 def with_chances(rollable: dict) -> dict:
-    """A rollable whose request changed (an effect, Prone) with its chances to afford redone."""
-    if not rollable.get("outcomes") or not isinstance(rollable.get("request"), dict):
+    """A rollable with the exact chances of its request (redone when an effect or Prone changed it):
+    to afford each of its outcomes, and, chanced, to get more, as many or fewer EP than at leisure."""
+    if not (rollable.get("outcomes") or rollable.get("chance")) or not isinstance(
+        rollable.get("request"), dict
+    ):
         return rollable
     try:
-        ep = efficiency_odds(*parse_roll(rollable["request"]))
+        dice, skill = parse_roll(rollable["request"])
     except OddsError:
         return rollable
-    return {**rollable, "outcomes": oc.affordable(ep, rollable["outcomes"])}
+    ep = efficiency_odds(dice, skill)
+    out = dict(rollable)
+    if rollable.get("outcomes"):
+        out["outcomes"] = oc.affordable(ep, rollable["outcomes"])
+    if rollable.get("chance"):
+        out["chance"] = leisure.with_odds(rollable["chance"], ep, dice)
+    return out
 
 
 #: A roll's numbers at the end of its label: "(Coordination 3d6, level 1)", "(… 3d6, Blades level 3)".
@@ -336,5 +350,12 @@ def roll(request: Any, roller: Roller, *, ctx: Context) -> dict[str, Any]:
 def rollables(build: dict, report: Report, state: dict | None, *, ctx: Context) -> list[dict[str, Any]]:
     # The play state's effects (lame arms, wounds) change what the sheet can roll; Prone a die.
     fx = play.effects(state, play.body_of(build, report, ctx)) if isinstance(state, dict) else {}
-    found = sheet_rolls(build, report, fx, ctx.catalogue, ctx.settings.get("leisure_ep", "skill_level"))
+    found = sheet_rolls(
+        build,
+        report,
+        fx,
+        ctx.catalogue,
+        ctx.settings.get("leisure_ep", "skill_level"),
+        leisure.chanced(state),
+    )
     return [_prone_rollable(r, state) for r in found] if is_prone(state) else found

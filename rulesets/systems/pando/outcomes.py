@@ -31,11 +31,11 @@ from typing import Any
 from rulesets.engine.combat import CombatRefused
 from rulesets.engine.context import ID_RE
 from rulesets.engine.errors import StateError
-from rulesets.engine.fields import is_int, whole_number
+from rulesets.engine.fields import get_as, is_int, whole_number
 from rulesets.engine.report import Issue
 
-from .character import label
-from .state import DEFAULT_PARTS
+from .character import entry_item, label
+from .character.common import DEFAULT_PARTS
 
 KIND = "outcomes"
 #: The keys an outcome may have, in the order the catalogue shows them.
@@ -122,6 +122,25 @@ def of_roll(catalogue: dict[str, dict[str, dict]], kind: str, item: dict | None 
     return out
 
 
+def of_tools(build: dict, catalogue: dict[str, dict[str, dict]]) -> dict[str, list[dict]]:
+    """Skill id → the outcomes a skill's action may buy with what the character holds: an item's
+    action (a strike aside: that is the weapon's own roll) that lists the skill offers the action's
+    and the item's outcomes to it (lockpicks to Lockpicking: Work quietly, Steady hand)."""
+    out: dict[str, list[dict]] = {}
+    for entry in get_as(build, "equipment", list, []):
+        if not isinstance(entry, dict) or entry.get("state") not in ("wielded", "carried"):
+            continue
+        item = entry_item(entry, catalogue)
+        for action in item["actions"] if item is not None else ():
+            if not isinstance(action, dict) or action.get("action") == "strike":
+                continue
+            offered = of_roll(catalogue, str(action.get("action")), item)
+            for sid in get_as(action, "skills", list, []):
+                have = out.setdefault(str(sid), [])
+                have.extend(o for o in offered if all(o["id"] != h["id"] for h in have))
+    return out
+
+
 def chance_at_least(ep_odds: dict[str, float], cost: int) -> float:
     """P(EP ≥ ``cost``) from an odds answer's exact distribution ``{"0": p, …}``."""
     return float(sum(p for ep, p in ep_odds.items() if int(ep) >= cost))
@@ -133,17 +152,27 @@ def affordable(ep_odds: dict[str, float], outcomes: list[dict]) -> list[dict[str
     out = []
     for o in outcomes:
         chance = chance_at_least(ep_odds, o["cost"])
-        pct = round(chance * 100)
-        pct_text = "<1" if chance and pct == 0 else ">99" if chance < 1 and pct == 100 else str(pct)
         out.append(
             {
                 **{k: v for k, v in public(o).items()},
                 "chance": chance,
-                "pct": pct,
-                "afford": f"{o['name']} ({cost_text(o)}): {pct_text}%",
+                "pct": round(chance * 100),
+                "afford": f"{o['name']} ({cost_text(o)}): {percent_text(chance)}%",
             }
         )
     return out
+
+
+def percent_text(chance: float, places: int = 0) -> str:
+    """``chance`` as a percentage for people, rounded to ``places`` decimals: never 0 for a chance
+    that is not nothing, nor 100 for one that is not sure ("<1", ">99"; "<0.1", ">99.9")."""
+    shown = round(chance * 100, places)
+    least = 10**-places
+    if chance and shown == 0:
+        return f"<{least:g}"
+    if chance < 1 and shown == 100:
+        return f">{100 - least:g}"
+    return f"{shown:g}" if places else str(int(shown))
 
 
 def cost_text(outcome: dict) -> str:

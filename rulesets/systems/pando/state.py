@@ -8,7 +8,8 @@ The state object sits beside the build on a character and is never priced::
       "resistance_harm": {"awareness": 1},           # resistance → harm (each lowers it by 1); missing = 0
       "exhaustion": [{"type": "bleeding", "amount": 2}, {"type": "cold", "amount": 1}],
       "notes": "",
-      "money": 5                                      # W5: what the starting money left (money.py); missing = 0
+      "money": 5,                                     # W5: what the starting money left (money.py); missing = 0
+      "chanced": ["lockpicking"]                      # skills chanced at leisure since the clock moved (W4)
     }
 
 Harm statuses and healing follow the house defaults of ``content/house.json`` (RULES.md HD:
@@ -37,6 +38,7 @@ disarm / take_up       index (an equipment entry), item? (its name): knocked out
                        (``"disarmed": [index]``, carried until taken up again: W1 "Disarm")
 spend_money            amount ≥ 1, what? (on what): refused beyond the money there is (money.py)
 gain_money             amount ≥ 1, what? (where from)
+take_at_leisure        skill: its action at leisure, no roll, its EP kept to spend (leisure.py; W4)
 =====================  ===========================================================
 """
 
@@ -52,11 +54,12 @@ from rulesets.engine.fields import get_as, is_int, whole_or
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from . import money
+from . import leisure, money
+from . import outcomes as oc
 from .character import HOUSE_NOTE, RESISTANCES, entry_item, label, starting_money
+from .character.common import DEFAULT_PARTS, DEFAULT_VITAL
+from .leisure import CHANCED, chanced
 
-DEFAULT_PARTS = ["head", "torso", "left_arm", "right_arm", "legs"]
-DEFAULT_VITAL = ["head", "torso"]
 DAYS_PER_WEEK = 7
 
 
@@ -150,6 +153,9 @@ def normalise(state: Any, body: Body) -> dict[str, Any]:
     if held:
         out["disarmed"] = held
     out.update(money.kept(state))
+    marked = chanced(state)
+    if marked:
+        out[CHANCED] = marked
     return out
 
 
@@ -254,12 +260,23 @@ def check_body_state(state: Any, body: Body) -> list[Issue]:
     notes = state.get("notes")
     if notes is not None and not isinstance(notes, str):
         issues.append(Issue("state.malformed", "/notes", "Notes are text."))
+    return issues + _marks_issues(state)
+
+
+def _marks_issues(state: dict) -> list[Issue]:
+    """Problems with the state's lists of marks: the weapons knocked away, the skills chanced."""
+    issues = []
     held = state.get("disarmed", [])
     if not (isinstance(held, list) and all(is_int(i) and i >= 0 for i in held)):
         issues.append(
             Issue(
                 "state.malformed", "/disarmed", "Disarmed items are a list of equipment numbers (0 or more)."
             )
+        )
+    marked = state.get(CHANCED, [])
+    if not (isinstance(marked, list) and all(isinstance(s, str) and s for s in marked)):
+        issues.append(
+            Issue("state.malformed", f"/{CHANCED}", "The skills chanced at leisure are a list of skill ids.")
         )
     return issues + money.check(state)
 
@@ -861,12 +878,31 @@ def state_effects(state: dict, build: dict, report: Report, *, ctx: Context) -> 
 
 
 def state_sections(state: dict, build: dict, report: Report, *, ctx: Context) -> list[dict[str, Any]]:
-    """The sheet's blocks; Money where the campaign gives starting money or the character holds some (W5)."""
+    """The sheet's blocks; Money where the campaign gives starting money or the character holds some
+    (W5); then each skill's EP at leisure and the form that takes one (leisure.py, W4), unless the
+    campaign rolls every action (house rule ``leisure_ep`` "none")."""
     with_money = starting_money(ctx) > 0
-    return sections(state, build, body_of(build, report, ctx), ctx.catalogue, with_money=with_money)
+    found = sections(state, build, body_of(build, report, ctx), ctx.catalogue, with_money=with_money)
+    if not leisure.taken(ctx.settings):
+        return found
+    return [*found, leisure.section(state, *leisure.learned(build, report))]
 
 
 def state_action(
     state: dict, action: dict, build: dict, report: Report, *, ctx: Context, roller: Roller | None = None
 ) -> tuple[dict, str]:
-    return apply(state, action, build, body_of(build, report, ctx))
+    body = body_of(build, report, ctx)
+    if not (isinstance(action, dict) and action.get("action") == leisure.TAKE):
+        return apply(state, action, build, body)
+    if not leisure.taken(ctx.settings):
+        raise StateError(
+            "pando.no_leisure", "This campaign rolls every action (house rule): nothing is taken at leisure."
+        )
+    _refuse_if_dead(normalise(state, body), body, "act")
+    return leisure.take(
+        state,
+        action,
+        leisure.learned(build, report),
+        oc.of_tools(build, ctx.catalogue),
+        get_as(build, "name", str, "The character"),
+    )

@@ -249,6 +249,33 @@ def test_a_table_number_the_roll_does_not_take_is_a_400(table):
     assert not RollLog.objects.filter(character=character).exists()
 
 
+def _plain_roll(ruleset) -> str | None:
+    """The sheet character's first roll button that is no action at leisure (``"chance"``), or None."""
+    build = vehicles.sheet_build(ruleset)
+    report = ruleset.validate(build)
+    found = ruleset.rollables(build, report, ruleset.initial_state(build, report))
+    return next((r["id"] for r in found if not r.get("picker") and not r.get("chance")), None)
+
+
+@pytest.mark.parametrize("slug", vehicles.SLUGS)
+def test_a_roll_that_is_no_action_at_leisure_cannot_be_chanced(table, slug):
+    """RULES.md W4 (``chanced: true``, an addition): only a roll the ruleset offers to chance is
+    chanced; any other, in every ruleset, is a 422 in words, and nothing is rolled or changed."""
+    ruleset = registry.get(slug)
+    rollable = _plain_roll(ruleset)
+    if rollable is None:
+        pytest.skip(f"{ruleset.name}'s sheet character has no roll button")
+    character = character_at_table(table, slug)
+    answer = api_client(table["player"]).post(
+        f"/api/v1/characters/{character.pk}/rolls/", {"rollable": rollable, "chanced": True}, format="json"
+    )
+    assert answer.status_code == 422, answer.json()
+    assert answer.json()["errors"][0]["code"] == "roll.not_chanceable"
+    assert "chanced" in answer.json()["detail"] and "{" not in answer.json()["detail"]
+    assert not RollLog.objects.filter(character=character).exists()
+    assert Character.objects.get(pk=character.pk).version == character.version
+
+
 def test_the_wrong_user_cannot_roll(table):
     character = character_at_table(table, ROLL_SLUG)
     for user in (table["stranger"], table["other"]):

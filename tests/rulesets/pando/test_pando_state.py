@@ -259,6 +259,7 @@ def test_state_sections_show_pools_body_exhaustion_and_actions():
         ("body", "body"),
         ("exhaustion", "list"),
         ("actions", "list"),
+        ("leisure", "list"),  # W4: each skill's EP at leisure and the form that takes one (leisure.py)
     ]
     stamina = sections[0]["items"][0]
     assert (stamina["path"], stamina["value"], stamina["max"]) == ("/stamina", 12, 12)

@@ -45,6 +45,9 @@ CAPABILITY = "capability"
 #: starting money (or the document's budget names it).
 MONEY = "money"
 HOUSE_NOTE = " (house default; your GM may change it)"
+#: The body of the default species, humanoid (RULES.md 1), and its vital parts.
+DEFAULT_PARTS = ["head", "torso", "left_arm", "right_arm", "legs"]
+DEFAULT_VITAL = ["head", "torso"]
 
 
 _LABELS: dict[str, str] = {}
