@@ -65,10 +65,16 @@ def test_the_sheet_gives_the_odds_before_rolling_and_a_changed_roll_says_its_dic
     page.reload()
     capability = page.locator("#rollable-skill-capability")
     assert (
-        _said(capability) == "Roll Capability (Coordination 2d6, level 1, after Weakened) Dice: 2, Skill: 1"
+        _said(capability) == "Roll Capability (Coordination 2d6, level 1, after Weakened) Dice: 2, Skill: 1 "
+        # Chancing it (W4) rolls the same dice as the effect leaves.
+        "Chance it At leisure: 1 EP for sure. Chanced (Coordination 2d6): more than 1 EP 2.8%, exactly 1 EP "
+        "27.8%, fewer 69.4%."
     )
     shields = _said(page.locator("#rollable-skill-shields"))
-    assert shields == "Roll Shields (Strength 1d6, level 3, after Weakened) Dice: 1, Skill: 3", shields
+    assert shields == (
+        "Roll Shields (Strength 1d6, level 3, after Weakened) Dice: 1, Skill: 3 Chance it At leisure: 3 EP "
+        "for sure. Chanced (Strength 1d6): more than 3 EP 0%, exactly 3 EP 0%, fewer 100%."
+    ), shields
     strike = _said(page.locator("#rollable-item-0-strike"))
     assert strike.startswith(
         "Roll Longsword: Strike (Coordination 2d6, Blades level 3, after Weakened) Dice: 2"
@@ -90,6 +96,7 @@ def test_the_builders_item_list_says_what_a_coat_protects_in_words(page_as, tabl
     page = page_as(table["player"], viewport=size)
     page.goto(reverse("character_builder", args=[draft.pk]))
     items = page.inner_text("#sec-equipment")
-    assert "Winter Coat (worn: torso; protection cold exhaustion 2)" in items, items
-    assert "Leather Cap (worn: head; protection harm 1)" in items, items
+    # The price (W5) first: the catalogue's worth of an item, bought only where the campaign gives money.
+    assert "Winter Coat (3 money; worn: torso; protection cold exhaustion 2)" in items, items
+    assert "Leather Cap (2 money; worn: head; protection harm 1)" in items, items
     assert "exhaustion:" not in page.inner_text("main")
