@@ -9,7 +9,9 @@ from typing import Any
 
 from rulesets.engine.context import Context
 from rulesets.engine.errors import StateError
+from rulesets.engine.fields import get_as
 
+from .character import entry_item
 from .character.common import EQUIPMENT_STATES, label, price_of
 
 #: The state an entry's arms go with (any other state frees them).
@@ -93,3 +95,32 @@ def item_summary(option: dict[str, Any]) -> str:
     if option.get("summary"):
         bits.append(str(option["summary"]))
     return "; ".join(bits)
+
+
+def item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
+    """Which wielded or worn item sits on, or protects, which body part, for the body diagram."""
+    rows: dict[str, list[str]] = {}
+    equipment = get_as(build, "equipment", list, [])
+    for entry in equipment:
+        if not isinstance(entry, dict):
+            continue
+        item = entry_item(entry, catalogue)
+        if item is None:
+            continue
+        if entry.get("state") == "wielded" and isinstance(entry.get("arms"), list):
+            parts = [a for a in entry["arms"] if isinstance(a, str)]
+        elif entry.get("state") == "worn" and item.get("wear"):
+            parts = item["wear"]["body_parts"]
+        else:
+            continue
+        # A protection entry's body_parts cover those parts too (RULES.md "Protection").
+        named = [
+            p
+            for prot in item.get("protection") or []
+            if isinstance(prot, dict)
+            for p in prot.get("body_parts") or []
+            if isinstance(p, str)
+        ]
+        for part in dict.fromkeys([*parts, *named]):
+            rows.setdefault(part, []).append(item["name"])
+    return rows

@@ -54,9 +54,9 @@ from rulesets.engine.fields import get_as, is_int, whole_or
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Issue, Report
 
-from . import leisure, money
+from . import leisure, loadout, money
 from . import outcomes as oc
-from .character import HOUSE_NOTE, RESISTANCES, entry_item, label, starting_money
+from .character import HOUSE_NOTE, RESISTANCES, label, starting_money
 from .character.common import DEFAULT_PARTS, DEFAULT_VITAL
 from .leisure import CHANCED, chanced
 
@@ -326,35 +326,6 @@ def effects(state: Any, body: Body) -> dict[str, Any]:
     return out
 
 
-def _item_rows(build: dict, catalogue: dict) -> dict[str, list[str]]:
-    """Which wielded or worn item sits on, or protects, which body part, for the body diagram."""
-    rows: dict[str, list[str]] = {}
-    equipment = get_as(build, "equipment", list, [])
-    for entry in equipment:
-        if not isinstance(entry, dict):
-            continue
-        item = entry_item(entry, catalogue)
-        if item is None:
-            continue
-        if entry.get("state") == "wielded" and isinstance(entry.get("arms"), list):
-            parts = [a for a in entry["arms"] if isinstance(a, str)]
-        elif entry.get("state") == "worn" and item.get("wear"):
-            parts = item["wear"]["body_parts"]
-        else:
-            continue
-        # A protection entry's body_parts cover those parts too (RULES.md "Protection").
-        named = [
-            p
-            for prot in item.get("protection") or []
-            if isinstance(prot, dict)
-            for p in prot.get("body_parts") or []
-            if isinstance(p, str)
-        ]
-        for part in dict.fromkeys([*parts, *named]):
-            rows.setdefault(part, []).append(item["name"])
-    return rows
-
-
 def _amount(label_: str = "Amount") -> dict[str, Any]:
     return {"id": "amount", "label": label_, "kind": "number", "min": 1, "default": 1}
 
@@ -370,7 +341,7 @@ def sections(
     return [
         _stamina_section(s, body),
         _resistance_section(s, fx),
-        _body_section(s, fx, body, _item_rows(build, catalogue)),
+        _body_section(s, fx, body, loadout.item_rows(build, catalogue)),
         _exhaustion_section(s, fx, body),
         *([money.section(s)] if with_money or money.KEY in s else []),
         _actions_section(catalogue),
