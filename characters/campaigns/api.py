@@ -180,7 +180,7 @@ class CampaignCatalogueSerializer(RulesetDetailSerializer):
     tags=["campaigns"],
     summary="The campaign's catalogue: its ruleset's, with the campaign's homebrew and house rules",
     description="The ruleset as `GET /api/v1/rulesets/<slug>/` describes it, seen through the campaign: "
-    "each catalogue kind with the campaign's homebrew entries added (`\"homebrew\": true`; Pando's outcomes "
+    'each catalogue kind with the campaign\'s homebrew entries added (`"homebrew": true`; homebrew outcomes '
     "among them), and `house_rules`, the rules in force. Members only.",
     responses={200: CampaignCatalogueSerializer, 401: E401, 404: E404},
 )

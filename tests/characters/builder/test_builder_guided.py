@@ -98,7 +98,7 @@ def test_a_valid_build_with_points_left_is_nudged_to_spend_them(client, slug):
     )
     assert all(f"3 {ruleset.currency_label(c, 3)} still to spend" in expected for c in build["budget"])
     # What the points left are, and no advice of its own: whether they may be kept is the rules' to say
-    # (Paragon: "force ranks are set at creation …, so spend them now"; "or keep them for later" said
+    # (one game's "force ranks are set at creation …, so spend them now"; "or keep them for later" said
     # the opposite beside it).
     assert " ".join(nudge.text.split()) == f"{expected}."
     _, _, s = session_with(client, slug, exact)

@@ -20,7 +20,7 @@ from itertools import product
 import pytest
 from django.urls import reverse
 
-from characters.models import RollLog
+from characters.models import Campaign, RollLog
 from combat import services
 from combat.models import Combatant, Encounter
 from combat.selectors import encounter_fight
@@ -29,7 +29,7 @@ from rulesets.systems.pando import RULESET
 from rulesets.systems.pando import outcomes as oc
 from rulesets.systems.pando.dice import efficiency_odds
 from tests.combat.helpers import event_texts, refused, snapshot
-from tests.factories import api_client
+from tests.factories import api_client, make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO, table  # noqa: F401 (Pando's combat table)
 
 pytestmark = pytest.mark.django_db
@@ -435,3 +435,39 @@ def test_the_spend_form_names_each_choices_cost_and_what_is_left_and_buys(fight,
         HTTP_HX_REQUEST="true",
     )
     assert "has no EP to spend" in r.content.decode()
+
+
+def test_the_campaign_catalogue_is_the_rulesets_with_its_homebrew_and_house_rules_for_members_only():
+    """CONTRACT.md: "A campaign's homebrew outcomes show where the campaign's catalogue shows (…;
+    `GET /api/v1/campaigns/<id>/catalogue/`)". Pando: a homebrew outcome joins the strike it names,
+    marked, and a house rule the campaign set is the one in force; the ruleset's own catalogue is
+    untouched; a stranger gets 404 and nobody signed in 401."""
+    gm, player, stranger = make_user("gcat"), make_user("pcat"), make_user("scat")
+    feint = {
+        "id": "feint",
+        "name": "Feint",
+        "cost": 2,
+        "chainable": False,
+        "actions": ["strike"],
+        "text": "A feint.",
+    }
+    campaign = make_campaign(
+        gm=gm, ruleset="pando", players=[player], settings={"house_rules": {"starting_money": 20}}
+    )
+    Campaign.objects.filter(pk=campaign.pk).update(homebrew={"outcomes": [feint]})
+    url = f"/api/v1/campaigns/{campaign.pk}/catalogue/"
+    for who in (gm, player):
+        response = api_client(who).get(url)
+        assert response.status_code == 200
+        body = response.json()
+        strike = next(a for a in body["catalogue"]["actions"] if a["id"] == "strike")
+        assert [o["id"] for o in strike["outcomes"]] == ["hit", "knock_prone", "disarm", "feint"]
+        assert strike["outcomes"][-1]["homebrew"] is True and strike["outcomes"][-1]["cost"] == 2
+        assert body["house_rules"]["starting_money"] == 20 and body["house_defaults"]["starting_money"] == 0
+        assert body["slug"] == "pando" and "outcomes" in body["homebrew_kinds"]
+    plain = api_client(gm).get("/api/v1/rulesets/pando/").json()
+    assert "feint" not in [
+        o["id"] for o in next(a for a in plain["catalogue"]["actions"] if a["id"] == "strike")["outcomes"]
+    ]
+    assert api_client(stranger).get(url).status_code == 404
+    assert api_client(None).get(url).status_code == 401
