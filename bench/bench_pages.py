@@ -1,14 +1,25 @@
 """The sheet page against the login page, one client, through `make serve`'s stack.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench REDIS_URL=redis://127.0.0.1:6379/3 \
-      .venv/bin/python bench/bench_pages.py [--requests 300] [--port 8200] [--url http://127.0.0.1:8200]
+      .venv/bin/python bench/bench_pages.py [--requests 300] [--port 8200] [--url http://127.0.0.1:8200] \
+      [--modes warm,change,cold]
 
 Without --url it starts the stack (deploy/serve.py: nginx → gunicorn + daphne, migrate and
 seed_demo) on --port and stops it afterwards. One client, keep-alive, requests alternated (the
 login page for an anonymous visitor, then the demo player's first character sheet signed in) so
-that a drift in the machine's load falls on both alike. Prints each page's median and p90 wall
-time as the client saw it, their ratio (the budget: the sheet's median at most 2× the login's)
-and the load average before and after.
+that a drift in the machine's load falls on both alike. The sheet is timed three ways (--modes),
+each round one request of each, so that none is measured only warm from a cache:
+
+- ``warm``: the same sheet again, its blocks cached by the last request;
+- ``change``: the sheet right after a play-state change (its ruleset's first ``play_actions``, and
+  the one undoing it, in turn), made through the API (``POST /api/v1/characters/<id>/actions/``,
+  not timed), which renders nothing: a new version, so every block keyed by it is drawn anew;
+- ``cold``: the first view of a character (a copy of the demo character, made and submitted
+  through the API before the timing): nothing of it is cached yet.
+
+Prints each page's median and p90 wall time as the client saw it, each sheet's ratio to the login
+page (the budget: the sheet's median at most 1.5× the login's) and the load average before and
+after.
 """
 
 from __future__ import annotations
@@ -24,6 +35,9 @@ import time
 from pathlib import Path
 
 import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from rulesets.engine import registry  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = os.environ.get("DEMO_PASSWORD", "sheetforge-demo")
@@ -64,12 +78,44 @@ def timed(session: requests.Session, url: str) -> float:
     return elapsed * 1000
 
 
+def api(session: requests.Session, url: str, path: str, data: dict) -> dict:
+    """A POST to the JSON API as the page's scripts make it (the session's cookie, its CSRF token)."""
+    answer = session.post(
+        f"{url}{path}",
+        json=data,
+        headers={"X-CSRFToken": session.cookies.get("csrftoken", ""), "Referer": f"{url}/"},
+        timeout=10,
+    )
+    assert answer.ok, (path, answer.status_code, answer.text[:300])
+    return answer.json()
+
+
+def copies(session: requests.Session, url: str, character: dict, count: int) -> list[str]:
+    """``count`` new characters with ``character``'s build in its campaign, submitted: their sheets'
+    addresses, none of them viewed yet."""
+    sheets = []
+    for _ in range(count):
+        made = api(
+            session,
+            url,
+            "/api/v1/characters/",
+            {"campaign": character["campaign"], "build": character["build"]},
+        )
+        api(session, url, f"/api/v1/characters/{made['id']}/submit/", {})
+        sheets.append(f"{url}/characters/{made['id']}/")
+    return sheets
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--port", type=int, default=8200)
     parser.add_argument("--url", default="")
+    parser.add_argument(
+        "--modes", default="warm,change,cold", help="which sheets to time: warm, change, cold"
+    )
     args = parser.parse_args()
+    modes = [m for m in args.modes.split(",") if m]
     url = args.url.rstrip("/") or f"http://127.0.0.1:{args.port}"
     stack = None
     if not args.url:
@@ -88,17 +134,30 @@ def main() -> int:
         player = signed_in(url, "player1")
         characters = player.get(f"{url}/api/v1/characters/", timeout=10).json()
         rows = characters.get("results", characters) if isinstance(characters, dict) else characters
-        sheet = f"{url}/characters/{rows[0]['id']}/"
+        first = player.get(f"{url}/api/v1/characters/{rows[0]['id']}/", timeout=10).json()
+        sheet = f"{url}/characters/{first['id']}/"
+        # the actions as the API takes them: numbers as numbers (the sheet's forms post text)
+        actions = [
+            {k: int(v) if isinstance(v, str) and v.lstrip("-").isdigit() else v for k, v in action.items()}
+            for action in registry.get(first["build"]["ruleset"]).contract_data()["play_actions"]
+        ]
+        cold = copies(player, url, first, args.requests) if "cold" in modes else []
         visitor = requests.Session()
         login = f"{url}/accounts/login/"
         for _ in range(20):  # warm both (templates compiled, connections open, fragments cached)
             timed(visitor, login)
             timed(player, sheet)
         load_before = os.getloadavg()[0]
-        times: dict[str, list[float]] = {"login": [], "sheet": []}
-        for _ in range(args.requests):
+        times: dict[str, list[float]] = {"login": [], **{f"sheet {m}": [] for m in modes}}
+        for i in range(args.requests):
             times["login"].append(timed(visitor, login))
-            times["sheet"].append(timed(player, sheet))
+            if "warm" in modes:
+                times["sheet warm"].append(timed(player, sheet))
+            if "change" in modes:
+                api(player, url, f"/api/v1/characters/{first['id']}/actions/", actions[i % len(actions)])
+                times["sheet change"].append(timed(player, sheet))
+            if "cold" in modes:
+                times["sheet cold"].append(timed(player, cold[i]))
         load_after = os.getloadavg()[0]
     finally:
         if stack is not None:
@@ -112,8 +171,10 @@ def main() -> int:
         values.sort()
         medians[page] = statistics.median(values)
         p90 = values[int(len(values) * 0.9) - 1]
-        print(f"{page:6} median {medians[page]:6.2f} ms   p90 {p90:6.2f} ms   ({len(values)} requests)")
-    print(f"sheet ÷ login: {medians['sheet'] / medians['login']:.2f}× (budget 2×)")
+        print(f"{page:12} median {medians[page]:6.2f} ms   p90 {p90:6.2f} ms   ({len(values)} requests)")
+    for page in times:
+        if page != "login":
+            print(f"{page} ÷ login: {medians[page] / medians['login']:.2f}× (budget 1.5×)")
     print(f"load average: {load_before:.2f} before, {load_after:.2f} after")
     return 0
 

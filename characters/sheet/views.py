@@ -64,7 +64,7 @@ def _refusal(exc: Exception) -> str:
 def character_sheet(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The sheet page (also for drafts). ``?print=1`` gives the print layout;
     ``?roll=<id>`` shows that roll's result and odds chart."""
-    character = _load(request, character_id)
+    character = character_for_user(user=request.user, character_id=character_id, for_sheet=True)
     rolls = character_roll_log(character=character, viewer=request.user, summary=True)
     shown_roll = None
     if request.GET.get("roll"):  # the log's rows are summaries: the shown roll comes whole
