@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from functools import lru_cache
 from typing import Any
 
 from django.template.defaultfilters import add
@@ -73,8 +74,12 @@ def _equipment(character: Character, rules: SheetRules) -> dict[str, Any] | None
 
 def _sheet_links(character: Character) -> dict[str, str]:
     """The sheet's header links, its live block's fetch and its blocks' forms, reversed once per
-    character version rather than by a {% url %} per link per view."""
-    pk = character.pk
+    character (a process's URLs do not change) rather than by a {% url %} per link per view."""
+    return _links_of(character.pk, character.campaign_id)
+
+
+@lru_cache(maxsize=4096)
+def _links_of(pk: int, campaign_id: int | None) -> dict[str, str]:
     links = {
         "live": reverse("character_sheet_live", args=[pk]),
         "builder": reverse("character_builder", args=[pk]),
@@ -92,8 +97,8 @@ def _sheet_links(character: Character) -> dict[str, str]:
         "effect_apply": reverse("character_effect_apply", args=[pk]),
         "campaign": "",
     }
-    if character.campaign_id:
-        links["campaign"] = reverse("campaign_detail", args=[character.campaign_id])
+    if campaign_id:
+        links["campaign"] = reverse("campaign_detail", args=[campaign_id])
     return links
 
 
@@ -467,11 +472,11 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
     report = character.report or {}
     live = rules.report.as_dict() if rules.report else report
     gear = rules.once("equipment", lambda: _equipment(character, rules))
-    links = rules.once("links", lambda: _sheet_links(character))
+    links = _sheet_links(character)
     return {
         "character": character,
         "campaign": character.campaign,
-        "links": links,
+        "links": links,  # shared by every view of the character: read only
         # what the blocks' forms post to (sheet.html; the state and roll rows' tags read them)
         "action_url": links["state"],
         "roll_url": links["roll"],

@@ -130,7 +130,8 @@ def state_pools(context: Any, section: Any) -> dict[str, Any]:
         "sid": _o(section, "id"),
         "url": context.get("action_url", ""),
         "edit": context.get("can_edit_state"),
-        "version": getattr(context.get("character"), "version", ""),
+        # inside {% version_late %} the stand-in (sheet_tags.VersionLateNode), else the version
+        "version": context.get("drawn_version") or getattr(context.get("character"), "version", ""),
     }
 
 
