@@ -17,7 +17,7 @@ from django.urls import reverse
 from characters.models import Character, CharacterVersion
 from rulesets.engine import registry
 from tests import vehicles
-from tests.characters.sheet.test_play import HX
+from tests.characters.sheet.test_play import HX, act
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 
 pytestmark = pytest.mark.django_db
@@ -190,3 +190,34 @@ def test_without_javascript_the_block_posts_with_its_one_token_and_comes_back_to
     assert response.status_code == 302
     assert response["Location"] == reverse("character_sheet", args=[character.pk]) + "#sheet-equipment"
     assert RULESET.equipment(Character.objects.get(pk=character.pk).build)["rows"][index]["state"] == state
+
+
+def test_a_change_of_play_state_keeps_the_drawn_gear_and_a_change_of_gear_draws_it_again(client, table):
+    """The block is kept by version and, within, by what it shows: a play-state change (a new
+    version) finds its entries drawn already; a loadout change draws them again, the new state shown."""
+    from django.core.cache import caches
+
+    def kept() -> set[str]:
+        return {key for key in caches["template_fragments"]._cache if "sheet-equipment-rows" in key}
+
+    caches["template_fragments"].clear()
+    character = character_at_table(table, SLUG, build=vehicles.gear_build(RULESET, 6))
+    client.force_login(table["player"])
+    _sheet(client, character)
+    drawn = kept()
+    assert len(drawn) == 1
+    act(client, character, **RULESET.contract_data()["play_actions"][0])
+    character.refresh_from_db()
+    html, _ = _sheet(client, character)
+    assert kept() == drawn and f'data-version="{character.version}"' in html
+    ((index, state),) = vehicles.gear_changes(RULESET, character.build, 1)
+    client.post(
+        reverse("character_equipment_change", args=[character.pk]),
+        {"item": str(index), f"{index}-state": state},
+        **HX,
+    )
+    html, _ = _sheet(client, character)
+    assert len(kept() - drawn) == 1
+    shown = RULESET.equipment(Character.objects.get(pk=character.pk).build)["rows"][index]["state_label"]
+    assert f'<li id="equipment-{index}"><span class="sheet-item-name">' in html
+    assert re.search(rf'<li id="equipment-{index}">.*?<span class="badge">{re.escape(shown)}</span>', html)
