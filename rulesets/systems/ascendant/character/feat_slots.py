@@ -64,11 +64,12 @@ def feat_picks(c: Check, n: int, plan: tuple, feats: Any) -> list[tuple[str, str
     return picked
 
 
-def _slot_hint(c: Check, n: int, cp: int, kind: str) -> tuple[str, list[tuple[str, str, Any, dict]]]:
+def _slot_hint(c: Check, n: int, cp: int, kind: str) -> tuple[str, list[tuple[str, str, Any, dict]], dict]:
     """What the hint of an empty slot of ``kind`` at Class Proficiency ``cp`` reads, once per context,
-    ancestry and class (``Context.memo``): the slot in words ("a class feat") and the feats it could
+    ancestry and class (``Context.memo``): the slot in words ("a class feat"), the feats it could
     take by rank and owner (a first archetype slot: the Dedications, none teaching the character's own
-    class), each as (id, name, what ``could_pick`` tests of it (``_pick_needs``), entry)."""
+    class), each as (id, name, what ``could_pick`` tests of it (``_pick_needs``), entry), and the
+    hints worded so far (``missing_feat``)."""
     ancestry = c.ancestry["id"] if c.ancestry else None
     klass = c.klass["id"] if c.klass else None
     first = kind == "archetype" and n == c.rules.first_archetype
@@ -77,7 +78,7 @@ def _slot_hint(c: Check, n: int, cp: int, kind: str) -> tuple[str, list[tuple[st
     if found is not None:
         return found
 
-    def hint() -> tuple[str, list[tuple[str, str, Any, dict]]]:
+    def hint() -> tuple[str, list[tuple[str, str, Any, dict]], dict]:
         feats_cat = c.cat.get("feats", {})
         out = allowed_feats(c.ctx, c.rules, kind, cp, ancestry=ancestry, klass=klass)
         if first:
@@ -96,7 +97,7 @@ def _slot_hint(c: Check, n: int, cp: int, kind: str) -> tuple[str, list[tuple[st
         for fid in out:
             feat = feats_cat[fid]
             options.append((fid, str(feat.get("name", fid)), _pick_needs(c, feat), feat))
-        return a(kind + " feat"), options
+        return a(kind + " feat"), options, {}
 
     return c.ctx.memo(key, hint)
 
@@ -135,7 +136,7 @@ def _pick_needs(c: Check, feat: dict) -> tuple:
 
 
 def missing_feat(c: Check, n: int, cp: int, kind: str, base: str) -> None:
-    slot, options = _slot_hint(c, n, cp, kind)
+    slot, options, worded = _slot_hint(c, n, cp, kind)
     # The hint names only what can be picked here: not a feat already held (a background's or
     # heritage's, an earlier level's) unless it repeats, nor one whose prerequisites are unmet.
     # It shows five: a sixth is enough to know there are more.
@@ -165,8 +166,14 @@ def missing_feat(c: Check, n: int, cp: int, kind: str, base: str) -> None:
         names.append(name)
         if len(names) > 5:
             break
-    examples = f" (e.g. {few(names, 5)})" if names else ""
-    c.missing(f"{base}/{kind}", f"Level {n} gives {slot}: choose one{examples}.")
+    key = (n, *names)
+    message = worded.get(key)
+    if message is None:
+        if len(worded) > 256:  # a few per level and set of feats held: bounded all the same
+            worded.clear()
+        examples = f" (e.g. {few(names, 5)})" if names else ""
+        message = worded[key] = f"Level {n} gives {slot}: choose one{examples}."
+    c.missing(f"{base}/{kind}", message)
 
 
 def could_pick(c: Check, fid: str, feat: dict) -> bool:
