@@ -1,7 +1,11 @@
 """Server time of the character sheet: the page render and a state-action htmx update, per ruleset,
 through the Django test client against a throwaway database.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench .venv/bin/python bench/bench_sheet.py [runs]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/sf_bench .venv/bin/python bench/bench_sheet.py [runs] [--entries N]
+
+``--entries N``: the sheet character of each ruleset whose gear has states carries N gear entries
+(its own, then its last one again and again: tests/vehicles.py ``gear_build``); the page's size is
+printed beside its time.
 
 Prints, per ruleset, the median and p95 in milliseconds (wall) and the median of this process's
 CPU time per request (``cpu ms``: the number to compare on a busy machine, where wall time includes
@@ -41,7 +45,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def main(runs: int) -> None:
+def main(runs: int, entries: int = 0) -> None:
     from django.test import Client
     from django.test.utils import get_runner  # noqa: F401
     from django.urls import reverse
@@ -51,6 +55,7 @@ def main(runs: int) -> None:
     from rulesets.engine.dice import FixedRoller
     from tests.characters.sheet.test_sheet_fixtures import make_character
     from rulesets.engine import registry
+    from tests import vehicles
     from tests.factories import make_campaign, make_user
 
     gm, player = make_user("bench-gm"), make_user("bench-player")
@@ -63,7 +68,8 @@ def main(runs: int) -> None:
         # An action and the one undoing it, applied in turn; a lone action may be refused at last.
         actions = ruleset.contract_data()["play_actions"]
         campaign = make_campaign(gm=gm, ruleset=slug, players=[player])
-        character = make_character(ruleset=slug, owner=player, campaign=campaign)
+        build = vehicles.gear_build(ruleset, entries) if entries and vehicles.stated_gear(ruleset) else None
+        character = make_character(ruleset=slug, owner=player, campaign=campaign, build=build)
         first = character.version + 1
         CharacterVersion.objects.bulk_create(
             CharacterVersion(character=character, number=n, build=character.build, state=character.state,
@@ -91,7 +97,8 @@ def main(runs: int) -> None:
                 timings.append(elapsed)
                 cpu.append(cpu_ms)
                 queries = len(q.captured_queries)
-        print(f"{slug:<10} {'sheet page':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {statistics.median(cpu):>7.2f} {queries:>7}")
+        print(f"{slug:<10} {'sheet page':<13} {statistics.median(timings):>9.1f} {pct(timings, .95):>7.1f} {statistics.median(cpu):>7.2f} {queries:>7}"
+              f"   {len(response.content) / 1024:.1f} KiB")
 
         timings, cpu = [], []
         for i in range(runs + 3):
@@ -138,7 +145,10 @@ def main(runs: int) -> None:
 
 
 if __name__ == "__main__":
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    args = sys.argv[1:]
+    entries = int(args[args.index("--entries") + 1]) if "--entries" in args else 0
+    numbers = [a for i, a in enumerate(args) if a.isdigit() and (i == 0 or args[i - 1] != "--entries")]
+    runs = int(numbers[0]) if numbers else 50
     settings.ALLOWED_HOSTS = ["testserver"]
     settings.SECURE_SSL_REDIRECT = False
     settings.STORAGES = {**settings.STORAGES,
@@ -149,6 +159,6 @@ if __name__ == "__main__":
 
     old = setup_databases(verbosity=0, interactive=False)
     try:
-        main(runs)
+        main(runs, entries)
     finally:
         teardown_databases(old, verbosity=0)

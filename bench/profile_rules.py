@@ -5,12 +5,18 @@
     .venv/bin/python bench/profile_rules.py profile <slug>         # cProfile of the typical build
     .venv/bin/python bench/profile_rules.py loop <slug> [n]        # n validations (for callgrind)
     .venv/bin/python bench/profile_rules.py golden write|check F   # behaviour snapshot of a corpus
+    .venv/bin/python bench/profile_rules.py calls write|check F R  # the same of recorded calls
 
-The golden corpus is every ruleset's typical build and example builds (its folder's data), each
-also mutated deterministically (every leaf swapped for junk, every key dropped, every value
-wrapped in a list), validated in "draft" and "approval" and against itself as ``previous``;
-``check`` compares every report's ``as_dict()`` with the snapshot, so an optimisation that
-changes any output shows up.
+The golden corpus is every ruleset's typical build, example builds and demo characters (its
+folder's data), each also mutated deterministically (every leaf swapped for junk, every key
+dropped, every value wrapped in a list), validated in "draft" and "approval" and against itself as
+``previous``; ``check`` compares every report's ``as_dict()`` with the snapshot, so an optimisation
+that changes any output shows up.
+
+``calls`` does the same for the validations the tests make (their campaigns' house rules and
+homebrew, the property tests' documents): R is a file of JSON lines, one call each, written by
+running tests with ``-p bench.golden_calls`` and ``GOLDEN_RECORD=R`` (bench/golden_calls.py).
+Write the snapshot with the code before the change, check it with the code after.
 """
 
 from __future__ import annotations
@@ -134,7 +140,13 @@ def _mutants(doc: dict):
 
 def _seeds(slug: str) -> list[dict]:
     ruleset = registry.get(slug)
-    return [ruleset.blank_build("Mutant"), typical(slug), *(e.build for e in ruleset.example_builds())]
+    demos = [d["document"] for d in ruleset.demo_builds() if isinstance(d.get("document"), dict)]
+    return [
+        ruleset.blank_build("Mutant"),
+        typical(slug),
+        *(e.build for e in ruleset.example_builds()),
+        *demos,
+    ]
 
 
 def corpus():
@@ -162,6 +174,34 @@ def cmd_golden(mode: str, file: str) -> None:
         key = json.dumps(doc, sort_keys=True, default=repr)
         res = json.dumps(_run(slug, seed, doc), default=repr)
         lines.append(hashlib.sha1(key.encode()).hexdigest() + "\t" + res)
+    _compare(mode, file, lines)
+
+
+def cmd_calls(mode: str, file: str, recorded: str) -> None:
+    """Each recorded call (bench/golden_calls.py) made again: its report, as ``golden`` keeps them."""
+    import logging
+
+    logging.disable(logging.CRITICAL)
+    lines = []
+    for line in Path(recorded).read_text().splitlines():
+        call = json.loads(line)
+        ruleset = registry.get(call["slug"])
+        if ruleset is None:  # a test's own ruleset (tests/plugin_ruleset): not the registry's
+            continue
+        report = ruleset.validate(
+            call["doc"],
+            settings=call["settings"],
+            homebrew=call["homebrew"],
+            phase=call["phase"],
+            previous=call["previous"],
+        )
+        lines.append(
+            hashlib.sha1(line.encode()).hexdigest() + "\t" + json.dumps(report.as_dict(), default=repr)
+        )
+    _compare(mode, file, lines)
+
+
+def _compare(mode: str, file: str, lines: list[str]) -> None:
     if mode == "write":
         Path(file).write_text("\n".join(lines))
         print(f"wrote {len(lines)} documents")
@@ -189,5 +229,7 @@ if __name__ == "__main__":
         cmd_loop(args[0], int(args[1]) if len(args) > 1 else 2000)
     elif cmd == "golden":
         cmd_golden(args[0], args[1])
+    elif cmd == "calls":
+        cmd_calls(args[0], args[1], args[2])
     else:
         sys.exit(__doc__)

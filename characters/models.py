@@ -131,6 +131,11 @@ class Character(models.Model):
     #: with the character (``character_for_user(with_creation_review=True)``): "" when it was never
     #: submitted; None when it was not read.
     creation_review_status: str | None = None
+    #: Not stored: whether the character has afflictions (obstacles on it) and advancement requests
+    #: not withdrawn, when it was read for its sheet (``character_for_user(for_sheet=True)``): the
+    #: sheet then skips the reads of what is not there. None when it was not read.
+    has_afflictions: bool | None = None
+    has_requests: bool | None = None
 
     class Meta:
         ordering = ["name", "id"]

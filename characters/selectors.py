@@ -16,7 +16,7 @@ from django.http import Http404
 
 from characters.campaigns.selectors import campaign_memberships
 from characters.compiled import CompiledQuery
-from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry, Plan
+from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry, Obstacle, Plan
 from rulesets.engine import registry, validate
 from rulesets.engine.fields import is_int
 from rulesets.engine.pointer import ptr, split
@@ -50,7 +50,12 @@ def characters_visible_to(*, user, campaign_id=None) -> QuerySet[Character]:
 
 
 def character_for_user(
-    *, user, character_id, for_update: bool = False, with_creation_review: bool = False
+    *,
+    user,
+    character_id,
+    for_update: bool = False,
+    with_creation_review: bool = False,
+    for_sheet: bool = False,
 ) -> Character:
     """The character ``character_id`` if ``user`` may see it, else ``CharacterNotFound`` (a 404).
 
@@ -59,7 +64,9 @@ def character_for_user(
     is read by a subquery of the same statement: one query (the live builder runs this on every
     change). ``with_creation_review``: the same statement also reads the status of the latest
     review of the character's submission, as ``creation_review_status`` ("" when it was never
-    submitted). The queryset is compiled once per process (``_CHARACTER_FOR_USER``).
+    submitted). ``for_sheet``: it also says whether the character has afflictions and advancement
+    requests (``has_afflictions``, ``has_requests``), so that its sheet reads them only when there
+    are some. The queryset is compiled once per process (``_CHARACTER_FOR_USER``).
     """
     if not getattr(user, "is_authenticated", False):
         raise CharacterNotFound("No such character.")
@@ -69,7 +76,7 @@ def character_for_user(
         raise CharacterNotFound("No such character.") from None
     if not 0 < pk <= _MAX_ID:
         raise CharacterNotFound("No such character.")
-    rows = _CHARACTER_FOR_USER[for_update, with_creation_review].fetch(pk=pk, user=user.pk)
+    rows = _CHARACTER_FOR_USER[for_update, with_creation_review, for_sheet].fetch(pk=pk, user=user.pk)
     if not rows:
         raise CharacterNotFound("No such character.")
     character = rows[0]
@@ -77,6 +84,11 @@ def character_for_user(
     character.viewer_role = character.role_read
     if with_creation_review:
         character.creation_review_status = character.review_read or ""
+    if for_sheet:
+        character.has_afflictions, character.has_requests = (
+            character.afflictions_read,
+            character.requests_read,
+        )
     return character
 
 
@@ -88,7 +100,7 @@ def _latest_creation_review_status() -> QuerySet:
     )
 
 
-def _character_for_user_query(for_update: bool, with_creation_review: bool) -> CompiledQuery:
+def _character_for_user_query(for_update: bool, with_creation_review: bool, for_sheet: bool) -> CompiledQuery:
     def build(pk, user) -> QuerySet[Character]:
         found = (
             Character.objects.filter(_visible_filter(user), pk=pk)
@@ -97,6 +109,17 @@ def _character_for_user_query(for_update: bool, with_creation_review: bool) -> C
         )
         if with_creation_review:
             found = found.annotate(review_read=Subquery(_latest_creation_review_status()))
+        if for_sheet:
+            found = found.annotate(
+                afflictions_read=Exists(
+                    Obstacle.objects.filter(campaign_id=OuterRef("campaign_id"), character_id=OuterRef("pk"))
+                ),
+                requests_read=Exists(
+                    Advancement.objects.filter(character_id=OuterRef("pk")).exclude(
+                        status=Advancement.Status.WITHDRAWN
+                    )
+                ),
+            )
         if for_update:
             found = found.select_for_update(of=("self",))
         return found.order_by()[:1]
@@ -107,9 +130,10 @@ def _character_for_user_query(for_update: bool, with_creation_review: bool) -> C
 #: Compiled once (characters/compiled.py): every character page, builder update and
 #: play action starts with this read, and compiling it cost more CPU than the rest of the read.
 _CHARACTER_FOR_USER = {
-    (lock, review): _character_for_user_query(lock, review)
+    (lock, review, sheet): _character_for_user_query(lock, review, sheet)
     for lock in (False, True)
     for review in (False, True)
+    for sheet in (False, True)
 }
 
 

@@ -331,6 +331,48 @@ def numbers_of(ruleset: Ruleset, build: dict, room: int = 2) -> list[tuple[str, 
     return out
 
 
+# ------------------------------------------------------------------ the sheet's gear
+
+
+def stated_gear(ruleset: Ruleset) -> bool:
+    """Whether the sheet character carries gear whose state the sheet offers to change (a loadout)."""
+    block = ruleset.equipment(sheet_build(ruleset))
+    return bool(block and block["states"] and any(row["has_state"] for row in block["rows"]))
+
+
+def gear_build(ruleset: Ruleset, entries: int) -> dict:
+    """The sheet character carrying ``entries`` gear entries: its own, then its last entry that has a
+    state, again and again."""
+    build = sheet_build(ruleset)
+    gear = build[ruleset.equipment_key]
+    block = ruleset.equipment(build)
+    last = next(row["index"] for row in reversed(block["rows"]) if row["has_state"])
+    gear.extend(copy.deepcopy(gear[last]) for _ in range(entries - len(gear)))
+    return build
+
+
+def gear_changes(ruleset: Ruleset, build: dict, count: int) -> list[tuple[int, str]]:
+    """``count`` entries of ``build`` (the last first) whose state the rules let change, each to a state
+    other than its own, the rules accepting the changes one after another: (index, state)."""
+    changes: list[tuple[int, str]] = []
+    block = ruleset.equipment(build)
+    for row in reversed(block["rows"]):
+        if len(changes) == count:
+            break
+        if not row["has_state"]:
+            continue
+        for state, _ in block["states"]:
+            if state != row["state"]:
+                changed, _ = ruleset.equipment_change(build, row["index"], state)
+                if ruleset.validate(changed).valid:
+                    build = changed
+                    changes.append((row["index"], state))
+                    break
+    if len(changes) < count:
+        raise LookupError(f"fewer than {count} entries may change their state")
+    return changes
+
+
 # ------------------------------------------------------------------ the sheet's play state and dice
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+
+from characters.compiled import CompiledQuery
 from characters.models import Campaign, Obstacle
 from characters.selectors import is_campaign_gm
 
@@ -43,8 +46,22 @@ def campaign_obstacles(
             encounter_id__isnull=True, character__isnull=True
         )
     if character_id is not None:
+        if encounter_id is None:  # a sheet's afflictions: every character page asks
+            return [
+                obstacle_view(o, is_gm=gm)
+                for o in _AFFLICTIONS.fetch(campaign=campaign.pk, character=character_id)
+            ]
         rows = rows.filter(character_id=character_id)
     return [obstacle_view(o, is_gm=gm) for o in rows.order_by("resolved", "pk")]
+
+
+def _afflictions(campaign: int, character: int) -> QuerySet[Obstacle]:
+    return Obstacle.objects.filter(campaign_id=campaign, character_id=character).order_by("resolved", "pk")
+
+
+#: A character's afflictions, compiled once per process (characters/compiled.py): the sheet reads them
+#: on every view.
+_AFFLICTIONS = CompiledQuery(_afflictions, "campaign", "character")
 
 
 def obstacles_for_rules(*, campaign_id: int, encounter_id: int | None = None) -> dict[str, dict[str, Any]]:

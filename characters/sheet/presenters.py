@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from functools import lru_cache
 from typing import Any
 
 from django.template.defaultfilters import add
@@ -72,9 +73,13 @@ def _equipment(character: Character, rules: SheetRules) -> dict[str, Any] | None
 
 
 def _sheet_links(character: Character) -> dict[str, str]:
-    """The sheet's header links (and its live block's fetch), reversed once per character version
-    rather than by a {% url %} per link per view."""
-    pk = character.pk
+    """The sheet's header links, its live block's fetch and its blocks' forms, reversed once per
+    character (a process's URLs do not change) rather than by a {% url %} per link per view."""
+    return _links_of(character.pk, character.campaign_id)
+
+
+@lru_cache(maxsize=4096)
+def _links_of(pk: int, campaign_id: int | None) -> dict[str, str]:
     links = {
         "live": reverse("character_sheet_live", args=[pk]),
         "builder": reverse("character_builder", args=[pk]),
@@ -84,10 +89,16 @@ def _sheet_links(character: Character) -> dict[str, str]:
         "activities": reverse("character_activities", args=[pk]),
         "history": reverse("character_history", args=[pk]),
         "play_log": reverse("character_play_log", args=[pk]),
+        "plans": reverse("character_plans", args=[pk]),
+        "shares": reverse("character_shares", args=[pk]),
+        # the blocks' forms
+        "state": reverse("character_state_action", args=[pk]),
+        "roll": reverse("character_roll", args=[pk]),
+        "effect_apply": reverse("character_effect_apply", args=[pk]),
         "campaign": "",
     }
-    if character.campaign_id:
-        links["campaign"] = reverse("campaign_detail", args=[character.campaign_id])
+    if campaign_id:
+        links["campaign"] = reverse("campaign_detail", args=[campaign_id])
     return links
 
 
@@ -466,10 +477,15 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
     report = character.report or {}
     live = rules.report.as_dict() if rules.report else report
     gear = rules.once("equipment", lambda: _equipment(character, rules))
+    links = _sheet_links(character)
     return {
         "character": character,
         "campaign": character.campaign,
-        "links": rules.once("links", lambda: _sheet_links(character)),
+        "links": links,  # shared by every view of the character: read only
+        # what the blocks' forms post to (sheet.html; the state and roll rows' tags read them)
+        "action_url": links["state"],
+        "roll_url": links["roll"],
+        "effect_apply_url": links["effect_apply"],
         "rules": rules,
         "slug": character.ruleset,
         "ruleset_name": rules.ruleset.name if rules.ruleset else character.ruleset,
@@ -521,8 +537,10 @@ def sheet_context(request: HtmxHttpRequest, character: Character, **extra) -> di
         # The character's afflictions (obstacles on it, W2).
         # Read only where the page draws them (not by a block's update).
         "obstacles": SimpleLazyObject(
-            lambda: campaign_obstacles(
-                campaign=character.campaign, user=request.user, character_id=character.pk
+            lambda: (
+                campaign_obstacles(campaign=character.campaign, user=request.user, character_id=character.pk)
+                if character.has_afflictions is not False  # read with the character: none, no query
+                else []
             )
         ),
         "spend_message": "",

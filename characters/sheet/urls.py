@@ -12,6 +12,11 @@ urlpatterns = [
         name="character_state_action",
     ),
     path(
+        "characters/<int:character_id>/equipment/",
+        views_sheet.character_equipment,
+        name="character_equipment_change",
+    ),
+    path(
         "characters/<int:character_id>/equipment/<int:index>/",
         views_sheet.character_equipment,
         name="character_equipment",

@@ -27,7 +27,7 @@ from characters.sheet import services as play
 from characters.sheet.presenters import roll_odds, roll_rows, sheet_context
 from characters.sheet.selectors import character_roll, character_roll_log, roll_picker, sheet_rules
 from config.errors import ApplicationError, BadInput, Conflict, RuleRefused
-from config.forms import check_post, post_text, value_of
+from config.forms import check_post, post_text, post_whole_number, value_of
 from config.htmx import HtmxHttpRequest
 
 TEMPLATE = "characters/sheet/sheet.html"
@@ -64,7 +64,7 @@ def _refusal(exc: Exception) -> str:
 def character_sheet(request: HtmxHttpRequest, character_id: int) -> HttpResponse:
     """The sheet page (also for drafts). ``?print=1`` gives the print layout;
     ``?roll=<id>`` shows that roll's result and odds chart."""
-    character = _load(request, character_id)
+    character = character_for_user(user=request.user, character_id=character_id, for_sheet=True)
     rolls = character_roll_log(character=character, viewer=request.user, summary=True)
     shown_roll = None
     if request.GET.get("roll"):  # the log's rows are summaries: the shown roll comes whole
@@ -164,16 +164,25 @@ def character_state_action(request: HtmxHttpRequest, character_id: int) -> HttpR
 
 @login_required
 @require_POST
-def character_equipment(request: HtmxHttpRequest, character_id: int, index: int) -> HttpResponse:
-    """Change the state of a gear entry (the owner only; the GM gets 403): the form posts the new
-    ``state`` and the fields the ruleset's row keeps (``equipment`` hook), handed on as they are."""
+def character_equipment(
+    request: HtmxHttpRequest, character_id: int, index: int | None = None
+) -> HttpResponse:
+    """Change the state of a gear entry (the owner only; the GM gets 403). The sheet's gear block is
+    one form: the Change button of an entry posts ``item`` (its index) and the block's fields of that
+    entry carry the index before their names (``3-state``, ``3-arms``: the new state and the fields
+    the ruleset's row keeps, handed on as they are). ``…/equipment/<index>/`` takes one entry's
+    fields without the index (``state``, ``arms``)."""
     _load(request, character_id)
     check_post(request.POST, labels={"state": "Equipment state"})
-    state: Any = request.POST.get("state", "")
+    prefix = ""
+    if index is None:
+        index = post_whole_number(request.POST, "item", label="Equipment entry", min_value=0)
+        prefix = f"{index}-"
+    state: Any = request.POST.get(prefix + "state", "")
     kept = {
-        name: [v for v in request.POST.getlist(name) if v]
+        name[len(prefix) :]: [v for v in request.POST.getlist(name) if v]
         for name in request.POST
-        if name not in ("state", "csrfmiddlewaretoken")
+        if name.startswith(prefix) and name not in (prefix + "state", "csrfmiddlewaretoken")
     }
     kept = {name: values for name, values in kept.items() if values}
     if kept:

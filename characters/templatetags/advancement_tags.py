@@ -56,7 +56,9 @@ def advancement_notices(context, character):
     """The owner's latest request outcomes: ``{% load advancement_tags %}{% advancement_notices character %}``."""
     request = context.get("request")
     user = getattr(request, "user", None)
-    return {"character": character, "notices": notices(character=character, user=user) if user else []}
+    # A character read for its sheet says whether it has any request (``has_requests``): none, no query.
+    asked = user and getattr(character, "has_requests", None) is not False
+    return {"character": character, "notices": notices(character=character, user=user) if asked else []}
 
 
 @register.simple_tag

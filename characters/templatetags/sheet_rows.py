@@ -130,7 +130,8 @@ def state_pools(context: Any, section: Any) -> dict[str, Any]:
         "sid": _o(section, "id"),
         "url": context.get("action_url", ""),
         "edit": context.get("can_edit_state"),
-        "version": getattr(context.get("character"), "version", ""),
+        # inside {% version_late %} the stand-in (sheet_tags.VersionLateNode), else the version
+        "version": context.get("drawn_version") or getattr(context.get("character"), "version", ""),
     }
 
 
@@ -361,7 +362,8 @@ def roll_number_fields(numbers: Any) -> dict[str, Any]:
 @register.inclusion_tag(f"{ROWS}#equipment-rows", takes_context=True)
 def equipment_rows(context: Any) -> dict[str, Any]:
     """The gear block's items (``equipment``: the ruleset's ``equipment`` hook), each with its state
-    and, where it has states and the viewer may edit the build, the form that changes it."""
+    and, where it has states and the viewer may edit the build, its controls in the block's one form
+    (``url``: the character's ``character_equipment_change``; none when no entry has controls)."""
     from django.urls import reverse
 
     character, editable = context["character"], context.get("can_edit_build")
@@ -385,11 +387,12 @@ def equipment_rows(context: Any) -> dict[str, Any]:
                 "keep": [(k, v) for k, values in keep.items() for v in values]
                 if isinstance(keep, dict)
                 else [],
-                "url": reverse("character_equipment", args=[character.id, row["index"]]) if form else "",
+                "form": form,
                 "options": [(s, words, s == state) for s, words in states] if form else (),
             }
         )
-    return {"rows": rows}
+    url = reverse("character_equipment_change", args=[character.id]) if any(r["form"] for r in rows) else ""
+    return {"rows": rows, "url": url}
 
 
 @register.inclusion_tag(f"{ROWS}#dot-traits")

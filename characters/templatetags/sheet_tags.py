@@ -8,6 +8,7 @@ from typing import Any
 
 from django import template
 from django.template.defaulttags import CsrfTokenNode
+from django.utils.html import conditional_escape
 from django.utils.translation import get_language
 
 from characters.campaigns.selectors import campaign_rules_digest
@@ -103,6 +104,46 @@ def csrf_late(parser: template.base.Parser, token: template.base.Token) -> CsrfL
     nodelist = parser.parse(("endcsrf_late",))
     parser.delete_first_token()
     return CsrfLateNode(nodelist)
+
+
+#: What a form's version field prints inside ``{% version_late %}``: a stand-in for the version the
+#: form was drawn from, the same in every version, so a cached fragment outlives a change of play state.
+VERSION_SLOT = "version-slot"
+_VERSION_FIELD = '<input type="hidden" name="version" value="{}">'
+
+
+class VersionLateNode(template.Node):
+    """``{% version_late character.version %}…{% endversion_late %}``: cached forms that post the
+    version they were drawn from (a pool's number box sets an absolute value, refused when someone
+    changed the character since), each with the version drawn now.
+
+    Inside the block ``drawn_version`` is the stand-in ``VERSION_SLOT``, which those forms print in
+    their version field; after the block is rendered, every such field gets the version. So a
+    fragment inside (a play-state section: ``_state_section.html``) is keyed by what it shows, not by
+    the version: a change of play state draws again only the sections it changed. The whole field is
+    replaced, which no escaped text of a page can imitate."""
+
+    def __init__(self, version: template.base.FilterExpression, nodelist: template.NodeList) -> None:
+        self.version, self.nodelist = version, nodelist
+
+    def render(self, context: template.Context) -> str:
+        with context.push(drawn_version=VERSION_SLOT):
+            html = self.nodelist.render(context)
+        version = conditional_escape(self.version.resolve(context))
+        return html.replace(_VERSION_FIELD.format(VERSION_SLOT), _VERSION_FIELD.format(version))
+
+
+@register.tag
+def version_late(parser: template.base.Parser, token: template.base.Token) -> VersionLateNode:
+    """``{% version_late character.version %}…{% endversion_late %}``: see ``VersionLateNode``."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError(
+            "version_late takes the version: {% version_late character.version %}"
+        )
+    nodelist = parser.parse(("endversion_late",))
+    parser.delete_first_token()
+    return VersionLateNode(parser.compile_filter(bits[1]), nodelist)
 
 
 @register.filter

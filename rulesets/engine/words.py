@@ -45,10 +45,14 @@ def a(word: Any) -> str:
 def few(items: Iterable[Any], limit: int = 8, *, names: Mapping[str, Any] | None = None) -> str:
     """The first ``limit`` of ``items`` joined by commas, "…" when there are more, "none" when empty.
     With ``names`` (a catalogue: id → entry with a "name"), each id is shown by its name."""
-    shown = []
+    shown: list[str] = []
     for item in items:
+        if len(shown) > limit:  # one past the limit is enough to know there are more
+            break
         entry = names.get(item) if names is not None and isinstance(item, str) else None
-        shown.append(str(entry.get("name", item)) if isinstance(entry, Mapping) else str(item))
+        shown.append(
+            str(entry.get("name", item)) if entry is not None and isinstance(entry, Mapping) else str(item)
+        )
     if not shown:
         return "none"
     return ", ".join(shown[:limit]) + (", …" if len(shown) > limit else "")

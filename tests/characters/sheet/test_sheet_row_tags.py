@@ -269,13 +269,19 @@ def test_equipment_rows_print_the_rulesets_states_and_no_pill_for_an_entry_witho
         ],
     }
     new = render("          {% equipment_rows %}", **context)
-    assert ('action="/characters/7/equipment/0/' in new) is editable
+    # One form for the block (not one per entry): each entry's Change button names the entry, and
+    # its fields carry the entry's index before their names.
+    assert ('action="/characters/7/equipment/"' in new) is editable
+    assert new.count("<form") == (1 if editable else 0)
+    assert ('<button type="submit" name="item" value="0"' in new) is editable
+    assert ('aria-label="Change the state of Sword &amp; board"' in new) is editable
     assert "Sword &amp; board" in new and '<span class="badge">in hand</span>' in new
     assert "(Left, Right)" in new and "(belt)" in new
     assert new.count('class="badge"') == 1  # the rope has no state: no empty pill
+    assert ('<select name="0-state" id="equipment-state-0">' in new) is editable
     assert ('<option value="held" selected>in hand</option>' in new) is editable
-    assert ('<input type="hidden" name="hands" value="right">' in new) is editable
-    assert 'action="/characters/7/equipment/1/' not in new
+    assert ('<input type="hidden" name="0-hands" value="right">' in new) is editable
+    assert 'action="/characters/7/equipment/1/' not in new and 'value="1"' not in new
 
 
 OLD_TRACK = '  {% for box in section.items %}\n  <li class="track-box{% if box.damage %} track-{{ box.damage }}{% endif %}" data-damage="{{ box.damage|default:\'\' }}">\n    <span class="track-label">{{ box.label }}</span>\n    <span class="track-penalty">{% if box.penalty is None %}—{% else %}{{ box.penalty|signed }}{% endif %}</span>\n    <span class="track-mark" aria-label="{{ box.damage|default:\'empty\' }}">{% if box.damage %}{{ box.mark|default:"■" }}{% else %}□{% endif %}</span>\n    <span class="track-damage">{{ box.damage|default:"" }}</span>\n  </li>\n  {% endfor %}'

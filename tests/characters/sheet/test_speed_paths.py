@@ -17,7 +17,7 @@ from django.utils.html import escape
 from characters.advancement.selectors import advancement_notices, review_badge
 from characters.builder import services as character_services
 from characters.builder.services import character_create
-from characters.models import Advancement, CharacterVersion, Membership, RollLog
+from characters.models import Advancement, CharacterVersion, Membership, Obstacle, RollLog
 from characters.selectors import CharacterNotFound, character_for_user
 from characters.sheet import services as play
 from characters.sheet.selectors import character_roll_log
@@ -77,8 +77,9 @@ def test_the_sheet_costs_the_same_queries_whatever_its_history_and_roll_log(clie
     few, _ = _sheet_queries(client, character)
     _history(character, table["player"], versions=40, rolls=60)
     many, html = _sheet_queries(client, character)
-    # The session's user, the character (campaign, owner and role in one statement), the roll
-    # log, the review badge, the advancement notices, and the running encounter's numbers
+    # The session's user, the character (campaign, owner, role and whether it has afflictions or
+    # advancement requests, in one statement), the roll log, the review badge, and the running
+    # encounter's numbers
     # where the ruleset's rolls take them; and the campaign's other characters in play where the
     # sheet offers an action for an ally (a rally: ``Ruleset.ally_actions``).
     assert few == many <= 6 + (1 if registry.get(slug).ally_actions else 0)
@@ -157,6 +158,25 @@ def test_the_sheet_shows_the_owners_latest_request_outcomes(client, table):
         "advancement-notice"
         not in client.get(reverse("character_sheet", args=[character.pk])).content.decode()
     )
+
+
+def test_the_sheet_reads_afflictions_and_requests_only_when_the_character_has_some(client, table):
+    """The sheet's read of the character says whether it has afflictions (obstacles on it) and
+    advancement requests: without any, neither is read; each one there costs its read and shows."""
+    character = character_at_table(table, A)
+    client.force_login(table["player"])
+    bare, html = _sheet_queries(client, character)
+    assert 'data-testid="sheet-obstacles"' not in html and "advancement-notice" not in html
+    Obstacle.objects.create(campaign=character.campaign, character=character, name="Frostbite", level=3)
+    afflicted, html = _sheet_queries(client, character)
+    assert afflicted == bare + 1 and "Frostbite: 0/3 EP" in html
+    common = {"character": character, "requested_by": table["player"], "base_version": 1, "build": {}}
+    Advancement.objects.create(**common, status="withdrawn")  # not a notice: still no read
+    withdrawn, _ = _sheet_queries(client, character)
+    assert withdrawn == afflicted
+    Advancement.objects.create(**common, status="pending")
+    asked, html = _sheet_queries(client, character)
+    assert asked == bare + 2 and 'data-testid="advancement-notice" data-status="pending"' in html
 
 
 def test_character_for_user_gives_the_owner_and_the_gm_the_whole_character_in_one_query(

@@ -117,18 +117,18 @@ class Check:
         """The catalogue name of ``entry_id`` among ``kind`` (the id itself when it is not there)."""
         return _label(self.cat.get(kind, {}).get(entry_id), str(entry_id))
 
-    def pick(self, key: str, kind: str, label: str, only: Any = None) -> dict | None:
-        """The chosen entry of ``kind``; ``only(entry)`` narrows the options a message offers (a
-        Human's heritages are the human ones)."""
+    def pick(self, key: str, kind: str, label: str, owner: str | None = None) -> dict | None:
+        """The chosen entry of ``kind``; with ``owner`` (an ancestry id) the options a message offers are
+        that ancestry's (a Human's heritages are the human ones)."""
         value = self.build.get(key)
         entries = self.cat.get(kind, {})
         if type(value) is str:
             entry = entries.get(value)
             if entry is not None:
                 return entry
-        options = [k for k, e in entries.items() if only is None or only(e)] or list(entries)
+        options, named = self._options(kind, owner)
         if value is None:
-            self.missing(ptr(key), f"Choose {a(label)}: one of {_few(options, names=entries)}.")
+            self.missing(ptr(key), f"Choose {a(label)}: one of {named}.")
             return None
         if not isinstance(value, str):
             self.report.error(
@@ -138,18 +138,33 @@ class Check:
         self.report.error(
             "skill.unknown",
             ptr(key),
-            f"{value!r} is not {a(label)} here; choose one of {_few(options, names=entries)}.",
+            f"{value!r} is not {a(label)} here; choose one of {named}.",
         )
         return None
+
+    def _options(self, kind: str, owner: str | None) -> tuple[list[str], str]:
+        """The entries of ``kind`` a choice offers (``owner``'s, when it has any) and their names in a
+        message, once per context (``Context.memo``)."""
+        key = ("ascendant.options", kind, owner)
+        found = self.ctx.cache.get(key)
+        if found is not None:
+            return found
+        entries = self.cat.get(kind, {})
+
+        def options() -> tuple[list[str], str]:
+            ids = [k for k, e in entries.items() if owner is None or e.get("ancestry") == owner] or list(
+                entries
+            )
+            return ids, _few(ids, names=entries)
+
+        return self.ctx.memo(key, options)
 
     def big_choices(self) -> None:
         build, report = self.build, self.report
         ancestry = self.ancestry = self.pick("ancestry", "ancestries", "ancestry")
         heritage = None
         if ancestry is not None:
-            heritage = self.pick(
-                "heritage", "heritages", "heritage", only=lambda e: e.get("ancestry") == ancestry["id"]
-            )
+            heritage = self.pick("heritage", "heritages", "heritage", owner=ancestry["id"])
             if heritage is not None and heritage.get("ancestry") != ancestry["id"]:
                 own = [
                     h for h, e in self.cat.get("heritages", {}).items() if e.get("ancestry") == ancestry["id"]

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulesets.engine.fields import is_int
+from rulesets.engine.fields import is_int, lookup
 from rulesets.engine.pointer import escape as esc
-from rulesets.engine.words import a
+from rulesets.engine.words import a, few
 
 from ..feats import Effects
 from .common import FEAT_KINDS, TRADE
 from .derive import _unmet
 from .tables import (
     _FEAT_ID,
+    _HASHABLE,
     _NO_FEAT,
     _effects,
-    _few,
     _label,
     allowed_feats,
 )
@@ -64,22 +64,25 @@ def feat_picks(c: Check, n: int, plan: tuple, feats: Any) -> list[tuple[str, str
     return picked
 
 
-def _slot_options(c: Check, n: int, cp: int, kind: str) -> list[str]:
-    """The feats a slot of ``kind`` at Class Proficiency ``cp`` could take by rank and owner (a first
-    archetype slot: the Dedications, none teaching the character's own class), once per context,
-    ancestry and class (``Context.memo``): the hint of every empty slot reads it."""
+def _slot_hint(c: Check, n: int, cp: int, kind: str) -> tuple[str, list[tuple[str, str, Any, dict]], dict]:
+    """What the hint of an empty slot of ``kind`` at Class Proficiency ``cp`` reads, once per context,
+    ancestry and class (``Context.memo``): the slot in words ("a class feat"), the feats it could
+    take by rank and owner (a first archetype slot: the Dedications, none teaching the character's own
+    class), each as (id, name, what ``could_pick`` tests of it (``_pick_needs``), entry), and the
+    hints worded so far (``missing_feat``)."""
     ancestry = c.ancestry["id"] if c.ancestry else None
     klass = c.klass["id"] if c.klass else None
     first = kind == "archetype" and n == c.rules.first_archetype
-    key = ("ascendant.slot_options", kind, cp, ancestry, klass, first)
+    key = ("ascendant.slot_hint", kind, cp, ancestry, klass, first)
     found = c.ctx.cache.get(key)
     if found is not None:
         return found
 
-    def options() -> list[str]:
+    def hint() -> tuple[str, list[tuple[str, str, Any, dict]], dict]:
+        feats_cat = c.cat.get("feats", {})
         out = allowed_feats(c.ctx, c.rules, kind, cp, ancestry=ancestry, klass=klass)
         if first:
-            feats_cat, archetypes = c.cat.get("feats", {}), c.cat.get("archetypes", {})
+            archetypes = c.cat.get("archetypes", {})
 
             def teaches(fid: str) -> Any:
                 archetype = feats_cat[fid].get("archetype")
@@ -90,19 +93,87 @@ def _slot_options(c: Check, n: int, cp: int, kind: str) -> list[str]:
             out = [
                 f for f in out if feats_cat[f].get("dedication") and (klass is None or teaches(f) != klass)
             ]
-        return out
+        options = []
+        for fid in out:
+            feat = feats_cat[fid]
+            options.append((fid, str(feat.get("name", fid)), _pick_needs(c, feat), feat))
+        return a(kind + " feat"), options, {}
 
-    return c.ctx.memo(key, options)
+    return c.ctx.memo(key, hint)
+
+
+#: ``_pick_needs`` of a feat whose prerequisites only ``could_pick`` itself reads.
+_ASK = ("ask",)
+
+
+def _pick_needs(c: Check, feat: dict) -> tuple:
+    """What ``could_pick`` tests of ``feat``, as (repeats, needs): each need ("feat", id), ("attribute",
+    id, least) or ("skill", id, rank index); ``_ASK`` when a prerequisite is not of those plain shapes."""
+    prerequisites, feats_cat = feat.get("prerequisites"), c.cat.get("feats", {})
+    repeats = bool(feat.get("repeatable"))
+    if not isinstance(prerequisites, list):
+        return repeats, ()
+    needs: list[tuple] = []
+    for need in prerequisites:
+        if not isinstance(need, dict):
+            continue
+        if "feat" in need:
+            fid = need["feat"]
+            if not isinstance(fid, _HASHABLE):
+                return _ASK
+            if _label(lookup(feats_cat, fid), str(fid)):  # ``_unmet`` says why by its name: none, no need
+                needs.append(("feat", fid))
+        elif "attribute" in need:
+            low = need.get("min", 0)
+            if not isinstance(need["attribute"], _HASHABLE) or type(low) is not int:
+                return _ASK
+            needs.append(("attribute", need["attribute"], low))
+        elif "skill" in need:
+            if not isinstance(need["skill"], _HASHABLE):
+                return _ASK
+            needs.append(("skill", need["skill"], lookup(c.rules.rank_index, need.get("rank"), 1)))
+    return repeats, tuple(needs)
 
 
 def missing_feat(c: Check, n: int, cp: int, kind: str, base: str) -> None:
-    options = _slot_options(c, n, cp, kind)
-    feats_cat = c.cat.get("feats", {})
+    slot, options, worded = _slot_hint(c, n, cp, kind)
     # The hint names only what can be picked here: not a feat already held (a background's or
     # heritage's, an earlier level's) unless it repeats, nor one whose prerequisites are unmet.
-    options = [f for f in options if could_pick(c, f, feats_cat[f])]
-    examples = f" (e.g. {_few(options, 5, feats_cat)})" if options else ""
-    c.missing(f"{base}/{kind}", f"Level {n} gives {a(kind + ' feat')}: choose one{examples}.")
+    # It shows five: a sixth is enough to know there are more.
+    held, attrs, skill_rank = c.held, c.attrs, c.skill_rank
+    names: list[str] = []
+    for fid, name, needs, feat in options:
+        if needs is _ASK:
+            if not could_pick(c, fid, feat):
+                continue
+        elif fid in held and not needs[0]:
+            continue
+        else:
+            met = True
+            for need in needs[1]:
+                what = need[0]
+                if (
+                    (need[1] not in held)
+                    if what == "feat"
+                    else (attrs.get(need[1], 0) < need[2])
+                    if what == "attribute"
+                    else (skill_rank.get(need[1], 0) < need[2])
+                ):
+                    met = False
+                    break
+            if not met:
+                continue
+        names.append(name)
+        if len(names) > 5:
+            break
+    key = (n, *names)
+    message = worded.get(key)
+    if message is None:
+        if len(worded) > 256:  # a few per level and set of feats held: bounded all the same
+            worded.clear()
+        examples = f" (e.g. {few(names, 5)})" if names else ""
+        message = worded[key] = f"Level {n} gives {slot}: choose one{examples}."
+    c.missing(f"{base}/{kind}", message)
 
 
 def could_pick(c: Check, fid: str, feat: dict) -> bool:
