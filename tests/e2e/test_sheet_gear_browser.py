@@ -7,8 +7,6 @@ states (tests/vehicles.py)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.urls import reverse
 
@@ -18,6 +16,7 @@ from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
 from tests.e2e.conftest import slow_link
 from tests.e2e.test_sheet_play_browser import SIZES, _arm_settle, _wait_settled
+from tests.waiting import poll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,12 +38,11 @@ def _badge(character, index: int) -> str:
 
 
 def _wait_states(character, wanted: dict[int, str], seconds: float = 12) -> list:
-    deadline = time.monotonic() + seconds
-    states = _states(character)
-    while time.monotonic() < deadline and any(states[i] != s for i, s in wanted.items()):
-        time.sleep(0.1)
-        states = _states(character)
-    return states
+    return poll(
+        lambda: _states(character),
+        until=lambda states: all(states[i] == s for i, s in wanted.items()),
+        timeout=seconds,
+    )
 
 
 @pytest.mark.parametrize("size", SIZES)

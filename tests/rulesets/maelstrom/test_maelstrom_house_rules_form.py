@@ -23,7 +23,7 @@ def test_the_rulesets_own_check_lands_on_the_field(client):
     response = client.post(url, {**_base_post(campaign, ruleset), "hr:/health_chart": '{"bruised": 0}'})
     assert response.status_code == 400
     errors = response.context["form"].errors["hr:/health_chart"]
-    assert len(errors) == 1 and "House rule 'health_chart' must be" in errors[0]
+    assert len(errors) == 1 and "The house rule “Health levels” must be" in errors[0]
     campaign.refresh_from_db()
     assert campaign.house_rules == {}
 
@@ -40,5 +40,5 @@ def test_the_rulesets_own_check_lands_on_its_field(gm):  # noqa: F811
     )
     assert response.status_code == 400
     errors = response.context["form"].errors["hr:/health_chart"]
-    assert len(errors) == 1 and "House rule 'health_chart' must be" in errors[0]
+    assert len(errors) == 1 and "The house rule “Health levels” must be" in errors[0]
     assert not Campaign.objects.exists()

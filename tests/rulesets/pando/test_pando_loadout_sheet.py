@@ -23,4 +23,7 @@ def test_pandos_loadout_is_its_own_hook_with_its_states_and_arms(table):
     html = _client(table["player"]).get(reverse("character_sheet", args=[character.pk])).content.decode()
     block_html = _gear_block(html)
     assert "Equipment</h2>" in block_html and '<option value="wielded"' in block_html
-    assert f'<input type="hidden" name="arms" value="{held["keep"]["arms"][0]}">' in block_html
+    # The block's one form: the held entry's arms go with its index before the name (3-arms).
+    assert (
+        f'<input type="hidden" name="{held["index"]}-arms" value="{held["keep"]["arms"][0]}">' in block_html
+    )
