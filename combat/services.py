@@ -74,6 +74,7 @@ from rulesets.engine import effects as fx
 from rulesets.engine.combat import Fighter, Outcome
 from rulesets.engine.dice import Roller
 from rulesets.engine.errors import StateError
+from rulesets.engine.report import Report
 from rulesets.engine.ruleset import Ruleset
 
 MAX_GROUP = 30
@@ -252,6 +253,19 @@ def _pc_joining(e: Encounter, character: Character | int) -> Combatant:
     return Combatant.objects.create(encounter=e, character=pc, name=pc.name[:NAME_LENGTH], is_npc=False)
 
 
+def valid_npc(report: Report) -> Report:
+    """An NPC's report, or ``RuleRefused`` when the rules refuse its build: the first problem in
+    words and all of them (the encounter's quick NPCs and the campaign's NPC library alike)."""
+    if not report.valid:
+        first = report.errors[0]
+        raise RuleRefused(
+            f"The NPC's build is not valid: {first.message}",
+            errors=[i.as_dict() for i in report.errors],
+            code=first.code,
+        )
+    return report
+
+
 def _npcs_joining(
     e: Encounter,
     ruleset: Ruleset,
@@ -278,14 +292,7 @@ def _npcs_joining(
         raise InvalidInput("Give the NPC a name.", "name")
     base = base[: NAME_LENGTH - 4]
     build["name"] = base
-    report = fighter_report(ruleset, campaign, build)
-    if not report.valid:
-        first = report.errors[0]
-        raise RuleRefused(
-            f"The NPC's build is not valid: {first.message}",
-            errors=[i.as_dict() for i in report.errors],
-            code=first.code,
-        )
+    report = valid_npc(fighter_report(ruleset, campaign, build))
     group = (group or "").strip()[:60]
     taken, their_group = _numbers_taken(e, base) if continue_numbers else (0, "")
     if taken and not group:

@@ -17,9 +17,16 @@ from characters.models import Campaign
 from characters.selectors import is_campaign_gm
 from combat.models import Combatant, Encounter, LibraryNpc
 from combat.selectors import campaign_combat_rules, encounter_for_user, npc_archetypes, npc_report
-from combat.services import MAX_GROUP, NAME_LENGTH, InvalidInput, encounter_add_combatant, require_gm
+from combat.services import (
+    MAX_GROUP,
+    NAME_LENGTH,
+    InvalidInput,
+    encounter_add_combatant,
+    require_gm,
+    valid_npc,
+)
 from config.bounds import require_bounded
-from config.errors import NotPermitted, RuleRefused
+from config.errors import NotPermitted
 from rulesets.engine.dice import Roller
 
 
@@ -46,14 +53,7 @@ def npc_save(*, campaign: Campaign, user, build: Any, npc_id: Any = None) -> Lib
     if not name:
         raise InvalidInput("Give the NPC a name.", "name")
     build["name"] = name
-    report = npc_report(campaign, build)
-    if not report.valid:
-        first = report.errors[0]
-        raise RuleRefused(
-            f"The NPC's build is not valid: {first.message}",
-            errors=[i.as_dict() for i in report.errors],
-            code=first.code,
-        )
+    report = valid_npc(npc_report(campaign, build))
     with transaction.atomic():
         if npc_id is not None:
             npc = LibraryNpc.objects.select_for_update().filter(pk=_int_id(npc_id), campaign=campaign).first()
