@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from characters.advancement.services import MAX_AWARD, MAX_COMMENT
+from characters.advancement.services import MAX_AWARD
+from characters.comments import MAX_COMMENT
 from characters.models import Advancement, LedgerEntry
 from config.schema import JSONObjectField, StrictCharField
 

@@ -76,6 +76,7 @@ from django.utils import timezone
 from characters.advancement.selectors import advancement_for_user, ledger_totals
 from characters.builder import approval
 from characters.campaigns.selectors import campaign_for_user
+from characters.comments import MAX_COMMENT, check_comment
 from characters.diff import build_diff
 from characters.ledger import ledger_award, ledger_open, ledger_reverse, ledger_spend
 from characters.models import Advancement, Campaign, Character, CharacterVersion, LedgerEntry, Plan
@@ -97,7 +98,6 @@ from rulesets.engine.fields import is_int, whole_number
 
 #: The largest single award: a typo guard, not a rule.
 MAX_AWARD = 1_000_000
-MAX_COMMENT = 2000
 
 
 class AdvancementConflict(Conflict):
@@ -394,16 +394,6 @@ def _creation_review(advancement: Advancement, action: str, *, gm, comment: Any)
     ).get(pk=advancement.pk)
 
 
-def _check_comment(comment: Any, *, required: bool) -> str:
-    if comment is None:
-        comment = ""
-    if not isinstance(comment, str) or len(comment) > MAX_COMMENT:
-        raise BadInput(f"The comment must be text of at most {MAX_COMMENT} characters.", field="comment")
-    if required and not comment.strip():
-        raise BadInput("Say why: a rejection needs a comment for the player.", field="comment")
-    return comment.strip()
-
-
 @transaction.atomic
 def advancement_approve(
     *, advancement_id, gm, comment: str = "", roller: Roller | None = None
@@ -416,7 +406,7 @@ def advancement_approve(
     if advancement.kind == Advancement.Kind.ACTIVITIES:
         return _activities_approve(advancement, gm=gm, comment=comment, roller=roller or Roller())
     _require_gm(gm, advancement.character.campaign, "approve a request")
-    comment = _check_comment(comment, required=False)
+    comment = check_comment(comment, required=False)
     character = _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
     return _apply(character=character, advancement=advancement, reviewer=gm, comment=comment)
@@ -500,7 +490,7 @@ def advancement_reject(*, advancement_id, gm, comment: str) -> Advancement:
     if advancement.kind == Advancement.Kind.CREATION:
         return _creation_review(advancement, "reject", gm=gm, comment=comment)
     _require_gm(gm, advancement.character.campaign, "reject a request")
-    comment = _check_comment(comment, required=True)
+    comment = check_comment(comment, required=True)
     _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
     _require_pending(advancement)
@@ -523,7 +513,7 @@ def advancement_revert(*, advancement_id, gm, reason: str) -> Advancement:
     """
     advancement = advancement_for_user(user=gm, advancement_id=advancement_id)
     _require_gm(gm, advancement.character.campaign, "revert an advancement")
-    reason = _check_comment(reason, required=True)[:150]
+    reason = check_comment(reason, required=True)[:150]
     character = _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
     if advancement.kind == Advancement.Kind.CREATION:
@@ -675,7 +665,7 @@ def _activities_approve(advancement: Advancement, *, gm, comment: Any, roller: R
     request), the build's budget following the ledger. A refusal of the rules now (a pool locked, an
     activity gone from the catalogue) is a 422 and changes nothing."""
     _require_gm(gm, advancement.character.campaign, "approve a request")
-    comment = _check_comment(comment, required=False)
+    comment = check_comment(comment, required=False)
     character = _lock(advancement.character_id)
     advancement = Advancement.objects.select_for_update().get(pk=advancement.pk)
     _require_pending(advancement)

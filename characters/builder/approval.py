@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from characters.comments import check_comment
 from characters.diff import build_diff
 from characters.lifecycle import character_activate
 from characters.models import Advancement, Campaign, Character
@@ -30,10 +31,8 @@ from characters.pricing import build_labels, priced_rows
 from characters.rules import campaign_ruleset, character_validate
 from characters.selectors import character_for_user, is_campaign_gm
 from characters.versions import character_version_write
-from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
+from config.errors import Conflict, NotPermitted, RuleRefused
 from rulesets.engine import Report
-
-MAX_COMMENT = 2000
 
 
 def campaign_approves_new_characters(campaign: Campaign) -> bool:
@@ -47,16 +46,6 @@ def _core(build: Any) -> Any:
         if isinstance(build, dict)
         else build
     )
-
-
-def _check_comment(comment: Any, *, required: bool) -> str:
-    if comment is None:
-        comment = ""
-    if not isinstance(comment, str) or len(comment) > MAX_COMMENT:
-        raise BadInput(f"The comment must be text of at most {MAX_COMMENT} characters.", field="comment")
-    if required and not comment.strip():
-        raise BadInput("Say why: a rejection needs a comment for the player.", field="comment")
-    return comment.strip()
 
 
 def creation_review_open(*, character: Character, user, report: Report) -> Advancement:
@@ -133,7 +122,7 @@ def character_approve(*, character_id, gm, comment: Any = "") -> Character:
     404 outsider, 403 not the GM, 409 not pending, 422 when the rules refuse the build now
     (house rules changed since it was submitted; it stays pending).
     """
-    comment = _check_comment(comment, required=False)
+    comment = check_comment(comment, required=False)
     character, review = _locked_pending(character_id=character_id, user=gm, gm_action="approve")
     report = character_validate(campaign=character.campaign, build=character.build, phase="approval")
     if not report.valid:
@@ -151,7 +140,7 @@ def character_approve(*, character_id, gm, comment: Any = "") -> Character:
 @transaction.atomic
 def character_reject(*, character_id, gm, comment: Any) -> Character:
     """The GM returns a pending character to draft with a comment for the player (required)."""
-    comment = _check_comment(comment, required=True)
+    comment = check_comment(comment, required=True)
     character, review = _locked_pending(character_id=character_id, user=gm, gm_action="reject")
     _to_draft(character, author=gm, reason="returned to draft by the GM")
     _close(review, status=Advancement.Status.REJECTED, gm=gm, comment=comment)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from characters.builder.approval import MAX_COMMENT
+from characters.comments import MAX_COMMENT
 from characters.models import Character, CharacterVersion
 from config.schema import JSONObjectField, StrictCharField
 

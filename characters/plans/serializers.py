@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from characters.comments import MAX_COMMENT
 from characters.models import Plan
-from characters.plans.services import MAX_COMMENT
 from characters.plans.steps import MAX_STEPS
 from config.schema import JSONObjectField, StrictCharField
 

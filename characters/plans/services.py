@@ -26,13 +26,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from characters.comments import check_comment
 from characters.models import Character, CharacterVersion, Plan
 from characters.plans.selectors import plan_for_user
 from characters.plans.steps import MAX_STEPS, core, price_steps, recheck, refusals, unchanged_steps
 from characters.selectors import character_for_user, is_campaign_gm
 from config.errors import BadInput, Conflict, NotPermitted, RuleRefused
 
-MAX_COMMENT = 2000
 EDITABLE = (Plan.Status.DRAFT, Plan.Status.PENDING, Plan.Status.REJECTED, Plan.Status.OFF_COURSE)
 
 
@@ -48,16 +48,6 @@ def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise BadInput("Give the plan a name of at most 120 characters.", field="name")
     return name.strip()
-
-
-def _check_comment(comment: Any, *, required: bool) -> str:
-    if comment is None:
-        comment = ""
-    if not isinstance(comment, str) or len(comment) > MAX_COMMENT:
-        raise BadInput(f"The comment must be text of at most {MAX_COMMENT} characters.", field="comment")
-    if required and not comment.strip():
-        raise BadInput("Say why: a rejection needs a comment for the player.", field="comment")
-    return comment.strip()
 
 
 def _check_builds(builds: Any) -> list[dict]:
@@ -190,7 +180,7 @@ def _reviewed_plan(*, plan_id, gm, action: str) -> tuple[Character, Plan]:
 @transaction.atomic
 def plan_approve(*, plan_id, gm, comment: Any = "") -> Plan:
     """The GM approves a plan as a whole; the one in force before it is retired."""
-    comment = _check_comment(comment, required=False)
+    comment = check_comment(comment, required=False)
     character, plan = _reviewed_plan(plan_id=plan_id, gm=gm, action="approve")
     _require_active(character)
     if plan.base_version != character.version and core(_build_at(character, plan.base_version)) != core(
@@ -215,7 +205,7 @@ def plan_approve(*, plan_id, gm, comment: Any = "") -> Plan:
 @transaction.atomic
 def plan_reject(*, plan_id, gm, comment: Any) -> Plan:
     """The GM sends a plan back to the player with a comment (required)."""
-    comment = _check_comment(comment, required=True)
+    comment = check_comment(comment, required=True)
     _, plan = _reviewed_plan(plan_id=plan_id, gm=gm, action="reject")
     plan.status = Plan.Status.REJECTED
     plan.comment, plan.reviewed_by, plan.reviewed = comment, gm, timezone.now()
