@@ -65,3 +65,43 @@ def test_a_player_chances_lockpicking_and_its_repeat_is_refused_in_words(browser
     finally:
         mine_context.close()
         their_context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_double_click_on_chance_it_on_a_slow_link_is_one_chanced_roll_whose_result_stays(
+    browser,
+    table_server,  # noqa: F811
+    size,
+):
+    """A double click is one intent (issue #19's rule for what cannot be repeated): on a 300 ms link
+    the second click of "Chance it" landed while the first was on its way, was refused ("cannot be
+    repeated") and its refusal replaced the roll the player had just made. One roll, its result shown,
+    the mark saved once."""
+    from playwright.sync_api import expect
+
+    from characters.models import Character, RollLog
+    from tests.e2e.conftest import slow_link
+
+    gm, player = make_user("gm"), make_user("player")
+    campaign = make_campaign(gm=gm, ruleset="pando", players=[player])
+    charlotte = make_character(ruleset="pando", owner=player, campaign=campaign, build=CHARLOTTE)
+    version = Character.objects.get(pk=charlotte.pk).version
+    context = _context_as(browser, table_server, player, viewport=SIZES[size])
+    try:
+        page = _sheet(context, charlotte)
+        slow_link(page, 300)
+        row = page.locator("#rollable-skill-lockpicking")
+        row.get_by_role("button", name=re.compile(r"^Chance it Lockpicking")).dblclick()
+        here = row.locator("#roll-here-skill-lockpicking")
+        expect(here.locator('[data-testid="roll-here"]')).to_contain_text("Rolled 3d6 against skill level 3")
+        expect(page.locator('#state-leisure li[data-id="lockpicking"]')).to_contain_text(
+            "chanced: not until time passes"
+        )
+        # Both clicks' answers are in (the page's own requests all answered) and the result still stands.
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        assert REFUSED not in here.inner_text()
+        assert RollLog.objects.filter(character=charlotte).count() == 1
+        saved = Character.objects.get(pk=charlotte.pk)
+        assert saved.state["chanced"] == ["lockpicking"] and saved.version == version + 1
+    finally:
+        context.close()
