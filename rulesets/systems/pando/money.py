@@ -24,6 +24,7 @@ from rulesets.engine.fields import is_int
 from rulesets.engine.report import Issue, Report
 
 from .character import MONEY
+from .character.common import amount_field
 
 #: The play state's key of the pool (the money budget's currency, kept in play).
 KEY = MONEY
@@ -59,10 +60,6 @@ def check(state: dict) -> list[Issue]:
     return []
 
 
-def _amount() -> dict[str, Any]:
-    return {"id": "amount", "label": "Amount", "kind": "number", "min": 1, "default": 1}
-
-
 def section(state: dict) -> dict[str, Any]:
     """The sheet's Money block: the pool and its two play actions."""
     return {
@@ -85,12 +82,15 @@ def section(state: dict) -> dict[str, Any]:
             {
                 "action": "spend_money",
                 "label": "Spend money",
-                "fields": [_amount(), {"id": "what", "label": "On what", "kind": "text", "default": ""}],
+                "fields": [amount_field(), {"id": "what", "label": "On what", "kind": "text", "default": ""}],
             },
             {
                 "action": "gain_money",
                 "label": "Gain money",
-                "fields": [_amount(), {"id": "what", "label": "From where", "kind": "text", "default": ""}],
+                "fields": [
+                    amount_field(),
+                    {"id": "what", "label": "From where", "kind": "text", "default": ""},
+                ],
             },
         ],
     }

@@ -57,7 +57,7 @@ from rulesets.engine.report import Issue, Report
 from . import leisure, loadout, money
 from . import outcomes as oc
 from .character import HOUSE_NOTE, RESISTANCES, label, starting_money
-from .character.common import DEFAULT_PARTS, DEFAULT_VITAL
+from .character.common import DEFAULT_PARTS, DEFAULT_VITAL, amount_field
 from .leisure import CHANCED, chanced
 
 DAYS_PER_WEEK = 7
@@ -326,10 +326,6 @@ def effects(state: Any, body: Body) -> dict[str, Any]:
     return out
 
 
-def _amount(label_: str = "Amount") -> dict[str, Any]:
-    return {"id": "amount", "label": label_, "kind": "number", "min": 1, "default": 1}
-
-
 def sections(
     state: Any, build: dict, body: Body, catalogue: dict, *, with_money: bool = False
 ) -> list[dict[str, Any]]:
@@ -369,8 +365,8 @@ def _stamina_section(s: dict, body: Body) -> dict[str, Any]:
             }
         ],
         "actions": [
-            {"action": "spend_stamina", "label": "Spend", "fields": [_amount()]},
-            {"action": "regain_stamina", "label": "Regain", "fields": [_amount()]},
+            {"action": "spend_stamina", "label": "Spend", "fields": [amount_field()]},
+            {"action": "regain_stamina", "label": "Regain", "fields": [amount_field()]},
             {"action": "catch_breath", "label": f"Catch breath (+{body.breath()}){HOUSE_NOTE}", "fields": []},
             {
                 "action": "rest",
@@ -422,11 +418,15 @@ def _resistance_section(s: dict, fx: dict[str, Any]) -> dict[str, Any]:
         "kind": "pools",
         "items": res_items,
         "actions": [
-            {"action": "resistance_harm", "label": "Harm a resistance", "fields": [res_field, _amount()]},
+            {
+                "action": "resistance_harm",
+                "label": "Harm a resistance",
+                "fields": [res_field, amount_field()],
+            },
             {
                 "action": "resistance_heal",
                 "label": "Remove resistance harm",
-                "fields": [res_field, _amount()],
+                "fields": [res_field, amount_field()],
             },
         ],
     }
@@ -468,11 +468,11 @@ def _body_section(s: dict, fx: dict[str, Any], body: Body, rows: dict[str, list[
                 "label": "Take harm",
                 "fields": [
                     parts_field,
-                    _amount(),
+                    amount_field(),
                     {"id": "protected", "label": "Apply armour", "kind": "flag", "default": True},
                 ],
             },
-            {"action": "heal", "label": "Heal harm", "fields": [parts_field, _amount()]},
+            {"action": "heal", "label": "Heal harm", "fields": [parts_field, amount_field()]},
             {"action": "rest_day", "label": "A day of rest", "fields": [care]},
             {"action": "rest_week", "label": "A week of rest", "fields": [care]},
         ],
@@ -502,7 +502,10 @@ def _exhaustion_section(s: dict, fx: dict[str, Any], body: Body) -> dict[str, An
             {
                 "action": "add_exhaustion",
                 "label": "Add exhaustion",
-                "fields": [{"id": "type", "label": "Type", "kind": "text", "default": "bleeding"}, _amount()],
+                "fields": [
+                    {"id": "type", "label": "Type", "kind": "text", "default": "bleeding"},
+                    amount_field(),
+                ],
             },
             {
                 "action": "remove_exhaustion",

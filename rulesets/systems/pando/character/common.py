@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rulesets.engine.fields import is_int, lookup
 
 ATTRIBUTES: tuple[str, ...] = (
@@ -91,3 +93,9 @@ def skill_total_cost(skill_id: str, skills: dict[str, dict]) -> int:
         total += skill_cost(node["level"])
         node = lookup(skills, node.get("parent"))
     return total
+
+
+def amount_field(label: str = "Amount") -> dict[str, Any]:
+    """A play action's "how much" field: a whole number of 1 or more, 1 by default (the sheet's pools
+    and the money pool alike)."""
+    return {"id": "amount", "label": label, "kind": "number", "min": 1, "default": 1}
