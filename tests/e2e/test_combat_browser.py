@@ -36,6 +36,26 @@ def asgi_server(transactional_db, daphne_servers):
     return daphne_servers("config.asgi:application")
 
 
+#: ``window.__wsOpen``: the page's socket is open; ``window.__htmxInFlight``: its htmx requests sent
+#: and not yet answered (the encounter page fetches the board the moment its socket opens).
+LIVE_SCRIPT = """
+window.__htmxInFlight = 0;
+document.addEventListener('htmx:wsOpen', () => { window.__wsOpen = true; });
+document.addEventListener('htmx:beforeSend', () => { window.__htmxInFlight += 1; });
+document.addEventListener('htmx:afterRequest', () => {
+  window.__htmxInFlight = Math.max(0, window.__htmxInFlight - 1);
+});
+"""
+
+
+def wait_live(page) -> None:
+    """Wait until ``page`` hears the table (its socket open) and has its answer to the look it takes
+    when the socket opens: a change the test makes after this is one the page has not seen yet.
+    (Waiting on the socket alone raced: the look could read a change made just after it, half of
+    two quick changes, and the page then showed neither the state before nor the one after.)"""
+    page.wait_for_function("() => window.__wsOpen === true && window.__htmxInFlight === 0")
+
+
 # `browser` is the session-wide Chromium of tests/e2e/conftest.py: one Playwright per process.
 
 
@@ -45,7 +65,7 @@ def _page_as(browser, base_url, user, *, viewport):
     context = browser.new_context(base_url=base_url, viewport=viewport)
     watch(context)
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
-    context.add_init_script("document.addEventListener('htmx:wsOpen', () => { window.__wsOpen = true; });")
+    context.add_init_script(LIVE_SCRIPT)
     page = context.new_page()
     page.set_default_timeout(10_000)
     return context, page
@@ -93,7 +113,7 @@ def test_quick_adds_refresh_the_panel_once_each_without_oob_errors(browser, asgi
     context, page = _page_as(browser, asgi_server, gm, viewport={"width": 1280, "height": 1000})
     try:
         page.goto(reverse("encounter_detail", args=[e.pk]))
-        page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(page)
         seen = _watch(page)
         add = page.locator("#add-npcs-button")  # the first ready NPC, one at a time
         for _ in range(3):  # the GM clicks fast: each reply may land after the panel was refreshed
@@ -125,7 +145,7 @@ def test_a_removed_player_s_page_says_so_and_stops_reconnecting(browser, asgi_se
     follow_sockets(pl_context)
     try:
         pl_page.goto(reverse("encounter_detail", args=[e.pk]))
-        pl_page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(pl_page)
         gm_page.goto(reverse("campaign_detail", args=[campaign.pk]))
         gm_page.on("dialog", lambda dialog: dialog.accept())
         gm_page.get_by_role("button", name="Remove").click()

@@ -11,7 +11,7 @@ from django.urls import reverse
 from combat import services
 from combat.library import services as library
 from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401  (a fixture)
+from tests.e2e.test_combat_browser import _page_as, asgi_server, wait_live  # noqa: F401  (a fixture)
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,7 +31,7 @@ def test_gm_picks_an_archetype_types_two_and_presses_enter(browser, asgi_server,
     pl_context, other = _page_as(browser, asgi_server, player, viewport=viewport)
     try:
         page.goto(reverse("encounter_detail", args=[encounter.pk]))
-        page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(page)
         expect(page.locator("textarea")).to_have_count(0)  # no JSON box anywhere on the page
         form = page.locator("#add-npcs")
         expect(form.get_by_role("radio")).to_have_count(4)  # Pando's goblin, bandit, guard and ogre

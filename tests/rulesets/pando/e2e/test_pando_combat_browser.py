@@ -10,7 +10,7 @@ from django.urls import reverse
 from combat import services
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
-from tests.e2e.test_combat_browser import ARTIFACTS, _page_as, asgi_server  # noqa: F401
+from tests.e2e.test_combat_browser import ARTIFACTS, _page_as, asgi_server, wait_live  # noqa: F401
 from tests.factories import make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO
 
@@ -50,8 +50,8 @@ def test_the_players_action_appears_on_the_gms_page_without_a_reload(browser, as
     try:
         gm_page.goto(url)
         pl_page.goto(url)
-        gm_page.wait_for_function("() => window.__wsOpen === true")
-        pl_page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(gm_page)
+        wait_live(pl_page)
         row = gm_page.locator(f"#combatant-{c_pablo.pk}")
         expect(row).to_have_class("combatant is-current")
         expect(row.locator('[data-stat="speed"] dd')).to_have_text("6/6")
@@ -110,8 +110,8 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):  # noqa: F81
     try:
         page.goto(reverse("encounter_detail", args=[e.pk]))
         pl_page.goto(reverse("encounter_detail", args=[e.pk]))
-        page.wait_for_function("() => window.__wsOpen === true")
-        pl_page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(page)
+        wait_live(pl_page)
         page.evaluate("window.__notReloaded = true")
         expect(speed).to_have_text("6/6")
 
@@ -120,7 +120,7 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):  # noqa: F81
         services.encounter_act(encounter=e, user=player, combatant_id=c_pablo.pk, action={"action": "move"})
         expect(speed).to_have_text("6/6")
         page.evaluate("window.__wsOpen = false; window.__ws.reconnect()")
-        page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(page)
         expect(speed).to_have_text("5/6")
         expect(page.locator("#encounter-log-list li").first).to_contain_text("Pablo moves, −1 speed.")
 
@@ -130,7 +130,7 @@ def test_a_page_catches_up_on_what_it_missed(browser, asgi_server):  # noqa: F81
         services.encounter_act(encounter=e, user=player, combatant_id=c_pablo.pk, action={"action": "move"})
         pl_page.evaluate("window.__wsOpen = false")
         pl_page.reload()
-        pl_page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(pl_page)
         pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]').get_by_role(
             "button", name="Move"
         ).click()

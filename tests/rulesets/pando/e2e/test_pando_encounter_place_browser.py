@@ -15,7 +15,7 @@ from combat import services
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.e2e.conftest import painted, settled
-from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
+from tests.e2e.test_combat_browser import _page_as, asgi_server, wait_live  # noqa: F401 (a fixture)
 from tests.factories import make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO
 
@@ -79,7 +79,7 @@ def test_an_action_on_the_encounter_page_keeps_the_place_and_focus(browser, asgi
     try:
         for page in (pl_page, gm_page):
             page.goto(url)
-            page.wait_for_function("() => window.__wsOpen === true")
+            wait_live(page)
 
         # The player moves Pablo: the panel comes back with Move costing more; same button, same place.
         move = pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"] button[type=submit]')

@@ -23,7 +23,7 @@ from combat.models import Encounter, EncounterEvent
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.e2e.conftest import answered, count_requests, slow_link
-from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401 (a fixture)
+from tests.e2e.test_combat_browser import _page_as, asgi_server, wait_live  # noqa: F401 (a fixture)
 from tests.factories import api_client, make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO
 from tests.waiting import poll
@@ -85,7 +85,7 @@ def _watch_oob(page) -> None:
 
 def _open(page, url) -> None:
     page.goto(url)
-    page.wait_for_function("() => window.__wsOpen === true")
+    wait_live(page)
     _watch_oob(page)
     count_requests(page)
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from combat import services
 from combat.models import LibraryNpc
-from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401  (a fixture)
+from tests.e2e.test_combat_browser import _page_as, asgi_server, wait_live  # noqa: F401  (a fixture)
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,7 +49,7 @@ def test_gm_builds_an_ogre_keeps_it_and_adds_three_from_the_encounter(browser, a
         assert (npc.name, npc.build["attributes"]["strength"]) == ("Ogre", 10)
 
         page.goto(reverse("encounter_detail", args=[encounter.pk]))
-        page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(page)
         add = page.locator("#add-npcs")
         add.locator("fieldset", has_text="From the NPC library").get_by_text("Ogre", exact=True).click()
         add.get_by_label("How many").fill("3")

@@ -10,7 +10,7 @@ from django.urls import reverse
 from combat import services
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
-from tests.e2e.test_combat_browser import _page_as, asgi_server  # noqa: F401
+from tests.e2e.test_combat_browser import _page_as, asgi_server, wait_live  # noqa: F401
 from tests.factories import make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO
 
@@ -37,8 +37,8 @@ def test_the_player_spends_a_strikes_ep_and_the_gm_sees_what_was_bought(browser,
     try:
         pl_page.goto(url)
         gm_page.goto(url)
-        pl_page.wait_for_function("() => window.__wsOpen === true")
-        gm_page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(pl_page)
+        wait_live(gm_page)
         strike = pl_page.locator(f'form[data-action="strike:0"][data-fighter="{c_pablo.pk}"]')
         expect(strike.locator('[data-testid="afford"]')).to_have_text(
             "Chance to afford: Hit (1 EP each): 88%; Knock prone (3 EP): 12%; Disarm (3 EP): 12%; "
@@ -55,7 +55,7 @@ def test_the_player_spends_a_strikes_ep_and_the_gm_sees_what_was_bought(browser,
             roller=FixedRoller([1, 1, 1]),
         )
         pl_page.reload()
-        pl_page.wait_for_function("() => window.__wsOpen === true")
+        wait_live(pl_page)
         spend = pl_page.locator(f'form[data-action="spend"][data-fighter="{c_pablo.pk}"]')
         expect(spend.locator(".action-cost")).to_have_text("no speed (3 EP left to spend)")
         choice = spend.locator("select[name='outcome']")
