@@ -47,15 +47,30 @@ def roll_buttons(context: Any) -> dict[str, Any]:
     """The Dice block's groups of roll buttons (``roll_groups``: views_sheet._roll_groups), inside
     the block's one form (sheet.html): each button posts the form (the table's numbers, the GM's
     private toggle) with its roll, and its result lands in the live region right below it."""
+    return {
+        "groups": _roll_rows(context),
+        "url": context.get("roll_url", ""),
+        "is_draft": context.get("is_draft"),
+    }
+
+
+@register.inclusion_tag(f"{ROWS}#roll-chances", takes_context=True)
+def roll_chances(context: Any) -> dict[str, Any]:
+    """Every roll's "Chance it" once more, each swapped in place (out of band): after a roll on this
+    page changed the play state, the skill just chanced shows it cannot be chanced again, while the
+    result its button brought stays below it (the whole Dice block swapped would wipe it)."""
+    return {"groups": _roll_rows(context), "url": context.get("roll_url", ""), "oob": True}
+
+
+def _roll_rows(context: Any) -> list[tuple[Any, list[dict[str, Any]]]]:
     groups = context.get("roll_groups")
-    rows = [
+    return [
         (
             group,
             [{k: _o(r, k) for k in ("id", "sid", "label")} | {k: _g(r, k) for k in _ROLL_EXTRA} for r in rs],
         )
         for group, rs in (groups.items() if isinstance(groups, dict) else ())
     ]
-    return {"groups": rows, "url": context.get("roll_url", ""), "is_draft": context.get("is_draft")}
 
 
 _ROLL_EXTRA = ("request_text", "cost", "reason", "disabled", "afford", "chance")

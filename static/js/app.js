@@ -300,7 +300,11 @@ window.sfIdle = function () {
       var other = document.getElementById(m[1] + (m[2] === "lower" ? "-raise" : "-lower"));
       if (usable(other)) { return other; }
     }
-    var scopes = [el && el.closest("form, [id]"), groupId && document.getElementById(groupId), target];
+    var group = groupId && document.getElementById(groupId);
+    /* Last, the block around the lost control's own group (a Dice row's "Chance it", disabled once
+       chanced, gives the focus to the same row's Roll). */
+    var around = group && group.parentElement && group.parentElement.closest("[id]");
+    var scopes = [el && el.closest("form, [id]"), group, target, around];
     for (var i = 0; i < scopes.length; i++) {
       var scope = scopes[i];
       if (!scope || !document.body.contains(scope)) { continue; }

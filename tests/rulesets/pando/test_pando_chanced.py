@@ -163,8 +163,17 @@ def test_a_chanced_roll_is_refused_in_words_on_the_sheet_when_repeated_or_taken_
     assert play.reason.startswith(
         "Charlotte chances Lockpicking at leisure, rolled as under pressure: it cannot be repeated until time passes."
     )
-    # The same tab's Play block says so at once.
-    assert "chanced: not until time passes" in rolled.content.decode()
+    # The same tab's Play block says so at once, and its Dice row: the "Chance it" swapped in place
+    # (out of band), disabled, with why; the row's Roll and the result below it are not redrawn.
+    html = rolled.content.decode()
+    assert "chanced: not until time passes" in html
+    chance = re.search(r'<div[^>]*id="roll-chance-skill-lockpicking"[^>]*>(.*?)</div>', html, re.S)
+    assert chance and 'hx-swap-oob="true"' in chance.group(0), html
+    assert re.search(r'<button[^>]*id="chance-btn-skill-lockpicking"[^>]*disabled', chance.group(1))
+    assert _text(chance.group(1), "chanced-skill-lockpicking") == REFUSED
+    stealth = re.search(r'<div[^>]*id="roll-chance-skill-stealth"[^>]*>(.*?)</div>', html, re.S)
+    assert stealth and not re.search(r"<button[^>]*disabled", stealth.group(1))  # still open
+    assert 'id="roll-btn-skill-lockpicking"' not in html and 'id="sheet-rollables"' not in html
 
     before = _now(c)
     again = _sheet_roll(client, c, chance="skill:lockpicking")

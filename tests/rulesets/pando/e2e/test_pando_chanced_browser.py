@@ -41,8 +41,15 @@ def test_a_player_chances_lockpicking_and_its_repeat_is_refused_in_words(browser
         chance = row.get_by_role("button", name=re.compile(r"^Chance it Lockpicking"))
         box = chance.bounding_box()
         assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= SIZES[size]["width"]
-        chance.click()
+        chance.focus()
+        mine.keyboard.press("Enter")
         expect(row.locator('[data-testid="roll-here"]')).to_contain_text("Rolled 3d6 against skill level 3")
+        # This page, at once: no second chance, why in words, the result stays where it was asked,
+        # and the focus on the same row's Roll (the disabled button cannot hold it).
+        expect(mine.locator("#chance-btn-skill-lockpicking")).to_be_disabled()
+        assert row.locator('[data-testid="chanced-skill-lockpicking"]').inner_text() == REFUSED
+        expect(row.locator('[data-testid="roll-here"]')).to_contain_text("Rolled 3d6 against skill level 3")
+        expect(mine.locator("#roll-btn-skill-lockpicking")).to_be_focused()
         leisure = mine.locator('#state-leisure li[data-id="lockpicking"]')
         expect(leisure).to_contain_text("chanced: not until time passes")
 
