@@ -171,3 +171,57 @@ def test_the_encounter_page_offers_the_opposed_roll_and_the_player_rolls_it(clie
         f"{bram.name} (STR) against Goblin (STR), higher result wins: 12 + 2 = 14 against 13 + 1 = 14; "
         f"tie, rolled again: 15 + 2 = 17 against 3 + 1 = 4. {bram.name} wins ({win}% for {bram.name})."
     )
+
+
+@pytest.mark.django_db
+def test_their_stat_left_as_the_form_offers_it_is_the_same_as_the_actors_on_the_page_and_the_api(client):
+    """The page's "Their stat" and the API's absent ``opponent_stat`` mean one thing: the actor's
+    stat (a DEX contest is DEX against DEX). The page offered the actor's best stat instead, so a
+    player who picked DEX rolled DEX against the goblin's STR, where the API rolled DEX against DEX."""
+    import re
+
+    from django.urls import reverse
+
+    from combat import services
+    from tests.characters.sheet.test_sheet_fixtures import make_character
+    from tests.combat.helpers import event_texts
+    from tests.factories import api_client, make_campaign, make_user
+    from tests.rulesets.ourdnd.test_ourdnd_fight import BRAM, GOBLIN
+
+    gm, player = make_user("gm"), make_user("player")
+    campaign = make_campaign(gm=gm, ruleset="ourdnd", players=[player])
+    bram = make_character(ruleset="ourdnd", owner=player, campaign=campaign, build=BRAM)
+    e = services.encounter_create(campaign=campaign, user=gm, name="The arm-wrestle")
+    c_bram = services.encounter_add_combatant(encounter=e, user=gm, character=bram)[0]
+    (goblin,) = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)
+    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([15, 9]))
+    client.force_login(player)
+    page = client.get(reverse("encounter_detail", args=[e.pk])).content.decode()
+    start = page.index(f'data-action="opposed" data-fighter="{c_bram.pk}"')
+    form = page[start : page.index("</form>", start)]
+    their = re.search(r'<select name="opponent_stat"[^>]*>(.*?)</select>', form, re.S).group(1)
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", their)[:2] == ["The same as yours", "STR"]
+    assert re.search(r'<option value="" selected>The same as yours</option>', their)
+
+    # The page's form as the player sends it: DEX chosen, their stat left as offered.
+    fields = dict(re.findall(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)"', form))
+    fields.update(
+        {"target": goblin.pk, "stat": "dex", "mode": "normal", "opponent_stat": "", "opponent_mode": "normal"}
+    )
+    answer = client.post(reverse("encounter_act", args=[e.pk]), fields, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 204, answer.content
+    e.refresh_from_db()
+    assert event_texts(e)[-1].startswith(f"{bram.name} (DEX) against Goblin (DEX), higher result wins:")
+
+    # The API, on the next round: the same action with no opponent_stat reads the same.
+    services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([]))
+    services.encounter_next_turn(encounter=e, user=gm, roller=FixedRoller([15, 9]))
+    e.refresh_from_db()
+    got = api_client(player).post(
+        f"/api/v1/encounters/{e.pk}/actions/",
+        {"combatant": c_bram.pk, "action": "opposed", "target": goblin.pk, "stat": "dex"},
+        format="json",
+    )
+    assert got.status_code in (200, 201), got.content
+    e.refresh_from_db()
+    assert event_texts(e)[-1].startswith(f"{bram.name} (DEX) against Goblin (DEX), higher result wins:")

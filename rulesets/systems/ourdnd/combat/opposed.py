@@ -38,11 +38,13 @@ class OpposedActions(OurDnDCombatBase):
                     "default": "normal",
                 },
                 {
+                    # Left out (the form's first choice, the API's absent field): the actor's stat, as
+                    # ``_do_opposed`` reads it. A grapple is STR against STR unless the DM says DEX.
                     "id": "opponent_stat",
                     "label": "Their stat",
                     "kind": "choice",
-                    "options": stat_options,
-                    "default": best,
+                    "options": [{"id": "", "label": "The same as yours"}, *stat_options],
+                    "default": "",
                 },
                 {
                     "id": "opponent_mode",
