@@ -17,6 +17,7 @@ from config.env import (
     parse_database_url,
     secret_key_needed,
 )
+from config.layers import redis_channel_layer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -191,12 +192,7 @@ if REDIS_URL:
     # clients (the list-based RedisChannelLayer stores one copy per client and each process pops
     # them one by one: 200 watchers cost 200 round trips). At most once, like any live update: a
     # page that misses one sees the version gap and fetches the board (combat/broadcast.py).
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
 else:
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from config.layers import redis_channel_layer
 from tests.factories import PASSWORD, database_url_for_servers, make_campaign, make_user
 from tests.waiting import poll
 
@@ -111,12 +112,7 @@ def shared_redis(settings, daphne):
         alias: {"BACKEND": "config.cache.ForgivingRedisCache", "LOCATION": REDIS_TEST_URL}
         for alias in ("default", "sessions")
     }
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_TEST_URL]},
-        }
-    }
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_TEST_URL)}
     settings.AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
     settings.LOGIN_COOLOFF_SECONDS = COOLOFF
     from datetime import timedelta
