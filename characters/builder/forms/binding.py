@@ -75,6 +75,8 @@ def _apply_actions(sections, post, build, meta: dict | None = None) -> None:
         parent, _, index = target.rpartition("/")
         if parent in by_path and index.isdigit():
             delete_at(build, target)
+        elif (by_path.get(target) or {}).get("optional"):
+            delete_at(build, target)  # an optional part dropped whole (Maelstrom's recorded creation dots)
     _steps_apply(by_path, _getlist(post, "_step"), build)
 
 

@@ -68,5 +68,55 @@ def test_maelstrom_from_a_paper_sheet_to_valid(client):
     # The creation widget shows free (creation) dots and XP dots.
     creation = s.root.by_id("sec-creation")
     assert creation.find_all("span", class_="dot free") and creation.find_all("span", class_="dot xp")
+    # The Derived panel says which dots were the creation's in words (it said "Source: cheapest").
+    derived = " ".join(s.root.by_id("builder-derived").text.split())
+    assert (
+        "Creation dots worked out from the sheet: the cheapest legal allocation, Mental the primary group."
+        in derived
+    )
+    assert "Source" not in derived and "cheapest " not in derived.replace("the cheapest legal", "")
     character = submit(client, s, character)
     assert character.build["willpower"] == 4
+
+
+def test_an_illegal_recorded_creation_can_be_dropped_for_the_cheapest_one(client):
+    """An imported sheet (or an old build) records creation dots that break the rules: the build
+    stayed invalid with nothing in the builder to change it. The creation section offers to work the
+    dots out from the sheet instead; the record goes and the sheet is priced by the cheapest legal
+    creation."""
+    from characters.models import Character
+    from tests.characters.conftest import BuilderSession
+
+    table = make_table("maelstrom")
+    character, s = start(client, table, "Rook")
+    build = {
+        **character.build,
+        **MAELSTROM_SHEET,
+        "abilities": {**MAELSTROM_SHEET["abilities"], "statecraft": 1},
+        # Nine extra attribute dots all in one group: not a legal creation (6 and 4).
+        "creation": {
+            "primary": "mental",
+            "attributes": {
+                "strength": 1,
+                "precision": 1,
+                "reflexes": 1,
+                "perception": 4,
+                "intelligence": 4,
+                "wits": 4,
+            },
+        },
+    }
+    Character.objects.filter(pk=character.pk).update(build=build)
+    s = BuilderSession(client, s.url)
+    assert "maelstrom.creation_attributes" in s.summary_codes()
+    button = s.root.by_id("sec-creation-drop")
+    assert button.attrs["name"] == "_remove" and button.attrs["value"] == "/creation"
+    assert button.text.strip() == "Work the creation dots out from the sheet instead"
+
+    s.change(("_remove", "/creation"))
+    saved = Character.objects.get(pk=character.pk).build
+    assert "creation" not in saved and saved["attributes"] == MAELSTROM_SHEET["attributes"]
+    assert not {"maelstrom.creation_attributes", "maelstrom.below_creation"} & set(s.summary_codes())
+    assert s.root.by_id("sec-creation-drop") is None
+    derived = " ".join(s.root.by_id("builder-derived").text.split())
+    assert "the cheapest legal allocation" in derived

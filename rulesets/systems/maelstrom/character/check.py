@@ -77,6 +77,7 @@ def check(build: dict, report: Report, ctx: Context, defaults: dict) -> None:
         for level in h.health_chart
     ]
     if "attributes" in allocation and "abilities" in allocation:
+        allocation["text"] = _creation_text(allocation)
         report.derived["creation"] = allocation
 
 
@@ -217,3 +218,13 @@ def _read_willpower(build: dict, report: Report, h: House, sheet: Sheet) -> None
             f"Willpower {value} is above the maximum of {h.willpower_max}; lower it to {h.willpower_max}.",
         )  # still priced (see attributes)
     sheet.willpower = value
+
+
+def _creation_text(allocation: dict[str, Any]) -> str:
+    """Which dots were the free creation dots, in the table's words (the builder's Derived panel
+    says this, never "source: cheapest"; the creation section lists the dots themselves)."""
+    primary = allocation.get("primary")
+    group = f", {primary.capitalize()} the primary group" if isinstance(primary, str) and primary else ""
+    if allocation.get("source") == "document":
+        return f"Creation dots as recorded in this build{group}."
+    return f"Creation dots worked out from the sheet: the cheapest legal allocation{group}."
