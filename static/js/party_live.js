@@ -153,6 +153,12 @@
     evt.stopPropagation();
     var data;
     try { data = JSON.parse(evt.detail.message); } catch (e) { return; }
+    /* The campaign's clock moved (characters/party/live.py send_clock): its time, on every party page. */
+    if (data && data.clock && typeof data.clock.text === "string") {
+      var now = document.querySelector("[data-testid='clock-now']");
+      if (now) now.textContent = data.clock.text;
+      return;
+    }
     if (!data || typeof data.character !== "number") return;
     fetchCard(data.character);
     /* Every message says the version of every character: a card older than that missed one. */

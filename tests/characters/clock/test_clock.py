@@ -175,3 +175,35 @@ def test_the_party_page_moves_the_clock_and_says_what_the_time_did(client, table
     assert Campaign.objects.get(pk=campaign.pk).clock_hour == 13
     done = client.post(reverse("campaign_clock_move", args=[campaign.pk]), {"hours": "1"}, follow=True)
     assert "Day 2, 14:00." in done.content.decode()
+
+
+def test_every_open_page_hears_the_time_whether_or_not_it_changed_a_character(
+    client, table, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A move of the clock tells every open page: the sheet of a character the time did not change
+    hears a later stamp at the same version (it fetches its blocks: the Play block says the time),
+    and the GM's party pages hear the time itself. The sheet says the campaign's time."""
+    from characters.clock import services as clock_services
+    from characters.models import Character
+    from characters.sheet import live as sheet_live
+
+    slug = SLUGS[0]
+    campaign, (ayla, bram) = make_party(table, slug, 2)
+    client.force_login(table["player"])
+    sheet = client.get(reverse("character_sheet", args=[ayla.pk])).content.decode()
+    assert "The campaign&#x27;s time: Day 1, 08:00<" in sheet or "The campaign's time: Day 1, 08:00<" in sheet
+    stamps = {c.pk: Character.objects.get(pk=c.pk).live_stamp for c in (ayla, bram)}
+    sheets, clocks = [], []
+    monkeypatch.setattr(sheet_live, "send_changed", lambda **kw: sheets.append(kw))
+    monkeypatch.setattr(clock_services, "send_clock", lambda **kw: clocks.append(kw))
+    with django_capture_on_commit_callbacks(execute=True):
+        got = api_client(table["gm"]).post(url(campaign), {"hours": 2}, format="json")
+    assert got.json() == {"day": 1, "hour": 10, "changes": []}
+    assert clocks == [{"campaign_id": campaign.pk, "day": 1, "hour": 10}]
+    assert sorted(s["character_id"] for s in sheets) == sorted([ayla.pk, bram.pk])
+    for said in sheets:
+        saved = Character.objects.get(pk=said["character_id"])
+        assert said["version"] == saved.version  # no new version: nothing in play changed
+        assert said["stamp"] == saved.live_stamp > stamps[saved.pk]
+    live = client.get(reverse("character_sheet_live", args=[ayla.pk]), **HX).content.decode()
+    assert "Day 1, 10:00<" in live

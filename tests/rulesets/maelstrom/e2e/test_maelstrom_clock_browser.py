@@ -48,3 +48,45 @@ def test_time_passes_on_the_party_page_and_the_card_follows(browser, table_serve
         assert gm.evaluate(SIDEWAYS) <= 0
     finally:
         context.close()
+
+
+def test_every_open_page_shows_the_campaigns_time_when_the_gm_moves_the_clock(browser, table_server):  # noqa: F811
+    """The GM moves the clock on one party page: the GM's other tab says the new time, and so does the
+    open sheet of a character the time did not change (Bram, not at a safe place: no new version; his
+    sheet hears a later stamp). Nothing reloads."""
+    from playwright.sync_api import expect
+
+    from tests.e2e.test_party_browser import LAPTOP
+
+    def table():
+        people = {name: make_user(name) for name in ("gm", "player", "other")}
+        campaign, (ayla, bram) = make_party(people, "maelstrom", 2)
+        ayla.state = {**ayla.state, "willpower": 1, "safe": True}
+        ayla.save(update_fields=["state"])
+        return people, campaign, bram
+
+    people, campaign, bram = _in_thread(table)
+    gm_context = _context_as(browser, table_server, people["gm"], viewport=PHONE)
+    other_context = _context_as(browser, table_server, people["other"], viewport=LAPTOP)
+    try:
+        gm, second = gm_context.new_page(), gm_context.new_page()
+        sheet = other_context.new_page()
+        for page, url, live in (
+            (gm, f"/campaigns/{campaign.pk}/party/", "#party-live"),
+            (second, f"/campaigns/{campaign.pk}/party/", "#party-live"),
+            (sheet, f"/characters/{bram.pk}/", "#sheet-live"),
+        ):
+            page.goto(url)
+            page.wait_for_selector(f"{live}[data-connected]", state="attached", timeout=20000)
+            page.evaluate("() => { window.__notReloaded = true; }")
+        expect(sheet.get_by_test_id("sheet-clock")).to_have_text("The campaign's time: Day 1, 08:00")
+        gm.locator("#clock-hours").fill("12")
+        gm.locator("#clock-hours").press("Enter")
+        expect(gm.get_by_test_id("clock-now")).to_have_text("Day 1, 20:00")
+        expect(second.get_by_test_id("clock-now")).to_have_text("Day 1, 20:00")
+        expect(sheet.get_by_test_id("sheet-clock")).to_have_text("The campaign's time: Day 1, 20:00")
+        for page in (gm, second, sheet):
+            assert page.evaluate("() => window.__notReloaded === true")
+    finally:
+        gm_context.close()
+        other_context.close()
