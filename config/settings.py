@@ -167,6 +167,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
             }
     else:
         _db["CONN_MAX_AGE"] = env_int("DB_CONN_MAX_AGE", 60)
+    # Parameters bound on the server, so that psycopg prepares a statement a connection runs again
+    # and again (after 5 runs; at most 100 a connection): Postgres then plans it once, not on every
+    # request. The sheet's three reads spent more time being planned (~0.35 ms each) than run
+    # (BENCHMARKS.md, #33). DB_PREPARED_STATEMENTS=false behind a pooler that cannot keep them
+    # (PgBouncer in transaction mode without max_prepared_statements).
+    if env_bool("DB_PREPARED_STATEMENTS", True):
+        _db["OPTIONS"] = {**_db.get("OPTIONS", {}), "server_side_binding": True, "prepare_threshold": 5}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL", "")

@@ -27,6 +27,7 @@ def _python(code: str, **overrides) -> subprocess.CompletedProcess:
         "ASGI_DB_POOL_MAX",
         "SHEETFORGE_SERVER",
         "DJANGO_SETTINGS_MODULE",
+        "DB_PREPARED_STATEMENTS",
     )
     environ = {k: v for k, v in os.environ.items() if k not in drop}
     environ.update({"DATABASE_URL": PG, "DEBUG": "true", **overrides})
@@ -46,21 +47,32 @@ def _db(entry: str, **overrides) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+#: Parameters bound on the server, statements prepared after 5 runs on a connection (config/settings.py).
+PREPARED = {"server_side_binding": True, "prepare_threshold": 5}
+
+
 def test_the_asgi_side_takes_connections_from_a_bounded_pool():
     assert _db("config.asgi") == {
         "age": 0,
-        "options": {"pool": {"min_size": 1, "max_size": 4, "timeout": 10}},
+        "options": {"pool": {"min_size": 1, "max_size": 4, "timeout": 10}, **PREPARED},
     }
     assert _db("config.asgi", ASGI_DB_POOL_MAX="7")["options"]["pool"]["max_size"] == 7
 
 
 def test_without_a_pool_the_asgi_side_opens_a_connection_per_call():
-    assert _db("config.asgi", ASGI_DB_POOL_MAX="0") == {"age": 0, "options": {}}
+    assert _db("config.asgi", ASGI_DB_POOL_MAX="0") == {"age": 0, "options": PREPARED}
 
 
 def test_the_wsgi_side_keeps_one_persistent_connection_per_worker():
-    assert _db("config.wsgi") == {"age": 60, "options": {}}
-    assert _db("config.wsgi", DB_CONN_MAX_AGE="300") == {"age": 300, "options": {}}
+    assert _db("config.wsgi") == {"age": 60, "options": PREPARED}
+    assert _db("config.wsgi", DB_CONN_MAX_AGE="300") == {"age": 300, "options": PREPARED}
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler_that_cannot_keep_them():
+    assert _db("config.wsgi", DB_PREPARED_STATEMENTS="false") == {"age": 60, "options": {}}
+    assert _db("config.asgi", DB_PREPARED_STATEMENTS="false")["options"] == {
+        "pool": {"min_size": 1, "max_size": 4, "timeout": 10}
+    }
 
 
 @pytest.mark.parametrize("pool", ["0", "4"])

@@ -76,7 +76,7 @@ def _apply_actions(sections, post, build, meta: dict | None = None) -> None:
         if parent in by_path and index.isdigit():
             delete_at(build, target)
         elif (by_path.get(target) or {}).get("optional"):
-            delete_at(build, target)  # an optional part dropped whole (Maelstrom's recorded creation dots)
+            delete_at(build, target)  # an optional part dropped whole (a recorded creation the rules refuse)
     _steps_apply(by_path, _getlist(post, "_step"), build)
 
 
