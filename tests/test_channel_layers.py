@@ -13,6 +13,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from config.layers import redis_channel_layer
+from tests.live_layers import _redis_up
 
 REDIS_TEST_URL = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/15")
 
@@ -28,16 +29,6 @@ def _layer(url: str):
     config = redis_channel_layer(url)
     assert config["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     return RedisPubSubChannelLayer(**config["CONFIG"])
-
-
-def _redis_up() -> bool:
-    try:
-        import redis
-
-        redis.Redis.from_url(REDIS_TEST_URL, socket_connect_timeout=1).ping()
-        return True
-    except Exception:
-        return False
 
 
 def test_each_database_number_names_its_own_channels():

@@ -140,11 +140,10 @@ def test_the_odds_door_answers_an_opposed_request(client):
     assert got.json()["win"] == pytest.approx(float(by_listing(3, "normal", 0, "hard")), abs=1e-12)
 
 
-@pytest.mark.django_db
-def test_the_encounter_page_offers_the_opposed_roll_and_the_player_rolls_it(client):
+def _arm_wrestle():
+    """Bram (the player's, STR 2) and a goblin (STR 1) in a running encounter, Bram's turn."""
     from combat import services
     from tests.characters.sheet.test_sheet_fixtures import make_character
-    from tests.combat.helpers import event_texts
     from tests.factories import make_campaign, make_user
     from tests.rulesets.ourdnd.test_ourdnd_fight import BRAM, GOBLIN
 
@@ -155,6 +154,15 @@ def test_the_encounter_page_offers_the_opposed_roll_and_the_player_rolls_it(clie
     c_bram = services.encounter_add_combatant(encounter=e, user=gm, character=bram)[0]
     (goblin,) = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)
     services.encounter_start(encounter=e, user=gm, roller=FixedRoller([15, 9]))
+    return gm, player, bram, e, c_bram, goblin
+
+
+@pytest.mark.django_db
+def test_the_encounter_page_offers_the_opposed_roll_and_the_player_rolls_it(client):
+    from combat import services
+    from tests.combat.helpers import event_texts
+
+    gm, player, bram, e, c_bram, goblin = _arm_wrestle()
     client.force_login(player)
     page = client.get(f"/encounters/{e.pk}/").content.decode()
     assert "Opposed roll (higher result wins)" in page
@@ -183,18 +191,10 @@ def test_their_stat_left_as_the_form_offers_it_is_the_same_as_the_actors_on_the_
     from django.urls import reverse
 
     from combat import services
-    from tests.characters.sheet.test_sheet_fixtures import make_character
     from tests.combat.helpers import event_texts
-    from tests.factories import api_client, make_campaign, make_user
-    from tests.rulesets.ourdnd.test_ourdnd_fight import BRAM, GOBLIN
+    from tests.factories import api_client
 
-    gm, player = make_user("gm"), make_user("player")
-    campaign = make_campaign(gm=gm, ruleset="ourdnd", players=[player])
-    bram = make_character(ruleset="ourdnd", owner=player, campaign=campaign, build=BRAM)
-    e = services.encounter_create(campaign=campaign, user=gm, name="The arm-wrestle")
-    c_bram = services.encounter_add_combatant(encounter=e, user=gm, character=bram)[0]
-    (goblin,) = services.encounter_add_combatant(encounter=e, user=gm, name="Goblin", build=GOBLIN)
-    services.encounter_start(encounter=e, user=gm, roller=FixedRoller([15, 9]))
+    gm, player, bram, e, c_bram, goblin = _arm_wrestle()
     client.force_login(player)
     page = client.get(reverse("encounter_detail", args=[e.pk])).content.decode()
     start = page.index(f'data-action="opposed" data-fighter="{c_bram.pk}"')
