@@ -109,6 +109,10 @@ def test_an_illegal_recorded_creation_can_be_dropped_for_the_cheapest_one(client
     Character.objects.filter(pk=character.pk).update(build=build)
     s = BuilderSession(client, s.url)
     assert "maelstrom.creation_attributes" in s.summary_codes()
+    # The problem says what the player can do here (the record's dots have no buttons of their own).
+    said = " ".join(s.root.by_id("sec-creation").text.split())
+    assert "Drop the record to have the cheapest legal creation worked out from the sheet" in said
+    assert "“Work the creation dots out from the sheet instead” under Creation dots" in said
     button = s.root.by_id("sec-creation-drop")
     assert button.attrs["name"] == "_remove" and button.attrs["value"] == "/creation"
     assert button.text.strip() == "Work the creation dots out from the sheet instead"

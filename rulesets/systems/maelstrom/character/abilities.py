@@ -7,7 +7,7 @@ from rulesets.engine.fields import is_int
 from rulesets.engine.pointer import ptr
 from rulesets.engine.report import Report
 
-from .attributes import _charge_beyond, _sum_of_ranks
+from .attributes import DROP_RECORD, _charge_beyond, _sum_of_ranks
 from .house import House
 from .lookup import _title, ordinal
 from .sheet import Sheet
@@ -95,7 +95,7 @@ def _creation_abilities_from_document(
             "/creation/abilities",
             f"The recorded creation is not legal: it must give {len([s for s in h.creation_abilities if s])} "
             f"different abilities {_slots_text(h.creation_abilities)} dots; it gives "
-            f"{_slots_text(sorted(values.values(), reverse=True)) or 'none'}.",
+            f"{_slots_text(sorted(values.values(), reverse=True)) or 'none'}. {DROP_RECORD}",
         )
     for key, value in values.items():
         final = sheet.abilities.get(key, 0)

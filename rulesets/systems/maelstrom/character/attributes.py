@@ -12,6 +12,13 @@ from .house import House
 from .lookup import _title
 from .sheet import Sheet
 
+#: What a player can do about a recorded creation the rules refuse (the builder's Creation dots
+#: section has the button; the API drops the ``creation`` key).
+DROP_RECORD = (
+    "Drop the record to have the cheapest legal creation worked out from the sheet "
+    "(“Work the creation dots out from the sheet instead” under Creation dots)."
+)
+
 
 def _group_of(ctx: Context) -> dict[str, list[str]]:
     """Group -> its attribute ids, in catalogue order (once per context; do not mutate)."""
@@ -149,8 +156,8 @@ def _creation_attributes_from_document(
             "maelstrom.creation_attributes",
             "/creation/attributes",
             f"The recorded creation is not legal: each attribute starts at {start}, the primary group gets exactly "
-            f"{h.creation_primary} extra dots and the secondary {h.creation_secondary}; here {detail}. Move dots "
-            "until the groups hold 6 and 4.",
+            f"{h.creation_primary} extra dots and the secondary {h.creation_secondary}; here {detail}. "
+            f"{DROP_RECORD}",
         )
     for key, value in values.items():
         final = sheet.attributes.get(key)
