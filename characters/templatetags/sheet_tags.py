@@ -58,6 +58,18 @@ def sheet_fragment_key(character: Any, slug: Any) -> str:
     )
 
 
+@register.simple_tag(name="sheet_content_key")
+def sheet_content_key(character: Any, slug: Any, *values: Any) -> str:
+    """``{% sheet_content_key character slug derived effects character.build as key %}``: the key of a
+    sheet block kept by what it shows, not by the character's version: the plain values it prints
+    (every one the block reads), the campaign's rules, the ruleset and the language. A play-state
+    change that leaves the numbers, the effects or the build as they were finds them drawn already
+    (``sheet_fragment_key`` changes with every version)."""
+    digest = campaign_rules_digest(getattr(character, "campaign", None))
+    body = hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()
+    return f"{getattr(character, 'pk', '')}.{slug}.{digest}.{body}.{get_language()}"
+
+
 @register.simple_tag
 def fragment_key(*values: Any) -> str:
     """The key of a cached fragment made from the very plain values (dicts, lists, strings, numbers)

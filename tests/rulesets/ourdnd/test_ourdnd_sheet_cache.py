@@ -1,6 +1,6 @@
 """Our D&D's sheet as cached fragments (moved from tests/characters/sheet/test_sheet_cache.py: its
-hearts and HP are the values watched). The sheet's derived numbers are a cached fragment (sheet.html, sheet_tags.sheet_fragment_key):
-reused while nothing they depend on changes, never stale after the build, the play state or the
+hearts and HP are the values watched). The sheet's derived numbers are a cached fragment (sheet.html, sheet_tags.sheet_content_key):
+reused while nothing they show changes, never stale after the build, the play state or the
 campaign's rules change, and holding nothing of the viewer."""
 
 from __future__ import annotations
@@ -42,15 +42,27 @@ def _set_hearts_without_a_new_version(character, hearts: int) -> None:
     Character.objects.filter(pk=character.pk).update(build={**character.build, "hearts": hearts})
 
 
-def test_the_numbers_are_reused_until_the_characters_version_changes(client, table, hero):
+def _kept(block: str) -> list[str]:
+    """The keys of the process's kept fragments of one sheet block."""
+    from django.core.cache import caches
+
+    # LocMemCache keeps them under "<prefix>:<version>:<key>".
+    return [k.split(":", 2)[2] for k in caches["template_fragments"]._cache if f".{block}." in k]
+
+
+def test_the_numbers_are_kept_by_what_they_show_not_by_the_version(client, table, hero):
     client.force_login(table["player"])
     assert _hearts(_numbers(client, hero)) == 2
-    # A write that skipped the version (never done by the services) shows the block is cached...
-    _set_hearts_without_a_new_version(hero, 3)
-    assert _hearts(_numbers(client, hero)) == 2
-    # ...and a new version, as every change of build or play state makes, is never served stale.
+    kept = _kept("sheet-derived")
+    assert kept
+    # A new version that changes nothing the numbers read (a play change elsewhere) finds them drawn.
     Character.objects.filter(pk=hero.pk).update(version=F("version") + 1)
+    assert _hearts(_numbers(client, hero)) == 2
+    assert _kept("sheet-derived") == kept
+    # What they read changed: drawn anew, whether or not the version moved (never stale).
+    _set_hearts_without_a_new_version(hero, 3)
     assert _hearts(_numbers(client, hero)) == 3
+    assert len(_kept("sheet-derived")) == len(kept) + 1
 
 
 @pytest.mark.parametrize("field", ["settings", "homebrew"])
@@ -117,14 +129,10 @@ def test_a_fragment_key_changes_with_any_value_it_is_made_of():
 
 def test_the_fragments_live_in_the_processs_own_cache_not_the_shared_one(client, table, hero):
     from django.core.cache import caches
-    from django.core.cache.utils import make_template_fragment_key
-
-    from characters.templatetags.sheet_tags import sheet_fragment_key
 
     client.force_login(table["player"])
     _numbers(client, hero)
-    hero.refresh_from_db()
-    key = make_template_fragment_key("sheet-derived", [sheet_fragment_key(hero, "ourdnd")])
+    (key,) = _kept("sheet-derived")
     assert 'data-key="hearts"' in caches["template_fragments"].get(key)
     assert caches["default"].get(key) is None
 
@@ -259,3 +267,34 @@ def test_a_change_of_the_campaigns_rules_refreshes_the_play_state(client, table,
     campaign = Campaign.objects.get(pk=fighter.campaign_id)
     Campaign.objects.filter(pk=campaign.pk).update(**{field: {**getattr(campaign, field), "note": "new"}})
     assert _hp(_page(client, fighter)) == hp - 2
+
+
+def test_a_play_change_draws_again_only_the_blocks_it_changed(client, table, fighter):
+    """A pool step (HP −1) makes a new version: the play state is drawn anew, and the build with its
+    costs is kept (it shows nothing of the play state). An award changes the budget without a new
+    version: the costs are drawn anew at once. The owner and the GM keep their own build block (only
+    the owner may open the builder)."""
+    from characters.advancement.services import award_create
+
+    client.force_login(table["player"])
+    page = _page(client, fighter)
+    build, costs, kept = _block(page, "sheet-build"), _block(page, "sheet-costs"), _kept("sheet-build")
+    response = client.post(
+        reverse("character_state_action", args=[fighter.pk]),
+        {"action": "step", "path": "/hp", "delta": "-1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200 and b"state-error" not in response.content
+    page = _page(client, fighter)
+    assert (_block(page, "sheet-build"), _block(page, "sheet-costs")) == (build, costs)
+    assert _kept("sheet-build") == kept
+    budget = re.search(
+        r'<tr data-currency="(\w+)"><th scope="row">[^<]*</th><td>\d+</td><td>(\d+)</td>', costs
+    )
+    award_create(gm=table["gm"], currency=budget[1], amount=5, reason="A good fight", character_id=fighter.pk)
+    page = _page(client, fighter)
+    assert f"<td>{int(budget[2]) + 5}</td>" in _block(page, "sheet-costs")
+    assert len(_kept("sheet-build")) == len(kept) + 1
+    client.force_login(table["gm"])
+    _page(client, fighter)
+    assert len(_kept("sheet-build")) == len(kept) + 2  # the GM's own (the builder is the owner's)
