@@ -16,12 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from characters.campaigns.selectors import campaign_for_user
+from characters.clock.live import send_clock
 from characters.models import Campaign, Character, RollLog
-from characters.party.live import send_clock
-from characters.sheet.live import sheet_changed
 from characters.sheet.selectors import (
     character_context,
     character_play_state,
@@ -90,30 +88,16 @@ def campaign_clock_advance(
             .order_by("pk")
         )
         rolls: list[RollLog] = []
-        untouched = []
         for character in characters:
-            version = character.version
             moved.changes.extend(_time_for(character, span=span, user=user, roller=roller, rolls=rolls))
-            if character.version == version:
-                untouched.append(character)
         if rolls:  # every character's rolls in one statement, and one outbox write for them all
             rolls_logged(RollLog.objects.bulk_create(rolls))
-        _clock_shown(campaign, untouched)
+        # Every open page shows the new time (characters/clock/live.py), once the move commits.
+        day, hour, pks = campaign.clock_day, campaign.clock_hour, [c.pk for c in characters]
+        transaction.on_commit(
+            lambda: send_clock(campaign_id=campaign.pk, day=day, hour=hour, character_ids=pks)
+        )
     return moved
-
-
-def _clock_shown(campaign: Campaign, untouched: list[Character]) -> None:
-    """Every open page shows the clock as it now is: the sheets of the characters the time did not
-    change (a changed one's new version tells its sheets already) hear a later stamp and fetch their
-    blocks (the Play block says the campaign's time), and the GM's party pages hear the time."""
-    if untouched:
-        now = timezone.now()
-        Character.objects.filter(pk__in=[c.pk for c in untouched]).update(updated=now)
-        for character in untouched:
-            character.updated = now
-            sheet_changed(character, party=False)
-    day, hour, campaign_id = campaign.clock_day, campaign.clock_hour, campaign.pk
-    transaction.on_commit(lambda: send_clock(campaign_id=campaign_id, day=day, hour=hour))
 
 
 def _time_for(

@@ -26,7 +26,6 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from characters.clock.words import clock_text
 from characters.models import Character
 from characters.table.feed import gm_group
 
@@ -73,18 +72,3 @@ def send_party_changed(*, campaign_id: int | None, character_id: int, version: i
         async_to_sync(layer.group_send)(gm_group(campaign_id), text)
     except Exception:
         logger.exception("telling the party page of character %s failed", character_id)
-
-
-def send_clock(*, campaign_id: int, day: int, hour: int) -> None:
-    """Tell the GM's open party pages the campaign's time (``{"clock": …}``): the one that moved it
-    and any other shows it at once, whether or not the time changed a character."""
-    try:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        body = {"clock": {"day": day, "hour": hour, "text": clock_text(day, hour)}}
-        async_to_sync(layer.group_send)(
-            gm_group(campaign_id), {"type": MESSAGE_TYPE, "text": json.dumps(body)}
-        )
-    except Exception:
-        logger.exception("telling the party pages of campaign %s the time failed", campaign_id)

@@ -173,6 +173,12 @@
     evt.stopPropagation();
     var data;
     try { data = JSON.parse(evt.detail.message); } catch (e) { return; }
+    /* The campaign's clock moved (characters/clock/live.py): its time where the sheet says it. */
+    if (data && data.clock && typeof data.clock.text === "string") {
+      var clock = document.querySelector("[data-testid='sheet-clock']");
+      if (clock) clock.textContent = "The campaign's time: " + data.clock.text;
+      return;
+    }
     if (!data || typeof data.version !== "number") return;
     var stamp = typeof data.stamp === "number" ? data.stamp : 0;
     if (data.version > heard || (data.version === heard && stamp > heardStamp)) { heard = data.version; heardStamp = stamp; }

@@ -4,6 +4,8 @@ of the registry. What the time does in each game: tests/rulesets/<slug>/test_*cl
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -180,30 +182,41 @@ def test_the_party_page_moves_the_clock_and_says_what_the_time_did(client, table
 def test_every_open_page_hears_the_time_whether_or_not_it_changed_a_character(
     client, table, monkeypatch, django_capture_on_commit_callbacks
 ):
-    """A move of the clock tells every open page: the sheet of a character the time did not change
-    hears a later stamp at the same version (it fetches its blocks: the Play block says the time),
-    and the GM's party pages hear the time itself. The sheet says the campaign's time."""
-    from characters.clock import services as clock_services
+    """A move of the clock is said to the GM's party pages and to the open sheets of every
+    character in play, changed by the time or not; nothing of a character changes for it (no
+    version, no stamp: a play change after the move is not taken for the same session of play).
+    The sheet says the campaign's time."""
+    from characters.clock import live as clock_live
     from characters.models import Character
-    from characters.sheet import live as sheet_live
 
     slug = SLUGS[0]
     campaign, (ayla, bram) = make_party(table, slug, 2)
     client.force_login(table["player"])
     sheet = client.get(reverse("character_sheet", args=[ayla.pk])).content.decode()
-    assert "The campaign&#x27;s time: Day 1, 08:00<" in sheet or "The campaign's time: Day 1, 08:00<" in sheet
-    stamps = {c.pk: Character.objects.get(pk=c.pk).live_stamp for c in (ayla, bram)}
-    sheets, clocks = [], []
-    monkeypatch.setattr(sheet_live, "send_changed", lambda **kw: sheets.append(kw))
-    monkeypatch.setattr(clock_services, "send_clock", lambda **kw: clocks.append(kw))
+    assert re.search(r'data-testid="sheet-clock">The campaign(&#x27;|\')s time: Day 1, 08:00<', sheet)
+    before = {c.pk: (c.version, c.live_stamp) for c in Character.objects.filter(pk__in=[ayla.pk, bram.pk])}
+    sent = []
+    monkeypatch.setattr(clock_live, "get_channel_layer", lambda: Layer(sent))
     with django_capture_on_commit_callbacks(execute=True):
         got = api_client(table["gm"]).post(url(campaign), {"hours": 2}, format="json")
     assert got.json() == {"day": 1, "hour": 10, "changes": []}
-    assert clocks == [{"campaign_id": campaign.pk, "day": 1, "hour": 10}]
-    assert sorted(s["character_id"] for s in sheets) == sorted([ayla.pk, bram.pk])
-    for said in sheets:
-        saved = Character.objects.get(pk=said["character_id"])
-        assert said["version"] == saved.version  # no new version: nothing in play changed
-        assert said["stamp"] == saved.live_stamp > stamps[saved.pk]
+    said = '{"clock": {"day": 1, "hour": 10, "text": "Day 1, 10:00"}}'
+    assert sent == [
+        (f"table-{campaign.pk}-gm", "party.changed", said),
+        (f"sheet-{ayla.pk}", "sheet.changed", said),
+        (f"sheet-{bram.pk}", "sheet.changed", said),
+    ]
+    after = {c.pk: (c.version, c.live_stamp) for c in Character.objects.filter(pk__in=[ayla.pk, bram.pk])}
+    assert after == before
     live = client.get(reverse("character_sheet_live", args=[ayla.pk]), **HX).content.decode()
     assert "Day 1, 10:00<" in live
+
+
+class Layer:
+    """A channel layer that writes down what is sent: (group, type, text)."""
+
+    def __init__(self, sent: list):
+        self.sent = sent
+
+    async def group_send(self, group, message):
+        self.sent.append((group, message["type"], message["text"]))

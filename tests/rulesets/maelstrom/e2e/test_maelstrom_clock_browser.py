@@ -53,7 +53,7 @@ def test_time_passes_on_the_party_page_and_the_card_follows(browser, table_serve
 def test_every_open_page_shows_the_campaigns_time_when_the_gm_moves_the_clock(browser, table_server):  # noqa: F811
     """The GM moves the clock on one party page: the GM's other tab says the new time, and so does the
     open sheet of a character the time did not change (Bram, not at a safe place: no new version; his
-    sheet hears a later stamp). Nothing reloads."""
+    sheet hears the time itself). Nothing reloads."""
     from playwright.sync_api import expect
 
     from tests.e2e.test_party_browser import LAPTOP
