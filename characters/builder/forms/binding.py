@@ -104,9 +104,13 @@ def _steps_apply(by_path: dict, steps: list[str], build: dict) -> None:
             delta = int(raw)
         except ValueError:
             continue
-        value = resolve(build, pointer, 0)
-        if value is None:
-            value = 0
+        value = resolve(build, pointer, None)
+        if value is None or value == "":
+            # A number the build lacks (shown empty): + gives its minimum, or the step from 0.
+            if delta > 0:
+                lo, _top = _bounds(by_path, pointer)
+                set_at(build, pointer, delta if lo is None else max(lo, delta))
+            continue
         half = (by_path.get(pointer) or {}).get("half")  # a number with a half step below 1
         if half and value == 0.5 and isinstance(value, float):
             if delta > 0:

@@ -34,8 +34,10 @@ def _groups(rows: list[dict]) -> list[dict]:
 
 
 def _shape_number(raw, value, control, build):
-    default = raw.get("default")
-    shown = default if value is None and not raw.get("nullable") else value
+    # What the build holds: a number the build lacks (an import without it) shows empty, beside the
+    # rules' message, and its + gives the minimum (binding._steps_apply). Showing the default there
+    # made + count from a number the build never had (an imported draft with no level became level 2).
+    shown = value
     lo, top = raw.get("min"), raw.get("max")
     number = isinstance(shown, int) and not isinstance(shown, bool)
     # Its − (its +) is disabled at the bound, as a group's numbers are: a step past it does nothing (#38).
@@ -46,7 +48,7 @@ def _shape_number(raw, value, control, build):
     return {
         "field": control(
             raw["path"],
-            default if value is None and not raw.get("nullable") else value,
+            value,
             min=raw.get("min"),
             max=raw.get("max"),
             nullable=raw.get("nullable", False),

@@ -38,6 +38,10 @@ def _getlist(post, name: str) -> list:
 # ------------------------------------------------------------------ sections
 
 
+#: A value no build holds: what ``resolve`` answers for a key the build lacks.
+_ABSENT = object()
+
+
 def _read_number(section, post, build):
     path = section["path"]
     raw = post.get(path)
@@ -46,8 +50,9 @@ def _read_number(section, post, build):
     if raw.strip() == "":
         if section.get("nullable"):
             set_at(build, path, None)
-        else:
+        elif resolve(build, path, _ABSENT) is not _ABSENT:
             set_at(build, path, "")  # reported as malformed by the rules
+        # else: an empty box for a number the build lacks leaves it lacking (the rules say so)
         return
     value = parse_int(raw)
     if section.get("half") and isinstance(value, str) and _is_half(value):

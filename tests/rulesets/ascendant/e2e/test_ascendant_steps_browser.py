@@ -68,8 +68,15 @@ def test_a_draft_without_a_level_says_what_each_step_lacks_and_the_stepper_gives
     problems = page.inner_text("#builder-errors")
     assert "The level must be a whole number from 1 to 20." in problems
     assert "Choose an ancestry: one of Human, Dwarf, Elf." in problems
-    # The message's control: the Level stepper gives the draft a level, and the error goes.
+    # The message's control: the Level stepper gives the draft a level, and the error goes. The box
+    # shows what the build holds: no level (it showed "1", and + counted from it: level 2, 1000 XP
+    # over; the check passed only when it read the box before the answer came).
+    assert page.locator("#f-level").input_value() == ""
     page.locator("#f-level-raise").click()
     expect(page.locator("#f-level")).to_have_value("1")
+    expect(page.locator("#builder-errors")).not_to_contain_text("This build spends 1000 XP")
+    from characters.models import Character
+
+    assert Character.objects.get(pk=draft.pk).build["level"] == 1
     expect(page.locator("#builder-errors")).not_to_contain_text("The level must be a whole number")
     expect(page.locator("#step-levels .step-title")).not_to_contain_text("✓ complete")
