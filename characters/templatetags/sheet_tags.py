@@ -66,8 +66,7 @@ def sheet_content_key(character: Any, slug: Any, *values: Any) -> str:
     change that leaves the numbers, the effects or the build as they were finds them drawn already
     (``sheet_fragment_key`` changes with every version)."""
     digest = campaign_rules_digest(getattr(character, "campaign", None))
-    body = hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()
-    return f"{getattr(character, 'pk', '')}.{slug}.{digest}.{body}.{get_language()}"
+    return f"{getattr(character, 'pk', '')}.{slug}.{digest}.{fragment_key(*values)}"
 
 
 @register.simple_tag

@@ -153,10 +153,10 @@
     evt.stopPropagation();
     var data;
     try { data = JSON.parse(evt.detail.message); } catch (e) { return; }
-    /* The campaign's clock moved (characters/party/live.py send_clock): its time, on every party page. */
+    /* The campaign's clock moved (characters/clock/live.py): its time, on every party page. */
     if (data && data.clock && typeof data.clock.text === "string") {
-      var now = document.querySelector("[data-testid='clock-now']");
-      if (now) now.textContent = data.clock.text;
+      var now = document.querySelector("[data-clock-now]");
+      if (now) now.textContent = (now.getAttribute("data-clock-lead") || "") + data.clock.text;
       return;
     }
     if (!data || typeof data.character !== "number") return;

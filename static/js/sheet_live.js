@@ -175,8 +175,8 @@
     try { data = JSON.parse(evt.detail.message); } catch (e) { return; }
     /* The campaign's clock moved (characters/clock/live.py): its time where the sheet says it. */
     if (data && data.clock && typeof data.clock.text === "string") {
-      var clock = document.querySelector("[data-testid='sheet-clock']");
-      if (clock) clock.textContent = "The campaign's time: " + data.clock.text;
+      var clock = document.querySelector("[data-clock-now]");
+      if (clock) clock.textContent = (clock.getAttribute("data-clock-lead") || "") + data.clock.text;
       return;
     }
     if (!data || typeof data.version !== "number") return;

@@ -38,7 +38,7 @@ def _getlist(post, name: str) -> list:
 # ------------------------------------------------------------------ sections
 
 
-#: A value no build holds: what ``resolve`` answers for a key the build lacks.
+#: What ``resolve`` answers for a key the build lacks (its own MISSING makes it raise instead).
 _ABSENT = object()
 
 
