@@ -42,7 +42,8 @@ def _shape_number(raw, value, control, build):
     number = isinstance(shown, int) and not isinstance(shown, bool)
     # Its − (its +) is disabled at the bound, as a group's numbers are: a step past it does nothing (#38).
     bounds = {
-        "at_min": number and lo is not None and shown <= lo,
+        # An empty box (the build lacks the number): nothing to lower; + gives the minimum.
+        "at_min": shown is None or (number and lo is not None and shown <= lo),
         "at_max": number and top is not None and shown >= top,
     }
     return {

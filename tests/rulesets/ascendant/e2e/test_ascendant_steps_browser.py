@@ -72,6 +72,7 @@ def test_a_draft_without_a_level_says_what_each_step_lacks_and_the_stepper_gives
     # shows what the build holds: no level (it showed "1", and + counted from it: level 2, 1000 XP
     # over; the check passed only when it read the box before the answer came).
     assert page.locator("#f-level").input_value() == ""
+    expect(page.locator("#f-level-lower")).to_be_disabled()  # nothing to lower
     page.locator("#f-level-raise").click()
     expect(page.locator("#f-level")).to_have_value("1")
     expect(page.locator("#builder-errors")).not_to_contain_text("This build spends 1000 XP")
