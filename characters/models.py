@@ -199,6 +199,10 @@ class CharacterVersion(models.Model):
         django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+    #: When the row last took a change: its own, or, for a play row, the latest change of its session
+    #: of play that joined it (characters/versions.py decides a session by it). None on rows older
+    #: than the field whose time was not known.
+    changed = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-number"]

@@ -8,7 +8,8 @@ place that writes one, so it is also where every open sheet of the character hea
 (characters/sheet/live.py).
 
 Play-state changes are grouped per session of play: a change of the play state alone that
-follows another within ``PLAY_SESSION_GAP`` updates that play version's row in place (its number
+follows another within ``PLAY_SESSION_GAP`` (the play row's ``changed``: a change without a version,
+as an award's new budget, starts no session and extends none) updates that play version's row in place (its number
 becomes the new version, its reason gains the new sentence) instead of adding a row, so the play
 log and History list one row per session, not one per pool click. The version counter still moves
 on every change: it is the token of every stale-version check; the number people read
@@ -82,11 +83,14 @@ def character_version_write(
             reason=reason,
             author=author,
             kind="build",
+            changed=timezone.now(),
         )
         sheet_changed(character, build=True)
         return version
     read_version, last_change = character.version, character.updated
     now = timezone.now()
+    # A guess from the row's stamp, which changes without a version too (an award's new budget):
+    # the play row itself decides below, by when it last took a change.
     same_session = play and last_change is not None and now - last_change < PLAY_SESSION_GAP
     columns = {name: getattr(character, name) for name in fields if name not in ("version", "updated")}
     # A row people read moves the number they read; a play change of the same session may join the
@@ -102,13 +106,15 @@ def character_version_write(
     character.version, character.updated, character.shown_version = read_version + 1, now, shown
     sheet_changed(character, build=not play)
     if same_session:
-        # The same session of play: the previous play version (still the latest row) takes it in.
+        # The same session of play: the previous play version (still the latest row, and its last
+        # change within the gap) takes it in.
         grouped = CharacterVersion.objects.filter(
-            character=character, number=read_version, kind="play"
+            character=character, number=read_version, kind="play", changed__gte=now - PLAY_SESSION_GAP
         ).update(
             number=character.version,
             state=character.state,
             author=author,
+            changed=now,
             reason=Right(Concat(F("reason"), Value(PLAY_JOIN + reason)), REASON_LENGTH),
         )
         if grouped:
@@ -135,6 +141,7 @@ def character_version_write(
         reason=reason,
         author=author,
         kind="draft" if draft else ("play" if play else "build"),
+        changed=now,
     )
     if draft and character.version % DRAFT_PRUNE_EVERY == 0:
         CharacterVersion.objects.filter(

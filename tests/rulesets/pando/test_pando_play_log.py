@@ -77,9 +77,7 @@ def test_a_session_of_play_is_one_play_version_and_a_long_pause_or_a_build_chang
         _harm(table)
     assert _kinds(pablo) == [(1, "build"), (2, "build"), (5, "play")]
     # Hours later (the next evening): a new session, a new row.
-    Character.objects.filter(pk=pablo.pk).update(
-        updated=pablo.updated - PLAY_SESSION_GAP - timedelta(hours=1)
-    )
+    _hours_pass(pablo, PLAY_SESSION_GAP + timedelta(hours=1))
     _harm(table, "right_arm")
     _harm(table, "right_arm")
     assert _kinds(pablo) == [(1, "build"), (2, "build"), (5, "play"), (7, "play")]
@@ -92,6 +90,42 @@ def test_a_session_of_play_is_one_play_version_and_a_long_pause_or_a_build_chang
     assert rows[9].state == pablo.state and rows[9].build == pablo.build
     assert rows[5].reason.count(" · ") == 2 and rows[7].reason.count(" · ") == 1
     assert rows[8].kind == "build" and rows[8].reason.startswith("loadout")
+
+
+def _hours_pass(character, span) -> None:
+    """As if ``span`` had passed since the character's last change and its last version's."""
+    from characters.models import Character
+
+    character.refresh_from_db()
+    Character.objects.filter(pk=character.pk).update(updated=character.updated - span)
+    latest = CharacterVersion.objects.filter(character=character).order_by("-number")[0]
+    CharacterVersion.objects.filter(pk=latest.pk).update(changed=latest.changed - span)
+
+
+def test_an_award_between_two_evenings_of_play_does_not_join_them(table):  # noqa: F811
+    """An award changes the budget, not the version, and stamps the character as changed: the next
+    evening's first harm still starts its own play row, not the last evening's (the award was made
+    minutes before it; the last evening's row was days ago)."""
+    from datetime import timedelta
+
+    from characters.advancement.services import award_create
+
+    pablo = table["pablo"]
+    _harm(table)
+    _harm(table)
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (4, "play")]
+    _hours_pass(pablo, timedelta(days=2))
+    award_create(gm=table["gm"], character_id=pablo.pk, currency="cp", amount=3, reason="Session 2")
+    _harm(table, "right_arm")
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (4, "play"), (5, "play")]
+    rows = {v.number: v for v in CharacterVersion.objects.filter(character=pablo, kind="play")}
+    assert rows[4].reason.count(" · ") == 1 and " · " not in rows[5].reason
+    pablo.refresh_from_db()
+    assert pablo.shown_version == 4  # created, submitted, the two evenings
+    assert [v.shown_number for v in sorted(rows.values(), key=lambda v: v.number)] == [3, 4]
+    # Later that evening: it joins its own evening's row.
+    _harm(table, "left_arm")
+    assert _kinds(pablo) == [(1, "build"), (2, "build"), (4, "play"), (6, "play")]
 
 
 def test_a_loadout_change_is_a_build_version(table):  # noqa: F811
