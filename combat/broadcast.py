@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
+
+from config.publish import group_send
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +59,6 @@ def send_update(*, encounter_id: int, version: int) -> None:
         if layer is None:
             return
         text = message(encounter_id=encounter_id, version=version)
-        async_to_sync(layer.group_send)(group_name(encounter_id), {"type": MESSAGE_TYPE, "text": text})
+        group_send((group_name(encounter_id), {"type": MESSAGE_TYPE, "text": text}))
     except Exception:
         logger.exception("broadcast of encounter %s failed", encounter_id)

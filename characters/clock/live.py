@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from characters.clock.words import clock_text
@@ -21,6 +20,7 @@ from characters.party.live import MESSAGE_TYPE as PARTY_MESSAGE
 from characters.sheet.live import MESSAGE_TYPE as SHEET_MESSAGE
 from characters.sheet.live import sheet_group
 from characters.table.feed import gm_group
+from config.publish import group_send
 
 logger = logging.getLogger(__name__)
 
@@ -36,11 +36,9 @@ def send_clock(*, campaign_id: int, day: int, hour: int, character_ids: list[int
             return
         text = clock_message(day, hour)
 
-        async def send() -> None:
-            await layer.group_send(gm_group(campaign_id), {"type": PARTY_MESSAGE, "text": text})
-            for pk in character_ids:
-                await layer.group_send(sheet_group(pk), {"type": SHEET_MESSAGE, "text": text})
-
-        async_to_sync(send)()
+        group_send(
+            (gm_group(campaign_id), {"type": PARTY_MESSAGE, "text": text}),
+            *((sheet_group(pk), {"type": SHEET_MESSAGE, "text": text}) for pk in character_ids),
+        )
     except Exception:
         logger.exception("telling the open pages of campaign %s the time failed", campaign_id)

@@ -22,12 +22,12 @@ from __future__ import annotations
 import json
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from characters.models import Character
 from characters.table.feed import gm_group
+from config.publish import group_send
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +69,6 @@ def send_party_changed(*, campaign_id: int | None, character_id: int, version: i
         if layer is None:
             return
         text = message(character_id=character_id, version=version, party=party_versions(campaign_id))
-        async_to_sync(layer.group_send)(gm_group(campaign_id), text)
+        group_send((gm_group(campaign_id), text))
     except Exception:
         logger.exception("telling the party page of character %s failed", character_id)

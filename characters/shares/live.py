@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import logging
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
+
+from config.publish import group_send
 
 logger = logging.getLogger(__name__)
 
@@ -26,8 +26,6 @@ def share_revoked(token: str) -> None:
 
 def send_revoked(token: str) -> None:
     try:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(share_group(token), {"type": REVOKED})
+        group_send((share_group(token), {"type": REVOKED}))
     except Exception:
         logger.exception("closing the sockets of a revoked share link failed")

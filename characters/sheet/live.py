@@ -28,13 +28,13 @@ from __future__ import annotations
 import json
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from characters.party.live import message as party_message
 from characters.party.live import party_versions
 from characters.table.feed import gm_group
+from config.publish import group_send
 
 logger = logging.getLogger(__name__)
 
@@ -84,11 +84,9 @@ def send_changed(
                 character_id=character_id, version=version, party=party_versions(campaign_id)
             )
 
-        async def send() -> None:
-            await layer.group_send(sheet_group(character_id), {"type": MESSAGE_TYPE, "text": text})
-            if campaign_id is not None and to_party is not None:
-                await layer.group_send(gm_group(campaign_id), to_party)
-
-        async_to_sync(send)()
+        messages = [(sheet_group(character_id), {"type": MESSAGE_TYPE, "text": text})]
+        if campaign_id is not None and to_party is not None:
+            messages.append((gm_group(campaign_id), to_party))
+        group_send(*messages)
     except Exception:
         logger.exception("telling the open sheets of character %s failed", character_id)

@@ -30,7 +30,6 @@ import functools
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -39,6 +38,7 @@ from django.utils.timezone import template_localtime  # type: ignore[attr-define
 from characters.models import RollLog
 from characters.templatetags.sheet_tags import chart_data, label
 from characters.webhooks.services import outbox_write
+from config.publish import group_send
 
 logger = logging.getLogger(__name__)
 
@@ -143,6 +143,6 @@ def send_roll(roll: RollLog) -> None:
             return
         group = gm_group(roll.campaign_id) if roll.private else table_group(roll.campaign_id)
         message = {"type": MESSAGE_TYPE, "html": render_line(roll, oob=True), "roll": roll.pk}
-        async_to_sync(layer.group_send)(group, message)
+        group_send((group, message))
     except Exception:
         logger.exception("sending roll %s to the table failed", roll.pk)

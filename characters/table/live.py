@@ -31,9 +31,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from config.publish import group_send
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ def send_close(*, user_id: int, campaign_id: int | None = None) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
-        async_to_sync(layer.group_send)(user_group(user_id), {"type": MESSAGE_TYPE, "campaign": campaign_id})
+        group_send((user_group(user_id), {"type": MESSAGE_TYPE, "campaign": campaign_id}))
     except Exception:
         logger.exception("closing the sockets of user %s failed", user_id)
 

@@ -196,7 +196,11 @@ def test_every_open_page_hears_the_time_whether_or_not_it_changed_a_character(
     assert re.search(r'data-testid="sheet-clock">The campaign(&#x27;|\')s time: Day 1, 08:00<', sheet)
     before = {c.pk: (c.version, c.live_stamp) for c in Character.objects.filter(pk__in=[ayla.pk, bram.pk])}
     sent = []
-    monkeypatch.setattr(clock_live, "get_channel_layer", lambda: Layer(sent))
+    from config import publish
+
+    layer = Layer(sent)
+    monkeypatch.setattr(clock_live, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(publish, "get_channel_layer", lambda: layer)
     with django_capture_on_commit_callbacks(execute=True):
         got = api_client(table["gm"]).post(url(campaign), {"hours": 2}, format="json")
     assert got.json() == {"day": 1, "hour": 10, "changes": []}

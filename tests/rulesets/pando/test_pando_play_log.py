@@ -69,7 +69,6 @@ def _harm(table, part="legs"):  # noqa: F811
 def test_a_session_of_play_is_one_play_version_and_a_long_pause_or_a_build_change_starts_another(table):  # noqa: F811
     from datetime import timedelta
 
-    from characters.models import Character
     from characters.versions import PLAY_SESSION_GAP
 
     pablo = table["pablo"]
