@@ -265,42 +265,36 @@ def tab_as(page_as):
 
 
 @pytest.fixture(scope="package")
-def _phone_walks() -> dict:
+def _walks() -> dict:
     return {}
 
 
 @pytest.fixture
-def phone_walk(_phone_walks, tab_as, table):
-    """``phone_walk(slug)``: what each page of ``slug``'s table holds at a phone's size
+def walked(_walks, tab_as, table):
+    """``walked(slug)``: what each page of ``slug``'s table holds, ``{"phone": …, "laptop": …}``
     (tests/e2e/phone_walk.py). The first test to ask walks the pages on its own table; the package's
     later tests get the same findings (the pages are not opened again)."""
     from tests.e2e import phone_walk as walks
 
     def found(slug: str) -> dict:
-        if slug not in _phone_walks:
-            _phone_walks[slug] = walks.walk(tab_as, table, slug)
-        return _phone_walks[slug]
+        if slug not in _walks:
+            _walks[slug] = walks.walk(tab_as, table, slug)
+        return _walks[slug]
 
     return found
-
-
-@pytest.fixture(scope="package")
-def _laptop_walks() -> dict:
-    return {}
 
 
 @pytest.fixture
-def laptop_walk(_laptop_walks, tab_as, table):
-    """``laptop_walk(slug)``: the same walk as ``phone_walk`` at a laptop's size (1280×900), its
-    findings kept for the package's later tests."""
-    from tests.e2e import phone_walk as walks
+def phone_walk(walked):
+    """``phone_walk(slug)``: the walk's findings at a phone's size (390×844)."""
+    return lambda slug: walked(slug)["phone"]
 
-    def found(slug: str) -> dict:
-        if slug not in _laptop_walks:
-            _laptop_walks[slug] = walks.walk(tab_as, table, slug, viewport={"width": 1280, "height": 900})
-        return _laptop_walks[slug]
 
-    return found
+@pytest.fixture
+def laptop_walk(walked):
+    """``laptop_walk(slug)``: the walk's findings at a laptop's size (1280×900), each page resized
+    after its phone findings."""
+    return lambda slug: walked(slug)["laptop"]
 
 
 def settled(page) -> None:

@@ -1,19 +1,23 @@
-"""One walk over every page of a ruleset's table at a phone's size (390×844), shared by the tests
-that look at those pages on a phone: nothing sticks out sideways (test_phone_every_page_browser),
-the layout and the screenshots of the play pages (test_phone_screenshots_browser), the game's words
-only (test_sheet_play_browser) and axe-core's serious and critical violations at a phone's size (the
-same). Each test still asserts what it did on the same pages; the pages are opened once instead of
-four times (~35 page loads and ~3 s of a core per ruleset and test: issue #20).
+"""One walk over every page of a ruleset's table, at a phone's size (390×844) and, each page resized
+after, a laptop's (1280×900), shared by the tests that look at those pages: nothing sticks out
+sideways on a phone (test_phone_every_page_browser), the layout of the play pages
+(test_phone_screenshots_browser), the game's words only (test_sheet_play_browser,
+test_every_page_words_browser at both sizes) and axe-core's serious and critical violations at both
+sizes (test_sheet_play_browser). Each test still asserts what it did on the same pages; the pages are
+opened once instead of once per test and size (~35 page loads and ~3 s of a core per ruleset and
+test: issue #20; the laptop's own walk, ~7 s a ruleset: issue #33).
 
 The first of those tests to ask for a ruleset walks it, on its own table, and the findings are kept
-for the others of the package (``phone_walk`` in tests/e2e/conftest.py); a test run alone walks
-itself. What each page gets, in order: the load, htmx settled (what ``hx-trigger="load"`` brings),
-its width and layout problems at the top, its text, its screenshots (the play pages), axe-core (the
-pages axe looks at)."""
+for the others of the package (``phone_walk`` and ``laptop_walk`` in tests/e2e/conftest.py); a test
+run alone walks itself. What each page gets, in order: the load at a phone's size, htmx settled
+(what ``hx-trigger="load"`` brings), its width and layout problems at the top, its text, its
+screenshots (the play pages, with $SHOTS_DIR set), axe-core (the pages axe looks at); then resized to
+a laptop's size, its text and axe-core again."""
 
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,10 +25,12 @@ from django.urls import reverse
 
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
-from tests.e2e.conftest import settled
+from tests.e2e.conftest import painted, settled
 from tests.e2e.test_sheet_play_browser import PHONE
 
-SHOTS = Path("/tmp")
+#: Where the play pages' screenshots go: $SHOTS_DIR when it is set (a person looking at them),
+#: else none are taken (~4 s of a core a ruleset that no assertion reads).
+SHOTS = Path(os.environ["SHOTS_DIR"]) if os.environ.get("SHOTS_DIR") else None
 
 #: Elements past the right edge of the screen, outside any box that scrolls sideways by itself;
 #: text wider than its own box; and visible controls smaller than 24×24 CSS px (WCAG 2.2 target size, minimum).
@@ -64,10 +70,11 @@ LAYOUT_PROBLEMS = """() => {
 
 
 def save_screenshots(page, slug: str, name: str) -> None:
-    """/tmp/phone-<slug>-<name>.png, the whole page, and its first eight screenfuls
+    """$SHOTS_DIR/phone-<slug>-<name>.png, the whole page, and its first eight screenfuls
     (phone-<slug>-<name>-<n>.png), each as the phone shows it scrolled there (the last one ends at the
     page's foot): not clips of the full page, each of which drew the whole page again (0.7 s of CPU
     a page). The page is left at its top."""
+    assert SHOTS is not None
     page.screenshot(path=str(SHOTS / f"phone-{slug}-{name}.png"), full_page=True)
     height = page.evaluate("() => document.documentElement.scrollHeight")
     for n, top in enumerate(range(0, min(height, 8 * PHONE["height"]), PHONE["height"]), start=1):
@@ -168,28 +175,35 @@ def every_page(table, slug) -> tuple[dict[str, tuple], set[str]]:
     return pages, game_words
 
 
-def walk(tab_as, table, slug, viewport: dict | None = None) -> dict[str, PhonePage]:
-    """Open every page of ``slug``'s table at a phone's size (or ``viewport``: the laptop walk, which
-    takes no screenshots and leaves axe to its own test), one tab per person, and say what each holds."""
-    from tests.e2e.test_sheet_play_browser import _leaks, axe_violations
+def walk(tab_as, table, slug) -> dict[str, dict[str, PhonePage]]:
+    """Open every page of ``slug``'s table once, one tab per person, and say what each holds at a
+    phone's size (``"phone"``: its layout, text, screenshots and axe-core's findings) and, the same
+    page resized to a laptop's 1280×900 (``"laptop"``), its text and axe-core's findings there: one
+    load for both sizes (each page was loaded once per size before, ~7 s a ruleset more)."""
+    from tests.e2e.test_sheet_play_browser import LAPTOP, axe_violations, leaks_in
 
-    phone = viewport is None or viewport == PHONE
     pages, game_words = every_page(table, slug)
-    found: dict[str, PhonePage] = {}
+    found: dict[str, dict[str, PhonePage]] = {"phone": {}, "laptop": {}}
     for name, (user, url) in pages.items():
-        page = tab_as(user, viewport=PHONE if phone else viewport)
+        page = tab_as(user, viewport=PHONE)
+        page.set_viewport_size(PHONE)  # the last page of this tab was left at a laptop's size
         response = page.goto(url)
-        seen = found[name] = PhonePage(status=response.status, game_words=name in game_words)
+        phone = found["phone"][name] = PhonePage(status=response.status, game_words=name in game_words)
+        laptop = found["laptop"][name] = PhonePage(status=response.status, game_words=name in game_words)
         if response.status != 200:
             continue
         settled(page)
-        seen.layout = page.evaluate(LAYOUT_PROBLEMS)
-        seen.leaks = _leaks(page)
-        seen.words = _leaks(page, strict=True)
-        if not phone:
-            continue
-        if name in SCREENSHOT_PAGES:
+        phone.layout = page.evaluate(LAYOUT_PROBLEMS)
+        text = page.locator("body").inner_text()
+        phone.leaks, phone.words = leaks_in(text), leaks_in(text, strict=True)
+        if SHOTS is not None and name in SCREENSHOT_PAGES:
             save_screenshots(page, slug, name)
         if name in AXE_PAGES:
-            seen.axe = axe_violations(page)
+            phone.axe = axe_violations(page)
+        page.set_viewport_size(LAPTOP)
+        painted(page)
+        text = page.locator("body").inner_text()
+        laptop.leaks, laptop.words = leaks_in(text), leaks_in(text, strict=True)
+        if name in AXE_PAGES:
+            laptop.axe = axe_violations(page)
     return found

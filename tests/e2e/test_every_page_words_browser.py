@@ -4,8 +4,8 @@ as a person sees it (``innerText``) with no snake_case id, no brace of JSON, no 
 guard, over every page the walk opens (tests/e2e/phone_walk.py: the play pages, the campaign's, the
 account's, a pending creation review's), not only the strings the issue listed.
 
-The walk at a phone's size is the one the other phone tests share (``phone_walk``); the laptop's is
-its own (``laptop_walk``). ``ELSEWHERE`` names the pages whose words another part of issue #38 rewrites
+The walk is the one the other tests of those pages share: each page loaded at a phone's size
+(``phone_walk``), then resized to a laptop's (``laptop_walk``). ``ELSEWHERE`` names the pages whose words another part of issue #38 rewrites
 (the ruleset's reference page and the homebrew page): they are read too, and their findings are
 reported, but they fail only their own tests."""
 
