@@ -297,6 +297,18 @@ def laptop_walk(walked):
     return lambda slug: walked(slug)["laptop"]
 
 
+#: Where ``keep_screenshot`` saves: $SHOTS_DIR when it is set (a person looking at the pages), else
+#: nothing is taken: no assertion reads a screenshot, and each cost ~0.2-0.5 s of a core.
+SHOTS_DIR = Path(os.environ["SHOTS_DIR"]) if os.environ.get("SHOTS_DIR") else None
+
+
+def keep_screenshot(page, name: str, *, full_page: bool = True) -> None:
+    """A screenshot of ``page`` as $SHOTS_DIR/<name>.png, to look at; nothing without $SHOTS_DIR."""
+    if SHOTS_DIR is not None:
+        SHOTS_DIR.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS_DIR / f"{name}.png"), full_page=full_page)
+
+
 def settled(page) -> None:
     """Wait until htmx has no request, swap or settle under way (what a page loads after it opens:
     ``hx-trigger="load"``), rather than a fixed pause."""

@@ -17,20 +17,18 @@ a laptop's size, its text and axe-core again."""
 from __future__ import annotations
 
 import copy
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from django.urls import reverse
 
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import BUILDS, character_at_table
-from tests.e2e.conftest import painted, settled
+from tests.e2e.conftest import SHOTS_DIR, painted, settled
 from tests.e2e.test_sheet_play_browser import PHONE
 
 #: Where the play pages' screenshots go: $SHOTS_DIR when it is set (a person looking at them),
 #: else none are taken (~4 s of a core a ruleset that no assertion reads).
-SHOTS = Path(os.environ["SHOTS_DIR"]) if os.environ.get("SHOTS_DIR") else None
+SHOTS = SHOTS_DIR
 
 #: Elements past the right edge of the screen, outside any box that scrolls sideways by itself;
 #: text wider than its own box; and visible controls smaller than 24×24 CSS px (WCAG 2.2 target size, minimum).

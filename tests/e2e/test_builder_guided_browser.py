@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from characters.builder.services import character_create
+from tests.e2e.conftest import keep_screenshot
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -67,8 +68,8 @@ def shots(page, slug):
     """The builder from its top, at 1280×900 and at 390×844 (a phone)."""
     page.evaluate("window.scrollTo(0, 0)")
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.screenshot(path=f"/tmp/builder-{slug}.png")
+    keep_screenshot(page, f"builder-{slug}", full_page=False)
     page.set_viewport_size({"width": 390, "height": 844})
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=f"/tmp/builder-{slug}-phone.png")
+    keep_screenshot(page, f"builder-{slug}-phone", full_page=False)
     page.set_viewport_size({"width": 1280, "height": 900})

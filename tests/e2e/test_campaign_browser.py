@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.e2e.conftest import ARTIFACTS, log_in, sign_up
+from tests.e2e.conftest import ARTIFACTS, keep_screenshot, log_in, sign_up
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,5 +42,5 @@ def test_a_gm_creates_a_campaign_and_a_player_joins_it_with_the_code(browser_con
         expect(gm_page.locator("#members .member-name")).to_have_text(["gina", "pip"])
     except Exception:
         ARTIFACTS.mkdir(exist_ok=True)
-        gm_page.screenshot(path=str(ARTIFACTS / "campaign_browser_gm.png"), full_page=True)
+        keep_screenshot(gm_page, "campaign_browser_gm")
         raise

@@ -9,7 +9,7 @@ import pytest
 from characters.models import Advancement, Plan
 from rulesets.engine import registry
 from tests.characters.plans.test_plans import SLUG, _character
-from tests.e2e.conftest import settled
+from tests.e2e.conftest import keep_screenshot, settled
 from tests.e2e.phone_walk import LAYOUT_PROBLEMS
 from tests.factories import make_user
 
@@ -110,8 +110,5 @@ def test_every_plans_page_fits_the_screen(page_as, size):
             seen = page.evaluate(LAYOUT_PROBLEMS)
             if response.status != 200 or seen["pageWidth"] > size["width"] or seen["overflow"]:
                 found[f"{who} {url}"] = {"status": response.status, **seen}
-            page.screenshot(
-                path=f"/tmp/plans-{size['width']}-{who}-{url.strip('/').replace('/', '-')}.png",
-                full_page=True,
-            )
+            keep_screenshot(page, f"plans-{size['width']}-{who}-{url.strip('/').replace('/', '-')}")
     assert found == {}, found

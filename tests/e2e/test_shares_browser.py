@@ -10,7 +10,7 @@ import pytest
 from characters.models import Character, ShareLink
 from tests.characters.sheet.test_sheet_fixtures import make_character
 from tests.characters.sheet.test_sheet_live import SLUG
-from tests.e2e.conftest import settled, watch
+from tests.e2e.conftest import keep_screenshot, settled, watch
 from tests.e2e.phone_walk import LAYOUT_PROBLEMS
 from tests.e2e.test_sheet_live_browser import LAPTOP, PHONE
 from tests.e2e.test_table_feed_browser import (
@@ -54,7 +54,7 @@ def test_a_shared_sheet_is_live_for_a_visitor_and_closes_when_revoked(browser, t
         seen = page.evaluate(LAYOUT_PROBLEMS)
         if seen["pageWidth"] > size["width"] or seen["overflow"]:
             found[size["width"]] = seen
-        page.screenshot(path=f"/tmp/shared-{size['width']}.png", full_page=True)
+        keep_screenshot(page, f"shared-{size['width']}")
         expect(page.locator('[data-testid="shared-note"]')).to_have_text("shared, read-only")
         assert page.locator("#sheet form").count() == 0
         pages.append(page)
@@ -101,5 +101,5 @@ def test_the_share_panel_fits_the_screen(page_as, size):
     seen = page.evaluate(LAYOUT_PROBLEMS)
     if seen["pageWidth"] > size["width"] or seen["overflow"]:
         found["panel"] = seen
-    page.screenshot(path=f"/tmp/shares-panel-{size['width']}.png", full_page=True)
+    keep_screenshot(page, f"shares-panel-{size['width']}")
     assert found == {}, found

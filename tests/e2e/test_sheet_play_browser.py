@@ -18,7 +18,7 @@ from django.urls import reverse
 from rulesets.engine import registry
 from tests import vehicles
 from tests.characters.sheet.test_sheet_fixtures import character_at_table, make_character
-from tests.e2e.conftest import ARTIFACTS, painted
+from tests.e2e.conftest import ARTIFACTS, keep_screenshot, painted
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -125,8 +125,8 @@ def test_a_tap_on_the_sheet_keeps_the_players_place_and_focus(page_as, table, sl
     if size == "phone":
         ARTIFACTS.mkdir(exist_ok=True)
         page.evaluate("() => window.scrollTo(0, 0)")
-        page.screenshot(path=f"/tmp/sheet-{slug}.png")
-        page.screenshot(path=str(ARTIFACTS / f"sheet-{slug}-phone-full.png"), full_page=True)
+        keep_screenshot(page, f"sheet-{slug}", full_page=False)
+        keep_screenshot(page, f"sheet-{slug}-phone-full")
 
 
 def _ticks(ruleset) -> bool:

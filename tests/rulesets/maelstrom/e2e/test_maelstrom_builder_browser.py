@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, keep_screenshot
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,7 +72,7 @@ def test_enter_a_maelstrom_character_from_a_paper_sheet(page_as, live_server):
     spent = int(page.get_by_test_id("spent-xp").inner_text())
     assert 0 < spent <= 30
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "builder-maelstrom.png"), full_page=True)
+    keep_screenshot(page, "builder-maelstrom")
     page.get_by_role("button", name="Save draft").click()
     expect(page.locator(".messages")).to_contain_text("Draft saved")
     page.get_by_role("button", name="Submit").click()

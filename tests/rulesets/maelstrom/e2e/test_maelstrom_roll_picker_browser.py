@@ -11,7 +11,7 @@ from characters.models import RollLog
 from characters.sheet.selectors import PICKED
 from rulesets.engine import registry
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
-from tests.e2e.conftest import ARTIFACTS, painted
+from tests.e2e.conftest import ARTIFACTS, keep_screenshot, painted
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -80,4 +80,4 @@ def test_a_maelstrom_roll_through_the_picker_shows_its_result_in_view_and_keeps_
     log = RollLog.objects.get(character=character)
     assert log.label == "Precision + Firearms" and log.request == {"pool": 4, "difficulty": 6, "threshold": 0}
     assert log.result["odds"] == registry.get("maelstrom").odds(log.request)
-    page.screenshot(path=str(ARTIFACTS / "roll-picker-maelstrom-phone.png"))
+    keep_screenshot(page, "roll-picker-maelstrom-phone", full_page=False)

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, keep_screenshot
 from tests.rulesets.pando.e2e.test_pando_sheet_browser import VIEWPORT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,4 +32,4 @@ def test_a_maelstrom_character_takes_lethal_damage_on_the_health_chart(page_as, 
     # The roll picker follows (its choices kept): a willpower dot is offered against the −1.
     expect(wounds).to_contain_text("Spend a willpower dot: no wound penalty (−1 dice)")
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "sheet-maelstrom.png"), full_page=True)
+    keep_screenshot(page, "sheet-maelstrom")

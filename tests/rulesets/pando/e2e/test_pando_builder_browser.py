@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from characters.models import Character
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, keep_screenshot
 from tests.factories import make_campaign, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -63,7 +63,7 @@ def test_build_a_pando_character_from_scratch(page_as, live_server):
     expect(body.locator("tr.part-left_arm")).to_contain_text("Round")
     expect(page.get_by_role("button", name="Submit")).to_be_enabled()
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "builder-pando.png"), full_page=True)
+    keep_screenshot(page, "builder-pando")
 
     page.get_by_role("button", name="Save draft").click()
     expect(page.locator(".messages")).to_contain_text("Draft saved")

@@ -10,6 +10,7 @@ from django.urls import reverse
 from combat import services
 from rulesets.engine.dice import FixedRoller
 from tests.characters.sheet.test_sheet_fixtures import make_character
+from tests.e2e.conftest import keep_screenshot
 from tests.e2e.test_combat_browser import ARTIFACTS, _page_as, asgi_server, wait_live  # noqa: F401
 from tests.factories import make_campaign, make_user
 from tests.rulesets.pando.fight_table import GOBLIN, PABLO
@@ -81,8 +82,8 @@ def test_the_players_action_appears_on_the_gms_page_without_a_reload(browser, as
             raise AssertionError(f"{missed}\n{_pages_and_database(gm_page, pl_page, e.pk)}") from None
         expect(pl_page.locator(f'form[data-action="move"][data-fighter="{c_pablo.pk}"]')).to_have_count(0)
         ARTIFACTS.mkdir(exist_ok=True)
-        gm_page.screenshot(path=str(ARTIFACTS / "encounter-gm.png"), full_page=True)
-        pl_page.screenshot(path=str(ARTIFACTS / "encounter-player-phone.png"), full_page=True)
+        keep_screenshot(gm_page, "encounter-gm")
+        keep_screenshot(pl_page, "encounter-player-phone")
     finally:
         gm_context.close()
         pl_context.close()

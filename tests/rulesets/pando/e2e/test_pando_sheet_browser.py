@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.characters.sheet.test_sheet_fixtures import character_at_table
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, keep_screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,10 +41,10 @@ def test_a_pando_player_takes_harm_on_an_arm_and_rolls_with_odds(page_as, table)
     expect(page.locator("#roll-chart .roll-bar.is-rolled")).to_have_count(1)
     expect(page.locator("#roll-log tbody tr")).to_have_count(1)
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "sheet-pando.png"), full_page=True)
+    keep_screenshot(page, "sheet-pando")
 
     page.goto(reverse("character_sheet", args=[character.pk]) + "?print=1")
     expect(page.locator(".state-actions").first).to_be_hidden()
     page.emulate_media(media="print")
     expect(page.locator("header.site-header")).to_be_hidden()
-    page.screenshot(path=str(ARTIFACTS / "sheet-pando-print.png"), full_page=True)
+    keep_screenshot(page, "sheet-pando-print")
