@@ -150,6 +150,18 @@
   document.addEventListener("htmx:beforeRequest", function (ev) {
     if (ev.detail.elt === form && ev.detail.xhr) ev.detail.xhr.sfLeaveEdits = edits;
   });
+  /* An autosave (a field's change, 300 ms later) saves the draft and nothing more. htmx adds the
+     submit button that has the focus to a form's request, and leaving a field for "Save draft" (a
+     click, or Tab to it) both changes the field and focuses the button: its autosave went as a Save
+     too, a second save whose redirect cut off the press's own page ("Draft saved" lost with it), or
+     a save and a reload nobody asked for when the focus only reached the button. Once a button's
+     submit is leaving (it carries the whole form), the autosave is not sent at all. */
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var trigger = ev.detail.triggeringEvent;
+    if (ev.detail.elt !== form || !trigger || trigger.type !== "change") return;
+    if (leaving) { ev.preventDefault(); return; }
+    ["_save", "_submit", "_check", "_rebase"].forEach(function (name) { delete ev.detail.parameters[name]; });
+  });
   document.addEventListener("htmx:afterSettle", function (ev) {
     var xhr = ev.detail.xhr;
     var saved = document.querySelector("#builder-actions [data-saved]");

@@ -245,3 +245,64 @@ def test_a_click_while_a_typed_change_is_on_its_way_counts_and_stays(page_as):
     saved = _saved(player, character)
     assert (_value(saved, pointer_a), _value(saved, pointer_b)) == (a0 + 1, b0 + 3)
     assert "Not saved" not in page.get_by_test_id("save-state").inner_text()
+
+
+def _posts(page) -> list[tuple[str, str]]:
+    """Every POST ``page`` sends from now on: (its kind, "document" for a form's own submit and "xhr"
+    for htmx's, and its body)."""
+    sent: list[tuple[str, str]] = []
+    page.on(
+        "request", lambda r: sent.append((r.resource_type, r.post_data or "")) if r.method == "POST" else None
+    )
+    return sent
+
+
+def _shown_version(character) -> int:
+    character.refresh_from_db()
+    return character.shown_version
+
+
+def test_a_number_typed_then_save_draft_is_saved_once_and_says_so(page_as):
+    """A number typed, then "Save draft" pressed at once, on a 400 ms link: leaving the field changes
+    it and focuses the button, and its autosave (300 ms later, while the press's post was on its way)
+    went as a Save too, htmx adding the focused button: a second save whose redirect cut off the
+    press's page, "Draft saved" lost with it. Now the press's own post alone leaves."""
+    expect = _expect()
+    player, character = _table(SLUG)
+    page = page_as(player)
+    _open(page, character)
+    field, pointer = _field(page, _roomy_stepper(page, room=2))
+    before, value = _shown_version(character), int(page.locator(f"#{field}").input_value() or 0) + 1
+    sent = _posts(page)
+    slow_link(page, 400)
+    page.locator(f"#{field}").fill(str(value))
+    page.get_by_role("button", name="Save draft").click()
+    expect(page.locator(".messages")).to_contain_text(f"Draft saved as version {before + 1}")
+    assert [kind for kind, _ in sent] == ["document"], sent
+    assert "_save=1" in sent[0][1]
+    assert _shown_version(character) == before + 1
+    assert _value(_saved(player, character), pointer) == value
+
+
+def test_a_number_typed_then_tab_to_save_draft_autosaves_and_stays(page_as):
+    """A number typed, then the focus taken to "Save draft" (Tab, as a keyboard does): the field's
+    autosave saves the draft and nothing more. With the button focused it went as a Save: a version
+    people read and the page reloaded with "Draft saved", before anything was pressed."""
+    expect = _expect()
+    player, character = _table(SLUG)
+    page = page_as(player)
+    _open(page, character)
+    field, pointer = _field(page, _roomy_stepper(page, room=2))
+    before, value = _shown_version(character), int(page.locator(f"#{field}").input_value() or 0) + 1
+    sent = _posts(page)
+    page.locator(f"#{field}").fill(str(value))
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.get_by_role("button", name="Save draft").focus()
+    page.wait_for_function(SETTLED)
+    assert [kind for kind, _ in sent] == ["xhr"], sent
+    assert "_autosave=1" in sent[0][1] and "_save=" not in sent[0][1], sent[0][1]
+    expect(page.get_by_test_id("save-state")).to_have_text("Saved.")
+    expect(page.locator(".messages")).not_to_contain_text("Draft saved")
+    assert page.evaluate("() => document.activeElement.textContent.trim()") == "Save draft"
+    assert _shown_version(character) == before
+    assert _value(_saved(player, character), pointer) == value
