@@ -262,16 +262,21 @@ def _shown_version(character) -> int:
     return character.shown_version
 
 
+def _typing(page_as):
+    """(the player, the draft, its builder open, (the id, the JSON pointer) of a number with room)."""
+    player, character = _table(SLUG)
+    page = page_as(player)
+    _open(page, character)
+    return player, character, page, _field(page, _roomy_stepper(page, room=2))
+
+
 def test_a_number_typed_then_save_draft_is_saved_once_and_says_so(page_as):
     """A number typed, then "Save draft" pressed at once, on a 400 ms link: leaving the field changes
     it and focuses the button, and its autosave (300 ms later, while the press's post was on its way)
     went as a Save too, htmx adding the focused button: a second save whose redirect cut off the
     press's page, "Draft saved" lost with it. Now the press's own post alone leaves."""
     expect = _expect()
-    player, character = _table(SLUG)
-    page = page_as(player)
-    _open(page, character)
-    field, pointer = _field(page, _roomy_stepper(page, room=2))
+    player, character, page, (field, pointer) = _typing(page_as)
     before, value = _shown_version(character), int(page.locator(f"#{field}").input_value() or 0) + 1
     sent = _posts(page)
     slow_link(page, 400)
@@ -289,10 +294,7 @@ def test_a_number_typed_then_tab_to_save_draft_autosaves_and_stays(page_as):
     autosave saves the draft and nothing more. With the button focused it went as a Save: a version
     people read and the page reloaded with "Draft saved", before anything was pressed."""
     expect = _expect()
-    player, character = _table(SLUG)
-    page = page_as(player)
-    _open(page, character)
-    field, pointer = _field(page, _roomy_stepper(page, room=2))
+    player, character, page, (field, pointer) = _typing(page_as)
     before, value = _shown_version(character), int(page.locator(f"#{field}").input_value() or 0) + 1
     sent = _posts(page)
     page.locator(f"#{field}").fill(str(value))
