@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import logging
 
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.template.loader import render_to_string
 
@@ -55,9 +54,6 @@ def send_update(*, encounter_id: int, version: int) -> None:
     """Tell the encounter's group its version. A broken channel layer is logged, never raised: the
     change is committed and the pages catch up on their next notice, reconnect or look."""
     try:
-        layer = get_channel_layer()
-        if layer is None:
-            return
         text = message(encounter_id=encounter_id, version=version)
         group_send((group_name(encounter_id), {"type": MESSAGE_TYPE, "text": text}))
     except Exception:

@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import logging
 
-from channels.layers import get_channel_layer
-
 from characters.clock.words import clock_text
 from characters.party.live import MESSAGE_TYPE as PARTY_MESSAGE
 from characters.sheet.live import MESSAGE_TYPE as SHEET_MESSAGE
@@ -31,11 +29,7 @@ def clock_message(day: int, hour: int) -> str:
 
 def send_clock(*, campaign_id: int, day: int, hour: int, character_ids: list[int]) -> None:
     try:
-        layer = get_channel_layer()
-        if layer is None:
-            return
         text = clock_message(day, hour)
-
         group_send(
             (gm_group(campaign_id), {"type": PARTY_MESSAGE, "text": text}),
             *((sheet_group(pk), {"type": SHEET_MESSAGE, "text": text}) for pk in character_ids),

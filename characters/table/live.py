@@ -31,7 +31,6 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from config.publish import group_send
@@ -55,9 +54,6 @@ def close_user_sockets(*, user_id: int, campaign_id: int | None = None) -> None:
 
 def send_close(*, user_id: int, campaign_id: int | None = None) -> None:
     try:
-        layer = get_channel_layer()
-        if layer is None:
-            return
         group_send((user_group(user_id), {"type": MESSAGE_TYPE, "campaign": campaign_id}))
     except Exception:
         logger.exception("closing the sockets of user %s failed", user_id)

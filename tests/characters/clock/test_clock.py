@@ -186,7 +186,6 @@ def test_every_open_page_hears_the_time_whether_or_not_it_changed_a_character(
     character in play, changed by the time or not; nothing of a character changes for it (no
     version, no stamp: a play change after the move is not taken for the same session of play).
     The sheet says the campaign's time."""
-    from characters.clock import live as clock_live
     from characters.models import Character
 
     slug = SLUGS[0]
@@ -199,7 +198,6 @@ def test_every_open_page_hears_the_time_whether_or_not_it_changed_a_character(
     from config import publish
 
     layer = Layer(sent)
-    monkeypatch.setattr(clock_live, "get_channel_layer", lambda: layer)
     monkeypatch.setattr(publish, "get_channel_layer", lambda: layer)
     with django_capture_on_commit_callbacks(execute=True):
         got = api_client(table["gm"]).post(url(campaign), {"hours": 2}, format="json")
