@@ -66,6 +66,8 @@ def is_outage(exc: BaseException | None) -> bool:
     while exc is not None and seen < 5:
         if isinstance(exc, OUTAGE) and not _is_query_error(exc):
             return True
+        if _is_redis_reconnect_race(exc):
+            return True
         exc = exc.__cause__ or exc.__context__
         seen += 1
     return False
@@ -83,6 +85,27 @@ def _is_query_error(exc: BaseException) -> bool:
     if not state:
         return False
     return not str(state).startswith(("08", "57P", "53"))
+
+
+#: The module of Redis's asyncio client that reads its socket.
+_REDIS_ASYNC_CONNECTION = "redis.asyncio.connection"
+
+
+def _is_redis_reconnect_race(exc: BaseException) -> bool:
+    """Redis's asyncio client reading one socket from two coroutines: asyncio's "readuntil() called
+    while another coroutine is already waiting for incoming data" (a RuntimeError) out of the
+    client's connection. Seen when Redis comes back: the channel layer's receiver and a new socket's
+    subscribe reconnect the one pub/sub connection at once (redis-py #2540), and the handshake
+    failed with a 500 where a moment later it opens. It is the live-update service not answering
+    yet, as a refused connection is; a RuntimeError of any other origin stays a bug."""
+    if not isinstance(exc, RuntimeError):
+        return False
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_globals.get("__name__") == _REDIS_ASYNC_CONNECTION:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def log_outage(where: str, exc: BaseException) -> None:
