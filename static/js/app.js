@@ -163,7 +163,10 @@ window.sfIdle = function () {
    ws extension by itself; meanwhile the page says that live updates are paused, and stops saying
    so once a socket has stayed open a moment (the server accepts a socket before it closes it with
    1013, so an open alone proves nothing). The reconnect waits longer the more such closes came in
-   a row: htmx counts from 0 again at each open, and would otherwise knock every second or so. */
+   a row: htmx counts from 0 again at each open, and would otherwise knock every second or so.
+   Heard in the capture phase: the sheet's and the party's own scripts stop their socket's events
+   from going further (sheet_live.js, party_live.js), which kept both pages silent, knocking every
+   second through a Redis outage. */
 (function () {
   "use strict";
   var PAUSED = [1006, 1011, 1012, 1013];
@@ -191,11 +194,11 @@ window.sfIdle = function () {
     if (PAUSED.indexOf(code) < 0) { return; }
     closes += 1;
     show();
-  });
+  }, true);
   document.addEventListener("htmx:wsOpen", function () {
     if (steady) { clearTimeout(steady); }
     steady = setTimeout(function () { steady = null; closes = 0; hide(); }, STEADY_MS);
-  });
+  }, true);
   if (window.htmx) {
     htmx.config.wsReconnectDelay = function (retryCount) {
       var n = Math.min(Math.max(retryCount, closes - 1), 5);
