@@ -12,6 +12,11 @@ daemon thread with its one connection: 0.5 ms per update.
 Any other layer (the in-memory one of ``make run`` and of the tests) keeps ``async_to_sync``: its
 queues belong to the server's own event loop, which ``async_to_sync`` uses when there is one.
 
+A send whose connection Redis closed (Redis restarted since the process last sent) is tried once
+more: the kept connection is the closed one, and its first command fails while the next opens a new
+one; without it each web process lost its first live update after every Redis restart. A message
+sent twice is harmless (pages compare versions), one lost is a page left behind.
+
 What the layer raises is raised here (a timeout after ``TIMEOUT_S`` as ``TimeoutError``): each
 caller logs it, never fails the change it tells of."""
 
@@ -24,6 +29,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 #: The longest a sender waits for Redis to take its messages (a connection refused fails at once).
 TIMEOUT_S = 5.0
@@ -73,7 +79,10 @@ def group_send(*messages: tuple[str, dict[str, Any]]) -> None:
 
     async def send() -> None:
         for group, message in messages:
-            await layer.group_send(group, message)
+            try:
+                await layer.group_send(group, message)
+            except RedisConnectionError:  # the connection Redis closed: once more, on a new one
+                await layer.group_send(group, message)
 
     if _keeps_one_loop(layer):
         _publisher().run(send())

@@ -30,7 +30,8 @@ async def _two_reads_of_one_connection() -> RuntimeError:
     connection = await client.connection_pool.get_connection()
     try:
         first = asyncio.ensure_future(connection.read_response())
-        await asyncio.sleep(0)  # deliberate wait: one turn of the loop, and the first read waits on the socket
+        # The first read waits on the socket after one turn of the loop:
+        await asyncio.sleep(0)  # deliberate wait: one turn
         try:
             await connection.read_response()
         except RuntimeError as raced:

@@ -95,6 +95,26 @@ def test_a_stopped_redis_fails_the_send_in_time_and_a_send_once_it_is_back_arriv
     assert _heard(config, group, lambda: publish.group_send((group, back)), 1) == [back]
 
 
+def test_the_first_update_after_redis_restarted_arrives(
+    settings,
+    own_redis,  # noqa: F811
+):
+    """Redis restarted between two changes, with no change meanwhile: the publisher's connection is
+    the one Redis closed, and the first send on it failed ("Connection closed by server"). Each web
+    process lost its first live update after every Redis restart (found walking ``make serve``: a
+    player's change did not reach their other tab; the next one did). A send whose connection Redis
+    closed is tried once more, on a new one."""
+    url, start, stop = own_redis
+    config = _pubsub(settings, url)
+    group = f"sheet-{uuid.uuid4().hex[:8]}"
+    first = {"type": "sheet.changed", "version": 3}
+    assert _heard(config, group, lambda: publish.group_send((group, first)), 1) == [first]
+    stop()
+    start()
+    after = {"type": "sheet.changed", "version": 4}
+    assert _heard(config, group, lambda: publish.group_send((group, after)), 1) == [after]
+
+
 def test_a_sheet_change_on_the_pubsub_layer_is_heard_by_the_sheets_group(settings):
     """The sheet's sender (characters/sheet/live.py) through it: what an open sheet hears."""
     if not _redis_up():
