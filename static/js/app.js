@@ -178,24 +178,30 @@ window.sfIdle = function () {
     if (notice && document.body.contains(notice)) { return; }
     notice = document.createElement("p");
     notice.className = "message message-warning live-paused";
-    notice.setAttribute("role", "status");
     notice.setAttribute("data-testid", "live-paused");
     notice.textContent = "Live updates are paused: the server cannot pass them on just now. " +
       "This page reconnects by itself and catches up then.";
     var main = document.getElementById("main") || document.body;
     main.insertBefore(notice, main.firstChild);
+    /* Said once, by the page's one live region (below), not a region of its own added late. */
+    if (window.sfSay) { window.sfSay(notice.textContent); }
   }
   function hide() {
     if (notice) { notice.remove(); notice = null; }
   }
+  var opened = typeof WeakSet === "function" ? new WeakSet() : null;
   document.addEventListener("htmx:wsClose", function (evt) {
     var code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
     if (steady) { clearTimeout(steady); steady = null; }
     if (PAUSED.indexOf(code) < 0) { return; }
+    /* A socket that never opened and closed without a word (1006) is no outage the server told of:
+       only a socket that was open drops that way. */
+    if (code === 1006 && opened && !opened.has(evt.target)) { return; }
     closes += 1;
     show();
   }, true);
-  document.addEventListener("htmx:wsOpen", function () {
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    if (opened && evt.target) { opened.add(evt.target); }
     if (steady) { clearTimeout(steady); }
     steady = setTimeout(function () { steady = null; closes = 0; hide(); }, STEADY_MS);
   }, true);
