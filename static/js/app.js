@@ -189,19 +189,19 @@ window.sfIdle = function () {
   function hide() {
     if (notice) { notice.remove(); notice = null; }
   }
-  var opened = typeof WeakSet === "function" ? new WeakSet() : null;
+  var opened = new WeakSet();  /* the sockets that opened at least once */
   document.addEventListener("htmx:wsClose", function (evt) {
     var code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
     if (steady) { clearTimeout(steady); steady = null; }
     if (PAUSED.indexOf(code) < 0) { return; }
     /* A socket that never opened and closed without a word (1006) is no outage the server told of:
        only a socket that was open drops that way. */
-    if (code === 1006 && opened && !opened.has(evt.target)) { return; }
+    if (code === 1006 && !opened.has(evt.target)) { return; }
     closes += 1;
     show();
   }, true);
   document.addEventListener("htmx:wsOpen", function (evt) {
-    if (opened && evt.target) { opened.add(evt.target); }
+    opened.add(evt.target);
     if (steady) { clearTimeout(steady); }
     steady = setTimeout(function () { steady = null; closes = 0; hide(); }, STEADY_MS);
   }, true);

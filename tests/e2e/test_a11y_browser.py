@@ -93,9 +93,6 @@ def test_the_sheet_says_each_change_once_and_keeps_the_focus(page_as, table, slu
     Each "Roll" button is named by what it rolls. axe stays at 0 after both swaps."""
     character = character_at_table(table, slug)
     page = page_as(table["player"], viewport=SIZES[size])
-    # The sheet's socket answered (and silent): the test server speaks no websocket, and a page whose
-    # socket is refused says that live updates are paused (test_live_paused_browser).
-    page.route_web_socket("**/ws/**", lambda ws: None)
     page.goto(reverse("character_sheet", args=[character.pk]))
     region_on_load(page)
 
